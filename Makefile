@@ -1,0 +1,39 @@
+# The single entry point. Every target installs what it needs into .venv first.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-dev
+
+.PHONY: all install analyze test lint bench lab clean
+
+all: analyze
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "exact needs Python 3.11 or newer")'
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $@
+
+install: $(STAMP)
+
+## The main analysis: exact return tables of the 8-deck Punto Banco bets.
+analyze: $(STAMP)
+	$(PY) -m exact analyze punto-banco --decks 8
+
+test: $(STAMP)
+	$(PY) -m ruff check exact tests
+	$(PY) -m pytest
+
+lint: $(STAMP)
+	$(PY) -m ruff check exact tests
+
+bench: $(STAMP)
+	$(PY) tests/benchmark.py
+
+lab: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[lab]'
+	$(VENV)/bin/jupyter lab analyses
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache reports/build

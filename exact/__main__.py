@@ -1,0 +1,5 @@
+import sys
+
+from exact.cli import main
+
+sys.exit(main())

@@ -1,0 +1,197 @@
+"""Bets and paytables as data.
+
+A bet file (TOML) holds ``[[bet]]`` tables. A bet is an ordered list of events, each a
+condition over the game's round features and what it pays; the first event whose condition
+holds settles the bet, and a round no event matches loses (the ``otherwise`` event)::
+
+    [[bet]]
+    id = "tie"
+    name = "Tie"
+    paytable = "8-to-1"            # name of the pays written in the events
+    otherwise = "No tie"           # name of the losing event (default "Loses")
+
+    [[bet.event]]
+    name = "Tie"
+    when = "winner == 'tie'"
+    pays = 8                       # 8 to 1; also "19/20", 0.95, "push", "lose"
+
+    [bet.paytables."9-to-1"]       # alternative paytables: event name -> pays
+    Tie = 9
+
+Pays are net results per unit: a win of ``pays`` to 1, ``"push"`` (0) or ``"lose"`` (-1).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from pathlib import Path
+
+from exact.errors import BetFileError
+from exact.expressions import Expression, ExpressionError
+
+PUSH, LOSE = Fraction(0), Fraction(-1)
+
+
+def parse_pays(value: object) -> Fraction:
+    """A pay as written in a bet file, as an exact net result per unit.
+
+    >>> parse_pays(25), parse_pays("19/20"), parse_pays(0.95), parse_pays("push")
+    (Fraction(25, 1), Fraction(19, 20), Fraction(19, 20), Fraction(0, 1))
+    """
+    if isinstance(value, bool):
+        raise BetFileError(f"pays {value!r} is not a number")
+    if isinstance(value, str) and value.strip().lower() in ("push", "lose", "loses"):
+        return PUSH if value.strip().lower() == "push" else LOSE
+    try:
+        # repr of a float is the shortest text that reads back the same: what the user wrote
+        pays = Fraction(repr(value) if isinstance(value, float) else value)  # type: ignore[arg-type]
+    except (ValueError, TypeError, ZeroDivisionError):
+        raise BetFileError(f"pays {value!r} is not a number, \"push\" or \"lose\"") from None
+    if pays < 0:
+        raise BetFileError(f"pays {value!r} is negative: write a win as 'N to 1', "
+                           "a loss as \"lose\"")
+    return pays
+
+
+def format_pays(pays: Fraction) -> str:
+    """Exact text of a pay: ``"19/20"``, ``"8"``, ``"0"``, ``"-1"``."""
+    return str(pays)
+
+
+@dataclass(frozen=True)
+class Event:
+    """One way a bet is settled: a condition and the net result per unit."""
+
+    name: str
+    condition: Expression | None  # None: the losing event that catches every other round
+    pays: Fraction
+
+
+@dataclass(frozen=True)
+class Bet:
+    """A wager defined as data; ``events`` are tried in order, the last is ``otherwise``."""
+
+    id: str
+    name: str
+    events: tuple[Event, ...]
+    paytable: str = "standard"
+    alternatives: Mapping[str, Mapping[str, Fraction]] = field(default_factory=dict, hash=False)
+    description: str = ""
+    source: str = ""
+    group: str = ""
+
+    @property
+    def features(self) -> frozenset[str]:
+        names: set[str] = set()
+        for event in self.events:
+            if event.condition is not None:
+                names |= event.condition.names
+        return frozenset(names)
+
+    def settle(self, features: Mapping[str, object]) -> int:
+        """Index of the event that settles a round with these features."""
+        for index, event in enumerate(self.events):
+            if event.condition is None:
+                return index
+            try:
+                if event.condition.evaluate(features):
+                    return index
+            except (TypeError, ZeroDivisionError) as error:
+                raise BetFileError(f"{self.source}: bet {self.id!r}, event {event.name!r}: "
+                                   f"cannot evaluate {event.condition.text!r}: {error}") from None
+        raise AssertionError("a bet always ends with its losing event")
+
+    @property
+    def paytables(self) -> list[str]:
+        return [self.paytable, *self.alternatives]
+
+    def with_paytable(self, name: str) -> Bet:
+        """The same bet paid by its alternative paytable ``name``."""
+        if name == self.paytable:
+            return self
+        if name not in self.alternatives:
+            raise BetFileError(f"bet {self.id!r} has no paytable {name!r}; "
+                               f"known: {', '.join(self.paytables)}")
+        table = self.alternatives[name]
+        events = tuple(replace(e, pays=table.get(e.name, e.pays)) for e in self.events)
+        others = {self.paytable: {e.name: e.pays for e in self.events},
+                  **{k: v for k, v in self.alternatives.items() if k != name}}
+        return replace(self, events=events, paytable=name, alternatives=others)
+
+
+def load_bets(source: Path | str, features: Iterable[str], *, text: str | None = None) -> list[Bet]:
+    """Read and validate the bets of a TOML file against a game's feature names."""
+    label = str(source)
+    try:
+        raw = text if text is not None else Path(source).read_text()
+    except OSError as error:
+        raise BetFileError(f"{label}: cannot read bet file: {error.strerror}") from None
+    try:
+        data = tomllib.loads(raw)
+    except tomllib.TOMLDecodeError as error:
+        raise BetFileError(f"{label}: not valid TOML: {error}") from None
+    entries = data.get("bet")
+    if not isinstance(entries, list) or not entries:
+        raise BetFileError(f"{label}: no [[bet]] tables")
+    known = frozenset(features)
+    bets: list[Bet] = []
+    for position, entry in enumerate(entries, 1):
+        bet = _bet(label, position, entry, known)
+        if any(b.id == bet.id for b in bets):
+            raise BetFileError(f"{label}: bet {bet.id!r}: duplicate id")
+        bets.append(bet)
+    return bets
+
+
+def _bet(label: str, position: int, entry: object, known: frozenset[str]) -> Bet:
+    if not isinstance(entry, dict) or not isinstance(entry.get("id"), str) or not entry["id"]:
+        raise BetFileError(f"{label}: bet #{position}: needs a string id")
+    bet_id = entry["id"]
+    where = f"{label}: bet {bet_id!r}"
+    unknown_keys = set(entry) - {"id", "name", "description", "event", "otherwise", "paytable",
+                                 "paytables", "group"}
+    if unknown_keys:
+        raise BetFileError(f"{where}: unknown key(s) {', '.join(sorted(unknown_keys))}")
+    raw_events = entry.get("event")
+    if not isinstance(raw_events, list) or not raw_events:
+        raise BetFileError(f"{where}: needs at least one [[bet.event]]")
+    events = [_event(where, raw, known) for raw in raw_events]
+    names = [e.name for e in events]
+    otherwise = str(entry.get("otherwise", "Loses"))
+    if len(set(names + [otherwise])) != len(names) + 1:
+        raise BetFileError(f"{where}: event names must be distinct (otherwise = {otherwise!r})")
+    events.append(Event(otherwise, None, LOSE))
+    alternatives = {}
+    for table_name, table in dict(entry.get("paytables", {})).items():
+        if not isinstance(table, dict):
+            raise BetFileError(f"{where}: paytable {table_name!r} must map event names to pays")
+        missing = set(table) - set(names)
+        if missing:
+            raise BetFileError(f"{where}: paytable {table_name!r} names unknown event(s) "
+                               f"{', '.join(sorted(missing))}")
+        try:
+            alternatives[str(table_name)] = {k: parse_pays(v) for k, v in table.items()}
+        except BetFileError as error:
+            raise BetFileError(f"{where}: paytable {table_name!r}: {error}") from None
+    return Bet(id=bet_id, name=str(entry.get("name", bet_id)), events=tuple(events),
+               paytable=str(entry.get("paytable", "standard")), alternatives=alternatives,
+               description=str(entry.get("description", "")), source=label,
+               group=str(entry.get("group", "")))
+
+
+def _event(where: str, raw: object, known: frozenset[str]) -> Event:
+    if not isinstance(raw, dict) or "name" not in raw or "when" not in raw or "pays" not in raw:
+        raise BetFileError(f"{where}: every event needs name, when and pays")
+    name = str(raw["name"])
+    try:
+        condition = Expression.parse(raw["when"])
+        pays = parse_pays(raw["pays"])
+    except (ExpressionError, BetFileError) as error:
+        raise BetFileError(f"{where}, event {name!r}: {error}") from None
+    unknown = sorted(condition.names - known)
+    if unknown:
+        raise BetFileError(f"{where}, event {name!r}: unknown feature(s) {', '.join(unknown)}")
+    return Event(name, condition, pays)

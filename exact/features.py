@@ -1,0 +1,59 @@
+"""Round features: the vocabulary bet conditions are written in.
+
+A game publishes its features; each says what it means, what it needs of the deal (which
+stages, seen through which card attributes) and how to read it off a finished round's record.
+The analysis deals only what the features in use need: a bet set that asks about card values
+alone never enumerates suits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from exact.cards import ATTRIBUTES
+
+
+@dataclass(frozen=True)
+class Needs:
+    """What a feature needs of the deal: pairs ``(stage, attribute)``; attribute ``"value"``
+    marks a stage needed for point values alone.
+
+    >>> needs = Needs.of(player=["rank"]) | Needs.of(draws=[])
+    >>> needs.stages, needs.attributes("player")
+    (frozenset({'draws', 'player'}), ('rank',))
+    """
+
+    pairs: frozenset[tuple[str, str]] = frozenset()
+
+    @classmethod
+    def of(cls, **stages: Iterable[str]) -> Needs:
+        pairs = set()
+        for stage, attributes in stages.items():
+            pairs.add((stage, "value"))
+            for attribute in attributes:
+                if attribute not in ATTRIBUTES:
+                    raise ValueError(f"unknown card attribute {attribute!r}")
+                pairs.add((stage, attribute))
+        return cls(frozenset(pairs))
+
+    def __or__(self, other: Needs) -> Needs:
+        return Needs(self.pairs | other.pairs)
+
+    @property
+    def stages(self) -> frozenset[str]:
+        return frozenset(stage for stage, _ in self.pairs)
+
+    def attributes(self, stage: str) -> tuple[str, ...]:
+        return tuple(a for a in ATTRIBUTES if (stage, a) in self.pairs)
+
+
+@dataclass(frozen=True)
+class Feature:
+    """A named quantity of a finished round, e.g. ``winner`` or ``player_pair``."""
+
+    name: str
+    doc: str
+    needs: Needs
+    read: Callable[[object], object]
+    values: str = ""

@@ -1,0 +1,25 @@
+"""The games of the toolkit, by command-line id. Each game lives in its own module."""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from exact.errors import ExactError
+from exact.games.base import Game
+
+# id -> (module, class): imported on demand so that no module needs to know every game.
+REGISTRY: dict[str, tuple[str, str]] = {
+    "punto-banco": ("exact.games.punto_banco", "PuntoBanco"),
+}
+
+
+class UnknownGameError(ExactError, LookupError):
+    """A game id that the toolkit does not know."""
+
+
+def get_game(game_id: str, **options: object) -> Game:
+    """The game called ``game_id`` (e.g. ``"punto-banco"``), built with ``options``."""
+    if game_id not in REGISTRY:
+        raise UnknownGameError(f"unknown game {game_id!r}; known: {', '.join(sorted(REGISTRY))}")
+    module, name = REGISTRY[game_id]
+    return getattr(import_module(module), name)(**options)

@@ -1,0 +1,54 @@
+"""What every game offers the analyses: features, a deal per set of needs, bet files."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+from pathlib import Path
+
+from exact.compiled import CompiledDeal
+from exact.enumerator import Deal, Distribution, Record, enumerate_rounds
+from exact.errors import BetFileError
+from exact.features import Feature, Needs
+
+
+class Game:
+    """Base of the game definitions. A subclass sets ``id``, ``name``, ``features``,
+    ``bet_files`` and :meth:`deal`; analyses use only this interface."""
+
+    id: str
+    name: str
+    bet_files: tuple[Path, ...]
+
+    @property
+    def features(self) -> dict[str, Feature]:
+        raise NotImplementedError
+
+    def deal(self, needs: Needs) -> Deal:
+        raise NotImplementedError
+
+    def describe_rules(self) -> list[str]:
+        return []
+
+    def needs(self, feature_names: Iterable[str]) -> Needs:
+        needs = Needs()
+        for name in feature_names:
+            if name not in self.features:
+                raise BetFileError(f"unknown feature {name!r} for {self.id}")
+            needs = needs | self.features[name].needs
+        return needs
+
+    def read(self, record: Record, feature: str) -> object:
+        return self.features[feature].read(record)
+
+    def compiled(self, needs: Needs) -> CompiledDeal:
+        return _compile(self.deal(needs))
+
+    def enumerate(self, needs: Needs, shoe) -> Distribution:
+        """The direct recursive enumeration (no compilation), for small or one-off shoes."""
+        return enumerate_rounds(self.deal(needs), shoe)
+
+
+@lru_cache(maxsize=64)
+def _compile(deal: Deal) -> CompiledDeal:
+    return CompiledDeal.compile(deal)

@@ -1,0 +1,324 @@
+"""Punto Banco: the deal, its drawing rules (read from data) and its round features.
+
+The deal is staged: the Player's two cards, the Banker's two cards, then the third cards by
+the tableau. Only the stages a bet set needs are dealt, each seen through the card attributes
+its features need (see :mod:`exact.features`); the counting unit is always six ordered cards,
+so every bet of every stage shares one denominator.
+
+>>> game = PuntoBanco()
+>>> rounds = game.round_distribution(Shoe.standard(8), ["winner"])
+>>> sum(c for r, c in rounds.counts.items() if game.read(r, "winner") == "tie")
+475627426473216
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache, cached_property
+from pathlib import Path
+
+from exact.cards import Label, Shoe, View
+from exact.enumerator import Distribution, Draw
+from exact.errors import RuleError
+from exact.features import Feature, Needs
+from exact.games.base import Game
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "punto_banco"
+TOTALS = range(10)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The tableau: when each hand draws a third card. Every field is validated.
+
+    Attributes:
+        id: short name of the rule set.
+        name: human-readable name.
+        naturals: two-card totals that end the round at once (standard: 8, 9).
+        player_draws_on: Player's two-card totals on which the Player draws.
+        banker_draws_when_player_stands: Banker's totals on which it draws if the Player stood.
+        banker_draws_on_player_third: for each Banker two-card total that is not a natural, the
+            Player third-card values on which the Banker draws.
+    """
+
+    id: str
+    name: str
+    naturals: frozenset[int]
+    player_draws_on: frozenset[int]
+    banker_draws_when_player_stands: frozenset[int]
+    banker_draws_on_player_third: Mapping[int, frozenset[int]] = field(hash=False)
+
+    def __post_init__(self) -> None:
+        for label, totals in (("naturals", self.naturals),
+                              ("player_draws_on", self.player_draws_on),
+                              ("banker_draws_when_player_stands",
+                               self.banker_draws_when_player_stands)):
+            _check_totals(label, totals)
+        if self.player_draws_on & self.naturals:
+            raise RuleError(f"rules {self.id!r}: the Player cannot draw on a natural total "
+                            f"{sorted(self.player_draws_on & self.naturals)}")
+        missing = [t for t in TOTALS if t not in self.naturals
+                   and t not in self.banker_draws_on_player_third]
+        if missing:
+            raise RuleError(f"rules {self.id!r}: banker_draws_on_player_third has no entry for "
+                            f"banker total(s) {missing}")
+        for total, values in self.banker_draws_on_player_third.items():
+            _check_totals(f"banker_draws_on_player_third[{total}]", values)
+            _check_totals("banker_draws_on_player_third key", [total])
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.naturals, self.player_draws_on,
+                     self.banker_draws_when_player_stands,
+                     tuple(sorted(self.banker_draws_on_player_third.items()))))
+
+    @classmethod
+    def load(cls, path: Path | str = DATA / "rules.toml") -> Rules:
+        """Read a rule file (TOML); see ``exact/data/punto_banco/rules.toml``."""
+        path = Path(path)
+        try:
+            data = tomllib.loads(path.read_text())
+        except (OSError, tomllib.TOMLDecodeError) as error:
+            raise RuleError(f"{path}: cannot read rules: {error}") from None
+        try:
+            table = data["banker_draws_on_player_third"]
+            return cls(
+                id=str(data["id"]), name=str(data.get("name", data["id"])),
+                naturals=frozenset(data["naturals"]),
+                player_draws_on=frozenset(data["player_draws_on"]),
+                banker_draws_when_player_stands=frozenset(data["banker_draws_when_player_stands"]),
+                banker_draws_on_player_third={_total_key(path, k): frozenset(v)
+                                              for k, v in table.items()},
+            )
+        except KeyError as error:
+            raise RuleError(f"{path}: missing rule {error.args[0]!r}") from None
+        except TypeError as error:
+            raise RuleError(f"{path}: malformed rule: {error}") from None
+
+    def player_draws(self, player_total: int) -> bool:
+        return player_total in self.player_draws_on
+
+    def banker_draws(self, banker_total: int, player_third: int | None) -> bool:
+        if player_third is None:
+            return banker_total in self.banker_draws_when_player_stands
+        return player_third in self.banker_draws_on_player_third[banker_total]
+
+
+def _check_totals(label: str, totals: Iterable[object]) -> None:
+    for total in totals:
+        if not isinstance(total, int) or isinstance(total, bool) or total not in TOTALS:
+            raise RuleError(f"rule {label}: {total!r} is not a total 0-9")
+
+
+def _total_key(path: Path, key: str) -> int:
+    if not key.isdigit():
+        raise RuleError(f"{path}: banker total {key!r} is not a total 0-9")
+    return int(key)
+
+
+STANDARD_RULES = Rules.load()
+
+# --- the deal --------------------------------------------------------------------------------
+Hand = tuple[Label, ...]
+PuntoRecord = tuple[Hand, Hand]  # (player's cards, banker's cards); a hand not dealt is ()
+
+
+def hand_total(cards: Hand) -> int:
+    return sum(label[0] for label in cards) % 10  # type: ignore[misc]
+
+
+@dataclass(frozen=True)
+class PuntoBancoDeal:
+    """The staged deal for one set of needs (see module docstring)."""
+
+    rules: Rules
+    order: tuple[str, ...]  # initial stages in dealing order: finer views first
+    views: Mapping[str, View] = field(hash=False)
+    draws: bool
+    round_cards: int = 6
+    accepts_jokers: bool = False
+
+    def __hash__(self) -> int:
+        return hash((self.rules, self.order, tuple(sorted(self.views.items())), self.draws))
+
+    def start(self) -> PuntoRecord:
+        return ((), ())
+
+    def next_draw(self, state: PuntoRecord) -> Draw | None:
+        player, banker = state
+        for stage in self.order:
+            if not (player if stage == "player" else banker):
+                return Draw(self.views[stage], 2)
+        if not self.draws:
+            return None
+        return self._third_card(player, banker)
+
+    def _third_card(self, player: Hand, banker: Hand) -> Draw | None:
+        rules = self.rules
+        player_total, banker_total = hand_total(player[:2]), hand_total(banker[:2])
+        if player_total in rules.naturals or banker_total in rules.naturals or len(banker) == 3:
+            return None
+        if len(player) == 2 and rules.player_draws(player_total):
+            return Draw(self.views["draws"])
+        player_third = player[2][0] if len(player) == 3 else None
+        if rules.banker_draws(banker_total, player_third):  # type: ignore[arg-type]
+            return Draw(self.views["draws"])
+        return None
+
+    def advance(self, state: PuntoRecord, labels: tuple[Label, ...]) -> PuntoRecord:
+        player, banker = state
+        for stage in self.order:
+            if not (player if stage == "player" else banker):
+                return (labels, banker) if stage == "player" else (player, labels)
+        if len(player) == 2 and self.rules.player_draws(hand_total(player)):
+            return (player + labels, banker)
+        return (player, banker + labels)
+
+    def record(self, state: PuntoRecord) -> PuntoRecord:
+        return state
+
+
+def plan_deal(rules: Rules, needs: Needs) -> PuntoBancoDeal:
+    """The cheapest deal that provides ``needs``: only needed stages, coarsest views."""
+    draws = "draws" in needs.stages
+    initial = [s for s in ("player", "banker") if draws or s in needs.stages]
+    # Views may only get coarser along the deal, so the finer initial stage goes first and
+    # every stage sees at least what the stages after it see.
+    initial.sort(key=lambda s: -len(needs.attributes(s)))
+    later: set[str] = set(needs.attributes("draws")) if draws else set()
+    views: dict[str, View] = {"draws": View(tuple(later))}
+    for stage in reversed(initial):
+        later |= set(needs.attributes(stage))
+        views[stage] = View(tuple(later))
+    return PuntoBancoDeal(rules, tuple(initial), views, draws)
+
+
+# --- features --------------------------------------------------------------------------------
+class Ranks(str):
+    """Two ranks, order-free: ``Ranks("8A") == "A8"``; compare with a plain string."""
+
+    _ORDER = "A23456789TJQK"
+
+    def __new__(cls, text: str) -> Ranks:
+        return super().__new__(cls, "".join(sorted(text.upper(), key=cls._ORDER.find)))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            return str.__eq__(self, "".join(sorted(other.upper(), key=self._ORDER.find)))
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    __hash__ = str.__hash__
+
+
+def _winner(record: PuntoRecord) -> str:
+    player, banker = (hand_total(hand) for hand in record)
+    return "player" if player > banker else "banker" if banker > player else "tie"
+
+
+def _pair_kind(hand: Hand) -> str:
+    first, second = hand[:2]
+    if first[1] != second[1]:
+        return "none"
+    if first[3] == second[3]:
+        return "perfect"
+    return "colored" if first[2] == second[2] else "mixed"
+
+
+def _third(hand: Hand) -> int | None:
+    return hand[2][0] if len(hand) == 3 else None  # type: ignore[return-value]
+
+
+def _margin(record: PuntoRecord) -> int:
+    return abs(hand_total(record[0]) - hand_total(record[1]))
+
+
+def _side_features(side: str, index: int) -> list[Feature]:
+    own = {side: []}
+    return [
+        Feature(f"{side}_total", f"{side.title()}'s final total", Needs.of(draws=[]),
+                lambda r: hand_total(r[index]), "0-9"),
+        Feature(f"{side}_initial_total", f"{side.title()}'s two-card total", Needs.of(**own),
+                lambda r: hand_total(r[index][:2]), "0-9"),
+        Feature(f"{side}_cards", f"cards in the {side.title()}'s final hand", Needs.of(draws=[]),
+                lambda r: len(r[index]), "2 or 3"),
+        Feature(f"{side}_natural", f"{side.title()}'s two-card total is 8 or 9", Needs.of(**own),
+                lambda r: hand_total(r[index][:2]) in (8, 9), "true/false"),
+        Feature(f"{side}_third", f"value of the {side.title()}'s third card, or none",
+                Needs.of(draws=[]), lambda r: _third(r[index]), "0-9 or None"),
+        Feature(f"{side}_pair", f"kind of pair of the {side.title()}'s first two cards",
+                Needs.of(**{side: ["rank", "suit"]}), lambda r: _pair_kind(r[index]),
+                '"none", "mixed" (same rank, different colours), "colored" (same rank and '
+                'colour, different suits), "perfect" (same rank and suit)'),
+        Feature(f"{side}_paired", f"the {side.title()}'s first two cards have the same rank",
+                Needs.of(**{side: ["rank"]}), lambda r: r[index][0][1] == r[index][1][1],
+                "true/false"),
+        Feature(f"{side}_suited", f"the {side.title()}'s first two cards have the same suit",
+                Needs.of(**{side: ["suit"]}), lambda r: r[index][0][3] == r[index][1][3],
+                "true/false"),
+        Feature(f"{side}_initial_ranks", f"the ranks of the {side.title()}'s first two cards",
+                Needs.of(**{side: ["rank"]}), lambda r: Ranks(r[index][0][1] + r[index][1][1]),
+                'order-free pair of ranks, e.g. "A8" (== "8A"), "9K"'),
+    ]
+
+
+FEATURES: dict[str, Feature] = {f.name: f for f in [
+    Feature("winner", "which hand has the higher final total", Needs.of(draws=[]), _winner,
+            '"player", "banker" or "tie"'),
+    Feature("cards_dealt", "cards dealt in the round", Needs.of(draws=[]),
+            lambda r: len(r[0]) + len(r[1]), "4, 5 or 6"),
+    Feature("margin", "winner's final total minus the loser's (0 on a tie)", Needs.of(draws=[]),
+            _margin, "0-9"),
+    Feature("all_same_color", "every card dealt in the round has one colour",
+            Needs.of(draws=["colour"]),
+            lambda r: len({label[2] for hand in r for label in hand}) == 1, "true/false"),
+    Feature("highest_value", "largest point value among all cards dealt", Needs.of(draws=[]),
+            lambda r: max(label[0] for hand in r for label in hand), "0-9"),
+    *_side_features("player", 0),
+    *_side_features("banker", 1),
+]}
+
+
+@dataclass(frozen=True)
+class PuntoBanco(Game):
+    """Punto Banco under a given tableau."""
+
+    rules: Rules = STANDARD_RULES
+    id: str = "punto-banco"
+    name: str = "Punto Banco"
+    bet_files: tuple[Path, ...] = (DATA / "bets.toml",)
+
+    @cached_property
+    def features(self) -> dict[str, Feature]:
+        return FEATURES
+
+    def deal(self, needs: Needs) -> PuntoBancoDeal:
+        return _planned(self.rules, needs)
+
+    def round_distribution(self, shoe: Shoe, feature_names: Iterable[str]) -> Distribution:
+        """Exact counts of every round record that the named features can tell apart."""
+        return self.compiled(self.needs(feature_names)).distribution(shoe)
+
+    def describe_rules(self) -> list[str]:
+        rules = self.rules
+        lines = [f"Tableau: {rules.name} ({rules.id})",
+                 f"Naturals: {_listed(rules.naturals)}; nobody draws on a natural",
+                 f"Player draws on {_listed(rules.player_draws_on)}, stands otherwise",
+                 f"Banker, Player stood: draws on {_listed(rules.banker_draws_when_player_stands)}"]
+        for total, values in sorted(rules.banker_draws_on_player_third.items()):
+            lines.append(f"Banker on {total}, Player drew: draws when the third card is "
+                         f"{_listed(values) or 'never'}")
+        return lines
+
+
+def _listed(values: Iterable[int]) -> str:
+    return ", ".join(str(v) for v in sorted(values))
+
+
+@cache
+def _planned(rules: Rules, needs: Needs) -> PuntoBancoDeal:
+    return plan_deal(rules, needs)

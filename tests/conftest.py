@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pytest
+from hypothesis import settings
+
+from exact.cards import Shoe
+from exact.games.punto_banco import PuntoBanco
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+settings.register_profile("ci", max_examples=25, deadline=None, derandomize=True)
+settings.register_profile("dev", max_examples=25, deadline=None)
+settings.load_profile("ci")
+
+
+@pytest.fixture(scope="session")
+def punto_banco() -> PuntoBanco:
+    return PuntoBanco()
+
+
+def engine_counts(game, shoe: Shoe, names: Sequence[str],
+                  key: Callable[[dict[str, object]], object], engine: str = "direct") -> Counter:
+    """Counts of the game's round records, keyed like the reference's."""
+    needs = game.needs(names)
+    distribution = (game.enumerate(needs, shoe) if engine == "direct"
+                    else game.compiled(needs).distribution(shoe))
+    out: Counter = Counter()
+    for record, count in distribution.counts.items():
+        out[key({name: game.read(record, name) for name in names})] += count
+    assert sum(out.values()) == distribution.total
+    return out

@@ -1,0 +1,111 @@
+"""The command line: outputs, shapes, and one-line errors with exit status 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from exact.cli import main
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "exact", *args], capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_json_shape_and_published_counts():
+    result = run("analyze", "punto-banco", "--decks", "8", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["total"] == 4_998_398_275_503_360
+    assert "416!/(416-6)!" in data["counting_unit"]
+    banker = data["bets"]["banker"]
+    assert banker["house_edge"] == "114753351728/10847218479825"
+    assert abs(banker["house_edge_float"] - 0.010579) < 1e-6
+    assert banker["outcomes"][0] == {
+        "event": "Banker wins", "pays": "19/20", "combinations": 2_292_252_566_437_888,
+        "probability": "8954111587648/19524993263685",
+        "return": "42532030041328/97624966318425"}
+    assert [o["pays"] for o in data["bets"]["player"]["outcomes"]] == ["1", "0", "-1"]
+    assert data["bets"]["tie"]["outcomes"][0]["combinations"] == 475_627_426_473_216
+    nine = data["bets"]["tie"]["alternative_paytables"]["9-to-1"]
+    assert f"{nine['house_edge_float'] * 100:.4f}" == "4.8440"
+
+
+def test_remove_and_explicit_shoe_agree(capsys):
+    assert main(["analyze", "punto-banco", "--decks", "1", "--remove", "5,5,9H,KD",
+                 "--json"]) == 0
+    removed = json.loads(capsys.readouterr().out)
+    assert removed["shoe"]["cards"] == 48
+    spec = "A:4,2:4,3:4,4:4,5:2,6:4,7:4,8:4,9C:1,9D:1,9S:1,T:4,J:4,Q:4,KC:1,KH:1,KS:1"
+    assert main(["analyze", "punto-banco", "--shoe", spec, "--json"]) == 0
+    explicit = json.loads(capsys.readouterr().out)
+    assert explicit["total"] == removed["total"]
+    assert explicit["bets"]["banker"]["outcomes"] == removed["bets"]["banker"]["outcomes"]
+
+
+def test_csv_keeps_exact_integers_as_text(capsys):
+    assert main(["analyze", "punto-banco", "--csv", "--bet", "tie"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("game,shoe_cards,bet,paytable,event,pays,combinations")
+    assert '"=""475627426473216"""' in lines[1]
+    assert len(lines) == 1 + 2 * 2  # two paytables of two events
+
+
+def test_text_output_states_the_counting_unit(capsys):
+    assert main(["analyze", "punto-banco", "--decks", "6", "--bet", "banker"]) == 0
+    text = capsys.readouterr().out
+    assert "Counting unit" in text and "878,869,206,895,680" in text
+    assert "House edge 1.0" in text
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["analyze", "punto-banco", "--remove", "1X"], "unknown card '1X'"),
+    (["analyze", "punto-banco", "--shoe", "A:3,K:2"], "cannot deal a round"),
+    (["analyze", "punto-banco", "--shoe", "A:-3,K:20"], "negative"),
+    (["analyze", "punto-banco", "--shoe", "A:three"], "bad shoe entry"),
+    (["analyze", "punto-banco", "--decks", "-1"], "non-negative"),
+    (["analyze", "punto-banco", "--decks", "1", "--remove", "9H,9H"], "cannot remove 9H"),
+    (["analyze", "baccarat-x"], "unknown game"),
+    (["analyze", "punto-banco", "--bet", "nope"], "unknown bet"),
+    (["analyze", "punto-banco", "--paytable", "tie=7-to-1"], "no paytable '7-to-1'"),
+    (["analyze", "punto-banco", "--bets", "/nonexistent.toml"], "cannot read bet file"),
+    (["analyze"], "usage error"),
+    (["analyze", "punto-banco", "--decks", "eight"], "usage error"),
+])
+def test_bad_input_is_one_line_and_status_2(args, message):
+    result = run(*args)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_output_file_is_written_whole_or_not_at_all(tmp_path: Path):
+    target = tmp_path / "out.json"
+    assert main(["analyze", "punto-banco", "--decks", "1", "--json", "-o", str(target)]) == 0
+    assert json.loads(target.read_text())["total"] == 14_658_134_400
+    bad = tmp_path / "bad.json"
+    assert main(["analyze", "punto-banco", "--remove", "ZZ", "--json", "-o", str(bad)]) == 2
+    assert not bad.exists() and [p.name for p in tmp_path.iterdir()] == ["out.json"]
+
+
+def test_same_input_same_bytes():
+    first = run("analyze", "punto-banco", "--decks", "2", "--json")
+    second = run("analyze", "punto-banco", "--decks", "2", "--json")
+    assert first.stdout == second.stdout and first.returncode == 0
+
+
+def test_list_bets_and_features(capsys):
+    assert main(["list-bets", "punto-banco"]) == 0
+    listing = capsys.readouterr().out
+    assert "banker" in listing and "9-to-1" in listing
+    assert main(["features", "punto-banco"]) == 0
+    assert "player_pair" in capsys.readouterr().out
+    assert main(["games"]) == 0
+    assert "punto-banco" in capsys.readouterr().out

@@ -1,0 +1,126 @@
+"""The enumerator (direct and compiled) against the card-by-card brute force, and its
+invariants on random shoes."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import engine_counts
+from hypothesis import given
+from hypothesis import strategies as st
+from reference import brute_force
+
+from exact.cards import CARDS, SUITS, Shoe
+from exact.enumerator import falling
+from exact.errors import ShoeError
+
+MAIN = ("winner", "player_total", "banker_total", "player_cards", "banker_cards",
+        "player_third", "banker_third", "player_initial_total", "banker_initial_total",
+        "highest_value", "margin")
+FINE = ("player_pair", "banker_pair", "player_suited", "banker_suited", "winner",
+        "all_same_color")
+
+TWELVE = Shoe.from_counts({"AS": 1, "2H": 1, "3D": 1, "4C": 1, "5S": 1, "6H": 1, "7D": 1,
+                           "8C": 1, "9S": 1, "TH": 1, "KD": 1, "5C": 1})
+VALUE_SHOES = {
+    "twelve cards": TWELVE,
+    "one deck without fives": Shoe.standard(1).remove([f"5{s}" for s in SUITS]),
+    "one deck, ranks 3-8 removed and five more": Shoe.standard(1).remove(
+        [f"{r}{s}" for r in "345678" for s in SUITS] + ["JH", "QS", "KC", "KD", "TC"]),
+    "two decks of three ranks": Shoe.from_counts({"A": 8, "9": 8, "5": 8}),
+    "six cards": Shoe.from_counts({"9H": 2, "KS": 2, "4D": 1, "4C": 1}),
+}
+
+
+def _key(names):
+    return lambda features: tuple(features[n] for n in names)
+
+
+@pytest.mark.parametrize("shoe_name", sorted(VALUE_SHOES))
+@pytest.mark.parametrize("engine", ["direct", "compiled"])
+def test_value_features_match_brute_force(punto_banco, shoe_name, engine):
+    shoe = VALUE_SHOES[shoe_name]
+    expected = _cached_brute_force(shoe_name, "value")
+    assert sum(expected.values()) == falling(shoe.size, 6)
+    assert engine_counts(punto_banco, shoe, MAIN, _key(MAIN), engine) == expected
+
+
+_CACHE: dict = {}
+
+
+def _cached_brute_force(shoe_name, by, names=MAIN):
+    if (shoe_name, by, names) not in _CACHE:
+        _CACHE[shoe_name, by, names] = brute_force(VALUE_SHOES[shoe_name], names, by=by)
+    return _CACHE[shoe_name, by, names]
+
+
+def test_suit_rank_and_colour_features_match_card_by_card(punto_banco):
+    expected = _cached_brute_force("twelve cards", "card", FINE)
+    assert engine_counts(punto_banco, TWELVE, FINE, _key(FINE), "direct") == expected
+
+
+def test_compiled_suit_features_match_card_by_card(punto_banco):
+    names = ("player_pair", "player_suited", "player_initial_ranks")
+    expected = _cached_brute_force("twelve cards", "card", names)
+    assert engine_counts(punto_banco, TWELVE, names, _key(names), "compiled") == expected
+
+
+def _tiny(counts: dict[int, int]) -> Shoe:
+    return Shoe(tuple(counts.get(i, 0) for i in range(len(CARDS))))
+
+
+small_shoes = st.dictionaries(st.integers(0, 51), st.integers(1, 2), min_size=3,
+                              max_size=8).map(_tiny).filter(lambda s: 6 <= s.size <= 9)
+
+
+@given(small_shoes)
+def test_random_tiny_shoes_match_brute_force(punto_banco, shoe):
+    names = ("winner", "player_pair", "banker_suited", "cards_dealt", "player_third")
+    expected = brute_force(shoe, names)
+    assert engine_counts(punto_banco, shoe, names, _key(names)) == expected
+
+
+value_shoes = st.lists(st.integers(0, 12), min_size=10, max_size=10).filter(
+    lambda c: sum(c) >= 6).map(
+    lambda c: Shoe.from_counts({("T" if v == 0 else str(v)): n for v, n in enumerate(c)}))
+
+
+@given(value_shoes)
+def test_compiled_equals_direct_and_counts_sum_to_denominator(punto_banco, shoe):
+    needs = punto_banco.needs(MAIN)
+    direct = punto_banco.enumerate(needs, shoe)
+    compiled = punto_banco.compiled(needs).distribution(shoe)
+    assert direct.counts == compiled.counts
+    assert sum(direct.counts.values()) == direct.total == falling(shoe.size, 6)
+
+
+colour_preserving = st.permutations(SUITS).filter(  # C, S black; D, H red
+    lambda order: {order[0], order[3]} in ({"C", "S"}, {"D", "H"}))
+
+
+@given(st.dictionaries(st.integers(0, 51), st.integers(1, 2), min_size=4, max_size=7).map(
+    _tiny).filter(lambda s: s.size >= 6), colour_preserving)
+def test_relabelling_suits_changes_nothing(punto_banco, shoe, order):
+    """Suits are symmetric, up to colours: a colour-preserving relabelling is a symmetry."""
+    relabel = dict(zip(SUITS, order, strict=True))
+    counts = list(shoe.counts)
+    moved = [0] * len(CARDS)
+    for index, card in enumerate(CARDS):
+        target = card if card.suit is None else type(card)(card.rank, relabel[card.suit])
+        moved[CARDS.index(target)] += counts[index]
+    names = ("winner", "player_pair", "banker_pair")
+    assert (engine_counts(punto_banco, shoe, names, _key(names))
+            == engine_counts(punto_banco, Shoe(tuple(moved)), names, _key(names)))
+
+
+def test_smallest_shoe_and_too_small(punto_banco):
+    shoe = Shoe.from_counts({"AS": 6})  # A-A vs A-A: both draw an ace, 3 against 3
+    assert engine_counts(punto_banco, shoe, ["winner"], _key(["winner"])) == {("tie",): 720}
+    for engine in ("direct", "compiled"):
+        with pytest.raises(ShoeError, match="cannot deal a round"):
+            engine_counts(punto_banco, Shoe.from_counts({"AS": 5}), ["winner"],
+                          _key(["winner"]), engine)
+
+
+def test_jokers_are_refused_by_punto_banco(punto_banco):
+    with pytest.raises(ShoeError, match="no jokers"):
+        engine_counts(punto_banco, Shoe.standard(1, jokers=1), ["winner"], _key(["winner"]))
