@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
 
+from exact.cards import Card
 from exact.compiled import CompiledDeal
 from exact.enumerator import Deal, Distribution, Record, enumerate_rounds
 from exact.errors import BetFileError
@@ -29,6 +30,11 @@ class Game:
 
     def describe_rules(self) -> list[str]:
         return []
+
+    def record_from_cards(self, cards: Sequence[Card]) -> Record:
+        """The record of the round dealt from ``cards`` (in dealing order), seeing every
+        attribute of every card; raises :class:`~exact.errors.ShoeError` if too few."""
+        raise NotImplementedError
 
     def needs(self, feature_names: Iterable[str]) -> Needs:
         needs = Needs()

@@ -14,14 +14,14 @@ so every bet of every stage shares one denominator.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
 
-from exact.cards import Label, Shoe, View
+from exact.cards import Card, Label, Shoe, View
 from exact.enumerator import Distribution, Draw
-from exact.errors import RuleError
+from exact.errors import RuleError, ShoeError
 from exact.features import Feature, Needs
 from exact.games.base import Game
 
@@ -302,6 +302,31 @@ class PuntoBanco(Game):
     def round_distribution(self, shoe: Shoe, feature_names: Iterable[str]) -> Distribution:
         """Exact counts of every round record that the named features can tell apart."""
         return self.compiled(self.needs(feature_names)).distribution(shoe)
+
+    def record_from_cards(self, cards: Sequence[Card]) -> PuntoRecord:
+        """Deal Player, Banker, Player, Banker, then third cards by the tableau.
+
+        >>> from exact.cards import parse_cards
+        >>> game = PuntoBanco()
+        >>> game.read(game.record_from_cards(parse_cards("9H 5C 9D 2S")), "winner")
+        'player'
+        """
+        view = View(("rank", "suit"))
+        labels = [view.label(card) for card in cards]
+        if any(card.is_joker for card in cards):
+            raise ShoeError("Punto Banco has no jokers")
+        deal = plan_deal(self.rules, Needs.of(player=["rank", "suit"], banker=["rank", "suit"],
+                                              draws=["rank", "suit"]))
+        if len(labels) < 4:
+            raise ShoeError(f"a round needs at least 4 cards, got {len(labels)}")
+        state: PuntoRecord = ((labels[0], labels[2]), (labels[1], labels[3]))
+        used = 4
+        while deal.next_draw(state) is not None:
+            if used == len(labels):
+                raise ShoeError(f"the round needs a card after {' '.join(map(str, cards))}")
+            state = deal.advance(state, (labels[used],))
+            used += 1
+        return state
 
     def describe_rules(self) -> list[str]:
         rules = self.rules
