@@ -20,8 +20,8 @@ class Needs:
     marks a stage needed for point values alone.
 
     >>> needs = Needs.of(player=["rank"]) | Needs.of(draws=[])
-    >>> needs.stages, needs.attributes("player")
-    (frozenset({'draws', 'player'}), ('rank',))
+    >>> sorted(needs.stages), needs.attributes("player")
+    (['draws', 'player'], ('rank',))
     """
 
     pairs: frozenset[tuple[str, str]] = frozenset()
