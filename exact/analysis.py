@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from exact import staged
 from exact.bets import Bet, load_bets
 from exact.cards import Shoe
 from exact.compiled import Projection
@@ -129,6 +130,8 @@ _PROJECTIONS: dict[tuple[Game, Deal, Bet], Projection] = {}
 
 
 def _compiled_counts(game: Game, deal: Deal, bets: list[Bet], shoe: Shoe) -> list[list[int]]:
+    if staged.applicable(game, deal, bets):
+        return staged.staged_counts(game, deal, bets, shoe)
     compiled = game.compiled(game.needs(bets[0].features))
     missing = [bet for bet in bets if (game, deal, bet) not in _PROJECTIONS]
     if missing:

@@ -25,6 +25,9 @@ import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import reduce
+
+import numpy as np
 
 from exact.errors import BetFileError
 
@@ -73,6 +76,20 @@ class Expression:
 
     def evaluate(self, features: Mapping[str, object]) -> object:
         return _evaluate(self.tree, features)
+
+    def evaluate_array(self, features: Mapping[str, np.ndarray]) -> np.ndarray:
+        """Evaluate elementwise over numpy object arrays of feature values (broadcasting);
+        returns a boolean array. Same semantics as :meth:`evaluate`, cell by cell.
+
+        >>> import numpy as np
+        >>> column = np.array([[1], [5], [9]], dtype=object)
+        >>> row = np.array([["tie", "banker"]], dtype=object)
+        >>> Expression.parse("t in (5, 9) and w == 'tie'").evaluate_array({"t": column, "w": row})
+        array([[False, False],
+               [ True, False],
+               [ True, False]])
+        """
+        return _truth(_evaluate_array(self.tree, features))
 
 
 def _check(node: ast.AST, names: set[str]) -> None:
@@ -129,3 +146,53 @@ def _evaluate(node: ast.AST, env: Mapping[str, object]) -> object:
                 current = following
             return True
     raise ExpressionError(f"cannot evaluate {ast.dump(node)}")  # unreachable after _check
+
+
+_elementwise_truth = np.frompyfunc(bool, 1, 1)
+
+
+def _truth(value: object) -> np.ndarray:
+    array = np.asarray(value)
+    return array if array.dtype == bool else _elementwise_truth(array).astype(bool)
+
+
+def _elementwise(function: Callable[..., object], *arguments: object) -> np.ndarray:
+    return np.frompyfunc(function, len(arguments), 1)(*arguments)
+
+
+def _evaluate_array(node: ast.AST, env: Mapping[str, np.ndarray]) -> object:
+    """Vectorised twin of :func:`_evaluate`: scalars stay scalars, features are arrays."""
+    match node:
+        case ast.Constant(value=value):
+            return value
+        case ast.Name(id=name):
+            return env[name]
+        case ast.Tuple(elts=items) | ast.List(elts=items) | ast.Set(elts=items):
+            return tuple(_evaluate(item, {}) for item in items)
+        case ast.BoolOp(op=ast.And(), values=values):
+            return reduce(np.logical_and, [_truth(_evaluate_array(v, env)) for v in values])
+        case ast.BoolOp(op=ast.Or(), values=values):
+            return reduce(np.logical_or, [_truth(_evaluate_array(v, env)) for v in values])
+        case ast.UnaryOp(op=ast.Not(), operand=operand):
+            return ~_truth(_evaluate_array(operand, env))
+        case ast.UnaryOp(op=ast.USub(), operand=operand):
+            return _elementwise(operator.neg, _evaluate_array(operand, env))
+        case ast.UnaryOp(op=ast.UAdd(), operand=operand):
+            return _evaluate_array(operand, env)
+        case ast.BinOp(left=left, op=op, right=right):
+            return _elementwise(_BINARY[type(op)], _evaluate_array(left, env),
+                                _evaluate_array(right, env))
+        case ast.Compare(left=left, ops=ops, comparators=comparators):
+            current = _evaluate_array(left, env)
+            result: object = True
+            for op, comparator in zip(ops, comparators, strict=True):
+                following = _evaluate_array(comparator, env)
+                test = _COMPARE[type(op)]
+                if isinstance(following, tuple) and type(op) in (ast.In, ast.NotIn):
+                    cell = _elementwise(lambda a, t=test, f=following: t(a, f), current)
+                else:
+                    cell = _elementwise(test, current, following)
+                result = np.logical_and(result, _truth(cell))
+                current = following
+            return result
+    raise ExpressionError(f"cannot evaluate {ast.dump(node)}")

@@ -14,11 +14,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from reference import brute_force
-
 from exact.analysis import analyze, game_bets
 from exact.cards import Shoe
 from exact.games import get_game
+
+from reference import brute_force
 
 
 def timed(function: Callable[[], object], repeat: int = 1) -> float:

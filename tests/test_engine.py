@@ -4,14 +4,15 @@ invariants on random shoes."""
 from __future__ import annotations
 
 import pytest
-from conftest import engine_counts
 from hypothesis import given
 from hypothesis import strategies as st
-from reference import brute_force
 
 from exact.cards import CARDS, SUITS, Shoe
 from exact.enumerator import falling
 from exact.errors import ShoeError
+
+from conftest import engine_counts
+from reference import brute_force
 
 MAIN = ("winner", "player_total", "banker_total", "player_cards", "banker_cards",
         "player_third", "banker_third", "player_initial_total", "banker_initial_total",

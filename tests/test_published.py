@@ -5,11 +5,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from conftest import engine_counts
 
 from exact.analysis import analyze
 from exact.cards import Shoe
 from exact.enumerator import falling
+
+from conftest import engine_counts
 
 MAIN = {  # decks: (banker, player, tie, total)
     1: (6_737_232_640, 6_548_674_432, 1_372_227_328, 14_658_134_400),

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import math
 
+from exact.cards import Shoe
+
 from conftest import engine_counts
 from reference import simulate
-
-from exact.cards import Shoe
 
 ROUNDS = 40_000
 Z = 3.89  # two-sided 99.99% normal quantile: with 12 checks a false alarm is ~1 in 800 seeds

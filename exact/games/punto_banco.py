@@ -145,6 +145,13 @@ class PuntoBancoDeal:
     def start(self) -> PuntoRecord:
         return ((), ())
 
+    @property
+    def fixed_stages(self) -> tuple[tuple[str, Draw], ...] | None:
+        """Without third cards the deal is a fixed sequence of two-card groups."""
+        if self.draws:
+            return None
+        return tuple((stage, Draw(self.views[stage], 2)) for stage in self.order)
+
     def next_draw(self, state: PuntoRecord) -> Draw | None:
         player, banker = state
         for stage in self.order:
