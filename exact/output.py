@@ -89,12 +89,14 @@ def to_csv(analysis: GameAnalysis) -> str:
     """One row per event of every bet and paytable; exact columns are spreadsheet text."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["game", "shoe_cards", "bet", "paytable", "event", "pays", "combinations",
-                     "total", "probability", "probability_float", "return", "return_float"])
+    writer.writerow(["game", "shoe_cards", "counting_unit", "bet", "paytable", "event", "pays",
+                     "combinations", "total", "probability", "probability_float", "return",
+                     "return_float"])
+    unit = f"ordered {analysis.round_cards}-card sequences"
     for bet in analysis.bets.values():
         for table in bet.tables.values():
             for o in table.outcomes:
-                writer.writerow([analysis.game.id, analysis.shoe.size, table.bet_id,
+                writer.writerow([analysis.game.id, analysis.shoe.size, unit, table.bet_id,
                                  table.paytable, o.event, _spreadsheet_text(format_pays(o.pays)),
                                  _spreadsheet_text(o.combinations), _spreadsheet_text(table.total),
                                  _spreadsheet_text(o.probability), f"{float(o.probability):.12g}",

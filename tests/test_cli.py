@@ -51,7 +51,8 @@ def test_remove_and_explicit_shoe_agree(capsys):
 def test_csv_keeps_exact_integers_as_text(capsys):
     assert main(["analyze", "punto-banco", "--csv", "--bet", "tie"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("game,shoe_cards,bet,paytable,event,pays,combinations")
+    assert lines[0].startswith("game,shoe_cards,counting_unit,bet,paytable,event,pays,")
+    assert "ordered 6-card sequences" in lines[1]
     assert '"=""475627426473216"""' in lines[1]
     assert len(lines) == 1 + 2 * 2  # two paytables of two events
 
