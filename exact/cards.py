@@ -14,7 +14,7 @@ how many of each card remain. Shoes are immutable; removing cards returns a new 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -285,6 +285,20 @@ class View:
         for card_index, count in enumerate(shoe.counts):
             totals[self.card_class[card_index]] += count
         return totals
+
+    def regroup(self, counts: Sequence[int], to: View) -> list[int]:
+        """Per-class counts of this view, added up per class of the coarser view ``to``.
+
+        >>> View(("rank",)).regroup([1] * 14, View())  # A..9, then T J Q K as 0, joker
+        [1, 1, 1, 1, 1, 1, 1, 1, 1, 4, 1]
+        """
+        if not self.refines(to):
+            raise ValueError(f"a deal may not look finer later: {self.attributes} -> "
+                             f"{to.attributes}")
+        regrouped = [0] * len(to.labels)
+        for label, count in zip(self.labels, counts, strict=True):
+            regrouped[to.index[self.coarsen(label, to)]] += count
+        return regrouped
 
     def coarsen(self, label: Label, to: View) -> Label:
         """The class of ``to`` that contains this view's class ``label``."""

@@ -55,7 +55,7 @@ class CompiledDeal:
         record_id: dict[Record, int] = {}
         leaves: dict[tuple[int, int], int] = defaultdict(int)
 
-        def walk(state: State, view: View, seen: dict[int, int], factors: tuple[int, ...],
+        def walk(state: State, view: View, seen: list[int], factors: tuple[int, ...],
                  coefficient: int) -> None:
             draw = deal.next_draw(state)
             if draw is None:
@@ -64,14 +64,14 @@ class CompiledDeal:
                 leaves[term, record] += coefficient
                 return
             if draw.view != view:
-                seen, view = _regroup_seen(seen, view, draw.view), draw.view
+                seen, view = view.regroup(seen, draw.view), draw.view
             universe = [i for i, label in enumerate(view.labels)
                         if deal.accepts_jokers or label[1] != JOKER]
             for group in combinations_with_replacement(universe, draw.count):
-                after = dict(seen)
+                after = seen.copy()
                 added = []
                 for index in group:
-                    offset = after.get(index, 0)
+                    offset = after[index]
                     added.append(factor_id.setdefault((view, index, offset), len(factor_id)))
                     after[index] = offset + 1
                 labels = tuple(view.labels[i] for i in group)
@@ -79,7 +79,7 @@ class CompiledDeal:
                      coefficient * group_coefficient(group))
 
         start = View(("rank", "suit"))
-        walk(deal.start(), start, {}, (), 1)
+        walk(deal.start(), start, [0] * len(start.labels), (), 1)
         keys = list(leaves)
         return cls(
             deal=deal,
@@ -156,13 +156,3 @@ class Projection:
         totals = np.zeros(self.groups, dtype=weights.dtype)
         np.add.at(totals, self.group, leaf)
         return [int(t) for t in totals]
-
-
-def _regroup_seen(seen: dict[int, int], old: View, new: View) -> dict[int, int]:
-    """Cards drawn so far, counted per class of a coarser view."""
-    if not old.refines(new):
-        raise ValueError(f"a deal may not look finer later: {old.attributes} -> {new.attributes}")
-    regrouped: dict[int, int] = defaultdict(int)
-    for index, count in seen.items():
-        regrouped[new.index[old.coarsen(old.labels[index], new)]] += count
-    return dict(regrouped)

@@ -21,13 +21,13 @@ also deal its stages in any order that suits it, e.g. the finely viewed stage fi
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from itertools import combinations_with_replacement
 from math import factorial
 from typing import Any, Protocol
 
-from exact.cards import JOKER, Label, Shoe, View
+from exact.cards import Label, Shoe, View
 from exact.errors import ShoeError
 
 State = Any
@@ -127,19 +127,6 @@ class Distribution:
                 f"{n}!/({n}-{r})! = {self.total}")
 
 
-def _multisets(labels_with_cards: list[int], size: int) -> Iterator[tuple[int, ...]]:
-    return combinations_with_replacement(labels_with_cards, size)
-
-
-def _regroup(counts: list[int], old: View, new: View) -> list[int]:
-    if not old.refines(new):
-        raise ValueError(f"a deal may not look finer later: {old.attributes} -> {new.attributes}")
-    regrouped = [0] * len(new.labels)
-    for label, count in zip(old.labels, counts, strict=True):
-        regrouped[new.index[old.coarsen(label, new)]] += count
-    return regrouped
-
-
 def enumerate_rounds(deal: Deal, shoe: Shoe) -> Distribution:
     """Walk every deal of ``deal`` over the counts of ``shoe``; exact count per record.
 
@@ -157,9 +144,9 @@ def enumerate_rounds(deal: Deal, shoe: Shoe) -> Distribution:
             out[deal.record(state)] += weight * falling(size - used, unit - used)
             return
         if draw.view != view:
-            counts, view = _regroup(counts, view, draw.view), draw.view
+            counts, view = view.regroup(counts, draw.view), draw.view
         present = [i for i, c in enumerate(counts) if c]
-        for group in _multisets(present, draw.count):
+        for group in combinations_with_replacement(present, draw.count):
             remaining = counts.copy()
             group_weight = group_coefficient(group)
             for index in group:
@@ -173,7 +160,3 @@ def enumerate_rounds(deal: Deal, shoe: Shoe) -> Distribution:
     start_view = View(("rank", "suit"))
     walk(deal.start(), start_view, start_view.class_counts(shoe), 0, 1)
     return Distribution.build(dict(out), deal, shoe)
-
-
-def is_joker(label: Label) -> bool:
-    return label[1] == JOKER
