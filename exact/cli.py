@@ -60,10 +60,25 @@ def _selected_bets(game: Game, args: argparse.Namespace) -> list[Bet]:
     return bets
 
 
+def _with_tables(game: Game, shoe: Shoe, bets: list[Bet], args: argparse.Namespace) -> list[Bet]:
+    """Bets of ``--table`` files replace the bets of the same id, after validation: an error
+    stops the run, each warning is one line on standard error."""
+    from exact.validation import check_bets, with_tables
+
+    if not getattr(args, "table", None):
+        return bets
+    tabled = with_tables(game, bets, args.table)
+    own = [bet for bet in tabled if bet.source in args.table]
+    for issue in check_bets(game, own, shoe, args.engine):
+        print(f"exact: {issue.line}", file=sys.stderr)
+    return tabled
+
+
 def _analyze(args: argparse.Namespace) -> str:
     game = get_game(args.game)
     shoe = _shoe(args)
-    analysis = analyze(game, shoe, _selected_bets(game, args), engine=args.engine)
+    bets = _with_tables(game, shoe, _selected_bets(game, args), args)
+    analysis = analyze(game, shoe, bets, engine=args.engine)
     return to_json(analysis) if args.json else to_csv(analysis) if args.csv else to_text(analysis)
 
 
@@ -75,7 +90,7 @@ def _design(args: argparse.Namespace) -> str:
 
     game = get_game(args.game)
     shoe = _shoe(args)
-    bets = {b.id: b for b in game_bets(game, args.bets or ())}
+    bets = {b.id: b for b in _with_tables(game, shoe, game_bets(game, args.bets or ()), args)}
     if args.bet not in bets:
         raise ExactError(f"unknown bet {args.bet!r}; see `list-bets {game.id}`")
     analysis = analyze(game, shoe, [bets[args.bet]], engine=args.engine)
@@ -129,6 +144,9 @@ def build_parser() -> argparse.ArgumentParser:
                                 help="analyse only this bet; may be repeated")
     analyze_parser.add_argument("--paytable", action="append", metavar="BET=NAME",
                                 help="pay BET by its alternative paytable NAME")
+    analyze_parser.add_argument("--table", action="append", metavar="FILE",
+                                help="your own paytable (bet file): its bets replace those of "
+                                     "the same id, after validation; may be repeated")
     analyze_parser.add_argument("--engine", choices=ENGINES, default="compiled",
                                 help="compiled polynomial (default) or direct recursion")
     formats = analyze_parser.add_mutually_exclusive_group()
@@ -153,6 +171,9 @@ def build_parser() -> argparse.ArgumentParser:
         design_parser.add_argument(flag, type=kind, help=text,
                                    **({"default": 0} if flag == "--jokers" else {}))
     design_parser.add_argument("--engine", choices=ENGINES, default="compiled")
+    design_parser.add_argument("--table", action="append", metavar="FILE",
+                               help="your own paytable (bet file), validated; replaces the "
+                                    "bet of the same id")
     design_parser.add_argument("--json", action="store_true", help="machine-readable JSON")
     design_parser.add_argument("--output", "-o", metavar="FILE", help="write to FILE")
     game_command("list-bets", "the bets and paytables that ship (and those of --bets)",

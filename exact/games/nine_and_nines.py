@@ -129,6 +129,20 @@ class NineAndNines(PuntoBanco):
     def features(self) -> dict[str, Feature]:
         return {**PUNTO_BANCO_FEATURES, **NINE_FEATURES}
 
+    @property
+    def wins_when(self) -> dict[str, str]:
+        """When each side wager wins (tables are validated against it)."""
+        return WINS_WHEN
+
+    @property
+    def symmetric_bets(self) -> frozenset[str]:
+        return SYMMETRIC_BETS
+
+    @property
+    def symmetric_features(self) -> frozenset[str]:
+        """Features that read the same when Player and Banker swap their cards."""
+        return frozenset({"two_card_nines", "both_two_card_nines", "same_initial_cards"})
+
     def describe_rules(self) -> list[str]:
         return [*super().describe_rules(),
                 "NINE and NINES are settled on the first four cards; the tables shipped are "
