@@ -67,9 +67,12 @@ class TableIssue:
     message: str
 
     @property
+    def where(self) -> str:
+        return f"bet {self.bet!r}" + (f", tier {self.tier!r}" if self.tier else "")
+
+    @property
     def line(self) -> str:
-        where = f"bet {self.bet!r}" + (f", tier {self.tier!r}" if self.tier else "")
-        return f"{self.severity}: {where}: {self.message}"
+        return f"{self.severity}: {self.where}: {self.message}"
 
 
 def with_tables(game: Game, bets: Sequence[Bet], paths: Iterable[Path | str]) -> list[Bet]:
@@ -137,7 +140,7 @@ def validate_bets(game: Game, bets: Sequence[Bet], shoe: Shoe,
                         "and Banker swap"))
                     continue
                 test = f"({_settles_at(bet, index)}) != ({_settles_at(bet, index, True)})"
-                probes.append((_probe(bet.id, "asymmetric", test), bet.id, event.name,
+                probes.append((_probe(bet.id, f"asymmetric-{index}", test), bet.id, event.name,
                                "asymmetric"))
     analysis = analyze(game, shoe, [*bets, *(p for p, *_ in probes)], engine=engine)
     errors = []
@@ -177,5 +180,5 @@ def check_bets(game: Game, bets: Sequence[Bet], shoe: Shoe,
     issues = validate_bets(game, bets, shoe, engine)
     for issue in issues:
         if issue.severity == "error":
-            raise TableValidationError(issue.line)
+            raise TableValidationError(f"{issue.where}: {issue.message}")
     return issues
