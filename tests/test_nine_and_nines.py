@@ -154,3 +154,20 @@ def test_seeded_simulation_of_the_first_four_cards_agrees_with_exact_figures():
     error = Z * nine.standard_deviation / math.sqrt(ROUNDS)
     for bet_id, total_return in returns.items():
         assert abs(total_return / ROUNDS + float(nine.house_edge)) <= error, bet_id
+
+
+def test_features_declare_only_what_they_read():
+    needs = GAME.needs
+    assert needs(BETS["nine-player"].features) == needs(["player_initial_cards"])
+    assert needs(BETS["nine-player"].features).stages == {"player"}
+    assert needs(BETS["nine-banker"].features).stages == {"banker"}
+    nines = needs(BETS["nines"].features)
+    assert nines.stages == {"player", "banker"}
+    assert nines.attributes("player") == nines.attributes("banker") == ("rank", "suit")
+    for name in ("player_two_card_nine", "player_has_ten_value", "two_card_nines",
+                 "both_two_card_nines"):
+        assert all(needs([name]).attributes(stage) == () for stage in needs([name]).stages)
+    # the main bets of the game are Punto Banco's, with the same figures
+    main = analyze(GAME, Shoe.standard(8), [BETS["banker"]]).bets["banker"]
+    assert main.counts == analyze(get_game("punto-banco"), Shoe.standard(8)).bets[
+        "banker"].counts
