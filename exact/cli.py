@@ -69,7 +69,8 @@ def _with_tables(game: Game, shoe: Shoe, bets: list[Bet], args: argparse.Namespa
         return bets
     tabled = with_tables(game, bets, args.table)
     own = [bet for bet in tabled if bet.source in args.table]
-    for issue in check_bets(game, own, shoe, args.engine):
+    replaced = {bet.id: bet for bet in bets}
+    for issue in check_bets(game, own, shoe, args.engine, replaced):
         print(f"exact: {issue.line}", file=sys.stderr)
     return tabled
 

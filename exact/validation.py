@@ -111,9 +111,11 @@ def _probe(bet_id: str, name: str, condition: str) -> Bet:
                                             Event("otherwise", None, Fraction(-1))))
 
 
-def validate_bets(game: Game, bets: Sequence[Bet], shoe: Shoe,
-                  engine: str = "compiled") -> list[TableIssue]:
-    """Every issue of ``bets`` on ``shoe`` (errors first, then warnings, in bet order)."""
+def validate_bets(game: Game, bets: Sequence[Bet], shoe: Shoe, engine: str = "compiled",
+                  replaced: Mapping[str, Bet] | None = None) -> list[TableIssue]:
+    """Every issue of ``bets`` on ``shoe`` (errors first, then warnings, in bet order).
+    ``replaced``: the bets they replace, by id; a tier of those that a new table lacks by name
+    is a warning (its rounds now settle by another tier)."""
     wins_when: Mapping[str, str] = getattr(game, "wins_when", {})
     symmetric: frozenset[str] = getattr(game, "symmetric_bets", frozenset())
     # features that read the same with Player and Banker swapped, besides player_/banker_ twins
@@ -160,6 +162,15 @@ def validate_bets(game: Game, bets: Sequence[Bet], shoe: Shoe,
     rich = all(count >= ROUND_CARDS for count in shoe.counts[:52])
     warnings = []
     for bet in bets:
+        old = (replaced or {}).get(bet.id)
+        names = {e.name for e in bet.events}
+        for event in old.events[:-1] if old else ():
+            if event.name not in names:
+                warnings.append(TableIssue(
+                    "warning", "tier-not-in-table", bet.id, event.name,
+                    f"this tier of {old.source or 'the replaced table'} is missing from the new "
+                    "table; its rounds settle by another tier or lose"))
+    for bet in bets:
         for event, count in zip(bet.events, analysis.bets[bet.id].counts, strict=True):
             if count:
                 continue
@@ -174,10 +185,10 @@ def validate_bets(game: Game, bets: Sequence[Bet], shoe: Shoe,
     return errors + notes + warnings
 
 
-def check_bets(game: Game, bets: Sequence[Bet], shoe: Shoe,
-               engine: str = "compiled") -> list[TableIssue]:
+def check_bets(game: Game, bets: Sequence[Bet], shoe: Shoe, engine: str = "compiled",
+               replaced: Mapping[str, Bet] | None = None) -> list[TableIssue]:
     """Raise :class:`TableValidationError` on the first error; return the warnings."""
-    issues = validate_bets(game, bets, shoe, engine)
+    issues = validate_bets(game, bets, shoe, engine, replaced)
     for issue in issues:
         if issue.severity == "error":
             raise TableValidationError(f"{issue.where}: {issue.message}")

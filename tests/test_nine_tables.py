@@ -67,6 +67,14 @@ def test_a_one_sided_nines_tier_is_an_error_naming_it():
         validate_bets(GAME, table(nine), SMALL, engine="direct"))
 
 
+def test_a_tier_of_the_replaced_table_left_out_is_a_warning():
+    no_diamonds = '[[bet]]\nid = "nines"\n' + "".join(
+        event(e.name, e.condition.text, e.pays) for e in SHIPPED["nines"].events[1:-1])
+    issues = validate_bets(GAME, table(no_diamonds), SMALL, engine="direct",
+                           replaced={"nines": SHIPPED["nines"]})
+    assert kinds(issues) == [("warning", "tier-not-in-table", "Diamond twins")]
+
+
 def test_a_structurally_impossible_tier_is_a_warning():
     issues = check_bets(GAME, table(IMPOSSIBLE_NINE), Shoe.standard(8))
     assert kinds(issues) == [("warning", "impossible", "Paired 9")]
@@ -102,5 +110,8 @@ def test_cli_errors_are_one_line_and_warnings_one_line_each(tmp_path, capsys):
     assert main(["analyze", "nine-and-nines", "--table", str(impossible), "--bet",
                  "nine-player", "--json"]) == 0
     captured = capsys.readouterr()
-    assert captured.err.count("\n") == 1 and "'Paired 9'" in captured.err
+    lines = captured.err.splitlines()
+    assert all(line.startswith("exact: warning: bet 'nine-player', tier ") for line in lines)
+    assert sum("'Paired 9': can never occur" in line for line in lines) == 1
+    assert sum("tier-not-in-table" in line or "is missing from" in line for line in lines) == 7
     assert '"Paired 9"' in captured.out
