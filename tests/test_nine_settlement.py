@@ -6,7 +6,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from nine_reference import NINE_PAYS, NINES_PAYS, nine_tier, nines_tier
+from reference import play, total
 
+from exact.cards import CARDS
 from exact.games import get_game
 from exact.settlement import SettlementError, Wager, settle_round
 
@@ -95,3 +100,20 @@ def test_same_engine_settles_plain_punto_banco():
     assert (settled.won, settled.commission) == (19, 1)
     with pytest.raises(SettlementError, match="no bet 'nines'"):
         settle_round(get_game("punto-banco"), ROUNDS[6][0], [Wager("nines", 20)])
+
+
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from(CARDS[:52]), min_size=6, max_size=6))
+def test_settlement_agrees_with_the_hand_written_tables(cards):
+    """Any six cards of an 8-deck shoe: every wager settles as the independent reference says."""
+    settled = settle_round(GAME, cards, [Wager(bet, 1) for bet in (*SIDE, "player", "tie")])
+    nine_player, nine_banker, nines, player, tie = (s.net for s in settled.settlements)
+    first_player, first_banker = (cards[0], cards[2]), (cards[1], cards[3])
+    assert nine_player == NINE_PAYS[nine_tier(first_player)]
+    assert nine_banker == NINE_PAYS[nine_tier(first_banker)]
+    assert nines == NINES_PAYS[nines_tier(first_player, first_banker)]
+    hands = play(cards)
+    player_total, banker_total = total(hands[0]), total(hands[1])
+    assert player == (1 if player_total > banker_total else 0 if player_total == banker_total
+                      else -1)
+    assert tie == (8 if player_total == banker_total else -1)
