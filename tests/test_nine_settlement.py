@@ -117,3 +117,13 @@ def test_settlement_agrees_with_the_hand_written_tables(cards):
     assert player == (1 if player_total > banker_total else 0 if player_total == banker_total
                       else -1)
     assert tie == (8 if player_total == banker_total else -1)
+
+
+def test_gross_must_cover_the_pays():
+    from exact.bets import load_bets
+    from exact.errors import BetFileError
+
+    text = ('[[bet]]\nid = "b"\n[[bet.event]]\nname = "Banker wins"\n'
+            'when = "winner == \'banker\'"\npays = 1\ngross = "19/20"\n')
+    with pytest.raises(BetFileError, match="gross '19/20' must be a win at least the pays"):
+        load_bets("x.toml", GAME.features, text=text)
