@@ -14,6 +14,7 @@ holds settles the bet, and a round no event matches loses (the ``otherwise`` eve
     name = "Tie"
     when = "winner == 'tie'"
     pays = 8                       # 8 to 1; also "19/20", 0.95, "push", "lose"
+    # gross = 1                    # optional: the win before commission (19/20 = 1 less 5%)
 
     [bet.paytables."9-to-1"]       # alternative paytables: event name -> pays
     Tie = 9
@@ -68,6 +69,13 @@ class Event:
     name: str
     condition: Expression | None  # None: the losing event that catches every other round
     pays: Fraction
+    gross: Fraction | None = None  # the win before commission (e.g. 1 for Banker's 19/20)
+
+    @property
+    def commission(self) -> Fraction:
+        """Commission per unit on a win: ``gross - pays`` (e.g. 1/20 on 19/20), else 0."""
+        return max(Fraction(0), self.gross - self.pays) if self.gross is not None and \
+            self.pays > 0 else Fraction(0)
 
 
 @dataclass(frozen=True)
@@ -189,9 +197,13 @@ def _event(where: str, raw: object, known: frozenset[str]) -> Event:
     try:
         condition = Expression.parse(raw["when"])
         pays = parse_pays(raw["pays"])
+        gross = parse_pays(raw["gross"]) if "gross" in raw else None
     except (ExpressionError, BetFileError) as error:
         raise BetFileError(f"{where}, event {name!r}: {error}") from None
+    if gross is not None and not (gross > 0 and gross >= pays):
+        raise BetFileError(f"{where}, event {name!r}: gross {raw['gross']!r} must be a win "
+                           f"at least the pays ({pays}): pays = gross less commission")
     unknown = sorted(condition.names - known)
     if unknown:
         raise BetFileError(f"{where}, event {name!r}: unknown feature(s) {', '.join(unknown)}")
-    return Event(name, condition, pays)
+    return Event(name, condition, pays, gross)

@@ -60,11 +60,48 @@ def _selected_bets(game: Game, args: argparse.Namespace) -> list[Bet]:
     return bets
 
 
+def _with_tables(game: Game, shoe: Shoe, bets: list[Bet], args: argparse.Namespace) -> list[Bet]:
+    """Bets of ``--table`` files replace the bets of the same id, after validation: an error
+    stops the run, each warning is one line on standard error."""
+    from exact.validation import check_bets, with_tables
+
+    if not getattr(args, "table", None):
+        return bets
+    tabled = with_tables(game, bets, args.table)
+    own = [bet for bet in tabled if bet.source in args.table]
+    replaced = {bet.id: bet for bet in bets}
+    for issue in check_bets(game, own, shoe, args.engine, replaced):
+        print(f"exact: {issue.line}", file=sys.stderr)
+    return tabled
+
+
 def _analyze(args: argparse.Namespace) -> str:
     game = get_game(args.game)
     shoe = _shoe(args)
-    analysis = analyze(game, shoe, _selected_bets(game, args), engine=args.engine)
+    bets = _with_tables(game, shoe, _selected_bets(game, args), args)
+    analysis = analyze(game, shoe, bets, engine=args.engine)
     return to_json(analysis) if args.json else to_csv(analysis) if args.csv else to_text(analysis)
+
+
+def _design(args: argparse.Namespace) -> str:
+    import json
+
+    from exact.designer import design_json, design_text, parse_edge, solve_pays
+    from exact.output import shoe_json
+
+    game = get_game(args.game)
+    shoe = _shoe(args)
+    bets = {b.id: b for b in _with_tables(game, shoe, game_bets(game, args.bets or ()), args)}
+    if args.bet not in bets:
+        raise ExactError(f"unknown bet {args.bet!r}; see `list-bets {game.id}`")
+    analysis = analyze(game, shoe, [bets[args.bet]], engine=args.engine)
+    tiers = [t for item in args.solve_for for t in item.split(",") if t.strip()]
+    design = solve_pays(analysis.bets[args.bet], tiers, parse_edge(args.target_edge),
+                        args.paytable)
+    if args.json:
+        return json.dumps(design_json(design, shoe_json(analysis)), indent=2,
+                          ensure_ascii=False) + "\n"
+    return design_text(design, shoe.describe())
 
 
 def _list_bets(args: argparse.Namespace) -> str:
@@ -108,6 +145,9 @@ def build_parser() -> argparse.ArgumentParser:
                                 help="analyse only this bet; may be repeated")
     analyze_parser.add_argument("--paytable", action="append", metavar="BET=NAME",
                                 help="pay BET by its alternative paytable NAME")
+    analyze_parser.add_argument("--table", action="append", metavar="FILE",
+                                help="your own paytable (bet file): its bets replace those of "
+                                     "the same id, after validation; may be repeated")
     analyze_parser.add_argument("--engine", choices=ENGINES, default="compiled",
                                 help="compiled polynomial (default) or direct recursion")
     formats = analyze_parser.add_mutually_exclusive_group()
@@ -115,6 +155,28 @@ def build_parser() -> argparse.ArgumentParser:
     formats.add_argument("--csv", action="store_true", help="spreadsheet-ready CSV")
     analyze_parser.add_argument("--output", "-o", metavar="FILE",
                                 help="write to FILE (atomically) instead of standard output")
+    design_parser = game_command(
+        "design", "solve a bet's pays for a target house edge (exact, then practical)", _design)
+    design_parser.add_argument("--bet", required=True, metavar="ID", help="the bet to design")
+    design_parser.add_argument("--solve-for", required=True, action="append", metavar="TIER",
+                               help="tier (event name or its hyphenated id) whose pay to solve "
+                                    "for; several (comma-separated or repeated) share a scale")
+    design_parser.add_argument("--target-edge", required=True,
+                               help="target house edge: 0.05, 5%% or 1/20")
+    design_parser.add_argument("--paytable", metavar="NAME",
+                               help="start from this paytable of the bet (default its own)")
+    for flag, kind, text in (("--decks", int, "full decks (default 8)"),
+                             ("--jokers", int, "jokers in the shoe"),
+                             ("--shoe", str, "explicit composition, e.g. 'A:32,T:128'"),
+                             ("--remove", str, "cards taken out, e.g. '5,5,9H'")):
+        design_parser.add_argument(flag, type=kind, help=text,
+                                   **({"default": 0} if flag == "--jokers" else {}))
+    design_parser.add_argument("--engine", choices=ENGINES, default="compiled")
+    design_parser.add_argument("--table", action="append", metavar="FILE",
+                               help="your own paytable (bet file), validated; replaces the "
+                                    "bet of the same id")
+    design_parser.add_argument("--json", action="store_true", help="machine-readable JSON")
+    design_parser.add_argument("--output", "-o", metavar="FILE", help="write to FILE")
     game_command("list-bets", "the bets and paytables that ship (and those of --bets)",
                  _list_bets)
     game_command("features", "the round features bet conditions may use", _features)

@@ -15,6 +15,7 @@ from typing import Any
 from exact import __version__
 from exact.analysis import BetAnalysis, GameAnalysis
 from exact.bets import format_pays
+from exact.rarity import tier_frequencies, top_award
 from exact.statistics import BetTable
 
 
@@ -33,6 +34,7 @@ def shoe_json(analysis: GameAnalysis) -> dict[str, Any]:
 def table_json(table: BetTable) -> dict[str, Any]:
     """One bet under one paytable: statistics and the full return table."""
     resolved = table.house_edge_per_resolved_bet
+    top = top_award(table)
     return {
         "name": table.name,
         "paytable": table.paytable,
@@ -50,6 +52,8 @@ def table_json(table: BetTable) -> dict[str, Any]:
         "outcomes": [{"event": o.event, "pays": format_pays(o.pays),
                       "combinations": o.combinations, "probability": str(o.probability),
                       "return": str(o.expected_return)} for o in table.outcomes],
+        "tiers": [tier.as_json() for tier in tier_frequencies(table)],
+        "top_award": None if top is None else top.as_json(),
     }
 
 
@@ -136,6 +140,11 @@ def table_text(table: BetTable) -> str:
         f"  Variance {float(table.variance):.6f} = {table.variance}",
         f"  Standard deviation {table.standard_deviation:.6f}",
     ]
+    top = top_award(table)
+    if top is not None and len(tier_frequencies(table)) > 1:
+        lines += ["  Tiers:", *(f"    {tier.describe()}" for tier in tier_frequencies(table))]
+    if top is not None:
+        lines.append(f"  Top award {top.describe()}")
     return "\n".join(lines)
 
 

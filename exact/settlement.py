@@ -9,6 +9,13 @@ analyses use, so a settled round and a return table can never disagree.
 >>> round_ = settle_round(game, "9H 5C 9D 2S", [Wager("banker", 10), Wager("player", 10)])
 >>> [(s.wager.bet, s.result, str(s.net)) for s in round_.settlements]
 [('banker', 'loss', '-10'), ('player', 'win', '10')]
+>>> banker = settle_round(game, "5H 9C 2D KS", [Wager("banker", 20)]).settlements[0]
+>>> banker.won, banker.commission, banker.reason
+(Fraction(19, 1), Fraction(1, 1), "Banker: Banker wins (winner = 'banker'): 20 staked, \
+pays 19/20 to 1 (1 to 1 less 1/20 commission): wins 19 after 1 commission")
+
+Every settlement says how much was won, lost, pushed (stake returned) and taken as
+commission; a round sums them over its wagers.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from exact.bets import Bet
+from exact.bets import Bet, Event
 from exact.cards import Card, parse_cards
 from exact.errors import ExactError
 from exact.games.base import Game
@@ -55,10 +62,29 @@ class Settlement:
     pays: Fraction
     net: Fraction
     reason: str
+    commission: Fraction = Fraction(0)
+    """Money the house kept from the gross win (e.g. 5% of a Banker win), already out of net."""
+    deciding: Mapping[str, object] = field(default_factory=dict, hash=False)
+    """The round features the bet's conditions read, with their values: why it settled so."""
 
     @property
     def result(self) -> str:
         return "win" if self.net > 0 else "push" if self.net == 0 else "loss"
+
+    @property
+    def won(self) -> Fraction:
+        """Net amount won (after commission); 0 unless the wager won."""
+        return max(self.net, Fraction(0))
+
+    @property
+    def lost(self) -> Fraction:
+        """Amount lost to the house; 0 unless the wager lost."""
+        return max(-self.net, Fraction(0))
+
+    @property
+    def pushed(self) -> Fraction:
+        """Stake returned on a push (neither won nor lost); 0 otherwise."""
+        return Fraction(self.wager.amount) if self.net == 0 else Fraction(0)
 
     @property
     def returned(self) -> Fraction:
@@ -75,6 +101,37 @@ class SettledRound:
     @property
     def net(self) -> Fraction:
         return sum((s.net for s in self.settlements), Fraction(0))
+
+    def _sum(self, amount: str) -> Fraction:
+        return sum((getattr(s, amount) for s in self.settlements), Fraction(0))
+
+    @property
+    def staked(self) -> Fraction:
+        return sum((Fraction(s.wager.amount) for s in self.settlements), Fraction(0))
+
+    @property
+    def won(self) -> Fraction:
+        return self._sum("won")
+
+    @property
+    def lost(self) -> Fraction:
+        return self._sum("lost")
+
+    @property
+    def pushed(self) -> Fraction:
+        return self._sum("pushed")
+
+    @property
+    def commission(self) -> Fraction:
+        return self._sum("commission")
+
+    def summary(self) -> str:
+        """One line per wager (its reason), then the totals."""
+        lines = [s.reason for s in self.settlements]
+        lines.append(f"Staked {_money(self.staked)}: won {_money(self.won)}, lost "
+                     f"{_money(self.lost)}, pushed {_money(self.pushed)}, commission "
+                     f"{_money(self.commission)}; net {_money(self.net)}")
+        return "\n".join(lines)
 
 
 def settle_round(game: Game, cards: str | Sequence[Card], wagers: Iterable[Wager],
@@ -95,9 +152,13 @@ def settle_round(game: Game, cards: str | Sequence[Card], wagers: Iterable[Wager
         if wager.paytable:
             bet = bet.with_paytable(wager.paytable)
         event = bet.events[bet.settle(features)]
-        net = Fraction(wager.amount) * event.pays
+        amount = Fraction(wager.amount)
+        net = amount * event.pays
+        commission = amount * event.commission
+        deciding = {name: features[name] for name in sorted(bet.features)}
         settlements.append(Settlement(wager, event.name, event.pays, net,
-                                      _reason(bet, event.name, event.pays, features)))
+                                      _reason(bet, event, amount, deciding), commission,
+                                      deciding))
     return SettledRound(dealt, features, tuple(settlements))
 
 
@@ -109,6 +170,22 @@ def _readable(feature, record) -> bool:  # type: ignore[no-untyped-def]
     return True
 
 
-def _reason(bet: Bet, event: str, pays: Fraction, features: Mapping[str, object]) -> str:
-    verdict = ("loses" if pays < 0 else "pushes" if pays == 0 else f"pays {pays} to 1")
-    return f"{bet.name}: {event}, {verdict}"
+def _money(value: Fraction) -> str:
+    return str(value) if value.denominator != 1 else f"{value.numerator:,}"
+
+
+def _reason(bet: Bet, event: Event, amount: Fraction, deciding: Mapping[str, object]) -> str:
+    """Why a wager settled as it did: the event, the features that decided it, the money."""
+    why = ", ".join(f"{name} = {value!r}" for name, value in deciding.items()
+                    if event.condition is None or name in event.condition.names)
+    head = f"{bet.name}: {event.name}" + (f" ({why})" if why else "")
+    staked = f"{_money(amount)} staked"
+    if event.pays < 0:
+        return f"{head}: {staked}, loses {_money(amount)}"
+    if event.pays == 0:
+        return f"{head}: {staked}, pushes (stake returned)"
+    if event.commission:
+        return (f"{head}: {staked}, pays {event.pays} to 1 ({event.gross} to 1 less "
+                f"{event.commission} commission): wins {_money(amount * event.pays)} after "
+                f"{_money(amount * event.commission)} commission")
+    return f"{head}: {staked}, pays {event.pays} to 1: wins {_money(amount * event.pays)}"

@@ -1,0 +1,149 @@
+"""Baccarat with NINE & NINES: Punto Banco plus two wagers settled on the first four cards.
+
+NINE is placed on a party (Player or Banker) and wins when that party's first two cards total
+9; NINES wins when the Player and/or the Banker has a two-card 9 and pays by a symmetrical
+table. The main wagers then play on under the usual Punto Banco rules, so the deal, the rules
+and every Punto Banco feature are reused unchanged; this module only adds the features the
+NINE and NINES tables are written in. The shipped tables are illustrative (the seed gives
+none): see ``exact/data/nine_and_nines/bets.toml``.
+
+>>> from exact.cards import parse_cards
+>>> game = NineAndNines()
+>>> record = game.record_from_cards(parse_cards("9D 4H KD 5C"))
+>>> [game.read(record, name) for name in ("player_initial_cards", "two_card_nines",
+...                                       "player_has_ten_value", "banker_has_ten_value")]
+['9D KD', 2, True, False]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from exact.cards import RANKS, SUITS, Card
+from exact.features import Feature, Needs
+from exact.games.punto_banco import DATA as PUNTO_BANCO_DATA
+from exact.games.punto_banco import FEATURES as PUNTO_BANCO_FEATURES
+from exact.games.punto_banco import Hand, PuntoBanco, PuntoRecord, hand_total
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "nine_and_nines"
+
+# The side wagers' own rules, as conditions over the features below: every round a wager wins
+# must be paid by some tier of its table, and NINES must pay Player and Banker alike. Paytable
+# validation (exact.validation) checks user tables against these.
+WINS_WHEN = {
+    "nine-player": "player_two_card_nine",
+    "nine-banker": "banker_two_card_nine",
+    "nines": "player_two_card_nine or banker_two_card_nine",
+}
+SYMMETRIC_BETS = frozenset({"nines"})
+
+
+class CardPair(str):
+    """Two cards, order-free, as ``"9D KD"``; compares equal to either order of the text.
+
+    >>> CardPair("KD 9D") == "9d kd", CardPair("KD 9D")
+    (True, '9D KD')
+    """
+
+    @staticmethod
+    def _canonical(text: str) -> str:
+        cards = [Card.parse(item) for item in text.replace(",", " ").split()]
+        cards.sort(key=lambda card: (RANKS.find(card.rank), SUITS.find(card.suit or "")))
+        return " ".join(map(str, cards))
+
+    def __new__(cls, text: str) -> CardPair:
+        return super().__new__(cls, cls._canonical(text))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            try:
+                return str.__eq__(self, self._canonical(other))
+            except ValueError:
+                return False
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    __hash__ = str.__hash__
+
+
+def _two_card_nine(hand: Hand) -> bool:
+    return hand_total(hand[:2]) == 9
+
+
+def _cards_text(hand: Hand) -> CardPair:
+    # labels are (value, rank, colour, suit); seen through the rank-and-suit view here
+    return CardPair(" ".join(f"{label[1]}{label[3]}" for label in hand[:2]))
+
+
+def _side_features(side: str, index: int) -> list[Feature]:
+    title = side.title()
+    return [
+        Feature(f"{side}_two_card_nine", f"the {title}'s first two cards total 9",
+                Needs.of(**{side: []}), lambda r: _two_card_nine(r[index]), "true/false"),
+        # a ten-value card is the only value 0, and the only way to 9 with one is 9 + ten
+        Feature(f"{side}_has_ten_value",
+                f"the {title}'s first two cards include a ten-value card (10, J, Q, K)",
+                Needs.of(**{side: []}), lambda r: any(label[0] == 0 for label in r[index][:2]),
+                "true/false"),
+        Feature(f"{side}_initial_cards", f"the {title}'s first two cards, rank and suit",
+                Needs.of(**{side: ["rank", "suit"]}), lambda r: _cards_text(r[index]),
+                'order-free pair of cards, e.g. "9D KD" (== "KD 9D")'),
+    ]
+
+
+def _same_initial_cards(record: PuntoRecord) -> bool:
+    player, banker = record
+    return sorted(player[:2]) == sorted(banker[:2])  # type: ignore[type-var]
+
+
+NINE_FEATURES: dict[str, Feature] = {f.name: f for f in [
+    *_side_features("player", 0),
+    *_side_features("banker", 1),
+    Feature("two_card_nines", "how many of the two hands have a two-card 9",
+            Needs.of(player=[], banker=[]),
+            lambda r: _two_card_nine(r[0]) + _two_card_nine(r[1]), "0, 1 or 2"),
+    Feature("both_two_card_nines", "both hands have a two-card 9",
+            Needs.of(player=[], banker=[]),
+            lambda r: _two_card_nine(r[0]) and _two_card_nine(r[1]), "true/false"),
+    Feature("same_initial_cards",
+            "both hands hold the same two cards (rank and suit), in either order",
+            Needs.of(player=["rank", "suit"], banker=["rank", "suit"]), _same_initial_cards,
+            "true/false"),
+]}
+
+
+@dataclass(frozen=True)
+class NineAndNines(PuntoBanco):
+    """Punto Banco with the NINE (per party) and NINES wagers; same deal, rules and features."""
+
+    id: str = "nine-and-nines"
+    name: str = "Baccarat with NINE & NINES"
+    bet_files: tuple[Path, ...] = (PUNTO_BANCO_DATA / "bets.toml", DATA / "bets.toml")
+
+    @cached_property
+    def features(self) -> dict[str, Feature]:
+        return {**PUNTO_BANCO_FEATURES, **NINE_FEATURES}
+
+    @property
+    def wins_when(self) -> dict[str, str]:
+        """When each side wager wins (tables are validated against it)."""
+        return WINS_WHEN
+
+    @property
+    def symmetric_bets(self) -> frozenset[str]:
+        return SYMMETRIC_BETS
+
+    @property
+    def symmetric_features(self) -> frozenset[str]:
+        """Features that read the same when Player and Banker swap their cards."""
+        return frozenset({"two_card_nines", "both_two_card_nines", "same_initial_cards"})
+
+    def describe_rules(self) -> list[str]:
+        return [*super().describe_rules(),
+                "NINE and NINES are settled on the first four cards; the tables shipped are "
+                "ILLUSTRATIVE (the seed gives none)"]
