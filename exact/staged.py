@@ -24,7 +24,7 @@ from math import prod
 import numpy as np
 
 from exact.bets import Bet
-from exact.cards import Label, Shoe
+from exact.cards import Label, Shoe, View
 from exact.enumerator import Deal, Draw, check_shoe, falling, group_coefficient
 from exact.errors import BetFileError
 from exact.games.base import Game
@@ -45,7 +45,7 @@ def staged_counts(game: Game, deal: Deal, bets: Sequence[Bet], shoe: Shoe) -> li
     hands, weights = _hand_weights([draw for _, draw in stages], shoe)
     used = sum(draw.count for _, draw in stages)
     fill = falling(shoe.size - used, deal.round_cards - used)
-    reader = _Reader(game, deal, [name for name, _ in stages], hands)
+    reader = _Reader(game, deal, stages, hands)
     result = []
     for bet in bets:
         events = reader.events(bet)
@@ -97,9 +97,11 @@ def _falling_product(counts: Sequence[int], group: tuple[int, ...]) -> int:
 class _Reader:
     """Feature values per hand (and per pair of hands, for features reading both)."""
 
-    def __init__(self, game: Game, deal: Deal, stage_names: list[str],
+    def __init__(self, game: Game, deal: Deal, stages: Sequence[tuple[str, Draw]],
                  hands: list[list[tuple[Label, ...]]]) -> None:
-        self.game, self.deal, self.stages, self.hands = game, deal, stage_names, hands
+        self.game, self.deal, self.hands = game, deal, hands
+        self.stages = [name for name, _ in stages]
+        self.views = [draw.view for _, draw in stages]
         self._columns: dict[tuple[int, str], np.ndarray] = {}
 
     def _record(self, *chosen: tuple[Label, ...]) -> object:
@@ -126,45 +128,63 @@ class _Reader:
             self._columns[stage, feature] = values.reshape(shape)
         return self._columns[stage, feature]
 
-    def _pair_values(self, feature: str) -> np.ndarray:
+    def _coarse_hands(self, stage: int, feature: str) -> tuple[list[int], list[tuple]]:
+        """Each hand of a stage as ``feature`` sees it (only the attributes it needs there):
+        an id per hand, and the distinct coarse hands."""
+        attributes = self.game.features[feature].needs.attributes(self.stages[stage])
+        view, coarse = self.views[stage], View(attributes)
+        ids: dict[tuple, int] = {}
+        per_hand = []
+        for hand in self.hands[stage]:
+            seen = tuple(sorted((view.coarsen(label, coarse) for label in hand),
+                                key=coarse.index.__getitem__))
+            per_hand.append(ids.setdefault(seen, len(ids)))
+        return per_hand, list(ids)
+
+    def _cross_table(self, feature: str, first: list[tuple], second: list[tuple]) -> np.ndarray:
+        """A feature reading both hands, once per pair of hands as it sees them."""
         read = self.game.features[feature].read
-        firsts, seconds = (np.arange(len(h)) for h in self.hands)
-        cell = np.frompyfunc(lambda a, b: read(self._record(self.hands[0][a],
-                                                            self.hands[1][b])), 2, 1)
-        return cell(firsts[:, None], seconds[None, :])
+        table = np.empty((len(first), len(second)), dtype=object)
+        for row, hand in enumerate(first):
+            for column, other in enumerate(second):
+                table[row, column] = read(self._record(hand, other))
+        return table
 
     def events(self, bet: Bet) -> np.ndarray:
-        """Index of the settling event for every hand (or pair of hands)."""
+        """Index of the settling event for every hand (or pair of hands).
+
+        Conditions run on the grid of hand *signatures*: the values of the features that
+        read one hand, and, for each feature reading both, the hand as that feature sees it.
+        """
         names = sorted(bet.features)
         per_stage = {name: self._stage_of(name) for name in names}
+        crossing = [n for n in names if per_stage[n] is None]
+        coarse = {(stage, n): self._coarse_hands(stage, n)
+                  for stage in range(len(self.hands)) for n in crossing}
         environment: dict[str, np.ndarray] = {}
-        signatures = []
+        signatures, distinct_keys = [], []
         for stage in range(len(self.hands)):
             own = [n for n in names if per_stage[n] == stage]
-            columns = [self._values(stage, n).ravel() for n in own]
-            keys = list(zip(*columns, strict=True)) if own else [()] * len(self.hands[stage])
+            columns = [self._values(stage, n).ravel().tolist() for n in own]
+            columns += [coarse[stage, n][0] for n in crossing]
+            keys = list(zip(*columns, strict=True)) if columns else [()] * len(self.hands[stage])
             distinct = list(dict.fromkeys(keys))
             position = {key: i for i, key in enumerate(distinct)}
             signatures.append(np.array([position[k] for k in keys], dtype=np.int64))
+            distinct_keys.append(distinct)
             for column_index, name in enumerate(own):
                 values = np.empty(len(distinct), dtype=object)
                 values[:] = [key[column_index] for key in distinct]
                 environment[name] = values.reshape((-1, 1) if stage == 0 else (1, -1))
-        crossing = [n for n in names if per_stage[n] is None]
-        if crossing:  # read both hands: evaluate on the full grid of hands
-            for name in list(environment):
-                stage = per_stage[name]
-                environment[name] = self._values(stage, name)
-            for name in crossing:
-                environment[name] = self._pair_values(name)
-            return self._first_event(bet, environment, self._full_shape())
+        for offset, name in enumerate(crossing):
+            table = self._cross_table(name, coarse[0, name][1], coarse[1, name][1])
+            rows, columns = (np.array([key[len(key) - len(crossing) + offset] for key in keys])
+                             for keys in distinct_keys)
+            environment[name] = table[rows[:, None], columns[None, :]]
         grid = self._first_event(bet, environment, tuple(int(s.max()) + 1 for s in signatures))
         if len(signatures) == 1:
             return grid.reshape(-1)[signatures[0]]
         return grid[signatures[0][:, None], signatures[1][None, :]]
-
-    def _full_shape(self) -> tuple[int, ...]:
-        return tuple(len(h) for h in self.hands)
 
     @staticmethod
     def _first_event(bet: Bet, environment: dict[str, np.ndarray],

@@ -9,11 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from nine_reference import NINE_PAYS, NINES_PAYS, nine_tier, nines_tier
-from reference import play, total
 
 from exact.cards import CARDS
 from exact.games import get_game
 from exact.settlement import SettlementError, Wager, settle_round
+
+from reference import play, total
 
 GAME = get_game("nine-and-nines")
 LOSE = "lose"

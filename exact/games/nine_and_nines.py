@@ -80,6 +80,11 @@ def _cards_text(hand: Hand) -> CardPair:
     return CardPair(" ".join(f"{label[1]}{label[3]}" for label in hand[:2]))
 
 
+def _suited_nine(hand: Hand) -> CardPair | None:
+    first, second = hand[:2]
+    return _cards_text(hand) if _two_card_nine(hand) and first[3] == second[3] else None
+
+
 def _side_features(side: str, index: int) -> list[Feature]:
     title = side.title()
     return [
@@ -93,6 +98,12 @@ def _side_features(side: str, index: int) -> list[Feature]:
         Feature(f"{side}_initial_cards", f"the {title}'s first two cards, rank and suit",
                 Needs.of(**{side: ["rank", "suit"]}), lambda r: _cards_text(r[index]),
                 'order-free pair of cards, e.g. "9D KD" (== "KD 9D")'),
+        # Few values (32 suited nines and None), so tables written with it stay fast to
+        # evaluate exactly, where the 1,378 values of _initial_cards would not.
+        Feature(f"{side}_suited_nine",
+                f"the {title}'s first two cards if they are a suited two-card 9, else None",
+                Needs.of(**{side: ["rank", "suit"]}), lambda r: _suited_nine(r[index]),
+                'None or an order-free pair of cards, e.g. "9D KD"'),
     ]
 
 
