@@ -10,6 +10,7 @@ from exact.games.base import Game
 # id -> (module, class): imported on demand so that no module needs to know every game.
 REGISTRY: dict[str, tuple[str, str]] = {
     "punto-banco": ("exact.games.punto_banco", "PuntoBanco"),
+    "century21": ("exact.games.century21", "Century21"),
 }
 
 

@@ -122,6 +122,10 @@ class Rules:
                 raise RuleError(f"rule table_tags: limits {tag.min_bet}-{tag.max_bet} need "
                                 "0 < min_bet <= max_bet")
         self._warn_moot()
+        object.__setattr__(self, "_hash", hash(tuple(
+            getattr(self, f.name) if f.name != "win_pays_by_total"
+            else tuple(sorted(self.win_pays_by_total.items()))
+            for f in dataclasses.fields(self))))
 
     def _warn_moot(self) -> None:
         if self.jokers < 2 and self.natural_pays != 1:
@@ -133,13 +137,11 @@ class Rules:
                           RuleWarning, stacklevel=3)
 
     def __hash__(self) -> int:
-        return hash(tuple(getattr(self, f.name) if f.name != "win_pays_by_total"
-                          else tuple(sorted(self.win_pays_by_total.items()))
-                          for f in dataclasses.fields(self)))
+        return self._hash  # type: ignore[attr-defined, no-any-return]
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Rules) and hash(self) == hash(other) and all(
-            getattr(self, f.name) == getattr(other, f.name) for f in dataclasses.fields(self))
+        return self is other or (isinstance(other, Rules) and hash(self) == hash(other) and all(
+            getattr(self, f.name) == getattr(other, f.name) for f in dataclasses.fields(self)))
 
     def replace(self, **changes: object) -> Rules:
         """A copy with some options changed (validated again)."""
