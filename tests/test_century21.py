@@ -203,3 +203,63 @@ def test_game_is_registered() -> None:
     game = get_game("century21")
     assert game.name == "21st Century Baccarat"
     assert any("ties on 0" in line for line in game.describe_rules())
+
+
+def test_table_economics_is_heads_up_times_seats_by_a_multi_seat_brute_force() -> None:
+    from century21_reference import table_brute_force
+
+    from exact.games.century21_economics import table_economics
+
+    cards = [0, 0, 0, 5, 5, 6, 6, X, X]  # 9 cards: two players, the dealer, up to 3 draws
+    shoe = Shoe.parse("K:3,5:2,6:2,X:2")
+    table = game_table(DEFAULT_RULES, shoe)
+    heads_up = table.value(*table.house_way())
+    assert table_brute_force(cards, players=1) == -heads_up
+    assert table_brute_force(cards, players=2) == -heads_up
+    economics = table_economics(table, players=2, bet=10, fee=1)
+    assert economics.dealer_gross == -2 * 10 * heads_up
+    assert economics.dealer_net == economics.dealer_gross - 1
+
+
+def test_economics_break_even_and_no_action(full_table) -> None:
+    from exact.games.century21_economics import EconomicsError, table_economics
+
+    economics = table_economics(full_table, players=6, bet=10)
+    edge = economics.player_edge
+    assert economics.fee == 1 and economics.dealer_fee == 1
+    assert economics.dealer_net == -60 * edge - 1
+    assert economics.player_net == 10 * edge - 1
+    assert economics.house_collection == 7
+    even = economics.dealer_break_even_bet
+    assert even is not None and even * 6 * -edge == 1
+    assert economics.player_break_even_bet is None  # a House Way player never breaks even
+    checking = table_economics(full_table, players=6, bet=10, checking=True)
+    assert checking.checker_edge > edge and checking.dealer_net < economics.dealer_net
+    no_action = table_economics(full_table, players=6, bet=10, dealer_wager=59)
+    assert not no_action.action and no_action.dealer_net == 0 == no_action.house_collection
+    assert table_economics(full_table, players=6, bet=10, dealer_wager=60).action
+    with pytest.raises(EconomicsError):
+        table_economics(full_table, players=0, bet=10)
+    with pytest.raises(EconomicsError):
+        table_economics(full_table, players=2, bet=10, fee=-1)
+
+
+def test_cli_json_shape_and_errors(capsys) -> None:
+    import json
+
+    from exact.cli import main
+
+    assert main(["analyze", "century21", "--shoe", TINY, "--strategy", "equilibrium",
+                 "--bet", "20", "--collection", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["total"] == 10 * 9 * 8 * 7 * 6 * 5
+    outcomes = data["bets"]["player"]["outcomes"]
+    assert sum(Fraction(o["combinations"]) for o in outcomes) == data["total"]
+    assert data["strategy_tables"]["player"] and data["strategy_tables"]["dealer"]
+    assert Fraction(data["player_edge_with_collection"]) == (
+        Fraction(data["player_edge"]) - Fraction(1, 20))
+    assert main(["analyze", "century21", "--collection", "-1"]) == 2
+    assert main(["analyze", "century21", "--shoe", "A:2,X:2"]) == 2
+    assert "error" in capsys.readouterr().err
+    assert main(["analyze", "century21", "--shoe", TINY]) == 0
+    assert "Player strategy" in capsys.readouterr().out
