@@ -10,6 +10,8 @@ from fractions import Fraction
 
 import pytest
 from century21_reference import X, brute_force, simulate
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from exact.cards import Shoe
 from exact.enumerator import enumerate_rounds
@@ -263,3 +265,25 @@ def test_cli_json_shape_and_errors(capsys) -> None:
     assert "error" in capsys.readouterr().err
     assert main(["analyze", "century21", "--shoe", TINY]) == 0
     assert "Player strategy" in capsys.readouterr().out
+
+
+@settings(max_examples=12)
+@given(counts=st.lists(st.integers(0, 2), min_size=11, max_size=11).filter(
+    lambda c: 6 <= sum(c) <= 8), face_up=st.booleans(), mode=st.sampled_from(["total", "cards"]))
+def test_property_table_and_generic_enumerator_agree_on_any_small_shoe(counts, face_up,
+                                                                       mode) -> None:
+    names = ["K", "A", "2", "3", "4", "5", "6", "7", "8", "9", "X"]
+    shoe = Shoe.parse(",".join(f"{n}:{c}" for n, c in zip(names, counts, strict=True)))
+    rules = DEFAULT_RULES.replace(third_cards_face_up=face_up)
+    table = game_table(rules, shoe, mode)
+    player, dealer = table.house_way()
+    result = table.evaluate(player, dealer)
+    assert sum(result.counts.values()) == result.total
+    distribution = enumerate_rounds(Century21Deal.of(rules, mode, player, dealer), shoe)
+    tally: Counter = Counter()
+    for record, count in distribution.counts.items():
+        tally[record_outcome(rules, record)] += count
+    assert tally == Counter(dict(result.counts))
+    # a best response never does worse than House Way, for either side
+    assert table.value(table.player_best_response(dealer), dealer) >= result.edge
+    assert table.value(player, table.dealer_best_response(player)) <= result.edge

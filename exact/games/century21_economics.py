@@ -11,7 +11,7 @@ that reacts to *which* players drew breaks this; those strategies are heads-up o
 >>> from exact.cards import Shoe
 >>> from exact.games.century21 import DEFAULT_RULES, game_table
 >>> table = game_table(DEFAULT_RULES, Shoe.standard(8, jokers=8))
->>> economics = table_economics(table, players=6, bet=10)
+>>> economics = table_economics(table, players=6, bet=20)
 >>> economics.dealer_net > 0, economics.player_net < 0
 (True, True)
 """
