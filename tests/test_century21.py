@@ -287,3 +287,28 @@ def test_property_table_and_generic_enumerator_agree_on_any_small_shoe(counts, f
     # a best response never does worse than House Way, for either side
     assert table.value(table.player_best_response(dealer), dealer) >= result.edge
     assert table.value(player, table.dealer_best_response(player)) <= result.edge
+
+
+def test_joker_decisions_are_searched_so_a_rule_change_changes_them(full_table) -> None:
+    from exact.games.century21 import has_joker
+
+    def drawing_joker_sets(table):
+        player, dealer = table.house_way()
+        return player, dealer, sorted(str(h) for h, p in {**player, **dealer}.items()
+                                      if has_joker(h) and p.get("draw") == 1)
+
+    assert drawing_joker_sets(full_table)[2] == []  # default: every joker hand is a 9
+    narrow = game_table(DEFAULT_RULES.replace(joker_values=(0,)), FULL)
+    player, dealer, drawing = drawing_joker_sets(narrow)
+    assert "('player', ('J', 5), 0)" in drawing and "('dealer', 5, 10, False, None)" in drawing
+    # the searched choices are exact best responses at the joker sets (a fixed point)
+    assert narrow.player_best_response(dealer, only=has_joker, base=player) == player
+    assert narrow.dealer_best_response(player, only=has_joker, base=dealer) == dealer
+
+
+def test_two_card_nine_beating_three_card_nine_raises_the_players_edge(full_table) -> None:
+    base = full_table.evaluate(*full_table.house_way()).edge
+    rules = DEFAULT_RULES.replace(three_card_nine_pushes_two_card_nine=False)
+    table = game_table(rules, FULL)
+    result = table.evaluate(*table.house_way())
+    assert result.edge > base and result.probability("win", "two_card_nine") > 0

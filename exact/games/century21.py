@@ -202,12 +202,30 @@ def dealer_stops(rules: Rules, up: int, down: int) -> tuple[str, ...]:
     return (END,) if len(found) == 1 else (END, CONTINUE)
 
 
+def player_tag(rules: Rules, mode: str, first: int, second: int) -> object:
+    """What the player knows of its own hand: its two cards (``cards`` mode) or its total;
+    a joker hand's "total" is ``J`` (one joker) or ``N`` (two), or, when jokers cannot make
+    every total, ``("J", other card's value)``.
+
+    >>> player_tag(DEFAULT_RULES, "total", 3, 10), player_tag(DEFAULT_RULES, "total", 7, 8)
+    ('J', 5)
+    """
+    hand = two_card_state(first, second)
+    if mode == "cards":
+        return (first, second)
+    if not hand[1]:
+        return hand[0]
+    if len(_declared(rules, hand)) >= 10:
+        return "N" if hand[1] == 2 else "J"
+    return ("J", hand[0]) if hand[1] == 1 else "N"
+
+
 def has_joker(infoset: InfoSet) -> bool:
     """Does the deciding side's own hand hold a joker? (Its choice is then searched.)"""
     kind = infoset[0]
     if kind == "player":
         tag = infoset[1]
-        return tag in ("J", "N") or (isinstance(tag, tuple) and JOKER in tag)
+        return tag in ("J", "N") or (isinstance(tag, tuple) and (JOKER in tag or "J" in tag))
     return kind == "check" or JOKER in infoset[1:3]
 
 
@@ -348,6 +366,7 @@ def describe_set(infoset: InfoSet) -> str:
         tag = infoset[1]
         own = (f"total {tag}" if isinstance(tag, int) else
                "one joker" if tag == "J" else "two jokers" if tag == "N" else
+               f"one joker and a {tag[1]}" if tag[0] == "J" else  # type: ignore[index]
                "cards " + "+".join(CLASS_NAMES[c] for c in tag))  # type: ignore[union-attr]
         return f"player {own} v up {CLASS_NAMES[infoset[2]]}"  # type: ignore[index]
     own = f"dealer {CLASS_NAMES[infoset[1]]} up {CLASS_NAMES[infoset[2]]} down"  # type: ignore
@@ -524,8 +543,7 @@ class _Builder:
         if stops == (END,):
             return
         before: Sequence_ = ((check_set, CONTINUE),) if stops else ()
-        tag: object = (a, b) if self.mode == "cards" else (
-            "N" if player[1] == 2 else "J" if player[1] == 1 else player[0])
+        tag = player_tag(rules, self.mode, a, b)
         player_set: InfoSet = ("player", tag, up)
         actions = self.memo(hand_actions, player)
         if len(actions) > 1:
@@ -673,8 +691,7 @@ class Century21Deal:
             return True, False, None
         a, b = sorted(player[:2])
         hand = two_card_state(a, b)
-        tag = (a, b) if self.mode == "cards" else (
-            "N" if hand[1] == 2 else "J" if hand[1] == 1 else hand[0])
+        tag = player_tag(rules, self.mode, a, b)
         actions = hand_actions(rules, hand)
         p_action = choose_p[("player", tag, up)] if len(actions) > 1 else actions[0]
 
