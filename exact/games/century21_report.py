@@ -16,9 +16,11 @@ from exact.bets import format_pays
 from exact.cards import Shoe
 from exact.errors import ExactError
 from exact.games.century21 import (
+    CLASS_NAMES,
     GameTable,
     Result,
     Strategy,
+    describe_set,
     game_table,
     strategy_by_name,
 )
@@ -68,6 +70,25 @@ def strategy_text(table: GameTable, side: str, strategy: Strategy) -> str:
     return "\n".join(lines)
 
 
+def player_grid_text(table: GameTable, strategy: Strategy) -> str:
+    """The player's strategy as a grid: own hand (rows) by the dealer's up card (columns);
+    D = draw, S = stand, a number = P(draw) of a mixed choice."""
+    ups = sorted({h[2] for h in strategy}, key=int)  # type: ignore[call-overload]
+    rows: dict[str, dict[object, str]] = {}
+    for infoset, probabilities in sorted(strategy.items(), key=lambda item: str(item[0])):
+        own = describe_set(infoset).split(" v up ")[0].removeprefix("player ")
+        draw = probabilities.get("draw", Fraction(0))
+        rows.setdefault(own, {})[infoset[2]] = ("D" if draw == 1 else "S" if draw == 0
+                                                else f"{float(draw):.3f}")
+    width = max([len(own) for own in rows] + [4])
+    head = " ".join(f"{CLASS_NAMES[u]:>5}" for u in ups)  # type: ignore[index]
+    lines = ["Player's option hands by the dealer's up card (D draw, S stand, else P(draw))",
+             f"  {'hand':{width}} {head}"]
+    for own, cells in rows.items():
+        lines.append(f"  {own:{width}} " + " ".join(f"{cells.get(u, '-'):>5}" for u in ups))
+    return "\n".join(lines)
+
+
 def _plain(value: Any) -> Any:
     if isinstance(value, Fraction):
         return str(value)
@@ -111,6 +132,11 @@ def report(rules: Rules, shoe: Shoe, strategy: str = "house", bet: Fraction | in
     main["description"] = "one player against the Player/Dealer, per unit bet"
     main["alternative_paytables"] = {}
     economics = table_economics(table, players, bet, fee, checking=True)
+    from exact.games.century21_solve import deviation_gaps
+    value, player_gain, dealer_gain = deviation_gaps(table, player, dealer)
+    check = {"value": str(value), "player_gain_by_deviating": str(player_gain),
+             "dealer_gain_by_deviating": str(dealer_gain),
+             "equilibrium": player_gain == 0 and dealer_gain == 0}
     return {
         "toolkit": {"name": "exact", "version": __version__},
         "game": "century21",
@@ -132,7 +158,9 @@ def report(rules: Rules, shoe: Shoe, strategy: str = "house", bet: Fraction | in
         "strategy_tables": {"player": strategy_rows(table, "player", player),
                             "dealer": strategy_rows(table, "dealer", dealer)},
         "economics": economics_json(economics),
-        "_text": [outcome_text(bet_table), strategy_text(table, "player", player),
+        "deviation_check": check,
+        "_text": [outcome_text(bet_table),
+                  player_grid_text(table, player) + "\n\n" + strategy_text(table, "player", player),
                   strategy_text(table, "dealer", dealer)],
     }
 
@@ -175,7 +203,12 @@ def run_cli(game, args) -> str:  # type: ignore[no-untyped-def]
         f"Table of {economics['players']} House Way player(s) at {economics['bet']} each: "
         f"Player/Dealer nets {float(Fraction(economics['dealer_net_per_hand'])):+.4f} per hand; "
         f"break-even bet per player "
-        f"{_shown(economics['dealer_break_even_bet_per_player'])}", ""]
+        f"{_shown(economics['dealer_break_even_bet_per_player'])}",
+        "Exact deviation check: player gains "
+        f"{float(Fraction(data['deviation_check']['player_gain_by_deviating'])):.3g}, dealer "
+        f"gains {float(Fraction(data['deviation_check']['dealer_gain_by_deviating'])):.3g} "
+        "per unit bet" + (" (an exact equilibrium)" if data["deviation_check"]["equilibrium"]
+                          else ""), ""]
     return "\n".join(head + [text[0], "", *tail, text[1], "", text[2], ""])
 
 
