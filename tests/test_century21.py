@@ -253,7 +253,12 @@ def test_cli_json_shape_and_errors(capsys) -> None:
 
     assert main(["analyze", "century21", "--shoe", TINY, "--strategy", "equilibrium",
                  "--bet", "20", "--collection", "1", "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    first = capsys.readouterr().out
+    assert main(["analyze", "century21", "--shoe", TINY, "--strategy", "equilibrium",
+                 "--bet", "20", "--collection", "1", "--json"]) == 0
+    assert capsys.readouterr().out == first  # same inputs, same bytes
+    data = json.loads(first)
+    assert data["deviation_check"]["equilibrium"] is True
     assert data["total"] == 10 * 9 * 8 * 7 * 6 * 5
     outcomes = data["bets"]["player"]["outcomes"]
     assert sum(Fraction(o["combinations"]) for o in outcomes) == data["total"]
