@@ -317,3 +317,14 @@ def test_two_card_nine_beating_three_card_nine_raises_the_players_edge(full_tabl
     table = game_table(rules, FULL)
     result = table.evaluate(*table.house_way())
     assert result.edge > base and result.probability("win", "two_card_nine") > 0
+
+
+@pytest.mark.parametrize("changes", [{"third_cards_face_up": True},
+                                     {"joker_values": (0, 1, 2, 3), "natural_pays": Fraction(3)}])
+def test_equilibrium_is_exact_under_other_rules(changes) -> None:
+    table = game_table(DEFAULT_RULES.replace(**changes), FULL)
+    found = equilibrium(table)
+    assert found.player_gain == 0 and found.dealer_gain == 0
+    house_player, house_dealer = table.house_way()
+    assert (table.value(house_player, table.dealer_best_response(house_player)) <= found.value
+            <= table.value(table.player_best_response(house_dealer), house_dealer))

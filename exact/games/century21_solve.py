@@ -179,25 +179,25 @@ def _indifference(table: GameTable, side: str, own: Strategy,
     rows: dict[InfoSet, list[Fraction]] = {h: [Fraction(0)] * width for h in equations_at}
     for p, d, pay in table.payoffs:
         mine, theirs = (p, d) if side == "player" else (d, p)
-        if not mine or mine[-1][0] not in rows:
-            continue
-        infoset, action = mine[-1]
-        sign = 1 if action == table_actions(table, side, infoset)[0] else -1
-        if side == "dealer":
-            sign = -sign  # the dealer's own value is minus the player's pay
+        # the value of an action at a set: every leaf below it, weighted by the side's own
+        # later choices (its earlier choices are common to both actions: perfect recall)
         affine = _affine(theirs, other, column, width)
         if affine is None:
             return None
-        if side == "dealer":  # earlier (check) choices of the dealer are common factors
-            prefix = mine[:-1]
-            factor = Fraction(1)
-            for h, a in prefix:
-                factor *= own[h][a]
-            if factor == 0:
+        for at, (infoset, action) in enumerate(mine):
+            if infoset not in rows:
                 continue
-        row = rows[infoset]
-        for i in range(width):
-            row[i] += sign * pay * affine[i]
+            later = Fraction(1)
+            for h, a in mine[at + 1:]:
+                later *= own[h][a]
+            if later == 0:
+                continue
+            sign = 1 if action == table_actions(table, side, infoset)[0] else -1
+            if side == "dealer":
+                sign = -sign  # the dealer's own value is minus the player's pay
+            row = rows[infoset]
+            for i in range(width):
+                row[i] += sign * later * pay * affine[i]
     solution = _solve([rows[h] for h in equations_at],
                       [other[h][table_actions(table, "dealer" if side == "player" else "player",
                                               h)[0]] for h in unknowns])
