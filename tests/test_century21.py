@@ -328,3 +328,14 @@ def test_equilibrium_is_exact_under_other_rules(changes) -> None:
     house_player, house_dealer = table.house_way()
     assert (table.value(house_player, table.dealer_best_response(house_player)) <= found.value
             <= table.value(table.player_best_response(house_dealer), house_dealer))
+
+
+def test_house_way_is_the_same_whichever_information_the_player_has(full_table) -> None:
+    cards = game_table(DEFAULT_RULES, FULL, "cards")
+    by_total = full_table.evaluate(*full_table.house_way()).counts
+    assert cards.evaluate(*cards.house_way()).counts == by_total
+    # knowing its two cards can only help the player's best response
+    dealer = full_table.house_way()[1]
+    cards_dealer = cards.house_way()[1]
+    assert (cards.value(cards.player_best_response(cards_dealer), cards_dealer)
+            >= full_table.value(full_table.player_best_response(dealer), dealer))
