@@ -37,7 +37,7 @@ def _shoe(args: argparse.Namespace) -> Shoe:
     if args.shoe and args.decks is not None:
         raise ShoeError("give either --decks or --shoe, not both")
     shoe = Shoe.parse(args.shoe) if args.shoe else Shoe.standard(
-        8 if args.decks is None else args.decks, args.jokers)
+        8 if args.decks is None else args.decks, args.jokers or 0)
     return shoe.remove(args.remove) if args.remove else shoe
 
 
@@ -77,6 +77,9 @@ def _with_tables(game: Game, shoe: Shoe, bets: list[Bet], args: argparse.Namespa
 
 def _analyze(args: argparse.Namespace) -> str:
     game = get_game(args.game)
+    custom = getattr(game, "analyze_cli", None)
+    if custom is not None:  # a game that renders its own analysis (e.g. century21)
+        return custom(args)
     shoe = _shoe(args)
     bets = _with_tables(game, shoe, _selected_bets(game, args), args)
     analysis = analyze(game, shoe, bets, engine=args.engine)
@@ -138,7 +141,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     analyze_parser = game_command("analyze", "exact return tables of a game's bets", _analyze)
     analyze_parser.add_argument("--decks", type=int, help="full decks in the shoe (default 8)")
-    analyze_parser.add_argument("--jokers", type=int, default=0, help="jokers in the shoe")
+    analyze_parser.add_argument("--jokers", type=int, help="jokers in the shoe (default 0, or "
+                                "the game's own shoe)")
     analyze_parser.add_argument("--shoe", help="explicit composition, e.g. 'A:32,T:128,9H:8'")
     analyze_parser.add_argument("--remove", help="cards taken out, e.g. '5,5,9H,KD'")
     analyze_parser.add_argument("--bet", action="append", metavar="ID",
@@ -155,6 +159,18 @@ def build_parser() -> argparse.ArgumentParser:
     formats.add_argument("--csv", action="store_true", help="spreadsheet-ready CSV")
     analyze_parser.add_argument("--output", "-o", metavar="FILE",
                                 help="write to FILE (atomically) instead of standard output")
+    # --- 21st Century Baccarat (century21): strategy games; there --bet is the bet size -------
+    heads_up = analyze_parser.add_argument_group("century21 (21st Century Baccarat) options")
+    heads_up.add_argument("--strategy", default="house",
+                          help="house | best | dealer-best | equilibrium (default house)")
+    heads_up.add_argument("--collection", help="collection fee per seat per hand (default: "
+                          "the table tag of the bet size)")
+    heads_up.add_argument("--information", default="total", choices=("total", "cards"),
+                          help="the player decides by its two-card total or its two cards")
+    heads_up.add_argument("--players", type=int, default=1,
+                          help="players at the table for the Player/Dealer's economics")
+    heads_up.add_argument("--rules", metavar="FILE", help="rule file (TOML) instead of the "
+                          "game's default rules")
     design_parser = game_command(
         "design", "solve a bet's pays for a target house edge (exact, then practical)", _design)
     design_parser.add_argument("--bet", required=True, metavar="ID", help="the bet to design")

@@ -63,6 +63,7 @@ def main() -> None:
     print(f"speed-up of the warm engine over the brute force: {brute / warm:,.0f}x; "
           f"direct enumerator over brute force: {brute / direct:,.1f}x")
     bench_nine_and_nines()
+    century21_benchmarks()
 
 
 _NINES_CHILD = """
@@ -111,6 +112,33 @@ def bench_nine_and_nines(limit_seconds: int = 60, memory_bytes: int = 3 * 2**30)
         return
     seconds, edge = child.stdout.split()
     line("NINES, first analysis (fresh process)", float(seconds), 2.0, f"edge {edge}")
+
+
+def century21_benchmarks() -> None:
+    """21st Century Baccarat heads-up on the 424-card shoe, each timing from a cold table."""
+    from exact.games import century21
+    from exact.games.century21_solve import equilibrium
+
+    rules, shoe = century21.DEFAULT_RULES, Shoe.standard(8, jokers=8)
+
+    def cold(work: Callable[[century21.GameTable], object]) -> Callable[[], object]:
+        def run() -> object:
+            century21._game_table.cache_clear()
+            century21.settle_declared.cache_clear()
+            return work(century21.game_table(rules, shoe))
+        return run
+
+    print("21st Century Baccarat heads-up, 8 decks + 8 jokers (424 cards), cold game table")
+    line("House Way both sides (table, joker search, exact counts)",
+         timed(cold(lambda t: t.evaluate(*t.house_way())), repeat=3), 1.0)
+    line("player's exact best response to the dealer's House Way",
+         timed(cold(lambda t: t.player_best_response(t.house_way()[1])), repeat=3), 5.0)
+    line("dealer's exact best response to the player's House Way",
+         timed(cold(lambda t: t.dealer_best_response(t.house_way()[0])), repeat=3), 5.0)
+    line("equilibrium (LP, exact strategies, exact deviation check)",
+         timed(cold(equilibrium)), 60.0)
+    line("equilibrium, player decides by its two cards",
+         timed(lambda: equilibrium(century21.game_table(rules, shoe, "cards"))), 60.0)
 
 
 if __name__ == "__main__":

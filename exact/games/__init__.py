@@ -11,6 +11,7 @@ from exact.games.base import Game
 REGISTRY: dict[str, tuple[str, str]] = {
     "punto-banco": ("exact.games.punto_banco", "PuntoBanco"),
     "nine-and-nines": ("exact.games.nine_and_nines", "NineAndNines"),
+    "century21": ("exact.games.century21", "Century21"),
 }
 
 
