@@ -77,8 +77,10 @@ def game_bets(game: Game, bet_files: Iterable[Path | str] = ()) -> list[Bet]:
     bets: list[Bet] = []
     for path in (*game.bet_files, *bet_files):
         for bet in load_bets(path, game.features):
-            if any(b.id == bet.id for b in bets):
-                raise BetFileError(f"{path}: bet {bet.id!r}: duplicate id (already defined)")
+            earlier = next((b for b in bets if b.id == bet.id), None)
+            if earlier is not None:
+                raise BetFileError(f"{path}: bet {bet.id!r}: duplicate id (already defined "
+                                   f"in {earlier.source})")
             bets.append(bet)
     return bets
 

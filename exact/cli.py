@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from exact.analysis import ENGINES, analyze, game_bets
-from exact.bets import Bet
+from exact.bets import Bet, format_pays
 from exact.cards import Shoe
 from exact.errors import ExactError, ShoeError
 from exact.games import REGISTRY, get_game
@@ -42,13 +42,28 @@ def _shoe(args: argparse.Namespace) -> Shoe:
 
 
 def _selected_bets(game: Game, args: argparse.Namespace) -> list[Bet]:
-    bets = game_bets(game, args.bets or ())
+    """The bets to analyse: ``--bet`` ids, else ``--all``, else ``--group``s, else the
+    default (main bets and value-only shipped bets); bets of ``--bets`` files always join."""
+    every = game_bets(game, args.bets or ())
+    shipped = every[:len(game_bets(game))]
+    own = every[len(shipped):]
     if args.bet:
-        known = {b.id: b for b in bets}
+        known = {b.id: b for b in every}
         missing = [b for b in args.bet if b not in known]
         if missing:
             raise ExactError(f"unknown bet(s) {', '.join(missing)}; see `list-bets {game.id}`")
         bets = [known[b] for b in args.bet]
+    elif args.all:
+        bets = every
+    elif args.group:
+        groups = {b.group for b in shipped}
+        unknown = sorted(set(args.group) - groups)
+        if unknown:
+            raise ExactError(f"unknown bet group(s) {', '.join(unknown)}; "
+                             f"known: {', '.join(sorted(groups))}")
+        bets = [b for b in shipped if b.group in args.group] + own
+    else:
+        bets = [b for b in shipped if shown_by_default(game, b)] + own
     for choice in args.paytable or ():
         bet_id, sep, name = choice.partition("=")
         if not sep:
@@ -60,6 +75,14 @@ def _selected_bets(game: Game, args: argparse.Namespace) -> list[Bet]:
     return bets
 
 
+def shown_by_default(game: Game, bet: Bet) -> bool:
+    """Whether ``analyze`` shows a shipped bet without ``--all``/``--group``/``--bet``:
+    the main bets, and every bet that needs only card values (as fast as the main game).
+    Bets that look at ranks or suits are listed by ``list-bets`` and analysed on request."""
+    return bet.group == "main" or all(attribute == "value"
+                                      for _, attribute in game.needs(bet.features).pairs)
+
+
 def _analyze(args: argparse.Namespace) -> str:
     game = get_game(args.game)
     shoe = _shoe(args)
@@ -69,12 +92,26 @@ def _analyze(args: argparse.Namespace) -> str:
 
 def _list_bets(args: argparse.Namespace) -> str:
     game = get_game(args.game)
-    lines = []
-    for bet in game_bets(game, args.bets or ()):
-        tables = ", ".join(bet.paytables)
-        lines.append(f"{bet.id:24} {bet.name} (paytables: {tables}) [{bet.source}]")
-        if bet.description:
-            lines.append(f"{'':24} {bet.description}")
+    bets = game_bets(game, args.bets or ())
+    groups = list(dict.fromkeys(["main", "variant", "side", *(b.group for b in bets)]))
+    lines = ["Bets marked * are analysed by default; the others with --group GROUP, --all "
+             "or --bet ID. Pay another paytable with --paytable BET=NAME."]
+    for group in groups:
+        members = [b for b in bets if b.group == group]
+        if not members:
+            continue
+        lines.append(f"\n[{group or 'no group'}]")
+        for bet in members:
+            mark = "*" if shown_by_default(game, bet) else " "
+            lines.append(f"{mark} {bet.id:24} {bet.name} [{Path(bet.source).name}]")
+            if bet.description:
+                lines.append(f"  {'':24} {bet.description}")
+            for name in bet.paytables:
+                table = bet.with_paytable(name)
+                pays = ", ".join(f"{e.name} = {'push' if e.pays == 0 else format_pays(e.pays)}"
+                                 for e in table.events[:-1])
+                default = " (default)" if name == bet.paytable else ""
+                lines.append(f"  {'':24} paytable {name}{default}: {pays}")
     return "\n".join(lines) + "\n"
 
 
@@ -106,6 +143,12 @@ def build_parser() -> argparse.ArgumentParser:
     analyze_parser.add_argument("--remove", help="cards taken out, e.g. '5,5,9H,KD'")
     analyze_parser.add_argument("--bet", action="append", metavar="ID",
                                 help="analyse only this bet; may be repeated")
+    analyze_parser.add_argument("--group", action="append", metavar="GROUP",
+                                help="analyse the shipped bets of GROUP (main, variant, side); "
+                                     "may be repeated")
+    analyze_parser.add_argument("--all", action="store_true",
+                                help="analyse every shipped bet (default: main bets and the "
+                                     "bets that need only card values)")
     analyze_parser.add_argument("--paytable", action="append", metavar="BET=NAME",
                                 help="pay BET by its alternative paytable NAME")
     analyze_parser.add_argument("--engine", choices=ENGINES, default="compiled",
