@@ -143,7 +143,36 @@ def settle_records(game: Game, bets: Sequence[Bet], records: Sequence[Record]) -
     return events
 
 
-_PROJECTIONS: dict[tuple[Game, Deal, Bet], Projection] = {}
+@dataclass(frozen=True)
+class _Summation:
+    """A bet's projection with its leaves sorted by event: a shoe's event counts are then one
+    gather, one product and one segmented sum over term weights shared by every bet of the
+    deal. Exact as :meth:`Projection.counts` (same int64 or Python-int products and sums)."""
+
+    term: np.ndarray
+    coefficient: np.ndarray
+    starts: np.ndarray
+    present: np.ndarray
+    groups: int
+
+    @classmethod
+    def of(cls, projection: Projection) -> _Summation:
+        order = np.argsort(projection.group, kind="stable")
+        present, starts = np.unique(projection.group[order], return_index=True)
+        return cls(projection.term[order], projection.coefficient[order], starts, present,
+                   projection.groups)
+
+    def counts(self, weights: np.ndarray) -> list[int]:
+        totals = [0] * self.groups
+        if len(self.term):
+            leaves = self.coefficient.astype(weights.dtype) * weights[self.term]
+            for group, total in zip(self.present, np.add.reduceat(leaves, self.starts),
+                                    strict=True):
+                totals[int(group)] = int(total)
+        return totals
+
+
+_PROJECTIONS: dict[tuple[Game, Deal, Bet], _Summation] = {}
 
 
 def _compiled_counts(game: Game, deal: Deal, bets: list[Bet], shoe: Shoe) -> list[list[int]]:
@@ -152,8 +181,10 @@ def _compiled_counts(game: Game, deal: Deal, bets: list[Bet], shoe: Shoe) -> lis
     if missing:
         for bet, events in zip(missing, settle_records(game, missing, compiled.records),
                                strict=True):
-            _PROJECTIONS[game, deal, bet] = compiled.project(events, len(bet.events))
-    return [_PROJECTIONS[game, deal, bet].counts(shoe) for bet in bets]
+            _PROJECTIONS[game, deal, bet] = _Summation.of(compiled.project(events,
+                                                                           len(bet.events)))
+    weights = compiled.term_weights(shoe)  # once for every bet of the deal
+    return [_PROJECTIONS[game, deal, bet].counts(weights) for bet in bets]
 
 
 def _direct_counts(game: Game, needs: Needs, bets: list[Bet], shoe: Shoe) -> list[list[int]]:
