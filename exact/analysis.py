@@ -165,7 +165,9 @@ class _Summation:
     def counts(self, weights: np.ndarray) -> list[int]:
         totals = [0] * self.groups
         if len(self.term):
-            leaves = self.coefficient.astype(weights.dtype) * weights[self.term]
+            coefficient = (self.coefficient if weights.dtype == self.coefficient.dtype
+                           else self.coefficient.astype(weights.dtype))
+            leaves = coefficient * weights[self.term]
             for group, total in zip(self.present, np.add.reduceat(leaves, self.starts),
                                     strict=True):
                 totals[int(group)] = int(total)
@@ -177,14 +179,14 @@ _PROJECTIONS: dict[tuple[Game, Deal, Bet], _Summation] = {}
 
 def _compiled_counts(game: Game, deal: Deal, bets: list[Bet], shoe: Shoe) -> list[list[int]]:
     compiled = game.compiled(game.needs(bets[0].features))
-    missing = [bet for bet in bets if (game, deal, bet) not in _PROJECTIONS]
+    keys = [(game, deal, bet) for bet in bets]
+    missing = [key for key in keys if key not in _PROJECTIONS]
     if missing:
-        for bet, events in zip(missing, settle_records(game, missing, compiled.records),
-                               strict=True):
-            _PROJECTIONS[game, deal, bet] = _Summation.of(compiled.project(events,
-                                                                           len(bet.events)))
+        records = settle_records(game, [bet for _, _, bet in missing], compiled.records)
+        for key, events in zip(missing, records, strict=True):
+            _PROJECTIONS[key] = _Summation.of(compiled.project(events, len(key[2].events)))
     weights = compiled.term_weights(shoe)  # once for every bet of the deal
-    return [_PROJECTIONS[game, deal, bet].counts(weights) for bet in bets]
+    return [_PROJECTIONS[key].counts(weights) for key in keys]
 
 
 def _direct_counts(game: Game, needs: Needs, bets: list[Bet], shoe: Shoe) -> list[list[int]]:

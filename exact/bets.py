@@ -28,6 +28,7 @@ import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import cached_property
 from pathlib import Path
 
 from exact.errors import BetFileError
@@ -84,7 +85,18 @@ class Bet:
     source: str = ""
     group: str = ""
 
-    @property
+    def __hash__(self) -> int:
+        # analyses key their caches by bet; hashing every event's pays and condition each time
+        # would cost more than evaluating a value-only bet
+        return self._hash
+
+    @cached_property
+    def _hash(self) -> int:
+        return hash((self.id, self.name, self.events, self.paytable, self.description,
+                     self.source, self.group, tuple(sorted(
+                         (k, tuple(sorted(v.items()))) for k, v in self.alternatives.items()))))
+
+    @cached_property
     def features(self) -> frozenset[str]:
         names: set[str] = set()
         for event in self.events:
