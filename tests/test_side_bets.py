@@ -380,3 +380,44 @@ def test_duplicate_id_across_files_names_both_files(tmp_path):
     line = result.stderr.strip()
     assert line.count("\n") == 0 and str(second) in line and str(first) in line
     assert "bet 'same': duplicate id" in line
+
+
+# --- settled rounds and a seeded simulation ----------------------------------------------------
+
+@pytest.mark.parametrize(("cards", "expected"), [
+    # Player 2C KD = 2 draws 4H -> 6; Banker 3H 2S = 5 draws on a 4 -> 2D = 7: three-card 7 win
+    ("2C 3H KD 2S 4H 2D", {"dragon-7": 40, "ez-banker": 0, "banker-no-commission": 1,
+                           "dragon-bonus-banker": -1, "panda-8": -1, "big": Fraction(27, 50)}),
+    # Player 2C 3D = 5 draws 3H -> 8; Banker 7H KS = 7 stands: Player wins with a three-card 8
+    ("2C 7H 3D KS 3H", {"panda-8": 25, "dragon-bonus-player": -1, "dragon-7": -1,
+                        "small": -1, "big": Fraction(27, 50)}),
+    # identical pairs on both hands: Player 9H 9H = 8 (natural), Banker 5C 5C = 0
+    ("9H 5C 9H 5C", {"perfect-pairs": 250, "player-perfect-pair": 25, "banker-pair": 11,
+                     "either-pair": 5, "dragon-bonus-player": 1, "small": Fraction(3, 2),
+                     "egalite-8": -1}),
+    # colored pairs: Player 6D 6H (both red, different suits), Banker QS QC (both black)
+    ("6D QS 6H QC 5S 9D", {"player-perfect-pair": 12, "banker-perfect-pair": 12,
+                           "perfect-pairs": -1}),
+])
+def test_settled_rounds(punto_banco, cards, expected):
+    from exact.settlement import Wager, settle_round
+
+    settled = settle_round(punto_banco, cards, [Wager(bet, 1) for bet in expected])
+    assert {s.wager.bet: s.net for s in settled.settlements} == expected
+
+
+def test_seeded_simulation_agrees_with_the_side_bets(punto_banco, shipped, eight):
+    from reference import simulate
+
+    rounds, z = 20_000, 3.89  # two-sided 99.99% normal quantile
+    bets = [shipped[b] for b in ("dragon-7", "panda-8", "super-6", "player-perfect-pair",
+                                 "dragon-bonus-banker", "big", "egalite-7")]
+    names = sorted(set().union(*(bet.features for bet in bets)))
+    seen = simulate(EIGHT, rounds, seed=20261130, names=names)
+    for bet in bets:
+        hits = [0] * len(bet.events)
+        for values, count in seen.items():
+            hits[bet.settle(dict(zip(names, values, strict=True)))] += count
+        for outcome, hit in zip(eight[bet.id].table().outcomes, hits, strict=True):
+            p = float(outcome.probability)
+            assert abs(hit / rounds - p) <= z * (p * (1 - p) / rounds) ** 0.5, (bet.id, outcome)
