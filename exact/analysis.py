@@ -133,7 +133,8 @@ def settle_records(game: Game, bets: Sequence[Bet], records: Sequence[Record]) -
             values, column = columns[name]
             radix *= len(values)
             if radix >= 2**62:  # the combined code would wrap in int64: never for real bets
-                raise BetFileError(f"bet {bet.id!r} combines too many feature values")
+                raise BetFileError(f"{bet.source}: bet {bet.id!r}: combines too many "
+                                   "feature values")
             key = key * len(values) + column
         _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
         settled = [bet.settle({name: columns[name][0][columns[name][1][position]]
