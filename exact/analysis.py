@@ -15,7 +15,6 @@ Fraction(114753351728, 10847218479825)
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -79,8 +78,10 @@ def game_bets(game: Game, bet_files: Iterable[Path | str] = ()) -> list[Bet]:
     bets: list[Bet] = []
     for path in (*game.bet_files, *bet_files):
         for bet in load_bets(path, game.features):
-            if any(b.id == bet.id for b in bets):
-                raise BetFileError(f"{path}: bet {bet.id!r}: duplicate id (already defined)")
+            earlier = next((b for b in bets if b.id == bet.id), None)
+            if earlier is not None:
+                raise BetFileError(f"{path}: bet {bet.id!r}: duplicate id (already defined "
+                                   f"in {earlier.source})")
             bets.append(bet)
     return bets
 
@@ -91,13 +92,15 @@ def analyze(game: Game, shoe: Shoe, bets: Sequence[Bet] | None = None,
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}")
     bets = game_bets(game) if bets is None else list(bets)
-    by_needs: dict[Needs, list[Bet]] = defaultdict(list)
+    # Bets whose needs plan the same deal (e.g. every value-only bet) share one enumeration
+    # and one reading of the round features.
+    by_deal: dict[Deal, tuple[Needs, list[Bet]]] = {}
     for bet in bets:
-        by_needs[game.needs(bet.features)].append(bet)
+        needs = game.needs(bet.features)
+        by_deal.setdefault(game.deal(needs), (needs, []))[1].append(bet)
     results: dict[str, BetAnalysis] = {}
     round_cards = 0
-    for needs, group in by_needs.items():
-        deal = game.deal(needs)
+    for deal, (needs, group) in by_deal.items():
         round_cards = deal.round_cards
         counts = (_compiled_counts(game, deal, group, shoe) if engine == "compiled"
                   else _direct_counts(game, needs, group, shoe))
@@ -108,37 +111,91 @@ def analyze(game: Game, shoe: Shoe, bets: Sequence[Bet] | None = None,
     return GameAnalysis(game, shoe, round_cards, {b.id: results[b.id] for b in bets})
 
 
+def value_only(game: Game, bet: Bet) -> bool:
+    """Whether ``bet`` reads nothing of the cards but their point values (the cheapest deals)."""
+    return all(attribute == "value" for _, attribute in game.needs(bet.features).pairs)
+
+
 def settle_records(game: Game, bets: Sequence[Bet], records: Sequence[Record]) -> list[np.ndarray]:
-    """Event index of each bet for each record. Features are read once per record and
-    conditions run once per distinct combination of the features a bet uses."""
+    """Event index of each bet for each record.
+
+    Each feature is read once per record and coded as a small integer; a bet's condition then
+    runs once per distinct combination of the features it uses (found with numpy), not once
+    per record: a few hundred settlements instead of millions for a large deal.
+    """
     names = sorted(set().union(*(bet.features for bet in bets)))
-    readers = [game.features[name].read for name in names]
-    columns = [[names.index(n) for n in sorted(bet.features)] for bet in bets]
-    memos: list[dict[tuple[object, ...], int]] = [{} for _ in bets]
-    events = [np.empty(len(records), dtype=np.int64) for _ in bets]
-    for position, record in enumerate(records):
-        values = [read(record) for read in readers]
-        for bet, wanted, memo, out in zip(bets, columns, memos, events, strict=True):
-            key = tuple(values[i] for i in wanted)
-            if key not in memo:
-                memo[key] = bet.settle({names[i]: values[i] for i in wanted})
-            out[position] = memo[key]
+    columns: dict[str, tuple[list[object], np.ndarray]] = {}
+    for name in names:
+        read = game.features[name].read
+        codes: dict[object, int] = {}
+        column = np.fromiter((codes.setdefault(read(record), len(codes)) for record in records),
+                             dtype=np.int64, count=len(records))
+        columns[name] = (list(codes), column)
+    events = []
+    for bet in bets:
+        wanted = sorted(bet.features)
+        key, radix = np.zeros(len(records), dtype=np.int64), 1
+        for name in wanted:
+            values, column = columns[name]
+            radix *= len(values)
+            if radix >= 2**62:  # the combined code would wrap in int64: never for real bets
+                raise BetFileError(f"{bet.source}: bet {bet.id!r}: combines too many "
+                                   "feature values")
+            key = key * len(values) + column
+        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        settled = [bet.settle({name: columns[name][0][columns[name][1][position]]
+                               for name in wanted}) for position in first]
+        events.append(np.asarray(settled, dtype=np.int64)[inverse.reshape(-1)]
+                      if len(records) else np.empty(0, dtype=np.int64))
     return events
 
 
-_PROJECTIONS: dict[tuple[Game, Deal, Bet], Projection] = {}
+@dataclass(frozen=True)
+class _Summation:
+    """A bet's projection with its leaves sorted by event: a shoe's event counts are then one
+    gather, one product and one segmented sum over term weights shared by every bet of the
+    deal. Exact as :meth:`Projection.counts` (same int64 or Python-int products and sums)."""
+
+    term: np.ndarray
+    coefficient: np.ndarray
+    starts: np.ndarray
+    present: np.ndarray
+    groups: int
+
+    @classmethod
+    def of(cls, projection: Projection) -> _Summation:
+        order = np.argsort(projection.group, kind="stable")
+        present, starts = np.unique(projection.group[order], return_index=True)
+        return cls(projection.term[order], projection.coefficient[order], starts, present,
+                   projection.groups)
+
+    def counts(self, weights: np.ndarray) -> list[int]:
+        totals = [0] * self.groups
+        if len(self.term):
+            coefficient = (self.coefficient if weights.dtype == self.coefficient.dtype
+                           else self.coefficient.astype(weights.dtype))
+            leaves = coefficient * weights[self.term]
+            for group, total in zip(self.present, np.add.reduceat(leaves, self.starts),
+                                    strict=True):
+                totals[int(group)] = int(total)
+        return totals
+
+
+_PROJECTIONS: dict[tuple[Game, Deal, Bet], _Summation] = {}
 
 
 def _compiled_counts(game: Game, deal: Deal, bets: list[Bet], shoe: Shoe) -> list[list[int]]:
     if staged.applicable(game, deal, bets):
         return staged.staged_counts(game, deal, bets, shoe)
     compiled = game.compiled(game.needs(bets[0].features))
-    missing = [bet for bet in bets if (game, deal, bet) not in _PROJECTIONS]
+    keys = [(game, deal, bet) for bet in bets]
+    missing = [key for key in keys if key not in _PROJECTIONS]
     if missing:
-        for bet, events in zip(missing, settle_records(game, missing, compiled.records),
-                               strict=True):
-            _PROJECTIONS[game, deal, bet] = compiled.project(events, len(bet.events))
-    return [_PROJECTIONS[game, deal, bet].counts(shoe) for bet in bets]
+        records = settle_records(game, [bet for _, _, bet in missing], compiled.records)
+        for key, events in zip(missing, records, strict=True):
+            _PROJECTIONS[key] = _Summation.of(compiled.project(events, len(key[2].events)))
+    weights = compiled.term_weights(shoe)  # once for every bet of the deal
+    return [_PROJECTIONS[key].counts(weights) for key in keys]
 
 
 def _direct_counts(game: Game, needs: Needs, bets: list[Bet], shoe: Shoe) -> list[list[int]]:

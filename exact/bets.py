@@ -24,10 +24,12 @@ Pays are net results per unit: a win of ``pays`` to 1, ``"push"`` (0) or ``"lose
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import cached_property
 from pathlib import Path
 
 from exact.errors import BetFileError
@@ -91,7 +93,18 @@ class Bet:
     source: str = ""
     group: str = ""
 
-    @property
+    def __hash__(self) -> int:
+        # analyses key their caches by bet; hashing every event's pays and condition each time
+        # would cost more than evaluating a value-only bet
+        return self._hash
+
+    @cached_property
+    def _hash(self) -> int:
+        return hash((self.id, self.name, self.events, self.paytable, self.description,
+                     self.source, self.group, tuple(sorted(
+                         (k, tuple(sorted(v.items()))) for k, v in self.alternatives.items()))))
+
+    @cached_property
     def features(self) -> frozenset[str]:
         names: set[str] = set()
         for event in self.events:
@@ -140,7 +153,8 @@ def load_bets(source: Path | str, features: Iterable[str], *, text: str | None =
     try:
         data = tomllib.loads(raw)
     except tomllib.TOMLDecodeError as error:
-        raise BetFileError(f"{label}: not valid TOML: {error}") from None
+        raise BetFileError(f"{label}: {_bet_at_error(raw, str(error))}not valid TOML: "
+                           f"{error}") from None
     entries = data.get("bet")
     if not isinstance(entries, list) or not entries:
         raise BetFileError(f"{label}: no [[bet]] tables")
@@ -207,3 +221,22 @@ def _event(where: str, raw: object, known: frozenset[str]) -> Event:
     if unknown:
         raise BetFileError(f"{where}, event {name!r}: unknown feature(s) {', '.join(unknown)}")
     return Event(name, condition, pays, gross)
+
+
+def _bet_at_error(raw: str, message: str) -> str:
+    """``"bet 'x': "`` for the bet whose table holds the line a TOML error names, if any.
+
+    >>> _bet_at_error('[[bet]]\\nid = "a"\\nname = ', "Invalid value (at line 3, column 8)")
+    "bet 'a': "
+    """
+    found = re.search(r"at line (\d+)", message)
+    if not found:
+        return ""
+    bet_id = None
+    for line in raw.splitlines()[:int(found.group(1))]:
+        stripped = line.strip()
+        if stripped.startswith("[[bet]]"):
+            bet_id = ""
+        elif bet_id == "" and (match := re.match(r"""id\s*=\s*["']([^"']+)["']""", stripped)):
+            bet_id = match.group(1)
+    return f"bet {bet_id!r}: " if bet_id else ""

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from exact.analysis import ENGINES, analyze, game_bets
-from exact.bets import Bet
+from exact.bets import Bet, format_pays
 from exact.cards import Shoe
 from exact.errors import ExactError, ShoeError
 from exact.games import REGISTRY, get_game
@@ -42,13 +42,26 @@ def _shoe(args: argparse.Namespace) -> Shoe:
 
 
 def _selected_bets(game: Game, args: argparse.Namespace) -> list[Bet]:
-    bets = game_bets(game, args.bets or ())
+    """The bets to analyse: ``--bet`` ids, else ``--group``s, else every bet (shipped and of
+    ``--bets`` files); bets of ``--bets`` files always join a ``--group`` selection."""
+    every = game_bets(game, args.bets or ())
+    shipped = every[:len(game_bets(game))]
+    own = every[len(shipped):]
     if args.bet:
-        known = {b.id: b for b in bets}
+        known = {b.id: b for b in every}
         missing = [b for b in args.bet if b not in known]
         if missing:
             raise ExactError(f"unknown bet(s) {', '.join(missing)}; see `list-bets {game.id}`")
         bets = [known[b] for b in args.bet]
+    elif args.group and not args.all:
+        groups = {b.group for b in shipped}
+        unknown = sorted(set(args.group) - groups)
+        if unknown:
+            raise ExactError(f"unknown bet group(s) {', '.join(unknown)}; "
+                             f"known: {', '.join(sorted(groups))}")
+        bets = [b for b in shipped if b.group in args.group] + own
+    else:
+        bets = every
     for choice in args.paytable or ():
         bet_id, sep, name = choice.partition("=")
         if not sep:
@@ -109,12 +122,25 @@ def _design(args: argparse.Namespace) -> str:
 
 def _list_bets(args: argparse.Namespace) -> str:
     game = get_game(args.game)
-    lines = []
-    for bet in game_bets(game, args.bets or ()):
-        tables = ", ".join(bet.paytables)
-        lines.append(f"{bet.id:24} {bet.name} (paytables: {tables}) [{bet.source}]")
-        if bet.description:
-            lines.append(f"{'':24} {bet.description}")
+    bets = game_bets(game, args.bets or ())
+    groups = list(dict.fromkeys(["main", "variant", "side", *(b.group for b in bets)]))
+    lines = ["`analyze` shows every bet; choose with --group GROUP or --bet ID, and pay "
+             "another paytable with --paytable BET=NAME."]
+    for group in groups:
+        members = [b for b in bets if b.group == group]
+        if not members:
+            continue
+        lines.append(f"\n[{group or 'no group'}]")
+        for bet in members:
+            lines.append(f"  {bet.id:24} {bet.name} [{Path(bet.source).name}]")
+            if bet.description:
+                lines.append(f"  {'':24} {bet.description}")
+            for name in bet.paytables:
+                table = bet.with_paytable(name)
+                pays = ", ".join(f"{e.name} = {'push' if e.pays == 0 else format_pays(e.pays)}"
+                                 for e in table.events[:-1])
+                default = " (default)" if name == bet.paytable else ""
+                lines.append(f"  {'':24} paytable {name}{default}: {pays}")
     return "\n".join(lines) + "\n"
 
 
@@ -147,6 +173,11 @@ def build_parser() -> argparse.ArgumentParser:
     analyze_parser.add_argument("--remove", help="cards taken out, e.g. '5,5,9H,KD'")
     analyze_parser.add_argument("--bet", action="append", metavar="ID",
                                 help="analyse only this bet; may be repeated")
+    analyze_parser.add_argument("--group", action="append", metavar="GROUP",
+                                help="analyse the shipped bets of GROUP (main, variant, side); "
+                                     "may be repeated")
+    analyze_parser.add_argument("--all", action="store_true",
+                                help="analyse every bet (the default; overrides --group)")
     analyze_parser.add_argument("--paytable", action="append", metavar="BET=NAME",
                                 help="pay BET by its alternative paytable NAME")
     analyze_parser.add_argument("--table", action="append", metavar="FILE",

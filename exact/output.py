@@ -61,6 +61,7 @@ def bet_json(analysis: BetAnalysis) -> dict[str, Any]:
     tables = analysis.tables
     main = table_json(tables[analysis.bet.paytable])
     main["description"] = analysis.bet.description
+    main["group"] = analysis.bet.group
     main["alternative_paytables"] = {name: table_json(t) for name, t in tables.items()
                                      if name != analysis.bet.paytable}
     return main

@@ -64,6 +64,7 @@ def main() -> None:
           f"direct enumerator over brute force: {brute / direct:,.1f}x")
     bench_nine_and_nines()
     century21_benchmarks()
+    side_bets()
 
 
 _NINES_CHILD = """
@@ -139,6 +140,79 @@ def century21_benchmarks() -> None:
          timed(cold(equilibrium)), 60.0)
     line("equilibrium, player decides by its two cards",
          timed(lambda: equilibrium(century21.game_table(rules, shoe, "cards"))), 60.0)
+
+
+_COLD = """
+import sys, time
+from exact.analysis import analyze, game_bets
+from exact.cards import Shoe
+from exact.analysis import value_only
+from exact.games import get_game
+game, shoe = get_game("punto-banco"), Shoe.standard(8)
+bets = {{"main": [b for b in game_bets(game) if b.group == "main"],
+        "value": [b for b in game_bets(game) if b.group == "main" or value_only(game, b)],
+        "fast": [b for b in game_bets(game) if b.group != "main" and b.id not in {fast_skip}],
+        "all": [b for b in game_bets(game) if b.group != "main"]}}[sys.argv[1]]
+start = time.perf_counter()
+analyze(game, shoe, bets)
+print(time.perf_counter() - start, len(bets))
+"""
+
+
+def cold(selection: str, limit: float = 120.0, skip: tuple[str, ...] = ("perfect-pairs",)):
+    """Seconds and bet count of a first analysis in a fresh process (compilation included);
+    None when it exceeds ``limit`` seconds or 4 GB."""
+    import resource
+    import subprocess
+
+    def cap_memory() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+
+    try:
+        done = subprocess.run([sys.executable, "-c", _COLD.format(fast_skip=repr(set(skip))),
+                               selection], capture_output=True, text=True, timeout=limit,
+                              preexec_fn=cap_memory, cwd=Path(__file__).parent.parent)
+    except subprocess.TimeoutExpired:
+        return None
+    if done.returncode:
+        return None
+    seconds, count = done.stdout.split()
+    return float(seconds), int(count)
+
+
+def side_bets() -> None:
+    """Issue 3: all seed side bets at 8 decks within 10 s; value-only bets at most 2x the
+    main game. Cold figures run in a fresh process, so every compilation is included."""
+    from exact.analysis import value_only
+
+    game = get_game("punto-banco")
+    shoe = Shoe.standard(8)
+    print("Punto Banco side bets, 8 decks (first analysis in a fresh process)")
+    every = cold("all", limit=60.0)
+    if every is None:
+        print(f"{'all seed side bets (incl. perfect-pairs)':58} {'> 60 s or > 4 GB':>15}  "
+              "(target <= 10,000 ms) FAIL: perfect-pairs needs rank+suit on both hands")
+    else:
+        line(f"all {every[1]} seed side bets and variants", every[0], 10.0)
+    fast = cold("fast")
+    if fast is not None:
+        line(f"all {fast[1]} side bets and variants except perfect-pairs", fast[0], 10.0)
+    main_cold, value_cold = cold("main"), cold("value")
+    if main_cold is not None and value_cold is not None:
+        line("main bets", main_cold[0])
+        ratio = value_cold[0] / main_cold[0]
+        line(f"main + value-only bets ({value_cold[1]} bets)", value_cold[0],
+             2 * main_cold[0], f"ratio {ratio:.2f}x (target <= 2x)")
+    bets = game_bets(game)
+    main_bets = [b for b in bets if b.group == "main"]
+    value_bets = [b for b in bets if b.group == "main" or value_only(game, b)]
+    analyze(game, shoe, value_bets)
+    main_warm = timed(lambda: analyze(game, shoe, main_bets), repeat=50)
+    value_warm = timed(lambda: analyze(game, shoe, value_bets), repeat=50)
+    line("warm: main bets", main_warm)
+    per_bet = (value_warm - main_warm) / (len(value_bets) - len(main_bets))
+    line(f"warm: main + value-only bets ({len(value_bets)} bets)", value_warm, None,
+         f"ratio {value_warm / main_warm:.1f}x; {per_bet * 1e6:,.0f} us per extra bet")
 
 
 if __name__ == "__main__":

@@ -74,6 +74,13 @@ FEATURES: dict[str, Callable[[list[Card], list[Card]], object]] = {
     "margin": lambda p, b: abs(total(p) - total(b)),
     "player_initial_ranks": lambda p, b: "".join(sorted((p[0].rank, p[1].rank),
                                                         key="A23456789TJQK".index)),
+    "banker_initial_ranks": lambda p, b: "".join(sorted((b[0].rank, b[1].rank),
+                                                        key="A23456789TJQK".index)),
+    # side bets: a pair is two cards of one rank (10, J, Q, K differ); a natural is 8 or 9
+    "player_paired": lambda p, b: p[0].rank == p[1].rank,
+    "banker_paired": lambda p, b: b[0].rank == b[1].rank,
+    "player_natural": lambda p, b: total(p[:2]) >= 8,
+    "banker_natural": lambda p, b: total(b[:2]) >= 8,
 }
 # Seeing cards by value only: one representative card per value (suits and ranks unknown).
 VALUE_CARDS = [Card("TJQK"[0] if v == 0 else "A23456789"[v - 1]) for v in range(10)]

@@ -297,7 +297,7 @@ class PuntoBanco(Game):
     rules: Rules = STANDARD_RULES
     id: str = "punto-banco"
     name: str = "Punto Banco"
-    bet_files: tuple[Path, ...] = (DATA / "bets.toml",)
+    bet_files: tuple[Path, ...] = (DATA / "bets.toml", DATA / "side_bets.toml")
 
     @cached_property
     def features(self) -> dict[str, Feature]:
