@@ -1,0 +1,105 @@
+"""The Punto Banco report's data: every wager the game ships (``game_bets``), so side bets
+appear in every section as soon as their bet files do.
+
+The template is ``reports/punto-banco.typ``; the published figures it is checked against are
+in ``reports/published/punto-banco.toml``.
+"""
+
+from __future__ import annotations
+
+from exact.analysis import analyze, game_bets
+from exact.cards import Shoe
+from exact.games.punto_banco import DATA, STANDARD_RULES, PuntoBanco, hand_total
+from exact.reports import REPOSITORY, sections
+from exact.reports.sections import Context, decimal, grouped
+
+DECKS = 8
+# Rounds shown card by card, in dealing order (Player, Banker, Player, Banker, third cards):
+# a natural, both hands drawing, a tie, and the Banker drawing to win.
+EXAMPLES = ("9H 5C 9D 2S", "2C KS AD 4D 5H 3C", "7H 6C KD AS", "TC 3H 7S 2D 4D")
+# Small, odd shoes for the card-by-card brute force: few distinct cards keep it quick, and
+# pairs, suits and colours all occur.
+BRUTE_FORCE_SHOES = ("AS:2,5H:2,5D:1,9C:2,KH:2,KS:1", "2C:2,3H:1,4S:2,6D:2,8C:1,TH:2,TD:1")
+SIMULATED_ROUNDS = 20_000
+SIMULATION_SEED = 20261130
+
+
+def report_data(game: PuntoBanco, context: Context) -> dict[str, object]:
+    bets = game_bets(game)
+    shoe = Shoe.standard(DECKS)
+    by_decks = sections.analyses_by_decks(game, bets)
+    analysis = by_decks[DECKS]
+    reference = sections.load_reference(context)
+    rule_files = [DATA / "rules.toml"] if game.rules == STANDARD_RULES else []
+    data: dict[str, object] = {
+        "cover": sections.cover(game, shoe, bets, [*rule_files, *game.bet_files], context),
+        "rules": game.describe_rules(),
+        "rules_id": game.rules.id,
+        "rules_name": game.rules.name,
+        "decks": str(DECKS),
+        "cards": str(shoe.size),
+        "counting_unit": analysis.counting_unit,
+        "denominator": grouped(analysis.total),
+        "round_cards": str(analysis.round_cards),
+        "summary": sections.summary(analysis),
+        "bets": sections.return_tables(analysis),
+        "statistics": sections.statistics(analysis),
+        "examples": [sections.worked_example(game, cards, bets, _hands) for cards in EXAMPLES],
+        "decks_sensitivity": sections.deck_sensitivity(by_decks, context),
+        "pays_sensitivity": sections.pay_sensitivity(analysis, context),
+        "removal": sections.effects_of_removal(game, bets, shoe, context),
+        "published": sections.published_checks(
+            game, bets, context.repository / "reports" / "published" / "punto-banco.toml"),
+        "sums": sections.sums_check(by_decks),
+        "events_by_decks": sections.events_by_decks(by_decks),
+        "totals": _final_totals(game, shoe),
+        "cards_dealt": _cards_dealt(game, shoe),
+    }
+    if reference is not None:
+        data["brute_force"] = sections.brute_force_checks(
+            game, bets, [Shoe.parse(text) for text in BRUTE_FORCE_SHOES],
+            lambda s, names: reference.brute_force(s, names, by="card"),
+            reference.FEATURES)
+        data["simulation"] = sections.simulation_checks(
+            analysis, reference.simulate, reference.FEATURES, SIMULATED_ROUNDS, SIMULATION_SEED)
+    # the headline figures, also read back from the PDF by the tests
+    main = analyze(game, shoe, [b for b in bets if b.id in ("banker", "player", "tie")])
+    data["headline"] = {b: {"counts": [grouped(c) for c in main.bets[b].counts],
+                            "house_edge": sections.percent(main.bets[b].table().house_edge)}
+                        for b in main.bets}
+    return data
+
+
+def _hands(record) -> list[str]:  # type: ignore[no-untyped-def]
+    def told(side: str, hand) -> str:  # type: ignore[no-untyped-def]
+        cards = " ".join(f"{label[1]}{label[3]}" for label in hand)
+        third = " (drew a third card)" if len(hand) == 3 else ""
+        return f"{side}: {cards}, total {hand_total(hand)}{third}"
+
+    return [told("Player", record[0]), told("Banker", record[1])]
+
+
+def _final_totals(game: PuntoBanco, shoe: Shoe) -> dict[str, object]:
+    """Appendix: exact count of every pair of final totals."""
+    distribution = game.round_distribution(shoe, ["player_total", "banker_total"])
+    counts: dict[tuple[int, int], int] = {}
+    for record, count in distribution.counts.items():
+        key = (game.read(record, "player_total"), game.read(record, "banker_total"))
+        counts[key] = counts.get(key, 0) + count  # type: ignore[index]
+    return {"total": grouped(distribution.total),
+            "rows": [{"player": str(p), "banker": str(b), "count": grouped(counts.get((p, b), 0)),
+                      "probability": decimal(counts.get((p, b), 0) / distribution.total)}
+                     for p in range(10) for b in range(10)]}
+
+
+def _cards_dealt(game: PuntoBanco, shoe: Shoe) -> list[dict[str, str]]:
+    distribution = game.round_distribution(shoe, ["cards_dealt"])
+    counts: dict[int, int] = {}
+    for record, count in distribution.counts.items():
+        dealt = game.read(record, "cards_dealt")
+        counts[dealt] = counts.get(dealt, 0) + count  # type: ignore[index]
+    return [{"cards": str(n), "count": grouped(c), "probability": decimal(c / distribution.total)}
+            for n, c in sorted(counts.items())]
+
+
+__all__ = ["REPOSITORY", "report_data"]
