@@ -52,14 +52,18 @@ class Context:
 
 # --- formatting ------------------------------------------------------------------------------
 def grouped(number: int) -> str:
-    """>>> grouped(4998398275503360)
+    """Display text.
+
+    >>> grouped(4998398275503360)
     '4,998,398,275,503,360'
     """
     return f"{number:,}"
 
 
 def percent(value: Fraction | float, digits: int = 4, sign: bool = False) -> str:
-    """>>> percent(Fraction(114753351728, 10847218479825)), percent(Fraction(-1, 8), 2, True)
+    """Display text.
+
+    >>> percent(Fraction(114753351728, 10847218479825)), percent(Fraction(-1, 8), 2, True)
     ('1.0579%', '−12.50%')
     """
     return _minus(f"{float(value) * 100:{'+' if sign else ''}.{digits}f}%")
@@ -79,7 +83,9 @@ def decimal(value: Fraction | float, digits: int = 10) -> str:
 
 
 def scientific(value: float, digits: int = 4) -> str:
-    """>>> scientific(-0.000371234), scientific(0.0)
+    """Display text.
+
+    >>> scientific(-0.000371234), scientific(0.0)
     ('−3.712×10⁻⁴', '0')
     """
     if value == 0:
@@ -95,7 +101,9 @@ def _minus(text: str) -> str:
 
 
 def pays_text(pays: Fraction) -> str:
-    """>>> pays_text(Fraction(19, 20)), pays_text(Fraction(0)), pays_text(Fraction(-1))
+    """Display text.
+
+    >>> pays_text(Fraction(19, 20)), pays_text(Fraction(0)), pays_text(Fraction(-1))
     ('19/20 to 1', 'push', 'loses')
     """
     if pays < 0:
@@ -513,7 +521,9 @@ def worked_example(game: Game, cards: str, bets: Sequence[Bet],
 
 
 def _net(amount: Fraction) -> str:
-    """>>> _net(Fraction(19, 2)), _net(Fraction(-10)), _net(Fraction(0))
+    """Display text.
+
+    >>> _net(Fraction(19, 2)), _net(Fraction(-10)), _net(Fraction(0))
     ('+19/2 (+9.5)', '−10', '0')
     """
     text = _minus(("+" if amount > 0 else "") + str(amount))
