@@ -7,10 +7,9 @@ in ``reports/published/punto-banco.toml``.
 
 from __future__ import annotations
 
-from exact.analysis import analyze, game_bets
 from exact.cards import Shoe
 from exact.games.punto_banco import DATA, STANDARD_RULES, PuntoBanco, hand_total
-from exact.reports import REPOSITORY, sections
+from exact.reports import sections
 from exact.reports.sections import Context, decimal, grouped
 
 DECKS = 8
@@ -25,48 +24,17 @@ SIMULATION_SEED = 20261130
 
 
 def report_data(game: PuntoBanco, context: Context) -> dict[str, object]:
-    bets = game_bets(game)
     shoe = Shoe.standard(DECKS)
-    by_decks = sections.analyses_by_decks(game, bets)
-    analysis = by_decks[DECKS]
-    reference = sections.load_reference(context)
-    rule_files = [DATA / "rules.toml"] if game.rules == STANDARD_RULES else []
-    data: dict[str, object] = {
-        "cover": sections.cover(game, shoe, bets, [*rule_files, *game.bet_files], context),
-        "rules": game.describe_rules(),
-        "rules_id": game.rules.id,
-        "rules_name": game.rules.name,
-        "decks": str(DECKS),
-        "cards": str(shoe.size),
-        "counting_unit": analysis.counting_unit,
-        "denominator": grouped(analysis.total),
-        "round_cards": str(analysis.round_cards),
-        "summary": sections.summary(analysis),
-        "bets": sections.return_tables(analysis),
-        "statistics": sections.statistics(analysis),
-        "examples": [sections.worked_example(game, cards, bets, _hands) for cards in EXAMPLES],
-        "decks_sensitivity": sections.deck_sensitivity(by_decks, context),
-        "pays_sensitivity": sections.pay_sensitivity(analysis, context),
-        "removal": sections.effects_of_removal(game, bets, shoe, context),
-        "published": sections.published_checks(
-            game, bets, context.repository / "reports" / "published" / "punto-banco.toml"),
-        "sums": sections.sums_check(by_decks),
-        "events_by_decks": sections.events_by_decks(by_decks),
-        "totals": _final_totals(game, shoe),
-        "cards_dealt": _cards_dealt(game, shoe),
-    }
-    if reference is not None:
-        data["brute_force"] = sections.brute_force_checks(
-            game, bets, [Shoe.parse(text) for text in BRUTE_FORCE_SHOES],
-            lambda s, names: reference.brute_force(s, names, by="card"),
-            reference.FEATURES)
-        data["simulation"] = sections.simulation_checks(
-            analysis, reference.simulate, reference.FEATURES, SIMULATED_ROUNDS, SIMULATION_SEED)
-    # the headline figures, also read back from the PDF by the tests
-    main = analyze(game, shoe, [b for b in bets if b.id in ("banker", "player", "tie")])
-    data["headline"] = {b: {"counts": [grouped(c) for c in main.bets[b].counts],
-                            "house_edge": sections.percent(main.bets[b].table().house_edge)}
-                        for b in main.bets}
+    data = sections.standard_report_data(
+        game, context, decks=DECKS, rule_set=(game.rules.id, game.rules.name),
+        rule_files=[DATA / "rules.toml"] if game.rules == STANDARD_RULES else [],
+        examples=EXAMPLES, describe_hands=_hands,
+        published=context.repository / "reports" / "published" / "punto-banco.toml",
+        reference=sections.load_reference(context),
+        brute_force_shoes=[Shoe.parse(text) for text in BRUTE_FORCE_SHOES],
+        simulated_rounds=SIMULATED_ROUNDS, seed=SIMULATION_SEED)
+    data["totals"] = _final_totals(game, shoe)
+    data["cards_dealt"] = _cards_dealt(game, shoe)
     return data
 
 
@@ -100,6 +68,3 @@ def _cards_dealt(game: PuntoBanco, shoe: Shoe) -> list[dict[str, str]]:
         counts[dealt] = counts.get(dealt, 0) + count  # type: ignore[index]
     return [{"cards": str(n), "count": grouped(c), "probability": decimal(c / distribution.total)}
             for n, c in sorted(counts.items())]
-
-
-__all__ = ["REPOSITORY", "report_data"]

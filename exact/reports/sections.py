@@ -242,9 +242,15 @@ def _interval_text(table: BetTable, rounds: int, level: Fraction) -> str:
 
 
 # --- sensitivity -----------------------------------------------------------------------------
-def analyses_by_decks(game: Game, bets: Sequence[Bet],
-                      decks: Sequence[int] = DECKS) -> dict[int, GameAnalysis]:
-    return {d: analyze(game, Shoe.standard(d), bets) for d in decks}
+def standard_shoe(decks: int) -> Shoe:
+    return Shoe.standard(decks)
+
+
+def analyses_by_decks(game: Game, bets: Sequence[Bet], decks: Sequence[int] = DECKS,
+                      shoe_for: Callable[[int], Shoe] = standard_shoe,
+                      ) -> dict[int, GameAnalysis]:
+    """The exact analysis of ``bets`` for the shoe of each number of decks."""
+    return {d: analyze(game, shoe_for(d), bets) for d in decks}
 
 
 def deck_sensitivity(by_decks: Mapping[int, GameAnalysis], context: Context) -> dict[str, object]:
@@ -301,7 +307,8 @@ def effects_of_removal(game: Game, bets: Sequence[Bet], shoe: Shoe,
     base = analyze(game, shoe, bets)
     base_edges = {b: base.bets[b].table().house_edge for b in base.bets}
     effects: dict[str, list[Fraction]] = {b: [] for b in base.bets}
-    for rank in RANKS:
+    ranks = [*RANKS, *(["X"] if shoe.jokers else [])]
+    for rank in ranks:
         depleted = analyze(game, shoe.remove([rank]), bets)
         for bet_id in effects:
             effects[bet_id].append(depleted.bets[bet_id].table().house_edge - base_edges[bet_id])
@@ -313,15 +320,15 @@ def effects_of_removal(game: Game, bets: Sequence[Bet], shoe: Shoe,
         tables.append({"bets": [names[b] for b in chunk],
                        "rows": [{"rank": rank, "values": [scientific(float(effects[b][i]) * 100)
                                                           for b in chunk]}
-                                for i, rank in enumerate(RANKS)]})
+                                for i, rank in enumerate(ranks)]})
     chart = charts.effects_of_removal(
-        list(RANKS), [{"title": names[b], "values": [float(v) * 100 for v in effects[b]]}
+        ranks, [{"title": names[b], "values": [float(v) * 100 for v in effects[b]]}
                       for b in ids], context.out_dir / "eor.svg")
     return {"shoe": shoe.describe(), "tables": tables, "chart": chart,
             # exact: removing a card drawn at random from the shoe leaves every expectation
             # unchanged, so the effects weighted by the cards of each rank sum to zero
             "sums": [{"bet": names[b], "sum": str(
-                sum(e * shoe.count(r) for e, r in zip(effects[b], RANKS, strict=True)))}
+                sum(e * shoe.count(r) for e, r in zip(effects[b], ranks, strict=True)))}
                 for b in ids]}
 
 
@@ -544,3 +551,63 @@ def events_by_decks(by_decks: Mapping[int, GameAnalysis]) -> dict[str, object]:
         bets.append({"bet": bet_analysis.bet.name, "rows": rows})
     return {"decks": [str(d) for d in decks],
             "totals": [grouped(by_decks[d].total) for d in decks], "bets": bets}
+
+
+# --- the whole standard report -----------------------------------------------------------------
+def standard_report_data(game: Game, context: Context, *, decks: int, rule_set: tuple[str, str],
+                         rule_files: Sequence[Path] = (), examples: Sequence[str] = (),
+                         describe_hands: Callable[[object], list[str]] | None = None,
+                         shoe_for: Callable[[int], Shoe] = standard_shoe,
+                         published: Path | None = None, reference: ModuleType | None = None,
+                         brute_force_shoes: Sequence[Shoe] = (), simulated_rounds: int = 20_000,
+                         seed: int = 20261130) -> dict[str, object]:
+    """Every section that ``reports/lib.typ``'s ``standard-report`` lays out, for every wager
+    the game ships (``game_bets``), at ``decks`` decks (the sensitivity uses 1, 2, 4, 6, 8).
+
+    ``reference``, if given, is a slow independent implementation with ``brute_force(shoe,
+    names, by=)``, ``simulate(shoe, rounds, seed, names)`` and ``FEATURES`` (like
+    ``tests/reference.py``): it adds the brute-force and simulation checks.
+    """
+    from exact.analysis import game_bets
+
+    bets = game_bets(game)
+    shoe = shoe_for(decks)
+    by_decks = analyses_by_decks(game, bets, sorted({*DECKS, decks}), shoe_for)
+    analysis = by_decks[decks]
+    data: dict[str, object] = {
+        "cover": cover(game, shoe, bets, [*rule_files, *game.bet_files], context),
+        "rules": game.describe_rules(),
+        "rules_id": rule_set[0],
+        "rules_name": rule_set[1],
+        "decks": str(decks),
+        "cards": str(shoe.size),
+        "jokers": str(shoe.jokers),
+        "counting_unit": analysis.counting_unit,
+        "denominator": grouped(analysis.total),
+        "round_cards": str(analysis.round_cards),
+        "summary": summary(analysis),
+        "bets": return_tables(analysis),
+        "statistics": statistics(analysis),
+        "examples": [worked_example(game, cards, bets, describe_hands or _no_hands)
+                     for cards in examples],
+        "decks_sensitivity": deck_sensitivity(by_decks, context),
+        "pays_sensitivity": pay_sensitivity(analysis, context),
+        "removal": effects_of_removal(game, bets, shoe, context),
+        "sums": sums_check(by_decks),
+        "events_by_decks": events_by_decks(by_decks),
+    }
+    if published is not None:
+        data["published"] = published_checks(game, bets, published)
+    if reference is not None:
+        data["brute_force"] = brute_force_checks(
+            game, bets, brute_force_shoes,
+            lambda small, names: reference.brute_force(small, names, by="card"),
+            reference.FEATURES)
+        data["simulation"] = simulation_checks(analysis, reference.simulate, reference.FEATURES,
+                                               simulated_rounds, seed)
+    return data
+
+
+def _no_hands(record: object) -> list[str]:
+    return []
+
