@@ -168,3 +168,29 @@ def test_interval_covers_a_seeded_simulation_as_often_as_stated():
 
 def test_context_defaults_to_this_checkout(tmp_path):
     assert (Context(tmp_path).repository / "reports" / "punto-banco.typ").is_file()
+
+
+def test_standard_report_lays_out_without_the_optional_sections(punto_banco, tmp_path):
+    """What a new game's report gets with nothing but the required parameters: no published
+    figures, no reference implementation, no worked examples."""
+    import shutil
+
+    from exact.reports import TEMPLATES
+    from exact.reports.sections import standard_report_data
+
+    work = tmp_path / "build"
+    work.mkdir()
+    data = standard_report_data(punto_banco, Context(work), decks=2,
+                                rule_set=("standard", "Standard"))
+    assert not {"published", "brute_force", "simulation"} & set(data)
+    (work / "data.json").write_text(json.dumps(data))
+    shutil.copy(TEMPLATES / "lib.typ", tmp_path / "lib.typ")
+    (tmp_path / "mini.typ").write_text(
+        '#import "lib.typ": *\n#let data = json("/build/data.json")\n'
+        '#standard-report(data, "/build", title: "Mini")\n')
+    pdf = typst.compile(str(tmp_path / "mini.typ"), root=str(tmp_path), ignore_system_fonts=True,
+                        sys_inputs={"date": "2026-1-2"})
+    (tmp_path / "mini.pdf").write_bytes(pdf)
+    text = _text(tmp_path / "mini.pdf")
+    assert "Verification" in text and "Published figures" not in text
+    assert grouped(analyze(punto_banco, Shoe.standard(2)).total) in text
