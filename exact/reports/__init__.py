@@ -4,10 +4,13 @@ Each game contributes its report through two small files and nothing else:
 
 * ``exact/reports/<module>.py``, where ``<module>`` is the name of the game's own module in
   :mod:`exact.games` (``punto_banco`` for ``exact.games.punto_banco``). It defines
-  ``report_data(game, context) -> dict``: the numbers of the report, built with the helpers of
-  :mod:`exact.reports.sections`, as JSON-ready text (every figure computed, none typed).
-* ``reports/<game id>.typ``: the Typst template that lays that data out, importing the
-  shared layout of ``reports/lib.typ``.
+  ``report_data(game, context) -> dict``: the numbers of the report as JSON-ready text
+  (every figure computed, none typed), usually ``sections.standard_report_data(...)`` plus
+  whatever appendix is particular to the game.
+* ``reports/<game id>.typ``: the Typst template, usually one call of ``standard-report`` from
+  the shared ``reports/lib.typ`` with the game's prose (description, assumptions, appendix).
+* optionally ``reports/published/<game id>.toml``: published figures the verification section
+  checks (the only hand-typed numbers, there to be compared with).
 
 :func:`available_reports` finds the games of :data:`exact.games.REGISTRY` that have both, so
 adding a game's report never means editing a list here.
