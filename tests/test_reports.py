@@ -193,7 +193,7 @@ def test_standard_report_lays_out_without_the_optional_sections(punto_banco, tmp
     work = tmp_path / "build"
     work.mkdir()
     data = standard_report_data(punto_banco, Context(work), decks=2,
-                                rule_set=("standard", "Standard"))
+                                rule_set=("standard", "Standard"), depleted_shoes=2)
     assert not {"published", "brute_force", "simulation"} & set(data)
     (work / "data.json").write_text(json.dumps(data))
     shutil.copy(TEMPLATES / "lib.typ", tmp_path / "lib.typ")
@@ -206,3 +206,34 @@ def test_standard_report_lays_out_without_the_optional_sections(punto_banco, tmp
     text = _text(tmp_path / "mini.pdf")
     assert "Verification" in text and "Published figures" not in text
     assert grouped(analyze(punto_banco, Shoe.standard(2)).total) in text
+
+
+SIDE_BET = """
+[[bet]]
+id = "dragon-7"
+name = "Dragon 7"
+paytable = "40-to-1"
+  [[bet.event]]
+  name = "Banker wins with a three-card 7"
+  when = "winner == 'banker' and banker_total == 7 and banker_cards == 3"
+  pays = 40
+"""
+
+
+def test_report_data_grows_with_every_bet_the_game_ships(tmp_path):
+    """A side bet added as a bet file appears in every section without touching the report."""
+    from exact.games.punto_banco import DATA, PuntoBanco
+    from exact.reports.sections import standard_report_data
+
+    side = tmp_path / "side.toml"
+    side.write_text(SIDE_BET)
+    game = PuntoBanco(bet_files=(DATA / "bets.toml", side))
+    (tmp_path / "build").mkdir()
+    data = standard_report_data(game, Context(tmp_path / "build"), decks=8,
+                                rule_set=("standard", "Standard"), depleted_shoes=2)
+    assert [b["id"] for b in data["bets"]][-1] == "dragon-7"
+    assert data["summary"][-1]["bet"] == "Dragon 7"
+    # published: Dragon 7 at 40 to 1 has a house edge of 7.6113% (8 decks)
+    assert data["summary"][-1]["house_edge"] == "7.6113%"
+    assert "Dragon 7" in data["removal"]["tables"][0]["bets"]
+    assert any(row["bet"] == "Dragon 7" for row in data["depletion"]["rows"])

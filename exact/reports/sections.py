@@ -332,6 +332,41 @@ def effects_of_removal(game: Game, bets: Sequence[Bet], shoe: Shoe,
                 for b in ids]}
 
 
+def edge_through_shoe(game: Game, bets: Sequence[Bet], shoe: Shoe, context: Context,
+                      depths: Sequence[int] = (), shoes: int = 30,
+                      seed: int = 20261130) -> dict[str, object]:
+    """How the exact edge spreads as the shoe is dealt: for each depth, ``shoes`` seeded
+    random depletions of ``shoe`` analysed exactly (default paytables)."""
+    import random
+
+    from exact.cards import CARDS
+
+    depths = list(depths) or [shoe.size // 4, shoe.size // 2, 3 * shoe.size // 4]
+    generator = random.Random(seed)
+    deck = [card for card, count in zip(CARDS, shoe.counts, strict=True) for _ in range(count)]
+    base = analyze(game, shoe, bets)
+    edges: dict[str, list[list[Fraction]]] = {b: [] for b in base.bets}
+    for depth in depths:
+        for column in edges.values():
+            column.append([])
+        for _ in range(shoes):
+            left = analyze(game, shoe.remove(generator.sample(deck, depth)), bets)
+            for bet_id in edges:
+                edges[bet_id][-1].append(left.bets[bet_id].table().house_edge)
+    names = {b: base.bets[b].bet.name for b in base.bets}
+    rows = [{"bet": names[b], "depth": str(depth),
+             "low": percent(min(column)), "median": percent(sorted(column)[len(column) // 2]),
+             "high": percent(max(column)),
+             "advantage": f"{sum(e < 0 for e in column)} of {len(column)}"}
+            for b in edges for depth, column in zip(depths, edges[b], strict=True)]
+    chart = charts.edge_through_shoe(depths, [
+        {"title": names[b], "full": float(base.bets[b].table().house_edge) * 100,
+         "edges": [[float(e) * 100 for e in column] for column in edges[b]]} for b in edges],
+        context.out_dir / "depletion.svg")
+    return {"shoe": shoe.describe(), "shoes": str(shoes), "seed": str(seed),
+            "depths": [str(d) for d in depths], "rows": rows, "chart": chart}
+
+
 # --- verification ----------------------------------------------------------------------------
 FIGURE_KINDS = ("count", "total", "house_edge", "house_edge_resolved", "sd",
                 "feature_count", "feature_probability")
@@ -560,7 +595,7 @@ def standard_report_data(game: Game, context: Context, *, decks: int, rule_set: 
                          shoe_for: Callable[[int], Shoe] = standard_shoe,
                          published: Path | None = None, reference: ModuleType | None = None,
                          brute_force_shoes: Sequence[Shoe] = (), simulated_rounds: int = 20_000,
-                         seed: int = 20261130) -> dict[str, object]:
+                         depleted_shoes: int = 30, seed: int = 20261130) -> dict[str, object]:
     """Every section that ``reports/lib.typ``'s ``standard-report`` lays out, for every wager
     the game ships (``game_bets``), at ``decks`` decks (the sensitivity uses 1, 2, 4, 6, 8).
 
@@ -593,6 +628,8 @@ def standard_report_data(game: Game, context: Context, *, decks: int, rule_set: 
         "decks_sensitivity": deck_sensitivity(by_decks, context),
         "pays_sensitivity": pay_sensitivity(analysis, context),
         "removal": effects_of_removal(game, bets, shoe, context),
+        "depletion": edge_through_shoe(game, bets, shoe, context, shoes=depleted_shoes,
+                                       seed=seed),
         "sums": sums_check(by_decks),
         "events_by_decks": events_by_decks(by_decks),
     }
