@@ -61,7 +61,8 @@ def build_report(game_id: str, out_dir: Path = BUILD, templates: Path = TEMPLATE
                             sys_inputs={"data": "/" + str(work_dir.relative_to(root)),
                                         "date": "-".join(map(str, typst_date(epoch)))})
     except RuntimeError as error:  # typst.TypstError is a RuntimeError
-        raise ReportError(f"{game_id}: Typst failed: {error}") from None
+        # Typst's diagnostics span lines; the error is reported on one
+        raise ReportError(f"{game_id}: Typst failed: {' '.join(str(error).split())}") from None
     target = out_dir / f"{game_id}.pdf"
     partial = target.with_suffix(".pdf.partial")
     partial.write_bytes(pdf)
