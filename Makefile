@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: all install analyze test lint bench lab clean
+.PHONY: all install analyze test lint bench lab clean report
 
 all: analyze
 
@@ -16,6 +16,19 @@ $(STAMP): pyproject.toml
 	@touch $@
 
 install: $(STAMP)
+
+## The PDF math reports, one per game, into reports/build/ (needs only the `report` extra:
+## typst, whose wheel carries the compiler, and matplotlib).
+REPORT_STAMP := $(VENV)/.installed-report
+
+$(REPORT_STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "exact needs Python 3.11 or newer")'
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet -e '.[report]'
+	@touch $@
+
+report: $(REPORT_STAMP)
+	$(PY) -m exact.reports --out reports/build
 
 ## The main analysis: exact return tables of the 8-deck Punto Banco bets.
 analyze: $(STAMP)

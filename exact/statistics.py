@@ -105,3 +105,72 @@ class BetTable:
     def top_award(self) -> Outcome | None:
         paying = [o for o in self.outcomes if o.pays > 0 and o.combinations]
         return max(paying, key=lambda o: o.pays) if paying else None
+
+
+# --- statistics of repeated play (reports, notebooks) ----------------------------------------
+# These use the normal approximation (central limit theorem) and so return floats: the exact
+# inputs (mean, variance, probabilities) stay Fractions up to this last step.
+
+def normal_quantile(level: Fraction | float) -> float:
+    """The two-sided standard normal quantile ``z`` with ``P(|Z| <= z) = level``.
+
+    >>> round(normal_quantile(Fraction(9, 10)), 4), round(normal_quantile(0.95), 4)
+    (1.6449, 1.96)
+    """
+    from statistics import NormalDist
+
+    if not 0 < level < 1:
+        raise ValueError(f"confidence level must be strictly between 0 and 1, got {level}")
+    return NormalDist().inv_cdf((1 + float(level)) / 2)
+
+
+def volatility_index(variance: Fraction, level: Fraction | float = Fraction(9, 10)) -> float:
+    """Volatility index: the two-sided ``level`` normal quantile times the standard deviation.
+
+    After ``n`` rounds the player's net result lies within ``n*mean +- VI*sqrt(n)`` units
+    with probability about ``level``.
+
+    >>> round(volatility_index(Fraction(1)), 4), round(volatility_index(Fraction(4), 0.95), 4)
+    (1.6449, 3.9199)
+    """
+    return normal_quantile(level) * math.sqrt(variance)
+
+
+def result_interval(mean: Fraction, variance: Fraction, rounds: int,
+                    level: Fraction | float) -> tuple[float, float]:
+    """Interval holding the player's average net result per unit wagered after ``rounds``
+    independent rounds with probability about ``level`` (normal approximation).
+
+    >>> low, high = result_interval(Fraction(-1, 100), Fraction(1), 10_000, 0.95)
+    >>> round(low, 4), round(high, 4)
+    (-0.0296, 0.0096)
+    """
+    if rounds < 1:
+        raise ValueError(f"rounds must be a positive integer, got {rounds}")
+    half = normal_quantile(level) * math.sqrt(variance / rounds)
+    return float(mean) - half, float(mean) + half
+
+
+def one_in(probability: Fraction) -> Fraction:
+    """The odds of an outcome as "1 in X": ``X = 1/probability``, exact.
+
+    >>> one_in(Fraction(1, 37)), one_in(Fraction(2, 7))
+    (Fraction(37, 1), Fraction(7, 2))
+    """
+    if probability <= 0:
+        raise ValueError("an outcome that never happens has no '1 in X' odds")
+    return 1 / Fraction(probability)
+
+
+def one_in_text(probability: Fraction, digits: int = 4) -> str:
+    """``one_in`` for display, with ``digits`` significant digits and thousands separators.
+
+    >>> one_in_text(Fraction(1, 37)), one_in_text(Fraction(2, 7)), one_in_text(Fraction(3, 1000003))
+    ('1 in 37', '1 in 3.5', '1 in 333,334')
+    """
+    odds = float(one_in(probability))
+    decimals = max(0, digits - 1 - math.floor(math.log10(odds)))
+    text = f"{odds:,.{decimals}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return f"1 in {text}"

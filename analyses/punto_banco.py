@@ -1,0 +1,95 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Punto Banco: edges, paytables and decks
+#
+# Every wager the game ships (the main bets and, once they land, the side bets) analysed
+# exactly for an 8-deck shoe, with its alternative paytables, the effect of the number of
+# decks and of the Banker commission. Everything is computed by the `exact` library; the
+# asserts check the headline numbers against published figures.
+
+# %%
+from fractions import Fraction
+
+import matplotlib.pyplot as plt
+from IPython.display import Markdown, display
+
+from exact.analysis import analyze, game_bets
+from exact.cards import Shoe
+from exact.notebooks import edge_table, require_game
+
+game = require_game("punto-banco")
+bets = game_bets(game)
+result = analyze(game, Shoe.standard(8), bets)
+display(Markdown(edge_table(result)))
+
+# %% [markdown]
+# ## Headline numbers
+# The published 8-deck figures (wizardofodds.com): Banker 1.0579 %, Player 1.2351 %,
+# Tie at 8 to 1 14.3596 % and at 9 to 1 4.8440 %; Banker wins 2,292,252,566,437,888 times
+# out of 4,998,398,275,503,360.
+
+# %%
+banker, player, tie = (result.bets[b] for b in ("banker", "player", "tie"))
+assert result.total == 4_998_398_275_503_360
+assert banker.counts[0] == 2_292_252_566_437_888
+assert f"{float(banker.table().house_edge) * 100:.4f}" == "1.0579"
+assert f"{float(player.table().house_edge) * 100:.4f}" == "1.2351"
+assert f"{float(tie.table().house_edge) * 100:.4f}" == "14.3596"
+assert f"{float(tie.table('9-to-1').house_edge) * 100:.4f}" == "4.8440"
+for bet in result.bets.values():
+    assert sum(bet.counts) == result.total
+print("Banker house edge, exact:", banker.table().house_edge)
+
+# %% [markdown]
+# ## House edge against the number of decks
+
+# %%
+decks = [1, 2, 4, 6, 8]
+by_decks = {d: analyze(game, Shoe.standard(d), bets) for d in decks}
+figure, axis = plt.subplots(figsize=(7, 4))
+for bet in bets:
+    edges = [float(by_decks[d].bets[bet.id].table().house_edge) * 100 for d in decks]
+    axis.plot(decks, edges, "o-", label=bet.name)
+axis.set_xlabel("number of 52-card decks")
+axis.set_ylabel("house edge (%)")
+axis.set_yscale("log")
+axis.legend()
+axis.set_title("House edge of every wager by shoe size")
+plt.show()
+# fewer decks favour the Banker bet a little and hurt the Player bet
+assert by_decks[1].bets["banker"].table().house_edge < banker.table().house_edge
+assert by_decks[1].bets["player"].table().house_edge > player.table().house_edge
+
+# %% [markdown]
+# ## Banker commission
+# The Banker wager pays `1 - c` to 1 for a commission `c`; the house edge is linear in `c`.
+# The break-even commission (house edge 0) is exact.
+
+# %%
+win, push, lose = (Fraction(c, result.total) for c in banker.counts)
+commissions = [Fraction(k, 100) for k in range(0, 7)]
+edges = [-(win * (1 - c) - lose) for c in commissions]
+break_even = 1 - lose / win
+display(Markdown("| Commission | House edge |\n|---|---|\n" + "\n".join(
+    f"| {float(c):.0%} | {float(e) * 100:.4f}% |" for c, e in zip(commissions, edges))))
+print("break-even commission:", break_even, f"= {float(break_even):.4%}")
+assert edges[5] == banker.table().house_edge
+assert 0 < break_even < Fraction(5, 100)
+figure, axis = plt.subplots(figsize=(6, 3.5))
+axis.plot([float(c) * 100 for c in commissions], [float(e) * 100 for e in edges], "o-")
+axis.axhline(0, color="grey", linewidth=0.8)
+axis.set_xlabel("commission on Banker wins (%)")
+axis.set_ylabel("Banker house edge (%)")
+plt.show()

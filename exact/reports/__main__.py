@@ -1,0 +1,5 @@
+import sys
+
+from exact.reports.build import main
+
+sys.exit(main())

@@ -1,0 +1,96 @@
+"""Build the PDF reports: data from the library, charts, then Typst.
+
+>>> from exact.reports.build import typst_date
+>>> typst_date(0)
+(1970, 1, 1)
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+from exact.games import get_game
+from exact.reports import TEMPLATES, ReportError, available_reports, report_module, template_path
+from exact.reports.sections import Context, build_epoch
+
+BUILD = TEMPLATES / "build"
+
+
+def typst_date(epoch: int) -> tuple[int, int, int]:
+    moment = datetime.fromtimestamp(epoch, UTC)
+    return moment.year, moment.month, moment.day
+
+
+def report_data(game_id: str, work_dir: Path) -> dict[str, object]:
+    """The report's data (and its charts, written into ``work_dir``)."""
+    module = report_module(game_id)
+    if module is None:
+        raise ReportError(f"{game_id}: no report module {game_id!r} (see exact/reports/)")
+    work_dir.mkdir(parents=True, exist_ok=True)
+    return module.report_data(get_game(game_id), Context(work_dir))
+
+
+def build_report(game_id: str, out_dir: Path = BUILD, templates: Path = TEMPLATES) -> Path:
+    """Build ``<out_dir>/<game_id>.pdf``; its data and charts go to ``<out_dir>/<game_id>/``.
+
+    The PDF is written whole or not at all; its bytes depend only on the inputs (the date is
+    ``SOURCE_DATE_EPOCH`` or the commit's date, fonts are Typst's own)."""
+    import typst
+
+    template = template_path(game_id, templates)
+    if not template.is_file():
+        raise ReportError(f"{game_id}: no template {template}")
+    out_dir = out_dir.resolve()
+    work_dir = out_dir / game_id
+    if work_dir.exists():
+        shutil.rmtree(work_dir)
+    data = report_data(game_id, work_dir)
+    (work_dir / "data.json").write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    # Typst reads files only under its root: the template's folder and the build folder must
+    # share it, so the root is their common parent.
+    root = Path(_common_root(templates.resolve(), work_dir))
+    epoch = build_epoch()
+    try:
+        pdf = typst.compile(str(template.resolve()), root=str(root), ignore_system_fonts=True,
+                            font_paths=[], timestamp=epoch,
+                            sys_inputs={"data": "/" + str(work_dir.relative_to(root)),
+                                        "date": "-".join(map(str, typst_date(epoch)))})
+    except RuntimeError as error:  # typst.TypstError is a RuntimeError
+        # Typst's diagnostics span lines; the error is reported on one
+        raise ReportError(f"{game_id}: Typst failed: {' '.join(str(error).split())}") from None
+    target = out_dir / f"{game_id}.pdf"
+    partial = target.with_suffix(".pdf.partial")
+    partial.write_bytes(pdf)
+    partial.replace(target)
+    return target
+
+
+def _common_root(first: Path, second: Path) -> str:
+    import os
+
+    return os.path.commonpath([first, second])
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m exact.reports",
+                                     description="Build the PDF math reports of the games.")
+    parser.add_argument("games", nargs="*", help="game ids (default: every game with a report)")
+    parser.add_argument("--out", type=Path, default=BUILD, help="output folder (reports/build)")
+    arguments = parser.parse_args(argv)
+    games = arguments.games or available_reports()
+    try:
+        for game_id in games:
+            started = time.perf_counter()
+            target = build_report(game_id, arguments.out)
+            print(f"{target} ({time.perf_counter() - started:.1f} s)")
+    except ReportError as error:
+        print(f"exact.reports: {error}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,132 @@
+"""Charts of the reports as reproducible vector SVG (matplotlib).
+
+Same data, same bytes: the SVG ids are salted with a constant, the date is left out and
+text is drawn as paths, so the chart neither depends on the installed fonts nor on the clock.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+RC = {
+    "svg.hashsalt": "exact-report",
+    "svg.fonttype": "path",
+    "font.family": "DejaVu Sans",
+    "font.size": 8,
+    "axes.titlesize": 9,
+    "axes.labelsize": 8,
+    "axes.grid": True,
+    "grid.alpha": 0.35,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "figure.dpi": 72,
+}
+COLUMNS = 3
+PANEL_WIDTH, PANEL_HEIGHT = 2.3, 1.9  # inches
+
+
+@contextmanager
+def _style():  # type: ignore[no-untyped-def]
+    import matplotlib
+
+    matplotlib.use("svg", force=True)
+    import matplotlib.pyplot as plt
+
+    with matplotlib.rc_context(RC):
+        yield plt
+
+
+def _grid(plt, panels: int):  # type: ignore[no-untyped-def]
+    columns = min(COLUMNS, max(panels, 1))
+    rows = max(1, math.ceil(panels / columns))
+    figure, axes = plt.subplots(rows, columns, squeeze=False,
+                                figsize=(PANEL_WIDTH * columns, PANEL_HEIGHT * rows))
+    flat = [axis for row in axes for axis in row]
+    for axis in flat[panels:]:
+        axis.set_visible(False)
+    return figure, flat[:panels]
+
+
+def _save(plt, figure, path: Path) -> str:  # type: ignore[no-untyped-def]
+    figure.tight_layout()
+    figure.savefig(path, format="svg", metadata={"Date": None})
+    plt.close(figure)
+    return path.name
+
+
+def edge_against_pay(panels: Sequence[Mapping[str, object]], path: Path) -> str:
+    """One panel per paying event: house edge (%) as that event's pay varies.
+
+    Each panel: ``title``, ``pays`` and ``edges`` (x and y, floats), ``current`` (x, y) and
+    ``break_even`` (x or None).
+    """
+    with _style() as plt:
+        figure, axes = _grid(plt, len(panels))
+        for axis, panel in zip(axes, panels, strict=True):
+            axis.plot(panel["pays"], panel["edges"], color="#1f4e79", linewidth=1.4)
+            axis.axhline(0, color="#555555", linewidth=0.8)
+            x, y = panel["current"]  # type: ignore[misc]
+            axis.plot([x], [y], "o", color="#c00000", markersize=4, label="current pay")
+            if panel.get("break_even") is not None:
+                axis.axvline(panel["break_even"], color="#7f7f7f", linestyle="--",
+                             linewidth=0.8, label="break-even pay")
+            axis.set_title(str(panel["title"]))
+            axis.set_xlabel("pay (units won per unit wagered)")
+            axis.set_ylabel("house edge (%)")
+        if axes:
+            axes[0].legend(fontsize=6, loc="best")
+        return _save(plt, figure, path)
+
+
+def effects_of_removal(ranks: Sequence[str], panels: Sequence[Mapping[str, object]],
+                       path: Path) -> str:
+    """One bar panel per bet: change of the house edge (percentage points) when one card of
+    each rank is removed. Each panel: ``title`` and ``values`` (floats, one per rank)."""
+    with _style() as plt:
+        figure, axes = _grid(plt, len(panels))
+        for axis, panel in zip(axes, panels, strict=True):
+            values = list(panel["values"])  # type: ignore[call-overload]
+            colours = ["#c00000" if v > 0 else "#1f4e79" for v in values]
+            axis.bar(list(ranks), values, color=colours, width=0.7)
+            axis.axhline(0, color="#555555", linewidth=0.8)
+            axis.set_title(str(panel["title"]))
+            axis.set_xlabel("rank removed (one card)")
+            axis.set_ylabel("change in house edge (pp)")
+        return _save(plt, figure, path)
+
+
+def edge_against_decks(decks: Sequence[int], series: Mapping[str, Sequence[float]],
+                       path: Path) -> str:
+    """One panel per bet: house edge (%) against the number of decks."""
+    with _style() as plt:
+        figure, axes = _grid(plt, len(series))
+        for axis, (title, edges) in zip(axes, series.items(), strict=True):
+            axis.plot(list(decks), list(edges), "o-", color="#1f4e79", markersize=3.5,
+                      linewidth=1.2)
+            axis.set_xticks(list(decks))
+            axis.set_title(title)
+            axis.set_xlabel("number of 52-card decks")
+            axis.set_ylabel("house edge (%)")
+        return _save(plt, figure, path)
+
+
+def edge_through_shoe(depths: Sequence[int], panels: Sequence[Mapping[str, object]],
+                      path: Path) -> str:
+    """One panel per wager: box plots of the exact house edge (%) of seeded random shoes
+    after each number of cards dealt. Each panel: ``title``, ``edges`` (one list per depth)
+    and ``full`` (the full shoe's edge)."""
+    with _style() as plt:
+        figure, axes = _grid(plt, len(panels))
+        for axis, panel in zip(axes, panels, strict=True):
+            axis.boxplot(panel["edges"], widths=0.55, showfliers=True,  # type: ignore[arg-type]
+                         flierprops={"markersize": 2.5})
+            axis.set_xticks(range(1, len(depths) + 1), [str(d) for d in depths])
+            axis.axhline(panel["full"], color="#1f4e79", linewidth=0.8, linestyle="--")
+            axis.axhline(0, color="#c00000", linewidth=0.8)
+            axis.set_title(str(panel["title"]))
+            axis.set_xlabel("cards dealt before the round")
+            axis.set_ylabel("house edge (%)")
+        return _save(plt, figure, path)

@@ -1,0 +1,70 @@
+"""The Punto Banco report's data: every wager the game ships (``game_bets``), so side bets
+appear in every section as soon as their bet files do.
+
+The template is ``reports/punto-banco.typ``; the published figures it is checked against are
+in ``reports/published/punto-banco.toml``.
+"""
+
+from __future__ import annotations
+
+from exact.cards import Shoe
+from exact.games.punto_banco import DATA, STANDARD_RULES, PuntoBanco, hand_total
+from exact.reports import sections
+from exact.reports.sections import Context, decimal, grouped
+
+DECKS = 8
+# Rounds shown card by card, in dealing order (Player, Banker, Player, Banker, third cards):
+# a natural, both hands drawing, a tie, and the Banker drawing to win.
+EXAMPLES = ("9H 5C 9D 2S", "2C KS AD 4D 5H 3C", "7H 6C KD AS", "TC 3H 7S 2D 4D")
+# Small, odd shoes for the card-by-card brute force: few distinct cards keep it quick, and
+# pairs, suits and colours all occur.
+BRUTE_FORCE_SHOES = ("AS:2,5H:2,5D:1,9C:2,KH:2,KS:1", "2C:2,3H:1,4S:2,6D:2,8C:1,TH:2")
+SIMULATED_ROUNDS = 20_000
+SIMULATION_SEED = 20261130
+
+
+def report_data(game: PuntoBanco, context: Context) -> dict[str, object]:
+    shoe = Shoe.standard(DECKS)
+    data = sections.standard_report_data(
+        game, context, decks=DECKS, rule_set=(game.rules.id, game.rules.name),
+        rule_files=[DATA / "rules.toml"] if game.rules == STANDARD_RULES else [],
+        examples=EXAMPLES, describe_hands=_hands,
+        published=context.repository / "reports" / "published" / "punto-banco.toml",
+        reference=sections.load_reference(context),
+        brute_force_shoes=[Shoe.parse(text) for text in BRUTE_FORCE_SHOES],
+        simulated_rounds=SIMULATED_ROUNDS, seed=SIMULATION_SEED)
+    data["totals"] = _final_totals(game, shoe)
+    data["cards_dealt"] = _cards_dealt(game, shoe)
+    return data
+
+
+def _hands(record) -> list[str]:  # type: ignore[no-untyped-def]
+    def told(side: str, hand) -> str:  # type: ignore[no-untyped-def]
+        cards = " ".join(f"{label[1]}{label[3]}" for label in hand)
+        third = " (drew a third card)" if len(hand) == 3 else ""
+        return f"{side}: {cards}, total {hand_total(hand)}{third}"
+
+    return [told("Player", record[0]), told("Banker", record[1])]
+
+
+def _final_totals(game: PuntoBanco, shoe: Shoe) -> dict[str, object]:
+    """Appendix: exact count of every pair of final totals."""
+    distribution = game.round_distribution(shoe, ["player_total", "banker_total"])
+    counts: dict[tuple[int, int], int] = {}
+    for record, count in distribution.counts.items():
+        key = (game.read(record, "player_total"), game.read(record, "banker_total"))
+        counts[key] = counts.get(key, 0) + count  # type: ignore[index]
+    return {"total": grouped(distribution.total),
+            "rows": [{"player": str(p), "banker": str(b), "count": grouped(counts.get((p, b), 0)),
+                      "probability": decimal(counts.get((p, b), 0) / distribution.total)}
+                     for p in range(10) for b in range(10)]}
+
+
+def _cards_dealt(game: PuntoBanco, shoe: Shoe) -> list[dict[str, str]]:
+    distribution = game.round_distribution(shoe, ["cards_dealt"])
+    counts: dict[int, int] = {}
+    for record, count in distribution.counts.items():
+        dealt = game.read(record, "cards_dealt")
+        counts[dealt] = counts.get(dealt, 0) + count  # type: ignore[index]
+    return [{"cards": str(n), "count": grouped(c), "probability": decimal(c / distribution.total)}
+            for n, c in sorted(counts.items())]

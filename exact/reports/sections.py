@@ -1,0 +1,650 @@
+"""The sections every game's report shares, computed from the library.
+
+Each function returns JSON-ready data: exact integers and fractions as text (so nothing is
+rounded on the way to the template), decimals formatted here for display only. A game's
+report module (``exact/reports/<game module>.py``) calls these and adds what is particular
+to its game; the Typst templates only lay the text out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import subprocess
+import tomllib
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from fractions import Fraction
+from pathlib import Path
+from types import ModuleType
+
+from exact import __version__
+from exact.analysis import GameAnalysis, analyze
+from exact.bets import Bet
+from exact.cards import RANKS, Shoe
+from exact.games.base import Game
+from exact.reports import REPOSITORY, ReportError, charts
+from exact.settlement import Wager, settle_round
+from exact.statistics import (
+    BetTable,
+    normal_quantile,
+    one_in_text,
+    result_interval,
+    volatility_index,
+)
+
+DECKS = (1, 2, 4, 6, 8)
+ROUNDS = tuple(10**k for k in range(3, 9))
+LEVELS = (Fraction(90, 100), Fraction(95, 100), Fraction(99, 100))
+SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+@dataclass(frozen=True)
+class Context:
+    """Where a report's generated files go and what it is built from."""
+
+    out_dir: Path
+    repository: Path = REPOSITORY
+
+
+# --- formatting ------------------------------------------------------------------------------
+def grouped(number: int) -> str:
+    """Display text.
+
+    >>> grouped(4998398275503360)
+    '4,998,398,275,503,360'
+    """
+    return f"{number:,}"
+
+
+def percent(value: Fraction | float, digits: int = 4, sign: bool = False) -> str:
+    """Display text.
+
+    >>> percent(Fraction(114753351728, 10847218479825)), percent(Fraction(-1, 8), 2, True)
+    ('1.0579%', '−12.50%')
+    """
+    return _minus(f"{float(value) * 100:{'+' if sign else ''}.{digits}f}%")
+
+
+def decimal(value: Fraction | float, digits: int = 10) -> str:
+    """Fixed decimals for ordinary values, ``digits`` significant figures for tiny ones.
+
+    >>> decimal(Fraction(1, 3)), decimal(Fraction(1, 3 * 10**7)), decimal(Fraction(-2))
+    ('0.3333333333', '3.333333333×10⁻⁸', '−2.0000000000')
+    """
+    number = float(value)
+    if number != 0 and abs(number) < 1e-4:
+        mantissa, exponent = f"{number:.{digits - 1}e}".split("e")
+        return _minus(f"{mantissa}×10{str(int(exponent)).translate(SUPERSCRIPTS)}")
+    return _minus(f"{number:.{digits}f}")
+
+
+def scientific(value: float, digits: int = 4) -> str:
+    """Display text.
+
+    >>> scientific(-0.000371234), scientific(0.0)
+    ('−3.712×10⁻⁴', '0')
+    """
+    if value == 0:
+        return "0"
+    mantissa, exponent = f"{value:+.{digits - 1}e}".split("e")
+    mantissa = _minus(mantissa)
+    return f"{mantissa}×10{str(int(exponent)).translate(SUPERSCRIPTS)}"
+
+
+def _minus(text: str) -> str:
+    """Typographic minus signs (the hyphen is too short beside digits)."""
+    return text.replace("-", "−")
+
+
+def pays_text(pays: Fraction) -> str:
+    """Display text.
+
+    >>> pays_text(Fraction(19, 20)), pays_text(Fraction(0)), pays_text(Fraction(-1))
+    ('19/20 to 1', 'push', 'loses')
+    """
+    if pays < 0:
+        return "loses"
+    return "push" if pays == 0 else f"{pays} to 1"
+
+
+# --- cover -----------------------------------------------------------------------------------
+def _git(repository: Path, *arguments: str) -> str | None:
+    try:
+        done = subprocess.run(["git", "-C", str(repository), *arguments], capture_output=True,
+                              text=True, check=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip()
+
+
+def build_epoch(repository: Path = REPOSITORY) -> int:
+    """The report's date as a Unix time: ``SOURCE_DATE_EPOCH`` if set, else the date of the
+    checked-out commit, so that the same inputs give the same bytes."""
+    if os.environ.get("SOURCE_DATE_EPOCH"):
+        try:
+            return int(os.environ["SOURCE_DATE_EPOCH"])
+        except ValueError:
+            raise ReportError("SOURCE_DATE_EPOCH must be an integer Unix time") from None
+    committed = _git(repository, "log", "-1", "--format=%ct")
+    return int(committed) if committed else 0
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def cover(game: Game, shoe: Shoe, bets: Sequence[Bet], files: Iterable[Path],
+          context: Context) -> dict[str, object]:
+    """Game, rule set, paytables, toolkit version and commit, file hashes, date."""
+    commit = _git(context.repository, "rev-parse", "HEAD") or "unknown (not a git checkout)"
+    if _git(context.repository, "status", "--porcelain", "--", "exact", "reports"):
+        commit += " + uncommitted changes"
+    epoch = build_epoch(context.repository)
+    return {
+        "game": game.name,
+        "game_id": game.id,
+        "shoe": shoe.describe(),
+        "version": __version__,
+        "commit": commit,
+        "epoch": epoch,
+        "date": datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%d"),
+        "paytables": [{"bet": bet.name, "id": bet.id, "default": bet.paytable,
+                       "alternatives": ", ".join(bet.alternatives) or "none"} for bet in bets],
+        "files": [{"path": _relative(path, context.repository), "sha256": sha256(path)}
+                  for path in files],
+    }
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(root))
+    except ValueError:
+        return path.name
+
+
+# --- summary, return tables, statistics --------------------------------------------------------
+def _tables(analysis: GameAnalysis) -> Iterable[tuple[Bet, BetTable]]:
+    for bet_analysis in analysis.bets.values():
+        for table in bet_analysis.tables.values():
+            yield bet_analysis.bet, table
+
+
+def summary(analysis: GameAnalysis) -> list[dict[str, str]]:
+    """One row per wager and paytable: edge, RTP, hit frequency, SD, VI(90%), top award."""
+    rows = []
+    for bet, table in _tables(analysis):
+        top = table.top_award()
+        rows.append({
+            "bet": bet.name, "paytable": table.paytable,
+            "house_edge": percent(table.house_edge),
+            "rtp": percent(table.return_to_player),
+            "hit": percent(table.hit_frequency, 2),
+            "sd": f"{table.standard_deviation:.4f}",
+            "vi90": f"{volatility_index(table.variance, LEVELS[0]):.4f}",
+            "top_award": pays_text(top.pays) if top else "none",
+            "top_odds": one_in_text(top.probability) if top else "",
+        })
+    return rows
+
+
+def return_tables(analysis: GameAnalysis) -> list[dict[str, object]]:
+    """Per wager: every paytable's return table with exact counts and its statistics."""
+    out: dict[str, dict[str, object]] = {}
+    for bet, table in _tables(analysis):
+        entry = out.setdefault(bet.id, {"id": bet.id, "name": bet.name,
+                                        "description": bet.description, "tables": []})
+        entry["tables"].append({  # type: ignore[union-attr]
+            "paytable": table.paytable,
+            "default": table.paytable == bet.paytable,
+            "rows": [{"event": o.event, "pays": pays_text(o.pays),
+                      "combinations": grouped(o.combinations),
+                      "probability": decimal(o.probability),
+                      "return": decimal(o.expected_return)} for o in table.outcomes],
+            "total": {"combinations": grouped(sum(o.combinations for o in table.outcomes)),
+                      "probability": decimal(sum(o.probability for o in table.outcomes)),
+                      "return": decimal(table.expected_value)},
+            "house_edge": percent(table.house_edge, 6),
+            "house_edge_exact": str(table.house_edge),
+            "house_edge_resolved": (percent(table.house_edge_per_resolved_bet, 6)
+                                    if table.house_edge_per_resolved_bet is not None else "n/a"),
+            "push": percent(table.push_frequency, 4),
+        })
+    return list(out.values())
+
+
+def statistics(analysis: GameAnalysis) -> dict[str, object]:
+    """Variance, SD and the intervals of the average result after 10^3..10^8 rounds."""
+    bets = []
+    for bet, table in _tables(analysis):
+        bets.append({
+            "bet": bet.name, "paytable": table.paytable,
+            "default": table.paytable == bet.paytable,
+            "mean": decimal(table.expected_value), "mean_exact": str(table.expected_value),
+            "variance": decimal(table.variance), "variance_exact": str(table.variance),
+            "sd": f"{table.standard_deviation:.10f}", "sd_exact": table.standard_deviation_exact,
+            "intervals": [{"rounds": f"10{str(len(str(n)) - 1).translate(SUPERSCRIPTS)}",
+                           # one cell per confidence level
+                           "cells": [_interval_text(table, n, level) for level in LEVELS]}
+                          for n in ROUNDS],
+        })
+    return {"levels": [f"{float(level) * 100:.0f}%" for level in LEVELS],
+            "quantiles": [f"{normal_quantile(level):.4f}" for level in LEVELS],
+            "rounds": [grouped(n) for n in ROUNDS], "bets": bets}
+
+
+def _interval_text(table: BetTable, rounds: int, level: Fraction) -> str:
+    low, high = result_interval(table.expected_value, table.variance, rounds, level)
+    return f"{percent(low, 3, True)} … {percent(high, 3, True)}"
+
+
+# --- sensitivity -----------------------------------------------------------------------------
+def standard_shoe(decks: int) -> Shoe:
+    return Shoe.standard(decks)
+
+
+def analyses_by_decks(game: Game, bets: Sequence[Bet], decks: Sequence[int] = DECKS,
+                      shoe_for: Callable[[int], Shoe] = standard_shoe,
+                      ) -> dict[int, GameAnalysis]:
+    """The exact analysis of ``bets`` for the shoe of each number of decks."""
+    return {d: analyze(game, shoe_for(d), bets) for d in decks}
+
+
+def deck_sensitivity(by_decks: Mapping[int, GameAnalysis], context: Context) -> dict[str, object]:
+    """House edge of every wager and paytable for each number of decks, with a chart."""
+    decks = sorted(by_decks)
+    rows, series = [], {}
+    first = by_decks[decks[0]]
+    for bet_id, bet_analysis in first.bets.items():
+        for paytable in bet_analysis.bet.paytables:
+            edges = [by_decks[d].bets[bet_id].table(paytable).house_edge for d in decks]
+            rows.append({"bet": bet_analysis.bet.name, "paytable": paytable,
+                         "edges": [percent(e) for e in edges]})
+            series[f"{bet_analysis.bet.name} ({paytable})"] = [float(e) * 100 for e in edges]
+    chart = charts.edge_against_decks(decks, series, context.out_dir / "decks.svg")
+    return {"decks": [str(d) for d in decks], "rows": rows, "chart": chart}
+
+
+def pay_sensitivity(analysis: GameAnalysis, context: Context) -> dict[str, object]:
+    """For each paying event of each wager (default paytable): how the edge moves with its
+    pay, and the break-even pay, exact; a chart of edge against pay."""
+    rows, panels = [], []
+    for bet_analysis in analysis.bets.values():
+        table = bet_analysis.table()
+        for outcome in table.outcomes:
+            if outcome.pays <= 0 or not outcome.combinations:
+                continue
+            # the edge is linear in each pay: slope -probability
+            break_even = outcome.pays - table.expected_value / outcome.probability
+            rows.append({"bet": table.name, "paytable": table.paytable, "event": outcome.event,
+                         "pays": pays_text(outcome.pays),
+                         "probability": decimal(outcome.probability),
+                         "slope": percent(-outcome.probability, 4, True),
+                         "break_even": str(break_even) if break_even.denominator < 10**6
+                         else decimal(break_even, 6),
+                         "break_even_decimal": decimal(break_even, 6)})
+            low = max(Fraction(0), min(outcome.pays, break_even) * Fraction(4, 5))
+            high = max(outcome.pays, break_even) * Fraction(6, 5)
+            def edge(pay: Fraction, o=outcome, t=table) -> Fraction:  # type: ignore[no-untyped-def]
+                return -(t.expected_value + o.probability * (pay - o.pays))
+
+            panels.append({"title": f"{table.name}: {outcome.event}",
+                           "pays": [float(low), float(high)],
+                           "edges": [float(edge(low)) * 100, float(edge(high)) * 100],
+                           "current": (float(outcome.pays), float(table.house_edge) * 100),
+                           "break_even": float(break_even)})
+    chart = charts.edge_against_pay(panels, context.out_dir / "pays.svg")
+    return {"rows": rows, "chart": chart}
+
+
+def effects_of_removal(game: Game, bets: Sequence[Bet], shoe: Shoe,
+                       context: Context, per_table: int = 5) -> dict[str, object]:
+    """Change of each wager's house edge (default paytable) when one card of each rank is
+    removed from ``shoe``: every depleted shoe is re-analysed exactly."""
+    base = analyze(game, shoe, bets)
+    base_edges = {b: base.bets[b].table().house_edge for b in base.bets}
+    effects: dict[str, list[Fraction]] = {b: [] for b in base.bets}
+    ranks = [*RANKS, *(["X"] if shoe.jokers else [])]
+    for rank in ranks:
+        depleted = analyze(game, shoe.remove([rank]), bets)
+        for bet_id in effects:
+            effects[bet_id].append(depleted.bets[bet_id].table().house_edge - base_edges[bet_id])
+    names = {b: base.bets[b].bet.name for b in base.bets}
+    ids = list(effects)
+    tables = []
+    for start in range(0, len(ids), per_table):
+        chunk = ids[start:start + per_table]
+        tables.append({"bets": [names[b] for b in chunk],
+                       "rows": [{"rank": rank, "values": [scientific(float(effects[b][i]) * 100)
+                                                          for b in chunk]}
+                                for i, rank in enumerate(ranks)]})
+    chart = charts.effects_of_removal(
+        ranks, [{"title": names[b], "values": [float(v) * 100 for v in effects[b]]}
+                      for b in ids], context.out_dir / "eor.svg")
+    return {"shoe": shoe.describe(), "tables": tables, "chart": chart,
+            # exact: removing a card drawn at random from the shoe leaves every expectation
+            # unchanged, so the effects weighted by the cards of each rank sum to zero
+            "sums": [{"bet": names[b], "sum": str(
+                sum(e * shoe.count(r) for e, r in zip(effects[b], ranks, strict=True)))}
+                for b in ids]}
+
+
+def edge_through_shoe(game: Game, bets: Sequence[Bet], shoe: Shoe, context: Context,
+                      depths: Sequence[int] = (), shoes: int = 30,
+                      seed: int = 20261130) -> dict[str, object]:
+    """How the exact edge spreads as the shoe is dealt: for each depth, ``shoes`` seeded
+    random depletions of ``shoe`` analysed exactly (default paytables)."""
+    import random
+
+    from exact.cards import CARDS
+
+    depths = list(depths) or [shoe.size // 4, shoe.size // 2, 3 * shoe.size // 4]
+    generator = random.Random(seed)
+    deck = [card for card, count in zip(CARDS, shoe.counts, strict=True) for _ in range(count)]
+    base = analyze(game, shoe, bets)
+    edges: dict[str, list[list[Fraction]]] = {b: [] for b in base.bets}
+    for depth in depths:
+        for column in edges.values():
+            column.append([])
+        for _ in range(shoes):
+            left = analyze(game, shoe.remove(generator.sample(deck, depth)), bets)
+            for bet_id in edges:
+                edges[bet_id][-1].append(left.bets[bet_id].table().house_edge)
+    names = {b: base.bets[b].bet.name for b in base.bets}
+    rows = [{"bet": names[b], "depth": str(depth),
+             "low": percent(min(column)), "median": percent(sorted(column)[len(column) // 2]),
+             "high": percent(max(column)),
+             "advantage": f"{sum(e < 0 for e in column)} of {len(column)}"}
+            for b in edges for depth, column in zip(depths, edges[b], strict=True)]
+    chart = charts.edge_through_shoe(depths, [
+        {"title": names[b], "full": float(base.bets[b].table().house_edge) * 100,
+         "edges": [[float(e) * 100 for e in column] for column in edges[b]]} for b in edges],
+        context.out_dir / "depletion.svg")
+    return {"shoe": shoe.describe(), "shoes": str(shoes), "seed": str(seed),
+            "depths": [str(d) for d in depths], "rows": rows, "chart": chart}
+
+
+# --- verification ----------------------------------------------------------------------------
+FIGURE_KINDS = ("count", "total", "house_edge", "house_edge_resolved", "sd",
+                "feature_count", "feature_probability")
+
+
+def published_checks(game: Game, bets: Sequence[Bet], path: Path) -> dict[str, object]:
+    """Compare the figures of a published-figures file (see reports/published/) with the
+    library. Counts must agree exactly; rounded figures at their published precision."""
+    try:
+        data = tomllib.loads(path.read_text())
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise ReportError(f"{path}: cannot read published figures: {error}") from None
+    known = {bet.id: bet for bet in bets}
+    cache: dict[int, GameAnalysis] = {}
+    figures = data.get("figure", [])
+    tallies = _feature_tallies(game, figures)
+    rows = []
+    for position, figure in enumerate(figures, start=1):
+        where = f"{path.name}: figure {position}"
+        kind = figure.get("what")
+        if kind not in FIGURE_KINDS:
+            raise ReportError(f"{where}: 'what' must be one of {FIGURE_KINDS}, got {kind!r}")
+        decks = figure.get("decks", 8)
+        if decks not in cache:
+            cache[decks] = analyze(game, Shoe.standard(decks), bets)
+        computed, label = _computed_figure(tallies, figure, kind, known, cache[decks], where)
+        published = figure["value"]
+        if isinstance(published, int):
+            agrees, shown = computed == published, grouped(computed)
+            published_text = grouped(published)
+        else:
+            places = len(str(published).partition(".")[2])
+            scale = 100 if kind in ("house_edge", "house_edge_resolved") else 1
+            shown = f"{float(computed) * scale:.{places}f}"
+            agrees, published_text = shown == str(published), str(published)
+        rows.append({"figure": label, "decks": str(decks), "published": published_text,
+                     "computed": shown, "agrees": agrees})
+    return {"source": data.get("source", ""), "rows": rows,
+            "all_agree": all(r["agrees"] for r in rows)}
+
+
+def _feature_tallies(game: Game, figures: Sequence[Mapping[str, object]],
+                     ) -> dict[int, tuple[list[str], Counter]]:
+    """Per number of decks, the exact count of every combination of the features that the
+    feature figures name: one pass over the round records instead of one per figure."""
+    wanted: dict[int, set[str]] = {}
+    for figure in figures:
+        if str(figure.get("what", "")).startswith("feature"):
+            names = figure.get("features")
+            if not isinstance(names, dict) or not names:
+                raise ReportError(f"feature figure {figure!r}: 'features' must be a table")
+            wanted.setdefault(figure.get("decks", 8), set()).update(names)  # type: ignore[arg-type]
+    tallies = {}
+    for decks, names in wanted.items():
+        ordered = sorted(names)
+        distribution = game.compiled(game.needs(ordered)).distribution(Shoe.standard(decks))
+        readers = [game.features[n].read for n in ordered]
+        tally: Counter = Counter()
+        for record, count in distribution.counts.items():
+            tally[tuple(read(record) for read in readers)] += count
+        tallies[decks] = (ordered, tally)
+    return tallies
+
+
+def _computed_figure(tallies: Mapping[int, tuple[list[str], Counter]],
+                     figure: Mapping[str, object], kind: str, known: Mapping[str, Bet],
+                     analysis: GameAnalysis, where: str) -> tuple[object, str]:
+    if kind == "total":
+        return analysis.total, "total (denominator)"
+    if kind.startswith("feature"):
+        wanted = dict(figure["features"])  # type: ignore[call-overload]
+        names, tally = tallies[figure.get("decks", 8)]  # type: ignore[index]
+        positions = [(names.index(n), v) for n, v in wanted.items()]
+        count = sum(c for key, c in tally.items() if all(key[i] == v for i, v in positions))
+        label = ", ".join(f"{n} = {v}" for n, v in wanted.items())
+        return (count, label) if kind == "feature_count" else (
+            Fraction(count, analysis.total), f"P({label})")
+    bet_id = figure.get("bet")
+    if bet_id not in known:
+        raise ReportError(f"{where}: unknown bet {bet_id!r}")
+    bet_analysis = analysis.bets[bet_id]  # type: ignore[index]
+    table = bet_analysis.table(figure.get("paytable"))  # type: ignore[arg-type]
+    if kind == "count":
+        names = [e.name for e in bet_analysis.bet.events]
+        if figure.get("event") not in names:
+            raise ReportError(f"{where}: bet {bet_id!r} has no event {figure.get('event')!r}")
+        return (bet_analysis.counts[names.index(figure["event"])],  # type: ignore[arg-type]
+                f"{table.name}: {figure['event']} (count)")
+    if kind == "house_edge":
+        return table.house_edge, f"{table.name} ({table.paytable}): house edge (%)"
+    if kind == "house_edge_resolved":
+        return (table.house_edge_per_resolved_bet,
+                f"{table.name} ({table.paytable}): edge per resolved bet (%)")
+    return table.standard_deviation, f"{table.name} ({table.paytable}): standard deviation"
+
+
+def load_reference(context: Context, name: str = "reference") -> ModuleType | None:
+    """The tests' slow, independent reference implementation (``tests/<name>.py``), if the
+    checkout has it."""
+    path = context.repository / "tests" / f"{name}.py"
+    if not path.is_file():
+        return None
+    spec = importlib.util.spec_from_file_location(f"_exact_report_{name}", path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+def brute_force_checks(game: Game, bets: Sequence[Bet], shoes: Sequence[Shoe],
+                       reference_counts: Callable[[Shoe, Sequence[str]], Counter],
+                       reference_features: Iterable[str]) -> dict[str, object]:
+    """Event counts of both engines against a card-by-card brute force on small shoes.
+    ``reference_counts(shoe, names)`` counts rounds keyed by the tuple of the named features."""
+    known = set(reference_features)
+    covered = [bet for bet in bets if bet.features <= known]
+    rows = []
+    for shoe in shoes:
+        names = sorted(set().union(*(bet.features for bet in covered)))
+        brute = reference_counts(shoe, names)
+        expected = {bet.id: [0] * len(bet.events) for bet in covered}
+        for key, count in brute.items():
+            values = dict(zip(names, key, strict=True))
+            for bet in covered:
+                expected[bet.id][bet.settle({n: values[n] for n in bet.features})] += count
+        engines = {engine: analyze(game, shoe, covered, engine)
+                   for engine in ("direct", "compiled")}
+        for bet in covered:
+            rows.append({"shoe": f"{shoe.size} cards: {_composition(shoe)}", "bet": bet.name,
+                         "brute_force": " / ".join(grouped(c) for c in expected[bet.id]),
+                         "agrees": all(list(engines[e].bets[bet.id].counts) == expected[bet.id]
+                                       for e in engines)})
+    return {"rows": rows, "all_agree": all(r["agrees"] for r in rows),
+            "not_covered": [bet.name for bet in bets if bet not in covered]}
+
+
+def _composition(shoe: Shoe) -> str:
+    from exact.cards import CARDS
+
+    return " ".join(f"{card}×{count}" if count > 1 else str(card)
+                    for card, count in zip(CARDS, shoe.counts, strict=True) if count)
+
+
+def simulation_checks(analysis: GameAnalysis,
+                      simulate: Callable[[Shoe, int, int, Sequence[str]], Counter],
+                      reference_features: Iterable[str], rounds: int, seed: int,
+                      level: Fraction = Fraction(999, 1000)) -> dict[str, object]:
+    """A seeded simulation of ``rounds`` independent rounds: each wager's average result
+    must fall in the ``level`` interval around its exact expectation."""
+    known = set(reference_features)
+    covered = [b for b in analysis.bets.values() if b.bet.features <= known]
+    names = sorted(set().union(*(b.bet.features for b in covered)))
+    seen = simulate(analysis.shoe, rounds, seed, names)
+    rows = []
+    for bet_analysis in covered:
+        table, bet = bet_analysis.table(), bet_analysis.bet
+        net = sum(count * bet.events[bet.settle({n: v for n, v in zip(names, key, strict=True)
+                                                 if n in bet.features})].pays
+                  for key, count in seen.items())
+        average = Fraction(net, rounds)
+        low, high = result_interval(table.expected_value, table.variance, rounds, level)
+        rows.append({"bet": table.name, "paytable": table.paytable,
+                     "exact": percent(table.expected_value, 4, True),
+                     "simulated": percent(average, 4, True),
+                     "interval": f"{percent(low, 3, True)} … {percent(high, 3, True)}",
+                     "agrees": low <= average <= high})
+    return {"rounds": grouped(rounds), "seed": str(seed), "level": f"{float(level):.1%}",
+            "rows": rows, "all_agree": all(r["agrees"] for r in rows)}
+
+
+def sums_check(by_decks: Mapping[int, GameAnalysis]) -> list[dict[str, object]]:
+    """Every wager's event counts sum to the shoe's denominator, for every shoe."""
+    rows = []
+    for decks, analysis in sorted(by_decks.items()):
+        summed = [sum(b.counts) for b in analysis.bets.values()]
+        rows.append({"decks": str(decks), "denominator": grouped(analysis.total),
+                     "bets": str(len(summed)),
+                     "agrees": all(s == analysis.total for s in summed)})
+    return rows
+
+
+# --- worked examples and appendices ------------------------------------------------------------
+def worked_example(game: Game, cards: str, bets: Sequence[Bet],
+                   describe: Callable[[object], list[str]], stake: int = 10) -> dict[str, object]:
+    """One round dealt from ``cards`` with ``stake`` units on every wager, settled by the
+    same bet definitions the analysis uses. ``describe(record)`` tells the hands."""
+    settled = settle_round(game, cards, [Wager(b.id, stake) for b in bets],
+                           {b.id: b for b in bets})
+    return {"cards": " ".join(str(c) for c in settled.cards),
+            "hands": describe(game.record_from_cards(settled.cards)),
+            "settlements": [{"bet": next(b.name for b in bets if b.id == s.wager.bet),
+                             "stake": str(s.wager.amount), "event": s.event,
+                             "result": s.result, "net": _net(s.net)}
+                            for s in settled.settlements]}
+
+
+def _net(amount: Fraction) -> str:
+    """Display text.
+
+    >>> _net(Fraction(19, 2)), _net(Fraction(-10)), _net(Fraction(0))
+    ('+19/2 (+9.5)', '−10', '0')
+    """
+    text = _minus(("+" if amount > 0 else "") + str(amount))
+    if amount.denominator != 1:
+        text += f" ({_minus(f'{float(amount):+g}')})"
+    return text
+
+
+def events_by_decks(by_decks: Mapping[int, GameAnalysis]) -> dict[str, object]:
+    """Appendix: exact count of every event of every wager for each number of decks."""
+    decks = sorted(by_decks)
+    first = by_decks[decks[0]]
+    bets = []
+    for bet_id, bet_analysis in first.bets.items():
+        rows = [{"event": event.name,
+                 "counts": [grouped(by_decks[d].bets[bet_id].counts[i]) for d in decks]}
+                for i, event in enumerate(bet_analysis.bet.events)]
+        bets.append({"bet": bet_analysis.bet.name, "rows": rows})
+    return {"decks": [str(d) for d in decks],
+            "totals": [grouped(by_decks[d].total) for d in decks], "bets": bets}
+
+
+# --- the whole standard report -----------------------------------------------------------------
+def standard_report_data(game: Game, context: Context, *, decks: int, rule_set: tuple[str, str],
+                         rule_files: Sequence[Path] = (), examples: Sequence[str] = (),
+                         describe_hands: Callable[[object], list[str]] | None = None,
+                         shoe_for: Callable[[int], Shoe] = standard_shoe,
+                         published: Path | None = None, reference: ModuleType | None = None,
+                         brute_force_shoes: Sequence[Shoe] = (), simulated_rounds: int = 20_000,
+                         depleted_shoes: int = 30, seed: int = 20261130) -> dict[str, object]:
+    """Every section that ``reports/lib.typ``'s ``standard-report`` lays out, for every wager
+    the game ships (``game_bets``), at ``decks`` decks (the sensitivity uses 1, 2, 4, 6, 8).
+
+    ``reference``, if given, is a slow independent implementation with ``brute_force(shoe,
+    names, by=)``, ``simulate(shoe, rounds, seed, names)`` and ``FEATURES`` (like
+    ``tests/reference.py``): it adds the brute-force and simulation checks.
+    """
+    from exact.analysis import game_bets
+
+    bets = game_bets(game)
+    shoe = shoe_for(decks)
+    by_decks = analyses_by_decks(game, bets, sorted({*DECKS, decks}), shoe_for)
+    analysis = by_decks[decks]
+    data: dict[str, object] = {
+        "cover": cover(game, shoe, bets, [*rule_files, *game.bet_files], context),
+        "rules": game.describe_rules(),
+        "rules_id": rule_set[0],
+        "rules_name": rule_set[1],
+        "decks": str(decks),
+        "cards": str(shoe.size),
+        "jokers": str(shoe.jokers),
+        "counting_unit": analysis.counting_unit,
+        "denominator": grouped(analysis.total),
+        "round_cards": str(analysis.round_cards),
+        "summary": summary(analysis),
+        "bets": return_tables(analysis),
+        "statistics": statistics(analysis),
+        "examples": [worked_example(game, cards, bets, describe_hands or _no_hands)
+                     for cards in examples],
+        "decks_sensitivity": deck_sensitivity(by_decks, context),
+        "pays_sensitivity": pay_sensitivity(analysis, context),
+        "removal": effects_of_removal(game, bets, shoe, context),
+        "depletion": edge_through_shoe(game, bets, shoe, context, shoes=depleted_shoes,
+                                       seed=seed),
+        "sums": sums_check(by_decks),
+        "events_by_decks": events_by_decks(by_decks),
+    }
+    if published is not None:
+        data["published"] = published_checks(game, bets, published)
+    if reference is not None:
+        data["brute_force"] = brute_force_checks(
+            game, bets, brute_force_shoes,
+            lambda small, names: reference.brute_force(small, names, by="card"),
+            reference.FEATURES)
+        data["simulation"] = simulation_checks(analysis, reference.simulate, reference.FEATURES,
+                                               simulated_rounds, seed)
+    return data
+
+
+def _no_hands(record: object) -> list[str]:
+    return []
+

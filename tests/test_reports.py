@@ -1,0 +1,239 @@
+"""The PDF reports: built from the library, numbers read back from the PDF, reproducible."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from exact.analysis import analyze, game_bets
+from exact.cards import Shoe
+from exact.games import REGISTRY
+from exact.reports import ReportError, available_reports, report_module_name
+from exact.reports.sections import Context, grouped, percent, published_checks
+from exact.statistics import normal_quantile, result_interval, volatility_index
+
+
+def _require(name: str):  # type: ignore[no-untyped-def]
+    """The module; outside CI a missing report/notebook package skips these tests, in CI
+    (where `make test` installs them) it fails them."""
+    import importlib
+    import os
+
+    if os.environ.get("CI"):
+        return importlib.import_module(name)
+    return pytest.importorskip(name)
+
+
+typst = _require("typst")
+pypdf = _require("pypdf")
+
+from exact.reports.build import build_report  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """Every available report, built once into a fresh folder."""
+    out = tmp_path_factory.mktemp("reports")
+    return {game_id: build_report(game_id, out) for game_id in available_reports()}
+
+
+_TEXTS: dict[str, str] = {}
+
+
+def _text(pdf_path) -> str:
+    """The PDF's text as pypdf extracts it (cached: extraction takes seconds)."""
+    if str(pdf_path) not in _TEXTS:
+        reader = pypdf.PdfReader(str(pdf_path))
+        assert len(reader.pages) > 0
+        _TEXTS[str(pdf_path)] = "\n".join(page.extract_text() for page in reader.pages)
+    return _TEXTS[str(pdf_path)]
+
+
+def test_every_registered_game_with_a_report_module_is_built(built):
+    assert "punto-banco" in built
+    for game_id in REGISTRY:
+        module = report_module_name(game_id)
+        assert (game_id in built) == (game_id in available_reports()), module
+    for path in built.values():
+        assert path.stat().st_size > 10_000
+        assert len(pypdf.PdfReader(str(path)).pages) > 5
+
+
+def test_punto_banco_headline_numbers_read_back_from_the_pdf(built, punto_banco):
+    text = _text(built["punto-banco"])
+    result = analyze(punto_banco, Shoe.standard(8))
+    banker, player, tie = (result.bets[b] for b in ("banker", "player", "tie"))
+    # the published 8-deck counts, and the library's, appear exactly
+    assert banker.counts[0] == 2_292_252_566_437_888
+    for count in (banker.counts[0], player.counts[0], tie.counts[0], result.total):
+        assert grouped(count) in text
+    for bet in (banker, player, tie):
+        assert percent(bet.table().house_edge) in text
+    assert str(banker.table().house_edge) in text.replace("\u200b", "")
+    assert "1.0579%" in text and "1.2351%" in text and "14.3596%" in text
+    assert "DISAGREES" not in text
+
+
+def test_punto_banco_report_covers_every_wager_and_paytable(built, punto_banco):
+    data = json.loads((built["punto-banco"].parent / "punto-banco" / "data.json").read_text())
+    bets = game_bets(punto_banco)
+    assert [b["id"] for b in data["bets"]] == [b.id for b in bets]
+    assert [(r["bet"], r["paytable"]) for r in data["summary"]] == [
+        (b.name, p) for b in bets for p in b.paytables]
+    text = _text(built["punto-banco"])
+    for bet in bets:
+        for paytable in bet.paytables:
+            assert paytable in text
+    assert data["published"]["all_agree"] and data["brute_force"]["all_agree"]
+    assert all(row["agrees"] for row in data["sums"])
+
+
+def test_cover_hashes_the_rule_and_bet_files(built, punto_banco):
+    text = _text(built["punto-banco"])
+    for path in punto_banco.bet_files:
+        assert hashlib.sha256(path.read_bytes()).hexdigest() in text
+
+
+def test_building_twice_gives_identical_bytes(built, tmp_path):
+    for game_id, first in built.items():
+        second = build_report(game_id, tmp_path)
+        assert second.read_bytes() == first.read_bytes(), game_id
+        for chart in (first.parent / game_id).glob("*.svg"):
+            assert (tmp_path / game_id / chart.name).read_bytes() == chart.read_bytes()
+
+
+def test_date_comes_from_source_date_epoch(monkeypatch, tmp_path):
+    from exact.reports.sections import build_epoch
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "86400")
+    assert build_epoch() == 86400
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "yesterday")
+    with pytest.raises(ReportError):
+        build_epoch()
+
+
+def test_unknown_game_is_a_typed_error_and_exit_status_2(tmp_path):
+    with pytest.raises(ReportError):
+        build_report("no-such-game", tmp_path)
+    done = subprocess.run([sys.executable, "-m", "exact.reports", "no-such-game", "--out",
+                           str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert not list(tmp_path.glob("*.pdf"))
+
+
+@pytest.mark.parametrize("text", ["[[figure]]\nwhat = 'nonsense'\nvalue = 1\n",
+                                  "[[figure]]\nwhat = 'count'\nbet = 'nobet'\nvalue = 1\n",
+                                  "[[figure\n"])
+def test_malformed_published_figures_are_typed_errors(punto_banco, tmp_path, text):
+    path = tmp_path / "figures.toml"
+    path.write_text(text)
+    with pytest.raises(ReportError):
+        published_checks(punto_banco, game_bets(punto_banco), path)
+
+
+def test_a_wrong_published_figure_is_reported_as_disagreeing(punto_banco, tmp_path):
+    path = tmp_path / "figures.toml"
+    path.write_text("[[figure]]\nwhat = 'count'\nbet = 'tie'\nevent = 'Tie'\ndecks = 1\n"
+                    "value = 1372227329\n[[figure]]\nwhat = 'house_edge'\nbet = 'tie'\n"
+                    "decks = 1\nvalue = '15.7461'\n")
+    rows = published_checks(punto_banco, game_bets(punto_banco), path)["rows"]
+    assert [row["agrees"] for row in rows] == [False, True]
+
+
+# --- statistics helpers of the reports ------------------------------------------------------
+@given(mean=st.fractions(min_value=-1, max_value=1, max_denominator=1000),
+       variance=st.fractions(min_value=Fraction(1, 1000), max_value=100, max_denominator=1000),
+       rounds=st.integers(1, 10**8))
+def test_result_intervals_are_nested_and_shrink_like_one_over_root_n(mean, variance, rounds):
+    widths = []
+    for level in (0.90, 0.95, 0.99):
+        low, high = result_interval(mean, variance, rounds, level)
+        assert low < float(mean) < high
+        widths.append(high - low)
+    assert widths == sorted(widths)
+    low, high = result_interval(mean, variance, 4 * rounds, 0.95)
+    assert (high - low) == pytest.approx(widths[1] / 2)
+    assert volatility_index(variance) == pytest.approx(
+        normal_quantile(0.9) * float(variance) ** 0.5)
+
+
+def test_interval_covers_a_seeded_simulation_as_often_as_stated():
+    import random
+
+    generator = random.Random(6)
+    mean, variance, rounds = Fraction(-1, 37), 1 - Fraction(1, 37) ** 2, 400
+    inside = 0
+    for _ in range(2000):  # even-money bet with win probability 18/37
+        net = sum(1 if generator.random() < 18 / 37 else -1 for _ in range(rounds))
+        low, high = result_interval(mean, variance, rounds, 0.95)
+        inside += low <= net / rounds <= high
+    assert 0.93 <= inside / 2000 <= 0.97
+
+
+def test_context_defaults_to_this_checkout(tmp_path):
+    assert (Context(tmp_path).repository / "reports" / "punto-banco.typ").is_file()
+
+
+def test_standard_report_lays_out_without_the_optional_sections(punto_banco, tmp_path):
+    """What a new game's report gets with nothing but the required parameters: no published
+    figures, no reference implementation, no worked examples."""
+    import shutil
+
+    from exact.reports import TEMPLATES
+    from exact.reports.sections import standard_report_data
+
+    work = tmp_path / "build"
+    work.mkdir()
+    data = standard_report_data(punto_banco, Context(work), decks=2,
+                                rule_set=("standard", "Standard"), depleted_shoes=2)
+    assert not {"published", "brute_force", "simulation"} & set(data)
+    (work / "data.json").write_text(json.dumps(data))
+    shutil.copy(TEMPLATES / "lib.typ", tmp_path / "lib.typ")
+    (tmp_path / "mini.typ").write_text(
+        '#import "lib.typ": *\n#let data = json("/build/data.json")\n'
+        '#standard-report(data, "/build", title: "Mini")\n')
+    pdf = typst.compile(str(tmp_path / "mini.typ"), root=str(tmp_path), ignore_system_fonts=True,
+                        sys_inputs={"date": "2026-1-2"})
+    (tmp_path / "mini.pdf").write_bytes(pdf)
+    text = _text(tmp_path / "mini.pdf")
+    assert "Verification" in text and "Published figures" not in text
+    assert grouped(analyze(punto_banco, Shoe.standard(2)).total) in text
+
+
+SIDE_BET = """
+[[bet]]
+id = "dragon-7"
+name = "Dragon 7"
+paytable = "40-to-1"
+  [[bet.event]]
+  name = "Banker wins with a three-card 7"
+  when = "winner == 'banker' and banker_total == 7 and banker_cards == 3"
+  pays = 40
+"""
+
+
+def test_report_data_grows_with_every_bet_the_game_ships(tmp_path):
+    """A side bet added as a bet file appears in every section without touching the report."""
+    from exact.games.punto_banco import DATA, PuntoBanco
+    from exact.reports.sections import standard_report_data
+
+    side = tmp_path / "side.toml"
+    side.write_text(SIDE_BET)
+    game = PuntoBanco(bet_files=(DATA / "bets.toml", side))
+    (tmp_path / "build").mkdir()
+    data = standard_report_data(game, Context(tmp_path / "build"), decks=8,
+                                rule_set=("standard", "Standard"), depleted_shoes=2)
+    assert [b["id"] for b in data["bets"]][-1] == "dragon-7"
+    assert data["summary"][-1]["bet"] == "Dragon 7"
+    # published: Dragon 7 at 40 to 1 has a house edge of 7.6113% (8 decks)
+    assert data["summary"][-1]["house_edge"] == "7.6113%"
+    assert "Dragon 7" in data["removal"]["tables"][0]["bets"]
+    assert any(row["bet"] == "Dragon 7" for row in data["depletion"]["rows"])
