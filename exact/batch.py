@@ -1,0 +1,123 @@
+"""Exact expected values of many bets for many shoe compositions at once.
+
+A :class:`BetEvaluator` groups a game's bets by what they need of the deal, compiles each
+group once (kept in the disk cache of :mod:`exact.compiled`, keyed by game id, rules, needs and
+toolkit version) and evaluates a (shoes x 53) matrix of card counts in one batch: exact event
+counts per bet and shoe, and exact expected values as integer numerators over a stated
+denominator (``pays_denominator * N!/(N-r)!``).
+
+>>> from exact.cards import Shoe
+>>> from exact.games import get_game
+>>> from exact.analysis import game_bets
+>>> game = get_game("punto-banco")
+>>> evaluator = BetEvaluator(game, game_bets(game))
+>>> evaluator.expected_values([Shoe.standard(8)])["banker"][0]
+Fraction(-114753351728, 10847218479825)
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from math import lcm
+
+import numpy as np
+
+from exact.analysis import settle_records
+from exact.bets import Bet
+from exact.cards import Shoe
+from exact.compiled import BatchProjection, CompiledDeal, counts_matrix, load_or_compile
+from exact.enumerator import falling
+from exact.features import Needs
+from exact.games.base import Game
+
+_INT64_LIMIT = 2**63 - 1
+
+
+def compiled_for(game: Game, needs: Needs) -> CompiledDeal:
+    """The compiled deal of ``game`` for ``needs``, from the disk cache when possible."""
+    return _compiled(game, needs)
+
+
+@lru_cache(maxsize=32)
+def _compiled(game: Game, needs: Needs) -> CompiledDeal:
+    parts = [f"game={game.id}", f"class={type(game).__module__}.{type(game).__qualname__}",
+             *(f"rules:{line}" for line in game.describe_rules()),
+             *sorted(f"needs:{stage}:{attribute}" for stage, attribute in needs.pairs)]
+    return load_or_compile(game.deal(needs), parts)
+
+
+@dataclass(frozen=True)
+class _PayVector:
+    """A bet's pays as integers over a common denominator (exact expected values)."""
+
+    scaled: tuple[int, ...]
+    denominator: int
+
+    @classmethod
+    def of(cls, bet: Bet) -> _PayVector:
+        denominator = lcm(*(event.pays.denominator for event in bet.events))
+        return cls(tuple(int(event.pays * denominator) for event in bet.events), denominator)
+
+
+class BetEvaluator:
+    """Exact event counts and expected values of ``bets`` for batches of shoes."""
+
+    def __init__(self, game: Game, bets: Sequence[Bet]) -> None:
+        self.game = game
+        self.bets = list(bets)
+        by_needs: dict[Needs, list[Bet]] = defaultdict(list)
+        for bet in self.bets:
+            by_needs[game.needs(bet.features)].append(bet)
+        self._groups: list[tuple[list[Bet], BatchProjection]] = []
+        for needs, group in by_needs.items():
+            compiled = compiled_for(game, needs)
+            events = settle_records(game, group, compiled.records)
+            projection = BatchProjection.build(
+                compiled, [(e, len(b.events)) for e, b in zip(events, group, strict=True)])
+            self._groups.append((group, projection))
+        self.round_cards = (self._groups[0][1].compiled.deal.round_cards if self._groups
+                            else 0)
+        self._pays = {bet.id: _PayVector.of(bet) for bet in self.bets}
+
+    def counts(self, shoes: Sequence[Shoe] | np.ndarray) -> dict[str, np.ndarray]:
+        """Per bet, a (shoes x events) array of exact counts over ``N!/(N-r)!``."""
+        matrix = shoes if isinstance(shoes, np.ndarray) else counts_matrix(shoes)
+        out: dict[str, np.ndarray] = {}
+        for group, projection in self._groups:
+            for bet, block in zip(group, projection.counts(matrix), strict=True):
+                out[bet.id] = block
+        return {bet.id: out[bet.id] for bet in self.bets}
+
+    def numerators(self, shoes: Sequence[Shoe] | np.ndarray
+                   ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+        """Exact expected values as (numerators, denominators) per bet: integer arrays with
+        EV = numerator / denominator (int64 when bounded, else Python ints)."""
+        matrix = shoes if isinstance(shoes, np.ndarray) else counts_matrix(shoes)
+        totals = [falling(int(n), self.round_cards) for n in np.asarray(matrix).sum(axis=1)]
+        numerators, denominators = {}, {}
+        for bet_id, block in self.counts(matrix).items():
+            pays = self._pays[bet_id]
+            largest = max(totals, default=0) * max(abs(p) for p in pays.scaled)
+            dtype: type = np.int64 if largest <= _INT64_LIMIT else object
+            vector = np.array(pays.scaled, dtype=dtype)
+            numerators[bet_id] = block.astype(dtype) @ vector
+            denominators[bet_id] = np.array([t * pays.denominator for t in totals], dtype=object)
+        return numerators, denominators
+
+    def expected_values(self, shoes: Sequence[Shoe] | np.ndarray) -> dict[str, list[Fraction]]:
+        """Exact expected value per unit of every bet for every shoe."""
+        numerators, denominators = self.numerators(shoes)
+        return {bet_id: [Fraction(int(n), int(d)) for n, d in
+                         zip(numerators[bet_id], denominators[bet_id], strict=True)]
+                for bet_id in numerators}
+
+    def edges(self, shoes: Sequence[Shoe] | np.ndarray) -> dict[str, np.ndarray]:
+        """Expected values as floats (for display and averages; signs are exact)."""
+        numerators, denominators = self.numerators(shoes)
+        return {bet_id: np.array([int(n) / int(d) for n, d in
+                                  zip(numerators[bet_id], denominators[bet_id], strict=True)])
+                for bet_id in numerators}
