@@ -17,19 +17,29 @@ Fraction(-114753351728, 10847218479825)
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import lcm
+from pathlib import Path
 
 import numpy as np
 
 from exact.analysis import settle_records
 from exact.bets import Bet
 from exact.cards import Shoe
-from exact.compiled import BatchProjection, CompiledDeal, counts_matrix, load_or_compile
+from exact.compiled import (
+    BatchProjection,
+    CompiledDeal,
+    cache_directory,
+    cache_key,
+    counts_matrix,
+    load_or_compile,
+)
 from exact.enumerator import falling
 from exact.features import Needs
 from exact.games.base import Game
@@ -42,12 +52,56 @@ def compiled_for(game: Game, needs: Needs) -> CompiledDeal:
     return _compiled(game, needs)
 
 
+def _key_parts(game: Game, needs: Needs) -> list[str]:
+    return [f"game={game.id}", f"class={type(game).__module__}.{type(game).__qualname__}",
+            *(f"rules:{line}" for line in game.describe_rules()),
+            *sorted(f"needs:{stage}:{attribute}" for stage, attribute in needs.pairs)]
+
+
 @lru_cache(maxsize=32)
 def _compiled(game: Game, needs: Needs) -> CompiledDeal:
-    parts = [f"game={game.id}", f"class={type(game).__module__}.{type(game).__qualname__}",
-             *(f"rules:{line}" for line in game.describe_rules()),
-             *sorted(f"needs:{stage}:{attribute}" for stage, attribute in needs.pairs)]
-    return load_or_compile(game.deal(needs), parts)
+    return load_or_compile(game.deal(needs), _key_parts(game, needs))
+
+
+def _event_matrices(game: Game, needs: Needs, compiled: CompiledDeal,
+                    bets: Sequence[Bet]) -> list[np.ndarray]:
+    """Per bet, the (terms x events) coefficient matrix; cached on disk by the compiled key
+    and the bet's event conditions (pays do not enter it)."""
+    keys = [cache_key([*_key_parts(game, needs), "bet-events",
+                       *(f"{e.name}|{e.condition.text if e.condition else ''}"
+                         for e in bet.events)]) for bet in bets]
+    matrices: list[np.ndarray | None] = [_load_array(key) for key in keys]
+    missing = [i for i, m in enumerate(matrices) if m is None
+               or m.shape != (len(compiled.terms), len(bets[i].events))]
+    if missing:
+        events = settle_records(game, [bets[i] for i in missing], compiled.records)
+        for i, event_of_record in zip(missing, events, strict=True):
+            matrix = BatchProjection.build(compiled, [(event_of_record, len(bets[i].events))])
+            matrices[i] = matrix.matrix
+            _store_array(keys[i], matrix.matrix)
+    return [m for m in matrices if m is not None]
+
+
+def _load_array(key: str) -> np.ndarray | None:
+    try:
+        return np.load(cache_directory() / f"{key}.npy", allow_pickle=False)
+    except (OSError, ValueError):
+        return None
+
+
+def _store_array(key: str, array: np.ndarray) -> None:
+    path = cache_directory() / f"{key}.npy"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{key}.", suffix=".npy")
+        try:
+            with os.fdopen(handle, "wb") as stream:
+                np.save(stream, array, allow_pickle=False)
+            os.replace(temporary, path)
+        finally:
+            Path(temporary).unlink(missing_ok=True)
+    except OSError:
+        pass  # a cache that cannot be written only costs the next run the settling
 
 
 @dataclass(frozen=True)
@@ -75,9 +129,9 @@ class BetEvaluator:
         self._groups: list[tuple[list[Bet], BatchProjection]] = []
         for needs, group in by_needs.items():
             compiled = compiled_for(game, needs)
-            events = settle_records(game, group, compiled.records)
-            projection = BatchProjection.build(
-                compiled, [(e, len(b.events)) for e, b in zip(events, group, strict=True)])
+            matrices = _event_matrices(game, needs, compiled, group)
+            projection = BatchProjection(compiled, np.hstack(matrices),
+                                         tuple(m.shape[1] for m in matrices))
             self._groups.append((group, projection))
         self.round_cards = (self._groups[0][1].compiled.deal.round_cards if self._groups
                             else 0)
