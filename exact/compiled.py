@@ -59,7 +59,8 @@ from exact.errors import ShoeError
 
 _INT64_LIMIT = 2**63 - 1
 _FLOAT_EXACT_LIMIT = 2**53  # every integer of smaller magnitude is exact in float64
-CACHE_FORMAT = "compiled-1"  # bump when the layout of CompiledDeal changes
+CACHE_FORMAT = "compiled-1"
+_BLOCK = 256  # shoes per block of a batch  # bump when the layout of CompiledDeal changes
 Factor = tuple[View, int, int]  # (view, class index, offset)
 
 
@@ -161,7 +162,7 @@ class CompiledDeal:
         depth = max((used for _, used in self.terms), default=0)
         node_of += [{} for _ in range(depth)]
         levels: list[tuple[list[int], list[int]]] = [([], []) for _ in range(depth + 1)]
-        for factors, _ in self.terms:
+        for factors, _ in sorted(self.terms):  # sorted: parents ascend, gathers stream
             for length in range(1, len(factors) + 1):
                 prefix = factors[:length]
                 if prefix not in node_of[length]:
@@ -284,15 +285,25 @@ class BatchProjection:
             start += groups
         return cls(compiled, matrix, tuple(groups for _, groups in group_sets))
 
+    def _transposed(self, dtype: type) -> np.ndarray:
+        cache = self.__dict__.setdefault("_by_dtype", {})
+        if dtype not in cache:
+            cache[dtype] = np.ascontiguousarray(self.matrix.T.astype(dtype))
+        return cache[dtype]
+
     def counts(self, counts: np.ndarray) -> list[np.ndarray]:
         """Per group set, a (shoes x groups) array of exact counts (int64, or Python ints when
         the denominator exceeds int64)."""
-        weights = self.compiled.batch_term_weights(counts)
-        result = (weights.T @ self.matrix.astype(weights.dtype))
-        sizes = np.asarray(counts).sum(axis=1)
+        counts = np.asarray(counts)
+        blocks = []
+        for start in range(0, max(len(counts), 1), _BLOCK):
+            # blocks of a few hundred shoes keep the trie levels in cache
+            weights = self.compiled.batch_term_weights(counts[start:start + _BLOCK])
+            block = (self._transposed(weights.dtype) @ weights).T
+            blocks.append(block.astype(np.int64) if weights.dtype == np.float64 else block)
+        result = np.vstack(blocks)
+        sizes = counts.sum(axis=1)
         unit = self.compiled.deal.round_cards
-        if weights.dtype == np.float64:
-            result = result.astype(np.int64)
         totals = np.array([falling(int(n), unit) for n in sizes], dtype=result.dtype)
         out, start = [], 0
         for size in self.sizes:
