@@ -71,7 +71,7 @@ class SimulationConfig:
     game: str = "punto-banco"
     bet_texts: tuple[tuple[str, str], ...] = ()  # (label, TOML text) of extra bet files
     bet_ids: tuple[str, ...] = ()  # tracked bets (default: every bet)
-    tags: tuple[tuple[str, int], ...] = ()  # rank -> tag; empty: no count player
+    tags: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()  # bet id -> (rank, tag)s
     triggers: tuple[tuple[str, float], ...] = ()  # bet id -> true count at which to bet
     shoe: ShoeRules = field(default_factory=ShoeRules)
 
@@ -217,9 +217,11 @@ def play_shoes(config: SimulationConfig, seeds: Sequence[np.random.SeedSequence]
     """Play one shoe per seed; per shoe, the tallies of every tracked bet."""
     game, bets, evaluator = _setup(config)
     rules = config.shoe
-    tags = dict(config.tags)
     triggers = dict(config.triggers)
-    tag_of_card = np.array([tags.get(card.rank, 0) for card in CARDS], dtype=np.int64)
+    tag_ids = [bet.id for bet in bets]
+    tags = {bet_id: dict(ranks) for bet_id, ranks in config.tags}
+    tag_of_card = np.array([[tags.get(bet_id, {}).get(card.rank, 0) for bet_id in tag_ids]
+                            for card in CARDS], dtype=np.int64)  # cards x bets
     full = np.array([rules.decks] * 52 + [0], dtype=np.int64)
     deck = np.repeat(np.arange(52), rules.decks)
     shoes = []
@@ -233,7 +235,7 @@ def play_shoes(config: SimulationConfig, seeds: Sequence[np.random.SeedSequence]
         while len(order) - position > max(rules.cut_cards, evaluator.round_cards - 1):
             compositions.append(full - seen)
             unseen_decks = (full.sum() - seen.sum()) / 52
-            true_counts.append(float(seen @ tag_of_card) / unseen_decks)
+            true_counts.append((seen @ tag_of_card) / unseen_decks)
             window = [CARDS[c] for c in order[position:position + evaluator.round_cards]]
             record, used = _cards_used(game, window)
             records.append(record)
@@ -261,7 +263,7 @@ def play_shoes(config: SimulationConfig, seeds: Sequence[np.random.SeedSequence]
                     tally.positive += 1
                     tally.edge_sum_positive.append(edge)
                     tally.perfect_win += outcome
-                if trigger is not None and true_counts[k - offset] >= trigger:
+                if trigger is not None and true_counts[k - offset][index] >= trigger:
                     tally.count_bets += 1
                     tally.count_win += outcome
                     tally.count_edge.append(edge)
@@ -343,5 +345,8 @@ def terminal_progress(done: int, total: int) -> None:
     sys.stderr.flush()
 
 
-def tags_tuple(tags: dict[str, int]) -> tuple[tuple[str, int], ...]:
-    return tuple((rank, tags.get(rank, 0)) for rank in RANKS)
+def tags_tuple(tags: dict[str, dict[str, int]]
+               ) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
+    """Per-bet tags in the hashable form :class:`SimulationConfig` keeps."""
+    return tuple((bet_id, tuple((rank, ranks.get(rank, 0)) for rank in RANKS))
+                 for bet_id, ranks in tags.items())
