@@ -192,17 +192,23 @@ class CompiledDeal:
             out[view] = (one_hot, np.array(rows, dtype=np.int64))
         return out
 
-    def batch_term_weights(self, counts: np.ndarray) -> np.ndarray:
+    def batch_term_weights(self, counts: np.ndarray, wider: type | None = None) -> np.ndarray:
         """Exact weight of every term for every shoe of a batch.
 
         ``counts`` is a (shoes x 53) integer matrix of card counts (:attr:`Shoe.counts` rows).
         Returns a (terms x shoes) array whose number type follows the bound in the module
-        docstring (float64 holding exact integers, int64, or Python ints).
+        docstring (float64 holding exact integers, int64, or Python ints); ``wider`` may ask for
+        a wider type than the bound needs (int64 or object), e.g. to cross-check the tiers.
         """
         counts = check_batch(self.deal, counts)
         sizes = counts.sum(axis=1)
         unit = self.deal.round_cards
         dtype = batch_dtype(int(sizes.max()) if len(sizes) else 0, unit)
+        if wider is not None:
+            order = [np.float64, np.int64, object]
+            if wider not in order or order.index(wider) < order.index(dtype):
+                raise ValueError(f"{wider} cannot hold this batch exactly; needs {dtype}")
+            dtype = wider
         shoes = counts.shape[0]
         values = np.empty((len(self.factors), shoes), dtype=dtype)
         for one_hot, rows in self._views.values():
@@ -291,14 +297,15 @@ class BatchProjection:
             cache[dtype] = np.ascontiguousarray(self.matrix.T.astype(dtype))
         return cache[dtype]
 
-    def counts(self, counts: np.ndarray) -> list[np.ndarray]:
+    def counts(self, counts: np.ndarray, wider: type | None = None) -> list[np.ndarray]:
         """Per group set, a (shoes x groups) array of exact counts (int64, or Python ints when
-        the denominator exceeds int64)."""
+        the denominator exceeds int64); ``wider`` as in :meth:`CompiledDeal.batch_term_weights`.
+        """
         counts = np.asarray(counts)
         blocks = []
         for start in range(0, max(len(counts), 1), _BLOCK):
             # blocks of a few hundred shoes keep the trie levels in cache
-            weights = self.compiled.batch_term_weights(counts[start:start + _BLOCK])
+            weights = self.compiled.batch_term_weights(counts[start:start + _BLOCK], wider)
             block = (self._transposed(weights.dtype) @ weights).T
             blocks.append(block.astype(np.int64) if weights.dtype == np.float64 else block)
         result = np.vstack(blocks)
