@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import sys
 from collections.abc import Callable
 from fractions import Fraction
@@ -64,6 +66,11 @@ def _fraction(value: Fraction) -> dict[str, object]:
     return {"exact": str(value), "float": float(value)}
 
 
+def _finite(value: float) -> float | None:
+    """JSON has no infinity: a count that never turns the edge positive has no trigger."""
+    return value if math.isfinite(value) else None
+
+
 def best_tags(effects: dict[str, Fraction]) -> tuple[dict[str, int], int, float]:
     """The derived balanced tags of the level (1-3) with the best betting correlation
     (the lower level on a tie to 3 decimals)."""
@@ -75,6 +82,10 @@ def best_tags(effects: dict[str, Fraction]) -> tuple[dict[str, int], int, float]
             best = (tags, level, correlation)
     assert best is not None
     return best
+
+
+def _shown(value: float | None) -> str:
+    return "none" if value is None else f"{value:.2f}"
 
 
 # --- eor -----------------------------------------------------------------------------------------
@@ -89,8 +100,8 @@ def eor_report(table: RemovalTable, user_tags: dict[str, int] | None, decks: int
             "effects_of_removal": {rank: _fraction(e) for rank, e in effects.items()},
             "derived_count": {"level": level, "tags": tags, "balanced": balanced(tags),
                               "betting_correlation": correlation,
-                              "break_even_true_count": break_even_true_count(
-                                  table.base[bet_id], tags, effects, decks)},
+                              "break_even_true_count": _finite(break_even_true_count(
+                                  table.base[bet_id], tags, effects, decks))},
             "removal_sets": {name: {"exact": _fraction(exact), "linear_estimate":
                                     _fraction(linear)}
                              for name, (exact, linear) in table.removals[bet_id].items()},
@@ -98,8 +109,8 @@ def eor_report(table: RemovalTable, user_tags: dict[str, int] | None, decks: int
         if user_tags is not None:
             entry["user_count"] = {"tags": user_tags, "balanced": balanced(user_tags),
                                    "betting_correlation": betting_correlation(user_tags, effects),
-                                   "break_even_true_count": break_even_true_count(
-                                       table.base[bet_id], user_tags, effects, decks)}
+                                   "break_even_true_count": _finite(break_even_true_count(
+                                       table.base[bet_id], user_tags, effects, decks))}
         bets[bet_id] = entry
     return {"shoe": table.shoe.describe(), "cards": table.shoe.size,
             "cards_removed_per_rank": table.depth,
@@ -131,12 +142,12 @@ def _eor(args: argparse.Namespace) -> str:
         count = entry["derived_count"]
         tags = " ".join(f"{r}={count['tags'][r]:+d}" for r in RANKS)
         lines.append(f"{bet_id:22} L{count['level']} {tags}  BC {count['betting_correlation']:.3f}"
-                     f"  TC* {count['break_even_true_count']:.2f}")
+                     f"  TC* {_shown(count['break_even_true_count'])}")
         if "user_count" in entry:
             user = entry["user_count"]
             lines.append(f"{'':22} your tags: BC {user['betting_correlation']:.3f}, "
                          f"{'balanced' if user['balanced'] else 'UNBALANCED'}, "
-                         f"TC* {user['break_even_true_count']:.2f}")
+                         f"TC* {_shown(user['break_even_true_count'])}")
         for name, change in entry["removal_sets"].items():
             lines.append(f"{'':22} remove {name}: exact {100 * change['exact']['float']:+.5f}%"
                          f", linear estimate {100 * change['linear_estimate']['float']:+.5f}%")
@@ -173,8 +184,10 @@ def _simulate(args: argparse.Namespace) -> str:
         effects = dict(table.effects[bet.id])
         tags[bet.id] = user_tags if user_tags is not None else best_tags(effects)[0]
         if bet.id not in triggers:
-            triggers[bet.id] = break_even_true_count(table.base[bet.id], tags[bet.id], effects,
-                                                     args.decks)
+            trigger = _finite(break_even_true_count(table.base[bet.id], tags[bet.id], effects,
+                                                    args.decks))
+            if trigger is not None:
+                triggers[bet.id] = trigger
     texts = []
     for path in args.bets or ():
         try:
@@ -207,7 +220,7 @@ def _simulate(args: argparse.Namespace) -> str:
             f"{entry['name'][:22]:22} {100 * entry['positive_frequency']:11.3f}% "
             f"{'-' if average is None else f'{100 * average:.3f}%':>9} "
             f"{entry['perfect_win_per_shoe']:9.4f} {entry['perfect_expected_win_per_shoe']:11.4f} "
-            f"{entry['perfect_win_per_100_hands']:9.4f} | {entry['count_trigger']:6.2f} "
+            f"{entry['perfect_win_per_100_hands']:9.4f} | {_shown(entry['count_trigger']):>6} "
             f"{entry['count_bets']:7d} "
             f"{'-' if count_average is None else f'{100 * count_average:.3f}%':>9} "
             f"{entry['count_win_per_shoe']:9.4f} {entry['count_expected_win_per_shoe']:11.4f}")
@@ -294,7 +307,8 @@ def add_commands(game_command: Callable[..., argparse.ArgumentParser]) -> None:
                      help="cards behind the cut card (default 14)")
     sim.add_argument("--burn", default="first-card",
                      help="'first-card' (default), 'none' or a number of cards")
-    sim.add_argument("--workers", type=int, default=1, help="local processes (default 1)")
+    sim.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                     help="local processes (default: one per core); results do not depend on it")
     sim.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                      help="run on this Dask cluster instead")
     sim.add_argument("--tags", help="count tags for every bet (default: derived per bet)")

@@ -159,7 +159,7 @@ def test_monte_carlo_agrees_with_exact_results(punto_banco, bets):
 def test_cli_eor_and_edge(tmp_path, capsys, monkeypatch):
     assert main(["eor", "punto-banco", "--decks", "8", "--bets", str(SIDE_BETS), "--json",
                  "--tags", "4=-1,8=1", "--removal-set", "9 9"]) == 0
-    report = json.loads(capsys.readouterr().out)
+    report = json.loads(capsys.readouterr().out, parse_constant=pytest.fail)  # strict JSON
     dragon = report["bets"]["dragon-7"]
     assert Fraction(dragon["expected_value"]["exact"]) < 0
     assert dragon["derived_count"]["balanced"] and dragon["user_count"]["balanced"]
