@@ -35,7 +35,7 @@ import numpy as np
 from exact.analysis import game_bets, settle_records
 from exact.batch import BetEvaluator
 from exact.bets import Bet, load_bets
-from exact.cards import CARDS, JOKER, RANKS
+from exact.cards import CARDS, JOKER, RANKS, View
 from exact.errors import ExactError, ShoeError
 from exact.games import get_game
 from exact.games.base import Game
@@ -212,6 +212,22 @@ def _labels_in(record: object) -> int:
     return 0
 
 
+_ROUNDS: dict[tuple[Game, frozenset[tuple[str, str]]], dict] = {}
+
+
+def _classes(game: Game, bets: Sequence[Bet]) -> tuple[np.ndarray, list, dict]:
+    """Class of each card id, a representative card per class, and the rounds read so far,
+    for the card attributes the bets need."""
+    needs = game.needs(set().union(*(bet.features for bet in bets)))
+    view = View(tuple({a for stage in needs.stages for a in needs.attributes(stage)}))
+    representative: list = [None] * len(view.labels)
+    for card_id, card in enumerate(CARDS):
+        if representative[view.card_class[card_id]] is None:
+            representative[view.card_class[card_id]] = card
+    rounds_seen = _ROUNDS.setdefault((game, needs.pairs), {})
+    return np.array(view.card_class, dtype=np.int64), representative, rounds_seen
+
+
 def play_shoes(config: SimulationConfig, seeds: Sequence[np.random.SeedSequence]
                ) -> list[dict[str, BetTally]]:
     """Play one shoe per seed; per shoe, the tallies of every tracked bet."""
@@ -223,6 +239,11 @@ def play_shoes(config: SimulationConfig, seeds: Sequence[np.random.SeedSequence]
     tag_of_card = np.array([[tags.get(bet_id, {}).get(card.rank, 0) for bet_id in tag_ids]
                             for card in CARDS], dtype=np.int64)  # cards x bets
     full = np.array([rules.decks] * 52 + [0], dtype=np.int64)
+    # The tracked bets see cards only through the attributes their needs name, and the deal
+    # decides what to draw from what it sees: a round dealt from one representative card per
+    # class settles every tracked bet and uses as many cards as the real one. So a round is
+    # read once per sequence of classes of the cards it used.
+    class_of_card, representative, rounds_seen = _classes(game, bets)
     deck = np.repeat(np.arange(52), rules.decks)
     shoes = []
     for seed in seeds:
@@ -236,8 +257,16 @@ def play_shoes(config: SimulationConfig, seeds: Sequence[np.random.SeedSequence]
             compositions.append(full - seen)
             unseen_decks = (full.sum() - seen.sum()) / 52
             true_counts.append((seen @ tag_of_card) / unseen_decks)
-            window = [CARDS[c] for c in order[position:position + evaluator.round_cards]]
-            record, used = _cards_used(game, window)
+            window = order[position:position + evaluator.round_cards]
+            key = tuple(class_of_card[window].tolist())
+            # a round depends on its first `used` cards only: it is kept under that prefix
+            for length in range(1, len(key) + 1):
+                if key[:length] in rounds_seen:
+                    record, used = rounds_seen[key[:length]]
+                    break
+            else:
+                record, used = _cards_used(game, [representative[c] for c in key])
+                rounds_seen[key[:used]] = (record, used)
             records.append(record)
             for card in order[position:position + used]:
                 seen[card] += 1
