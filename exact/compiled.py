@@ -26,7 +26,9 @@ Every batch is checked: the counts of each group set must sum to ``N!/(N-r)!`` f
 
 Compiled forms can be kept on disk (:func:`load_or_compile`): one pickle per key under
 ``$EXACT_CACHE_DIR`` (default ``~/.cache/exact``), written to a temporary file and moved into
-place with :func:`os.replace`, so concurrent writers never leave a torn file.
+place with :func:`os.replace`, so concurrent writers never leave a torn file; a missing,
+torn or stale entry is compiled again. (Unpickling runs code: point the cache only at a
+directory you own.)
 """
 
 from __future__ import annotations
