@@ -39,6 +39,7 @@ import pickle
 import tempfile
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import combinations_with_replacement
@@ -305,11 +306,12 @@ class BatchProjection:
         """
         counts = np.asarray(counts)
         blocks = []
-        for start in range(0, max(len(counts), 1), _BLOCK):
-            # blocks of a few hundred shoes keep the trie levels in cache
-            weights = self.compiled.batch_term_weights(counts[start:start + _BLOCK], wider)
-            block = (self._transposed(weights.dtype) @ weights).T
-            blocks.append(block.astype(np.int64) if weights.dtype == np.float64 else block)
+        with _single_threaded_blas():
+            for start in range(0, max(len(counts), 1), _BLOCK):
+                # blocks of a few hundred shoes keep the trie levels in cache
+                weights = self.compiled.batch_term_weights(counts[start:start + _BLOCK], wider)
+                block = (self._transposed(weights.dtype) @ weights).T
+                blocks.append(block.astype(np.int64) if weights.dtype == np.float64 else block)
         result = np.vstack(blocks)
         sizes = counts.sum(axis=1)
         unit = self.compiled.deal.round_cards
@@ -322,6 +324,22 @@ class BatchProjection:
             out.append(block)
             start += size
         return out
+
+
+_CONTROLLER: list = []
+
+
+def _single_threaded_blas() -> AbstractContextManager:
+    """BLAS on one thread while a batch runs (when threadpoolctl is installed). The products
+    are small (a few dozen groups); BLAS threads gain little on them and, spinning between
+    calls, slow the trie products beside them up to 3-4x on a busy machine."""
+    try:
+        from threadpoolctl import ThreadpoolController
+    except ImportError:
+        return nullcontext()
+    if not _CONTROLLER:
+        _CONTROLLER.append(ThreadpoolController())
+    return _CONTROLLER[0].limit(limits=1, user_api="blas")
 
 
 def batch_dtype(largest_shoe: int, unit: int) -> type:
