@@ -94,7 +94,7 @@ def remaining_shoe_benchmark() -> None:
     full = Shoe.standard(8)
     warm = timed(lambda: effects_of_removal(game, full, bets, evaluator=evaluator), repeat=5)
     line("effects of removal, every bet, 13 ranks (warm)", warm, 1.0)
-    line("effects of removal, every bet (evaluator from disk cache)",
+    line("effects of removal, every bet (new evaluator, compiled form cached)",
          timed(lambda: effects_of_removal(game, full, bets)), 1.0)
     config = SimulationConfig(bet_texts=((str(side), side.read_text()),),
                               bet_ids=("dragon-7", "panda-8"), shoe=ShoeRules())
