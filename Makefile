@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: all install analyze test lint bench lab clean report
+.PHONY: all install analyze test lint bench lab clean report simulate-10k
 
 all: analyze
 
@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "exact needs Python 3.11 or newer")'
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,scale]'
 	@touch $@
 
 install: $(STAMP)
@@ -43,6 +43,11 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) tests/benchmark.py
+
+## 10,000 8-deck shoes, exact per-round edges of Dragon 7 and Panda 8, on the local cores.
+simulate-10k: $(STAMP)
+	$(PY) -m exact simulate punto-banco --shoes 10000 --seed 20261130 \
+		--bet dragon-7 --bet panda-8 --workers 2
 
 lab: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[lab]'

@@ -227,6 +227,9 @@ def build_parser() -> argparse.ArgumentParser:
     game_command("list-bets", "the bets and paytables that ship (and those of --bets)",
                  _list_bets)
     game_command("features", "the round features bet conditions may use", _features)
+    from exact.counting_cli import add_commands  # eor, simulate, edge (issue 7)
+
+    add_commands(game_command)
     games = commands.add_parser("games", help="the games of the toolkit")
     games.set_defaults(run=_games, output=None)
     return parser

@@ -10,18 +10,45 @@ Exactness: every term is a product of non-negative integers or contains a zero f
 cannot be drawn more often than it has cards), so each term, and every partial sum, is bounded
 by the denominator ``N!/(N-r)!``. When ``N**r`` fits in int64 the evaluation uses int64
 (bounding every intermediate product); otherwise it falls back to Python integers.
+
+Batches (:meth:`CompiledDeal.batch_term_weights`, :meth:`Projection.batch_counts`,
+:class:`BatchProjection`) evaluate many shoes at once, a matrix of shoes x factors. Terms share
+prefixes of their (sorted) factor lists, so they are built as a trie, one multiplication per
+node. The number type is chosen per batch from the largest shoe ``N`` by an explicit bound:
+every intermediate value is an integer of magnitude at most ``N**r`` and every sum a sum of
+non-negative integers at most ``N!/(N-r)!``, so
+
+* ``N**r < 2**53``: float64, where every such integer is exact (and the final sums run in BLAS);
+* ``N**r <= 2**63 - 1``: int64;
+* otherwise Python integers in object arrays.
+
+Every batch is checked: the counts of each group set must sum to ``N!/(N-r)!`` for every shoe.
+
+Compiled forms can be kept on disk (:func:`load_or_compile`): one pickle per key under
+``$EXACT_CACHE_DIR`` (default ``~/.cache/exact``), written to a temporary file and moved into
+place with :func:`os.replace`, so concurrent writers never leave a torn file; a missing,
+torn or stale entry is compiled again. (Unpickling runs code: point the cache only at a
+directory you own.)
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
+import pickle
+import tempfile
 from collections import defaultdict
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import combinations_with_replacement
+from pathlib import Path
 
 import numpy as np
 
-from exact.cards import JOKER, Shoe, View
+from exact import __version__
+from exact.cards import CARDS, JOKER, JOKER_ID, Shoe, View
 from exact.enumerator import (
     Deal,
     Distribution,
@@ -31,8 +58,12 @@ from exact.enumerator import (
     falling,
     group_coefficient,
 )
+from exact.errors import ShoeError
 
 _INT64_LIMIT = 2**63 - 1
+_FLOAT_EXACT_LIMIT = 2**53  # every integer of smaller magnitude is exact in float64
+CACHE_FORMAT = "compiled-1"
+_BLOCK = 256  # shoes per block of a batch  # bump when the layout of CompiledDeal changes
 Factor = tuple[View, int, int]  # (view, class index, offset)
 
 
@@ -125,6 +156,77 @@ class CompiledDeal:
             weights[ids] = product * falling(size - used, unit - used)
         return weights
 
+    @cached_property
+    def _trie(self) -> tuple[list[tuple[np.ndarray, np.ndarray]], list[tuple[int, np.ndarray,
+                                                                               np.ndarray]]]:
+        """Terms as a trie of their sorted factor lists: per depth, (parent node, factor id) of
+        each node; per cards used, (cards used, term ids, node at that depth)."""
+        node_of: list[dict[tuple[int, ...], int]] = [{(): 0}]
+        depth = max((used for _, used in self.terms), default=0)
+        node_of += [{} for _ in range(depth)]
+        levels: list[tuple[list[int], list[int]]] = [([], []) for _ in range(depth + 1)]
+        for factors, _ in sorted(self.terms):  # sorted: parents ascend, gathers stream
+            for length in range(1, len(factors) + 1):
+                prefix = factors[:length]
+                if prefix not in node_of[length]:
+                    node_of[length][prefix] = len(node_of[length])
+                    levels[length][0].append(node_of[length - 1][prefix[:-1]])
+                    levels[length][1].append(prefix[-1])
+        trie = [(np.array(parents, dtype=np.int64), np.array(factor_ids, dtype=np.int64))
+                for parents, factor_ids in levels]
+        by_used: dict[int, list[int]] = defaultdict(list)
+        for index, (_, used) in enumerate(self.terms):
+            by_used[used].append(index)
+        ends = [(used, np.array(ids, dtype=np.int64),
+                 np.array([node_of[used][self.terms[i][0]] for i in ids], dtype=np.int64))
+                for used, ids in sorted(by_used.items())]
+        return trie, ends
+
+    @cached_property
+    def _views(self) -> dict[View, tuple[np.ndarray, np.ndarray]]:
+        """Per view: (card x class one-hot matrix, rows of (factor id, class index, offset))."""
+        grouped: dict[View, list[tuple[int, int, int]]] = defaultdict(list)
+        for factor_id, (view, class_index, offset) in enumerate(self.factors):
+            grouped[view].append((factor_id, class_index, offset))
+        out = {}
+        for view, rows in grouped.items():
+            one_hot = np.zeros((len(CARDS), len(view.labels)), dtype=np.int64)
+            one_hot[np.arange(len(CARDS)), view.card_class] = 1
+            out[view] = (one_hot, np.array(rows, dtype=np.int64))
+        return out
+
+    def batch_term_weights(self, counts: np.ndarray, wider: type | None = None) -> np.ndarray:
+        """Exact weight of every term for every shoe of a batch.
+
+        ``counts`` is a (shoes x 53) integer matrix of card counts (:attr:`Shoe.counts` rows).
+        Returns a (terms x shoes) array whose number type follows the bound in the module
+        docstring (float64 holding exact integers, int64, or Python ints); ``wider`` may ask for
+        a wider type than the bound needs (int64 or object), e.g. to cross-check the tiers.
+        """
+        counts = check_batch(self.deal, counts)
+        sizes = counts.sum(axis=1)
+        unit = self.deal.round_cards
+        dtype = batch_dtype(int(sizes.max()) if len(sizes) else 0, unit)
+        if wider is not None:
+            order = [np.float64, np.int64, object]
+            if wider not in order or order.index(wider) < order.index(dtype):
+                raise ValueError(f"{wider} cannot hold this batch exactly; needs {dtype}")
+            dtype = wider
+        shoes = counts.shape[0]
+        values = np.empty((len(self.factors), shoes), dtype=dtype)
+        for one_hot, rows in self._views.values():
+            class_counts = (one_hot.T @ counts.T)  # classes x shoes, small exact integers
+            values[rows[:, 0]] = (class_counts[rows[:, 1]] - rows[:, 2:3]).astype(dtype)
+        trie, ends = self._trie
+        level = [np.ones((1, shoes), dtype=dtype)]
+        for parents, factor_ids in trie[1:]:
+            level.append(level[-1][parents] * values[factor_ids])
+        weights = np.empty((len(self.terms), shoes), dtype=dtype)
+        for used, term_ids, nodes in ends:
+            rest = np.array([falling(int(n) - used, unit - used) for n in sizes], dtype=dtype)
+            weights[term_ids] = level[used][nodes] * rest
+        return weights
+
     def project(self, group_of_record: np.ndarray, groups: int) -> Projection:
         """Merge leaves whose records fall in the same group (e.g. the events of a bet)."""
         group = np.asarray(group_of_record, dtype=np.int64)[self.leaf_record]
@@ -156,3 +258,180 @@ class Projection:
         totals = np.zeros(self.groups, dtype=weights.dtype)
         np.add.at(totals, self.group, leaf)
         return [int(t) for t in totals]
+
+
+    def batch_counts(self, counts: np.ndarray) -> np.ndarray:
+        """Exact counts per group for a batch of shoes: a (shoes x groups) array of int64 or
+        Python ints (see :meth:`CompiledDeal.batch_term_weights`)."""
+        matrix = np.zeros((len(self.compiled.terms), self.groups), dtype=np.int64)
+        np.add.at(matrix, (self.term, self.group), self.coefficient)
+        return BatchProjection(self.compiled, matrix, (self.groups,)).counts(counts)[0]
+
+
+@dataclass(frozen=True)
+class BatchProjection:
+    """Several group sets over one compiled deal (e.g. the events of several bets), evaluated
+    for a batch of shoes in one product: counts = term weights x ``matrix`` (terms x groups).
+
+    ``sizes`` splits the columns of ``matrix`` into group sets; each set partitions the rounds,
+    so its counts sum to ``N!/(N-r)!`` for every shoe, which :meth:`counts` checks.
+    """
+
+    compiled: CompiledDeal
+    matrix: np.ndarray
+    sizes: tuple[int, ...]
+
+    @classmethod
+    def build(cls, compiled: CompiledDeal,
+              group_sets: Sequence[tuple[np.ndarray, int]]) -> BatchProjection:
+        """From (group of each record, number of groups) pairs, one per group set."""
+        total = sum(groups for _, groups in group_sets)
+        matrix = np.zeros((len(compiled.terms), total), dtype=np.int64)
+        start = 0
+        for group_of_record, groups in group_sets:
+            column = start + np.asarray(group_of_record, dtype=np.int64)[compiled.leaf_record]
+            np.add.at(matrix, (compiled.leaf_term, column), compiled.leaf_coefficient)
+            start += groups
+        return cls(compiled, matrix, tuple(groups for _, groups in group_sets))
+
+    def _transposed(self, dtype: type) -> np.ndarray:
+        cache = self.__dict__.setdefault("_by_dtype", {})
+        if dtype not in cache:
+            cache[dtype] = np.ascontiguousarray(self.matrix.T.astype(dtype))
+        return cache[dtype]
+
+    def counts(self, counts: np.ndarray, wider: type | None = None) -> list[np.ndarray]:
+        """Per group set, a (shoes x groups) array of exact counts (int64, or Python ints when
+        the denominator exceeds int64); ``wider`` as in :meth:`CompiledDeal.batch_term_weights`.
+        """
+        counts = np.asarray(counts)
+        blocks = []
+        with _single_threaded_blas():
+            for start in range(0, max(len(counts), 1), _BLOCK):
+                # blocks of a few hundred shoes keep the trie levels in cache
+                weights = self.compiled.batch_term_weights(counts[start:start + _BLOCK], wider)
+                block = (self._transposed(weights.dtype) @ weights).T
+                blocks.append(block.astype(np.int64) if weights.dtype == np.float64 else block)
+        result = np.vstack(blocks)
+        sizes = counts.sum(axis=1)
+        unit = self.compiled.deal.round_cards
+        totals = np.array([falling(int(n), unit) for n in sizes], dtype=result.dtype)
+        out, start = [], 0
+        for size in self.sizes:
+            block = result[:, start:start + size]
+            if not np.array_equal(block.sum(axis=1), totals):
+                raise AssertionError("batch counts do not sum to N!/(N-r)!: exactness lost")
+            out.append(block)
+            start += size
+        return out
+
+
+_CONTROLLER: list = []
+
+
+def _single_threaded_blas() -> AbstractContextManager:
+    """BLAS on one thread while a batch runs (when threadpoolctl is installed). The products
+    are small (a few dozen groups); BLAS threads gain little on them and, spinning between
+    calls, slow the trie products beside them up to 3-4x on a busy machine."""
+    try:
+        from threadpoolctl import ThreadpoolController
+    except ImportError:
+        return nullcontext()
+    if not _CONTROLLER:
+        _CONTROLLER.append(ThreadpoolController())
+    return _CONTROLLER[0].limit(limits=1, user_api="blas")
+
+
+def batch_dtype(largest_shoe: int, unit: int) -> type:
+    """The number type that holds every intermediate of a batch exactly (module docstring).
+
+    >>> batch_dtype(416, 6), batch_dtype(1000, 6), batch_dtype(2000, 6)
+    (<class 'numpy.float64'>, <class 'numpy.int64'>, <class 'object'>)
+    """
+    bound = largest_shoe**unit
+    if bound < _FLOAT_EXACT_LIMIT:
+        return np.float64
+    if bound <= _INT64_LIMIT:
+        return np.int64
+    return object
+
+
+def check_batch(deal: Deal, counts: np.ndarray) -> np.ndarray:
+    """A (shoes x 53) count matrix as int64, or :class:`ShoeError` for an impossible shoe."""
+    matrix = np.asarray(counts)
+    if matrix.ndim != 2 or matrix.shape[1] != len(CARDS):
+        raise ShoeError(f"a batch of shoes is a (shoes x {len(CARDS)}) matrix of card counts, "
+                        f"got shape {matrix.shape}")
+    if not np.issubdtype(matrix.dtype, np.integer) or (matrix < 0).any():
+        raise ShoeError("card counts of a batch must be non-negative integers")
+    matrix = matrix.astype(np.int64)
+    if (matrix.sum(axis=1) < deal.round_cards).any():
+        raise ShoeError(f"a shoe of the batch cannot deal a round: the counting unit needs "
+                        f"{deal.round_cards} cards")
+    if not deal.accepts_jokers and matrix[:, JOKER_ID].any():
+        raise ShoeError("this game has no jokers but a shoe of the batch holds some")
+    return matrix
+
+
+def counts_matrix(shoes: Sequence[Shoe]) -> np.ndarray:
+    """Stack shoes into the (shoes x 53) matrix the batch functions take."""
+    return np.array([shoe.counts for shoe in shoes], dtype=np.int64).reshape(len(shoes), len(CARDS))
+
+
+# --- the disk cache ----------------------------------------------------------------------------
+def cache_directory() -> Path:
+    """Where compiled forms are kept: ``$EXACT_CACHE_DIR`` or ``~/.cache/exact``."""
+    configured = os.environ.get("EXACT_CACHE_DIR")
+    return Path(configured) if configured else Path.home() / ".cache" / "exact"
+
+
+def cache_key(parts: Sequence[str]) -> str:
+    """A hash of what determines a compiled form, with the toolkit and layout versions.
+
+    >>> len(cache_key(["punto-banco", "standard tableau", "draws:value"]))
+    64
+    """
+    text = "\n".join([*parts, __version__, CACHE_FORMAT])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def load_or_compile(deal: Deal, parts: Sequence[str],
+                    compile_deal: Callable[[Deal], CompiledDeal] | None = None) -> CompiledDeal:
+    """The compiled form of ``deal``, from the disk cache when ``parts`` (game id, rules,
+    needs...) hash to a stored one, else compiled and stored (best effort: a cache that
+    cannot be written only costs the next run a compilation)."""
+    key = cache_key(parts)
+    path = cache_directory() / f"{key}.pickle"
+    try:
+        with path.open("rb") as stream:
+            stored = pickle.load(stream)
+        if stored.get("key") == key:
+            return CompiledDeal(deal=deal, **stored["compiled"])
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, KeyError, TypeError,
+            ValueError):
+        pass  # missing or unreadable: compile again
+    compiled = (compile_deal or CompiledDeal.compile)(deal)
+    fields = {name: getattr(compiled, name) for name in
+              ("factors", "terms", "records", "leaf_term", "leaf_record", "leaf_coefficient")}
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{key}.")
+        try:
+            with os.fdopen(handle, "wb") as stream:
+                pickle.dump({"key": key, "compiled": fields}, stream, protocol=5)
+            os.replace(temporary, path)
+        finally:
+            Path(temporary).unlink(missing_ok=True)
+    except OSError:
+        pass
+    return compiled
+
+
+def _regroup_seen(seen: dict[int, int], old: View, new: View) -> dict[int, int]:
+    """Cards drawn so far, counted per class of a coarser view."""
+    if not old.refines(new):
+        raise ValueError(f"a deal may not look finer later: {old.attributes} -> {new.attributes}")
+    regrouped: dict[int, int] = defaultdict(int)
+    for index, count in seen.items():
+        regrouped[new.index[old.coarsen(old.labels[index], new)]] += count
+    return dict(regrouped)

@@ -1,0 +1,212 @@
+"""Exact expected values of many bets for many shoe compositions at once.
+
+A :class:`BetEvaluator` groups a game's bets by what they need of the deal, compiles each
+group once (kept in the disk cache of :mod:`exact.compiled`, keyed by game id, rules, needs and
+toolkit version) and evaluates a (shoes x 53) matrix of card counts in one batch: exact event
+counts per bet and shoe, and exact expected values as integer numerators over a stated
+denominator (``pays_denominator * N!/(N-r)!``).
+
+>>> from exact.cards import Shoe
+>>> from exact.games import get_game
+>>> from exact.analysis import game_bets
+>>> game = get_game("punto-banco")
+>>> evaluator = BetEvaluator(game, [b for b in game_bets(game) if b.group == "main"])
+>>> evaluator.expected_values([Shoe.standard(8)])["banker"][0]
+Fraction(-114753351728, 10847218479825)
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from math import comb, lcm
+from pathlib import Path
+
+import numpy as np
+
+from exact.analysis import settle_records, value_only
+from exact.bets import Bet
+from exact.cards import Shoe
+from exact.compiled import (
+    BatchProjection,
+    CompiledDeal,
+    cache_directory,
+    cache_key,
+    counts_matrix,
+    load_or_compile,
+)
+from exact.enumerator import falling
+from exact.errors import ExactError
+from exact.features import Needs
+from exact.games.base import Game
+
+_INT64_LIMIT = 2**63 - 1
+# Rounds a compiled deal may enumerate once; beyond this the walk takes minutes and gigabytes
+# (e.g. ranks and suits of both hands: 1,378 x 1,378 pairs of hands).
+_COMPILE_LIMIT = 200_000
+
+
+class BatchError(ExactError, ValueError):
+    """A bet the batch evaluator cannot serve (its compiled form would be too large)."""
+
+
+def batch_supported(game: Game, bet: Bet) -> bool:
+    """Whether the batch evaluator (and so ``eor`` and ``simulate``) serves ``bet``: bets on
+    card values, and bets on the first cards whose hands have few classes. Bets that read
+    ranks and suits of both hands are analysed exactly by ``analyze`` (the staged evaluator).
+    """
+    if value_only(game, bet):
+        return True
+    stages = getattr(game.deal(game.needs(bet.features)), "fixed_stages", None)
+    if stages is None:
+        return False
+    rounds = 1
+    for _, draw in stages:
+        rounds *= comb(len(draw.view.labels) + draw.count - 1, draw.count)
+    return rounds <= _COMPILE_LIMIT
+
+
+def supported_bets(game: Game, bets: Sequence[Bet]) -> tuple[list[Bet], list[Bet]]:
+    """``bets`` split into those the batch evaluator serves and the others."""
+    served = [bet for bet in bets if batch_supported(game, bet)]
+    return served, [bet for bet in bets if bet not in served]
+
+
+def compiled_for(game: Game, needs: Needs) -> CompiledDeal:
+    """The compiled deal of ``game`` for ``needs``, from the disk cache when possible."""
+    return _compiled(game, needs)
+
+
+def _key_parts(game: Game, needs: Needs) -> list[str]:
+    return [f"game={game.id}", f"class={type(game).__module__}.{type(game).__qualname__}",
+            *(f"rules:{line}" for line in game.describe_rules()),
+            *sorted(f"needs:{stage}:{attribute}" for stage, attribute in needs.pairs)]
+
+
+@lru_cache(maxsize=32)
+def _compiled(game: Game, needs: Needs) -> CompiledDeal:
+    return load_or_compile(game.deal(needs), _key_parts(game, needs))
+
+
+def _event_matrices(game: Game, needs: Needs, compiled: CompiledDeal,
+                    bets: Sequence[Bet]) -> list[np.ndarray]:
+    """Per bet, the (terms x events) coefficient matrix; cached on disk by the compiled key
+    and the bet's event conditions (pays do not enter it)."""
+    keys = [cache_key([*_key_parts(game, needs), "bet-events",
+                       *(f"{e.name}|{e.condition.text if e.condition else ''}"
+                         for e in bet.events)]) for bet in bets]
+    matrices: list[np.ndarray | None] = [_load_array(key) for key in keys]
+    missing = [i for i, m in enumerate(matrices) if m is None
+               or m.shape != (len(compiled.terms), len(bets[i].events))]
+    if missing:
+        events = settle_records(game, [bets[i] for i in missing], compiled.records)
+        for i, event_of_record in zip(missing, events, strict=True):
+            matrix = BatchProjection.build(compiled, [(event_of_record, len(bets[i].events))])
+            matrices[i] = matrix.matrix
+            _store_array(keys[i], matrix.matrix)
+    return [m for m in matrices if m is not None]
+
+
+def _load_array(key: str) -> np.ndarray | None:
+    try:
+        return np.load(cache_directory() / f"{key}.npy", allow_pickle=False)
+    except (OSError, ValueError):
+        return None
+
+
+def _store_array(key: str, array: np.ndarray) -> None:
+    path = cache_directory() / f"{key}.npy"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{key}.", suffix=".npy")
+        try:
+            with os.fdopen(handle, "wb") as stream:
+                np.save(stream, array, allow_pickle=False)
+            os.replace(temporary, path)
+        finally:
+            Path(temporary).unlink(missing_ok=True)
+    except OSError:
+        pass  # a cache that cannot be written only costs the next run the settling
+
+
+@dataclass(frozen=True)
+class _PayVector:
+    """A bet's pays as integers over a common denominator (exact expected values)."""
+
+    scaled: tuple[int, ...]
+    denominator: int
+
+    @classmethod
+    def of(cls, bet: Bet) -> _PayVector:
+        denominator = lcm(*(event.pays.denominator for event in bet.events))
+        return cls(tuple(int(event.pays * denominator) for event in bet.events), denominator)
+
+
+class BetEvaluator:
+    """Exact event counts and expected values of ``bets`` for batches of shoes."""
+
+    def __init__(self, game: Game, bets: Sequence[Bet]) -> None:
+        self.game = game
+        self.bets = list(bets)
+        _, unserved = supported_bets(game, self.bets)
+        if unserved:
+            raise BatchError(f"bet(s) {', '.join(b.id for b in unserved)} read ranks and suits "
+                             "of several cards: the batch evaluator (eor, simulate) serves bets "
+                             "on card values and one-hand pair bets; use `analyze` for these")
+        by_needs: dict[Needs, list[Bet]] = defaultdict(list)
+        for bet in self.bets:
+            by_needs[game.needs(bet.features)].append(bet)
+        self._groups: list[tuple[list[Bet], BatchProjection]] = []
+        for needs, group in by_needs.items():
+            compiled = compiled_for(game, needs)
+            matrices = _event_matrices(game, needs, compiled, group)
+            projection = BatchProjection(compiled, np.hstack(matrices),
+                                         tuple(m.shape[1] for m in matrices))
+            self._groups.append((group, projection))
+        self.round_cards = (self._groups[0][1].compiled.deal.round_cards if self._groups
+                            else 0)
+        self._pays = {bet.id: _PayVector.of(bet) for bet in self.bets}
+
+    def counts(self, shoes: Sequence[Shoe] | np.ndarray) -> dict[str, np.ndarray]:
+        """Per bet, a (shoes x events) array of exact counts over ``N!/(N-r)!``."""
+        matrix = shoes if isinstance(shoes, np.ndarray) else counts_matrix(shoes)
+        out: dict[str, np.ndarray] = {}
+        for group, projection in self._groups:
+            for bet, block in zip(group, projection.counts(matrix), strict=True):
+                out[bet.id] = block
+        return {bet.id: out[bet.id] for bet in self.bets}
+
+    def numerators(self, shoes: Sequence[Shoe] | np.ndarray
+                   ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+        """Exact expected values as (numerators, denominators) per bet: integer arrays with
+        EV = numerator / denominator (int64 when bounded, else Python ints)."""
+        matrix = shoes if isinstance(shoes, np.ndarray) else counts_matrix(shoes)
+        totals = [falling(int(n), self.round_cards) for n in np.asarray(matrix).sum(axis=1)]
+        numerators, denominators = {}, {}
+        for bet_id, block in self.counts(matrix).items():
+            pays = self._pays[bet_id]
+            largest = max(totals, default=0) * max(abs(p) for p in pays.scaled)
+            dtype: type = np.int64 if largest <= _INT64_LIMIT else object
+            vector = np.array(pays.scaled, dtype=dtype)
+            numerators[bet_id] = block.astype(dtype) @ vector
+            denominators[bet_id] = np.array([t * pays.denominator for t in totals], dtype=object)
+        return numerators, denominators
+
+    def expected_values(self, shoes: Sequence[Shoe] | np.ndarray) -> dict[str, list[Fraction]]:
+        """Exact expected value per unit of every bet for every shoe."""
+        numerators, denominators = self.numerators(shoes)
+        return {bet_id: [Fraction(int(n), int(d)) for n, d in
+                         zip(numerators[bet_id], denominators[bet_id], strict=True)]
+                for bet_id in numerators}
+
+    def edges(self, shoes: Sequence[Shoe] | np.ndarray) -> dict[str, np.ndarray]:
+        """Expected values as floats (for display and averages; signs are exact)."""
+        numerators, denominators = self.numerators(shoes)
+        return {bet_id: np.array([int(n) / int(d) for n, d in
+                                  zip(numerators[bet_id], denominators[bet_id], strict=True)])
+                for bet_id in numerators}

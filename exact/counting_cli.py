@@ -1,0 +1,328 @@
+"""Command-line subcommands of the remaining-shoe analyses: ``eor``, ``simulate``, ``edge``.
+
+Kept apart from :mod:`exact.cli`, which only registers them (:func:`add_commands`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+
+from exact.analysis import game_bets
+from exact.batch import BetEvaluator, supported_bets
+from exact.bets import Bet
+from exact.cards import RANKS, Card, Shoe, parse_cards
+from exact.errors import ExactError, ShoeError
+from exact.games import get_game
+from exact.games.base import Game
+from exact.live import KnownCardError, next_round
+from exact.removal import (
+    CountError,
+    RemovalTable,
+    balanced,
+    betting_correlation,
+    break_even_true_count,
+    derive_tags,
+    effects_of_removal,
+    parse_tags,
+)
+from exact.simulation import (
+    ShoeRules,
+    SimulationConfig,
+    simulate,
+    tags_tuple,
+    terminal_progress,
+)
+
+LEVELS = (1, 2, 3)
+
+
+def _bets(game: Game, args: argparse.Namespace) -> list[Bet]:
+    bets = game_bets(game, args.bets or ())
+    if args.bet:
+        known = {b.id: b for b in bets}
+        missing = [b for b in args.bet if b not in known]
+        if missing:
+            raise ExactError(f"unknown bet(s) {', '.join(missing)}; see `list-bets {game.id}`")
+        return [known[b] for b in args.bet]
+    # Bets reading ranks and suits of both hands (Perfect Pairs) are beyond the batch
+    # evaluator: by default they are left out here; `analyze` serves them (README).
+    return supported_bets(game, bets)[0]
+
+
+def _shoe(args: argparse.Namespace) -> Shoe:
+    if args.shoe and args.decks is not None:
+        raise ShoeError("give either --decks or --shoe, not both")
+    shoe = Shoe.parse(args.shoe) if args.shoe else Shoe.standard(
+        8 if args.decks is None else args.decks)
+    return shoe.remove(args.remove) if getattr(args, "remove", None) else shoe
+
+
+def _fraction(value: Fraction) -> dict[str, object]:
+    return {"exact": str(value), "float": float(value)}
+
+
+def _finite(value: float) -> float | None:
+    """JSON has no infinity: a count that never turns the edge positive has no trigger."""
+    return value if math.isfinite(value) else None
+
+
+def best_tags(effects: dict[str, Fraction]) -> tuple[dict[str, int], int, float]:
+    """The derived balanced tags of the level (1-3) with the best betting correlation
+    (the lower level on a tie to 3 decimals)."""
+    best: tuple[dict[str, int], int, float] | None = None
+    for level in LEVELS:
+        tags = derive_tags(effects, level)
+        correlation = betting_correlation(tags, effects)
+        if best is None or round(correlation, 3) > round(best[2], 3):
+            best = (tags, level, correlation)
+    assert best is not None
+    return best
+
+
+def _shown(value: float | None) -> str:
+    return "none" if value is None else f"{value:.2f}"
+
+
+# --- eor -----------------------------------------------------------------------------------------
+def eor_report(table: RemovalTable, user_tags: dict[str, int] | None, decks: int
+               ) -> dict[str, object]:
+    bets = {}
+    for bet_id, effects in table.effects.items():
+        tags, level, correlation = best_tags(dict(effects))
+        entry: dict[str, object] = {
+            "name": table.names[bet_id],
+            "expected_value": _fraction(table.base[bet_id]),
+            "effects_of_removal": {rank: _fraction(e) for rank, e in effects.items()},
+            "derived_count": {"level": level, "tags": tags, "balanced": balanced(tags),
+                              "betting_correlation": correlation,
+                              "break_even_true_count": _finite(break_even_true_count(
+                                  table.base[bet_id], tags, effects, decks))},
+            "removal_sets": {name: {"exact": _fraction(exact), "linear_estimate":
+                                    _fraction(linear)}
+                             for name, (exact, linear) in table.removals[bet_id].items()},
+        }
+        if user_tags is not None:
+            entry["user_count"] = {"tags": user_tags, "balanced": balanced(user_tags),
+                                   "betting_correlation": betting_correlation(user_tags, effects),
+                                   "break_even_true_count": _finite(break_even_true_count(
+                                       table.base[bet_id], user_tags, effects, decks))}
+        bets[bet_id] = entry
+    return {"shoe": table.shoe.describe(), "cards": table.shoe.size,
+            "cards_removed_per_rank": table.depth,
+            "unit": "change in expected value per unit wagered, per card removed", "bets": bets}
+
+
+def _eor(args: argparse.Namespace) -> str:
+    game = get_game(args.game)
+    shoe = _shoe(args)
+    bets = _bets(game, args)
+    user_tags = parse_tags(args.tags) if args.tags else None
+    table = effects_of_removal(game, shoe, bets, depth=args.depth,
+                               removal_sets=args.removal_set or ())
+    report = eor_report(table, user_tags, max(shoe.size // 52, 1))
+    if args.json:
+        return json.dumps(report, indent=2) + "\n"
+    lines = [f"Effects of removal, {report['shoe']} ({report['cards']} cards); change in "
+             f"expected value per card removed ({table.depth} of the rank at a time), in %"]
+    header = f"{'bet':22} {'EV %':>9} " + " ".join(f"{r:>8}" for r in RANKS)
+    lines.append(header)
+    for bet_id, effects in table.effects.items():
+        lines.append(f"{bet_id:22} {100 * float(table.base[bet_id]):9.4f} "
+                     + " ".join(f"{100 * float(effects[r]):8.5f}" if r in effects else
+                                f"{'-':>8}" for r in RANKS))
+    lines.append("")
+    lines.append("Derived balanced counts (tags by rank; BC = betting correlation; TC* = "
+                 "true count where the linear edge estimate turns positive)")
+    for bet_id, entry in report["bets"].items():  # type: ignore[union-attr]
+        count = entry["derived_count"]
+        tags = " ".join(f"{r}={count['tags'][r]:+d}" for r in RANKS)
+        lines.append(f"{bet_id:22} L{count['level']} {tags}  BC {count['betting_correlation']:.3f}"
+                     f"  TC* {_shown(count['break_even_true_count'])}")
+        if "user_count" in entry:
+            user = entry["user_count"]
+            lines.append(f"{'':22} your tags: BC {user['betting_correlation']:.3f}, "
+                         f"{'balanced' if user['balanced'] else 'UNBALANCED'}, "
+                         f"TC* {_shown(user['break_even_true_count'])}")
+        for name, change in entry["removal_sets"].items():
+            lines.append(f"{'':22} remove {name}: exact {100 * change['exact']['float']:+.5f}%"
+                         f", linear estimate {100 * change['linear_estimate']['float']:+.5f}%")
+    return "\n".join(lines) + "\n"
+
+
+# --- simulate --------------------------------------------------------------------------------
+def _parse_triggers(items: list[str] | None) -> dict[str, float]:
+    triggers = {}
+    for item in items or ():
+        bet_id, sep, number = item.partition("=")
+        try:
+            triggers[bet_id] = float(number)
+        except ValueError:
+            sep = ""
+        if not sep:
+            raise CountError(f"--trigger {item!r}: expected BET=TRUE_COUNT, e.g. dragon-7=4")
+    return triggers
+
+
+def _simulate(args: argparse.Namespace) -> str:
+    game = get_game(args.game)
+    bets = _bets(game, args)
+    burn = args.burn
+    rules = ShoeRules(decks=args.decks, cut_cards=args.cut, burn=burn)
+    full = Shoe.standard(args.decks)
+    user_tags = parse_tags(args.tags) if args.tags else None
+    table = effects_of_removal(game, full, bets)
+    tags, triggers = {}, _parse_triggers(args.trigger)
+    unknown = set(triggers) - {b.id for b in bets}
+    if unknown:
+        raise CountError(f"--trigger for unknown bet(s) {', '.join(sorted(unknown))}")
+    for bet in bets:
+        effects = dict(table.effects[bet.id])
+        tags[bet.id] = user_tags if user_tags is not None else best_tags(effects)[0]
+        if bet.id not in triggers:
+            trigger = _finite(break_even_true_count(table.base[bet.id], tags[bet.id], effects,
+                                                    args.decks))
+            if trigger is not None:
+                triggers[bet.id] = trigger
+    texts = []
+    for path in args.bets or ():
+        try:
+            texts.append((str(path), Path(path).read_text()))
+        except OSError as error:
+            raise ExactError(f"{path}: cannot read bet file: {error.strerror}") from None
+    config = SimulationConfig(game=game.id, bet_texts=tuple(texts),
+                              bet_ids=tuple(b.id for b in bets), tags=tags_tuple(tags),
+                              triggers=tuple(sorted(triggers.items())), shoe=rules)
+    result = simulate(config, args.shoes, args.seed, workers=args.workers,
+                      scheduler=args.scheduler, progress=terminal_progress)
+    summary = result.summary()
+    if args.json:
+        return json.dumps({"shoes": result.shoes, "rounds": result.rounds, "seed": args.seed,
+                           "shoe_rules": {"decks": rules.decks, "cut_cards": rules.cut_cards,
+                                          "burn": rules.burn},
+                           "tags": tags, "bets": summary}, indent=2) + "\n"
+    lines = [f"{result.shoes} shoes of {rules.decks} decks (seed {args.seed}, cut card "
+             f"{rules.cut_cards} from the end, burn {rules.burn}): {result.rounds} rounds, "
+             f"{result.rounds / result.shoes:.1f} a shoe",
+             "Perfect play bets 1 unit when the exact edge is positive; the count bets 1 unit "
+             "when the true count reaches TC*.",
+             f"{'bet':22} {'+edge rounds':>12} {'avg edge':>9} {'win/shoe':>9} "
+             f"{'E[win]/shoe':>11} {'win/100h':>9} | {'TC*':>6} {'bets':>7} {'avg edge':>9} "
+             f"{'win/shoe':>9} {'E[win]/shoe':>11}"]
+    for entry in summary.values():
+        average = entry["perfect_average_edge"]
+        count_average = entry["count_average_edge"]
+        lines.append(
+            f"{entry['name'][:22]:22} {100 * entry['positive_frequency']:11.3f}% "
+            f"{'-' if average is None else f'{100 * average:.3f}%':>9} "
+            f"{entry['perfect_win_per_shoe']:9.4f} {entry['perfect_expected_win_per_shoe']:11.4f} "
+            f"{entry['perfect_win_per_100_hands']:9.4f} | {_shown(entry['count_trigger']):>6} "
+            f"{entry['count_bets']:7d} "
+            f"{'-' if count_average is None else f'{100 * count_average:.3f}%':>9} "
+            f"{entry['count_win_per_shoe']:9.4f} {entry['count_expected_win_per_shoe']:11.4f}")
+    return "\n".join(lines) + "\n"
+
+
+# --- edge --------------------------------------------------------------------------------------
+def _parse_known(items: list[str] | None) -> dict[int, Card]:
+    known: dict[int, Card] = {}
+    for item in items or ():
+        position, sep, text = item.partition("=")
+        if not sep or not position.strip().isdigit():
+            raise KnownCardError(f"--known {item!r}: expected POSITION=CARD, e.g. 1=9H")
+        if int(position) in known:
+            raise KnownCardError(f"--known: position {position} given twice")
+        known[int(position)] = Card.parse(text)
+    return known
+
+
+def _edge(args: argparse.Namespace) -> str:
+    game = get_game(args.game)
+    bets = _bets(game, args)
+    if args.seen in (None, "-"):
+        seen_text = sys.stdin.read()
+    else:
+        try:
+            seen_text = Path(args.seen).read_text()
+        except OSError as error:
+            raise ExactError(f"{args.seen}: cannot read seen cards: {error.strerror}") from None
+    seen = parse_cards(seen_text.replace("\n", " "))
+    shoe = _shoe(args).remove(seen)
+    known = _parse_known(args.known)
+    rounds = next_round(game, shoe, bets, known,
+                        evaluator=None if known else BetEvaluator(game, bets))
+    report = {"cards_seen": len(seen), "cards_unseen": shoe.size,
+              "known": {str(p): str(c) for p, c in sorted(known.items())},
+              "bets": {bet_id: {"name": r.bet.name,
+                                "expected_value": _fraction(r.expected_value),
+                                "positive": r.expected_value > 0,
+                                "counts": [str(c) for c in r.counts], "total": str(r.total)}
+                       for bet_id, r in rounds.items()}}
+    if args.json:
+        return json.dumps(report, indent=2) + "\n"
+    where = "".join(f", card {p} is {c}" for p, c in sorted(known.items()))
+    lines = [f"Next round: {len(seen)} cards seen, {shoe.size} unseen{where}"]
+    for bet_id, r in rounds.items():
+        value = r.expected_value
+        lines.append(f"{bet_id:22} {100 * float(value):+9.4f}%  {'BET' if value > 0 else '':3} "
+                     f"exact {value}")
+    return "\n".join(lines) + "\n"
+
+
+# --- registration ------------------------------------------------------------------------------
+def add_commands(game_command: Callable[..., argparse.ArgumentParser]) -> None:
+    """Add ``eor``, ``simulate`` and ``edge`` through :mod:`exact.cli`'s ``game_command``."""
+
+    def bet_options(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--bet", action="append", metavar="ID",
+                            help="only this bet; may be repeated")
+        parser.add_argument("--json", action="store_true", help="machine-readable JSON")
+        parser.add_argument("--output", "-o", metavar="FILE",
+                            help="write to FILE (atomically) instead of standard output")
+
+    def shoe_options(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--decks", type=int, help="full decks in the shoe (default 8)")
+        parser.add_argument("--shoe", help="explicit composition, e.g. 'A:32,T:128,9H:8'")
+
+    eor = game_command("eor", "exact effects of removal, derived counts and their betting "
+                       "correlation", _eor)
+    shoe_options(eor)
+    eor.add_argument("--remove", help="cards already out of the shoe, e.g. '5,5,9H'")
+    eor.add_argument("--depth", type=int, default=1,
+                     help="cards of each rank removed at a time (effect per card)")
+    eor.add_argument("--removal-set", action="append", metavar="CARDS",
+                     help="exact change for removing these cards, e.g. '5 5 6'; repeatable")
+    eor.add_argument("--tags", help="your count's tags, e.g. 'A=1,2=1,9=-1' (others 0)")
+    bet_options(eor)
+
+    sim = game_command("simulate", "shoe simulation with the exact edge at every round", _simulate)
+    sim.add_argument("--shoes", type=int, required=True, help="number of shoes")
+    sim.add_argument("--seed", type=int, required=True, help="master seed")
+    sim.add_argument("--decks", type=int, default=8, help="decks per shoe (default 8)")
+    sim.add_argument("--cut", type=int, default=14,
+                     help="cards behind the cut card (default 14)")
+    sim.add_argument("--burn", default="first-card",
+                     help="'first-card' (default), 'none' or a number of cards")
+    sim.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                     help="local processes (default: one per core); results do not depend on it")
+    sim.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                     help="run on this Dask cluster instead")
+    sim.add_argument("--tags", help="count tags for every bet (default: derived per bet)")
+    sim.add_argument("--trigger", action="append", metavar="BET=TC",
+                     help="true count at which the count bets BET (default: TC*)")
+    bet_options(sim)
+
+    edge = game_command("edge", "exact edge of every bet for the next round, from the cards "
+                        "seen", _edge)
+    shoe_options(edge)
+    edge.add_argument("--seen", metavar="FILE",
+                      help="cards seen so far (FILE, or '-'/absent for standard input)")
+    edge.add_argument("--known", action="append", metavar="POS=CARD",
+                      help="card known at a position of the next round, e.g. 1=9H")
+    bet_options(edge)

@@ -1,0 +1,130 @@
+"""Live analysis: the exact edge of every bet for the next round, from the cards seen so far,
+optionally knowing cards at given positions of that round (the end-play question).
+
+Without known positions the next round is dealt from the unseen cards and the compiled
+evaluator answers at once. Knowing the card at position ``p`` (1 = the first card dealt) is not
+the same as merely removing it: the round must have that card *at that position*. So the
+round is enumerated position by position in the real dealing order, with the known cards
+forced where they are known and every other position branching on the classes of the unseen
+cards (seen through the card attributes the bets need), weighted by how many are left. Rounds
+are read with the game's :meth:`~exact.games.base.Game.record_from_cards`, so this works for
+any game of the toolkit.
+
+Counting unit with ``k`` known positions: ordered sequences of the ``r - k`` other positions
+from the ``N - k`` cards neither seen nor known: ``(N-k)!/(N-r)!`` in all.
+
+>>> from exact.cards import Shoe, parse_cards
+>>> from exact.games import get_game
+>>> from exact.analysis import game_bets
+>>> game = get_game("punto-banco")
+>>> tie = [b for b in game_bets(game) if b.id == "tie"]
+>>> edges = next_round(game, Shoe.standard(1), tie, known={1: parse_cards("9H")[0]})
+>>> edges["tie"].total == 51 * 50 * 49 * 48 * 47
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from exact.batch import BetEvaluator
+from exact.bets import Bet
+from exact.cards import CARDS, Card, Shoe, View
+from exact.enumerator import falling
+from exact.errors import ExactError, ShoeError
+from exact.games.base import Game
+
+
+class KnownCardError(ExactError, ValueError):
+    """A known position or card that cannot be."""
+
+
+@dataclass(frozen=True)
+class NextRound:
+    """Exact event counts of one bet for the next round, over ``total``."""
+
+    bet: Bet
+    counts: tuple[int, ...]
+    total: int
+
+    @property
+    def expected_value(self) -> Fraction:
+        return sum((Fraction(c * e.pays, self.total)
+                    for c, e in zip(self.counts, self.bet.events, strict=True)), Fraction(0))
+
+
+def next_round(game: Game, shoe: Shoe, bets: Sequence[Bet],
+               known: Mapping[int, Card] | None = None,
+               evaluator: BetEvaluator | None = None) -> dict[str, NextRound]:
+    """Exact counts of every bet's events for the next round dealt from ``shoe`` (the unseen
+    cards), with ``known`` cards forced at their positions (1-based)."""
+    known = dict(known or {})
+    if not known:
+        evaluator = evaluator or BetEvaluator(game, bets)
+        counts = evaluator.counts([shoe])
+        total = falling(shoe.size, evaluator.round_cards)
+        return {b.id: NextRound(b, tuple(int(c) for c in counts[b.id][0]), total) for b in bets}
+    return _forced(game, shoe, bets, known)
+
+
+def _forced(game: Game, shoe: Shoe, bets: Sequence[Bet],
+            known: dict[int, Card]) -> dict[str, NextRound]:
+    unit = game.deal(game.needs(set().union(*(b.features for b in bets)))).round_cards
+    for position, card in known.items():
+        if not 1 <= position <= unit:
+            raise KnownCardError(f"known position {position}: a round has positions 1-{unit}")
+        if card.suit is None and not card.is_joker:
+            raise KnownCardError(f"known card {card} at position {position}: give its suit "
+                                 "(e.g. 9H): the card itself is forced there")
+    rest = shoe.remove(list(known.values()))
+    needs = game.needs(set().union(*(b.features for b in bets)))
+    view = View(tuple({a for s in needs.stages for a in needs.attributes(s)}))
+    counts = view.class_counts(rest)
+    representative = {}
+    for card in CARDS:
+        representative.setdefault(view.card_class[CARDS.index(card)], card)
+    free_total = unit - len(known)
+    size = rest.size
+    if size < free_total:
+        raise ShoeError(f"{size} unseen cards cannot fill a round of {unit}")
+    tallies = {b.id: [0] * len(b.events) for b in bets}
+    memo: dict[object, tuple[int, ...]] = {}
+
+    def finish(record: object, weight: int) -> None:
+        if record not in memo:
+            features = {name: game.read(record, name) for name in
+                        set().union(*(b.features for b in bets))}
+            memo[record] = tuple(b.settle(features) for b in bets)
+        for bet, event in zip(bets, memo[record], strict=True):
+            tallies[bet.id][event] += weight
+
+    def deal(dealt: list[Card], free_used: int, weight: int) -> None:
+        if len(dealt) >= 1:
+            try:
+                record = game.record_from_cards(dealt)
+            except ShoeError:
+                record = None
+            if record is not None:
+                finish(record, weight * falling(size - free_used, free_total - free_used))
+                return
+        if len(dealt) == unit:
+            raise ShoeError("the game's round needs more cards than its counting unit")
+        position = len(dealt) + 1
+        if position in known:
+            deal([*dealt, known[position]], free_used, weight)
+            return
+        for index, left in enumerate(counts):
+            if left:
+                counts[index] -= 1
+                deal([*dealt, representative[index]], free_used + 1, weight * left)
+                counts[index] += 1
+
+    deal([], 0, 1)
+    total = falling(size, free_total)
+    result = {b.id: NextRound(b, tuple(tallies[b.id]), total) for b in bets}
+    for bet_id, outcome in result.items():
+        if sum(outcome.counts) != total:
+            raise AssertionError(f"{bet_id}: forced-position counts do not sum to {total}")
+    return result

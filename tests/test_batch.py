@@ -1,0 +1,182 @@
+"""The batch evaluator equals the direct enumerator exactly; the disk cache; the number tiers."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from exact.analysis import game_bets
+from exact.batch import BetEvaluator
+from exact.cards import Shoe
+from exact.compiled import (
+    BatchProjection,
+    CompiledDeal,
+    batch_dtype,
+    counts_matrix,
+    load_or_compile,
+)
+from exact.errors import ShoeError
+from exact.features import Needs
+
+TRACKED = ("dragon-7", "panda-8", "egalite-7", "egalite-0")  # shipped side bets of issue 7
+
+
+@pytest.fixture(scope="module")
+def bets(punto_banco):
+    return [b for b in game_bets(punto_banco) if b.group == "main" or b.id in TRACKED]
+
+
+@pytest.fixture(scope="module")
+def evaluator(punto_banco, bets):
+    return BetEvaluator(punto_banco, bets)
+
+
+def random_depleted(generator: np.random.Generator, decks: int, keep: int) -> Shoe:
+    """``keep`` cards drawn at random (without replacement) from ``decks`` full decks."""
+    cards = generator.choice(np.repeat(np.arange(52), decks), size=keep, replace=False)
+    return Shoe(tuple(int(c) for c in np.bincount(cards, minlength=53)))
+
+
+_EVENTS_OF_RECORD: dict[object, tuple[int, ...]] = {}
+_EVENTS_OF_FEATURES: dict[tuple[object, ...], tuple[int, ...]] = {}
+
+
+def direct_counts(game, shoe, bets):
+    """Event counts by the direct recursive enumerator (settling each record by the bets)."""
+    names = needs_names(bets)
+    distribution = game.enumerate(game.needs(names), shoe)
+    out = {bet.id: [0] * len(bet.events) for bet in bets}
+    for record, count in distribution.counts.items():
+        if record not in _EVENTS_OF_RECORD:
+            values = tuple(game.read(record, name) for name in names)
+            if values not in _EVENTS_OF_FEATURES:
+                features = dict(zip(names, values, strict=True))
+                _EVENTS_OF_FEATURES[values] = tuple(bet.settle(features) for bet in bets)
+            _EVENTS_OF_RECORD[record] = _EVENTS_OF_FEATURES[values]
+        for bet, event in zip(bets, _EVENTS_OF_RECORD[record], strict=True):
+            out[bet.id][event] += count
+    return out
+
+
+def needs_names(bets):
+    return sorted(set().union(*(bet.features for bet in bets)))
+
+
+def test_batch_equals_direct_on_1000_small_depleted_shoes(punto_banco, bets, evaluator):
+    generator = np.random.default_rng(20261130)
+    # Small shoes of a few ranks keep the direct enumerator cheap; few cards also exercise the
+    # terms whose factors go negative (a class drawn more often than it has cards).
+    shoes = []
+    for _ in range(1000):
+        ranks = generator.choice(13, size=int(generator.integers(2, 6)), replace=False)
+        cards = generator.choice(ranks * 4, size=int(generator.integers(6, 13))) \
+            + generator.integers(0, 4, size=1)
+        shoes.append(Shoe(tuple(int(c) for c in np.bincount(cards, minlength=53))))
+    batch = evaluator.counts(shoes)
+    for index, shoe in enumerate(shoes):
+        expected = direct_counts(punto_banco, shoe, bets)
+        for bet in bets:
+            assert [int(c) for c in batch[bet.id][index]] == expected[bet.id], (shoe, bet.id)
+
+
+def test_batch_equals_direct_on_depleted_eight_deck_shoes(punto_banco, bets, evaluator):
+    generator = np.random.default_rng(7)
+    shoes = [random_depleted(generator, 8, 390)]
+    batch = evaluator.counts(shoes)
+    for index, shoe in enumerate(shoes):
+        expected = direct_counts(punto_banco, shoe, bets)
+        for bet in bets:
+            assert [int(c) for c in batch[bet.id][index]] == expected[bet.id], bet.id
+
+
+def test_published_side_bet_combinations(evaluator):
+    counts = evaluator.counts([Shoe.standard(8)])
+    assert int(counts["dragon-7"][0][0]) == 112_633_011_329_024
+    assert int(counts["panda-8"][0][0]) == 172_660_763_262_976
+    assert int(counts["egalite-7"][0][0]) == 101_717_538_899_968
+    assert int(counts["egalite-0"][0][0]) == 28_979_901_420_544
+    assert int(counts["tie"][0][0]) == 475_627_426_473_216
+
+
+def test_number_tiers_agree(punto_banco, bets):
+    compiled = punto_banco.compiled(punto_banco.needs(["winner"]))
+    events = [np.array([{"player": 0, "banker": 1, "tie": 2}[punto_banco.read(r, "winner")]
+                        for r in compiled.records])]
+    projection = BatchProjection.build(compiled, [(events[0], 3)])
+    generator = np.random.default_rng(3)
+    matrix = counts_matrix([random_depleted(generator, 8, k) for k in (416, 300, 40, 7)])
+    floats = projection.counts(matrix)[0]
+    assert floats.dtype == np.int64  # evaluated in float64, returned as exact int64
+    wide = projection.counts(matrix, wider=np.int64)[0]
+    objects = projection.counts(matrix, wider=object)[0]
+    assert floats.tolist() == wide.tolist() == [[int(c) for c in row] for row in objects]
+    with pytest.raises(ValueError):
+        projection.counts(counts_matrix([Shoe.standard(30)]), wider=np.int64)
+
+
+def test_beyond_int64_falls_back_to_python_integers(punto_banco):
+    # 30 decks: 1560**6 > 2**63, so the batch must use Python integers
+    assert batch_dtype(1560, 6) is object
+    compiled = punto_banco.compiled(punto_banco.needs(["winner"]))
+    winner = np.array([{"player": 0, "banker": 1, "tie": 2}[punto_banco.read(r, "winner")]
+                       for r in compiled.records])
+    projection = BatchProjection.build(compiled, [(winner, 3)])
+    shoe = Shoe.standard(30).remove("5 5 9H")
+    batch = projection.counts(counts_matrix([shoe]))[0][0]
+    single = compiled.project(winner, 3).counts(shoe)  # the per-shoe path
+    assert [int(c) for c in batch] == single
+    assert sum(single) > 2**63
+
+
+@pytest.fixture(scope="module")
+def winner_projection(punto_banco):
+    compiled = punto_banco.compiled(punto_banco.needs(["winner"]))
+    winner = np.array([{"player": 0, "banker": 1, "tie": 2}[punto_banco.read(r, "winner")]
+                       for r in compiled.records])
+    return compiled.project(winner, 3)
+
+
+@given(ranks=st.lists(st.integers(0, 4), min_size=13, max_size=13))
+def test_batch_equals_single_shoe_path(winner_projection, ranks):
+    shoe = Shoe.from_counts({rank: count for rank, count in zip("A23456789TJQK", ranks,
+                                                                strict=True)})
+    if shoe.size < 6:
+        return
+    assert [int(c) for c in winner_projection.batch_counts(counts_matrix([shoe]))[0]] == \
+        winner_projection.counts(shoe)
+
+
+def test_bad_batches_raise_shoe_error(evaluator):
+    with pytest.raises(ShoeError):
+        evaluator.counts(np.zeros((2, 52), dtype=np.int64))
+    with pytest.raises(ShoeError):
+        evaluator.counts([Shoe.parse("A:3")])
+    with pytest.raises(ShoeError):
+        evaluator.counts([Shoe.standard(1, jokers=1)])
+
+
+def test_disk_cache_round_trip_and_concurrent_writers(punto_banco, tmp_path, monkeypatch):
+    monkeypatch.setenv("EXACT_CACHE_DIR", str(tmp_path))
+    deal = punto_banco.deal(Needs.of(player=["rank"]))
+    parts = ["punto-banco", "test", "player:rank"]
+    results: list[CompiledDeal] = []
+    threads = [threading.Thread(target=lambda: results.append(load_or_compile(deal, parts)))
+               for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    stored = list(tmp_path.glob("*.pickle"))
+    assert len(stored) == 1 and not list(tmp_path.glob(".*"))  # no temporary file left behind
+    calls = []
+    loaded = load_or_compile(deal, parts, compile_deal=lambda d: calls.append(d))
+    assert not calls  # served from the cache
+    shoe = Shoe.standard(2).remove("9 9 K")
+    assert loaded.distribution(shoe) == results[0].distribution(shoe)
+    stored[0].write_bytes(b"torn")  # a damaged entry is compiled again
+    again = load_or_compile(deal, parts)
+    assert again.distribution(shoe) == results[0].distribution(shoe)

@@ -1,0 +1,186 @@
+"""Effects of removal, count systems, live edges with known cards, Monte Carlo cross-checks."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from exact.analysis import analyze, game_bets
+from exact.cards import CARDS, RANKS, Card, Shoe
+from exact.cli import main
+from exact.live import KnownCardError, next_round
+from exact.montecarlo import simulate_rounds, within_interval
+from exact.removal import (
+    CountError,
+    balanced,
+    betting_correlation,
+    derive_tags,
+    effects_of_removal,
+    parse_tags,
+)
+
+from reference import FEATURES, _cards_needed, play
+
+TRACKED = ("dragon-7", "panda-8", "egalite-7", "egalite-0")  # shipped side bets of issue 7
+
+
+@pytest.fixture(scope="module")
+def bets(punto_banco):
+    return [b for b in game_bets(punto_banco) if b.group == "main" or b.id in TRACKED]
+
+
+def expected_value(game, shoe, bet) -> Fraction:
+    return analyze(game, shoe, [bet]).bets[bet.id].table().expected_value
+
+
+def test_effects_of_removal_are_exact_differences(punto_banco, bets):
+    shoe = Shoe.standard(8)
+    table = effects_of_removal(punto_banco, shoe, bets, removal_sets=["5 5 9"])
+    dragon = next(b for b in bets if b.id == "dragon-7")
+    base = expected_value(punto_banco, shoe, dragon)
+    assert table.base["dragon-7"] == base
+    for rank in ("A", "4", "9", "K"):
+        assert table.effects["dragon-7"][rank] == \
+            expected_value(punto_banco, shoe.remove(rank), dragon) - base
+    # value-level bets cannot tell a ten from a king
+    assert len({table.effects["banker"][rank] for rank in "TJQK"}) == 1
+    exact, linear = table.removals["dragon-7"]["5 5 9"]
+    assert exact == expected_value(punto_banco, shoe.remove("5 5 9"), dragon) - base
+    assert linear == 2 * table.effects["dragon-7"]["5"] + table.effects["dragon-7"]["9"]
+    deeper = effects_of_removal(punto_banco, shoe, [dragon], depth=2)
+    assert deeper.effects["dragon-7"]["8"] == \
+        (expected_value(punto_banco, shoe.remove("8 8"), dragon) - base) / 2
+
+
+def test_dragon_seven_is_countable(punto_banco, bets):
+    # Dragon 7 needs a Banker three-card 7: removing 8s and 9s (naturals) helps it, removing
+    # the small cards that make it hurts; the derived count tracks the effects closely.
+    dragon = [b for b in bets if b.id == "dragon-7"]
+    effects = effects_of_removal(punto_banco, Shoe.standard(8), dragon).effects["dragon-7"]
+    assert effects["8"] > 0 and effects["9"] > 0 and effects["4"] < 0
+    tags = derive_tags(effects, level=2)
+    assert balanced(tags) and betting_correlation(tags, effects) > 0.9
+
+
+@given(st.lists(st.fractions(-1, 1), min_size=13, max_size=13), st.integers(1, 4))
+def test_derived_tags_are_balanced_bounded_integers(values, level):
+    effects = dict(zip(RANKS, values, strict=True))
+    tags = derive_tags(effects, level)
+    assert balanced(tags)
+    assert all(isinstance(t, int) and abs(t) <= level for t in tags.values())
+
+
+def test_betting_correlation_and_user_tags():
+    effects = {rank: Fraction(i - 6) for i, rank in enumerate(RANKS)}
+    assert betting_correlation({r: 2 * (i - 6) for i, r in enumerate(RANKS)}, effects) == \
+        pytest.approx(1.0)
+    assert betting_correlation({r: 6 - i for i, r in enumerate(RANKS)}, effects) == \
+        pytest.approx(-1.0)
+    assert parse_tags("A=1, 10=-1, k=+2") == {**{r: 0 for r in RANKS}, "A": 1, "T": -1, "K": 2}
+    for bad in ("A:1", "A=x", "9H=1"):
+        with pytest.raises(CountError):
+            parse_tags(bad)
+
+
+def forced_brute_force(shoe: Shoe, position: int, card: Card) -> Counter:
+    """Winners of every ordered deal with ``card`` at ``position``, card by card."""
+    counts = list(shoe.remove([card]).counts)
+    size = sum(counts)
+    out: Counter = Counter()
+
+    def deal(dealt: list, weight: int, free: int) -> None:
+        if len(dealt) >= max(_cards_needed(dealt), position):
+            player, banker = play(dealt + [None] * (6 - len(dealt)))
+            fill = 1
+            for i in range(free, 5):
+                fill *= size - i
+            out[FEATURES["winner"](player, banker)] += weight * fill
+            return
+        if len(dealt) + 1 == position:
+            deal([*dealt, card], weight, free)
+            return
+        for index, left in enumerate(counts):
+            if left:
+                counts[index] -= 1
+                deal([*dealt, CARDS[index]], weight * left, free + 1)
+                counts[index] += 1
+
+    deal([], 1, 0)
+    return out
+
+
+@pytest.mark.parametrize(("position", "card"), [(1, "9H"), (2, "TS"), (5, "4C"), (6, "7D")])
+def test_known_card_at_a_position_matches_brute_force(punto_banco, bets, position, card):
+    shoe = Shoe.parse("A:1,4:2,6:1,7:1,9:2,T:2,8:1")
+    shoe = Shoe(tuple(c + (i == CARDS.index(Card.parse(card))) for i, c in
+                      enumerate(shoe.counts)))
+    main_bets = [b for b in bets if b.id in ("banker", "player", "tie")]
+    result = next_round(punto_banco, shoe, main_bets, known={position: Card.parse(card)})
+    brute = forced_brute_force(shoe, position, Card.parse(card))
+    banker = result["banker"]
+    assert banker.total == sum(brute.values())
+    assert dict(zip(("banker", "tie", "player"), banker.counts, strict=True)) == brute
+
+
+def test_known_first_card_averages_to_the_unconditional_round(punto_banco, bets):
+    shoe = Shoe.parse("A:1,3:2,5:2,8:2,9:1,T:2")
+    main_bets = [b for b in bets if b.id == "tie"]
+    overall = next_round(punto_banco, shoe, main_bets)["tie"].counts
+    summed = [0, 0]
+    for index, count in enumerate(shoe.counts):
+        if count:
+            forced = next_round(punto_banco, shoe, main_bets, known={1: CARDS[index]})["tie"]
+            summed = [s + count * c for s, c in zip(summed, forced.counts, strict=True)]
+    assert summed == list(overall)
+
+
+def test_known_card_errors(punto_banco, bets):
+    with pytest.raises(KnownCardError):
+        next_round(punto_banco, Shoe.standard(1), bets[:1], known={7: Card.parse("9H")})
+    with pytest.raises(KnownCardError):
+        next_round(punto_banco, Shoe.standard(1), bets[:1], known={1: Card.parse("9")})
+
+
+def test_monte_carlo_agrees_with_exact_results(punto_banco, bets):
+    shoe = Shoe.standard(8).remove("8 8 8 9 9 9 9 5")
+    seen = simulate_rounds(punto_banco, shoe, bets, rounds=4000, seed=20261130)
+    exact = analyze(punto_banco, shoe, bets)
+    for bet in bets:
+        # z = 4.5: about one false alarm in 150,000 checks
+        assert within_interval(seen[bet.id], exact.bets[bet.id].counts, z=4.5), bet.id
+
+
+def test_cli_eor_and_edge(tmp_path, capsys, monkeypatch):
+    tracked = [option for bet in ("banker", "player", "tie", *TRACKED) for option in ("--bet", bet)]
+    assert main(["eor", "punto-banco", "--decks", "8", "--json", *tracked,
+                 "--tags", "4=-1,8=1", "--removal-set", "9 9"]) == 0
+    report = json.loads(capsys.readouterr().out, parse_constant=pytest.fail)  # strict JSON
+    dragon = report["bets"]["dragon-7"]
+    assert Fraction(dragon["expected_value"]["exact"]) < 0
+    assert dragon["derived_count"]["balanced"] and dragon["user_count"]["balanced"]
+    assert set(dragon["effects_of_removal"]) == set(RANKS)
+    seen = tmp_path / "seen.txt"
+    seen.write_text("9H 9D 8C\n8S 9S\n")
+    assert main(["edge", "punto-banco", "--seen", str(seen), "--json", "--bet", "tie"]) == 0
+    edge = json.loads(capsys.readouterr().out)
+    assert edge["cards_unseen"] == 411
+    assert Fraction(edge["bets"]["tie"]["expected_value"]["exact"]) == expected_value(
+        __import__("exact.games", fromlist=["get_game"]).get_game("punto-banco"),
+        Shoe.standard(8).remove("9H 9D 8C 8S 9S"),
+        next(b for b in game_bets(
+            __import__("exact.games", fromlist=["get_game"]).get_game("punto-banco"))
+            if b.id == "tie"))
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO("5 5\n"))
+    assert main(["edge", "punto-banco", "--decks", "1", "--known", "1=9H", "--bet", "tie"]) == 0
+    assert "card 1 is 9H" in capsys.readouterr().out
+    for bad in (["eor", "punto-banco", "--tags", "A:1"],
+                ["edge", "punto-banco", "--seen", str(seen), "--known", "x=9H"],
+                ["edge", "punto-banco", "--seen", str(tmp_path / "missing.txt")],
+                ["eor", "punto-banco", "--depth", "0"]):
+        assert main(bad) == 2, bad
+        assert capsys.readouterr().err.count("\n") == 1
