@@ -41,12 +41,12 @@ from exact.reports.sections import (
 from exact.statistics import BetTable, normal_quantile, result_interval
 
 STRATEGIES = {
-    "house": ("House Way", "House Way", "both sides play House Way"),
+    "house": ("House Way", "House Way", "Both sides play House Way"),
     "best": ("Best response", "House Way",
-             "the player's exact best response to the dealer's House Way"),
+             "The player's exact best response to the dealer's House Way"),
     "dealer-best": ("House Way", "Best response",
-                    "the dealer's exact best response to the player's House Way"),
-    "equilibrium": ("Equilibrium", "Equilibrium", "minimax strategies of both sides (mixed)"),
+                    "The dealer's exact best response to the player's House Way"),
+    "equilibrium": ("Equilibrium", "Equilibrium", "Minimax strategies of both sides (mixed)"),
 }
 BET, FEE = 10, 1  # the seed's example table: $10 bet, $1 collection
 PLAYERS = (1, 2, 3, 4, 5, 6, 7)
@@ -61,7 +61,7 @@ EXAMPLES = (
     ("KH 7C", {1: "9S KD", 2: "8C KD"}, ((1, 1, 50), (2, 1, 60)), 100),
 )
 TINY_SHOE = "A:1,2:1,5:1,6:2,9:1,K:2,X:2"  # ten cards, two jokers (as in tests/test_century21.py)
-SIMULATED_ROUNDS = 4000
+SIMULATED_ROUNDS = 20_000
 SIMULATION_SEED = 20261130
 HOW = {"higher_total": "higher total", "natural": "Natural (two jokers)",
        "natural_push": "Natural against Natural", "tie": "tie", "dealer_natural":
@@ -315,7 +315,7 @@ def verification(table: GameTable, found: Equilibrium, results: dict[str, Result
     out: dict[str, object] = {
         "product": grouped(product), "sums": sums,
         "equilibrium": {"value": str(value), "value_percent": percent(value, 6, True),
-                        "lp_value": f"{found.lp_value:.12f}",
+                        "lp_value": sections._minus(f"{found.lp_value:.12f}"),
                         "player_gain": str(player_gain), "dealer_gain": str(dealer_gain),
                         "agrees": player_gain == 0 and dealer_gain == 0},
     }
@@ -341,7 +341,7 @@ def brute_force(reference: ModuleType) -> dict[str, object]:
     cards += [reference.X] * shoe.jokers
     brute = dict(reference.brute_force(cards))
     keys = sorted(set(engine) | set(brute), key=lambda k: (-k[1], k[0]))
-    return {"shoe": shoe.describe(), "cards": str(shoe.size),
+    return {"shoe": sections._composition(shoe), "cards": str(shoe.size),
             "rows": [{"how": HOW.get(how, how), "pays": sections.pays_text(pay),
                       "brute_force": grouped(brute.get((how, pay), 0)),
                       "engine": grouped(engine.get((how, pay), 0)),
