@@ -22,6 +22,7 @@ from exact.games.punto_banco import DATA as PUNTO_BANCO_DATA
 from exact.games.punto_banco import STANDARD_RULES
 from exact.rarity import tier_frequencies
 from exact.reports import sections
+from exact.reports.punto_banco import BRUTE_FORCE_SHOES as MAIN_BRUTE_FORCE_SHOES
 from exact.reports.punto_banco import _hands
 from exact.reports.sections import Context, decimal, grouped, percent
 from exact.statistics import result_interval
@@ -32,8 +33,9 @@ SIDE_BETS = ("nine-player", "nine-banker", "nines")
 # third cards): round 2 (Player 9 alone), 4 (both two-card 9s), 8 (Banker suited A-8),
 # 10 (both 9s, Banker suited 2-7) and 11 (no 9, both hands draw).
 EXAMPLES = ("4H 3D 5C 3S", "3H 4S 6C 5S", "6C AH KD 8H", "JC 2D 9D 7D", "5C 5H 5D 5S 9C KH")
-# Small shoes for the brute forces: every NINES tier can happen on the first (twins need two
-# of each card); the second is odd-sized.
+# Small shoes for the side wagers' brute force (first four cards only): every NINES tier can
+# happen on the first (twins need two of each card); the second is odd-sized. The main wagers'
+# brute force deals whole rounds, so it uses Punto Banco's smaller shoes.
 BRUTE_FORCE_SHOES = ("9D:2,KD:2,9S:2,QS:2,4H:1,5H:1,AC:1,8C:1,3S:1,6D:1,7D:1,2C:1",
                      "9D:2,KD:2,4H:2,5H:2,9C:1,TC:1,8S:1,AS:1,5D:1,6S:1")
 SIMULATED_ROUNDS = 20_000
@@ -61,7 +63,7 @@ def report_data(game, context: Context) -> dict[str, object]:  # type: ignore[no
         examples=EXAMPLES, describe_hands=_hands,
         published=context.repository / "reports" / "published" / "nine-and-nines.toml",
         reference=main_reference,
-        brute_force_shoes=[Shoe.parse(text) for text in BRUTE_FORCE_SHOES],
+        brute_force_shoes=[Shoe.parse(text) for text in MAIN_BRUTE_FORCE_SHOES],
         simulated_rounds=SIMULATED_ROUNDS, depleted_shoes=DEPLETED_SHOES, seed=SIMULATION_SEED)
     bets = [b for b in game_bets(game) if b.id in SIDE_BETS]
     analysis = analyze(game, Shoe.standard(DECKS), bets)
