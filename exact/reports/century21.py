@@ -143,6 +143,7 @@ def return_table(name: str, table: BetTable) -> dict[str, object]:
     return {"id": name, "title": STRATEGIES[name][2], "rows": rows,
             "exact_counts": all(isinstance(o.combinations, int) for o in table.outcomes),
             "total": grouped(table.total), "edge": percent(table.expected_value, 6, True),
+            "return": decimal(table.expected_value),
             "edge_exact": str(table.expected_value)}
 
 
