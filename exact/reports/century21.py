@@ -148,7 +148,11 @@ def return_table(name: str, table: BetTable) -> dict[str, object]:
 
 
 def options(rules: Rules) -> list[dict[str, str]]:
-    """Every rule option with its value, as the rule file names it."""
+    """Every rule option with its value, as the rule file names it.
+
+    >>> [(o["option"], o["value"]) for o in options(DEFAULT_RULES)][2:5]
+    [('decks', '8'), ('jokers', '8'), ('joker_values', '0, 1, 2, 3, 4, 5, 6, 7, 8, 9')]
+    """
     def shown(value: object) -> str:
         if isinstance(value, tuple) and value and dataclasses.is_dataclass(value[0]):
             return "; ".join(f"{t.min_bet}–{t.max_bet}, fee {t.fee}" for t in value)
@@ -240,6 +244,11 @@ def economics(table: GameTable) -> dict[str, object]:
 
 
 def _money(value: Fraction) -> str:
+    """Display text.
+
+    >>> _money(Fraction(-11312, 10000)), _money(Fraction(1, 3))
+    ('−1.1312', '+0.3333')
+    """
     return sections._minus(f"{float(value):+.4f}")
 
 

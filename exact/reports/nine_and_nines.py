@@ -166,7 +166,15 @@ def side_checks(game, bets, analysis, reference: ModuleType) -> dict[str, object
 
 def _events(tiers: Counter, position: int, bet_analysis: BetAnalysis) -> list[int]:
     """Counts per event of the bet from the reference's tier counts (its ``position``-th
-    tier); tiers the reference calls "lose" go to the losing event."""
+    tier); tiers the reference calls "lose" go to the losing event.
+
+    >>> from exact.analysis import BetAnalysis, game_bets
+    >>> from exact.games import get_game
+    >>> nines = next(b for b in game_bets(get_game("nine-and-nines")) if b.id == "nines")
+    >>> _events(Counter({("lose", "lose", "single"): 5, ("x", "y", "lose"): 7}), 2,
+    ...         BetAnalysis(nines, (0,) * 6, 12))
+    [0, 0, 0, 0, 5, 7]
+    """
     names = [e.name for e in bet_analysis.bet.events]
     mapping = NINES_EVENTS if bet_analysis.bet.id == "nines" else NINE_EVENTS
     out = [0] * len(names)
