@@ -12,50 +12,95 @@
 # ---
 
 # %% [markdown]
-# # 21st Century Baccarat: wagers and edges
+# # 21st Century Baccarat: strategies and edges
 #
 # The game is dealt from eight decks with one joker per deck (424 cards); jokers are wild.
-# Every wager the game ships is analysed exactly under every paytable. The first cell
-# stops with a clear message if the game (`century21`) is not part of this checkout yet.
+# It has no bet file: one player plays against the Player/Dealer, and both may deviate from
+# House Way at their option hands, so its analysis is a strategy analysis. The game table
+# gives the exact result of any pair of strategies: House Way, each side's best response to
+# the other's House Way, and the equilibrium. The first cell stops with a clear message if
+# the game (`century21`) is not part of this checkout yet.
 
 # %%
 import matplotlib.pyplot as plt
 from IPython.display import Markdown, display
 
-from exact.analysis import analyze, game_bets
 from exact.cards import Shoe
-from exact.notebooks import edge_table, require_game
+from exact.games.century21_report import heads_up_table
+from exact.notebooks import require_game
 
 game = require_game("century21")
-bets = game_bets(game)
-shoe = Shoe.standard(8, jokers=8)
-result = analyze(game, shoe, bets)
-display(Markdown(edge_table(result)))
+from exact.games.century21 import describe_set, game_table, strategy_by_name  # noqa: E402
+
+rules = game.rules
+shoe = Shoe.standard(rules.decks, rules.jokers)
+table = game_table(rules, shoe)
+names = {"house": "House Way v House Way", "best": "best response v House Way",
+         "dealer-best": "House Way v dealer's best response",
+         "equilibrium": "equilibrium v equilibrium"}
+pairs = {name: strategy_by_name(table, name) for name in names}
+results = {name: table.evaluate(*pair) for name, pair in pairs.items()}
+lines = ["| Player v Player/Dealer | Player's edge | Win | Push | Loss | SD | Edge with $1 on $10 |",
+         "|---|---|---|---|---|---|---|"]
+for name, result in results.items():
+    sd = heads_up_table(result, name).standard_deviation
+    lines.append(f"| {names[name]} | {float(result.edge):+.4%} | "
+                 f"{float(result.probability('win')):.3%} | "
+                 f"{float(result.probability('push')):.3%} | "
+                 f"{float(result.probability('loss')):.3%} | {sd:.4f} | "
+                 f"{float(result.edge_with_collection(10, 1)):+.4%} |")
+display(Markdown("\n".join(lines)))
 
 # %% [markdown]
 # ## Checks
-# Every table's counts sum to the shoe's denominator, and every paytable of every wager has
-# a house edge between -100 % and 100 %.
+# Every strategy pair's (expected) counts sum to the number of ordered six-card sequences;
+# each best response is at least as good for its side as House Way, and the equilibrium lies
+# between them: neither side gains by deviating from it (checked exactly).
 
 # %%
-for bet in result.bets.values():
-    assert sum(bet.counts) == result.total
-    for table in bet.tables.values():
-        assert -1 < table.house_edge < 1
+from exact.games.century21_solve import deviation_gaps  # noqa: E402
+
+assert table.total == 424 * 423 * 422 * 421 * 420 * 419
+for result in results.values():
+    assert sum(result.counts.values()) == result.total
+edges = {name: result.edge for name, result in results.items()}
+assert edges["best"] >= edges["house"] >= edges["dealer-best"]
+assert edges["dealer-best"] <= edges["equilibrium"] <= edges["best"]
+_, player_gain, dealer_gain = deviation_gaps(table, *pairs["equilibrium"])
+assert player_gain == 0 and dealer_gain == 0
+print(f"House Way edge {edges['house']} = {float(edges['house']):+.6%}")
+print(f"Equilibrium value {float(edges['equilibrium']):+.6%} (exact, no side gains by deviating)")
 
 # %% [markdown]
-# ## House edge by paytable
+# ## The player's strategy map
+# Probability of drawing at each option hand, by the Player/Dealer's up card.
 
 # %%
-labels, edges = [], []
-for bet in result.bets.values():
-    for name, table in bet.tables.items():
-        labels.append(f"{bet.bet.name}\n{name}")
-        edges.append(float(table.house_edge) * 100)
-figure, axis = plt.subplots(figsize=(max(6, 0.9 * len(labels)), 4))
-axis.bar(range(len(labels)), edges)
-axis.set_xticks(range(len(labels)), labels, rotation=60, ha="right", fontsize=7)
-axis.set_ylabel("house edge (%)")
-axis.set_title("21st Century Baccarat: house edge of every wager and paytable, 8 decks + 8 jokers")
+ups = sorted({infoset[2] for infoset in table.player_sets})
+figure, axes = plt.subplots(1, 3, figsize=(12, 3), sharey=True)
+for axis, name in zip(axes, ("house", "best", "equilibrium"), strict=True):
+    player = pairs[name][0]
+    grid: dict[str, dict[int, float]] = {}
+    for infoset in sorted(table.player_sets, key=str):
+        own = describe_set(infoset).split(" v up ")[0].removeprefix("player ")
+        grid.setdefault(own, {})[infoset[2]] = float(player[infoset].get("draw", 0))
+    image = axis.imshow([[grid[h].get(u, float("nan")) for u in ups] for h in grid],
+                        cmap="Blues", vmin=0, vmax=1, aspect="auto")
+    axis.set_xticks(range(len(ups)), [str(u) for u in ups])
+    axis.set_yticks(range(len(grid)), list(grid))
+    axis.set_xlabel("dealer's up card (point value)")
+    axis.set_title(names[name].split(" v ")[0])
+figure.colorbar(image, ax=list(axes), label="P(draw)")
+plt.show()
+
+# %% [markdown]
+# ## Player's edge by strategy pair
+
+# %%
+figure, axis = plt.subplots(figsize=(7, 3))
+axis.bar(range(len(edges)), [float(e) * 100 for e in edges.values()])
+axis.set_xticks(range(len(edges)), [names[n] for n in edges], rotation=20, ha="right")
+axis.set_ylabel("player's edge (%)")
+axis.set_title("21st Century Baccarat, 8 decks + 8 jokers: player's edge per unit bet")
 plt.tight_layout()
 plt.show()

@@ -237,3 +237,67 @@ def test_report_data_grows_with_every_bet_the_game_ships(tmp_path):
     assert data["summary"][-1]["house_edge"] == "7.6113%"
     assert "Dragon 7" in data["removal"]["tables"][0]["bets"]
     assert any(row["bet"] == "Dragon 7" for row in data["depletion"]["rows"])
+
+
+# --- the other games' reports ---------------------------------------------------------------
+def _data(built, game_id: str) -> dict:
+    return json.loads((built[game_id].parent / game_id / "data.json").read_text())
+
+
+def test_nine_and_nines_numbers_read_back_from_the_pdf(built):
+    from exact.games import get_game
+
+    game = get_game("nine-and-nines")
+    text = _text(built["nine-and-nines"])
+    plain = text.replace("\u200b", "")
+    result = analyze(game, Shoe.standard(8), [b for b in game_bets(game)
+                                              if b.id in ("nine-player", "nines")])
+    nine, nines = result.bets["nine-player"].table(), result.bets["nines"].table()
+    assert nine.house_edge == Fraction(259, 5395)  # issue 4's figure, exact
+    assert "259/5395" in plain and percent(nine.house_edge) in text
+    assert percent(nines.house_edge) in text and str(nines.house_edge) in plain
+    assert grouped(result.total) in text
+    assert "ILLUSTRATIVE" in text and "DISAGREES" not in text
+    data = _data(built, "nine-and-nines")
+    assert data["published"]["all_agree"] and data["side_checks"]["all_agree"]
+    assert data["brute_force"]["all_agree"] and data["simulation"]["all_agree"]
+    # the designer's solved pay really gives the target edge, and is in the PDF
+    from exact.designer import EdgeModel
+
+    design = next(d for d in data["designer"] if d["bet"] == "NINES")
+    model = EdgeModel.of(result.bets["nines"])
+    assert model.edge({design["tier"]: Fraction(design["exact_pays"])}) == Fraction(
+        design["target"])
+    assert design["exact_pays"] in plain
+
+
+def test_century21_numbers_read_back_from_the_pdf(built):
+    from exact.games.century21 import DEFAULT_RULES, game_table
+    from exact.games.century21_rules import DATA
+    from exact.games.century21_solve import equilibrium
+
+    text = _text(built["century21"])
+    plain = text.replace("\u200b", "")
+    table = game_table(DEFAULT_RULES, Shoe.standard(8, jokers=8))
+    house = table.evaluate(*table.house_way())
+    assert house.total == 424 * 423 * 422 * 421 * 420 * 419
+    assert grouped(house.total) in text
+    assert percent(house.edge, 4, True) in text and str(house.edge) in plain
+    value = equilibrium(table).value
+    assert percent(value, 4, True) in text and str(value) in plain
+    with_fee = house.edge_with_collection(10, 1)
+    assert percent(with_fee, 4, True) in text
+    assert "DISAGREES" not in text
+    verification = _data(built, "century21")["verification"]
+    assert all(row["agrees"] for row in verification["sums"])
+    assert verification["equilibrium"]["agrees"]
+    assert verification["brute_force"]["all_agree"] and verification["simulation"]["agrees"]
+    # the cover hashes the rule file
+    assert hashlib.sha256((DATA / "rules.toml").read_bytes()).hexdigest() in text
+
+
+def test_century21_strategy_map_is_a_labelled_chart(built):
+    svg = built["century21"].parent / "century21" / "strategy-map.svg"
+    assert svg.is_file() and svg.stat().st_size > 5_000
+    text = _text(built["century21"])
+    assert "Strategy map" in text and "House Way" in text and "Equilibrium" in text

@@ -130,3 +130,44 @@ def edge_through_shoe(depths: Sequence[int], panels: Sequence[Mapping[str, objec
             axis.set_xlabel("cards dealt before the round")
             axis.set_ylabel("house edge (%)")
         return _save(plt, figure, path)
+
+
+def strategy_map(rows: Sequence[str], columns: Sequence[str],
+                 panels: Sequence[Mapping[str, object]], path: Path) -> str:
+    """One heat map per strategy: P(draw) (0 to 1) by hand (rows) and card (columns). Each
+    panel: ``title`` and ``values`` (one list of floats per row; NaN where no choice)."""
+    with _style() as plt:
+        figure, axes = plt.subplots(1, len(panels), squeeze=False, sharey=True,
+                                    figsize=(PANEL_WIDTH * len(panels),
+                                             1.0 + 0.16 * len(rows)))
+        image = None
+        for axis, panel in zip(axes[0], panels, strict=True):
+            image = axis.imshow(panel["values"], cmap="Blues", vmin=0, vmax=1,
+                                aspect="auto", interpolation="nearest")
+            axis.set_xticks(range(len(columns)), list(columns))
+            axis.set_yticks(range(len(rows)), list(rows), fontsize=6)
+            axis.grid(False)
+            axis.set_title(str(panel["title"]))
+            axis.set_xlabel("dealer's up card (point value)")
+        axes[0][0].set_ylabel("player's hand")
+        if image is not None:
+            bar = figure.colorbar(image, ax=list(axes[0]), fraction=0.03, pad=0.02)
+            bar.set_label("P(draw)")
+        figure.savefig(path, format="svg", metadata={"Date": None}, bbox_inches="tight")
+        plt.close(figure)
+        return path.name
+
+
+def edge_against_decks_lines(decks: Sequence[int], series: Mapping[str, Sequence[float]],
+                             path: Path) -> str:
+    """One panel, one line per series: the player's edge (%) against the number of decks."""
+    with _style() as plt:
+        figure, axis = plt.subplots(figsize=(PANEL_WIDTH * 2, PANEL_HEIGHT * 1.2))
+        for (label, values), marker in zip(series.items(), "osd^v", strict=False):
+            axis.plot(list(decks), list(values), marker=marker, markersize=3.5, linewidth=1.2,
+                      label=label)
+        axis.set_xticks(list(decks))
+        axis.set_xlabel("number of 52-card decks (jokers: one per deck)")
+        axis.set_ylabel("player's edge (%)")
+        axis.legend(fontsize=7)
+        return _save(plt, figure, path)

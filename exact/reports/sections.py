@@ -369,7 +369,7 @@ def edge_through_shoe(game: Game, bets: Sequence[Bet], shoe: Shoe, context: Cont
 
 # --- verification ----------------------------------------------------------------------------
 FIGURE_KINDS = ("count", "total", "house_edge", "house_edge_resolved", "sd",
-                "feature_count", "feature_probability")
+                "feature_count", "feature_probability", "house_edge_exact")
 
 
 def published_checks(game: Game, bets: Sequence[Bet], path: Path) -> dict[str, object]:
@@ -394,7 +394,10 @@ def published_checks(game: Game, bets: Sequence[Bet], path: Path) -> dict[str, o
             cache[decks] = analyze(game, Shoe.standard(decks), bets)
         computed, label = _computed_figure(tallies, figure, kind, known, cache[decks], where)
         published = figure["value"]
-        if isinstance(published, int):
+        if kind == "house_edge_exact":  # an exact fraction, e.g. "259/5395"
+            agrees, shown = computed == Fraction(published), str(computed)
+            published_text = str(published)
+        elif isinstance(published, int):
             agrees, shown = computed == published, grouped(computed)
             published_text = grouped(published)
         else:
@@ -457,6 +460,8 @@ def _computed_figure(tallies: Mapping[int, tuple[list[str], Counter]],
                 f"{table.name}: {figure['event']} (count)")
     if kind == "house_edge":
         return table.house_edge, f"{table.name} ({table.paytable}): house edge (%)"
+    if kind == "house_edge_exact":
+        return table.house_edge, f"{table.name} ({table.paytable}): house edge (exact)"
     if kind == "house_edge_resolved":
         return (table.house_edge_per_resolved_bet,
                 f"{table.name} ({table.paytable}): edge per resolved bet (%)")

@@ -1,0 +1,376 @@
+"""The 21st Century Baccarat report's data. The game has no bet file: its analysis is a
+strategy analysis of one player against the Player/Dealer (:mod:`exact.games.century21`), so
+this module builds its own sections from the game table (strategy pairs, return tables by how
+the hand was decided, strategy tables and maps, table economics, statistics, sensitivity to
+rule options, verification) and reuses the shared cover, formatting and intervals.
+
+The template is ``reports/century21.typ``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+from types import ModuleType
+
+from exact.cards import Shoe
+from exact.games.century21 import (
+    CLASS_NAMES,
+    Century21,
+    GameTable,
+    Result,
+    Strategy,
+    describe_set,
+    game_table,
+)
+from exact.games.century21_economics import table_economics
+from exact.games.century21_report import heads_up_table
+from exact.games.century21_rules import DATA, DEFAULT_RULES, Rules
+from exact.games.century21_solve import Equilibrium, deviation_gaps, equilibrium
+from exact.games.century21_table import CircleWager, settle_table
+from exact.reports import charts, sections
+from exact.reports.sections import (
+    LEVELS,
+    ROUNDS,
+    SUPERSCRIPTS,
+    Context,
+    decimal,
+    grouped,
+    percent,
+)
+from exact.statistics import BetTable, normal_quantile, result_interval
+
+STRATEGIES = {
+    "house": ("House Way", "House Way", "Both sides play House Way"),
+    "best": ("Best response", "House Way",
+             "The player's exact best response to the dealer's House Way"),
+    "dealer-best": ("House Way", "Best response",
+                    "The dealer's exact best response to the player's House Way"),
+    "equilibrium": ("Equilibrium", "Equilibrium", "Minimax strategies of both sides (mixed)"),
+}
+BET, FEE = 10, 1  # the seed's example table: $10 bet, $1 collection
+PLAYERS = (1, 2, 3, 4, 5, 6, 7)
+DECKS = (1, 2, 4, 6, 8)
+NATURAL_PAYS = (1, 2, 3, 5, 10)
+# Hands at a table, settled by exact.games.century21_table: (dealer's cards with the up card
+# first, seats' cards, wagers as (seat, circle, amount), the Player/Dealer's wager).
+EXAMPLES = (
+    ("9H 7C", {1: "X 2S", 2: "5D KS 3C"}, ((1, 1, 10), (1, 2, 20), (2, 1, 10)), 100),
+    ("9C KD", {1: "X X", 2: "KH KC", 3: "4S 5S"}, ((1, 1, 10), (2, 1, 10), (3, 1, 10)), 30),
+    ("KC KD TD", {1: "KH QH JH"}, ((1, 1, 10),), 10),
+    ("KH 7C", {1: "9S KD", 2: "8C KD"}, ((1, 1, 50), (2, 1, 60)), 100),
+)
+TINY_SHOE = "A:1,2:1,5:1,6:2,9:1,K:2,X:2"  # ten cards, two jokers (as in tests/test_century21.py)
+SIMULATED_ROUNDS = 20_000
+SIMULATION_SEED = 20261130
+HOW = {"higher_total": "higher total", "natural": "Natural (two jokers)",
+       "natural_push": "Natural against Natural", "tie": "tie", "dealer_natural":
+       "dealer's Natural", "dealer_nine": "dealer's 9 ends the deal",
+       "lower_total": "lower total", "ties_on_zero": "tie on 0 (dealer wins)"}
+
+
+def report_data(game: Century21, context: Context) -> dict[str, object]:
+    rules = game.rules
+    shoe = Shoe.standard(rules.decks, rules.jokers)
+    table = game_table(rules, shoe)
+    found = equilibrium(table)
+    pairs = strategy_pairs(table, found)
+    files = [DATA / "rules.toml"] if rules == DEFAULT_RULES else []
+    cover = sections.cover(game, shoe, [], files, context)
+    results = {name: table.evaluate(*pair) for name, pair in pairs.items()}
+    tables = {name: heads_up_table(results[name], name) for name in pairs}
+    data: dict[str, object] = {
+        "cover": cover,
+        "rules": rules.describe(),
+        "rules_id": rules.id,
+        "rules_name": rules.name,
+        "options": options(rules),
+        "decks": str(rules.decks), "jokers": str(rules.jokers), "cards": str(shoe.size),
+        "round_cards": "6",
+        "denominator": grouped(table.total),
+        "denominator_product": "·".join(str(shoe.size - k) for k in range(6)),
+        "bet": str(BET), "fee": str(FEE),
+        "summary": [summary_row(name, results[name], tables[name]) for name in pairs],
+        "examples": [example(rules, *hand) for hand in EXAMPLES],
+        "returns": [return_table(name, tables[name]) for name in pairs],
+        "strategies": strategy_tables(table, pairs),
+        "strategy_map": strategy_map(table, pairs, context),
+        "economics": economics(table),
+        "statistics": statistics(tables),
+        "sensitivity": sensitivity(rules, context),
+        "verification": verification(table, found, results, context),
+    }
+    return data
+
+
+# --- strategies and their results ----------------------------------------------------------------
+def strategy_pairs(table: GameTable, found: Equilibrium,
+                   ) -> dict[str, tuple[Strategy, Strategy]]:
+    """House Way, the two best responses and the equilibrium ``found``."""
+    player, dealer = table.house_way()
+    return {"house": (player, dealer), "best": (table.player_best_response(dealer), dealer),
+            "dealer-best": (player, table.dealer_best_response(player)),
+            "equilibrium": (found.player, found.dealer)}
+
+
+def summary_row(name: str, result: Result, table: BetTable) -> dict[str, str]:
+    player, dealer, meaning = STRATEGIES[name]
+    with_fee = result.edge_with_collection(BET, FEE)
+    return {"id": name, "player": player, "dealer": dealer, "meaning": meaning,
+            "edge": percent(result.edge, 4, True), "edge_exact": str(result.edge),
+            "win": percent(result.probability("win"), 3),
+            "push": percent(result.probability("push"), 3),
+            "loss": percent(result.probability("loss"), 3),
+            "sd": f"{table.standard_deviation:.4f}",
+            "edge_with_collection": percent(with_fee, 4, True)}
+
+
+def return_table(name: str, table: BetTable) -> dict[str, object]:
+    """Player's return per unit bet by result and how the hand was decided. Mixed strategies
+    give expected counts (exact fractions), shown as decimals."""
+    def count_text(value: Fraction | int) -> str:
+        if isinstance(value, int):
+            return grouped(value)
+        return f"≈ {float(value):,.1f}"
+
+    rows = []
+    for o in table.outcomes:
+        result, _, how = o.event.partition(": ")
+        key = how.replace(" ", "_")
+        rows.append({"result": result, "how": HOW.get(key, how), "pays": sections.pays_text(
+            o.pays), "combinations": count_text(o.combinations),
+            "probability": decimal(o.probability), "return": decimal(o.expected_return)})
+    return {"id": name, "title": STRATEGIES[name][2], "rows": rows,
+            "exact_counts": all(isinstance(o.combinations, int) for o in table.outcomes),
+            "total": grouped(table.total), "edge": percent(table.expected_value, 6, True),
+            "return": decimal(table.expected_value),
+            "edge_exact": str(table.expected_value)}
+
+
+def options(rules: Rules) -> list[dict[str, str]]:
+    """Every rule option with its value, as the rule file names it.
+
+    >>> [(o["option"], o["value"]) for o in options(DEFAULT_RULES)][2:5]
+    [('decks', '8'), ('jokers', '8'), ('joker_values', '0, 1, 2, 3, 4, 5, 6, 7, 8, 9')]
+    """
+    def shown(value: object) -> str:
+        if isinstance(value, tuple) and value and dataclasses.is_dataclass(value[0]):
+            return "; ".join(f"{t.min_bet}–{t.max_bet}, fee {t.fee}" for t in value)
+        if isinstance(value, tuple):
+            return ", ".join(map(str, value))
+        if isinstance(value, dict):
+            return ", ".join(f"{k}: {v}" for k, v in sorted(value.items())) or "none"
+        return str(value).lower() if isinstance(value, bool) else str(value)
+
+    return [{"option": field.name, "value": shown(getattr(rules, field.name))}
+            for field in dataclasses.fields(rules)]
+
+
+def example(rules: Rules, dealer: str, seats: dict[int, str],
+            wagers: tuple[tuple[int, int, int], ...], dealer_wager: int) -> dict[str, object]:
+    hand = settle_table(rules, dealer, seats, [CircleWager(*w) for w in wagers],
+                        dealer_wager=dealer_wager)
+    return {"dealer": dealer, "seats": [f"seat {s}: {c}" for s, c in seats.items()],
+            "dealer_wager": str(dealer_wager), "action": hand.action,
+            "rows": [{"wager": s.wager.bet, "stake": str(s.wager.amount),
+                      "event": s.event.replace("_", " "), "reason": s.reason.split(": ", 1)[-1],
+                      "net": sections._net(s.net),
+                      "collection": str(hand.collections.get(s.wager.bet, 0))}
+                     for s in hand.settlements],
+            "dealer_net": sections._net(hand.dealer_net),
+            "house_collection": str(hand.house_collection),
+            "credits": ", ".join(hand.free_collection_credits)}
+
+
+def strategy_tables(table: GameTable, pairs) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    """P(draw) (or P(end) at the dealer's check) per information set, per strategy."""
+    out = {}
+    for side, index, names in (("player", 0, ("house", "best", "equilibrium")),
+                               ("dealer", 1, ("house", "dealer-best", "equilibrium"))):
+        rows = {}
+        for name in names:
+            for row in table.strategy_table(side, pairs[name][index]):
+                probability: Fraction = row["probability"]  # type: ignore[assignment]
+                if probability not in (0, 1):
+                    shown = f"{float(probability):.4f}"
+                elif row["action"] == "end":
+                    shown = "end" if probability == 1 else "continue"
+                else:
+                    shown = "draw" if probability == 1 else "stand"
+                entry = rows.setdefault(row["information"], {"information": str(
+                    row["information"]).removeprefix(side + " "), "cells": [], "exact": ""})
+                entry["cells"].append(shown)
+                if probability not in (0, 1) and not entry["exact"]:
+                    entry["exact"] = str(probability)
+        out[side] = {"columns": [STRATEGIES[n][index] for n in names],
+                     "rows": list(rows.values())}
+    return out
+
+
+def strategy_map(table: GameTable, pairs, context: Context) -> str:  # type: ignore[no-untyped-def]
+    """Chart: the player's P(draw) by own hand (rows) and the dealer's up card (columns)."""
+    panels = []
+    hands: list[str] = []
+    ups = sorted({h[2] for h in table.player_sets})  # type: ignore[type-var]
+    for name in ("house", "best", "equilibrium"):
+        player = pairs[name][0]
+        grid: dict[str, dict[object, float]] = {}
+        for infoset in sorted(table.player_sets, key=lambda h: str(h)):
+            own = describe_set(infoset).split(" v up ")[0].removeprefix("player ")
+            grid.setdefault(own, {})[infoset[2]] = float(player[infoset].get("draw", 0))
+        hands = list(grid)
+        panels.append({"title": f"{STRATEGIES[name][0]} (player)",
+                       "values": [[grid[h].get(u, float("nan")) for u in ups] for h in hands]})
+    labels = [CLASS_NAMES[u] for u in ups]  # type: ignore[index]
+    return charts.strategy_map(hands, labels, panels, context.out_dir / "strategy-map.svg")
+
+
+# --- economics, statistics, sensitivity ---------------------------------------------------------
+def economics(table: GameTable) -> dict[str, object]:
+    rows = []
+    for players in PLAYERS:
+        e = table_economics(table, players, BET, FEE, checking=False)
+        rows.append({"players": str(players),
+                     "player_net": _money(e.player_net), "dealer_gross": _money(e.dealer_gross),
+                     "dealer_net": _money(e.dealer_net), "house": _money(e.house_collection),
+                     "break_even": ("never" if e.dealer_break_even_bet is None
+                                    else f"{float(e.dealer_break_even_bet):.2f}")})
+    first = table_economics(table, 1, BET, FEE, checking=True)
+    return {"bet": str(BET), "fee": str(FEE), "rows": rows,
+            "player_break_even": ("never (the player's edge is negative)"
+                                  if first.player_break_even_bet is None
+                                  else f"{float(first.player_break_even_bet):.2f}"),
+            "checker_net": _money(first.checker_net)}
+
+
+def _money(value: Fraction) -> str:
+    """Display text.
+
+    >>> _money(Fraction(-11312, 10000)), _money(Fraction(1, 3))
+    ('−1.1312', '+0.3333')
+    """
+    return sections._minus(f"{float(value):+.4f}")
+
+
+def statistics(tables: dict[str, BetTable]) -> dict[str, object]:
+    bets = []
+    for name, table in tables.items():
+        bets.append({
+            "strategy": STRATEGIES[name][2],
+            "mean": decimal(table.expected_value), "mean_exact": str(table.expected_value),
+            "variance": decimal(table.variance), "variance_exact": str(table.variance),
+            "sd": f"{table.standard_deviation:.10f}",
+            "intervals": [{"rounds": f"10{str(len(str(n)) - 1).translate(SUPERSCRIPTS)}",
+                           "cells": [_interval(table, n, level) for level in LEVELS]}
+                          for n in ROUNDS]})
+    return {"levels": [f"{float(level) * 100:.0f}%" for level in LEVELS],
+            "quantiles": [f"{normal_quantile(level):.4f}" for level in LEVELS], "bets": bets}
+
+
+def _interval(table: BetTable, rounds: int, level: Fraction) -> str:
+    low, high = result_interval(table.expected_value, table.variance, rounds, level)
+    return f"{percent(low, 3, True)} … {percent(high, 3, True)}"
+
+
+def _edges(rules: Rules, shoe: Shoe) -> tuple[Fraction, Fraction]:
+    """(House Way edge, equilibrium value) of the player, exact."""
+    table = game_table(rules, shoe)
+    return table.value(*table.house_way()), equilibrium(table).value
+
+
+def sensitivity(rules: Rules, context: Context) -> dict[str, object]:
+    decks = []
+    for n in DECKS:
+        house, value = _edges(rules, Shoe.standard(n, n))
+        decks.append({"label": f"{n} + {n}", "decks": n, "house": house, "equilibrium": value})
+    shoe = Shoe.standard(rules.decks, rules.jokers)
+    variants = [("Natural pays " + f"{pay} to 1", rules.replace(natural_pays=Fraction(pay)))
+                for pay in NATURAL_PAYS]
+    variants += [
+        ("Ties on 0 " + ("push" if rules.dealer_wins_ties_on_zero else "dealer wins"),
+         rules.replace(dealer_wins_ties_on_zero=not rules.dealer_wins_ties_on_zero)),
+        ("A two-card 9 beats a three-card 9",
+         rules.replace(three_card_nine_pushes_two_card_nine=False)),
+        ("Third cards dealt face up", rules.replace(third_cards_face_up=True)),
+        ("Drawn joker wild (not a 9)", rules.replace(drawn_joker_is_nine=False)),
+    ]
+    rows = []
+    for label, changed in variants:
+        house, value = _edges(changed, shoe)
+        rows.append({"rule": label, "house": percent(house, 4, True),
+                     "equilibrium": percent(value, 4, True), "default": changed == rules})
+    chart = charts.edge_against_decks_lines(
+        [d["decks"] for d in decks],
+        {"House Way": [float(d["house"]) * 100 for d in decks],
+         "Equilibrium": [float(d["equilibrium"]) * 100 for d in decks]},
+        context.out_dir / "decks.svg")
+    return {"decks": [{"label": d["label"], "house": percent(d["house"], 4, True),
+                       "house_exact": str(d["house"]),
+                       "equilibrium": percent(d["equilibrium"], 4, True)} for d in decks],
+            "rules": rows, "chart": chart}
+
+
+# --- verification ---------------------------------------------------------------------------------
+def verification(table: GameTable, found: Equilibrium, results: dict[str, Result],
+                 context: Context) -> dict[str, object]:
+    size = table.shoe.size
+    product = 1
+    for k in range(6):
+        product *= size - k
+    sums = [{"strategy": STRATEGIES[name][2], "sum": _count_sum(r), "agrees":
+             sum(Fraction(c) for c in r.counts.values()) == product == r.total}
+            for name, r in results.items()]
+    # recomputed here, not taken from the solver: both best responses against the equilibrium
+    value, player_gain, dealer_gain = deviation_gaps(table, found.player, found.dealer)
+    out: dict[str, object] = {
+        "product": grouped(product), "sums": sums,
+        "equilibrium": {"value": str(value), "value_percent": percent(value, 6, True),
+                        "lp_value": sections._minus(f"{found.lp_value:.12f}"),
+                        "player_gain": str(player_gain), "dealer_gain": str(dealer_gain),
+                        "agrees": player_gain == 0 and dealer_gain == 0},
+    }
+    reference = sections.load_reference(context, "century21_reference")
+    if reference is not None:
+        out["brute_force"] = brute_force(reference)
+        out["simulation"] = simulation(reference, results["house"], table.shoe)
+    return out
+
+
+def _count_sum(result: Result) -> str:
+    summed = sum(Fraction(c) for c in result.counts.values())
+    return grouped(int(summed)) if summed.denominator == 1 else str(summed)
+
+
+def brute_force(reference: ModuleType) -> dict[str, object]:
+    """House Way on a ten-card shoe with two jokers: the engine against the reference's
+    card-by-card deal of every ordered sequence of physical cards."""
+    shoe = Shoe.parse(TINY_SHOE)
+    table = game_table(DEFAULT_RULES, shoe)
+    engine = dict(table.evaluate(*table.house_way()).counts)
+    cards = [v for v, count in enumerate(shoe.by_value()) for _ in range(count)]
+    cards += [reference.X] * shoe.jokers
+    brute = dict(reference.brute_force(cards))
+    keys = sorted(set(engine) | set(brute), key=lambda k: (-k[1], k[0]))
+    return {"shoe": sections._composition(shoe), "cards": str(shoe.size),
+            "rows": [{"how": HOW.get(how, how), "pays": sections.pays_text(pay),
+                      "brute_force": grouped(brute.get((how, pay), 0)),
+                      "engine": grouped(engine.get((how, pay), 0)),
+                      "agrees": brute.get((how, pay), 0) == engine.get((how, pay), 0)}
+                     for how, pay in keys],
+            "all_agree": brute == engine}
+
+
+def simulation(reference: ModuleType, result: Result, shoe: Shoe) -> dict[str, object]:
+    cards = [v for v, count in enumerate(shoe.by_value()) for _ in range(count)]
+    cards += [reference.X] * shoe.jokers
+    pays = reference.simulate(cards, SIMULATED_ROUNDS, SIMULATION_SEED)
+    average = sum(pays, Fraction(0)) / SIMULATED_ROUNDS
+    level = Fraction(999, 1000)
+    variance = sum((pay * pay * Fraction(c) for (_h, pay), c in result.counts.items()),
+                   Fraction(0)) / result.total - result.edge ** 2
+    low, high = result_interval(result.edge, variance, SIMULATED_ROUNDS, level)
+    return {"rounds": grouped(SIMULATED_ROUNDS), "seed": str(SIMULATION_SEED),
+            "level": f"{float(level):.1%}", "exact": percent(result.edge, 4, True),
+            "simulated": percent(average, 4, True),
+            "interval": f"{percent(low, 3, True)} … {percent(high, 3, True)}",
+            "agrees": low <= average <= high}

@@ -1,0 +1,185 @@
+"""The NINE & NINES report's data: the Punto Banco main wagers and the two side wagers of the
+game (``game_bets``), in every standard section, plus what is particular to the side wagers:
+the paytable designer (the edge as an exact expression in the pays, and the pay that solves a
+target edge), the rarity of every tier, and checks of NINE and NINES against the tests'
+independent references (``tests/nine_reference.py``).
+
+The NINE and NINES tables are ILLUSTRATIVE (the seed prints none); the template says so.
+The template is ``reports/nine-and-nines.typ``; the published and asserted figures it is
+checked against are in ``reports/published/nine-and-nines.toml``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from types import ModuleType
+
+from exact.analysis import BetAnalysis, analyze, game_bets
+from exact.cards import Shoe
+from exact.designer import EdgeModel, solve_pays
+from exact.games.punto_banco import DATA as PUNTO_BANCO_DATA
+from exact.games.punto_banco import STANDARD_RULES
+from exact.rarity import tier_frequencies
+from exact.reports import sections
+from exact.reports.punto_banco import BRUTE_FORCE_SHOES as MAIN_BRUTE_FORCE_SHOES
+from exact.reports.punto_banco import _hands
+from exact.reports.sections import Context, decimal, grouped, percent
+from exact.statistics import result_interval
+
+DECKS = 8
+SIDE_BETS = ("nine-player", "nine-banker", "nines")
+# Rounds of the seed's example game, cards in dealing order (Player, Banker, Player, Banker,
+# third cards): round 2 (Player 9 alone), 4 (both two-card 9s), 8 (Banker suited A-8),
+# 10 (both 9s, Banker suited 2-7) and 11 (no 9, both hands draw).
+EXAMPLES = ("4H 3D 5C 3S", "3H 4S 6C 5S", "6C AH KD 8H", "JC 2D 9D 7D", "5C 5H 5D 5S 9C KH")
+# Small shoes for the side wagers' brute force (first four cards only): every NINES tier can
+# happen on the first (twins need two of each card); the second is odd-sized. The main wagers'
+# brute force deals whole rounds, so it uses Punto Banco's smaller shoes.
+BRUTE_FORCE_SHOES = ("9D:2,KD:2,9S:2,QS:2,4H:1,5H:1,AC:1,8C:1,3S:1,6D:1,7D:1,2C:1",
+                     "9D:2,KD:2,4H:2,5H:2,9C:1,TC:1,8S:1,AS:1,5D:1,6S:1")
+SIMULATED_ROUNDS = 20_000
+SIMULATION_SEED = 20261130
+DEPLETED_SHOES = 20
+# The designer's examples: one tier of each side wager solved for this edge (NINES: the
+# issue's own example, `design nine-and-nines --bet nines --solve-for double`).
+TARGET_EDGE = Fraction(5, 100)
+DESIGNED_TIERS = {"nine-player": "Unsuited 9 without a ten", "nines": "Double"}
+RARITY_ROUNDS = 100_000_000
+# tests/nine_reference.py tier -> event of the shipped illustrative tables
+NINE_EVENTS = {"A-8 suited": "Suited A-8", "2-7 suited": "Suited 2-7", "3-6 suited": "Suited 3-6",
+               "4-5 suited": "Suited 4-5", "ten suited": "Suited ten-value 9",
+               "unsuited": "Unsuited 9 without a ten", "ten unsuited": "Unsuited ten-value 9"}
+NINES_EVENTS = {"diamond twins": "Diamond twins", "suited twins": "Suited twins",
+                "double without tens": "Double without tens", "double": "Double",
+                "single": "Single"}
+
+
+def report_data(game, context: Context) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    main_reference = sections.load_reference(context)
+    data = sections.standard_report_data(
+        game, context, decks=DECKS, rule_set=(game.rules.id, game.rules.name),
+        rule_files=[PUNTO_BANCO_DATA / "rules.toml"] if game.rules == STANDARD_RULES else [],
+        examples=EXAMPLES, describe_hands=_hands,
+        published=context.repository / "reports" / "published" / "nine-and-nines.toml",
+        reference=main_reference,
+        brute_force_shoes=[Shoe.parse(text) for text in MAIN_BRUTE_FORCE_SHOES],
+        simulated_rounds=SIMULATED_ROUNDS, depleted_shoes=DEPLETED_SHOES, seed=SIMULATION_SEED)
+    bets = [b for b in game_bets(game) if b.id in SIDE_BETS]
+    analysis = analyze(game, Shoe.standard(DECKS), bets)
+    data["designer"] = [designer(analysis.bets[bet_id], tier)
+                        for bet_id, tier in DESIGNED_TIERS.items()]
+    data["rarity"] = rarity(analysis.bets.values())
+    reference = sections.load_reference(context, "nine_reference")
+    if reference is not None:
+        data["side_checks"] = side_checks(game, bets, analysis, reference)
+    return data
+
+
+# --- paytable designer and rarity ---------------------------------------------------------------
+def designer(bet_analysis: BetAnalysis, tier: str) -> dict[str, object]:
+    """The house edge as an exact expression in the pay symbols, and the pay of ``tier`` that
+    gives the target edge (exact, then practical)."""
+    model = EdgeModel.of(bet_analysis)
+    design = solve_pays(bet_analysis, [tier], TARGET_EDGE)
+    terms = [{"tier": t, "symbol": str(model.symbols[t]), "pays": str(model.current_pays[t]),
+              "probability": str(model.probabilities[t]),
+              "probability_decimal": decimal(model.probabilities[t])} for t in model.tiers]
+    (solved, exact_pays), = design.exact_pays.items()
+    return {
+        "bet": model.bet_name, "paytable": model.paytable,
+        "losing_event": model.losing_event,
+        "losing_probability": str(model.probabilities[model.losing_event]),
+        "terms": terms,
+        "edge_now": str(model.edge()), "edge_now_percent": percent(model.edge(), 6),
+        "target": str(TARGET_EDGE), "target_percent": percent(TARGET_EDGE, 2),
+        "tier": solved, "symbol": str(model.symbols[solved]),
+        "exact_pays": str(exact_pays), "exact_pays_decimal": decimal(exact_pays, 6),
+        "practical_pays": str(design.practical_pays[solved]),
+        "practical_edge": str(design.practical_edge),
+        "practical_edge_percent": percent(design.practical_edge, 6),
+        "alternatives": [{"pays": str(pays[solved]), "edge": str(edge),
+                          "edge_percent": percent(edge, 6)}
+                         for pays, edge in design.alternatives],
+    }
+
+
+def rarity(bet_analyses) -> list[dict[str, object]]:  # type: ignore[no-untyped-def]
+    """Every paying tier of every side wager: hit frequency, 1 in X, occurrences expected in
+    ``RARITY_ROUNDS`` rounds and the probability of at least one."""
+    out = []
+    for bet_analysis in bet_analyses:
+        table = bet_analysis.table()
+        out.append({"bet": table.name, "rounds": grouped(RARITY_ROUNDS), "rows": [
+            {"event": tier.event, "pays": f"{tier.pays} to 1",
+             "hit": decimal(tier.probability),
+             "one_in": "never" if tier.one_in is None else f"{float(tier.one_in):,.1f}",
+             "expected": f"{float(tier.expected):,.2f}",
+             "at_least_once": f"{tier.at_least_once:.6f}"}
+            for tier in tier_frequencies(table, RARITY_ROUNDS)]})
+    return out
+
+
+# --- checks against tests/nine_reference.py --------------------------------------------------
+def side_checks(game, bets, analysis, reference: ModuleType) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    """NINE and NINES against the tests' independent references: a card-by-card brute force
+    on small shoes, a plain count of NINES on the full shoe, a seeded simulation."""
+    brute = []
+    for text in BRUTE_FORCE_SHOES:
+        shoe = Shoe.parse(text)
+        counts = reference.brute_force_first_four(shoe)
+        direct = analyze(game, shoe, bets, engine="direct")
+        for position, bet_id in enumerate(SIDE_BETS):
+            expected = _events(counts, position, analysis.bets[bet_id])
+            brute.append({"shoe": f"{shoe.size} cards: {sections._composition(shoe)}",
+                          "bet": analysis.bets[bet_id].bet.name,
+                          "brute_force": " / ".join(grouped(c) for c in expected),
+                          "agrees": list(direct.bets[bet_id].counts) == expected})
+    counted = reference.nines_by_counting(Shoe.standard(DECKS))
+    nines = analysis.bets["nines"]
+    expected = _events(Counter({(None, None, k): v for k, v in counted.items()}), 2, nines)
+    full = {"shoe": Shoe.standard(DECKS).describe(),
+            "rows": [{"event": e.name, "counted": grouped(c), "engine": grouped(n),
+                      "agrees": c == n}
+                     for e, c, n in zip(nines.bet.events, expected, nines.counts, strict=True)]}
+    full["all_agree"] = all(r["agrees"] for r in full["rows"])
+    seen = reference.simulate_first_four(Shoe.standard(DECKS), SIMULATED_ROUNDS, SIMULATION_SEED)
+    level = Fraction(999, 1000)
+    simulated = []
+    for position, bet_id in enumerate(SIDE_BETS):
+        bet_analysis = analysis.bets[bet_id]
+        table = bet_analysis.table()
+        per_event = _events(seen, position, bet_analysis)
+        net = sum(c * e.pays for c, e in zip(per_event, bet_analysis.bet.events, strict=True))
+        average = Fraction(net, SIMULATED_ROUNDS)
+        low, high = result_interval(table.expected_value, table.variance, SIMULATED_ROUNDS, level)
+        simulated.append({"bet": table.name, "exact": percent(table.expected_value, 4, True),
+                          "simulated": percent(average, 4, True),
+                          "interval": f"{percent(low, 3, True)} … {percent(high, 3, True)}",
+                          "agrees": low <= average <= high})
+    return {"brute_force": brute, "full_count": full,
+            "simulation": {"rounds": grouped(SIMULATED_ROUNDS), "seed": str(SIMULATION_SEED),
+                           "level": f"{float(level):.1%}", "rows": simulated},
+            "all_agree": (all(r["agrees"] for r in brute) and full["all_agree"]
+                          and all(r["agrees"] for r in simulated))}
+
+
+def _events(tiers: Counter, position: int, bet_analysis: BetAnalysis) -> list[int]:
+    """Counts per event of the bet from the reference's tier counts (its ``position``-th
+    tier); tiers the reference calls "lose" go to the losing event.
+
+    >>> from exact.analysis import BetAnalysis, game_bets
+    >>> from exact.games import get_game
+    >>> nines = next(b for b in game_bets(get_game("nine-and-nines")) if b.id == "nines")
+    >>> _events(Counter({("lose", "lose", "single"): 5, ("x", "y", "lose"): 7}), 2,
+    ...         BetAnalysis(nines, (0,) * 6, 12))
+    [0, 0, 0, 0, 5, 7]
+    """
+    names = [e.name for e in bet_analysis.bet.events]
+    mapping = NINES_EVENTS if bet_analysis.bet.id == "nines" else NINE_EVENTS
+    out = [0] * len(names)
+    for key, count in tiers.items():
+        event = mapping.get(key[position], names[-1])
+        out[names.index(event)] += count
+    return out
+
