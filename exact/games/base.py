@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -9,7 +10,7 @@ from pathlib import Path
 from exact.cards import Card
 from exact.compiled import CompiledDeal
 from exact.enumerator import Deal, Distribution, Record, enumerate_rounds
-from exact.errors import BetFileError
+from exact.errors import BetFileError, RuleError
 from exact.features import Feature, Needs
 
 
@@ -53,6 +54,14 @@ class Game:
     def enumerate(self, needs: Needs, shoe) -> Distribution:
         """The direct recursive enumeration (no compilation), for small or one-off shoes."""
         return enumerate_rounds(self.deal(needs), shoe)
+
+
+def read_rule_file(path: Path) -> dict[str, object]:
+    """The TOML table of a rule file; a missing or malformed file is a one-line RuleError."""
+    try:
+        return tomllib.loads(path.read_text())
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise RuleError(f"{path}: cannot read rules: {error}") from None
 
 
 @lru_cache(maxsize=64)

@@ -12,7 +12,6 @@ exact.errors.RuleError: rule jokers: must be a non-negative integer, got -1
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -20,6 +19,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from exact.errors import RuleError
+from exact.games.base import read_rule_file
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "century21"
 TOTALS = range(10)
@@ -171,10 +171,7 @@ class Rules:
     def load(cls, path: Path | str = DATA / "rules.toml") -> Rules:
         """Read a rule file (TOML); see ``exact/data/century21/rules.toml``."""
         path = Path(path)
-        try:
-            data = tomllib.loads(path.read_text())
-        except (OSError, tomllib.TOMLDecodeError) as error:
-            raise RuleError(f"{path}: cannot read rules: {error}") from None
+        data = read_rule_file(path)
         return cls.from_mapping(data, str(path))
 
     @classmethod

@@ -13,7 +13,6 @@ so every bet of every stage shares one denominator.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
@@ -23,7 +22,7 @@ from exact.cards import Card, Label, Shoe, View
 from exact.enumerator import Distribution, Draw
 from exact.errors import RuleError, ShoeError
 from exact.features import Feature, Needs
-from exact.games.base import Game
+from exact.games.base import Game, read_rule_file
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "punto_banco"
 TOTALS = range(10)
@@ -77,10 +76,7 @@ class Rules:
     def load(cls, path: Path | str = DATA / "rules.toml") -> Rules:
         """Read a rule file (TOML); see ``exact/data/punto_banco/rules.toml``."""
         path = Path(path)
-        try:
-            data = tomllib.loads(path.read_text())
-        except (OSError, tomllib.TOMLDecodeError) as error:
-            raise RuleError(f"{path}: cannot read rules: {error}") from None
+        data = read_rule_file(path)
         try:
             table = data["banker_draws_on_player_third"]
             return cls(
