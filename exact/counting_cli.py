@@ -10,7 +10,7 @@ import json
 import math
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 
@@ -23,6 +23,7 @@ from exact.games import get_game
 from exact.games.base import Game
 from exact.live import KnownCardError, next_round
 from exact.removal import (
+    RANK_WEIGHTS,
     CountError,
     RemovalTable,
     balanced,
@@ -73,13 +74,14 @@ def _finite(value: float) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def best_tags(effects: dict[str, Fraction]) -> tuple[dict[str, int], int, float]:
+def best_tags(effects: dict[str, Fraction], weights: Mapping[str, int] = RANK_WEIGHTS
+              ) -> tuple[dict[str, int], int, float]:
     """The derived balanced tags of the level (1-3) with the best betting correlation
     (the lower level on a tie to 3 decimals)."""
     best: tuple[dict[str, int], int, float] | None = None
     for level in LEVELS:
-        tags = derive_tags(effects, level)
-        correlation = betting_correlation(tags, effects)
+        tags = derive_tags(effects, level, weights)
+        correlation = betting_correlation(tags, effects, weights)
         if best is None or round(correlation, 3) > round(best[2], 3):
             best = (tags, level, correlation)
     assert best is not None
@@ -91,28 +93,30 @@ def _shown(value: float | None) -> str:
 
 
 # --- eor -----------------------------------------------------------------------------------------
-def eor_report(table: RemovalTable, user_tags: dict[str, int] | None, decks: int
-               ) -> dict[str, object]:
+def eor_report(table: RemovalTable, user_tags: dict[str, int] | None, decks: int,
+               weights: Mapping[str, int] = RANK_WEIGHTS) -> dict[str, object]:
+    """The ``eor`` JSON; ``weights`` are the cards of each key (rank or class) in a deck."""
     bets = {}
     for bet_id, effects in table.effects.items():
-        tags, level, correlation = best_tags(dict(effects))
+        tags, level, correlation = best_tags(dict(effects), weights)
         entry: dict[str, object] = {
             "name": table.names[bet_id],
             "expected_value": _fraction(table.base[bet_id]),
             "effects_of_removal": {rank: _fraction(e) for rank, e in effects.items()},
-            "derived_count": {"level": level, "tags": tags, "balanced": balanced(tags),
+            "derived_count": {"level": level, "tags": tags, "balanced": balanced(tags, weights),
                               "betting_correlation": correlation,
                               "break_even_true_count": _finite(break_even_true_count(
-                                  table.base[bet_id], tags, effects, decks))},
+                                  table.base[bet_id], tags, effects, decks, weights))},
             "removal_sets": {name: {"exact": _fraction(exact), "linear_estimate":
                                     _fraction(linear)}
                              for name, (exact, linear) in table.removals[bet_id].items()},
         }
         if user_tags is not None:
-            entry["user_count"] = {"tags": user_tags, "balanced": balanced(user_tags),
-                                   "betting_correlation": betting_correlation(user_tags, effects),
+            entry["user_count"] = {"tags": user_tags, "balanced": balanced(user_tags, weights),
+                                   "betting_correlation": betting_correlation(user_tags, effects,
+                                                                              weights),
                                    "break_even_true_count": _finite(break_even_true_count(
-                                       table.base[bet_id], user_tags, effects, decks))}
+                                       table.base[bet_id], user_tags, effects, decks, weights))}
         bets[bet_id] = entry
     return {"shoe": table.shoe.describe(), "cards": table.shoe.size,
             "cards_removed_per_rank": table.depth,
@@ -121,28 +125,39 @@ def eor_report(table: RemovalTable, user_tags: dict[str, int] | None, decks: int
 
 def _eor(args: argparse.Namespace) -> str:
     game = get_game(args.game)
+    custom = getattr(game, "eor_cli", None)
+    if custom is not None:  # a game with its own removal analysis (e.g. century21)
+        return custom(args)
+    for option in ("strategy", "information", "rules"):
+        if getattr(args, option, None) is not None:
+            raise ExactError(f"--{option} is a century21 option, not one of {game.id}")
     shoe = _shoe(args)
     bets = _bets(game, args)
     user_tags = parse_tags(args.tags) if args.tags else None
     table = effects_of_removal(game, shoe, bets, depth=args.depth,
                                removal_sets=args.removal_set or ())
     report = eor_report(table, user_tags, max(shoe.size // 52, 1))
-    if args.json:
-        return json.dumps(report, indent=2) + "\n"
+    return json.dumps(report, indent=2) + "\n" if args.json else eor_text(table, report)
+
+
+def eor_text(table: RemovalTable, report: dict[str, object],
+             keys: Sequence[str] = RANKS, key_name: str = "rank") -> str:
+    """The readable ``eor`` report: effects by ``keys`` (ranks, or a game's card classes)."""
     lines = [f"Effects of removal, {report['shoe']} ({report['cards']} cards); change in "
-             f"expected value per card removed ({table.depth} of the rank at a time), in %"]
-    header = f"{'bet':22} {'EV %':>9} " + " ".join(f"{r:>8}" for r in RANKS)
+             f"expected value per card removed ({table.depth} of the {key_name} at a time), "
+             "in %"]
+    header = f"{'bet':22} {'EV %':>9} " + " ".join(f"{r:>8}" for r in keys)
     lines.append(header)
     for bet_id, effects in table.effects.items():
         lines.append(f"{bet_id:22} {100 * float(table.base[bet_id]):9.4f} "
                      + " ".join(f"{100 * float(effects[r]):8.5f}" if r in effects else
-                                f"{'-':>8}" for r in RANKS))
+                                f"{'-':>8}" for r in keys))
     lines.append("")
-    lines.append("Derived balanced counts (tags by rank; BC = betting correlation; TC* = "
+    lines.append(f"Derived balanced counts (tags by {key_name}; BC = betting correlation; TC* = "
                  "true count where the linear edge estimate turns positive)")
     for bet_id, entry in report["bets"].items():  # type: ignore[union-attr]
         count = entry["derived_count"]
-        tags = " ".join(f"{r}={count['tags'][r]:+d}" for r in RANKS)
+        tags = " ".join(f"{r}={count['tags'][r]:+d}" for r in keys)
         lines.append(f"{bet_id:22} L{count['level']} {tags}  BC {count['betting_correlation']:.3f}"
                      f"  TC* {_shown(count['break_even_true_count'])}")
         if "user_count" in entry:
@@ -300,6 +315,12 @@ def add_commands(game_command: Callable[..., argparse.ArgumentParser]) -> None:
                      help="exact change for removing these cards, e.g. '5 5 6'; repeatable")
     eor.add_argument("--tags", help="your count's tags, e.g. 'A=1,2=1,9=-1' (others 0)")
     bet_options(eor)
+    heads_up = eor.add_argument_group("century21 options (effects of removal on the player's "
+                                      "expected value under a fixed pure strategy pair)")
+    heads_up.add_argument("--strategy", help="house (default) | best | dealer-best")
+    heads_up.add_argument("--information", choices=("total", "cards"),
+                          help="the player decides by its two-card total (default) or cards")
+    heads_up.add_argument("--rules", metavar="FILE", help="rule file (TOML)")
 
     sim = game_command("simulate", "shoe simulation with the exact edge at every round", _simulate)
     sim.add_argument("--shoes", type=int, required=True, help="number of shoes")

@@ -27,7 +27,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -62,28 +62,49 @@ def effects_of_removal(game: Game, shoe: Shoe, bets: Sequence[Bet], depth: int =
     if depth < 1:
         raise CountError(f"removal depth must be at least 1, got {depth}")
     evaluator = evaluator or BetEvaluator(game, bets)
-    ranks = [rank for rank in RANKS if shoe.count(rank) >= depth]
-    shoes = [shoe, *(shoe.remove([rank] * depth) for rank in ranks)]
+    return removal_table(shoe, [rank for rank in RANKS if shoe.count(rank) >= depth],
+                         lambda cards, rank: cards.remove([rank] * depth),
+                         lambda card: card.rank, evaluator.expected_values,
+                         {b.id: b.name for b in bets}, depth, removal_sets)
+
+
+def removal_table(shoe: Shoe, keys: Sequence[str], remove: Callable[[Shoe, str], Shoe],
+                  key_of: Callable[[Card], str],
+                  values: Callable[[list[Shoe]], Mapping[str, Sequence[Fraction]]],
+                  names: Mapping[str, str], depth: int = 1,
+                  removal_sets: Sequence[str] = ()) -> RemovalTable:
+    """Effects of removal of any game: ``keys`` name the card classes (ranks, or a game's own
+    classes), ``remove(shoe, key)`` takes ``depth`` cards of a class out, ``key_of`` classes a
+    card of a removal set, and ``values`` gives each bet's exact expected values for a list of
+    shoes (one batch: the shoe, each class removed, each removal set removed)."""
+    if depth < 1:
+        raise CountError(f"removal depth must be at least 1, got {depth}")
     sets = [parse_cards(text) for text in removal_sets]
-    shoes += [shoe.remove(cards) for cards in sets]
-    values = evaluator.expected_values(shoes)
-    base = {bet.id: values[bet.id][0] for bet in bets}
-    effects = {bet.id: {rank: (values[bet.id][1 + i] - base[bet.id]) / depth
-                        for i, rank in enumerate(ranks)} for bet in bets}
+    shoes = [shoe, *(remove(shoe, key) for key in keys), *(shoe.remove(cards) for cards in sets)]
+    values_of = values(shoes)
+    base = {bet_id: values_of[bet_id][0] for bet_id in names}
+    effects = {bet_id: {key: (values_of[bet_id][1 + i] - base[bet_id]) / depth
+                        for i, key in enumerate(keys)} for bet_id in names}
     removals: dict[str, dict[str, tuple[Fraction, Fraction]]] = {}
-    for bet in bets:
+    for bet_id in names:
         per_set = {}
         for position, (text, cards) in enumerate(zip(removal_sets, sets, strict=True)):
-            exact = values[bet.id][1 + len(ranks) + position] - base[bet.id]
-            linear = sum((effects[bet.id].get(card.rank, Fraction(0)) for card in cards),
+            exact = values_of[bet_id][1 + len(keys) + position] - base[bet_id]
+            linear = sum((effects[bet_id].get(key_of(card), Fraction(0)) for card in cards),
                          Fraction(0))
             per_set[" ".join(text.replace(",", " ").split())] = (exact, linear)
-        removals[bet.id] = per_set
-    return RemovalTable(shoe, depth, base, effects, {b.id: b.name for b in bets}, removals)
+        removals[bet_id] = per_set
+    return RemovalTable(shoe, depth, base, effects, dict(names), removals)
 
 
 # --- count systems -----------------------------------------------------------------------------
-def derive_tags(effects: Mapping[str, Fraction], level: int = 1) -> dict[str, int]:
+RANK_WEIGHTS: Mapping[str, int] = {rank: 4 for rank in RANKS}
+"""Cards of each rank in a deck: the default weights of the count functions. A game that
+counts other classes (21st Century Baccarat: A-9, ten-values, jokers) passes its own."""
+
+
+def derive_tags(effects: Mapping[str, Fraction], level: int = 1,
+                weights: Mapping[str, int] = RANK_WEIGHTS) -> dict[str, int]:
     """Balanced integer tags proportional to the effects of removal, largest ``level``.
 
     >>> tags = derive_tags({r: Fraction(0) for r in RANKS} | {"9": Fraction(-3), "5": Fraction(2)})
@@ -92,74 +113,122 @@ def derive_tags(effects: Mapping[str, Fraction], level: int = 1) -> dict[str, in
     """
     if level < 1:
         raise CountError(f"count level must be at least 1, got {level}")
-    largest = max((abs(e) for e in effects.values()), default=Fraction(0))
+    keys = list(weights)
+    largest = max((abs(effects.get(key, Fraction(0))) for key in keys), default=Fraction(0))
     if largest == 0:
-        return {rank: 0 for rank in RANKS}
+        return {key: 0 for key in keys}
     scale = Fraction(level) / largest
-    exact = {rank: effects.get(rank, Fraction(0)) * scale for rank in RANKS}
-    tags = {rank: round(value) for rank, value in exact.items()}
-    # Balance: every rank has 4 cards a deck, so the tags must sum to zero. Move the tags whose
-    # rounding erred most towards the needed side, one unit each (ties in rank order).
+    exact = {key: effects.get(key, Fraction(0)) * scale for key in keys}
+    if len(set(weights.values())) > 1:
+        return _nearest_balanced(exact, level, weights)
+    tags = {key: round(value) for key, value in exact.items()}
+    # Balance: every rank has as many cards a deck, so the tags must sum to zero. Move the tags
+    # whose rounding erred most towards the needed side, one unit each (ties in rank order).
     excess = sum(tags.values())
     while excess:
         step = -1 if excess > 0 else 1
-        candidates = [r for r in RANKS if abs(tags[r] + step) <= level]
-        rank = max(candidates, key=lambda r: ((exact[r] - tags[r]) * step, -RANKS.index(r)))
-        tags[rank] += step
+        candidates = [k for k in keys if abs(tags[k] + step) <= level]
+        key = max(candidates, key=lambda k: ((exact[k] - tags[k]) * step, -keys.index(k)))
+        tags[key] += step
         excess += step
     return tags
 
 
-def balanced(tags: Mapping[str, int]) -> bool:
-    """Tags sum to zero over a full 52-card deck."""
-    return sum(4 * tags.get(rank, 0) for rank in RANKS) == 0
+def _nearest_balanced(exact: Mapping[str, Fraction], level: int,
+                      weights: Mapping[str, int]) -> dict[str, int]:
+    """The balanced tags within ``level`` nearest to ``exact`` (least card-weighted squared
+    error). With unequal weights (16 ten-values, 1 joker a deck) unit moves cannot always
+    balance, so this is an exact search over the weighted running sum, a few hundred states.
+
+    >>> _nearest_balanced({"a": Fraction(3, 2), "b": Fraction(-1, 2)}, 2, {"a": 1, "b": 2})
+    {'a': 2, 'b': -1}
+    """
+    best: dict[int, tuple[Fraction, tuple[int, ...]]] = {0: (Fraction(0), ())}
+    for key, weight in weights.items():
+        following: dict[int, tuple[Fraction, tuple[int, ...]]] = {}
+        for total, (cost, tags) in best.items():
+            for tag in range(-level, level + 1):
+                entry = (cost + weight * (exact[key] - tag) ** 2, (*tags, tag))
+                found = following.get(total + weight * tag)
+                if found is None or entry < found:
+                    following[total + weight * tag] = entry
+        best = following
+    return dict(zip(weights, best[0][1], strict=True))
 
 
-def betting_correlation(tags: Mapping[str, int], effects: Mapping[str, Fraction]) -> float:
-    """Correlation of tags and effects of removal over the 52 cards of a deck (ranks weigh
-    equally, four cards each).
+def balanced(tags: Mapping[str, int], weights: Mapping[str, int] = RANK_WEIGHTS) -> bool:
+    """Tags sum to zero over a full deck (52 cards by default)."""
+    return sum(count * tags.get(key, 0) for key, count in weights.items()) == 0
+
+
+def _reduced(weights: Mapping[str, int]) -> list[int]:
+    """Weights over their common divisor: equal weights count 1 each, so the float sums below
+    are the plain per-rank sums."""
+    divisor = math.gcd(*weights.values()) or 1
+    return [count // divisor for count in weights.values()]
+
+
+def betting_correlation(tags: Mapping[str, int], effects: Mapping[str, Fraction],
+                        weights: Mapping[str, int] = RANK_WEIGHTS) -> float:
+    """Correlation of tags and effects of removal over the cards of a deck (each key weighs
+    its cards: four a rank by default).
 
     >>> betting_correlation({"A": 1, "2": -1}, {"A": Fraction(2), "2": Fraction(-2)})
     1.0
     """
-    xs = [tags.get(rank, 0) for rank in RANKS]
-    ys = [float(effects.get(rank, Fraction(0))) for rank in RANKS]
-    mean_x, mean_y = sum(xs) / len(xs), sum(ys) / len(ys)
-    covariance = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=True))
-    spread = math.sqrt(sum((x - mean_x) ** 2 for x in xs) * sum((y - mean_y) ** 2 for y in ys))
+    ws = _reduced(weights)
+    xs = [tags.get(key, 0) for key in weights]
+    ys = [float(effects.get(key, Fraction(0))) for key in weights]
+    cards = sum(ws)
+    mean_x = sum(w * x for w, x in zip(ws, xs, strict=True)) / cards
+    mean_y = sum(w * y for w, y in zip(ws, ys, strict=True)) / cards
+    covariance = sum(w * (x - mean_x) * (y - mean_y) for w, x, y in zip(ws, xs, ys, strict=True))
+    spread = math.sqrt(sum(w * (x - mean_x) ** 2 for w, x in zip(ws, xs, strict=True))
+                       * sum(w * (y - mean_y) ** 2 for w, y in zip(ws, ys, strict=True)))
     return covariance / spread if spread else 0.0
 
 
-def parse_tags(text: str) -> dict[str, int]:
-    """User tags ``"A=1,2=1,9=-2"``; ranks not named tag 0; ``10`` means T.
+def _rank_of(card: Card) -> str | None:
+    return None if card.is_joker else card.rank
+
+
+def parse_tags(text: str, keys: Sequence[str] = RANKS,
+               key_of: Callable[[Card], str | None] = _rank_of) -> dict[str, int]:
+    """User tags ``"A=1,2=1,9=-2"``; keys not named tag 0; ``10`` means T. A game counting
+    other classes passes its ``keys`` and ``key_of`` (a card's key, None if it has none).
 
     >>> parse_tags("a=1, 10=-1")["T"], parse_tags("a=1, 10=-1")["K"]
     (-1, 0)
     """
-    tags = {rank: 0 for rank in RANKS}
+    tags = {key: 0 for key in keys}
     for item in text.replace(" ", "").split(","):
         if not item:
             continue
-        key, sep, number = item.partition("=")
+        name, sep, number = item.partition("=")
         if not sep or not number.lstrip("+-").isdigit():
             raise CountError(f"bad tag {item!r}: expected RANK=INTEGER, e.g. 5=1 or 9=-2")
-        card = Card.parse(key)
-        if card.suit is not None or card.is_joker:
-            raise CountError(f"bad tag {item!r}: tag a rank (A, 2-9, T, J, Q, K)")
-        tags[card.rank] = int(number)
+        card = Card.parse(name)
+        key = None if card.suit is not None else key_of(card)
+        if key not in tags:
+            raise CountError(f"bad tag {item!r}: tag one of {', '.join(keys)}")
+        tags[key] = int(number)
     return tags
 
 
 def break_even_true_count(base: Fraction, tags: Mapping[str, int],
-                          effects: Mapping[str, Fraction], decks: int) -> float:
+                          effects: Mapping[str, Fraction], decks: int,
+                          weights: Mapping[str, int] = RANK_WEIGHTS) -> float:
     """True count at which the linear estimate of the edge crosses zero.
 
     Linearised, removing cards ``R`` from a ``decks``-deck shoe that has ``d`` decks unseen
     changes the value by about ``(decks/d) * sum(EOR)``; with tags ``t = s * EOR`` on average
-    (``s`` the least-squares scale) that is ``decks * TC / s``. Zero when ``TC = -base*s/decks``.
+    (``s`` the least-squares scale over the cards of a deck, ``weights``) that is
+    ``decks * TC / s``. Zero when ``TC = -base*s/decks``.
     """
-    numerator = sum(tags.get(r, 0) * float(effects.get(r, 0)) for r in RANKS)
-    denominator = sum(float(effects.get(r, 0)) ** 2 for r in RANKS)
+    ws = _reduced(weights)
+    pairs = list(zip(ws, weights, strict=True))
+    numerator = sum(w * tags.get(k, 0) * float(effects.get(k, 0)) for w, k in pairs)
+    denominator = sum(w * float(effects.get(k, 0)) ** 2 for w, k in pairs)
     if numerator <= 0 or denominator == 0:
         return math.inf
     scale = numerator / denominator

@@ -682,23 +682,40 @@ class Century21Deal:
             return Draw(VALUE_VIEW, 1)
         return None
 
+    @cached_property
+    def _choice_maps(self) -> tuple[dict[InfoSet, str], dict[InfoSet, str]]:
+        return dict(self.player), dict(self.dealer)
+
+    @cached_property
+    def _plans(self) -> dict[tuple[int, int, int, int], tuple]:
+        return {}
+
     def _plan(self, player: tuple, dealer: tuple):  # type: ignore[no-untyped-def]
+        # The plan depends only on the first two cards of each hand; the enumerators ask for
+        # it at every node (most of a compilation's time), so it is kept per deal.
+        a, b = sorted(player[:2])
+        key = (a, b, dealer[0], dealer[1])
+        found = self._plans.get(key)
+        if found is None:
+            found = self._plans[key] = self._plan_of(a, b, dealer[0], dealer[1])
+        return found
+
+    def _plan_of(self, a: int, b: int, up: int, down: int):  # type: ignore[no-untyped-def]
         rules = self.rules
-        choose_p, choose_d = dict(self.player), dict(self.dealer)
-        up, down = dealer[0], dealer[1]
+        choose_p, choose_d = self._choice_maps
         stops = dealer_stops(rules, up, down)
         if stops == (END,) or (stops and choose_d[("check", up, down)] == END):
             return True, False, None
-        a, b = sorted(player[:2])
         hand = two_card_state(a, b)
         tag = player_tag(rules, self.mode, a, b)
         actions = hand_actions(rules, hand)
         p_action = choose_p[("player", tag, up)] if len(actions) > 1 else actions[0]
 
+        options = hand_actions(rules, two_card_state(up, down))
+
         def dealer_draws(cards: tuple) -> bool:
             third = cards[2] if len(cards) == 3 else None
             seen = third if rules.third_cards_face_up else None
-            options = hand_actions(rules, two_card_state(up, down))
             if len(options) == 1:
                 return options[0] == DRAW
             return choose_d[("dealer", up, down, third is not None, seen)] == DRAW
@@ -804,3 +821,8 @@ class Century21(Game):
         """The ``analyze century21`` command (hook called by :mod:`exact.cli`)."""
         from exact.games.century21_report import run_cli
         return run_cli(self, args)
+
+    def eor_cli(self, args) -> str:  # type: ignore[no-untyped-def]
+        """The ``eor century21`` command (hook called by :mod:`exact.counting_cli`)."""
+        from exact.games.century21_batch import run_eor_cli
+        return run_eor_cli(self, args)

@@ -1,0 +1,264 @@
+"""21st Century Baccarat on many shoes at once: a compiled exact evaluator, effects of removal.
+
+House Way depends on the shoe. Its drawing rules are fixed, but a hand holding a joker may
+declare any total, and its choice (draw or stand, end or continue) is an exact search against
+the other side's strategy *on that shoe* (:meth:`GameTable.house_way`); a depleted shoe may
+turn such a choice, and lacks some information sets altogether. A compiled polynomial needs one
+fixed deal, so the evaluator holds a pure strategy pair fixed, chosen on the rules' full shoe
+(House Way both sides by default, or the player's best response to it, or the dealer's), and
+evaluates *that pair* exactly on any shoe. Where the search on a depleted shoe would choose
+otherwise, :func:`game_table` with its own House Way gives that shoe's re-searched figure.
+
+The pair's :class:`Century21Deal` (eleven value classes: 0-9 and the joker) is compiled once
+(:func:`exact.compiled.load_or_compile`, keyed by the rule lines, the information mode and
+every choice of the pair), each record is settled once to its (how, pay) outcome, and a batch
+of shoes is one :class:`BatchProjection` product: exact outcome counts over ``N!/(N-6)!``, in
+float64, int64 or Python integers as :func:`exact.compiled.batch_dtype` bounds them.
+
+>>> evaluator = evaluator_for(DEFAULT_RULES)
+>>> evaluator.expected_values([Shoe.standard(8, jokers=8)])[0]
+Fraction(-1149375068384, 87616138805055)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property, lru_cache
+from math import gcd, lcm
+
+import numpy as np
+
+from exact.cards import Shoe, rank_value
+from exact.compiled import BatchProjection, CompiledDeal, counts_matrix, load_or_compile
+from exact.enumerator import falling
+from exact.errors import ExactError, ShoeError
+from exact.games.century21 import (
+    DEFAULT_RULES,
+    JOKER,
+    MODES,
+    ROUND_CARDS,
+    Century21,
+    Century21Deal,
+    Strategy,
+    StrategyError,
+    class_counts,
+    game_table,
+    record_outcome,
+    shoe_for,
+    strategy_by_name,
+)
+from exact.games.century21_rules import Rules
+from exact.removal import RemovalTable, parse_tags, removal_table
+
+_INT64_LIMIT = 2**63 - 1
+PURE_STRATEGIES = ("house", "best", "dealer-best")  # the equilibrium mixes: no single deal
+Outcome = tuple[str, Fraction]  # (how the hand was decided, the player's pay per unit)
+
+
+def fixed_pair(rules: Rules, name: str = "house", mode: str = "total"
+               ) -> tuple[Strategy, Strategy]:
+    """The pure strategy pair ``name`` chosen on the rules' full shoe (module docstring)."""
+    if name not in PURE_STRATEGIES:
+        raise StrategyError(f"the compiled evaluator holds a pure strategy pair fixed: "
+                            f"{', '.join(PURE_STRATEGIES)}, not {name!r}")
+    return strategy_by_name(game_table(rules, shoe_for(rules), mode), name)
+
+
+def _key_parts(deal: Century21Deal) -> list[str]:
+    """What determines the compiled form: rules, information mode and every pure choice."""
+    return ["game=century21", f"mode={deal.mode}",
+            *(f"rules:{line}" for line in deal.rules.describe()),
+            *(f"player:{infoset}={action}" for infoset, action in deal.player),
+            *(f"dealer:{infoset}={action}" for infoset, action in deal.dealer)]
+
+
+@lru_cache(maxsize=8)
+def compiled_pair(deal: Century21Deal) -> CompiledDeal:
+    """The compiled form of ``deal``, from the disk cache when possible."""
+    return load_or_compile(deal, _key_parts(deal))
+
+
+@dataclass(frozen=True)
+class Century21Evaluator:
+    """Exact outcome counts and player's expected value of one fixed pure strategy pair for
+    batches of shoes (rows of :func:`exact.compiled.counts_matrix`)."""
+
+    deal: Century21Deal
+    strategy: str = "house"
+
+    @cached_property
+    def compiled(self) -> CompiledDeal:
+        return compiled_pair(self.deal)
+
+    @cached_property
+    def _settled(self) -> tuple[list[Outcome], np.ndarray]:
+        """The distinct outcomes, and the outcome of every compiled record."""
+        index: dict[Outcome, int] = {}
+        of_record = [index.setdefault(record_outcome(self.deal.rules, record), len(index))
+                     for record in self.compiled.records]
+        return list(index), np.array(of_record, dtype=np.int64)
+
+    @property
+    def outcomes(self) -> list[Outcome]:
+        return self._settled[0]
+
+    @cached_property
+    def projection(self) -> BatchProjection:
+        return BatchProjection.build(self.compiled, [(self._settled[1], len(self.outcomes))])
+
+    @cached_property
+    def _pays(self) -> tuple[tuple[int, ...], int]:
+        """Pays as integers over a common denominator, so expected values stay integers."""
+        denominator = lcm(*(pay.denominator for _, pay in self.outcomes))
+        return tuple(int(pay * denominator) for _, pay in self.outcomes), denominator
+
+    def counts(self, shoes: Sequence[Shoe] | np.ndarray, wider: type | None = None
+               ) -> np.ndarray:
+        """A (shoes x outcomes) array of exact counts over ``N!/(N-6)!`` (``wider`` as in
+        :meth:`CompiledDeal.batch_term_weights`: int64 or object to cross-check the tiers)."""
+        matrix = shoes if isinstance(shoes, np.ndarray) else counts_matrix(shoes)
+        return self.projection.counts(matrix, wider)[0]
+
+    def numerators(self, shoes: Sequence[Shoe] | np.ndarray, wider: type | None = None
+                   ) -> tuple[np.ndarray, list[int]]:
+        """Expected values as integer numerators over per-shoe denominators."""
+        matrix = shoes if isinstance(shoes, np.ndarray) else counts_matrix(shoes)
+        totals = [falling(int(n), ROUND_CARDS) for n in np.asarray(matrix).sum(axis=1)]
+        block = self.counts(matrix, wider)
+        scaled, denominator = self._pays
+        # every |count x pay| sums to at most total x max|pay|: int64 only below that bound
+        largest = max(totals, default=0) * max(abs(p) for p in scaled)
+        dtype: type = np.int64 if largest <= _INT64_LIMIT and wider is not object else object
+        numerators = block.astype(dtype) @ np.array(scaled, dtype=dtype)
+        return numerators, [total * denominator for total in totals]
+
+    def expected_values(self, shoes: Sequence[Shoe] | np.ndarray, wider: type | None = None
+                        ) -> list[Fraction]:
+        """The player's exact expected pay per unit bet (before collection), per shoe."""
+        numerators, denominators = self.numerators(shoes, wider)
+        return [Fraction(int(n), d) for n, d in zip(numerators, denominators, strict=True)]
+
+    def results(self, shoe: Shoe) -> dict[Outcome, int]:
+        """Non-zero outcome counts of one shoe, keyed like :attr:`Result.counts`."""
+        row = self.counts([shoe])[0]
+        return {outcome: int(c) for outcome, c in zip(self.outcomes, row, strict=True) if c}
+
+
+@lru_cache(maxsize=8)
+def evaluator_for(rules: Rules = DEFAULT_RULES, strategy: str = "house",
+                  mode: str = "total") -> Century21Evaluator:
+    """The evaluator of the pure pair ``strategy`` fixed on the rules' full shoe."""
+    if mode not in MODES:
+        raise StrategyError(f"unknown player information mode {mode!r}; known: {MODES}")
+    player, dealer = fixed_pair(rules, strategy, mode)
+    return Century21Evaluator(Century21Deal.of(rules, mode, player, dealer), strategy)
+
+
+# --- effects of removal by card class ------------------------------------------------------------
+CLASS_KEYS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "X")
+"""The eleven card classes as the effects of removal name them: A-9, ``T`` for every card of
+point value 0 (10, J, Q, K: the game sees only values) and ``X`` for the joker."""
+_CLASS_RANKS = {"T": ("T", "J", "Q", "K")}
+
+
+def class_key(rank: str) -> str:
+    """The class of a rank (``rank_value`` 0 is the ten-value class ``T``).
+
+    >>> class_key("Q"), class_key("7"), class_key("X")
+    ('T', '7', 'X')
+    """
+    if rank == "X":
+        return "X"
+    value = rank_value(rank)
+    return "T" if value == 0 else CLASS_KEYS[value - 1]
+
+
+def class_count(shoe: Shoe, key: str) -> int:
+    """Cards of class ``key`` in ``shoe``.
+
+    >>> class_count(Shoe.standard(1, jokers=2), "T"), class_count(Shoe.standard(1, jokers=2), "X")
+    (16, 2)
+    """
+    counts = class_counts(shoe)  # values 0-9, then jokers
+    return counts[JOKER if key == "X" else 0 if key == "T" else CLASS_KEYS.index(key) + 1]
+
+
+def class_weights(shoe: Shoe) -> dict[str, int]:
+    """The classes' shares of ``shoe`` in lowest terms (4 a rank, 16 ten-values, 1 joker for
+    the default shoe): balanced counts sum to zero over it, correlations weigh by it."""
+    counts = {key: class_count(shoe, key) for key in CLASS_KEYS}
+    divisor = gcd(*counts.values()) or 1
+    return {key: count // divisor for key, count in counts.items()}
+
+
+def remove_class(shoe: Shoe, key: str, cards: int = 1) -> Shoe:
+    """``shoe`` less ``cards`` cards of class ``key``, each of the rank with most left (the
+    game sees only the value, so which ten-value rank goes changes nothing)."""
+    for _ in range(cards):
+        ranks = _CLASS_RANKS.get(key, (key,))
+        shoe = shoe.remove([max(ranks, key=shoe.count)])
+    return shoe
+
+
+def class_removal_table(evaluator: Century21Evaluator, shoe: Shoe, depth: int = 1,
+                        removal_sets: Sequence[str] = ()) -> RemovalTable:
+    """Exact change in the player's expected value per card of each class removed."""
+    keys = [key for key in CLASS_KEYS if class_count(shoe, key) >= depth]
+    return removal_table(shoe, keys, lambda cards, key: remove_class(cards, key, depth),
+                         lambda card: class_key(card.rank),
+                         lambda shoes: {"player": evaluator.expected_values(shoes)},
+                         {"player": f"Player's bet ({evaluator.strategy} strategy pair)"},
+                         depth, removal_sets)
+
+
+def eor_shoe(rules: Rules, args: argparse.Namespace) -> Shoe:
+    """``--shoe``, or ``--decks N`` with jokers in the rules' proportion (default: the rules'
+    shoe), less ``--remove``."""
+    if args.shoe and args.decks is not None:
+        raise ShoeError("give either --decks or --shoe, not both")
+    if args.shoe:
+        shoe = Shoe.parse(args.shoe)
+    elif args.decks is None:
+        shoe = shoe_for(rules)
+    else:
+        if args.decks < 1:
+            raise ShoeError(f"--decks {args.decks}: at least one deck")
+        jokers = Fraction(rules.jokers * args.decks, rules.decks or 1)
+        if jokers.denominator != 1:
+            raise ShoeError(f"--decks {args.decks}: the rules' {rules.jokers} jokers to "
+                            f"{rules.decks} decks give no whole number; use --shoe")
+        shoe = Shoe.standard(args.decks, int(jokers))
+    return shoe.remove(args.remove) if args.remove else shoe
+
+
+def run_eor_cli(game: Century21, args: argparse.Namespace) -> str:
+    """``exact eor century21 [--decks N|--shoe ...] [--strategy ...] [--json]``."""
+    from exact.counting_cli import eor_report, eor_text
+
+    if args.bet or args.bets:
+        raise ExactError("century21 has one bet, the player's: --bet/--bets do not apply")
+    rules = Rules.load(args.rules) if args.rules else game.rules
+    shoe = eor_shoe(rules, args)
+    evaluator = evaluator_for(rules, args.strategy or "house", args.information or "total")
+    weights = class_weights(shoe_for(rules) if args.shoe is None else Shoe.parse(args.shoe))
+    user_tags = (parse_tags(args.tags, CLASS_KEYS, lambda card: class_key(card.rank))
+                 if args.tags else None)
+    table = class_removal_table(evaluator, shoe, args.depth, args.removal_set or ())
+    decks = max((shoe.size - shoe.jokers) // 52, 1)
+    report = {"game": "century21", "strategy": evaluator.strategy,
+              "information": evaluator.deal.mode, "held_fixed": HELD_FIXED,
+              "classes": CLASS_DESCRIPTION, "count_weights": weights,
+              **eor_report(table, user_tags, decks, weights)}
+    if args.json:
+        return json.dumps(report, indent=2) + "\n"
+    return (f"21st Century Baccarat, {evaluator.strategy} strategy pair ({HELD_FIXED}); "
+            f"classes: {CLASS_DESCRIPTION}\n" + eor_text(table, report, CLASS_KEYS, "class"))
+
+
+HELD_FIXED = ("both sides' pure strategies are held fixed as chosen on the rules' full shoe; "
+              "player's pay per unit bet, before collection")
+CLASS_DESCRIPTION = "A-9 by rank, T = every ten-value card (10, J, Q, K), X = joker"

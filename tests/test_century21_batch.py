@@ -1,0 +1,206 @@
+"""21st Century Baccarat's compiled evaluator equals the direct enumerator and the game table
+exactly on random depleted shoes; the number tiers agree; effects of removal and `eor`."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from exact.cards import Shoe
+from exact.cli import main
+from exact.compiled import counts_matrix
+from exact.enumerator import enumerate_rounds
+from exact.errors import ExactError
+from exact.games.century21 import (
+    DEFAULT_RULES,
+    StrategyError,
+    game_table,
+    record_outcome,
+    shoe_for,
+)
+from exact.games.century21_batch import (
+    CLASS_KEYS,
+    class_removal_table,
+    class_weights,
+    evaluator_for,
+    fixed_pair,
+    remove_class,
+)
+
+FULL = shoe_for(DEFAULT_RULES)
+HOUSE_WAY_EDGE = Fraction(-1149375068384, 87616138805055)  # README, 21st Century results
+NAMES = ("K", "A", "2", "3", "4", "5", "6", "7", "8", "9", "X")  # value classes 0-9, joker
+
+
+@pytest.fixture(scope="module")
+def evaluator():
+    return evaluator_for(DEFAULT_RULES)
+
+
+@pytest.fixture(scope="module")
+def house_pair():
+    return fixed_pair(DEFAULT_RULES)
+
+
+def small_shoes(seed: int, number: int) -> list[Shoe]:
+    """Shoes of 6-14 cards over 2-5 classes, a joker class in most, so that the direct
+    enumerator and the game table stay cheap while every kind of hand occurs."""
+    generator = np.random.default_rng(seed)
+    shoes = []
+    for _ in range(number):
+        classes = generator.choice(len(NAMES), size=generator.integers(2, 6), replace=False)
+        if generator.random() < 0.7 and 10 not in classes:
+            classes[0] = 10
+        cards = generator.choice(classes, size=generator.integers(6, 15))
+        counts = np.bincount(cards, minlength=len(NAMES))
+        shoes.append(Shoe.parse(",".join(f"{name}:{count}" for name, count
+                                         in zip(NAMES, counts, strict=True) if count)))
+    return shoes
+
+
+def depleted_full_shoes(seed: int, number: int, keep: int) -> list[Shoe]:
+    """``keep`` cards drawn at random from the 424-card shoe."""
+    generator = np.random.default_rng(seed)
+    deck = np.repeat(np.arange(len(FULL.counts)), FULL.counts)
+    return [Shoe(tuple(int(c) for c in np.bincount(generator.choice(deck, keep, replace=False),
+                                                     minlength=len(FULL.counts))))
+            for _ in range(number)]
+
+
+_OUTCOME_OF_RECORD: dict[object, tuple[str, Fraction]] = {}
+
+
+def direct_outcomes(evaluator, shoe: Shoe) -> Counter:
+    """Outcome counts by the recursive enumerator over the same fixed-strategy deal."""
+    tally: Counter = Counter()
+    for record, count in enumerate_rounds(evaluator.deal, shoe).counts.items():
+        if record not in _OUTCOME_OF_RECORD:  # records recur from shoe to shoe
+            _OUTCOME_OF_RECORD[record] = record_outcome(DEFAULT_RULES, record)
+        tally[_OUTCOME_OF_RECORD[record]] += count
+    return tally
+
+
+def test_compiled_equals_enumerator_and_game_table_on_1000_small_shoes(evaluator,
+                                                                       house_pair) -> None:
+    shoes = small_shoes(seed=2024, number=1000)
+    batch = evaluator.counts(shoes)
+    values = evaluator.expected_values(shoes)
+    assert len({shoe.counts for shoe in shoes}) > 900 and sum(s.jokers > 0 for s in shoes) > 600
+    for shoe, row, value in zip(shoes, batch, values, strict=True):
+        compiled = Counter({o: int(c) for o, c in zip(evaluator.outcomes, row, strict=True) if c})
+        assert compiled == direct_outcomes(evaluator, shoe), shoe.describe()
+        result = game_table(DEFAULT_RULES, shoe).evaluate(*house_pair)
+        assert compiled == Counter(dict(result.counts)), shoe.describe()
+        assert value == result.edge
+
+
+def test_full_shoe_house_way_edge_is_the_published_figure(evaluator) -> None:
+    assert evaluator.expected_values([FULL]) == [HOUSE_WAY_EDGE]
+    table = game_table(DEFAULT_RULES, FULL)
+    assert evaluator.results(FULL) == dict(table.evaluate(*table.house_way()).counts)
+
+
+def test_compiled_equals_game_table_on_depleted_full_shoes(evaluator, house_pair) -> None:
+    shoes = depleted_full_shoes(seed=11, number=4, keep=300)
+    for shoe, row in zip(shoes, evaluator.counts(shoes), strict=True):
+        table = game_table(DEFAULT_RULES, shoe)
+        expected = dict(table.evaluate(*house_pair).counts)
+        assert {o: int(c) for o, c in zip(evaluator.outcomes, row, strict=True) if c} == expected
+        # on these shoes the House Way searched afresh chooses as on the full shoe
+        assert table.evaluate(*table.house_way()).counts == expected
+
+
+def test_house_way_depends_on_the_shoe_so_the_evaluator_fixes_the_full_shoe_pair() -> None:
+    # With the default rules every joker hand is a 9 whatever the shoe; with jokers that can
+    # only be 0 the searched joker choices turn on a depleted shoe, and the fixed pair is not
+    # that shoe's House Way.
+    narrow = DEFAULT_RULES.replace(joker_values=(0,))
+    player, dealer = fixed_pair(narrow)
+    table = game_table(narrow, Shoe.parse("K:4,A:2,2:2,3:2,4:2,5:2,6:2,7:2,8:2,9:2,X:4"))
+    searched = table.house_way()
+    assert any(searched[0][h] != player[h] for h in searched[0])
+    assert table.evaluate(*searched).edge != table.evaluate(player, dealer).edge
+
+
+def test_best_response_pair_is_compiled_too() -> None:
+    best = evaluator_for(DEFAULT_RULES, "best")
+    table = game_table(DEFAULT_RULES, FULL)
+    dealer = table.house_way()[1]
+    assert best.expected_values([FULL])[0] == table.value(table.player_best_response(dealer),
+                                                          dealer) > HOUSE_WAY_EDGE
+    shoe = small_shoes(seed=5, number=1)[0]
+    assert Counter(best.results(shoe)) == direct_outcomes(best, shoe)
+    with pytest.raises(StrategyError):
+        evaluator_for(DEFAULT_RULES, "equilibrium")
+
+
+def test_number_tiers_agree(evaluator) -> None:
+    shoes = [FULL, *depleted_full_shoes(seed=3, number=3, keep=250),
+             *small_shoes(seed=4, number=20)]
+    matrix = counts_matrix(shoes)
+    narrow = evaluator.counts(matrix)  # float64 tier: 424**6 < 2**53
+    wide = evaluator.counts(matrix, wider=np.int64)
+    python = evaluator.counts(matrix, wider=object)
+    assert wide.dtype == np.int64 and python.dtype == object
+    assert np.array_equal(narrow, wide) and all(
+        int(a) == int(b) for a, b in zip(wide.ravel(), python.ravel(), strict=True))
+    assert (evaluator.expected_values(matrix) == evaluator.expected_values(matrix, np.int64)
+            == evaluator.expected_values(matrix, object))
+
+
+def test_effect_of_removal_equals_a_direct_game_table_difference(evaluator) -> None:
+    table = class_removal_table(evaluator, FULL, removal_sets=["X X 9"])
+    effects = table.effects["player"]
+    assert list(effects) == list(CLASS_KEYS) and table.base["player"] == HOUSE_WAY_EDGE
+    for key in ("X", "T"):
+        depleted = game_table(DEFAULT_RULES, remove_class(FULL, key))
+        assert effects[key] == depleted.evaluate(*depleted.house_way()).edge - HOUSE_WAY_EDGE
+    # the effects weighed by the shoe's cards sum to about zero (exactly so to first order)
+    weights = class_weights(FULL)
+    assert abs(sum(w * float(effects[k]) for k, w in weights.items())) < 1e-5
+    assert weights == {**{k: 4 for k in CLASS_KEYS[:9]}, "T": 16, "X": 1}
+    exact, linear = table.removals["player"]["X X 9"]
+    assert exact != linear and abs(float(exact - linear)) < abs(float(exact)) / 10
+
+
+def test_eor_cli_json_equals_the_evaluator(evaluator, capsys) -> None:
+    assert main(["eor", "century21", "--json", "--removal-set", "X 5",
+                 "--tags", "A=-1,9=1,K=1,X=4"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert list(data)[:6] == ["game", "strategy", "information", "held_fixed", "classes",
+                              "count_weights"]
+    player = data["bets"]["player"]
+    assert Fraction(player["expected_value"]["exact"]) == HOUSE_WAY_EDGE
+    effects = {k: Fraction(v["exact"]) for k, v in player["effects_of_removal"].items()}
+    values = evaluator.expected_values([remove_class(FULL, key) for key in CLASS_KEYS])
+    assert effects == {key: value - HOUSE_WAY_EDGE
+                       for key, value in zip(CLASS_KEYS, values, strict=True)}
+    assert player["effects_of_removal"]["X"]["float"] == float(effects["X"])
+    assert player["derived_count"]["balanced"] is True
+    assert player["user_count"]["tags"]["T"] == 1 and player["user_count"]["balanced"] is False
+    assert main(["eor", "century21", "--decks", "8"]) == 0
+    text = capsys.readouterr().out
+    assert "T = every ten-value card" in text and " X" in text
+
+
+@pytest.mark.parametrize("argv", [
+    ["eor", "century21", "--decks", "0"],
+    ["eor", "century21", "--decks", "8", "--shoe", "A:10"],
+    ["eor", "century21", "--strategy", "equilibrium"],
+    ["eor", "century21", "--bet", "player"],
+    ["eor", "century21", "--tags", "9H=1"],
+    ["eor", "century21", "--remove", "Z"],
+    ["eor", "punto-banco", "--strategy", "house"],
+])
+def test_eor_cli_bad_input_is_one_line_and_exit_2(argv, capsys) -> None:
+    assert main(argv) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("exact:") and error.count("\n") == 1
+
+
+def test_errors_are_typed() -> None:
+    assert issubclass(StrategyError, ExactError)
