@@ -54,7 +54,11 @@ def _bets(game: Game, args: argparse.Namespace) -> list[Bet]:
         return [known[b] for b in args.bet]
     # Bets reading ranks and suits of both hands (Perfect Pairs) are beyond the batch
     # evaluator: by default they are left out here; `analyze` serves them (README).
-    return supported_bets(game, bets)[0]
+    served = supported_bets(game, bets)[0]
+    if not served:  # a strategy game (century21) has no bet table for these commands
+        raise ExactError(f"{game.id} has no bets that this command evaluates (README: "
+                         "'Counting, effects of removal and simulation')")
+    return served
 
 
 def _shoe(args: argparse.Namespace) -> Shoe:

@@ -195,6 +195,8 @@ def test_eor_cli_json_equals_the_evaluator(evaluator, capsys) -> None:
     ["eor", "century21", "--tags", "9H=1"],
     ["eor", "century21", "--remove", "Z"],
     ["eor", "punto-banco", "--strategy", "house"],
+    ["simulate", "century21", "--shoes", "1", "--seed", "1", "--workers", "1"],
+    ["edge", "century21", "--seen", "/dev/null"],
 ])
 def test_eor_cli_bad_input_is_one_line_and_exit_2(argv, capsys) -> None:
     assert main(argv) == 2
