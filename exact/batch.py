@@ -2,9 +2,11 @@
 
 A :class:`BetEvaluator` groups a game's bets by what they need of the deal, compiles each
 group once (kept in the disk cache of :mod:`exact.compiled`, keyed by game id, rules, needs and
-toolkit version) and evaluates a (shoes x 53) matrix of card counts in one batch: exact event
-counts per bet and shoe, and exact expected values as integer numerators over a stated
-denominator (``pays_denominator * N!/(N-r)!``).
+toolkit version), or, for bets settled on the first cards seen through ranks and suits of both
+hands (Perfect Pairs, NINES), builds their shoe-independent event grids once
+(:mod:`exact.staged`, kept in memory: about 0.1 s a deal), and evaluates a (shoes x 53)
+matrix of card counts in one batch: exact event counts per bet and shoe, and exact expected
+values as integer numerators over a stated denominator (``pays_denominator * N!/(N-r)!``).
 
 >>> from exact.cards import Shoe
 >>> from exact.games import get_game
@@ -20,15 +22,16 @@ from __future__ import annotations
 import os
 import tempfile
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from math import comb, lcm
 from pathlib import Path
 
 import numpy as np
 
+from exact import staged
 from exact.analysis import settle_records, value_only
 from exact.bets import Bet
 from exact.cards import Shoe
@@ -55,20 +58,31 @@ class BatchError(ExactError, ValueError):
     """A bet the batch evaluator cannot serve (its compiled form would be too large)."""
 
 
-def batch_supported(game: Game, bet: Bet) -> bool:
-    """Whether the batch evaluator (and so ``eor`` and ``simulate``) serves ``bet``: bets on
-    card values, and bets on the first cards whose hands have few classes. Bets that read
-    ranks and suits of both hands are analysed exactly by ``analyze`` (the staged evaluator).
+def batch_path(game: Game, bet: Bet) -> str | None:
+    """How the batch evaluator serves ``bet``: ``"compiled"`` (card values, or first cards
+    seen through few classes), ``"staged"`` (first cards through many classes, e.g. ranks and
+    suits of both hands: the event grid is shoe-independent, a shoe costs only its weights)
+    or ``None``: ranks or suits read together with the third cards, whose compiled walk would
+    take minutes and gigabytes (``analyze --engine direct`` serves those on small shoes).
     """
     if value_only(game, bet):
-        return True
-    stages = getattr(game.deal(game.needs(bet.features)), "fixed_stages", None)
+        return "compiled"
+    deal = game.deal(game.needs(bet.features))
+    stages = getattr(deal, "fixed_stages", None)
     if stages is None:
-        return False
+        return None
     rounds = 1
     for _, draw in stages:
         rounds *= comb(len(draw.view.labels) + draw.count - 1, draw.count)
-    return rounds <= _COMPILE_LIMIT
+    if rounds <= _COMPILE_LIMIT:
+        return "compiled"
+    return "staged" if staged.applicable(game, deal, [bet]) else None
+
+
+def batch_supported(game: Game, bet: Bet) -> bool:
+    """Whether the batch evaluator (and so ``eor``, ``simulate`` and ``edge``) serves ``bet``:
+    every bet whose deal is value-level or settled on fixed groups of first cards."""
+    return batch_path(game, bet) is not None
 
 
 def supported_bets(game: Game, bets: Sequence[Bet]) -> tuple[list[Bet], list[Bet]]:
@@ -155,29 +169,34 @@ class BetEvaluator:
         self.bets = list(bets)
         _, unserved = supported_bets(game, self.bets)
         if unserved:
-            raise BatchError(f"bet(s) {', '.join(b.id for b in unserved)} read ranks and suits "
-                             "of several cards: the batch evaluator (eor, simulate) serves bets "
-                             "on card values and one-hand pair bets; use `analyze` for these")
+            raise BatchError(f"bet(s) {', '.join(b.id for b in unserved)} read ranks or suits "
+                             "together with the third cards: the batch evaluator (eor, "
+                             "simulate, edge) serves bets on card values and bets settled on "
+                             "the first cards; use `analyze --engine direct` on small shoes")
         by_needs: dict[Needs, list[Bet]] = defaultdict(list)
         for bet in self.bets:
             by_needs[game.needs(bet.features)].append(bet)
-        self._groups: list[tuple[list[Bet], BatchProjection]] = []
+        self._groups: list[tuple[list[Bet], Callable[[np.ndarray], list[np.ndarray]]]] = []
         for needs, group in by_needs.items():
+            deal = game.deal(needs)
+            if batch_path(game, group[0]) == "staged":
+                self._groups.append((group, partial(staged.staged_deal(game, deal).counts,
+                                                    group)))
+                continue
             compiled = compiled_for(game, needs)
             matrices = _event_matrices(game, needs, compiled, group)
             projection = BatchProjection(compiled, np.hstack(matrices),
                                          tuple(m.shape[1] for m in matrices))
-            self._groups.append((group, projection))
-        self.round_cards = (self._groups[0][1].compiled.deal.round_cards if self._groups
-                            else 0)
+            self._groups.append((group, projection.counts))
+        self.round_cards = game.deal(next(iter(by_needs))).round_cards if by_needs else 0
         self._pays = {bet.id: _PayVector.of(bet) for bet in self.bets}
 
     def counts(self, shoes: Sequence[Shoe] | np.ndarray) -> dict[str, np.ndarray]:
         """Per bet, a (shoes x events) array of exact counts over ``N!/(N-r)!``."""
         matrix = shoes if isinstance(shoes, np.ndarray) else counts_matrix(shoes)
         out: dict[str, np.ndarray] = {}
-        for group, projection in self._groups:
-            for bet, block in zip(group, projection.counts(matrix), strict=True):
+        for group, evaluate in self._groups:
+            for bet, block in zip(group, evaluate(matrix), strict=True):
                 out[bet.id] = block
         return {bet.id: out[bet.id] for bet in self.bets}
 

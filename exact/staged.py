@@ -1,15 +1,24 @@
 """Fast exact evaluation of bets settled on a fixed sequence of card groups.
 
 Bets such as Perfect Pairs or NINES are settled on the first two cards of each hand, seen
-through ranks and suits: up to 1,378 distinct hands each, so 1.9 million pairs of hands.
-When a deal has no draw that depends on earlier cards (``deal.fixed_stages`` is not
-``None``), the enumeration is a product of its groups, and the whole table of pair weights
-is computed at once with numpy: the weight of the second hand given the first is the
-product of the class counts left after removing the first hand's cards.
+through ranks and suits: 1,378 distinct hands each, so 1.9 million pairs of hands. When a deal
+has no draw that depends on earlier cards (``deal.fixed_stages`` is not ``None``), the
+enumeration is a product of its groups, and which event a pair of hands settles does not
+depend on the shoe. So a :class:`StagedDeal` is built once per deal and class universe (every
+hand the classes can form) and a bet's event grid once per bet; a shoe then costs only the
+weights, for a whole batch of shoes at once (:meth:`StagedDeal.counts`):
+
+* the weight of a group is its number of orderings times the falling factorials of its class
+  counts (``n(n-1)`` for a pair of one class): exactly 0 when the shoe cannot deal it;
+* the weight of a pair of hands is the first hand's weight times the second's *given* the
+  first. The two differ from the plain product of both hands' own weights only when the
+  hands share a class (about 8% of the pairs at ranks and suits), so an event's count is the
+  sum of the products of signature totals (below) minus the *excess* of the product over the
+  true weight on those shared-class pairs. Every term is a non-negative integer.
 
 Conditions are evaluated once per distinct *signature* (the values of the features that read
 one hand only), as a grid over both hands' signatures, with the vectorised expression
-evaluator; features that read both hands are read cell by cell (exact but slower).
+evaluator; features that read both hands are read once per pair of hands as they see them.
 
 The result is identical to the recursive enumerator's (tested); counts are in the same unit,
 ordered sequences of ``round_cards`` cards.
@@ -18,18 +27,21 @@ ordered sequences of ``round_cards`` cards.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations_with_replacement
-from math import prod
 
 import numpy as np
 
 from exact.bets import Bet
-from exact.cards import Label, Shoe, View
+from exact.cards import CARDS, JOKER, Label, Shoe, View
+from exact.compiled import batch_dtype, check_batch, counts_matrix
 from exact.enumerator import Deal, Draw, check_shoe, falling, group_coefficient
 from exact.errors import BetFileError
 from exact.games.base import Game
 
-_INT64_LIMIT = 2**63 - 1
+_BLOCK = 16  # shoes per block: the shared-class pairs make (shoes x 110,000)-int64 arrays
+Universe = tuple[tuple[int, ...], ...]  # per stage, the class indices its groups may use
 
 
 def applicable(game: Game, deal: Deal, bets: Sequence[Bet]) -> bool:
@@ -41,57 +53,234 @@ def applicable(game: Game, deal: Deal, bets: Sequence[Bet]) -> bool:
 def staged_counts(game: Game, deal: Deal, bets: Sequence[Bet], shoe: Shoe) -> list[list[int]]:
     """Exact event counts of every bet of ``bets`` (all served by ``deal``) for ``shoe``."""
     check_shoe(deal, shoe)
-    stages: tuple[tuple[str, Draw], ...] = deal.fixed_stages  # type: ignore[attr-defined]
-    hands, weights = _hand_weights([draw for _, draw in stages], shoe)
-    used = sum(draw.count for _, draw in stages)
-    fill = falling(shoe.size - used, deal.round_cards - used)
-    reader = _Reader(game, deal, stages, hands)
-    result = []
-    for bet in bets:
-        events = reader.events(bet)
-        result.append([int(weights[events == index].sum()) * fill
-                       for index in range(len(bet.events))])
-    return result
+    # Only the classes the shoe holds: a small shoe then reads few hands (the event grids of
+    # a full shoe are the batch evaluator's, shared through the cache).
+    present = tuple(tuple(i for i, count in enumerate(draw.view.class_counts(shoe)) if count)
+                    for _, draw in deal.fixed_stages)  # type: ignore[attr-defined]
+    blocks = staged_deal(game, deal, present).counts(bets, counts_matrix([shoe]))
+    return [[int(count) for count in block[0]] for block in blocks]
 
 
-def _hand_weights(draws: Sequence[Draw], shoe: Shoe) -> tuple[list[list[tuple[Label, ...]]],
-                                                                np.ndarray]:
-    """Every group of every stage that the shoe can deal, and the weight of each combination
-    (a vector for one stage, a matrix for two: first hand by second hand)."""
-    first = draws[0].view
-    counts = first.class_counts(shoe)
-    groups = _groups(counts, draws[0].count)
-    first_weights = [group_coefficient(g) * _falling_product(counts, g) for g in groups]
-    hands = [[tuple(first.labels[i] for i in g) for g in groups]]
-    dtype: type = np.int64 if shoe.size ** sum(d.count for d in draws) <= _INT64_LIMIT else object
-    if len(draws) == 1:
-        return hands, np.array(first_weights, dtype=dtype)
-    second = draws[1].view
-    coarser = [second.index[first.coarsen(label, second)] for label in first.labels]
-    remaining = np.array(second.class_counts(shoe), dtype=dtype)
-    taken = np.zeros((len(groups), len(second.labels)), dtype=dtype)
-    for row, group in enumerate(groups):
-        for index in group:
-            taken[row, coarser[index]] += 1
-    left = remaining[None, :] - taken
-    second_groups = _groups(second.class_counts(shoe), draws[1].count)
-    hands.append([tuple(second.labels[i] for i in g) for g in second_groups])
-    matrix = np.array([group_coefficient(g) for g in second_groups], dtype=dtype)[None, :]
-    for position in range(draws[1].count):
-        column = np.array([g[position] for g in second_groups])
-        repeats = np.array([g[:position].count(g[position]) for g in second_groups], dtype=dtype)
-        matrix = matrix * (left[:, column] - repeats[None, :])
-    return hands, np.array(first_weights, dtype=dtype)[:, None] * matrix
+@lru_cache(maxsize=16)
+def staged_deal(game: Game, deal: Deal, universe: Universe | None = None) -> StagedDeal:
+    """The shoe-independent part of ``deal`` (every class, or only those of ``universe``)."""
+    return StagedDeal(game, deal, universe)
 
 
-def _groups(counts: Sequence[int], size: int) -> list[tuple[int, ...]]:
-    present = [i for i, count in enumerate(counts) if count]
-    return [g for g in combinations_with_replacement(present, size)
-            if all(g.count(i) <= counts[i] for i in set(g))]
+@dataclass(frozen=True)
+class _Stage:
+    """Every group one stage can deal from its class universe, whatever the shoe."""
+
+    view: View
+    groups: np.ndarray  # (groups x cards): sorted class indices
+    coefficient: np.ndarray  # orderings of each group
+    repeats: np.ndarray  # (groups x cards): cards of the same class earlier in the group
+
+    @classmethod
+    def of(cls, draw: Draw, universe: Sequence[int]) -> _Stage:
+        groups = list(combinations_with_replacement(universe, draw.count))
+        shape = (len(groups), draw.count)
+        return cls(draw.view, np.array(groups, dtype=np.int64).reshape(shape),
+                   np.array([group_coefficient(g) for g in groups], dtype=np.int64),
+                   np.array([[g[:p].count(g[p]) for p in range(draw.count)] for g in groups],
+                            dtype=np.int64).reshape(shape))
+
+    @property
+    def hands(self) -> list[tuple[Label, ...]]:
+        return [tuple(self.view.labels[i] for i in group) for group in self.groups.tolist()]
+
+    def one_hot(self) -> np.ndarray:
+        """(cards x classes): class counts of a batch are ``counts @ one_hot``."""
+        matrix = np.zeros((len(CARDS), len(self.view.labels)), dtype=np.int64)
+        matrix[np.arange(len(CARDS)), self.view.card_class] = 1
+        return matrix
 
 
-def _falling_product(counts: Sequence[int], group: tuple[int, ...]) -> int:
-    return prod(falling(counts[i], group.count(i)) for i in set(group))
+def _falling_products(classes: np.ndarray, columns: np.ndarray, offsets: np.ndarray
+                      ) -> np.ndarray:
+    """(shoes x groups): the product over positions ``p`` of ``count - offset``, the falling
+    factorials of each group's classes (``columns``, per group its class indices) given
+    ``offsets`` cards of the class taken before that position.
+
+    A factor below zero is clipped to 0. It only occurs when the same falling factorial has
+    already passed through 0 (the class ran out), or the cards taken before are not there
+    (the first hand has weight 0): clipping leaves every product unchanged and keeps every
+    intermediate a non-negative integer at most ``N**cards``, which is what bounds int64.
+    """
+    product = np.ones((classes.shape[0], columns.shape[0]), dtype=classes.dtype)
+    for position in range(columns.shape[1]):
+        factor = classes[:, columns[:, position]] - offsets[None, :, position]
+        product = product * np.maximum(factor, 0) if position else np.maximum(factor, 0)
+    return product
+
+
+@dataclass(frozen=True)
+class _Segments:
+    """Sums of columns by label, exact in any integer dtype (a sort, then one reduceat)."""
+
+    order: np.ndarray
+    starts: np.ndarray
+    present: np.ndarray
+    groups: int
+
+    @classmethod
+    def of(cls, labels: np.ndarray, groups: int) -> _Segments:
+        order = np.argsort(labels, kind="stable")
+        present, starts = np.unique(labels[order], return_index=True)
+        return cls(order, starts, present, groups)
+
+    def sums(self, values: np.ndarray) -> np.ndarray:
+        """(shoes x groups) from (shoes x columns)."""
+        return self.sorted_sums(values[:, self.order])
+
+    def sorted_sums(self, values: np.ndarray) -> np.ndarray:
+        """The same from columns already in ``order``."""
+        out = np.zeros((values.shape[0], self.groups), dtype=values.dtype)
+        if len(self.order):
+            out[:, self.present] = np.add.reduceat(values, self.starts, axis=1)
+        return out
+
+
+@dataclass(frozen=True)
+class _Grid:
+    """A bet's events over a staged deal: sums by first and second hand signature, by pair of
+    signatures, and by shared-class pair of hands."""
+
+    first: _Segments
+    second: _Segments | None = None
+    pairs: _Segments | None = None
+    shared: _Segments | None = None
+    shared_first: np.ndarray | None = None  # per shared pair in ``shared.order``: first hand
+    shared_key: np.ndarray | None = None  # ... and its second hand given the first
+
+
+class StagedDeal:
+    """A fixed-stage deal's hands, shared-class pairs and bet event grids (shoe-independent),
+    and exact event counts for batches of shoes."""
+
+    def __init__(self, game: Game, deal: Deal, universe: Universe | None = None) -> None:
+        if not applicable(game, deal, ()):
+            raise ValueError("the staged evaluator serves deals of one or two fixed groups")
+        self.deal = deal
+        fixed: tuple[tuple[str, Draw], ...] = deal.fixed_stages  # type: ignore[attr-defined]
+        if universe is None:
+            universe = tuple(tuple(i for i, label in enumerate(draw.view.labels)
+                                   if deal.accepts_jokers or label[1] != JOKER)
+                             for _, draw in fixed)
+        self.universe = universe
+        self.stages = [_Stage.of(draw, classes) for (_, draw), classes
+                       in zip(fixed, universe, strict=True)]
+        self.used = sum(draw.count for _, draw in fixed)
+        self._one_hot = [stage.one_hot() for stage in self.stages]
+        self._reader = _Reader(game, deal, fixed, [stage.hands for stage in self.stages])
+        self._grids: dict[Bet, _Grid] = {}
+        if len(self.stages) == 2:
+            self._shared_pairs()
+
+    def _shared_pairs(self) -> None:
+        """The pairs of hands that share a class of the second view, with the cards of that
+        class the first hand took before each position of the second."""
+        first, second = self.stages
+        coarser = np.array([second.view.index[first.view.coarsen(label, second.view)]
+                            for label in first.view.labels], dtype=np.int64)
+        taken = np.zeros((len(first.groups), len(second.view.labels)), dtype=np.int64)
+        for position in range(first.groups.shape[1]):
+            np.add.at(taken, (np.arange(len(first.groups)), coarser[first.groups[:, position]]),
+                      1)
+        overlap = taken[:, second.groups]  # (first groups x second groups x positions)
+        self._shared_first, self._shared_second = np.nonzero(overlap.any(axis=2))
+        offsets = (overlap[self._shared_first, self._shared_second]
+                   + second.repeats[self._shared_second])
+        # A second hand's weight given the first depends only on the cards of its classes
+        # the first took: ~7,000 distinct keys weigh the ~140,000 pairs.
+        radix = int(offsets.max(initial=0)) + 1
+        code = self._shared_second.copy()
+        for position in range(offsets.shape[1]):
+            code = code * radix + offsets[:, position]
+        codes, self._shared_key = np.unique(code, return_inverse=True)
+        self._shared_key = self._shared_key.reshape(-1)
+        self._key_offsets = np.empty((len(codes), offsets.shape[1]), dtype=np.int64)
+        for position in range(offsets.shape[1] - 1, -1, -1):
+            codes, self._key_offsets[:, position] = np.divmod(codes, radix)
+        self._key_second = codes
+
+    def _grid(self, bet: Bet) -> _Grid:
+        if bet not in self._grids:
+            signatures, grid = self._reader.signatures(bet)
+            events = len(bet.events)
+            if len(signatures) == 1:
+                self._grids[bet] = _Grid(_Segments.of(grid[signatures[0]], events))
+            else:
+                first, second = signatures
+                shared = _Segments.of(
+                    grid[first[self._shared_first], second[self._shared_second]], events)
+                self._grids[bet] = _Grid(_Segments.of(first, grid.shape[0]),
+                                         _Segments.of(second, grid.shape[1]),
+                                         _Segments.of(grid.ravel(), events), shared,
+                                         self._shared_first[shared.order],
+                                         self._shared_key[shared.order])
+        return self._grids[bet]
+
+    def counts(self, bets: Sequence[Bet], counts: np.ndarray) -> list[np.ndarray]:
+        """Per bet, a (shoes x events) array of exact counts over ``N!/(N-r)!`` for a batch of
+        shoes ((shoes x 53) card counts): int64 when ``N**r`` fits, Python ints beyond."""
+        matrix = check_batch(self.deal, counts)
+        self._check_universe(matrix)
+        grids = [self._grid(bet) for bet in bets]
+        blocks = [self._block(grids, matrix[start:start + _BLOCK])
+                  for start in range(0, len(matrix), _BLOCK)]
+        sizes = matrix.sum(axis=1)
+        unit = self.deal.round_cards
+        dtype = np.int64 if batch_dtype(int(sizes.max(initial=0)), unit) is not object else object
+        fill = np.array([falling(int(n) - self.used, unit - self.used) for n in sizes],
+                        dtype=dtype)[:, None]
+        totals = np.array([falling(int(n), unit) for n in sizes], dtype=dtype)
+        out = []
+        for index, bet in enumerate(bets):
+            per_bet = (np.vstack([block[index] for block in blocks]) if blocks
+                       else np.zeros((0, len(bet.events)), dtype=np.int64))
+            result = per_bet.astype(dtype) * fill
+            if not np.array_equal(result.sum(axis=1), totals):
+                raise AssertionError(f"{bet.id}: staged counts do not sum to N!/(N-r)!")
+            out.append(result)
+        return out
+
+    def _check_universe(self, matrix: np.ndarray) -> None:
+        for stage, classes, one_hot in zip(self.stages, self.universe, self._one_hot,
+                                           strict=True):
+            outside = np.setdiff1d(np.arange(len(stage.view.labels)), classes)
+            if (matrix @ one_hot)[:, outside].any():
+                raise ValueError("a shoe holds cards outside this staged deal's classes")
+
+    def _block(self, grids: Sequence[_Grid], matrix: np.ndarray) -> list[np.ndarray]:
+        """Per bet, (shoes x events) counts of the fixed groups (before the fill)."""
+        # N**used bounds every weight, product and sum below (module docstring).
+        wide = batch_dtype(int(matrix.sum(axis=1).max()), self.used) is object
+        dtype: type = object if wide else np.int64
+        classes = [(matrix @ one_hot).astype(dtype) for one_hot in self._one_hot]
+        first = self.stages[0]
+        weights = first.coefficient.astype(dtype) * _falling_products(
+            classes[0], first.groups, first.repeats)
+        if len(self.stages) == 1:
+            return [grid.first.sums(weights) for grid in grids]
+        second = self.stages[1]
+        own = _falling_products(classes[1], second.groups, second.repeats)
+        given = _falling_products(classes[1], second.groups[self._key_second],
+                                  self._key_offsets)
+        # The product of both hands' own weights overstates a shared-class pair by the first
+        # hand's weight times ``overstated``: non-negative, since every factor given the first
+        # hand is at most its own.
+        overstated = second.coefficient[self._key_second].astype(dtype) * (
+            own[:, self._key_second] - given)
+        second_weights = second.coefficient.astype(dtype) * own
+        out = []
+        for grid in grids:
+            assert grid.second is not None and grid.pairs is not None and grid.shared is not None
+            by_first, by_second = grid.first.sums(weights), grid.second.sums(second_weights)
+            products = (by_first[:, :, None] * by_second[:, None, :]).reshape(len(matrix), -1)
+            excess = weights[:, grid.shared_first] * overstated[:, grid.shared_key]
+            out.append(grid.pairs.sums(products) - grid.shared.sorted_sums(excess))
+        return out
 
 
 class _Reader:
@@ -150,11 +339,13 @@ class _Reader:
                 table[row, column] = read(self._record(hand, other))
         return table
 
-    def events(self, bet: Bet) -> np.ndarray:
-        """Index of the settling event for every hand (or pair of hands).
+    def signatures(self, bet: Bet) -> tuple[list[np.ndarray], np.ndarray]:
+        """The signature of every hand of each stage, and the index of the settling event
+        for every combination of signatures (a vector for one stage, a matrix for two).
 
-        Conditions run on the grid of hand *signatures*: the values of the features that
-        read one hand, and, for each feature reading both, the hand as that feature sees it.
+        A hand's *signature* is the values of the features that read its stage only, and,
+        for each feature reading both stages, the hand as that feature sees it: conditions
+        then run once per pair of signatures, not once per pair of hands.
         """
         names = sorted(bet.features)
         per_stage = {name: self._stage_of(name) for name in names}
@@ -181,10 +372,8 @@ class _Reader:
             rows, columns = (np.array([key[len(key) - len(crossing) + offset] for key in keys])
                              for keys in distinct_keys)
             environment[name] = table[rows[:, None], columns[None, :]]
-        grid = self._first_event(bet, environment, tuple(int(s.max()) + 1 for s in signatures))
-        if len(signatures) == 1:
-            return grid.reshape(-1)[signatures[0]]
-        return grid[signatures[0][:, None], signatures[1][None, :]]
+        shape = tuple(len(keys) for keys in distinct_keys)
+        return signatures, self._first_event(bet, environment, shape)
 
     @staticmethod
     def _first_event(bet: Bet, environment: dict[str, np.ndarray],
