@@ -272,6 +272,8 @@ class StagedDeal:
         # hand is at most its own.
         overstated = second.coefficient[self._key_second].astype(dtype) * (
             own[:, self._key_second] - given)
+        if (overstated < 0).any():  # cheap (a few thousand keys), and guards the clipping
+            raise AssertionError("staged weights: a hand weighs more given the first hand")
         second_weights = second.coefficient.astype(dtype) * own
         out = []
         for grid in grids:

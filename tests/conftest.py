@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from exact.bets import Bet
 from exact.cards import Shoe
 from exact.games.punto_banco import PuntoBanco
 
@@ -21,6 +22,14 @@ settings.load_profile("ci")
 @pytest.fixture(scope="session")
 def punto_banco() -> PuntoBanco:
     return PuntoBanco()
+
+
+@pytest.fixture(scope="session")
+def tracked_bets(punto_banco: PuntoBanco) -> list[Bet]:
+    """The main bets and the tracked side bets of issue 7 (tests/batch_helpers.py)."""
+    from batch_helpers import tracked_bets
+
+    return tracked_bets(punto_banco)
 
 
 def engine_counts(game, shoe: Shoe, names: Sequence[str],

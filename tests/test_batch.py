@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from exact.analysis import game_bets
 from exact.batch import BetEvaluator
 from exact.cards import Shoe
 from exact.compiled import (
@@ -22,74 +21,32 @@ from exact.compiled import (
 from exact.errors import ShoeError
 from exact.features import Needs
 
-TRACKED = ("dragon-7", "panda-8", "egalite-7", "egalite-0")  # shipped side bets of issue 7
+from batch_helpers import direct_counts, random_depleted, small_shoes
 
 
 @pytest.fixture(scope="module")
-def bets(punto_banco):
-    return [b for b in game_bets(punto_banco) if b.group == "main" or b.id in TRACKED]
+def evaluator(punto_banco, tracked_bets):
+    return BetEvaluator(punto_banco, tracked_bets)
 
 
-@pytest.fixture(scope="module")
-def evaluator(punto_banco, bets):
-    return BetEvaluator(punto_banco, bets)
-
-
-def random_depleted(generator: np.random.Generator, decks: int, keep: int) -> Shoe:
-    """``keep`` cards drawn at random (without replacement) from ``decks`` full decks."""
-    cards = generator.choice(np.repeat(np.arange(52), decks), size=keep, replace=False)
-    return Shoe(tuple(int(c) for c in np.bincount(cards, minlength=53)))
-
-
-_EVENTS_OF_RECORD: dict[object, tuple[int, ...]] = {}
-_EVENTS_OF_FEATURES: dict[tuple[object, ...], tuple[int, ...]] = {}
-
-
-def direct_counts(game, shoe, bets):
-    """Event counts by the direct recursive enumerator (settling each record by the bets)."""
-    names = needs_names(bets)
-    distribution = game.enumerate(game.needs(names), shoe)
-    out = {bet.id: [0] * len(bet.events) for bet in bets}
-    for record, count in distribution.counts.items():
-        if record not in _EVENTS_OF_RECORD:
-            values = tuple(game.read(record, name) for name in names)
-            if values not in _EVENTS_OF_FEATURES:
-                features = dict(zip(names, values, strict=True))
-                _EVENTS_OF_FEATURES[values] = tuple(bet.settle(features) for bet in bets)
-            _EVENTS_OF_RECORD[record] = _EVENTS_OF_FEATURES[values]
-        for bet, event in zip(bets, _EVENTS_OF_RECORD[record], strict=True):
-            out[bet.id][event] += count
-    return out
-
-
-def needs_names(bets):
-    return sorted(set().union(*(bet.features for bet in bets)))
-
-
-def test_batch_equals_direct_on_1000_small_depleted_shoes(punto_banco, bets, evaluator):
-    generator = np.random.default_rng(20261130)
-    # Small shoes of a few ranks keep the direct enumerator cheap; few cards also exercise the
-    # terms whose factors go negative (a class drawn more often than it has cards).
-    shoes = []
-    for _ in range(1000):
-        ranks = generator.choice(13, size=int(generator.integers(2, 6)), replace=False)
-        cards = generator.choice(ranks * 4, size=int(generator.integers(6, 13))) \
-            + generator.integers(0, 4, size=1)
-        shoes.append(Shoe(tuple(int(c) for c in np.bincount(cards, minlength=53))))
+def test_batch_equals_direct_on_1000_small_depleted_shoes(punto_banco, tracked_bets,
+                                                          evaluator):
+    shoes = small_shoes(np.random.default_rng(20261130), 1000)
     batch = evaluator.counts(shoes)
     for index, shoe in enumerate(shoes):
-        expected = direct_counts(punto_banco, shoe, bets)
-        for bet in bets:
+        expected = direct_counts(punto_banco, shoe, tracked_bets)
+        for bet in tracked_bets:
             assert [int(c) for c in batch[bet.id][index]] == expected[bet.id], (shoe, bet.id)
 
 
-def test_batch_equals_direct_on_depleted_eight_deck_shoes(punto_banco, bets, evaluator):
+def test_batch_equals_direct_on_depleted_eight_deck_shoes(punto_banco, tracked_bets,
+                                                          evaluator):
     generator = np.random.default_rng(7)
     shoes = [random_depleted(generator, 8, 390)]
     batch = evaluator.counts(shoes)
     for index, shoe in enumerate(shoes):
-        expected = direct_counts(punto_banco, shoe, bets)
-        for bet in bets:
+        expected = direct_counts(punto_banco, shoe, tracked_bets)
+        for bet in tracked_bets:
             assert [int(c) for c in batch[bet.id][index]] == expected[bet.id], bet.id
 
 
@@ -102,7 +59,7 @@ def test_published_side_bet_combinations(evaluator):
     assert int(counts["tie"][0][0]) == 475_627_426_473_216
 
 
-def test_number_tiers_agree(punto_banco, bets):
+def test_number_tiers_agree(punto_banco):
     compiled = punto_banco.compiled(punto_banco.needs(["winner"]))
     events = [np.array([{"player": 0, "banker": 1, "tie": 2}[punto_banco.read(r, "winner")]
                         for r in compiled.records])]

@@ -24,24 +24,18 @@ from exact.removal import (
     parse_tags,
 )
 
+from batch_helpers import TRACKED
 from reference import FEATURES, _cards_needed, play
-
-TRACKED = ("dragon-7", "panda-8", "egalite-7", "egalite-0")  # shipped side bets of issue 7
-
-
-@pytest.fixture(scope="module")
-def bets(punto_banco):
-    return [b for b in game_bets(punto_banco) if b.group == "main" or b.id in TRACKED]
 
 
 def expected_value(game, shoe, bet) -> Fraction:
     return analyze(game, shoe, [bet]).bets[bet.id].table().expected_value
 
 
-def test_effects_of_removal_are_exact_differences(punto_banco, bets):
+def test_effects_of_removal_are_exact_differences(punto_banco, tracked_bets):
     shoe = Shoe.standard(8)
-    table = effects_of_removal(punto_banco, shoe, bets, removal_sets=["5 5 9"])
-    dragon = next(b for b in bets if b.id == "dragon-7")
+    table = effects_of_removal(punto_banco, shoe, tracked_bets, removal_sets=["5 5 9"])
+    dragon = next(b for b in tracked_bets if b.id == "dragon-7")
     base = expected_value(punto_banco, shoe, dragon)
     assert table.base["dragon-7"] == base
     for rank in ("A", "4", "9", "K"):
@@ -57,10 +51,10 @@ def test_effects_of_removal_are_exact_differences(punto_banco, bets):
         (expected_value(punto_banco, shoe.remove("8 8"), dragon) - base) / 2
 
 
-def test_dragon_seven_is_countable(punto_banco, bets):
+def test_dragon_seven_is_countable(punto_banco, tracked_bets):
     # Dragon 7 needs a Banker three-card 7: removing 8s and 9s (naturals) helps it, removing
     # the small cards that make it hurts; the derived count tracks the effects closely.
-    dragon = [b for b in bets if b.id == "dragon-7"]
+    dragon = [b for b in tracked_bets if b.id == "dragon-7"]
     effects = effects_of_removal(punto_banco, Shoe.standard(8), dragon).effects["dragon-7"]
     assert effects["8"] > 0 and effects["9"] > 0 and effects["4"] < 0
     tags = derive_tags(effects, level=2)
@@ -115,11 +109,11 @@ def forced_brute_force(shoe: Shoe, position: int, card: Card) -> Counter:
 
 
 @pytest.mark.parametrize(("position", "card"), [(1, "9H"), (2, "TS"), (5, "4C"), (6, "7D")])
-def test_known_card_at_a_position_matches_brute_force(punto_banco, bets, position, card):
+def test_known_card_at_a_position_matches_brute_force(punto_banco, tracked_bets, position, card):
     shoe = Shoe.parse("A:1,4:2,6:1,7:1,9:2,T:2,8:1")
     shoe = Shoe(tuple(c + (i == CARDS.index(Card.parse(card))) for i, c in
                       enumerate(shoe.counts)))
-    main_bets = [b for b in bets if b.id in ("banker", "player", "tie")]
+    main_bets = [b for b in tracked_bets if b.id in ("banker", "player", "tie")]
     result = next_round(punto_banco, shoe, main_bets, known={position: Card.parse(card)})
     brute = forced_brute_force(shoe, position, Card.parse(card))
     banker = result["banker"]
@@ -127,9 +121,9 @@ def test_known_card_at_a_position_matches_brute_force(punto_banco, bets, positio
     assert dict(zip(("banker", "tie", "player"), banker.counts, strict=True)) == brute
 
 
-def test_known_first_card_averages_to_the_unconditional_round(punto_banco, bets):
+def test_known_first_card_averages_to_the_unconditional_round(punto_banco, tracked_bets):
     shoe = Shoe.parse("A:1,3:2,5:2,8:2,9:1,T:2")
-    main_bets = [b for b in bets if b.id == "tie"]
+    main_bets = [b for b in tracked_bets if b.id == "tie"]
     overall = next_round(punto_banco, shoe, main_bets)["tie"].counts
     summed = [0, 0]
     for index, count in enumerate(shoe.counts):
@@ -139,18 +133,18 @@ def test_known_first_card_averages_to_the_unconditional_round(punto_banco, bets)
     assert summed == list(overall)
 
 
-def test_known_card_errors(punto_banco, bets):
+def test_known_card_errors(punto_banco, tracked_bets):
     with pytest.raises(KnownCardError):
-        next_round(punto_banco, Shoe.standard(1), bets[:1], known={7: Card.parse("9H")})
+        next_round(punto_banco, Shoe.standard(1), tracked_bets[:1], known={7: Card.parse("9H")})
     with pytest.raises(KnownCardError):
-        next_round(punto_banco, Shoe.standard(1), bets[:1], known={1: Card.parse("9")})
+        next_round(punto_banco, Shoe.standard(1), tracked_bets[:1], known={1: Card.parse("9")})
 
 
-def test_monte_carlo_agrees_with_exact_results(punto_banco, bets):
+def test_monte_carlo_agrees_with_exact_results(punto_banco, tracked_bets):
     shoe = Shoe.standard(8).remove("8 8 8 9 9 9 9 5")
-    seen = simulate_rounds(punto_banco, shoe, bets, rounds=4000, seed=20261130)
-    exact = analyze(punto_banco, shoe, bets)
-    for bet in bets:
+    seen = simulate_rounds(punto_banco, shoe, tracked_bets, rounds=4000, seed=20261130)
+    exact = analyze(punto_banco, shoe, tracked_bets)
+    for bet in tracked_bets:
         # z = 4.5: about one false alarm in 150,000 checks
         assert within_interval(seen[bet.id], exact.bets[bet.id].counts, z=4.5), bet.id
 

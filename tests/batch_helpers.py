@@ -1,0 +1,88 @@
+"""Shared by the batch-evaluator tests: the tracked bets, random shoes, and event counts by
+the direct recursive enumerator to compare against."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+
+import numpy as np
+
+from exact.analysis import game_bets
+from exact.bets import Bet
+from exact.cards import CARDS, Shoe
+from exact.features import Needs
+from exact.games.base import Game
+
+TRACKED = ("dragon-7", "panda-8", "egalite-7", "egalite-0")  # shipped side bets of issue 7
+
+
+def tracked_bets(game: Game) -> list[Bet]:
+    """The main bets and the tracked side bets of issue 7."""
+    return [b for b in game_bets(game) if b.group == "main" or b.id in TRACKED]
+
+
+def random_depleted(generator: np.random.Generator, decks: int, keep: int) -> Shoe:
+    """``keep`` cards drawn at random (without replacement) from ``decks`` full decks."""
+    cards = generator.choice(np.repeat(np.arange(52), decks), size=keep, replace=False)
+    return Shoe(tuple(int(c) for c in np.bincount(cards, minlength=len(CARDS))))
+
+
+def small_shoes(generator: np.random.Generator, count: int, ranks: Sequence[int] = range(13),
+                suits: tuple[int, int] = (1, 1)) -> list[Shoe]:
+    """``count`` shoes of 6-12 cards of 2-5 ranks drawn from ``ranks`` (0 = ace ... 12 = king)
+    and ``suits[0]``-``suits[1]`` suits (0-3 = clubs, diamonds, hearts, spades).
+
+    The direct enumerator stays cheap on them, and so few cards exercise the weights of hands
+    a shoe cannot deal (a class drawn more often than it has cards).
+    """
+    shoes = []
+    for _ in range(count):
+        chosen = generator.choice(np.asarray(ranks), size=int(generator.integers(2, 6)),
+                                  replace=False)
+        suit_set = generator.choice(4, size=int(generator.integers(suits[0], suits[1] + 1)),
+                                    replace=False)
+        pool = (chosen[:, None] * 4 + suit_set[None, :]).ravel()
+        cards = generator.choice(pool, size=int(generator.integers(6, 13)))
+        shoes.append(Shoe(tuple(int(c) for c in np.bincount(cards, minlength=len(CARDS)))))
+    return shoes
+
+
+def needs_names(bets: Sequence[Bet]) -> list[str]:
+    return sorted(set().union(*(bet.features for bet in bets)))
+
+
+# Settled events per bet set: by record, and by the values of the features the bets read.
+_SETTLED: dict[tuple[object, ...], tuple[dict[object, tuple[int, ...]],
+                                         dict[tuple[object, ...], tuple[int, ...]]]] = {}
+
+
+def direct_counts(game: Game, shoe: Shoe, bets: Sequence[Bet]) -> dict[str, list[int]]:
+    """Event counts by the direct recursive enumerator, one enumeration per set of needs (a
+    deal seeing every needed attribute of every card, third cards included, would multiply
+    the records to settle)."""
+    by_needs: dict[Needs, list[Bet]] = defaultdict(list)
+    for bet in bets:
+        by_needs[game.needs(bet.features)].append(bet)
+    out: dict[str, list[int]] = {}
+    for needs, group in by_needs.items():
+        out.update(_direct_group(game, needs, shoe, group))
+    return {bet.id: out[bet.id] for bet in bets}
+
+
+def _direct_group(game: Game, needs: Needs, shoe: Shoe, bets: Sequence[Bet]
+                  ) -> dict[str, list[int]]:
+    names = needs_names(bets)
+    by_record, by_features = _SETTLED.setdefault((game, *bets), ({}, {}))
+    distribution = game.enumerate(needs, shoe)
+    out = {bet.id: [0] * len(bet.events) for bet in bets}
+    for record, count in distribution.counts.items():
+        if record not in by_record:
+            values = tuple(game.read(record, name) for name in names)
+            if values not in by_features:
+                features = dict(zip(names, values, strict=True))
+                by_features[values] = tuple(bet.settle(features) for bet in bets)
+            by_record[record] = by_features[values]
+        for bet, event in zip(bets, by_record[record], strict=True):
+            out[bet.id][event] += count
+    return out
