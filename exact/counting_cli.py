@@ -52,8 +52,8 @@ def _bets(game: Game, args: argparse.Namespace) -> list[Bet]:
         if missing:
             raise ExactError(f"unknown bet(s) {', '.join(missing)}; see `list-bets {game.id}`")
         return [known[b] for b in args.bet]
-    # Bets reading ranks and suits of both hands (Perfect Pairs) are beyond the batch
-    # evaluator: by default they are left out here; `analyze` serves them (README).
+    # Bets reading ranks or suits together with the third cards are beyond the batch
+    # evaluator: by default they are left out here (README, Limits).
     served = supported_bets(game, bets)[0]
     if not served:  # a strategy game (century21) has no bet table for these commands
         raise ExactError(f"{game.id} has no bets that this command evaluates (README: "

@@ -12,7 +12,7 @@ weights, for a whole batch of shoes at once (:meth:`StagedDeal.counts`):
   counts (``n(n-1)`` for a pair of one class): exactly 0 when the shoe cannot deal it;
 * the weight of a pair of hands is the first hand's weight times the second's *given* the
   first. The two differ from the plain product of both hands' own weights only when the
-  hands share a class (about 8% of the pairs at ranks and suits), so an event's count is the
+  hands share a class (about 7% of the pairs at ranks and suits), so an event's count is the
   sum of the products of signature totals (below) minus the *excess* of the product over the
   true weight on those shared-class pairs. Every term is a non-negative integer.
 
@@ -40,7 +40,7 @@ from exact.enumerator import Deal, Draw, check_shoe, falling, group_coefficient
 from exact.errors import BetFileError
 from exact.games.base import Game
 
-_BLOCK = 16  # shoes per block: the shared-class pairs make (shoes x 110,000)-int64 arrays
+_BLOCK = 16  # shoes per block: the shared-class pairs make (shoes x 140,000)-int64 arrays
 Universe = tuple[tuple[int, ...], ...]  # per stage, the class indices its groups may use
 
 
