@@ -34,9 +34,11 @@ report: $(REPORT_STAMP)
 analyze: $(STAMP)
 	$(PY) -m exact analyze punto-banco --decks 8
 
+## Test files run in parallel on every core; a file's tests share one worker (and so its
+## module fixtures, e.g. the reports built once).
 test: $(STAMP)
 	$(PY) -m ruff check exact tests
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --dist loadfile
 
 lint: $(STAMP)
 	$(PY) -m ruff check exact tests

@@ -47,7 +47,7 @@ def house_pair():
 
 
 def small_shoes(seed: int, number: int) -> list[Shoe]:
-    """Shoes of 6-14 cards over 2-5 classes, a joker class in most, so that the direct
+    """Shoes of 6-11 cards over 2-5 classes, a joker class in most, so that the direct
     enumerator and the game table stay cheap while every kind of hand occurs."""
     generator = np.random.default_rng(seed)
     shoes = []
@@ -55,7 +55,7 @@ def small_shoes(seed: int, number: int) -> list[Shoe]:
         classes = generator.choice(len(NAMES), size=generator.integers(2, 6), replace=False)
         if generator.random() < 0.7 and 10 not in classes:
             classes[0] = 10
-        cards = generator.choice(classes, size=generator.integers(6, 15))
+        cards = generator.choice(classes, size=generator.integers(6, 12))
         counts = np.bincount(cards, minlength=len(NAMES))
         shoes.append(Shoe.parse(",".join(f"{name}:{count}" for name, count
                                          in zip(NAMES, counts, strict=True) if count)))

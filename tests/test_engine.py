@@ -4,7 +4,7 @@ invariants on random shoes."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exact.cards import CARDS, SUITS, Shoe
@@ -85,6 +85,9 @@ value_shoes = st.lists(st.integers(0, 12), min_size=10, max_size=10).filter(
     lambda c: Shoe.from_counts({("T" if v == 0 else str(v)): n for v, n in enumerate(c)}))
 
 
+# Ten examples: each direct walk of a ten-class shoe takes about a second, and the batch tests
+# compare the compiled form with the direct enumerator on a thousand more shoes.
+@settings(max_examples=10)
 @given(value_shoes)
 def test_compiled_equals_direct_and_counts_sum_to_denominator(punto_banco, shoe):
     needs = punto_banco.needs(MAIN)
