@@ -19,15 +19,12 @@ Fraction(-114753351728, 10847218479825)
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache, partial
 from math import comb, lcm
-from pathlib import Path
 
 import numpy as np
 
@@ -38,10 +35,11 @@ from exact.cards import Shoe
 from exact.compiled import (
     BatchProjection,
     CompiledDeal,
-    cache_directory,
     cache_key,
     counts_matrix,
+    load_array,
     load_or_compile,
+    store_array,
 )
 from exact.enumerator import falling
 from exact.errors import ExactError
@@ -114,7 +112,7 @@ def _event_matrices(game: Game, needs: Needs, compiled: CompiledDeal,
     keys = [cache_key([*_key_parts(game, needs), "bet-events",
                        *(f"{e.name}|{e.condition.text if e.condition else ''}"
                          for e in bet.events)]) for bet in bets]
-    matrices: list[np.ndarray | None] = [_load_array(key) for key in keys]
+    matrices: list[np.ndarray | None] = [load_array(key) for key in keys]
     missing = [i for i, m in enumerate(matrices) if m is None
                or m.shape != (len(compiled.terms), len(bets[i].events))]
     if missing:
@@ -122,30 +120,8 @@ def _event_matrices(game: Game, needs: Needs, compiled: CompiledDeal,
         for i, event_of_record in zip(missing, events, strict=True):
             matrix = BatchProjection.build(compiled, [(event_of_record, len(bets[i].events))])
             matrices[i] = matrix.matrix
-            _store_array(keys[i], matrix.matrix)
+            store_array(keys[i], matrix.matrix)
     return [m for m in matrices if m is not None]
-
-
-def _load_array(key: str) -> np.ndarray | None:
-    try:
-        return np.load(cache_directory() / f"{key}.npy", allow_pickle=False)
-    except (OSError, ValueError):
-        return None
-
-
-def _store_array(key: str, array: np.ndarray) -> None:
-    path = cache_directory() / f"{key}.npy"
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{key}.", suffix=".npy")
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                np.save(stream, array, allow_pickle=False)
-            os.replace(temporary, path)
-        finally:
-            Path(temporary).unlink(missing_ok=True)
-    except OSError:
-        pass  # a cache that cannot be written only costs the next run the settling
 
 
 @dataclass(frozen=True)

@@ -413,18 +413,39 @@ def load_or_compile(deal: Deal, parts: Sequence[str],
     compiled = (compile_deal or CompiledDeal.compile)(deal)
     fields = {name: getattr(compiled, name) for name in
               ("factors", "terms", "records", "leaf_term", "leaf_record", "leaf_coefficient")}
+    _write_atomically(path, lambda stream: pickle.dump({"key": key, "compiled": fields}, stream,
+                                                       protocol=5))
+    return compiled
+
+
+def load_array(key: str) -> np.ndarray | None:
+    """A numeric array kept in the disk cache under ``key`` (see :func:`cache_key`), or None."""
+    try:
+        return np.load(cache_directory() / f"{key}.npy", allow_pickle=False)
+    except (OSError, ValueError):
+        return None
+
+
+def store_array(key: str, array: np.ndarray) -> None:
+    """Keep ``array`` (numbers or fixed-width text, no objects) in the disk cache."""
+    _write_atomically(cache_directory() / f"{key}.npy",
+                      lambda stream: np.save(stream, array, allow_pickle=False))
+
+
+def _write_atomically(path: Path, write: Callable[[object], None]) -> None:
+    """Write through a temporary file moved into place, so concurrent writers never leave a
+    torn file; best effort: a cache that cannot be written only costs the next run the work."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{key}.")
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.")
         try:
             with os.fdopen(handle, "wb") as stream:
-                pickle.dump({"key": key, "compiled": fields}, stream, protocol=5)
+                write(stream)
             os.replace(temporary, path)
         finally:
             Path(temporary).unlink(missing_ok=True)
     except OSError:
         pass
-    return compiled
 
 
 def _regroup_seen(seen: dict[int, int], old: View, new: View) -> dict[int, int]:

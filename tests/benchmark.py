@@ -68,6 +68,7 @@ def main() -> None:
     century21_benchmarks()
     side_bets()
     remaining_shoe_benchmark()
+    removal_every_game()
 
 
 _NINES_CHILD = """
@@ -280,6 +281,43 @@ def staged_batch_benchmark(shoes: object, main_rate: float) -> None:
         print(f"{'batch: exact EV of ' + bet_id + ' (staged), per shoe':58} "
               f"{seconds * 1000:12,.2f} ms  = {1 / seconds:,.0f} shoes/s, "
               f"{seconds * main_rate:,.0f}x the bets above")
+
+
+def removal_every_game() -> None:
+    """Issue 7: effects of removal of every shipped bet of each game at 8 decks. "First" clears
+    the in-memory caches, so it is what a fresh `eor` command costs once the compiled forms are
+    on disk (the first run ever compiles them: seconds, once)."""
+    from exact import batch, staged
+    from exact.batch import BetEvaluator
+    from exact.games import century21
+    from exact.games.century21 import DEFAULT_RULES, shoe_for
+    from exact.games.century21_batch import class_removal_table, evaluator_for
+    from exact.removal import effects_of_removal
+
+    def fresh() -> None:
+        for cached in (batch._compiled, staged.staged_deal, evaluator_for,
+                       century21._game_table):
+            cached.cache_clear()
+
+    print("\nEffects of removal of every shipped bet, 8 decks")
+    for game_id in ("punto-banco", "nine-and-nines"):
+        game, shoe = get_game(game_id), Shoe.standard(8)
+        bets = game_bets(game)
+        BetEvaluator(game, bets)  # the compiled forms, into the disk cache
+        fresh()
+        first = timed(lambda: effects_of_removal(game, shoe, bets))  # noqa: B023
+        evaluator = BetEvaluator(game, bets)
+        warm = timed(lambda: effects_of_removal(game, shoe, bets, evaluator=evaluator),  # noqa: B023
+                     repeat=3)
+        line(f"{game_id}: {len(bets)} bets, 13 ranks, first", first, 1.0)
+        line(f"{game_id}: {len(bets)} bets, 13 ranks, warm", warm, 1.0)
+    evaluator_for(DEFAULT_RULES).projection  # noqa: B018 (compiles into the disk cache)
+    fresh()
+    shoe = shoe_for(DEFAULT_RULES)
+    first = timed(lambda: class_removal_table(evaluator_for(DEFAULT_RULES), shoe))
+    warm = timed(lambda: class_removal_table(evaluator_for(DEFAULT_RULES), shoe), repeat=3)
+    line("century21: House Way pair, 11 card classes, first", first, 1.0)
+    line("century21: House Way pair, 11 card classes, warm", warm, 1.0)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ from exact.games.century21 import (
 )
 from exact.games.century21_batch import (
     CLASS_KEYS,
+    Century21Evaluator,
     class_removal_table,
     class_weights,
     evaluator_for,
@@ -206,3 +207,11 @@ def test_eor_cli_bad_input_is_one_line_and_exit_2(argv, capsys) -> None:
 
 def test_errors_are_typed() -> None:
     assert issubclass(StrategyError, ExactError)
+
+
+def test_settled_outcomes_round_trip_through_the_disk_cache(evaluator) -> None:
+    # the evaluator's settlement may come from the cache: it must equal settling afresh
+    again = Century21Evaluator(evaluator.deal, evaluator.strategy)
+    outcomes, of_record = again._settled
+    assert [outcomes[i] for i in of_record] == [record_outcome(DEFAULT_RULES, record)
+                                                for record in again.compiled.records]

@@ -33,7 +33,15 @@ from math import gcd, lcm
 import numpy as np
 
 from exact.cards import Shoe, rank_value
-from exact.compiled import BatchProjection, CompiledDeal, counts_matrix, load_or_compile
+from exact.compiled import (
+    BatchProjection,
+    CompiledDeal,
+    cache_key,
+    counts_matrix,
+    load_array,
+    load_or_compile,
+    store_array,
+)
 from exact.enumerator import falling
 from exact.errors import ExactError, ShoeError
 from exact.games.century21 import (
@@ -76,6 +84,16 @@ def _key_parts(deal: Century21Deal) -> list[str]:
             *(f"dealer:{infoset}={action}" for infoset, action in deal.dealer)]
 
 
+def _outcome(label: str) -> Outcome:
+    """An outcome from its cached label ``"how|pay"``.
+
+    >>> _outcome("natural|-19/20")
+    ('natural', Fraction(-19, 20))
+    """
+    how, pay = label.rsplit("|", 1)
+    return how, Fraction(pay)
+
+
 @lru_cache(maxsize=8)
 def compiled_pair(deal: Century21Deal) -> CompiledDeal:
     """The compiled form of ``deal``, from the disk cache when possible."""
@@ -96,11 +114,20 @@ class Century21Evaluator:
 
     @cached_property
     def _settled(self) -> tuple[list[Outcome], np.ndarray]:
-        """The distinct outcomes, and the outcome of every compiled record."""
+        """The distinct outcomes, and the outcome of every compiled record; kept in the disk
+        cache beside the compiled form (settling its 275,000 records takes most of a second)."""
+        key = cache_key([*_key_parts(self.deal), "outcomes"])
+        labels, of_record = load_array(f"{key}-labels"), load_array(f"{key}-records")
+        if (labels is not None and of_record is not None
+                and len(of_record) == len(self.compiled.records)):
+            return [_outcome(str(label)) for label in labels], of_record
         index: dict[Outcome, int] = {}
-        of_record = [index.setdefault(record_outcome(self.deal.rules, record), len(index))
-                     for record in self.compiled.records]
-        return list(index), np.array(of_record, dtype=np.int64)
+        of_record = np.array([index.setdefault(record_outcome(self.deal.rules, record),
+                                               len(index))
+                              for record in self.compiled.records], dtype=np.int64)
+        store_array(f"{key}-labels", np.array([f"{how}|{pay}" for how, pay in index]))
+        store_array(f"{key}-records", of_record)
+        return list(index), of_record
 
     @property
     def outcomes(self) -> list[Outcome]:
