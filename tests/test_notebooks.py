@@ -10,21 +10,11 @@ import pytest
 
 from exact.games import REGISTRY
 
+from conftest import require_module
 
-def _require(name: str):  # type: ignore[no-untyped-def]
-    """The module; outside CI a missing report/notebook package skips these tests, in CI
-    (where `make test` installs them) it fails them."""
-    import importlib
-    import os
-
-    if os.environ.get("CI"):
-        return importlib.import_module(name)
-    return pytest.importorskip(name)
-
-
-jupytext = _require("jupytext")
-nbclient = _require("nbclient")
-_require("ipykernel")
+jupytext = require_module("jupytext")
+nbclient = require_module("nbclient")
+require_module("ipykernel")
 
 ANALYSES = Path(__file__).resolve().parent.parent / "analyses"
 NOTEBOOKS = sorted(ANALYSES.glob("*.py"))

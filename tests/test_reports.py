@@ -19,20 +19,10 @@ from exact.reports import ReportError, available_reports, report_module_name
 from exact.reports.sections import Context, grouped, percent, published_checks
 from exact.statistics import normal_quantile, result_interval, volatility_index
 
+from conftest import require_module
 
-def _require(name: str):  # type: ignore[no-untyped-def]
-    """The module; outside CI a missing report/notebook package skips these tests, in CI
-    (where `make test` installs them) it fails them."""
-    import importlib
-    import os
-
-    if os.environ.get("CI"):
-        return importlib.import_module(name)
-    return pytest.importorskip(name)
-
-
-typst = _require("typst")
-pypdf = _require("pypdf")
+typst = require_module("typst")
+pypdf = require_module("pypdf")
 
 from exact.reports.build import build_report  # noqa: E402
 
