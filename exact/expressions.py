@@ -23,7 +23,7 @@ from __future__ import annotations
 import ast
 import operator
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import reduce
 
@@ -59,7 +59,9 @@ class Expression:
     """A parsed, validated condition."""
 
     text: str
-    tree: ast.expr
+    # the tree follows from the text; ast nodes compare by identity, so equal texts loaded
+    # twice would otherwise never be equal bets (and miss every cache keyed by bet)
+    tree: ast.expr = field(compare=False)
     names: frozenset[str]
 
     @classmethod

@@ -98,3 +98,19 @@ def test_alternative_paytable(punto_banco):
     assert tie.paytables == ["8-to-1", "9-to-1"]
     assert tie.with_paytable("9-to-1").events[0].pays == 9
     assert tie.with_paytable("9-to-1").with_paytable("8-to-1").events[0].pays == 8
+
+
+def test_a_bet_loaded_twice_is_the_same_bet(punto_banco, tmp_path: Path):
+    """Equal bets from two loads compare and hash equal (the batch and staged caches are keyed
+    by bet); a changed condition or pay does not."""
+    first, again = game_bets(punto_banco), game_bets(punto_banco)
+    assert first == again and [hash(b) for b in first] == [hash(b) for b in again]
+    assert Expression.parse("winner == 'tie'") == Expression.parse(" winner == 'tie' ")
+    assert Expression.parse("winner == 'tie'") != Expression.parse("winner == 'banker'")
+    path = tmp_path / "mine.toml"
+    path.write_text(BOTH_NATURAL_NINES)
+    mine = load_bets(path, punto_banco.features)[0]
+    path.write_text(BOTH_NATURAL_NINES.replace("pays = 60", "pays = 61"))
+    assert load_bets(path, punto_banco.features)[0] != mine
+    path.write_text(BOTH_NATURAL_NINES.replace("== 9 and", "== 8 and"))
+    assert load_bets(path, punto_banco.features)[0] != mine

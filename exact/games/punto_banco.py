@@ -318,8 +318,7 @@ class PuntoBanco(Game):
         labels = [view.label(card) for card in cards]
         if any(card.is_joker for card in cards):
             raise ShoeError("Punto Banco has no jokers")
-        deal = plan_deal(self.rules, Needs.of(player=["rank", "suit"], banker=["rank", "suit"],
-                                              draws=["rank", "suit"]))
+        deal = _planned(self.rules, _EVERY_CARD)
         if len(labels) < 4:
             raise ShoeError(f"a round needs at least 4 cards, got {len(labels)}")
         state: PuntoRecord = ((labels[0], labels[2]), (labels[1], labels[3]))
@@ -345,6 +344,9 @@ class PuntoBanco(Game):
 
 def _listed(values: Iterable[int]) -> str:
     return ", ".join(str(v) for v in sorted(values))
+
+
+_EVERY_CARD = Needs.of(player=["rank", "suit"], banker=["rank", "suit"], draws=["rank", "suit"])
 
 
 @cache
