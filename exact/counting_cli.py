@@ -127,14 +127,18 @@ def eor_report(table: RemovalTable, user_tags: dict[str, int] | None, decks: int
             "unit": "change in expected value per unit wagered, per card removed", "bets": bets}
 
 
+def _refuse_heads_up_options(game: Game, args: argparse.Namespace) -> None:
+    for option in ("strategy", "information", "rules"):
+        if getattr(args, option, None) is not None:
+            raise ExactError(f"--{option} is a century21 option, not one of {game.id}")
+
+
 def _eor(args: argparse.Namespace) -> str:
     game = get_game(args.game)
     custom = getattr(game, "eor_cli", None)
     if custom is not None:  # a game with its own removal analysis (e.g. century21)
         return custom(args)
-    for option in ("strategy", "information", "rules"):
-        if getattr(args, option, None) is not None:
-            raise ExactError(f"--{option} is a century21 option, not one of {game.id}")
+    _refuse_heads_up_options(game, args)
     shoe = _shoe(args)
     bets = _bets(game, args)
     user_tags = parse_tags(args.tags) if args.tags else None
@@ -261,9 +265,8 @@ def _parse_known(items: list[str] | None) -> dict[int, Card]:
     return known
 
 
-def _edge(args: argparse.Namespace) -> str:
-    game = get_game(args.game)
-    bets = _bets(game, args)
+def _seen_cards(args: argparse.Namespace) -> list[Card]:
+    """The cards of ``--seen FILE`` (or standard input), in any layout."""
     if args.seen in (None, "-"):
         seen_text = sys.stdin.read()
     else:
@@ -271,7 +274,17 @@ def _edge(args: argparse.Namespace) -> str:
             seen_text = Path(args.seen).read_text()
         except OSError as error:
             raise ExactError(f"{args.seen}: cannot read seen cards: {error.strerror}") from None
-    seen = parse_cards(seen_text.replace("\n", " "))
+    return parse_cards(seen_text.replace("\n", " "))
+
+
+def _edge(args: argparse.Namespace) -> str:
+    game = get_game(args.game)
+    custom = getattr(game, "edge_cli", None)
+    if custom is not None:  # a game without a bet table (century21) reads its own next hand
+        return custom(args, _seen_cards(args))
+    _refuse_heads_up_options(game, args)
+    bets = _bets(game, args)
+    seen = _seen_cards(args)
     shoe = _shoe(args).remove(seen)
     known = _parse_known(args.known)
     rounds = next_round(game, shoe, bets, known,
@@ -305,6 +318,14 @@ def add_commands(game_command: Callable[..., argparse.ArgumentParser]) -> None:
         parser.add_argument("--output", "-o", metavar="FILE",
                             help="write to FILE (atomically) instead of standard output")
 
+    def heads_up_options(parser: argparse.ArgumentParser, what: str
+                         ) -> argparse._ArgumentGroup:
+        group = parser.add_argument_group(f"century21 options ({what})")
+        group.add_argument("--information", choices=("total", "cards"),
+                           help="the player decides by its two-card total (default) or cards")
+        group.add_argument("--rules", metavar="FILE", help="rule file (TOML)")
+        return group
+
     def shoe_options(parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--decks", type=int, help="full decks in the shoe (default 8)")
         parser.add_argument("--shoe", help="explicit composition, e.g. 'A:32,T:128,9H:8'")
@@ -319,12 +340,9 @@ def add_commands(game_command: Callable[..., argparse.ArgumentParser]) -> None:
                      help="exact change for removing these cards, e.g. '5 5 6'; repeatable")
     eor.add_argument("--tags", help="your count's tags, e.g. 'A=1,2=1,9=-1' (others 0)")
     bet_options(eor)
-    heads_up = eor.add_argument_group("century21 options (effects of removal on the player's "
-                                      "expected value under a fixed pure strategy pair)")
+    heads_up = heads_up_options(eor, "effects of removal on the player's expected value under "
+                                "a fixed pure strategy pair")
     heads_up.add_argument("--strategy", help="house (default) | best | dealer-best")
-    heads_up.add_argument("--information", choices=("total", "cards"),
-                          help="the player decides by its two-card total (default) or cards")
-    heads_up.add_argument("--rules", metavar="FILE", help="rule file (TOML)")
 
     sim = game_command("simulate", "shoe simulation with the exact edge at every round", _simulate)
     sim.add_argument("--shoes", type=int, required=True, help="number of shoes")
@@ -351,3 +369,5 @@ def add_commands(game_command: Callable[..., argparse.ArgumentParser]) -> None:
     edge.add_argument("--known", action="append", metavar="POS=CARD",
                       help="card known at a position of the next round, e.g. 1=9H")
     bet_options(edge)
+    heads_up_options(edge, "the next hand under House Way and under the player's best response, "
+                     "both searched on the unseen cards")

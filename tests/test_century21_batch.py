@@ -197,7 +197,11 @@ def test_eor_cli_json_equals_the_evaluator(evaluator, capsys) -> None:
     ["eor", "century21", "--remove", "Z"],
     ["eor", "punto-banco", "--strategy", "house"],
     ["simulate", "century21", "--shoes", "1", "--seed", "1", "--workers", "1"],
-    ["edge", "century21", "--seen", "/dev/null"],
+    ["edge", "century21", "--seen", "/no/such/file"],
+    ["edge", "century21", "--seen", "/dev/null", "--known", "1=9H"],
+    ["edge", "century21", "--seen", "/dev/null", "--bet", "player"],
+    ["edge", "century21", "--seen", "/dev/null", "--shoe", "A:3,X:2"],
+    ["edge", "punto-banco", "--seen", "/dev/null", "--rules", "r.toml"],
 ])
 def test_eor_cli_bad_input_is_one_line_and_exit_2(argv, capsys) -> None:
     assert main(argv) == 2
@@ -215,3 +219,29 @@ def test_settled_outcomes_round_trip_through_the_disk_cache(evaluator) -> None:
     outcomes, of_record = again._settled
     assert [outcomes[i] for i in of_record] == [record_outcome(DEFAULT_RULES, record)
                                                 for record in again.compiled.records]
+
+
+def test_edge_cli_gives_the_next_hand_from_the_cards_seen(tmp_path, capsys) -> None:
+    seen = tmp_path / "seen.txt"
+    seen.write_text("X 9H 9D\nKS 5C X X")
+    assert main(["edge", "century21", "--seen", str(seen), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    unseen = FULL.remove("X 9H 9D KS 5C X X")
+    assert data["cards_seen"] == 7 and data["cards_unseen"] == unseen.size == 417
+    table = game_table(DEFAULT_RULES, unseen)
+    house = table.evaluate(*table.house_way())
+    best = table.value(table.player_best_response(table.house_way()[1]), table.house_way()[1])
+    entries = data["strategies"]
+    assert Fraction(entries["house"]["expected_value"]["exact"]) == house.edge
+    assert Fraction(entries["best"]["expected_value"]["exact"]) == best >= house.edge
+    # the default table: a 1 collection on a 10 bet
+    assert Fraction(entries["house"]["with_collection"]["exact"]) == house.edge - Fraction(1, 10)
+    assert entries["house"]["positive"] is False and entries["house"]["break_even_bet"] is None
+    # an explicit small shoe, as text: the exact value of the game table on what is unseen
+    fives = tmp_path / "fives.txt"
+    fives.write_text(" ".join(["5"] * 8))
+    assert main(["edge", "century21", "--shoe", "X:8,9:8,5:8,K:8", "--seen", str(fives)]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("Next hand of 21st Century Baccarat: 8 cards seen, 24 unseen")
+    small = game_table(DEFAULT_RULES, Shoe.parse("X:8,9:8,K:8"))
+    assert f"exact {small.evaluate(*small.house_way()).edge}" in text

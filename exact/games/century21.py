@@ -826,3 +826,8 @@ class Century21(Game):
         """The ``eor century21`` command (hook called by :mod:`exact.counting_cli`)."""
         from exact.games.century21_batch import run_eor_cli
         return run_eor_cli(self, args)
+
+    def edge_cli(self, args, seen) -> str:  # type: ignore[no-untyped-def]
+        """The ``edge century21`` command (hook called by :mod:`exact.counting_cli`)."""
+        from exact.games.century21_batch import run_edge_cli
+        return run_edge_cli(self, args, seen)

@@ -32,7 +32,7 @@ from math import gcd, lcm
 
 import numpy as np
 
-from exact.cards import Shoe, rank_value
+from exact.cards import Card, Shoe, rank_value
 from exact.compiled import (
     BatchProjection,
     CompiledDeal,
@@ -259,7 +259,8 @@ def eor_shoe(rules: Rules, args: argparse.Namespace) -> Shoe:
             raise ShoeError(f"--decks {args.decks}: the rules' {rules.jokers} jokers to "
                             f"{rules.decks} decks give no whole number; use --shoe")
         shoe = Shoe.standard(args.decks, int(jokers))
-    return shoe.remove(args.remove) if args.remove else shoe
+    removed = getattr(args, "remove", None)  # `edge` takes the cards seen instead
+    return shoe.remove(removed) if removed else shoe
 
 
 def run_eor_cli(game: Century21, args: argparse.Namespace) -> str:
@@ -284,6 +285,67 @@ def run_eor_cli(game: Century21, args: argparse.Namespace) -> str:
         return json.dumps(report, indent=2) + "\n"
     return (f"21st Century Baccarat, {evaluator.strategy} strategy pair ({HELD_FIXED}); "
             f"classes: {CLASS_DESCRIPTION}\n" + eor_text(table, report, CLASS_KEYS, "class"))
+
+
+# --- the next hand from the cards seen (edge century21) -----------------------------------------
+EDGE_STRATEGIES = {
+    "house": "House Way both sides, searched on the unseen cards",
+    "best": "the player's exact best response to the dealer's House Way on the unseen cards",
+}
+
+
+def next_hand(rules: Rules, shoe: Shoe, mode: str = "total") -> dict[str, object]:
+    """The player's exact expected value on the next hand dealt from ``shoe`` (the unseen
+    cards), for each of :data:`EDGE_STRATEGIES`, before and after the collection at the
+    table's minimum bet; both strategies are searched afresh on ``shoe``.
+
+    >>> hand = next_hand(DEFAULT_RULES, Shoe.standard(8, jokers=8))
+    >>> hand["strategies"]["house"]["expected_value"]["exact"]
+    '-1149375068384/87616138805055'
+    """
+    table = game_table(rules, shoe, mode)
+    bet = rules.table.min_bet
+    fee = rules.collection_fee(bet)
+    strategies = {}
+    for name, description in EDGE_STRATEGIES.items():
+        result = table.evaluate(*strategy_by_name(table, name))
+        after = result.edge_with_collection(bet, fee)
+        strategies[name] = {"description": description,
+                            "expected_value": _exact(result.edge),
+                            "with_collection": _exact(after), "positive": after > 0,
+                            # the bet whose win covers the collection (same fee assumed)
+                            "break_even_bet": (str(fee / result.edge) if result.edge > 0
+                                               else None)}
+    return {"game": "century21", "cards_unseen": shoe.size, "information": mode,
+            "bet": str(bet), "collection": str(fee),
+            "per": "player's pay per unit bet on the next hand", "strategies": strategies}
+
+
+def _exact(value: Fraction) -> dict[str, object]:
+    return {"exact": str(value), "float": float(value)}
+
+
+def run_edge_cli(game: Century21, args: argparse.Namespace, seen: Sequence[Card]) -> str:
+    """``exact edge century21 [--decks N|--shoe ...] [--seen FILE] [--json]``."""
+    if args.bet or getattr(args, "bets", None):
+        raise ExactError("century21 has one bet, the player's: --bet/--bets do not apply")
+    if args.known:
+        raise ExactError("century21: --known is not supported (the joker and option hands "
+                         "are searched over whole hands, not card positions)")
+    rules = Rules.load(args.rules) if args.rules else game.rules
+    shoe = eor_shoe(rules, args).remove(seen)
+    report = {"cards_seen": len(seen), **next_hand(rules, shoe, args.information or "total")}
+    if args.json:
+        return json.dumps(report, indent=2) + "\n"
+    lines = [f"Next hand of 21st Century Baccarat: {len(seen)} cards seen, {shoe.size} unseen; "
+             f"player's pay per unit bet, collection {report['collection']} on a "
+             f"{report['bet']} bet"]
+    for name, entry in report["strategies"].items():  # type: ignore[attr-defined]
+        value, after = entry["expected_value"], entry["with_collection"]
+        lines.append(f"{name:6} {100 * value['float']:+9.4f}%  after collection "
+                     f"{100 * after['float']:+9.4f}%  {'BET' if entry['positive'] else '':3} "
+                     f"exact {value['exact']}  ({entry['description']})")
+    return "\n".join(lines) + "\n"
 
 
 HELD_FIXED = ("both sides' pure strategies are held fixed as chosen on the rules' full shoe; "
