@@ -11,6 +11,7 @@ import math
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -34,8 +35,10 @@ from exact.removal import (
     parse_tags,
 )
 from exact.simulation import (
+    ShoePlay,
     ShoeRules,
     SimulationConfig,
+    shoe_play,
     simulate,
     tags_tuple,
     terminal_progress,
@@ -193,46 +196,80 @@ def _parse_triggers(items: list[str] | None) -> dict[str, float]:
     return triggers
 
 
-def _simulate(args: argparse.Namespace) -> str:
-    game = get_game(args.game)
-    bets = _bets(game, args)
-    burn = args.burn
-    rules = ShoeRules(decks=args.decks, cut_cards=args.cut, burn=burn)
-    full = Shoe.standard(args.decks)
-    user_tags = parse_tags(args.tags) if args.tags else None
-    table = effects_of_removal(game, full, bets)
-    tags, triggers = {}, _parse_triggers(args.trigger)
-    unknown = set(triggers) - {b.id for b in bets}
-    if unknown:
-        raise CountError(f"--trigger for unknown bet(s) {', '.join(sorted(unknown))}")
-    for bet in bets:
-        effects = dict(table.effects[bet.id])
-        tags[bet.id] = user_tags if user_tags is not None else best_tags(effects)[0]
-        if bet.id not in triggers:
-            trigger = _finite(break_even_true_count(table.base[bet.id], tags[bet.id], effects,
-                                                    args.decks))
-            if trigger is not None:
-                triggers[bet.id] = trigger
+def _bet_texts(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
     texts = []
     for path in args.bets or ():
         try:
             texts.append((str(path), Path(path).read_text()))
         except OSError as error:
             raise ExactError(f"{path}: cannot read bet file: {error.strerror}") from None
-    config = SimulationConfig(game=game.id, bet_texts=tuple(texts),
-                              bet_ids=tuple(b.id for b in bets), tags=tags_tuple(tags),
-                              triggers=tuple(sorted(triggers.items())), shoe=rules)
+    return tuple(texts)
+
+
+def _game_options(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
+    """A game's own settings for the workers: the rule file travels as its text."""
+    options = [(name, getattr(args, name)) for name in ("strategy", "information")
+               if getattr(args, name, None) is not None]
+    if args.rules is not None:
+        try:
+            options.insert(0, ("rules", Path(args.rules).read_text()))
+        except OSError as error:
+            raise ExactError(f"{args.rules}: cannot read rules: {error.strerror}") from None
+    return tuple(options)
+
+
+def _counts(play: ShoePlay, args: argparse.Namespace
+            ) -> tuple[dict[str, dict[str, int]], dict[str, float]]:
+    """Per wager: the count's tags (``--tags``, or derived from the effects of removal on the
+    full shoe) and triggers (``--trigger``, or the true count TC* where the linear estimate
+    of the edge turns positive; none if it never does)."""
+    user_tags = parse_tags(args.tags, play.tag_keys, play.tag_key) if args.tags else None
+    triggers = _parse_triggers(args.trigger)
+    unknown = set(triggers) - set(play.names)
+    if unknown:
+        raise CountError(f"--trigger for unknown bet(s) {', '.join(sorted(unknown))}")
+    table = play.removal()
+    tags = {}
+    for wager in play.names:
+        effects = dict(table.effects[wager])
+        tags[wager] = user_tags if user_tags is not None else best_tags(effects,
+                                                                         play.weights)[0]
+        if wager not in triggers:
+            trigger = _finite(break_even_true_count(table.base[wager], tags[wager], effects,
+                                                    play.decks, play.weights))
+            if trigger is not None:
+                triggers[wager] = trigger
+    return tags, triggers
+
+
+def _simulate(args: argparse.Namespace) -> str:
+    game = get_game(args.game)
+    rules = ShoeRules(decks=args.decks, cut_cards=args.cut, burn=args.burn)
+    config = SimulationConfig(game=game.id, bet_texts=_bet_texts(args),
+                              bet_ids=tuple(args.bet or ()), shoe=rules,
+                              options=_game_options(args))
+    play = shoe_play(config)
+    if not play.names:
+        raise ExactError(f"{game.id} has no bets that this command evaluates (README: "
+                         "'Counting, effects of removal and simulation')")
+    tags, triggers = _counts(play, args)
+    config = replace(config, tags=tags_tuple(tags, play.tag_keys),
+                     triggers=tuple(sorted(triggers.items())))
     result = simulate(config, args.shoes, args.seed, workers=args.workers,
                       scheduler=args.scheduler, progress=terminal_progress)
     summary = result.summary()
+    cards = int(play.full.sum())
     if args.json:
-        return json.dumps({"shoes": result.shoes, "rounds": result.rounds, "seed": args.seed,
-                           "shoe_rules": {"decks": rules.decks, "cut_cards": rules.cut_cards,
-                                          "burn": rules.burn},
+        return json.dumps({"game": game.id, **play.describe(), "shoes": result.shoes,
+                           "rounds": result.rounds, "seed": args.seed,
+                           "shoe_rules": {"decks": play.decks, "cards": cards,
+                                          "cut_cards": rules.cut_cards, "burn": rules.burn},
                            "tags": tags, "bets": summary}, indent=2) + "\n"
-    lines = [f"{result.shoes} shoes of {rules.decks} decks (seed {args.seed}, cut card "
-             f"{rules.cut_cards} from the end, burn {rules.burn}): {result.rounds} rounds, "
-             f"{result.rounds / result.shoes:.1f} a shoe",
+    settings = "".join(f", {key} {value}" for key, value in play.describe().items()
+                       if key in ("strategy", "bet", "collection"))
+    lines = [f"{result.shoes} shoes of {play.decks} decks, {cards} cards (seed {args.seed}, "
+             f"cut card {rules.cut_cards} from the end, burn {rules.burn}{settings}): "
+             f"{result.rounds} rounds, {result.rounds / result.shoes:.1f} a shoe",
              "Perfect play bets 1 unit when the exact edge is positive; the count bets 1 unit "
              "when the true count reaches TC*.",
              f"{'bet':22} {'+edge rounds':>12} {'avg edge':>9} {'win/shoe':>9} "
@@ -347,7 +384,9 @@ def add_commands(game_command: Callable[..., argparse.ArgumentParser]) -> None:
     sim = game_command("simulate", "shoe simulation with the exact edge at every round", _simulate)
     sim.add_argument("--shoes", type=int, required=True, help="number of shoes")
     sim.add_argument("--seed", type=int, required=True, help="master seed")
-    sim.add_argument("--decks", type=int, default=8, help="decks per shoe (default 8)")
+    sim.add_argument("--decks", type=int,
+                     help="decks per shoe (default 8; century21: the rules' shoe, with jokers "
+                     "in the rules' proportion)")
     sim.add_argument("--cut", type=int, default=14,
                      help="cards behind the cut card (default 14)")
     sim.add_argument("--burn", default="first-card",
@@ -356,10 +395,14 @@ def add_commands(game_command: Callable[..., argparse.ArgumentParser]) -> None:
                      help="local processes (default: one per core); results do not depend on it")
     sim.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                      help="run on this Dask cluster instead")
-    sim.add_argument("--tags", help="count tags for every bet (default: derived per bet)")
+    sim.add_argument("--tags", help="count tags for every bet (default: derived per bet; "
+                     "century21: by class A-9, T, X)")
     sim.add_argument("--trigger", action="append", metavar="BET=TC",
                      help="true count at which the count bets BET (default: TC*)")
     bet_options(sim)
+    heads_up = heads_up_options(sim, "the player's bet, one seat heads-up, under a pure "
+                                "strategy pair held fixed")
+    heads_up.add_argument("--strategy", help="house (default) | best | dealer-best")
 
     edge = game_command("edge", "exact edge of every bet for the next round, from the cards "
                         "seen", _edge)

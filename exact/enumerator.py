@@ -21,13 +21,13 @@ also deal its stages in any order that suits it, e.g. the finely viewed stage fi
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations_with_replacement
 from math import factorial
 from typing import Any, Protocol
 
-from exact.cards import Label, Shoe, View
+from exact.cards import Card, Label, Shoe, View
 from exact.errors import ShoeError
 
 State = Any
@@ -160,3 +160,19 @@ def enumerate_rounds(deal: Deal, shoe: Shoe) -> Distribution:
     start_view = View(("rank", "suit"))
     walk(deal.start(), start_view, start_view.class_counts(shoe), 0, 1)
     return Distribution.build(dict(out), deal, shoe)
+
+
+def deal_from_cards(deal: Deal, cards: Sequence[Card]) -> tuple[Record, int]:
+    """The record of the round ``deal`` deals from physical ``cards`` (in dealing order) and
+    how many cards it used. Each draw takes the next cards, seen through its view and passed
+    sorted by class as :func:`enumerate_rounds` passes them, so the record is the one the
+    enumerator counts for that deal; raises :class:`ShoeError` if the cards run out."""
+    state, used = deal.start(), 0
+    while (draw := deal.next_draw(state)) is not None:
+        group = cards[used:used + draw.count]
+        if len(group) < draw.count:
+            raise ShoeError("the shoe ran out of cards in the middle of a round")
+        labels = sorted((draw.view.label(card) for card in group), key=draw.view.index.get)
+        state = deal.advance(state, tuple(labels))
+        used += draw.count
+    return deal.record(state), used

@@ -1,9 +1,13 @@
-"""Shoe simulation with the exact edge of every tracked bet at every round.
+"""Shoe simulation with the exact edge of every tracked wager at every round.
 
 Real shoes are shuffled (seeded), burned and dealt round by round to the cut card. Before each
-round the composition of the cards not yet seen is evaluated exactly (in batches, see
-:mod:`exact.batch`); the round is then dealt from the physical cards and every bet settled by
-its definition. Two players are followed per bet:
+round the composition of the cards not yet seen is recorded; the round is then dealt from the
+physical cards. Once a job's shoes are dealt, every recorded composition is evaluated exactly
+in one batch and every round settled. What a game tracks, how it evaluates a composition and
+how it deals and settles a round is its :class:`ShoePlay`: :class:`BetPlay` for the games
+with a bet table (:mod:`exact.batch`, bets settled by their definitions), or the one a game
+offers through a ``shoe_play(config)`` hook (21st Century Baccarat: the player's wager under a
+fixed strategy pair). Two players are followed per wager:
 
 * computer-perfect play: bet one unit whenever the exact edge is positive;
 * a count system: bet one unit whenever the true count (running count of the tags of the cards
@@ -15,11 +19,12 @@ results are kept per shoe and summed in shoe order (wins are exact fractions, fl
 :func:`math.fsum`, which does not depend on order). Shoes run inline, on local processes
 (``workers``) or on a Dask cluster (``scheduler``), with identical results.
 
-Shoe rules: ``decks``; ``cut_cards`` cards left behind the cut card (no round starts with that
-few cards or fewer in the shoe); burn: ``"first-card"`` (the first card is shown, then as many
-cards burned face down as its value, ten for T/J/Q/K: baccarat's custom), ``"none"``, or a
-number of cards burned face down. Seen cards are those of the rounds and the shown card; the
-edge is computed for the cards not seen (burned cards stay unknown).
+Shoe rules: ``decks`` (``None``: the game's default shoe); ``cut_cards`` cards left behind the
+cut card (no round starts with that few cards or fewer in the shoe); burn: ``"first-card"`` (the
+first card is shown, then as many cards burned face down as its value, ten for T/J/Q/K and a
+joker: baccarat's custom), ``"none"``, or a number of cards burned face down. Seen cards are
+those of the rounds and the shown card; the edge is computed for the cards not seen (burned
+cards stay unknown).
 """
 
 from __future__ import annotations
@@ -28,21 +33,23 @@ import math
 import multiprocessing
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from typing import Protocol
 
 import numpy as np
 
 from exact.analysis import game_bets, settle_records
 from exact.batch import BetEvaluator, supported_bets
 from exact.bets import Bet, load_bets
-from exact.cards import CARDS, JOKER, RANKS, View
+from exact.cards import CARDS, JOKER, RANKS, Card, Shoe, View
 from exact.errors import ExactError, ShoeError
 from exact.games import get_game
 from exact.games.base import Game
+from exact.removal import RANK_WEIGHTS, RemovalTable, effects_of_removal
 
 
 class SimulationError(ExactError, ValueError):
@@ -53,15 +60,15 @@ class SimulationError(ExactError, ValueError):
 class ShoeRules:
     """How shoes are built, burned and cut (see module docstring)."""
 
-    decks: int = 8
+    decks: int | None = 8
     cut_cards: int = 14
     burn: str = "first-card"
 
     def __post_init__(self) -> None:
-        if not isinstance(self.decks, int) or self.decks < 1:
+        if self.decks is not None and (not isinstance(self.decks, int) or self.decks < 1):
             raise SimulationError(f"decks must be a positive integer, got {self.decks!r}")
-        if not isinstance(self.cut_cards, int) or not 0 <= self.cut_cards < 52 * self.decks:
-            raise SimulationError(f"cut_cards must be 0..{52 * self.decks - 1}, "
+        if not isinstance(self.cut_cards, int) or self.cut_cards < 0:
+            raise SimulationError(f"cut_cards must be a non-negative integer, "
                                   f"got {self.cut_cards!r}")
         if self.burn not in ("first-card", "none") and not str(self.burn).isdigit():
             raise SimulationError(f"burn must be 'first-card', 'none' or a number of cards, "
@@ -70,14 +77,15 @@ class ShoeRules:
 
 @dataclass(frozen=True)
 class SimulationConfig:
-    """Everything a worker needs to play shoes: picklable, rebuilt into bets in the worker."""
+    """Everything a worker needs to play shoes: picklable, rebuilt into a play in the worker."""
 
     game: str = "punto-banco"
     bet_texts: tuple[tuple[str, str], ...] = ()  # (label, TOML text) of extra bet files
-    bet_ids: tuple[str, ...] = ()  # tracked bets (default: every bet)
-    tags: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()  # bet id -> (rank, tag)s
-    triggers: tuple[tuple[str, float], ...] = ()  # bet id -> true count at which to bet
+    bet_ids: tuple[str, ...] = ()  # tracked wagers (default: every one the game serves)
+    tags: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()  # wager -> (key, tag)s
+    triggers: tuple[tuple[str, float], ...] = ()  # wager id -> true count at which to bet
     shoe: ShoeRules = field(default_factory=ShoeRules)
+    options: tuple[tuple[str, str], ...] = ()  # a game's own settings (e.g. a rule file's text)
 
     def bets(self, game: Game) -> list[Bet]:
         bets = game_bets(game)
@@ -91,10 +99,107 @@ class SimulationConfig:
             raise SimulationError(f"unknown bet(s) {', '.join(missing)}")
         return [known[b] for b in self.bet_ids]
 
+    @property
+    def play_key(self) -> SimulationConfig:
+        """What the play depends on: not the count's tags and triggers."""
+        return replace(self, tags=(), triggers=())
+
+
+# --- what the simulation needs of a game ---------------------------------------------------------
+Edges = Mapping[str, tuple[Sequence[int], Sequence[int]]]  # wager -> (numerators, denominators)
+
+
+class ShoePlay(Protocol):
+    """A game's wagers on real shoes. Rounds are read from sequences of card *classes* (the
+    attributes the wagers and the deal see): the engine reads each distinct one once."""
+
+    names: Mapping[str, str]  # tracked wager id -> name, in report order
+    full: np.ndarray  # the full shoe: counts of the 53 card ids
+    decks: int  # the true count is per deck of full.sum() / decks cards
+    round_cards: int  # the most cards a round uses
+    card_class: np.ndarray  # the class of each card id
+    tag_keys: Sequence[str]  # what count tags name (ranks, or a game's classes)
+    weights: Mapping[str, int]  # cards of each tag key in a deck
+
+    def tag_key(self, card: Card) -> str | None:
+        """The tag key of a card (None: tagged 0)."""
+
+    def read_round(self, classes: tuple[int, ...]) -> tuple[Hashable, int]:
+        """The round dealt from cards of these classes (in dealing order) and the cards it
+        used; it must depend on the first ``used`` classes only."""
+
+    def edges(self, compositions: np.ndarray) -> Edges:
+        """Exact expected value per unit of every wager for each row of 53 card counts."""
+
+    def pays(self, records: Sequence[Hashable]) -> Mapping[str, Sequence[Fraction]]:
+        """Every wager's pay per unit on each round read."""
+
+    def removal(self) -> RemovalTable:
+        """Effects of removal of every wager on the full shoe (for derived counts)."""
+
+    def describe(self) -> dict[str, object]:
+        """What the report should say of the game's settings (JSON-ready)."""
+
+
+def representatives(card_class: Sequence[int]) -> list[Card]:
+    """One card of each class (the first card id of it)."""
+    first: dict[int, Card] = {}
+    for card_id, index in enumerate(card_class):
+        first.setdefault(int(index), CARDS[card_id])
+    return [first[index] for index in range(len(first))]
+
+
+class BetPlay:
+    """The games with a bet table: the batch evaluator gives the edges, each round is read by
+    the game's ``record_from_cards`` and every bet settled by its definition."""
+
+    round_cards: int
+    tag_keys = RANKS
+    weights = RANK_WEIGHTS
+
+    def __init__(self, game: Game, config: SimulationConfig) -> None:
+        if config.options:
+            raise SimulationError(f"--{config.options[0][0]} does not apply to {game.id}")
+        self.game, self.bets = game, config.bets(game)
+        self.evaluator = BetEvaluator(game, self.bets)
+        self.round_cards = self.evaluator.round_cards
+        self.decks = 8 if config.shoe.decks is None else config.shoe.decks
+        self.full = np.array([self.decks] * 52 + [0], dtype=np.int64)
+        self.names = {bet.id: bet.name for bet in self.bets}
+        # The tracked bets see cards only through the attributes their needs name, and the
+        # deal decides what to draw from what it sees: a round dealt from one representative
+        # card per class settles every tracked bet and uses as many cards as the real one.
+        needs = game.needs(set().union(*(bet.features for bet in self.bets)))
+        view = View(tuple({a for stage in needs.stages for a in needs.attributes(stage)}))
+        self.card_class = np.array(view.card_class, dtype=np.int64)
+        self._cards = representatives(view.card_class)
+
+    def tag_key(self, card: Card) -> str | None:
+        return None if card.is_joker else card.rank
+
+    def read_round(self, classes: tuple[int, ...]) -> tuple[Hashable, int]:
+        return _cards_used(self.game, [self._cards[c] for c in classes])
+
+    def edges(self, compositions: np.ndarray) -> Edges:
+        numerators, denominators = self.evaluator.numerators(compositions)
+        return {bet.id: (numerators[bet.id], denominators[bet.id]) for bet in self.bets}
+
+    def pays(self, records: Sequence[Hashable]) -> dict[str, list[Fraction]]:
+        events = settle_records(self.game, self.bets, list(records))
+        return {bet.id: [bet.events[int(e)].pays for e in events[index]]
+                for index, bet in enumerate(self.bets)}
+
+    def removal(self) -> RemovalTable:
+        return effects_of_removal(self.game, Shoe.standard(self.decks), self.bets,
+                                  evaluator=self.evaluator)
+
+    def describe(self) -> dict[str, object]:
+        return {}
+
 
 @dataclass
 class BetTally:
-    """One bet's results over some shoes (summable)."""
+    """One wager's results over some shoes (summable)."""
 
     rounds: int = 0
     positive: int = 0
@@ -123,8 +228,8 @@ class SimulationResult:
     triggers: dict[str, float]
 
     def summary(self) -> dict[str, dict[str, object]]:
-        """Per bet: frequency of positive-edge rounds, average edge when betting, win per shoe
-        and per 100 hands dealt, for perfect play and for the count."""
+        """Per wager: frequency of positive-edge rounds, average edge when betting, win per
+        shoe and per 100 hands dealt, for perfect play and for the count."""
         out = {}
         for bet_id, tally in self.tallies.items():
             edge_sum = math.fsum(tally.edge_sum_positive)
@@ -152,15 +257,28 @@ class SimulationResult:
 
 
 # --- one worker's job --------------------------------------------------------------------------
-_WORKERS: dict[SimulationConfig, tuple[Game, list[Bet], BetEvaluator]] = {}
+# per process: the play of a configuration and the rounds it has read, keyed by class prefix
+_WORKERS: dict[SimulationConfig, tuple[ShoePlay, dict[tuple[int, ...], tuple]]] = {}
 
 
-def _setup(config: SimulationConfig) -> tuple[Game, list[Bet], BetEvaluator]:
-    if config not in _WORKERS:
+def shoe_play(config: SimulationConfig) -> ShoePlay:
+    """The play of ``config``'s game (its ``shoe_play`` hook, or :class:`BetPlay`), built once
+    per process; checks the settings."""
+    return _setup(config)[0]
+
+
+def _setup(config: SimulationConfig) -> tuple[ShoePlay, dict[tuple[int, ...], tuple]]:
+    key = config.play_key
+    if key not in _WORKERS:
         game = get_game(config.game)
-        bets = config.bets(game)
-        _WORKERS[config] = (game, bets, BetEvaluator(game, bets))
-    return _WORKERS[config]
+        custom = getattr(game, "shoe_play", None)
+        play: ShoePlay = custom(config) if custom is not None else BetPlay(game, config)
+        cards = int(play.full.sum())
+        if config.shoe.cut_cards >= cards:
+            raise SimulationError(f"cut_cards must be below the shoe's {cards} cards, "
+                                  f"got {config.shoe.cut_cards}")
+        _WORKERS[key] = (play, {})
+    return _WORKERS[key]
 
 
 def _burn(rules: ShoeRules, order: np.ndarray) -> tuple[int, list[int]]:
@@ -216,93 +334,89 @@ def _labels_in(record: object) -> int:
     return 0
 
 
-_ROUNDS: dict[tuple[Game, frozenset[tuple[str, str]]], dict] = {}
+def _read(play: ShoePlay, rounds_seen: dict[tuple[int, ...], tuple], key: tuple[int, ...]
+          ) -> tuple[Hashable, int]:
+    """The round of a window of classes: a round depends on its first ``used`` cards only, so
+    it is kept under that prefix and read once per process."""
+    for length in range(1, len(key) + 1):
+        found = rounds_seen.get(key[:length])
+        if found is not None:
+            return found
+    record, used = play.read_round(key)
+    rounds_seen[key[:used]] = (record, used)
+    return record, used
 
 
-def _classes(game: Game, bets: Sequence[Bet]) -> tuple[np.ndarray, list, dict]:
-    """Class of each card id, a representative card per class, and the rounds read so far,
-    for the card attributes the bets need."""
-    needs = game.needs(set().union(*(bet.features for bet in bets)))
-    view = View(tuple({a for stage in needs.stages for a in needs.attributes(stage)}))
-    representative: list = [None] * len(view.labels)
-    for card_id, card in enumerate(CARDS):
-        if representative[view.card_class[card_id]] is None:
-            representative[view.card_class[card_id]] = card
-    rounds_seen = _ROUNDS.setdefault((game, needs.pairs), {})
-    return np.array(view.card_class, dtype=np.int64), representative, rounds_seen
+@dataclass
+class _Shoe:
+    """One shoe dealt: the composition unseen, the round read and the true counts (one per
+    wager) before each round."""
+
+    compositions: list[np.ndarray] = field(default_factory=list)
+    records: list[Hashable] = field(default_factory=list)
+    true_counts: list[np.ndarray] = field(default_factory=list)
+
+
+def _deal_shoe(play: ShoePlay, rounds_seen: dict, rules: ShoeRules,
+               seed: np.random.SeedSequence, tag_of_card: np.ndarray) -> _Shoe:
+    order = np.random.default_rng(seed).permutation(np.repeat(np.arange(len(CARDS)), play.full))
+    position, shown = _burn(rules, order)
+    seen = np.bincount(np.array(shown, dtype=np.int64), minlength=len(CARDS))
+    deck_cards = play.full.sum() / play.decks
+    shoe = _Shoe()
+    while len(order) - position > max(rules.cut_cards, play.round_cards - 1):
+        shoe.compositions.append(play.full - seen)
+        shoe.true_counts.append((seen @ tag_of_card) / ((play.full.sum() - seen.sum())
+                                                         / deck_cards))
+        window = order[position:position + play.round_cards]
+        record, used = _read(play, rounds_seen, tuple(play.card_class[window].tolist()))
+        shoe.records.append(record)
+        np.add.at(seen, order[position:position + used], 1)
+        position += used
+    return shoe
+
+
+def _tally(rounds: range, edges: tuple[Sequence[int], Sequence[int]], pays: Sequence[Fraction],
+           true_counts: Sequence[float], trigger: float | None) -> BetTally:
+    """One wager over one shoe's rounds (indices into the job's batch)."""
+    numerators, denominators = edges
+    tally = BetTally(rounds=len(rounds))
+    for k, true_count in zip(rounds, true_counts, strict=True):
+        numerator = int(numerators[k])
+        edge = numerator / int(denominators[k])
+        if numerator > 0:
+            tally.positive += 1
+            tally.edge_sum_positive.append(edge)
+            tally.perfect_win += pays[k]
+        if trigger is not None and true_count >= trigger:
+            tally.count_bets += 1
+            tally.count_win += pays[k]
+            tally.count_edge.append(edge)
+    return tally
 
 
 def play_shoes(config: SimulationConfig, seeds: Sequence[np.random.SeedSequence]
                ) -> list[dict[str, BetTally]]:
-    """Play one shoe per seed; per shoe, the tallies of every tracked bet."""
-    game, bets, evaluator = _setup(config)
-    rules = config.shoe
+    """Play one shoe per seed; per shoe, the tallies of every tracked wager."""
+    play, rounds_seen = _setup(config)
     triggers = dict(config.triggers)
-    tag_ids = [bet.id for bet in bets]
-    tags = {bet_id: dict(ranks) for bet_id, ranks in config.tags}
-    tag_of_card = np.array([[tags.get(bet_id, {}).get(card.rank, 0) for bet_id in tag_ids]
-                            for card in CARDS], dtype=np.int64)  # cards x bets
-    full = np.array([rules.decks] * 52 + [0], dtype=np.int64)
-    # The tracked bets see cards only through the attributes their needs name, and the deal
-    # decides what to draw from what it sees: a round dealt from one representative card per
-    # class settles every tracked bet and uses as many cards as the real one. So a round is
-    # read once per sequence of classes of the cards it used.
-    class_of_card, representative, rounds_seen = _classes(game, bets)
-    deck = np.repeat(np.arange(52), rules.decks)
-    shoes = []
-    for seed in seeds:
-        order = np.random.default_rng(seed).permutation(deck)
-        position, shown = _burn(rules, order)
-        seen = np.zeros(53, dtype=np.int64)
-        for card in shown:
-            seen[card] += 1
-        compositions, records, true_counts = [], [], []
-        while len(order) - position > max(rules.cut_cards, evaluator.round_cards - 1):
-            compositions.append(full - seen)
-            unseen_decks = (full.sum() - seen.sum()) / 52
-            true_counts.append((seen @ tag_of_card) / unseen_decks)
-            window = order[position:position + evaluator.round_cards]
-            key = tuple(class_of_card[window].tolist())
-            # a round depends on its first `used` cards only: it is kept under that prefix
-            for length in range(1, len(key) + 1):
-                if key[:length] in rounds_seen:
-                    record, used = rounds_seen[key[:length]]
-                    break
-            else:
-                record, used = _cards_used(game, [representative[c] for c in key])
-                rounds_seen[key[:used]] = (record, used)
-            records.append(record)
-            for card in order[position:position + used]:
-                seen[card] += 1
-            position += used
-        shoes.append((compositions, records, true_counts))
+    wagers = list(play.names)
+    tags = {wager: dict(keys) for wager, keys in config.tags}
+    tag_of_card = np.array([[tags.get(wager, {}).get(play.tag_key(card), 0) for wager in wagers]
+                            for card in CARDS], dtype=np.int64)  # cards x wagers
+    shoes = [_deal_shoe(play, rounds_seen, config.shoe, seed, tag_of_card) for seed in seeds]
     # one batch for every round of every shoe of this job
-    all_compositions = np.array([c for s in shoes for c in s[0]], dtype=np.int64)
-    numerators, denominators = evaluator.numerators(all_compositions.reshape(-1, 53))
-    events = settle_records(game, bets, [r for s in shoes for r in s[1]])
+    compositions = np.array([c for s in shoes for c in s.compositions], dtype=np.int64)
+    edges = play.edges(compositions.reshape(-1, len(CARDS)))
+    pays = play.pays([r for s in shoes for r in s.records])
     results, offset = [], 0
-    for compositions, _, true_counts in shoes:
-        rounds = len(compositions)
-        tallies = {}
-        for index, bet in enumerate(bets):
-            tally = BetTally(rounds=rounds)
-            pays = [event.pays for event in bet.events]
-            trigger = triggers.get(bet.id)
-            for k in range(offset, offset + rounds):
-                numerator = int(numerators[bet.id][k])
-                outcome = pays[int(events[index][k])]
-                edge = numerator / int(denominators[bet.id][k])
-                if numerator > 0:
-                    tally.positive += 1
-                    tally.edge_sum_positive.append(edge)
-                    tally.perfect_win += outcome
-                if trigger is not None and true_counts[k - offset][index] >= trigger:
-                    tally.count_bets += 1
-                    tally.count_win += outcome
-                    tally.count_edge.append(edge)
-            tallies[bet.id] = tally
-        results.append(tallies)
-        offset += rounds
+    for shoe in shoes:
+        rounds = range(offset, offset + len(shoe.records))
+        results.append({wager: _tally(rounds, edges[wager], pays[wager],
+                                      [float(t[index]) for t in shoe.true_counts],
+                                      triggers.get(wager))
+                        for index, wager in enumerate(wagers)})
+        offset += len(rounds)
     return results
 
 
@@ -316,7 +430,7 @@ def simulate(config: SimulationConfig, shoes: int, seed: int, workers: int = 1,
         raise SimulationError(f"shoes must be at least 1, got {shoes}")
     if workers < 1:
         raise SimulationError(f"workers must be at least 1, got {workers}")
-    _, bets, _ = _setup(config)  # validates the config and warms the disk cache
+    names = dict(shoe_play(config).names)  # validates the config and warms the disk cache
     children = np.random.SeedSequence(seed).spawn(shoes)
     jobs = [children[i:i + chunk] for i in range(0, shoes, chunk)]
     per_shoe: list[dict[str, BetTally]] = []
@@ -332,13 +446,12 @@ def simulate(config: SimulationConfig, shoes: int, seed: int, workers: int = 1,
             for result in pool.map(play_shoes, [config] * len(jobs), jobs):
                 per_shoe += result
                 report(len(per_shoe), shoes)
-    tallies = {bet.id: BetTally() for bet in bets}
+    tallies = {wager: BetTally() for wager in names}
     for shoe in per_shoe:
-        for bet_id, tally in shoe.items():
-            tallies[bet_id].merge(tally)
-    rounds = sum(next(iter(shoe.values())).rounds for shoe in per_shoe) if bets else 0
-    return SimulationResult(shoes, rounds, tallies, {b.id: b.name for b in bets},
-                            dict(config.triggers))
+        for wager, tally in shoe.items():
+            tallies[wager].merge(tally)
+    rounds = sum(next(iter(shoe.values())).rounds for shoe in per_shoe) if names else 0
+    return SimulationResult(shoes, rounds, tallies, names, dict(config.triggers))
 
 
 _ONE_THREAD = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS",
@@ -398,8 +511,9 @@ def terminal_progress(done: int, total: int) -> None:
     sys.stderr.flush()
 
 
-def tags_tuple(tags: dict[str, dict[str, int]]
+def tags_tuple(tags: Mapping[str, Mapping[str, int]], keys: Sequence[str] = RANKS
                ) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
-    """Per-bet tags in the hashable form :class:`SimulationConfig` keeps."""
-    return tuple((bet_id, tuple((rank, ranks.get(rank, 0)) for rank in RANKS))
-                 for bet_id, ranks in tags.items())
+    """Per-wager tags (by rank, or by a game's ``keys``) in the hashable form
+    :class:`SimulationConfig` keeps."""
+    return tuple((wager, tuple((key, tagged.get(key, 0)) for key in keys))
+                 for wager, tagged in tags.items())

@@ -196,7 +196,6 @@ def test_eor_cli_json_equals_the_evaluator(evaluator, capsys) -> None:
     ["eor", "century21", "--tags", "9H=1"],
     ["eor", "century21", "--remove", "Z"],
     ["eor", "punto-banco", "--strategy", "house"],
-    ["simulate", "century21", "--shoes", "1", "--seed", "1", "--workers", "1"],
     ["edge", "century21", "--seen", "/no/such/file"],
     ["edge", "century21", "--seen", "/dev/null", "--known", "1=9H"],
     ["edge", "century21", "--seen", "/dev/null", "--bet", "player"],

@@ -831,3 +831,8 @@ class Century21(Game):
         """The ``edge century21`` command (hook called by :mod:`exact.counting_cli`)."""
         from exact.games.century21_batch import run_edge_cli
         return run_edge_cli(self, args, seen)
+
+    def shoe_play(self, config):  # type: ignore[no-untyped-def]
+        """The player's wager on real shoes (hook called by :mod:`exact.simulation`)."""
+        from exact.games.century21_simulation import Century21Play
+        return Century21Play(self, config)

@@ -247,20 +247,22 @@ def eor_shoe(rules: Rules, args: argparse.Namespace) -> Shoe:
     shoe), less ``--remove``."""
     if args.shoe and args.decks is not None:
         raise ShoeError("give either --decks or --shoe, not both")
-    if args.shoe:
-        shoe = Shoe.parse(args.shoe)
-    elif args.decks is None:
-        shoe = shoe_for(rules)
-    else:
-        if args.decks < 1:
-            raise ShoeError(f"--decks {args.decks}: at least one deck")
-        jokers = Fraction(rules.jokers * args.decks, rules.decks or 1)
-        if jokers.denominator != 1:
-            raise ShoeError(f"--decks {args.decks}: the rules' {rules.jokers} jokers to "
-                            f"{rules.decks} decks give no whole number; use --shoe")
-        shoe = Shoe.standard(args.decks, int(jokers))
+    shoe = Shoe.parse(args.shoe) if args.shoe else shoe_of_decks(rules, args.decks)
     removed = getattr(args, "remove", None)  # `edge` takes the cards seen instead
     return shoe.remove(removed) if removed else shoe
+
+
+def shoe_of_decks(rules: Rules, decks: int | None) -> Shoe:
+    """``decks`` full decks with jokers in the rules' proportion (None: the rules' shoe)."""
+    if decks is None:
+        return shoe_for(rules)
+    if decks < 1:
+        raise ShoeError(f"--decks {decks}: at least one deck")
+    jokers = Fraction(rules.jokers * decks, rules.decks or 1)
+    if jokers.denominator != 1:
+        raise ShoeError(f"--decks {decks}: the rules' {rules.jokers} jokers to "
+                        f"{rules.decks} decks give no whole number; use --shoe")
+    return Shoe.standard(decks, int(jokers))
 
 
 def run_eor_cli(game: Century21, args: argparse.Namespace) -> str:
