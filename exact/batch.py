@@ -33,12 +33,14 @@ from exact.analysis import settle_records, value_only
 from exact.bets import Bet
 from exact.cards import Shoe
 from exact.compiled import (
+    INT64_LIMIT,
     BatchProjection,
     CompiledDeal,
     cache_key,
     counts_matrix,
     load_array,
     load_or_compile,
+    shoe_sizes,
     store_array,
 )
 from exact.enumerator import falling
@@ -46,7 +48,6 @@ from exact.errors import ExactError
 from exact.features import Needs
 from exact.games.base import Game
 
-_INT64_LIMIT = 2**63 - 1
 # Rounds a compiled deal may enumerate once; beyond this the walk takes minutes and gigabytes
 # (e.g. ranks and suits of both hands: 1,378 x 1,378 pairs of hands).
 _COMPILE_LIMIT = 200_000
@@ -125,16 +126,34 @@ def _event_matrices(game: Game, needs: Needs, compiled: CompiledDeal,
 
 
 @dataclass(frozen=True)
-class _PayVector:
-    """A bet's pays as integers over a common denominator (exact expected values)."""
+class PayVector:
+    """Pays as integers over a common denominator, so expected values stay integers.
+
+    Two Banker wins (19/20 each), a push and a loss in four rounds: (2 x 19/20 - 1) / 4.
+
+    >>> vector = PayVector.of([Fraction(19, 20), Fraction(0), Fraction(-1)])
+    >>> vector.numerators(np.array([[2, 1, 1]]), [4])
+    (array([18]), [80])
+    """
 
     scaled: tuple[int, ...]
     denominator: int
 
     @classmethod
-    def of(cls, bet: Bet) -> _PayVector:
-        denominator = lcm(*(event.pays.denominator for event in bet.events))
-        return cls(tuple(int(event.pays * denominator) for event in bet.events), denominator)
+    def of(cls, pays: Sequence[Fraction]) -> PayVector:
+        denominator = lcm(*(pay.denominator for pay in pays))
+        return cls(tuple(int(pay * denominator) for pay in pays), denominator)
+
+    def numerators(self, block: np.ndarray, totals: Sequence[int], wider: type | None = None
+                   ) -> tuple[np.ndarray, list[int]]:
+        """Expected values of a (shoes x events) count ``block`` whose rows sum to ``totals``:
+        numerators (int64 when bounded, else Python ints; ``wider=object`` forces those)
+        over the denominators ``total * denominator``."""
+        # every |count x pay| sums to at most total x max|pay|: int64 only below that bound
+        largest = max(totals, default=0) * max(abs(p) for p in self.scaled)
+        dtype: type = np.int64 if largest <= INT64_LIMIT and wider is not object else object
+        numerators = block.astype(dtype) @ np.array(self.scaled, dtype=dtype)
+        return numerators, [total * self.denominator for total in totals]
 
 
 class BetEvaluator:
@@ -165,7 +184,7 @@ class BetEvaluator:
                                          tuple(m.shape[1] for m in matrices))
             self._groups.append((group, projection.counts))
         self.round_cards = game.deal(next(iter(by_needs))).round_cards if by_needs else 0
-        self._pays = {bet.id: _PayVector.of(bet) for bet in self.bets}
+        self._pays = {bet.id: PayVector.of([e.pays for e in bet.events]) for bet in self.bets}
 
     def counts(self, shoes: Sequence[Shoe] | np.ndarray) -> dict[str, np.ndarray]:
         """Per bet, a (shoes x events) array of exact counts over ``N!/(N-r)!``."""
@@ -181,15 +200,11 @@ class BetEvaluator:
         """Exact expected values as (numerators, denominators) per bet: integer arrays with
         EV = numerator / denominator (int64 when bounded, else Python ints)."""
         matrix = shoes if isinstance(shoes, np.ndarray) else counts_matrix(shoes)
-        totals = [falling(int(n), self.round_cards) for n in np.asarray(matrix).sum(axis=1)]
+        totals = [falling(int(n), self.round_cards) for n in shoe_sizes(matrix)]
         numerators, denominators = {}, {}
         for bet_id, block in self.counts(matrix).items():
-            pays = self._pays[bet_id]
-            largest = max(totals, default=0) * max(abs(p) for p in pays.scaled)
-            dtype: type = np.int64 if largest <= _INT64_LIMIT else object
-            vector = np.array(pays.scaled, dtype=dtype)
-            numerators[bet_id] = block.astype(dtype) @ vector
-            denominators[bet_id] = np.array([t * pays.denominator for t in totals], dtype=object)
+            numerators[bet_id], over = self._pays[bet_id].numerators(block, totals)
+            denominators[bet_id] = np.array(over, dtype=object)
         return numerators, denominators
 
     def expected_values(self, shoes: Sequence[Shoe] | np.ndarray) -> dict[str, list[Fraction]]:

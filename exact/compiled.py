@@ -60,7 +60,7 @@ from exact.enumerator import (
 )
 from exact.errors import ShoeError
 
-_INT64_LIMIT = 2**63 - 1
+INT64_LIMIT = 2**63 - 1
 _FLOAT_EXACT_LIMIT = 2**53  # every integer of smaller magnitude is exact in float64
 CACHE_FORMAT = "compiled-1"
 _BLOCK = 256  # shoes per block of a batch  # bump when the layout of CompiledDeal changes
@@ -146,7 +146,7 @@ class CompiledDeal:
         """Exact weight of every term for ``shoe``; int64 when it cannot overflow, else objects."""
         check_shoe(self.deal, shoe)
         size, unit = shoe.size, self.deal.round_cards
-        dtype: type = np.int64 if size**unit <= _INT64_LIMIT else object
+        dtype: type = np.int64 if size**unit <= INT64_LIMIT else object
         values = self._factor_values(shoe, dtype)
         weights = np.zeros(len(self.terms), dtype=dtype)
         for ids, matrix, used in self._term_arrays:
@@ -204,7 +204,7 @@ class CompiledDeal:
         a wider type than the bound needs (int64 or object), e.g. to cross-check the tiers.
         """
         counts = check_batch(self.deal, counts)
-        sizes = counts.sum(axis=1)
+        sizes = shoe_sizes(counts)
         unit = self.deal.round_cards
         dtype = batch_dtype(int(sizes.max()) if len(sizes) else 0, unit)
         if wider is not None:
@@ -313,7 +313,7 @@ class BatchProjection:
                 block = (self._transposed(weights.dtype) @ weights).T
                 blocks.append(block.astype(np.int64) if weights.dtype == np.float64 else block)
         result = np.vstack(blocks)
-        sizes = counts.sum(axis=1)
+        sizes = shoe_sizes(counts)
         unit = self.compiled.deal.round_cards
         totals = np.array([falling(int(n), unit) for n in sizes], dtype=result.dtype)
         out, start = [], 0
@@ -351,7 +351,7 @@ def batch_dtype(largest_shoe: int, unit: int) -> type:
     bound = largest_shoe**unit
     if bound < _FLOAT_EXACT_LIMIT:
         return np.float64
-    if bound <= _INT64_LIMIT:
+    if bound <= INT64_LIMIT:
         return np.int64
     return object
 
@@ -362,10 +362,17 @@ def check_batch(deal: Deal, counts: np.ndarray) -> np.ndarray:
     if matrix.ndim != 2 or matrix.shape[1] != len(CARDS):
         raise ShoeError(f"a batch of shoes is a (shoes x {len(CARDS)}) matrix of card counts, "
                         f"got shape {matrix.shape}")
-    if not np.issubdtype(matrix.dtype, np.integer) or (matrix < 0).any():
+    if matrix.dtype == object and matrix.size:
+        if not all(isinstance(c, int | np.integer) for c in matrix.flat):
+            raise ShoeError("card counts of a batch must be non-negative integers")
+    elif not np.issubdtype(matrix.dtype, np.integer):
         raise ShoeError("card counts of a batch must be non-negative integers")
-    matrix = matrix.astype(np.int64)
-    if (matrix.sum(axis=1) < deal.round_cards).any():
+    if (matrix < 0).any():
+        raise ShoeError("card counts of a batch must be non-negative integers")
+    # Past 2**56 cards a class or a shoe total could wrap int64: Python integers then.
+    huge = matrix.size and int(matrix.max()) > _SAFE_COUNT
+    matrix = matrix.astype(object) if huge else matrix.astype(np.int64)
+    if (shoe_sizes(matrix) < deal.round_cards).any():
         raise ShoeError(f"a shoe of the batch cannot deal a round: the counting unit needs "
                         f"{deal.round_cards} cards")
     if not deal.accepts_jokers and matrix[:, JOKER_ID].any():
@@ -373,9 +380,28 @@ def check_batch(deal: Deal, counts: np.ndarray) -> np.ndarray:
     return matrix
 
 
+_SAFE_COUNT = 2**56  # 53 counts of at most this many cards sum within int64
+
+
+def shoe_sizes(counts: np.ndarray) -> np.ndarray:
+    """Cards in each shoe of a (shoes x 53) batch: int64, or Python integers for counts beyond
+    2**56, whose int64 sum could wrap silently.
+
+    >>> shoe_sizes(np.array([[2**62] * 53])).tolist() == [53 * 2**62]
+    True
+    """
+    matrix = np.asarray(counts)
+    if matrix.dtype != object and matrix.size and int(matrix.max()) > _SAFE_COUNT:
+        matrix = matrix.astype(object)
+    return matrix.sum(axis=1)
+
+
 def counts_matrix(shoes: Sequence[Shoe]) -> np.ndarray:
-    """Stack shoes into the (shoes x 53) matrix the batch functions take."""
-    return np.array([shoe.counts for shoe in shoes], dtype=np.int64).reshape(len(shoes), len(CARDS))
+    """Stack shoes into the (shoes x 53) matrix the batch functions take (int64, or Python
+    integers for counts beyond 2**56)."""
+    rows = [shoe.counts for shoe in shoes]
+    dtype: type = object if any(max(row) > _SAFE_COUNT for row in rows) else np.int64
+    return np.array(rows, dtype=dtype).reshape(len(shoes), len(CARDS))
 
 
 # --- the disk cache ----------------------------------------------------------------------------
@@ -422,7 +448,7 @@ def load_array(key: str) -> np.ndarray | None:
     """A numeric array kept in the disk cache under ``key`` (see :func:`cache_key`), or None."""
     try:
         return np.load(cache_directory() / f"{key}.npy", allow_pickle=False)
-    except (OSError, ValueError):
+    except (OSError, ValueError, EOFError):  # missing or damaged: computed again
         return None
 
 

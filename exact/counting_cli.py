@@ -22,7 +22,7 @@ from exact.cards import RANKS, Card, Shoe, parse_cards
 from exact.errors import ExactError, ShoeError
 from exact.games import get_game
 from exact.games.base import Game
-from exact.live import KnownCardError, next_round
+from exact.live import KnownCardError, next_round, slow_with_known
 from exact.removal import (
     RANK_WEIGHTS,
     CountError,
@@ -101,8 +101,10 @@ def _shown(value: float | None) -> str:
 
 # --- eor -----------------------------------------------------------------------------------------
 def eor_report(table: RemovalTable, user_tags: dict[str, int] | None, decks: int,
-               weights: Mapping[str, int] = RANK_WEIGHTS) -> dict[str, object]:
-    """The ``eor`` JSON; ``weights`` are the cards of each key (rank or class) in a deck."""
+               weights: Mapping[str, int] = RANK_WEIGHTS, key_name: str = "rank"
+               ) -> dict[str, object]:
+    """The ``eor`` JSON; ``weights`` are the cards of each key (a rank, or a game's card
+    class: ``key_name``) in a deck."""
     bets = {}
     for bet_id, effects in table.effects.items():
         tags, level, correlation = best_tags(dict(effects), weights)
@@ -126,7 +128,7 @@ def eor_report(table: RemovalTable, user_tags: dict[str, int] | None, decks: int
                                        table.base[bet_id], user_tags, effects, decks, weights))}
         bets[bet_id] = entry
     return {"shoe": table.shoe.describe(), "cards": table.shoe.size,
-            "cards_removed_per_rank": table.depth,
+            f"cards_removed_per_{key_name}": table.depth,
             "unit": "change in expected value per unit wagered, per card removed", "bets": bets}
 
 
@@ -324,10 +326,15 @@ def _edge(args: argparse.Namespace) -> str:
     seen = _seen_cards(args)
     shoe = _shoe(args).remove(seen)
     known = _parse_known(args.known)
+    # With known cards the round is enumerated card by card: minutes for each bet on suits.
+    # The default set leaves those out, saying so; --bet asks for them anyway.
+    slow = [b for b in bets if known and not args.bet and slow_with_known(game, b)]
+    bets = [b for b in bets if b not in slow]
     rounds = next_round(game, shoe, bets, known,
                         evaluator=None if known else BetEvaluator(game, bets))
     report = {"cards_seen": len(seen), "cards_unseen": shoe.size,
               "known": {str(p): str(c) for p, c in sorted(known.items())},
+              "not_evaluated": {b.id: KNOWN_TOO_SLOW for b in slow},
               "bets": {bet_id: {"name": r.bet.name,
                                 "expected_value": _fraction(r.expected_value),
                                 "positive": r.expected_value > 0,
@@ -341,7 +348,13 @@ def _edge(args: argparse.Namespace) -> str:
         value = r.expected_value
         lines.append(f"{bet_id:22} {100 * float(value):+9.4f}%  {'BET' if value > 0 else '':3} "
                      f"exact {value}")
+    if slow:
+        lines.append(f"Not evaluated: {', '.join(b.id for b in slow)} ({KNOWN_TOO_SLOW})")
     return "\n".join(lines) + "\n"
+
+
+KNOWN_TOO_SLOW = ("with --known, a bet on suits takes minutes card by card at 8 decks; ask "
+                  "for it with --bet")
 
 
 # --- registration ------------------------------------------------------------------------------

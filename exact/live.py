@@ -31,7 +31,7 @@ from fractions import Fraction
 
 from exact.batch import BetEvaluator
 from exact.bets import Bet
-from exact.cards import CARDS, Card, Shoe, View
+from exact.cards import CARDS, RANKS, Card, Shoe, View
 from exact.enumerator import falling
 from exact.errors import ExactError, ShoeError
 from exact.games.base import Game
@@ -69,6 +69,19 @@ def next_round(game: Game, shoe: Shoe, bets: Sequence[Bet],
     return _forced(game, shoe, bets, known)
 
 
+def slow_with_known(game: Game, bet: Bet) -> bool:
+    """Whether forcing a known card makes ``bet`` slow: a bet that sees cards through more
+    classes than the 13 ranks (suits, colours) branches on up to 52 classes at every position
+    of the card-by-card walk, minutes at 8 decks where rank and value bets take seconds."""
+    return len(_view(game, [bet]).labels) > len(RANKS) + 1  # (+1: the joker's class)
+
+
+def _view(game: Game, bets: Sequence[Bet]) -> View:
+    """The classes the card-by-card walk branches on: every attribute the bets need."""
+    needs = game.needs(set().union(*(b.features for b in bets)))
+    return View(tuple({a for s in needs.stages for a in needs.attributes(s)}))
+
+
 def _forced(game: Game, shoe: Shoe, bets: Sequence[Bet],
             known: dict[int, Card]) -> dict[str, NextRound]:
     unit = game.deal(game.needs(set().union(*(b.features for b in bets)))).round_cards
@@ -79,8 +92,7 @@ def _forced(game: Game, shoe: Shoe, bets: Sequence[Bet],
             raise KnownCardError(f"known card {card} at position {position}: give its suit "
                                  "(e.g. 9H): the card itself is forced there")
     rest = shoe.remove(list(known.values()))
-    needs = game.needs(set().union(*(b.features for b in bets)))
-    view = View(tuple({a for s in needs.stages for a in needs.attributes(s)}))
+    view = _view(game, bets)
     counts = view.class_counts(rest)
     representative = {}
     for card in CARDS:

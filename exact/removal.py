@@ -146,8 +146,9 @@ def _nearest_balanced(exact: Mapping[str, Fraction], level: int,
     best: dict[int, tuple[Fraction, tuple[int, ...]]] = {0: (Fraction(0), ())}
     for key, weight in weights.items():
         following: dict[int, tuple[Fraction, tuple[int, ...]]] = {}
+        # a class the shoe lacks costs nothing whatever its tag: it is tagged 0
         for total, (cost, tags) in best.items():
-            for tag in range(-level, level + 1):
+            for tag in range(-level, level + 1) if weight else (0,):
                 entry = (cost + weight * (exact[key] - tag) ** 2, (*tags, tag))
                 found = following.get(total + weight * tag)
                 if found is None or entry < found:
@@ -164,7 +165,9 @@ def balanced(tags: Mapping[str, int], weights: Mapping[str, int] = RANK_WEIGHTS)
 def _reduced(weights: Mapping[str, int]) -> list[int]:
     """Weights over their common divisor: equal weights count 1 each, so the float sums below
     are the plain per-rank sums."""
-    divisor = math.gcd(*weights.values()) or 1
+    divisor = math.gcd(*weights.values())
+    if not divisor:
+        raise CountError("a count needs cards to weigh its tags: every weight is zero")
     return [count // divisor for count in weights.values()]
 
 
@@ -201,6 +204,7 @@ def parse_tags(text: str, keys: Sequence[str] = RANKS,
     (-1, 0)
     """
     tags = {key: 0 for key in keys}
+    named: dict[str, str] = {}
     for item in text.replace(" ", "").split(","):
         if not item:
             continue
@@ -211,6 +215,9 @@ def parse_tags(text: str, keys: Sequence[str] = RANKS,
         key = None if card.suit is not None else key_of(card)
         if key not in tags:
             raise CountError(f"bad tag {item!r}: tag one of {', '.join(keys)}")
+        if key in named:
+            raise CountError(f"bad tag {item!r}: {key} is tagged twice ({named[key]!r} too)")
+        named[key] = item
         tags[key] = int(number)
     return tags
 

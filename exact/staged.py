@@ -35,7 +35,7 @@ import numpy as np
 
 from exact.bets import Bet
 from exact.cards import CARDS, JOKER, Label, Shoe, View
-from exact.compiled import batch_dtype, check_batch, counts_matrix
+from exact.compiled import batch_dtype, check_batch, counts_matrix, shoe_sizes
 from exact.enumerator import Deal, Draw, check_shoe, falling, group_coefficient
 from exact.errors import BetFileError
 from exact.games.base import Game
@@ -229,7 +229,7 @@ class StagedDeal:
         grids = [self._grid(bet) for bet in bets]
         blocks = [self._block(grids, matrix[start:start + _BLOCK])
                   for start in range(0, len(matrix), _BLOCK)]
-        sizes = matrix.sum(axis=1)
+        sizes = shoe_sizes(matrix)
         unit = self.deal.round_cards
         dtype = np.int64 if batch_dtype(int(sizes.max(initial=0)), unit) is not object else object
         fill = np.array([falling(int(n) - self.used, unit - self.used) for n in sizes],
@@ -255,7 +255,7 @@ class StagedDeal:
     def _block(self, grids: Sequence[_Grid], matrix: np.ndarray) -> list[np.ndarray]:
         """Per bet, (shoes x events) counts of the fixed groups (before the fill)."""
         # N**used bounds every weight, product and sum below (module docstring).
-        wide = batch_dtype(int(matrix.sum(axis=1).max()), self.used) is object
+        wide = batch_dtype(int(shoe_sizes(matrix).max()), self.used) is object
         dtype: type = object if wide else np.int64
         classes = [(matrix @ one_hot).astype(dtype) for one_hot in self._one_hot]
         first = self.stages[0]

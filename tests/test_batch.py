@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from exact.analysis import analyze, game_bets
 from exact.batch import BetEvaluator
 from exact.cards import Shoe
 from exact.compiled import (
@@ -18,6 +19,7 @@ from exact.compiled import (
     counts_matrix,
     load_or_compile,
 )
+from exact.enumerator import falling
 from exact.errors import ShoeError
 from exact.features import Needs
 
@@ -137,3 +139,16 @@ def test_disk_cache_round_trip_and_concurrent_writers(punto_banco, tmp_path, mon
     stored[0].write_bytes(b"torn")  # a damaged entry is compiled again
     again = load_or_compile(deal, parts)
     assert again.distribution(shoe) == results[0].distribution(shoe)
+
+
+def test_shoes_whose_size_passes_int64_stay_exact(punto_banco):
+    """5 x 2**62 cards: a shoe's int64 total would wrap; the batch (compiled and staged paths)
+    must still equal the direct enumerator."""
+    huge = 2**62
+    shoe = Shoe.parse(",".join(f"{card}:{huge}" for card in ("AS", "AH", "AD", "AC", "KS")))
+    bets = [b for b in game_bets(punto_banco) if b.id in ("banker", "perfect-pairs")]
+    batch = BetEvaluator(punto_banco, bets).counts([shoe])
+    direct = analyze(punto_banco, shoe, bets, engine="direct")
+    for bet in bets:
+        assert [int(c) for c in batch[bet.id][0]] == list(direct.bets[bet.id].counts), bet.id
+    assert sum(direct.bets["banker"].counts) == falling(shoe.size, 6) > 2**300

@@ -47,7 +47,7 @@ def house_pair():
     return fixed_pair(DEFAULT_RULES)
 
 
-def small_shoes(seed: int, number: int) -> list[Shoe]:
+def small_joker_shoes(seed: int, number: int) -> list[Shoe]:
     """Shoes of 6-11 cards over 2-5 classes, a joker class in most, so that the direct
     enumerator and the game table stay cheap while every kind of hand occurs."""
     generator = np.random.default_rng(seed)
@@ -87,7 +87,7 @@ def direct_outcomes(evaluator, shoe: Shoe) -> Counter:
 
 def test_compiled_equals_enumerator_and_game_table_on_1000_small_shoes(evaluator,
                                                                        house_pair) -> None:
-    shoes = small_shoes(seed=2024, number=1000)
+    shoes = small_joker_shoes(seed=2024, number=1000)
     batch = evaluator.counts(shoes)
     values = evaluator.expected_values(shoes)
     assert len({shoe.counts for shoe in shoes}) > 900 and sum(s.jokers > 0 for s in shoes) > 600
@@ -133,7 +133,7 @@ def test_best_response_pair_is_compiled_too() -> None:
     dealer = table.house_way()[1]
     assert best.expected_values([FULL])[0] == table.value(table.player_best_response(dealer),
                                                           dealer) > HOUSE_WAY_EDGE
-    shoe = small_shoes(seed=5, number=1)[0]
+    shoe = small_joker_shoes(seed=5, number=1)[0]
     assert Counter(best.results(shoe)) == direct_outcomes(best, shoe)
     with pytest.raises(StrategyError):
         evaluator_for(DEFAULT_RULES, "equilibrium")
@@ -141,7 +141,7 @@ def test_best_response_pair_is_compiled_too() -> None:
 
 def test_number_tiers_agree(evaluator) -> None:
     shoes = [FULL, *depleted_full_shoes(seed=3, number=3, keep=250),
-             *small_shoes(seed=4, number=20)]
+             *small_joker_shoes(seed=4, number=20)]
     matrix = counts_matrix(shoes)
     narrow = evaluator.counts(matrix)  # float64 tier: 424**6 < 2**53
     wide = evaluator.counts(matrix, wider=np.int64)
@@ -212,10 +212,19 @@ def test_errors_are_typed() -> None:
     assert issubclass(StrategyError, ExactError)
 
 
-def test_settled_outcomes_round_trip_through_the_disk_cache(evaluator) -> None:
-    # the evaluator's settlement may come from the cache: it must equal settling afresh
+def test_settled_outcomes_round_trip_through_the_disk_cache(evaluator, monkeypatch) -> None:
+    # a second evaluator reads the settlement from the cache (settling would fail here), and
+    # what it reads equals settling afresh
+    evaluator.outcomes  # noqa: B018 (settles, or reads, and stores)
+    import exact.games.century21_batch as module
+
+    def refuse(*_):  # type: ignore[no-untyped-def]
+        raise AssertionError("settled again instead of read from the disk cache")
+
+    monkeypatch.setattr(module, "record_outcome", refuse)
     again = Century21Evaluator(evaluator.deal, evaluator.strategy)
     outcomes, of_record = again._settled
+    monkeypatch.undo()
     assert [outcomes[i] for i in of_record] == [record_outcome(DEFAULT_RULES, record)
                                                 for record in again.compiled.records]
 

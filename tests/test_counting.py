@@ -178,3 +178,24 @@ def test_cli_eor_and_edge(tmp_path, capsys, monkeypatch):
                 ["eor", "punto-banco", "--depth", "0"]):
         assert main(bad) == 2, bad
         assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_known_cards_leave_out_the_suit_bets_by_name_unless_asked(capsys, monkeypatch):
+    """With --known the default bet set skips the bets on suits (minutes each card by card),
+    and says which; asked for by --bet, such a bet is evaluated."""
+    from exact.live import slow_with_known
+
+    game = __import__("exact.games", fromlist=["get_game"]).get_game("punto-banco")
+    slow = {b.id for b in game_bets(game) if slow_with_known(game, b)}
+    assert slow == {"perfect-pairs", "player-perfect-pair", "banker-perfect-pair"}
+    shoe = "AS:2,AH:2,9S:2,9D:2,KC:2,5H:2"
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO(""))
+    assert main(["edge", "punto-banco", "--shoe", shoe, "--known", "1=9S", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert set(report["not_evaluated"]) == slow and not slow & set(report["bets"])
+    assert {"tie", "player-pair", "dragon-7"} <= set(report["bets"])
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO(""))
+    assert main(["edge", "punto-banco", "--shoe", shoe, "--known", "1=9S", "--json",
+                 "--bet", "perfect-pairs"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert list(report["bets"]) == ["perfect-pairs"] and report["not_evaluated"] == {}

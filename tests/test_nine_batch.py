@@ -109,11 +109,12 @@ def test_nines_house_edge_through_the_batch_evaluator(nine_and_nines, nine_bets)
 
 def test_hand_weights_are_never_negative():
     # class counts 1, 0, 3: a pair of the first class, or any card of the second, cannot be
-    # dealt; taking cards of the third class first leaves 3 - 2 and then none
+    # dealt; taking cards of the third class first leaves 3 - 2 and then none; the last group
+    # has two negative factors, (1 - 2)(1 - 3) = 2 unless each is clipped to 0
     classes = np.array([[1, 0, 3]], dtype=np.int64)
-    groups = np.array([[0, 0], [0, 1], [2, 2], [2, 2], [0, 2]], dtype=np.int64)
-    offsets = np.array([[0, 1], [0, 0], [0, 1], [2, 3], [1, 4]], dtype=np.int64)
-    assert _falling_products(classes, groups, offsets).tolist() == [[0, 0, 6, 0, 0]]
+    groups = np.array([[0, 0], [0, 1], [2, 2], [2, 2], [0, 2], [0, 0]], dtype=np.int64)
+    offsets = np.array([[0, 1], [0, 0], [0, 1], [2, 3], [1, 4], [2, 3]], dtype=np.int64)
+    assert _falling_products(classes, groups, offsets).tolist() == [[0, 0, 6, 0, 0, 0]]
 
 
 def test_beyond_int64_the_staged_path_uses_python_integers(punto_banco, perfect_pairs):

@@ -37,6 +37,9 @@ def builds(tmp_path_factory):
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         first = {game_id: build_report(game_id, out) for game_id in available_reports()}
+    except BaseException:
+        second.kill()  # the first build's error is the one to see
+        raise
     finally:
         _output, errors = second.communicate(timeout=900)
     assert second.returncode == 0, errors

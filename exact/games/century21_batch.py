@@ -28,10 +28,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
-from math import gcd, lcm
+from math import gcd
 
 import numpy as np
 
+from exact.batch import PayVector
 from exact.cards import Card, Shoe, rank_value
 from exact.compiled import (
     BatchProjection,
@@ -40,6 +41,7 @@ from exact.compiled import (
     counts_matrix,
     load_array,
     load_or_compile,
+    shoe_sizes,
     store_array,
 )
 from exact.enumerator import falling
@@ -62,7 +64,6 @@ from exact.games.century21 import (
 from exact.games.century21_rules import Rules
 from exact.removal import RemovalTable, parse_tags, removal_table
 
-_INT64_LIMIT = 2**63 - 1
 PURE_STRATEGIES = ("house", "best", "dealer-best")  # the equilibrium mixes: no single deal
 Outcome = tuple[str, Fraction]  # (how the hand was decided, the player's pay per unit)
 
@@ -138,10 +139,8 @@ class Century21Evaluator:
         return BatchProjection.build(self.compiled, [(self._settled[1], len(self.outcomes))])
 
     @cached_property
-    def _pays(self) -> tuple[tuple[int, ...], int]:
-        """Pays as integers over a common denominator, so expected values stay integers."""
-        denominator = lcm(*(pay.denominator for _, pay in self.outcomes))
-        return tuple(int(pay * denominator) for _, pay in self.outcomes), denominator
+    def _pays(self) -> PayVector:
+        return PayVector.of([pay for _, pay in self.outcomes])
 
     def counts(self, shoes: Sequence[Shoe] | np.ndarray, wider: type | None = None
                ) -> np.ndarray:
@@ -154,14 +153,8 @@ class Century21Evaluator:
                    ) -> tuple[np.ndarray, list[int]]:
         """Expected values as integer numerators over per-shoe denominators."""
         matrix = shoes if isinstance(shoes, np.ndarray) else counts_matrix(shoes)
-        totals = [falling(int(n), ROUND_CARDS) for n in np.asarray(matrix).sum(axis=1)]
-        block = self.counts(matrix, wider)
-        scaled, denominator = self._pays
-        # every |count x pay| sums to at most total x max|pay|: int64 only below that bound
-        largest = max(totals, default=0) * max(abs(p) for p in scaled)
-        dtype: type = np.int64 if largest <= _INT64_LIMIT and wider is not object else object
-        numerators = block.astype(dtype) @ np.array(scaled, dtype=dtype)
-        return numerators, [total * denominator for total in totals]
+        totals = [falling(int(n), ROUND_CARDS) for n in shoe_sizes(matrix)]
+        return self._pays.numerators(self.counts(matrix, wider), totals, wider)
 
     def expected_values(self, shoes: Sequence[Shoe] | np.ndarray, wider: type | None = None
                         ) -> list[Fraction]:
@@ -242,14 +235,12 @@ def class_removal_table(evaluator: Century21Evaluator, shoe: Shoe, depth: int = 
                          depth, removal_sets)
 
 
-def eor_shoe(rules: Rules, args: argparse.Namespace) -> Shoe:
+def full_shoe(rules: Rules, args: argparse.Namespace) -> Shoe:
     """``--shoe``, or ``--decks N`` with jokers in the rules' proportion (default: the rules'
-    shoe), less ``--remove``."""
-    if args.shoe and args.decks is not None:
+    shoe): the shoe before any card is taken out (a count is balanced over it)."""
+    if args.shoe is not None and args.decks is not None:
         raise ShoeError("give either --decks or --shoe, not both")
-    shoe = Shoe.parse(args.shoe) if args.shoe else shoe_of_decks(rules, args.decks)
-    removed = getattr(args, "remove", None)  # `edge` takes the cards seen instead
-    return shoe.remove(removed) if removed else shoe
+    return Shoe.parse(args.shoe) if args.shoe is not None else shoe_of_decks(rules, args.decks)
 
 
 def shoe_of_decks(rules: Rules, decks: int | None) -> Shoe:
@@ -272,9 +263,10 @@ def run_eor_cli(game: Century21, args: argparse.Namespace) -> str:
     if args.bet or args.bets:
         raise ExactError("century21 has one bet, the player's: --bet/--bets do not apply")
     rules = Rules.load(args.rules) if args.rules else game.rules
-    shoe = eor_shoe(rules, args)
+    full = full_shoe(rules, args)
+    shoe = full.remove(args.remove) if args.remove else full
     evaluator = evaluator_for(rules, args.strategy or "house", args.information or "total")
-    weights = class_weights(shoe_for(rules) if args.shoe is None else Shoe.parse(args.shoe))
+    weights = class_weights(full)
     user_tags = (parse_tags(args.tags, CLASS_KEYS, lambda card: class_key(card.rank))
                  if args.tags else None)
     table = class_removal_table(evaluator, shoe, args.depth, args.removal_set or ())
@@ -282,7 +274,7 @@ def run_eor_cli(game: Century21, args: argparse.Namespace) -> str:
     report = {"game": "century21", "strategy": evaluator.strategy,
               "information": evaluator.deal.mode, "held_fixed": HELD_FIXED,
               "classes": CLASS_DESCRIPTION, "count_weights": weights,
-              **eor_report(table, user_tags, decks, weights)}
+              **eor_report(table, user_tags, decks, weights, "class")}
     if args.json:
         return json.dumps(report, indent=2) + "\n"
     return (f"21st Century Baccarat, {evaluator.strategy} strategy pair ({HELD_FIXED}); "
@@ -335,7 +327,7 @@ def run_edge_cli(game: Century21, args: argparse.Namespace, seen: Sequence[Card]
         raise ExactError("century21: --known is not supported (the joker and option hands "
                          "are searched over whole hands, not card positions)")
     rules = Rules.load(args.rules) if args.rules else game.rules
-    shoe = eor_shoe(rules, args).remove(seen)
+    shoe = full_shoe(rules, args).remove(seen)
     report = {"cards_seen": len(seen), **next_hand(rules, shoe, args.information or "total")}
     if args.json:
         return json.dumps(report, indent=2) + "\n"
