@@ -1,5 +1,5 @@
-"""Shared by the batch-evaluator tests: the tracked bets, random shoes, and event counts by
-the direct recursive enumerator to compare against."""
+"""Shared by the batch-evaluator and simulation tests: the tracked bets, random shoes, event
+counts by the direct recursive enumerator to compare against, and the scale-out checks."""
 
 from __future__ import annotations
 
@@ -86,3 +86,29 @@ def _direct_group(game: Game, needs: Needs, shoe: Shoe, bets: Sequence[Bet]
         for bet, event in zip(bets, by_record[record], strict=True):
             out[bet.id][event] += count
     return out
+
+
+def assert_same_result_whatever_the_workers(config: object, shoes: int, seed: int) -> None:
+    """One seed, one result: 1 or 2 worker processes, other chunk sizes; another seed differs."""
+    from exact.simulation import simulate
+
+    one = simulate(config, shoes=shoes, seed=seed, workers=1, chunk=2).summary()
+    two = simulate(config, shoes=shoes, seed=seed, workers=2, chunk=2).summary()
+    other_chunks = simulate(config, shoes=shoes, seed=seed, workers=1, chunk=3).summary()
+    assert one == two == other_chunks
+    assert one != simulate(config, shoes=shoes, seed=seed + 1).summary()
+
+
+def assert_same_result_on_a_dask_cluster(config: object, shoes: int, seed: int) -> None:
+    """A local Dask cluster gives what the local processes give for the same seed."""
+    import pytest
+
+    from exact.simulation import simulate
+
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  host="127.0.0.1", protocol="tcp", dashboard_address=None) \
+            as cluster:
+        on_dask = simulate(config, shoes=shoes, seed=seed, scheduler=cluster.scheduler_address,
+                           chunk=1).summary()
+    assert on_dask == simulate(config, shoes=shoes, seed=seed).summary()

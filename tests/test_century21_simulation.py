@@ -23,7 +23,11 @@ from exact.simulation import (
     SimulationError,
     play_shoes,
     shoe_play,
-    simulate,
+)
+
+from batch_helpers import (
+    assert_same_result_on_a_dask_cluster,
+    assert_same_result_whatever_the_workers,
 )
 
 FEE = DEFAULT_RULES.collection_fee(DEFAULT_RULES.table.min_bet) / DEFAULT_RULES.table.min_bet
@@ -100,21 +104,11 @@ def test_the_play_reads_a_hand_from_its_classes_as_from_the_cards():
 
 
 def test_same_seed_same_result_with_one_or_two_workers():
-    one = simulate(config(), shoes=4, seed=99, workers=1, chunk=1).summary()
-    two = simulate(config(), shoes=4, seed=99, workers=2, chunk=1).summary()
-    other_chunks = simulate(config(), shoes=4, seed=99, workers=1, chunk=3).summary()
-    assert one == two == other_chunks
-    assert one != simulate(config(), shoes=4, seed=100).summary()
+    assert_same_result_whatever_the_workers(config(), shoes=4, seed=99)
 
 
 def test_same_result_on_a_dask_cluster():
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                                  host="127.0.0.1", protocol="tcp", dashboard_address=None) \
-            as cluster:
-        on_dask = simulate(config(), shoes=2, seed=5, scheduler=cluster.scheduler_address,
-                           chunk=1).summary()
-    assert on_dask == simulate(config(), shoes=2, seed=5).summary()
+    assert_same_result_on_a_dask_cluster(config(), shoes=2, seed=5)
 
 
 def test_cli_simulate_json(capsys):

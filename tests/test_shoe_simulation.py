@@ -19,6 +19,11 @@ from exact.simulation import (
     tags_tuple,
 )
 
+from batch_helpers import (
+    assert_same_result_on_a_dask_cluster,
+    assert_same_result_whatever_the_workers,
+)
+
 TAGS = {"dragon-7": {"4": -1, "5": -1, "6": -1, "7": -1, "8": 2, "9": 2}}
 
 
@@ -30,21 +35,11 @@ def config(**shoe) -> SimulationConfig:
 
 
 def test_same_seed_same_result_with_one_or_two_workers():
-    one = simulate(config(), shoes=6, seed=99, workers=1, chunk=2).summary()
-    two = simulate(config(), shoes=6, seed=99, workers=2, chunk=2).summary()
-    other_chunks = simulate(config(), shoes=6, seed=99, workers=1, chunk=4).summary()
-    assert one == two == other_chunks
-    assert one != simulate(config(), shoes=6, seed=100).summary()
+    assert_same_result_whatever_the_workers(config(), shoes=6, seed=99)
 
 
 def test_same_result_on_a_dask_cluster():
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                                  host="127.0.0.1", protocol="tcp", dashboard_address=None) \
-            as cluster:
-        on_dask = simulate(config(), shoes=4, seed=5, scheduler=cluster.scheduler_address,
-                           chunk=1).summary()
-    assert on_dask == simulate(config(), shoes=4, seed=5).summary()
+    assert_same_result_on_a_dask_cluster(config(), shoes=4, seed=5)
 
 
 def test_rounds_are_the_real_deal_and_edges_exact(punto_banco):
