@@ -49,6 +49,15 @@ def nines_tier(player: Sequence[Card], banker: Sequence[Card]) -> str:
 NINES_PAYS = {"diamond twins": 30000, "suited twins": 10000, "double without tens": 30,
               "double": 20, "single": 2, "lose": -1}
 
+# tier -> event name of the shipped illustrative tables (exact/data/nine_and_nines/bets.toml);
+# a tier not named here is the bet's losing event
+NINE_EVENTS = {"A-8 suited": "Suited A-8", "2-7 suited": "Suited 2-7", "3-6 suited": "Suited 3-6",
+               "4-5 suited": "Suited 4-5", "ten suited": "Suited ten-value 9",
+               "unsuited": "Unsuited 9 without a ten", "ten unsuited": "Unsuited ten-value 9"}
+NINES_EVENTS = {"diamond twins": "Diamond twins", "suited twins": "Suited twins",
+                "double without tens": "Double without tens", "double": "Double",
+                "single": "Single"}
+
 
 def brute_force_first_four(shoe: Shoe) -> Counter:
     """(NINE Player tier, NINE Banker tier, NINES tier) per ordered 6-card sequence, dealing

@@ -9,7 +9,9 @@ from fractions import Fraction
 
 import pytest
 from nine_reference import (
+    NINE_EVENTS,
     NINE_PAYS,
+    NINES_EVENTS,
     NINES_PAYS,
     brute_force_first_four,
     nines_by_counting,
@@ -23,13 +25,6 @@ from exact.games import get_game
 
 GAME = get_game("nine-and-nines")
 BETS = {bet.id: bet for bet in game_bets(GAME)}
-# reference tier -> event name of the shipped illustrative tables
-NINE_EVENTS = {"A-8 suited": "Suited A-8", "2-7 suited": "Suited 2-7", "3-6 suited": "Suited 3-6",
-               "4-5 suited": "Suited 4-5", "ten suited": "Suited ten-value 9",
-               "unsuited": "Unsuited 9 without a ten", "ten unsuited": "Unsuited ten-value 9"}
-NINES_EVENTS = {"diamond twins": "Diamond twins", "suited twins": "Suited twins",
-                "double without tens": "Double without tens", "double": "Double",
-                "single": "Single"}
 # small shoes where every NINES tier can happen (twins need two of each card)
 SMALL_SHOES = {
     "sixteen cards": Shoe.from_counts({"9D": 2, "KD": 2, "9S": 2, "QS": 2, "4H": 1, "5H": 1,

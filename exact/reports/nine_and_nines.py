@@ -46,13 +46,6 @@ DEPLETED_SHOES = 20
 TARGET_EDGE = Fraction(5, 100)
 DESIGNED_TIERS = {"nine-player": "Unsuited 9 without a ten", "nines": "Double"}
 RARITY_ROUNDS = 100_000_000
-# tests/nine_reference.py tier -> event of the shipped illustrative tables
-NINE_EVENTS = {"A-8 suited": "Suited A-8", "2-7 suited": "Suited 2-7", "3-6 suited": "Suited 3-6",
-               "4-5 suited": "Suited 4-5", "ten suited": "Suited ten-value 9",
-               "unsuited": "Unsuited 9 without a ten", "ten unsuited": "Unsuited ten-value 9"}
-NINES_EVENTS = {"diamond twins": "Diamond twins", "suited twins": "Suited twins",
-                "double without tens": "Double without tens", "double": "Double",
-                "single": "Single"}
 
 
 def report_data(game, context: Context) -> dict[str, object]:  # type: ignore[no-untyped-def]
@@ -130,14 +123,15 @@ def side_checks(game, bets, analysis, reference: ModuleType) -> dict[str, object
         counts = reference.brute_force_first_four(shoe)
         direct = analyze(game, shoe, bets, engine="direct")
         for position, bet_id in enumerate(SIDE_BETS):
-            expected = _events(counts, position, analysis.bets[bet_id])
+            expected = _events(counts, position, analysis.bets[bet_id], reference)
             brute.append({"shoe": f"{shoe.size} cards: {sections._composition(shoe)}",
                           "bet": analysis.bets[bet_id].bet.name,
                           "brute_force": " / ".join(grouped(c) for c in expected),
                           "agrees": list(direct.bets[bet_id].counts) == expected})
     counted = reference.nines_by_counting(Shoe.standard(DECKS))
     nines = analysis.bets["nines"]
-    expected = _events(Counter({(None, None, k): v for k, v in counted.items()}), 2, nines)
+    expected = _events(Counter({(None, None, k): v for k, v in counted.items()}), 2, nines,
+                       reference)
     full = {"shoe": Shoe.standard(DECKS).describe(),
             "rows": [{"event": e.name, "counted": grouped(c), "engine": grouped(n),
                       "agrees": c == n}
@@ -149,7 +143,7 @@ def side_checks(game, bets, analysis, reference: ModuleType) -> dict[str, object
     for position, bet_id in enumerate(SIDE_BETS):
         bet_analysis = analysis.bets[bet_id]
         table = bet_analysis.table()
-        per_event = _events(seen, position, bet_analysis)
+        per_event = _events(seen, position, bet_analysis, reference)
         net = sum(c * e.pays for c, e in zip(per_event, bet_analysis.bet.events, strict=True))
         average = Fraction(net, SIMULATED_ROUNDS)
         low, high = result_interval(table.expected_value, table.variance, SIMULATED_ROUNDS, level)
@@ -164,19 +158,23 @@ def side_checks(game, bets, analysis, reference: ModuleType) -> dict[str, object
                           and all(r["agrees"] for r in simulated))}
 
 
-def _events(tiers: Counter, position: int, bet_analysis: BetAnalysis) -> list[int]:
+def _events(tiers: Counter, position: int, bet_analysis: BetAnalysis,
+            reference: ModuleType) -> list[int]:
     """Counts per event of the bet from the reference's tier counts (its ``position``-th
-    tier); tiers the reference calls "lose" go to the losing event.
+    tier), named as the reference maps its tiers to the shipped tables' events; other tiers
+    ("lose") go to the losing event.
 
+    >>> from types import SimpleNamespace
     >>> from exact.analysis import BetAnalysis, game_bets
     >>> from exact.games import get_game
     >>> nines = next(b for b in game_bets(get_game("nine-and-nines")) if b.id == "nines")
+    >>> reference = SimpleNamespace(NINES_EVENTS={"single": "Single"})
     >>> _events(Counter({("lose", "lose", "single"): 5, ("x", "y", "lose"): 7}), 2,
-    ...         BetAnalysis(nines, (0,) * 6, 12))
+    ...         BetAnalysis(nines, (0,) * 6, 12), reference)
     [0, 0, 0, 0, 5, 7]
     """
     names = [e.name for e in bet_analysis.bet.events]
-    mapping = NINES_EVENTS if bet_analysis.bet.id == "nines" else NINE_EVENTS
+    mapping = reference.NINES_EVENTS if bet_analysis.bet.id == "nines" else reference.NINE_EVENTS
     out = [0] * len(names)
     for key, count in tiers.items():
         event = mapping.get(key[position], names[-1])
