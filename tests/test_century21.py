@@ -339,3 +339,17 @@ def test_house_way_is_the_same_whichever_information_the_player_has(full_table) 
     cards_dealer = cards.house_way()[1]
     assert (cards.value(cards.player_best_response(cards_dealer), cards_dealer)
             >= full_table.value(full_table.player_best_response(dealer), dealer))
+
+
+def test_cli_json_of_a_mixed_strategy_writes_expected_counts_as_fractions(capsys) -> None:
+    """At the full shoe the equilibrium mixes: expected counts are fractions wherever counts
+    appear (outcomes, rarity tiers, top award), written as exact strings."""
+    import json
+
+    from exact.cli import main
+
+    assert main(["analyze", "century21", "--strategy", "equilibrium", "--json"]) == 0
+    player = json.loads(capsys.readouterr().out)["bets"]["player"]
+    top = Fraction(player["top_award"]["combinations"])
+    assert top.denominator > 1
+    assert Fraction(player["tiers"][0]["combinations"]) == top

@@ -127,8 +127,8 @@ def report(rules: Rules, shoe: Shoe, strategy: str = "house", bet: Fraction | in
     if fee < 0:
         raise ExactError(f"--collection {fee}: the collection cannot be negative")
     bet_table = heads_up_table(result, strategy)
-    main = table_json(bet_table)
-    main["outcomes"] = _plain(main["outcomes"])
+    # a mixed strategy gives expected (fractional) combinations wherever counts appear
+    main = _plain(table_json(bet_table))
     main["description"] = "one player against the Player/Dealer, per unit bet"
     main["alternative_paytables"] = {}
     economics = table_economics(table, players, bet, fee, checking=True)
