@@ -32,31 +32,32 @@ from fractions import Fraction
 from functools import cached_property
 from pathlib import Path
 
-from exact.errors import BetFileError
+from exact.errors import BetFileError, BetFileInputError
 from exact.expressions import Expression, ExpressionError
+from exact.parsing import load_toml, parse_number, read_user_file
 
 PUSH, LOSE = Fraction(0), Fraction(-1)
 
 
-def parse_pays(value: object) -> Fraction:
-    """A pay as written in a bet file, as an exact net result per unit.
+def parse_pays(value: object, key: str = "pays") -> Fraction:
+    """A pay as written in a bet file, as an exact net result per unit (bounds:
+    :data:`exact.parsing.QUANTITIES`); a bad one is an :class:`~exact.errors.InputError`
+    naming ``key``.
 
     >>> parse_pays(25), parse_pays("19/20"), parse_pays(0.95), parse_pays("push")
     (Fraction(25, 1), Fraction(19, 20), Fraction(19, 20), Fraction(0, 1))
     """
-    if isinstance(value, bool):
-        raise BetFileError(f"pays {value!r} is not a number")
     if isinstance(value, str) and value.strip().lower() in ("push", "lose", "loses"):
         return PUSH if value.strip().lower() == "push" else LOSE
     try:
-        # repr of a float is the shortest text that reads back the same: what the user wrote
-        pays = Fraction(repr(value) if isinstance(value, float) else value)  # type: ignore[arg-type]
-    except (ValueError, TypeError, ZeroDivisionError):
-        raise BetFileError(f"pays {value!r} is not a number, \"push\" or \"lose\"") from None
-    if pays < 0:
-        raise BetFileError(f"pays {value!r} is negative: write a win as 'N to 1', "
-                           "a loss as \"lose\"")
-    return pays
+        return parse_number(value, "pays", key, BetFileInputError)
+    except BetFileInputError as error:
+        message = str(error)
+        if "is negative" in message:
+            message += ": write a win as 'N to 1', a loss as \"lose\""
+        elif "is not a number (ASCII" in message:
+            message = message.replace(" (ASCII", ", \"push\" or \"lose\" (ASCII", 1)
+        raise BetFileInputError(message) from None
 
 
 def format_pays(pays: Fraction) -> str:
@@ -146,12 +147,9 @@ class Bet:
 def load_bets(source: Path | str, features: Iterable[str], *, text: str | None = None) -> list[Bet]:
     """Read and validate the bets of a TOML file against a game's feature names."""
     label = str(source)
+    raw = text if text is not None else read_user_file(source, "bet file", BetFileError)
     try:
-        raw = text if text is not None else Path(source).read_text()
-    except OSError as error:
-        raise BetFileError(f"{label}: cannot read bet file: {error.strerror}") from None
-    try:
-        data = tomllib.loads(raw)
+        data = load_toml(raw)
     except tomllib.TOMLDecodeError as error:
         raise BetFileError(f"{label}: {_bet_at_error(raw, str(error))}not valid TOML: "
                            f"{error}") from None
@@ -187,17 +185,20 @@ def _bet(label: str, position: int, entry: object, known: frozenset[str]) -> Bet
         raise BetFileError(f"{where}: event names must be distinct (otherwise = {otherwise!r})")
     events.append(Event(otherwise, None, LOSE))
     alternatives = {}
-    for table_name, table in dict(entry.get("paytables", {})).items():
+    paytables = entry.get("paytables", {})
+    if not isinstance(paytables, dict):
+        raise BetFileError(f"{where}: paytables must be a table of paytables "
+                           f"([bet.paytables.NAME]), not {type(paytables).__name__}")
+    for table_name, table in paytables.items():
         if not isinstance(table, dict):
             raise BetFileError(f"{where}: paytable {table_name!r} must map event names to pays")
         missing = set(table) - set(names)
         if missing:
             raise BetFileError(f"{where}: paytable {table_name!r} names unknown event(s) "
                                f"{', '.join(sorted(missing))}")
-        try:
-            alternatives[str(table_name)] = {k: parse_pays(v) for k, v in table.items()}
-        except BetFileError as error:
-            raise BetFileError(f"{where}: paytable {table_name!r}: {error}") from None
+        alternatives[str(table_name)] = {
+            k: parse_pays(v, f"{where}: paytable {table_name!r}: pays of {k!r}")
+            for k, v in table.items()}
     return Bet(id=bet_id, name=str(entry.get("name", bet_id)), events=tuple(events),
                paytable=str(entry.get("paytable", "standard")), alternatives=alternatives,
                description=str(entry.get("description", "")), source=label,
@@ -210,10 +211,11 @@ def _event(where: str, raw: object, known: frozenset[str]) -> Event:
     name = str(raw["name"])
     try:
         condition = Expression.parse(raw["when"])
-        pays = parse_pays(raw["pays"])
-        gross = parse_pays(raw["gross"]) if "gross" in raw else None
-    except (ExpressionError, BetFileError) as error:
+    except ExpressionError as error:
         raise BetFileError(f"{where}, event {name!r}: {error}") from None
+    pays = parse_pays(raw["pays"], f"{where}, event {name!r}: pays")
+    gross = parse_pays(raw["gross"], f"{where}, event {name!r}: gross") if "gross" in raw \
+        else None
     if gross is not None and not (gross > 0 and gross >= pays):
         raise BetFileError(f"{where}, event {name!r}: gross {raw['gross']!r} must be a win "
                            f"at least the pays ({pays}): pays = gross less commission")

@@ -18,7 +18,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from exact.errors import CardError, ShoeError
+from exact.errors import CardError, ShoeError, ShoeInputError
+from exact.parsing import MAX_CARDS, parse_integer, shown
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"  # clubs, diamonds, hearts, spades
@@ -54,7 +55,7 @@ class Card:
             raw = raw[:-1]
         rank = _RANK_ALIASES.get(raw, raw)
         if len(rank) != 1 or rank not in RANKS:
-            raise CardError(f"unknown card {text.strip()!r}: expected a rank A,2-9,T,J,Q,K "
+            raise CardError(f"unknown card {shown(text.strip())}: expected a rank A,2-9,T,J,Q,K "
                             f"(10 also accepted) with an optional suit C,D,H,S, or X for a joker")
         return cls(rank, suit)
 
@@ -122,13 +123,20 @@ class Shoe:
                 raise ShoeError(f"count of {card} must be an integer, got {count!r}")
             if count < 0:
                 raise ShoeError(f"count of {card} is negative ({count})")
+        if sum(self.counts) > MAX_CARDS:
+            raise ShoeError(f"a shoe of more than {MAX_CARDS:.0e} cards is past the largest "
+                            "supported (README: Input limits)")
 
     @classmethod
     def standard(cls, decks: int = 8, jokers: int = 0) -> Shoe:
         """``decks`` full 52-card decks and ``jokers`` jokers."""
         for name, number in (("decks", decks), ("jokers", jokers)):
-            if not isinstance(number, int) or number < 0:
-                raise ShoeError(f"number of {name} must be a non-negative integer, got {number!r}")
+            if not isinstance(number, int) or isinstance(number, bool) or number < 0:
+                raise ShoeError(f"number of {name} must be a non-negative integer, "
+                                f"got {shown(number)}")
+            if number > MAX_CARDS:
+                raise ShoeError(f"{name} {shown(number)}: a shoe of more than {MAX_CARDS:.0e} "
+                                "cards is past the largest supported (README: Input limits)")
         return cls((decks,) * 52 + (jokers,))
 
     @classmethod
@@ -158,10 +166,16 @@ class Shoe:
             if not item:
                 continue
             key, sep, number = item.partition(":")
-            if not sep or not number.lstrip("-").isdigit():
-                raise ShoeError(f"bad shoe entry {item!r}: expected CARD:COUNT, e.g. 9H:8 or 5:32")
+            if not sep:
+                raise ShoeError(f"bad shoe entry {shown(item)}: expected CARD:COUNT, e.g. 9H:8 "
+                                "or 5:32")
             Card.parse(key)
-            counts[key] = counts.get(key, 0) + int(number)
+            count = parse_integer(number, "cards", f"bad shoe entry {shown(item)}: count",
+                                  ShoeInputError)
+            counts[key] = counts.get(key, 0) + count
+        if not counts:
+            raise ShoeError(f"empty shoe {shown(text)}: expected CARD:COUNT entries, e.g. "
+                            "A:32,T:128")
         return cls.from_counts(counts)
 
     @property

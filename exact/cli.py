@@ -20,6 +20,7 @@ from exact.errors import ExactError, ShoeError
 from exact.games import REGISTRY, get_game
 from exact.games.base import Game
 from exact.output import to_csv, to_json, to_text
+from exact.parsing import number_option
 
 EXIT_USAGE = 2
 
@@ -34,9 +35,9 @@ class _UsageError(Exception):
 
 
 def _shoe(args: argparse.Namespace) -> Shoe:
-    if args.shoe and args.decks is not None:
+    if args.shoe is not None and args.decks is not None:
         raise ShoeError("give either --decks or --shoe, not both")
-    shoe = Shoe.parse(args.shoe) if args.shoe else Shoe.standard(
+    shoe = Shoe.parse(args.shoe) if args.shoe is not None else Shoe.standard(
         8 if args.decks is None else args.decks, args.jokers or 0)
     return shoe.remove(args.remove) if args.remove else shoe
 
@@ -166,9 +167,10 @@ def build_parser() -> argparse.ArgumentParser:
         return sub
 
     analyze_parser = game_command("analyze", "exact return tables of a game's bets", _analyze)
-    analyze_parser.add_argument("--decks", type=int, help="full decks in the shoe (default 8)")
-    analyze_parser.add_argument("--jokers", type=int, help="jokers in the shoe (default 0, or "
-                                "the game's own shoe)")
+    analyze_parser.add_argument("--decks", type=number_option("decks", "--decks"),
+                                help="full decks in the shoe (default 8)")
+    analyze_parser.add_argument("--jokers", type=number_option("jokers", "--jokers"),
+                                help="jokers in the shoe (default 0, or the game's own shoe)")
     analyze_parser.add_argument("--shoe", help="explicit composition, e.g. 'A:32,T:128,9H:8'")
     analyze_parser.add_argument("--remove", help="cards taken out, e.g. '5,5,9H,KD'")
     analyze_parser.add_argument("--bet", action="append", metavar="ID",
@@ -198,7 +200,8 @@ def build_parser() -> argparse.ArgumentParser:
                           "the table tag of the bet size)")
     heads_up.add_argument("--information", default="total", choices=("total", "cards"),
                           help="the player decides by its two-card total or its two cards")
-    heads_up.add_argument("--players", type=int, default=1,
+    heads_up.add_argument("--players", type=number_option("players", "--players"),
+                          default=1,
                           help="players at the table for the Player/Dealer's economics")
     heads_up.add_argument("--rules", metavar="FILE", help="rule file (TOML) instead of the "
                           "game's default rules")
@@ -212,8 +215,10 @@ def build_parser() -> argparse.ArgumentParser:
                                help="target house edge: 0.05, 5%% or 1/20")
     design_parser.add_argument("--paytable", metavar="NAME",
                                help="start from this paytable of the bet (default its own)")
-    for flag, kind, text in (("--decks", int, "full decks (default 8)"),
-                             ("--jokers", int, "jokers in the shoe"),
+    for flag, kind, text in (("--decks", number_option("decks", "--decks"),
+                              "full decks (default 8)"),
+                             ("--jokers", number_option("jokers", "--jokers"),
+                              "jokers in the shoe"),
                              ("--shoe", str, "explicit composition, e.g. 'A:32,T:128'"),
                              ("--remove", str, "cards taken out, e.g. '5,5,9H'")):
         design_parser.add_argument(flag, type=kind, help=text,

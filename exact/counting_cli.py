@@ -9,20 +9,28 @@ import argparse
 import json
 import math
 import os
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
-from pathlib import Path
 
 from exact.analysis import game_bets
 from exact.batch import BetEvaluator, supported_bets
 from exact.bets import Bet
 from exact.cards import RANKS, Card, Shoe, parse_cards
-from exact.errors import ExactError, ShoeError
+from exact.errors import BetFileError, ExactError, RuleError, ShoeError
 from exact.games import get_game
 from exact.games.base import Game
 from exact.live import KnownCardError, next_round, slow_with_known
+from exact.parsing import (
+    MAX_SIMULATED_CARDS,
+    burn_option,
+    number_option,
+    parse_integer,
+    parse_number,
+    read_standard_input,
+    read_user_file,
+    shown,
+)
 from exact.removal import (
     RANK_WEIGHTS,
     CountError,
@@ -65,9 +73,9 @@ def _bets(game: Game, args: argparse.Namespace) -> list[Bet]:
 
 
 def _shoe(args: argparse.Namespace) -> Shoe:
-    if args.shoe and args.decks is not None:
+    if args.shoe is not None and args.decks is not None:
         raise ShoeError("give either --decks or --shoe, not both")
-    shoe = Shoe.parse(args.shoe) if args.shoe else Shoe.standard(
+    shoe = Shoe.parse(args.shoe) if args.shoe is not None else Shoe.standard(
         8 if args.decks is None else args.decks)
     return shoe.remove(args.remove) if getattr(args, "remove", None) else shoe
 
@@ -189,23 +197,16 @@ def _parse_triggers(items: list[str] | None) -> dict[str, float]:
     triggers = {}
     for item in items or ():
         bet_id, sep, number = item.partition("=")
-        try:
-            triggers[bet_id] = float(number)
-        except ValueError:
-            sep = ""
         if not sep:
-            raise CountError(f"--trigger {item!r}: expected BET=TRUE_COUNT, e.g. dragon-7=4")
+            raise CountError(f"--trigger {shown(item)}: expected BET=TRUE_COUNT, e.g. dragon-7=4")
+        triggers[bet_id] = float(parse_number(number, "true-count",
+                                              f"--trigger {shown(item)}: true count"))
     return triggers
 
 
 def _bet_texts(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
-    texts = []
-    for path in args.bets or ():
-        try:
-            texts.append((str(path), Path(path).read_text()))
-        except OSError as error:
-            raise ExactError(f"{path}: cannot read bet file: {error.strerror}") from None
-    return tuple(texts)
+    return tuple((str(path), read_user_file(path, "bet file", BetFileError))
+                 for path in args.bets or ())
 
 
 def _game_options(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
@@ -213,10 +214,7 @@ def _game_options(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
     options = [(name, getattr(args, name)) for name in ("strategy", "information")
                if getattr(args, name, None) is not None]
     if args.rules is not None:
-        try:
-            options.insert(0, ("rules", Path(args.rules).read_text()))
-        except OSError as error:
-            raise ExactError(f"{args.rules}: cannot read rules: {error.strerror}") from None
+        options.insert(0, ("rules", read_user_file(args.rules, "rules", RuleError)))
     return tuple(options)
 
 
@@ -251,6 +249,9 @@ def _simulate(args: argparse.Namespace) -> str:
                               bet_ids=tuple(args.bet or ()), shoe=rules,
                               options=_game_options(args))
     play = shoe_play(config)
+    if int(play.full.sum()) > MAX_SIMULATED_CARDS:  # every card of every shoe is shuffled
+        raise ExactError(f"simulate: a shoe of {int(play.full.sum())} cards is past the largest "
+                         f"simulated, {MAX_SIMULATED_CARDS} (README: Input limits)")
     if not play.names:
         raise ExactError(f"{game.id} has no bets that this command evaluates (README: "
                          "'Counting, effects of removal and simulation')")
@@ -295,24 +296,22 @@ def _simulate(args: argparse.Namespace) -> str:
 def _parse_known(items: list[str] | None) -> dict[int, Card]:
     known: dict[int, Card] = {}
     for item in items or ():
-        position, sep, text = item.partition("=")
-        if not sep or not position.strip().isdigit():
-            raise KnownCardError(f"--known {item!r}: expected POSITION=CARD, e.g. 1=9H")
-        if int(position) in known:
+        position_text, sep, text = item.partition("=")
+        if not sep:
+            raise KnownCardError(f"--known {shown(item)}: expected POSITION=CARD, e.g. 1=9H")
+        position = parse_integer(position_text, "position", f"--known {shown(item)}: position")
+        if position in known:
             raise KnownCardError(f"--known: position {position} given twice")
-        known[int(position)] = Card.parse(text)
+        known[position] = Card.parse(text)
     return known
 
 
 def _seen_cards(args: argparse.Namespace) -> list[Card]:
     """The cards of ``--seen FILE`` (or standard input), in any layout."""
     if args.seen in (None, "-"):
-        seen_text = sys.stdin.read()
+        seen_text = read_standard_input("seen cards")
     else:
-        try:
-            seen_text = Path(args.seen).read_text()
-        except OSError as error:
-            raise ExactError(f"{args.seen}: cannot read seen cards: {error.strerror}") from None
+        seen_text = read_user_file(args.seen, "seen cards")
     return parse_cards(seen_text.replace("\n", " "))
 
 
@@ -377,14 +376,15 @@ def add_commands(game_command: Callable[..., argparse.ArgumentParser]) -> None:
         return group
 
     def shoe_options(parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("--decks", type=int, help="full decks in the shoe (default 8)")
+        parser.add_argument("--decks", type=number_option("decks", "--decks"),
+                            help="full decks in the shoe (default 8)")
         parser.add_argument("--shoe", help="explicit composition, e.g. 'A:32,T:128,9H:8'")
 
     eor = game_command("eor", "exact effects of removal, derived counts and their betting "
                        "correlation", _eor)
     shoe_options(eor)
     eor.add_argument("--remove", help="cards already out of the shoe, e.g. '5,5,9H'")
-    eor.add_argument("--depth", type=int, default=1,
+    eor.add_argument("--depth", type=number_option("depth", "--depth"), default=1,
                      help="cards of each rank removed at a time (effect per card)")
     eor.add_argument("--removal-set", action="append", metavar="CARDS",
                      help="exact change for removing these cards, e.g. '5 5 6'; repeatable")
@@ -395,16 +395,19 @@ def add_commands(game_command: Callable[..., argparse.ArgumentParser]) -> None:
     heads_up.add_argument("--strategy", help="house (default) | best | dealer-best")
 
     sim = game_command("simulate", "shoe simulation with the exact edge at every round", _simulate)
-    sim.add_argument("--shoes", type=int, required=True, help="number of shoes")
-    sim.add_argument("--seed", type=int, required=True, help="master seed")
-    sim.add_argument("--decks", type=int,
+    sim.add_argument("--shoes", type=number_option("shoes", "--shoes"), required=True,
+                     help="number of shoes")
+    sim.add_argument("--seed", type=number_option("seed", "--seed"), required=True,
+                     help="master seed (0 to 2**128 - 1)")
+    sim.add_argument("--decks", type=number_option("simulated-decks", "--decks"),
                      help="decks per shoe (default 8; century21: the rules' shoe, with jokers "
                      "in the rules' proportion)")
-    sim.add_argument("--cut", type=int, default=14,
+    sim.add_argument("--cut", type=number_option("cut", "--cut"), default=14,
                      help="cards behind the cut card (default 14)")
-    sim.add_argument("--burn", default="first-card",
+    sim.add_argument("--burn", type=burn_option, default="first-card",
                      help="'first-card' (default), 'none' or a number of cards")
-    sim.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+    sim.add_argument("--workers", type=number_option("workers", "--workers"),
+                     default=min(os.cpu_count() or 1, 1024),
                      help="local processes (default: one per core); results do not depend on it")
     sim.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                      help="run on this Dask cluster instead")

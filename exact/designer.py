@@ -31,6 +31,7 @@ import sympy
 
 from exact.analysis import BetAnalysis
 from exact.errors import ExactError
+from exact.parsing import parse_number
 
 
 class DesignError(ExactError, ValueError):
@@ -265,9 +266,4 @@ def parse_edge(text: str) -> Fraction:
     >>> parse_edge("5%"), parse_edge("0.05"), parse_edge("1/20")
     (Fraction(1, 20), Fraction(1, 20), Fraction(1, 20))
     """
-    raw = text.strip()
-    try:
-        return Fraction(raw[:-1]) / 100 if raw.endswith("%") else Fraction(raw)
-    except (ValueError, ZeroDivisionError):
-        raise DesignError(f"target edge {text!r} is not a number such as 0.05, 5% or 1/20") \
-            from None
+    return parse_number(text, "target-edge", "--target-edge")

@@ -34,12 +34,17 @@ from fractions import Fraction
 from exact.batch import BetEvaluator
 from exact.bets import Bet
 from exact.cards import RANKS, Card, Shoe, parse_cards
-from exact.errors import ExactError
+from exact.errors import ExactError, InputError
 from exact.games.base import Game
+from exact.parsing import parse_integer, shown
 
 
 class CountError(ExactError, ValueError):
     """A count system (tags, trigger) is malformed."""
+
+
+class CountInputError(InputError, CountError):
+    """A count's tag is malformed or out of bounds (:mod:`exact.parsing`)."""
 
 
 @dataclass(frozen=True)
@@ -209,8 +214,8 @@ def parse_tags(text: str, keys: Sequence[str] = RANKS,
         if not item:
             continue
         name, sep, number = item.partition("=")
-        if not sep or not number.lstrip("+-").isdigit():
-            raise CountError(f"bad tag {item!r}: expected RANK=INTEGER, e.g. 5=1 or 9=-2")
+        if not sep:
+            raise CountError(f"bad tag {shown(item)}: expected RANK=INTEGER, e.g. 5=1 or 9=-2")
         card = Card.parse(name)
         key = None if card.suit is not None else key_of(card)
         if key not in tags:
@@ -218,7 +223,8 @@ def parse_tags(text: str, keys: Sequence[str] = RANKS,
         if key in named:
             raise CountError(f"bad tag {item!r}: {key} is tagged twice ({named[key]!r} too)")
         named[key] = item
-        tags[key] = int(number)
+        tags[key] = parse_integer(number, "tag", f"tag {shown(item)}: value",
+                                  CountInputError)
     return tags
 
 

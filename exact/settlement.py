@@ -26,12 +26,17 @@ from fractions import Fraction
 
 from exact.bets import Bet, Event
 from exact.cards import Card, parse_cards
-from exact.errors import ExactError
+from exact.errors import ExactError, InputError
 from exact.games.base import Game
+from exact.parsing import parse_number, shown
 
 
 class SettlementError(ExactError, ValueError):
     """A wager or a round that cannot be settled (unknown bet, bad amount, bad cards)."""
+
+
+class SettlementInputError(InputError, SettlementError):
+    """A wager amount is malformed or out of bounds (:mod:`exact.parsing`)."""
 
 
 @dataclass(frozen=True)
@@ -43,11 +48,8 @@ class Wager:
     paytable: str | None = None
 
     def __post_init__(self) -> None:
-        try:
-            amount = Fraction(self.amount)
-        except (ValueError, TypeError, ZeroDivisionError):
-            raise SettlementError(f"wager on {self.bet!r}: amount {self.amount!r} is not a "
-                                  "number") from None
+        amount = parse_number(self.amount, "bet", f"wager on {shown(self.bet)}: amount",
+                              SettlementInputError)
         if amount <= 0:
             raise SettlementError(f"wager on {self.bet!r}: amount must be positive, got {amount}")
         object.__setattr__(self, "amount", amount)

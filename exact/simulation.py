@@ -70,7 +70,8 @@ class ShoeRules:
         if not isinstance(self.cut_cards, int) or self.cut_cards < 0:
             raise SimulationError(f"cut_cards must be a non-negative integer, "
                                   f"got {self.cut_cards!r}")
-        if self.burn not in ("first-card", "none") and not str(self.burn).isdigit():
+        if self.burn not in ("first-card", "none") and not (str(self.burn).isascii()
+                                                            and str(self.burn).isdigit()):
             raise SimulationError(f"burn must be 'first-card', 'none' or a number of cards, "
                                   f"got {self.burn!r}")
 

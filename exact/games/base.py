@@ -12,6 +12,7 @@ from exact.compiled import CompiledDeal
 from exact.enumerator import Deal, Distribution, Record, enumerate_rounds
 from exact.errors import BetFileError, RuleError
 from exact.features import Feature, Needs
+from exact.parsing import load_toml, read_user_file
 
 
 class Game:
@@ -58,9 +59,10 @@ class Game:
 
 def read_rule_file(path: Path) -> dict[str, object]:
     """The TOML table of a rule file; a missing or malformed file is a one-line RuleError."""
+    text = read_user_file(path, "rules", RuleError)
     try:
-        return tomllib.loads(path.read_text())
-    except (OSError, tomllib.TOMLDecodeError) as error:
+        return load_toml(text)
+    except tomllib.TOMLDecodeError as error:
         raise RuleError(f"{path}: cannot read rules: {error}") from None
 
 

@@ -634,14 +634,26 @@ class _Builder:
                     self.add(p_seq, d_seq, outcome, weight * count * self.fill[5])
                 continue
             grid = self.grid(player, dealer)
-            vector = np.array(r, dtype=np.int64)
             # ordered pairs of distinct cards: r_i r_j, less r_i on the diagonal; every product
-            # is below N^2, and sums of 121 of them stay far below 2^53 (exact in float64).
-            pairs = (np.outer(vector, vector) - np.diag(vector)).ravel()
-            sums = np.bincount(grid, weights=pairs.astype(np.float64))
+            # is below N^2, and while sums of 121 of them stay below 2^53 float64 adds them
+            # exactly; past that (about 500,000 decks) Python integers do.
+            if max(r) ** 2 * len(grid) < FLOAT64_EXACT:
+                vector = np.array(r, dtype=np.int64)
+                pairs = (np.outer(vector, vector) - np.diag(vector)).ravel()
+                sums = np.bincount(grid, weights=pairs.astype(np.float64))
+                totals = {int(o): int(sums[o]) for o in np.flatnonzero(sums)}
+            else:
+                totals = defaultdict(int)
+                for index, outcome in enumerate(grid.tolist()):
+                    first, second = divmod(index, len(r))
+                    totals[outcome] += r[first] * (r[second] - (first == second))
             fill = self.fill[6]
-            for outcome in np.flatnonzero(sums):
-                self.add(p_seq, d_seq, int(outcome), weight * int(sums[outcome]) * fill)
+            for outcome, total in sorted(totals.items()):
+                if total:
+                    self.add(p_seq, d_seq, outcome, weight * total * fill)
+
+
+FLOAT64_EXACT = 2**53  # integers below it add exactly in float64
 
 
 # --- the deal as the generic enumerator drives it ---------------------------------------------

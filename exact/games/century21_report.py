@@ -27,6 +27,7 @@ from exact.games.century21 import (
 from exact.games.century21_economics import TableEconomics, table_economics
 from exact.games.century21_rules import Rules
 from exact.output import table_json
+from exact.parsing import parse_number
 from exact.statistics import BetTable
 
 
@@ -217,7 +218,4 @@ def _shown(value: str | None) -> str:
 
 
 def _number(option: str, text: str) -> Fraction:
-    try:
-        return Fraction(text)
-    except (TypeError, ValueError, ZeroDivisionError):
-        raise ExactError(f"{option} {text!r} is not a number") from None
+    return parse_number(text, "fee" if option == "--collection" else "bet", option)

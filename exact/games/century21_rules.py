@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-from exact.errors import RuleError
+from exact.errors import RuleError, RuleInputError
 from exact.games.base import read_rule_file
+from exact.parsing import QUANTITIES, parse_integer, parse_number, shown
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "century21"
 TOTALS = range(10)
@@ -89,11 +90,16 @@ class Rules:
                      "dealer_house_way_draw_max"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise RuleError(f"rule {name}: must be a non-negative integer, got {value!r}")
+                raise RuleError(f"rule {name}: must be a non-negative integer, got "
+                                f"{shown(value)}")
+            if value > QUANTITIES["decks"].maximum:  # type: ignore[operator]
+                raise RuleError(f"rule {name}: {shown(value)} is past the largest shoe "
+                                "(README: Input limits)")
         if self.decks == 0 and self.jokers == 0:
             raise RuleError("rules decks, jokers: the shoe would be empty")
         values = tuple(sorted(set(self.joker_values)))
-        if not values or any(v not in TOTALS or isinstance(v, bool) for v in values):
+        if not values or any(not isinstance(v, int) or isinstance(v, bool) or v not in TOTALS
+                             for v in values):
             raise RuleError(f"rule joker_values: a non-empty list of totals 0-9, got "
                             f"{list(self.joker_values)!r}")
         object.__setattr__(self, "joker_values", values)
@@ -160,7 +166,7 @@ class Rules:
 
     def collection_fee(self, bet: Fraction | int) -> Fraction:
         """The fee of the first table tag whose limits admit ``bet``."""
-        bet = Fraction(bet)
+        bet = parse_number(bet, "bet", "wager")
         for tag in self.table_tags:
             if tag.min_bet <= bet <= tag.max_bet:
                 return tag.fee
@@ -250,30 +256,19 @@ class Rules:
 
 
 def _positive(name: str, value: object) -> Fraction:
-    try:
-        number = Fraction(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError, ZeroDivisionError):
-        raise RuleError(f"rule {name}: {value!r} is not a number") from None
+    number = parse_number(value, "pays", f"rule {name}", RuleInputError)
     if number <= 0:
         raise RuleError(f"rule {name}: a pay must be positive, got {number}")
     return number
 
 
 def _number(name: str, value: object) -> Fraction:
-    if isinstance(value, bool):
-        raise RuleError(f"rule table_tags {name}: {value!r} is not a number")
-    try:
-        return Fraction(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError, ZeroDivisionError):
-        raise RuleError(f"rule table_tags {name}: {value!r} is not a number") from None
+    return parse_number(value, "fee" if name == "fee" else "bet", f"rule table_tags {name}",
+                        RuleInputError)
 
 
 def _total_key(key: object) -> int:
-    if isinstance(key, int):
-        return key
-    if isinstance(key, str) and key.isdigit():
-        return int(key)
-    raise RuleError(f"rule win_pays_by_total: {key!r} is not a total 0-9")
+    return parse_integer(key, "total", "rule win_pays_by_total key", RuleInputError)
 
 
 def _listed(values) -> str:  # type: ignore[no-untyped-def]

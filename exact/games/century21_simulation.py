@@ -39,6 +39,7 @@ from exact.games.century21_batch import (
     shoe_of_decks,
 )
 from exact.games.century21_rules import Rules
+from exact.parsing import load_toml
 from exact.removal import RemovalTable
 from exact.simulation import Edges, SimulationConfig, SimulationError, representatives
 
@@ -49,7 +50,7 @@ AFTER, BEFORE = "player", "player-before-collection"
 def rules_from_text(text: str, source: str = "--rules") -> Rules:
     """Rules from a rule file's TOML text (workers get the text, not a path they may lack)."""
     try:
-        return Rules.from_mapping(tomllib.loads(text), source)
+        return Rules.from_mapping(load_toml(text), source)
     except tomllib.TOMLDecodeError as error:
         raise RuleError(f"{source}: cannot read rules: {error}") from None
 

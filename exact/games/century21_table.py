@@ -37,7 +37,8 @@ from exact.games.century21 import (
     two_card_state,
 )
 from exact.games.century21_rules import DEFAULT_RULES, Rules, TableTag
-from exact.settlement import Settlement, SettlementError, Wager
+from exact.parsing import parse_number, shown
+from exact.settlement import Settlement, SettlementError, SettlementInputError, Wager
 
 CIRCLES = (1, 2, 3)
 
@@ -52,15 +53,13 @@ class CircleWager:
     free_collection: bool = False
 
     def __post_init__(self) -> None:
-        if not isinstance(self.seat, int) or self.seat < 1:
-            raise SettlementError(f"seat {self.seat!r}: seats are numbered from 1")
-        if self.circle not in CIRCLES:
-            raise SettlementError(f"seat {self.seat} circle {self.circle!r}: circles are 1, 2, 3")
-        try:
-            amount = Fraction(self.amount)
-        except (TypeError, ValueError, ZeroDivisionError):
-            raise SettlementError(f"seat {self.seat} circle {self.circle}: amount "
-                                  f"{self.amount!r} is not a number") from None
+        if not isinstance(self.seat, int) or isinstance(self.seat, bool) or self.seat < 1:
+            raise SettlementError(f"seat {shown(self.seat)}: seats are numbered from 1")
+        if self.circle not in CIRCLES or isinstance(self.circle, bool):
+            raise SettlementError(f"seat {self.seat} circle {shown(self.circle)}: circles are "
+                                  "1, 2, 3")
+        amount = parse_number(self.amount, "bet", f"seat {self.seat} circle {self.circle}: "
+                              "amount", SettlementInputError)
         object.__setattr__(self, "amount", amount)
 
     @property
@@ -116,10 +115,7 @@ def settle_table(rules: Rules, dealer_cards: str | Sequence[Card],
     """Settle one hand (see the module docstring). Cards are in dealing order; the dealer's
     first card is its up card. Raises SettlementError on any impossible input."""
     tag = table or rules.table
-    try:
-        stake = Fraction(dealer_wager)  # type: ignore[arg-type]
-    except (TypeError, ValueError, ZeroDivisionError):
-        raise SettlementError(f"dealer wager {dealer_wager!r} is not a number") from None
+    stake = parse_number(dealer_wager, "bet", "dealer wager", SettlementInputError)
     if stake <= 0:
         raise SettlementError(f"the Player/Dealer's wager must be positive, got {stake}")
     dealer = _hand(dealer_cards, "Player/Dealer")

@@ -20,9 +20,10 @@ from pathlib import Path
 
 from exact.cards import Card, Label, Shoe, View
 from exact.enumerator import Distribution, Draw
-from exact.errors import RuleError, ShoeError
+from exact.errors import RuleError, RuleInputError, ShoeError
 from exact.features import Feature, Needs
 from exact.games.base import Game, read_rule_file
+from exact.parsing import parse_integer
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "punto_banco"
 TOTALS = range(10)
@@ -108,9 +109,8 @@ def _check_totals(label: str, totals: Iterable[object]) -> None:
 
 
 def _total_key(path: Path, key: str) -> int:
-    if not key.isdigit():
-        raise RuleError(f"{path}: banker total {key!r} is not a total 0-9")
-    return int(key)
+    return parse_integer(key, "total", f"{path}: banker_draws_on_player_third key",
+                         RuleInputError)
 
 
 STANDARD_RULES = Rules.load()

@@ -1,0 +1,350 @@
+"""One validated parsing layer for every number a user gives, and one reader for user files.
+
+Every number typed on the command line or written in a bet, table or rule file is read here:
+a small grammar of ASCII text, with bounds chosen per quantity (:data:`QUANTITIES`, the table
+the README's "Input limits" cites). Nothing a user writes reaches ``Fraction(str)`` or
+``int(str)`` unchecked: ``"1e999999999"``, 5,000-digit integers, ``"²"``, ``nan`` and ``1e400``
+are one-line :class:`~exact.errors.InputError`\\ s, never a hang or a traceback.
+
+Grammar (surrounding ASCII spaces ignored; digits are ASCII ``0-9`` only)::
+
+    integer  = [sign] digits                        e.g. 8, -2, +3
+    fraction = [sign] digits "/" digits             e.g. 19/20
+    decimal  = [sign] (digits ["." [digits]] | "." digits) [("e"|"E") [sign] digits]
+                                                    e.g. 0.95, .5, 1e6, 2.5E-3
+    percent  = (decimal | fraction) "%"             only where a quantity says so: 5% = 1/20
+
+A number has at most :data:`MAX_DIGITS` digits in all (exponent included) and an exponent of
+at most :data:`MAX_EXPONENT` in size; then its value must lie within its quantity's bounds.
+A float read from TOML is taken as the exact decimal the file wrote (see :func:`load_toml`).
+
+>>> parse_number("19/20", "pays"), parse_number("0.95", "pays"), parse_number("5%", "target-edge")
+(Fraction(19, 20), Fraction(19, 20), Fraction(1, 20))
+>>> parse_integer("8", "decks")
+8
+>>> parse_integer("²", "decks", where="--decks")
+Traceback (most recent call last):
+...
+exact.errors.InputError: --decks '²': is not a whole number (ASCII digits 0-9; e.g. 8)
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+import sys
+import tomllib
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+from typing import BinaryIO
+
+from exact.errors import InputError
+
+MAX_DIGITS = 60
+"""Most digits in one number as written (numerator, denominator, decimals and exponent)."""
+MAX_EXPONENT = 60
+"""Largest exponent of a decimal such as ``1e60`` (in size, either sign)."""
+MAX_FILE_BYTES = 4 * 1024 * 1024
+"""Largest user file (bet, table, rule or seen-cards file, or standard input) read: 4 MiB."""
+MAX_CARDS = 10**24
+"""Most cards in any shoe: per card or rank in ``--shoe``, and the shoe's total."""
+MAX_SIMULATED_DECKS = 1000
+"""Most decks in a simulated shoe: ``simulate`` shuffles every card of every shoe."""
+MAX_SIMULATED_CARDS = 60_000
+"""Most cards in a simulated shoe (a rule file's shoe included): 1,000 decks and jokers."""
+MONEY = 10**12
+"""Largest pay (N to 1), bet size, table limit or collection fee."""
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """What a user may give for one kind of number: integer or exact rational, the bounds
+    (inclusive; None: unbounded on that side), whether ``%`` may follow, and what it is."""
+
+    minimum: Fraction | int | None
+    maximum: Fraction | int | None
+    integer: bool = True
+    percent: bool = False
+    meaning: str = ""
+
+
+QUANTITIES: dict[str, Quantity] = {
+    # shoes
+    "decks": Quantity(0, MAX_CARDS // 100, meaning="full 52-card decks in a shoe"),
+    "jokers": Quantity(0, MAX_CARDS, meaning="jokers in a shoe"),
+    "cards": Quantity(0, MAX_CARDS, meaning="cards of one card or rank in --shoe"),
+    "simulated-decks": Quantity(1, MAX_SIMULATED_DECKS, meaning="decks per simulated shoe"),
+    "cut": Quantity(0, MAX_SIMULATED_CARDS, meaning="cards behind the cut card in a simulation"),
+    "burn": Quantity(0, MAX_SIMULATED_CARDS, meaning="cards burned from a simulated shoe"),
+    # simulation
+    "shoes": Quantity(1, 10**12, meaning="shoes simulated"),
+    "seed": Quantity(0, 2**128 - 1, meaning="master seed of a simulation"),
+    "workers": Quantity(1, 1024, meaning="local worker processes"),
+    "true-count": Quantity(-10**6, 10**6, integer=False, meaning="trigger true count"),
+    # counting
+    "depth": Quantity(1, 10**6, meaning="cards of each rank removed at a time"),
+    "tag": Quantity(-1000, 1000, meaning="a count's tag of one rank"),
+    "position": Quantity(1, 1000, meaning="a card's position in the next round"),
+    # money and pays
+    "pays": Quantity(0, MONEY, integer=False, meaning="a pay, N to 1 (bet, table and rule files)"),
+    # the sign of a bet is checked where it is used, with its own message
+    "bet": Quantity(-MONEY, MONEY, integer=False, meaning="a bet size or table limit"),
+    "fee": Quantity(0, MONEY, integer=False, meaning="a collection fee"),
+    "target-edge": Quantity(-1, 1, integer=False, percent=True,
+                            meaning="a target house edge (fraction of the bet)"),
+    # games
+    "players": Quantity(1, 10**6, meaning="players at a century21 table"),
+    "total": Quantity(0, 9, meaning="a baccarat total in a rule file"),
+    "seat": Quantity(1, 10**6, meaning="a seat number at a table"),
+}
+
+_INTEGER = re.compile(r"([+-]?)([0-9]+)", re.ASCII)
+_FRACTION = re.compile(r"([+-]?)([0-9]+)/([0-9]+)", re.ASCII)
+_DECIMAL = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?)([0-9]+))?", re.ASCII)
+_SPACES = " \t"
+
+
+def shown(text: object, limit: int = 40) -> str:
+    """``repr`` of user text, cut short so that an error message stays one short line.
+
+    >>> shown("9" * 100)
+    "'999999999999999999999999999999999999…' (100 characters)"
+    """
+    if isinstance(text, str) and len(text) > limit:
+        return repr(text[:limit - 4] + "…") + f" ({len(text)} characters)"
+    if isinstance(text, int) and not isinstance(text, bool) and text.bit_length() > 200:
+        return f"a {_int_digits(text)}-digit integer"
+    result = repr(text) if not isinstance(text, Decimal) else repr(str(text))
+    return result if len(result) <= limit + 2 else result[:limit] + "…"
+
+
+def _int_digits(value: int) -> int:
+    """Decimal digits of ``abs(value)`` without converting it to text (no int-to-str limit)."""
+    bits = abs(value).bit_length()
+    estimate = max(1, int(bits * math.log10(2)))
+    return estimate + (abs(value) >= 10**estimate)
+
+
+def _label(quantity: str, where: str | None) -> str:
+    return where or quantity
+
+
+def _check(value: Fraction, quantity: str, where: str | None, raw: object,
+           error: type[InputError]) -> Fraction:
+    spec = QUANTITIES[quantity]
+    label = _label(quantity, where)
+    if spec.integer and value.denominator != 1:
+        raise error(f"{label} {shown(raw)}: is not a whole number")
+    if spec.minimum is not None and value < spec.minimum:
+        raise error(f"{label} {shown(raw)}: " + (
+            f"is negative (a non-negative {'whole ' * spec.integer}number is needed)"
+            if spec.minimum == 0
+            else f"below the least allowed, {spec.minimum}"))
+    if spec.maximum is not None and value > spec.maximum:
+        raise error(f"{label} {shown(raw)}: above the largest allowed, {_bound(spec.maximum)} "
+                         "(README: Input limits)")
+    return value
+
+
+def _bound(value: Fraction | int) -> str:
+    """A bound as a reader takes it in: ``10**24`` rather than 25 digits."""
+    if isinstance(value, int) and value >= 10**7:
+        for base in (10, 2):
+            power = round(math.log(value + 1, base))
+            if base**power in (value, value + 1):
+                return f"{base}**{power}" + (" - 1" if base**power == value + 1 else "")
+    return str(value)
+
+
+def _from_text(text: str, quantity: str, where: str | None,
+               error: type[InputError]) -> Fraction:
+    spec = QUANTITIES[quantity]
+    label = _label(quantity, where)
+    body = text.strip(_SPACES)
+    scale = Fraction(1)
+    if spec.percent and body.endswith("%"):
+        body, scale = body[:-1].rstrip(_SPACES), Fraction(1, 100)
+    if sum(c.isdigit() for c in body) > MAX_DIGITS:
+        raise error(f"{label} {shown(text)}: more than {MAX_DIGITS} digits "
+                         "(README: Input limits)")
+    kind = "whole number" if spec.integer else "number"
+    example = "e.g. 8" if spec.integer else "e.g. 0.05, 1/20 or 5%" if spec.percent else \
+        "e.g. 2, 0.95 or 19/20"
+    if (match := _INTEGER.fullmatch(body)) is not None:
+        value = Fraction(int(match.group(2)))
+        sign = match.group(1)
+    elif (match := _FRACTION.fullmatch(body)) is not None and not spec.integer:
+        if int(match.group(3)) == 0:
+            raise error(f"{label} {shown(text)}: division by zero")
+        value = Fraction(int(match.group(2)), int(match.group(3)))
+        sign = match.group(1)
+    elif (match := _DECIMAL.fullmatch(body)) is not None and (match.group(2) or match.group(3)):
+        whole, decimals = match.group(2), match.group(3) or ""
+        exponent = int(match.group(5) or 0) * (-1 if match.group(4) == "-" else 1)
+        if abs(exponent) > MAX_EXPONENT:
+            raise error(f"{label} {shown(text)}: exponent beyond {MAX_EXPONENT} "
+                             "(README: Input limits)")
+        value = Fraction(int(whole + decimals or "0"), 10**len(decimals)) * Fraction(10)**exponent
+        sign = match.group(1)
+    else:
+        raise error(f"{label} {shown(text)}: is not a {kind} (ASCII digits 0-9; {example})")
+    return (-value if sign == "-" else value) * scale
+
+
+def parse_number(value: object, quantity: str, where: str | None = None,
+                 error: type[InputError] = InputError) -> Fraction:
+    """The exact value of a number a user gave for ``quantity`` (a key of :data:`QUANTITIES`):
+    text of the grammar above, or an int, float or Decimal read from a TOML file. ``where``
+    names it in the error (an option, or file, bet and key; by default the quantity's name),
+    an ``error``: :class:`~exact.errors.InputError` or a subclass (e.g. also a BetFileError).
+
+    >>> parse_number(0.95, "pays"), parse_number(Decimal("1e-3"), "bet")
+    (Fraction(19, 20), Fraction(1, 1000))
+    >>> parse_number("1e999999999", "pays", where="bets.toml: bet 'x', event 'y': pays")
+    Traceback (most recent call last):
+    ...
+    exact.errors.InputError: bets.toml: bet 'x', event 'y': pays '1e999999999': exponent \
+beyond 60 (README: Input limits)
+    """
+    label = _label(quantity, where)
+    if quantity not in QUANTITIES:
+        raise KeyError(quantity)
+    if isinstance(value, bool) or value is None:
+        raise error(f"{label} {shown(value)}: is not a number")
+    if isinstance(value, int):
+        if _int_digits(value) > MAX_DIGITS:
+            raise error(f"{label} {shown(value)}: more than {MAX_DIGITS} digits "
+                             "(README: Input limits)")
+        number = Fraction(value)
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise error(f"{label} {value!r}: is not a number (not finite)")
+        # repr is the shortest text that reads back as this float: what the user wrote
+        number = _from_text(repr(value), quantity, where, error)
+    elif isinstance(value, Decimal):
+        if not value.is_finite():
+            raise error(f"{label} {shown(value)}: is not a number (not finite)")
+        number = _from_text(str(value), quantity, where, error)
+    elif isinstance(value, Fraction):
+        if max(_int_digits(value.numerator), _int_digits(value.denominator)) > MAX_DIGITS:
+            raise error(f"{label}: more than {MAX_DIGITS} digits (README: Input limits)")
+        number = value
+    elif isinstance(value, str):
+        number = _from_text(value, quantity, where, error)
+    else:
+        raise error(f"{label} {shown(value)}: is not a number")
+    return _check(number, quantity, where, value, error)
+
+
+def parse_integer(value: object, quantity: str, where: str | None = None,
+                  error: type[InputError] = InputError) -> int:
+    """A whole number for ``quantity`` (see :func:`parse_number`).
+
+    >>> parse_integer(" 14 ", "cut"), parse_integer("-2", "tag")
+    (14, -2)
+    >>> parse_integer("1.5", "decks", where="--decks")
+    Traceback (most recent call last):
+    ...
+    exact.errors.InputError: --decks '1.5': is not a whole number
+    """
+    if not QUANTITIES[quantity].integer:
+        raise KeyError(f"{quantity} is not a whole-number quantity")
+    return int(parse_number(value, quantity, where, error))
+
+
+def number_option(quantity: str, name: str):  # type: ignore[no-untyped-def]
+    """An argparse ``type=`` that reads option ``name`` as ``quantity``; a bad value is one
+    usage line naming the option (``argument --decks: '²': not a whole number ...``).
+
+    >>> number_option("decks", "--decks")("8")
+    8
+    """
+    reader = parse_integer if QUANTITIES[quantity].integer else parse_number
+
+    def read(text: str):  # type: ignore[no-untyped-def]
+        try:
+            return reader(text, quantity, name)
+        except InputError as error:  # argparse prefixes "argument NAME: " itself
+            raise argparse.ArgumentTypeError(str(error).removeprefix(f"{name} ")) from None
+
+    read.__name__ = quantity  # argparse names the type in its own messages
+    return read
+
+
+def burn_option(text: str) -> str:
+    """``simulate --burn``: ``first-card``, ``none`` or a number of cards (as its digits).
+
+    >>> burn_option("none"), burn_option(" 3 ")
+    ('none', '3')
+    """
+    if text.strip() in ("first-card", "none"):
+        return text.strip()
+    return str(number_option("burn", "--burn")(text))
+
+
+# --- user files ---------------------------------------------------------------------------------
+def read_user_file(path: Path | str, what: str, error: type[Exception] = InputError) -> str:
+    """The text of a file a user gave (``what``: "bet file", "rules", ...), read as UTF-8 (a
+    leading byte-order mark is dropped), at most :data:`MAX_FILE_BYTES` bytes. Anything
+    else is one line: ``error(f"{path}: cannot read {what}: ...")``.
+
+    >>> read_user_file("/nonexistent.toml", "bet file")
+    Traceback (most recent call last):
+    ...
+    exact.errors.InputError: /nonexistent.toml: cannot read bet file: No such file or directory
+    """
+    try:
+        with open(path, "rb") as stream:
+            return _decoded(stream, f"{path}: cannot read {what}", error)
+    except OSError as failure:
+        raise error(f"{path}: cannot read {what}: "
+                    f"{failure.strerror or failure}") from None
+
+
+def read_standard_input(what: str, error: type[Exception] = InputError) -> str:
+    """Standard input read like a user file (:func:`read_user_file`)."""
+    prefix = f"standard input: cannot read {what}"
+    if not hasattr(sys.stdin, "buffer"):  # a text stream put in its place (tests, notebooks)
+        text = sys.stdin.read(MAX_FILE_BYTES + 1)
+        if len(text) > MAX_FILE_BYTES:
+            raise error(f"{prefix}: larger than {MAX_FILE_BYTES // 2**20} MiB "
+                        "(README: Input limits)")
+        return text
+    return _decoded(sys.stdin.buffer, prefix, error)
+
+
+def _decoded(stream: BinaryIO, prefix: str, error: type[Exception]) -> str:
+    data = stream.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise error(f"{prefix}: larger than {MAX_FILE_BYTES // 2**20} MiB "
+                    "(README: Input limits)")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as failure:
+        line = data.count(b"\n", 0, failure.start) + 1
+        raise error(f"{prefix}: not UTF-8 text (byte 0x{data[failure.start]:02x} on line "
+                    f"{line})") from None
+
+
+def load_toml(text: str) -> dict[str, object]:
+    """The table of a TOML text, its floats as exact :class:`~decimal.Decimal`\\ s (the digits
+    written, for :func:`parse_number`). Every failure, including integers past Python's
+    int-to-text limit and nesting too deep, is a :class:`tomllib.TOMLDecodeError`.
+
+    >>> load_toml("pays = 0.95")
+    {'pays': Decimal('0.95')}
+    """
+    try:
+        return tomllib.loads(text, parse_float=Decimal)
+    except tomllib.TOMLDecodeError:
+        raise
+    except (ValueError, RecursionError, MemoryError) as failure:
+        message = str(failure).split("\n")[0][:120] or type(failure).__name__
+        if "integer string conversion" in message:  # Python's int-to-text limit, 4300 digits
+            message = "an integer of thousands of digits"
+        elif isinstance(failure, RecursionError):
+            message = "nested too deeply"
+        raise tomllib.TOMLDecodeError(message) from None
