@@ -212,6 +212,7 @@ def build_parser() -> argparse.ArgumentParser:
                                help="tier (event name or its hyphenated id) whose pay to solve "
                                     "for; several (comma-separated or repeated) share a scale")
     design_parser.add_argument("--target-edge", required=True,
+                               type=number_option("target-edge", "--target-edge"),
                                help="target house edge: 0.05, 5%% or 1/20")
     design_parser.add_argument("--paytable", metavar="NAME",
                                help="start from this paytable of the bet (default its own)")

@@ -21,12 +21,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from exact.errors import ExactError
+from exact.errors import ExactError, InputError
 from exact.games.century21 import GameTable
+from exact.parsing import parse_number
 
 
 class EconomicsError(ExactError, ValueError):
     """Impossible table economics input (no players, a non-positive bet, a negative fee)."""
+
+
+class EconomicsInputError(InputError, EconomicsError):
+    """A bet, fee or wager is malformed or out of bounds (:mod:`exact.parsing`)."""
 
 
 @dataclass(frozen=True)
@@ -124,7 +129,4 @@ def table_economics(table: GameTable, players: int, bet: Fraction | int | str,
 
 
 def _money(name: str, value: object) -> Fraction:
-    try:
-        return Fraction(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError, ZeroDivisionError):
-        raise EconomicsError(f"{name} {value!r} is not a number") from None
+    return parse_number(value, "bet", name, EconomicsInputError)
