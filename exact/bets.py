@@ -34,7 +34,7 @@ from pathlib import Path
 
 from exact.errors import BetFileError, BetFileInputError
 from exact.expressions import Expression, ExpressionError
-from exact.parsing import load_toml, parse_number, read_user_file
+from exact.parsing import load_toml, parse_number, read_user_file, shown
 
 PUSH, LOSE = Fraction(0), Fraction(-1)
 
@@ -217,7 +217,7 @@ def _event(where: str, raw: object, known: frozenset[str]) -> Event:
     gross = parse_pays(raw["gross"], f"{where}, event {name!r}: gross") if "gross" in raw \
         else None
     if gross is not None and not (gross > 0 and gross >= pays):
-        raise BetFileError(f"{where}, event {name!r}: gross {raw['gross']!r} must be a win "
+        raise BetFileError(f"{where}, event {name!r}: gross {shown(raw['gross'])} must be a win "
                            f"at least the pays ({pays}): pays = gross less commission")
     unknown = sorted(condition.names - known)
     if unknown:

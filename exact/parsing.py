@@ -73,7 +73,7 @@ class Quantity:
 
 QUANTITIES: dict[str, Quantity] = {
     # shoes
-    "decks": Quantity(0, MAX_CARDS // 100, meaning="full 52-card decks in a shoe"),
+    "decks": Quantity(0, 10**22, meaning="full 52-card decks in a shoe (52 x 10**22 < MAX_CARDS)"),
     "jokers": Quantity(0, MAX_CARDS, meaning="jokers in a shoe"),
     "cards": Quantity(0, MAX_CARDS, meaning="cards of one card or rank in --shoe"),
     "simulated-decks": Quantity(1, MAX_SIMULATED_DECKS, meaning="decks per simulated shoe"),
@@ -98,7 +98,6 @@ QUANTITIES: dict[str, Quantity] = {
     # games
     "players": Quantity(1, 10**6, meaning="players at a century21 table"),
     "total": Quantity(0, 9, meaning="a baccarat total in a rule file"),
-    "seat": Quantity(1, 10**6, meaning="a seat number at a table"),
 }
 
 _INTEGER = re.compile(r"([+-]?)([0-9]+)", re.ASCII)

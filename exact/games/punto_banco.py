@@ -23,7 +23,7 @@ from exact.enumerator import Distribution, Draw
 from exact.errors import RuleError, RuleInputError, ShoeError
 from exact.features import Feature, Needs
 from exact.games.base import Game, read_rule_file
-from exact.parsing import parse_integer
+from exact.parsing import parse_integer, shown
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "punto_banco"
 TOTALS = range(10)
@@ -105,7 +105,7 @@ class Rules:
 def _check_totals(label: str, totals: Iterable[object]) -> None:
     for total in totals:
         if not isinstance(total, int) or isinstance(total, bool) or total not in TOTALS:
-            raise RuleError(f"rule {label}: {total!r} is not a total 0-9")
+            raise RuleError(f"rule {label}: {shown(total)} is not a total 0-9")
 
 
 def _total_key(path: Path, key: str) -> int:
