@@ -171,7 +171,7 @@ def run_cli(game, args) -> str:  # type: ignore[no-untyped-def]
     from exact.cli import _shoe
 
     rules = Rules.load(args.rules) if getattr(args, "rules", None) else game.rules
-    if args.shoe or args.decks is not None or args.jokers is not None or args.remove:
+    if args.shoe is not None or args.decks is not None or args.jokers is not None or args.remove:
         if args.shoe is None and args.decks is None:
             args.decks = rules.decks
         shoe = _shoe(args)

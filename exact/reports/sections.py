@@ -26,6 +26,7 @@ from exact.analysis import GameAnalysis, analyze
 from exact.bets import Bet
 from exact.cards import RANKS, Shoe
 from exact.games.base import Game
+from exact.parsing import read_user_file
 from exact.reports import REPOSITORY, ReportError, charts
 from exact.settlement import Wager, settle_round
 from exact.statistics import (
@@ -375,9 +376,10 @@ FIGURE_KINDS = ("count", "total", "house_edge", "house_edge_resolved", "sd",
 def published_checks(game: Game, bets: Sequence[Bet], path: Path) -> dict[str, object]:
     """Compare the figures of a published-figures file (see reports/published/) with the
     library. Counts must agree exactly; rounded figures at their published precision."""
+    text = read_user_file(path, "published figures", ReportError)
     try:
-        data = tomllib.loads(path.read_text())
-    except (OSError, tomllib.TOMLDecodeError) as error:
+        data = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError) as error:
         raise ReportError(f"{path}: cannot read published figures: {error}") from None
     known = {bet.id: bet for bet in bets}
     cache: dict[int, GameAnalysis] = {}
