@@ -242,6 +242,8 @@ def _cases(tmp: Path) -> dict[str, tuple[list[str], str]]:
                      "fee = \"1e999999999\"}]\n")
     latin_rules = tmp / "latin-rules.toml"
     latin_rules.write_bytes(b"name = '\xe9'\n")
+    big_rules = tmp / "big-rules.toml"
+    big_rules.write_text("decks = 100000\njokers = 100000\n")
     seen = tmp / "seen.txt"
     seen.write_bytes(b"9H \xff KD\n")
     pb = ["analyze", "punto-banco"]
@@ -287,6 +289,10 @@ def _cases(tmp: Path) -> dict[str, tuple[list[str], str]]:
         "--depth ٣": (["eor", "punto-banco", "--depth", "٣"], "--depth"),
         "--players 1e999999999": (["analyze", "century21", "--players", "1e999999999"],
                                   "--players"),
+        "century21 --shoe ''": (["analyze", "century21", "--shoe", ""], "empty shoe"),
+        "simulate a rule file's huge shoe": (["simulate", "century21", "--shoes", "1", "--seed",
+                                              "1", "--rules", str(big_rules)],
+                                             "past the largest simulated"),
     }
 
 
@@ -311,7 +317,7 @@ def test_issue_examples_give_one_line_and_status_2(tmp_path, capsys, monkeypatch
         out = capsys.readouterr()
         wrong.append(_one_line_and_status_2(name, expected, status, out.out, out.err))
     assert not [w for w in wrong if w], wrong
-    assert len(cases) == 30
+    assert len(cases) == 32
 
 
 IN_PROCESSES = ("pays 1e999999999", "pays 5000 digits", "paytables = 5", "non-UTF-8 seen file",
