@@ -37,9 +37,13 @@ from exact.removal import (
 )
 from exact.shoe_options import full_shoe, options_shoe
 from exact.simulation import (
+    MAX_DECKS,
+    MAX_SHOES,
+    WORKERS_PER_CORE,
     ShoePlay,
     ShoeRules,
     SimulationConfig,
+    check_settings,
     shoe_play,
     simulate,
     tags_tuple,
@@ -187,6 +191,8 @@ def _parse_triggers(items: list[str] | None) -> dict[str, float]:
             triggers[bet_id] = float(number)
         except ValueError:
             sep = ""
+        if sep and not math.isfinite(triggers[bet_id]):  # JSON has no NaN; 'inf' never bets
+            raise CountError(f"--trigger {item!r}: the true count must be a finite number")
         if not sep:
             raise CountError(f"--trigger {item!r}: expected BET=TRUE_COUNT, e.g. dragon-7=4")
     return triggers
@@ -240,6 +246,7 @@ def _counts(play: ShoePlay, args: argparse.Namespace
 
 def _simulate(args: argparse.Namespace) -> str:
     game = get_game(args.game)
+    check_settings(args.shoes, args.seed, args.workers, args.scheduler)  # before any work
     rules = ShoeRules(decks=args.decks, cut_cards=args.cut, burn=args.burn)
     config = SimulationConfig(game=game.id, bet_texts=_bet_texts(args),
                               bet_ids=tuple(args.bet or ()), shoe=rules,
@@ -388,17 +395,19 @@ def add_commands(game_command: Callable[..., argparse.ArgumentParser]) -> None:
     heads_up.add_argument("--strategy", help="house (default) | best | dealer-best")
 
     sim = game_command("simulate", "shoe simulation with the exact edge at every round", _simulate)
-    sim.add_argument("--shoes", type=int, required=True, help="number of shoes")
+    sim.add_argument("--shoes", type=int, required=True,
+                     help=f"number of shoes (at most {MAX_SHOES:,})")
     sim.add_argument("--seed", type=int, required=True, help="master seed")
     sim.add_argument("--decks", type=int,
-                     help="decks per shoe (default 8; century21: the rules' shoe, with jokers "
-                     "in the rules' proportion)")
+                     help=f"decks per shoe, at most {MAX_DECKS:,} (default 8; century21: the "
+                     "rules' shoe, with jokers in the rules' proportion)")
     sim.add_argument("--cut", type=int, default=14,
                      help="cards behind the cut card (default 14)")
     sim.add_argument("--burn", default="first-card",
                      help="'first-card' (default), 'none' or a number of cards")
     sim.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                     help="local processes (default: one per core); results do not depend on it")
+                     help="local processes (default: one per core, at most "
+                     f"{WORKERS_PER_CORE} per core); results do not depend on it")
     sim.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                      help="run on this Dask cluster instead")
     sim.add_argument("--tags", help="count tags for every bet (default: derived per bet; "

@@ -62,7 +62,7 @@ from exact.games.century21 import (
 )
 from exact.games.century21_rules import Rules
 from exact.output import json_text
-from exact.removal import RemovalTable, parse_tags, removal_table
+from exact.removal import RemovalTable, parse_tags, removable_keys, removal_table
 from exact.shoe_options import full_shoe, removed, standard_shoe
 
 PURE_STRATEGIES = ("house", "best", "dealer-best")  # the equilibrium mixes: no single deal
@@ -228,7 +228,7 @@ def remove_class(shoe: Shoe, key: str, cards: int = 1) -> Shoe:
 def class_removal_table(evaluator: Century21Evaluator, shoe: Shoe, depth: int = 1,
                         removal_sets: Sequence[str] = ()) -> RemovalTable:
     """Exact change in the player's expected value per card of each class removed."""
-    keys = [key for key in CLASS_KEYS if class_count(shoe, key) >= depth]
+    keys = removable_keys(CLASS_KEYS, lambda key: class_count(shoe, key), depth)
     return removal_table(shoe, keys, lambda cards, key: remove_class(cards, key, depth),
                          lambda card: class_key(card.rank),
                          lambda shoes: {"player": evaluator.expected_values(shoes)},
