@@ -103,6 +103,8 @@ def removal_table(shoe: Shoe, keys: Sequence[str], remove: Callable[[Shoe, str],
     if depth < 1:
         raise CountError(f"removal depth must be at least 1, got {depth}")
     sets = [parse_cards(text) for text in removal_sets]
+    if any(not cards for cards in sets):
+        raise CountError("a --removal-set names no card; e.g. --removal-set '5 5 9'")
     shoes = [shoe, *(remove(shoe, key) for key in keys), *(shoe.remove(cards) for cards in sets)]
     values_of = values(shoes)
     base = {bet_id: values_of[bet_id][0] for bet_id in names}
@@ -242,6 +244,8 @@ def parse_tags(text: str, keys: Sequence[str] = RANKS,
             raise CountError(f"bad tag {item!r}: {key} is tagged twice ({named[key]!r} too)")
         named[key] = item
         tags[key] = int(number)
+    if not named:  # "," would silently be the all-zero count
+        raise CountError(f"--tags {text!r} names no card to tag, e.g. 5=1,9=-2")
     return tags
 
 

@@ -57,11 +57,15 @@ class SimulationError(ExactError, ValueError):
     """Bad simulation settings."""
 
 
-MAX_SHOES = 100_000_000
-"""The most shoes one simulation plays (about a week of one core for punto banco); memory does
-not grow with the number of shoes: seeds are made per job and results summed as they come."""
+MAX_SHOES = 10_000_000
+"""The most shoes one simulation plays (days of one core at tens of milliseconds a shoe). Memory
+does not grow with the number of shoes: seeds are made job by job, results summed as they come
+and the rounds read are kept only up to :data:`ROUNDS_KEPT` per process."""
+ROUNDS_KEPT = 200_000
 MAX_DECKS = 1_000
 """The most decks in a simulated shoe (every card is dealt physically)."""
+MAX_CARDS = 54 * MAX_DECKS
+"""The most cards in a simulated shoe, jokers included (a rule file's shoe too)."""
 WORKERS_PER_CORE = 4
 """Local worker processes allowed per core (``--workers``); more only cost memory."""
 SCHEDULER_SCHEMES = ("tcp", "tls")
@@ -303,6 +307,9 @@ def _setup(config: SimulationConfig) -> tuple[ShoePlay, dict[tuple[int, ...], tu
         custom = getattr(game, "shoe_play", None)
         play: ShoePlay = custom(config) if custom is not None else BetPlay(game, config)
         cards = int(play.full.sum())
+        if cards > MAX_CARDS:  # e.g. a rule file's shoe: every card is dealt physically
+            raise SimulationError(f"a simulated shoe holds at most {MAX_CARDS:,} cards "
+                                  f"({MAX_DECKS:,} decks with jokers); this one has {cards:,}")
         if config.shoe.cut_cards >= cards:
             raise SimulationError(f"cut_cards must be below the shoe's {cards} cards, "
                                   f"got {config.shoe.cut_cards}")
@@ -384,6 +391,8 @@ def _read(play: ShoePlay, rounds_seen: dict[tuple[int, ...], tuple], key: tuple[
         if found is not None:
             return found
     record, used = play.read_round(key)
+    if len(rounds_seen) >= ROUNDS_KEPT:  # bets on suits have billions of possible rounds
+        rounds_seen.clear()
     rounds_seen[key[:used]] = (record, used)
     return record, used
 

@@ -150,11 +150,22 @@ def test_a_read_only_directory(tmp_path: Path, capsys) -> None:
 
 
 @pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
-def test_a_new_file_has_the_umask_mode(tmp_path: Path, umask: int, mode: int) -> None:
+def test_a_new_file_has_the_umask_mode(tmp_path: Path, capsys, umask: int, mode: int) -> None:
     target = tmp_path / "out.json"
-    result = run(*COMMAND, "-o", str(target), umask=umask)
-    assert result.returncode == 0, result.stderr
+    saved = os.umask(umask)
+    try:
+        assert main([*COMMAND, "-o", str(target)]) == 0
+    finally:
+        os.umask(saved)
     assert stat.S_IMODE(target.stat().st_mode) == mode  # not mkstemp's 0600
+
+
+def test_the_real_command_line_writes_with_the_umask_mode(tmp_path: Path) -> None:
+    target = tmp_path / "out.json"
+    result = run(*COMMAND, "-o", str(target), umask=0o027)
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    assert json.loads(target.read_text())["total"] == 14_658_134_400
 
 
 def test_a_failed_rename_leaves_the_old_file_and_no_temporary(tmp_path: Path, capsys,
