@@ -245,8 +245,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _UsageError as error:
         print(f"exact: usage error: {error} (see --help)", file=sys.stderr)
         return EXIT_USAGE
-    except ExactError as error:
-        print(f"exact: error: {error}", file=sys.stderr)
+    except ExactError as error:  # one line, whatever the message quotes (a file's line)
+        print(f"exact: error: {' '.join(str(error).splitlines())}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:
         return 1

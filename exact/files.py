@@ -11,7 +11,7 @@ Every file the toolkit writes for a user goes through :func:`write_file`:
   ``/dev/full``), a FIFO or a socket is refused, also when running as root, so none of them
   is ever replaced by a regular file;
 * a new file gets the mode every other program gives it (``0666`` less the umask), a replaced
-  file keeps its mode;
+  file keeps its mode; a file we may not write is refused, as the shell's ``>`` would;
 * any failure (no such directory, no permission, disk full) is one :class:`OutputError` naming
   the file, never a traceback.
 
@@ -85,6 +85,8 @@ def target_of(path: str | os.PathLike[str]) -> tuple[Path, os.stat_result | None
     if status is not None and not stat.S_ISREG(status.st_mode):
         raise OutputError(f"cannot write {shown(name)}: it is {_kind(status.st_mode)}, not a "
                           "regular file")
+    if status is not None and not os.access(target, os.W_OK):  # as `>` would, keep it
+        raise OutputError(f"cannot write {shown(name)}: Permission denied")
     if not target.parent.is_dir():
         raise OutputError(f"cannot write {shown(name)}: no directory {shown(target.parent)}")
     return target, status

@@ -168,6 +168,16 @@ def test_the_real_command_line_writes_with_the_umask_mode(tmp_path: Path) -> Non
     assert json.loads(target.read_text())["total"] == 14_658_134_400
 
 
+def test_a_read_only_file_is_kept(tmp_path: Path, capsys) -> None:
+    kept = tmp_path / "out.json"
+    kept.write_text("kept\n")
+    kept.chmod(0o444)
+    if os.geteuid() == 0:
+        pytest.skip("root may write any file")
+    refused(capsys, kept, "Permission denied")
+    assert kept.read_text() == "kept\n"
+
+
 def test_a_failed_rename_leaves_the_old_file_and_no_temporary(tmp_path: Path, capsys,
                                                              monkeypatch) -> None:
     target = tmp_path / "out.json"
