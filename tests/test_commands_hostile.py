@@ -166,6 +166,14 @@ def test_simulation_settings_are_checked(extra: list[str], word: str, capsys) ->
     one_line(capsys, argv, word)
 
 
+def test_a_rule_files_shoe_beyond_the_simulated_bound(capsys, tmp_path: Path) -> None:
+    rules = Path(__file__).parents[1] / "exact" / "data" / "century21" / "rules.toml"
+    big = tmp_path / "big.toml"
+    big.write_text(rules.read_text().replace("\ndecks = 8\n", "\ndecks = 2000\n"))
+    one_line(capsys, ["simulate", "century21", "--shoes", "1", "--seed", "1", "--workers", "1",
+                      "--rules", str(big)], "at most 54,000 cards")
+
+
 def test_no_round_dealt_is_an_error_not_a_division_by_zero(capsys) -> None:
     # the first card's burn (2 to 11 cards) leaves at most 50 of 52 cards: none above the cut
     one_line(capsys, ["simulate", "punto-banco", "--shoes", "3", "--seed", "1", "--bet", "tie",
