@@ -180,6 +180,15 @@ def test_no_round_dealt_is_an_error_not_a_division_by_zero(capsys) -> None:
                       "--workers", "1", "--decks", "1", "--cut", "50"], "no round")
 
 
+def test_shoes_that_happen_to_deal_no_round_are_an_error(capsys) -> None:
+    # 1 deck, cut card at 49: a round only when an ace is shown first (2 cards burned)
+    argv = ["simulate", "punto-banco", "--shoes", "2", "--bet", "tie", "--workers", "1",
+            "--decks", "1", "--cut", "49", "--json"]
+    one_line(capsys, [*argv, "--seed", "1"], "no round was dealt")
+    assert main([*argv, "--seed", "2"]) == 0  # seed 2 shows an ace first: one round
+    assert strict_json(capsys.readouterr().out)["rounds"] == 1
+
+
 def test_seeds_are_made_lazily_and_match_the_spawned_children(monkeypatch) -> None:
     spawned = np.random.SeedSequence(2024).spawn(30)
     lazy = shoe_seeds(2024, range(30))
