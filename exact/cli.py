@@ -7,20 +7,20 @@ files are written whole or not at all.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from exact.analysis import ENGINES, analyze, game_bets
 from exact.bets import Bet, format_pays
 from exact.cards import Shoe
-from exact.errors import ExactError, ShoeError
+from exact.errors import ExactError
+from exact.files import OUTPUT_HELP, write_file
 from exact.games import REGISTRY, get_game
 from exact.games.base import Game
-from exact.output import to_csv, to_json, to_text
+from exact.output import json_text, to_csv, to_json, to_text
 from exact.parsing import number_option
+from exact.shoe_options import options_shoe
 
 EXIT_USAGE = 2
 
@@ -32,14 +32,6 @@ class _Parser(argparse.ArgumentParser):
 
 class _UsageError(Exception):
     pass
-
-
-def _shoe(args: argparse.Namespace) -> Shoe:
-    if args.shoe is not None and args.decks is not None:
-        raise ShoeError("give either --decks or --shoe, not both")
-    shoe = Shoe.parse(args.shoe) if args.shoe is not None else Shoe.standard(
-        8 if args.decks is None else args.decks, args.jokers or 0)
-    return shoe.remove(args.remove) if args.remove else shoe
 
 
 def _selected_bets(game: Game, args: argparse.Namespace) -> list[Bet]:
@@ -94,20 +86,18 @@ def _analyze(args: argparse.Namespace) -> str:
     custom = getattr(game, "analyze_cli", None)
     if custom is not None:  # a game that renders its own analysis (e.g. century21)
         return custom(args)
-    shoe = _shoe(args)
+    shoe = options_shoe(args)
     bets = _with_tables(game, shoe, _selected_bets(game, args), args)
     analysis = analyze(game, shoe, bets, engine=args.engine)
     return to_json(analysis) if args.json else to_csv(analysis) if args.csv else to_text(analysis)
 
 
 def _design(args: argparse.Namespace) -> str:
-    import json
-
     from exact.designer import design_json, design_text, parse_edge, solve_pays
     from exact.output import shoe_json
 
     game = get_game(args.game)
-    shoe = _shoe(args)
+    shoe = options_shoe(args)
     bets = {b.id: b for b in _with_tables(game, shoe, game_bets(game, args.bets or ()), args)}
     if args.bet not in bets:
         raise ExactError(f"unknown bet {args.bet!r}; see `list-bets {game.id}`")
@@ -116,8 +106,7 @@ def _design(args: argparse.Namespace) -> str:
     design = solve_pays(analysis.bets[args.bet], tiers, parse_edge(args.target_edge),
                         args.paytable)
     if args.json:
-        return json.dumps(design_json(design, shoe_json(analysis)), indent=2,
-                          ensure_ascii=False) + "\n"
+        return json_text(design_json(design, shoe_json(analysis)))
     return design_text(design, shoe.describe())
 
 
@@ -190,8 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
     formats = analyze_parser.add_mutually_exclusive_group()
     formats.add_argument("--json", action="store_true", help="machine-readable JSON")
     formats.add_argument("--csv", action="store_true", help="spreadsheet-ready CSV")
-    analyze_parser.add_argument("--output", "-o", metavar="FILE",
-                                help="write to FILE (atomically) instead of standard output")
+    analyze_parser.add_argument("--output", "-o", metavar="FILE", help=OUTPUT_HELP)
     # --- 21st Century Baccarat (century21): strategy games; there --bet is the bet size -------
     heads_up = analyze_parser.add_argument_group("century21 (21st Century Baccarat) options")
     heads_up.add_argument("--strategy", default="house",
@@ -222,14 +210,13 @@ def build_parser() -> argparse.ArgumentParser:
                               "jokers in the shoe"),
                              ("--shoe", str, "explicit composition, e.g. 'A:32,T:128'"),
                              ("--remove", str, "cards taken out, e.g. '5,5,9H'")):
-        design_parser.add_argument(flag, type=kind, help=text,
-                                   **({"default": 0} if flag == "--jokers" else {}))
+        design_parser.add_argument(flag, type=kind, help=text)
     design_parser.add_argument("--engine", choices=ENGINES, default="compiled")
     design_parser.add_argument("--table", action="append", metavar="FILE",
                                help="your own paytable (bet file), validated; replaces the "
                                     "bet of the same id")
     design_parser.add_argument("--json", action="store_true", help="machine-readable JSON")
-    design_parser.add_argument("--output", "-o", metavar="FILE", help="write to FILE")
+    design_parser.add_argument("--output", "-o", metavar="FILE", help=OUTPUT_HELP)
     game_command("list-bets", "the bets and paytables that ship (and those of --bets)",
                  _list_bets)
     game_command("features", "the round features bet conditions may use", _features)
@@ -241,35 +228,31 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all."""
-    directory = path.resolve().parent
-    if not directory.is_dir():
-        raise ExactError(f"cannot write {path}: no directory {directory}")
-    handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(handle, "w") as stream:
-            stream.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+def refuse_empty_options(args: argparse.Namespace) -> None:
+    """An option given an empty (or blank) value is an error, never its default: ``--shoe ""``
+    must not analyse 8 decks. (A value that must be a number is refused by its parser.)"""
+    for name, value in vars(args).items():
+        values = value if isinstance(value, list) else [value]
+        if any(isinstance(item, str) and not item.strip() for item in values):
+            what = "the game id" if name == "game" else f"--{name.replace('_', '-')}"
+            raise ExactError(f"{what} is empty: give a value, or leave the option out")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
+        refuse_empty_options(args)
         text = args.run(args)
         output = getattr(args, "output", None)
-        if output:
-            write_atomically(Path(output), text)
+        if output is not None:
+            write_file(output, text)
         else:
             sys.stdout.write(text)
     except _UsageError as error:
         print(f"exact: usage error: {error} (see --help)", file=sys.stderr)
         return EXIT_USAGE
-    except ExactError as error:
-        print(f"exact: error: {error}", file=sys.stderr)
+    except ExactError as error:  # one line, whatever the message quotes (a file's line)
+        print(f"exact: error: {' '.join(str(error).splitlines())}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:
         return 1

@@ -6,7 +6,6 @@ Kept apart from :mod:`exact.cli`, which only registers them (:func:`add_commands
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -16,11 +15,13 @@ from fractions import Fraction
 from exact.analysis import game_bets
 from exact.batch import BetEvaluator, supported_bets
 from exact.bets import Bet
-from exact.cards import RANKS, Card, Shoe, parse_cards
-from exact.errors import BetFileError, ExactError, RuleError, ShoeError
+from exact.cards import RANKS, Card, parse_cards
+from exact.errors import BetFileError, ExactError, RuleError
+from exact.files import OUTPUT_HELP
 from exact.games import get_game
 from exact.games.base import Game
 from exact.live import KnownCardError, next_round, slow_with_known
+from exact.output import json_text
 from exact.parsing import (
     MAX_SIMULATED_CARDS,
     burn_option,
@@ -42,10 +43,15 @@ from exact.removal import (
     effects_of_removal,
     parse_tags,
 )
+from exact.shoe_options import full_shoe, options_shoe
 from exact.simulation import (
+    MAX_DECKS,
+    MAX_SHOES,
+    WORKERS_PER_CORE,
     ShoePlay,
     ShoeRules,
     SimulationConfig,
+    check_settings,
     shoe_play,
     simulate,
     tags_tuple,
@@ -70,14 +76,6 @@ def _bets(game: Game, args: argparse.Namespace) -> list[Bet]:
         raise ExactError(f"{game.id} has no bets that this command evaluates (README: "
                          "'Counting, effects of removal and simulation')")
     return served
-
-
-def _shoe(args: argparse.Namespace) -> Shoe:
-    if args.shoe is not None and args.decks is not None:
-        raise ShoeError("give either --decks or --shoe, not both")
-    shoe = Shoe.parse(args.shoe) if args.shoe is not None else Shoe.standard(
-        8 if args.decks is None else args.decks)
-    return shoe.remove(args.remove) if getattr(args, "remove", None) else shoe
 
 
 def _fraction(value: Fraction) -> dict[str, object]:
@@ -152,13 +150,13 @@ def _eor(args: argparse.Namespace) -> str:
     if custom is not None:  # a game with its own removal analysis (e.g. century21)
         return custom(args)
     _refuse_heads_up_options(game, args)
-    shoe = _shoe(args)
+    shoe = options_shoe(args)
     bets = _bets(game, args)
     user_tags = parse_tags(args.tags) if args.tags else None
     table = effects_of_removal(game, shoe, bets, depth=args.depth,
                                removal_sets=args.removal_set or ())
     report = eor_report(table, user_tags, max(shoe.size // 52, 1))
-    return json.dumps(report, indent=2) + "\n" if args.json else eor_text(table, report)
+    return json_text(report) if args.json else eor_text(table, report)
 
 
 def eor_text(table: RemovalTable, report: dict[str, object],
@@ -244,6 +242,7 @@ def _counts(play: ShoePlay, args: argparse.Namespace
 
 def _simulate(args: argparse.Namespace) -> str:
     game = get_game(args.game)
+    check_settings(args.shoes, args.seed, args.workers, args.scheduler)  # before any work
     rules = ShoeRules(decks=args.decks, cut_cards=args.cut, burn=args.burn)
     config = SimulationConfig(game=game.id, bet_texts=_bet_texts(args),
                               bet_ids=tuple(args.bet or ()), shoe=rules,
@@ -263,11 +262,11 @@ def _simulate(args: argparse.Namespace) -> str:
     summary = result.summary()
     cards = int(play.full.sum())
     if args.json:
-        return json.dumps({"game": game.id, **play.describe(), "shoes": result.shoes,
+        return json_text({"game": game.id, **play.describe(), "shoes": result.shoes,
                            "rounds": result.rounds, "seed": args.seed,
                            "shoe_rules": {"decks": play.decks, "cards": cards,
                                           "cut_cards": rules.cut_cards, "burn": rules.burn},
-                           "tags": tags, "bets": summary}, indent=2) + "\n"
+                           "tags": tags, "bets": summary})
     settings = "".join(f", {key} {value}" for key, value in play.describe().items()
                        if key in ("strategy", "bet", "collection"))
     lines = [f"{result.shoes} shoes of {play.decks} decks, {cards} cards (seed {args.seed}, "
@@ -323,7 +322,7 @@ def _edge(args: argparse.Namespace) -> str:
     _refuse_heads_up_options(game, args)
     bets = _bets(game, args)
     seen = _seen_cards(args)
-    shoe = _shoe(args).remove(seen)
+    shoe = full_shoe(args).remove(seen)
     known = _parse_known(args.known)
     # With known cards the round is enumerated card by card: minutes for each bet on suits.
     # The default set leaves those out, saying so; --bet asks for them anyway.
@@ -340,7 +339,7 @@ def _edge(args: argparse.Namespace) -> str:
                                 "counts": [str(c) for c in r.counts], "total": str(r.total)}
                        for bet_id, r in rounds.items()}}
     if args.json:
-        return json.dumps(report, indent=2) + "\n"
+        return json_text(report)
     where = "".join(f", card {p} is {c}" for p, c in sorted(known.items()))
     lines = [f"Next round: {len(seen)} cards seen, {shoe.size} unseen{where}"]
     for bet_id, r in rounds.items():
@@ -364,8 +363,7 @@ def add_commands(game_command: Callable[..., argparse.ArgumentParser]) -> None:
         parser.add_argument("--bet", action="append", metavar="ID",
                             help="only this bet; may be repeated")
         parser.add_argument("--json", action="store_true", help="machine-readable JSON")
-        parser.add_argument("--output", "-o", metavar="FILE",
-                            help="write to FILE (atomically) instead of standard output")
+        parser.add_argument("--output", "-o", metavar="FILE", help=OUTPUT_HELP)
 
     def heads_up_options(parser: argparse.ArgumentParser, what: str
                          ) -> argparse._ArgumentGroup:
@@ -396,19 +394,20 @@ def add_commands(game_command: Callable[..., argparse.ArgumentParser]) -> None:
 
     sim = game_command("simulate", "shoe simulation with the exact edge at every round", _simulate)
     sim.add_argument("--shoes", type=number_option("shoes", "--shoes"), required=True,
-                     help="number of shoes")
+                     help=f"number of shoes (at most {MAX_SHOES:,})")
     sim.add_argument("--seed", type=number_option("seed", "--seed"), required=True,
                      help="master seed (0 to 2**128 - 1)")
     sim.add_argument("--decks", type=number_option("simulated-decks", "--decks"),
-                     help="decks per shoe (default 8; century21: the rules' shoe, with jokers "
-                     "in the rules' proportion)")
+                     help=f"decks per shoe, at most {MAX_DECKS:,} (default 8; century21: the "
+                     "rules' shoe, with jokers in the rules' proportion)")
     sim.add_argument("--cut", type=number_option("cut", "--cut"), default=14,
                      help="cards behind the cut card (default 14)")
     sim.add_argument("--burn", type=burn_option, default="first-card",
                      help="'first-card' (default), 'none' or a number of cards")
     sim.add_argument("--workers", type=number_option("workers", "--workers"),
                      default=min(os.cpu_count() or 1, 1024),
-                     help="local processes (default: one per core); results do not depend on it")
+                     help="local processes (default: one per core, at most "
+                     f"{WORKERS_PER_CORE} per core); results do not depend on it")
     sim.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                      help="run on this Dask cluster instead")
     sim.add_argument("--tags", help="count tags for every bet (default: derived per bet; "

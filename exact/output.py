@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from fractions import Fraction
 from typing import Any
 
@@ -17,6 +18,32 @@ from exact.analysis import BetAnalysis, GameAnalysis
 from exact.bets import format_pays
 from exact.rarity import tier_frequencies, top_award
 from exact.statistics import BetTable
+
+
+def json_text(data: Any, indent: int | None = 2) -> str:
+    """``data`` as strictly valid JSON (RFC 8259), the one way every command writes JSON.
+
+    JSON has no NaN or infinity: a float without a finite value (a count trigger that is never
+    reached, a ratio of nothing) is written as ``null``, and ``json.dumps(allow_nan=False)``
+    guarantees that nothing else slips through. NumPy numbers are written as plain numbers.
+
+    >>> json_text({"trigger": float("inf"), "edge": float("nan"), "n": [1, 0.5]}, indent=None)
+    '{"trigger": null, "edge": null, "n": [1, 0.5]}\\n'
+    """
+    return json.dumps(_finite_json(data), indent=indent, ensure_ascii=False,
+                      allow_nan=False) + "\n"
+
+
+def _finite_json(value: Any) -> Any:
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: _finite_json(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite_json(item) for item in value]
+    if type(value).__module__ == "numpy" and hasattr(value, "item"):  # numpy scalars
+        return _finite_json(value.item())
+    return value
 
 
 def fraction_text(value: Fraction | None) -> str | None:
@@ -82,7 +109,7 @@ def analysis_json(analysis: GameAnalysis) -> dict[str, Any]:
 
 
 def to_json(analysis: GameAnalysis) -> str:
-    return json.dumps(analysis_json(analysis), indent=2, ensure_ascii=False) + "\n"
+    return json_text(analysis_json(analysis))
 
 
 def _spreadsheet_text(value: object) -> str:

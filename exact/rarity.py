@@ -13,6 +13,8 @@ a fraction with a hundred-million-digit denominator).
 >>> top = top_award(table)
 >>> top.event, top.one_in, top.expected, round(top.at_least_once, 6)
 ('Jackpot', Fraction(1000000, 1), Fraction(100, 1), 1.0)
+>>> TierFrequency("Wins", Fraction(1), 10**20 - 1, Fraction(10**20 - 1, 10**20), 1).at_least_once
+1.0
 """
 
 from __future__ import annotations
@@ -51,7 +53,12 @@ class TierFrequency:
         """Probability of at least one occurrence in ``rounds`` independent rounds."""
         if self.probability >= 1:
             return 1.0
-        return -math.expm1(self.rounds * math.log1p(-float(self.probability)))
+        if float(self.probability) < 1:
+            return -math.expm1(self.rounds * math.log1p(-float(self.probability)))
+        # within 2**-53 of certainty: the float rounds to 1 (log1p(-1) is a domain error), so
+        # the chance of missing is taken exactly; (1 - p)**rounds is then far below any float
+        miss = float(1 - self.probability)
+        return 1.0 if miss == 0.0 else -math.expm1(self.rounds * math.log(miss))
 
     @property
     def likely_in_rounds(self) -> bool:

@@ -64,13 +64,36 @@ def effects_of_removal(game: Game, shoe: Shoe, bets: Sequence[Bet], depth: int =
                        evaluator: BetEvaluator | None = None) -> RemovalTable:
     """Exact change of each bet's expected value per card of each rank removed from ``shoe``
     (``depth`` cards of the rank at a time), and for each removal set (e.g. ``"5 5 9"``)."""
-    if depth < 1:
-        raise CountError(f"removal depth must be at least 1, got {depth}")
     evaluator = evaluator or BetEvaluator(game, bets)
-    return removal_table(shoe, [rank for rank in RANKS if shoe.count(rank) >= depth],
+    return removal_table(shoe, removable_keys(RANKS, shoe.count, depth),
                          lambda cards, rank: cards.remove([rank] * depth),
                          lambda card: card.rank, evaluator.expected_values,
                          {b.id: b.name for b in bets}, depth, removal_sets)
+
+
+def removable_keys(keys: Sequence[str], count: Callable[[str], int], depth: int
+                   ) -> list[str]:
+    """The card classes (ranks, or a game's classes) present in the shoe; a ``depth`` above
+    the cards of any of them is refused (its effect could not be computed, and a table and a
+    derived count without it would say nothing of it).
+
+    >>> removable_keys(["A", "K"], {"A": 3, "K": 0}.get, 2)
+    ['A']
+    >>> removable_keys(["A", "K"], {"A": 3, "K": 0}.get, 4)
+    Traceback (most recent call last):
+    ...
+    exact.removal.CountError: --depth 4: the shoe has only 3 card(s) of A (at most 3)
+    """
+    if not isinstance(depth, int) or depth < 1:
+        raise CountError(f"--depth must be at least 1, got {depth}")
+    present = [key for key in keys if count(key) > 0]
+    if not present:
+        raise CountError("the shoe has no card to remove")
+    fewest = min(present, key=count)
+    if count(fewest) < depth:
+        raise CountError(f"--depth {depth}: the shoe has only {count(fewest)} card(s) of "
+                         f"{fewest} (at most {count(fewest)})")
+    return present
 
 
 def removal_table(shoe: Shoe, keys: Sequence[str], remove: Callable[[Shoe, str], Shoe],
@@ -85,6 +108,8 @@ def removal_table(shoe: Shoe, keys: Sequence[str], remove: Callable[[Shoe, str],
     if depth < 1:
         raise CountError(f"removal depth must be at least 1, got {depth}")
     sets = [parse_cards(text) for text in removal_sets]
+    if any(not cards for cards in sets):
+        raise CountError("a --removal-set names no card; e.g. --removal-set '5 5 9'")
     shoes = [shoe, *(remove(shoe, key) for key in keys), *(shoe.remove(cards) for cards in sets)]
     values_of = values(shoes)
     base = {bet_id: values_of[bet_id][0] for bet_id in names}
@@ -225,6 +250,8 @@ def parse_tags(text: str, keys: Sequence[str] = RANKS,
         named[key] = item
         tags[key] = parse_integer(number, "tag", f"tag {shown(item)}: value",
                                   CountInputError)
+    if not named:  # "," would silently be the all-zero count
+        raise CountError(f"--tags {shown(text)} names no card to tag, e.g. 5=1,9=-2")
     return tags
 
 

@@ -33,6 +33,7 @@ import math
 import multiprocessing
 import os
 import sys
+from collections import deque
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
@@ -56,6 +57,20 @@ class SimulationError(ExactError, ValueError):
     """Bad simulation settings."""
 
 
+MAX_SHOES = 10_000_000
+"""The most shoes one simulation plays (days of one core at tens of milliseconds a shoe). Memory
+does not grow with the number of shoes: seeds are made job by job, results summed as they come
+and the rounds read are kept only up to :data:`ROUNDS_KEPT` per process."""
+ROUNDS_KEPT = 200_000
+MAX_DECKS = 1_000
+"""The most decks in a simulated shoe (every card is dealt physically)."""
+MAX_CARDS = 54 * MAX_DECKS
+"""The most cards in a simulated shoe, jokers included (a rule file's shoe too)."""
+WORKERS_PER_CORE = 4
+"""Local worker processes allowed per core (``--workers``); more only cost memory."""
+SCHEDULER_SCHEMES = ("tcp", "tls")
+
+
 @dataclass(frozen=True)
 class ShoeRules:
     """How shoes are built, burned and cut (see module docstring)."""
@@ -65,8 +80,10 @@ class ShoeRules:
     burn: str = "first-card"
 
     def __post_init__(self) -> None:
-        if self.decks is not None and (not isinstance(self.decks, int) or self.decks < 1):
-            raise SimulationError(f"decks must be a positive integer, got {self.decks!r}")
+        if self.decks is not None and (not isinstance(self.decks, int) or self.decks < 1
+                                       or self.decks > MAX_DECKS):
+            raise SimulationError(f"decks must be an integer from 1 to {MAX_DECKS:,}, "
+                                  f"got {self.decks!r}")
         if not isinstance(self.cut_cards, int) or self.cut_cards < 0:
             raise SimulationError(f"cut_cards must be a non-negative integer, "
                                   f"got {self.cut_cards!r}")
@@ -209,15 +226,28 @@ class BetTally:
     count_bets: int = 0
     count_win: Fraction = Fraction(0)
     count_edge: list[float] = field(default_factory=list)
+    # Merged shoes: the exact sum of each shoe's fsum'd edges. Its float is the correctly
+    # rounded sum, as fsum of the per-shoe sums would be, without a list growing per shoe.
+    edge_total: Fraction = Fraction(0)
+    count_edge_total: Fraction = Fraction(0)
 
     def merge(self, other: BetTally) -> None:
+        """Add one shoe's tally (or a merged one) to this one."""
         self.rounds += other.rounds
         self.positive += other.positive
-        self.edge_sum_positive.append(math.fsum(other.edge_sum_positive))
+        self.edge_total += other.edge_total + Fraction(math.fsum(other.edge_sum_positive))
         self.perfect_win += other.perfect_win
         self.count_bets += other.count_bets
         self.count_win += other.count_win
-        self.count_edge.append(math.fsum(other.count_edge))
+        self.count_edge_total += other.count_edge_total + Fraction(math.fsum(other.count_edge))
+
+    def edge_sum(self) -> float:
+        """Sum of the edges of the positive rounds."""
+        return float(self.edge_total + Fraction(math.fsum(self.edge_sum_positive)))
+
+    def count_edge_sum(self) -> float:
+        """Sum of the edges of the rounds the count bet."""
+        return float(self.count_edge_total + Fraction(math.fsum(self.count_edge)))
 
 
 @dataclass
@@ -230,11 +260,13 @@ class SimulationResult:
 
     def summary(self) -> dict[str, dict[str, object]]:
         """Per wager: frequency of positive-edge rounds, average edge when betting, win per
-        shoe and per 100 hands dealt, for perfect play and for the count."""
+        shoe and per 100 hands dealt, for perfect play and for the count (None where nothing
+        was dealt or bet)."""
         out = {}
+        hands = self.rounds or None
         for bet_id, tally in self.tallies.items():
-            edge_sum = math.fsum(tally.edge_sum_positive)
-            count_edge = math.fsum(tally.count_edge)
+            edge_sum = tally.edge_sum()
+            count_edge = tally.count_edge_sum()
             out[bet_id] = {
                 "name": self.names[bet_id],
                 "rounds": tally.rounds,
@@ -243,7 +275,7 @@ class SimulationResult:
                 "perfect_average_edge": edge_sum / tally.positive if tally.positive else None,
                 "perfect_win": str(tally.perfect_win),
                 "perfect_win_per_shoe": float(tally.perfect_win) / self.shoes,
-                "perfect_win_per_100_hands": 100 * float(tally.perfect_win) / self.rounds,
+                "perfect_win_per_100_hands": hands and 100 * float(tally.perfect_win) / hands,
                 "perfect_expected_win_per_shoe": edge_sum / self.shoes,
                 "count_trigger": self.triggers.get(bet_id),
                 "count_bets": tally.count_bets,
@@ -251,7 +283,7 @@ class SimulationResult:
                 else None,
                 "count_win": str(tally.count_win),
                 "count_win_per_shoe": float(tally.count_win) / self.shoes,
-                "count_win_per_100_hands": 100 * float(tally.count_win) / self.rounds,
+                "count_win_per_100_hands": hands and 100 * float(tally.count_win) / hands,
                 "count_expected_win_per_shoe": count_edge / self.shoes,
             }
         return out
@@ -275,11 +307,26 @@ def _setup(config: SimulationConfig) -> tuple[ShoePlay, dict[tuple[int, ...], tu
         custom = getattr(game, "shoe_play", None)
         play: ShoePlay = custom(config) if custom is not None else BetPlay(game, config)
         cards = int(play.full.sum())
+        if cards > MAX_CARDS:  # e.g. a rule file's shoe: every card is dealt physically
+            raise SimulationError(f"a simulated shoe holds at most {MAX_CARDS:,} cards "
+                                  f"({MAX_DECKS:,} decks with jokers); this one has {cards:,}")
         if config.shoe.cut_cards >= cards:
             raise SimulationError(f"cut_cards must be below the shoe's {cards} cards, "
                                   f"got {config.shoe.cut_cards}")
+        _check_a_round_is_dealt(config.shoe, cards, play.round_cards)
         _WORKERS[key] = (play, {})
     return _WORKERS[key]
+
+
+def _check_a_round_is_dealt(rules: ShoeRules, cards: int, round_cards: int) -> None:
+    """Refuse shoe rules under which no shoe can deal a round (the fewest cards burned)."""
+    fewest_burned = {"none": 0, "first-card": 2}.get(rules.burn)
+    burned = int(rules.burn) if fewest_burned is None else fewest_burned
+    if cards - burned <= max(rules.cut_cards, round_cards - 1):
+        raise SimulationError(
+            f"no round can be dealt: {cards} cards, {burned} burned at least, a round needs "
+            f"up to {round_cards} and the cut card leaves {rules.cut_cards}; lower --cut or "
+            "--burn, or add decks")
 
 
 def _burn(rules: ShoeRules, order: np.ndarray) -> tuple[int, list[int]]:
@@ -344,6 +391,8 @@ def _read(play: ShoePlay, rounds_seen: dict[tuple[int, ...], tuple], key: tuple[
         if found is not None:
             return found
     record, used = play.read_round(key)
+    if len(rounds_seen) >= ROUNDS_KEPT:  # bets on suits have billions of possible rounds
+        rounds_seen.clear()
     rounds_seen[key[:used]] = (record, used)
     return record, used
 
@@ -426,33 +475,106 @@ def simulate(config: SimulationConfig, shoes: int, seed: int, workers: int = 1,
              scheduler: str | None = None, chunk: int = 20,
              progress: Callable[[int, int], None] | None = None) -> SimulationResult:
     """Play ``shoes`` shoes from the master ``seed``: inline (``workers=1``), on ``workers``
-    local processes, or on the Dask cluster at ``scheduler``. Same seed, same result."""
-    if shoes < 1:
-        raise SimulationError(f"shoes must be at least 1, got {shoes}")
-    if workers < 1:
-        raise SimulationError(f"workers must be at least 1, got {workers}")
+    local processes, or on the Dask cluster at ``scheduler``. Same seed, same result.
+
+    Seeds are made job by job and results summed in shoe order as they come, a few jobs per
+    worker in flight: memory does not grow with ``shoes`` (at most :data:`MAX_SHOES`)."""
+    check_settings(shoes, seed, workers, scheduler)
     names = dict(shoe_play(config).names)  # validates the config and warms the disk cache
-    children = np.random.SeedSequence(seed).spawn(shoes)
-    jobs = [children[i:i + chunk] for i in range(0, shoes, chunk)]
-    per_shoe: list[dict[str, BetTally]] = []
+    jobs = (range(start, min(start + chunk, shoes)) for start in range(0, shoes, chunk))
     report = progress or (lambda done, total: None)
-    if scheduler:
-        per_shoe = _on_dask(config, jobs, scheduler, report, shoes)
-    elif workers == 1:
-        for job in jobs:
-            per_shoe += play_shoes(config, job)
-            report(len(per_shoe), shoes)
-    else:
-        with _worker_pool(workers) as pool:
-            for result in pool.map(play_shoes, [config] * len(jobs), jobs):
-                per_shoe += result
-                report(len(per_shoe), shoes)
     tallies = {wager: BetTally() for wager in names}
-    for shoe in per_shoe:
-        for wager, tally in shoe.items():
-            tallies[wager].merge(tally)
-    rounds = sum(next(iter(shoe.values())).rounds for shoe in per_shoe) if names else 0
+    rounds = done = 0
+    if scheduler:
+        results = _on_dask(config, jobs, scheduler, seed)
+    elif workers == 1:
+        results = (play_shoes(config, shoe_seeds(seed, job)) for job in jobs)
+    else:
+        results = _on_processes(config, jobs, workers, seed)
+    for result in results:
+        for shoe in result:
+            for wager, tally in shoe.items():
+                tallies[wager].merge(tally)
+            rounds += next(iter(shoe.values())).rounds if shoe else 0
+        done += len(result)
+        report(done, shoes)
+    if rounds == 0:
+        raise SimulationError(f"no round was dealt in {shoes} shoe(s): the burn and the cut "
+                              "card leave too few cards; lower --cut or --burn")
     return SimulationResult(shoes, rounds, tallies, names, dict(config.triggers))
+
+
+def check_settings(shoes: int, seed: int, workers: int = 1, scheduler: str | None = None
+                   ) -> None:
+    """Refuse a number of shoes, seed, workers or scheduler address the simulation cannot use,
+    before anything is started.
+
+    >>> check_settings(10, 7, 1, "tcp://10.0.0.5:8786")
+    >>> check_settings(10, 7, 1, "not a url")
+    Traceback (most recent call last):
+    ...
+    exact.simulation.SimulationError: --scheduler 'not a url': expected tcp://HOST:PORT
+    """
+    for name, value, low, high in (("shoes", shoes, 1, MAX_SHOES), ("seed", seed, 0, None),
+                                   ("workers", workers, 1, max_workers())):
+        if not isinstance(value, int) or isinstance(value, bool) or value < low or (
+                high is not None and value > high):
+            bound = f"from {low:,} to {high:,}" if high is not None else f"at least {low}"
+            raise SimulationError(f"--{name} must be a whole number {bound}, got {value!r}")
+    if scheduler is not None:
+        check_scheduler(scheduler)
+
+
+def max_workers() -> int:
+    """The most local worker processes: :data:`WORKERS_PER_CORE` per core."""
+    return WORKERS_PER_CORE * (os.cpu_count() or 1)
+
+
+def check_scheduler(address: str) -> None:
+    """A Dask scheduler address must be ``tcp://HOST:PORT`` (or ``tls://``), checked before
+    Dask is imported: anything else is one error line, not a Dask traceback."""
+    from urllib.parse import urlsplit
+
+    problem = f"--scheduler {address!r}: expected tcp://HOST:PORT"
+    try:
+        parts = urlsplit(address)
+        port = parts.port
+    except ValueError:
+        raise SimulationError(problem) from None
+    if (parts.scheme not in SCHEDULER_SCHEMES or not parts.hostname or port is None
+            or not 0 < port < 65536 or parts.path not in ("", "/") or parts.query
+            or parts.fragment or parts.username or not address.isprintable()):
+        raise SimulationError(problem)
+
+
+def shoe_seeds(seed: int, shoes: range) -> list[np.random.SeedSequence]:
+    """The seeds of shoes ``shoes`` (indices): the same as the children
+    ``SeedSequence(seed).spawn(n)[i]``, made without making the others.
+
+    >>> import numpy as np
+    >>> shoe_seeds(5, range(3, 4))[0].spawn_key == np.random.SeedSequence(5).spawn(4)[3].spawn_key
+    True
+    """
+    return [np.random.SeedSequence(seed, spawn_key=(index,)) for index in shoes]
+
+
+def _in_order(futures: Iterator, window: int) -> Iterator:
+    """The results of the futures made by ``futures``, in order, with at most ``window`` of
+    them made and not yet consumed (so a billion jobs are never submitted at once)."""
+    pending: deque = deque()
+    for future in futures:
+        pending.append(future)
+        if len(pending) >= window:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
+
+
+def _on_processes(config: SimulationConfig, jobs: Iterator[range], workers: int, seed: int
+                  ) -> Iterator[list[dict[str, BetTally]]]:
+    with _worker_pool(workers) as pool:
+        yield from _in_order((pool.submit(play_shoes, config, shoe_seeds(seed, job))
+                              for job in jobs), 4 * workers)
 
 
 _ONE_THREAD = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS",
@@ -477,8 +599,9 @@ def _worker_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
                 os.environ[name] = value
 
 
-def _on_dask(config: SimulationConfig, jobs: list, scheduler: str,
-             report: Callable[[int, int], None], shoes: int) -> list[dict[str, BetTally]]:
+def _on_dask(config: SimulationConfig, jobs: Iterator[range], scheduler: str, seed: int
+             ) -> Iterator[list[dict[str, BetTally]]]:
+    check_scheduler(scheduler)
     try:
         from distributed import Client
     except ImportError:
@@ -486,15 +609,14 @@ def _on_dask(config: SimulationConfig, jobs: list, scheduler: str,
                               "pip install 'exact[scale]'") from None
     try:
         client = Client(scheduler, timeout=10)
-    except OSError as error:
-        raise SimulationError(f"cannot reach the Dask scheduler {scheduler}: {error}") from None
+    except (OSError, ValueError, TypeError) as error:
+        raise SimulationError(f"cannot reach the Dask scheduler {scheduler}: "
+                              f"{' '.join(str(error).split())}") from None
     try:
-        futures = client.map(play_shoes, [config] * len(jobs), jobs, pure=False)
-        per_shoe: list[dict[str, BetTally]] = []
-        for future in futures:  # in job order, whatever order they finish in
-            per_shoe += future.result()
-            report(len(per_shoe), shoes)
-        return per_shoe
+        window = 4 * max(1, len(client.scheduler_info().get("workers", ())))
+        # in job order, whatever order they finish in
+        yield from _in_order((client.submit(play_shoes, config, shoe_seeds(seed, job),
+                                            pure=False) for job in jobs), window)
     finally:
         client.close()
 

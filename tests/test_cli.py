@@ -69,7 +69,7 @@ def test_text_output_states_the_counting_unit(capsys):
     (["analyze", "punto-banco", "--shoe", "A:3,K:2"], "cannot deal a round"),
     (["analyze", "punto-banco", "--shoe", "A:-3,K:20"], "negative"),
     (["analyze", "punto-banco", "--shoe", "A:three"], "bad shoe entry"),
-    (["analyze", "punto-banco", "--decks", "-1"], "non-negative"),
+    (["analyze", "punto-banco", "--decks", "-1"], "at least one deck"),
     (["analyze", "punto-banco", "--decks", "1", "--remove", "9H,9H"], "cannot remove 9H"),
     (["analyze", "baccarat-x"], "unknown game"),
     (["analyze", "punto-banco", "--bet", "nope"], "unknown bet"),

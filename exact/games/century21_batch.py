@@ -23,7 +23,6 @@ Fraction(-1149375068384, 87616138805055)
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -45,7 +44,7 @@ from exact.compiled import (
     store_array,
 )
 from exact.enumerator import falling
-from exact.errors import ExactError, ShoeError
+from exact.errors import ExactError
 from exact.games.century21 import (
     DEFAULT_RULES,
     JOKER,
@@ -62,7 +61,9 @@ from exact.games.century21 import (
     strategy_by_name,
 )
 from exact.games.century21_rules import Rules
-from exact.removal import RemovalTable, parse_tags, removal_table
+from exact.output import json_text
+from exact.removal import RemovalTable, parse_tags, removable_keys, removal_table
+from exact.shoe_options import full_shoe, removed, standard_shoe
 
 PURE_STRATEGIES = ("house", "best", "dealer-best")  # the equilibrium mixes: no single deal
 Outcome = tuple[str, Fraction]  # (how the hand was decided, the player's pay per unit)
@@ -227,7 +228,7 @@ def remove_class(shoe: Shoe, key: str, cards: int = 1) -> Shoe:
 def class_removal_table(evaluator: Century21Evaluator, shoe: Shoe, depth: int = 1,
                         removal_sets: Sequence[str] = ()) -> RemovalTable:
     """Exact change in the player's expected value per card of each class removed."""
-    keys = [key for key in CLASS_KEYS if class_count(shoe, key) >= depth]
+    keys = removable_keys(CLASS_KEYS, lambda key: class_count(shoe, key), depth)
     return removal_table(shoe, keys, lambda cards, key: remove_class(cards, key, depth),
                          lambda card: class_key(card.rank),
                          lambda shoes: {"player": evaluator.expected_values(shoes)},
@@ -235,25 +236,9 @@ def class_removal_table(evaluator: Century21Evaluator, shoe: Shoe, depth: int = 
                          depth, removal_sets)
 
 
-def full_shoe(rules: Rules, args: argparse.Namespace) -> Shoe:
-    """``--shoe``, or ``--decks N`` with jokers in the rules' proportion (default: the rules'
-    shoe): the shoe before any card is taken out (a count is balanced over it)."""
-    if args.shoe is not None and args.decks is not None:
-        raise ShoeError("give either --decks or --shoe, not both")
-    return Shoe.parse(args.shoe) if args.shoe is not None else shoe_of_decks(rules, args.decks)
-
-
 def shoe_of_decks(rules: Rules, decks: int | None) -> Shoe:
     """``decks`` full decks with jokers in the rules' proportion (None: the rules' shoe)."""
-    if decks is None:
-        return shoe_for(rules)
-    if decks < 1:
-        raise ShoeError(f"--decks {decks}: at least one deck")
-    jokers = Fraction(rules.jokers * decks, rules.decks or 1)
-    if jokers.denominator != 1:
-        raise ShoeError(f"--decks {decks}: the rules' {rules.jokers} jokers to "
-                        f"{rules.decks} decks give no whole number; use --shoe")
-    return Shoe.standard(decks, int(jokers))
+    return standard_shoe(decks, None, rules.decks, rules.jokers)
 
 
 def run_eor_cli(game: Century21, args: argparse.Namespace) -> str:
@@ -263,8 +248,8 @@ def run_eor_cli(game: Century21, args: argparse.Namespace) -> str:
     if args.bet or args.bets:
         raise ExactError("century21 has one bet, the player's: --bet/--bets do not apply")
     rules = Rules.load(args.rules) if args.rules else game.rules
-    full = full_shoe(rules, args)
-    shoe = full.remove(args.remove) if args.remove else full
+    full = full_shoe(args, rules.decks, rules.jokers)
+    shoe = removed(args, full)
     evaluator = evaluator_for(rules, args.strategy or "house", args.information or "total")
     weights = class_weights(full)
     user_tags = (parse_tags(args.tags, CLASS_KEYS, lambda card: class_key(card.rank))
@@ -276,7 +261,7 @@ def run_eor_cli(game: Century21, args: argparse.Namespace) -> str:
               "classes": CLASS_DESCRIPTION, "count_weights": weights,
               **eor_report(table, user_tags, decks, weights, "class")}
     if args.json:
-        return json.dumps(report, indent=2) + "\n"
+        return json_text(report)
     return (f"21st Century Baccarat, {evaluator.strategy} strategy pair ({HELD_FIXED}); "
             f"classes: {CLASS_DESCRIPTION}\n" + eor_text(table, report, CLASS_KEYS, "class"))
 
@@ -327,10 +312,10 @@ def run_edge_cli(game: Century21, args: argparse.Namespace, seen: Sequence[Card]
         raise ExactError("century21: --known is not supported (the joker and option hands "
                          "are searched over whole hands, not card positions)")
     rules = Rules.load(args.rules) if args.rules else game.rules
-    shoe = full_shoe(rules, args).remove(seen)
+    shoe = full_shoe(args, rules.decks, rules.jokers).remove(seen)
     report = {"cards_seen": len(seen), **next_hand(rules, shoe, args.information or "total")}
     if args.json:
-        return json.dumps(report, indent=2) + "\n"
+        return json_text(report)
     lines = [f"Next hand of 21st Century Baccarat: {len(seen)} cards seen, {shoe.size} unseen; "
              f"player's pay per unit bet, collection {report['collection']} on a "
              f"{report['bet']} bet"]

@@ -7,7 +7,6 @@ The JSON has the shape of every other game's (``toolkit``, ``game``, ``rules``, 
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction
 from typing import Any
 
@@ -26,7 +25,7 @@ from exact.games.century21 import (
 )
 from exact.games.century21_economics import TableEconomics, table_economics
 from exact.games.century21_rules import Rules
-from exact.output import table_json
+from exact.output import json_text, table_json
 from exact.parsing import parse_number
 from exact.statistics import BetTable
 
@@ -168,15 +167,11 @@ def report(rules: Rules, shoe: Shoe, strategy: str = "house", bet: Fraction | in
 
 def run_cli(game, args) -> str:  # type: ignore[no-untyped-def]
     """``exact analyze century21 [--strategy ...] [--bet 10] [--collection 1] ...``."""
-    from exact.cli import _shoe
+    from exact.shoe_options import options_shoe
 
     rules = Rules.load(args.rules) if getattr(args, "rules", None) else game.rules
-    if args.shoe is not None or args.decks is not None or args.jokers is not None or args.remove:
-        if args.shoe is None and args.decks is None:
-            args.decks = rules.decks
-        shoe = _shoe(args)
-    else:
-        shoe = Shoe.standard(rules.decks, rules.jokers)
+    # the same shoe as eor/edge century21: the rules' jokers stay unless --jokers/--shoe
+    shoe = options_shoe(args, rules.decks, rules.jokers)
     bets = args.bet or []
     if len(bets) > 1:
         raise ExactError("century21: give one --bet (the bet size per seat)")
@@ -187,7 +182,7 @@ def run_cli(game, args) -> str:  # type: ignore[no-untyped-def]
     data = report(rules, shoe, args.strategy, bet, fee, args.information, args.players)
     text = data.pop("_text")
     if args.json:
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        return json_text(data)
     if args.csv:
         raise ExactError("century21: --csv is not supported; use --json")
     head = [f"21st Century Baccarat: {shoe.describe()} ({shoe.size} cards)",

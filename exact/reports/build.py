@@ -7,14 +7,16 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+from exact.errors import ExactError
+from exact.files import write_file
 from exact.games import get_game
+from exact.output import json_text
 from exact.reports import TEMPLATES, ReportError, available_reports, report_module, template_path
 from exact.reports.sections import Context, build_epoch
 
@@ -50,7 +52,7 @@ def build_report(game_id: str, out_dir: Path = BUILD, templates: Path = TEMPLATE
     if work_dir.exists():
         shutil.rmtree(work_dir)
     data = report_data(game_id, work_dir)
-    (work_dir / "data.json").write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    write_file(work_dir / "data.json", json_text(data, indent=1))
     # Typst reads files only under its root: the template's folder and the build folder must
     # share it, so the root is their common parent.
     root = Path(_common_root(templates.resolve(), work_dir))
@@ -64,9 +66,7 @@ def build_report(game_id: str, out_dir: Path = BUILD, templates: Path = TEMPLATE
         # Typst's diagnostics span lines; the error is reported on one
         raise ReportError(f"{game_id}: Typst failed: {' '.join(str(error).split())}") from None
     target = out_dir / f"{game_id}.pdf"
-    partial = target.with_suffix(".pdf.partial")
-    partial.write_bytes(pdf)
-    partial.replace(target)
+    write_file(target, pdf)
     return target
 
 
@@ -90,7 +90,11 @@ def main(argv: list[str] | None = None) -> int:
             started = time.perf_counter()
             target = build_report(game_id, arguments.out)
             print(f"{target} ({time.perf_counter() - started:.1f} s)")
-    except ReportError as error:
+    except ExactError as error:  # a ReportError, or an output file that cannot be written
         print(f"exact.reports: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:  # the output folder cannot be made or emptied
+        print(f"exact.reports: cannot write {error.filename or arguments.out}: "
+              f"{error.strerror or error}", file=sys.stderr)
         return 2
     return 0

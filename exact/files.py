@@ -1,0 +1,132 @@
+"""Writing the files a user asks for (``-o FILE``, reports): whole or not at all.
+
+Every file the toolkit writes for a user goes through :func:`write_file`:
+
+* the text is written to a temporary file beside the real target, then renamed over it, so a
+  reader sees the old file or the new one, never half of one, and a failure leaves the old
+  file as it was;
+* a symbolic link is followed to the file it names (the link itself is kept); a link to a
+  missing file, or a loop of links, is refused;
+* the target must be a regular file or absent: a directory, a device (``/dev/null``,
+  ``/dev/full``), a FIFO or a socket is refused, also when running as root, so none of them
+  is ever replaced by a regular file;
+* a new file gets the mode every other program gives it (``0666`` less the umask), a replaced
+  file keeps its mode; a file we may not write is refused, as the shell's ``>`` would;
+* any failure (no such directory, no permission, disk full) is one :class:`OutputError` naming
+  the file, never a traceback.
+
+>>> import tempfile
+>>> from pathlib import Path
+>>> folder = Path(tempfile.mkdtemp())
+>>> write_file(folder / "table.txt", "exact\\n")
+>>> (folder / "table.txt").read_text()
+'exact\\n'
+>>> write_file(folder, "x")
+Traceback (most recent call last):
+...
+exact.files.OutputError: cannot write ...: it is a directory, not a regular file
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import stat
+from pathlib import Path
+
+from exact.errors import ExactError
+
+
+class OutputError(ExactError, OSError):
+    """An output file that cannot be written (or must not be: a device, a directory...)."""
+
+
+OUTPUT_HELP = ("write to FILE instead of standard output, whole or not at all (a symbolic link "
+               "is followed to its file; a directory, device or FIFO is refused)")
+
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO"),
+          (stat.S_ISSOCK, "a socket"))
+
+
+def shown(path: str | os.PathLike[str]) -> str:
+    """A path as one line of text: control characters (a newline in a name) are escaped.
+
+    >>> shown("a\\nb.txt")
+    "'a\\\\nb.txt'"
+    >>> shown("out.json")
+    'out.json'
+    """
+    text = os.fspath(path)
+    return repr(text) if not text.isprintable() else text
+
+
+def _kind(mode: int) -> str:
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def target_of(path: str | os.PathLike[str]) -> tuple[Path, os.stat_result | None]:
+    """The regular file that writing ``path`` replaces (symbolic links followed) and its
+    status (None: it does not exist yet); raises :class:`OutputError` for anything else."""
+    name = os.fspath(path)
+    if not name.strip():
+        raise OutputError("no output file named (an empty file name)")
+    target = Path(os.path.realpath(name))
+    try:
+        status = os.stat(target)
+    except FileNotFoundError:
+        if os.path.islink(name):
+            raise OutputError(f"cannot write {shown(name)}: it is a symbolic link to a missing "
+                              f"file ({shown(target)}); name the file itself") from None
+        status = None
+    except OSError as error:  # a loop of links, a name too long, a component not a directory
+        raise OutputError(f"cannot write {shown(name)}: {error.strerror}") from None
+    if status is not None and not stat.S_ISREG(status.st_mode):
+        raise OutputError(f"cannot write {shown(name)}: it is {_kind(status.st_mode)}, not a "
+                          "regular file")
+    if status is not None and not os.access(target, os.W_OK):  # as `>` would, keep it
+        raise OutputError(f"cannot write {shown(name)}: Permission denied")
+    if not target.parent.is_dir():
+        raise OutputError(f"cannot write {shown(name)}: no directory {shown(target.parent)}")
+    return target, status
+
+
+def write_file(path: str | os.PathLike[str], content: str | bytes) -> None:
+    """Write ``content`` (text as UTF-8, or bytes) to ``path`` whole or not at all (see the
+    module's docstring for what is followed, refused and kept)."""
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    target, status = target_of(path)
+    handle, temporary = _temporary(target, path)
+    try:
+        try:
+            with os.fdopen(handle, "wb") as stream:
+                if status is not None:  # a replaced file keeps its mode (and owner if we may)
+                    os.fchmod(stream.fileno(), stat.S_IMODE(status.st_mode))
+                    if (status.st_uid, status.st_gid) != (os.geteuid(), os.getegid()):
+                        with contextlib.suppress(PermissionError):
+                            os.fchown(stream.fileno(), status.st_uid, status.st_gid)
+                stream.write(data)
+                stream.flush()
+                os.fsync(stream.fileno())
+            os.replace(temporary, target)
+        except OSError as error:
+            raise OutputError(f"cannot write {shown(path)}: {error.strerror or error}") from None
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _temporary(target: Path, path: str | os.PathLike[str]) -> tuple[int, str]:
+    """A new file beside ``target`` (same file system, so the rename is atomic), created with
+    mode 0666 so that the umask gives it the usual permissions (mkstemp would give 0600)."""
+    for _ in range(100):
+        name = str(target.parent / f".{target.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666), name
+        except FileExistsError:
+            continue
+        except OSError as error:
+            raise OutputError(f"cannot write {shown(path)}: {error.strerror} "
+                              f"({shown(target.parent)})") from None
+    raise OutputError(f"cannot write {shown(path)}: no free temporary name beside it")

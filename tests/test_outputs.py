@@ -1,0 +1,211 @@
+"""``-o FILE`` and every file written for a user (exact/files.py): written whole or not at all,
+beside the real target; symlinks followed, directories/devices/FIFOs/sockets refused with one
+line and exit 2 (also as root: nothing is replaced by a regular file); the usual file mode."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from exact.cli import main
+from exact.files import OutputError, write_file
+
+# the cheapest command with an output: the tie on one deck
+COMMAND = ["analyze", "punto-banco", "--decks", "1", "--bet", "tie", "--json"]
+
+
+def run(*args: str, umask: int | None = None) -> subprocess.CompletedProcess:
+    """The real command line, in a fresh process (a FIFO must not block the test run)."""
+    return subprocess.run([sys.executable, "-m", "exact", *args], capture_output=True,
+                          text=True, timeout=120,
+                          preexec_fn=None if umask is None else (lambda: os.umask(umask)))
+
+
+def refused(capsys, target: str | Path, word: str) -> None:
+    assert main([*COMMAND, "-o", str(target)]) == 2
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    assert len(lines) == 1 and word in lines[0], captured.err
+    assert captured.out == "" and "Traceback" not in captured.err
+
+
+def leftovers(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
+
+
+def test_a_directory_is_refused(tmp_path: Path, capsys) -> None:
+    refused(capsys, tmp_path, "a directory")
+    assert tmp_path.is_dir() and list(tmp_path.iterdir()) == []
+
+
+def test_a_missing_directory_is_one_line(tmp_path: Path, capsys) -> None:
+    refused(capsys, tmp_path / "no" / "such" / "out.json", "no directory")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_empty_output_name(capsys) -> None:
+    refused(capsys, "", "--output is empty")
+
+
+@pytest.mark.parametrize("device", ["/dev/null", "/dev/full"])
+def test_devices_are_refused_and_stay_devices(device: str, capsys) -> None:
+    if not os.path.exists(device):
+        pytest.skip(f"no {device}")
+    refused(capsys, device, "a character device")
+    assert stat.S_ISCHR(os.stat(device).st_mode)  # as root too: never replaced by a file
+
+
+def test_a_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    result = run(*COMMAND, "-o", str(fifo))  # would block forever if the FIFO were opened
+    assert result.returncode == 2 and "a FIFO" in result.stderr
+    assert len(result.stderr.splitlines()) == 1 and "Traceback" not in result.stderr
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and leftovers(tmp_path) == []
+
+
+def test_a_socket_is_refused(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "sock"
+    server = socket.socket(socket.AF_UNIX)
+    try:
+        server.bind(str(path))
+        refused(capsys, path, "a socket")
+        assert stat.S_ISSOCK(os.lstat(path).st_mode)
+    finally:
+        server.close()
+
+
+def test_a_symlink_is_followed_and_kept(tmp_path: Path, capsys) -> None:
+    (tmp_path / "real").mkdir()
+    target = tmp_path / "real" / "table.json"
+    target.write_text("old\n")
+    target.chmod(0o640)
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    assert main([*COMMAND, "-o", str(link)]) == 0
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert json.loads(target.read_text())["total"] == 14_658_134_400
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640  # a replaced file keeps its mode
+    # the temporary file went beside the real target, and is gone
+    assert leftovers(tmp_path) == leftovers(tmp_path / "real") == []
+
+
+def test_a_symlink_to_another_file_system(tmp_path: Path, capsys) -> None:
+    other = Path("/dev/shm")
+    if not other.is_dir() or os.stat(other).st_dev == os.stat(tmp_path).st_dev:
+        pytest.skip("no second file system to link to")
+    target = other / f"exact-test-{os.getpid()}.json"
+    try:
+        link = tmp_path / "out.json"
+        link.symlink_to(target)
+        target.write_text("old\n")
+        assert main([*COMMAND, "-o", str(link)]) == 0
+        assert json.loads(target.read_text())["total"] == 14_658_134_400 and link.is_symlink()
+        assert not [p for p in other.iterdir() if p.name.startswith(f".{target.name}.")]
+    finally:
+        target.unlink(missing_ok=True)
+
+
+def test_a_dangling_symlink_is_refused(tmp_path: Path, capsys) -> None:
+    link = tmp_path / "out.json"
+    link.symlink_to(tmp_path / "missing.json")
+    refused(capsys, link, "symbolic link to a missing file")
+    assert link.is_symlink() and not (tmp_path / "missing.json").exists()
+
+
+def test_a_symlink_to_a_device_is_refused(tmp_path: Path, capsys) -> None:
+    link = tmp_path / "out.json"
+    link.symlink_to("/dev/full")
+    refused(capsys, link, "a character device")
+    assert link.is_symlink() and stat.S_ISCHR(os.stat("/dev/full").st_mode)
+
+
+def test_a_loop_of_symlinks_is_one_line(tmp_path: Path, capsys) -> None:
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    refused(capsys, tmp_path / "a", "cannot write")
+
+
+def test_a_read_only_directory(tmp_path: Path, capsys) -> None:
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    kept = folder / "out.json"
+    kept.write_text("kept\n")
+    folder.chmod(0o555)
+    try:
+        if os.geteuid() != 0:  # root ignores the permission: nothing to refuse then
+            refused(capsys, kept, "Permission denied")
+        # a run that fails never clobbers the file, root or not
+        assert main(["analyze", "punto-banco", "--remove", "ZZ", "-o", str(kept)]) == 2
+        assert kept.read_text() == "kept\n" and leftovers(folder) == []
+    finally:
+        folder.chmod(0o755)
+
+
+@pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_a_new_file_has_the_umask_mode(tmp_path: Path, capsys, umask: int, mode: int) -> None:
+    target = tmp_path / "out.json"
+    saved = os.umask(umask)
+    try:
+        assert main([*COMMAND, "-o", str(target)]) == 0
+    finally:
+        os.umask(saved)
+    assert stat.S_IMODE(target.stat().st_mode) == mode  # not mkstemp's 0600
+
+
+def test_the_real_command_line_writes_with_the_umask_mode(tmp_path: Path) -> None:
+    target = tmp_path / "out.json"
+    result = run(*COMMAND, "-o", str(target), umask=0o027)
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    assert json.loads(target.read_text())["total"] == 14_658_134_400
+
+
+def test_a_read_only_file_is_kept(tmp_path: Path, capsys) -> None:
+    kept = tmp_path / "out.json"
+    kept.write_text("kept\n")
+    kept.chmod(0o444)
+    if os.geteuid() == 0:
+        pytest.skip("root may write any file")
+    refused(capsys, kept, "Permission denied")
+    assert kept.read_text() == "kept\n"
+
+
+def test_a_failed_rename_leaves_the_old_file_and_no_temporary(tmp_path: Path, capsys,
+                                                             monkeypatch) -> None:
+    target = tmp_path / "out.json"
+    target.write_text("old\n")
+
+    def full_disk(*_: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full_disk)
+    refused(capsys, target, "No space left on device")
+    assert target.read_text() == "old\n" and leftovers(tmp_path) == []
+
+
+def test_write_file_api(tmp_path: Path) -> None:
+    write_file(tmp_path / "a.bin", b"\x00\x01")
+    assert (tmp_path / "a.bin").read_bytes() == b"\x00\x01"
+    with pytest.raises(OutputError, match="a directory"):
+        write_file(tmp_path, "x")
+    with pytest.raises(OutputError, match=r"/a\\nb':"):  # a newline in a name stays one line
+        write_file(tmp_path / "missing" / "a\nb", "x")
+
+
+def test_reports_out_that_is_a_file_is_one_line(tmp_path: Path, capsys) -> None:
+    from exact.reports.build import main as reports_main
+
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder\n")
+    assert reports_main(["punto-banco", "--out", str(blocker)]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and "cannot write" in lines[0]
+    assert blocker.read_text() == "not a folder\n"
