@@ -156,14 +156,24 @@ def _arithmetic(symbol: str, function: Callable[[object, object], object]
     """``function`` on numbers only, its result bounded: no string repetition or formatting,
     and no number can grow past :data:`MAX_BITS` however the operators are chained."""
     def checked(left: object, right: object) -> int | Fraction:
-        for value in (left, right):
-            if not isinstance(value, int | Fraction):
-                raise EvaluationError(f"{symbol} needs numbers, not {_describe(value)}")
         try:
+            # the common case first (small ints, once per cell of the staged evaluator)
+            if type(left) in _SMALL and type(right) in _SMALL:
+                result = function(left, right)
+                if type(result) is int and -_LIMIT < result < _LIMIT:
+                    return result
+                return _bounded(result)  # type: ignore[arg-type]
+            for value in (left, right):
+                if not isinstance(value, int | Fraction):
+                    raise EvaluationError(f"{symbol} needs numbers, not {_describe(value)}")
             return _bounded(function(left, right))  # type: ignore[arg-type]
         except ZeroDivisionError:
             raise EvaluationError(f"division by zero ({left} {symbol} {right})") from None
     return checked
+
+
+_SMALL = frozenset({int, bool})
+_LIMIT = 1 << MAX_BITS  # |n| < _LIMIT: n has at most MAX_BITS bits
 
 
 def _negate(value: object) -> int | Fraction:
@@ -522,6 +532,15 @@ def _elementwise(function: Callable[..., object], *arguments: object) -> object:
     return np.frompyfunc(function, len(arguments), 1)(*map(_cell, arguments))
 
 
+def _small_integers(value: object) -> bool:
+    cells = value.flat if isinstance(value, np.ndarray) else (value,)
+    return all(type(cell) in _SMALL and -_SMALL_LIMIT < cell < _SMALL_LIMIT  # type: ignore[operator]
+               for cell in cells)
+
+
+_SMALL_LIMIT = 1 << 64
+
+
 def _collection_array(kind: type, items: list[object]) -> object:
     """A tuple or set literal over arrays: one tuple or set per cell (scalars stay scalar)."""
     if not any(isinstance(item, np.ndarray) for item in items):
@@ -553,8 +572,13 @@ def _evaluate_array(node: ast.AST, env: Mapping[str, np.ndarray]) -> object:
         case ast.UnaryOp(op=op, operand=operand):
             return _elementwise(_UNARY[type(op)][1], _evaluate_array(operand, env))
         case ast.BinOp(left=left, op=op, right=right):
-            return _elementwise(_CHECKED[type(op)], _evaluate_array(left, env),
-                                _evaluate_array(right, env))
+            operands = _evaluate_array(left, env), _evaluate_array(right, env)
+            if type(op) is not ast.Div and all(map(_small_integers, operands)):
+                # Python's own operator, unchecked: on operands below 2**64 a result stays
+                # below 2**128, and the operands (one value per hand) are far fewer than the
+                # cells of the result (one per pair of hands)
+                return _elementwise(_BINARY[type(op)][1], *operands)
+            return _elementwise(_CHECKED[type(op)], *operands)
         case ast.Compare(left=left, ops=ops, comparators=comparators):
             current = _evaluate_array(left, env)
             result: object = True
