@@ -8,7 +8,8 @@ attributes, subscripts, lambdas or comprehensions, so a bet file from elsewhere 
 Division is exact (:class:`fractions.Fraction`).
 
 What each kind of value allows (checked when the file is loaded wherever the kinds are
-known from the text, and on every evaluation otherwise):
+known: from the text, and from the value types each feature declares; on every evaluation
+otherwise):
 
 * numbers (integers, ``True``/``False``, exact fractions from ``/``): arithmetic, ordering,
   equality; no ``**``, no floating-point literals (write ``1/2``, not ``0.5``);
@@ -21,9 +22,10 @@ known from the text, and on every evaluation otherwise):
 
 Items of a tuple, list or set are single values (no nesting). A condition is limited before
 Python's parser sees it (:data:`LIMITS`): at most 2,000 characters, 200 operators, brackets 20
-deep, numbers of 20 characters; then at most 50 levels of expression tree. Every number a
-condition computes is bounded (:data:`MAX_BITS` bits, numerator and denominator), so an
-evaluation takes bounded time and memory. Every failure is an :class:`ExpressionError`.
+deep, numbers of 20 characters (so at most about 1,000 names and values); then at most 50
+levels of expression tree. Every number a condition computes is bounded (:data:`MAX_BITS`
+bits, numerator and denominator), so an evaluation takes bounded time and memory. Every
+failure is an :class:`ExpressionError`; one on a round an :class:`EvaluationError`.
 
 >>> condition = Expression.parse("winner == 'banker' and banker_total in (6, 7)")
 >>> sorted(condition.names)
