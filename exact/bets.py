@@ -33,7 +33,8 @@ from functools import cached_property
 from pathlib import Path
 
 from exact.errors import BetFileError, BetFileInputError
-from exact.expressions import Expression, ExpressionError
+from exact.expressions import EvaluationError, Expression, ExpressionError
+from exact.features import Feature
 from exact.parsing import load_toml, parse_number, read_user_file, shown
 
 PUSH, LOSE = Fraction(0), Fraction(-1)
@@ -121,10 +122,27 @@ class Bet:
             try:
                 if event.condition.evaluate(features):
                     return index
-            except (TypeError, ZeroDivisionError) as error:
-                raise BetFileError(f"{self.source}: bet {self.id!r}, event {event.name!r}: "
-                                   f"cannot evaluate {event.condition.text!r}: {error}") from None
+            except EvaluationError as error:
+                raise self.evaluation_error(index, error) from None
         raise AssertionError("a bet always ends with its losing event")
+
+    def evaluation_error(self, index: int, error: EvaluationError) -> BetFileError:
+        """The one-line error for event ``index`` whose condition could not be evaluated
+        (every place that evaluates conditions reports it so).
+
+        >>> bet = Bet("x", "X", (Event("Win", Expression.parse("a / b > 1"), Fraction(1)),
+        ...                      Event("Loses", None, LOSE)), source="mine.toml")
+        >>> try:
+        ...     bet.settle({"a": 1, "b": 0})
+        ... except BetFileError as error:
+        ...     print(error)
+        mine.toml: bet 'x', event 'Win': cannot evaluate 'a / b > 1': division by zero (1 / 0)
+        """
+        event = self.events[index]
+        text = event.condition.text if event.condition is not None else ""
+        shown = repr(text) if len(text) <= 200 else repr(text[:200]) + "..."
+        return BetFileError(f"{self.source}: bet {self.id!r}, event {event.name!r}: "
+                            f"cannot evaluate {shown}: {error}")
 
     @property
     def paytables(self) -> list[str]:
@@ -144,8 +162,11 @@ class Bet:
         return replace(self, events=events, paytable=name, alternatives=others)
 
 
-def load_bets(source: Path | str, features: Iterable[str], *, text: str | None = None) -> list[Bet]:
-    """Read and validate the bets of a TOML file against a game's feature names."""
+def load_bets(source: Path | str, features: Iterable[str] | Mapping[str, Feature], *,
+              text: str | None = None) -> list[Bet]:
+    """Read and validate the bets of a TOML file against a game's feature names; given the
+    features themselves (a game's ``features``), conditions are type-checked against the
+    types their values declare (``winner + 1`` is refused when loaded)."""
     label = str(source)
     raw = text if text is not None else read_user_file(source, "bet file", BetFileError)
     try:
@@ -157,16 +178,19 @@ def load_bets(source: Path | str, features: Iterable[str], *, text: str | None =
     if not isinstance(entries, list) or not entries:
         raise BetFileError(f"{label}: no [[bet]] tables")
     known = frozenset(features)
+    types = {name: feature.types for name, feature in features.items()
+             if getattr(feature, "types", ())} if isinstance(features, Mapping) else {}
     bets: list[Bet] = []
     for position, entry in enumerate(entries, 1):
-        bet = _bet(label, position, entry, known)
+        bet = _bet(label, position, entry, known, types)
         if any(b.id == bet.id for b in bets):
             raise BetFileError(f"{label}: bet {bet.id!r}: duplicate id")
         bets.append(bet)
     return bets
 
 
-def _bet(label: str, position: int, entry: object, known: frozenset[str]) -> Bet:
+def _bet(label: str, position: int, entry: object, known: frozenset[str],
+         types: Mapping[str, tuple[type, ...]]) -> Bet:
     if not isinstance(entry, dict) or not isinstance(entry.get("id"), str) or not entry["id"]:
         raise BetFileError(f"{label}: bet #{position}: needs a string id")
     bet_id = entry["id"]
@@ -178,7 +202,7 @@ def _bet(label: str, position: int, entry: object, known: frozenset[str]) -> Bet
     raw_events = entry.get("event")
     if not isinstance(raw_events, list) or not raw_events:
         raise BetFileError(f"{where}: needs at least one [[bet.event]]")
-    events = [_event(where, raw, known) for raw in raw_events]
+    events = [_event(where, raw, known, types) for raw in raw_events]
     names = [e.name for e in events]
     otherwise = str(entry.get("otherwise", "Loses"))
     if len(set(names + [otherwise])) != len(names) + 1:
@@ -205,12 +229,13 @@ def _bet(label: str, position: int, entry: object, known: frozenset[str]) -> Bet
                group=str(entry.get("group", "")))
 
 
-def _event(where: str, raw: object, known: frozenset[str]) -> Event:
+def _event(where: str, raw: object, known: frozenset[str],
+           types: Mapping[str, tuple[type, ...]]) -> Event:
     if not isinstance(raw, dict) or "name" not in raw or "when" not in raw or "pays" not in raw:
         raise BetFileError(f"{where}: every event needs name, when and pays")
     name = str(raw["name"])
     try:
-        condition = Expression.parse(raw["when"])
+        condition = Expression.parse(raw["when"], types=types)
     except ExpressionError as error:
         raise BetFileError(f"{where}, event {name!r}: {error}") from None
     pays = parse_pays(raw["pays"], f"{where}, event {name!r}: pays")

@@ -57,3 +57,6 @@ class Feature:
     needs: Needs
     read: Callable[[object], object]
     values: str = ""
+    # the Python types of its values (str covers its subclasses); bet files are type-checked
+    # against them when loaded (e.g. winner + 1 is refused). Empty: not declared, any value.
+    types: tuple[type, ...] = ()

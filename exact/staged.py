@@ -37,7 +37,7 @@ from exact.bets import Bet
 from exact.cards import CARDS, JOKER, Label, Shoe, View
 from exact.compiled import batch_dtype, check_batch, counts_matrix, shoe_sizes
 from exact.enumerator import Deal, Draw, check_shoe, falling, group_coefficient
-from exact.errors import BetFileError
+from exact.expressions import EvaluationError
 from exact.games.base import Game
 
 _BLOCK = 16  # shoes per block: the shared-class pairs make (shoes x 140,000)-int64 arrays
@@ -388,9 +388,7 @@ class _Reader:
             assert condition is not None
             try:
                 holds = np.broadcast_to(condition.evaluate_array(environment), shape)
-            except (TypeError, ZeroDivisionError) as error:
-                raise BetFileError(f"{bet.source}: bet {bet.id!r}, event "
-                                   f"{bet.events[index].name!r}: cannot evaluate "
-                                   f"{condition.text!r}: {error}") from None
+            except EvaluationError as error:
+                raise bet.evaluation_error(index, error) from None
             chosen[holds] = index
         return chosen

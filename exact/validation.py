@@ -46,7 +46,7 @@ from exact.analysis import analyze
 from exact.bets import Bet, Event, load_bets
 from exact.cards import Shoe
 from exact.errors import BetFileError
-from exact.expressions import Expression
+from exact.expressions import COMPOSED_LIMITS, Expression
 from exact.games.base import Game
 
 ROUND_CARDS = 6
@@ -107,7 +107,9 @@ def _mirrored(condition: Expression) -> str:
 
 
 def _probe(bet_id: str, name: str, condition: str) -> Bet:
-    return Bet(f"{bet_id}::{name}", name, (Event(name, Expression.parse(condition), Fraction(1)),
+    # composed of the bet's checked conditions: long, but each part within the limits
+    probe = Expression.parse(condition, COMPOSED_LIMITS)
+    return Bet(f"{bet_id}::{name}", name, (Event(name, probe, Fraction(1)),
                                             Event("otherwise", None, Fraction(-1))))
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from types import NoneType
 
 from exact.cards import RANKS, SUITS, Card
 from exact.features import Feature, Needs
@@ -89,21 +90,22 @@ def _side_features(side: str, index: int) -> list[Feature]:
     title = side.title()
     return [
         Feature(f"{side}_two_card_nine", f"the {title}'s first two cards total 9",
-                Needs.of(**{side: []}), lambda r: _two_card_nine(r[index]), "true/false"),
+                Needs.of(**{side: []}), lambda r: _two_card_nine(r[index]), "true/false",
+                (bool,)),
         # a ten-value card is the only value 0, and the only way to 9 with one is 9 + ten
         Feature(f"{side}_has_ten_value",
                 f"the {title}'s first two cards include a ten-value card (10, J, Q, K)",
                 Needs.of(**{side: []}), lambda r: any(label[0] == 0 for label in r[index][:2]),
-                "true/false"),
+                "true/false", (bool,)),
         Feature(f"{side}_initial_cards", f"the {title}'s first two cards, rank and suit",
                 Needs.of(**{side: ["rank", "suit"]}), lambda r: _cards_text(r[index]),
-                'order-free pair of cards, e.g. "9D KD" (== "KD 9D")'),
+                'order-free pair of cards, e.g. "9D KD" (== "KD 9D")', (str,)),
         # Few values (32 suited nines and None), so tables written with it stay fast to
         # evaluate exactly, where the 1,378 values of _initial_cards would not.
         Feature(f"{side}_suited_nine",
                 f"the {title}'s first two cards if they are a suited two-card 9, else None",
                 Needs.of(**{side: ["rank", "suit"]}), lambda r: _suited_nine(r[index]),
-                'None or an order-free pair of cards, e.g. "9D KD"'),
+                'None or an order-free pair of cards, e.g. "9D KD"', (str, NoneType)),
     ]
 
 
@@ -117,14 +119,14 @@ NINE_FEATURES: dict[str, Feature] = {f.name: f for f in [
     *_side_features("banker", 1),
     Feature("two_card_nines", "how many of the two hands have a two-card 9",
             Needs.of(player=[], banker=[]),
-            lambda r: _two_card_nine(r[0]) + _two_card_nine(r[1]), "0, 1 or 2"),
+            lambda r: _two_card_nine(r[0]) + _two_card_nine(r[1]), "0, 1 or 2", (int,)),
     Feature("both_two_card_nines", "both hands have a two-card 9",
             Needs.of(player=[], banker=[]),
-            lambda r: _two_card_nine(r[0]) and _two_card_nine(r[1]), "true/false"),
+            lambda r: _two_card_nine(r[0]) and _two_card_nine(r[1]), "true/false", (bool,)),
     Feature("same_initial_cards",
             "both hands hold the same two cards (rank and suit), in either order",
             Needs.of(player=["rank", "suit"], banker=["rank", "suit"]), _same_initial_cards,
-            "true/false"),
+            "true/false", (bool,)),
 ]}
 
 

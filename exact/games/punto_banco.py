@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
+from types import NoneType
 
 from exact.cards import Card, Label, Shoe, View
 from exact.enumerator import Distribution, Draw
@@ -244,43 +245,44 @@ def _side_features(side: str, index: int) -> list[Feature]:
     own = {side: []}
     return [
         Feature(f"{side}_total", f"{side.title()}'s final total", Needs.of(draws=[]),
-                lambda r: hand_total(r[index]), "0-9"),
+                lambda r: hand_total(r[index]), "0-9", (int,)),
         Feature(f"{side}_initial_total", f"{side.title()}'s two-card total", Needs.of(**own),
-                lambda r: hand_total(r[index][:2]), "0-9"),
+                lambda r: hand_total(r[index][:2]), "0-9", (int,)),
         Feature(f"{side}_cards", f"cards in the {side.title()}'s final hand", Needs.of(draws=[]),
-                lambda r: len(r[index]), "2 or 3"),
+                lambda r: len(r[index]), "2 or 3", (int,)),
         Feature(f"{side}_natural", f"{side.title()}'s two-card total is 8 or 9", Needs.of(**own),
-                lambda r: hand_total(r[index][:2]) in (8, 9), "true/false"),
+                lambda r: hand_total(r[index][:2]) in (8, 9), "true/false", (bool,)),
         Feature(f"{side}_third", f"value of the {side.title()}'s third card, or none",
-                Needs.of(draws=[]), lambda r: _third(r[index]), "0-9 or None"),
+                Needs.of(draws=[]), lambda r: _third(r[index]), "0-9 or None", (int, NoneType)),
         Feature(f"{side}_pair", f"kind of pair of the {side.title()}'s first two cards",
                 Needs.of(**{side: ["rank", "suit"]}), lambda r: _pair_kind(r[index]),
                 '"none", "mixed" (same rank, different colours), "colored" (same rank and '
-                'colour, different suits), "perfect" (same rank and suit)'),
+                'colour, different suits), "perfect" (same rank and suit)', (str,)),
         Feature(f"{side}_paired", f"the {side.title()}'s first two cards have the same rank",
                 Needs.of(**{side: ["rank"]}), lambda r: r[index][0][1] == r[index][1][1],
-                "true/false"),
+                "true/false", (bool,)),
         Feature(f"{side}_suited", f"the {side.title()}'s first two cards have the same suit",
                 Needs.of(**{side: ["suit"]}), lambda r: r[index][0][3] == r[index][1][3],
-                "true/false"),
+                "true/false", (bool,)),
         Feature(f"{side}_initial_ranks", f"the ranks of the {side.title()}'s first two cards",
                 Needs.of(**{side: ["rank"]}), lambda r: Ranks(r[index][0][1] + r[index][1][1]),
-                'order-free pair of ranks, e.g. "A8" (== "8A"), "9K"'),
+                'order-free pair of ranks, e.g. "A8" (== "8A"), "9K"', (str,)),
     ]
 
 
 FEATURES: dict[str, Feature] = {f.name: f for f in [
     Feature("winner", "which hand has the higher final total", Needs.of(draws=[]), _winner,
-            '"player", "banker" or "tie"'),
+            '"player", "banker" or "tie"', (str,)),
     Feature("cards_dealt", "cards dealt in the round", Needs.of(draws=[]),
-            lambda r: len(r[0]) + len(r[1]), "4, 5 or 6"),
+            lambda r: len(r[0]) + len(r[1]), "4, 5 or 6", (int,)),
     Feature("margin", "winner's final total minus the loser's (0 on a tie)", Needs.of(draws=[]),
-            _margin, "0-9"),
+            _margin, "0-9", (int,)),
     Feature("all_same_color", "every card dealt in the round has one colour",
             Needs.of(draws=["colour"]),
-            lambda r: len({label[2] for hand in r for label in hand}) == 1, "true/false"),
+            lambda r: len({label[2] for hand in r for label in hand}) == 1, "true/false",
+            (bool,)),
     Feature("highest_value", "largest point value among all cards dealt", Needs.of(draws=[]),
-            lambda r: max(label[0] for hand in r for label in hand), "0-9"),
+            lambda r: max(label[0] for hand in r for label in hand), "0-9", (int,)),
     *_side_features("player", 0),
     *_side_features("banker", 1),
 ]}
