@@ -103,13 +103,19 @@ def _compiled(game: Game, needs: Needs) -> CompiledDeal:
     return load_or_compile(game.deal(needs), _key_parts(game, needs))
 
 
+def event_matrix_key(game: Game, needs: Needs, bet: Bet) -> str:
+    """The disk-cache key of a bet's event matrix: the compiled key and the bet's event
+    conditions (pays do not enter it)."""
+    return cache.cache_key([*_key_parts(game, needs), "bet-events",
+                            *(f"{e.name}|{e.condition.text if e.condition else ''}"
+                              for e in bet.events)])
+
+
 def _event_matrices(game: Game, needs: Needs, compiled: CompiledDeal,
                     bets: Sequence[Bet]) -> list[np.ndarray]:
-    """Per bet, the (terms x events) coefficient matrix; cached on disk by the compiled key
-    and the bet's event conditions (pays do not enter it)."""
-    keys = [cache.cache_key([*_key_parts(game, needs), "bet-events",
-                             *(f"{e.name}|{e.condition.text if e.condition else ''}"
-                               for e in bet.events)]) for bet in bets]
+    """Per bet, the (terms x events) coefficient matrix; cached on disk
+    (:func:`event_matrix_key`)."""
+    keys = [event_matrix_key(game, needs, bet) for bet in bets]
     matrices: list[np.ndarray | None] = []
     for key, bet in zip(keys, bets, strict=True):
         found = cache.load("bet-events", key, partial(_decode_events, compiled, len(bet.events)))

@@ -10,7 +10,7 @@ Every entry is one file, ``$EXACT_CACHE_DIR/<key>.<kind>`` (default ``~/.cache/e
 * the arrays, one after the other, each a ``.npy`` blob (numpy's own format): numbers or
   fixed-width text only. An array of Python integers past int64 (numpy's object dtype) is
   stored as decimal text and read back as integers; nothing of object dtype is ever written or
-  read, so loading never unpickles.
+  read, so loading only ever reads numbers and text.
 
 Reading checks, in order: a regular file of at most :data:`MAX_ENTRY_BYTES`, the first line,
 the hash (which binds the entry to the key it is read for: a file copied from another key,
@@ -125,7 +125,7 @@ def store(kind: str, key: str, fields: Mapping[str, object], arrays: Mapping[str
     for name, array in arrays.items():
         plain, as_decimal = _plain(array)
         buffer = io.BytesIO()
-        np.lib.format.write_array(buffer, plain, allow_pickle=False)
+        np.lib.format.write_array(buffer, plain)  # a plain dtype (checked): raw bytes
         blobs.append(buffer.getvalue())
         names.append([name, len(blobs[-1])])
         if as_decimal:

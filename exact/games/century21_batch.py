@@ -136,11 +136,18 @@ class Century21Evaluator:
                             partial(_decode_settled, len(self.compiled.records)))
 
     def _settle(self) -> tuple[list[Outcome], np.ndarray]:
-        index: dict[Outcome, int] = {}
-        of_record = np.array([index.setdefault(record_outcome(self.deal.rules, record),
-                                               len(index))
-                              for record in self.compiled.records], dtype=np.int64)
-        return list(index), of_record
+        outcomes: list[Outcome] = []
+        index: dict[tuple[str, int, int], int] = {}  # by integers: hashing a Fraction is slow
+        of_record = []
+        for record in self.compiled.records:
+            how, pay = record_outcome(self.deal.rules, record)
+            key = (how, pay.numerator, pay.denominator)
+            found = index.get(key)
+            if found is None:
+                found = index[key] = len(outcomes)
+                outcomes.append((how, pay))
+            of_record.append(found)
+        return outcomes, np.array(of_record, dtype=np.int64)
 
     @property
     def outcomes(self) -> list[Outcome]:
