@@ -1,7 +1,7 @@
 """Exact expected values of many bets for many shoe compositions at once.
 
 A :class:`BetEvaluator` groups a game's bets by what they need of the deal, compiles each
-group once (kept in the disk cache of :mod:`exact.compiled`, keyed by game id, rules, needs and
+group once (kept in the disk cache of :mod:`exact.cache`, keyed by game id, rules, needs and
 toolkit version), or, for bets settled on the first cards seen through ranks and suits of both
 hands (Perfect Pairs, NINES), builds their shoe-independent event grids once
 (:mod:`exact.staged`, kept in memory: about 0.1 s a deal), and evaluates a (shoes x 53)

@@ -12,7 +12,8 @@ Every entry is one file, ``$EXACT_CACHE_DIR/<key>.<kind>`` (default ``~/.cache/e
   stored as decimal text and read back as integers; nothing of object dtype is ever written or
   read, so loading only ever reads numbers and text.
 
-Reading checks, in order: a regular file of at most :data:`MAX_ENTRY_BYTES`, the first line,
+Reading checks, in order: a regular file of at most :data:`MAX_ENTRY_BYTES` (its metadata at
+most :data:`MAX_METADATA_BYTES`; a larger entry is not written), the first line,
 the hash (which binds the entry to the key it is read for: a file copied from another key,
 or with bytes flipped, truncated or altered, fails it), the JSON, its kind and key, each
 array's header (plain dtype, and a shape that fills exactly the bytes given), and then the
@@ -49,7 +50,11 @@ import numpy as np
 from exact import __version__
 
 CACHE_FORMAT = "entry-2"  # enters every key: bump when the layout of an entry changes
-MAX_ENTRY_BYTES = 512 * 2**20  # the largest entry read (the largest today is about 11 MB)
+# Bounds on what a read may take (memory about 10x the file at most: tuples of records); the
+# largest entry today, century21's compiled deal, is 14 MB with 0.1 MB of metadata. A larger
+# entry is not written (only not cached), so a bound never makes an entry fail every run.
+MAX_ENTRY_BYTES = 64 * 2**20
+MAX_METADATA_BYTES = 8 * 2**20
 _MAGIC = b"exact-cache 2\n"
 _PLAIN_KINDS = "biuf"  # bool, signed and unsigned integers, floats: plain numbers
 _DECIMAL = re.compile(r"-?[0-9]{1,4300}")  # Python's own int-to-text limit
@@ -134,6 +139,8 @@ def store(kind: str, key: str, fields: Mapping[str, object], arrays: Mapping[str
                            "decimal": decimal}, separators=(",", ":"), allow_nan=False,
                           ensure_ascii=True).encode()
     payload = b"".join([b"%d\n" % len(metadata), metadata, *blobs])
+    if len(metadata) > MAX_METADATA_BYTES or len(_MAGIC) + 65 + len(payload) > MAX_ENTRY_BYTES:
+        return  # too large to be read back: not cached
     digest = _digest(key, payload).encode()
     write_atomically(entry_path(kind, key), [_MAGIC, digest, b"\n", payload])
 
@@ -153,7 +160,10 @@ def read_entry(path: Path, kind: str, key: str) -> tuple[dict, Arrays]:
     header_end = data.find(b"\n", start, start + 21)
     if header_end < 0 or not data[start:header_end].isdigit():
         raise CorruptEntry("no metadata length")
-    metadata_end = header_end + 1 + int(data[start:header_end])
+    metadata_length = int(data[start:header_end])
+    if metadata_length > MAX_METADATA_BYTES:
+        raise CorruptEntry(f"metadata larger than {MAX_METADATA_BYTES} bytes")
+    metadata_end = header_end + 1 + metadata_length
     if metadata_end > len(data):
         raise CorruptEntry("truncated")
     metadata = json.loads(bytes(data[header_end + 1:metadata_end]))

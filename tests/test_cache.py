@@ -289,6 +289,16 @@ def test_python_integers_past_int64_are_kept_as_decimal_text(tmp_path, monkeypat
         cache.store("test", "k", {}, {"fractions": np.array([Fraction(1, 2)], dtype=object)})
 
 
+def test_an_entry_too_large_to_read_back_is_not_written(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("EXACT_CACHE_DIR", str(tmp_path))
+    cache.store("test", "small", {}, {"a": np.arange(10)})
+    size = cache.entry_path("test", "small").stat().st_size
+    monkeypatch.setattr(cache, "MAX_ENTRY_BYTES", size)
+    cache.store("test", "fits", {}, {"a": np.arange(10)})
+    cache.store("test", "large", {}, {"a": np.arange(11)})
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fits.test", "small.test"]
+
+
 def test_fifo_directory_and_huge_entries_neither_block_nor_stop_the_run(
         punto_banco, tmp_path, monkeypatch, capsys) -> None:
     kind = _punto_banco("compiled", punto_banco)
@@ -319,13 +329,13 @@ def test_an_unwritable_cache_is_not_fatal(punto_banco, tmp_path, monkeypatch, ca
     assert capsys.readouterr().err == ""
 
 
-def test_concurrent_builders_leave_one_valid_entry(punto_banco, tmp_path, monkeypatch) -> None:
+def test_concurrent_builders_leave_one_valid_entry(punto_banco, tmp_path, monkeypatch,
+                                                   capsys) -> None:
     kind = _punto_banco("compiled", punto_banco)
     monkeypatch.setenv("EXACT_CACHE_DIR", str(tmp_path))
     deal = punto_banco.deal(punto_banco.needs(["player_pair"]))
-    compiled = CompiledDeal.compile(deal)
-    threads = [threading.Thread(target=cache.store, args=("compiled", kind.key(),
-                                                          *_encoded(compiled)))
+    encoded = _encoded(CompiledDeal.compile(deal))
+    threads = [threading.Thread(target=cache.store, args=("compiled", kind.key(), *encoded))
                for _ in range(6)]
     for thread in threads:
         thread.start()
@@ -333,6 +343,16 @@ def test_concurrent_builders_leave_one_valid_entry(punto_banco, tmp_path, monkey
         thread.join()
     assert [p.name for p in tmp_path.iterdir()] == [f"{kind.key()}.compiled"]
     assert cache.load("compiled", kind.key(), partial(_decode_compiled, deal)) is not None
+    # a reader while the entry is replaced again and again sees a whole entry every time
+    writer = threading.Thread(target=lambda: [cache.store("compiled", kind.key(), *encoded)
+                                              for _ in range(20)])
+    writer.start()
+    reads = []
+    while writer.is_alive() or not reads:
+        reads.append(cache.load("compiled", kind.key(), partial(_decode_compiled, deal)))
+    writer.join()
+    assert all(read is not None for read in reads)
+    assert capsys.readouterr().err == ""
 
 
 def _encoded(compiled: CompiledDeal) -> tuple[dict, dict]:
