@@ -96,6 +96,19 @@ def cached(kind: str, key: str, build: Callable[[], Value],
     ``encode`` turns a value into (JSON-able fields, named arrays); ``decode`` turns them back,
     raising :class:`CorruptEntry` (or ValueError, TypeError, IndexError, KeyError) for data
     that a correct entry cannot hold. A damaged entry is rebuilt with one warning line.
+
+    >>> import tempfile
+    >>> saved = os.environ.get("EXACT_CACHE_DIR")
+    >>> os.environ["EXACT_CACHE_DIR"] = tempfile.mkdtemp()
+    >>> def squares(build):
+    ...     return cached("example", "k", build, lambda array: ({"n": len(array)}, {"a": array}),
+    ...                   lambda fields, arrays: arrays["a"][:fields["n"]])
+    >>> squares(lambda: np.arange(4) ** 2).tolist()  # built and stored
+    [0, 1, 4, 9]
+    >>> squares(None).tolist()  # read back
+    [0, 1, 4, 9]
+    >>> _ = (os.environ.pop("EXACT_CACHE_DIR") if saved is None
+    ...      else os.environ.update(EXACT_CACHE_DIR=saved))
     """
     found = load(kind, key, decode)
     if found is not None:
@@ -119,7 +132,9 @@ def load(kind: str, key: str, decode: Callable[[dict, Arrays], Value]
         _warn(path, f"unreadable: {error.strerror or error}")
     except (CorruptEntry, ValueError, TypeError, IndexError, KeyError, RecursionError,
             MemoryError) as error:
-        _warn(path, str(error) or type(error).__name__)
+        reason = str(error) if isinstance(error, CorruptEntry) else \
+            f"{type(error).__name__}: {error}"
+        _warn(path, reason)
     return None
 
 
@@ -223,8 +238,14 @@ def _read_regular(path: Path) -> bytearray:
         if status.st_size > MAX_ENTRY_BYTES:
             raise CorruptEntry(f"larger than {MAX_ENTRY_BYTES} bytes")
         data = bytearray(status.st_size)
-        read = stream.readinto(data)
-        if read != status.st_size or stream.read(1):
+        view, read = memoryview(data), 0
+        while read < len(data):
+            chunk = stream.readinto(view[read:])
+            if not chunk:
+                break
+            read += chunk
+        view.release()
+        if read != len(data) or stream.read(1):
             raise CorruptEntry("changed while read")
     return data
 
@@ -246,16 +267,19 @@ def _array(blob: memoryview, as_decimal: bool) -> np.ndarray:
     """One ``.npy`` blob, read without ever unpickling: its header must name a plain dtype and
     a shape whose data fills exactly the rest of the blob."""
     stream = io.BytesIO(blob)
-    major, _ = np.lib.format.read_magic(stream)
-    read_header = {1: np.lib.format.read_array_header_1_0,
-                   2: np.lib.format.read_array_header_2_0}.get(major)
-    if read_header is None:
-        raise CorruptEntry("unknown array format")
-    shape, fortran_order, dtype = read_header(stream)
+    try:  # numpy's parser of the header (a Python literal) raises errors of several kinds
+        major, _ = np.lib.format.read_magic(stream)
+        read_header = {1: np.lib.format.read_array_header_1_0,
+                       2: np.lib.format.read_array_header_2_0}[major]
+        shape, fortran_order, dtype = read_header(stream)
+    except Exception as error:
+        raise CorruptEntry(f"array header unreadable ({type(error).__name__})") from None
     if dtype.hasobject or dtype.kind not in _PLAIN_KINDS + "U" or dtype.itemsize == 0:
         raise CorruptEntry(f"array of dtype {dtype}")
     count = 1
     for size in shape:
+        if size < 0:
+            raise CorruptEntry("array of negative shape")
         count *= size
     start = stream.tell()
     if count * dtype.itemsize != len(blob) - start:
@@ -342,7 +366,14 @@ def decode_tuples(values: object, rows: np.ndarray) -> list[tuple]:
 
 def check_indices(array: np.ndarray, bound: int, name: str, ndim: int = 1) -> np.ndarray:
     """``array`` when it is an int64 array of ``ndim`` dimensions whose values are in
-    ``range(bound)``, else :class:`CorruptEntry`."""
+    ``range(bound)``, else :class:`CorruptEntry`.
+
+    >>> check_indices(np.array([0, 2]), 3, "leaves").tolist()
+    [0, 2]
+    >>> check_indices(np.array([0, 3]), 3, "leaves")
+    Traceback (most recent call last):
+    exact.cache.CorruptEntry: leaves: out of range
+    """
     if array.dtype != np.int64 or array.ndim != ndim:
         raise CorruptEntry(f"{name}: not int64 of {ndim} dimensions")
     if array.size and (int(array.min()) < 0 or int(array.max()) >= bound):

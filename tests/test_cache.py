@@ -23,6 +23,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from exact import batch, cache
 from exact.analysis import game_bets
@@ -358,3 +360,46 @@ def test_concurrent_builders_leave_one_valid_entry(punto_banco, tmp_path, monkey
 def _encoded(compiled: CompiledDeal) -> tuple[dict, dict]:
     from exact.compiled import _encode_compiled
     return _encode_compiled(compiled)
+
+
+@pytest.fixture(scope="module")
+def fuzzed_entry(punto_banco, tmp_path_factory):
+    """A valid compiled entry, the directory where damaged copies go, and its reader."""
+    kind = _punto_banco("compiled", punto_banco)
+    deal = punto_banco.deal(punto_banco.needs(["player_paired"]))
+    directory = tmp_path_factory.mktemp("fuzz")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("EXACT_CACHE_DIR", str(directory))
+        cache.store("compiled", kind.key(), *_encoded(CompiledDeal.compile(deal)))
+        entry = cache.entry_path("compiled", kind.key()).read_bytes()
+    return kind.key(), entry, directory, partial(_decode_compiled, deal)
+
+
+@settings(max_examples=200)
+@given(data=st.data())
+def test_no_damage_to_an_entry_escapes_the_checks(fuzzed_entry, data) -> None:
+    """Random bytes changed, cut or inserted, with the hash left or recomputed (a forger):
+    loading never raises and gives either nothing (warned) or a well-formed compiled deal."""
+    key, valid, directory, decode = fuzzed_entry
+    entry = bytearray(valid)
+    for _ in range(data.draw(st.integers(1, 4))):
+        at = data.draw(st.integers(0, len(entry)))
+        action = data.draw(st.sampled_from(["set", "cut", "insert"]))
+        if action == "set" and at < len(entry):
+            entry[at] = data.draw(st.integers(0, 255))
+        elif action == "cut":
+            del entry[at:at + data.draw(st.integers(1, 64))]
+        else:
+            entry[at:at] = data.draw(st.binary(min_size=1, max_size=16))
+    if data.draw(st.booleans()) and entry.count(b"\n") >= 2:
+        header, _, payload = bytes(entry).split(b"\n", 2)
+        digest = hashlib.sha256(key.encode() + b"\n" + payload).hexdigest()
+        entry = bytearray(header + b"\n" + digest.encode() + b"\n" + payload)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("EXACT_CACHE_DIR", str(directory))
+        cache.entry_path("compiled", key).write_bytes(bytes(entry))
+        found = cache.load("compiled", key, decode)
+    if found is not None:
+        compiled = found[0]
+        assert len(compiled.leaf_term) == len(compiled.leaf_record)
+        assert all(0 <= t < len(compiled.terms) for t in compiled.leaf_term.tolist())
