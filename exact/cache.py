@@ -32,6 +32,7 @@ file and a reader sees either the old entry or a new one, never a torn one.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import hmac
 import io
@@ -371,8 +372,14 @@ def decode_tuples(values: object, rows: np.ndarray) -> list[tuple]:
     parts = np.empty(len(table), dtype=object)
     for index, value in enumerate(table):  # one by one: numpy would unpack the tuples
         parts[index] = value
-    return list(zip(*(parts[rows[:, column]].tolist() for column in range(rows.shape[1])),
-                    strict=True))
+    collecting = gc.isenabled()
+    gc.disable()  # hundreds of thousands of new tuples, no cycles: collections would halve speed
+    try:
+        return list(zip(*(parts[rows[:, column]].tolist() for column in range(rows.shape[1])),
+                        strict=True))
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def check_indices(array: np.ndarray, bound: int, name: str, ndim: int = 1) -> np.ndarray:
