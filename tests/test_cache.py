@@ -14,6 +14,8 @@ import json
 import os
 import pickle
 import shlex
+import subprocess
+import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -403,3 +405,30 @@ def test_no_damage_to_an_entry_escapes_the_checks(fuzzed_entry, data) -> None:
         compiled = found[0]
         assert len(compiled.leaf_term) == len(compiled.leaf_record)
         assert all(0 <= t < len(compiled.terms) for t in compiled.leaf_term.tolist())
+
+
+_BUILDER = """
+import sys
+from exact.batch import _key_parts
+from exact.compiled import load_or_compile
+from exact.games import get_game
+game = get_game("punto-banco")
+needs = game.needs(["player_paired", "banker_paired"])
+for _ in range(int(sys.argv[1])):
+    compiled = load_or_compile(game.deal(needs), _key_parts(game, needs) + [sys.argv[2]])
+print(len(compiled.records))
+"""
+
+
+def test_two_processes_building_the_same_entries_at_once(tmp_path) -> None:
+    """Like two test or simulation workers: each builds (or reads) the same entries while the
+    other writes them; both finish with the same result, silently, leaving valid entries."""
+    environment = {**os.environ, "EXACT_CACHE_DIR": str(tmp_path),
+                   "PYTHONPATH": str(Path(__file__).parent.parent)}
+    runs = [subprocess.Popen([sys.executable, "-c", _BUILDER, "3", name], env=environment,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for name in ("a", "b", "a", "b")]
+    outputs = [run.communicate(timeout=120) for run in runs]
+    assert [run.returncode for run in runs] == [0] * 4
+    assert {out for out, _ in outputs} == {"8281\n"} and all(not err for _, err in outputs)
+    assert sorted(p.suffix for p in tmp_path.iterdir()) == [".compiled", ".compiled"]
