@@ -1,7 +1,7 @@
 """Exact expected values of many bets for many shoe compositions at once.
 
 A :class:`BetEvaluator` groups a game's bets by what they need of the deal, compiles each
-group once (kept in the disk cache of :mod:`exact.compiled`, keyed by game id, rules, needs and
+group once (kept in the disk cache of :mod:`exact.cache`, keyed by game id, rules, needs and
 toolkit version), or, for bets settled on the first cards seen through ranks and suits of both
 hands (Perfect Pairs, NINES), builds their shoe-independent event grids once
 (:mod:`exact.staged`, kept in memory: about 0.1 s a deal), and evaluates a (shoes x 53)
@@ -28,7 +28,7 @@ from math import comb, lcm
 
 import numpy as np
 
-from exact import staged
+from exact import cache, staged
 from exact.analysis import settle_records, value_only
 from exact.bets import Bet
 from exact.cards import Shoe
@@ -36,12 +36,9 @@ from exact.compiled import (
     INT64_LIMIT,
     BatchProjection,
     CompiledDeal,
-    cache_key,
     counts_matrix,
-    load_array,
     load_or_compile,
     shoe_sizes,
-    store_array,
 )
 from exact.enumerator import falling
 from exact.errors import ExactError
@@ -106,23 +103,43 @@ def _compiled(game: Game, needs: Needs) -> CompiledDeal:
     return load_or_compile(game.deal(needs), _key_parts(game, needs))
 
 
+def event_matrix_key(game: Game, needs: Needs, bet: Bet) -> str:
+    """The disk-cache key of a bet's event matrix: the compiled key and the bet's event
+    conditions (pays do not enter it)."""
+    return cache.cache_key([*_key_parts(game, needs), "bet-events",
+                            *(f"{e.name}|{e.condition.text if e.condition else ''}"
+                              for e in bet.events)])
+
+
 def _event_matrices(game: Game, needs: Needs, compiled: CompiledDeal,
                     bets: Sequence[Bet]) -> list[np.ndarray]:
-    """Per bet, the (terms x events) coefficient matrix; cached on disk by the compiled key
-    and the bet's event conditions (pays do not enter it)."""
-    keys = [cache_key([*_key_parts(game, needs), "bet-events",
-                       *(f"{e.name}|{e.condition.text if e.condition else ''}"
-                         for e in bet.events)]) for bet in bets]
-    matrices: list[np.ndarray | None] = [load_array(key) for key in keys]
-    missing = [i for i, m in enumerate(matrices) if m is None
-               or m.shape != (len(compiled.terms), len(bets[i].events))]
+    """Per bet, the (terms x events) coefficient matrix; cached on disk
+    (:func:`event_matrix_key`)."""
+    keys = [event_matrix_key(game, needs, bet) for bet in bets]
+    matrices: list[np.ndarray | None] = []
+    for key, bet in zip(keys, bets, strict=True):
+        found = cache.load("bet-events", key, partial(_decode_events, compiled, len(bet.events)))
+        matrices.append(found[0] if found else None)
+    missing = [i for i, m in enumerate(matrices) if m is None]
     if missing:
         events = settle_records(game, [bets[i] for i in missing], compiled.records)
         for i, event_of_record in zip(missing, events, strict=True):
             matrix = BatchProjection.build(compiled, [(event_of_record, len(bets[i].events))])
             matrices[i] = matrix.matrix
-            store_array(keys[i], matrix.matrix)
+            cache.store("bet-events", keys[i], {}, {"matrix": matrix.matrix})
     return [m for m in matrices if m is not None]
+
+
+def _decode_events(compiled: CompiledDeal, events: int, fields: dict,
+                   arrays: dict[str, np.ndarray]) -> np.ndarray:
+    """A stored (terms x events) coefficient matrix, checked: its shape, and each term's
+    coefficients, which the events of a bet partition, sum to that term's in the deal."""
+    matrix = arrays["matrix"]
+    if matrix.dtype != np.int64 or matrix.shape != (len(compiled.terms), events):
+        raise cache.CorruptEntry("bet-event matrix of the wrong shape")
+    if (matrix < 0).any() or not np.array_equal(matrix.sum(axis=1), compiled.term_totals):
+        raise cache.CorruptEntry("bet-event matrix does not partition the terms")
+    return matrix
 
 
 @dataclass(frozen=True)

@@ -24,30 +24,31 @@ non-negative integers at most ``N!/(N-r)!``, so
 
 Every batch is checked: the counts of each group set must sum to ``N!/(N-r)!`` for every shoe.
 
-Compiled forms can be kept on disk (:func:`load_or_compile`): one pickle per key under
-``$EXACT_CACHE_DIR`` (default ``~/.cache/exact``), written to a temporary file and moved into
-place with :func:`os.replace`, so concurrent writers never leave a torn file; a missing,
-torn or stale entry is compiled again. (Unpickling runs code: point the cache only at a
-directory you own.)
+Compiled forms are kept on disk (:func:`load_or_compile`, one entry of :mod:`exact.cache` per
+key): the views, factors, terms, leaves and records written out field by field as JSON and
+plain int64 arrays, checked by a content hash and by range checks of every index before use,
+rebuilt (with one warning line) when damaged, and never able to run code.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
-import pickle
-import tempfile
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 from itertools import combinations_with_replacement
-from pathlib import Path
 
 import numpy as np
 
-from exact import __version__
+from exact.cache import (
+    CorruptEntry,
+    cache_key,
+    cached,
+    check_indices,
+    decode_tuples,
+    encode_tuples,
+)
 from exact.cards import CARDS, JOKER, JOKER_ID, Shoe, View
 from exact.enumerator import (
     Deal,
@@ -62,8 +63,7 @@ from exact.errors import ShoeError
 
 INT64_LIMIT = 2**63 - 1
 _FLOAT_EXACT_LIMIT = 2**53  # every integer of smaller magnitude is exact in float64
-CACHE_FORMAT = "compiled-1"
-_BLOCK = 256  # shoes per block of a batch  # bump when the layout of CompiledDeal changes
+_BLOCK = 256  # shoes per block of a batch
 Factor = tuple[View, int, int]  # (view, class index, offset)
 
 
@@ -121,6 +121,14 @@ class CompiledDeal:
             leaf_record=np.array([r for _, r in keys], dtype=np.int64),
             leaf_coefficient=np.array([leaves[k] for k in keys], dtype=np.int64),
         )
+
+    @cached_property
+    def term_totals(self) -> np.ndarray:
+        """Per term, the sum of its leaves' coefficients (what any grouping of the records
+        must add up to, term by term)."""
+        totals = np.zeros(len(self.terms), dtype=np.int64)
+        np.add.at(totals, self.leaf_term, self.leaf_coefficient)
+        return totals
 
     @cached_property
     def _term_arrays(self) -> list[tuple[np.ndarray, np.ndarray, int]]:
@@ -405,73 +413,70 @@ def counts_matrix(shoes: Sequence[Shoe]) -> np.ndarray:
 
 
 # --- the disk cache ----------------------------------------------------------------------------
-def cache_directory() -> Path:
-    """Where compiled forms are kept: ``$EXACT_CACHE_DIR`` or ``~/.cache/exact``."""
-    configured = os.environ.get("EXACT_CACHE_DIR")
-    return Path(configured) if configured else Path.home() / ".cache" / "exact"
-
-
-def cache_key(parts: Sequence[str]) -> str:
-    """A hash of what determines a compiled form, with the toolkit and layout versions.
-
-    >>> len(cache_key(["punto-banco", "standard tableau", "draws:value"]))
-    64
-    """
-    text = "\n".join([*parts, __version__, CACHE_FORMAT])
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
 def load_or_compile(deal: Deal, parts: Sequence[str],
                     compile_deal: Callable[[Deal], CompiledDeal] | None = None) -> CompiledDeal:
-    """The compiled form of ``deal``, from the disk cache when ``parts`` (game id, rules,
-    needs...) hash to a stored one, else compiled and stored (best effort: a cache that
-    cannot be written only costs the next run a compilation)."""
-    key = cache_key(parts)
-    path = cache_directory() / f"{key}.pickle"
-    try:
-        with path.open("rb") as stream:
-            stored = pickle.load(stream)
-        if stored.get("key") == key:
-            return CompiledDeal(deal=deal, **stored["compiled"])
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, KeyError, TypeError,
-            ValueError):
-        pass  # missing or unreadable: compile again
-    compiled = (compile_deal or CompiledDeal.compile)(deal)
-    fields = {name: getattr(compiled, name) for name in
-              ("factors", "terms", "records", "leaf_term", "leaf_record", "leaf_coefficient")}
-    _write_atomically(path, lambda stream: pickle.dump({"key": key, "compiled": fields}, stream,
-                                                       protocol=5))
-    return compiled
+    """The compiled form of ``deal``, from the disk cache (:mod:`exact.cache`) when ``parts``
+    (game id, rules, needs...) hash to a stored one, else compiled and stored (best effort: a
+    cache that cannot be written only costs the next run a compilation)."""
+    compile_deal = compile_deal or CompiledDeal.compile
+    return cached("compiled", cache_key(parts), lambda: compile_deal(deal), _encode_compiled,
+                  partial(_decode_compiled, deal))
 
 
-def load_array(key: str) -> np.ndarray | None:
-    """A numeric array kept in the disk cache under ``key`` (see :func:`cache_key`), or None."""
-    try:
-        return np.load(cache_directory() / f"{key}.npy", allow_pickle=False)
-    except (OSError, ValueError, EOFError):  # missing or damaged: computed again
-        return None
+def _encode_compiled(compiled: CompiledDeal) -> tuple[dict, dict[str, np.ndarray]]:
+    """A compiled deal as JSON fields (views, the table of record parts) and int64 arrays."""
+    views: dict[View, int] = {}
+    factors = [(views.setdefault(view, len(views)), index, offset)
+               for view, index, offset in compiled.factors]
+    if any(len(factor_ids) != used for factor_ids, used in compiled.terms):
+        raise ValueError("a term uses one card per factor")  # the layout below relies on it
+    values, record_rows = encode_tuples(compiled.records)
+    fields = {"views": [list(view.attributes) for view in views], "record_parts": values}
+    arrays = {
+        "factors": np.array(factors, dtype=np.int64).reshape(len(factors), 3),
+        "term_used": np.array([used for _, used in compiled.terms], dtype=np.int64),
+        "term_factors": np.array([i for factor_ids, _ in compiled.terms for i in factor_ids],
+                                 dtype=np.int64),
+        "records": record_rows,
+        "leaf_term": compiled.leaf_term,
+        "leaf_record": compiled.leaf_record,
+        "leaf_coefficient": compiled.leaf_coefficient,
+    }
+    return fields, arrays
 
 
-def store_array(key: str, array: np.ndarray) -> None:
-    """Keep ``array`` (numbers or fixed-width text, no objects) in the disk cache."""
-    _write_atomically(cache_directory() / f"{key}.npy",
-                      lambda stream: np.save(stream, array, allow_pickle=False))
-
-
-def _write_atomically(path: Path, write: Callable[[object], None]) -> None:
-    """Write through a temporary file moved into place, so concurrent writers never leave a
-    torn file; best effort: a cache that cannot be written only costs the next run the work."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.")
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                write(stream)
-            os.replace(temporary, path)
-        finally:
-            Path(temporary).unlink(missing_ok=True)
-    except OSError:
-        pass
+def _decode_compiled(deal: Deal, fields: dict, arrays: dict[str, np.ndarray]) -> CompiledDeal:
+    """The compiled deal of :func:`_encode_compiled`, every index checked against its table."""
+    attributes = fields["views"]
+    if not (isinstance(attributes, list) and all(
+            isinstance(a, list) and all(isinstance(n, str) for n in a) for a in attributes)):
+        raise CorruptEntry("views malformed")
+    views = [View(tuple(a)) for a in attributes]
+    factor_rows = check_indices(arrays["factors"], INT64_LIMIT, "factors", ndim=2)
+    if factor_rows.shape[1] != 3:
+        raise CorruptEntry("factors malformed")
+    factors = []
+    for view_index, class_index, offset in factor_rows.tolist():
+        if view_index >= len(views) or class_index >= len(views[view_index].labels) \
+                or offset >= deal.round_cards:
+            raise CorruptEntry("factors out of range")
+        factors.append((views[view_index], class_index, offset))
+    used = check_indices(arrays["term_used"], deal.round_cards + 1, "term_used").tolist()
+    flat = check_indices(arrays["term_factors"], len(factors), "term_factors").tolist()
+    if sum(used) != len(flat):
+        raise CorruptEntry("terms malformed")
+    terms, start = [], 0
+    for length in used:
+        terms.append((tuple(flat[start:start + length]), length))
+        start += length
+    records = decode_tuples(fields["record_parts"], arrays["records"])
+    leaf_term = check_indices(arrays["leaf_term"], len(terms), "leaf_term")
+    leaf_record = check_indices(arrays["leaf_record"], len(records), "leaf_record")
+    leaf_coefficient = check_indices(arrays["leaf_coefficient"], INT64_LIMIT, "leaf_coefficient")
+    if not len(leaf_term) == len(leaf_record) == len(leaf_coefficient) \
+            or (leaf_coefficient == 0).any():
+        raise CorruptEntry("leaves malformed")
+    return CompiledDeal(deal, factors, terms, records, leaf_term, leaf_record, leaf_coefficient)
 
 
 def _regroup_seen(seen: dict[int, int], old: View, new: View) -> dict[int, int]:

@@ -129,7 +129,7 @@ def test_disk_cache_round_trip_and_concurrent_writers(punto_banco, tmp_path, mon
         thread.start()
     for thread in threads:
         thread.join()
-    stored = list(tmp_path.glob("*.pickle"))
+    stored = list(tmp_path.glob("*.compiled"))
     assert len(stored) == 1 and not list(tmp_path.glob(".*"))  # no temporary file left behind
     calls = []
     loaded = load_or_compile(deal, parts, compile_deal=lambda d: calls.append(d))

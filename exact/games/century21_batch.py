@@ -26,22 +26,20 @@ import argparse
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, partial
 from math import gcd
 
 import numpy as np
 
+from exact import cache
 from exact.batch import PayVector
 from exact.cards import Card, Shoe, rank_value
 from exact.compiled import (
     BatchProjection,
     CompiledDeal,
-    cache_key,
     counts_matrix,
-    load_array,
     load_or_compile,
     shoe_sizes,
-    store_array,
 )
 from exact.enumerator import falling
 from exact.errors import ExactError
@@ -86,14 +84,30 @@ def _key_parts(deal: Century21Deal) -> list[str]:
             *(f"dealer:{infoset}={action}" for infoset, action in deal.dealer)]
 
 
-def _outcome(label: str) -> Outcome:
-    """An outcome from its cached label ``"how|pay"``.
+def _encode_settled(settled: tuple[list[Outcome], np.ndarray]) -> tuple[dict, dict]:
+    """Outcomes as JSON ``[how, pay numerator, pay denominator]``, and each record's outcome."""
+    outcomes, of_record = settled
+    return ({"outcomes": [[how, pay.numerator, pay.denominator] for how, pay in outcomes]},
+            {"of_record": of_record})
 
-    >>> _outcome("natural|-19/20")
-    ('natural', Fraction(-19, 20))
+
+def _decode_settled(records: int, fields: dict, arrays: dict[str, np.ndarray]
+                    ) -> tuple[list[Outcome], np.ndarray]:
+    """The settled outcomes of :func:`_encode_settled`, checked against the compiled deal.
+
+    >>> _decode_settled(2, {"outcomes": [["natural", -19, 20]]}, {"of_record": np.zeros(2, int)})
+    ([('natural', Fraction(-19, 20))], array([0, 0]))
     """
-    how, pay = label.rsplit("|", 1)
-    return how, Fraction(pay)
+    outcomes = fields["outcomes"]
+    if not isinstance(outcomes, list) or not all(
+            isinstance(o, list) and len(o) == 3 and isinstance(o[0], str)
+            and type(o[1]) is int and type(o[2]) is int and o[2] > 0 for o in outcomes):
+        raise cache.CorruptEntry("outcomes malformed")
+    of_record = cache.check_indices(arrays["of_record"], len(outcomes), "of_record")
+    if len(of_record) != records:
+        raise cache.CorruptEntry("not one outcome per record")
+    return [(how, Fraction(numerator, denominator)) for how, numerator, denominator in outcomes
+            ], of_record
 
 
 @lru_cache(maxsize=8)
@@ -118,18 +132,23 @@ class Century21Evaluator:
     def _settled(self) -> tuple[list[Outcome], np.ndarray]:
         """The distinct outcomes, and the outcome of every compiled record; kept in the disk
         cache beside the compiled form (settling its 275,000 records takes most of a second)."""
-        key = cache_key([*_key_parts(self.deal), "outcomes"])
-        labels, of_record = load_array(f"{key}-labels"), load_array(f"{key}-records")
-        if (labels is not None and of_record is not None
-                and len(of_record) == len(self.compiled.records)):
-            return [_outcome(str(label)) for label in labels], of_record
-        index: dict[Outcome, int] = {}
-        of_record = np.array([index.setdefault(record_outcome(self.deal.rules, record),
-                                               len(index))
-                              for record in self.compiled.records], dtype=np.int64)
-        store_array(f"{key}-labels", np.array([f"{how}|{pay}" for how, pay in index]))
-        store_array(f"{key}-records", of_record)
-        return list(index), of_record
+        return cache.cached("outcomes", cache.cache_key([*_key_parts(self.deal), "outcomes"]),
+                            self._settle, _encode_settled,
+                            partial(_decode_settled, len(self.compiled.records)))
+
+    def _settle(self) -> tuple[list[Outcome], np.ndarray]:
+        outcomes: list[Outcome] = []
+        index: dict[tuple[str, int, int], int] = {}  # by integers: hashing a Fraction is slow
+        of_record = []
+        for record in self.compiled.records:
+            how, pay = record_outcome(self.deal.rules, record)
+            key = (how, pay.numerator, pay.denominator)
+            found = index.get(key)
+            if found is None:
+                found = index[key] = len(outcomes)
+                outcomes.append((how, pay))
+            of_record.append(found)
+        return outcomes, np.array(of_record, dtype=np.int64)
 
     @property
     def outcomes(self) -> list[Outcome]:
