@@ -14,9 +14,8 @@ import json
 import math
 import string
 
-from hypothesis import strategies as st
-
 from fuzzing import Case
+from hypothesis import strategies as st
 
 GAMES = ("punto-banco", "nine-and-nines", "century21")
 COMMANDS = ("analyze", "design", "list-bets", "features", "eor", "simulate", "edge", "games")
@@ -303,7 +302,8 @@ def bet_file(draw, features: tuple[str, ...], ids: tuple[str, ...] = ("mine", "o
             if draw(st.floats(0, 1)) < hostile_weight / 3:
                 event[draw(st.sampled_from(("extra", "name", "when")))] = draw(toml_number())
             events.append(event)
-        bet: dict = {"id": bet_id, "name": draw(st.sampled_from(("Mine", "", "\u202eevil", "x" * 500))),
+        bet: dict = {"id": bet_id,
+                     "name": draw(st.sampled_from(("Mine", "", "\u202eevil", "x" * 500))),
                      "event": events}
         if draw(st.floats(0, 1)) < hostile_weight:
             bet["paytables"] = draw(st.one_of(

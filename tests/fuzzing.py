@@ -23,6 +23,7 @@ never starts threads itself, so forking it is safe. The test process talks to it
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import shutil
@@ -83,6 +84,7 @@ class Case:
     fifos: Sequence[str] = ()
     symlinks: dict[str, str] = field(default_factory=dict)
     devices: dict[str, tuple[int, int]] = field(default_factory=dict)
+    read_only: Sequence[str] = ()  # directories made read-only (0555) after the files
     timeout: float = TIME_LIMIT
     keep: bool = False  # keep the case directory (its path is in the result) for inspection
 
@@ -94,7 +96,7 @@ class Case:
             "stdin": base64.b64encode(self.stdin).decode(), "directories": list(self.directories),
             "fifos": list(self.fifos), "symlinks": self.symlinks,
             "devices": {name: list(numbers) for name, numbers in self.devices.items()},
-            "keep": self.keep})
+            "read_only": list(self.read_only), "keep": self.keep})
 
     def describe(self, limit: int = 400) -> str:
         """The command and its files, to reproduce a failure (long texts cut)."""
@@ -107,7 +109,7 @@ class Case:
             lines.append(f"  file {name!r} ({len(data)} bytes): {cut(repr(data))}")
         if self.stdin:
             lines.append(f"  stdin ({len(self.stdin)} bytes): {cut(repr(self.stdin))}")
-        for kind in ("directories", "fifos", "symlinks", "devices"):
+        for kind in ("directories", "fifos", "symlinks", "devices", "read_only"):
             if getattr(self, kind):
                 lines.append(f"  {kind}: {getattr(self, kind)!r}")
         return "\n".join(lines)
@@ -144,7 +146,7 @@ class Result:
         return None if data is None else base64.b64decode(data)
 
 
-# --- the server ----------------------------------------------------------------------------------
+# --- the server -----------------------------------------------------------------------------------
 def _prepare(case: dict, directory: Path) -> None:
     for name in case["directories"]:
         (directory / name).mkdir(parents=True, exist_ok=True)
@@ -159,6 +161,8 @@ def _prepare(case: dict, directory: Path) -> None:
     for name, (major, minor) in case["devices"].items():
         if os.geteuid() == 0:  # a copy of a device node, never the machine's own /dev entry
             os.mknod(directory / name, 0o666 | stat.S_IFCHR, os.makedev(major, minor))
+    for name in case.get("read_only", ()):
+        (directory / name).chmod(0o555)
 
 
 def _child(case: dict, directory: Path) -> None:
@@ -182,12 +186,14 @@ def _child(case: dict, directory: Path) -> None:
         for source, target in ((stdin, 0), (stdout, 1), (stderr, 2)):
             os.dup2(source, target)
             os.close(source)
-        sys.stdin = io.TextIOWrapper(io.open(0, "rb", closefd=False), encoding="utf-8",
+        # the streams Python makes for a run under a UTF-8 locale (they live until _exit)
+        sys.stdin = io.TextIOWrapper(open(0, "rb", closefd=False), encoding="utf-8",
                                      errors="strict")
-        sys.stdout = io.TextIOWrapper(io.open(1, "wb", closefd=False), encoding="utf-8",
+        sys.stdout = io.TextIOWrapper(open(1, "wb", closefd=False), encoding="utf-8",
                                       errors="strict")
-        sys.stderr = io.TextIOWrapper(io.open(2, "wb", closefd=False), encoding="utf-8",
-                                      errors="backslashreplace", line_buffering=True)
+        sys.stderr = io.TextIOWrapper(open(2, "wb", closefd=False), encoding="utf-8",
+                                      errors="backslashreplace",
+                                      line_buffering=True)
         sys.argv = ["exact", *case["argv"]]
         try:
             if case["module"] == "exact.reports":
@@ -255,10 +261,8 @@ def _wait(pid: int, timeout: float) -> tuple[int | None, int]:
 
 
 def _kill_group(pid: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def _snapshot(directory: Path) -> dict[str, list]:
@@ -323,32 +327,30 @@ def _remove(path: Path) -> None:
         shutil.rmtree(path, ignore_errors=True)
 
 
-def _warm_up() -> None:
+def _warm_up(commands: Sequence[Sequence[str]]) -> None:
     import contextlib
     import io
 
     from exact.cli import main
 
-    for argv in WARM_UP:
+    for argv in commands:
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             main(list(argv))
 
 
 def serve(root: Path) -> None:
     """Read cases (JSON lines) on standard input, answer results (JSON lines)."""
-    import exact.cli  # noqa: F401  (imported once, before any fork)
-    import exact.reports.build  # noqa: F401
-
     import gc
 
+    import exact.cli
+    import exact.reports.build  # noqa: F401
     from exact.cli import build_parser
     from exact.games import REGISTRY, get_game
 
     build_parser()  # imports what the subcommands import lazily
     for game_id in REGISTRY:
         get_game(game_id)
-    if os.environ.get("EXACT_FUZZ_WARM", "1") != "0":
-        _warm_up()
+    _warm_up(json.loads(os.environ.get("EXACT_FUZZ_WARM_UP", "null")) or WARM_UP)
     gc.collect()
     gc.freeze()  # the children's collections need not touch (and copy) the warmed objects
     requests, answers = sys.stdin.buffer, sys.stdout.buffer
@@ -361,7 +363,7 @@ def serve(root: Path) -> None:
         answers.flush()
 
 
-# --- the client ----------------------------------------------------------------------------------
+# --- the client -----------------------------------------------------------------------------------
 SINGLE_THREADED = {name: "1" for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
                                            "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS")}
 
@@ -369,13 +371,18 @@ SINGLE_THREADED = {name: "1" for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREA
 class ForkServer:
     """A running fork server (see the module docstring); use as a context manager."""
 
-    def __init__(self, root: Path | None = None, warm: bool = True) -> None:
+    def __init__(self, root: Path | None = None,
+                 warm_up: Sequence[Sequence[str]] | None = None) -> None:
+        """``warm_up``: the commands run before forking (default :data:`WARM_UP`; ``[]``
+        for none)."""
         self._own_root = root is None
         self.root = Path(tempfile.mkdtemp(prefix="exact-fuzz-")) if root is None else root
         environment = {**os.environ, **SINGLE_THREADED,
                        "PYTHONPATH": os.pathsep.join(
                            [str(REPOSITORY), *filter(None, [os.environ.get("PYTHONPATH")])]),
-                       "EXACT_FUZZ_WARM": "1" if warm else "0",
+                       "EXACT_FUZZ_WARM_UP": json.dumps(
+                           None if warm_up is None else [list(a) for a in warm_up] or [[
+                               "games"]]),
                        "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8"}
         environment.setdefault("EXACT_CACHE_DIR", str(Path.home() / ".cache" / "exact"))
         self.process = subprocess.Popen(
