@@ -187,13 +187,14 @@ def _child(case: dict, directory: Path) -> None:
             os.dup2(source, target)
             os.close(source)
         # the streams Python makes for a run under a UTF-8 locale (they live until _exit)
-        sys.stdin = io.TextIOWrapper(open(0, "rb", closefd=False), encoding="utf-8",
-                                     errors="strict")
-        sys.stdout = io.TextIOWrapper(open(1, "wb", closefd=False), encoding="utf-8",
-                                      errors="strict")
-        sys.stderr = io.TextIOWrapper(open(2, "wb", closefd=False), encoding="utf-8",
-                                      errors="backslashreplace",
-                                      line_buffering=True)
+        def stream(descriptor: int, mode: str, errors: str) -> io.TextIOWrapper:
+            raw = open(descriptor, mode, closefd=False)  # noqa: SIM115 (lives until _exit)
+            return io.TextIOWrapper(raw, encoding="utf-8", errors=errors,
+                                    line_buffering=descriptor == 2)
+
+        sys.stdin = stream(0, "rb", "strict")
+        sys.stdout = stream(1, "wb", "strict")
+        sys.stderr = stream(2, "wb", "backslashreplace")
         sys.argv = ["exact", *case["argv"]]
         try:
             if case["module"] == "exact.reports":
