@@ -51,7 +51,7 @@ def hostile() -> st.SearchStrategy[str]:
         st.integers(min_value=-10 ** 40, max_value=10 ** 40).map(str))
 
 
-LEVELS = (0.0, 0.0, 0.03, 0.08, 0.2, 0.5)  # chance of each value being hostile, per case
+LEVELS = (0.0, 0.05, 0.15, 0.3, 0.6, 1.0)  # hostility of a case (see `either`)
 
 
 def either(valid: st.SearchStrategy[str], weight: float = 0.3) -> st.SearchStrategy[str]:
@@ -282,7 +282,7 @@ def bet_file(draw, features: tuple[str, ...], ids: tuple[str, ...] = ("mine", "o
              hostile_weight: float | None = None) -> bytes:
     """A bet file: structured TOML (valid most of the time, hostile values here and there),
     or raw bytes, non-UTF-8, deep, huge."""
-    hostile_weight = HOSTILITY[0] if hostile_weight is None else hostile_weight
+    hostile_weight = min(0.5, HOSTILITY[0] if hostile_weight is None else hostile_weight)
     kind = "bets" if draw(st.floats(0, 1)) >= hostile_weight else draw(
         st.sampled_from(("bets", "bytes", "deep", "huge", "non-utf8")))
     if kind == "bytes":
@@ -303,7 +303,7 @@ def bet_file(draw, features: tuple[str, ...], ids: tuple[str, ...] = ("mine", "o
                      else draw(st.sampled_from((1, 2, 8, "19/20", 0.95, "push", 25)))}
             if draw(st.integers(0, 9)) == 0:
                 event["gross"] = draw(toml_number()) if draw(st.floats(0, 1)) < \
-                    hostile_weight else 1
+                    hostile_weight else 25  # at least every valid pays drawn above
             if draw(st.floats(0, 1)) < hostile_weight / 3:
                 event[draw(st.sampled_from(("extra", "name", "when")))] = draw(toml_number())
             events.append(event)
@@ -322,7 +322,7 @@ def bet_file(draw, features: tuple[str, ...], ids: tuple[str, ...] = ("mine", "o
         bets.append(bet)
     text = "".join(_bet_toml(bet) for bet in bets)
     if kind == "huge":
-        text = text * draw(st.sampled_from((200, 2000)))
+        text = text * draw(st.sampled_from((20, 200)))
     data = text.encode("utf-8", "surrogateescape")
     if kind == "non-utf8":
         cut = draw(st.integers(0, len(data)))
@@ -362,7 +362,7 @@ def _rules_toml(rules: dict) -> str:
 def rule_file(draw) -> bytes:
     """A century21 rule file: the defaults (one deck, one joker) with a few settings
     mutated, or raw junk."""
-    level = HOSTILITY[0]
+    level = min(0.5, HOSTILITY[0])
     kind = "rules" if draw(st.floats(0, 1)) >= level else draw(
         st.sampled_from(("rules", "bytes", "non-utf8", "deep")))
     if kind == "bytes":
@@ -400,7 +400,7 @@ def rule_file(draw) -> bytes:
 
 @st.composite
 def seen_file(draw, jokers: bool = False) -> bytes:
-    kind = "cards" if draw(st.floats(0, 1)) >= HOSTILITY[0] else draw(
+    kind = "cards" if draw(st.floats(0, 1)) >= min(0.5, HOSTILITY[0]) else draw(
         st.sampled_from(("cards", "bytes", "non-utf8", "huge", "empty")))
     if kind == "bytes":
         return draw(st.binary(max_size=100))
@@ -456,7 +456,7 @@ def shoe_options(draw, game: str, allow_default: bool = True, tiny_only: bool = 
     shoe is one the fork server warmed, or small enough to cost nothing new)."""
     jokers = game == "century21"
     choice = draw(st.sampled_from(("tiny", "decks", "none"))) if draw(
-        st.floats(0, 1)) >= HOSTILITY[0] else draw(st.sampled_from(
+        st.floats(0, 1)) >= min(0.5, HOSTILITY[0]) else draw(st.sampled_from(
             ("hostile-decks", "hostile-shoe", "both", "tiny")))
     if tiny_only and choice in ("decks", "none"):
         choice = "tiny"

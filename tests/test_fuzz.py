@@ -19,8 +19,8 @@ from fuzzing import ForkServer, problems, report
 from hypothesis import HealthCheck, Phase, given, settings
 
 # Cases per command in `make test` (at least 500 in all); FUZZ_SCALE multiplies them.
-EXAMPLES = {"analyze": 120, "design": 45, "list-bets": 40, "features": 20, "eor": 80,
-            "simulate": 80, "edge": 90, "games": 10, "reports": 20}
+EXAMPLES = {"analyze": 110, "design": 40, "list-bets": 80, "features": 15, "eor": 70,
+            "simulate": 60, "edge": 80, "games": 10, "reports": 50}
 SCALE = float(os.environ.get("FUZZ_SCALE", "1"))
 
 
