@@ -697,13 +697,22 @@ def cases(draw, command: str) -> Case:
                                          max_size=1))
         return Case(argv)
     if command == "reports":
-        # never a real game id: that would build a PDF (seconds), and a game id is a path
-        argv = draw(st.lists(st.one_of(st.sampled_from(("nope", "punto_banco", "PUNTO-BANCO",
-                                                        "--out", "--bogus", "-h")),
-                                       st.text(alphabet=string.ascii_letters + "-_²",
-                                               min_size=1, max_size=10)
-                                       .filter(lambda t: t not in GAMES)), min_size=1,
-                                max_size=3))
+        # never a real game id, and always one game id that --out does not consume: with no
+        # game the command builds every report (a minute), and a game id is a path
+        game_id = st.one_of(st.sampled_from(("nope", "punto_banco", "PUNTO-BANCO", "²", "-",
+                                             "century21 ", "x" * 300)),
+                            st.text(alphabet=string.ascii_letters + "-_²", min_size=1,
+                                    max_size=10)).filter(lambda t: t.strip("-") and t not in
+                                                         GAMES)
+        options = st.lists(st.one_of(st.sampled_from((["--bogus"], ["-h"], ["--out"],
+                                                      ["--out="])),
+                                     st.tuples(st.just("--out"), st.sampled_from(
+                                         ("build", "", ".", "missing/dir", "x" * 300)))
+                                     .map(list)), max_size=2)
+        argv = [item for option in draw(options) for item in option]
+        argv += ["--"] + draw(st.lists(game_id, min_size=1, max_size=2)) if draw(
+            st.booleans()) or "--out" in argv[-1:] else draw(st.lists(game_id, min_size=1,
+                                                                      max_size=2))
         return Case(argv, module="exact.reports")
     HOSTILITY[0] = draw(st.sampled_from(LEVELS))
     game = draw(st.sampled_from(GAMES))
