@@ -298,11 +298,13 @@ def _run_case(case: dict, root: Path, number: int) -> dict:
     stderr = err_path.read_bytes() if err_path.exists() else b""
     (directory / ".stdin").unlink()
     files_after = _snapshot(directory)
-    given = set(case["files"])
-    outputs = {}
+    outputs = {}  # regular files written by the case: new, or given and changed
     for name, (kind, size, _) in files_after.items():
-        if kind == "file" and name not in given and size <= 8 * 1024 * 1024:
-            outputs[name] = base64.b64encode((directory / name).read_bytes()).decode()
+        if kind == "file" and size <= 8 * 1024 * 1024:
+            data = (directory / name).read_bytes()
+            given = case["files"].get(name)
+            if given is None or base64.b64decode(given) != data:
+                outputs[name] = base64.b64encode(data).decode()
     expected = before | {f"case{number}.stdout", f"case{number}.stderr"}
     stray = sorted(set(os.listdir(root)) - expected)
     for name in (out_path, err_path):
@@ -477,20 +479,26 @@ def problems(case: Case, result: Result) -> list[str]:
             found.append(f"exit 2 with {len(lines)} lines on stderr (want exactly one)")
     output = option_value(case.argv, "-o", "--output")
     if result.status == 0 and "--json" in case.argv and case.module == "exact":
-        text = result.stdout
+        text: str | None = result.stdout
         if output:
-            data = result.output(output)
-            text = None if data is None else data.decode("utf-8", "replace")
-        if text is None:
-            if result.files_after.get(output, ["missing"])[0] in ("file",):
-                found.append(f"output file {output!r} too large to check")
-            elif not any(kind == "char" for kind, *_ in result.files_after.values()):
+            written = case.symlinks.get(output, output)  # a followed symlink: its target
+            data = result.output(written)
+            kind = result.files_after.get(written, ["missing"])[0]
+            text = (data.decode("utf-8", "replace") if data is not None else
+                    result.stdout if kind == "missing" and output == "-" else None)
+            if text is None and kind == "file":
+                found.append(f"output file {written!r} too large or unchanged")
+            elif text is None and not Path(written).is_absolute():
                 found.append(f"exit 0 but no output file {output!r}")
-        else:
+        if text is not None:
             try:
                 strict_json(text)
             except ValueError as error:
                 found.append(f"--json output is not strict JSON: {str(error)[:200]}")
+    if output and result.status != 0:
+        written = case.symlinks.get(output, output)
+        if written in case.files and result.output(written) is not None:
+            found.append(f"a failed run changed the output file {written!r}")
     if result.stray:
         found.append(f"files created outside the case directory: {result.stray}")
     given = set(case.files) | set(case.directories) | set(case.fifos) | set(case.symlinks) | \
