@@ -449,3 +449,14 @@ def test_planted_cache_entries_never_run(tmp_path: Path) -> None:
     assert third.returncode == 0 and third.stdout == first.stdout
     assert third.stderr == b"", "the planted entries were not rebuilt"
     assert not marker.exists()
+
+
+# --- found by the fuzz suite ----------------------------------------------------------------------
+def test_century21_rules_of_one_deck_and_one_joker(server: ForkServer) -> None:
+    """A valid rule file (one deck, one joker): `eor century21 --rules` raised KeyError
+    ('player', 'N', 1) in the strategy plan."""
+    case, result = run(server, "eor", "century21", "--rules", "rules.toml", "--json",
+                       files={"rules.toml": b"decks = 1\njokers = 1\n"})
+    assert_clean(case, result)
+    assert result.status == 0
+    assert strict_json(result.stdout)["cards"] == 53
