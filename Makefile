@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: all install analyze test lint bench lab clean report simulate-10k
+.PHONY: all install analyze test lint bench lab clean report simulate-10k fuzz
 
 all: analyze
 
@@ -39,6 +39,11 @@ analyze: $(STAMP)
 test: $(STAMP)
 	$(PY) -m ruff check exact tests
 	$(PY) -m pytest -n auto --dist loadfile
+
+## A long fuzz campaign (issue 11): FUZZ_CASES generated cases (default 20,000) of every
+## command, random seed printed (FUZZ_SEED=N repeats a run); failures go to fuzz-failures/.
+fuzz: $(STAMP)
+	$(PY) tests/fuzz_campaign.py
 
 lint: $(STAMP)
 	$(PY) -m ruff check exact tests
