@@ -254,6 +254,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         text = args.run(args)
+        from exact.assumptions import add_for_command  # every result says what it assumes
+
+        text = add_for_command(args, text)
         output = getattr(args, "output", None)
         if output:
             write_atomically(Path(output), text)
