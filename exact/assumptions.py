@@ -15,7 +15,7 @@ of a figure sees what was assumed, why, and on what authority:
     a modelling choice of the analysis itself (the shuffle, the counting unit).
 
 >>> items = game_assumptions("punto-banco")
->>> sorted({item.source for item in items}) <= sorted(SOURCES)
+>>> {item.source for item in items} <= set(SOURCES)
 True
 >>> any("heading" in item.text for item in items)
 True

@@ -230,6 +230,9 @@ def build_parser() -> argparse.ArgumentParser:
     from exact.counting_cli import add_commands  # eor, simulate, edge (issue 7)
 
     add_commands(game_command)
+    from exact.settle_cli import add_command as add_settle  # settle one round (issue 14)
+
+    add_settle(game_command)
     games = commands.add_parser("games", help="the games of the toolkit")
     games.set_defaults(run=_games, output=None)
     return parser
