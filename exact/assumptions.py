@@ -187,12 +187,15 @@ def add_for_command(args: Any, text: str) -> str:
     from exact.games import get_game
 
     game: object = get_game(args.game)
+    # the rules the command ran under (a rule file or a table file may choose another reading)
+    rules = getattr(args, "resolved_rules", None)
     rules_file = getattr(args, "rules", None)
-    if rules_file and args.game == "century21":  # a rule file may choose another reading
+    if rules is None and rules_file and args.game == "century21":
         from exact.games.century21_rules import Rules
 
-        game = Rules.load(rules_file)
-        return add_to_output(_Named("century21", game), text, bool(getattr(args, "json", 0)))
+        rules = Rules.load(rules_file)
+    if rules is not None:
+        game = _Named(args.game, rules)
     return add_to_output(game, text, bool(getattr(args, "json", False)))
 
 

@@ -111,3 +111,65 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv, message) -> None:
     code, out, err = run(capsys, "settle", *argv)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and message in err, err
+
+
+SIX_SEATS = {1: "KC QD 5S", 2: "3C KH 9S", 3: "9S KD", 4: "8C KD", 5: "KC 4D 2S", 6: "9H KS"}
+
+
+def table_file(tmp_path, dealer_wager=300, dice=3, extra="", seats=SIX_SEATS):
+    text = f'dealer = "KH 7C"\ndealer_wager = {dealer_wager}\ndice = {dice}\n{extra}\n'
+    for seat, cards in seats.items():
+        text += f'[[seat]]\nseat = {seat}\ncards = "{cards}"\n'
+        text += f"[[wager]]\nseat = {seat}\ncircle = 1\namount = 100\n"
+    path = tmp_path / "hand.toml"
+    path.write_text(text)
+    return str(path)
+
+
+def test_century21_table_file_settles_seat_by_seat_in_dice_order(capsys, tmp_path) -> None:
+    """Six seats of 100 against a 300 Player/Dealer wager, dice at seat 3 (worked by hand in
+    tests/test_century21_table.py): seats 3, 4, 5 have the action (+100, +100, -100)."""
+    data = settle_json(capsys, "century21", "--table", table_file(tmp_path))
+    assert data["order"] == [3, 4, 5, 6, 1, 2] and data["action_reading"] == "seat-by-seat"
+    assert [(w["seat"], w["result"], w["net"], w["collection"]) for w in data["wagers"]] == [
+        (1, "no action", "0", "0"), (2, "no action", "0", "0"), (3, "win", "100", "1"),
+        (4, "win", "100", "1"), (5, "loss", "-100", "1"), (6, "no action", "0", "0")]
+    assert data["totals"]["dealer_net"] == "-101" and data["totals"]["house_collection"] == "4"
+    assert data["free_collection_credits"] == ["seat 1 circle 1", "seat 2 circle 1",
+                                               "seat 6 circle 1"]
+    assert any(item["id"] == "action-seat-by-seat" for item in data["assumptions"])
+    whole = settle_json(capsys, "century21", "--table", table_file(tmp_path),
+                        "--action", "whole-hand")
+    assert {w["result"] for w in whole["wagers"]} == {"no action"}
+    assert any(item["id"] == "action-whole-hand" for item in whole["assumptions"])
+    code, out, _err = run(capsys, "settle", "century21", "--dealer", "KH 7C", "--seat",
+                          "3=9S KD", "--seat", "4=8C KD", "--wager", "3.1=100", "--wager",
+                          "4.1=100", "--dealer-wager", "150", "--dice", "4")
+    assert code == 0 and "in action for 50 of 100, 50 returned" in out
+
+
+@pytest.mark.parametrize("extra, message", [
+    ("colour = 1", "unknown key(s) colour"),
+    ("table = 9", "table tag"),
+    ('action = "sideways"', "rule action"),
+    ("[[wager]]\nseat = 1\ncircle = 1\namount = 1.5", "integer or a string"),
+    ("[[wager]]\nseat = 7\ncircle = 1\namount = 10", "dealt no hand"),
+    ("[[wager]]\nseat = 1\ncircle = 4\namount = 10", "circle 4"),
+    ("[[wager]]\nseat = 1\ncircle = 2\namount = 10\nchoice = 'hit'", "not draw or stand"),
+])
+def test_century21_bad_table_files(capsys, tmp_path, extra, message) -> None:
+    path = table_file(tmp_path, extra=extra) if not extra.startswith("[[") else table_file(
+        tmp_path, seats={1: "KC QD 5S"})
+    if extra.startswith("[["):
+        with open(path, "a") as stream:
+            stream.write(extra + "\n")
+    code, out, err = run(capsys, "settle", "century21", "--table", path)
+    assert code == 2 and out == "" and err.count("\n") == 1 and message in err, err
+
+
+def test_century21_oversized_and_missing_table_files(capsys, tmp_path) -> None:
+    big = tmp_path / "big.toml"
+    big.write_text("# " + "x" * 70_000 + "\n")
+    for path, message in ((big, "at most"), (tmp_path / "none.toml", "cannot read")):
+        code, _out, err = run(capsys, "settle", "century21", "--table", str(path))
+        assert code == 2 and message in err and err.count("\n") == 1
