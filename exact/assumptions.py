@@ -203,3 +203,8 @@ def add_for_command(args: Any, text: str) -> str:
 class _Named:
     id: str
     rules: object
+
+
+def report_assumptions(game: object) -> list[dict[str, str]]:
+    """The assumptions as a PDF report shows them: each with its source in words."""
+    return [{**item, "source_label": SOURCES[item["source"]]} for item in assumptions_json(game)]

@@ -202,6 +202,8 @@ def build_parser() -> argparse.ArgumentParser:
                           help="players at the table for the Player/Dealer's economics")
     heads_up.add_argument("--rules", metavar="FILE", help="rule file (TOML) instead of the "
                           "game's default rules")
+    heads_up.add_argument("--dealer-wager", metavar="AMOUNT", help="the Player/Dealer's wager "
+                          "for the economics (default: it covers every seat)")
     design_parser = game_command(
         "design", "solve a bet's pays for a target house edge (exact, then practical)", _design)
     design_parser.add_argument("--bet", required=True, metavar="ID", help="the bet to design")

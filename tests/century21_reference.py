@@ -166,3 +166,40 @@ def table_brute_force(shoe_cards, players):
         total -= sum(showdown(hand, dealer, stopped, {})[0] for hand in hands)
         count += 1
     return total / count / players
+
+
+def table_dealer_gross(shoe_cards, seat_rules, covered=None):
+    """The Player/Dealer's exact expected result, in units of one seat's wager, against seats
+    each betting 1 and playing ``seat_rules[i]`` (callables like :func:`house_player`), over
+    every arrangement of the whole shoe. ``covered``: the Player/Dealer's wager in units
+    (None: it covers every seat); it takes action seat by seat in dice order, and the dice
+    start equally likely at every seat, so every starting seat is averaged over."""
+    from sympy.utilities.iterables import multiset_permutations
+    players = len(seat_rules)
+    starts = range(players) if covered is not None else [0]
+    total = Fraction(0)
+    count = 0
+    for cards in multiset_permutations(list(shoe_cards)):
+        hands = [[cards[2 * i], cards[2 * i + 1]] for i in range(players)]
+        dealer = [cards[2 * players], cards[2 * players + 1]]
+        rest = iter(cards[2 * players + 2:])
+        up = dealer[0]
+        stopped = up == X or any(n or t == 9 for n, t, _ in options(dealer))
+        if not stopped:
+            for hand, rule in zip(hands, seat_rules, strict=True):
+                choice = choices(hand)
+                if choice == {"draw"} if len(choice) == 1 else rule(hand, up) == "draw":
+                    hand.append(next(rest))
+            choice = choices(dealer)
+            if choice == {"draw"} if len(choice) == 1 else house_dealer(dealer, None) == "draw":
+                dealer.append(next(rest))
+        results = [showdown(hand, dealer, stopped, {})[0] for hand in hands]
+        for start in starts:
+            left = Fraction(players if covered is None else covered)
+            for offset in range(players):
+                seat = (start + offset) % players
+                stake = min(Fraction(1), left)
+                left -= stake
+                total -= stake * results[seat]
+        count += len(starts)
+    return total / count
