@@ -168,17 +168,13 @@ def table_brute_force(shoe_cards, players):
     return total / count / players
 
 
-def table_dealer_gross(shoe_cards, seat_rules, covered=None):
-    """The Player/Dealer's exact expected result, in units of one seat's wager, against seats
-    each betting 1 and playing ``seat_rules[i]`` (callables like :func:`house_player`), over
-    every arrangement of the whole shoe. ``covered``: the Player/Dealer's wager in units
-    (None: it covers every seat); it takes action seat by seat in dice order, and the dice
-    start equally likely at every seat, so every starting seat is averaged over."""
+def table_seat_results(shoe_cards, seat_rules):
+    """Per arrangement of the whole shoe, each seat's pay per unit bet, the seats playing
+    ``seat_rules[i]`` (callables like :func:`house_player`) against a House Way dealer. Equal
+    cards are alike, so each distinct arrangement stands for the same number of orderings."""
     from sympy.utilities.iterables import multiset_permutations
     players = len(seat_rules)
-    starts = range(players) if covered is not None else [0]
-    total = Fraction(0)
-    count = 0
+    found = []
     for cards in multiset_permutations(list(shoe_cards)):
         hands = [[cards[2 * i], cards[2 * i + 1]] for i in range(players)]
         dealer = [cards[2 * players], cards[2 * players + 1]]
@@ -193,13 +189,23 @@ def table_dealer_gross(shoe_cards, seat_rules, covered=None):
             choice = choices(dealer)
             if choice == {"draw"} if len(choice) == 1 else house_dealer(dealer, None) == "draw":
                 dealer.append(next(rest))
-        results = [showdown(hand, dealer, stopped, {})[0] for hand in hands]
+        found.append([showdown(hand, dealer, stopped, {})[0] for hand in hands])
+    return found
+
+
+def table_dealer_gross(results, covered=None):
+    """The Player/Dealer's exact expected result, in units of one seat's wager, from
+    :func:`table_seat_results` (each seat betting 1). ``covered``: its wager in units (None: it
+    covers every seat); it takes action seat by seat in dice order, the dice starting equally
+    likely at every seat, so every starting seat is averaged over."""
+    players = len(results[0])
+    starts = range(players) if covered is not None else [0]
+    total = Fraction(0)
+    for seats in results:
         for start in starts:
             left = Fraction(players if covered is None else covered)
             for offset in range(players):
-                seat = (start + offset) % players
                 stake = min(Fraction(1), left)
                 left -= stake
-                total -= stake * results[seat]
-        count += len(starts)
-    return total / count
+                total -= stake * seats[(start + offset) % players]
+    return total / (len(results) * len(starts))

@@ -228,7 +228,7 @@ def test_economics_count_the_checking_seat_and_break_even_by_a_multi_seat_brute_
     """One seat plays its exact best response, the other House Way: the dealer's gross, its
     break-even bet and, with a wager covering 1.5 or 1 seats, the seat-by-seat action in dice
     order, all against a card-by-card count over every arrangement of a 9-card shoe."""
-    from century21_reference import house_player, table_dealer_gross
+    from century21_reference import house_player, table_dealer_gross, table_seat_results
 
     from exact.games.century21 import player_tag
     from exact.games.century21_economics import table_economics
@@ -243,8 +243,9 @@ def test_economics_count_the_checking_seat_and_break_even_by_a_multi_seat_brute_
         return "draw" if best[infoset].get("draw") == 1 else "stand"
 
     assert checker([6, 0], 6) == "draw" != house_player([6, 0], 6)  # it checks on this shoe
-    gross = table_dealer_gross(cards, [checker, house_player])
-    assert gross != table_dealer_gross(cards, [house_player, house_player])
+    results = table_seat_results(cards, [checker, house_player])
+    gross = table_dealer_gross(results)
+    assert gross != -2 * table.value(*table.house_way())  # the checking seat counts
     economics = table_economics(table, players=2, bet=10, fee=1, checking=True)
     assert "1 checking its best response to House Way, 1 House Way" in economics.describe()
     assert economics.dealer_gross == 10 * gross
@@ -252,8 +253,7 @@ def test_economics_count_the_checking_seat_and_break_even_by_a_multi_seat_brute_
     for covered in (Fraction(3, 2), Fraction(1)):
         limited = table_economics(table, players=2, bet=10, fee=1, checking=True,
                                   dealer_wager=10 * covered)
-        assert limited.dealer_gross == 10 * table_dealer_gross(cards, [checker, house_player],
-                                                               covered)
+        assert limited.dealer_gross == 10 * table_dealer_gross(results, covered)
         assert limited.house_collection == (3 if covered > 1 else 2)
         assert limited.dealer_net == limited.dealer_gross - 1
 
