@@ -34,7 +34,14 @@ from exact.cards import Card, parse_cards
 from exact.errors import ExactError
 from exact.games import get_game
 from exact.games.base import Game
-from exact.settlement import SettledRound, Settlement, SettlementError, Wager, settle_round
+from exact.settlement import (
+    SettledRound,
+    Settlement,
+    SettlementError,
+    Wager,
+    check_wagers,
+    settle_round,
+)
 
 
 def add_command(game_command: Callable[..., argparse.ArgumentParser]) -> None:
@@ -134,29 +141,6 @@ def _amount(where: str, text: str) -> Fraction:
     if amount <= 0:
         raise SettlementError(f"{where}: amount must be positive, got {amount}")
     return amount
-
-
-def check_wagers(game: Game, wagers: Sequence[Wager], bets: Mapping[str, Any]) -> None:
-    """Wagers the game does not take: unknown bets, a bet twice, and side wagers the game
-    allows only beside a main wager (``Game.needs_main_wager``, e.g. NINE and NINES)."""
-    seen: set[tuple[str, str | None]] = set()
-    for wager in wagers:
-        if wager.bet not in bets:
-            raise SettlementError(f"no bet {wager.bet!r} in {game.id}; see `list-bets "
-                                  f"{game.id}`")
-        if wager.paytable and wager.paytable not in bets[wager.bet].paytables:
-            raise SettlementError(f"bet {wager.bet!r} has no paytable {wager.paytable!r}; "
-                                  f"known: {', '.join(bets[wager.bet].paytables)}")
-        if (wager.bet, wager.paytable) in seen:
-            raise SettlementError(f"two wagers on {wager.bet!r}: give one, with the total")
-        seen.add((wager.bet, wager.paytable))
-    needing = getattr(game, "needs_main_wager", frozenset())
-    if any(bets[w.bet].group in needing for w in wagers) and not any(
-            bets[w.bet].group == "main" for w in wagers):
-        names = ", ".join(sorted({bets[w.bet].name for w in wagers
-                                  if bets[w.bet].group in needing}))
-        raise SettlementError(f"{names} without a main wager: {game.name} takes them only "
-                              "beside a wager on Player, Banker or Tie")
 
 
 def round_cards(game: Game, text: str) -> list[Card]:
