@@ -97,3 +97,11 @@ def test_malformed_assumption_files_are_refused(tmp_path, text, message) -> None
     path.write_text(text)
     with pytest.raises(AssumptionError, match=message):
         _read(path)
+
+
+def test_edge_and_settle_json_carry_them(capsys, tmp_path) -> None:
+    seen = tmp_path / "seen.txt"
+    seen.write_text("9H 5C\n")
+    edge = run_json(capsys, "edge", "nine-and-nines", "--decks", "1", "--bet", "nines",
+                    "--seen", str(seen))
+    assert "illustrative-tables" in ids(edge["assumptions"]) and "bets" in edge

@@ -173,3 +173,22 @@ def test_century21_oversized_and_missing_table_files(capsys, tmp_path) -> None:
     for path, message in ((big, "at most"), (tmp_path / "none.toml", "cannot read")):
         code, _out, err = run(capsys, "settle", "century21", "--table", str(path))
         assert code == 2 and message in err and err.count("\n") == 1
+
+
+def test_century21_table_file_declarations_players_and_choices(capsys, tmp_path) -> None:
+    path = tmp_path / "hand.toml"
+    path.write_text('dealer = "9C KD"\ndealer_wager = 20\n'
+                    '[[seat]]\nseat = 1\ncards = "X X"\nnatural_declared = false\n'
+                    '[[seat]]\nseat = 2\ncards = "X X"\n'
+                    '[[wager]]\nseat = 1\ncircle = 1\namount = 10\nplayer = "Ann"\n'
+                    '[[wager]]\nseat = 2\ncircle = 1\namount = 10\nplayer = "Ann"\n')
+    data = settle_json(capsys, "century21", "--table", str(path))
+    assert [(w["event"], w["net"], w["player"]) for w in data["wagers"]] == [
+        ("tie", "0", "Ann"), ("natural", "10", "Ann")]
+    assert data["undeclared_naturals"] == [1]
+    path.write_text('dealer = "KH 7C"\ndealer_wager = 100\n'
+                    '[[seat]]\nseat = 1\ncards = "3C 2D"\n'
+                    '[[wager]]\nseat = 1\ncircle = 1\namount = 10\nchoice = "stand"\n'
+                    '[[wager]]\nseat = 1\ncircle = 2\namount = 50\nchoice = "draw"\n')
+    code, _out, err = run(capsys, "settle", "century21", "--table", str(path))
+    assert code == 2 and "largest wager in action (seat 1 circle 2, 50) chose to draw" in err
