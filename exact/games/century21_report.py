@@ -112,6 +112,7 @@ def economics_json(economics: TableEconomics) -> dict[str, Any]:
         "seats_in_action": str(economics.seats_in_action),
         "dealer_edge_per_unit_per_seat_counted": str(economics.dealer_edge_per_unit),
         "dealer_collection": str(economics.dealer_fee), "action": economics.action,
+        "covered": economics.covered,
         "player_net_per_hand": money(economics.player_net),
         "checking_player_net_per_hand": money(economics.checker_net),
         "dealer_gross_per_hand": money(economics.dealer_gross),
