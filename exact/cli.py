@@ -193,6 +193,8 @@ def build_parser() -> argparse.ArgumentParser:
                           help="players at the table for the Player/Dealer's economics")
     heads_up.add_argument("--rules", metavar="FILE", help="rule file (TOML) instead of the "
                           "game's default rules")
+    heads_up.add_argument("--dealer-wager", metavar="AMOUNT", help="the Player/Dealer's wager "
+                          "for the economics (default: it covers every seat)")
     design_parser = game_command(
         "design", "solve a bet's pays for a target house edge (exact, then practical)", _design)
     design_parser.add_argument("--bet", required=True, metavar="ID", help="the bet to design")
@@ -223,6 +225,9 @@ def build_parser() -> argparse.ArgumentParser:
     from exact.counting_cli import add_commands  # eor, simulate, edge (issue 7)
 
     add_commands(game_command)
+    from exact.settle_cli import add_command as add_settle  # settle one round (issue 14)
+
+    add_settle(game_command)
     games = commands.add_parser("games", help="the games of the toolkit")
     games.set_defaults(run=_games, output=None)
     return parser
@@ -243,6 +248,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         refuse_empty_options(args)
         text = args.run(args)
+        from exact.assumptions import add_for_command  # every result says what it assumes
+
+        text = add_for_command(args, text)
         output = getattr(args, "output", None)
         if output is not None:
             write_file(output, text)

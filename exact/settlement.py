@@ -164,6 +164,41 @@ def settle_round(game: Game, cards: str | Sequence[Card], wagers: Iterable[Wager
     return SettledRound(dealt, features, tuple(settlements))
 
 
+def check_wagers(game: Game, wagers: Sequence[Wager], bets: Mapping[str, Bet]) -> None:
+    """Refuse wagers the game does not take as one player's round: unknown bets or
+    paytables, a bet twice, and side wagers the game takes only beside a main wager
+    (``needs_main_wager``: NINE and NINES). :func:`settle_round` settles any wagers given
+    (an analysis settles each bet alone); the ``settle`` command checks them first.
+
+    >>> from exact.games import get_game
+    >>> from exact.analysis import game_bets
+    >>> game = get_game("nine-and-nines")
+    >>> check_wagers(game, [Wager("nines", 5)], {b.id: b for b in game_bets(game)})
+    Traceback (most recent call last):
+    ...
+    exact.settlement.SettlementError: NINES without a main wager: Baccarat with NINE & \
+NINES takes them only beside a wager on Player, Banker or Tie
+    """
+    seen: set[tuple[str, str | None]] = set()
+    for wager in wagers:
+        if wager.bet not in bets:
+            raise SettlementError(f"no bet {wager.bet!r} in {game.id}; see `list-bets "
+                                  f"{game.id}`")
+        if wager.paytable and wager.paytable not in bets[wager.bet].paytables:
+            raise SettlementError(f"bet {wager.bet!r} has no paytable {wager.paytable!r}; "
+                                  f"known: {', '.join(bets[wager.bet].paytables)}")
+        if (wager.bet, wager.paytable) in seen:
+            raise SettlementError(f"two wagers on {wager.bet!r}: give one, with the total")
+        seen.add((wager.bet, wager.paytable))
+    needing = getattr(game, "needs_main_wager", frozenset())
+    if any(bets[w.bet].group in needing for w in wagers) and not any(
+            bets[w.bet].group == "main" for w in wagers):
+        names = ", ".join(sorted({bets[w.bet].name for w in wagers
+                                  if bets[w.bet].group in needing}))
+        raise SettlementError(f"{names} without a main wager: {game.name} takes them only "
+                              "beside a wager on Player, Banker or Tie")
+
+
 def _readable(feature, record) -> bool:  # type: ignore[no-untyped-def]
     try:
         feature.read(record)

@@ -166,3 +166,46 @@ def table_brute_force(shoe_cards, players):
         total -= sum(showdown(hand, dealer, stopped, {})[0] for hand in hands)
         count += 1
     return total / count / players
+
+
+def table_seat_results(shoe_cards, seat_rules):
+    """Per arrangement of the whole shoe, each seat's pay per unit bet, the seats playing
+    ``seat_rules[i]`` (callables like :func:`house_player`) against a House Way dealer. Equal
+    cards are alike, so each distinct arrangement stands for the same number of orderings."""
+    from sympy.utilities.iterables import multiset_permutations
+    players = len(seat_rules)
+    found = []
+    for cards in multiset_permutations(list(shoe_cards)):
+        hands = [[cards[2 * i], cards[2 * i + 1]] for i in range(players)]
+        dealer = [cards[2 * players], cards[2 * players + 1]]
+        rest = iter(cards[2 * players + 2:])
+        up = dealer[0]
+        stopped = up == X or any(n or t == 9 for n, t, _ in options(dealer))
+        if not stopped:
+            for hand, rule in zip(hands, seat_rules, strict=True):
+                choice = choices(hand)
+                if choice == {"draw"} if len(choice) == 1 else rule(hand, up) == "draw":
+                    hand.append(next(rest))
+            choice = choices(dealer)
+            if choice == {"draw"} if len(choice) == 1 else house_dealer(dealer, None) == "draw":
+                dealer.append(next(rest))
+        found.append([showdown(hand, dealer, stopped, {})[0] for hand in hands])
+    return found
+
+
+def table_dealer_gross(results, covered=None):
+    """The Player/Dealer's exact expected result, in units of one seat's wager, from
+    :func:`table_seat_results` (each seat betting 1). ``covered``: its wager in units (None: it
+    covers every seat); it takes action seat by seat in dice order, the dice starting equally
+    likely at every seat, so every starting seat is averaged over."""
+    players = len(results[0])
+    starts = range(players) if covered is not None else [0]
+    total = Fraction(0)
+    for seats in results:
+        for start in starts:
+            left = Fraction(players if covered is None else covered)
+            for offset in range(players):
+                stake = min(Fraction(1), left)
+                left -= stake
+                total -= stake * seats[(start + offset) % players]
+    return total / (len(results) * len(starts))

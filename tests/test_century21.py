@@ -223,6 +223,41 @@ def test_table_economics_is_heads_up_times_seats_by_a_multi_seat_brute_force() -
     assert economics.dealer_net == economics.dealer_gross - 1
 
 
+def test_economics_count_the_checking_seat_and_break_even_by_a_multi_seat_brute_force(
+        ) -> None:
+    """One seat plays its exact best response, the other House Way: the dealer's gross, its
+    break-even bet and, with a wager covering 1.5 or 1 seats, the seat-by-seat action in dice
+    order, all against a card-by-card count over every arrangement of a 9-card shoe."""
+    from century21_reference import house_player, table_dealer_gross, table_seat_results
+
+    from exact.games.century21 import player_tag
+    from exact.games.century21_economics import table_economics
+
+    cards = [0, 0, 0, 5, 5, 6, 6, X, X]
+    table = game_table(DEFAULT_RULES, Shoe.parse("K:3,5:2,6:2,X:2"))
+    best = table.player_best_response(table.house_way()[1])
+
+    def checker(hand, up):
+        classes = [10 if card == X else card for card in (*hand, up)]
+        infoset = ("player", player_tag(DEFAULT_RULES, "total", *classes[:2]), classes[2])
+        return "draw" if best[infoset].get("draw") == 1 else "stand"
+
+    assert checker([6, 0], 6) == "draw" != house_player([6, 0], 6)  # it checks on this shoe
+    results = table_seat_results(cards, [checker, house_player])
+    gross = table_dealer_gross(results)
+    assert gross != -2 * table.value(*table.house_way())  # the checking seat counts
+    economics = table_economics(table, players=2, bet=10, fee=1, checking=True)
+    assert "1 checking its best response to House Way, 1 House Way" in economics.describe()
+    assert economics.dealer_gross == 10 * gross
+    assert economics.dealer_break_even_bet == 1 / gross  # the same seats as the net figure
+    for covered in (Fraction(3, 2), Fraction(1)):
+        limited = table_economics(table, players=2, bet=10, fee=1, checking=True,
+                                  dealer_wager=10 * covered)
+        assert limited.dealer_gross == 10 * table_dealer_gross(results, covered)
+        assert limited.house_collection == (3 if covered > 1 else 2)
+        assert limited.dealer_net == limited.dealer_gross - 1
+
+
 def test_economics_break_even_and_no_action(full_table) -> None:
     from exact.games.century21_economics import EconomicsError, table_economics
 
@@ -237,7 +272,8 @@ def test_economics_break_even_and_no_action(full_table) -> None:
     assert economics.player_break_even_bet is None  # a House Way player never breaks even
     checking = table_economics(full_table, players=6, bet=10, checking=True)
     assert checking.checker_edge > edge and checking.dealer_net < economics.dealer_net
-    no_action = table_economics(full_table, players=6, bet=10, dealer_wager=59)
+    no_action = table_economics(full_table, players=6, bet=10, dealer_wager=59,
+                                reading="whole-hand")
     assert not no_action.action and no_action.dealer_net == 0 == no_action.house_collection
     assert table_economics(full_table, players=6, bet=10, dealer_wager=60).action
     with pytest.raises(EconomicsError):

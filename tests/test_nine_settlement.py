@@ -8,7 +8,16 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from nine_reference import NINE_PAYS, NINES_PAYS, nine_tier, nines_tier
+from nine_reference import (
+    LOSE,
+    MAIN_PAYS,
+    NINE_PAYS,
+    NINES_PAYS,
+    PUSH,
+    ROUNDS,
+    nine_tier,
+    nines_tier,
+)
 
 from exact.cards import CARDS
 from exact.games import get_game
@@ -17,28 +26,6 @@ from exact.settlement import SettlementError, Wager, settle_round
 from reference import play, total
 
 GAME = get_game("nine-and-nines")
-LOSE = "lose"
-PUSH = "push"
-
-# round: (cards in dealing order P B P B [P3] [B3], expected pays of the NINE (Player), NINE
-# (Banker) and NINES wagers as the seed states them, and the main game's winner)
-ROUNDS = {
-    1: ("2H 4D 3C 2S 4C", (LOSE, LOSE, LOSE), "player"),      # 5 v 6, Player draws to 9
-    2: ("4H 3D 5C 3S", (10, LOSE, 2), "player"),              # Player 4-5 unsuited
-    3: ("2C KH 5D 9S", (LOSE, 2, 2), "banker"),               # Banker 9 with a ten, unsuited
-    4: ("3H 4S 6C 5S", (10, 15, 30), "tie"),                  # 3-6 unsuited, 4-5 suited
-    5: ("TC 8H 7D 8C", (LOSE, LOSE, LOSE), "player"),         # 7 v 6, both stand
-    6: ("AS 4C AD 3H 3S", (LOSE, LOSE, LOSE), "banker"),      # Player draws to 5, Banker 7
-    7: ("8S 5H KC 2C", (LOSE, LOSE, LOSE), "player"),         # natural 8 v 7
-    8: ("6C AH KD 8H", (LOSE, 30, 2), "banker"),              # Banker A-8 suited
-    9: ("7C 6S 7D TS 2H", (LOSE, LOSE, LOSE), "tie"),         # 6 v 6 after a Player draw
-    10: ("JC 2D 9D 7D", (2, 20, 20), "tie"),                  # J-9 unsuited, 2-7 suited
-    11: ("5C 5H 5D 5S 9C KH", (LOSE, LOSE, LOSE), "player"),  # 0 v 0, both draw
-}
-# main bet -> winner of the round -> pays
-MAIN_PAYS = {"player": {"player": 1, "banker": LOSE, "tie": PUSH},
-             "banker": {"player": LOSE, "banker": Fraction(19, 20), "tie": PUSH},
-             "tie": {"player": LOSE, "banker": LOSE, "tie": 8}}
 SIDE = ("nine-player", "nine-banker", "nines")
 STAKE = Fraction(10)
 

@@ -103,8 +103,16 @@ def economics_json(economics: TableEconomics) -> dict[str, Any]:
     def money(value: Fraction | None) -> str | None:
         return None if value is None else str(value)
     return {
+        "counts": economics.describe(),
         "players": economics.players, "bet": str(economics.bet), "collection": str(economics.fee),
+        "house_way_seats": economics.house_way_seats,
+        "checking_seats": 1 if economics.checking else 0,
+        "dealer_wager": money(economics.dealer_wager), "action_reading": economics.reading,
+        "action_fraction_per_seat": str(economics.action_fraction),
+        "seats_in_action": str(economics.seats_in_action),
+        "dealer_edge_per_unit_per_seat_counted": str(economics.dealer_edge_per_unit),
         "dealer_collection": str(economics.dealer_fee), "action": economics.action,
+        "covered": economics.covered,
         "player_net_per_hand": money(economics.player_net),
         "checking_player_net_per_hand": money(economics.checker_net),
         "dealer_gross_per_hand": money(economics.dealer_gross),
@@ -118,7 +126,7 @@ def economics_json(economics: TableEconomics) -> dict[str, Any]:
 
 def report(rules: Rules, shoe: Shoe, strategy: str = "house", bet: Fraction | int = 10,
            collection: Fraction | None = None, mode: str = "total",
-           players: int = 1) -> dict[str, Any]:
+           players: int = 1, dealer_wager: Fraction | None = None) -> dict[str, Any]:
     """Everything ``analyze century21`` prints, as plain JSON-ready data."""
     table = game_table(rules, shoe, mode)
     player, dealer = strategy_by_name(table, strategy)
@@ -131,7 +139,8 @@ def report(rules: Rules, shoe: Shoe, strategy: str = "house", bet: Fraction | in
     main = _plain(table_json(bet_table))
     main["description"] = "one player against the Player/Dealer, per unit bet"
     main["alternative_paytables"] = {}
-    economics = table_economics(table, players, bet, fee, checking=True)
+    economics = table_economics(table, players, bet, fee, checking=True,
+                                dealer_wager=dealer_wager)
     from exact.games.century21_solve import deviation_gaps
     value, player_gain, dealer_gain = deviation_gaps(table, player, dealer)
     check = {"value": str(value), "player_gain_by_deviating": str(player_gain),
@@ -179,7 +188,9 @@ def run_cli(game, args) -> str:  # type: ignore[no-untyped-def]
     if bet <= 0:
         raise ExactError(f"--bet {bet}: the bet must be positive")
     fee = None if args.collection is None else _number("--collection", args.collection)
-    data = report(rules, shoe, args.strategy, bet, fee, args.information, args.players)
+    dealer_wager = getattr(args, "dealer_wager", None)
+    data = report(rules, shoe, args.strategy, bet, fee, args.information, args.players,
+                  None if dealer_wager is None else _number("--dealer-wager", dealer_wager))
     text = data.pop("_text")
     if args.json:
         return json_text(data)
@@ -196,9 +207,9 @@ def run_cli(game, args) -> str:  # type: ignore[no-untyped-def]
         f"{data['player_edge']}",
         f"With a {data['collection']} collection on a {data['bet']} bet: "
         f"{data['player_edge_with_collection_float'] * 100:+.4f}% of the bet",
-        f"Table of {economics['players']} House Way player(s) at {economics['bet']} each: "
-        f"Player/Dealer nets {float(Fraction(economics['dealer_net_per_hand'])):+.4f} per hand; "
-        f"break-even bet per player "
+        f"Table of {economics['counts']}: Player/Dealer nets "
+        f"{float(Fraction(economics['dealer_net_per_hand'])):+.4f} per hand; break-even bet "
+        f"per player against the same seats, all in action: "
         f"{_shown(economics['dealer_break_even_bet_per_player'])}",
         "Exact deviation check: player gains "
         f"{float(Fraction(data['deviation_check']['player_gain_by_deviating'])):.3g}, dealer "

@@ -24,6 +24,7 @@ from exact.parsing import QUANTITIES, parse_integer, parse_number, shown
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "century21"
 TOTALS = range(10)
+ACTIONS = ("seat-by-seat", "whole-hand")
 
 
 class RuleWarning(UserWarning):
@@ -62,6 +63,9 @@ class Rules:
         third_cards_face_up: the dealer sees players' third cards (default: only who drew).
         dealer_pays_collection: the Player/Dealer pays the collection fee too.
         table_tags: table limits and collection fee; the first is the default table.
+        action: how the Player/Dealer's wager takes action when it does not cover the
+            players' total: ``"seat-by-seat"`` in dice order up to the wager (default), or
+            ``"whole-hand"`` (the whole hand is no action).
     """
 
     id: str = "century21"
@@ -84,8 +88,11 @@ class Rules:
     third_cards_face_up: bool = False
     dealer_pays_collection: bool = True
     table_tags: tuple[TableTag, ...] = (TableTag(Fraction(10), Fraction(100), Fraction(1)),)
+    action: str = "seat-by-seat"
 
     def __post_init__(self) -> None:
+        if self.action not in ACTIONS:
+            raise RuleError(f"rule action: {', '.join(ACTIONS)}, got {self.action!r}")
         for name in ("decks", "jokers", "must_draw_max", "must_stand_min", "house_way_draw_max",
                      "dealer_house_way_draw_max"):
             value = getattr(self, name)
@@ -184,13 +191,14 @@ class Rules:
     def from_mapping(cls, data: Mapping[str, object], source: str = "rules") -> Rules:
         known = {"id", "name", "decks", "jokers", "joker_values", "drawn_joker_is_nine",
                  "natural_pays", "win_pays", "win_pays_by_total", "showdown", "drawing",
-                 "collection"}
+                 "collection", "settlement"}
         unknown = set(data) - known
         if unknown:
             raise RuleError(f"{source}: unknown rule(s) {sorted(unknown)}")
         flat: dict[str, object] = {k: v for k, v in data.items()
-                                   if k not in ("showdown", "drawing", "collection")}
-        for section in ("showdown", "drawing"):
+                                   if k not in ("showdown", "drawing", "collection",
+                                                "settlement")}
+        for section in ("showdown", "drawing", "settlement"):
             part = data.get(section, {})
             if not isinstance(part, Mapping):
                 raise RuleError(f"{source}: [{section}] must be a table")

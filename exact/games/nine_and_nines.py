@@ -143,6 +143,12 @@ class NineAndNines(PuntoBanco):
         return {**PUNTO_BANCO_FEATURES, **NINE_FEATURES}
 
     @property
+    def needs_main_wager(self) -> frozenset[str]:
+        """Bet groups placed only beside a main wager: the seed's "Player places an initial
+        main wager ... and may also place an optional bet on NINE and/or ... NINES"."""
+        return frozenset({"nine", "nines"})
+
+    @property
     def wins_when(self) -> dict[str, str]:
         """When each side wager wins (tables are validated against it)."""
         return WINS_WHEN

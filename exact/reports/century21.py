@@ -13,6 +13,7 @@ import dataclasses
 from fractions import Fraction
 from types import ModuleType
 
+from exact.assumptions import report_assumptions
 from exact.cards import Shoe
 from exact.games.century21 import (
     CLASS_NAMES,
@@ -49,6 +50,8 @@ STRATEGIES = {
     "equilibrium": ("Equilibrium", "Equilibrium", "Minimax strategies of both sides (mixed)"),
 }
 BET, FEE = 10, 1  # the seed's example table: $10 bet, $1 collection
+# a table whose action exceeds the Player/Dealer's wager: 6 seats of $100 against $300
+LIMITED = (6, 100, 300)
 PLAYERS = (1, 2, 3, 4, 5, 6, 7)
 DECKS = (1, 2, 4, 6, 8)
 NATURAL_PAYS = (1, 2, 3, 5, 10)
@@ -59,6 +62,9 @@ EXAMPLES = (
     ("9C KD", {1: "X X", 2: "KH KC", 3: "4S 5S"}, ((1, 1, 10), (2, 1, 10), (3, 1, 10)), 30),
     ("KC KD TD", {1: "KH QH JH"}, ((1, 1, 10),), 10),
     ("KH 7C", {1: "9S KD", 2: "8C KD"}, ((1, 1, 50), (2, 1, 60)), 100),
+    # the table's action exceeds the Player/Dealer's wager: seat by seat from the dice's seat 3
+    ("KH 7C", {1: "KC QD 5S", 2: "3C KH 9S", 3: "9S KD", 4: "8C KD", 5: "KC 4D 2S",
+               6: "9H KS"}, tuple((seat, 1, 100) for seat in range(1, 7)), 300, 3),
 )
 TINY_SHOE = "A:1,2:1,5:1,6:2,9:1,K:2,X:2"  # ten cards, two jokers (as in tests/test_century21.py)
 SIMULATED_ROUNDS = 20_000
@@ -82,6 +88,7 @@ def report_data(game: Century21, context: Context) -> dict[str, object]:
     data: dict[str, object] = {
         "cover": cover,
         "rules": rules.describe(),
+        "assumptions": report_assumptions(game),
         "rules_id": rules.id,
         "rules_name": rules.name,
         "options": options(rules),
@@ -167,11 +174,13 @@ def options(rules: Rules) -> list[dict[str, str]]:
 
 
 def example(rules: Rules, dealer: str, seats: dict[int, str],
-            wagers: tuple[tuple[int, int, int], ...], dealer_wager: int) -> dict[str, object]:
+            wagers: tuple[tuple[int, int, int], ...], dealer_wager: int,
+            dice: int | None = None) -> dict[str, object]:
     hand = settle_table(rules, dealer, seats, [CircleWager(*w) for w in wagers],
-                        dealer_wager=dealer_wager)
+                        dealer_wager=dealer_wager, dice_start=dice)
     return {"dealer": dealer, "seats": [f"seat {s}: {c}" for s, c in seats.items()],
             "dealer_wager": str(dealer_wager), "action": hand.action,
+            "order": ", ".join(map(str, hand.order)), "reading": hand.reading,
             "rows": [{"wager": s.wager.bet, "stake": str(s.wager.amount),
                       "event": s.event.replace("_", " "), "reason": s.reason.split(": ", 1)[-1],
                       "net": sections._net(s.net),
@@ -236,7 +245,19 @@ def economics(table: GameTable) -> dict[str, object]:
                      "break_even": ("never" if e.dealer_break_even_bet is None
                                     else f"{float(e.dealer_break_even_bet):.2f}")})
     first = table_economics(table, 1, BET, FEE, checking=True)
-    return {"bet": str(BET), "fee": str(FEE), "rows": rows,
+    limited = []
+    for reading in ("seat-by-seat", "whole-hand"):
+        e = table_economics(table, LIMITED[0], LIMITED[1], checking=False,
+                            dealer_wager=LIMITED[2], reading=reading)
+        limited.append({"reading": reading, "fraction": str(e.action_fraction),
+                        "seats": str(e.seats_in_action), "player_net": _money(e.player_net),
+                        "dealer_gross": _money(e.dealer_gross),
+                        "dealer_net": _money(e.dealer_net), "house": _money(e.house_collection)})
+    return {"bet": str(BET), "fee": str(FEE), "rows": rows, "limited": limited,
+            "limited_players": str(LIMITED[0]), "limited_bet": str(LIMITED[1]),
+            "limited_dealer_wager": str(LIMITED[2]),
+            "limited_fee": str(table.rules.collection_fee(LIMITED[1])),
+            "default_reading": table.rules.action,
             "player_break_even": ("never (the player's edge is negative)"
                                   if first.player_break_even_bet is None
                                   else f"{float(first.player_break_even_bet):.2f}"),

@@ -23,6 +23,7 @@ from types import ModuleType
 
 from exact import __version__
 from exact.analysis import GameAnalysis, analyze
+from exact.assumptions import report_assumptions
 from exact.bets import Bet
 from exact.cards import RANKS, Shoe
 from exact.games.base import Game
@@ -619,6 +620,7 @@ def standard_report_data(game: Game, context: Context, *, decks: int, rule_set: 
     data: dict[str, object] = {
         "cover": cover(game, shoe, bets, [*rule_files, *game.bet_files], context),
         "rules": game.describe_rules(),
+        "assumptions": report_assumptions(game),
         "rules_id": rule_set[0],
         "rules_name": rule_set[1],
         "decks": str(decks),
