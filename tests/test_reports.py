@@ -103,6 +103,19 @@ def test_punto_banco_report_covers_every_wager_and_paytable(built, punto_banco):
     assert all(row["agrees"] for row in data["sums"])
 
 
+def test_a_par_sheet_lies_beside_each_pdf(built, punto_banco):
+    openpyxl = require_module("openpyxl")
+    for game_id, pdf in built.items():
+        book = openpyxl.load_workbook(pdf.with_suffix(".xlsx"), data_only=True)
+        assert book.sheetnames[0] == "Summary" and len(book.sheetnames) > 1, game_id
+    book = openpyxl.load_workbook(built["punto-banco"].with_suffix(".xlsx"), data_only=True)
+    bets = game_bets(punto_banco)
+    assert len(book.sheetnames) == 1 + sum(len(b.paytables) for b in bets)
+    banker = analyze(punto_banco, Shoe.standard(8), [bets[0]]).bets["banker"].table()
+    assert book["Summary"]["K7"].value == str(banker.house_edge)
+    assert book["Summary"]["D7"].value == pytest.approx(float(banker.house_edge), rel=1e-12)
+
+
 def test_cover_hashes_the_rule_and_bet_files(built, punto_banco):
     text = _text(built["punto-banco"])
     for path in punto_banco.bet_files:
@@ -113,6 +126,8 @@ def test_building_twice_gives_identical_bytes(builds):
     first, second = builds
     for game_id, pdf in first.items():
         assert second[game_id].read_bytes() == pdf.read_bytes(), game_id
+        workbook = pdf.with_suffix(".xlsx")
+        assert second[game_id].with_suffix(".xlsx").read_bytes() == workbook.read_bytes()
         charts = sorted((pdf.parent / game_id).glob("*.svg"))
         assert charts, game_id
         for chart in charts:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from exact import __version__
@@ -28,6 +29,11 @@ from exact.games.century21_economics import TableEconomics, table_economics
 from exact.games.century21_rules import Rules
 from exact.output import table_json
 from exact.statistics import BetTable
+
+
+def counting_unit(shoe: Shoe, total: int) -> str:
+    return (f"ordered sequences of 6 cards dealt from the {shoe.size}-card shoe; "
+            f"denominator {shoe.size}!/({shoe.size}-6)! = {total}")
 
 
 def heads_up_table(result: Result, strategy: str) -> BetTable:
@@ -143,8 +149,7 @@ def report(rules: Rules, shoe: Shoe, strategy: str = "house", bet: Fraction | in
         "game_name": "21st Century Baccarat",
         "rules": rules.describe(),
         "shoe": {"cards": shoe.size, "description": shoe.describe()},
-        "counting_unit": (f"ordered sequences of 6 cards dealt from the {shoe.size}-card shoe; "
-                          f"denominator {shoe.size}!/({shoe.size}-6)! = {result.total}"),
+        "counting_unit": counting_unit(shoe, result.total),
         "round_cards": 6,
         "total": result.total,
         "strategy": {"name": strategy, "player_information": mode},
@@ -159,6 +164,7 @@ def report(rules: Rules, shoe: Shoe, strategy: str = "house", bet: Fraction | in
                             "dealer": strategy_rows(table, "dealer", dealer)},
         "economics": economics_json(economics),
         "deviation_check": check,
+        "_table": bet_table,
         "_text": [outcome_text(bet_table),
                   player_grid_text(table, player) + "\n\n" + strategy_text(table, "player", player),
                   strategy_text(table, "dealer", dealer)],
@@ -185,6 +191,14 @@ def run_cli(game, args) -> str:  # type: ignore[no-untyped-def]
     fee = None if args.collection is None else _number("--collection", args.collection)
     data = report(rules, shoe, args.strategy, bet, fee, args.information, args.players)
     text = data.pop("_text")
+    bet_table = data.pop("_table")
+    if getattr(args, "xlsx", None):
+        from exact.spreadsheet import heading_lines, workbook_bytes, write_bytes
+
+        write_bytes(Path(args.xlsx), workbook_bytes(
+            "21st Century Baccarat", heading_lines(shoe, data["counting_unit"]), [bet_table]))
+        if not (args.json or args.output):
+            return ""
     if args.json:
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     if args.csv:

@@ -67,6 +67,11 @@ def build_report(game_id: str, out_dir: Path = BUILD, templates: Path = TEMPLATE
     partial = target.with_suffix(".pdf.partial")
     partial.write_bytes(pdf)
     partial.replace(target)
+    from exact.spreadsheet import REPORT_WORKBOOK
+
+    workbook = work_dir / REPORT_WORKBOOK
+    if workbook.is_file():  # the par sheet, beside the PDF
+        workbook.replace(out_dir / f"{game_id}.xlsx")
     return target
 
 
@@ -89,7 +94,9 @@ def main(argv: list[str] | None = None) -> int:
         for game_id in games:
             started = time.perf_counter()
             target = build_report(game_id, arguments.out)
-            print(f"{target} ({time.perf_counter() - started:.1f} s)")
+            workbook = target.with_suffix(".xlsx")
+            also = f" and {workbook.name}" if workbook.is_file() else ""
+            print(f"{target}{also} ({time.perf_counter() - started:.1f} s)")
     except ReportError as error:
         print(f"exact.reports: {error}", file=sys.stderr)
         return 2
