@@ -282,11 +282,7 @@ def _summary_sheet(sheet, tables: Sequence[BetTable], layouts: Sequence[Layout],
 
 def analysis_tables(analysis) -> list[BetTable]:  # type: ignore[no-untyped-def]
     """Every bet's table under every paytable, the bet's own paytable first."""
-    tables = []
-    for bet in analysis.bets.values():
-        own = bet.tables[bet.bet.paytable]
-        tables += [own, *(t for name, t in bet.tables.items() if name != bet.bet.paytable)]
-    return tables
+    return analysis.tables()
 
 
 def analysis_workbook(analysis, created: datetime | None = None) -> bytes:  # type: ignore[no-untyped-def]
