@@ -23,6 +23,7 @@ from exact.errors import ExactError, ShoeError
 from exact.games import get_game
 from exact.games.base import Game
 from exact.live import KnownCardError, next_round, slow_with_known
+from exact.progress import Tracker
 from exact.removal import (
     RANK_WEIGHTS,
     CountError,
@@ -41,7 +42,6 @@ from exact.simulation import (
     shoe_play,
     simulate,
     tags_tuple,
-    terminal_progress,
 )
 
 LEVELS = (1, 2, 3)
@@ -258,7 +258,7 @@ def _simulate(args: argparse.Namespace) -> str:
     config = replace(config, tags=tags_tuple(tags, play.tag_keys),
                      triggers=tuple(sorted(triggers.items())))
     result = simulate(config, args.shoes, args.seed, workers=args.workers,
-                      scheduler=args.scheduler, progress=terminal_progress)
+                      scheduler=args.scheduler, progress=Tracker("shoes", "shoe"))
     summary = result.summary()
     cards = int(play.full.sum())
     if args.json:

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from exact.games import get_game
+from exact.progress import steps
 from exact.reports import TEMPLATES, ReportError, available_reports, report_module, template_path
 from exact.reports.sections import Context, build_epoch
 
@@ -91,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     arguments = parser.parse_args(argv)
     games = arguments.games or available_reports()
     try:
-        for game_id in games:
+        for game_id in steps(games, "reports", "report"):
             started = time.perf_counter()
             target = build_report(game_id, arguments.out)
             workbook = target.with_suffix(".xlsx")
