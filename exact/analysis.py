@@ -30,7 +30,6 @@ from exact.enumerator import Deal, Record, falling
 from exact.errors import BetFileError
 from exact.features import Needs
 from exact.games.base import Game
-from exact.progress import steps
 from exact.statistics import BetTable
 
 ENGINES = ("compiled", "direct")
@@ -154,8 +153,7 @@ def analyze(game: Game, shoe: Shoe, bets: Sequence[Bet] | None = None,
         by_deal.setdefault(game.deal(needs), (needs, []))[1].append(bet)
     results: dict[str, BetAnalysis] = {}
     round_cards = 0
-    for deal, (needs, group) in steps(by_deal.items(), "analysing (compiling on first use)",
-                                      "deal", len(by_deal)):
+    for deal, (needs, group) in by_deal.items():
         round_cards = deal.round_cards
         counts = (_compiled_counts(game, deal, group, shoe) if engine == "compiled"
                   else _direct_counts(game, needs, group, shoe))

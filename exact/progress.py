@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import TypeVar
 
 Item = TypeVar("Item")
@@ -31,11 +32,11 @@ def on_terminal() -> bool:
         return False
 
 
-def _bar(total: int | None, description: str, unit: str):  # type: ignore[no-untyped-def]
+def _bar(total: int | None, description: str, unit: str, **options: object):  # type: ignore[no-untyped-def]
     from tqdm import tqdm
 
     return tqdm(total=total, desc=description, unit=unit, file=sys.stderr, leave=False,
-                dynamic_ncols=True, disable=not on_terminal())
+                dynamic_ncols=True, disable=not on_terminal(), **options)
 
 
 def steps(items: Iterable[Item], description: str, unit: str = "it",
@@ -52,6 +53,24 @@ def steps(items: Iterable[Item], description: str, unit: str = "it",
             bar.set_postfix_str(str(item)[:30], refresh=False)
             yield item
             bar.update(1)
+    finally:
+        bar.close()
+
+
+@contextmanager
+def status(description: str) -> Iterator[None]:
+    """A one-line status with the elapsed time while a long step without steps runs (e.g. the
+    first compilation of a deal).
+
+    >>> with status("compiling"):
+    ...     pass
+    """
+    if not on_terminal():
+        yield
+        return
+    bar = _bar(None, description, "it", bar_format="{desc} ({elapsed})")
+    try:
+        yield
     finally:
         bar.close()
 

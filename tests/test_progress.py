@@ -6,7 +6,7 @@ import io
 import sys
 
 from exact.cli import main
-from exact.progress import Tracker, steps
+from exact.progress import Tracker, status, steps
 
 
 class Terminal(io.StringIO):
@@ -22,12 +22,17 @@ def test_bars_are_drawn_on_a_terminal_only(monkeypatch):
     tracker = Tracker("shoes", "shoe")
     tracker(3, 7)
     tracker(7, 7)
+    with status("compiling a deal"):
+        pass
     drawn = terminal.getvalue()
     assert "letters" in drawn and "2/2" in drawn and "shoes" in drawn and "7/7" in drawn
+    assert "compiling a deal" in drawn
     plain = io.StringIO()
     monkeypatch.setattr(sys, "stderr", plain)
     assert list(steps(["a", "b"], "letters")) == ["a", "b"]
     Tracker("shoes")(7, 7)
+    with status("compiling a deal"):
+        pass
     assert plain.getvalue() == ""
 
 
