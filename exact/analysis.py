@@ -88,7 +88,7 @@ class GameAnalysis:
         return (f"ordered sequences of {r} cards dealt from the {n}-card shoe; "
                 f"denominator {n}!/({n}-{r})! = {self.total}")
 
-    def tables(self) -> list[BetTable]:
+    def all_tables(self) -> list[BetTable]:
         """Every bet's table under every paytable (each bet's own paytable first)."""
         return [table for bet in self.bets.values() for table in bet.ordered_tables()]
 
@@ -117,12 +117,12 @@ class GameAnalysis:
         variance and SD, top award and its odds (exact and float)."""
         from exact.frames import frame, summary_row
 
-        return frame(summary_row(table) for table in self.tables())
+        return frame(summary_row(table) for table in self.all_tables())
 
     def _repr_html_(self) -> str:
         from exact.frames import summary_html
 
-        return summary_html(self.tables(), f"{self.game.name}: {self.shoe.describe()} "
+        return summary_html(self.all_tables(), f"{self.game.name}: {self.shoe.describe()} "
                                            f"({self.shoe.size} cards)")
 
 

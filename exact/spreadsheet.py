@@ -282,7 +282,7 @@ def _summary_sheet(sheet, tables: Sequence[BetTable], layouts: Sequence[Layout],
 
 def analysis_tables(analysis) -> list[BetTable]:  # type: ignore[no-untyped-def]
     """Every bet's table under every paytable, the bet's own paytable first."""
-    return analysis.tables()
+    return analysis.all_tables()
 
 
 def analysis_workbook(analysis, created: datetime | None = None) -> bytes:  # type: ignore[no-untyped-def]

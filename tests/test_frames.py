@@ -44,7 +44,7 @@ def test_one_row_per_bet_paytable_and_event_with_exact_values(analysis):
 
 def test_summary_frame_and_a_tables_frame(analysis):
     summary = analysis.summary_frame()
-    tables = analysis.tables()
+    tables = analysis.all_tables()
     assert list(summary["house_edge"]) == [t.house_edge for t in tables]
     assert list(summary["paytable"]) == [t.paytable for t in tables]
     banker = analysis.bets["banker"].table()
@@ -56,7 +56,7 @@ def test_summary_frame_and_a_tables_frame(analysis):
 
 def test_a_notebook_cell_shows_an_html_table(analysis):
     page = analysis._repr_html_()
-    assert page.startswith("<table>") and page.count("<tr>") == 1 + len(analysis.tables())
+    assert page.startswith("<table>") and page.count("<tr>") == 1 + len(analysis.all_tables())
     banker = analysis.bets["banker"].table()
     assert str(banker.house_edge) in page and "Banker" in page
     assert str(banker.house_edge) in banker._repr_html_()
