@@ -111,6 +111,10 @@ class PaytableDesigner:
     # --- reactions ---------------------------------------------------------------------------
     def _changed(self, _change: object = None) -> None:
         self.readout.value = self.readout_html()
+        from IPython import get_ipython
+
+        if get_ipython() is None:  # plain Python: no front end to draw the chart into
+            return
         self.chart.clear_output(wait=True)
         with self.chart:
             import matplotlib.pyplot as plt
