@@ -27,12 +27,12 @@ from IPython.display import Markdown, display
 
 from exact.analysis import analyze, game_bets
 from exact.cards import Shoe
-from exact.notebooks import edge_table, require_game
+from exact.notebooks import edge_by_decks_figure, families, require_game
 
 game = require_game("punto-banco")
 bets = game_bets(game)
 result = analyze(game, Shoe.standard(8), bets)
-display(Markdown(edge_table(result)))
+result  # shows as a table of every wager and paytable
 
 # %% [markdown]
 # ## Headline numbers
@@ -54,20 +54,17 @@ print("Banker house edge, exact:", banker.table().house_edge)
 
 # %% [markdown]
 # ## House edge against the number of decks
+# One panel per family of bets (main bets, pairs, Egalité, ...), each on its own scale: the
+# bets a reader compares sit together, and no line hides another.
 
 # %%
 decks = [1, 2, 4, 6, 8]
 by_decks = {d: analyze(game, Shoe.standard(d), bets) for d in decks}
-figure, axis = plt.subplots(figsize=(7, 4))
-for bet in bets:
-    edges = [float(by_decks[d].bets[bet.id].table().house_edge) * 100 for d in decks]
-    axis.plot(decks, edges, "o-", label=bet.name)
-axis.set_xlabel("number of 52-card decks")
-axis.set_ylabel("house edge (%)")
-axis.set_yscale("log")
-axis.legend()
-axis.set_title("House edge of every wager by shoe size")
+figure = edge_by_decks_figure(by_decks, bets)
 plt.show()
+# every bet is charted, each in exactly one family
+assert sum(len(members) for members in families(bets).values()) == len(bets)
+assert len(families(bets)) > 1
 # fewer decks favour the Banker bet a little and hurt the Player bet
 assert by_decks[1].bets["banker"].table().house_edge < banker.table().house_edge
 assert by_decks[1].bets["player"].table().house_edge > player.table().house_edge

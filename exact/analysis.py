@@ -52,6 +52,22 @@ class BetAnalysis:
     def tables(self) -> dict[str, BetTable]:
         return {name: self.table(name) for name in self.bet.paytables}
 
+    def ordered_tables(self) -> list[BetTable]:
+        """The bet's tables, its own paytable first."""
+        own = self.tables[self.bet.paytable]
+        return [own, *(t for name, t in self.tables.items() if name != self.bet.paytable)]
+
+    def to_frame(self):  # type: ignore[no-untyped-def]
+        """A pandas DataFrame: one row per paytable and event (exact values and floats)."""
+        from exact.frames import frame, table_rows
+
+        return frame(row for table in self.ordered_tables() for row in table_rows(table))
+
+    def _repr_html_(self) -> str:
+        from exact.frames import table_html
+
+        return "".join(table_html(table) for table in self.ordered_tables())
+
 
 @dataclass(frozen=True)
 class GameAnalysis:
@@ -71,6 +87,43 @@ class GameAnalysis:
         n, r = self.shoe.size, self.round_cards
         return (f"ordered sequences of {r} cards dealt from the {n}-card shoe; "
                 f"denominator {n}!/({n}-{r})! = {self.total}")
+
+    def all_tables(self) -> list[BetTable]:
+        """Every bet's table under every paytable (each bet's own paytable first)."""
+        return [table for bet in self.bets.values() for table in bet.ordered_tables()]
+
+    def to_frame(self):  # type: ignore[no-untyped-def]
+        """A pandas DataFrame with one row per bet, paytable and event: exact counts (int)
+        and fractions (``Fraction``) with float columns beside them. Needs pandas.
+
+        >>> from exact.games import get_game
+        >>> game = get_game("punto-banco")
+        >>> frame = analyze(game, Shoe.standard(8), game_bets(game)[:1]).to_frame()
+        >>> frame.loc[0, ["bet", "paytable", "event", "combinations"]].tolist()
+        ['banker', 'commission-5%', 'Banker wins', 2292252566437888]
+        >>> frame.loc[0, "probability"]
+        Fraction(8954111587648, 19524993263685)
+        """
+        from exact.frames import frame, table_rows
+
+        return frame({"game": self.game.id, "shoe_cards": self.shoe.size,
+                      "group": bet.bet.group, "own_paytable": table.paytable == bet.bet.paytable,
+                      **row}
+                     for bet in self.bets.values() for table in bet.ordered_tables()
+                     for row in table_rows(table))
+
+    def summary_frame(self):  # type: ignore[no-untyped-def]
+        """A pandas DataFrame with one row per bet and paytable: house edge, hit frequency,
+        variance and SD, top award and its odds (exact and float)."""
+        from exact.frames import frame, summary_row
+
+        return frame(summary_row(table) for table in self.all_tables())
+
+    def _repr_html_(self) -> str:
+        from exact.frames import summary_html
+
+        return summary_html(self.all_tables(), f"{self.game.name}: {self.shoe.describe()} "
+                                           f"({self.shoe.size} cards)")
 
 
 def game_bets(game: Game, bet_files: Iterable[Path | str] = ()) -> list[Bet]:

@@ -44,6 +44,7 @@ from exact.enumerator import falling
 from exact.errors import ExactError
 from exact.features import Needs
 from exact.games.base import Game
+from exact.progress import steps
 
 # Rounds a compiled deal may enumerate once; beyond this the walk takes minutes and gigabytes
 # (e.g. ranks and suits of both hands: 1,378 x 1,378 pairs of hands).
@@ -189,7 +190,8 @@ class BetEvaluator:
         for bet in self.bets:
             by_needs[game.needs(bet.features)].append(bet)
         self._groups: list[tuple[list[Bet], Callable[[np.ndarray], list[np.ndarray]]]] = []
-        for needs, group in by_needs.items():
+        for needs, group in steps(by_needs.items(), "preparing bets (compiling on first use)",
+                                  "group", len(by_needs)):
             deal = game.deal(needs)
             if batch_path(game, group[0]) == "staged":
                 self._groups.append((group, partial(staged.staged_deal(game, deal).counts,

@@ -89,6 +89,12 @@ def _analyze(args: argparse.Namespace) -> str:
     shoe = options_shoe(args)
     bets = _with_tables(game, shoe, _selected_bets(game, args), args)
     analysis = analyze(game, shoe, bets, engine=args.engine)
+    if args.xlsx:
+        from exact.spreadsheet import analysis_workbook, write_bytes
+
+        write_bytes(Path(args.xlsx), analysis_workbook(analysis))
+        if not (args.json or args.csv or args.output):
+            return ""
     return to_json(analysis) if args.json else to_csv(analysis) if args.csv else to_text(analysis)
 
 
@@ -180,6 +186,9 @@ def build_parser() -> argparse.ArgumentParser:
     formats.add_argument("--json", action="store_true", help="machine-readable JSON")
     formats.add_argument("--csv", action="store_true", help="spreadsheet-ready CSV")
     analyze_parser.add_argument("--output", "-o", metavar="FILE", help=OUTPUT_HELP)
+    analyze_parser.add_argument("--xlsx", metavar="FILE",
+                                help="also write an Excel par sheet (exact counts, live "
+                                     "formulas) to FILE; needs the `sheets` extra")
     # --- 21st Century Baccarat (century21): strategy games; there --bet is the bet size -------
     heads_up = analyze_parser.add_argument_group("century21 (21st Century Baccarat) options")
     heads_up.add_argument("--strategy", default="house",

@@ -32,6 +32,7 @@ from exact.parsing import (
     read_user_file,
     shown,
 )
+from exact.progress import Tracker
 from exact.removal import (
     RANK_WEIGHTS,
     CountError,
@@ -55,7 +56,6 @@ from exact.simulation import (
     shoe_play,
     simulate,
     tags_tuple,
-    terminal_progress,
 )
 
 LEVELS = (1, 2, 3)
@@ -258,7 +258,7 @@ def _simulate(args: argparse.Namespace) -> str:
     config = replace(config, tags=tags_tuple(tags, play.tag_keys),
                      triggers=tuple(sorted(triggers.items())))
     result = simulate(config, args.shoes, args.seed, workers=args.workers,
-                      scheduler=args.scheduler, progress=terminal_progress)
+                      scheduler=args.scheduler, progress=Tracker("shoes", "shoe"))
     summary = result.summary()
     cards = int(play.full.sum())
     if args.json:

@@ -32,7 +32,6 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
-import sys
 from collections import deque
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -619,19 +618,6 @@ def _on_dask(config: SimulationConfig, jobs: Iterator[range], scheduler: str, se
                                             pure=False) for job in jobs), window)
     finally:
         client.close()
-
-
-def terminal_progress(done: int, total: int) -> None:
-    """A progress bar on standard error, only when it is a terminal."""
-    if not sys.stderr.isatty():
-        return
-    width = 40
-    filled = width * done // total
-    sys.stderr.write(f"\rshoes {done:>{len(str(total))}}/{total} "
-                     f"[{'#' * filled}{'.' * (width - filled)}] {100 * done // total:3d}%")
-    if done == total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()
 
 
 def tags_tuple(tags: Mapping[str, Mapping[str, int]], keys: Sequence[str] = RANKS

@@ -102,6 +102,17 @@ class BetTable:
 
         return str(sympy.sqrt(sympy.Rational(self.variance.numerator, self.variance.denominator)))
 
+    def to_frame(self):  # type: ignore[no-untyped-def]
+        """A pandas DataFrame, one row per event: exact values and floats (needs pandas)."""
+        from exact.frames import frame, table_rows
+
+        return frame(table_rows(self))
+
+    def _repr_html_(self) -> str:
+        from exact.frames import table_html
+
+        return table_html(self)
+
     def top_award(self) -> Outcome | None:
         paying = [o for o in self.outcomes if o.pays > 0 and o.combinations]
         return max(paying, key=lambda o: o.pays) if paying else None

@@ -84,7 +84,7 @@ def test_punto_banco_headline_numbers_read_back_from_the_pdf(built, punto_banco)
         assert grouped(count) in text
     for bet in (banker, player, tie):
         assert percent(bet.table().house_edge) in text
-    assert str(banker.table().house_edge) in text.replace("\u200b", "")
+    assert str(banker.table().house_edge) in text
     assert "1.0579%" in text and "1.2351%" in text and "14.3596%" in text
     assert "DISAGREES" not in text
 
@@ -103,6 +103,35 @@ def test_punto_banco_report_covers_every_wager_and_paytable(built, punto_banco):
     assert all(row["agrees"] for row in data["sums"])
 
 
+def test_a_par_sheet_lies_beside_each_pdf(built, punto_banco):
+    openpyxl = require_module("openpyxl")
+    for game_id, pdf in built.items():
+        book = openpyxl.load_workbook(pdf.with_suffix(".xlsx"), data_only=True)
+        assert book.sheetnames[0] == "Summary" and len(book.sheetnames) > 1, game_id
+    book = openpyxl.load_workbook(built["punto-banco"].with_suffix(".xlsx"), data_only=True)
+    bets = game_bets(punto_banco)
+    assert len(book.sheetnames) == 1 + sum(len(b.paytables) for b in bets)
+    banker = analyze(punto_banco, Shoe.standard(8), [bets[0]]).bets["banker"].table()
+    assert book["Summary"]["K7"].value == str(banker.house_edge)
+    assert book["Summary"]["D7"].value == pytest.approx(float(banker.house_edge), rel=1e-12)
+
+
+INVISIBLE = "\u200b\u200c\u200d\u2060\u00ad\ufeff"  # zero-width, joiners, soft hyphen, BOM
+
+
+def test_numbers_copy_out_of_every_report_as_plain_text(built):
+    """No invisible character anywhere in a report's text (so none inside a number), and
+    long exact figures come out as their plain digits."""
+    import re
+
+    for game_id, pdf in built.items():
+        text = _text(pdf)
+        found = sorted({f"U+{ord(c):04X}" for c in text if c in INVISIBLE})
+        assert not found, (game_id, found)
+        assert re.search(r"\d{12,}/\d{12,}", text), game_id  # some exact fraction, whole
+    assert "-1149375068384/87616138805055" in _text(built["century21"])  # House Way's edge
+
+
 def test_cover_hashes_the_rule_and_bet_files(built, punto_banco):
     text = _text(built["punto-banco"])
     for path in punto_banco.bet_files:
@@ -113,6 +142,8 @@ def test_building_twice_gives_identical_bytes(builds):
     first, second = builds
     for game_id, pdf in first.items():
         assert second[game_id].read_bytes() == pdf.read_bytes(), game_id
+        workbook = pdf.with_suffix(".xlsx")
+        assert second[game_id].with_suffix(".xlsx").read_bytes() == workbook.read_bytes()
         charts = sorted((pdf.parent / game_id).glob("*.svg"))
         assert charts, game_id
         for chart in charts:
@@ -263,7 +294,7 @@ def test_nine_and_nines_numbers_read_back_from_the_pdf(built):
 
     game = get_game("nine-and-nines")
     text = _text(built["nine-and-nines"])
-    plain = text.replace("\u200b", "")
+    plain = text
     result = analyze(game, Shoe.standard(8), [b for b in game_bets(game)
                                               if b.id in ("nine-player", "nines")])
     nine, nines = result.bets["nine-player"].table(), result.bets["nines"].table()
@@ -291,7 +322,7 @@ def test_century21_numbers_read_back_from_the_pdf(built):
     from exact.games.century21_solve import equilibrium
 
     text = _text(built["century21"])
-    plain = text.replace("\u200b", "")
+    plain = text
     table = game_table(DEFAULT_RULES, Shoe.standard(8, jokers=8))
     house = table.evaluate(*table.house_way())
     assert house.total == 424 * 423 * 422 * 421 * 420 * 419

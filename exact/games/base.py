@@ -68,4 +68,7 @@ def read_rule_file(path: Path) -> dict[str, object]:
 
 @lru_cache(maxsize=64)
 def _compile(deal: Deal) -> CompiledDeal:
-    return CompiledDeal.compile(deal)
+    from exact.progress import status
+
+    with status(f"compiling a {deal.round_cards}-card deal (once per run)"):
+        return CompiledDeal.compile(deal)

@@ -8,6 +8,7 @@ The JSON has the shape of every other game's (``toolkit``, ``game``, ``rules``, 
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from exact import __version__
@@ -28,6 +29,11 @@ from exact.games.century21_rules import Rules
 from exact.output import json_text, table_json
 from exact.parsing import parse_number
 from exact.statistics import BetTable
+
+
+def counting_unit(shoe: Shoe, total: int) -> str:
+    return (f"ordered sequences of 6 cards dealt from the {shoe.size}-card shoe; "
+            f"denominator {shoe.size}!/({shoe.size}-6)! = {total}")
 
 
 def heads_up_table(result: Result, strategy: str) -> BetTable:
@@ -152,8 +158,7 @@ def report(rules: Rules, shoe: Shoe, strategy: str = "house", bet: Fraction | in
         "game_name": "21st Century Baccarat",
         "rules": rules.describe(),
         "shoe": {"cards": shoe.size, "description": shoe.describe()},
-        "counting_unit": (f"ordered sequences of 6 cards dealt from the {shoe.size}-card shoe; "
-                          f"denominator {shoe.size}!/({shoe.size}-6)! = {result.total}"),
+        "counting_unit": counting_unit(shoe, result.total),
         "round_cards": 6,
         "total": result.total,
         "strategy": {"name": strategy, "player_information": mode},
@@ -168,6 +173,7 @@ def report(rules: Rules, shoe: Shoe, strategy: str = "house", bet: Fraction | in
                             "dealer": strategy_rows(table, "dealer", dealer)},
         "economics": economics_json(economics),
         "deviation_check": check,
+        "_table": bet_table,
         "_text": [outcome_text(bet_table),
                   player_grid_text(table, player) + "\n\n" + strategy_text(table, "player", player),
                   strategy_text(table, "dealer", dealer)],
@@ -192,6 +198,14 @@ def run_cli(game, args) -> str:  # type: ignore[no-untyped-def]
     data = report(rules, shoe, args.strategy, bet, fee, args.information, args.players,
                   None if dealer_wager is None else _number("--dealer-wager", dealer_wager))
     text = data.pop("_text")
+    bet_table = data.pop("_table")
+    if getattr(args, "xlsx", None):
+        from exact.spreadsheet import heading_lines, workbook_bytes, write_bytes
+
+        write_bytes(Path(args.xlsx), workbook_bytes(
+            "21st Century Baccarat", heading_lines(shoe, data["counting_unit"]), [bet_table]))
+        if not (args.json or args.output):
+            return ""
     if args.json:
         return json_text(data)
     if args.csv:

@@ -17,6 +17,7 @@ from exact.errors import ExactError
 from exact.files import write_file
 from exact.games import get_game
 from exact.output import json_text
+from exact.progress import steps
 from exact.reports import TEMPLATES, ReportError, available_reports, report_module, template_path
 from exact.reports.sections import Context, build_epoch
 
@@ -67,6 +68,11 @@ def build_report(game_id: str, out_dir: Path = BUILD, templates: Path = TEMPLATE
         raise ReportError(f"{game_id}: Typst failed: {' '.join(str(error).split())}") from None
     target = out_dir / f"{game_id}.pdf"
     write_file(target, pdf)
+    from exact.spreadsheet import REPORT_WORKBOOK
+
+    workbook = work_dir / REPORT_WORKBOOK
+    if workbook.is_file():  # the par sheet, beside the PDF
+        workbook.replace(out_dir / f"{game_id}.xlsx")
     return target
 
 
@@ -86,10 +92,12 @@ def main(argv: list[str] | None = None) -> int:
     arguments = parser.parse_args(argv)
     games = arguments.games or available_reports()
     try:
-        for game_id in games:
+        for game_id in steps(games, "reports", "report"):
             started = time.perf_counter()
             target = build_report(game_id, arguments.out)
-            print(f"{target} ({time.perf_counter() - started:.1f} s)")
+            workbook = target.with_suffix(".xlsx")
+            also = f" and {workbook.name}" if workbook.is_file() else ""
+            print(f"{target}{also} ({time.perf_counter() - started:.1f} s)")
     except ExactError as error:  # a ReportError, or an output file that cannot be written
         print(f"exact.reports: {error}", file=sys.stderr)
         return 2

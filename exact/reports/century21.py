@@ -25,7 +25,7 @@ from exact.games.century21 import (
     game_table,
 )
 from exact.games.century21_economics import table_economics
-from exact.games.century21_report import heads_up_table
+from exact.games.century21_report import counting_unit, heads_up_table
 from exact.games.century21_rules import DATA, DEFAULT_RULES, Rules
 from exact.games.century21_solve import Equilibrium, deviation_gaps, equilibrium
 from exact.games.century21_table import CircleWager, settle_table
@@ -107,6 +107,8 @@ def report_data(game: Century21, context: Context) -> dict[str, object]:
         "sensitivity": sensitivity(rules, context),
         "verification": verification(table, found, results, context),
     }
+    sections.par_sheet(context, game.name, shoe, counting_unit(shoe, table.total),
+                       list(tables.values()))
     return data
 
 

@@ -642,6 +642,9 @@ def standard_report_data(game: Game, context: Context, *, decks: int, rule_set: 
         "sums": sums_check(by_decks),
         "events_by_decks": events_by_decks(by_decks),
     }
+    from exact.spreadsheet import analysis_tables
+
+    par_sheet(context, game.name, shoe, analysis.counting_unit, analysis_tables(analysis))
     if published is not None:
         data["published"] = published_checks(game, bets, published)
     if reference is not None:
@@ -652,6 +655,18 @@ def standard_report_data(game: Game, context: Context, *, decks: int, rule_set: 
         data["simulation"] = simulation_checks(analysis, reference.simulate, reference.FEATURES,
                                                simulated_rounds, seed)
     return data
+
+
+def par_sheet(context: Context, title: str, shoe: Shoe, counting_unit: str,
+              tables: Sequence[BetTable]) -> None:
+    """The report's Excel par sheet (every table, live formulas), dated like the report; the
+    build puts it beside the PDF. Skipped without XlsxWriter (the `sheets` extra)."""
+    if importlib.util.find_spec("xlsxwriter") is None:
+        return
+    from exact.spreadsheet import heading_lines, report_workbook
+
+    report_workbook(context.out_dir, title, heading_lines(shoe, counting_unit), tables,
+                    build_epoch(context.repository))
 
 
 def _no_hands(record: object) -> list[str]:
