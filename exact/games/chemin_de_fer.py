@@ -234,11 +234,16 @@ def _sequence_form(rules: Rules, decks: int | None, information: str) -> Sequenc
         banker_total = (c + e) % 10
         infoset = banker_set(information, c, e, third)
         add(p_path, ((infoset, STAND),), player_total, banker_total, weight * fill(dealt))
-        draws = ((infoset, DRAW),)
+        won = lost = 0  # over the Banker's third card, summed before one update (speed)
         for card, n in enumerate(pool):
-            if n:
-                add(p_path, draws, player_total, (banker_total + card) % 10,
-                    weight * n * fill(dealt + 1))
+            final = (banker_total + card) % 10
+            if player_total > final:
+                won += n
+            elif final > player_total:
+                lost += n
+        entry = sums.setdefault((p_path, ((infoset, DRAW),)), [0, 0])
+        entry[0] += won * weight * fill(dealt + 1)
+        entry[1] += lost * weight * fill(dealt + 1)
 
     player_sets: dict[tuple, tuple[str, ...]] = {}
     banker_sets: dict[tuple, tuple[str, ...]] = {}
