@@ -242,6 +242,26 @@ def test_cli_json_gives_exact_edge_tables_and_check(capsys):
                                        "equilibrium": True}
 
 
+def test_bad_rule_files_and_commissions_are_one_line_errors(tmp_path, capsys):
+    from exact.errors import RuleError
+    from exact.games.chemin_de_fer import DATA, Rules, parse_commission
+
+    for text in ("1e999999", "-1%", "0.2", "1/0", "x"):
+        with pytest.raises(RuleError):
+            parse_commission(text)
+    good = (DATA / "rules.toml").read_text()
+    for broken in (good.replace("player_chooses_on = [5]", "player_chooses_on = [5, 6]"),
+                   good.replace("decks = 6", 'decks = "six"'),
+                   good.replace('commission = "0"', 'commission = "1e99999999"'),
+                   good.replace("[house_way]", "[house_rules]"), "naturals = [8, 9\n"):
+        path = tmp_path / "rules.toml"
+        path.write_text(broken)
+        with pytest.raises(RuleError):
+            Rules.load(path)
+        assert main(["analyze", "chemin-de-fer", "--rules", str(path)]) == 2
+        assert capsys.readouterr().err.count("\n") == 1
+
+
 def test_cli_text_and_errors(capsys):
     assert main(["analyze", "chemin-de-fer", "--decks", "1", "--commission", "5%",
                  "--strategy", "equilibrium"]) == 0

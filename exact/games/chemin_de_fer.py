@@ -28,9 +28,10 @@ equilibria are the generic algorithms of that module.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache, cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from exact.enumerator import falling
@@ -59,6 +60,7 @@ PLAYER_FIVE = ("player", 5)
 ROUND_CARDS = 6
 WITH_REPLACEMENT_DECK = (4, 1, 1, 1, 1, 1, 1, 1, 1, 1)  # one deck's proportions, over 13
 MAX_DECKS = 64
+COMMISSION_TEXT = re.compile(r"\d{1,12}(\.\d{1,12})?%?|\d{1,12}/\d{1,12}")
 
 
 class StrategyError(ExactError, ValueError):
@@ -165,6 +167,10 @@ def parse_commission(text: str) -> Fraction:
     (Fraction(1, 20), Fraction(1, 20), Fraction(1, 20))
     """
     text = text.strip()
+    # a plain decimal, percentage or ratio of short integers: no exponent (1e999999 would
+    # build a huge integer), so parsing stays instant whatever a file or command line says
+    if not COMMISSION_TEXT.fullmatch(text):
+        raise RuleError(f"commission {text[:40]!r} is not a number like 0.05, 5% or 1/20")
     try:
         value = Fraction(text[:-1]) / 100 if text.endswith("%") else Fraction(text)
     except (ValueError, ZeroDivisionError):
@@ -197,7 +203,7 @@ def sequence_form(rules: Rules, decks: int | None, information: str) -> Sequence
     return _sequence_form(rules, decks, information)
 
 
-@cache
+@lru_cache(maxsize=32)  # bounded: each commission is a rule set of its own
 def _sequence_form(rules: Rules, decks: int | None, information: str) -> SequenceForm:
     replace = decks is None
     counts = list(WITH_REPLACEMENT_DECK) if replace else [16 * decks, *[4 * decks] * 9]
@@ -454,8 +460,6 @@ def analyze(rules: Rules, decks: int | None, information: str, strategy: str) ->
         (player, banker), method = every.found[0].strategies, every.found[0].method
         count, unique = len(every.found), every.unique
     values, gains = deviation_gains(game, player, banker, defaults)
-    if strategy == "house":
-        gains = tuple(max(g, Fraction(0)) for g in gains)  # type: ignore[assignment]
     return Analysis(rules, decks, information, strategy, (player, banker), values, gains,
                     method, count, unique)
 
