@@ -464,8 +464,12 @@ def bimatrix_equilibria(game: StrategyGame, max_candidates: int = 200_000) -> Eq
     r sets J: side 1's indifference at J fixes side 0's mixing at M, side 1's strict best
     response fixes the rest of side 1, side 0's indifference at M fixes side 1's mixing at J,
     and side 0's pure choices must be best responses. A tie met outside the supports
-    (a possible continuum), a singular system, or a search cut at ``max_candidates`` makes the
-    answer not ``exhaustive`` (so not provably unique).
+    (a possible continuum), an underdetermined system, or a search cut at ``max_candidates``
+    makes the answer not ``exhaustive`` (so not provably unique). The search is complete for
+    equilibria where side 1 is indifferent at exactly as many sets as side 0 mixes at (the
+    generic case; with one side-0 set, as in chemin de fer's Models 1 and 2, a degenerate
+    continuum also shows, as a tie or as several equilibria); a degenerate game where side 0
+    mixes at more sets than side 1 is indifferent at is not searched further.
     """
     form = _bilinear(game)
     first_sets, second_sets = sorted(game.sets[0], key=repr), sorted(game.sets[1], key=repr)
@@ -518,6 +522,8 @@ def _try_support(form: _Bilinear, game: StrategyGame, fixed: Mapping[InfoSet, in
                 + [Fraction(form.gain(1, g, {**fixed, **{h: 0 for h in mixed}}))]
                 for g in indifferent]
         solution = _unique_solution(rows, len(mixed))
+        if solution is False:
+            return None
         if solution is None:
             return None, False
         if any(not 0 < p < 1 for p in solution):
@@ -536,6 +542,8 @@ def _try_support(form: _Bilinear, game: StrategyGame, fixed: Mapping[InfoSet, in
                 + [Fraction(form.gain(0, h, {**second, **{g: 0 for g in indifferent}}))]
                 for h in mixed]
         solution = _unique_solution(rows, len(indifferent))
+        if solution is False:
+            return None, clean
         if solution is None:
             return None, False
         if any(not 0 <= q <= 1 for q in solution):
@@ -550,10 +558,14 @@ def _try_support(form: _Bilinear, game: StrategyGame, fixed: Mapping[InfoSet, in
     return (_behaviours(game, 0, first), _behaviours(game, 1, second)), clean
 
 
-def _unique_solution(rows: list[list[Fraction]], n: int) -> list[Fraction] | None:
+def _unique_solution(rows: list[list[Fraction]], n: int) -> list[Fraction] | bool | None:
+    """The one solution; False if there is none (the support is simply impossible); None if
+    there are many (a possible continuum of equilibria: the search is then not exhaustive)."""
     solution = solve_linear(rows, [Fraction(0)] * n)
-    if solution is None or solve_linear(rows, [Fraction(1)] * n) != solution:
-        return None  # inconsistent, or not determined
+    if solution is None:
+        return False
+    if solve_linear(rows, [Fraction(1)] * n) != solution:
+        return None
     return solution
 
 
