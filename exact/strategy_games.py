@@ -456,7 +456,7 @@ def _bilinear(game: StrategyGame) -> _Bilinear:
                                  for h, row in slope[1].items()}))
 
 
-def bimatrix_equilibria(game: StrategyGame, max_candidates: int = 200_000) -> Equilibria:
+def bimatrix_equilibria(game: StrategyGame, max_candidates: int = 5_000) -> Equilibria:
     """Every Nash equilibrium of a game where each side makes at most one binary choice per
     deal (the payoffs are bilinear in the two sides' probabilities of their first actions).
 
