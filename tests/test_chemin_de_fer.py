@@ -158,6 +158,14 @@ def test_kemeny_snell_solution_is_unique_and_the_enumeration_agrees_with_the_lp(
     assert every.found[0].values == lp.values
 
 
+@pytest.mark.parametrize("decks", range(2, 9))
+def test_banker_composition_model_solution_is_unique_for_every_deck_count(decks):
+    every = nash_equilibria(RULES, decks, "banker-cards")
+    assert every.unique  # Downton and Lockwood: the unique solution, d = 1..8
+    found = every.found[0]
+    assert found.verified and 0 < found.strategies[0][PLAYER_FIVE]["draw"] < 1
+
+
 @pytest.mark.parametrize("decks", [1, 6])
 def test_banker_composition_model_has_a_unique_verified_solution(decks):
     lp = equilibrium(RULES, decks, "banker-cards")
