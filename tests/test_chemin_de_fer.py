@@ -248,6 +248,12 @@ def test_cli_json_gives_exact_edge_tables_and_check(capsys):
     assert len(data["strategy_tables"]["banker"]) == 88
     assert data["deviation_check"] == {"player_gain": "0", "banker_gain": "0",
                                        "equilibrium": True}
+    assert data["equilibria_found"] == 1 and data["unique"] is True
+    # with replacement the Banker's composition informs nothing: a continuum, said so
+    assert main(["analyze", "chemin-de-fer", "--with-replacement", "--information",
+                 "banker-cards", "--strategy", "equilibrium", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["unique"] is False and data["deviation_check"]["equilibrium"] is True
 
 
 def test_bad_rule_files_and_commissions_are_one_line_errors(tmp_path, capsys):

@@ -350,7 +350,7 @@ class Analysis:
     values: tuple[Fraction, Fraction]
     gains: tuple[Fraction, Fraction]
     method: str
-    equilibria: int | None = None  # how many Nash equilibria were found (commission only)
+    equilibria: int | None = None  # how many equilibria the support enumeration found
     unique: bool | None = None
 
     @property
@@ -453,6 +453,9 @@ def analyze(rules: Rules, decks: int | None, information: str, strategy: str) ->
     elif strategy == "equilibrium" and not rules.commission:
         found = zero_sum_equilibrium(game)
         (player, banker), method = found.strategies, found.method
+        if len(game.sets[0]) == 1:  # the full enumeration is cheap: say whether it is unique
+            every = bimatrix_equilibria(game)
+            count, unique = len(every.found), every.unique
     elif strategy == "equilibrium":
         every = bimatrix_equilibria(game)
         if not every.found:
