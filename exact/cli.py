@@ -195,8 +195,14 @@ def build_parser() -> argparse.ArgumentParser:
                           help="house | best | dealer-best | equilibrium (default house)")
     heads_up.add_argument("--collection", help="collection fee per seat per hand (default: "
                           "the table tag of the bet size)")
-    heads_up.add_argument("--information", default="total", choices=("total", "cards"),
-                          help="the player decides by its two-card total or its two cards")
+    heads_up.add_argument("--information", default="total",
+                          choices=("total", "cards", "totals", "banker-cards"),
+                          help="the player decides by its two-card total or its two cards "
+                               "(chemin-de-fer: totals | banker-cards | cards)")
+    heads_up.add_argument("--with-replacement", action="store_true",
+                          help="chemin-de-fer: cards dealt with replacement (one deck)")
+    heads_up.add_argument("--commission", help="chemin-de-fer: commission on Banker wins, "
+                          "0 to 1/10 (e.g. 5%%; default: the rule file's, 0)")
     heads_up.add_argument("--players", type=number_option("players", "--players"),
                           default=1,
                           help="players at the table for the Player/Dealer's economics")

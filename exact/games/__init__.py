@@ -12,6 +12,7 @@ REGISTRY: dict[str, tuple[str, str]] = {
     "punto-banco": ("exact.games.punto_banco", "PuntoBanco"),
     "nine-and-nines": ("exact.games.nine_and_nines", "NineAndNines"),
     "century21": ("exact.games.century21", "Century21"),
+    "chemin-de-fer": ("exact.games.chemin_de_fer", "CheminDeFer"),
 }
 
 
