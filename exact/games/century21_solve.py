@@ -19,6 +19,7 @@ from scipy.sparse import coo_matrix, csr_matrix, hstack
 
 from exact.errors import ExactError
 from exact.games.century21 import GameTable, InfoSet, Strategy
+from exact.strategy_games import solve_linear
 
 DENOMINATOR_LIMITS = (1, 2, 3, 4, 6, 8, 12, 100, 10**4, 10**6, 10**9)
 
@@ -238,29 +239,5 @@ def _affine(sequence, strategy: Strategy, column, width: int):  # type: ignore[n
     return coefficients
 
 
-def _solve(rows: list[list[Fraction]], guess: list[Fraction]) -> list[Fraction] | None:
-    """Solve sum_j a_ij q_j + c_i = 0 exactly; free unknowns keep their ``guess``."""
-    n = len(guess)
-    matrix = [row[:n] + [-row[n]] for row in rows]
-    pivots: list[int] = []
-    rank = 0
-    for col in range(n):
-        pivot = next((r for r in range(rank, len(matrix)) if matrix[r][col] != 0), None)
-        if pivot is None:
-            continue
-        matrix[rank], matrix[pivot] = matrix[pivot], matrix[rank]
-        lead = matrix[rank][col]
-        matrix[rank] = [v / lead for v in matrix[rank]]
-        for r in range(len(matrix)):
-            if r != rank and matrix[r][col] != 0:
-                factor = matrix[r][col]
-                matrix[r] = [v - factor * w for v, w in zip(matrix[r], matrix[rank], strict=True)]
-        pivots.append(col)
-        rank += 1
-    if any(all(v == 0 for v in row[:n]) and row[n] != 0 for row in matrix[rank:]):
-        return None
-    solution = list(guess)
-    free = [c for c in range(n) if c not in pivots]
-    for r, col in enumerate(pivots):
-        solution[col] = matrix[r][n] - sum((matrix[r][c] * guess[c] for c in free), Fraction(0))
-    return solution
+# the indifference equations are solved by the generic exact solver of the strategy games
+_solve = solve_linear
