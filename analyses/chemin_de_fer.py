@@ -45,10 +45,12 @@ def mixed(strategy):
 
 # %% [markdown]
 # ## Kemeny and Snell (1957): with replacement, each side sees its total
-# Published (as quoted by Ethier and Gámez 2013 and issue 16): the solution is unique and the
-# Player draws on 5 with probability 9/11. The published value and the Banker's mixing could not
-# be retrieved here, so they stand beside nothing yet: the exact figures below are checked by
-# the exact deviation check and by a from-scratch matrix-game twin (tests/test_chemin_de_fer.py).
+# Published (Ethier and Gámez 2013, abstract and introduction; issue 16): a 2 x 2^88 matrix game
+# with a unique solution, the Player drawing on 5 with probability 9/11. The published value and
+# the Banker's mixing could not be retrieved here, so they stand beside nothing yet: the exact
+# figures below are checked by the exact deviation check and by an independent twin (the payoffs
+# written again from scratch, solved by Foster's algorithm and as a plain matrix game;
+# tests/test_chemin_de_fer.py).
 
 # %%
 kemeny_snell = equilibrium(RULES, None, "totals")
@@ -61,7 +63,10 @@ print("mixed:", mixed(kemeny_snell.strategies[0]), mixed(kemeny_snell.strategies
 # %% [markdown]
 # ## Banker sees its two cards (Downton and Lockwood 1975; Ethier and Gámez 2013, Model B2)
 # The first coup from a full d-deck shoe, and with replacement; each row is the exact minimax
-# solution, verified (neither side gains by deviating, exactly).
+# solution, verified (neither side gains by deviating, exactly). Published: a 2 x 2^484 game with a
+# unique solution for d = 1..8 (Downton and Lockwood; Ethier and Gámez). Their tables of values and
+# strategies could not be retrieved here; for every d the row agrees exactly with the independent
+# twin solved by Foster's algorithm, the method they used.
 
 # %%
 rows = ["| shoe | Player's value | P(Player draws on 5) | Banker mixes at | P(Banker draws) |",

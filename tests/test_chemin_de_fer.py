@@ -1,26 +1,42 @@
 """Baccara chemin de fer: the generic strategy-game algorithms against the literature and against
-an independent brute-force twin.
+an independent twin.
 
-Sources (what the retrieved texts state; the papers' tables of numbers could not be retrieved
-here, so no value or strategy is pinned from them beyond what is quoted):
+What is pinned to the literature, and where it was read (the texts reachable from the sandbox
+were the papers' abstracts and introductions; their tables of values and strategies were not):
 * S. N. Ethier and C. Gámez, "A game-theoretic analysis of baccara chemin de fer", Games 4 (2013)
-  711, arXiv 1305.5468, introduction: Kemeny and Snell (1957), with replacement and totals only,
-  "found the unique solution" of the 2 x 2^88 matrix game; Downton and Lockwood (1975), without
-  replacement and the Banker seeing its composition, "found the unique solution" of the
-  2 x 2^484 game for d = 1, ..., 8.
-* Kemeny and Snell's Player draws on 5 with probability 9/11 (as issue 16 quotes it).
-* S. N. Ethier and J. Lee, Games 14 (2023) 63, arXiv 2308.00118, abstract: with the commission
-  "with rare exceptions, the Nash equilibrium is unique" (Model B2).
+  711-737, arXiv 1305.5468 (abstract and section 1, read at ar5iv.labs.arxiv.org/html/1305.5468
+  and mdpi.com/2073-4336/4/4/711): with replacement and totals only (Model A1) baccara "is a
+  2 x 2^88 matrix game", of which Kemeny and Snell (1957) "found the unique solution"; without
+  replacement from d decks with the Banker seeing its composition (Model B2) "a 2 x 2^484 matrix
+  game", of which Downton and Lockwood (1975) found "the unique solution" for d = 1, ..., 8, by
+  "an algorithm of Foster" (1964); both seeing their compositions (Model B3) "a 2^5 x 2^484
+  matrix game". Pinned: the game sizes, the uniqueness for Models A1 and B2 (d = 1..8).
+* S. N. Ethier and J. Lee, "A game-theoretic analysis of baccara chemin de fer, II", Games 14
+  (2023) 63, arXiv 2308.00118 (abstract, mdpi.com/2073-4336/14/5/63): with the commission,
+  Model B2, "with rare exceptions, the Nash equilibrium is unique". Pinned at 5%, 6 decks.
+* Kemeny and Snell's Player draws on 5 with probability 9/11, as issue 16 quotes it (the
+  retrieved excerpts do not state the number themselves). Pinned exactly.
 * Punto Banco, 8 decks (wizardofodds.com, /work/shared/reference/published-figures.md): Player
-  1.2351%, Banker (pays 0.95) 1.0579%. With both sides on the tableau, chemin de fer is the
-  Punto Banco coup.
-"""
+  1.2351%, Banker (pays 0.95) 1.0579%, to 4 decimals. With both sides on the tableau, chemin de
+  fer is the Punto Banco coup. Pinned.
 
+Not pinned to the literature, because no source giving them could be reached: the values, the
+Player's drawing probability on 5 and the Banker's mixing for d = 1..8 (Ethier and Gámez's and
+Downton and Lockwood's tables), and the Kemeny-Snell value and Banker mixing. These are pinned to
+an independent twin instead: the game's payoffs written again from scratch here (no code of the
+module) and solved by Foster's algorithm, the method the papers used, which must give the generic
+LP path's value, Player mixing and every one of the Banker's 88 or 484 decisions, exactly, for
+Model A1 and for Model B2 with d = 1..8; and for Model A1 also as a plain matrix game over the
+Banker's undominated pure strategies.
+"""
 from __future__ import annotations
 
 import json
 from fractions import Fraction
+from functools import lru_cache
 from itertools import combinations, product
+from math import perm
+from typing import NamedTuple
 
 import pytest
 
@@ -42,12 +58,18 @@ from exact.strategy_games import best_response, deviation_gains, evaluate
 KEMENY_SNELL_DRAW_ON_FIVE = Fraction(9, 11)
 
 
+@lru_cache(maxsize=32)
+def _solved(decks, information):
+    """The generic solver's equilibrium, solved once for the whole module (tests only read it)."""
+    return equilibrium(RULES, decks, information)
+
+
 def _mixed(strategy):
     return {h: p["draw"] for h, p in strategy.items() if 0 < p["draw"] < 1}
 
 
 def test_kemeny_snell_model_player_draws_on_five_with_probability_nine_elevenths():
-    found = equilibrium(RULES, None, "totals")
+    found = _solved(None, "totals")
     assert found.verified  # exact best responses gain nothing, on either side
     assert found.strategies[0][PLAYER_FIVE]["draw"] == KEMENY_SNELL_DRAW_ON_FIVE
     # one mixed Banker set only: the solution is a 2 x 2 kernel (confirmed by the twin below)
@@ -55,40 +77,173 @@ def test_kemeny_snell_model_player_draws_on_five_with_probability_nine_elevenths
     assert found.values[0] == -found.values[1] < 0
 
 
-# --- the brute-force twin: a plain matrix game, written from scratch over totals ---------------
-def _twin_contributions():
-    """For each Player pure strategy at 5 (draw?), the Player's payoff (numerators over 13**6)
-    as a constant plus, per Banker (total, third card or None) and action, an additive part."""
-    weight = [4] + [1] * 9  # one deck's proportions over 13, with replacement
-    two_card = [0] * 10
-    for a, b in product(range(10), repeat=2):
-        two_card[(a + b) % 10] += weight[a] * weight[b]
+@pytest.mark.parametrize(("decks", "information", "player_sets", "banker_sets"), [
+    (None, "totals", 1, 88), *[(d, "banker-cards", 1, 484) for d in range(1, 9)],
+    (6, "cards", 5, 484)])
+def test_game_sizes_are_the_published_ones(decks, information, player_sets, banker_sets):
+    """Ethier and Gámez (2013), abstract: Model A1 is a 2 x 2^88 matrix game, Model B2 a
+    2 x 2^484 one and Model B3 a 2^5 x 2^484 one (each information set a binary choice)."""
+    game = sequence_form(RULES, decks, information)
+    assert (len(game.sets[0]), len(game.sets[1])) == (player_sets, banker_sets)
+    assert all(actions == ("draw", "stand") for side in game.sets for actions in side.values())
+
+
+def test_readme_results_table_is_what_the_solver_gives():
+    """The README's table of Model B2 solutions (d = 1..8) is checked, not copied by hand."""
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    section = readme[readme.index("### Results (Model 2"):]
+    rows = [line.split("|")[1:-1] for line in section.splitlines()
+            if line.startswith("| ") and "deck" in line.split("|")[1]]
+    assert [row[0].strip() for row in rows] == ["1 deck", *(f"{d} decks" for d in range(2, 9))]
+    for decks, row in enumerate(rows, start=1):
+        found = _solved(decks, "banker-cards")
+        assert Fraction(row[1].strip()) == found.values[0]
+        assert row[2].strip() == f"{float(found.values[0]):.4%}"
+        assert Fraction(row[3].strip()) == found.strategies[0][PLAYER_FIVE]["draw"]
+        where, probability = row[4].strip().rsplit(": ", 1)
+        (mixed, draw), = _mixed(found.strategies[1]).items()
+        assert (where, Fraction(probability)) == (describe_set(mixed), draw)
+
+
+# --- the independent twin: the game's payoffs written again from scratch, solved two more ways ---
+class _Twin(NamedTuple):
+    """The Player's payoff (numerators over ``total``) for each Player pure strategy (True: draw
+    on 5), as a constant plus, per Banker information set, a part for each Banker action."""
+
+    constant: dict[bool, int]
+    parts: dict[bool, dict[tuple, dict[str, int]]]  # the set is (total or two cards, third)
+    total: int
+
+
+@lru_cache(maxsize=16)
+def _twin(decks, banker_sees_cards):
+    """Models A1/A2 (decks None: one deck's proportions, with replacement) and B1/B2 (a full
+    ``decks``-deck shoe), enumerated over unordered two-card hands; nothing of the module used."""
+    counts = [4] + [1] * 9 if decks is None else [16 * decks] + [4 * decks] * 9
+    size = sum(counts)
+
+    def fill(dealt):  # ways to deal the rest of the six-card unit, so all share one denominator
+        return size ** (6 - dealt) if decks is None else perm(size - dealt, 6 - dealt)
+
+    def take(pool, card):
+        return pool if decks is None else [n - (c == card) for c, n in enumerate(pool)]
+
+    def hands(pool):
+        for a in range(10):
+            for b in range(a, 10):
+                ways = (pool[a] * (pool[a] - (decks is not None)) if a == b
+                        else 2 * pool[a] * pool[b])
+                if ways > 0:
+                    yield a, b, ways, take(take(pool, a), b)
 
     def sign(player, banker):
         return (player > banker) - (player < banker)
 
-    result = {}
-    for draws_on_five in (True, False):
-        constant = 0
-        parts = {}
-        for p, b in product(range(10), repeat=2):
-            w = two_card[p] * two_card[b]
-            if p >= 8 or b >= 8:
-                constant += w * sign(p, b) * 13**2
+    constant = {True: 0, False: 0}
+    parts = {True: {}, False: {}}
+
+    def add(strategies, infoset, stand, draw):
+        for strategy in strategies:
+            part = parts[strategy].setdefault(infoset, {"draw": 0, "stand": 0})
+            part["draw"] += draw
+            part["stand"] += stand
+
+    for a, b, player_ways, after_player in hands(counts):
+        player = (a + b) % 10
+        for c, e, banker_ways, pool in hands(after_player):
+            weight = player_ways * banker_ways
+            banker = (c + e) % 10
+            if player >= 8 or banker >= 8:  # a natural ends the coup
+                for strategy in (True, False):
+                    constant[strategy] += weight * sign(player, banker) * fill(4)
                 continue
-            drawing = p <= 4 or (p == 5 and draws_on_five)
-            thirds = [(c, weight[c]) for c in range(10)] if drawing else [(None, 1)]
-            for third, w3 in thirds:
-                final = p if third is None else (p + third) % 10
-                fill = 13 if third is None else 1  # cards of the six-card unit left undealt
-                stand = w * w3 * sign(final, b) * 13 * fill
-                draw = w * w3 * fill * sum(weight[x] * sign(final, (b + x) % 10)
-                                           for x in range(10))
-                part = parts.setdefault((b, third), {"stand": 0, "draw": 0})
-                part["stand"] += stand
-                part["draw"] += draw
-        result[draws_on_five] = (constant, parts)
-    return result
+            own = (c, e) if banker_sees_cards else banker
+            standing = [s for s in (True, False) if player in (6, 7) or (player == 5 and not s)]
+            drawing = [s for s in (True, False) if player <= 4 or (player == 5 and s)]
+            if standing:
+                add(standing, (own, None), weight * sign(player, banker) * fill(4),
+                    weight * fill(5) * sum(n * sign(player, (banker + x) % 10)
+                                           for x, n in enumerate(pool)))
+            for third, count in enumerate(pool if drawing else ()):
+                if count:
+                    final, rest = (player + third) % 10, take(pool, third)
+                    add(drawing, (own, third), weight * count * sign(final, banker) * fill(5),
+                        weight * count * fill(6) * sum(n * sign(final, (banker + x) % 10)
+                                                       for x, n in enumerate(rest)))
+    return _Twin(constant, parts, fill(0))
+
+
+def _mix(twin, p, infoset, action):
+    """The Player's payoff part at a set when it draws on 5 with probability ``p``."""
+    return p * twin.parts[True][infoset][action] + (1 - p) * twin.parts[False][infoset][action]
+
+
+def _foster(twin):
+    """Foster's algorithm for an additive 2 x 2**n game (the method Downton and Lockwood and
+    Ethier and Gámez used): against a Player drawing on 5 with probability p the Banker's best
+    reply takes the smaller action at every set on its own, so the Player's guaranteed payoff is
+    a concave piecewise-linear function of p whose maximum lies at 0, 1 or where some set's two
+    actions cross. The Banker's optimal strategy: the better action wherever one is strictly
+    better at that p, and at the one set where they tie, the mixture that leaves the Player
+    indifferent between drawing and standing. Returns (p, value, Banker's drawing probabilities
+    at the sets where its choice matters)."""
+    sets = sorted(twin.parts[True], key=repr)
+
+    def guaranteed(p):
+        return (p * twin.constant[True] + (1 - p) * twin.constant[False]
+                + sum(min(_mix(twin, p, h, "draw"), _mix(twin, p, h, "stand")) for h in sets))
+
+    candidates = {Fraction(0), Fraction(1)}
+    for h in sets:
+        slope = (_mix(twin, 1, h, "draw") - _mix(twin, 1, h, "stand")
+                 - _mix(twin, 0, h, "draw") + _mix(twin, 0, h, "stand"))
+        if slope:
+            crossing = Fraction(_mix(twin, 0, h, "stand") - _mix(twin, 0, h, "draw"), slope)
+            if 0 < crossing < 1:
+                candidates.add(crossing)
+    p = max(candidates, key=guaranteed)
+    matters = [h for h in sets if any(twin.parts[s][h]["draw"] != twin.parts[s][h]["stand"]
+                                      for s in (True, False))]
+    banker = {h: Fraction(_mix(twin, p, h, "draw") < _mix(twin, p, h, "stand")) for h in matters}
+    tied = [h for h in matters if _mix(twin, p, h, "draw") == _mix(twin, p, h, "stand")]
+    assert len(tied) == (0 < p < 1)  # one kernel set, as the papers' 2 x 2 kernels
+
+    def advantage_of_drawing(q):  # the Player's gain from drawing over standing on 5
+        chosen = {**banker, **{h: q for h in tied}}
+        return (twin.constant[True] - twin.constant[False]
+                + sum(chosen[h] * (twin.parts[True][h]["draw"] - twin.parts[False][h]["draw"])
+                      + (1 - chosen[h]) * (twin.parts[True][h]["stand"]
+                                           - twin.parts[False][h]["stand"]) for h in matters))
+
+    for h in tied:  # linear in q: solve advantage(q) = 0 from its values at 0 and 1
+        at_zero, at_one = advantage_of_drawing(Fraction(0)), advantage_of_drawing(Fraction(1))
+        banker[h] = Fraction(at_zero, at_zero - at_one)
+        assert 0 < banker[h] < 1
+    return p, Fraction(guaranteed(p), twin.total), banker
+
+
+def _banker_key(infoset):
+    """The module's Banker set as the twin names it."""
+    _kind, own, third = infoset
+    return own, third
+
+
+@pytest.mark.parametrize("decks", [None, *range(1, 9)])
+def test_fosters_algorithm_on_the_twin_agrees_with_the_generic_solver(decks):
+    """Models A1 (with replacement, totals) and B2 (d decks, the Banker sees its two cards): an
+    independent payoff computation solved by Foster's algorithm gives the generic LP path's value,
+    Player mixing and every Banker decision, exactly."""
+    cards = decks is not None
+    p, value, banker = _foster(_twin(decks, cards))
+    found = _solved(decks, "banker-cards" if cards else "totals")
+    assert found.values[0] == value
+    assert found.strategies[0][PLAYER_FIVE]["draw"] == p
+    generic = {_banker_key(h): found.strategies[1][h]["draw"] for h in found.strategies[1]}
+    assert {h: generic[h] for h in banker} == banker
+    assert {h for h, q in generic.items() if 0 < q < 1} == {h for h, q in banker.items()
+                                                           if 0 < q < 1}
 
 
 def _solve_two_row_game(rows):
@@ -106,16 +261,16 @@ def _solve_two_row_game(rows):
 
 
 def test_brute_force_matrix_game_agrees_with_the_generic_solver():
-    contributions = _twin_contributions()
-    sets = sorted(contributions[True][1], key=repr)
+    """Model A1 as a plain matrix game: the Player's 2 pure strategies against every Banker pure
+    strategy on the sets not settled by strict dominance, solved by the lower envelope."""
+    twin = _twin(None, False)
+    sets = sorted(twin.parts[True], key=repr)
     # the Banker's choices are additive: a set where the same action is best against both Player
     # pure strategies is fixed (strict dominance); the rest are enumerated in full
     fixed, open_sets = {}, []
     for h in sets:
-        best = {s: max(("draw", "stand"), key=lambda a: -contributions[s][1][h][a])
-                for s in (True, False)}
-        differs = [contributions[s][1][h]["draw"] != contributions[s][1][h]["stand"]
-                   for s in (True, False)]
+        best = {s: min(("draw", "stand"), key=lambda a: twin.parts[s][h][a]) for s in (True, False)}
+        differs = [twin.parts[s][h]["draw"] != twin.parts[s][h]["stand"] for s in (True, False)]
         if best[True] == best[False] and all(differs):
             fixed[h] = best[True]
         else:
@@ -123,37 +278,39 @@ def test_brute_force_matrix_game_agrees_with_the_generic_solver():
     assert 1 <= len(open_sets) <= 4
     banker_pure = [dict(zip(open_sets, choice, strict=True))
                    for choice in product(("draw", "stand"), repeat=len(open_sets))]
-    rows = []
-    for s in (True, False):
-        constant, parts = contributions[s]
-        rows.append([Fraction(constant + sum(parts[h][{**fixed, **b}[h]] for h in sets), 13**6)
-                     for b in banker_pure])
+    rows = [[Fraction(twin.constant[s] + sum(twin.parts[s][h][{**fixed, **b}[h]] for h in sets),
+                      twin.total) for b in banker_pure] for s in (True, False)]
     value, p = _solve_two_row_game(rows)
-    found = equilibrium(RULES, None, "totals")
+    found = _solved(None, "totals")
     assert value == found.values[0]
     assert p == found.strategies[0][PLAYER_FIVE]["draw"] == KEMENY_SNELL_DRAW_ON_FIVE
     mixed_sets = {("banker", b, third) for b, third in open_sets}
     assert set(_mixed(found.strategies[1])) <= mixed_sets
 
 
-def test_twin_payoffs_match_the_sequence_form_evaluation():
-    """Evaluation: the twin's additive parts give the same value as the generic evaluation."""
-    contributions = _twin_contributions()
-    game = sequence_form(RULES, None, "totals")
-    _player, banker = house_way(RULES, game)
-    for draws in (True, False):
-        chosen = {PLAYER_FIVE: {"draw": Fraction(int(draws)), "stand": Fraction(int(not draws))}}
-        constant, parts = contributions[draws]
-        twin = constant + sum(parts[h[1], h[2]]["draw" if banker[h]["draw"] else "stand"]
-                              for h in game.sets[1])
-        assert evaluate(game, chosen, banker)[0] == Fraction(twin, 13**6)
+@pytest.mark.parametrize(("decks", "information"), [(None, "totals"), (1, "banker-cards")])
+def test_twin_payoffs_match_the_sequence_form_evaluation(decks, information):
+    """Evaluation: the twin's additive parts give the generic evaluation's value, for both Player
+    pure strategies against the casino tableau and against its mirror image."""
+    twin = _twin(decks, information == "banker-cards")
+    game = sequence_form(RULES, decks, information)
+    _player, house = house_way(RULES, game)
+    mirror = {h: {"draw": p["stand"], "stand": p["draw"]} for h, p in house.items()}
+    for banker in (house, mirror):
+        for draws in (True, False):
+            chosen = {PLAYER_FIVE: {"draw": Fraction(int(draws)),
+                                    "stand": Fraction(int(not draws))}}
+            expected = twin.constant[draws] + sum(
+                twin.parts[draws][_banker_key(h)]["draw" if banker[h]["draw"] else "stand"]
+                for h in game.sets[1])
+            assert evaluate(game, chosen, banker)[0] == Fraction(expected, twin.total)
 
 
 # --- the published uniqueness claims, by the exact enumeration of the supports ----------------
 def test_kemeny_snell_solution_is_unique_and_the_enumeration_agrees_with_the_lp():
     every = nash_equilibria(RULES, None, "totals")
     assert every.unique
-    lp = equilibrium(RULES, None, "totals")
+    lp = _solved(None, "totals")
     assert every.found[0].strategies == lp.strategies
     assert every.found[0].values == lp.values
 
@@ -168,7 +325,7 @@ def test_banker_composition_model_solution_is_unique_for_every_deck_count(decks)
 
 @pytest.mark.parametrize("decks", [1, 6])
 def test_banker_composition_model_has_a_unique_verified_solution(decks):
-    lp = equilibrium(RULES, decks, "banker-cards")
+    lp = _solved(decks, "banker-cards")
     assert lp.verified
     every = nash_equilibria(RULES, decks, "banker-cards")
     assert every.unique  # Downton and Lockwood: the unique solution, d = 1..8
@@ -176,14 +333,14 @@ def test_banker_composition_model_has_a_unique_verified_solution(decks):
     # the Player mixes on 5 and the Banker seeing its cards does at least as well as seeing
     # only its total (more information cannot hurt the side that has it, nothing else changes)
     assert 0 < lp.strategies[0][PLAYER_FIVE]["draw"] < 1
-    assert lp.values[0] <= equilibrium(RULES, decks, "totals").values[0]
+    assert lp.values[0] <= _solved(decks, "totals").values[0]
 
 
 def test_commission_game_has_a_unique_nash_equilibrium_and_player_indifference_survives():
     rules = RULES.with_commission(Fraction(1, 20))
     every = nash_equilibria(rules, 6, "banker-cards")
     assert every.unique and every.found[0].verified  # Ethier and Lee: unique but for rare cases
-    parlor = equilibrium(RULES, 6, "banker-cards")
+    parlor = _solved(6, "banker-cards")
     found = every.found[0]
     # the Banker's mixing makes the Player indifferent, which the commission does not touch
     assert found.strategies[1] == parlor.strategies[1]
@@ -217,17 +374,17 @@ def test_best_responses_never_lose_and_equilibrium_lies_between():
     house = evaluate(game, player, banker)[0]
     best = evaluate(game, best_response(game, 0, banker), banker)[0]
     dealer_best = evaluate(game, player, best_response(game, 1, player))[0]
-    value = equilibrium(RULES, 2, "banker-cards").values[0]
+    value = _solved(2, "banker-cards").values[0]
     assert dealer_best <= value and dealer_best <= house <= best
     values, gains = deviation_gains(game, player, banker)
     assert values[0] == house and gains[0] == best - house and gains[1] == house - dealer_best
 
 
 def test_cards_model_equilibrium_is_verified_with_five_player_sets():
-    found = equilibrium(RULES, 6, "cards")
+    found = _solved(6, "cards")
     assert found.verified
     assert len(found.strategies[0]) == 5  # the two-card compositions of 5
-    assert found.values[0] >= equilibrium(RULES, 6, "banker-cards").values[0]
+    assert found.values[0] >= _solved(6, "banker-cards").values[0]
 
 
 def test_describe_and_bad_input():
@@ -243,7 +400,7 @@ def test_cli_json_gives_exact_edge_tables_and_check(capsys):
     assert main(["analyze", "chemin-de-fer", "--with-replacement", "--information", "totals",
                  "--strategy", "equilibrium", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert Fraction(data["player_edge"]) == equilibrium(RULES, None, "totals").values[0]
+    assert Fraction(data["player_edge"]) == _solved(None, "totals").values[0]
     assert data["strategy_tables"]["player"] == [{"information": "Player 5", "draw": "9/11"}]
     assert len(data["strategy_tables"]["banker"]) == 88
     assert data["deviation_check"] == {"player_gain": "0", "banker_gain": "0",
