@@ -27,14 +27,16 @@ an independent twin instead: the game's payoffs written again from scratch here 
 module) and solved by Foster's algorithm, the method the papers used, which must give the generic
 LP path's value, Player mixing and every one of the Banker's 88 or 484 decisions, exactly, for
 Model A1 and for Model B2 with d = 1..8; and for Model A1 also as a plain matrix game over the
-Banker's undominated pure strategies.
+Banker's undominated pure strategies. With a commission, the twin's equilibria found by Ethier
+and Lee's generalisation of Foster's algorithm (written here from scratch) are exactly the
+generic support enumeration's (Model B2: d = 1 and 6 at 5%, d = 8 at 10%).
 """
 from __future__ import annotations
 
 import json
 from fractions import Fraction
 from functools import lru_cache
-from itertools import combinations, product
+from itertools import combinations, pairwise, product
 from math import perm
 from typing import NamedTuple
 
@@ -109,12 +111,16 @@ def test_readme_results_table_is_what_the_solver_gives():
 
 # --- the independent twin: the game's payoffs written again from scratch, solved two more ways ---
 class _Twin(NamedTuple):
-    """The Player's payoff (numerators over ``total``) for each Player pure strategy (True: draw
-    on 5), as a constant plus, per Banker information set, a part for each Banker action."""
+    """For each Player pure strategy (True: draw on 5), as a constant plus, per Banker information
+    set (own total or two cards, the Player's third card or None), a part for each Banker action:
+    the Player's payoff (``constant``, ``parts``) and the Banker's wins (``banker_wins``, the
+    commission's base), all numerators over ``total``."""
 
     constant: dict[bool, int]
-    parts: dict[bool, dict[tuple, dict[str, int]]]  # the set is (total or two cards, third)
+    parts: dict[bool, dict[tuple, dict[str, int]]]
     total: int
+    constant_banker_wins: dict[bool, int]
+    banker_wins: dict[bool, dict[tuple, dict[str, int]]]
 
 
 @lru_cache(maxsize=16)
@@ -138,17 +144,22 @@ def _twin(decks, banker_sees_cards):
                 if ways > 0:
                     yield a, b, ways, take(take(pool, a), b)
 
-    def sign(player, banker):
-        return (player > banker) - (player < banker)
+    def outcome(player, banker, ways):  # (the Player's payoff, the Banker's wins)
+        return ways * ((player > banker) - (player < banker)), ways * (banker > player)
 
-    constant = {True: 0, False: 0}
-    parts = {True: {}, False: {}}
+    def banker_draws(player, banker, pool, ways):
+        results = [outcome(player, (banker + x) % 10, ways * n) for x, n in enumerate(pool)]
+        return sum(r[0] for r in results), sum(r[1] for r in results)
+
+    constant, constant_wins = {True: 0, False: 0}, {True: 0, False: 0}
+    parts, wins = {True: {}, False: {}}, {True: {}, False: {}}
 
     def add(strategies, infoset, stand, draw):
         for strategy in strategies:
-            part = parts[strategy].setdefault(infoset, {"draw": 0, "stand": 0})
-            part["draw"] += draw
-            part["stand"] += stand
+            for table, index in ((parts, 0), (wins, 1)):
+                part = table[strategy].setdefault(infoset, {"draw": 0, "stand": 0})
+                part["draw"] += draw[index]
+                part["stand"] += stand[index]
 
     for a, b, player_ways, after_player in hands(counts):
         player = (a + b) % 10
@@ -156,23 +167,23 @@ def _twin(decks, banker_sees_cards):
             weight = player_ways * banker_ways
             banker = (c + e) % 10
             if player >= 8 or banker >= 8:  # a natural ends the coup
+                pay, won = outcome(player, banker, weight * fill(4))
                 for strategy in (True, False):
-                    constant[strategy] += weight * sign(player, banker) * fill(4)
+                    constant[strategy] += pay
+                    constant_wins[strategy] += won
                 continue
             own = (c, e) if banker_sees_cards else banker
             standing = [s for s in (True, False) if player in (6, 7) or (player == 5 and not s)]
             drawing = [s for s in (True, False) if player <= 4 or (player == 5 and s)]
             if standing:
-                add(standing, (own, None), weight * sign(player, banker) * fill(4),
-                    weight * fill(5) * sum(n * sign(player, (banker + x) % 10)
-                                           for x, n in enumerate(pool)))
+                add(standing, (own, None), outcome(player, banker, weight * fill(4)),
+                    banker_draws(player, banker, pool, weight * fill(5)))
             for third, count in enumerate(pool if drawing else ()):
                 if count:
                     final, rest = (player + third) % 10, take(pool, third)
-                    add(drawing, (own, third), weight * count * sign(final, banker) * fill(5),
-                        weight * count * fill(6) * sum(n * sign(final, (banker + x) % 10)
-                                                       for x, n in enumerate(rest)))
-    return _Twin(constant, parts, fill(0))
+                    add(drawing, (own, third), outcome(final, banker, weight * count * fill(5)),
+                        banker_draws(final, banker, rest, weight * count * fill(6)))
+    return _Twin(constant, parts, fill(0), constant_wins, wins)
 
 
 def _mix(twin, p, infoset, action):
@@ -244,6 +255,77 @@ def test_fosters_algorithm_on_the_twin_agrees_with_the_generic_solver(decks):
     assert {h: generic[h] for h in banker} == banker
     assert {h for h, q in generic.items() if 0 < q < 1} == {h for h, q in banker.items()
                                                            if 0 < q < 1}
+
+
+def _nash_with_commission(twin, commission):
+    """Every Nash equilibrium of the additive 2 x 2**n bimatrix game with a commission on Banker
+    wins (Ethier and Lee's generalisation of Foster's algorithm, written from scratch): against a
+    Player drawing on 5 with probability p the Banker's best reply is set by set, so an
+    equilibrium has p at 0, at 1 (each side's pure best reply to the other), or inside where the
+    Banker is indifferent at one set and mixes there to make the Player indifferent; an interval
+    of p with no Banker tie would need the Player indifferent against a pure Banker (a continuum,
+    reported as None). Returns [(p, Banker's drawing probabilities, Player's value)]."""
+    sets = sorted(twin.parts[True], key=repr)
+    parts, wins = twin.parts, twin.banker_wins
+    # the Banker's gain from drawing over standing at each set, against each Player pure
+    # strategy, in integers (times the commission's denominator): minus the Player's gain, less
+    # the commission on the extra wins
+    scale, cut = commission.denominator, commission.numerator
+    banker_gain = {s: {h: -scale * (parts[s][h]["draw"] - parts[s][h]["stand"])
+                       - cut * (wins[s][h]["draw"] - wins[s][h]["stand"]) for h in sets}
+                   for s in (True, False)}
+    # the Player's gain from drawing over standing on 5, per Banker action at each set
+    player_gain = {action: {h: parts[True][h][action] - parts[False][h][action] for h in sets}
+                   for action in ("draw", "stand")}
+
+    def drawing_gain(banker):
+        return twin.constant[True] - twin.constant[False] + sum(
+            banker[h] * player_gain["draw"][h] + (1 - banker[h]) * player_gain["stand"][h]
+            for h in sets)
+
+    def value(p, banker):
+        return Fraction(p * twin.constant[True] + (1 - p) * twin.constant[False] + sum(
+            banker[h] * _mix(twin, p, h, "draw") + (1 - banker[h]) * _mix(twin, p, h, "stand")
+            for h in sets), twin.total)
+
+    crossings = {Fraction(banker_gain[False][h], banker_gain[False][h] - banker_gain[True][h])
+                 for h in sets if banker_gain[False][h] != banker_gain[True][h]}
+    points = sorted({Fraction(0), Fraction(1), *(p for p in crossings if 0 < p < 1)})
+    found = []
+    for p in [*points, *((x + y) / 2 for x, y in pairwise(points))]:
+        difference = {h: p.numerator * banker_gain[True][h]
+                      + (p.denominator - p.numerator) * banker_gain[False][h] for h in sets}
+        banker = {h: int(d > 0) for h, d in difference.items()}
+        tied = [h for h, d in difference.items() if d == 0]
+        assert len(tied) <= 1  # generic: at most one Banker tie at a time
+        if tied:  # the Banker mixes where it is indifferent, so that the Player is too
+            at_zero = drawing_gain({**banker, tied[0]: 0})
+            at_one = drawing_gain({**banker, tied[0]: 1})
+            if at_zero == at_one:
+                continue
+            banker[tied[0]] = Fraction(at_zero, at_zero - at_one)
+            if not 0 <= banker[tied[0]] <= 1 or (p in (0, 1) and banker[tied[0]] in (0, 1)):
+                continue  # no mixing that works, or a pure case already handled below
+        gain = drawing_gain(banker)
+        if (p == 0 and gain <= 0) or (p == 1 and gain >= 0) or (0 < p < 1 and gain == 0):
+            found.append((p, {h: Fraction(q) for h, q in banker.items()}, value(p, banker))
+                         if tied or p in (0, 1) else None)
+    return found
+
+
+@pytest.mark.parametrize(("decks", "commission"), [(1, Fraction(1, 20)), (6, Fraction(1, 20)),
+                                                   (8, Fraction(1, 10))])
+def test_generalised_foster_on_the_twin_agrees_with_the_bimatrix_enumeration(decks, commission):
+    """Model B2 with a commission: the independent twin's equilibria are exactly the generic
+    support enumeration's, one each (Ethier and Lee: unique with rare exceptions)."""
+    twin = _twin(decks, True)
+    every = _nash_with_commission(twin, commission)
+    generic = nash_equilibria(RULES.with_commission(commission), decks, "banker-cards")
+    assert len(every) == len(generic.found) == 1 and generic.unique
+    (p, banker, value), found = every[0], generic.found[0]
+    assert found.strategies[0][PLAYER_FIVE]["draw"] == p
+    assert {_banker_key(h): s["draw"] for h, s in found.strategies[1].items()} == banker
+    assert found.values[0] == value
 
 
 def _solve_two_row_game(rows):
