@@ -19,8 +19,9 @@ from dataclasses import replace
 from fractions import Fraction
 
 from exact.analysis import BetAnalysis
-from exact.designer import Design, parse_edge, practical_step, solve_pays
+from exact.designer import Design, practical_step, solve_pays
 from exact.errors import ExactError
+from exact.parsing import parse_number
 from exact.statistics import BetTable
 
 
@@ -134,9 +135,11 @@ class PaytableDesigner:
         try:
             design = solve_pays(BetAnalysis(self.current_bet(), self.analysis.counts,
                                             self.analysis.total),
-                                [self.solve_for.value], parse_edge(self.target.value))
-        except ExactError as error:
-            self.solution.value = f"<span style='color:#c00000'>{html.escape(str(error))}</span>"
+                                [self.solve_for.value],
+                                parse_number(self.target.value, "target-edge", "target edge"))
+        except ExactError as error:  # bad or out-of-range target: one line beside the button
+            message = str(error).splitlines()[0] if str(error) else type(error).__name__
+            self.solution.value = f"<span style='color:#c00000'>{html.escape(message)}</span>"
             raise
         self.design = design
         chosen = self.solve_for.value

@@ -80,8 +80,6 @@ KNOWN_FAILURES = {
         "message now from the parsing layer",
     "tests/test_fuzz.py::test_fuzz[reports]":
         "exact.reports: argparse usage is two lines; a 300-character game id is an OSError",
-    "tests/test_widgets.py::test_solving_moves_the_slider_to_the_practical_pay":
-        "the designer widget's target 150% is now refused by the --target-edge bound",
 }
 # Blocks (a FIFO at a cache entry path was opened and read) when run with the merged tree.
 KNOWN_HANGS = {

@@ -132,6 +132,31 @@ def test_numbers_copy_out_of_every_report_as_plain_text(built):
     assert "-1149375068384/87616138805055" in _text(built["century21"])  # House Way's edge
 
 
+def _exact_figures(data: object, key: str = "") -> set[str]:
+    """Every exact fraction the report's data holds under a key naming it exact (house edges,
+    means, variances, edges of strategies...)."""
+    import re
+
+    if isinstance(data, dict):
+        return {f for k, v in data.items() for f in _exact_figures(v, k)}
+    if isinstance(data, list):
+        return {f for v in data for f in _exact_figures(v, key)}
+    if isinstance(data, str) and key.endswith("exact") and re.fullmatch(r"-?\d+/\d+", data):
+        return {data}
+    return set()
+
+
+def test_every_exact_figure_of_every_report_copies_out_as_its_plain_digits(built):
+    """Each exact figure of a report's data is found in the PDF's text as the very digits (a
+    figure too long for its column may break after its "/", where a reader expects it)."""
+    for game_id, pdf in built.items():
+        figures = _exact_figures(_data(built, game_id))
+        assert len(figures) >= 10, game_id
+        text = _text(pdf).replace("/\n", "/")
+        missing = sorted(f for f in figures if f not in text)
+        assert not missing, (game_id, missing[:3])
+
+
 def test_cover_hashes_the_rule_and_bet_files(built, punto_banco):
     text = _text(built["punto-banco"])
     for path in punto_banco.bet_files:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import sys
 from fractions import Fraction
 
@@ -9,7 +10,8 @@ import pytest
 
 from exact.analysis import analyze, game_bets
 from exact.cards import Shoe
-from exact.designer import DesignError, EdgeModel
+from exact.designer import EdgeModel
+from exact.errors import InputError
 
 from conftest import require_module
 
@@ -55,13 +57,22 @@ def test_solving_moves_the_slider_to_the_practical_pay(dragon):
     assert designer.pays()["Win by 9"] == design.practical_pays["Win by 9"]
     assert designer.table.house_edge == design.practical_edge
     assert str(exact) in designer.solution.value
-    with pytest.raises(DesignError):
-        designer.solve("150%")
-    assert "not between" in designer.solution.value
-    designer.solution.value = ""
-    designer.solve_button.click()  # from the button, the message is shown, nothing raised
-    assert "not between" in designer.solution.value
 
+
+@pytest.mark.parametrize("target, problem", [("150%", "above the largest allowed, 1"),
+                                             ("-2", "below the least allowed, -1"),
+                                             ("five", "is not a number")])
+def test_a_bad_target_is_one_line_beside_the_button_not_an_exception(dragon, target, problem):
+    designer = PaytableDesigner(dragon)
+    before = designer.pays()
+    designer.target.value = target
+    designer.solve_button.click()  # from the button: the message is shown, nothing raised
+    message = html.unescape(designer.solution.value)
+    assert f"target edge {target!r}: {problem}" in message and "\n" not in message
+    assert "Traceback" not in message and designer.design is None
+    assert designer.pays() == before  # no slider moved
+    with pytest.raises(InputError, match=problem):  # from code: the typed error
+        designer.solve(target)
 
 def test_without_ipywidgets_a_clear_typed_error(dragon, monkeypatch):
     monkeypatch.setitem(sys.modules, "ipywidgets", None)

@@ -82,22 +82,45 @@ def _common_root(first: Path, second: Path) -> str:
     return os.path.commonpath([first, second])
 
 
+def _timed_build(game_id: str, out_dir: Path) -> tuple[Path, float]:
+    started = time.perf_counter()
+    return build_report(game_id, out_dir), time.perf_counter() - started
+
+
 def main(argv: list[str] | None = None) -> int:
     import argparse
+    import os
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
+    from exact.parsing import parse_integer
 
     parser = argparse.ArgumentParser(prog="python -m exact.reports",
                                      description="Build the PDF math reports of the games.")
     parser.add_argument("games", nargs="*", help="game ids (default: every game with a report)")
     parser.add_argument("--out", type=Path, default=BUILD, help="output folder (reports/build)")
+    parser.add_argument("--jobs", default=None,
+                        help="reports built at once, one process each (default: one per core)")
     arguments = parser.parse_args(argv)
     games = arguments.games or available_reports()
+    executor = None
     try:
-        for game_id in steps(games, "reports", "report"):
-            started = time.perf_counter()
-            target = build_report(game_id, arguments.out)
+        jobs = (parse_integer(arguments.jobs, "workers", where="--jobs")
+                if arguments.jobs is not None else os.cpu_count() or 1)
+        jobs = min(jobs, len(games))
+        if jobs <= 1:
+            builds = (_timed_build(game_id, arguments.out) for game_id in games)
+        else:
+            # The reports are independent: on two cores Punto Banco's (two thirds of the work)
+            # is built beside the others. Each build's bytes do not depend on where it runs.
+            executor = ProcessPoolExecutor(jobs, mp_context=get_context("spawn"))
+            futures = [executor.submit(_timed_build, game_id, arguments.out)
+                       for game_id in games]
+            builds = (future.result() for future in futures)
+        for target, seconds in steps(builds, "reports", "report", total=len(games)):
             workbook = target.with_suffix(".xlsx")
             also = f" and {workbook.name}" if workbook.is_file() else ""
-            print(f"{target}{also} ({time.perf_counter() - started:.1f} s)")
+            print(f"{target}{also} ({seconds:.1f} s)", flush=True)
     except ExactError as error:  # a ReportError, or an output file that cannot be written
         print(f"exact.reports: {error}", file=sys.stderr)
         return 2
@@ -105,4 +128,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"exact.reports: cannot write {error.filename or arguments.out}: "
               f"{error.strerror or error}", file=sys.stderr)
         return 2
+    finally:
+        if executor is not None:
+            executor.shutdown(cancel_futures=True)
     return 0

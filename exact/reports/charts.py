@@ -60,8 +60,32 @@ def _write_svg(figure, path: Path, **options: object) -> None:  # type: ignore[n
     write_file(path, image.getvalue())
 
 
+# Margins and gaps of a panel grid, in inches: room for the tick labels and axis label on the
+# left and below each panel and for its title above. Fixed rather than fitted
+# (``tight_layout``), because fitting draws every panel's text once more just to measure it,
+# which doubled the time of the many-panel charts of a report.
+MARGINS = {"left": 0.7, "right": 0.12, "bottom": 0.48, "top": 0.3}
+GAPS = {"across": 0.74, "down": 0.8}
+
+
+def _fixed_layout(figure) -> None:  # type: ignore[no-untyped-def]
+    """Place ``figure``'s panel grid with :data:`MARGINS` and :data:`GAPS`."""
+    axes = figure.get_axes()
+    if not axes or axes[0].get_subplotspec() is None:
+        return
+    rows, columns = axes[0].get_subplotspec().get_gridspec().get_geometry()
+    width, height = figure.get_size_inches()
+    panel_width = (width - MARGINS["left"] - MARGINS["right"]
+                   - GAPS["across"] * (columns - 1)) / columns
+    panel_height = (height - MARGINS["bottom"] - MARGINS["top"]
+                    - GAPS["down"] * (rows - 1)) / rows
+    figure.subplots_adjust(left=MARGINS["left"] / width, right=1 - MARGINS["right"] / width,
+                           bottom=MARGINS["bottom"] / height, top=1 - MARGINS["top"] / height,
+                           wspace=GAPS["across"] / panel_width, hspace=GAPS["down"] / panel_height)
+
+
 def _save(plt, figure, path: Path) -> str:  # type: ignore[no-untyped-def]
-    figure.tight_layout()
+    _fixed_layout(figure)
     _write_svg(figure, path)
     plt.close(figure)
     return path.name
