@@ -41,7 +41,7 @@ from exact.compiled import (
     shoe_sizes,
 )
 from exact.enumerator import falling
-from exact.errors import ExactError
+from exact.errors import BatchError as BatchError
 from exact.features import Needs
 from exact.games.base import Game
 from exact.progress import steps
@@ -49,10 +49,6 @@ from exact.progress import steps
 # Rounds a compiled deal may enumerate once; beyond this the walk takes minutes and gigabytes
 # (e.g. ranks and suits of both hands: 1,378 x 1,378 pairs of hands).
 _COMPILE_LIMIT = 200_000
-
-
-class BatchError(ExactError, ValueError):
-    """A bet the batch evaluator cannot serve (its compiled form would be too large)."""
 
 
 def batch_path(game: Game, bet: Bet) -> str | None:

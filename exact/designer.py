@@ -30,12 +30,8 @@ from fractions import Fraction
 import sympy
 
 from exact.analysis import BetAnalysis
-from exact.errors import ExactError
+from exact.errors import DesignError as DesignError
 from exact.parsing import parse_number
-
-
-class DesignError(ExactError, ValueError):
-    """A design that cannot be made: unknown tier, impossible target, tier that never occurs."""
 
 
 def tier_id(name: str) -> str:

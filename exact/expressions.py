@@ -58,18 +58,8 @@ from functools import reduce
 
 import numpy as np
 
-from exact.errors import BetFileError
-
-
-class ExpressionError(BetFileError):
-    """A condition that does not parse, uses something outside the whitelist or exceeds a
-    limit."""
-
-
-class EvaluationError(ExpressionError):
-    """A condition that cannot be evaluated on some round (say ``x / 0``, ``'a' < 1``, a
-    number grown past :data:`MAX_BITS`); the message is the reason, the caller names the bet
-    and the event."""
+from exact.errors import EvaluationError as EvaluationError
+from exact.errors import ExpressionError as ExpressionError
 
 
 @dataclass(frozen=True)

@@ -35,12 +35,7 @@ import secrets
 import stat
 from pathlib import Path
 
-from exact.errors import ExactError
-
-
-class OutputError(ExactError, OSError):
-    """An output file that cannot be written (or must not be: a device, a directory...)."""
-
+from exact.errors import OutputError as OutputError
 
 OUTPUT_HELP = ("write to FILE instead of standard output, whole or not at all (a symbolic link "
                "is followed to its file; a directory, device or FIFO is refused)")

@@ -24,12 +24,8 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
-from exact.errors import ExactError
+from exact.errors import FramesError as FramesError
 from exact.statistics import BetTable
-
-
-class FramesError(ExactError, ImportError):
-    """A DataFrame was asked for but pandas is not installed."""
 
 
 def pandas():  # type: ignore[no-untyped-def]

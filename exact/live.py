@@ -33,12 +33,9 @@ from exact.batch import BetEvaluator
 from exact.bets import Bet
 from exact.cards import CARDS, RANKS, Card, Shoe, View
 from exact.enumerator import falling
-from exact.errors import ExactError, ShoeError
+from exact.errors import KnownCardError as KnownCardError
+from exact.errors import ShoeError
 from exact.games.base import Game
-
-
-class KnownCardError(ExactError, ValueError):
-    """A known position or card that cannot be."""
 
 
 @dataclass(frozen=True)

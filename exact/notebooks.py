@@ -15,14 +15,10 @@ from collections.abc import Callable, Mapping, Sequence
 from exact.analysis import GameAnalysis
 from exact.bets import Bet
 from exact.cards import RANKS
-from exact.errors import ExactError
+from exact.errors import GameNotAvailable as GameNotAvailable
 from exact.games import REGISTRY, get_game
 from exact.games.base import Game
 from exact.removal import RemovalTable
-
-
-class GameNotAvailable(ExactError, LookupError):
-    """The notebook's game is not registered in this checkout (it has not landed yet)."""
 
 
 def require_game(game_id: str, **options: object) -> Game:

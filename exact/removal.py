@@ -34,17 +34,10 @@ from fractions import Fraction
 from exact.batch import BetEvaluator
 from exact.bets import Bet
 from exact.cards import RANKS, Card, Shoe, parse_cards
-from exact.errors import ExactError, InputError
+from exact.errors import CountError as CountError
+from exact.errors import CountInputError as CountInputError
 from exact.games.base import Game
 from exact.parsing import parse_integer, shown
-
-
-class CountError(ExactError, ValueError):
-    """A count system (tags, trigger) is malformed."""
-
-
-class CountInputError(InputError, CountError):
-    """A count's tag is malformed or out of bounds (:mod:`exact.parsing`)."""
 
 
 @dataclass(frozen=True)

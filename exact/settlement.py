@@ -26,17 +26,10 @@ from fractions import Fraction
 
 from exact.bets import Bet, Event
 from exact.cards import Card, parse_cards
-from exact.errors import ExactError, InputError
+from exact.errors import SettlementError as SettlementError
+from exact.errors import SettlementInputError as SettlementInputError
 from exact.games.base import Game
 from exact.parsing import parse_number, shown
-
-
-class SettlementError(ExactError, ValueError):
-    """A wager or a round that cannot be settled (unknown bet, bad amount, bad cards)."""
-
-
-class SettlementInputError(InputError, SettlementError):
-    """A wager amount is malformed or out of bounds (:mod:`exact.parsing`)."""
 
 
 @dataclass(frozen=True)

@@ -46,15 +46,11 @@ from exact.analysis import game_bets, settle_records
 from exact.batch import BetEvaluator, supported_bets
 from exact.bets import Bet, load_bets
 from exact.cards import CARDS, JOKER, RANKS, Card, Shoe, View
-from exact.errors import ExactError, ShoeError
+from exact.errors import ShoeError
+from exact.errors import SimulationError as SimulationError
 from exact.games import get_game
 from exact.games.base import Game
 from exact.removal import RANK_WEIGHTS, RemovalTable, effects_of_removal
-
-
-class SimulationError(ExactError, ValueError):
-    """Bad simulation settings."""
-
 
 MAX_SHOES = 10_000_000
 """The most shoes one simulation plays (days of one core at tens of milliseconds a shoe). Memory

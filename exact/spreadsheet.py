@@ -34,7 +34,7 @@ from datetime import UTC, datetime
 from fractions import Fraction
 from pathlib import Path
 
-from exact.errors import ExactError
+from exact.errors import SpreadsheetError as SpreadsheetError
 from exact.statistics import BetTable
 
 # The creation date written when SOURCE_DATE_EPOCH is unset: constant, so same inputs give
@@ -48,10 +48,6 @@ COLUMNS = ("Event", "Pays", "Combinations", "Probability", "Return",
 SUMMARY_COLUMNS = ("Bet", "Bet id", "Paytable", "House edge", "Return to player",
                    "Hit frequency", "Standard deviation", "Top award", "Top award pays",
                    "Top award odds (1 in)", "House edge (exact, as shipped)", "Sheet")
-
-
-class SpreadsheetError(ExactError):
-    """A workbook that cannot be written (XlsxWriter missing, unwritable path)."""
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ from itertools import combinations, product
 from math import lcm
 from typing import NamedTuple, Protocol
 
-from exact.errors import ExactError
+from exact.errors import SolveError as SolveError
 
 InfoSet = Hashable
 Action = str
@@ -46,10 +46,6 @@ Path = tuple[tuple[InfoSet, Action], ...]  # one side's (information set, action
 Strategy = dict[InfoSet, dict[Action, Fraction]]
 Number = Fraction | int
 DENOMINATOR_LIMITS = (1, 2, 3, 4, 6, 8, 12, 100, 10**4, 10**6, 10**9)
-
-
-class SolveError(ExactError, RuntimeError):
-    """The linear program failed, or no exact equilibrium was recovered from it."""
 
 
 class Leaf(NamedTuple):

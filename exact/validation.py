@@ -45,15 +45,11 @@ from pathlib import Path
 from exact.analysis import analyze
 from exact.bets import Bet, Event, load_bets
 from exact.cards import Shoe
-from exact.errors import BetFileError
+from exact.errors import TableValidationError as TableValidationError
 from exact.expressions import COMPOSED_LIMITS, Expression
 from exact.games.base import Game
 
 ROUND_CARDS = 6
-
-
-class TableValidationError(BetFileError):
-    """A user table with an error (missing tier, one-sided tier, pays a losing round)."""
 
 
 @dataclass(frozen=True)

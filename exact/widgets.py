@@ -21,11 +21,8 @@ from fractions import Fraction
 from exact.analysis import BetAnalysis
 from exact.designer import Design, parse_edge, practical_step, solve_pays
 from exact.errors import ExactError
+from exact.errors import WidgetsError as WidgetsError
 from exact.statistics import BetTable
-
-
-class WidgetsError(ExactError, ImportError):
-    """The designer was asked for but ipywidgets is not installed."""
 
 
 def _ipywidgets():  # type: ignore[no-untyped-def]

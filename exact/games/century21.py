@@ -41,7 +41,8 @@ import numpy as np
 
 from exact.cards import Card, Shoe
 from exact.enumerator import Draw, falling
-from exact.errors import ExactError, ShoeError
+from exact.errors import ShoeError
+from exact.errors import StrategyError as StrategyError
 from exact.features import Feature
 from exact.games.base import Game
 from exact.games.century21_rules import DEFAULT_RULES, Rules
@@ -60,10 +61,6 @@ Declaration = tuple[bool, int, int]  # (declares a Natural, total, number of car
 InfoSet = tuple[object, ...]
 Sequence_ = tuple[tuple[InfoSet, str], ...]
 Strategy = dict[InfoSet, dict[str, Fraction]]
-
-
-class StrategyError(ExactError, ValueError):
-    """An unknown strategy name, mode, or a strategy that does not fit the game table."""
 
 
 def class_counts(shoe: Shoe) -> tuple[int, ...]:

@@ -22,17 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from exact.errors import ExactError, InputError
+from exact.errors import EconomicsError as EconomicsError
+from exact.errors import EconomicsInputError as EconomicsInputError
 from exact.games.century21 import GameTable
 from exact.parsing import parse_number
-
-
-class EconomicsError(ExactError, ValueError):
-    """Impossible table economics input (no players, a non-positive bet, a negative fee)."""
-
-
-class EconomicsInputError(InputError, EconomicsError):
-    """A bet, fee or wager is malformed or out of bounds (:mod:`exact.parsing`)."""
 
 
 @dataclass(frozen=True)

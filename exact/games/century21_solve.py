@@ -17,15 +17,11 @@ import numpy as np
 from scipy.optimize import linprog
 from scipy.sparse import coo_matrix, csr_matrix, hstack
 
-from exact.errors import ExactError
+from exact.errors import SolveError as SolveError
 from exact.games.century21 import GameTable, InfoSet, Strategy
 from exact.strategy_games import solve_linear
 
 DENOMINATOR_LIMITS = (1, 2, 3, 4, 6, 8, 12, 100, 10**4, 10**6, 10**9)
-
-
-class SolveError(ExactError, RuntimeError):
-    """The linear program failed, or no exact equilibrium was recovered from it."""
 
 
 @dataclass(frozen=True)

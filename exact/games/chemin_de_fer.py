@@ -36,6 +36,7 @@ from pathlib import Path
 
 from exact.enumerator import falling
 from exact.errors import ExactError, RuleError
+from exact.errors import StrategyError as StrategyError
 from exact.features import Feature
 from exact.games.base import Game, read_rule_file
 from exact.strategy_games import (
@@ -61,10 +62,6 @@ ROUND_CARDS = 6
 WITH_REPLACEMENT_DECK = (4, 1, 1, 1, 1, 1, 1, 1, 1, 1)  # one deck's proportions, over 13
 MAX_DECKS = 64
 COMMISSION_TEXT = re.compile(r"\d{1,12}(\.\d{1,12})?%?|\d{1,12}/\d{1,12}")
-
-
-class StrategyError(ExactError, ValueError):
-    """An unknown strategy, information model or shoe for chemin de fer."""
 
 
 @dataclass(frozen=True)
