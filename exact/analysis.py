@@ -59,12 +59,13 @@ class BetAnalysis:
 
     def to_frame(self):  # type: ignore[no-untyped-def]
         """A pandas DataFrame: one row per paytable and event (exact values and floats)."""
-        from exact.frames import frame, table_rows
+        from exact.frames import frame
+        from exact.statistics import table_rows
 
         return frame(row for table in self.ordered_tables() for row in table_rows(table))
 
     def _repr_html_(self) -> str:
-        from exact.frames import table_html
+        from exact.statistics import table_html
 
         return "".join(table_html(table) for table in self.ordered_tables())
 
@@ -104,7 +105,8 @@ class GameAnalysis:
         >>> frame.loc[0, "probability"]
         Fraction(8954111587648, 19524993263685)
         """
-        from exact.frames import frame, table_rows
+        from exact.frames import frame
+        from exact.statistics import table_rows
 
         return frame({"game": self.game.id, "shoe_cards": self.shoe.size,
                       "group": bet.bet.group, "own_paytable": table.paytable == bet.bet.paytable,
@@ -115,12 +117,13 @@ class GameAnalysis:
     def summary_frame(self):  # type: ignore[no-untyped-def]
         """A pandas DataFrame with one row per bet and paytable: house edge, hit frequency,
         variance and SD, top award and its odds (exact and float)."""
-        from exact.frames import frame, summary_row
+        from exact.frames import frame
+        from exact.statistics import summary_row
 
         return frame(summary_row(table) for table in self.all_tables())
 
     def _repr_html_(self) -> str:
-        from exact.frames import summary_html
+        from exact.statistics import summary_html
 
         return summary_html(self.all_tables(), f"{self.game.name}: {self.shoe.describe()} "
                                            f"({self.shoe.size} cards)")
