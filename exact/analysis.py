@@ -15,19 +15,19 @@ Fraction(114753351728, 10847218479825)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import Path
 
 import numpy as np
 
 from exact import staged
-from exact.bets import Bet, load_bets
+from exact.bets import Bet, settle_records
+from exact.bets import game_bets as game_bets
+from exact.bets import value_only as value_only
 from exact.cards import Shoe
 from exact.compiled import Projection
-from exact.enumerator import Deal, Record, falling
-from exact.errors import BetFileError
+from exact.enumerator import Deal, falling
 from exact.features import Needs
 from exact.games.base import Game
 from exact.statistics import BetTable
@@ -129,19 +129,6 @@ class GameAnalysis:
                                            f"({self.shoe.size} cards)")
 
 
-def game_bets(game: Game, bet_files: Iterable[Path | str] = ()) -> list[Bet]:
-    """The game's shipped bets followed by the bets of ``bet_files`` (ids must be unique)."""
-    bets: list[Bet] = []
-    for path in (*game.bet_files, *bet_files):
-        for bet in load_bets(path, game.features):
-            earlier = next((b for b in bets if b.id == bet.id), None)
-            if earlier is not None:
-                raise BetFileError(f"{path}: bet {bet.id!r}: duplicate id (already defined "
-                                   f"in {earlier.source})")
-            bets.append(bet)
-    return bets
-
-
 def analyze(game: Game, shoe: Shoe, bets: Sequence[Bet] | None = None,
             engine: str = "compiled") -> GameAnalysis:
     """Exact analysis of ``bets`` (default: the game's shipped bets) for ``shoe``."""
@@ -165,45 +152,6 @@ def analyze(game: Game, shoe: Shoe, bets: Sequence[Bet] | None = None,
     if not bets:
         round_cards = game.deal(Needs()).round_cards
     return GameAnalysis(game, shoe, round_cards, {b.id: results[b.id] for b in bets})
-
-
-def value_only(game: Game, bet: Bet) -> bool:
-    """Whether ``bet`` reads nothing of the cards but their point values (the cheapest deals)."""
-    return all(attribute == "value" for _, attribute in game.needs(bet.features).pairs)
-
-
-def settle_records(game: Game, bets: Sequence[Bet], records: Sequence[Record]) -> list[np.ndarray]:
-    """Event index of each bet for each record.
-
-    Each feature is read once per record and coded as a small integer; a bet's condition then
-    runs once per distinct combination of the features it uses (found with numpy), not once
-    per record: a few hundred settlements instead of millions for a large deal.
-    """
-    names = sorted(set().union(*(bet.features for bet in bets)))
-    columns: dict[str, tuple[list[object], np.ndarray]] = {}
-    for name in names:
-        read = game.features[name].read
-        codes: dict[object, int] = {}
-        column = np.fromiter((codes.setdefault(read(record), len(codes)) for record in records),
-                             dtype=np.int64, count=len(records))
-        columns[name] = (list(codes), column)
-    events = []
-    for bet in bets:
-        wanted = sorted(bet.features)
-        key, radix = np.zeros(len(records), dtype=np.int64), 1
-        for name in wanted:
-            values, column = columns[name]
-            radix *= len(values)
-            if radix >= 2**62:  # the combined code would wrap in int64: never for real bets
-                raise BetFileError(f"{bet.source}: bet {bet.id!r}: combines too many "
-                                   "feature values")
-            key = key * len(values) + column
-        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-        settled = [bet.settle({name: columns[name][0][columns[name][1][position]]
-                               for name in wanted}) for position in first]
-        events.append(np.asarray(settled, dtype=np.int64)[inverse.reshape(-1)]
-                      if len(records) else np.empty(0, dtype=np.int64))
-    return events
 
 
 @dataclass(frozen=True)

@@ -29,8 +29,7 @@ from math import comb, lcm
 import numpy as np
 
 from exact import cache, staged
-from exact.analysis import settle_records, value_only
-from exact.bets import Bet
+from exact.bets import Bet, settle_records, value_only
 from exact.cards import Shoe
 from exact.compiled import (
     INT64_LIMIT,

@@ -387,7 +387,7 @@ def check_indices(array: np.ndarray, bound: int, name: str, ndim: int = 1) -> np
     [0, 2]
     >>> check_indices(np.array([0, 3]), 3, "leaves")
     Traceback (most recent call last):
-    exact.cache.CorruptEntry: leaves: out of range
+    exact.errors.CorruptEntry: leaves: out of range
     """
     if array.dtype != np.int64 or array.ndim != ndim:
         raise CorruptEntry(f"{name}: not int64 of {ndim} dimensions")

@@ -37,11 +37,11 @@ True
 >>> Expression.parse("__import__('os')")
 Traceback (most recent call last):
 ...
-exact.expressions.ExpressionError: function calls are not allowed
+exact.errors.ExpressionError: function calls are not allowed
 >>> Expression.parse("'a' * 100000 == winner")
 Traceback (most recent call last):
 ...
-exact.expressions.ExpressionError: * needs numbers, not text
+exact.errors.ExpressionError: * needs numbers, not text
 """
 
 from __future__ import annotations
@@ -223,7 +223,7 @@ class Expression:
         >>> Expression.parse("-" * 3000 + "player_total")
         Traceback (most recent call last):
         ...
-        exact.expressions.ExpressionError: condition is 3,012 characters long (at most 2,000)
+        exact.errors.ExpressionError: condition is 3,012 characters long (at most 2,000)
         """
         if not isinstance(text, str) or not text.strip():
             raise ExpressionError("a condition must be a non-empty string")

@@ -24,7 +24,7 @@ Every file the toolkit writes for a user goes through :func:`write_file`:
 >>> write_file(folder, "x")
 Traceback (most recent call last):
 ...
-exact.files.OutputError: cannot write ...: it is a directory, not a regular file
+exact.errors.OutputError: cannot write ...: it is a directory, not a regular file
 """
 
 from __future__ import annotations

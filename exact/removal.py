@@ -75,7 +75,7 @@ def removable_keys(keys: Sequence[str], count: Callable[[str], int], depth: int
     >>> removable_keys(["A", "K"], {"A": 3, "K": 0}.get, 4)
     Traceback (most recent call last):
     ...
-    exact.removal.CountError: --depth 4: the shoe has only 3 card(s) of A (at most 3)
+    exact.errors.CountError: --depth 4: the shoe has only 3 card(s) of A (at most 3)
     """
     if not isinstance(depth, int) or depth < 1:
         raise CountError(f"--depth must be at least 1, got {depth}")

@@ -772,37 +772,8 @@ def record_outcome(rules: Rules, record: tuple) -> tuple[str, Fraction]:
     return how, pay
 
 
-def strategy_by_name(table: GameTable, name: str) -> tuple[Strategy, Strategy]:
-    """``house``: House Way both; ``best``: the player's best response to the dealer's House
-    Way; ``dealer-best``: the dealer's best response to the player's House Way;
-    ``equilibrium``: the minimax strategies."""
-    player, dealer = table.house_way()
-    if name == "house":
-        return player, dealer
-    if name == "best":
-        return table.player_best_response(dealer), dealer
-    if name == "dealer-best":
-        return player, table.dealer_best_response(player)
-    if name == "equilibrium":
-        from exact.games.century21_solve import equilibrium
-        found = equilibrium(table)
-        return found.player, found.dealer
-    raise StrategyError(f"unknown strategy {name!r}; known: house, best, dealer-best, "
-                        "equilibrium")
-
-
 def shoe_for(rules: Rules) -> Shoe:
     return Shoe.standard(rules.decks, rules.jokers)
-
-
-def check_strategy_sets(table: GameTable, strategy: Strategy, side: str) -> None:
-    sets = table.player_sets if side == "player" else table.dealer_sets
-    missing = [h for h in sets if h not in strategy]
-    if missing:
-        raise StrategyError(f"{side} strategy lacks {len(missing)} information set(s), e.g. "
-                            f"{describe_set(missing[0])}")
-
-
 
 
 # --- the game, as the toolkit's registry and command line see it ------------------------------

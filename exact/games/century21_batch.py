@@ -56,9 +56,9 @@ from exact.games.century21 import (
     game_table,
     record_outcome,
     shoe_for,
-    strategy_by_name,
 )
 from exact.games.century21_rules import Rules
+from exact.games.century21_solve import strategy_by_name
 from exact.output import json_text
 from exact.removal import RemovalTable, parse_tags, removable_keys, removal_table
 from exact.shoe_options import full_shoe, removed, standard_shoe

@@ -22,10 +22,10 @@ from exact.games.century21 import (
     Strategy,
     describe_set,
     game_table,
-    strategy_by_name,
 )
 from exact.games.century21_economics import TableEconomics, table_economics
 from exact.games.century21_rules import Rules
+from exact.games.century21_solve import strategy_by_name
 from exact.output import json_text, table_json
 from exact.parsing import parse_number
 from exact.statistics import BetTable

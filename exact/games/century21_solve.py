@@ -18,6 +18,7 @@ from scipy.optimize import linprog
 from scipy.sparse import coo_matrix, csr_matrix, hstack
 
 from exact.errors import SolveError as SolveError
+from exact.errors import StrategyError
 from exact.games.century21 import GameTable, InfoSet, Strategy
 from exact.strategy_games import solve_linear
 
@@ -237,3 +238,21 @@ def _affine(sequence, strategy: Strategy, column, width: int):  # type: ignore[n
 
 # the indifference equations are solved by the generic exact solver of the strategy games
 _solve = solve_linear
+
+
+def strategy_by_name(table: GameTable, name: str) -> tuple[Strategy, Strategy]:
+    """``house``: House Way both; ``best``: the player's best response to the dealer's House
+    Way; ``dealer-best``: the dealer's best response to the player's House Way;
+    ``equilibrium``: the minimax strategies."""
+    player, dealer = table.house_way()
+    if name == "house":
+        return player, dealer
+    if name == "best":
+        return table.player_best_response(dealer), dealer
+    if name == "dealer-best":
+        return player, table.dealer_best_response(player)
+    if name == "equilibrium":
+        found = equilibrium(table)
+        return found.player, found.dealer
+    raise StrategyError(f"unknown strategy {name!r}; known: house, best, dealer-best, "
+                        "equilibrium")

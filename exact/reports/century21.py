@@ -13,6 +13,7 @@ import dataclasses
 from fractions import Fraction
 from types import ModuleType
 
+from exact import century21_reference
 from exact.assumptions import report_assumptions
 from exact.cards import Shoe
 from exact.games.century21 import (
@@ -352,10 +353,8 @@ def verification(table: GameTable, found: Equilibrium, results: dict[str, Result
                         "player_gain": str(player_gain), "dealer_gain": str(dealer_gain),
                         "agrees": player_gain == 0 and dealer_gain == 0},
     }
-    reference = sections.load_reference(context, "century21_reference")
-    if reference is not None:
-        out["brute_force"] = brute_force(reference)
-        out["simulation"] = simulation(reference, results["house"], table.shoe)
+    out["brute_force"] = brute_force(century21_reference)
+    out["simulation"] = simulation(century21_reference, results["house"], table.shoe)
     return out
 
 

@@ -7,6 +7,7 @@ in ``reports/published/punto-banco.toml``.
 
 from __future__ import annotations
 
+from exact import reference
 from exact.cards import Shoe
 from exact.games.punto_banco import DATA, STANDARD_RULES, PuntoBanco, hand_total
 from exact.reports import sections
@@ -30,7 +31,7 @@ def report_data(game: PuntoBanco, context: Context) -> dict[str, object]:
         rule_files=[DATA / "rules.toml"] if game.rules == STANDARD_RULES else [],
         examples=EXAMPLES, describe_hands=_hands,
         published=context.repository / "reports" / "published" / "punto-banco.toml",
-        reference=sections.load_reference(context),
+        reference=reference,
         brute_force_shoes=[Shoe.parse(text) for text in BRUTE_FORCE_SHOES],
         simulated_rounds=SIMULATED_ROUNDS, seed=SIMULATION_SEED)
     data["totals"] = _final_totals(game, shoe)

@@ -471,18 +471,6 @@ def _computed_figure(tallies: Mapping[int, tuple[list[str], Counter]],
     return table.standard_deviation, f"{table.name} ({table.paytable}): standard deviation"
 
 
-def load_reference(context: Context, name: str = "reference") -> ModuleType | None:
-    """The tests' slow, independent reference implementation (``tests/<name>.py``), if the
-    checkout has it."""
-    path = context.repository / "tests" / f"{name}.py"
-    if not path.is_file():
-        return None
-    spec = importlib.util.spec_from_file_location(f"_exact_report_{name}", path)
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
-
-
 def brute_force_checks(game: Game, bets: Sequence[Bet], shoes: Sequence[Shoe],
                        reference_counts: Callable[[Shoe, Sequence[str]], Counter],
                        reference_features: Iterable[str]) -> dict[str, object]:
@@ -609,7 +597,7 @@ def standard_report_data(game: Game, context: Context, *, decks: int, rule_set: 
 
     ``reference``, if given, is a slow independent implementation with ``brute_force(shoe,
     names, by=)``, ``simulate(shoe, rounds, seed, names)`` and ``FEATURES`` (like
-    ``tests/reference.py``): it adds the brute-force and simulation checks.
+    ``exact/reference.py``): it adds the brute-force and simulation checks.
     """
     from exact.analysis import game_bets
 

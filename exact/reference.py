@@ -1,5 +1,5 @@
-"""Slow, obviously correct references for the tests: a card-by-card brute force and a
-Monte Carlo round simulator.
+"""Slow, obviously correct references for the tests and the reports: a card-by-card brute
+force and a Monte Carlo round simulator.
 
 Both deal physical cards in the real order (Player, Banker, Player, Banker, then third
 cards) and apply the textbook tableau written out here by hand, independently of the rule
