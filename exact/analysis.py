@@ -57,7 +57,7 @@ class BetAnalysis:
         own = self.tables[self.bet.paytable]
         return [own, *(t for name, t in self.tables.items() if name != self.bet.paytable)]
 
-    def to_frame(self):  # type: ignore[no-untyped-def]
+    def to_frame(self):
         """A pandas DataFrame: one row per paytable and event (exact values and floats)."""
         from exact.frames import frame
         from exact.statistics import table_rows
@@ -93,7 +93,7 @@ class GameAnalysis:
         """Every bet's table under every paytable (each bet's own paytable first)."""
         return [table for bet in self.bets.values() for table in bet.ordered_tables()]
 
-    def to_frame(self):  # type: ignore[no-untyped-def]
+    def to_frame(self):
         """A pandas DataFrame with one row per bet, paytable and event: exact counts (int)
         and fractions (``Fraction``) with float columns beside them. Needs pandas.
 
@@ -114,7 +114,7 @@ class GameAnalysis:
                      for bet in self.bets.values() for table in bet.ordered_tables()
                      for row in table_rows(table))
 
-    def summary_frame(self):  # type: ignore[no-untyped-def]
+    def summary_frame(self):
         """A pandas DataFrame with one row per bet and paytable: house edge, hit frequency,
         variance and SD, top award and its odds (exact and float)."""
         from exact.frames import frame

@@ -165,7 +165,7 @@ class PayVector:
         # every |count x pay| sums to at most total x max|pay|: int64 only below that bound
         largest = max(totals, default=0) * max(abs(p) for p in self.scaled)
         dtype: type = np.int64 if largest <= INT64_LIMIT and wider is not object else object
-        numerators = block.astype(dtype) @ np.array(self.scaled, dtype=dtype)
+        numerators: np.ndarray = block.astype(dtype) @ np.array(self.scaled, dtype=dtype)
         return numerators, [total * self.denominator for total in totals]
 
 

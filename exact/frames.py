@@ -24,7 +24,7 @@ from typing import Any
 from exact.errors import FramesError as FramesError
 
 
-def pandas():  # type: ignore[no-untyped-def]
+def pandas():
     try:
         import pandas
     except ImportError:
@@ -32,7 +32,7 @@ def pandas():  # type: ignore[no-untyped-def]
     return pandas
 
 
-def frame(rows: Iterable[dict[str, Any]]):  # type: ignore[no-untyped-def]
+def frame(rows: Iterable[dict[str, Any]]):
     """A DataFrame of ``rows`` whose exact columns keep their Python objects (no int64 or
     float conversion)."""
     rows = list(rows)

@@ -90,7 +90,7 @@ def families(bets: Sequence[Bet]) -> dict[str, list[Bet]]:
     return {name: members for name, members in grouped.items() if members}
 
 
-def _panels(count: int, columns: int = 2, width: float = 5.2, height: float = 3.2):  # type: ignore[no-untyped-def]
+def _panels(count: int, columns: int = 2, width: float = 5.2, height: float = 3.2):
     import matplotlib.pyplot as plt
 
     rows = max(1, -(-count // columns))
@@ -102,7 +102,7 @@ def _panels(count: int, columns: int = 2, width: float = 5.2, height: float = 3.
     return figure, flat[:count]
 
 
-def edge_by_decks_figure(by_decks: Mapping[int, GameAnalysis], bets: Sequence[Bet]):  # type: ignore[no-untyped-def]
+def edge_by_decks_figure(by_decks: Mapping[int, GameAnalysis], bets: Sequence[Bet]):
     """House edge (%) against the number of decks: one panel per bet family, one line per
     bet (its own paytable), each panel on its own scale."""
     decks = sorted(by_decks)
@@ -121,7 +121,7 @@ def edge_by_decks_figure(by_decks: Mapping[int, GameAnalysis], bets: Sequence[Be
     return figure
 
 
-def removal_figure(table: RemovalTable, keys: Sequence[str] = RANKS):  # type: ignore[no-untyped-def]
+def removal_figure(table: RemovalTable, keys: Sequence[str] = RANKS):
     """One bar chart per bet: change of the house edge (percentage points) when one card of
     each rank is removed (red: the removal hurts the player)."""
     figure, axes = _panels(len(table.effects), columns=3, width=3.6, height=2.7)

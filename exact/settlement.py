@@ -182,7 +182,7 @@ NINES takes them only beside a wager on Player, Banker or Tie
         if (wager.bet, wager.paytable) in seen:
             raise SettlementError(f"two wagers on {wager.bet!r}: give one, with the total")
         seen.add((wager.bet, wager.paytable))
-    needing = getattr(game, "needs_main_wager", frozenset())
+    needing: frozenset[str] = getattr(game, "needs_main_wager", frozenset())
     if any(bets[w.bet].group in needing for w in wagers) and not any(
             bets[w.bet].group == "main" for w in wagers):
         names = ", ".join(sorted({bets[w.bet].name for w in wagers
@@ -191,7 +191,7 @@ NINES takes them only beside a wager on Player, Banker or Tie
                               "beside a wager on Player, Banker or Tie")
 
 
-def _readable(feature, record) -> bool:  # type: ignore[no-untyped-def]
+def _readable(feature, record) -> bool:
     try:
         feature.read(record)
     except (IndexError, TypeError):

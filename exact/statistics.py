@@ -68,7 +68,7 @@ class BetTable:
     def return_to_player(self) -> Fraction:
         return 1 + self.expected_value
 
-    def _frequency(self, test) -> Fraction:  # type: ignore[no-untyped-def]
+    def _frequency(self, test) -> Fraction:
         return sum((o.probability for o in self.outcomes if test(o.pays)), Fraction(0))
 
     @property
@@ -105,7 +105,7 @@ class BetTable:
 
         return str(sympy.sqrt(sympy.Rational(self.variance.numerator, self.variance.denominator)))
 
-    def to_frame(self):  # type: ignore[no-untyped-def]
+    def to_frame(self):
         """A pandas DataFrame, one row per event: exact values and floats (needs pandas)."""
         return frame(table_rows(self))
 

@@ -265,7 +265,7 @@ class GameTable:
         if has_joker(infoset):
             return STAND if STAND in actions else actions[0]
         tag = infoset[1]
-        total = tag if isinstance(tag, int) else sum(tag) % 10  # type: ignore[arg-type]
+        total = tag if isinstance(tag, int) else sum(tag) % 10
         return DRAW if total <= self.rules.house_way_draw_max else STAND
 
     def _house_dealer(self, infoset: InfoSet, actions: tuple[str, ...]) -> str:
@@ -297,7 +297,7 @@ class GameTable:
         return sum((_reach(player, p) * _reach(dealer, d) * pay for p, d, pay in self.payoffs),
                    Fraction(0)) / self.total
 
-    def player_best_response(self, dealer: Strategy, only=None,  # type: ignore[no-untyped-def]
+    def player_best_response(self, dealer: Strategy, only=None,
                              base: Strategy | None = None) -> Strategy:
         """The player's exact best response (pure), one action per information set; ties
         keep House Way. ``only`` restricts the search to some sets (others from ``base``)."""
@@ -315,7 +315,7 @@ class GameTable:
             result[infoset] = _pure(best, actions)
         return result
 
-    def dealer_best_response(self, player: Strategy, only=None,  # type: ignore[no-untyped-def]
+    def dealer_best_response(self, player: Strategy, only=None,
                              base: Strategy | None = None) -> Strategy:
         """The dealer's exact best response (pure): draw sets first, then the check."""
         values: dict[InfoSet, dict[str, Fraction]] = defaultdict(lambda: defaultdict(Fraction))
@@ -353,7 +353,7 @@ class GameTable:
         return rows
 
 
-def _set_order(item) -> tuple:  # type: ignore[no-untyped-def]
+def _set_order(item) -> tuple:
     return tuple(str(part) for part in item[0])
 
 
@@ -364,13 +364,13 @@ def describe_set(infoset: InfoSet) -> str:
         own = (f"total {tag}" if isinstance(tag, int) else
                "one joker" if tag == "J" else "two jokers" if tag == "N" else
                f"one joker and a {tag[1]}" if tag[0] == "J" else  # type: ignore[index]
-               "cards " + "+".join(CLASS_NAMES[c] for c in tag))  # type: ignore[union-attr]
-        return f"player {own} v up {CLASS_NAMES[infoset[2]]}"  # type: ignore[index]
+               "cards " + "+".join(CLASS_NAMES[c] for c in tag))
+        return f"player {own} v up {CLASS_NAMES[infoset[2]]}"
     own = f"dealer {CLASS_NAMES[infoset[1]]} up {CLASS_NAMES[infoset[2]]} down"  # type: ignore
     if kind == "check":
         return own + ", before the draws"
     seen = "player stood" if not infoset[3] else "player drew" + (
-        f" {CLASS_NAMES[infoset[4]]}" if infoset[4] is not None else "")  # type: ignore[index]
+        f" {CLASS_NAMES[infoset[4]]}" if infoset[4] is not None else "")
     return f"{own}, {seen}"
 
 
@@ -563,7 +563,7 @@ class _Builder:
             else:
                 self.both_draw(p_seq, before, player, dealer, up, down, weight, dealer_actions)
 
-    def memo(self, function, *args):  # type: ignore[no-untyped-def]
+    def memo(self, function, *args):
         key = (function, args)
         if key not in self.cache:
             self.cache[key] = function(self.rules, *args)
@@ -699,7 +699,7 @@ class Century21Deal:
     def _plans(self) -> dict[tuple[int, int, int, int], tuple]:
         return {}
 
-    def _plan(self, player: tuple, dealer: tuple):  # type: ignore[no-untyped-def]
+    def _plan(self, player: tuple, dealer: tuple):
         # The plan depends only on the first two cards of each hand; the enumerators ask for
         # it at every node (most of a compilation's time), so it is kept per deal.
         a, b = sorted(player[:2])
@@ -709,7 +709,7 @@ class Century21Deal:
             found = self._plans[key] = self._plan_of(a, b, dealer[0], dealer[1])
         return found
 
-    def _plan_of(self, a: int, b: int, up: int, down: int):  # type: ignore[no-untyped-def]
+    def _plan_of(self, a: int, b: int, up: int, down: int):
         rules = self.rules
         choose_p, choose_d = self._choice_maps
         stops = dealer_stops(rules, up, down)
@@ -797,22 +797,22 @@ class Century21(Game):
     def default_shoe(self) -> Shoe:
         return shoe_for(self.rules)
 
-    def analyze_cli(self, args) -> str:  # type: ignore[no-untyped-def]
+    def analyze_cli(self, args) -> str:
         """The ``analyze century21`` command (hook called by :mod:`exact.cli`)."""
         from exact.games.century21_report import run_cli
         return run_cli(self, args)
 
-    def eor_cli(self, args) -> str:  # type: ignore[no-untyped-def]
+    def eor_cli(self, args) -> str:
         """The ``eor century21`` command (hook called by :mod:`exact.counting_cli`)."""
         from exact.games.century21_batch import run_eor_cli
         return run_eor_cli(self, args)
 
-    def edge_cli(self, args, seen) -> str:  # type: ignore[no-untyped-def]
+    def edge_cli(self, args, seen) -> str:
         """The ``edge century21`` command (hook called by :mod:`exact.counting_cli`)."""
         from exact.games.century21_batch import run_edge_cli
         return run_edge_cli(self, args, seen)
 
-    def shoe_play(self, config):  # type: ignore[no-untyped-def]
+    def shoe_play(self, config):
         """The player's wager on real shoes (hook called by :mod:`exact.simulation`)."""
         from exact.games.century21_simulation import Century21Play
         return Century21Play(self, config)

@@ -150,7 +150,7 @@ class Rules:
                           RuleWarning, stacklevel=3)
 
     def __hash__(self) -> int:
-        return self._hash  # type: ignore[attr-defined, no-any-return]
+        return self._hash
 
     def __eq__(self, other: object) -> bool:
         return self is other or (isinstance(other, Rules) and hash(self) == hash(other) and all(
@@ -279,7 +279,7 @@ def _total_key(key: object) -> int:
     return parse_integer(key, "total", "rule win_pays_by_total key", RuleInputError)
 
 
-def _listed(values) -> str:  # type: ignore[no-untyped-def]
+def _listed(values) -> str:
     return ", ".join(str(v) for v in sorted(values))
 
 

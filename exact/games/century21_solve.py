@@ -46,7 +46,7 @@ def _sequences(table: GameTable, side: str) -> dict[tuple[InfoSet, str] | None, 
     return index
 
 
-def _constraints(table: GameTable, side: str, index) -> csr_matrix:  # type: ignore[no-untyped-def]
+def _constraints(table: GameTable, side: str, index) -> csr_matrix:
     sets = table.player_sets if side == "player" else table.dealer_sets
     rows, cols, data = [0], [0], [1.0]
     for row, infoset in enumerate(sorted(sets, key=str), start=1):
@@ -61,7 +61,7 @@ def _constraints(table: GameTable, side: str, index) -> csr_matrix:  # type: ign
     return coo_matrix((data, (rows, cols)), shape=(len(sets) + 1, len(index))).tocsr()
 
 
-def _payoff_matrix(table: GameTable, p_index, d_index) -> csr_matrix:  # type: ignore
+def _payoff_matrix(table: GameTable, p_index, d_index) -> csr_matrix:
     rows, cols, data = [], [], []
     for p, d, pay in table.payoffs:
         rows.append(p_index[p[-1]] if p else 0)
@@ -96,7 +96,7 @@ def solve_lp(table: GameTable) -> tuple[np.ndarray, np.ndarray, float, dict, dic
     return player.x[:n_x], dealer.x[:n_y], float(-player.fun), p_index, d_index
 
 
-def _behaviour(table: GameTable, side: str, plan: np.ndarray, index, limit: int) -> Strategy:  # type: ignore
+def _behaviour(table: GameTable, side: str, plan: np.ndarray, index, limit: int) -> Strategy:
     sets = table.player_sets if side == "player" else table.dealer_sets
     strategy: Strategy = {}
     for infoset, actions in sets.items():
@@ -212,7 +212,7 @@ def table_actions(table: GameTable, side: str, infoset: InfoSet) -> tuple[str, .
     return (table.player_sets if side == "player" else table.dealer_sets)[infoset]
 
 
-def _affine(sequence, strategy: Strategy, column, width: int):  # type: ignore[no-untyped-def]
+def _affine(sequence, strategy: Strategy, column, width: int):
     """The reach of ``sequence`` as coefficients (unknowns..., constant); None if not affine."""
     constant = Fraction(1)
     unknown: tuple[int, Fraction] | None = None

@@ -111,7 +111,7 @@ class Rules:
                 house_banker_draws_when_player_stands=_totals(
                     house["banker_draws_when_player_stands"]),  # type: ignore[index]
                 house_banker_draws_on_player_third=tuple(
-                    _totals(third.get(str(total), [])) for total in range(10)),  # type: ignore
+                    _totals(third.get(str(total), [])) for total in range(10)),
             )
         except KeyError as error:
             raise RuleError(f"{path}: missing rule {error.args[0]!r}") from None
@@ -312,11 +312,11 @@ def house_way(rules: Rules, game: SequenceForm) -> tuple[Strategy, Strategy]:
     return (pure(game, 0, _house_player(rules)), pure(game, 1, _house_banker(rules)))
 
 
-def _house_player(rules: Rules):  # type: ignore[no-untyped-def]
+def _house_player(rules: Rules):
     return lambda _infoset, _actions: DRAW if rules.house_player_draws_on_choice else STAND
 
 
-def _house_banker(rules: Rules):  # type: ignore[no-untyped-def]
+def _house_banker(rules: Rules):
     return lambda infoset, _actions: (
         DRAW if rules.house_banker_draws(banker_total(infoset), infoset[2]) else STAND)
 
@@ -481,7 +481,7 @@ class CheminDeFer(Game):
     def describe_rules(self) -> list[str]:
         return self.rules.describe()
 
-    def analyze_cli(self, args) -> str:  # type: ignore[no-untyped-def]
+    def analyze_cli(self, args) -> str:
         """The ``analyze chemin-de-fer`` command (hook called by :mod:`exact.cli`)."""
         rules = Rules.load(args.rules) if getattr(args, "rules", None) else self.rules
         commission = getattr(args, "commission", None)

@@ -194,7 +194,7 @@ def example(rules: Rules, dealer: str, seats: dict[int, str],
             "credits": ", ".join(hand.free_collection_credits)}
 
 
-def strategy_tables(table: GameTable, pairs) -> dict[str, object]:  # type: ignore[no-untyped-def]
+def strategy_tables(table: GameTable, pairs) -> dict[str, object]:
     """P(draw) (or P(end) at the dealer's check) per information set, per strategy."""
     out = {}
     for side, index, names in (("player", 0, ("house", "best", "equilibrium")),
@@ -219,7 +219,7 @@ def strategy_tables(table: GameTable, pairs) -> dict[str, object]:  # type: igno
     return out
 
 
-def strategy_map(table: GameTable, pairs, context: Context) -> str:  # type: ignore[no-untyped-def]
+def strategy_map(table: GameTable, pairs, context: Context) -> str:
     """Chart: the player's P(draw) by own hand (rows) and the dealer's up card (columns)."""
     panels = []
     hands: list[str] = []
@@ -233,7 +233,7 @@ def strategy_map(table: GameTable, pairs, context: Context) -> str:  # type: ign
         hands = list(grid)
         panels.append({"title": f"{STRATEGIES[name][0]} (player)",
                        "values": [[grid[h].get(u, float("nan")) for u in ups] for h in hands]})
-    labels = [CLASS_NAMES[u] for u in ups]  # type: ignore[index]
+    labels = [CLASS_NAMES[u] for u in ups]
     return charts.strategy_map(hands, labels, panels, context.out_dir / "strategy-map.svg")
 
 

@@ -32,7 +32,7 @@ PANEL_WIDTH, PANEL_HEIGHT = 2.3, 1.9  # inches
 
 
 @contextmanager
-def _style():  # type: ignore[no-untyped-def]
+def _style():
     import matplotlib
 
     matplotlib.use("svg", force=True)
@@ -42,7 +42,7 @@ def _style():  # type: ignore[no-untyped-def]
         yield plt
 
 
-def _grid(plt, panels: int):  # type: ignore[no-untyped-def]
+def _grid(plt, panels: int):
     columns = min(COLUMNS, max(panels, 1))
     rows = max(1, math.ceil(panels / columns))
     figure, axes = plt.subplots(rows, columns, squeeze=False,
@@ -53,14 +53,14 @@ def _grid(plt, panels: int):  # type: ignore[no-untyped-def]
     return figure, flat[:panels]
 
 
-def _write_svg(figure, path: Path, **options: object) -> None:  # type: ignore[no-untyped-def]
+def _write_svg(figure, path: Path, **options: object) -> None:
     """The chart as SVG (no date: same inputs, same bytes), written whole (exact.files)."""
     image = io.BytesIO()
     figure.savefig(image, format="svg", metadata={"Date": None}, **options)
     write_file(path, image.getvalue())
 
 
-def _save(plt, figure, path: Path) -> str:  # type: ignore[no-untyped-def]
+def _save(plt, figure, path: Path) -> str:
     figure.tight_layout()
     _write_svg(figure, path)
     plt.close(figure)
@@ -131,7 +131,7 @@ def edge_through_shoe(depths: Sequence[int], panels: Sequence[Mapping[str, objec
     with _style() as plt:
         figure, axes = _grid(plt, len(panels))
         for axis, panel in zip(axes, panels, strict=True):
-            axis.boxplot(panel["edges"], widths=0.55, showfliers=True,  # type: ignore[arg-type]
+            axis.boxplot(panel["edges"], widths=0.55, showfliers=True,
                          flierprops={"markersize": 2.5})
             axis.set_xticks(range(1, len(depths) + 1), [str(d) for d in depths])
             axis.axhline(panel["full"], color="#1f4e79", linewidth=0.8, linestyle="--")

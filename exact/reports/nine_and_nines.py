@@ -49,7 +49,7 @@ DESIGNED_TIERS = {"nine-player": "Unsuited 9 without a ten", "nines": "Double"}
 RARITY_ROUNDS = 100_000_000
 
 
-def report_data(game, context: Context) -> dict[str, object]:  # type: ignore[no-untyped-def]
+def report_data(game, context: Context) -> dict[str, object]:
     data = sections.standard_report_data(
         game, context, decks=DECKS, rule_set=(game.rules.id, game.rules.name),
         rule_files=[PUNTO_BANCO_DATA / "rules.toml"] if game.rules == STANDARD_RULES else [],
@@ -95,7 +95,7 @@ def designer(bet_analysis: BetAnalysis, tier: str) -> dict[str, object]:
     }
 
 
-def rarity(bet_analyses) -> list[dict[str, object]]:  # type: ignore[no-untyped-def]
+def rarity(bet_analyses) -> list[dict[str, object]]:
     """Every paying tier of every side wager: hit frequency, 1 in X, occurrences expected in
     ``RARITY_ROUNDS`` rounds and the probability of at least one."""
     out = []
@@ -112,7 +112,7 @@ def rarity(bet_analyses) -> list[dict[str, object]]:  # type: ignore[no-untyped-
 
 
 # --- checks against exact/nine_reference.py --------------------------------------------------
-def side_checks(game, bets, analysis, reference: ModuleType) -> dict[str, object]:  # type: ignore[no-untyped-def]
+def side_checks(game, bets, analysis, reference: ModuleType) -> dict[str, object]:
     """NINE and NINES against the tests' independent references: a card-by-card brute force
     on small shoes, a plain count of NINES on the full shoe, a seeded simulation."""
     brute = []

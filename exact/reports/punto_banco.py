@@ -39,8 +39,8 @@ def report_data(game: PuntoBanco, context: Context) -> dict[str, object]:
     return data
 
 
-def _hands(record) -> list[str]:  # type: ignore[no-untyped-def]
-    def told(side: str, hand) -> str:  # type: ignore[no-untyped-def]
+def _hands(record) -> list[str]:
+    def told(side: str, hand) -> str:
         cards = " ".join(f"{label[1]}{label[3]}" for label in hand)
         third = " (drew a third card)" if len(hand) == 3 else ""
         return f"{side}: {cards}, total {hand_total(hand)}{third}"

@@ -199,7 +199,7 @@ def return_tables(analysis: GameAnalysis) -> list[dict[str, object]]:
     for bet, table in _tables(analysis):
         entry = out.setdefault(bet.id, {"id": bet.id, "name": bet.name,
                                         "description": bet.description, "tables": []})
-        entry["tables"].append({  # type: ignore[union-attr]
+        entry["tables"].append({
             "paytable": table.paytable,
             "default": table.paytable == bet.paytable,
             "rows": [{"event": o.event, "pays": pays_text(o.pays),
@@ -290,7 +290,7 @@ def pay_sensitivity(analysis: GameAnalysis, context: Context) -> dict[str, objec
                          "break_even_decimal": decimal(break_even, 6)})
             low = max(Fraction(0), min(outcome.pays, break_even) * Fraction(4, 5))
             high = max(outcome.pays, break_even) * Fraction(6, 5)
-            def edge(pay: Fraction, o=outcome, t=table) -> Fraction:  # type: ignore[no-untyped-def]
+            def edge(pay: Fraction, o=outcome, t=table) -> Fraction:
                 return -(t.expected_value + o.probability * (pay - o.pays))
 
             panels.append({"title": f"{table.name}: {outcome.event}",
