@@ -133,7 +133,7 @@ def _rules_of(game: object) -> object:
 
 def assumptions_json(game: object) -> list[dict[str, str]]:
     """The ``assumptions`` list of a command's JSON for ``game`` (a Game or a game id)."""
-    game_id = game if isinstance(game, str) else game.id  # type: ignore[attr-defined]
+    game_id = game if isinstance(game, str) else game.id  # type: ignore[attr-defined]  # any game-like
     rules = None if isinstance(game, str) else _rules_of(game)
     return [item.as_json() for item in game_assumptions(game_id, rules)]
 

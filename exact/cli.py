@@ -10,6 +10,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from exact.analysis import ENGINES, analyze, game_bets
 from exact.bets import Bet, format_pays
@@ -26,7 +27,7 @@ EXIT_USAGE = 2
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         raise UsageError(message)
 
 

@@ -122,7 +122,7 @@ class _Set(tuple):
         equal = self.__eq__(other)
         return equal if equal is NotImplemented else not equal
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
 
 def _describe(value: object) -> str:
@@ -154,11 +154,11 @@ def _arithmetic(symbol: str, function: Callable[[object, object], object]
                 result = function(left, right)
                 if type(result) is int and -_LIMIT < result < _LIMIT:
                     return result
-                return _bounded(result)  # type: ignore[arg-type]
+                return _bounded(result)
             for value in (left, right):
                 if not isinstance(value, int | Fraction):
                     raise EvaluationError(f"{symbol} needs numbers, not {_describe(value)}")
-            return _bounded(function(left, right))  # type: ignore[arg-type]
+            return _bounded(function(left, right))
         except ZeroDivisionError:
             raise EvaluationError(f"division by zero ({left} {symbol} {right})") from None
     return checked
@@ -526,7 +526,7 @@ def _elementwise(function: Callable[..., object], *arguments: object) -> object:
 
 def _small_integers(value: object) -> bool:
     cells = value.flat if isinstance(value, np.ndarray) else (value,)
-    return all(type(cell) in _SMALL and -_SMALL_LIMIT < cell < _SMALL_LIMIT  # type: ignore[operator]
+    return all(type(cell) in _SMALL and -_SMALL_LIMIT < cell < _SMALL_LIMIT
                for cell in cells)
 
 

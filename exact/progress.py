@@ -12,7 +12,7 @@ or a pipe (tests, CI, ``2> log``) prints nothing extra.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sized
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -45,8 +45,8 @@ def steps(items: Iterable[Item], description: str, unit: str = "it",
     if not on_terminal():
         yield from items
         return
-    if total is None and hasattr(items, "__len__"):
-        total = len(items)  # type: ignore[arg-type]
+    if total is None and isinstance(items, Sized):
+        total = len(items)
     bar = _bar(total, description, unit)
     try:
         for item in items:

@@ -73,7 +73,7 @@ def class_counts(shoe: Shoe) -> tuple[int, ...]:
 
 
 def card_class(card: Card) -> int:
-    return JOKER if card.is_joker else card.value  # type: ignore[return-value]
+    return JOKER if card.is_joker else card.value
 
 
 def two_card_state(first: int, second: int) -> HandState:
@@ -273,7 +273,7 @@ class GameTable:
             return END
         if has_joker(infoset):
             return STAND if STAND in actions else actions[0]
-        total = (infoset[1] + infoset[2]) % 10  # type: ignore[operator]
+        total = (infoset[1] + infoset[2]) % 10
         return DRAW if total <= self.rules.dealer_house_way_draw_max else STAND
 
     def pure(self, side: str, choose: Mapping[InfoSet, str]) -> Strategy:
@@ -363,10 +363,10 @@ def describe_set(infoset: InfoSet) -> str:
         tag = infoset[1]
         own = (f"total {tag}" if isinstance(tag, int) else
                "one joker" if tag == "J" else "two jokers" if tag == "N" else
-               f"one joker and a {tag[1]}" if tag[0] == "J" else  # type: ignore[index]
+               f"one joker and a {tag[1]}" if tag[0] == "J" else
                "cards " + "+".join(CLASS_NAMES[c] for c in tag))
         return f"player {own} v up {CLASS_NAMES[infoset[2]]}"
-    own = f"dealer {CLASS_NAMES[infoset[1]]} up {CLASS_NAMES[infoset[2]]} down"  # type: ignore
+    own = f"dealer {CLASS_NAMES[infoset[1]]} up {CLASS_NAMES[infoset[2]]} down"
     if kind == "check":
         return own + ", before the draws"
     seen = "player stood" if not infoset[3] else "player drew" + (

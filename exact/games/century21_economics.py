@@ -75,7 +75,7 @@ class TableEconomics:
             return Fraction(1)
         if not self.action:
             return Fraction(0)
-        return self.dealer_wager / self.total_wagers  # type: ignore[operator]
+        return self.dealer_wager / self.total_wagers  # type: ignore[operator]  # set whenever this is asked
 
     @property
     def seats_in_action(self) -> Fraction:
@@ -84,7 +84,7 @@ class TableEconomics:
             return Fraction(self.players)
         if not self.action:
             return Fraction(0)
-        full, part = divmod(self.dealer_wager, self.bet)  # type: ignore[operator]
+        full, part = divmod(self.dealer_wager, self.bet)  # type: ignore[operator]  # set whenever this is asked
         return Fraction(int(full) + (1 if part else 0))
 
     @property

@@ -46,7 +46,7 @@ def heads_up_table(result: Result, strategy: str) -> BetTable:
 def strategy_rows(table: GameTable, side: str, strategy: Strategy) -> list[dict[str, Any]]:
     return [{"information": row["information"], "action": row["action"],
              "probability": str(row["probability"]),
-             "probability_float": float(row["probability"])}  # type: ignore[arg-type]
+             "probability_float": float(row["probability"])}
             for row in table.strategy_table(side, strategy)]
 
 
@@ -71,7 +71,7 @@ def strategy_text(table: GameTable, side: str, strategy: Strategy) -> str:
     for row in table.strategy_table(side, strategy):
         probability = row["probability"]
         shown = ("always" if probability == 1 else "never" if probability == 0
-                 else f"{float(probability):.6f} = {probability}")  # type: ignore[arg-type]
+                 else f"{float(probability):.6f} = {probability}")
         lines.append(f"  {row['information']:48} {row['action']:8} {shown}")
     return "\n".join(lines)
 

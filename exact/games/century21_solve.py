@@ -223,14 +223,14 @@ def _affine(sequence, strategy: Strategy, column, width: int):
             first = next(iter(strategy[infoset]))
             unknown = (column[infoset], Fraction(1) if action == first else Fraction(-1))
             constant_part = Fraction(0) if action == first else Fraction(1)  # q or 1 - q
-            unknown = (unknown[0], unknown[1], constant_part)  # type: ignore[assignment]
+            unknown = (unknown[0], unknown[1], constant_part)
         else:
             constant *= strategy[infoset][action]
     coefficients = [Fraction(0)] * width
     if unknown is None:
         coefficients[-1] = constant
     else:
-        index, slope, offset = unknown  # type: ignore[misc]
+        index, slope, offset = unknown
         coefficients[index] = constant * slope
         coefficients[-1] = constant * offset
     return coefficients

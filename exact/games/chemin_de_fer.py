@@ -98,7 +98,7 @@ class Rules:
         data = read_rule_file(path)
         try:
             house = data["house_way"]
-            third = house["banker_draws_on_player_third"]  # type: ignore[index]
+            third = house["banker_draws_on_player_third"]
             return cls(
                 id=str(data["id"]), name=str(data.get("name", data["id"])),
                 naturals=_totals(data["naturals"]),
@@ -107,9 +107,9 @@ class Rules:
                 player_chooses_on=_totals(data["player_chooses_on"]),
                 decks=_integer(data.get("decks", 6)),
                 commission=parse_commission(str(data.get("commission", "0"))),
-                house_player_draws_on_choice=bool(house["player_draws_on_five"]),  # type: ignore
+                house_player_draws_on_choice=bool(house["player_draws_on_five"]),
                 house_banker_draws_when_player_stands=_totals(
-                    house["banker_draws_when_player_stands"]),  # type: ignore[index]
+                    house["banker_draws_when_player_stands"]),
                 house_banker_draws_on_player_third=tuple(
                     _totals(third.get(str(total), [])) for total in range(10)),
             )
@@ -408,7 +408,7 @@ class Analysis:
         thirds: list[int | None] = [None, *range(10)]
         lines.append(f"  {'Banker':8}" + "".join(f"{'-' if t is None else t:>7}" for t in thirds))
         for tag, row in grid.items():
-            label = str(tag) if isinstance(tag, int) else "+".join(map(str, tag))  # type: ignore
+            label = str(tag) if isinstance(tag, int) else "+".join(map(str, tag))
             lines.append(f"  {label:8}" + "".join(f"{row.get(t, ''):>7}" for t in thirds))
         return "\n".join(lines) + "\n"
 

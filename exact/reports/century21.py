@@ -202,7 +202,7 @@ def strategy_tables(table: GameTable, pairs) -> dict[str, object]:
         rows = {}
         for name in names:
             for row in table.strategy_table(side, pairs[name][index]):
-                probability: Fraction = row["probability"]  # type: ignore[assignment]
+                probability: Fraction = row["probability"]
                 if probability not in (0, 1):
                     shown = f"{float(probability):.4f}"
                 elif row["action"] == "end":
@@ -223,7 +223,7 @@ def strategy_map(table: GameTable, pairs, context: Context) -> str:
     """Chart: the player's P(draw) by own hand (rows) and the dealer's up card (columns)."""
     panels = []
     hands: list[str] = []
-    ups = sorted({h[2] for h in table.player_sets})  # type: ignore[type-var]
+    ups = sorted({h[2] for h in table.player_sets})
     for name in ("house", "best", "equilibrium"):
         player = pairs[name][0]
         grid: dict[str, dict[object, float]] = {}

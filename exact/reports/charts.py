@@ -78,7 +78,7 @@ def edge_against_pay(panels: Sequence[Mapping[str, object]], path: Path) -> str:
         for axis, panel in zip(axes, panels, strict=True):
             axis.plot(panel["pays"], panel["edges"], color="#1f4e79", linewidth=1.4)
             axis.axhline(0, color="#555555", linewidth=0.8)
-            x, y = panel["current"]  # type: ignore[misc]
+            x, y = panel["current"]
             axis.plot([x], [y], "o", color="#c00000", markersize=4, label="current pay")
             if panel.get("break_even") is not None:
                 axis.axvline(panel["break_even"], color="#7f7f7f", linestyle="--",
@@ -98,7 +98,7 @@ def effects_of_removal(ranks: Sequence[str], panels: Sequence[Mapping[str, objec
     with _style() as plt:
         figure, axes = _grid(plt, len(panels))
         for axis, panel in zip(axes, panels, strict=True):
-            values = list(panel["values"])  # type: ignore[call-overload]
+            values = list(panel["values"])
             colours = ["#c00000" if v > 0 else "#1f4e79" for v in values]
             axis.bar(list(ranks), values, color=colours, width=0.7)
             axis.axhline(0, color="#555555", linewidth=0.8)

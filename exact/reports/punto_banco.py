@@ -54,7 +54,7 @@ def _final_totals(game: PuntoBanco, shoe: Shoe) -> dict[str, object]:
     counts: dict[tuple[int, int], int] = {}
     for record, count in distribution.counts.items():
         key = (game.read(record, "player_total"), game.read(record, "banker_total"))
-        counts[key] = counts.get(key, 0) + count  # type: ignore[index]
+        counts[key] = counts.get(key, 0) + count
     return {"total": grouped(distribution.total),
             "rows": [{"player": str(p), "banker": str(b), "count": grouped(counts.get((p, b), 0)),
                       "probability": decimal(counts.get((p, b), 0) / distribution.total)}
@@ -66,6 +66,6 @@ def _cards_dealt(game: PuntoBanco, shoe: Shoe) -> list[dict[str, str]]:
     counts: dict[int, int] = {}
     for record, count in distribution.counts.items():
         dealt = game.read(record, "cards_dealt")
-        counts[dealt] = counts.get(dealt, 0) + count  # type: ignore[index]
+        counts[dealt] = counts.get(dealt, 0) + count
     return [{"cards": str(n), "count": grouped(c), "probability": decimal(c / distribution.total)}
             for n, c in sorted(counts.items())]

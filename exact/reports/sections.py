@@ -424,7 +424,7 @@ def _feature_tallies(game: Game, figures: Sequence[Mapping[str, object]],
             names = figure.get("features")
             if not isinstance(names, dict) or not names:
                 raise ReportError(f"feature figure {figure!r}: 'features' must be a table")
-            wanted.setdefault(figure.get("decks", 8), set()).update(names)  # type: ignore[arg-type]
+            wanted.setdefault(figure.get("decks", 8), set()).update(names)
     tallies = {}
     for decks, names in wanted.items():
         ordered = sorted(names)
@@ -443,8 +443,8 @@ def _computed_figure(tallies: Mapping[int, tuple[list[str], Counter]],
     if kind == "total":
         return analysis.total, "total (denominator)"
     if kind.startswith("feature"):
-        wanted = dict(figure["features"])  # type: ignore[call-overload]
-        names, tally = tallies[figure.get("decks", 8)]  # type: ignore[index]
+        wanted = dict(figure["features"])
+        names, tally = tallies[figure.get("decks", 8)]
         positions = [(names.index(n), v) for n, v in wanted.items()]
         count = sum(c for key, c in tally.items() if all(key[i] == v for i, v in positions))
         label = ", ".join(f"{n} = {v}" for n, v in wanted.items())
@@ -453,13 +453,13 @@ def _computed_figure(tallies: Mapping[int, tuple[list[str], Counter]],
     bet_id = figure.get("bet")
     if bet_id not in known:
         raise ReportError(f"{where}: unknown bet {bet_id!r}")
-    bet_analysis = analysis.bets[bet_id]  # type: ignore[index]
-    table = bet_analysis.table(figure.get("paytable"))  # type: ignore[arg-type]
+    bet_analysis = analysis.bets[bet_id]
+    table = bet_analysis.table(figure.get("paytable"))
     if kind == "count":
         names = [e.name for e in bet_analysis.bet.events]
         if figure.get("event") not in names:
             raise ReportError(f"{where}: bet {bet_id!r} has no event {figure.get('event')!r}")
-        return (bet_analysis.counts[names.index(figure["event"])],  # type: ignore[arg-type]
+        return (bet_analysis.counts[names.index(figure["event"])],
                 f"{table.name}: {figure['event']} (count)")
     if kind == "house_edge":
         return table.house_edge, f"{table.name} ({table.paytable}): house edge (%)"
