@@ -91,7 +91,7 @@ def _forced(game: Game, shoe: Shoe, bets: Sequence[Bet],
     rest = shoe.remove(list(known.values()))
     view = _view(game, bets)
     counts = view.class_counts(rest)
-    representative = {}
+    representative: dict[int, Card] = {}  # a card of each class
     for card in CARDS:
         representative.setdefault(view.card_class[CARDS.index(card)], card)
     free_total = unit - len(known)
