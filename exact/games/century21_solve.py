@@ -107,7 +107,7 @@ def _behaviour(table: GameTable, side: str, plan: np.ndarray, index, limit: int)
             continue
         probabilities = [Fraction(r / mass).limit_denominator(limit) for r in reach[:-1]]
         probabilities = [min(max(p, Fraction(0)), Fraction(1)) for p in probabilities]
-        last = 1 - sum(probabilities)
+        last = 1 - sum(probabilities, Fraction(0))
         if last < 0:
             probabilities[-1] += last
             last = Fraction(0)
@@ -215,15 +215,15 @@ def table_actions(table: GameTable, side: str, infoset: InfoSet) -> tuple[str, .
 def _affine(sequence, strategy: Strategy, column, width: int):
     """The reach of ``sequence`` as coefficients (unknowns..., constant); None if not affine."""
     constant = Fraction(1)
-    unknown: tuple[int, Fraction] | None = None
+    unknown: tuple[int, Fraction, Fraction] | None = None  # (column, slope, offset)
     for infoset, action in sequence:
         if infoset in column:
             if unknown is not None:
                 return None
             first = next(iter(strategy[infoset]))
-            unknown = (column[infoset], Fraction(1) if action == first else Fraction(-1))
-            constant_part = Fraction(0) if action == first else Fraction(1)  # q or 1 - q
-            unknown = (unknown[0], unknown[1], constant_part)
+            # q or 1 - q
+            unknown = (column[infoset], Fraction(1) if action == first else Fraction(-1),
+                       Fraction(0) if action == first else Fraction(1))
         else:
             constant *= strategy[infoset][action]
     coefficients = [Fraction(0)] * width

@@ -130,11 +130,10 @@ def side_checks(game, bets, analysis, reference: ModuleType) -> dict[str, object
     nines = analysis.bets["nines"]
     expected = _events(Counter({(None, None, k): v for k, v in counted.items()}), 2, nines,
                        reference)
-    full = {"shoe": Shoe.standard(DECKS).describe(),
-            "rows": [{"event": e.name, "counted": grouped(c), "engine": grouped(n),
-                      "agrees": c == n}
-                     for e, c, n in zip(nines.bet.events, expected, nines.counts, strict=True)]}
-    full["all_agree"] = all(r["agrees"] for r in full["rows"])
+    rows = [{"event": e.name, "counted": grouped(c), "engine": grouped(n), "agrees": c == n}
+            for e, c, n in zip(nines.bet.events, expected, nines.counts, strict=True)]
+    full = {"shoe": Shoe.standard(DECKS).describe(), "rows": rows,
+            "all_agree": all(r["agrees"] for r in rows)}
     seen = reference.simulate_first_four(Shoe.standard(DECKS), SIMULATED_ROUNDS, SIMULATION_SEED)
     level = Fraction(999, 1000)
     simulated = []
