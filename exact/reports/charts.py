@@ -11,6 +11,7 @@ import math
 from collections.abc import Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from exact.files import write_file
 
@@ -67,7 +68,7 @@ def _save(plt, figure, path: Path) -> str:
     return path.name
 
 
-def edge_against_pay(panels: Sequence[Mapping[str, object]], path: Path) -> str:
+def edge_against_pay(panels: Sequence[Mapping[str, Any]], path: Path) -> str:
     """One panel per paying event: house edge (%) as that event's pay varies.
 
     Each panel: ``title``, ``pays`` and ``edges`` (x and y, floats), ``current`` (x, y) and
@@ -91,7 +92,7 @@ def edge_against_pay(panels: Sequence[Mapping[str, object]], path: Path) -> str:
         return _save(plt, figure, path)
 
 
-def effects_of_removal(ranks: Sequence[str], panels: Sequence[Mapping[str, object]],
+def effects_of_removal(ranks: Sequence[str], panels: Sequence[Mapping[str, Any]],
                        path: Path) -> str:
     """One bar panel per bet: change of the house edge (percentage points) when one card of
     each rank is removed. Each panel: ``title`` and ``values`` (floats, one per rank)."""
@@ -123,7 +124,7 @@ def edge_against_decks(decks: Sequence[int], series: Mapping[str, Sequence[float
         return _save(plt, figure, path)
 
 
-def edge_through_shoe(depths: Sequence[int], panels: Sequence[Mapping[str, object]],
+def edge_through_shoe(depths: Sequence[int], panels: Sequence[Mapping[str, Any]],
                       path: Path) -> str:
     """One panel per wager: box plots of the exact house edge (%) of seeded random shoes
     after each number of cards dealt. Each panel: ``title``, ``edges`` (one list per depth)
@@ -143,7 +144,7 @@ def edge_through_shoe(depths: Sequence[int], panels: Sequence[Mapping[str, objec
 
 
 def strategy_map(rows: Sequence[str], columns: Sequence[str],
-                 panels: Sequence[Mapping[str, object]], path: Path) -> str:
+                 panels: Sequence[Mapping[str, Any]], path: Path) -> str:
     """One heat map per strategy: P(draw) (0 to 1) by hand (rows) and card (columns). Each
     panel: ``title`` and ``values`` (one list of floats per row; NaN where no choice)."""
     with _style() as plt:
