@@ -38,6 +38,7 @@ analyze: $(STAMP)
 ## module fixtures, e.g. the reports built once).
 test: $(STAMP)
 	$(PY) -m ruff check exact tests
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -n auto --dist loadfile
 
 ## A long fuzz campaign (issue 11): FUZZ_CASES generated cases (default 20,000) of every
@@ -45,8 +46,13 @@ test: $(STAMP)
 fuzz: $(STAMP)
 	$(PY) tests/fuzz_campaign.py
 
+## ruff, the import layers (import-linter, pyproject.toml), the import graph with the imports
+## inside functions (tests/test_architecture.py) and mypy (strict on the core; ~1 min cold).
 lint: $(STAMP)
 	$(PY) -m ruff check exact tests
+	$(VENV)/bin/lint-imports
+	$(PY) -m pytest -p no:xdist -q tests/test_architecture.py
+	$(PY) -m mypy
 
 bench: $(STAMP)
 	$(PY) tests/benchmark.py

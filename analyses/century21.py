@@ -30,7 +30,8 @@ from exact.games.century21_report import heads_up_table
 from exact.notebooks import require_game
 
 game = require_game("century21")
-from exact.games.century21 import describe_set, game_table, strategy_by_name  # noqa: E402
+from exact.games.century21 import describe_set, game_table  # noqa: E402
+from exact.games.century21_solve import strategy_by_name  # noqa: E402
 
 rules = game.rules
 shoe = Shoe.standard(rules.decks, rules.jokers)

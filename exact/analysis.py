@@ -15,19 +15,19 @@ Fraction(114753351728, 10847218479825)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import Path
 
 import numpy as np
 
 from exact import staged
-from exact.bets import Bet, load_bets
+from exact.bets import Bet, settle_records
+from exact.bets import game_bets as game_bets
+from exact.bets import value_only as value_only
 from exact.cards import Shoe
 from exact.compiled import Projection
-from exact.enumerator import Deal, Record, falling
-from exact.errors import BetFileError
+from exact.enumerator import Deal, falling
 from exact.features import Needs
 from exact.games.base import Game
 from exact.statistics import BetTable
@@ -57,14 +57,15 @@ class BetAnalysis:
         own = self.tables[self.bet.paytable]
         return [own, *(t for name, t in self.tables.items() if name != self.bet.paytable)]
 
-    def to_frame(self):  # type: ignore[no-untyped-def]
+    def to_frame(self):
         """A pandas DataFrame: one row per paytable and event (exact values and floats)."""
-        from exact.frames import frame, table_rows
+        from exact.frames import frame
+        from exact.statistics import table_rows
 
         return frame(row for table in self.ordered_tables() for row in table_rows(table))
 
     def _repr_html_(self) -> str:
-        from exact.frames import table_html
+        from exact.statistics import table_html
 
         return "".join(table_html(table) for table in self.ordered_tables())
 
@@ -92,7 +93,7 @@ class GameAnalysis:
         """Every bet's table under every paytable (each bet's own paytable first)."""
         return [table for bet in self.bets.values() for table in bet.ordered_tables()]
 
-    def to_frame(self):  # type: ignore[no-untyped-def]
+    def to_frame(self):
         """A pandas DataFrame with one row per bet, paytable and event: exact counts (int)
         and fractions (``Fraction``) with float columns beside them. Needs pandas.
 
@@ -104,7 +105,8 @@ class GameAnalysis:
         >>> frame.loc[0, "probability"]
         Fraction(8954111587648, 19524993263685)
         """
-        from exact.frames import frame, table_rows
+        from exact.frames import frame
+        from exact.statistics import table_rows
 
         return frame({"game": self.game.id, "shoe_cards": self.shoe.size,
                       "group": bet.bet.group, "own_paytable": table.paytable == bet.bet.paytable,
@@ -112,31 +114,19 @@ class GameAnalysis:
                      for bet in self.bets.values() for table in bet.ordered_tables()
                      for row in table_rows(table))
 
-    def summary_frame(self):  # type: ignore[no-untyped-def]
+    def summary_frame(self):
         """A pandas DataFrame with one row per bet and paytable: house edge, hit frequency,
         variance and SD, top award and its odds (exact and float)."""
-        from exact.frames import frame, summary_row
+        from exact.frames import frame
+        from exact.statistics import summary_row
 
         return frame(summary_row(table) for table in self.all_tables())
 
     def _repr_html_(self) -> str:
-        from exact.frames import summary_html
+        from exact.statistics import summary_html
 
         return summary_html(self.all_tables(), f"{self.game.name}: {self.shoe.describe()} "
                                            f"({self.shoe.size} cards)")
-
-
-def game_bets(game: Game, bet_files: Iterable[Path | str] = ()) -> list[Bet]:
-    """The game's shipped bets followed by the bets of ``bet_files`` (ids must be unique)."""
-    bets: list[Bet] = []
-    for path in (*game.bet_files, *bet_files):
-        for bet in load_bets(path, game.features):
-            earlier = next((b for b in bets if b.id == bet.id), None)
-            if earlier is not None:
-                raise BetFileError(f"{path}: bet {bet.id!r}: duplicate id (already defined "
-                                   f"in {earlier.source})")
-            bets.append(bet)
-    return bets
 
 
 def analyze(game: Game, shoe: Shoe, bets: Sequence[Bet] | None = None,
@@ -162,45 +152,6 @@ def analyze(game: Game, shoe: Shoe, bets: Sequence[Bet] | None = None,
     if not bets:
         round_cards = game.deal(Needs()).round_cards
     return GameAnalysis(game, shoe, round_cards, {b.id: results[b.id] for b in bets})
-
-
-def value_only(game: Game, bet: Bet) -> bool:
-    """Whether ``bet`` reads nothing of the cards but their point values (the cheapest deals)."""
-    return all(attribute == "value" for _, attribute in game.needs(bet.features).pairs)
-
-
-def settle_records(game: Game, bets: Sequence[Bet], records: Sequence[Record]) -> list[np.ndarray]:
-    """Event index of each bet for each record.
-
-    Each feature is read once per record and coded as a small integer; a bet's condition then
-    runs once per distinct combination of the features it uses (found with numpy), not once
-    per record: a few hundred settlements instead of millions for a large deal.
-    """
-    names = sorted(set().union(*(bet.features for bet in bets)))
-    columns: dict[str, tuple[list[object], np.ndarray]] = {}
-    for name in names:
-        read = game.features[name].read
-        codes: dict[object, int] = {}
-        column = np.fromiter((codes.setdefault(read(record), len(codes)) for record in records),
-                             dtype=np.int64, count=len(records))
-        columns[name] = (list(codes), column)
-    events = []
-    for bet in bets:
-        wanted = sorted(bet.features)
-        key, radix = np.zeros(len(records), dtype=np.int64), 1
-        for name in wanted:
-            values, column = columns[name]
-            radix *= len(values)
-            if radix >= 2**62:  # the combined code would wrap in int64: never for real bets
-                raise BetFileError(f"{bet.source}: bet {bet.id!r}: combines too many "
-                                   "feature values")
-            key = key * len(values) + column
-        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-        settled = [bet.settle({name: columns[name][0][columns[name][1][position]]
-                               for name in wanted}) for position in first]
-        events.append(np.asarray(settled, dtype=np.int64)[inverse.reshape(-1)]
-                      if len(records) else np.empty(0, dtype=np.int64))
-    return events
 
 
 @dataclass(frozen=True)

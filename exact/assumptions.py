@@ -31,7 +31,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from exact.errors import ExactError
+from exact.errors import AssumptionError as AssumptionError
 
 DATA = Path(__file__).resolve().parent / "data"
 SOURCES = {
@@ -43,10 +43,6 @@ SOURCES = {
 # game id -> its data folder (the folders are named as the game modules are)
 FOLDERS = {"punto-banco": "punto_banco", "nine-and-nines": "nine_and_nines",
            "century21": "century21"}
-
-
-class AssumptionError(ExactError, ValueError):
-    """A malformed assumptions file (a missing field, an unknown source)."""
 
 
 @dataclass(frozen=True)
@@ -137,7 +133,7 @@ def _rules_of(game: object) -> object:
 
 def assumptions_json(game: object) -> list[dict[str, str]]:
     """The ``assumptions`` list of a command's JSON for ``game`` (a Game or a game id)."""
-    game_id = game if isinstance(game, str) else game.id  # type: ignore[attr-defined]
+    game_id = game if isinstance(game, str) else game.id  # type: ignore[attr-defined]  # any game-like
     rules = None if isinstance(game, str) else _rules_of(game)
     return [item.as_json() for item in game_assumptions(game_id, rules)]
 

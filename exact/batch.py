@@ -29,8 +29,7 @@ from math import comb, lcm
 import numpy as np
 
 from exact import cache, staged
-from exact.analysis import settle_records, value_only
-from exact.bets import Bet
+from exact.bets import Bet, settle_records, value_only
 from exact.cards import Shoe
 from exact.compiled import (
     INT64_LIMIT,
@@ -41,7 +40,7 @@ from exact.compiled import (
     shoe_sizes,
 )
 from exact.enumerator import falling
-from exact.errors import ExactError
+from exact.errors import BatchError as BatchError
 from exact.features import Needs
 from exact.games.base import Game
 from exact.progress import steps
@@ -49,10 +48,6 @@ from exact.progress import steps
 # Rounds a compiled deal may enumerate once; beyond this the walk takes minutes and gigabytes
 # (e.g. ranks and suits of both hands: 1,378 x 1,378 pairs of hands).
 _COMPILE_LIMIT = 200_000
-
-
-class BatchError(ExactError, ValueError):
-    """A bet the batch evaluator cannot serve (its compiled form would be too large)."""
 
 
 def batch_path(game: Game, bet: Bet) -> str | None:
@@ -170,7 +165,7 @@ class PayVector:
         # every |count x pay| sums to at most total x max|pay|: int64 only below that bound
         largest = max(totals, default=0) * max(abs(p) for p in self.scaled)
         dtype: type = np.int64 if largest <= INT64_LIMIT and wider is not object else object
-        numerators = block.astype(dtype) @ np.array(self.scaled, dtype=dtype)
+        numerators: np.ndarray = block.astype(dtype) @ np.array(self.scaled, dtype=dtype)
         return numerators, [total * self.denominator for total in totals]
 
 

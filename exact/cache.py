@@ -51,6 +51,7 @@ from typing import TypeVar
 import numpy as np
 
 from exact import __version__
+from exact.errors import CorruptEntry as CorruptEntry
 
 CACHE_FORMAT = "entry-2"  # enters every key: bump when the layout of an entry changes
 # Bounds on what a read may take (memory about 10x the file at most: tuples of records); the
@@ -64,10 +65,6 @@ _DECIMAL = re.compile(r"-?[0-9]{1,4300}")  # Python's own int-to-text limit
 _WARNED: set[str] = set()
 Value = TypeVar("Value")
 Arrays = dict[str, np.ndarray]
-
-
-class CorruptEntry(ValueError):
-    """A cache entry that must not be used; the message says why (for the warning)."""
 
 
 def cache_directory() -> Path:
@@ -390,7 +387,7 @@ def check_indices(array: np.ndarray, bound: int, name: str, ndim: int = 1) -> np
     [0, 2]
     >>> check_indices(np.array([0, 3]), 3, "leaves")
     Traceback (most recent call last):
-    exact.cache.CorruptEntry: leaves: out of range
+    exact.errors.CorruptEntry: leaves: out of range
     """
     if array.dtype != np.int64 or array.ndim != ndim:
         raise CorruptEntry(f"{name}: not int64 of {ndim} dimensions")

@@ -237,7 +237,7 @@ class Shoe:
         """
         totals = [0] * 10
         for card, count in zip(CARDS[:52], self.counts[:52], strict=True):
-            totals[card.value] += count
+            totals[rank_value(card.rank)] += count  # no joker among the first 52
         return tuple(totals)
 
 

@@ -10,11 +10,12 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from exact.analysis import ENGINES, analyze, game_bets
 from exact.bets import Bet, format_pays
 from exact.cards import Shoe
-from exact.errors import ExactError
+from exact.errors import ExactError, UsageError
 from exact.files import OUTPUT_HELP, write_file
 from exact.games import REGISTRY, get_game
 from exact.games.base import Game
@@ -26,12 +27,8 @@ EXIT_USAGE = 2
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise _UsageError(message)
-
-
-class _UsageError(Exception):
-    pass
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
 
 
 def _selected_bets(game: Game, args: argparse.Namespace) -> list[Bet]:
@@ -271,7 +268,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             write_file(output, text)
         else:
             sys.stdout.write(text)
-    except _UsageError as error:
+    except UsageError as error:
         print(f"exact: usage error: {error} (see --help)", file=sys.stderr)
         return EXIT_USAGE
     except ExactError as error:  # one line, whatever the message quotes (a file's line)

@@ -174,7 +174,7 @@ def eor_text(table: RemovalTable, report: dict[str, object],
     lines.append("")
     lines.append(f"Derived balanced counts (tags by {key_name}; BC = betting correlation; TC* = "
                  "true count where the linear edge estimate turns positive)")
-    for bet_id, entry in report["bets"].items():  # type: ignore[union-attr]
+    for bet_id, entry in report["bets"].items():
         count = entry["derived_count"]
         tags = " ".join(f"{r}={count['tags'][r]:+d}" for r in keys)
         lines.append(f"{bet_id:22} L{count['level']} {tags}  BC {count['betting_correlation']:.3f}"

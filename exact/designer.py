@@ -26,16 +26,13 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 
 import sympy
 
 from exact.analysis import BetAnalysis
-from exact.errors import ExactError
+from exact.errors import DesignError as DesignError
 from exact.parsing import parse_number
-
-
-class DesignError(ExactError, ValueError):
-    """A design that cannot be made: unknown tier, impossible target, tier that never occurs."""
 
 
 def tier_id(name: str) -> str:
@@ -199,10 +196,14 @@ def solve_pays(analysis: BetAnalysis, solve_for: Sequence[str], target_edge: Fra
     for pick in (0, 1):  # everything rounded down, then everything rounded up
         pays = {t: practical_pays(p)[pick] for t, p in exact.items()}
         options.append((pays, model.edge(pays)))
-    nearest = {t: min(practical_pays(p), key=lambda q, p=p: (abs(q - p), q))
-               for t, p in exact.items()}
+    nearest = {t: min(practical_pays(p), key=partial(_distance, p)) for t, p in exact.items()}
     return Design(model, tiers, target, scale, exact, nearest, model.edge(nearest),
                   tuple(options), f"{sympy.sstr(equation.lhs)} = {target}")
+
+
+def _distance(target: Fraction, pays: Fraction) -> tuple[Fraction, Fraction]:
+    """How far ``pays`` is from ``target``; the lower pay first on a tie."""
+    return abs(pays - target), pays
 
 
 def design_text(design: Design, shoe_description: str) -> str:
@@ -225,9 +226,9 @@ def design_text(design: Design, shoe_description: str) -> str:
         lines.append(f"  practical pay of {tier}: {pays} to 1")
     lines.append(f"  house edge at the practical pay(s): {_percent(design.practical_edge)} = "
                  f"{design.practical_edge}")
-    for label, (pays, edge) in zip(("rounded down", "rounded up"), design.alternatives,
-                                   strict=True):
-        shown = ", ".join(f"{t} {p}" for t, p in pays.items())
+    for label, (choice, edge) in zip(("rounded down", "rounded up"), design.alternatives,
+                                     strict=True):
+        shown = ", ".join(f"{t} {p}" for t, p in choice.items())
         lines.append(f"  {label}: {shown} -> house edge {_percent(edge)} = {edge}")
     return "\n".join(lines) + "\n"
 

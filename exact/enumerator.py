@@ -55,6 +55,8 @@ class Deal(Protocol):
 
     def start(self) -> State: ...
 
+    def __hash__(self) -> int: ...  # deals are frozen: compiled forms are cached by deal
+
     def next_draw(self, state: State) -> Draw | None:
         """The next group to deal, or ``None`` when the round is over."""
 
@@ -172,7 +174,7 @@ def deal_from_cards(deal: Deal, cards: Sequence[Card]) -> tuple[Record, int]:
         group = cards[used:used + draw.count]
         if len(group) < draw.count:
             raise ShoeError("the shoe ran out of cards in the middle of a round")
-        labels = sorted((draw.view.label(card) for card in group), key=draw.view.index.get)
+        labels = sorted((draw.view.label(card) for card in group), key=draw.view.index.__getitem__)
         state = deal.advance(state, tuple(labels))
         used += draw.count
     return deal.record(state), used

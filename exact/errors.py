@@ -42,3 +42,123 @@ class BetFileInputError(InputError, BetFileError):
 
 class RuleInputError(InputError, RuleError):
     """A number of a rule file is malformed or out of bounds."""
+
+
+# Errors of the commands and analyses (each raised by the module named in its docstring; the
+# names stay importable from those modules).
+
+
+class UsageError(ExactError):
+    """A command line that argparse refuses (:mod:`exact.cli`): printed with a pointer to --help."""
+
+
+class OutputError(ExactError, OSError):
+    """An output file that cannot be written (or must not be: a device, a directory...)
+    (:mod:`exact.files`)."""
+
+
+class CorruptEntry(ExactError, ValueError):
+    """A cache entry that must not be used; the message says why (for the warning). Caught by
+    :mod:`exact.cache`, which then recomputes: it never reaches a user."""
+
+
+class ExpressionError(BetFileError):
+    """A condition that does not parse, uses something outside the whitelist or exceeds a
+    limit (:mod:`exact.expressions`)."""
+
+
+class EvaluationError(ExpressionError):
+    """A condition that cannot be evaluated on some round (say ``x / 0``, ``'a' < 1``, a
+    number grown past :data:`exact.expressions.MAX_BITS`); the message is the reason, the
+    caller names the bet and the event."""
+
+
+class TableValidationError(BetFileError):
+    """A user table with an error (missing tier, one-sided tier, pays a losing round)
+    (:mod:`exact.validation`)."""
+
+
+class UnknownGameError(ExactError, LookupError):
+    """A game id that the toolkit does not know (:mod:`exact.games`)."""
+
+
+class GameNotAvailable(ExactError, LookupError):
+    """The notebook's game is not registered in this checkout (it has not landed yet)
+    (:mod:`exact.notebooks`)."""
+
+
+class StrategyError(ExactError, ValueError):
+    """An unknown strategy name, mode or information model, or a strategy or shoe that does not
+    fit the game (21st Century Baccarat, chemin de fer)."""
+
+
+class SolveError(ExactError, RuntimeError):
+    """The linear program failed, or no exact equilibrium was recovered from it
+    (:mod:`exact.strategy_games`)."""
+
+
+class SimulationError(ExactError, ValueError):
+    """Bad simulation settings (:mod:`exact.simulation`)."""
+
+
+class DesignError(ExactError, ValueError):
+    """A design that cannot be made: unknown tier, impossible target, tier that never occurs
+    (:mod:`exact.designer`)."""
+
+
+class SettlementError(ExactError, ValueError):
+    """A wager or a round that cannot be settled (unknown bet, bad amount, bad cards)
+    (:mod:`exact.settlement`)."""
+
+
+class SettlementInputError(InputError, SettlementError):
+    """A wager amount is malformed or out of bounds (:mod:`exact.parsing`)."""
+
+
+class BatchError(ExactError, ValueError):
+    """A bet the batch evaluator cannot serve (its compiled form would be too large)
+    (:mod:`exact.batch`)."""
+
+
+class KnownCardError(ExactError, ValueError):
+    """A known position or card that cannot be (:mod:`exact.live`)."""
+
+
+class CountError(ExactError, ValueError):
+    """A count system (tags, trigger) is malformed (:mod:`exact.removal`)."""
+
+
+class CountInputError(InputError, CountError):
+    """A count's tag is malformed or out of bounds (:mod:`exact.parsing`)."""
+
+
+class AssumptionError(ExactError, ValueError):
+    """A malformed assumptions file (a missing field, an unknown source)
+    (:mod:`exact.assumptions`)."""
+
+
+class EconomicsError(ExactError, ValueError):
+    """Impossible table economics input (no players, a non-positive bet, a negative fee)
+    (21st Century Baccarat)."""
+
+
+class EconomicsInputError(InputError, EconomicsError):
+    """A bet, fee or wager is malformed or out of bounds (:mod:`exact.parsing`)."""
+
+
+class SpreadsheetError(ExactError):
+    """A workbook that cannot be written (XlsxWriter missing, unwritable path)
+    (:mod:`exact.spreadsheet`)."""
+
+
+class FramesError(ExactError, ImportError):
+    """A DataFrame was asked for but pandas is not installed (:mod:`exact.frames`)."""
+
+
+class WidgetsError(ExactError, ImportError):
+    """The designer was asked for but ipywidgets is not installed (:mod:`exact.widgets`)."""
+
+
+class ReportError(ExactError, RuntimeError):
+    """A report that cannot be built (no report module or template, Typst failed)
+    (:mod:`exact.reports`)."""

@@ -37,11 +37,11 @@ True
 >>> Expression.parse("__import__('os')")
 Traceback (most recent call last):
 ...
-exact.expressions.ExpressionError: function calls are not allowed
+exact.errors.ExpressionError: function calls are not allowed
 >>> Expression.parse("'a' * 100000 == winner")
 Traceback (most recent call last):
 ...
-exact.expressions.ExpressionError: * needs numbers, not text
+exact.errors.ExpressionError: * needs numbers, not text
 """
 
 from __future__ import annotations
@@ -58,18 +58,8 @@ from functools import reduce
 
 import numpy as np
 
-from exact.errors import BetFileError
-
-
-class ExpressionError(BetFileError):
-    """A condition that does not parse, uses something outside the whitelist or exceeds a
-    limit."""
-
-
-class EvaluationError(ExpressionError):
-    """A condition that cannot be evaluated on some round (say ``x / 0``, ``'a' < 1``, a
-    number grown past :data:`MAX_BITS`); the message is the reason, the caller names the bet
-    and the event."""
+from exact.errors import EvaluationError as EvaluationError
+from exact.errors import ExpressionError as ExpressionError
 
 
 @dataclass(frozen=True)
@@ -132,7 +122,7 @@ class _Set(tuple):
         equal = self.__eq__(other)
         return equal if equal is NotImplemented else not equal
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
 
 def _describe(value: object) -> str:
@@ -164,11 +154,11 @@ def _arithmetic(symbol: str, function: Callable[[object, object], object]
                 result = function(left, right)
                 if type(result) is int and -_LIMIT < result < _LIMIT:
                     return result
-                return _bounded(result)  # type: ignore[arg-type]
+                return _bounded(result)
             for value in (left, right):
                 if not isinstance(value, int | Fraction):
                     raise EvaluationError(f"{symbol} needs numbers, not {_describe(value)}")
-            return _bounded(function(left, right))  # type: ignore[arg-type]
+            return _bounded(function(left, right))
         except ZeroDivisionError:
             raise EvaluationError(f"division by zero ({left} {symbol} {right})") from None
     return checked
@@ -233,7 +223,7 @@ class Expression:
         >>> Expression.parse("-" * 3000 + "player_total")
         Traceback (most recent call last):
         ...
-        exact.expressions.ExpressionError: condition is 3,012 characters long (at most 2,000)
+        exact.errors.ExpressionError: condition is 3,012 characters long (at most 2,000)
         """
         if not isinstance(text, str) or not text.strip():
             raise ExpressionError("a condition must be a non-empty string")
@@ -536,7 +526,7 @@ def _elementwise(function: Callable[..., object], *arguments: object) -> object:
 
 def _small_integers(value: object) -> bool:
     cells = value.flat if isinstance(value, np.ndarray) else (value,)
-    return all(type(cell) in _SMALL and -_SMALL_LIMIT < cell < _SMALL_LIMIT  # type: ignore[operator]
+    return all(type(cell) in _SMALL and -_SMALL_LIMIT < cell < _SMALL_LIMIT
                for cell in cells)
 
 

@@ -24,7 +24,7 @@ Every file the toolkit writes for a user goes through :func:`write_file`:
 >>> write_file(folder, "x")
 Traceback (most recent call last):
 ...
-exact.files.OutputError: cannot write ...: it is a directory, not a regular file
+exact.errors.OutputError: cannot write ...: it is a directory, not a regular file
 """
 
 from __future__ import annotations
@@ -35,12 +35,7 @@ import secrets
 import stat
 from pathlib import Path
 
-from exact.errors import ExactError
-
-
-class OutputError(ExactError, OSError):
-    """An output file that cannot be written (or must not be: a device, a directory...)."""
-
+from exact.errors import OutputError as OutputError
 
 OUTPUT_HELP = ("write to FILE instead of standard output, whole or not at all (a symbolic link "
                "is followed to its file; a directory, device or FIFO is refused)")

@@ -33,12 +33,9 @@ from exact.batch import BetEvaluator
 from exact.bets import Bet
 from exact.cards import CARDS, RANKS, Card, Shoe, View
 from exact.enumerator import falling
-from exact.errors import ExactError, ShoeError
+from exact.errors import KnownCardError as KnownCardError
+from exact.errors import ShoeError
 from exact.games.base import Game
-
-
-class KnownCardError(ExactError, ValueError):
-    """A known position or card that cannot be."""
 
 
 @dataclass(frozen=True)
@@ -94,7 +91,7 @@ def _forced(game: Game, shoe: Shoe, bets: Sequence[Bet],
     rest = shoe.remove(list(known.values()))
     view = _view(game, bets)
     counts = view.class_counts(rest)
-    representative = {}
+    representative: dict[int, Card] = {}  # a card of each class
     for card in CARDS:
         representative.setdefault(view.card_class[CARDS.index(card)], card)
     free_total = unit - len(known)

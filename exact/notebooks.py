@@ -5,7 +5,7 @@
 >>> require_game("no-such-game")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-exact.notebooks.GameNotAvailable: game 'no-such-game' is not in this checkout of exact ...
+exact.errors.GameNotAvailable: game 'no-such-game' is not in this checkout of exact ...
 """
 
 from __future__ import annotations
@@ -15,14 +15,10 @@ from collections.abc import Callable, Mapping, Sequence
 from exact.analysis import GameAnalysis
 from exact.bets import Bet
 from exact.cards import RANKS
-from exact.errors import ExactError
+from exact.errors import GameNotAvailable as GameNotAvailable
 from exact.games import REGISTRY, get_game
 from exact.games.base import Game
 from exact.removal import RemovalTable
-
-
-class GameNotAvailable(ExactError, LookupError):
-    """The notebook's game is not registered in this checkout (it has not landed yet)."""
 
 
 def require_game(game_id: str, **options: object) -> Game:
@@ -94,7 +90,7 @@ def families(bets: Sequence[Bet]) -> dict[str, list[Bet]]:
     return {name: members for name, members in grouped.items() if members}
 
 
-def _panels(count: int, columns: int = 2, width: float = 5.2, height: float = 3.2):  # type: ignore[no-untyped-def]
+def _panels(count: int, columns: int = 2, width: float = 5.2, height: float = 3.2):
     import matplotlib.pyplot as plt
 
     rows = max(1, -(-count // columns))
@@ -106,7 +102,7 @@ def _panels(count: int, columns: int = 2, width: float = 5.2, height: float = 3.
     return figure, flat[:count]
 
 
-def edge_by_decks_figure(by_decks: Mapping[int, GameAnalysis], bets: Sequence[Bet]):  # type: ignore[no-untyped-def]
+def edge_by_decks_figure(by_decks: Mapping[int, GameAnalysis], bets: Sequence[Bet]):
     """House edge (%) against the number of decks: one panel per bet family, one line per
     bet (its own paytable), each panel on its own scale."""
     decks = sorted(by_decks)
@@ -125,7 +121,7 @@ def edge_by_decks_figure(by_decks: Mapping[int, GameAnalysis], bets: Sequence[Be
     return figure
 
 
-def removal_figure(table: RemovalTable, keys: Sequence[str] = RANKS):  # type: ignore[no-untyped-def]
+def removal_figure(table: RemovalTable, keys: Sequence[str] = RANKS):
     """One bar chart per bet: change of the house edge (percentage points) when one card of
     each rank is removed (red: the removal hurts the player)."""
     figure, axes = _panels(len(table.effects), columns=3, width=3.6, height=2.7)

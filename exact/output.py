@@ -180,7 +180,7 @@ def to_text(analysis: GameAnalysis) -> str:
     head = [f"{analysis.game.name}: {analysis.shoe.describe()} ({analysis.shoe.size} cards)",
             *(f"  {line}" for line in analysis.game.describe_rules()),
             f"Counting unit: {analysis.counting_unit}", ""]
-    body = []
+    body: list[str] = []
     for bet in analysis.bets.values():
         body.extend(table_text(t) + "\n" for t in bet.tables.values())
     return "\n".join(head + body)

@@ -254,7 +254,7 @@ def parse_integer(value: object, quantity: str, where: str | None = None,
     return int(parse_number(value, quantity, where, error))
 
 
-def number_option(quantity: str, name: str):  # type: ignore[no-untyped-def]
+def number_option(quantity: str, name: str):
     """An argparse ``type=`` that reads option ``name`` as ``quantity``; a bad value is one
     usage line naming the option (``argument --decks: '²': not a whole number ...``).
 
@@ -263,7 +263,7 @@ def number_option(quantity: str, name: str):  # type: ignore[no-untyped-def]
     """
     reader = parse_integer if QUANTITIES[quantity].integer else parse_number
 
-    def read(text: str):  # type: ignore[no-untyped-def]
+    def read(text: str):
         try:
             return reader(text, quantity, name)
         except InputError as error:  # argparse prefixes "argument NAME: " itself

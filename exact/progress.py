@@ -12,9 +12,9 @@ or a pipe (tests, CI, ``2> log``) prints nothing extra.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sized
 from contextlib import contextmanager
-from typing import TypeVar
+from typing import Any, TypeVar
 
 Item = TypeVar("Item")
 
@@ -32,7 +32,7 @@ def on_terminal() -> bool:
         return False
 
 
-def _bar(total: int | None, description: str, unit: str, **options: object):  # type: ignore[no-untyped-def]
+def _bar(total: int | None, description: str, unit: str, **options: object):
     from tqdm import tqdm
 
     return tqdm(total=total, desc=description, unit=unit, file=sys.stderr, leave=False,
@@ -45,8 +45,8 @@ def steps(items: Iterable[Item], description: str, unit: str = "it",
     if not on_terminal():
         yield from items
         return
-    if total is None and hasattr(items, "__len__"):
-        total = len(items)  # type: ignore[arg-type]
+    if total is None and isinstance(items, Sized):
+        total = len(items)
     bar = _bar(total, description, unit)
     try:
         for item in items:
@@ -81,7 +81,7 @@ class Tracker:
 
     def __init__(self, description: str, unit: str = "it") -> None:
         self.description, self.unit = description, unit
-        self.bar = None
+        self.bar: Any = None  # a tqdm bar while one is shown
 
     def __call__(self, done: int, total: int) -> None:
         if not on_terminal():

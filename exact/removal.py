@@ -34,17 +34,10 @@ from fractions import Fraction
 from exact.batch import BetEvaluator
 from exact.bets import Bet
 from exact.cards import RANKS, Card, Shoe, parse_cards
-from exact.errors import ExactError, InputError
+from exact.errors import CountError as CountError
+from exact.errors import CountInputError as CountInputError
 from exact.games.base import Game
 from exact.parsing import parse_integer, shown
-
-
-class CountError(ExactError, ValueError):
-    """A count system (tags, trigger) is malformed."""
-
-
-class CountInputError(InputError, CountError):
-    """A count's tag is malformed or out of bounds (:mod:`exact.parsing`)."""
 
 
 @dataclass(frozen=True)
@@ -82,7 +75,7 @@ def removable_keys(keys: Sequence[str], count: Callable[[str], int], depth: int
     >>> removable_keys(["A", "K"], {"A": 3, "K": 0}.get, 4)
     Traceback (most recent call last):
     ...
-    exact.removal.CountError: --depth 4: the shoe has only 3 card(s) of A (at most 3)
+    exact.errors.CountError: --depth 4: the shoe has only 3 card(s) of A (at most 3)
     """
     if not isinstance(depth, int) or depth < 1:
         raise CountError(f"--depth must be at least 1, got {depth}")

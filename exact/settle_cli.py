@@ -36,11 +36,11 @@ from exact.games import get_game
 from exact.games.base import Game
 from exact.settlement import (
     SettledRound,
-    Settlement,
     SettlementError,
     Wager,
     check_wagers,
     settle_round,
+    settlement_json,
 )
 
 
@@ -157,32 +157,8 @@ def round_cards(game: Game, text: str) -> list[Card]:
     return cards
 
 
-def _plain(value: object) -> object:
-    if value is None or isinstance(value, bool | int | float) or type(value) is str:
-        return value
-    return str(value)
-
-
 def _money(value: Fraction) -> str:
     return str(value) if value.denominator != 1 else f"{value.numerator:,}"
-
-
-def settlement_json(settlement: Settlement, collection: Fraction = Fraction(0),
-                    player: str | None = None) -> dict[str, Any]:
-    """One settled wager as data: result, money (exact, as text) and reason."""
-    wager = settlement.wager
-    out: dict[str, Any] = {
-        "bet": wager.bet, "amount": str(wager.amount), "paytable": wager.paytable,
-        "result": settlement.result, "event": settlement.event, "pays": str(settlement.pays),
-        "won": str(settlement.won), "lost": str(settlement.lost),
-        "pushed": str(settlement.pushed), "commission": str(settlement.commission),
-        "collection": str(collection), "net": str(settlement.net),
-        "returned": str(settlement.returned), "reason": settlement.reason,
-        "deciding": {name: _plain(value) for name, value in settlement.deciding.items()},
-    }
-    if player is not None:
-        out["player"] = player
-    return out
 
 
 def round_json(game: Game, settled: SettledRound) -> dict[str, Any]:

@@ -23,20 +23,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
-from exact.bets import Bet, Event
+from exact.bets import Bet, Event, game_bets
 from exact.cards import Card, parse_cards
-from exact.errors import ExactError, InputError
+from exact.errors import SettlementError as SettlementError
+from exact.errors import SettlementInputError as SettlementInputError
 from exact.games.base import Game
 from exact.parsing import parse_number, shown
-
-
-class SettlementError(ExactError, ValueError):
-    """A wager or a round that cannot be settled (unknown bet, bad amount, bad cards)."""
-
-
-class SettlementInputError(InputError, SettlementError):
-    """A wager amount is malformed or out of bounds (:mod:`exact.parsing`)."""
 
 
 @dataclass(frozen=True)
@@ -139,8 +133,6 @@ class SettledRound:
 def settle_round(game: Game, cards: str | Sequence[Card], wagers: Iterable[Wager],
                  bets: Mapping[str, Bet] | None = None) -> SettledRound:
     """Deal ``cards`` (in dealing order) as one round of ``game`` and settle ``wagers``."""
-    from exact.analysis import game_bets
-
     dealt = tuple(parse_cards(cards) if isinstance(cards, str) else cards)
     known = bets if bets is not None else {b.id: b for b in game_bets(game)}
     record = game.record_from_cards(dealt)
@@ -176,7 +168,7 @@ def check_wagers(game: Game, wagers: Sequence[Wager], bets: Mapping[str, Bet]) -
     >>> check_wagers(game, [Wager("nines", 5)], {b.id: b for b in game_bets(game)})
     Traceback (most recent call last):
     ...
-    exact.settlement.SettlementError: NINES without a main wager: Baccarat with NINE & \
+    exact.errors.SettlementError: NINES without a main wager: Baccarat with NINE & \
 NINES takes them only beside a wager on Player, Banker or Tie
     """
     seen: set[tuple[str, str | None]] = set()
@@ -190,7 +182,7 @@ NINES takes them only beside a wager on Player, Banker or Tie
         if (wager.bet, wager.paytable) in seen:
             raise SettlementError(f"two wagers on {wager.bet!r}: give one, with the total")
         seen.add((wager.bet, wager.paytable))
-    needing = getattr(game, "needs_main_wager", frozenset())
+    needing: frozenset[str] = getattr(game, "needs_main_wager", frozenset())
     if any(bets[w.bet].group in needing for w in wagers) and not any(
             bets[w.bet].group == "main" for w in wagers):
         names = ", ".join(sorted({bets[w.bet].name for w in wagers
@@ -199,7 +191,7 @@ NINES takes them only beside a wager on Player, Banker or Tie
                               "beside a wager on Player, Banker or Tie")
 
 
-def _readable(feature, record) -> bool:  # type: ignore[no-untyped-def]
+def _readable(feature, record) -> bool:
     try:
         feature.read(record)
     except (IndexError, TypeError):
@@ -226,3 +218,28 @@ def _reason(bet: Bet, event: Event, amount: Fraction, deciding: Mapping[str, obj
                 f"{event.commission} commission): wins {_money(amount * event.pays)} after "
                 f"{_money(amount * event.commission)} commission")
     return f"{head}: {staked}, pays {event.pays} to 1: wins {_money(amount * event.pays)}"
+
+
+# --- settlements as data (the settle command's JSON) --------------------------------------------
+def _plain(value: object) -> object:
+    if value is None or isinstance(value, bool | int | float) or type(value) is str:
+        return value
+    return str(value)
+
+
+def settlement_json(settlement: Settlement, collection: Fraction = Fraction(0),
+                    player: str | None = None) -> dict[str, Any]:
+    """One settled wager as data: result, money (exact, as text) and reason."""
+    wager = settlement.wager
+    out: dict[str, Any] = {
+        "bet": wager.bet, "amount": str(wager.amount), "paytable": wager.paytable,
+        "result": settlement.result, "event": settlement.event, "pays": str(settlement.pays),
+        "won": str(settlement.won), "lost": str(settlement.lost),
+        "pushed": str(settlement.pushed), "commission": str(settlement.commission),
+        "collection": str(collection), "net": str(settlement.net),
+        "returned": str(settlement.returned), "reason": settlement.reason,
+        "deciding": {name: _plain(value) for name, value in settlement.deciding.items()},
+    }
+    if player is not None:
+        out["player"] = player
+    return out

@@ -42,19 +42,15 @@ from typing import Protocol
 
 import numpy as np
 
-from exact.analysis import game_bets, settle_records
+from exact.analysis import game_bets
 from exact.batch import BetEvaluator, supported_bets
-from exact.bets import Bet, load_bets
+from exact.bets import Bet, load_bets, settle_records
 from exact.cards import CARDS, JOKER, RANKS, Card, Shoe, View
-from exact.errors import ExactError, ShoeError
+from exact.errors import ShoeError
+from exact.errors import SimulationError as SimulationError
 from exact.games import get_game
 from exact.games.base import Game
 from exact.removal import RANK_WEIGHTS, RemovalTable, effects_of_removal
-
-
-class SimulationError(ExactError, ValueError):
-    """Bad simulation settings."""
-
 
 MAX_SHOES = 10_000_000
 """The most shoes one simulation plays (days of one core at tens of milliseconds a shoe). Memory
@@ -512,7 +508,7 @@ def check_settings(shoes: int, seed: int, workers: int = 1, scheduler: str | Non
     >>> check_settings(10, 7, 1, "not a url")
     Traceback (most recent call last):
     ...
-    exact.simulation.SimulationError: --scheduler 'not a url': expected tcp://HOST:PORT
+    exact.errors.SimulationError: --scheduler 'not a url': expected tcp://HOST:PORT
     """
     for name, value, low, high in (("shoes", shoes, 1, MAX_SHOES), ("seed", seed, 0, None),
                                    ("workers", workers, 1, max_workers())):

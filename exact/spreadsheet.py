@@ -34,7 +34,7 @@ from datetime import UTC, datetime
 from fractions import Fraction
 from pathlib import Path
 
-from exact.errors import ExactError
+from exact.errors import SpreadsheetError as SpreadsheetError
 from exact.statistics import BetTable
 
 # The creation date written when SOURCE_DATE_EPOCH is unset: constant, so same inputs give
@@ -48,10 +48,6 @@ COLUMNS = ("Event", "Pays", "Combinations", "Probability", "Return",
 SUMMARY_COLUMNS = ("Bet", "Bet id", "Paytable", "House edge", "Return to player",
                    "Hit frequency", "Standard deviation", "Top award", "Top award pays",
                    "Top award odds (1 in)", "House edge (exact, as shipped)", "Sheet")
-
-
-class SpreadsheetError(ExactError):
-    """A workbook that cannot be written (XlsxWriter missing, unwritable path)."""
 
 
 @dataclass(frozen=True)
@@ -104,7 +100,7 @@ def _creation_date() -> datetime:
     return FIXED_DATE
 
 
-def _xlsxwriter():  # type: ignore[no-untyped-def]
+def _xlsxwriter():
     try:
         import xlsxwriter
     except ImportError:
@@ -155,13 +151,13 @@ def workbook_bytes(title: str, lines: Sequence[str], tables: Sequence[BetTable],
     return buffer.getvalue()
 
 
-def _heading(sheet, title: str, lines: Sequence[str], formats) -> None:  # type: ignore[no-untyped-def]
+def _heading(sheet, title: str, lines: Sequence[str], formats) -> None:
     sheet.write_string(0, 0, title, formats["title"])
     for row, line in enumerate(lines[:HEADER_ROW - 2], start=1):
         sheet.write_string(row, 0, line)
 
 
-def _number(sheet, row: int, column: int, value: Fraction | int, style) -> None:  # type: ignore[no-untyped-def]
+def _number(sheet, row: int, column: int, value: Fraction | int, style) -> None:
     """A number cell: an integer as itself, a fraction as the formula ``=n/d``."""
     value = Fraction(value)
     if value.denominator == 1:
@@ -171,7 +167,7 @@ def _number(sheet, row: int, column: int, value: Fraction | int, style) -> None:
                             float(value))
 
 
-def _wager_sheet(sheet, name: str, table: BetTable, title: str, lines: Sequence[str],  # type: ignore[no-untyped-def]
+def _wager_sheet(sheet, name: str, table: BetTable, title: str, lines: Sequence[str],
                  formats) -> Layout:
     _heading(sheet, f"{table.name} [{table.bet_id}], paytable {table.paytable}",
              [title, *lines], formats)
@@ -244,7 +240,7 @@ def _wager_sheet(sheet, name: str, table: BetTable, title: str, lines: Sequence[
     return layout
 
 
-def _summary_sheet(sheet, tables: Sequence[BetTable], layouts: Sequence[Layout], title: str,  # type: ignore[no-untyped-def]
+def _summary_sheet(sheet, tables: Sequence[BetTable], layouts: Sequence[Layout], title: str,
                    lines: Sequence[str], formats) -> None:
     _heading(sheet, f"{title}: par sheet", lines, formats)
     sheet.write_row(HEADER_ROW, 0, SUMMARY_COLUMNS, formats["head"])
@@ -280,18 +276,18 @@ def _summary_sheet(sheet, tables: Sequence[BetTable], layouts: Sequence[Layout],
     sheet.freeze_panes(HEADER_ROW + 1, 1)
 
 
-def analysis_tables(analysis) -> list[BetTable]:  # type: ignore[no-untyped-def]
+def analysis_tables(analysis) -> list[BetTable]:
     """Every bet's table under every paytable, the bet's own paytable first."""
     return analysis.all_tables()
 
 
-def analysis_workbook(analysis, created: datetime | None = None) -> bytes:  # type: ignore[no-untyped-def]
+def analysis_workbook(analysis, created: datetime | None = None) -> bytes:
     """The par sheet of a :class:`exact.analysis.GameAnalysis`."""
     return workbook_bytes(analysis.game.name, heading_lines(analysis.shoe, analysis.counting_unit),
                           analysis_tables(analysis), created)
 
 
-def heading_lines(shoe, counting_unit: str) -> list[str]:  # type: ignore[no-untyped-def]
+def heading_lines(shoe, counting_unit: str) -> list[str]:
     return [f"{shoe.describe()} ({shoe.size} cards)", f"Counting unit: {counting_unit}"]
 
 

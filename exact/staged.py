@@ -56,7 +56,7 @@ def staged_counts(game: Game, deal: Deal, bets: Sequence[Bet], shoe: Shoe) -> li
     # Only the classes the shoe holds: a small shoe then reads few hands (the event grids of
     # a full shoe are the batch evaluator's, shared through the cache).
     present = tuple(tuple(i for i, count in enumerate(draw.view.class_counts(shoe)) if count)
-                    for _, draw in deal.fixed_stages)  # type: ignore[attr-defined]
+                    for _, draw in deal.fixed_stages)
     blocks = staged_deal(game, deal, present).counts(bets, counts_matrix([shoe]))
     return [[int(count) for count in block[0]] for block in blocks]
 
@@ -162,7 +162,7 @@ class StagedDeal:
         if not applicable(game, deal, ()):
             raise ValueError("the staged evaluator serves deals of one or two fixed groups")
         self.deal = deal
-        fixed: tuple[tuple[str, Draw], ...] = deal.fixed_stages  # type: ignore[attr-defined]
+        fixed: tuple[tuple[str, Draw], ...] = deal.fixed_stages
         if universe is None:
             universe = tuple(tuple(i for i, label in enumerate(draw.view.labels)
                                    if deal.accepts_jokers or label[1] != JOKER)

@@ -12,10 +12,13 @@ irrational in general: it is given exactly as a sympy expression and as a float 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
+from typing import Any
+
+from exact.frames import frame, html_table
 
 
 @dataclass(frozen=True)
@@ -65,7 +68,7 @@ class BetTable:
     def return_to_player(self) -> Fraction:
         return 1 + self.expected_value
 
-    def _frequency(self, test) -> Fraction:  # type: ignore[no-untyped-def]
+    def _frequency(self, test) -> Fraction:
         return sum((o.probability for o in self.outcomes if test(o.pays)), Fraction(0))
 
     @property
@@ -102,15 +105,11 @@ class BetTable:
 
         return str(sympy.sqrt(sympy.Rational(self.variance.numerator, self.variance.denominator)))
 
-    def to_frame(self):  # type: ignore[no-untyped-def]
+    def to_frame(self):
         """A pandas DataFrame, one row per event: exact values and floats (needs pandas)."""
-        from exact.frames import frame, table_rows
-
         return frame(table_rows(self))
 
     def _repr_html_(self) -> str:
-        from exact.frames import table_html
-
         return table_html(self)
 
     def top_award(self) -> Outcome | None:
@@ -185,3 +184,63 @@ def one_in_text(probability: Fraction, digits: int = 4) -> str:
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     return f"1 in {text}"
+
+
+# --- rows and HTML of bet tables, for DataFrames and notebooks (:mod:`exact.frames`) ---------
+def table_rows(table: BetTable) -> list[dict[str, Any]]:
+    """One row per event of ``table``: exact values and their floats.
+
+    >>> coin = BetTable.from_counts("coin", "Coin", "even", [("Heads", Fraction(1), 1),
+    ...                             ("Tails", Fraction(-1), 1)], total=2)
+    >>> [row["probability"] for row in table_rows(coin)]
+    [Fraction(1, 2), Fraction(1, 2)]
+    >>> ">Heads</td>" in table_html(coin)
+    True
+    """
+    return [{"bet": table.bet_id, "bet_name": table.name, "paytable": table.paytable,
+             "event": o.event, "pays": o.pays, "pays_float": float(o.pays),
+             "combinations": o.combinations, "total": table.total,
+             "probability": o.probability, "probability_float": float(o.probability),
+             "return": o.expected_return, "return_float": float(o.expected_return)}
+            for o in table.outcomes]
+
+
+def summary_row(table: BetTable) -> dict[str, Any]:
+    """One row of statistics of ``table``."""
+    top = table.top_award()
+    return {"bet": table.bet_id, "bet_name": table.name, "paytable": table.paytable,
+            "house_edge": table.house_edge, "house_edge_float": float(table.house_edge),
+            "return_to_player": table.return_to_player,
+            "hit_frequency": table.hit_frequency,
+            "hit_frequency_float": float(table.hit_frequency),
+            "variance": table.variance, "standard_deviation": table.standard_deviation,
+            "top_award": None if top is None else top.event,
+            "top_award_pays": None if top is None else top.pays,
+            "top_award_one_in": None if top is None else 1 / top.probability,
+            "top_award_one_in_float": None if top is None else float(1 / top.probability)}
+
+
+def table_html(table: BetTable) -> str:
+    """The return table with its house edge, exact and as a percentage."""
+    rows: list[list[object]] = [[o.event, o.pays, f"{o.combinations:,}",
+                                 f"{float(o.probability):.10f}",
+                                 f"{float(o.expected_return):+.10f}"] for o in table.outcomes]
+    rows.append(["Total", "", f"{table.total:,}", f"{1:.10f}",
+                 f"{float(table.expected_value):+.10f}"])
+    caption = (f"{table.name} [{table.bet_id}], paytable {table.paytable}: house edge "
+               f"{float(table.house_edge) * 100:.4f}% = {table.house_edge}")
+    return html_table(["Event", "Pays", "Combinations", "Probability", "Return"], rows, caption)
+
+
+def summary_html(tables: Iterable[BetTable], caption: str) -> str:
+    """One row per bet and paytable: house edge, hit frequency, SD, top award."""
+    rows: list[list[object]] = []
+    for table in tables:
+        top = table.top_award()
+        rows.append([table.name, table.paytable, f"{float(table.house_edge) * 100:.4f}%",
+                     table.house_edge, f"{float(table.hit_frequency) * 100:.4f}%",
+                     f"{table.standard_deviation:.4f}",
+                     "" if top is None else f"{top.event} ({top.pays} to 1)",
+                     "" if top is None else f"1 in {float(1 / top.probability):,.1f}"])
+    return html_table(["Bet", "Paytable", "House edge", "House edge (exact)", "Hit frequency",
+                        "SD", "Top award", "Odds"], rows, caption)

@@ -38,7 +38,7 @@ from itertools import combinations, product
 from math import lcm
 from typing import NamedTuple, Protocol
 
-from exact.errors import ExactError
+from exact.errors import SolveError as SolveError
 
 InfoSet = Hashable
 Action = str
@@ -46,10 +46,6 @@ Path = tuple[tuple[InfoSet, Action], ...]  # one side's (information set, action
 Strategy = dict[InfoSet, dict[Action, Fraction]]
 Number = Fraction | int
 DENOMINATOR_LIMITS = (1, 2, 3, 4, 6, 8, 12, 100, 10**4, 10**6, 10**9)
-
-
-class SolveError(ExactError, RuntimeError):
-    """The linear program failed, or no exact equilibrium was recovered from it."""
 
 
 class Leaf(NamedTuple):
@@ -199,7 +195,7 @@ def _sequences(game: StrategyGame, side: int) -> dict[tuple[InfoSet, Action] | N
     return index
 
 
-def solve_lp(game: StrategyGame):  # type: ignore[no-untyped-def]
+def solve_lp(game: StrategyGame):
     """Both sides' realisation plans (floats) and the LP value of side 0, by scipy's HiGHS."""
     import numpy as np
     from scipy.optimize import linprog
@@ -207,7 +203,7 @@ def solve_lp(game: StrategyGame):  # type: ignore[no-untyped-def]
 
     indexes = (_sequences(game, 0), _sequences(game, 1))
 
-    def constraints(side: int):  # type: ignore[no-untyped-def]
+    def constraints(side: int):
         rows, cols, data = [0], [0], [1.0]
         for row, infoset in enumerate(sorted(game.sets[side], key=repr), start=1):
             parent = game.parents[side][infoset]
@@ -246,7 +242,7 @@ def solve_lp(game: StrategyGame):  # type: ignore[no-untyped-def]
     return (first.x[:n_x], second.x[:n_y]), float(-first.fun), indexes
 
 
-def _behaviour(game: StrategyGame, side: int, plan, index, limit: int) -> Strategy:  # type: ignore
+def _behaviour(game: StrategyGame, side: int, plan, index, limit: int) -> Strategy:
     strategy: Strategy = {}
     for infoset, actions in game.sets[side].items():
         weights = [max(float(plan[index[infoset, a]]), 0.0) for a in actions]
@@ -513,7 +509,7 @@ def _may_vanish(form: _Bilinear, infoset: InfoSet, fixed: Mapping[InfoSet, int],
 
 def _try_support(form: _Bilinear, game: StrategyGame, fixed: Mapping[InfoSet, int],
                  mixed: Sequence[InfoSet], indifferent: Sequence[InfoSet],
-                 second_sets: Sequence[InfoSet]):  # type: ignore[no-untyped-def]
+                 second_sets: Sequence[InfoSet]):
     """(equilibrium or None, whether no degeneracy was met); None if the support is empty."""
     clean = True
     first = dict(fixed)

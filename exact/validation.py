@@ -45,15 +45,11 @@ from pathlib import Path
 from exact.analysis import analyze
 from exact.bets import Bet, Event, load_bets
 from exact.cards import Shoe
-from exact.errors import BetFileError
+from exact.errors import TableValidationError as TableValidationError
 from exact.expressions import COMPOSED_LIMITS, Expression
 from exact.games.base import Game
 
 ROUND_CARDS = 6
-
-
-class TableValidationError(BetFileError):
-    """A user table with an error (missing tier, one-sided tier, pays a losing round)."""
 
 
 @dataclass(frozen=True)
@@ -135,7 +131,8 @@ def validate_bets(game: Game, bets: Sequence[Bet], shoe: Shoe, engine: str = "co
                            None, "pays-a-loss"))
         if bet.id in symmetric:
             for index, event in enumerate(bet.events[:-1]):
-                one_sided = sorted(n for n in event.condition.names if n not in unchanged
+                read = event.condition.names if event.condition is not None else frozenset()
+                one_sided = sorted(n for n in read if n not in unchanged
                                    and not n.startswith(("player_", "banker_")))
                 if one_sided:
                     notes.append(TableIssue(
@@ -165,8 +162,10 @@ def validate_bets(game: Game, bets: Sequence[Bet], shoe: Shoe, engine: str = "co
     warnings = []
     for bet in bets:
         old = (replaced or {}).get(bet.id)
+        if old is None:
+            continue
         names = {e.name for e in bet.events}
-        for event in old.events[:-1] if old else ():
+        for event in old.events[:-1]:
             if event.name not in names:
                 warnings.append(TableIssue(
                     "warning", "tier-not-in-table", bet.id, event.name,

@@ -21,15 +21,12 @@ from fractions import Fraction
 from exact.analysis import BetAnalysis
 from exact.designer import Design, practical_step, solve_pays
 from exact.errors import ExactError
+from exact.errors import WidgetsError as WidgetsError
 from exact.parsing import parse_number
 from exact.statistics import BetTable
 
 
-class WidgetsError(ExactError, ImportError):
-    """The designer was asked for but ipywidgets is not installed."""
-
-
-def _ipywidgets():  # type: ignore[no-untyped-def]
+def _ipywidgets():
     try:
         import ipywidgets
     except ImportError:
@@ -89,7 +86,7 @@ class PaytableDesigner:
         """Each tier's pay as the sliders stand, exact."""
         return {tier: slider_pays(slider.value) for tier, slider in self.sliders.items()}
 
-    def current_bet(self):  # type: ignore[no-untyped-def]
+    def current_bet(self):
         pays = self.pays()
         return replace(self.bet, events=tuple(replace(event, pays=pays.get(event.name,
                                                                             event.pays))
@@ -157,7 +154,7 @@ class PaytableDesigner:
         with contextlib.suppress(ExactError):  # the message is shown beside the button
             self.solve()
 
-    def figure(self):  # type: ignore[no-untyped-def]
+    def figure(self):
         """Bar chart: each tier's contribution to the return (pays x probability, %), and the
         losing event's."""
         import matplotlib.pyplot as plt

@@ -18,9 +18,9 @@ sys.path[:0] = [str(Path(__file__).parent), str(Path(__file__).parent.parent)]
 from exact.analysis import analyze, game_bets
 from exact.cards import Shoe
 from exact.games import get_game
+from exact.reference import brute_force
 
 from batch_helpers import tracked_bets
-from reference import brute_force
 
 
 def timed(function: Callable[[], object], repeat: int = 1) -> float:
@@ -61,7 +61,7 @@ def main() -> None:
     direct = timed(lambda: full(shoe, "direct"))
     line("direct recursive enumerator (no compilation)", direct)
     brute = timed(lambda: brute_force(shoe, ("winner",), by="value"))
-    line("reference brute force, card by card (tests/reference.py)", brute)
+    line("reference brute force, card by card (exact/reference.py)", brute)
     print(f"speed-up of the warm engine over the brute force: {brute / warm:,.0f}x; "
           f"direct enumerator over brute force: {brute / direct:,.1f}x")
     bench_nine_and_nines()

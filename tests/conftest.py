@@ -45,7 +45,7 @@ def engine_counts(game, shoe: Shoe, names: Sequence[str],
     return out
 
 
-def require_module(name: str):  # type: ignore[no-untyped-def]
+def require_module(name: str):
     """The module; outside CI a missing report/notebook package skips the tests that need it,
     in CI (where `make test` installs them) it fails them."""
     import importlib

@@ -391,21 +391,21 @@ class ForkServer:
         self.process = subprocess.Popen(
             [sys.executable, str(Path(__file__).resolve()), "--serve", str(self.root)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=environment, cwd=self.root)
-        ready = self.process.stdout.readline()  # type: ignore[union-attr]
+        ready = self.process.stdout.readline()
         if not ready:
             raise RuntimeError("the fuzz fork server did not start")
 
     def run(self, case: Case) -> Result:
-        self.process.stdin.write(case.to_json().encode() + b"\n")  # type: ignore[union-attr]
-        self.process.stdin.flush()  # type: ignore[union-attr]
-        answer = self.process.stdout.readline()  # type: ignore[union-attr]
+        self.process.stdin.write(case.to_json().encode() + b"\n")
+        self.process.stdin.flush()
+        answer = self.process.stdout.readline()
         if not answer:
             raise RuntimeError(f"the fuzz fork server died on\n{case.describe()}")
         return Result.from_json(answer.decode())
 
     def close(self) -> None:
         if self.process.poll() is None:
-            self.process.stdin.close()  # type: ignore[union-attr]
+            self.process.stdin.close()
             try:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:

@@ -47,7 +47,7 @@ class _Planted:
     def __init__(self, marker: Path) -> None:
         self.marker = marker
 
-    def __reduce__(self):  # type: ignore[no-untyped-def]
+    def __reduce__(self):
         return (os.system, (f"touch {shlex.quote(str(self.marker))}",))
 
 
@@ -149,7 +149,7 @@ def century21_deal():
     settle = Century21Evaluator._settle
     first: list = []
 
-    def settle_once(evaluator: Century21Evaluator):  # type: ignore[no-untyped-def]
+    def settle_once(evaluator: Century21Evaluator):
         if not first:
             first.append(settle(evaluator))
         outcomes, of_record = first[0]

@@ -9,11 +9,11 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
-from century21_reference import X, brute_force, simulate
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exact.cards import Shoe
+from exact.century21_reference import X, brute_force, simulate
 from exact.enumerator import enumerate_rounds
 from exact.errors import RuleError, ShoeError
 from exact.games import get_game
@@ -24,10 +24,9 @@ from exact.games.century21 import (
     game_table,
     record_outcome,
     settle,
-    strategy_by_name,
 )
 from exact.games.century21_rules import Rules, RuleWarning
-from exact.games.century21_solve import deviation_gaps, equilibrium
+from exact.games.century21_solve import deviation_gaps, equilibrium, strategy_by_name
 
 FULL = Shoe.standard(8, jokers=8)
 TINY = "A:1,2:1,5:1,6:2,9:1,K:2,X:2"  # ten cards, two jokers
@@ -208,8 +207,7 @@ def test_game_is_registered() -> None:
 
 
 def test_table_economics_is_heads_up_times_seats_by_a_multi_seat_brute_force() -> None:
-    from century21_reference import table_brute_force
-
+    from exact.century21_reference import table_brute_force
     from exact.games.century21_economics import table_economics
 
     cards = [0, 0, 0, 5, 5, 6, 6, X, X]  # 9 cards: two players, the dealer, up to 3 draws
@@ -228,8 +226,7 @@ def test_economics_count_the_checking_seat_and_break_even_by_a_multi_seat_brute_
     """One seat plays its exact best response, the other House Way: the dealer's gross, its
     break-even bet and, with a wager covering 1.5 or 1 seats, the seat-by-seat action in dice
     order, all against a card-by-card count over every arrangement of a 9-card shoe."""
-    from century21_reference import house_player, table_dealer_gross, table_seat_results
-
+    from exact.century21_reference import house_player, table_dealer_gross, table_seat_results
     from exact.games.century21 import player_tag
     from exact.games.century21_economics import table_economics
 

@@ -218,7 +218,7 @@ def test_settled_outcomes_round_trip_through_the_disk_cache(evaluator, monkeypat
     evaluator.outcomes  # noqa: B018 (settles, or reads, and stores)
     import exact.games.century21_batch as module
 
-    def refuse(*_):  # type: ignore[no-untyped-def]
+    def refuse(*_):
         raise AssertionError("settled again instead of read from the disk cache")
 
     monkeypatch.setattr(module, "record_outcome", refuse)

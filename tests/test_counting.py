@@ -15,6 +15,7 @@ from exact.cards import CARDS, RANKS, Card, Shoe
 from exact.cli import main
 from exact.live import KnownCardError, next_round
 from exact.montecarlo import simulate_rounds, within_interval
+from exact.reference import FEATURES, _cards_needed, play
 from exact.removal import (
     CountError,
     balanced,
@@ -25,7 +26,6 @@ from exact.removal import (
 )
 
 from batch_helpers import TRACKED
-from reference import FEATURES, _cards_needed, play
 
 
 def expected_value(game, shoe, bet) -> Fraction:

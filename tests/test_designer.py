@@ -12,13 +12,13 @@ import pytest
 import sympy
 from hypothesis import given
 from hypothesis import strategies as st
-from nine_reference import nines_by_counting
 
 from exact.analysis import BetAnalysis, analyze, game_bets
 from exact.cards import Shoe
 from exact.cli import main
 from exact.designer import DesignError, EdgeModel, practical_pays, solve_pays
 from exact.games import get_game
+from exact.nine_reference import nines_by_counting
 from exact.rarity import tier_frequencies, top_award
 from exact.statistics import BetTable
 

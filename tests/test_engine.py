@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from exact.cards import CARDS, SUITS, Shoe
 from exact.enumerator import falling
 from exact.errors import ShoeError
+from exact.reference import brute_force
 
 from conftest import engine_counts
-from reference import brute_force
 
 MAIN = ("winner", "player_total", "banker_total", "player_cards", "banker_cards",
         "player_third", "banker_third", "player_initial_total", "banker_initial_total",

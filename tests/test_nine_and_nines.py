@@ -8,7 +8,12 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
-from nine_reference import (
+
+from exact.analysis import analyze, game_bets
+from exact.cards import Shoe
+from exact.enumerator import falling
+from exact.games import get_game
+from exact.nine_reference import (
     NINE_EVENTS,
     NINE_PAYS,
     NINES_EVENTS,
@@ -17,11 +22,6 @@ from nine_reference import (
     nines_by_counting,
     simulate_first_four,
 )
-
-from exact.analysis import analyze, game_bets
-from exact.cards import Shoe
-from exact.enumerator import falling
-from exact.games import get_game
 
 GAME = get_game("nine-and-nines")
 BETS = {bet.id: bet for bet in game_bets(GAME)}

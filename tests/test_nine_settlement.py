@@ -8,7 +8,10 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from nine_reference import (
+
+from exact.cards import CARDS
+from exact.games import get_game
+from exact.nine_reference import (
     LOSE,
     MAIN_PAYS,
     NINE_PAYS,
@@ -18,12 +21,8 @@ from nine_reference import (
     nine_tier,
     nines_tier,
 )
-
-from exact.cards import CARDS
-from exact.games import get_game
+from exact.reference import play, total
 from exact.settlement import SettlementError, Wager, settle_round
-
-from reference import play, total
 
 GAME = get_game("nine-and-nines")
 SIDE = ("nine-player", "nine-banker", "nines")

@@ -7,9 +7,9 @@ import json
 from fractions import Fraction
 
 import pytest
-from nine_reference import LOSE, MAIN_PAYS, PUSH, ROUNDS
 
 from exact.cli import main
+from exact.nine_reference import LOSE, MAIN_PAYS, PUSH, ROUNDS
 
 SIDE = ("nine-player", "nine-banker", "nines")
 MAIN = ("player", "banker", "tie")

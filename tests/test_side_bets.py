@@ -1,7 +1,7 @@
 """Punto Banco side bets and rule variants (exact/data/punto_banco/side_bets.toml).
 
 Published figures (../shared/reference/published-figures.md) are asserted exactly; every
-shipped bet is compared with the card-by-card brute force of tests/reference.py on small odd
+shipped bet is compared with the card-by-card brute force of exact/reference.py on small odd
 shoes; hypothesis checks invariants between bets on random small shoes.
 
 Counting units. The engine counts ordered sequences of 6 cards, denominator N!/(N-6)!.
@@ -34,8 +34,7 @@ from exact.bets import Bet, load_bets
 from exact.cards import CARDS, Shoe
 from exact.enumerator import falling
 from exact.games.punto_banco import DATA
-
-from reference import brute_force
+from exact.reference import brute_force
 
 ROOT = Path(__file__).resolve().parent.parent
 EIGHT = Shoe.standard(8)
@@ -408,7 +407,7 @@ def test_settled_rounds(punto_banco, cards, expected):
 
 
 def test_seeded_simulation_agrees_with_the_side_bets(punto_banco, shipped, eight):
-    from reference import simulate
+    from exact.reference import simulate
 
     rounds, z = 20_000, 3.89  # two-sided 99.99% normal quantile
     bets = [shipped[b] for b in ("dragon-7", "panda-8", "super-6", "player-perfect-pair",

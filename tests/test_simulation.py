@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 
 from exact.cards import Shoe
+from exact.reference import simulate
 
 from conftest import engine_counts
-from reference import simulate
 
 ROUNDS = 40_000
 Z = 3.89  # two-sided 99.99% normal quantile: with 12 checks a false alarm is ~1 in 800 seeds

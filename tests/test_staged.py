@@ -15,8 +15,7 @@ from exact.cards import CARDS, Shoe
 from exact.enumerator import falling
 from exact.features import Feature, Needs
 from exact.games.punto_banco import FEATURES, PuntoBanco
-
-from reference import brute_force
+from exact.reference import brute_force
 
 BETS = """
 [[bet]]

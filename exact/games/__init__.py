@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from exact.errors import ExactError
+from exact.errors import UnknownGameError as UnknownGameError
 from exact.games.base import Game
 
 # id -> (module, class): imported on demand so that no module needs to know every game.
@@ -14,10 +14,6 @@ REGISTRY: dict[str, tuple[str, str]] = {
     "century21": ("exact.games.century21", "Century21"),
     "chemin-de-fer": ("exact.games.chemin_de_fer", "CheminDeFer"),
 }
-
-
-class UnknownGameError(ExactError, LookupError):
-    """A game id that the toolkit does not know."""
 
 
 def get_game(game_id: str, **options: object) -> Game:

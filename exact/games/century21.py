@@ -41,7 +41,8 @@ import numpy as np
 
 from exact.cards import Card, Shoe
 from exact.enumerator import Draw, falling
-from exact.errors import ExactError, ShoeError
+from exact.errors import ShoeError
+from exact.errors import StrategyError as StrategyError
 from exact.features import Feature
 from exact.games.base import Game
 from exact.games.century21_rules import DEFAULT_RULES, Rules
@@ -62,10 +63,6 @@ Sequence_ = tuple[tuple[InfoSet, str], ...]
 Strategy = dict[InfoSet, dict[str, Fraction]]
 
 
-class StrategyError(ExactError, ValueError):
-    """An unknown strategy name, mode, or a strategy that does not fit the game table."""
-
-
 def class_counts(shoe: Shoe) -> tuple[int, ...]:
     """Cards per class: point values 0-9, then jokers.
 
@@ -76,7 +73,7 @@ def class_counts(shoe: Shoe) -> tuple[int, ...]:
 
 
 def card_class(card: Card) -> int:
-    return JOKER if card.is_joker else card.value  # type: ignore[return-value]
+    return JOKER if card.is_joker else card.value
 
 
 def two_card_state(first: int, second: int) -> HandState:
@@ -268,7 +265,7 @@ class GameTable:
         if has_joker(infoset):
             return STAND if STAND in actions else actions[0]
         tag = infoset[1]
-        total = tag if isinstance(tag, int) else sum(tag) % 10  # type: ignore[arg-type]
+        total = tag if isinstance(tag, int) else sum(tag) % 10
         return DRAW if total <= self.rules.house_way_draw_max else STAND
 
     def _house_dealer(self, infoset: InfoSet, actions: tuple[str, ...]) -> str:
@@ -276,7 +273,7 @@ class GameTable:
             return END
         if has_joker(infoset):
             return STAND if STAND in actions else actions[0]
-        total = (infoset[1] + infoset[2]) % 10  # type: ignore[operator]
+        total = (infoset[1] + infoset[2]) % 10
         return DRAW if total <= self.rules.dealer_house_way_draw_max else STAND
 
     def pure(self, side: str, choose: Mapping[InfoSet, str]) -> Strategy:
@@ -300,7 +297,7 @@ class GameTable:
         return sum((_reach(player, p) * _reach(dealer, d) * pay for p, d, pay in self.payoffs),
                    Fraction(0)) / self.total
 
-    def player_best_response(self, dealer: Strategy, only=None,  # type: ignore[no-untyped-def]
+    def player_best_response(self, dealer: Strategy, only=None,
                              base: Strategy | None = None) -> Strategy:
         """The player's exact best response (pure), one action per information set; ties
         keep House Way. ``only`` restricts the search to some sets (others from ``base``)."""
@@ -318,7 +315,7 @@ class GameTable:
             result[infoset] = _pure(best, actions)
         return result
 
-    def dealer_best_response(self, player: Strategy, only=None,  # type: ignore[no-untyped-def]
+    def dealer_best_response(self, player: Strategy, only=None,
                              base: Strategy | None = None) -> Strategy:
         """The dealer's exact best response (pure): draw sets first, then the check."""
         values: dict[InfoSet, dict[str, Fraction]] = defaultdict(lambda: defaultdict(Fraction))
@@ -356,7 +353,7 @@ class GameTable:
         return rows
 
 
-def _set_order(item) -> tuple:  # type: ignore[no-untyped-def]
+def _set_order(item) -> tuple:
     return tuple(str(part) for part in item[0])
 
 
@@ -366,14 +363,14 @@ def describe_set(infoset: InfoSet) -> str:
         tag = infoset[1]
         own = (f"total {tag}" if isinstance(tag, int) else
                "one joker" if tag == "J" else "two jokers" if tag == "N" else
-               f"one joker and a {tag[1]}" if tag[0] == "J" else  # type: ignore[index]
-               "cards " + "+".join(CLASS_NAMES[c] for c in tag))  # type: ignore[union-attr]
-        return f"player {own} v up {CLASS_NAMES[infoset[2]]}"  # type: ignore[index]
-    own = f"dealer {CLASS_NAMES[infoset[1]]} up {CLASS_NAMES[infoset[2]]} down"  # type: ignore
+               f"one joker and a {tag[1]}" if tag[0] == "J" else
+               "cards " + "+".join(CLASS_NAMES[c] for c in tag))
+        return f"player {own} v up {CLASS_NAMES[infoset[2]]}"
+    own = f"dealer {CLASS_NAMES[infoset[1]]} up {CLASS_NAMES[infoset[2]]} down"
     if kind == "check":
         return own + ", before the draws"
     seen = "player stood" if not infoset[3] else "player drew" + (
-        f" {CLASS_NAMES[infoset[4]]}" if infoset[4] is not None else "")  # type: ignore[index]
+        f" {CLASS_NAMES[infoset[4]]}" if infoset[4] is not None else "")
     return f"{own}, {seen}"
 
 
@@ -566,7 +563,7 @@ class _Builder:
             else:
                 self.both_draw(p_seq, before, player, dealer, up, down, weight, dealer_actions)
 
-    def memo(self, function, *args):  # type: ignore[no-untyped-def]
+    def memo(self, function, *args):
         key = (function, args)
         if key not in self.cache:
             self.cache[key] = function(self.rules, *args)
@@ -702,7 +699,7 @@ class Century21Deal:
     def _plans(self) -> dict[tuple[int, int, int, int], tuple]:
         return {}
 
-    def _plan(self, player: tuple, dealer: tuple):  # type: ignore[no-untyped-def]
+    def _plan(self, player: tuple, dealer: tuple):
         # The plan depends only on the first two cards of each hand; the enumerators ask for
         # it at every node (most of a compilation's time), so it is kept per deal.
         a, b = sorted(player[:2])
@@ -712,7 +709,7 @@ class Century21Deal:
             found = self._plans[key] = self._plan_of(a, b, dealer[0], dealer[1])
         return found
 
-    def _plan_of(self, a: int, b: int, up: int, down: int):  # type: ignore[no-untyped-def]
+    def _plan_of(self, a: int, b: int, up: int, down: int):
         rules = self.rules
         choose_p, choose_d = self._choice_maps
         stops = dealer_stops(rules, up, down)
@@ -775,37 +772,8 @@ def record_outcome(rules: Rules, record: tuple) -> tuple[str, Fraction]:
     return how, pay
 
 
-def strategy_by_name(table: GameTable, name: str) -> tuple[Strategy, Strategy]:
-    """``house``: House Way both; ``best``: the player's best response to the dealer's House
-    Way; ``dealer-best``: the dealer's best response to the player's House Way;
-    ``equilibrium``: the minimax strategies."""
-    player, dealer = table.house_way()
-    if name == "house":
-        return player, dealer
-    if name == "best":
-        return table.player_best_response(dealer), dealer
-    if name == "dealer-best":
-        return player, table.dealer_best_response(player)
-    if name == "equilibrium":
-        from exact.games.century21_solve import equilibrium
-        found = equilibrium(table)
-        return found.player, found.dealer
-    raise StrategyError(f"unknown strategy {name!r}; known: house, best, dealer-best, "
-                        "equilibrium")
-
-
 def shoe_for(rules: Rules) -> Shoe:
     return Shoe.standard(rules.decks, rules.jokers)
-
-
-def check_strategy_sets(table: GameTable, strategy: Strategy, side: str) -> None:
-    sets = table.player_sets if side == "player" else table.dealer_sets
-    missing = [h for h in sets if h not in strategy]
-    if missing:
-        raise StrategyError(f"{side} strategy lacks {len(missing)} information set(s), e.g. "
-                            f"{describe_set(missing[0])}")
-
-
 
 
 # --- the game, as the toolkit's registry and command line see it ------------------------------
@@ -829,22 +797,22 @@ class Century21(Game):
     def default_shoe(self) -> Shoe:
         return shoe_for(self.rules)
 
-    def analyze_cli(self, args) -> str:  # type: ignore[no-untyped-def]
+    def analyze_cli(self, args) -> str:
         """The ``analyze century21`` command (hook called by :mod:`exact.cli`)."""
         from exact.games.century21_report import run_cli
         return run_cli(self, args)
 
-    def eor_cli(self, args) -> str:  # type: ignore[no-untyped-def]
+    def eor_cli(self, args) -> str:
         """The ``eor century21`` command (hook called by :mod:`exact.counting_cli`)."""
         from exact.games.century21_batch import run_eor_cli
         return run_eor_cli(self, args)
 
-    def edge_cli(self, args, seen) -> str:  # type: ignore[no-untyped-def]
+    def edge_cli(self, args, seen) -> str:
         """The ``edge century21`` command (hook called by :mod:`exact.counting_cli`)."""
         from exact.games.century21_batch import run_edge_cli
         return run_edge_cli(self, args, seen)
 
-    def shoe_play(self, config):  # type: ignore[no-untyped-def]
+    def shoe_play(self, config):
         """The player's wager on real shoes (hook called by :mod:`exact.simulation`)."""
         from exact.games.century21_simulation import Century21Play
         return Century21Play(self, config)

@@ -56,9 +56,9 @@ from exact.games.century21 import (
     game_table,
     record_outcome,
     shoe_for,
-    strategy_by_name,
 )
 from exact.games.century21_rules import Rules
+from exact.games.century21_solve import strategy_by_name
 from exact.output import json_text
 from exact.removal import RemovalTable, parse_tags, removable_keys, removal_table
 from exact.shoe_options import full_shoe, removed, standard_shoe
@@ -338,7 +338,7 @@ def run_edge_cli(game: Century21, args: argparse.Namespace, seen: Sequence[Card]
     lines = [f"Next hand of 21st Century Baccarat: {len(seen)} cards seen, {shoe.size} unseen; "
              f"player's pay per unit bet, collection {report['collection']} on a "
              f"{report['bet']} bet"]
-    for name, entry in report["strategies"].items():  # type: ignore[attr-defined]
+    for name, entry in report["strategies"].items():
         value, after = entry["expected_value"], entry["with_collection"]
         lines.append(f"{name:6} {100 * value['float']:+9.4f}%  after collection "
                      f"{100 * after['float']:+9.4f}%  {'BET' if entry['positive'] else '':3} "

@@ -22,17 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from exact.errors import ExactError, InputError
+from exact.errors import EconomicsError as EconomicsError
+from exact.errors import EconomicsInputError as EconomicsInputError
 from exact.games.century21 import GameTable
 from exact.parsing import parse_number
-
-
-class EconomicsError(ExactError, ValueError):
-    """Impossible table economics input (no players, a non-positive bet, a negative fee)."""
-
-
-class EconomicsInputError(InputError, EconomicsError):
-    """A bet, fee or wager is malformed or out of bounds (:mod:`exact.parsing`)."""
 
 
 @dataclass(frozen=True)
@@ -82,7 +75,7 @@ class TableEconomics:
             return Fraction(1)
         if not self.action:
             return Fraction(0)
-        return self.dealer_wager / self.total_wagers  # type: ignore[operator]
+        return self.dealer_wager / self.total_wagers  # type: ignore[operator]  # set whenever this is asked
 
     @property
     def seats_in_action(self) -> Fraction:
@@ -91,7 +84,7 @@ class TableEconomics:
             return Fraction(self.players)
         if not self.action:
             return Fraction(0)
-        full, part = divmod(self.dealer_wager, self.bet)  # type: ignore[operator]
+        full, part = divmod(self.dealer_wager, self.bet)  # type: ignore[operator]  # set whenever this is asked
         return Fraction(int(full) + (1 if part else 0))
 
     @property

@@ -22,10 +22,10 @@ from exact.games.century21 import (
     Strategy,
     describe_set,
     game_table,
-    strategy_by_name,
 )
 from exact.games.century21_economics import TableEconomics, table_economics
 from exact.games.century21_rules import Rules
+from exact.games.century21_solve import strategy_by_name
 from exact.output import json_text, table_json
 from exact.parsing import parse_number
 from exact.statistics import BetTable
@@ -46,7 +46,7 @@ def heads_up_table(result: Result, strategy: str) -> BetTable:
 def strategy_rows(table: GameTable, side: str, strategy: Strategy) -> list[dict[str, Any]]:
     return [{"information": row["information"], "action": row["action"],
              "probability": str(row["probability"]),
-             "probability_float": float(row["probability"])}  # type: ignore[arg-type]
+             "probability_float": float(row["probability"])}
             for row in table.strategy_table(side, strategy)]
 
 
@@ -71,7 +71,7 @@ def strategy_text(table: GameTable, side: str, strategy: Strategy) -> str:
     for row in table.strategy_table(side, strategy):
         probability = row["probability"]
         shown = ("always" if probability == 1 else "never" if probability == 0
-                 else f"{float(probability):.6f} = {probability}")  # type: ignore[arg-type]
+                 else f"{float(probability):.6f} = {probability}")
         lines.append(f"  {row['information']:48} {row['action']:8} {shown}")
     return "\n".join(lines)
 
@@ -79,7 +79,7 @@ def strategy_text(table: GameTable, side: str, strategy: Strategy) -> str:
 def player_grid_text(table: GameTable, strategy: Strategy) -> str:
     """The player's strategy as a grid: own hand (rows) by the dealer's up card (columns);
     D = draw, S = stand, a number = P(draw) of a mixed choice."""
-    ups = sorted({h[2] for h in strategy}, key=int)  # type: ignore[call-overload]
+    ups = sorted({h[2] for h in strategy}, key=int)
     rows: dict[str, dict[object, str]] = {}
     for infoset, probabilities in sorted(strategy.items(), key=lambda item: str(item[0])):
         own = describe_set(infoset).split(" v up ")[0].removeprefix("player ")
@@ -87,7 +87,7 @@ def player_grid_text(table: GameTable, strategy: Strategy) -> str:
         rows.setdefault(own, {})[infoset[2]] = ("D" if draw == 1 else "S" if draw == 0
                                                 else f"{float(draw):.3f}")
     width = max([len(own) for own in rows] + [4])
-    head = " ".join(f"{CLASS_NAMES[u]:>5}" for u in ups)  # type: ignore[index]
+    head = " ".join(f"{CLASS_NAMES[u]:>5}" for u in ups)
     lines = ["Player's option hands by the dealer's up card (D draw, S stand, else P(draw))",
              f"  {'hand':{width}} {head}"]
     for own, cells in rows.items():
@@ -180,7 +180,7 @@ def report(rules: Rules, shoe: Shoe, strategy: str = "house", bet: Fraction | in
     }
 
 
-def run_cli(game, args) -> str:  # type: ignore[no-untyped-def]
+def run_cli(game, args) -> str:
     """``exact analyze century21 [--strategy ...] [--bet 10] [--collection 1] ...``."""
     from exact.shoe_options import options_shoe
 

@@ -99,7 +99,7 @@ class Rules:
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise RuleError(f"rule {name}: must be a non-negative integer, got "
                                 f"{shown(value)}")
-            if value > QUANTITIES["decks"].maximum:  # type: ignore[operator]
+            if value > QUANTITIES["decks"].maximum:
                 raise RuleError(f"rule {name}: {shown(value)} is past the largest shoe "
                                 "(README: Input limits)")
         if self.decks == 0 and self.jokers == 0:
@@ -150,7 +150,7 @@ class Rules:
                           RuleWarning, stacklevel=3)
 
     def __hash__(self) -> int:
-        return self._hash  # type: ignore[attr-defined, no-any-return]
+        return self._hash
 
     def __eq__(self, other: object) -> bool:
         return self is other or (isinstance(other, Rules) and hash(self) == hash(other) and all(
@@ -214,10 +214,10 @@ class Rules:
                     TableTag(_number("min_bet", t["min_bet"]), _number("max_bet", t["max_bet"]),
                              _number("fee", t["fee"])) for t in collection["table_tags"])
             if "joker_values" in flat:
-                flat["joker_values"] = tuple(flat["joker_values"])  # type: ignore[arg-type]
+                flat["joker_values"] = tuple(flat["joker_values"])
             if "win_pays_by_total" in flat:
                 flat["win_pays_by_total"] = {_total_key(k): v for k, v in
-                                             flat["win_pays_by_total"].items()}  # type: ignore
+                                             flat["win_pays_by_total"].items()}
             for name in ("drawn_joker_is_nine", "stop_on_dealer_joker_up", "stop_on_dealer_nine",
                          "dealer_wins_ties_on_zero", "three_card_nine_pushes_two_card_nine",
                          "third_cards_face_up", "dealer_pays_collection"):
@@ -227,7 +227,7 @@ class Rules:
             extra = set(flat) - fields
             if extra:
                 raise RuleError(f"{source}: unknown rule(s) {sorted(extra)}")
-            return cls(**flat)  # type: ignore[arg-type]
+            return cls(**flat)
         except (KeyError, TypeError, AttributeError) as error:
             raise RuleError(f"{source}: malformed rule: {error}") from None
 
@@ -279,7 +279,7 @@ def _total_key(key: object) -> int:
     return parse_integer(key, "total", "rule win_pays_by_total key", RuleInputError)
 
 
-def _listed(values) -> str:  # type: ignore[no-untyped-def]
+def _listed(values) -> str:
     return ", ".join(str(v) for v in sorted(values))
 
 

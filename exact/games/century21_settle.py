@@ -38,7 +38,7 @@ from typing import Any
 
 from exact.games.century21_rules import Rules
 from exact.games.century21_table import CircleWager, TableHand, settle_table
-from exact.settlement import SettlementError
+from exact.settlement import SettlementError, settlement_json
 
 MAX_FILE_BYTES = 64 * 1024
 MAX_SEAT = 99
@@ -225,8 +225,6 @@ def hand_from_options(args: argparse.Namespace) -> dict[str, Any]:
 
 def table_json(rules: Rules, tag: Any, hand: Mapping[str, Any],
                settled: TableHand) -> dict[str, Any]:
-    from exact.settle_cli import settlement_json
-
     by_label = {w.label: w for w in hand["wagers"]}
     wagers = []
     for settlement in settled.settlements:

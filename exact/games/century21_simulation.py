@@ -118,7 +118,7 @@ class Century21Play:
         # a few hundred distinct hands recur: each is settled once per process
         pay = self._outcomes.get(record)
         if pay is None:
-            pay = self._outcomes[record] = record_outcome(self.rules, record)[1]  # type: ignore[arg-type]
+            pay = self._outcomes[record] = record_outcome(self.rules, record)[1]
         return pay
 
     def removal(self) -> RemovalTable:

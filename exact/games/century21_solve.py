@@ -17,15 +17,12 @@ import numpy as np
 from scipy.optimize import linprog
 from scipy.sparse import coo_matrix, csr_matrix, hstack
 
-from exact.errors import ExactError
+from exact.errors import SolveError as SolveError
+from exact.errors import StrategyError
 from exact.games.century21 import GameTable, InfoSet, Strategy
 from exact.strategy_games import solve_linear
 
 DENOMINATOR_LIMITS = (1, 2, 3, 4, 6, 8, 12, 100, 10**4, 10**6, 10**9)
-
-
-class SolveError(ExactError, RuntimeError):
-    """The linear program failed, or no exact equilibrium was recovered from it."""
 
 
 @dataclass(frozen=True)
@@ -49,7 +46,7 @@ def _sequences(table: GameTable, side: str) -> dict[tuple[InfoSet, str] | None, 
     return index
 
 
-def _constraints(table: GameTable, side: str, index) -> csr_matrix:  # type: ignore[no-untyped-def]
+def _constraints(table: GameTable, side: str, index) -> csr_matrix:
     sets = table.player_sets if side == "player" else table.dealer_sets
     rows, cols, data = [0], [0], [1.0]
     for row, infoset in enumerate(sorted(sets, key=str), start=1):
@@ -64,7 +61,7 @@ def _constraints(table: GameTable, side: str, index) -> csr_matrix:  # type: ign
     return coo_matrix((data, (rows, cols)), shape=(len(sets) + 1, len(index))).tocsr()
 
 
-def _payoff_matrix(table: GameTable, p_index, d_index) -> csr_matrix:  # type: ignore
+def _payoff_matrix(table: GameTable, p_index, d_index) -> csr_matrix:
     rows, cols, data = [], [], []
     for p, d, pay in table.payoffs:
         rows.append(p_index[p[-1]] if p else 0)
@@ -99,7 +96,7 @@ def solve_lp(table: GameTable) -> tuple[np.ndarray, np.ndarray, float, dict, dic
     return player.x[:n_x], dealer.x[:n_y], float(-player.fun), p_index, d_index
 
 
-def _behaviour(table: GameTable, side: str, plan: np.ndarray, index, limit: int) -> Strategy:  # type: ignore
+def _behaviour(table: GameTable, side: str, plan: np.ndarray, index, limit: int) -> Strategy:
     sets = table.player_sets if side == "player" else table.dealer_sets
     strategy: Strategy = {}
     for infoset, actions in sets.items():
@@ -110,7 +107,7 @@ def _behaviour(table: GameTable, side: str, plan: np.ndarray, index, limit: int)
             continue
         probabilities = [Fraction(r / mass).limit_denominator(limit) for r in reach[:-1]]
         probabilities = [min(max(p, Fraction(0)), Fraction(1)) for p in probabilities]
-        last = 1 - sum(probabilities)
+        last = 1 - sum(probabilities, Fraction(0))
         if last < 0:
             probabilities[-1] += last
             last = Fraction(0)
@@ -215,25 +212,25 @@ def table_actions(table: GameTable, side: str, infoset: InfoSet) -> tuple[str, .
     return (table.player_sets if side == "player" else table.dealer_sets)[infoset]
 
 
-def _affine(sequence, strategy: Strategy, column, width: int):  # type: ignore[no-untyped-def]
+def _affine(sequence, strategy: Strategy, column, width: int):
     """The reach of ``sequence`` as coefficients (unknowns..., constant); None if not affine."""
     constant = Fraction(1)
-    unknown: tuple[int, Fraction] | None = None
+    unknown: tuple[int, Fraction, Fraction] | None = None  # (column, slope, offset)
     for infoset, action in sequence:
         if infoset in column:
             if unknown is not None:
                 return None
             first = next(iter(strategy[infoset]))
-            unknown = (column[infoset], Fraction(1) if action == first else Fraction(-1))
-            constant_part = Fraction(0) if action == first else Fraction(1)  # q or 1 - q
-            unknown = (unknown[0], unknown[1], constant_part)  # type: ignore[assignment]
+            # q or 1 - q
+            unknown = (column[infoset], Fraction(1) if action == first else Fraction(-1),
+                       Fraction(0) if action == first else Fraction(1))
         else:
             constant *= strategy[infoset][action]
     coefficients = [Fraction(0)] * width
     if unknown is None:
         coefficients[-1] = constant
     else:
-        index, slope, offset = unknown  # type: ignore[misc]
+        index, slope, offset = unknown
         coefficients[index] = constant * slope
         coefficients[-1] = constant * offset
     return coefficients
@@ -241,3 +238,21 @@ def _affine(sequence, strategy: Strategy, column, width: int):  # type: ignore[n
 
 # the indifference equations are solved by the generic exact solver of the strategy games
 _solve = solve_linear
+
+
+def strategy_by_name(table: GameTable, name: str) -> tuple[Strategy, Strategy]:
+    """``house``: House Way both; ``best``: the player's best response to the dealer's House
+    Way; ``dealer-best``: the dealer's best response to the player's House Way;
+    ``equilibrium``: the minimax strategies."""
+    player, dealer = table.house_way()
+    if name == "house":
+        return player, dealer
+    if name == "best":
+        return table.player_best_response(dealer), dealer
+    if name == "dealer-best":
+        return player, table.dealer_best_response(player)
+    if name == "equilibrium":
+        found = equilibrium(table)
+        return found.player, found.dealer
+    raise StrategyError(f"unknown strategy {name!r}; known: house, best, dealer-best, "
+                        "equilibrium")

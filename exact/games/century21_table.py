@@ -171,7 +171,7 @@ def settle_table(rules: Rules, dealer_cards: str | Sequence[Card],
         seen.add((wager.seat, wager.circle))
         if wager.seat not in seats:
             raise SettlementError(f"{wager.label}: seat {wager.seat} was dealt no hand")
-        if not tag.min_bet <= wager.amount <= tag.max_bet:  # type: ignore[operator]
+        if not tag.min_bet <= wager.amount <= tag.max_bet:  # type: ignore[operator]  # amount is a Fraction once read
             raise SettlementError(f"{wager.label}: {wager.amount} is outside the table limits "
                                   f"{tag.min_bet}-{tag.max_bet}")
     order = dice_order(sorted({w.seat for w in wagers}), dice_start)

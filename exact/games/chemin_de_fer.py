@@ -36,6 +36,7 @@ from pathlib import Path
 
 from exact.enumerator import falling
 from exact.errors import ExactError, RuleError
+from exact.errors import StrategyError as StrategyError
 from exact.features import Feature
 from exact.games.base import Game, read_rule_file
 from exact.strategy_games import (
@@ -61,10 +62,6 @@ ROUND_CARDS = 6
 WITH_REPLACEMENT_DECK = (4, 1, 1, 1, 1, 1, 1, 1, 1, 1)  # one deck's proportions, over 13
 MAX_DECKS = 64
 COMMISSION_TEXT = re.compile(r"\d{1,12}(\.\d{1,12})?%?|\d{1,12}/\d{1,12}")
-
-
-class StrategyError(ExactError, ValueError):
-    """An unknown strategy, information model or shoe for chemin de fer."""
 
 
 @dataclass(frozen=True)
@@ -101,7 +98,7 @@ class Rules:
         data = read_rule_file(path)
         try:
             house = data["house_way"]
-            third = house["banker_draws_on_player_third"]  # type: ignore[index]
+            third = house["banker_draws_on_player_third"]
             return cls(
                 id=str(data["id"]), name=str(data.get("name", data["id"])),
                 naturals=_totals(data["naturals"]),
@@ -110,11 +107,11 @@ class Rules:
                 player_chooses_on=_totals(data["player_chooses_on"]),
                 decks=_integer(data.get("decks", 6)),
                 commission=parse_commission(str(data.get("commission", "0"))),
-                house_player_draws_on_choice=bool(house["player_draws_on_five"]),  # type: ignore
+                house_player_draws_on_choice=bool(house["player_draws_on_five"]),
                 house_banker_draws_when_player_stands=_totals(
-                    house["banker_draws_when_player_stands"]),  # type: ignore[index]
+                    house["banker_draws_when_player_stands"]),
                 house_banker_draws_on_player_third=tuple(
-                    _totals(third.get(str(total), [])) for total in range(10)),  # type: ignore
+                    _totals(third.get(str(total), [])) for total in range(10)),
             )
         except KeyError as error:
             raise RuleError(f"{path}: missing rule {error.args[0]!r}") from None
@@ -315,11 +312,11 @@ def house_way(rules: Rules, game: SequenceForm) -> tuple[Strategy, Strategy]:
     return (pure(game, 0, _house_player(rules)), pure(game, 1, _house_banker(rules)))
 
 
-def _house_player(rules: Rules):  # type: ignore[no-untyped-def]
+def _house_player(rules: Rules):
     return lambda _infoset, _actions: DRAW if rules.house_player_draws_on_choice else STAND
 
 
-def _house_banker(rules: Rules):  # type: ignore[no-untyped-def]
+def _house_banker(rules: Rules):
     return lambda infoset, _actions: (
         DRAW if rules.house_banker_draws(banker_total(infoset), infoset[2]) else STAND)
 
@@ -411,7 +408,7 @@ class Analysis:
         thirds: list[int | None] = [None, *range(10)]
         lines.append(f"  {'Banker':8}" + "".join(f"{'-' if t is None else t:>7}" for t in thirds))
         for tag, row in grid.items():
-            label = str(tag) if isinstance(tag, int) else "+".join(map(str, tag))  # type: ignore
+            label = str(tag) if isinstance(tag, int) else "+".join(map(str, tag))
             lines.append(f"  {label:8}" + "".join(f"{row.get(t, ''):>7}" for t in thirds))
         return "\n".join(lines) + "\n"
 
@@ -484,7 +481,7 @@ class CheminDeFer(Game):
     def describe_rules(self) -> list[str]:
         return self.rules.describe()
 
-    def analyze_cli(self, args) -> str:  # type: ignore[no-untyped-def]
+    def analyze_cli(self, args) -> str:
         """The ``analyze chemin-de-fer`` command (hook called by :mod:`exact.cli`)."""
         rules = Rules.load(args.rules) if getattr(args, "rules", None) else self.rules
         commission = getattr(args, "commission", None)

@@ -111,7 +111,7 @@ def _side_features(side: str, index: int) -> list[Feature]:
 
 def _same_initial_cards(record: PuntoRecord) -> bool:
     player, banker = record
-    return sorted(player[:2]) == sorted(banker[:2])  # type: ignore[type-var]
+    return sorted(player[:2]) == sorted(banker[:2])
 
 
 NINE_FEATURES: dict[str, Feature] = {f.name: f for f in [

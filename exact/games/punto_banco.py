@@ -122,7 +122,7 @@ PuntoRecord = tuple[Hand, Hand]  # (player's cards, banker's cards); a hand not 
 
 
 def hand_total(cards: Hand) -> int:
-    return sum(label[0] for label in cards) % 10  # type: ignore[misc]
+    return sum(label[0] for label in cards) % 10
 
 
 @dataclass(frozen=True)
@@ -166,7 +166,7 @@ class PuntoBancoDeal:
         if len(player) == 2 and rules.player_draws(player_total):
             return Draw(self.views["draws"])
         player_third = player[2][0] if len(player) == 3 else None
-        if rules.banker_draws(banker_total, player_third):  # type: ignore[arg-type]
+        if rules.banker_draws(banker_total, player_third):
             return Draw(self.views["draws"])
         return None
 
@@ -234,7 +234,7 @@ def _pair_kind(hand: Hand) -> str:
 
 
 def _third(hand: Hand) -> int | None:
-    return hand[2][0] if len(hand) == 3 else None  # type: ignore[return-value]
+    return hand[2][0] if len(hand) == 3 else None
 
 
 def _margin(record: PuntoRecord) -> int:

@@ -26,15 +26,11 @@ from importlib.util import find_spec
 from pathlib import Path
 from types import ModuleType
 
-from exact.errors import ExactError
+from exact.errors import ReportError as ReportError
 from exact.games import REGISTRY
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 TEMPLATES = REPOSITORY / "reports"
-
-
-class ReportError(ExactError, RuntimeError):
-    """A report that cannot be built (no report module or template, Typst failed)."""
 
 
 def report_module_name(game_id: str) -> str:

@@ -13,6 +13,7 @@ import dataclasses
 from fractions import Fraction
 from types import ModuleType
 
+from exact import century21_reference
 from exact.assumptions import report_assumptions
 from exact.cards import Shoe
 from exact.games.century21 import (
@@ -193,7 +194,7 @@ def example(rules: Rules, dealer: str, seats: dict[int, str],
             "credits": ", ".join(hand.free_collection_credits)}
 
 
-def strategy_tables(table: GameTable, pairs) -> dict[str, object]:  # type: ignore[no-untyped-def]
+def strategy_tables(table: GameTable, pairs) -> dict[str, object]:
     """P(draw) (or P(end) at the dealer's check) per information set, per strategy."""
     out = {}
     for side, index, names in (("player", 0, ("house", "best", "equilibrium")),
@@ -201,7 +202,7 @@ def strategy_tables(table: GameTable, pairs) -> dict[str, object]:  # type: igno
         rows = {}
         for name in names:
             for row in table.strategy_table(side, pairs[name][index]):
-                probability: Fraction = row["probability"]  # type: ignore[assignment]
+                probability: Fraction = row["probability"]
                 if probability not in (0, 1):
                     shown = f"{float(probability):.4f}"
                 elif row["action"] == "end":
@@ -218,11 +219,11 @@ def strategy_tables(table: GameTable, pairs) -> dict[str, object]:  # type: igno
     return out
 
 
-def strategy_map(table: GameTable, pairs, context: Context) -> str:  # type: ignore[no-untyped-def]
+def strategy_map(table: GameTable, pairs, context: Context) -> str:
     """Chart: the player's P(draw) by own hand (rows) and the dealer's up card (columns)."""
     panels = []
     hands: list[str] = []
-    ups = sorted({h[2] for h in table.player_sets})  # type: ignore[type-var]
+    ups = sorted({h[2] for h in table.player_sets})
     for name in ("house", "best", "equilibrium"):
         player = pairs[name][0]
         grid: dict[str, dict[object, float]] = {}
@@ -232,7 +233,7 @@ def strategy_map(table: GameTable, pairs, context: Context) -> str:  # type: ign
         hands = list(grid)
         panels.append({"title": f"{STRATEGIES[name][0]} (player)",
                        "values": [[grid[h].get(u, float("nan")) for u in ups] for h in hands]})
-    labels = [CLASS_NAMES[u] for u in ups]  # type: ignore[index]
+    labels = [CLASS_NAMES[u] for u in ups]
     return charts.strategy_map(hands, labels, panels, context.out_dir / "strategy-map.svg")
 
 
@@ -352,10 +353,8 @@ def verification(table: GameTable, found: Equilibrium, results: dict[str, Result
                         "player_gain": str(player_gain), "dealer_gain": str(dealer_gain),
                         "agrees": player_gain == 0 and dealer_gain == 0},
     }
-    reference = sections.load_reference(context, "century21_reference")
-    if reference is not None:
-        out["brute_force"] = brute_force(reference)
-        out["simulation"] = simulation(reference, results["house"], table.shoe)
+    out["brute_force"] = brute_force(century21_reference)
+    out["simulation"] = simulation(century21_reference, results["house"], table.shoe)
     return out
 
 

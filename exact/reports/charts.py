@@ -11,6 +11,7 @@ import math
 from collections.abc import Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from exact.files import write_file
 
@@ -32,7 +33,7 @@ PANEL_WIDTH, PANEL_HEIGHT = 2.3, 1.9  # inches
 
 
 @contextmanager
-def _style():  # type: ignore[no-untyped-def]
+def _style():
     import matplotlib
 
     matplotlib.use("svg", force=True)
@@ -42,7 +43,7 @@ def _style():  # type: ignore[no-untyped-def]
         yield plt
 
 
-def _grid(plt, panels: int):  # type: ignore[no-untyped-def]
+def _grid(plt, panels: int):
     columns = min(COLUMNS, max(panels, 1))
     rows = max(1, math.ceil(panels / columns))
     figure, axes = plt.subplots(rows, columns, squeeze=False,
@@ -53,7 +54,7 @@ def _grid(plt, panels: int):  # type: ignore[no-untyped-def]
     return figure, flat[:panels]
 
 
-def _write_svg(figure, path: Path, **options: object) -> None:  # type: ignore[no-untyped-def]
+def _write_svg(figure, path: Path, **options: object) -> None:
     """The chart as SVG (no date: same inputs, same bytes), written whole (exact.files)."""
     image = io.BytesIO()
     figure.savefig(image, format="svg", metadata={"Date": None}, **options)
@@ -68,7 +69,7 @@ MARGINS = {"left": 0.7, "right": 0.12, "bottom": 0.48, "top": 0.3}
 GAPS = {"across": 0.74, "down": 0.8}
 
 
-def _fixed_layout(figure) -> None:  # type: ignore[no-untyped-def]
+def _fixed_layout(figure) -> None:
     """Place ``figure``'s panel grid with :data:`MARGINS` and :data:`GAPS`."""
     axes = figure.get_axes()
     if not axes or axes[0].get_subplotspec() is None:
@@ -84,14 +85,14 @@ def _fixed_layout(figure) -> None:  # type: ignore[no-untyped-def]
                            wspace=GAPS["across"] / panel_width, hspace=GAPS["down"] / panel_height)
 
 
-def _save(plt, figure, path: Path) -> str:  # type: ignore[no-untyped-def]
+def _save(plt, figure, path: Path) -> str:
     _fixed_layout(figure)
     _write_svg(figure, path)
     plt.close(figure)
     return path.name
 
 
-def edge_against_pay(panels: Sequence[Mapping[str, object]], path: Path) -> str:
+def edge_against_pay(panels: Sequence[Mapping[str, Any]], path: Path) -> str:
     """One panel per paying event: house edge (%) as that event's pay varies.
 
     Each panel: ``title``, ``pays`` and ``edges`` (x and y, floats), ``current`` (x, y) and
@@ -102,7 +103,7 @@ def edge_against_pay(panels: Sequence[Mapping[str, object]], path: Path) -> str:
         for axis, panel in zip(axes, panels, strict=True):
             axis.plot(panel["pays"], panel["edges"], color="#1f4e79", linewidth=1.4)
             axis.axhline(0, color="#555555", linewidth=0.8)
-            x, y = panel["current"]  # type: ignore[misc]
+            x, y = panel["current"]
             axis.plot([x], [y], "o", color="#c00000", markersize=4, label="current pay")
             if panel.get("break_even") is not None:
                 axis.axvline(panel["break_even"], color="#7f7f7f", linestyle="--",
@@ -115,14 +116,14 @@ def edge_against_pay(panels: Sequence[Mapping[str, object]], path: Path) -> str:
         return _save(plt, figure, path)
 
 
-def effects_of_removal(ranks: Sequence[str], panels: Sequence[Mapping[str, object]],
+def effects_of_removal(ranks: Sequence[str], panels: Sequence[Mapping[str, Any]],
                        path: Path) -> str:
     """One bar panel per bet: change of the house edge (percentage points) when one card of
     each rank is removed. Each panel: ``title`` and ``values`` (floats, one per rank)."""
     with _style() as plt:
         figure, axes = _grid(plt, len(panels))
         for axis, panel in zip(axes, panels, strict=True):
-            values = list(panel["values"])  # type: ignore[call-overload]
+            values = list(panel["values"])
             colours = ["#c00000" if v > 0 else "#1f4e79" for v in values]
             axis.bar(list(ranks), values, color=colours, width=0.7)
             axis.axhline(0, color="#555555", linewidth=0.8)
@@ -147,7 +148,7 @@ def edge_against_decks(decks: Sequence[int], series: Mapping[str, Sequence[float
         return _save(plt, figure, path)
 
 
-def edge_through_shoe(depths: Sequence[int], panels: Sequence[Mapping[str, object]],
+def edge_through_shoe(depths: Sequence[int], panels: Sequence[Mapping[str, Any]],
                       path: Path) -> str:
     """One panel per wager: box plots of the exact house edge (%) of seeded random shoes
     after each number of cards dealt. Each panel: ``title``, ``edges`` (one list per depth)
@@ -155,7 +156,7 @@ def edge_through_shoe(depths: Sequence[int], panels: Sequence[Mapping[str, objec
     with _style() as plt:
         figure, axes = _grid(plt, len(panels))
         for axis, panel in zip(axes, panels, strict=True):
-            axis.boxplot(panel["edges"], widths=0.55, showfliers=True,  # type: ignore[arg-type]
+            axis.boxplot(panel["edges"], widths=0.55, showfliers=True,
                          flierprops={"markersize": 2.5})
             axis.set_xticks(range(1, len(depths) + 1), [str(d) for d in depths])
             axis.axhline(panel["full"], color="#1f4e79", linewidth=0.8, linestyle="--")
@@ -167,7 +168,7 @@ def edge_through_shoe(depths: Sequence[int], panels: Sequence[Mapping[str, objec
 
 
 def strategy_map(rows: Sequence[str], columns: Sequence[str],
-                 panels: Sequence[Mapping[str, object]], path: Path) -> str:
+                 panels: Sequence[Mapping[str, Any]], path: Path) -> str:
     """One heat map per strategy: P(draw) (0 to 1) by hand (rows) and card (columns). Each
     panel: ``title`` and ``values`` (one list of floats per row; NaN where no choice)."""
     with _style() as plt:

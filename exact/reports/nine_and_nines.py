@@ -2,7 +2,7 @@
 game (``game_bets``), in every standard section, plus what is particular to the side wagers:
 the paytable designer (the edge as an exact expression in the pays, and the pay that solves a
 target edge), the rarity of every tier, and checks of NINE and NINES against the tests'
-independent references (``tests/nine_reference.py``).
+independent references (``exact/nine_reference.py``).
 
 The NINE and NINES tables are ILLUSTRATIVE (the seed prints none); the template says so.
 The template is ``reports/nine-and-nines.typ``; the published and asserted figures it is
@@ -15,6 +15,7 @@ from collections import Counter
 from fractions import Fraction
 from types import ModuleType
 
+from exact import nine_reference, reference
 from exact.analysis import BetAnalysis, analyze, game_bets
 from exact.cards import Shoe
 from exact.designer import EdgeModel, solve_pays
@@ -48,14 +49,13 @@ DESIGNED_TIERS = {"nine-player": "Unsuited 9 without a ten", "nines": "Double"}
 RARITY_ROUNDS = 100_000_000
 
 
-def report_data(game, context: Context) -> dict[str, object]:  # type: ignore[no-untyped-def]
-    main_reference = sections.load_reference(context)
+def report_data(game, context: Context) -> dict[str, object]:
     data = sections.standard_report_data(
         game, context, decks=DECKS, rule_set=(game.rules.id, game.rules.name),
         rule_files=[PUNTO_BANCO_DATA / "rules.toml"] if game.rules == STANDARD_RULES else [],
         examples=EXAMPLES, describe_hands=_hands,
         published=context.repository / "reports" / "published" / "nine-and-nines.toml",
-        reference=main_reference,
+        reference=reference,
         brute_force_shoes=[Shoe.parse(text) for text in MAIN_BRUTE_FORCE_SHOES],
         simulated_rounds=SIMULATED_ROUNDS, depleted_shoes=DEPLETED_SHOES, seed=SIMULATION_SEED)
     bets = [b for b in game_bets(game) if b.id in SIDE_BETS]
@@ -63,9 +63,7 @@ def report_data(game, context: Context) -> dict[str, object]:  # type: ignore[no
     data["designer"] = [designer(analysis.bets[bet_id], tier)
                         for bet_id, tier in DESIGNED_TIERS.items()]
     data["rarity"] = rarity(analysis.bets.values())
-    reference = sections.load_reference(context, "nine_reference")
-    if reference is not None:
-        data["side_checks"] = side_checks(game, bets, analysis, reference)
+    data["side_checks"] = side_checks(game, bets, analysis, nine_reference)
     return data
 
 
@@ -97,7 +95,7 @@ def designer(bet_analysis: BetAnalysis, tier: str) -> dict[str, object]:
     }
 
 
-def rarity(bet_analyses) -> list[dict[str, object]]:  # type: ignore[no-untyped-def]
+def rarity(bet_analyses) -> list[dict[str, object]]:
     """Every paying tier of every side wager: hit frequency, 1 in X, occurrences expected in
     ``RARITY_ROUNDS`` rounds and the probability of at least one."""
     out = []
@@ -113,8 +111,8 @@ def rarity(bet_analyses) -> list[dict[str, object]]:  # type: ignore[no-untyped-
     return out
 
 
-# --- checks against tests/nine_reference.py --------------------------------------------------
-def side_checks(game, bets, analysis, reference: ModuleType) -> dict[str, object]:  # type: ignore[no-untyped-def]
+# --- checks against exact/nine_reference.py --------------------------------------------------
+def side_checks(game, bets, analysis, reference: ModuleType) -> dict[str, object]:
     """NINE and NINES against the tests' independent references: a card-by-card brute force
     on small shoes, a plain count of NINES on the full shoe, a seeded simulation."""
     brute = []
@@ -132,11 +130,10 @@ def side_checks(game, bets, analysis, reference: ModuleType) -> dict[str, object
     nines = analysis.bets["nines"]
     expected = _events(Counter({(None, None, k): v for k, v in counted.items()}), 2, nines,
                        reference)
-    full = {"shoe": Shoe.standard(DECKS).describe(),
-            "rows": [{"event": e.name, "counted": grouped(c), "engine": grouped(n),
-                      "agrees": c == n}
-                     for e, c, n in zip(nines.bet.events, expected, nines.counts, strict=True)]}
-    full["all_agree"] = all(r["agrees"] for r in full["rows"])
+    rows = [{"event": e.name, "counted": grouped(c), "engine": grouped(n), "agrees": c == n}
+            for e, c, n in zip(nines.bet.events, expected, nines.counts, strict=True)]
+    full = {"shoe": Shoe.standard(DECKS).describe(), "rows": rows,
+            "all_agree": all(r["agrees"] for r in rows)}
     seen = reference.simulate_first_four(Shoe.standard(DECKS), SIMULATED_ROUNDS, SIMULATION_SEED)
     level = Fraction(999, 1000)
     simulated = []

@@ -7,6 +7,7 @@ in ``reports/published/punto-banco.toml``.
 
 from __future__ import annotations
 
+from exact import reference
 from exact.cards import Shoe
 from exact.games.punto_banco import DATA, STANDARD_RULES, PuntoBanco, hand_total
 from exact.reports import sections
@@ -30,7 +31,7 @@ def report_data(game: PuntoBanco, context: Context) -> dict[str, object]:
         rule_files=[DATA / "rules.toml"] if game.rules == STANDARD_RULES else [],
         examples=EXAMPLES, describe_hands=_hands,
         published=context.repository / "reports" / "published" / "punto-banco.toml",
-        reference=sections.load_reference(context),
+        reference=reference,
         brute_force_shoes=[Shoe.parse(text) for text in BRUTE_FORCE_SHOES],
         simulated_rounds=SIMULATED_ROUNDS, seed=SIMULATION_SEED)
     data["totals"] = _final_totals(game, shoe)
@@ -38,8 +39,8 @@ def report_data(game: PuntoBanco, context: Context) -> dict[str, object]:
     return data
 
 
-def _hands(record) -> list[str]:  # type: ignore[no-untyped-def]
-    def told(side: str, hand) -> str:  # type: ignore[no-untyped-def]
+def _hands(record) -> list[str]:
+    def told(side: str, hand) -> str:
         cards = " ".join(f"{label[1]}{label[3]}" for label in hand)
         third = " (drew a third card)" if len(hand) == 3 else ""
         return f"{side}: {cards}, total {hand_total(hand)}{third}"
@@ -53,7 +54,7 @@ def _final_totals(game: PuntoBanco, shoe: Shoe) -> dict[str, object]:
     counts: dict[tuple[int, int], int] = {}
     for record, count in distribution.counts.items():
         key = (game.read(record, "player_total"), game.read(record, "banker_total"))
-        counts[key] = counts.get(key, 0) + count  # type: ignore[index]
+        counts[key] = counts.get(key, 0) + count
     return {"total": grouped(distribution.total),
             "rows": [{"player": str(p), "banker": str(b), "count": grouped(counts.get((p, b), 0)),
                       "probability": decimal(counts.get((p, b), 0) / distribution.total)}
@@ -65,6 +66,6 @@ def _cards_dealt(game: PuntoBanco, shoe: Shoe) -> list[dict[str, str]]:
     counts: dict[int, int] = {}
     for record, count in distribution.counts.items():
         dealt = game.read(record, "cards_dealt")
-        counts[dealt] = counts.get(dealt, 0) + count  # type: ignore[index]
+        counts[dealt] = counts.get(dealt, 0) + count
     return [{"cards": str(n), "count": grouped(c), "probability": decimal(c / distribution.total)}
             for n, c in sorted(counts.items())]

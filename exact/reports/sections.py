@@ -199,7 +199,7 @@ def return_tables(analysis: GameAnalysis) -> list[dict[str, object]]:
     for bet, table in _tables(analysis):
         entry = out.setdefault(bet.id, {"id": bet.id, "name": bet.name,
                                         "description": bet.description, "tables": []})
-        entry["tables"].append({  # type: ignore[union-attr]
+        entry["tables"].append({
             "paytable": table.paytable,
             "default": table.paytable == bet.paytable,
             "rows": [{"event": o.event, "pays": pays_text(o.pays),
@@ -290,7 +290,7 @@ def pay_sensitivity(analysis: GameAnalysis, context: Context) -> dict[str, objec
                          "break_even_decimal": decimal(break_even, 6)})
             low = max(Fraction(0), min(outcome.pays, break_even) * Fraction(4, 5))
             high = max(outcome.pays, break_even) * Fraction(6, 5)
-            def edge(pay: Fraction, o=outcome, t=table) -> Fraction:  # type: ignore[no-untyped-def]
+            def edge(pay: Fraction, o=outcome, t=table) -> Fraction:
                 return -(t.expected_value + o.probability * (pay - o.pays))
 
             panels.append({"title": f"{table.name}: {outcome.event}",
@@ -424,7 +424,7 @@ def _feature_tallies(game: Game, figures: Sequence[Mapping[str, object]],
             names = figure.get("features")
             if not isinstance(names, dict) or not names:
                 raise ReportError(f"feature figure {figure!r}: 'features' must be a table")
-            wanted.setdefault(figure.get("decks", 8), set()).update(names)  # type: ignore[arg-type]
+            wanted.setdefault(figure.get("decks", 8), set()).update(names)
     tallies = {}
     for decks, names in wanted.items():
         ordered = sorted(names)
@@ -443,8 +443,8 @@ def _computed_figure(tallies: Mapping[int, tuple[list[str], Counter]],
     if kind == "total":
         return analysis.total, "total (denominator)"
     if kind.startswith("feature"):
-        wanted = dict(figure["features"])  # type: ignore[call-overload]
-        names, tally = tallies[figure.get("decks", 8)]  # type: ignore[index]
+        wanted = dict(figure["features"])
+        names, tally = tallies[figure.get("decks", 8)]
         positions = [(names.index(n), v) for n, v in wanted.items()]
         count = sum(c for key, c in tally.items() if all(key[i] == v for i, v in positions))
         label = ", ".join(f"{n} = {v}" for n, v in wanted.items())
@@ -453,13 +453,13 @@ def _computed_figure(tallies: Mapping[int, tuple[list[str], Counter]],
     bet_id = figure.get("bet")
     if bet_id not in known:
         raise ReportError(f"{where}: unknown bet {bet_id!r}")
-    bet_analysis = analysis.bets[bet_id]  # type: ignore[index]
-    table = bet_analysis.table(figure.get("paytable"))  # type: ignore[arg-type]
+    bet_analysis = analysis.bets[bet_id]
+    table = bet_analysis.table(figure.get("paytable"))
     if kind == "count":
         names = [e.name for e in bet_analysis.bet.events]
         if figure.get("event") not in names:
             raise ReportError(f"{where}: bet {bet_id!r} has no event {figure.get('event')!r}")
-        return (bet_analysis.counts[names.index(figure["event"])],  # type: ignore[arg-type]
+        return (bet_analysis.counts[names.index(figure["event"])],
                 f"{table.name}: {figure['event']} (count)")
     if kind == "house_edge":
         return table.house_edge, f"{table.name} ({table.paytable}): house edge (%)"
@@ -469,18 +469,6 @@ def _computed_figure(tallies: Mapping[int, tuple[list[str], Counter]],
         return (table.house_edge_per_resolved_bet,
                 f"{table.name} ({table.paytable}): edge per resolved bet (%)")
     return table.standard_deviation, f"{table.name} ({table.paytable}): standard deviation"
-
-
-def load_reference(context: Context, name: str = "reference") -> ModuleType | None:
-    """The tests' slow, independent reference implementation (``tests/<name>.py``), if the
-    checkout has it."""
-    path = context.repository / "tests" / f"{name}.py"
-    if not path.is_file():
-        return None
-    spec = importlib.util.spec_from_file_location(f"_exact_report_{name}", path)
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
 
 
 def brute_force_checks(game: Game, bets: Sequence[Bet], shoes: Sequence[Shoe],
@@ -609,7 +597,7 @@ def standard_report_data(game: Game, context: Context, *, decks: int, rule_set: 
 
     ``reference``, if given, is a slow independent implementation with ``brute_force(shoe,
     names, by=)``, ``simulate(shoe, rounds, seed, names)`` and ``FEATURES`` (like
-    ``tests/reference.py``): it adds the brute-force and simulation checks.
+    ``exact/reference.py``): it adds the brute-force and simulation checks.
     """
     from exact.analysis import game_bets
 

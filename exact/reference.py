@@ -1,5 +1,5 @@
-"""Slow, obviously correct references for the tests: a card-by-card brute force and a
-Monte Carlo round simulator.
+"""Slow, obviously correct references for the tests and the reports: a card-by-card brute
+force and a Monte Carlo round simulator.
 
 Both deal physical cards in the real order (Player, Banker, Player, Banker, then third
 cards) and apply the textbook tableau written out here by hand, independently of the rule
@@ -22,7 +22,7 @@ BANKER_DRAWS = {
 
 
 def total(cards: Sequence[Card]) -> int:
-    return sum(card.value for card in cards) % 10  # type: ignore[misc]
+    return sum(card.value for card in cards) % 10
 
 
 def play(cards: Sequence[Card]) -> tuple[list[Card], list[Card]]:
@@ -109,7 +109,7 @@ def brute_force(shoe: Shoe, names: Sequence[str], *, by: str = "card") -> Counte
 
     def deal(dealt: list[Card], weight: int) -> None:
         if _cards_needed(dealt) == len(dealt):
-            player, banker = play(dealt + [None] * (6 - len(dealt)))  # type: ignore[list-item]
+            player, banker = play(dealt + [None] * (6 - len(dealt)))
             out[tuple(read(player, banker) for read in readers)] += weight * fill_weight(len(dealt))
             return
         for index in [i for i, count in enumerate(counts) if count]:

@@ -1,4 +1,5 @@
-"""An independent card-by-card reference for 21st Century Baccarat heads-up (tests only).
+"""An independent card-by-card reference for 21st Century Baccarat heads-up (tests and
+reports).
 
 Written plainly from the rule text, sharing no code with exact.games.century21: every ordered
 sequence of physical cards is dealt one card at a time, jokers are resolved by trying every
