@@ -1,8 +1,8 @@
 """Exact analysis of a set of bets of one game for one shoe.
 
-Bets are grouped by what they need of the deal; each group is enumerated once (through the
-compiled evaluator, or the direct enumerator on request) and every bet of the group reads its
-event counts off the same round records. All tables share the denominator N!/(N-r)!.
+The engine plan (:func:`exact.plan.plan`) names the engine of each bet; bets of one engine and
+one deal are enumerated once and every bet of the group reads its event counts off the same
+round records. All tables share the denominator N!/(N-r)!.
 
 >>> from exact.cards import Shoe
 >>> from exact.games import get_game
@@ -15,7 +15,7 @@ Fraction(114753351728, 10847218479825)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -30,9 +30,12 @@ from exact.enumerator import Deal, Record, falling
 from exact.errors import BetFileError
 from exact.features import Needs
 from exact.games.base import Game
+from exact.plan import AUTO, command_engines, plan, value_only
 from exact.statistics import BetTable
 
-ENGINES = ("compiled", "direct")
+__all__ = ["ENGINES", "analyze", "game_bets", "settle_records", "value_only"]
+
+ENGINES = command_engines()  # the choices of --engine: auto and each engine of one shoe
 
 
 @dataclass(frozen=True)
@@ -140,33 +143,22 @@ def game_bets(game: Game, bet_files: Iterable[Path | str] = ()) -> list[Bet]:
 
 
 def analyze(game: Game, shoe: Shoe, bets: Sequence[Bet] | None = None,
-            engine: str = "compiled") -> GameAnalysis:
-    """Exact analysis of ``bets`` (default: the game's shipped bets) for ``shoe``."""
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {ENGINES}")
+            engine: str = AUTO) -> GameAnalysis:
+    """Exact analysis of ``bets`` (default: the game's shipped bets) for ``shoe``, each bet
+    counted by the engine the plan names (``engine``: ``auto`` or one engine for every bet,
+    :class:`~exact.plan.EngineError` if it cannot serve one)."""
     bets = game_bets(game) if bets is None else list(bets)
-    # Bets whose needs plan the same deal (e.g. every value-only bet) share one enumeration
-    # and one reading of the round features.
-    by_deal: dict[Deal, tuple[Needs, list[Bet]]] = {}
-    for bet in bets:
-        needs = game.needs(bet.features)
-        by_deal.setdefault(game.deal(needs), (needs, []))[1].append(bet)
+    chosen = plan(game, bets, "shoe", engine)
     results: dict[str, BetAnalysis] = {}
     round_cards = 0
-    for deal, (needs, group) in by_deal.items():
+    for (name, deal), (needs, group) in chosen.groups(game).items():
         round_cards = deal.round_cards
-        counts = (_compiled_counts(game, deal, group, shoe) if engine == "compiled"
-                  else _direct_counts(game, needs, group, shoe))
+        counts = RUNNERS[name](game, deal, needs, group, shoe)
         for bet, bet_counts in zip(group, counts, strict=True):
             results[bet.id] = BetAnalysis(bet, tuple(bet_counts), falling(shoe.size, round_cards))
     if not bets:
         round_cards = game.deal(Needs()).round_cards
     return GameAnalysis(game, shoe, round_cards, {b.id: results[b.id] for b in bets})
-
-
-def value_only(game: Game, bet: Bet) -> bool:
-    """Whether ``bet`` reads nothing of the cards but their point values (the cheapest deals)."""
-    return all(attribute == "value" for _, attribute in game.needs(bet.features).pairs)
 
 
 def settle_records(game: Game, bets: Sequence[Bet], records: Sequence[Record]) -> list[np.ndarray]:
@@ -237,10 +229,9 @@ class _Summation:
 _PROJECTIONS: dict[tuple[Game, Deal, Bet], _Summation] = {}
 
 
-def _compiled_counts(game: Game, deal: Deal, bets: list[Bet], shoe: Shoe) -> list[list[int]]:
-    if staged.applicable(game, deal, bets):
-        return staged.staged_counts(game, deal, bets, shoe)
-    compiled = game.compiled(game.needs(bets[0].features))
+def _compiled_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
+                     shoe: Shoe) -> list[list[int]]:
+    compiled = game.compiled(needs)
     keys = [(game, deal, bet) for bet in bets]
     missing = [key for key in keys if key not in _PROJECTIONS]
     if missing:
@@ -251,7 +242,8 @@ def _compiled_counts(game: Game, deal: Deal, bets: list[Bet], shoe: Shoe) -> lis
     return [_PROJECTIONS[key].counts(weights) for key in keys]
 
 
-def _direct_counts(game: Game, needs: Needs, bets: list[Bet], shoe: Shoe) -> list[list[int]]:
+def _direct_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
+                   shoe: Shoe) -> list[list[int]]:
     distribution = game.enumerate(needs, shoe)
     records = list(distribution.counts)
     result = []
@@ -261,3 +253,15 @@ def _direct_counts(game: Game, needs: Needs, bets: list[Bet], shoe: Shoe) -> lis
             counts[event] += distribution.counts[record]
         result.append(counts)
     return result
+
+
+def _staged_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
+                   shoe: Shoe) -> list[list[int]]:
+    return staged.staged_counts(game, deal, bets, shoe)
+
+
+# How each engine of the plan counts one shoe: (game, deal, needs, bets, shoe) -> per bet, its
+# event counts. An engine added to the plan adds its entry here.
+Runner = Callable[[Game, Deal, Needs, list[Bet], Shoe], list[list[int]]]
+RUNNERS: dict[str, Runner] = {"compiled": _compiled_counts, "staged": _staged_counts,
+                              "direct": _direct_counts}

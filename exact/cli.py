@@ -180,8 +180,9 @@ def build_parser() -> argparse.ArgumentParser:
     analyze_parser.add_argument("--table", action="append", metavar="FILE",
                                 help="your own paytable (bet file): its bets replace those of "
                                      "the same id, after validation; may be repeated")
-    analyze_parser.add_argument("--engine", choices=ENGINES, default="compiled",
-                                help="compiled polynomial (default) or direct recursion")
+    analyze_parser.add_argument("--engine", choices=ENGINES, default="auto",
+                                help="auto (default: the engine plan's choice per bet), or one "
+                                     "engine for every bet, refused if it cannot serve one")
     formats = analyze_parser.add_mutually_exclusive_group()
     formats.add_argument("--json", action="store_true", help="machine-readable JSON")
     formats.add_argument("--csv", action="store_true", help="spreadsheet-ready CSV")
@@ -228,7 +229,8 @@ def build_parser() -> argparse.ArgumentParser:
                              ("--shoe", str, "explicit composition, e.g. 'A:32,T:128'"),
                              ("--remove", str, "cards taken out, e.g. '5,5,9H'")):
         design_parser.add_argument(flag, type=kind, help=text)
-    design_parser.add_argument("--engine", choices=ENGINES, default="compiled")
+    design_parser.add_argument("--engine", choices=ENGINES, default="auto",
+                               help="auto (default) or one engine, refused if it cannot serve")
     design_parser.add_argument("--table", action="append", metavar="FILE",
                                help="your own paytable (bet file), validated; replaces the "
                                     "bet of the same id")

@@ -36,7 +36,7 @@ import numpy as np
 from exact.bets import Bet
 from exact.cards import CARDS, JOKER, Label, Shoe, View
 from exact.compiled import batch_dtype, check_batch, counts_matrix, shoe_sizes
-from exact.enumerator import Deal, Draw, check_shoe, falling, group_coefficient
+from exact.enumerator import Deal, Draw, check_shoe, falling, fixed_stages, group_coefficient
 from exact.expressions import EvaluationError
 from exact.games.base import Game
 
@@ -45,8 +45,9 @@ Universe = tuple[tuple[int, ...], ...]  # per stage, the class indices its group
 
 
 def applicable(game: Game, deal: Deal, bets: Sequence[Bet]) -> bool:
-    """True when ``deal`` is one or two fixed groups and the staged evaluator can serve."""
-    stages = getattr(deal, "fixed_stages", None)
+    """True when ``deal`` is one or two fixed groups and the staged evaluator can serve (the
+    engine plan's test, :class:`exact.plan.Staged`)."""
+    stages = fixed_stages(deal)
     return stages is not None and 1 <= len(stages) <= 2
 
 

@@ -113,7 +113,7 @@ def _probe(bet_id: str, name: str, condition: str) -> Bet:
                                             Event("otherwise", None, Fraction(-1))))
 
 
-def validate_bets(game: Game, bets: Sequence[Bet], shoe: Shoe, engine: str = "compiled",
+def validate_bets(game: Game, bets: Sequence[Bet], shoe: Shoe, engine: str = "auto",
                   replaced: Mapping[str, Bet] | None = None) -> list[TableIssue]:
     """Every issue of ``bets`` on ``shoe`` (errors first, then warnings, in bet order).
     ``replaced``: the bets they replace, by id; a tier of those that a new table lacks by name
@@ -187,7 +187,7 @@ def validate_bets(game: Game, bets: Sequence[Bet], shoe: Shoe, engine: str = "co
     return errors + notes + warnings
 
 
-def check_bets(game: Game, bets: Sequence[Bet], shoe: Shoe, engine: str = "compiled",
+def check_bets(game: Game, bets: Sequence[Bet], shoe: Shoe, engine: str = "auto",
                replaced: Mapping[str, Bet] | None = None) -> list[TableIssue]:
     """Raise :class:`TableValidationError` on the first error; return the warnings."""
     issues = validate_bets(game, bets, shoe, engine, replaced)
