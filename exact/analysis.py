@@ -26,6 +26,7 @@ from exact import staged
 from exact.bets import Bet, load_bets
 from exact.cards import Shoe
 from exact.compiled import Projection
+from exact.contracts import BetGame, require
 from exact.enumerator import Deal, Record, falling
 from exact.errors import BetFileError
 from exact.features import Needs
@@ -147,6 +148,7 @@ def analyze(game: Game, shoe: Shoe, bets: Sequence[Bet] | None = None,
     """Exact analysis of ``bets`` (default: the game's shipped bets) for ``shoe``, each bet
     counted by the engine the plan names (``engine``: ``auto`` or one engine for every bet,
     :class:`~exact.plan.EngineError` if it cannot serve one)."""
+    game = require(game, BetGame)  # a strategy game has its own analysis (CapabilityError)
     bets = game_bets(game) if bets is None else list(bets)
     chosen = plan(game, bets, "shoe", engine)
     results: dict[str, BetAnalysis] = {}
