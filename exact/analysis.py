@@ -197,38 +197,7 @@ def settle_records(game: Game, bets: Sequence[Bet], records: Sequence[Record]) -
     return events
 
 
-@dataclass(frozen=True)
-class _Summation:
-    """A bet's projection with its leaves sorted by event: a shoe's event counts are then one
-    gather, one product and one segmented sum over term weights shared by every bet of the
-    deal. Exact as :meth:`Projection.counts` (same int64 or Python-int products and sums)."""
-
-    term: np.ndarray
-    coefficient: np.ndarray
-    starts: np.ndarray
-    present: np.ndarray
-    groups: int
-
-    @classmethod
-    def of(cls, projection: Projection) -> _Summation:
-        order = np.argsort(projection.group, kind="stable")
-        present, starts = np.unique(projection.group[order], return_index=True)
-        return cls(projection.term[order], projection.coefficient[order], starts, present,
-                   projection.groups)
-
-    def counts(self, weights: np.ndarray) -> list[int]:
-        totals = [0] * self.groups
-        if len(self.term):
-            coefficient = (self.coefficient if weights.dtype == self.coefficient.dtype
-                           else self.coefficient.astype(weights.dtype))
-            leaves = coefficient * weights[self.term]
-            for group, total in zip(self.present, np.add.reduceat(leaves, self.starts),
-                                    strict=True):
-                totals[int(group)] = int(total)
-        return totals
-
-
-_PROJECTIONS: dict[tuple[Game, Deal, Bet], _Summation] = {}
+_PROJECTIONS: dict[tuple[Game, Deal, Bet], Projection] = {}
 
 
 def _compiled_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
@@ -239,9 +208,9 @@ def _compiled_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
     if missing:
         records = settle_records(game, [bet for _, _, bet in missing], compiled.records)
         for key, events in zip(missing, records, strict=True):
-            _PROJECTIONS[key] = _Summation.of(compiled.project(events, len(key[2].events)))
+            _PROJECTIONS[key] = compiled.project(events, len(key[2].events))
     weights = compiled.term_weights(shoe)  # once for every bet of the deal
-    return [_PROJECTIONS[key].counts(weights) for key in keys]
+    return [_PROJECTIONS[key].counts_of(weights) for key in keys]
 
 
 def _direct_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
