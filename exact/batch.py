@@ -37,9 +37,10 @@ from exact.compiled import (
     CompiledDeal,
     counts_matrix,
     load_or_compile,
+    rest_of_round,
     shoe_sizes,
 )
-from exact.enumerator import Deal, falling
+from exact.enumerator import Deal
 from exact.features import Needs
 from exact.games.base import Game
 from exact.plan import EngineError, choose, plan, served
@@ -192,7 +193,7 @@ class BetEvaluator:
         """Exact expected values as (numerators, denominators) per bet: integer arrays with
         EV = numerator / denominator (int64 when bounded, else Python ints)."""
         matrix = shoes if isinstance(shoes, np.ndarray) else counts_matrix(shoes)
-        totals = [falling(int(n), self.round_cards) for n in shoe_sizes(matrix)]
+        totals = rest_of_round(shoe_sizes(matrix), 0, self.round_cards).tolist()
         numerators, denominators = {}, {}
         for bet_id, block in self.counts(matrix).items():
             numerators[bet_id], over = self._pays[bet_id].numerators(block, totals)

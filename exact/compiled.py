@@ -231,8 +231,7 @@ class CompiledDeal:
             level.append(level[-1][parents] * values[factor_ids])
         weights = np.empty((len(self.terms), shoes), dtype=dtype)
         for used, term_ids, nodes in ends:
-            rest = np.array([falling(int(n) - used, unit - used) for n in sizes], dtype=dtype)
-            weights[term_ids] = level[used][nodes] * rest
+            weights[term_ids] = level[used][nodes] * rest_of_round(sizes, used, unit, dtype)
         return weights
 
     def project(self, group_of_record: np.ndarray, groups: int) -> Projection:
@@ -368,7 +367,7 @@ class BatchProjection:
         result = np.vstack(blocks)
         sizes = shoe_sizes(counts)
         unit = self.compiled.deal.round_cards
-        totals = np.array([falling(int(n), unit) for n in sizes], dtype=result.dtype)
+        totals = rest_of_round(sizes, 0, unit, result.dtype)
         out, start = [], 0
         for size in self.sizes:
             block = result[:, start:start + size]
@@ -434,6 +433,18 @@ def check_batch(deal: Deal, counts: np.ndarray) -> np.ndarray:
 
 
 _SAFE_COUNT = 2**56  # 53 counts of at most this many cards sum within int64
+
+
+def rest_of_round(sizes: Sequence[int] | np.ndarray, used: int, unit: int,
+                  dtype: type = object) -> np.ndarray:
+    """Per shoe of ``sizes`` cards, the orderings of the round's ``unit - used`` cards left
+    once ``used`` are dealt: ``(n - used)!/(n - unit)!`` (with ``used = 0``, the denominator
+    ``N!/(N-r)!`` every shoe's counts sum to).
+
+    >>> rest_of_round([8, 6], 2, 4).tolist(), rest_of_round(np.array([5]), 0, 2).tolist()
+    ([30, 12], [20])
+    """
+    return np.array([falling(int(n) - used, unit - used) for n in sizes], dtype=dtype)
 
 
 def shoe_sizes(counts: np.ndarray) -> np.ndarray:

@@ -35,8 +35,15 @@ import numpy as np
 
 from exact.bets import Bet
 from exact.cards import CARDS, JOKER, Label, Shoe, View
-from exact.compiled import Segments, batch_dtype, check_batch, counts_matrix, shoe_sizes
-from exact.enumerator import Deal, Draw, check_shoe, falling, fixed_stages, group_coefficient
+from exact.compiled import (
+    Segments,
+    batch_dtype,
+    check_batch,
+    counts_matrix,
+    rest_of_round,
+    shoe_sizes,
+)
+from exact.enumerator import Deal, Draw, check_shoe, fixed_stages, group_coefficient
 from exact.expressions import EvaluationError
 from exact.games.base import Game
 
@@ -206,9 +213,8 @@ class StagedDeal:
         sizes = shoe_sizes(matrix)
         unit = self.deal.round_cards
         dtype = np.int64 if batch_dtype(int(sizes.max(initial=0)), unit) is not object else object
-        fill = np.array([falling(int(n) - self.used, unit - self.used) for n in sizes],
-                        dtype=dtype)[:, None]
-        totals = np.array([falling(int(n), unit) for n in sizes], dtype=dtype)
+        fill = rest_of_round(sizes, self.used, unit, dtype)[:, None]
+        totals = rest_of_round(sizes, 0, unit, dtype)
         out = []
         for index, bet in enumerate(bets):
             per_bet = (np.vstack([block[index] for block in blocks]) if blocks
