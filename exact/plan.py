@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from math import comb
 from typing import Literal, Protocol
 
@@ -240,6 +240,12 @@ def _engine(name: str) -> Engine:
 
 def choose(game: Game, bet: Bet, scope: Scope = "shoe", engine: str = AUTO) -> Choice:
     """The engine that serves ``bet`` (``engine``, or the preferred one for ``auto``)."""
+    return _choose(game, bet, scope, engine, engine_names())
+
+
+@lru_cache(maxsize=4096)  # a warm analysis asks again for the same bets: keep it sub-millisecond
+def _choose(game: Game, bet: Bet, scope: Scope, engine: str,
+            registered: tuple[str, ...]) -> Choice:
     demand = Demand(game, bet, scope)
     if engine != AUTO:
         serves, reason = _engine(engine).judge(demand)
