@@ -1,8 +1,8 @@
 """Exact analysis of a set of bets of one game for one shoe.
 
-Bets are grouped by what they need of the deal; each group is enumerated once (through the
-compiled evaluator, or the direct enumerator on request) and every bet of the group reads its
-event counts off the same round records. All tables share the denominator N!/(N-r)!.
+The engine plan (:func:`exact.plan.plan`) names the engine of each bet; bets of one engine and
+one deal are enumerated once and every bet of the group reads its event counts off the same
+round records. All tables share the denominator N!/(N-r)!.
 
 >>> from exact.cards import Shoe
 >>> from exact.games import get_game
@@ -15,11 +15,9 @@ Fraction(114753351728, 10847218479825)
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-
-import numpy as np
 
 from exact import staged
 from exact.bets import Bet, settle_records
@@ -27,12 +25,16 @@ from exact.bets import game_bets as game_bets
 from exact.bets import value_only as value_only
 from exact.cards import Shoe
 from exact.compiled import Projection
+from exact.contracts import BetGame, require
 from exact.enumerator import Deal, falling
 from exact.features import Needs
 from exact.games.base import Game
+from exact.plan import AUTO, command_engines, plan
 from exact.statistics import BetTable
 
-ENGINES = ("compiled", "direct")
+__all__ = ["ENGINES", "analyze", "game_bets", "settle_records", "value_only"]
+
+ENGINES = command_engines()  # the choices of --engine: auto and each engine of one shoe
 
 
 @dataclass(frozen=True)
@@ -130,23 +132,18 @@ class GameAnalysis:
 
 
 def analyze(game: Game, shoe: Shoe, bets: Sequence[Bet] | None = None,
-            engine: str = "compiled") -> GameAnalysis:
-    """Exact analysis of ``bets`` (default: the game's shipped bets) for ``shoe``."""
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {ENGINES}")
+            engine: str = AUTO) -> GameAnalysis:
+    """Exact analysis of ``bets`` (default: the game's shipped bets) for ``shoe``, each bet
+    counted by the engine the plan names (``engine``: ``auto`` or one engine for every bet,
+    :class:`~exact.plan.EngineError` if it cannot serve one)."""
+    require(game, BetGame)  # a strategy game has its own analysis (CapabilityError)
     bets = game_bets(game) if bets is None else list(bets)
-    # Bets whose needs plan the same deal (e.g. every value-only bet) share one enumeration
-    # and one reading of the round features.
-    by_deal: dict[Deal, tuple[Needs, list[Bet]]] = {}
-    for bet in bets:
-        needs = game.needs(bet.features)
-        by_deal.setdefault(game.deal(needs), (needs, []))[1].append(bet)
+    chosen = plan(game, bets, "shoe", engine)
     results: dict[str, BetAnalysis] = {}
     round_cards = 0
-    for deal, (needs, group) in by_deal.items():
+    for (name, deal), (needs, group) in chosen.groups(game).items():
         round_cards = deal.round_cards
-        counts = (_compiled_counts(game, deal, group, shoe) if engine == "compiled"
-                  else _direct_counts(game, needs, group, shoe))
+        counts = RUNNERS[name](game, deal, needs, group, shoe)
         for bet, bet_counts in zip(group, counts, strict=True):
             results[bet.id] = BetAnalysis(bet, tuple(bet_counts), falling(shoe.size, round_cards))
     if not bets:
@@ -154,55 +151,24 @@ def analyze(game: Game, shoe: Shoe, bets: Sequence[Bet] | None = None,
     return GameAnalysis(game, shoe, round_cards, {b.id: results[b.id] for b in bets})
 
 
-@dataclass(frozen=True)
-class _Summation:
-    """A bet's projection with its leaves sorted by event: a shoe's event counts are then one
-    gather, one product and one segmented sum over term weights shared by every bet of the
-    deal. Exact as :meth:`Projection.counts` (same int64 or Python-int products and sums)."""
-
-    term: np.ndarray
-    coefficient: np.ndarray
-    starts: np.ndarray
-    present: np.ndarray
-    groups: int
-
-    @classmethod
-    def of(cls, projection: Projection) -> _Summation:
-        order = np.argsort(projection.group, kind="stable")
-        present, starts = np.unique(projection.group[order], return_index=True)
-        return cls(projection.term[order], projection.coefficient[order], starts, present,
-                   projection.groups)
-
-    def counts(self, weights: np.ndarray) -> list[int]:
-        totals = [0] * self.groups
-        if len(self.term):
-            coefficient = (self.coefficient if weights.dtype == self.coefficient.dtype
-                           else self.coefficient.astype(weights.dtype))
-            leaves = coefficient * weights[self.term]
-            for group, total in zip(self.present, np.add.reduceat(leaves, self.starts),
-                                    strict=True):
-                totals[int(group)] = int(total)
-        return totals
+_PROJECTIONS: dict[tuple[Game, Deal, Bet], Projection] = {}
 
 
-_PROJECTIONS: dict[tuple[Game, Deal, Bet], _Summation] = {}
-
-
-def _compiled_counts(game: Game, deal: Deal, bets: list[Bet], shoe: Shoe) -> list[list[int]]:
-    if staged.applicable(game, deal, bets):
-        return staged.staged_counts(game, deal, bets, shoe)
-    compiled = game.compiled(game.needs(bets[0].features))
+def _compiled_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
+                     shoe: Shoe) -> list[list[int]]:
+    compiled = game.compiled(needs)
     keys = [(game, deal, bet) for bet in bets]
     missing = [key for key in keys if key not in _PROJECTIONS]
     if missing:
         records = settle_records(game, [bet for _, _, bet in missing], compiled.records)
         for key, events in zip(missing, records, strict=True):
-            _PROJECTIONS[key] = _Summation.of(compiled.project(events, len(key[2].events)))
+            _PROJECTIONS[key] = compiled.project(events, len(key[2].events))
     weights = compiled.term_weights(shoe)  # once for every bet of the deal
-    return [_PROJECTIONS[key].counts(weights) for key in keys]
+    return [_PROJECTIONS[key].counts_of(weights) for key in keys]
 
 
-def _direct_counts(game: Game, needs: Needs, bets: list[Bet], shoe: Shoe) -> list[list[int]]:
+def _direct_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
+                   shoe: Shoe) -> list[list[int]]:
     distribution = game.enumerate(needs, shoe)
     records = list(distribution.counts)
     result = []
@@ -212,3 +178,15 @@ def _direct_counts(game: Game, needs: Needs, bets: list[Bet], shoe: Shoe) -> lis
             counts[event] += distribution.counts[record]
         result.append(counts)
     return result
+
+
+def _staged_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
+                   shoe: Shoe) -> list[list[int]]:
+    return staged.staged_counts(game, deal, bets, shoe)
+
+
+# How each engine of the plan counts one shoe: (game, deal, needs, bets, shoe) -> per bet, its
+# event counts. An engine added to the plan adds its entry here.
+Runner = Callable[[Game, Deal, Needs, list[Bet], Shoe], list[list[int]]]
+RUNNERS: dict[str, Runner] = {"compiled": _compiled_counts, "staged": _staged_counts,
+                              "direct": _direct_counts}

@@ -31,6 +31,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from exact.contracts import HasRules
 from exact.errors import AssumptionError as AssumptionError
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -128,7 +129,7 @@ def game_assumptions(game_id: str, rules: object = None) -> list[Assumption]:
 
 
 def _rules_of(game: object) -> object:
-    return getattr(game, "rules", None)
+    return game.rules if isinstance(game, HasRules) else None
 
 
 def assumptions_json(game: object) -> list[dict[str, str]]:

@@ -19,17 +19,16 @@ Fraction(-114753351728, 10847218479825)
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache, partial
-from math import comb, lcm
+from math import lcm
 
 import numpy as np
 
 from exact import cache, staged
-from exact.bets import Bet, settle_records, value_only
+from exact.bets import Bet, settle_records
 from exact.cards import Shoe
 from exact.compiled import (
     INT64_LIMIT,
@@ -37,38 +36,25 @@ from exact.compiled import (
     CompiledDeal,
     counts_matrix,
     load_or_compile,
+    rest_of_round,
     shoe_sizes,
 )
-from exact.enumerator import falling
+from exact.enumerator import Deal
 from exact.errors import BatchError as BatchError
 from exact.features import Needs
 from exact.games.base import Game
+from exact.plan import EngineError, choose, plan, served
 from exact.progress import steps
-
-# Rounds a compiled deal may enumerate once; beyond this the walk takes minutes and gigabytes
-# (e.g. ranks and suits of both hands: 1,378 x 1,378 pairs of hands).
-_COMPILE_LIMIT = 200_000
 
 
 def batch_path(game: Game, bet: Bet) -> str | None:
-    """How the batch evaluator serves ``bet``: ``"compiled"`` (card values, or first cards
-    seen through few classes), ``"staged"`` (first cards through many classes, e.g. ranks and
-    suits of both hands: the event grid is shoe-independent, a shoe costs only its weights)
-    or ``None``: ranks or suits read together with the third cards, whose compiled walk would
-    take minutes and gigabytes (``analyze --engine direct`` serves those on small shoes).
-    """
-    if value_only(game, bet):
-        return "compiled"
-    deal = game.deal(game.needs(bet.features))
-    stages = getattr(deal, "fixed_stages", None)
-    if stages is None:
+    """The engine that serves ``bet`` in a batch of shoes (the plan's choice), or ``None``:
+    ranks or suits read together with the third cards, whose compiled walk would take minutes
+    and gigabytes (``analyze`` serves those one shoe at a time)."""
+    try:
+        return choose(game, bet, "batch").engine
+    except EngineError:
         return None
-    rounds = 1
-    for _, draw in stages:
-        rounds *= comb(len(draw.view.labels) + draw.count - 1, draw.count)
-    if rounds <= _COMPILE_LIMIT:
-        return "compiled"
-    return "staged" if staged.applicable(game, deal, [bet]) else None
 
 
 def batch_supported(game: Game, bet: Bet) -> bool:
@@ -79,8 +65,7 @@ def batch_supported(game: Game, bet: Bet) -> bool:
 
 def supported_bets(game: Game, bets: Sequence[Bet]) -> tuple[list[Bet], list[Bet]]:
     """``bets`` split into those the batch evaluator serves and the others."""
-    served = [bet for bet in bets if batch_supported(game, bet)]
-    return served, [bet for bet in bets if bet not in served]
+    return served(game, bets, "batch")
 
 
 def compiled_for(game: Game, needs: Needs) -> CompiledDeal:
@@ -181,23 +166,13 @@ class BetEvaluator:
                              "together with the third cards: the batch evaluator (eor, "
                              "simulate, edge) serves bets on card values and bets settled on "
                              "the first cards; use `analyze --engine direct` on small shoes")
-        by_needs: dict[Needs, list[Bet]] = defaultdict(list)
-        for bet in self.bets:
-            by_needs[game.needs(bet.features)].append(bet)
+        groups = plan(game, self.bets, "batch").groups(game)
         self._groups: list[tuple[list[Bet], Callable[[np.ndarray], list[np.ndarray]]]] = []
-        for needs, group in steps(by_needs.items(), "preparing bets (compiling on first use)",
-                                  "group", len(by_needs)):
-            deal = game.deal(needs)
-            if batch_path(game, group[0]) == "staged":
-                self._groups.append((group, partial(staged.staged_deal(game, deal).counts,
-                                                    group)))
-                continue
-            compiled = compiled_for(game, needs)
-            matrices = _event_matrices(game, needs, compiled, group)
-            projection = BatchProjection(compiled, np.hstack(matrices),
-                                         tuple(m.shape[1] for m in matrices))
-            self._groups.append((group, projection.counts))
-        self.round_cards = game.deal(next(iter(by_needs))).round_cards if by_needs else 0
+        for (name, deal), (needs, group) in steps(groups.items(),
+                                                   "preparing bets (compiling on first use)",
+                                                   "group", len(groups)):
+            self._groups.append((group, BATCH_RUNNERS[name](game, deal, needs, group)))
+        self.round_cards = next(iter(groups))[1].round_cards if groups else 0
         self._pays = {bet.id: PayVector.of([e.pays for e in bet.events]) for bet in self.bets}
 
     def counts(self, shoes: Sequence[Shoe] | np.ndarray) -> dict[str, np.ndarray]:
@@ -214,7 +189,7 @@ class BetEvaluator:
         """Exact expected values as (numerators, denominators) per bet: integer arrays with
         EV = numerator / denominator (int64 when bounded, else Python ints)."""
         matrix = shoes if isinstance(shoes, np.ndarray) else counts_matrix(shoes)
-        totals = [falling(int(n), self.round_cards) for n in shoe_sizes(matrix)]
+        totals = rest_of_round(shoe_sizes(matrix), 0, self.round_cards).tolist()
         numerators, denominators = {}, {}
         for bet_id, block in self.counts(matrix).items():
             numerators[bet_id], over = self._pays[bet_id].numerators(block, totals)
@@ -234,3 +209,24 @@ class BetEvaluator:
         return {bet_id: np.array([int(n) / int(d) for n, d in
                                   zip(numerators[bet_id], denominators[bet_id], strict=True)])
                 for bet_id in numerators}
+
+
+def _compiled_batch(game: Game, deal: Deal, needs: Needs,
+                    bets: list[Bet]) -> Callable[[np.ndarray], list[np.ndarray]]:
+    compiled = compiled_for(game, needs)
+    matrices = _event_matrices(game, needs, compiled, bets)
+    return BatchProjection(compiled, np.hstack(matrices),
+                           tuple(matrix.shape[1] for matrix in matrices)).counts
+
+
+def _staged_batch(game: Game, deal: Deal, needs: Needs,
+                  bets: list[Bet]) -> Callable[[np.ndarray], list[np.ndarray]]:
+    return partial(staged.staged_deal(game, deal).counts, bets)
+
+
+# How each engine of the plan evaluates batches: (game, deal, needs, bets) -> a function of a
+# (shoes x cards) count matrix giving, per bet, its (shoes x events) counts. An engine added to
+# the plan that serves batches adds its entry here.
+BATCH_RUNNERS: dict[str, Callable[[Game, Deal, Needs, list[Bet]],
+                                  Callable[[np.ndarray], list[np.ndarray]]]] = {
+    "compiled": _compiled_batch, "staged": _staged_batch}

@@ -15,6 +15,7 @@ from typing import NoReturn
 from exact.analysis import ENGINES, analyze, game_bets
 from exact.bets import Bet, format_pays
 from exact.cards import Shoe
+from exact.contracts import OwnAnalyze
 from exact.errors import ExactError, UsageError
 from exact.files import OUTPUT_HELP, write_file
 from exact.games import REGISTRY, get_game
@@ -80,9 +81,18 @@ def _with_tables(game: Game, shoe: Shoe, bets: list[Bet], args: argparse.Namespa
 
 def _analyze(args: argparse.Namespace) -> str:
     game = get_game(args.game)
-    custom = getattr(game, "analyze_cli", None)
-    if custom is not None:  # a game that renders its own analysis (e.g. century21)
-        return custom(args)
+    given = [flag for flag in STRATEGY_OPTIONS
+             if getattr(args, flag[2:].replace("-", "_")) not in (None, False)]
+    if isinstance(game, OwnAnalyze):  # a game that renders its own analysis (e.g. century21)
+        for name, default in STRATEGY_DEFAULTS.items():
+            if getattr(args, name) is None:
+                setattr(args, name, default)
+        return game.analyze_cli(args)
+    if given:  # one game's options are never silently accepted on another
+        owners = ", ".join(game_id for game_id in sorted(REGISTRY)
+                           if isinstance(get_game(game_id), OwnAnalyze))
+        raise ExactError(f"{given[0]} is an option of the strategy games ({owners}), "
+                         f"not of {game.id}")
     shoe = options_shoe(args)
     bets = _with_tables(game, shoe, _selected_bets(game, args), args)
     analysis = analyze(game, shoe, bets, engine=args.engine)
@@ -93,6 +103,14 @@ def _analyze(args: argparse.Namespace) -> str:
         if not (args.json or args.csv or args.output):
             return ""
     return to_json(analysis) if args.json else to_csv(analysis) if args.csv else to_text(analysis)
+
+
+# The options of the strategy games' own analyses (group "century21 ... options" below): given
+# to a bet game they are refused; their defaults are filled in for a strategy game.
+STRATEGY_OPTIONS = ("--strategy", "--collection", "--information", "--with-replacement",
+                    "--commission", "--players", "--rules", "--dealer-wager")
+STRATEGY_DEFAULTS = {"strategy": "house", "information": "total", "players": 1,
+                     "with_replacement": False}
 
 
 def _design(args: argparse.Namespace) -> str:
@@ -177,8 +195,9 @@ def build_parser() -> argparse.ArgumentParser:
     analyze_parser.add_argument("--table", action="append", metavar="FILE",
                                 help="your own paytable (bet file): its bets replace those of "
                                      "the same id, after validation; may be repeated")
-    analyze_parser.add_argument("--engine", choices=ENGINES, default="compiled",
-                                help="compiled polynomial (default) or direct recursion")
+    analyze_parser.add_argument("--engine", choices=ENGINES, default="auto",
+                                help="auto (default: the engine plan's choice per bet), or one "
+                                     "engine for every bet, refused if it cannot serve one")
     formats = analyze_parser.add_mutually_exclusive_group()
     formats.add_argument("--json", action="store_true", help="machine-readable JSON")
     formats.add_argument("--csv", action="store_true", help="spreadsheet-ready CSV")
@@ -188,20 +207,19 @@ def build_parser() -> argparse.ArgumentParser:
                                      "formulas) to FILE; needs the `sheets` extra")
     # --- 21st Century Baccarat (century21): strategy games; there --bet is the bet size -------
     heads_up = analyze_parser.add_argument_group("century21 (21st Century Baccarat) options")
-    heads_up.add_argument("--strategy", default="house",
+    heads_up.add_argument("--strategy",
                           help="house | best | dealer-best | equilibrium (default house)")
     heads_up.add_argument("--collection", help="collection fee per seat per hand (default: "
                           "the table tag of the bet size)")
-    heads_up.add_argument("--information", default="total",
+    heads_up.add_argument("--information",
                           choices=("total", "cards", "totals", "banker-cards"),
                           help="the player decides by its two-card total or its two cards "
                                "(chemin-de-fer: totals | banker-cards | cards)")
-    heads_up.add_argument("--with-replacement", action="store_true",
+    heads_up.add_argument("--with-replacement", action="store_true", default=None,
                           help="chemin-de-fer: cards dealt with replacement (one deck)")
     heads_up.add_argument("--commission", help="chemin-de-fer: commission on Banker wins, "
                           "0 to 1/10 (e.g. 5%%; default: the rule file's, 0)")
     heads_up.add_argument("--players", type=number_option("players", "--players"),
-                          default=1,
                           help="players at the table for the Player/Dealer's economics")
     heads_up.add_argument("--rules", metavar="FILE", help="rule file (TOML) instead of the "
                           "game's default rules")
@@ -225,7 +243,8 @@ def build_parser() -> argparse.ArgumentParser:
                              ("--shoe", str, "explicit composition, e.g. 'A:32,T:128'"),
                              ("--remove", str, "cards taken out, e.g. '5,5,9H'")):
         design_parser.add_argument(flag, type=kind, help=text)
-    design_parser.add_argument("--engine", choices=ENGINES, default="compiled")
+    design_parser.add_argument("--engine", choices=ENGINES, default="auto",
+                               help="auto (default) or one engine, refused if it cannot serve")
     design_parser.add_argument("--table", action="append", metavar="FILE",
                                help="your own paytable (bet file), validated; replaces the "
                                     "bet of the same id")

@@ -231,8 +231,7 @@ class CompiledDeal:
             level.append(level[-1][parents] * values[factor_ids])
         weights = np.empty((len(self.terms), shoes), dtype=dtype)
         for used, term_ids, nodes in ends:
-            rest = np.array([falling(int(n) - used, unit - used) for n in sizes], dtype=dtype)
-            weights[term_ids] = level[used][nodes] * rest
+            weights[term_ids] = level[used][nodes] * rest_of_round(sizes, used, unit, dtype)
         return weights
 
     def project(self, group_of_record: np.ndarray, groups: int) -> Projection:
@@ -251,6 +250,39 @@ class CompiledDeal:
 
 
 @dataclass(frozen=True)
+class Segments:
+    """Sums of columns by label, exact in any integer dtype, Python ints included (a sort once,
+    then one ``reduceat`` a call): the one segmented sum of the engines.
+
+    >>> segments = Segments.of(np.array([2, 0, 2]), 4)
+    >>> segments.sums(np.array([[1, 10, 100]])).tolist()
+    [[10, 0, 101, 0]]
+    """
+
+    order: np.ndarray
+    starts: np.ndarray
+    present: np.ndarray
+    groups: int
+
+    @classmethod
+    def of(cls, labels: np.ndarray, groups: int) -> Segments:
+        order = np.argsort(labels, kind="stable")
+        present, starts = np.unique(labels[order], return_index=True)
+        return cls(order, starts, present, groups)
+
+    def sums(self, values: np.ndarray) -> np.ndarray:
+        """(shoes x groups) from (shoes x columns)."""
+        return self.sorted_sums(values[:, self.order])
+
+    def sorted_sums(self, values: np.ndarray) -> np.ndarray:
+        """The same from columns already in ``order``."""
+        out = np.zeros((values.shape[0], self.groups), dtype=values.dtype)
+        if len(self.order):
+            out[:, self.present] = np.add.reduceat(values, self.starts, axis=1)
+        return out
+
+
+@dataclass(frozen=True)
 class Projection:
     """A compiled deal with its records mapped to a few groups: exact counts per group."""
 
@@ -261,11 +293,23 @@ class Projection:
     groups: int
 
     def counts(self, shoe: Shoe) -> list[int]:
-        weights = self.compiled.term_weights(shoe)
-        leaf = self.coefficient.astype(weights.dtype) * weights[self.term]
-        totals = np.zeros(self.groups, dtype=weights.dtype)
-        np.add.at(totals, self.group, leaf)
-        return [int(t) for t in totals]
+        return self.counts_of(self.compiled.term_weights(shoe))
+
+    @cached_property
+    def _by_group(self) -> tuple[np.ndarray, np.ndarray, Segments]:
+        """Terms and coefficients sorted by group, once: a shoe is then a gather, a product
+        and one segmented sum (:meth:`counts_of`)."""
+        segments = Segments.of(self.group, self.groups)
+        return self.term[segments.order], self.coefficient[segments.order], segments
+
+    def counts_of(self, weights: np.ndarray) -> list[int]:
+        """Exact counts per group from the deal's term weights of one shoe (shared by every
+        projection of the deal: :meth:`CompiledDeal.term_weights`)."""
+        term, coefficient, segments = self._by_group
+        if coefficient.dtype != weights.dtype:
+            coefficient = coefficient.astype(weights.dtype)
+        leaves = coefficient * weights[term]
+        return [int(total) for total in segments.sorted_sums(leaves[np.newaxis, :])[0]]
 
 
     def batch_counts(self, counts: np.ndarray) -> np.ndarray:
@@ -323,7 +367,7 @@ class BatchProjection:
         result = np.vstack(blocks)
         sizes = shoe_sizes(counts)
         unit = self.compiled.deal.round_cards
-        totals = np.array([falling(int(n), unit) for n in sizes], dtype=result.dtype)
+        totals = rest_of_round(sizes, 0, unit, result.dtype)
         out, start = [], 0
         for size in self.sizes:
             block = result[:, start:start + size]
@@ -389,6 +433,18 @@ def check_batch(deal: Deal, counts: np.ndarray) -> np.ndarray:
 
 
 _SAFE_COUNT = 2**56  # 53 counts of at most this many cards sum within int64
+
+
+def rest_of_round(sizes: Sequence[int] | np.ndarray, used: int, unit: int,
+                  dtype: type = object) -> np.ndarray:
+    """Per shoe of ``sizes`` cards, the orderings of the round's ``unit - used`` cards left
+    once ``used`` are dealt: ``(n - used)!/(n - unit)!`` (with ``used = 0``, the denominator
+    ``N!/(N-r)!`` every shoe's counts sum to).
+
+    >>> rest_of_round([8, 6], 2, 4).tolist(), rest_of_round(np.array([5]), 0, 2).tolist()
+    ([30, 12], [20])
+    """
+    return np.array([falling(int(n) - used, unit - used) for n in sizes], dtype=dtype)
 
 
 def shoe_sizes(counts: np.ndarray) -> np.ndarray:

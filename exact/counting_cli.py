@@ -16,6 +16,7 @@ from exact.analysis import game_bets
 from exact.batch import BetEvaluator, supported_bets
 from exact.bets import Bet
 from exact.cards import RANKS, Card, parse_cards
+from exact.contracts import OwnEdge, OwnEor
 from exact.errors import BetFileError, ExactError, RuleError
 from exact.files import OUTPUT_HELP
 from exact.games import get_game
@@ -146,9 +147,8 @@ def _refuse_heads_up_options(game: Game, args: argparse.Namespace) -> None:
 
 def _eor(args: argparse.Namespace) -> str:
     game = get_game(args.game)
-    custom = getattr(game, "eor_cli", None)
-    if custom is not None:  # a game with its own removal analysis (e.g. century21)
-        return custom(args)
+    if isinstance(game, OwnEor):  # a game with its own removal analysis (e.g. century21)
+        return game.eor_cli(args)
     _refuse_heads_up_options(game, args)
     shoe = options_shoe(args)
     bets = _bets(game, args)
@@ -316,9 +316,8 @@ def _seen_cards(args: argparse.Namespace) -> list[Card]:
 
 def _edge(args: argparse.Namespace) -> str:
     game = get_game(args.game)
-    custom = getattr(game, "edge_cli", None)
-    if custom is not None:  # a game without a bet table (century21) reads its own next hand
-        return custom(args, _seen_cards(args))
+    if isinstance(game, OwnEdge):  # a game without a bet table (century21): its own next hand
+        return game.edge_cli(args, _seen_cards(args))
     _refuse_heads_up_options(game, args)
     bets = _bets(game, args)
     seen = _seen_cards(args)

@@ -25,7 +25,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations_with_replacement
 from math import factorial
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from exact.cards import Card, Label, Shoe, View
 from exact.errors import ShoeError
@@ -65,6 +65,20 @@ class Deal(Protocol):
 
     def record(self, state: State) -> Record:
         """What analyses see of a finished round (hashable, ideally small)."""
+
+
+@runtime_checkable
+class FixedStageDeal(Protocol):
+    """A deal that may be a fixed sequence of card groups (no draw depends on earlier cards):
+    ``fixed_stages`` is then its ``(stage, draw)`` groups, else ``None``."""
+
+    @property
+    def fixed_stages(self) -> tuple[tuple[str, Draw], ...] | None: ...
+
+
+def fixed_stages(deal: Deal) -> tuple[tuple[str, Draw], ...] | None:
+    """The deal's fixed groups of first cards, or ``None`` when a draw depends on the cards."""
+    return deal.fixed_stages if isinstance(deal, FixedStageDeal) else None
 
 
 def falling(n: int, k: int) -> int:

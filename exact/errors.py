@@ -115,9 +115,19 @@ class SettlementInputError(InputError, SettlementError):
     """A wager amount is malformed or out of bounds (:mod:`exact.parsing`)."""
 
 
-class BatchError(ExactError, ValueError):
+class EngineError(ExactError, ValueError):
+    """An engine that cannot serve a bet (named), or a bet that no engine serves
+    (:mod:`exact.plan`)."""
+
+
+class BatchError(EngineError):
     """A bet the batch evaluator cannot serve (its compiled form would be too large)
     (:mod:`exact.batch`)."""
+
+
+class CapabilityError(ExactError, TypeError):
+    """A game asked for something it does not offer, named in the message
+    (:mod:`exact.contracts`)."""
 
 
 class KnownCardError(ExactError, ValueError):

@@ -36,6 +36,7 @@ from exact.enumerator import falling
 from exact.errors import KnownCardError as KnownCardError
 from exact.errors import ShoeError
 from exact.games.base import Game
+from exact.plan import plan
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,7 @@ def next_round(game: Game, shoe: Shoe, bets: Sequence[Bet],
         counts = evaluator.counts([shoe])
         total = falling(shoe.size, evaluator.round_cards)
         return {b.id: NextRound(b, tuple(int(c) for c in counts[b.id][0]), total) for b in bets}
+    plan(game, bets, "known")  # the plan's engine for known positions: this walk ("forced")
     return _forced(game, shoe, bets, known)
 
 

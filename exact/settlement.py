@@ -27,6 +27,7 @@ from typing import Any
 
 from exact.bets import Bet, Event, game_bets
 from exact.cards import Card, parse_cards
+from exact.contracts import MainWager
 from exact.errors import SettlementError as SettlementError
 from exact.errors import SettlementInputError as SettlementInputError
 from exact.games.base import Game
@@ -182,7 +183,7 @@ NINES takes them only beside a wager on Player, Banker or Tie
         if (wager.bet, wager.paytable) in seen:
             raise SettlementError(f"two wagers on {wager.bet!r}: give one, with the total")
         seen.add((wager.bet, wager.paytable))
-    needing: frozenset[str] = getattr(game, "needs_main_wager", frozenset())
+    needing = game.needs_main_wager if isinstance(game, MainWager) else frozenset()
     if any(bets[w.bet].group in needing for w in wagers) and not any(
             bets[w.bet].group == "main" for w in wagers):
         names = ", ".join(sorted({bets[w.bet].name for w in wagers

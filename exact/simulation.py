@@ -6,8 +6,8 @@ physical cards. Once a job's shoes are dealt, every recorded composition is eval
 in one batch and every round settled. What a game tracks, how it evaluates a composition and
 how it deals and settles a round is its :class:`ShoePlay`: :class:`BetPlay` for the games
 with a bet table (:mod:`exact.batch`, bets settled by their definitions), or the one a game
-offers through a ``shoe_play(config)`` hook (21st Century Baccarat: the player's wager under a
-fixed strategy pair). Two players are followed per wager:
+offers as :class:`~exact.contracts.OwnShoePlay` (21st Century Baccarat: the player's wager
+under a fixed strategy pair). Two players are followed per wager:
 
 * computer-perfect play: bet one unit whenever the exact edge is positive;
 * a count system: bet one unit whenever the true count (running count of the tags of the cards
@@ -46,6 +46,7 @@ from exact.analysis import game_bets
 from exact.batch import BetEvaluator, supported_bets
 from exact.bets import Bet, load_bets, settle_records
 from exact.cards import CARDS, JOKER, RANKS, Card, Shoe, View
+from exact.contracts import OwnShoePlay
 from exact.errors import ShoeError
 from exact.errors import SimulationError as SimulationError
 from exact.games import get_game
@@ -299,8 +300,8 @@ def _setup(config: SimulationConfig) -> tuple[ShoePlay, dict[tuple[int, ...], tu
     key = config.play_key
     if key not in _WORKERS:
         game = get_game(config.game)
-        custom = getattr(game, "shoe_play", None)
-        play: ShoePlay = custom(config) if custom is not None else BetPlay(game, config)
+        play: ShoePlay = (game.shoe_play(config) if isinstance(game, OwnShoePlay)
+                          else BetPlay(game, config))
         cards = int(play.full.sum())
         if cards > MAX_CARDS:  # e.g. a rule file's shoe: every card is dealt physically
             raise SimulationError(f"a simulated shoe holds at most {MAX_CARDS:,} cards "

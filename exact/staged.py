@@ -35,8 +35,15 @@ import numpy as np
 
 from exact.bets import Bet
 from exact.cards import CARDS, JOKER, Label, Shoe, View
-from exact.compiled import batch_dtype, check_batch, counts_matrix, shoe_sizes
-from exact.enumerator import Deal, Draw, check_shoe, falling, group_coefficient
+from exact.compiled import (
+    Segments,
+    batch_dtype,
+    check_batch,
+    counts_matrix,
+    rest_of_round,
+    shoe_sizes,
+)
+from exact.enumerator import Deal, Draw, check_shoe, fixed_stages, group_coefficient
 from exact.expressions import EvaluationError
 from exact.games.base import Game
 
@@ -45,8 +52,9 @@ Universe = tuple[tuple[int, ...], ...]  # per stage, the class indices its group
 
 
 def applicable(game: Game, deal: Deal, bets: Sequence[Bet]) -> bool:
-    """True when ``deal`` is one or two fixed groups and the staged evaluator can serve."""
-    stages = getattr(deal, "fixed_stages", None)
+    """True when ``deal`` is one or two fixed groups and the staged evaluator can serve (the
+    engine plan's test, :class:`exact.plan.Staged`)."""
+    stages = fixed_stages(deal)
     return stages is not None and 1 <= len(stages) <= 2
 
 
@@ -115,41 +123,14 @@ def _falling_products(classes: np.ndarray, columns: np.ndarray, offsets: np.ndar
 
 
 @dataclass(frozen=True)
-class _Segments:
-    """Sums of columns by label, exact in any integer dtype (a sort, then one reduceat)."""
-
-    order: np.ndarray
-    starts: np.ndarray
-    present: np.ndarray
-    groups: int
-
-    @classmethod
-    def of(cls, labels: np.ndarray, groups: int) -> _Segments:
-        order = np.argsort(labels, kind="stable")
-        present, starts = np.unique(labels[order], return_index=True)
-        return cls(order, starts, present, groups)
-
-    def sums(self, values: np.ndarray) -> np.ndarray:
-        """(shoes x groups) from (shoes x columns)."""
-        return self.sorted_sums(values[:, self.order])
-
-    def sorted_sums(self, values: np.ndarray) -> np.ndarray:
-        """The same from columns already in ``order``."""
-        out = np.zeros((values.shape[0], self.groups), dtype=values.dtype)
-        if len(self.order):
-            out[:, self.present] = np.add.reduceat(values, self.starts, axis=1)
-        return out
-
-
-@dataclass(frozen=True)
 class _Grid:
     """A bet's events over a staged deal: sums by first and second hand signature, by pair of
     signatures, and by shared-class pair of hands."""
 
-    first: _Segments
-    second: _Segments | None = None
-    pairs: _Segments | None = None
-    shared: _Segments | None = None
+    first: Segments
+    second: Segments | None = None
+    pairs: Segments | None = None
+    shared: Segments | None = None
     shared_first: np.ndarray | None = None  # per shared pair in ``shared.order``: first hand
     shared_key: np.ndarray | None = None  # ... and its second hand given the first
 
@@ -209,14 +190,14 @@ class StagedDeal:
             signatures, grid = self._reader.signatures(bet)
             events = len(bet.events)
             if len(signatures) == 1:
-                self._grids[bet] = _Grid(_Segments.of(grid[signatures[0]], events))
+                self._grids[bet] = _Grid(Segments.of(grid[signatures[0]], events))
             else:
                 first, second = signatures
-                shared = _Segments.of(
+                shared = Segments.of(
                     grid[first[self._shared_first], second[self._shared_second]], events)
-                self._grids[bet] = _Grid(_Segments.of(first, grid.shape[0]),
-                                         _Segments.of(second, grid.shape[1]),
-                                         _Segments.of(grid.ravel(), events), shared,
+                self._grids[bet] = _Grid(Segments.of(first, grid.shape[0]),
+                                         Segments.of(second, grid.shape[1]),
+                                         Segments.of(grid.ravel(), events), shared,
                                          self._shared_first[shared.order],
                                          self._shared_key[shared.order])
         return self._grids[bet]
@@ -232,9 +213,8 @@ class StagedDeal:
         sizes = shoe_sizes(matrix)
         unit = self.deal.round_cards
         dtype = np.int64 if batch_dtype(int(sizes.max(initial=0)), unit) is not object else object
-        fill = np.array([falling(int(n) - self.used, unit - self.used) for n in sizes],
-                        dtype=dtype)[:, None]
-        totals = np.array([falling(int(n), unit) for n in sizes], dtype=dtype)
+        fill = rest_of_round(sizes, self.used, unit, dtype)[:, None]
+        totals = rest_of_round(sizes, 0, unit, dtype)
         out = []
         for index, bet in enumerate(bets):
             per_bet = (np.vstack([block[index] for block in blocks]) if blocks

@@ -45,6 +45,7 @@ from pathlib import Path
 from exact.analysis import analyze
 from exact.bets import Bet, Event, load_bets
 from exact.cards import Shoe
+from exact.contracts import SymmetricBets, SymmetricFeatures, WinsWhen
 from exact.errors import TableValidationError as TableValidationError
 from exact.expressions import COMPOSED_LIMITS, Expression
 from exact.games.base import Game
@@ -109,15 +110,16 @@ def _probe(bet_id: str, name: str, condition: str) -> Bet:
                                             Event("otherwise", None, Fraction(-1))))
 
 
-def validate_bets(game: Game, bets: Sequence[Bet], shoe: Shoe, engine: str = "compiled",
+def validate_bets(game: Game, bets: Sequence[Bet], shoe: Shoe, engine: str = "auto",
                   replaced: Mapping[str, Bet] | None = None) -> list[TableIssue]:
     """Every issue of ``bets`` on ``shoe`` (errors first, then warnings, in bet order).
     ``replaced``: the bets they replace, by id; a tier of those that a new table lacks by name
     is a warning (its rounds now settle by another tier)."""
-    wins_when: Mapping[str, str] = getattr(game, "wins_when", {})
-    symmetric: frozenset[str] = getattr(game, "symmetric_bets", frozenset())
+    wins_when: Mapping[str, str] = game.wins_when if isinstance(game, WinsWhen) else {}
+    symmetric = game.symmetric_bets if isinstance(game, SymmetricBets) else frozenset()
     # features that read the same with Player and Banker swapped, besides player_/banker_ twins
-    unchanged: frozenset[str] = getattr(game, "symmetric_features", frozenset())
+    unchanged = (game.symmetric_features if isinstance(game, SymmetricFeatures)
+                 else frozenset())
     probes: list[tuple[Bet, str, str | None, str]] = []  # (probe, bet id, tier, kind)
     notes: list[TableIssue] = []
     for bet in bets:
@@ -186,7 +188,7 @@ def validate_bets(game: Game, bets: Sequence[Bet], shoe: Shoe, engine: str = "co
     return errors + notes + warnings
 
 
-def check_bets(game: Game, bets: Sequence[Bet], shoe: Shoe, engine: str = "compiled",
+def check_bets(game: Game, bets: Sequence[Bet], shoe: Shoe, engine: str = "auto",
                replaced: Mapping[str, Bet] | None = None) -> list[TableIssue]:
     """Raise :class:`TableValidationError` on the first error; return the warnings."""
     issues = validate_bets(game, bets, shoe, engine, replaced)

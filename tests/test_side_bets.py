@@ -17,10 +17,8 @@ falling(N - 4, 2) ways, so a published count h becomes h * 2 * 2 * falling(N - 4
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
-from collections import Counter
 from fractions import Fraction
 from math import comb
 from pathlib import Path
@@ -35,6 +33,8 @@ from exact.cards import CARDS, Shoe
 from exact.enumerator import falling
 from exact.games.punto_banco import DATA
 from exact.reference import brute_force
+
+from readme_commands import readme_bets
 
 ROOT = Path(__file__).resolve().parent.parent
 EIGHT = Shoe.standard(8)
@@ -275,15 +275,6 @@ def test_random_shoes_match_the_brute_force(punto_banco, shipped, shoe):
 
 # --- your own bets, from the README --------------------------------------------------------------
 
-def readme_bets() -> str:
-    """The TOML examples of the README section "Side bets and your own bets"."""
-    readme = (ROOT / "README.md").read_text()
-    section = readme[readme.index("## Side bets and your own bets"):]
-    blocks = re.findall(r"```toml\n(.*?)```", section, flags=re.DOTALL)
-    assert len(blocks) >= 2
-    return "\n".join(blocks)
-
-
 def run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "exact", *args], capture_output=True, text=True,
                           timeout=300, cwd=ROOT)
@@ -304,16 +295,6 @@ def test_bets_written_only_in_toml_are_analysed_exactly(punto_banco, tmp_path):
         assert [o["combinations"] for o in outcomes] == expected[bet.id]
         value = sum(Fraction(o["pays"]) * o["combinations"] for o in outcomes) / data["total"]
         assert data["bets"][bet.id]["house_edge"] == str(-value)
-    # at 8 decks the default analysis and the file's bets share one "bets" mapping
-    result = run("analyze", "punto-banco", "--decks", "8", "--bets", str(path), "--json")
-    assert result.returncode == 0, result.stderr
-    bets = json.loads(result.stdout)["bets"]
-    assert {"banker", "player", "tie", "dragon-7", "both-natural-9", "combined-total"} <= set(bets)
-    assert bets["dragon-7"]["group"] == "side" and bets["banker"]["group"] == "main"
-    counts = Counter()
-    for outcome in bets["both-natural-9"]["outcomes"]:
-        counts[outcome["event"]] = outcome["combinations"]
-    assert sum(counts.values()) == TOTAL_8
 
 
 def test_cli_selection_and_listing(tmp_path):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -16,27 +16,20 @@ from exact.parsing import load_toml, read_user_file
 
 
 class Game:
-    """Base of the game definitions. A subclass sets ``id``, ``name``, ``features``,
-    ``bet_files`` and :meth:`deal`; analyses use only this interface."""
+    """Base of the game definitions: what every game shares. A bet game adds ``features``,
+    :meth:`deal` and :meth:`record_from_cards` (the contract :class:`exact.contracts.BetGame`);
+    a strategy game its own commands (:mod:`exact.contracts` names each capability)."""
 
     id: str
     name: str
     bet_files: tuple[Path, ...]
-
-    @property
-    def features(self) -> dict[str, Feature]:
-        raise NotImplementedError
-
-    def deal(self, needs: Needs) -> Deal:
-        raise NotImplementedError
+    features: Mapping[str, Feature]  # a property of each game
+    # A bet game defines these (a strategy game does not: it is then no BetGame).
+    deal: Callable[[Needs], Deal]
+    record_from_cards: Callable[[Sequence[Card]], Record]
 
     def describe_rules(self) -> list[str]:
         return []
-
-    def record_from_cards(self, cards: Sequence[Card]) -> Record:
-        """The record of the round dealt from ``cards`` (in dealing order), seeing every
-        attribute of every card; raises :class:`~exact.errors.ShoeError` if too few."""
-        raise NotImplementedError
 
     def needs(self, feature_names: Iterable[str]) -> Needs:
         needs = Needs()

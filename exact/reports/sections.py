@@ -474,7 +474,8 @@ def _computed_figure(tallies: Mapping[int, tuple[list[str], Counter]],
 def brute_force_checks(game: Game, bets: Sequence[Bet], shoes: Sequence[Shoe],
                        reference_counts: Callable[[Shoe, Sequence[str]], Counter],
                        reference_features: Iterable[str]) -> dict[str, object]:
-    """Event counts of both engines against a card-by-card brute force on small shoes.
+    """Event counts of the direct enumerator and of the engine the plan chooses (``auto``)
+    against a card-by-card brute force on small shoes.
     ``reference_counts(shoe, names)`` counts rounds keyed by the tuple of the named features."""
     known = set(reference_features)
     covered = [bet for bet in bets if bet.features <= known]
@@ -488,7 +489,7 @@ def brute_force_checks(game: Game, bets: Sequence[Bet], shoes: Sequence[Shoe],
             for bet in covered:
                 expected[bet.id][bet.settle({n: values[n] for n in bet.features})] += count
         engines = {engine: analyze(game, shoe, covered, engine)
-                   for engine in ("direct", "compiled")}
+                   for engine in ("direct", "auto")}
         for bet in covered:
             rows.append({"shoe": f"{shoe.size} cards: {_composition(shoe)}", "bet": bet.name,
                          "brute_force": " / ".join(grouped(c) for c in expected[bet.id]),
