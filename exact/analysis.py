@@ -240,6 +240,13 @@ _PROJECTIONS: dict[tuple[Game, Deal, Bet], _Summation] = {}
 def _compiled_counts(game: Game, deal: Deal, bets: list[Bet], shoe: Shoe) -> list[list[int]]:
     if staged.applicable(game, deal, bets):
         return staged.staged_counts(game, deal, bets, shoe)
+    # SEAM (issue 13 -> issue 9's engine plan): bets reading card attributes beyond values
+    # together with third cards are counted on the value walk with factorised multiplicities
+    # (exact.factorised); the plan registers factorised.serves / factorised.evaluate.
+    from exact import factorised
+
+    if factorised.serves(game, game.needs(bets[0].features)):
+        return factorised.evaluate(game, bets, shoe)
     compiled = game.compiled(game.needs(bets[0].features))
     keys = [(game, deal, bet) for bet in bets]
     missing = [key for key in keys if key not in _PROJECTIONS]

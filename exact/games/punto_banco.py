@@ -17,7 +17,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
-from types import NoneType
+from types import MappingProxyType, NoneType
+from typing import ClassVar
 
 from exact.cards import Card, Label, Shoe, View
 from exact.enumerator import Distribution, Draw
@@ -381,6 +382,10 @@ class PuntoBanco(Game):
     id: str = "punto-banco"
     name: str = "Punto Banco"
     bet_files: tuple[Path, ...] = (DATA / "bets.toml", DATA / "side_bets.toml")
+    # where each card sits in a record, for the factorised counter (exact.factorised)
+    card_positions: ClassVar[tuple[tuple[int, int], ...]] = POSITIONS
+    stage_positions: ClassVar[Mapping[str, tuple[tuple[int, int], ...]]] = MappingProxyType(
+        {"player": ((0, 0), (0, 1)), "banker": ((1, 0), (1, 1)), "draws": ((0, 2), (1, 2))})
 
     @cached_property
     def features(self) -> dict[str, Feature]:

@@ -1,0 +1,330 @@
+"""Factorised counting: bets on ranks, colours and suits of any dealt card, on the value walk.
+
+The deal depends on point values only. So the rounds are walked once at the level of values
+(ordered sequences of point values, about a hundred thousand), and what a bet reads beyond
+values (rank within the ten-value class, colour, suit) is counted as a *multiplicity* of each
+value sequence, from the shoe's attribute composition, instead of walking the rank-and-suit
+classes of every card:
+
+* a card at a position the bet reads is seen through the bet's *fine view* (the attributes
+  it reads anywhere); the other cards through their value only;
+* for a sequence of values and a choice of fine class at each read position, the number of
+  ordered card sequences is, per value class ``v``, the product of the falling factorials
+  ``n_c(n_c-1)…`` of the fine classes ``c`` of ``v`` chosen (how many times each), times the
+  falling factorial of the value class's other cards for its positions read by value only:
+  ``falling(n_v - f_v, m_v - f_v)`` (``m_v`` positions of value ``v``, ``f_v`` of them read
+  finely). Summed over the fine choices this is ``falling(n_v, m_v)``, the value walk's
+  weight (Vandermonde's identity), so every round is counted once;
+* positions that no feature of the bet tells apart (for instance all six cards, for
+  ``all_same_color``, or a hand's cards for ``player_reds``) are *pooled*: their fine classes
+  are chosen as a multiset per value, with its number of orderings, and value sequences that
+  agree on everything the bet reads (the values of its value features, the values in each
+  pool) are merged with an integer coefficient. A six-card bet on colours then settles a few
+  tens of thousands of patterns, whatever the shoe.
+
+A bet compiles once (shoe-independent) to integer coefficients over *terms*, each a product
+of falling factorials of class counts; a shoe then costs one product per term. Counts are
+Python integers (no fixed-width arithmetic), in the enumerator's unit: ordered sequences of
+``round_cards`` cards, over ``N!/(N-round_cards)!`` (checked for every shoe).
+
+Features tell the pooling what they read (:attr:`exact.features.Feature.cards` and
+``order_free``); a feature that declares nothing is taken to read every position its needs
+touch, each on its own (slower, never wrong).
+
+Seam for the engine plan (issue 9): :func:`serves` says whether this engine is the one for a
+set of needs, :func:`evaluate` gives the exact event counts of bets for a shoe.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations_with_replacement, product
+
+import numpy as np
+
+from exact.bets import Bet
+from exact.cards import CARDS, Card, Label, Shoe, View
+from exact.compiled import INT64_LIMIT
+from exact.enumerator import Deal, check_shoe, falling, group_coefficient
+from exact.features import ORDER, Feature, Needs
+from exact.games.base import Game
+
+Position = tuple[int, int]  # (hand, index): a Punto Banco record is (player hand, banker hand)
+
+
+def serves(game: Game, needs: Needs) -> bool:
+    """Whether this engine should count bets with ``needs``: a game whose deal is a pair of
+    hands (``game.card_positions``), bets that read third cards and a card attribute beyond
+    its value (the bets on which the compiled walk over rank-and-suit classes is slow).
+
+    >>> from exact.games import get_game
+    >>> game = get_game("punto-banco")
+    >>> serves(game, game.needs(["winner", "all_same_color"])), serves(game, game.needs(["winner"]))
+    (True, False)
+    """
+    positions = getattr(game, "card_positions", None)
+    if not positions or "draws" not in needs.stages:
+        return False
+    return any(attribute not in ("value", ORDER) for _, attribute in needs.pairs)
+
+
+def evaluate(game: Game, bets: Sequence[Bet], shoe: Shoe) -> list[list[int]]:
+    """Exact event counts of every bet of ``bets`` for ``shoe`` (counts over
+    ``N!/(N-round_cards)!``, as every engine gives them).
+
+    >>> from exact.analysis import analyze, game_bets
+    >>> from exact.games import get_game
+    >>> game = get_game("punto-banco")
+    >>> shoe = Shoe.standard(1)
+    >>> bet = next(b for b in game_bets(game) if b.id == "tie")
+    >>> evaluate(game, [bet], shoe) == [list(analyze(game, shoe, [bet]).bets["tie"].counts)]
+    True
+    """
+    # only the cards the shoe holds: a small shoe then walks few values and classes
+    present = frozenset(CARDS[i] for i, count in enumerate(shoe.counts) if count)
+    return [_compiled_bet(game, bet, present).counts(shoe) for bet in bets]
+
+
+@dataclass(frozen=True)
+class _Term:
+    """A product of falling factorials: per fine class (label index) how many are chosen,
+    per value how many cards it gives to positions read by value only (and how many of its
+    cards the fine classes took before them), and the cards the round used."""
+
+    fine: tuple[tuple[int, int], ...]
+    plain: tuple[tuple[int, int, int], ...]  # (value, cards taken finely, cards by value)
+    used: int
+
+
+class FactorisedBet:
+    """A bet compiled to integer coefficients per term and event (shoe-independent)."""
+
+    def __init__(self, game: Game, bet: Bet, cards: frozenset[Card]) -> None:
+        self.bet = bet
+        deal = game.deal(game.needs(bet.features))
+        self.round_cards = deal.round_cards
+        self.deal = deal
+        positions: tuple[Position, ...] = game.card_positions  # type: ignore[attr-defined]
+        self.positions = positions
+        features = {name: game.features[name] for name in sorted(bet.features)}
+        fine = {name: f for name, f in features.items() if _fine_attributes(f.needs)}
+        self.view = View(tuple(sorted(set().union(*(_fine_attributes(f.needs)
+                                                    for f in fine.values())))))
+        seen = {self.view.label(card) for card in cards if not card.is_joker}
+        self.fine_labels = [label for label in self.view.labels if label in seen]
+        self.values = frozenset(card.value for card in cards if not card.is_joker)
+        self.pools = _pools(positions, fine.values(), _stage_positions(game))
+        self.value_features = [f for name, f in features.items() if name not in fine]
+        self.terms: dict[_Term, list[int]] = defaultdict(lambda: [0] * len(bet.events))
+        self._compile(game, features)
+
+    def _compile(self, game: Game, features: dict[str, Feature]) -> None:
+        by_value: dict[int, list[int]] = defaultdict(list)
+        for index, label in enumerate(self.fine_labels):
+            by_value[label[0]].append(index)  # type: ignore[index]
+        # value sequences that agree on what the bet reads, merged: per (pooled values,
+        # values read plainly), the count of sequences per value-feature signature
+        keys: dict[tuple, tuple[tuple, dict[tuple, int]]] = {}
+        unread = self._unread
+        needs = game.needs(self.bet.features)
+        for record, multiplicity in value_sequences(game, self._ordered(needs), self.values):
+            signature = tuple(f.read(record) for f in self.value_features)
+            pooled = tuple(tuple(sorted(record[h][i][0] for h, i in pool if i < len(record[h])))
+                           for pool in self.pools)
+            plain = tuple(sorted(record[h][i][0] for h, i in unread if i < len(record[h])))
+            entry = keys.get((pooled, plain))
+            if entry is None:
+                entry = keys[pooled, plain] = (record, defaultdict(int))
+            entry[1][signature] += multiplicity
+        value_names = [name for name, f in features.items() if f in self.value_features]
+        fine_names = [name for name in features if name not in value_names]
+        fine_readers = [features[name].read for name in fine_names]
+        settled: dict[tuple, int] = {}
+        events = len(self.bet.events)
+        rows: dict[tuple, list[int]] = {}
+        for (pooled, plain), (record, signatures) in keys.items():
+            # one group per pool and value: the pool's positions holding that value, each
+            # with every multiset of fine classes it may hold and its number of orderings
+            groups, choices = [], []
+            for pool_index, values in enumerate(pooled):
+                for value in sorted(set(values)):
+                    slots = [(h, i) for h, i in self.pools[pool_index]
+                             if i < len(record[h]) and record[h][i][0] == value]
+                    groups.append(slots)
+                    choices.append([(classes, group_coefficient(classes)) for classes in
+                                    combinations_with_replacement(by_value[value], len(slots))])
+            fine_taken = [value for values in pooled for value in values]
+            plain_terms = tuple((value, fine_taken.count(value), plain.count(value))
+                                for value in sorted(set(plain)))
+            head = (plain_terms, sum(len(hand) for hand in record))
+            by_fine: dict[tuple, list[int]] = {}
+            hands = [list(hand) for hand in record]
+            for pattern in product(*choices):
+                orderings, labels = 1, []
+                for slots, (classes, coefficient) in zip(groups, pattern, strict=True):
+                    orderings *= coefficient
+                    labels.extend(classes)
+                    for (h, i), label_index in zip(slots, classes, strict=True):
+                        hands[h][i] = self.fine_labels[label_index]
+                chosen = (tuple(hands[0]), tuple(hands[1]))
+                fine_values = tuple(read(chosen) for read in fine_readers)
+                vector = by_fine.get(fine_values)
+                if vector is None:
+                    # the events of every value signature of this key, for these fine values
+                    vector = by_fine[fine_values] = [0] * events
+                    for signature, coefficient in signatures.items():
+                        values = signature + fine_values
+                        event = settled.get(values)
+                        if event is None:
+                            event = settled[values] = self.bet.settle(
+                                dict(zip(value_names + fine_names, values, strict=True)))
+                        vector[event] += coefficient
+                term = (head, tuple(sorted(labels)))
+                row = rows.get(term)
+                if row is None:
+                    row = rows[term] = [0] * events
+                for event, coefficient in enumerate(vector):
+                    if coefficient:
+                        row[event] += coefficient * orderings
+        for ((plain_terms, used), labels), row in rows.items():
+            fine_counts = tuple((label, labels.count(label)) for label in sorted(set(labels)))
+            self.terms[_Term(fine_counts, plain_terms, used)] = row
+        self._arrays()
+
+    def _ordered(self, needs: Needs) -> bool:
+        """Whether the value walk must tell a hand's first two cards apart: a feature reads
+        them by position (at value level, or in different pools)."""
+        if any(needs.ordered(stage) for stage in needs.stages):
+            return True
+        pool_of = {p: n for n, pool in enumerate(self.pools) for p in pool}
+        return any(pool_of.get((hand, 0)) != pool_of.get((hand, 1)) for hand in (0, 1))
+
+    @property
+    def _unread(self) -> list[Position]:
+        pooled = {position for pool in self.pools for position in pool}
+        return [p for p in self.positions if p not in pooled]
+
+    def _arrays(self) -> None:
+        """The terms as rows of factor ids (a factor: a falling factorial of one class count,
+        or the fill of the unused places), and their coefficients per event."""
+        factors: dict[tuple, int] = {("one",): 0}
+        rows = []
+        for term in self.terms:
+            row = [factors.setdefault(("fine", label, chosen), len(factors))
+                   for label, chosen in term.fine]
+            row += [factors.setdefault(("value", value, taken, more), len(factors))
+                    for value, taken, more in term.plain]
+            row.append(factors.setdefault(("fill", term.used), len(factors)))
+            rows.append(row)
+        width = max((len(row) for row in rows), default=1)
+        self._factors = list(factors)
+        self._rows = np.array([row + [0] * (width - len(row)) for row in rows],
+                              dtype=np.int64).reshape(len(rows), width)
+        self._coefficients = np.array(list(self.terms.values()), dtype=object).reshape(
+            len(rows), len(self.bet.events))
+
+    def counts(self, shoe: Shoe) -> list[int]:
+        """Exact event counts for ``shoe``.
+
+        Every factor is at most ``N`` and a term multiplies ``round_cards`` of them (one per
+        card, the fill included), so a weight is at most ``N**round_cards``; a coefficient
+        times its weight counts rounds, at most ``N!/(N-r)!``. int64 holds all of them when
+        ``N**round_cards`` does (as in :mod:`exact.compiled`); Python integers otherwise.
+        """
+        check_shoe(self.deal, shoe)
+        size, unit = shoe.size, self.round_cards
+        fine = self.view.class_counts(shoe)
+        by_value = shoe.by_value()
+        values = []
+        for factor in self._factors:
+            match factor:
+                case ("one",):
+                    values.append(1)
+                case ("fine", label, chosen):
+                    values.append(falling(fine[self.view.index[self.fine_labels[label]]],
+                                          chosen))
+                case ("value", value, taken, more):
+                    values.append(falling(max(by_value[value] - taken, 0), more))
+                case ("fill", used):
+                    values.append(falling(size - used, unit - used))
+        dtype: type = np.int64 if size**unit <= INT64_LIMIT else object
+        table = np.array(values, dtype=dtype)
+        weights = table[self._rows].prod(axis=1) if len(self._rows) else table[:0]
+        coefficients = self._coefficients.astype(dtype)
+        out = [int(count) for count in weights @ coefficients] if len(self._rows) \
+            else [0] * len(self.bet.events)
+        if sum(out) != falling(size, unit):
+            raise AssertionError(f"{self.bet.id}: factorised counts do not sum to N!/(N-r)!")
+        return out
+
+
+def _fine_attributes(needs: Needs) -> set[str]:
+    return {attribute for _, attribute in needs.pairs if attribute not in ("value", ORDER)}
+
+
+def _stage_positions(game: Game) -> dict[str, tuple[Position, ...]]:
+    return game.stage_positions  # type: ignore[attr-defined]
+
+
+def _pools(positions: Sequence[Position], fine: object, stages: dict[str, tuple[Position, ...]]
+           ) -> list[tuple[Position, ...]]:
+    """Positions no fine feature tells apart, grouped (positions no fine feature reads are
+    left out: they are counted by value)."""
+    marks: dict[Position, list[object]] = {p: [] for p in positions}
+    for number, feature in enumerate(fine):  # type: ignore[arg-type]
+        reads = feature.cards
+        order_free = feature.order_free and reads is not None
+        if reads is None:
+            # undeclared: every position of its finely seen stages; views only get coarser
+            # along the deal, so fine third cards mean fine first cards too
+            stages_read = {s for s, a in feature.needs.pairs if a not in ("value", ORDER)}
+            if "draws" in stages_read:
+                stages_read = set(stages)
+            reads = {p for s in stages_read for p in stages[s]}
+        for position in positions:
+            if position in reads:
+                marks[position].append((number, None if order_free else position))
+    pools: dict[tuple, list[Position]] = defaultdict(list)
+    for position in positions:
+        if marks[position]:
+            pools[tuple(marks[position])].append(position)
+    return [tuple(pool) for pool in pools.values()]
+
+
+@lru_cache(maxsize=64)
+def _compiled_bet(game: Game, bet: Bet, cards: frozenset[Card]) -> FactorisedBet:
+    return FactorisedBet(game, bet, cards)
+
+
+@lru_cache(maxsize=8)
+def value_sequences(game: Game, ordered: bool = True, values: frozenset[int] = frozenset(range(10))
+                    ) -> tuple[tuple[tuple, int], ...]:
+    """Every round of cards of ``values`` as point values per position (value labels) with
+    its multiplicity: the shoe-independent backbone. ``ordered``: a hand's first two cards are
+    dealt one by one (multiplicity 1); otherwise as an unordered pair, sorted, standing for
+    its orderings.
+
+    >>> from exact.games import get_game
+    >>> len(value_sequences(get_game("punto-banco"), values=frozenset({0})))
+    1
+    """
+    stages = {stage: [ORDER] if ordered else [] for stage in ("player", "banker")}
+    deal = game.deal(Needs.of(draws=[], **stages))
+    out: list[tuple[tuple, int]] = []
+    _walk(deal, deal.start(), 1, out, values)
+    return tuple(out)
+
+
+def _walk(deal: Deal, state: object, multiplicity: int, out: list[tuple[tuple, int]],
+          values: frozenset[int]) -> None:
+    draw = deal.next_draw(state)
+    if draw is None:
+        out.append((deal.record(state), multiplicity))
+        return
+    labels: list[Label] = [label for label in draw.view.labels if label[0] in values]
+    for group in combinations_with_replacement(labels, draw.count):
+        _walk(deal, deal.advance(state, group), multiplicity * group_coefficient(group), out,
+              values)
