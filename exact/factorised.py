@@ -45,6 +45,7 @@ from itertools import combinations_with_replacement, product
 
 import numpy as np
 
+from exact import cache
 from exact.bets import Bet
 from exact.cards import CARDS, Card, Label, Shoe, View
 from exact.compiled import INT64_LIMIT
@@ -102,7 +103,8 @@ class _Term:
 class FactorisedBet:
     """A bet compiled to integer coefficients per term and event (shoe-independent)."""
 
-    def __init__(self, game: Game, bet: Bet, cards: frozenset[Card]) -> None:
+    def __init__(self, game: Game, bet: Bet, cards: frozenset[Card], compile: bool = True
+                 ) -> None:
         self.bet = bet
         deal = game.deal(game.needs(bet.features))
         self.round_cards = deal.round_cards
@@ -119,7 +121,8 @@ class FactorisedBet:
         self.pools = _pools(positions, fine.values(), _stage_positions(game))
         self.value_features = [f for name, f in features.items() if name not in fine]
         self.terms: dict[_Term, list[int]] = defaultdict(lambda: [0] * len(bet.events))
-        self._compile(game, features)
+        if compile:
+            self._compile(game, features)
 
     def _compile(self, game: Game, features: dict[str, Feature]) -> None:
         by_value: dict[int, list[int]] = defaultdict(list)
@@ -210,21 +213,22 @@ class FactorisedBet:
     def _arrays(self) -> None:
         """The terms as rows of factor ids (a factor: a falling factorial of one class count,
         or the fill of the unused places), and their coefficients per event."""
-        factors: dict[tuple, int] = {("one",): 0}
+        factors: dict[tuple, int] = {(_ONE, 0, 0, 0): 0}
         rows = []
         for term in self.terms:
-            row = [factors.setdefault(("fine", label, chosen), len(factors))
+            row = [factors.setdefault((_FINE, label, chosen, 0), len(factors))
                    for label, chosen in term.fine]
-            row += [factors.setdefault(("value", value, taken, more), len(factors))
+            row += [factors.setdefault((_VALUE, value, taken, more), len(factors))
                     for value, taken, more in term.plain]
-            row.append(factors.setdefault(("fill", term.used), len(factors)))
+            row.append(factors.setdefault((_FILL, term.used, 0, 0), len(factors)))
             rows.append(row)
         width = max((len(row) for row in rows), default=1)
-        self._factors = list(factors)
+        self._factors = np.array(list(factors), dtype=np.int64).reshape(len(factors), 4)
         self._rows = np.array([row + [0] * (width - len(row)) for row in rows],
                               dtype=np.int64).reshape(len(rows), width)
         self._coefficients = np.array(list(self.terms.values()), dtype=object).reshape(
             len(rows), len(self.bet.events))
+        self.terms.clear()  # the arrays hold them
 
     def counts(self, shoe: Shoe) -> list[int]:
         """Exact event counts for ``shoe``.
@@ -239,17 +243,15 @@ class FactorisedBet:
         fine = self.view.class_counts(shoe)
         by_value = shoe.by_value()
         values = []
-        for factor in self._factors:
-            match factor:
-                case ("one",):
-                    values.append(1)
-                case ("fine", label, chosen):
-                    values.append(falling(fine[self.view.index[self.fine_labels[label]]],
-                                          chosen))
-                case ("value", value, taken, more):
-                    values.append(falling(max(by_value[value] - taken, 0), more))
-                case ("fill", used):
-                    values.append(falling(size - used, unit - used))
+        for kind, first, second, third in self._factors.tolist():
+            if kind == _FINE:
+                values.append(falling(fine[self.view.index[self.fine_labels[first]]], second))
+            elif kind == _VALUE:
+                values.append(falling(max(by_value[first] - second, 0), third))
+            elif kind == _FILL:
+                values.append(falling(size - first, unit - first))
+            else:
+                values.append(1)
         dtype: type = np.int64 if size**unit <= INT64_LIMIT else object
         table = np.array(values, dtype=dtype)
         weights = table[self._rows].prod(axis=1) if len(self._rows) else table[:0]
@@ -294,9 +296,50 @@ def _pools(positions: Sequence[Position], fine: object, stages: dict[str, tuple[
     return [tuple(pool) for pool in pools.values()]
 
 
+_ONE, _FINE, _VALUE, _FILL = range(4)  # kinds of factor: 1, n_c falling, n_v falling, fill
+_FORMAT = "factorised-1"
+
+
 @lru_cache(maxsize=64)
 def _compiled_bet(game: Game, bet: Bet, cards: frozenset[Card]) -> FactorisedBet:
-    return FactorisedBet(game, bet, cards)
+    """The compiled bet, kept in the safe disk cache (:mod:`exact.cache`): int64 arrays only,
+    every index and count range-checked when loaded, keyed by everything that determines it
+    (game, rules, the bet's events and conditions, the cards the shoe may hold)."""
+    parts = [_FORMAT, f"game={game.id}", f"class={type(game).__module__}."
+             f"{type(game).__qualname__}", *(f"rules:{line}" for line in game.describe_rules()),
+             "cards:" + " ".join(sorted(str(card) for card in cards)),
+             *(f"event:{e.name}|{e.condition.text if e.condition else ''}" for e in bet.events)]
+    return cache.cached("factorised", cache.cache_key(parts),
+                        lambda: FactorisedBet(game, bet, cards), _encode,
+                        lambda fields, arrays: _decode(game, bet, cards, arrays))
+
+
+def _encode(compiled: FactorisedBet) -> tuple[dict, dict[str, np.ndarray]]:
+    coefficients = compiled._coefficients
+    if coefficients.size and max(coefficients.flat) > INT64_LIMIT:
+        raise ValueError("a coefficient past int64")  # never: at most 6! per value sequence
+    return {}, {"factors": compiled._factors, "rows": compiled._rows,
+                "coefficients": coefficients.astype(np.int64)}
+
+
+def _decode(game: Game, bet: Bet, cards: frozenset[Card], arrays: dict[str, np.ndarray]
+            ) -> FactorisedBet:
+    compiled = FactorisedBet(game, bet, cards, compile=False)
+    factors = cache.check_indices(arrays["factors"], INT64_LIMIT, "factors", ndim=2)
+    rows = cache.check_indices(arrays["rows"], len(factors), "rows", ndim=2)
+    coefficients = cache.check_indices(arrays["coefficients"], INT64_LIMIT, "coefficients",
+                                       ndim=2)
+    unit = compiled.round_cards
+    if factors.shape[1] != 4 or coefficients.shape != (len(rows), len(bet.events)):
+        raise cache.CorruptEntry("factorised arrays of the wrong shape")
+    bounds = {_ONE: (1, 1, 1), _FINE: (len(compiled.fine_labels), unit + 1, 1),
+              _VALUE: (10, unit + 1, unit + 1), _FILL: (unit + 1, 1, 1)}
+    for kind, *fields in factors.tolist():
+        if kind not in bounds or any(v >= b for v, b in zip(fields, bounds[kind], strict=True)):
+            raise cache.CorruptEntry("factor out of range")
+    compiled._factors, compiled._rows = factors, rows
+    compiled._coefficients = coefficients.astype(object)
+    return compiled
 
 
 @lru_cache(maxsize=8)

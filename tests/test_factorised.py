@@ -79,7 +79,8 @@ FINE_WITH_DRAWS = [
 
 @pytest.mark.parametrize("bet_id,condition", FINE_WITH_DRAWS)
 def test_mixed_value_and_card_features_match_brute_force(punto_banco, bet_id, condition):
-    text = f'[[bet]]\nid = "{bet_id}"\n[[bet.event]]\nname = "Win"\nwhen = "{condition}"\npays = 5\n'
+    text = (f'[[bet]]\nid = "{bet_id}"\n[[bet.event]]\nname = "Win"\n'
+            f'when = "{condition}"\npays = 5\n')
     bet, = load_bets("inline.toml", punto_banco.features, text=text)
     for shoe in ODD.values():
         assert factorised.evaluate(punto_banco, [bet], shoe)[0] == _reference_counts(bet, shoe)
