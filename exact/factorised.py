@@ -39,7 +39,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement, product
 
@@ -89,17 +88,6 @@ def evaluate(game: Game, bets: Sequence[Bet], shoe: Shoe) -> list[list[int]]:
     return [_compiled_bet(game, bet, present).counts(shoe) for bet in bets]
 
 
-@dataclass(frozen=True)
-class _Term:
-    """A product of falling factorials: per fine class (label index) how many are chosen,
-    per value how many cards it gives to positions read by value only (and how many of its
-    cards the fine classes took before them), and the cards the round used."""
-
-    fine: tuple[tuple[int, int], ...]
-    plain: tuple[tuple[int, int, int], ...]  # (value, cards taken finely, cards by value)
-    used: int
-
-
 class FactorisedBet:
     """A bet compiled to integer coefficients per term and event (shoe-independent)."""
 
@@ -120,7 +108,6 @@ class FactorisedBet:
         self.values = frozenset(card.value for card in cards if not card.is_joker)
         self.pools = _pools(positions, fine.values(), _stage_positions(game))
         self.value_features = [f for name, f in features.items() if name not in fine]
-        self.terms: dict[_Term, list[int]] = defaultdict(lambda: [0] * len(bet.events))
         if compile:
             self._compile(game, features)
 
@@ -147,31 +134,47 @@ class FactorisedBet:
         fine_readers = [features[name].read for name in fine_names]
         settled: dict[tuple, int] = {}
         events = len(self.bet.events)
-        rows: dict[tuple, list[int]] = {}
+        factors: dict[tuple[int, int, int, int], int] = {(_ONE, 0, 0, 0): 0}
+
+        def factor(*key: int) -> int:
+            return factors.setdefault(key, len(factors))  # type: ignore[arg-type]
+
+        rows: list[tuple[int, ...]] = []
+        coefficients: list[list[int]] = []
         for (pooled, plain), (record, signatures) in keys.items():
             # one group per pool and value: the pool's positions holding that value, each
-            # with every multiset of fine classes it may hold and its number of orderings
+            # with every multiset of fine classes it may hold, its number of orderings and
+            # its falling factorials (merged per class when two pools share a value)
             groups, choices = [], []
+            fine_taken = [value for values in pooled for value in values]
+            pool_values = [set(values) for values in pooled]
+            shared = sum(map(len, pool_values)) != len(set().union(*pool_values))
             for pool_index, values in enumerate(pooled):
                 for value in sorted(set(values)):
                     slots = [(h, i) for h, i in self.pools[pool_index]
                              if i < len(record[h]) and record[h][i][0] == value]
                     groups.append(slots)
-                    choices.append([(classes, group_coefficient(classes)) for classes in
-                                    combinations_with_replacement(by_value[value], len(slots))])
-            fine_taken = [value for values in pooled for value in values]
-            plain_terms = tuple((value, fine_taken.count(value), plain.count(value))
-                                for value in sorted(set(plain)))
-            head = (plain_terms, sum(len(hand) for hand in record))
+                    choices.append([
+                        (classes, group_coefficient(classes),
+                         tuple(factor(_FINE, label, classes.count(label), 0)
+                               for label in sorted(set(classes))),
+                         tuple(self.fine_labels[label] for label in classes))
+                        for classes in combinations_with_replacement(by_value[value],
+                                                                     len(slots))])
+            head = (*(factor(_VALUE, value, fine_taken.count(value), plain.count(value))
+                      for value in sorted(set(plain))),
+                    factor(_FILL, sum(len(hand) for hand in record), 0, 0))
             by_fine: dict[tuple, list[int]] = {}
             hands = [list(hand) for hand in record]
             for pattern in product(*choices):
-                orderings, labels = 1, []
-                for slots, (classes, coefficient) in zip(groups, pattern, strict=True):
+                orderings, row = 1, head
+                for slots, (_, coefficient, ids, labels) in zip(groups, pattern, strict=True):
                     orderings *= coefficient
-                    labels.extend(classes)
-                    for (h, i), label_index in zip(slots, classes, strict=True):
-                        hands[h][i] = self.fine_labels[label_index]
+                    row += ids
+                    for (h, i), label in zip(slots, labels, strict=True):
+                        hands[h][i] = label
+                if shared:
+                    row = self._merged(head, pattern, factor)
                 chosen = (tuple(hands[0]), tuple(hands[1]))
                 fine_values = tuple(read(chosen) for read in fine_readers)
                 vector = by_fine.get(fine_values)
@@ -185,17 +188,21 @@ class FactorisedBet:
                             event = settled[values] = self.bet.settle(
                                 dict(zip(value_names + fine_names, values, strict=True)))
                         vector[event] += coefficient
-                term = (head, tuple(sorted(labels)))
-                row = rows.get(term)
-                if row is None:
-                    row = rows[term] = [0] * events
-                for event, coefficient in enumerate(vector):
-                    if coefficient:
-                        row[event] += coefficient * orderings
-        for ((plain_terms, used), labels), row in rows.items():
-            fine_counts = tuple((label, labels.count(label)) for label in sorted(set(labels)))
-            self.terms[_Term(fine_counts, plain_terms, used)] = row
-        self._arrays()
+                rows.append(row)
+                coefficients.append([coefficient * orderings for coefficient in vector])
+        width = max((len(row) for row in rows), default=1)
+        self._factors = np.array(list(factors), dtype=np.int64).reshape(len(factors), 4)
+        self._rows = np.zeros((len(rows), width), dtype=np.int64)
+        for position, row in enumerate(rows):
+            self._rows[position, :len(row)] = row
+        self._coefficients = np.array(coefficients, dtype=object).reshape(len(rows), events)
+
+    def _merged(self, head: tuple[int, ...], pattern: tuple, factor: object) -> tuple[int, ...]:
+        """The factors of a pattern whose groups share a fine class (two pools holding one
+        value): one falling factorial per class of all the cards taken from it."""
+        labels = [label for classes, *_ in pattern for label in classes]
+        return head + tuple(factor(_FINE, label, labels.count(label), 0)  # type: ignore[operator]
+                            for label in sorted(set(labels)))
 
     def _ordered(self, needs: Needs) -> bool:
         """Whether the value walk must tell a hand's first two cards apart: a feature reads
@@ -209,26 +216,6 @@ class FactorisedBet:
     def _unread(self) -> list[Position]:
         pooled = {position for pool in self.pools for position in pool}
         return [p for p in self.positions if p not in pooled]
-
-    def _arrays(self) -> None:
-        """The terms as rows of factor ids (a factor: a falling factorial of one class count,
-        or the fill of the unused places), and their coefficients per event."""
-        factors: dict[tuple, int] = {(_ONE, 0, 0, 0): 0}
-        rows = []
-        for term in self.terms:
-            row = [factors.setdefault((_FINE, label, chosen, 0), len(factors))
-                   for label, chosen in term.fine]
-            row += [factors.setdefault((_VALUE, value, taken, more), len(factors))
-                    for value, taken, more in term.plain]
-            row.append(factors.setdefault((_FILL, term.used, 0, 0), len(factors)))
-            rows.append(row)
-        width = max((len(row) for row in rows), default=1)
-        self._factors = np.array(list(factors), dtype=np.int64).reshape(len(factors), 4)
-        self._rows = np.array([row + [0] * (width - len(row)) for row in rows],
-                              dtype=np.int64).reshape(len(rows), width)
-        self._coefficients = np.array(list(self.terms.values()), dtype=object).reshape(
-            len(rows), len(self.bet.events))
-        self.terms.clear()  # the arrays hold them
 
     def counts(self, shoe: Shoe) -> list[int]:
         """Exact event counts for ``shoe``.
