@@ -57,18 +57,22 @@ Position = tuple[int, int]  # (hand, index): a Punto Banco record is (player han
 
 def serves(game: Game, needs: Needs) -> bool:
     """Whether this engine should count bets with ``needs``: a game whose deal is a pair of
-    hands (``game.card_positions``), bets that read third cards and a card attribute beyond
-    its value (the bets on which the compiled walk over rank-and-suit classes is slow).
+    hands (``game.card_positions``), bets that read a card attribute beyond its value
+    together with third cards, or a hand's first or second card by position (the bets on
+    which the compiled walk over rank-and-suit classes is slow). Bets on unordered first
+    pairs alone stay with the staged evaluator.
 
     >>> from exact.games import get_game
     >>> game = get_game("punto-banco")
-    >>> serves(game, game.needs(["winner", "all_same_color"])), serves(game, game.needs(["winner"]))
-    (True, False)
+    >>> [serves(game, game.needs(names)) for names in (["winner", "all_same_color"],
+    ...     ["player_card1_colour"], ["winner"], ["player_pair"])]
+    [True, True, False, False]
     """
     positions = getattr(game, "card_positions", None)
-    if not positions or "draws" not in needs.stages:
+    if not positions or not any(attribute not in ("value", ORDER) for _, attribute in needs.pairs):
         return False
-    return any(attribute not in ("value", ORDER) for _, attribute in needs.pairs)
+    # without third cards and read in unordered pairs, the staged evaluator is quicker
+    return "draws" in needs.stages or any(needs.ordered(stage) for stage in needs.stages)
 
 
 def evaluate(game: Game, bets: Sequence[Bet], shoe: Shoe) -> list[list[int]]:
@@ -85,21 +89,42 @@ def evaluate(game: Game, bets: Sequence[Bet], shoe: Shoe) -> list[list[int]]:
     """
     # only the cards the shoe holds: a small shoe then walks few values and classes
     present = frozenset(CARDS[i] for i, count in enumerate(shoe.counts) if count)
-    return [_compiled_bet(game, bet, present).counts(shoe) for bet in bets]
+    # bets that read the same cards the same way (a bet and the probes bet validation makes
+    # of it, say) share one walk of their patterns
+    by_shape: dict[tuple, list[Bet]] = defaultdict(list)
+    for bet in bets:
+        by_shape[_shape(game, bet)].append(bet)
+    results: dict[Bet, list[int]] = {}
+    for group in by_shape.values():
+        unique = tuple(dict.fromkeys(group))
+        for bet, counts in zip(unique, _compiled_bet(game, unique, present).counts(shoe),
+                               strict=True):
+            results[bet] = counts
+    return [results[bet] for bet in bets]
+
+
+def _shape(game: Game, bet: Bet) -> tuple:
+    features = [game.features[name] for name in sorted(bet.features)]
+    fine = [f for f in features if _fine_attributes(f.needs)]
+    pools = _pools(game.card_positions, fine, _stage_positions(game))  # type: ignore[attr-defined]
+    attributes = frozenset().union(*(_fine_attributes(f.needs) for f in fine))
+    return attributes, tuple(pools), game.needs(bet.features).stages
 
 
 class FactorisedBet:
-    """A bet compiled to integer coefficients per term and event (shoe-independent)."""
+    """Bets compiled to integer coefficients per term and event (shoe-independent)."""
 
-    def __init__(self, game: Game, bet: Bet, cards: frozenset[Card], compile: bool = True
-                 ) -> None:
-        self.bet = bet
-        deal = game.deal(game.needs(bet.features))
+    def __init__(self, game: Game, bets: tuple[Bet, ...], cards: frozenset[Card],
+                 compile: bool = True) -> None:
+        self.bets = bets
+        self.names = sorted(set().union(*(bet.features for bet in bets)))
+        self.events = sum(len(bet.events) for bet in bets)
+        deal = game.deal(game.needs(self.names))
         self.round_cards = deal.round_cards
         self.deal = deal
         positions: tuple[Position, ...] = game.card_positions  # type: ignore[attr-defined]
         self.positions = positions
-        features = {name: game.features[name] for name in sorted(bet.features)}
+        features = {name: game.features[name] for name in self.names}
         fine = {name: f for name, f in features.items() if _fine_attributes(f.needs)}
         self.view = View(tuple(sorted(set().union(*(_fine_attributes(f.needs)
                                                     for f in fine.values())))))
@@ -119,8 +144,9 @@ class FactorisedBet:
         # values read plainly), the count of sequences per value-feature signature
         keys: dict[tuple, tuple[tuple, dict[tuple, int]]] = {}
         unread = self._unread
-        needs = game.needs(self.bet.features)
-        for record, multiplicity in value_sequences(game, self._ordered(needs), self.values):
+        needs = game.needs(self.names)
+        for record, multiplicity in value_sequences(game, self._ordered(needs), self.values,
+                                                    "draws" in needs.stages):
             signature = tuple(f.read(record) for f in self.value_features)
             pooled = tuple(tuple(sorted(record[h][i][0] for h, i in pool if i < len(record[h])))
                            for pool in self.pools)
@@ -133,7 +159,8 @@ class FactorisedBet:
         fine_names = [name for name in features if name not in value_names]
         fine_readers = [features[name].read for name in fine_names]
         settled: dict[tuple, int] = {}
-        events = len(self.bet.events)
+        events = self.events
+        offsets = [sum(len(bet.events) for bet in self.bets[:n]) for n in range(len(self.bets))]
         factors: dict[tuple[int, int, int, int], int] = {(_ONE, 0, 0, 0): 0}
 
         def factor(*key: int) -> int:
@@ -183,11 +210,14 @@ class FactorisedBet:
                     vector = by_fine[fine_values] = [0] * events
                     for signature, coefficient in signatures.items():
                         values = signature + fine_values
-                        event = settled.get(values)
-                        if event is None:
-                            event = settled[values] = self.bet.settle(
-                                dict(zip(value_names + fine_names, values, strict=True)))
-                        vector[event] += coefficient
+                        settles = settled.get(values)
+                        if settles is None:
+                            read = dict(zip(value_names + fine_names, values, strict=True))
+                            settles = settled[values] = [
+                                offset + bet.settle(read)
+                                for offset, bet in zip(offsets, self.bets, strict=True)]
+                        for event in settles:
+                            vector[event] += coefficient
                 rows.append(row)
                 coefficients.append([coefficient * orderings for coefficient in vector])
         width = max((len(row) for row in rows), default=1)
@@ -217,7 +247,7 @@ class FactorisedBet:
         pooled = {position for pool in self.pools for position in pool}
         return [p for p in self.positions if p not in pooled]
 
-    def counts(self, shoe: Shoe) -> list[int]:
+    def counts(self, shoe: Shoe) -> list[list[int]]:
         """Exact event counts for ``shoe``.
 
         Every factor is at most ``N`` and a term multiplies ``round_cards`` of them (one per
@@ -243,10 +273,14 @@ class FactorisedBet:
         table = np.array(values, dtype=dtype)
         weights = table[self._rows].prod(axis=1) if len(self._rows) else table[:0]
         coefficients = self._coefficients.astype(dtype)
-        out = [int(count) for count in weights @ coefficients] if len(self._rows) \
-            else [0] * len(self.bet.events)
-        if sum(out) != falling(size, unit):
-            raise AssertionError(f"{self.bet.id}: factorised counts do not sum to N!/(N-r)!")
+        every = [int(count) for count in weights @ coefficients] if len(self._rows) \
+            else [0] * self.events
+        out, start = [], 0
+        for bet in self.bets:
+            out.append(every[start:start + len(bet.events)])
+            start += len(bet.events)
+            if sum(out[-1]) != falling(size, unit):
+                raise AssertionError(f"{bet.id}: factorised counts do not sum to N!/(N-r)!")
         return out
 
 
@@ -284,21 +318,23 @@ def _pools(positions: Sequence[Position], fine: object, stages: dict[str, tuple[
 
 
 _ONE, _FINE, _VALUE, _FILL = range(4)  # kinds of factor: 1, n_c falling, n_v falling, fill
-_FORMAT = "factorised-1"
+_FORMAT = "factorised-2"
 
 
 @lru_cache(maxsize=64)
-def _compiled_bet(game: Game, bet: Bet, cards: frozenset[Card]) -> FactorisedBet:
+def _compiled_bet(game: Game, bets: tuple[Bet, ...], cards: frozenset[Card]) -> FactorisedBet:
     """The compiled bet, kept in the safe disk cache (:mod:`exact.cache`): int64 arrays only,
     every index and count range-checked when loaded, keyed by everything that determines it
     (game, rules, the bet's events and conditions, the cards the shoe may hold)."""
     parts = [_FORMAT, f"game={game.id}", f"class={type(game).__module__}."
              f"{type(game).__qualname__}", *(f"rules:{line}" for line in game.describe_rules()),
              "cards:" + " ".join(sorted(str(card) for card in cards)),
-             *(f"event:{e.name}|{e.condition.text if e.condition else ''}" for e in bet.events)]
+             *(f"bet:{len(bet.events)}|" + "|".join(
+                 f"{e.name}|{e.condition.text if e.condition else ''}" for e in bet.events)
+               for bet in bets)]
     return cache.cached("factorised", cache.cache_key(parts),
-                        lambda: FactorisedBet(game, bet, cards), _encode,
-                        lambda fields, arrays: _decode(game, bet, cards, arrays))
+                        lambda: FactorisedBet(game, bets, cards), _encode,
+                        lambda fields, arrays: _decode(game, bets, cards, arrays))
 
 
 def _encode(compiled: FactorisedBet) -> tuple[dict, dict[str, np.ndarray]]:
@@ -309,15 +345,15 @@ def _encode(compiled: FactorisedBet) -> tuple[dict, dict[str, np.ndarray]]:
                 "coefficients": coefficients.astype(np.int64)}
 
 
-def _decode(game: Game, bet: Bet, cards: frozenset[Card], arrays: dict[str, np.ndarray]
-            ) -> FactorisedBet:
-    compiled = FactorisedBet(game, bet, cards, compile=False)
+def _decode(game: Game, bets: tuple[Bet, ...], cards: frozenset[Card],
+            arrays: dict[str, np.ndarray]) -> FactorisedBet:
+    compiled = FactorisedBet(game, bets, cards, compile=False)
     factors = cache.check_indices(arrays["factors"], INT64_LIMIT, "factors", ndim=2)
     rows = cache.check_indices(arrays["rows"], len(factors), "rows", ndim=2)
     coefficients = cache.check_indices(arrays["coefficients"], INT64_LIMIT, "coefficients",
                                        ndim=2)
     unit = compiled.round_cards
-    if factors.shape[1] != 4 or coefficients.shape != (len(rows), len(bet.events)):
+    if factors.shape[1] != 4 or coefficients.shape != (len(rows), compiled.events):
         raise cache.CorruptEntry("factorised arrays of the wrong shape")
     bounds = {_ONE: (1, 1, 1), _FINE: (len(compiled.fine_labels), unit + 1, 1),
               _VALUE: (10, unit + 1, unit + 1), _FILL: (unit + 1, 1, 1)}
@@ -330,19 +366,19 @@ def _decode(game: Game, bet: Bet, cards: frozenset[Card], arrays: dict[str, np.n
 
 
 @lru_cache(maxsize=8)
-def value_sequences(game: Game, ordered: bool = True, values: frozenset[int] = frozenset(range(10))
-                    ) -> tuple[tuple[tuple, int], ...]:
+def value_sequences(game: Game, ordered: bool = True, values: frozenset[int] = frozenset(range(10)),
+                    draws: bool = True) -> tuple[tuple[tuple, int], ...]:
     """Every round of cards of ``values`` as point values per position (value labels) with
     its multiplicity: the shoe-independent backbone. ``ordered``: a hand's first two cards are
     dealt one by one (multiplicity 1); otherwise as an unordered pair, sorted, standing for
-    its orderings.
+    its orderings. ``draws``: with the third cards (else the first four cards only).
 
     >>> from exact.games import get_game
     >>> len(value_sequences(get_game("punto-banco"), values=frozenset({0})))
     1
     """
     stages = {stage: [ORDER] if ordered else [] for stage in ("player", "banker")}
-    deal = game.deal(Needs.of(draws=[], **stages))
+    deal = game.deal(Needs.of(**({"draws": []} if draws else {}), **stages))
     out: list[tuple[tuple, int]] = []
     _walk(deal, deal.start(), 1, out, values)
     return tuple(out)
