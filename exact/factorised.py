@@ -137,12 +137,17 @@ class FactorisedBet:
             self._compile(game, features)
 
     def _compile(self, game: Game, features: dict[str, Feature]) -> None:
+        """Two levels, multiplied per shoe: per *pooled key* (the values on the pooled
+        positions), the fine patterns (shoe-dependent falling factorials of fine classes,
+        grouped by the fine features' values) and the value sequences that give those pooled
+        values (the falling factorials of their other cards, grouped by the value features'
+        values). Rounds agreeing on both are settled once."""
         by_value: dict[int, list[int]] = defaultdict(list)
         for index, label in enumerate(self.fine_labels):
             by_value[label[0]].append(index)  # type: ignore[index]
-        # value sequences that agree on what the bet reads, merged: per (pooled values,
-        # values read plainly), the count of sequences per value-feature signature
-        keys: dict[tuple, tuple[tuple, dict[tuple, int]]] = {}
+        # per pooled key: a representative record, and per plain multiset of the other
+        # positions' values, the count of value sequences per value-feature signature
+        keys: dict[tuple, tuple[tuple, dict[tuple, dict[tuple, int]]]] = {}
         unread = self._unread
         needs = game.needs(self.names)
         for record, multiplicity in value_sequences(game, self._ordered(needs), self.values,
@@ -151,27 +156,28 @@ class FactorisedBet:
             pooled = tuple(tuple(sorted(record[h][i][0] for h, i in pool if i < len(record[h])))
                            for pool in self.pools)
             plain = tuple(sorted(record[h][i][0] for h, i in unread if i < len(record[h])))
-            entry = keys.get((pooled, plain))
+            entry = keys.get(pooled)
             if entry is None:
-                entry = keys[pooled, plain] = (record, defaultdict(int))
-            entry[1][signature] += multiplicity
+                entry = keys[pooled] = (record, {})
+            per_signature = entry[1].setdefault(plain, {})
+            per_signature[signature] = per_signature.get(signature, 0) + multiplicity
         value_names = [name for name, f in features.items() if f in self.value_features]
         fine_names = [name for name in features if name not in value_names]
         fine_readers = [features[name].read for name in fine_names]
-        settled: dict[tuple, int] = {}
-        events = self.events
         offsets = [sum(len(bet.events) for bet in self.bets[:n]) for n in range(len(self.bets))]
         factors: dict[tuple[int, int, int, int], int] = {(_ONE, 0, 0, 0): 0}
 
         def factor(*key: int) -> int:
             return factors.setdefault(key, len(factors))  # type: ignore[arg-type]
 
-        rows: list[tuple[int, ...]] = []
-        coefficients: list[list[int]] = []
-        for (pooled, plain), (record, signatures) in keys.items():
-            # one group per pool and value: the pool's positions holding that value, each
-            # with every multiset of fine classes it may hold, its number of orderings and
-            # its falling factorials (merged per class when two pools share a value)
+        fine_rows: list[tuple[int, ...]] = []
+        fine_orderings: list[int] = []
+        fine_slot: list[int] = []  # per fine row: its (key, fine values) slot
+        plain_rows: list[tuple[int, ...]] = []
+        pair_plain, pair_slot, pair_coefficient = [], [], []  # (plain row, signature slot)
+        combo_signature, combo_fine, combo_event = [], [], []
+        signature_slots = fine_slots = 0
+        for pooled, (record, plains) in keys.items():
             groups, choices = [], []
             fine_taken = [value for values in pooled for value in values]
             pool_values = [set(values) for values in pooled]
@@ -188,51 +194,64 @@ class FactorisedBet:
                          tuple(self.fine_labels[label] for label in classes))
                         for classes in combinations_with_replacement(by_value[value],
                                                                      len(slots))])
-            head = (*(factor(_VALUE, value, fine_taken.count(value), plain.count(value))
-                      for value in sorted(set(plain))),
-                    factor(_FILL, sum(len(hand) for hand in record), 0, 0))
-            by_fine: dict[tuple, list[int]] = {}
+            by_fine: dict[tuple, int] = {}
             hands = [list(hand) for hand in record]
             for pattern in product(*choices):
-                orderings, row = 1, head
+                orderings, row = 1, ()
                 for slots, (_, coefficient, ids, labels) in zip(groups, pattern, strict=True):
                     orderings *= coefficient
                     row += ids
                     for (h, i), label in zip(slots, labels, strict=True):
                         hands[h][i] = label
                 if shared:
-                    row = self._merged(head, pattern, factor)
+                    row = self._merged(pattern, factor)
                 chosen = (tuple(hands[0]), tuple(hands[1]))
                 fine_values = tuple(read(chosen) for read in fine_readers)
-                vector = by_fine.get(fine_values)
-                if vector is None:
-                    # the events of every value signature of this key, for these fine values
-                    vector = by_fine[fine_values] = [0] * events
-                    for signature, coefficient in signatures.items():
-                        values = signature + fine_values
-                        settles = settled.get(values)
-                        if settles is None:
-                            read = dict(zip(value_names + fine_names, values, strict=True))
-                            settles = settled[values] = [
-                                offset + bet.settle(read)
-                                for offset, bet in zip(offsets, self.bets, strict=True)]
-                        for event in settles:
-                            vector[event] += coefficient
-                rows.append(row)
-                coefficients.append([coefficient * orderings for coefficient in vector])
-        width = max((len(row) for row in rows), default=1)
+                slot = by_fine.get(fine_values)
+                if slot is None:
+                    slot = by_fine[fine_values] = fine_slots
+                    fine_slots += 1
+                fine_rows.append(row)
+                fine_orderings.append(orderings)
+                fine_slot.append(slot)
+            by_signature: dict[tuple, int] = {}
+            for plain, per_signature in plains.items():
+                plain_row = (*(factor(_VALUE, value, fine_taken.count(value), plain.count(value))
+                               for value in sorted(set(plain))),
+                             factor(_FILL, len(fine_taken) + len(plain), 0, 0))
+                for signature, coefficient in per_signature.items():
+                    slot = by_signature.get(signature)
+                    if slot is None:
+                        slot = by_signature[signature] = signature_slots
+                        signature_slots += 1
+                    pair_plain.append(len(plain_rows))
+                    pair_slot.append(slot)
+                    pair_coefficient.append(coefficient)
+                plain_rows.append(plain_row)
+            for signature, signature_slot in by_signature.items():
+                for fine_values, slot in by_fine.items():
+                    read = dict(zip(value_names + fine_names, signature + fine_values,
+                                    strict=True))
+                    for offset, bet in zip(offsets, self.bets, strict=True):
+                        combo_signature.append(signature_slot)
+                        combo_fine.append(slot)
+                        combo_event.append(offset + bet.settle(read))
         self._factors = np.array(list(factors), dtype=np.int64).reshape(len(factors), 4)
-        self._rows = np.zeros((len(rows), width), dtype=np.int64)
-        for position, row in enumerate(rows):
-            self._rows[position, :len(row)] = row
-        self._coefficients = np.array(coefficients, dtype=object).reshape(len(rows), events)
+        self._arrays = {
+            "fine_rows": _padded(fine_rows), "fine_orderings": _column(fine_orderings),
+            "fine_slot": _column(fine_slot), "plain_rows": _padded(plain_rows),
+            "pair_plain": _column(pair_plain), "pair_slot": _column(pair_slot),
+            "pair_coefficient": _column(pair_coefficient),
+            "combo_signature": _column(combo_signature), "combo_fine": _column(combo_fine),
+            "combo_event": _column(combo_event),
+            "slots": np.array([signature_slots, fine_slots], dtype=np.int64)}
 
-    def _merged(self, head: tuple[int, ...], pattern: tuple, factor: object) -> tuple[int, ...]:
+    def _merged(self, pattern: tuple, factor: object) -> tuple[int, ...]:
         """The factors of a pattern whose groups share a fine class (two pools holding one
         value): one falling factorial per class of all the cards taken from it."""
         labels = [label for classes, *_ in pattern for label in classes]
-        return head + tuple(factor(_FINE, label, labels.count(label), 0)  # type: ignore[operator]
-                            for label in sorted(set(labels)))
+        return tuple(factor(_FINE, label, labels.count(label), 0)  # type: ignore[operator]
+                     for label in sorted(set(labels)))
 
     def _ordered(self, needs: Needs) -> bool:
         """Whether the value walk must tell a hand's first two cards apart: a feature reads
@@ -248,12 +267,14 @@ class FactorisedBet:
         return [p for p in self.positions if p not in pooled]
 
     def counts(self, shoe: Shoe) -> list[list[int]]:
-        """Exact event counts for ``shoe``.
+        """Exact event counts of each bet for ``shoe``.
 
-        Every factor is at most ``N`` and a term multiplies ``round_cards`` of them (one per
-        card, the fill included), so a weight is at most ``N**round_cards``; a coefficient
-        times its weight counts rounds, at most ``N!/(N-r)!``. int64 holds all of them when
-        ``N**round_cards`` does (as in :mod:`exact.compiled`); Python integers otherwise.
+        Every factor is at most ``N``; a fine row and a plain row together multiply
+        ``round_cards`` factors (one per card, the fill included), so each is at most
+        ``N**round_cards``, and every sum below adds non-negative integers that count ordered
+        card sequences of the round (at most ``N!/(N-r)!``) or of part of it. int64 holds all
+        of them when ``N**round_cards`` does (as in :mod:`exact.compiled`); Python integers
+        otherwise.
         """
         check_shoe(self.deal, shoe)
         size, unit = shoe.size, self.round_cards
@@ -271,13 +292,22 @@ class FactorisedBet:
                 values.append(1)
         dtype: type = np.int64 if size**unit <= INT64_LIMIT else object
         table = np.array(values, dtype=dtype)
-        weights = table[self._rows].prod(axis=1) if len(self._rows) else table[:0]
-        coefficients = self._coefficients.astype(dtype)
-        every = [int(count) for count in weights @ coefficients] if len(self._rows) \
-            else [0] * self.events
+        arrays = self._arrays
+        signature_slots, fine_slots = (int(n) for n in arrays["slots"])
+        fine_weights = table[arrays["fine_rows"]].prod(axis=1) * \
+            arrays["fine_orderings"].astype(dtype)
+        by_fine = np.zeros(fine_slots, dtype=dtype)
+        np.add.at(by_fine, arrays["fine_slot"], fine_weights)
+        plain_weights = table[arrays["plain_rows"]].prod(axis=1)
+        by_signature = np.zeros(signature_slots, dtype=dtype)
+        np.add.at(by_signature, arrays["pair_slot"],
+                  plain_weights[arrays["pair_plain"]] * arrays["pair_coefficient"].astype(dtype))
+        every = np.zeros(self.events, dtype=dtype)
+        np.add.at(every, arrays["combo_event"],
+                  by_signature[arrays["combo_signature"]] * by_fine[arrays["combo_fine"]])
         out, start = [], 0
         for bet in self.bets:
-            out.append(every[start:start + len(bet.events)])
+            out.append([int(count) for count in every[start:start + len(bet.events)]])
             start += len(bet.events)
             if sum(out[-1]) != falling(size, unit):
                 raise AssertionError(f"{bet.id}: factorised counts do not sum to N!/(N-r)!")
@@ -318,7 +348,7 @@ def _pools(positions: Sequence[Position], fine: object, stages: dict[str, tuple[
 
 
 _ONE, _FINE, _VALUE, _FILL = range(4)  # kinds of factor: 1, n_c falling, n_v falling, fill
-_FORMAT = "factorised-2"
+_FORMAT = "factorised-3"
 
 
 @lru_cache(maxsize=64)
@@ -338,31 +368,58 @@ def _compiled_bet(game: Game, bets: tuple[Bet, ...], cards: frozenset[Card]) -> 
 
 
 def _encode(compiled: FactorisedBet) -> tuple[dict, dict[str, np.ndarray]]:
-    coefficients = compiled._coefficients
-    if coefficients.size and max(coefficients.flat) > INT64_LIMIT:
-        raise ValueError("a coefficient past int64")  # never: at most 6! per value sequence
-    return {}, {"factors": compiled._factors, "rows": compiled._rows,
-                "coefficients": coefficients.astype(np.int64)}
+    return {}, {"factors": compiled._factors, **compiled._arrays}
+
+
+# per array: its number of dimensions and the bound of its values (None: a count, below 2**63)
+_LAYOUT = {"fine_rows": 2, "fine_orderings": 1, "fine_slot": 1, "plain_rows": 2,
+           "pair_plain": 1, "pair_slot": 1, "pair_coefficient": 1, "combo_signature": 1,
+           "combo_fine": 1, "combo_event": 1, "slots": 1}
 
 
 def _decode(game: Game, bets: tuple[Bet, ...], cards: frozenset[Card],
             arrays: dict[str, np.ndarray]) -> FactorisedBet:
     compiled = FactorisedBet(game, bets, cards, compile=False)
     factors = cache.check_indices(arrays["factors"], INT64_LIMIT, "factors", ndim=2)
-    rows = cache.check_indices(arrays["rows"], len(factors), "rows", ndim=2)
-    coefficients = cache.check_indices(arrays["coefficients"], INT64_LIMIT, "coefficients",
-                                       ndim=2)
-    unit = compiled.round_cards
-    if factors.shape[1] != 4 or coefficients.shape != (len(rows), compiled.events):
+    loaded = {name: cache.check_indices(arrays[name], INT64_LIMIT, name, ndim=ndim)
+              for name, ndim in _LAYOUT.items()}
+    if factors.shape[1] != 4 or loaded["slots"].shape != (2,):
         raise cache.CorruptEntry("factorised arrays of the wrong shape")
+    signature_slots, fine_slots = (int(n) for n in loaded["slots"])
+    unit = compiled.round_cards
     bounds = {_ONE: (1, 1, 1), _FINE: (len(compiled.fine_labels), unit + 1, 1),
               _VALUE: (10, unit + 1, unit + 1), _FILL: (unit + 1, 1, 1)}
     for kind, *fields in factors.tolist():
         if kind not in bounds or any(v >= b for v, b in zip(fields, bounds[kind], strict=True)):
             raise cache.CorruptEntry("factor out of range")
-    compiled._factors, compiled._rows = factors, rows
-    compiled._coefficients = coefficients.astype(object)
+    limits = {"fine_rows": len(factors), "plain_rows": len(factors),
+              "fine_slot": fine_slots, "pair_plain": len(loaded["plain_rows"]),
+              "pair_slot": signature_slots, "combo_signature": signature_slots,
+              "combo_fine": fine_slots, "combo_event": compiled.events}
+    for name, bound in limits.items():
+        cache.check_indices(loaded[name], bound, name, ndim=_LAYOUT[name])
+    lengths = [("fine_rows", "fine_orderings", "fine_slot"),
+               ("pair_plain", "pair_slot", "pair_coefficient"),
+               ("combo_signature", "combo_fine", "combo_event")]
+    if any(len({len(loaded[name]) for name in names}) != 1 for names in lengths):
+        raise cache.CorruptEntry("factorised arrays of unequal lengths")
+    compiled._factors, compiled._arrays = factors, loaded
     return compiled
+
+
+def _padded(rows: list[tuple[int, ...]]) -> np.ndarray:
+    """Rows of factor ids padded with factor 0 (the factor 1) to one width."""
+    width = max((len(row) for row in rows), default=1)
+    out = np.zeros((len(rows), width), dtype=np.int64)
+    for position, row in enumerate(rows):
+        out[position, :len(row)] = row
+    return out
+
+
+def _column(values: list[int]) -> np.ndarray:
+    if any(value > INT64_LIMIT for value in values):
+        raise AssertionError("a coefficient past int64")  # never: a few per value sequence
+    return np.array(values, dtype=np.int64)
 
 
 @lru_cache(maxsize=8)
