@@ -246,7 +246,10 @@ def _compiled_counts(game: Game, deal: Deal, bets: list[Bet], shoe: Shoe) -> lis
     from exact import factorised
 
     if factorised.serves(game, game.needs(bets[0].features)):
-        return factorised.evaluate(game, bets, shoe)
+        try:
+            return factorised.evaluate(game, bets, shoe)
+        except factorised.TooFine:
+            pass  # the compiled walk below, as before factorised counting
     compiled = game.compiled(game.needs(bets[0].features))
     keys = [(game, deal, bet) for bet in bets]
     missing = [key for key in keys if key not in _PROJECTIONS]

@@ -41,6 +41,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations_with_replacement, product
+from math import comb, prod
 
 import numpy as np
 
@@ -49,10 +50,20 @@ from exact.bets import Bet
 from exact.cards import CARDS, Card, Label, Shoe, View
 from exact.compiled import INT64_LIMIT
 from exact.enumerator import Deal, check_shoe, falling, group_coefficient
+from exact.errors import ExactError
 from exact.features import ORDER, Feature, Needs
 from exact.games.base import Game
 
 Position = tuple[int, int]  # (hand, index): a Punto Banco record is (player hand, banker hand)
+# Patterns of fine classes a compilation may walk: about 3 million take some 30 s and 400 MB
+# (the nines-by-suit bet on four pooled cards, rank and suit); a bet past it (say the suits of
+# all six cards pooled) is left to the other engines, which bound nothing better but were
+# there before.
+PATTERN_LIMIT = 3_000_000
+
+
+class TooFine(ExactError):
+    """A bet whose factorised compilation would pass :data:`PATTERN_LIMIT`."""
 
 
 def serves(game: Game, needs: Needs) -> bool:
@@ -161,6 +172,11 @@ class FactorisedBet:
                 entry = keys[pooled] = (record, {})
             per_signature = entry[1].setdefault(plain, {})
             per_signature[signature] = per_signature.get(signature, 0) + multiplicity
+        patterns = sum(prod(comb(len(by_value[value]) + values.count(value) - 1,
+                                 values.count(value))
+                            for values in pooled for value in set(values)) for pooled in keys)
+        if patterns > PATTERN_LIMIT:
+            raise TooFine(f"{patterns:,} patterns of card classes (at most {PATTERN_LIMIT:,})")
         value_names = [name for name, f in features.items() if f in self.value_features]
         fine_names = [name for name in features if name not in value_names]
         fine_readers = [features[name].read for name in fine_names]

@@ -105,3 +105,16 @@ def test_value_walk_counts_every_round_once(punto_banco):
     assert sum(m for _, m in ordered) == sum(m for _, m in unordered)
     assert len(ordered) > len(unordered)
     assert Counter(m for _, m in ordered) == Counter({1: len(ordered)})
+
+
+def test_a_bet_past_the_pattern_limit_is_refused_before_its_walk(punto_banco, monkeypatch):
+    """Bounded compilation: past PATTERN_LIMIT the engine refuses (TooFine, which `analyze`
+    catches to use the compiled walk) before walking any pattern."""
+    monkeypatch.setattr(factorised, "PATTERN_LIMIT", 10)
+    factorised._compiled_bet.cache_clear()
+    text = ('[[bet]]\nid = "hearts"\n[[bet.event]]\nname = "Win"\n'
+            'when = "dealt_hearts >= 2 and winner == \'tie\'"\npays = 5\n')
+    bet, = load_bets("inline.toml", punto_banco.features, text=text)
+    with pytest.raises(factorised.TooFine, match="patterns of card classes"):
+        factorised.evaluate(punto_banco, [bet], ODD["nines and tens, two suits"])
+    factorised._compiled_bet.cache_clear()
