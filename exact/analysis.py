@@ -188,5 +188,17 @@ def _staged_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
 # How each engine of the plan counts one shoe: (game, deal, needs, bets, shoe) -> per bet, its
 # event counts. An engine added to the plan adds its entry here.
 Runner = Callable[[Game, Deal, Needs, list[Bet], Shoe], list[list[int]]]
-RUNNERS: dict[str, Runner] = {"compiled": _compiled_counts, "staged": _staged_counts,
-                              "direct": _direct_counts}
+def _factorised_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
+                       shoe: Shoe) -> list[list[int]]:
+    from exact import factorised  # loaded only when a bet needs it
+
+    try:
+        return factorised.evaluate(game, bets, shoe)
+    except factorised.TooFine:
+        # past the pattern limit: the compiled walk, as before factorised counting (slow for
+        # such bets; the README's Limits give the measured case)
+        return _compiled_counts(game, deal, needs, bets, shoe)
+
+
+RUNNERS: dict[str, Runner] = {"factorised": _factorised_counts, "compiled": _compiled_counts,
+                              "staged": _staged_counts, "direct": _direct_counts}

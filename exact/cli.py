@@ -155,9 +155,17 @@ def _list_bets(args: argparse.Namespace) -> str:
     return "\n".join(lines) + "\n"
 
 
+_TYPE_NAMES = {bool: "true/false", int: "integer", str: "text", type(None): "None"}
+
+
 def _features(args: argparse.Namespace) -> str:
     game = get_game(args.game)
-    return "".join(f"{f.name:24} {f.doc}; values: {f.values}\n" for f in game.features.values())
+    lines = []
+    for feature in game.features.values():
+        kind = " or ".join(dict.fromkeys(_TYPE_NAMES.get(t, t.__name__) for t in feature.types))
+        lines.append(f"{feature.name:24} {feature.doc}; values: {feature.values}"
+                     + (f" [{kind}]" if kind else "") + "\n")
+    return "".join(lines)
 
 
 def _games(args: argparse.Namespace) -> str:

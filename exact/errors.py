@@ -125,6 +125,11 @@ class BatchError(EngineError):
     (:mod:`exact.batch`)."""
 
 
+class TooFine(EngineError):
+    """A bet whose factorised compilation would pass its pattern limit
+    (:mod:`exact.factorised`)."""
+
+
 class CapabilityError(ExactError, TypeError):
     """A game asked for something it does not offer, named in the message
     (:mod:`exact.contracts`)."""

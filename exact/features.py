@@ -13,11 +13,14 @@ from dataclasses import dataclass
 
 from exact.cards import ATTRIBUTES
 
+ORDER = "order"  # the pseudo-attribute of a stage whose cards are read by position
+
 
 @dataclass(frozen=True)
 class Needs:
     """What a feature needs of the deal: pairs ``(stage, attribute)``; attribute ``"value"``
-    marks a stage needed for point values alone.
+    marks a stage needed for point values alone, ``"order"`` a stage whose cards must be told
+    apart by position (a deal may otherwise deal them as one unordered group).
 
     >>> needs = Needs.of(player=["rank"]) | Needs.of(draws=[])
     >>> sorted(needs.stages), needs.attributes("player")
@@ -32,7 +35,7 @@ class Needs:
         for stage, attributes in stages.items():
             pairs.add((stage, "value"))
             for attribute in attributes:
-                if attribute not in ATTRIBUTES:
+                if attribute not in ATTRIBUTES and attribute != ORDER:
                     raise ValueError(f"unknown card attribute {attribute!r}")
                 pairs.add((stage, attribute))
         return cls(frozenset(pairs))
@@ -47,6 +50,10 @@ class Needs:
     def attributes(self, stage: str) -> tuple[str, ...]:
         return tuple(a for a in ATTRIBUTES if (stage, a) in self.pairs)
 
+    def ordered(self, stage: str) -> bool:
+        """Whether the cards of ``stage`` must be dealt one by one, in order."""
+        return (stage, ORDER) in self.pairs
+
 
 @dataclass(frozen=True)
 class Feature:
@@ -60,3 +67,9 @@ class Feature:
     # the Python types of its values (str covers its subclasses); bet files are type-checked
     # against them when loaded (e.g. winner + 1 is refused). Empty: not declared, any value.
     types: tuple[type, ...] = ()
+    # The card positions (game-defined, e.g. (hand, index)) whose attributes beyond the point
+    # value it reads, and whether its value is unchanged when those attributes are permuted
+    # among those positions. The factorised counter (exact.factorised) pools such positions;
+    # None: not declared, so every position its needs touch, in order.
+    cards: frozenset[object] | None = None
+    order_free: bool = False

@@ -104,6 +104,26 @@ class Engine(Protocol):
 
 
 @dataclass(frozen=True)
+class Factorised:
+    """Factorised counting (:mod:`exact.factorised`): the value walk, with what a bet reads
+    beyond values (rank, suit, colour of any card, by position or counted) as multiplicities
+    from the shoe's attribute composition; one shoe at a time."""
+
+    name: str = "factorised"
+
+    def judge(self, demand: Demand) -> tuple[bool, str]:
+        from exact import factorised  # numpy-heavy walk, loaded only when a bet needs it
+
+        if demand.scope != "shoe":
+            return False, "it counts one shoe at a time (no batch form, no forced cards)"
+        if not factorised.serves(demand.game, demand.needs):
+            return False, ("it serves card attributes read with the third cards or by "
+                           "position, on a game dealing a pair of hands")
+        return True, ("card attributes with the third cards or by position: value sequences "
+                      "times attribute multiplicities")
+
+
+@dataclass(frozen=True)
 class Compiled:
     """The compiled polynomial (:mod:`exact.compiled`): one walk of the deal's class
     sequences, then any shoe is a product of falling factorials (batches in one matrix)."""
@@ -170,13 +190,13 @@ class Forced:
 
 
 # In order of preference: `auto` takes the first that serves a bet.
-ENGINES: list[Engine] = [Compiled(), Staged(), Direct(), Forced()]
+ENGINES: list[Engine] = [Factorised(), Compiled(), Staged(), Direct(), Forced()]
 
 
 def register(engine: Engine, before: str | None = None) -> None:
     """Add ``engine`` to the plan, preferred to the engine called ``before`` (default: last).
 
-    >>> len(engine_names()) >= 4 and engine_names()[0] == "compiled"
+    >>> len(engine_names()) >= 5 and engine_names()[:2] == ("factorised", "compiled")
     True
     """
     if any(known.name == engine.name for known in ENGINES):

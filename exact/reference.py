@@ -82,6 +82,38 @@ FEATURES: dict[str, Callable[[list[Card], list[Card]], object]] = {
     "player_natural": lambda p, b: total(p[:2]) >= 8,
     "banker_natural": lambda p, b: total(b[:2]) >= 8,
 }
+
+
+def _card_at(hands: tuple[list[Card], list[Card]], side: str, number: int) -> Card | None:
+    hand = hands[0] if side == "player" else hands[1]
+    return hand[number - 1] if number <= len(hand) else None
+
+
+def _attribute(card: Card | None, attribute: str) -> object:
+    return None if card is None else getattr(card, attribute)
+
+
+# the card-level vocabulary, read off the physical cards: each card by position ...
+for _side in ("player", "banker"):
+    for _number in (1, 2, 3):
+        for _name in ("rank", "suit", "colour", "value"):
+            FEATURES[f"{_side}_card{_number}_{_name}"] = (
+                lambda p, b, s=_side, n=_number, a=_name: _attribute(_card_at((p, b), s, n), a))
+# ... and counts over groups of cards
+_GROUPS = {"first_four": lambda p, b: p[:2] + b[:2], "player": lambda p, b: p,
+           "banker": lambda p, b: b, "dealt": lambda p, b: p + b}
+_COUNTED = {"aces": ("rank", "A"), "twos": ("rank", "2"), "threes": ("rank", "3"),
+            "fours": ("rank", "4"), "fives": ("rank", "5"), "sixes": ("rank", "6"),
+            "sevens": ("rank", "7"), "eights": ("rank", "8"), "nines": ("rank", "9"),
+            "tens": ("rank", "T"), "jacks": ("rank", "J"), "queens": ("rank", "Q"),
+            "kings": ("rank", "K"), "clubs": ("suit", "C"), "diamonds": ("suit", "D"),
+            "hearts": ("suit", "H"), "spades": ("suit", "S"), "reds": ("colour", "red"),
+            "blacks": ("colour", "black")}
+for _group, _cards in _GROUPS.items():
+    for _plural, (_name, _wanted) in _COUNTED.items():
+        FEATURES[f"{_group}_{_plural}"] = (
+            lambda p, b, g=_cards, a=_name, w=_wanted: sum(getattr(c, a) == w for c in g(p, b)))
+
 # Seeing cards by value only: one representative card per value (suits and ranks unknown).
 VALUE_CARDS = [Card("TJQK"[0] if v == 0 else "A23456789"[v - 1]) for v in range(10)]
 

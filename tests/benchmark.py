@@ -69,6 +69,7 @@ def main() -> None:
     side_bets()
     remaining_shoe_benchmark()
     removal_every_game()
+    card_level_benchmark()
 
 
 _NINES_CHILD = """
@@ -318,6 +319,49 @@ def removal_every_game() -> None:
     warm = timed(lambda: class_removal_table(evaluator_for(DEFAULT_RULES), shoe), repeat=3)
     line("century21: House Way pair, 11 card classes, first", first, 1.0)
     line("century21: House Way pair, 11 card classes, warm", warm, 1.0)
+
+
+def fresh_process(arguments: list[str]) -> tuple[float, int]:
+    """Seconds and peak memory (bytes) of ``python -m exact ARGUMENTS`` in a fresh process."""
+    import os
+    import subprocess
+
+    start = time.perf_counter()
+    process = subprocess.Popen([sys.executable, "-m", "exact", *arguments],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               cwd=Path(__file__).parent.parent)
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - start
+    if status:
+        raise SystemExit(f"python -m exact {' '.join(arguments)} failed ({status})")
+    return seconds, usage.ru_maxrss * 1024  # kilobytes on Linux
+
+
+def card_level_benchmark() -> None:
+    """Issue 13: the six-card one-colour tie (colours of all six cards, with third cards) at
+    8 decks, by factorised counting, against the fresh-process main-bet analysis: at most 3x
+    and under 1 GB. Both with their compiled forms on disk; the first ever run (compiling)
+    is printed too."""
+    main = ["analyze", "punto-banco", "--decks", "8", "--bet", "banker", "--bet", "player",
+            "--bet", "tie"]
+    tie = ["analyze", "punto-banco", "--decks", "8", "--bets",
+           str(Path(__file__).parent / "data" / "card_level_bets.toml"), "--bet",
+           "one-colour-tie"]
+    print("\nCard-level bets, 8 decks (fresh processes)")
+    first, first_memory = fresh_process(tie)
+    fresh_process(main)
+    main_seconds = statistics.median(fresh_process(main)[0] for _ in range(3))
+    runs = [fresh_process(tie) for _ in range(3)]
+    tie_seconds = statistics.median(seconds for seconds, _ in runs)
+    memory = max(first_memory, *(peak for _, peak in runs))
+    line("main bets (banker, player, tie)", main_seconds)
+    line("six-card one-colour tie, first run (compiles once)", first, None,
+         f"{first_memory / 2**20:,.0f} MB")
+    ratio = tie_seconds / main_seconds
+    verdict = "PASS" if ratio <= 3 and memory < 2**30 else "FAIL"
+    line("six-card one-colour tie", tie_seconds, 3 * main_seconds,
+         f"ratio {ratio:.2f}x (target <= 3x), peak {memory / 2**20:,.0f} MB "
+         f"(target < 1,024 MB) {verdict}")
 
 
 if __name__ == "__main__":

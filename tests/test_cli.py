@@ -107,6 +107,10 @@ def test_list_bets_and_features(capsys):
     listing = capsys.readouterr().out
     assert "banker" in listing and "9-to-1" in listing
     assert main(["features", "punto-banco"]) == 0
-    assert "player_pair" in capsys.readouterr().out
+    listing = capsys.readouterr().out
+    assert "player_pair" in listing
+    # the card-level vocabulary, with the type of each feature's values
+    assert "player_card3_suit" in listing and "first_four_nines" in listing
+    assert "[text or None]" in listing.split("banker_card3_colour")[1].splitlines()[0]
     assert main(["games"]) == 0
     assert "punto-banco" in capsys.readouterr().out

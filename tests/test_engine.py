@@ -128,3 +128,17 @@ def test_smallest_shoe_and_too_small(punto_banco):
 def test_jokers_are_refused_by_punto_banco(punto_banco):
     with pytest.raises(ShoeError, match="no jokers"):
         engine_counts(punto_banco, Shoe.standard(1, jokers=1), ["winner"], _key(["winner"]))
+
+
+CARD_LEVEL = ("player_card1_colour", "banker_card3_suit", "player_card3_rank",
+              "first_four_nines", "first_four_hearts", "banker_reds", "dealt_blacks",
+              "player_card2_value")
+
+
+@settings(max_examples=5, deadline=None)
+@given(small_shoes)
+def test_card_level_vocabulary_matches_brute_force(punto_banco, shoe):
+    """Each card by position and counts over groups, read by the direct engine, against the
+    card-by-card reference reading the physical cards."""
+    expected = brute_force(shoe, CARD_LEVEL)
+    assert engine_counts(punto_banco, shoe, CARD_LEVEL, _key(CARD_LEVEL), "direct") == expected

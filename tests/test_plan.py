@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -25,7 +26,11 @@ SHOES = {  # a small shoe of ranks and suits, and an odd one (identical cards, f
 }
 GAME = get_game("punto-banco")
 BETS = game_bets(GAME)
-NAMES = sorted(set().union(*(bet.features for bet in BETS)))
+# the card-level examples of the README: the factorised engine's bets (the other engines would
+# compile them over every rank-and-suit class, minutes each; tests/test_factorised.py has them)
+CARD_LEVEL = [bet for bet in game_bets(GAME, [Path(__file__).parent / "data" /
+                                              "card_level_bets.toml"]) if bet not in BETS]
+NAMES = sorted(set().union(*(bet.features for bet in [*BETS, *CARD_LEVEL])))
 
 
 @cache
@@ -45,7 +50,8 @@ def reference_counts(bets: list, shoe: Shoe) -> dict[str, list[int]]:
 
 
 def served(engine: str, scope: plan.Scope) -> list:
-    return [bet for bet in BETS
+    bets = CARD_LEVEL if engine == "factorised" else BETS
+    return [bet for bet in bets
             if plan._engine(engine).judge(plan.Demand(GAME, bet, scope))[0]]
 
 
@@ -137,7 +143,7 @@ def test_an_engine_registers_with_one_entry(monkeypatch) -> None:
 
     monkeypatch.setattr(plan, "ENGINES", list(plan.ENGINES))
     plan.register(TieOnly(), before="compiled")
-    assert plan.engine_names()[0] == "toy"
-    chosen = plan.plan(GAME, BETS[:3])
+    assert plan.engine_names().index("toy") == plan.engine_names().index("compiled") - 1
+    chosen = plan.plan(GAME, BETS[:3])  # banker, player, tie: value bets
     assert [choice.engine for choice in chosen.choices] == ["compiled", "compiled", "toy"]
     assert chosen.choices[2].reason == "a toy engine for the tie only"

@@ -17,12 +17,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
-from types import NoneType
+from types import MappingProxyType, NoneType
+from typing import ClassVar
 
 from exact.cards import Card, Label, Shoe, View
 from exact.enumerator import Distribution, Draw
 from exact.errors import RuleError, RuleInputError, ShoeError
-from exact.features import Feature, Needs
+from exact.features import ORDER, Feature, Needs
 from exact.games.base import Game, read_rule_file
 from exact.parsing import parse_integer, shown
 
@@ -135,9 +136,13 @@ class PuntoBancoDeal:
     draws: bool
     round_cards: int = 6
     accepts_jokers: bool = False
+    # initial stages dealt card by card (a feature reads their first or second card): the
+    # others are dealt as one unordered group of two, whose labels come sorted by class
+    ordered: frozenset[str] = frozenset()
 
     def __hash__(self) -> int:
-        return hash((self.rules, self.order, tuple(sorted(self.views.items())), self.draws))
+        return hash((self.rules, self.order, tuple(sorted(self.views.items())), self.draws,
+                     self.ordered))
 
     def start(self) -> PuntoRecord:
         return ((), ())
@@ -145,14 +150,17 @@ class PuntoBancoDeal:
     @property
     def fixed_stages(self) -> tuple[tuple[str, Draw], ...] | None:
         """Without third cards the deal is a fixed sequence of two-card groups."""
-        if self.draws:
+        if self.draws or self.ordered:
             return None
         return tuple((stage, Draw(self.views[stage], 2)) for stage in self.order)
 
     def next_draw(self, state: PuntoRecord) -> Draw | None:
         player, banker = state
         for stage in self.order:
-            if not (player if stage == "player" else banker):
+            dealt = len(player if stage == "player" else banker)
+            if stage in self.ordered and dealt < 2:
+                return Draw(self.views[stage], 1)
+            if not dealt:
                 return Draw(self.views[stage], 2)
         if not self.draws:
             return None
@@ -173,8 +181,10 @@ class PuntoBancoDeal:
     def advance(self, state: PuntoRecord, labels: tuple[Label, ...]) -> PuntoRecord:
         player, banker = state
         for stage in self.order:
-            if not (player if stage == "player" else banker):
-                return (labels, banker) if stage == "player" else (player, labels)
+            hand = player if stage == "player" else banker
+            if not hand or (stage in self.ordered and len(hand) < 2):
+                hand = hand + labels
+                return (hand, banker) if stage == "player" else (player, hand)
         if len(player) == 2 and self.rules.player_draws(hand_total(player)):
             return (player + labels, banker)
         return (player, banker + labels)
@@ -195,7 +205,8 @@ def plan_deal(rules: Rules, needs: Needs) -> PuntoBancoDeal:
     for stage in reversed(initial):
         later |= set(needs.attributes(stage))
         views[stage] = View(tuple(later))
-    return PuntoBancoDeal(rules, tuple(initial), views, draws)
+    ordered = frozenset(stage for stage in initial if needs.ordered(stage))
+    return PuntoBancoDeal(rules, tuple(initial), views, draws, ordered=ordered)
 
 
 # --- features --------------------------------------------------------------------------------
@@ -243,6 +254,7 @@ def _margin(record: PuntoRecord) -> int:
 
 def _side_features(side: str, index: int) -> list[Feature]:
     own = {side: []}
+    first_two = {"cards": frozenset({(index, 0), (index, 1)}), "order_free": True}
     return [
         Feature(f"{side}_total", f"{side.title()}'s final total", Needs.of(draws=[]),
                 lambda r: hand_total(r[index]), "0-9", (int,)),
@@ -257,18 +269,91 @@ def _side_features(side: str, index: int) -> list[Feature]:
         Feature(f"{side}_pair", f"kind of pair of the {side.title()}'s first two cards",
                 Needs.of(**{side: ["rank", "suit"]}), lambda r: _pair_kind(r[index]),
                 '"none", "mixed" (same rank, different colours), "colored" (same rank and '
-                'colour, different suits), "perfect" (same rank and suit)', (str,)),
+                'colour, different suits), "perfect" (same rank and suit)', (str,), **first_two),
         Feature(f"{side}_paired", f"the {side.title()}'s first two cards have the same rank",
                 Needs.of(**{side: ["rank"]}), lambda r: r[index][0][1] == r[index][1][1],
-                "true/false", (bool,)),
+                "true/false", (bool,), **first_two),
         Feature(f"{side}_suited", f"the {side.title()}'s first two cards have the same suit",
                 Needs.of(**{side: ["suit"]}), lambda r: r[index][0][3] == r[index][1][3],
-                "true/false", (bool,)),
+                "true/false", (bool,), **first_two),
         Feature(f"{side}_initial_ranks", f"the ranks of the {side.title()}'s first two cards",
                 Needs.of(**{side: ["rank"]}), lambda r: Ranks(r[index][0][1] + r[index][1][1]),
-                'order-free pair of ranks, e.g. "A8" (== "8A"), "9K"', (str,)),
+                'order-free pair of ranks, e.g. "A8" (== "8A"), "9K"', (str,), **first_two),
     ]
 
+
+# --- card-level vocabulary: each dealt card by position, and counts over groups of cards ---
+# A position is (hand, index): hand 0 the Player's, 1 the Banker's; index 0-2 the first,
+# second and third card. A label is (value, rank, colour, suit).
+POSITIONS = tuple((hand, index) for hand in (0, 1) for index in range(3))
+_SIDES = ("player", "banker")
+_LABEL_FIELD = {"value": 0, "rank": 1, "colour": 2, "suit": 3}
+_ATTRIBUTE_VALUES = {"value": "0-9", "rank": '"A", "2"-"9", "T", "J", "Q", "K"',
+                     "colour": '"red" or "black"', "suit": '"C", "D", "H" or "S"'}
+_ORDINALS = ("first", "second", "third")
+
+
+def _stage_of(position: tuple[int, int]) -> str:
+    hand, index = position
+    return "draws" if index == 2 else _SIDES[hand]
+
+
+def _card_feature(position: tuple[int, int], attribute: str) -> Feature:
+    hand, index = position
+    field_index = _LABEL_FIELD[attribute]
+    name = f"{_SIDES[hand]}_card{index + 1}_{attribute}"
+
+    def read(record: PuntoRecord) -> object:
+        cards = record[hand]
+        return cards[index][field_index] if index < len(cards) else None
+
+    fine = [] if attribute == "value" else [attribute]
+    scalar: tuple[type, ...] = (int,) if attribute == "value" else (str,)
+    dealt = index < 2
+    # the first and second cards of a hand are told apart: that stage is dealt in order
+    needs = Needs.of(**{_stage_of(position): fine + ([ORDER] if dealt else [])})
+    return Feature(name, f"{attribute} of the {_SIDES[hand].title()}'s {_ORDINALS[index]} card"
+                   + ("" if dealt else " (None when not dealt)"), needs, read,
+                   _ATTRIBUTE_VALUES[attribute] + ("" if dealt else " or None"),
+                   scalar if dealt else (*scalar, NoneType),
+                   cards=frozenset({position}) if fine else None)
+
+
+# groups of cards counted by the counting features: name -> (positions, description)
+CARD_GROUPS = {
+    "first_four": (((0, 0), (0, 1), (1, 0), (1, 1)), "the first four cards"),
+    "player": (((0, 0), (0, 1), (0, 2)), "the Player's cards"),
+    "banker": (((1, 0), (1, 1), (1, 2)), "the Banker's cards"),
+    "dealt": (POSITIONS, "all cards dealt"),
+}
+# what is counted: plural name -> (attribute, its value)
+COUNTED = {
+    **{plural: ("rank", rank) for plural, rank in zip(
+        ("aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines",
+         "tens", "jacks", "queens", "kings"), "A23456789TJQK", strict=True)},
+    "clubs": ("suit", "C"), "diamonds": ("suit", "D"), "hearts": ("suit", "H"),
+    "spades": ("suit", "S"), "reds": ("colour", "red"), "blacks": ("colour", "black"),
+}
+
+
+def _count_feature(group: str, plural: str) -> Feature:
+    positions, described = CARD_GROUPS[group]
+    attribute, wanted = COUNTED[plural]
+    field_index = _LABEL_FIELD[attribute]
+    stages = {_stage_of(position) for position in positions}
+
+    def read(record: PuntoRecord) -> int:
+        return sum(1 for hand, index in positions if index < len(record[hand])
+                   and record[hand][index][field_index] == wanted)
+
+    return Feature(f"{group}_{plural}", f"how many {plural} among {described}",
+                   Needs.of(**{stage: [attribute] for stage in stages}), read,
+                   f"0-{len(positions)}", (int,), cards=frozenset(positions), order_free=True)
+
+
+CARD_FEATURES = [*(_card_feature(position, attribute) for position in POSITIONS
+                   for attribute in _LABEL_FIELD),
+                 *(_count_feature(group, plural) for group in CARD_GROUPS for plural in COUNTED)]
 
 FEATURES: dict[str, Feature] = {f.name: f for f in [
     Feature("winner", "which hand has the higher final total", Needs.of(draws=[]), _winner,
@@ -280,11 +365,12 @@ FEATURES: dict[str, Feature] = {f.name: f for f in [
     Feature("all_same_color", "every card dealt in the round has one colour",
             Needs.of(draws=["colour"]),
             lambda r: len({label[2] for hand in r for label in hand}) == 1, "true/false",
-            (bool,)),
+            (bool,), cards=frozenset(POSITIONS), order_free=True),
     Feature("highest_value", "largest point value among all cards dealt", Needs.of(draws=[]),
             lambda r: max(label[0] for hand in r for label in hand), "0-9", (int,)),
     *_side_features("player", 0),
     *_side_features("banker", 1),
+    *CARD_FEATURES,
 ]}
 
 
@@ -296,6 +382,10 @@ class PuntoBanco(Game):
     id: str = "punto-banco"
     name: str = "Punto Banco"
     bet_files: tuple[Path, ...] = (DATA / "bets.toml", DATA / "side_bets.toml")
+    # where each card sits in a record, for the factorised counter (exact.factorised)
+    card_positions: ClassVar[tuple[tuple[int, int], ...]] = POSITIONS
+    stage_positions: ClassVar[Mapping[str, tuple[tuple[int, int], ...]]] = MappingProxyType(
+        {"player": ((0, 0), (0, 1)), "banker": ((1, 0), (1, 1)), "draws": ((0, 2), (1, 2))})
 
     @cached_property
     def features(self) -> dict[str, Feature]:

@@ -1,0 +1,119 @@
+"""Factorised counting (exact.factorised) against the card-by-card brute force, on small and
+odd shoes: bets on single cards by position, counts of ranks and suits over groups, third
+cards' suits and colours of all six cards."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exact import factorised
+from exact.analysis import analyze
+from exact.bets import Bet, load_bets
+from exact.cards import CARDS, Shoe
+from exact.enumerator import falling
+from exact.reference import brute_force
+
+BET_FILE = Path(__file__).parent / "data" / "card_level_bets.toml"
+
+
+@pytest.fixture(scope="module")
+def card_bets(punto_banco):
+    return load_bets(BET_FILE, punto_banco.features)
+
+
+def _reference_counts(bet: Bet, shoe: Shoe) -> list[int]:
+    """Event counts read off the brute force's per-round feature values."""
+    names = sorted(bet.features)
+    counts = [0] * len(bet.events)
+    for values, count in brute_force(shoe, names).items():
+        counts[bet.settle(dict(zip(names, values, strict=True)))] += count
+    return counts
+
+
+def _shoe(counts: dict[int, int]) -> Shoe:
+    return Shoe(tuple(counts.get(i, 0) for i in range(len(CARDS))))
+
+
+# odd shoes: few ranks, many nines, one suit, a lone colour
+ODD = {
+    "nines and tens, two suits": Shoe.from_counts({"9H": 2, "9S": 2, "TH": 1, "KD": 1, "4C": 1}),
+    "one suit": Shoe.from_counts({"9H": 2, "3H": 1, "5H": 1, "KH": 2, "7H": 1}),
+    "mixed values": Shoe.from_counts({"AS": 1, "2H": 1, "6D": 1, "4C": 1, "9S": 1, "QH": 1,
+                                      "3D": 1}),
+}
+
+
+@pytest.mark.parametrize("shoe_name", sorted(ODD))
+def test_card_level_bets_match_brute_force_on_odd_shoes(punto_banco, card_bets, shoe_name):
+    shoe = ODD[shoe_name]
+    for bet in card_bets:
+        counts = factorised.evaluate(punto_banco, [bet], shoe)[0]
+        assert sum(counts) == falling(shoe.size, 6)
+        assert counts == _reference_counts(bet, shoe), bet.id
+
+
+small_shoes = st.dictionaries(st.integers(0, 51), st.integers(1, 3), min_size=3,
+                              max_size=7).map(_shoe).filter(lambda s: 6 <= s.size <= 8)
+
+
+@settings(max_examples=8, deadline=None)
+@given(small_shoes, st.integers(0, 3))
+def test_card_level_bets_match_brute_force_on_random_shoes(punto_banco, card_bets, shoe, which):
+    bet = card_bets[which]
+    assert factorised.evaluate(punto_banco, [bet], shoe)[0] == _reference_counts(bet, shoe)
+
+
+FINE_WITH_DRAWS = [
+    ("pair-tie", "player_pair == 'perfect' and winner == 'tie'"),
+    ("reds-and-total", "player_reds == 3 and banker_total > 5"),
+    ("suited-and-colour", "all_same_color and player_suited and banker_suited"),
+    ("third-colour", "player_card3_colour == 'red' or banker_card2_rank == 'K'"),
+]
+
+
+@pytest.mark.parametrize("bet_id,condition", FINE_WITH_DRAWS)
+def test_mixed_value_and_card_features_match_brute_force(punto_banco, bet_id, condition):
+    text = (f'[[bet]]\nid = "{bet_id}"\n[[bet.event]]\nname = "Win"\n'
+            f'when = "{condition}"\npays = 5\n')
+    bet, = load_bets("inline.toml", punto_banco.features, text=text)
+    for shoe in ODD.values():
+        assert factorised.evaluate(punto_banco, [bet], shoe)[0] == _reference_counts(bet, shoe)
+
+
+def test_analyze_serves_card_level_bets_with_third_cards_by_factorised_counting(
+        punto_banco, card_bets):
+    """`analyze` (and so bet validation) picks the factorised engine for such bets."""
+    shoe = ODD["one suit"]
+    bet = card_bets[2]
+    assert factorised.serves(punto_banco, punto_banco.needs(bet.features))
+    assert not factorised.serves(punto_banco, punto_banco.needs(["winner"]))
+    assert list(analyze(punto_banco, shoe, [bet]).bets[bet.id].counts) == \
+        _reference_counts(bet, shoe)
+
+
+def test_value_walk_counts_every_round_once(punto_banco):
+    """The backbone: ordered and unordered value walks stand for the same rounds."""
+    values = frozenset({0, 4, 9})
+    ordered = factorised.value_sequences(punto_banco, True, values)
+    unordered = factorised.value_sequences(punto_banco, False, values)
+    assert sum(m for _, m in ordered) == sum(m for _, m in unordered)
+    assert len(ordered) > len(unordered)
+    assert Counter(m for _, m in ordered) == Counter({1: len(ordered)})
+
+
+def test_a_bet_past_the_pattern_limit_is_refused_before_its_walk(punto_banco, monkeypatch):
+    """Bounded compilation: past PATTERN_LIMIT the engine refuses (TooFine, which `analyze`
+    catches to use the compiled walk) before walking any pattern."""
+    monkeypatch.setattr(factorised, "PATTERN_LIMIT", 10)
+    factorised._compiled_bet.cache_clear()
+    text = ('[[bet]]\nid = "hearts"\n[[bet.event]]\nname = "Win"\n'
+            'when = "dealt_hearts >= 2 and winner == \'tie\'"\npays = 5\n')
+    bet, = load_bets("inline.toml", punto_banco.features, text=text)
+    with pytest.raises(factorised.TooFine, match="patterns of card classes"):
+        factorised.evaluate(punto_banco, [bet], ODD["nines and tens, two suits"])
+    factorised._compiled_bet.cache_clear()
