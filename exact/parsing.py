@@ -53,8 +53,11 @@ MAX_CARDS = 10**24
 """Most cards in any shoe: per card or rank in ``--shoe``, and the shoe's total."""
 MAX_SIMULATED_DECKS = 1000
 """Most decks in a simulated shoe: ``simulate`` shuffles every card of every shoe."""
-MAX_SIMULATED_CARDS = 60_000
-"""Most cards in a simulated shoe (a rule file's shoe included): 1,000 decks and jokers."""
+MAX_SIMULATED_CARDS = 54 * MAX_SIMULATED_DECKS
+"""Most cards in a simulated shoe, jokers and a rule file's shoe included (54,000: 1,000
+decks with two jokers each)."""
+MAX_SIMULATED_SHOES = 10_000_000
+"""Most shoes one simulation plays (days of one core at tens of milliseconds a shoe)."""
 MONEY = 10**12
 """Largest pay (N to 1), bet size, table limit or collection fee."""
 
@@ -77,10 +80,12 @@ QUANTITIES: dict[str, Quantity] = {
     "jokers": Quantity(0, MAX_CARDS, meaning="jokers in a shoe"),
     "cards": Quantity(0, MAX_CARDS, meaning="cards of one card or rank in --shoe"),
     "simulated-decks": Quantity(1, MAX_SIMULATED_DECKS, meaning="decks per simulated shoe"),
+    "simulated-cards": Quantity(1, MAX_SIMULATED_CARDS,
+                                meaning="cards in a simulated shoe (jokers, rule files included)"),
     "cut": Quantity(0, MAX_SIMULATED_CARDS, meaning="cards behind the cut card in a simulation"),
     "burn": Quantity(0, MAX_SIMULATED_CARDS, meaning="cards burned from a simulated shoe"),
     # simulation
-    "shoes": Quantity(1, 10**12, meaning="shoes simulated"),
+    "shoes": Quantity(1, MAX_SIMULATED_SHOES, meaning="shoes simulated"),
     "seed": Quantity(0, 2**128 - 1, meaning="master seed of a simulation"),
     "workers": Quantity(1, 1024, meaning="local worker processes"),
     "true-count": Quantity(-10**6, 10**6, integer=False, meaning="trigger true count"),
@@ -138,24 +143,30 @@ def _check(value: Fraction, quantity: str, where: str | None, raw: object,
     if spec.integer and value.denominator != 1:
         raise error(f"{label} {shown(raw)}: is not a whole number")
     if spec.minimum is not None and value < spec.minimum:
-        raise error(f"{label} {shown(raw)}: " + (
-            f"is negative (a non-negative {'whole ' * spec.integer}number is needed)"
-            if spec.minimum == 0
-            else f"below the least allowed, {spec.minimum}"))
+        raise error(f"{label} {shown(raw)}: " + ("is negative (must be at least 0)"
+                                                 if spec.minimum == 0
+                                                 else f"must be at least {_bound(spec.minimum)}"))
     if spec.maximum is not None and value > spec.maximum:
-        raise error(f"{label} {shown(raw)}: above the largest allowed, {_bound(spec.maximum)} "
-                         "(README: Input limits)")
+        raise error(f"{label} {shown(raw)}: must be at most {_bound(spec.maximum)} "
+                    "(README: Input limits)")
     return value
 
 
 def _bound(value: Fraction | int) -> str:
-    """A bound as a reader takes it in: ``10**24`` rather than 25 digits."""
-    if isinstance(value, int) and value >= 10**7:
+    """A bound as a reader takes it in: ``10**24`` rather than 25 digits, ``1,000`` grouped.
+
+    >>> _bound(10**24), _bound(2**128 - 1), _bound(54_000), _bound(-10**12), _bound(Fraction(1))
+    ('10**24', '2**128 - 1', '54,000', '-10**12', '1')
+    """
+    if isinstance(value, int) and abs(value) > 10**7:
+        sign, size = "-" * (value < 0), abs(value)
         for base in (10, 2):
-            power = round(math.log(value + 1, base))
-            if base**power in (value, value + 1):
-                return f"{base}**{power}" + (" - 1" if base**power == value + 1 else "")
-    return str(value)
+            power = round(math.log(size + 1, base))
+            if base**power in (size, size + 1):
+                return f"{sign}{base}**{power}" + (" - 1" if base**power == size + 1 else "")
+    if isinstance(value, Fraction) and value.denominator != 1:
+        return str(value)
+    return f"{int(value):,}"
 
 
 def _from_text(text: str, quantity: str, where: str | None,
@@ -166,6 +177,11 @@ def _from_text(text: str, quantity: str, where: str | None,
     scale = Fraction(1)
     if spec.percent and body.endswith("%"):
         body, scale = body[:-1].rstrip(_SPACES), Fraction(1, 100)
+    if not body:
+        raise error(f"{label} is empty: give a value, or leave the option out" if
+                    label.startswith("-") else f"{label} is empty: a number is needed")
+    if body.lstrip("+-").lower() in ("nan", "inf", "infinity"):
+        raise error(f"{label} {shown(text)}: is not a number (not finite)")
     if sum(c.isdigit() for c in body) > MAX_DIGITS:
         raise error(f"{label} {shown(text)}: more than {MAX_DIGITS} digits "
                          "(README: Input limits)")

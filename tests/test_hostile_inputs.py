@@ -453,10 +453,20 @@ def test_planted_cache_entries_never_run(tmp_path: Path) -> None:
 
 # --- found by the fuzz suite ----------------------------------------------------------------------
 def test_century21_rules_of_one_deck_and_one_joker(server: ForkServer) -> None:
-    """A valid rule file (one deck, one joker): `eor century21 --rules` raised KeyError
-    ('player', 'N', 1) in the strategy plan."""
+    """A legitimate rule file (one deck, one joker; found by the fuzzer): `eor century21
+    --rules` raised KeyError ('player', 'N', 1), the plan of a two-joker hand that this shoe
+    cannot deal. It gives the result now, and its expected value is the one `analyze`
+    computes from the game table (another path, which never meets that hand)."""
+    files = {"rules.toml": b"decks = 1\njokers = 1\n"}
     case, result = run(server, "eor", "century21", "--rules", "rules.toml", "--json",
-                       files={"rules.toml": b"decks = 1\njokers = 1\n"})
+                       files=files)
     assert_clean(case, result)
     assert result.status == 0
-    assert strict_json(result.stdout)["cards"] == 53
+    effects = strict_json(result.stdout)
+    assert effects["cards"] == 53
+    case, result = run(server, "analyze", "century21", "--rules", "rules.toml", "--json",
+                       files=files)
+    assert_clean(case, result)
+    analysed = strict_json(result.stdout)
+    assert analysed["shoe"]["cards"] == 53
+    assert effects["bets"]["player"]["expected_value"]["exact"] == analysed["player_edge"]

@@ -74,14 +74,21 @@ def test_whole_numbers_and_bounds_per_quantity():
     assert parse_integer("1e3", "decks") == 1000
     with pytest.raises(InputError, match=r"--decks '1\.5': is not a whole number"):
         parse_integer("1.5", "decks", "--decks")
-    with pytest.raises(InputError, match="non-negative"):
+    with pytest.raises(InputError, match=r"seed '-1': is negative \(must be at least 0\)"):
         parse_integer("-1", "seed")
-    with pytest.raises(InputError, match="above the largest allowed"):
+    with pytest.raises(InputError, match="simulated-decks '1001': must be at most 1,000 "):
         parse_integer("1001", "simulated-decks")
-    with pytest.raises(InputError, match="above the largest allowed, 1"):
+    with pytest.raises(InputError, match="must be at most 1 "):
         parse_number("2", "target-edge")
-    with pytest.raises(InputError, match="below the least allowed, 1"):
+    with pytest.raises(InputError, match=r"workers '0': must be at least 1$"):
         parse_integer("0", "workers")
+    with pytest.raises(InputError, match="--cut is empty: give a value, or leave the option out"):
+        parse_integer(" ", "cut", "--cut")
+    with pytest.raises(InputError, match="pays is empty: a number is needed"):
+        parse_number("", "pays")
+    for text in ("nan", "-inf", "Infinity"):
+        with pytest.raises(InputError, match="is not a number \\(not finite\\)"):
+            parse_number(text, "true-count")
     for quantity, spec in QUANTITIES.items():  # every bound is itself accepted
         for bound in (spec.minimum, spec.maximum):
             if bound is not None:
@@ -276,7 +283,7 @@ def _cases(tmp: Path) -> dict[str, tuple[list[str], str]]:
                                         "--bet"),
         "century21 --bet 1e-400": (["analyze", "century21", "--bet", "1e-400"], "--bet"),
         "--shoe A:²": ([*pb, "--shoe", "A:²"], "bad shoe entry"),
-        "--shoe ''": ([*pb, "--shoe", ""], "empty shoe"),
+        "--shoe ''": ([*pb, "--shoe", ""], "--shoe is empty"),
         "--decks ²": ([*pb, "--decks", "²"], "--decks"),
         "--decks 1e30": ([*pb, "--decks", "1e30"], "--decks"),
         "--tags A=²": (["eor", "punto-banco", "--bet", "tie", "--tags", "A=²"], "tag 'A=²'"),
@@ -289,10 +296,10 @@ def _cases(tmp: Path) -> dict[str, tuple[list[str], str]]:
         "--depth ٣": (["eor", "punto-banco", "--depth", "٣"], "--depth"),
         "--players 1e999999999": (["analyze", "century21", "--players", "1e999999999"],
                                   "--players"),
-        "century21 --shoe ''": (["analyze", "century21", "--shoe", ""], "empty shoe"),
+        "century21 --shoe ''": (["analyze", "century21", "--shoe", ""], "--shoe is empty"),
         "simulate a rule file's huge shoe": (["simulate", "century21", "--shoes", "1", "--seed",
                                               "1", "--rules", str(big_rules)],
-                                             "past the largest simulated"),
+                                             "at most 54,000 cards"),
     }
 
 
