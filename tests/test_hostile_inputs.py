@@ -470,3 +470,39 @@ def test_century21_rules_of_one_deck_and_one_joker(server: ForkServer) -> None:
     analysed = strict_json(result.stdout)
     assert analysed["shoe"]["cards"] == 53
     assert effects["bets"]["player"]["expected_value"]["exact"] == analysed["player_edge"]
+
+
+@pytest.mark.parametrize("argv", [
+    ["--bogus", "nope"],
+    ["--out"],
+    ["--out", "build", "--", "x" * 300],
+    ["--", "../victim"],
+    ["--out", "build", "--", "../victim"],
+    ["punto-banco", "nope"],  # every id is checked before the first report is built
+])
+def test_reports_usage_and_game_ids_are_one_line(server: ForkServer, argv: list[str]) -> None:
+    """`python -m exact.reports`: argparse's usage error was two lines, a 300-character id an
+    OSError, and out/<id> was emptied before the id was checked: `../victim` would have
+    deleted the folder beside --out. The folder and its file are still there."""
+    files = {"victim/keep.txt": b"precious", "build/punto-banco.pdf": b"old"}
+    case = Case(argv, files=files, module="exact.reports")
+    result = server.run(case)
+    assert_refused(case, result)
+    assert result.files_after.get("victim/keep.txt") is not None, result.files_after
+
+
+def test_reports_never_empty_a_folder_outside_out(tmp_path: Path) -> None:
+    """An id that names a template through `..` or an absolute path (here `victim.typ` beside
+    the templates) used to pass the template check, then out/<id>, the victim, was emptied."""
+    from exact.reports import ReportError
+    from exact.reports.build import build_report
+
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "keep.txt").write_text("precious")
+    (tmp_path / "victim.typ").write_text("")
+    (tmp_path / "templates").mkdir()
+    for game_id in (str(victim), "../victim", "..", ".", ""):
+        with pytest.raises(ReportError):
+            build_report(game_id, tmp_path / "out", templates=tmp_path / "templates")
+        assert (victim / "keep.txt").read_text() == "precious", game_id
