@@ -63,16 +63,9 @@ KNOWN_FAILURES = {
     "tests/test_widgets.py::test_solving_moves_the_slider_to_the_practical_pay":
         "the designer widget's target 150% is now refused by the --target-edge bound",
 }
-# Blocks (a FIFO at a cache entry path was opened and read) when run with the merged tree.
-KNOWN_HANGS = {
-    "tests/test_cache.py::test_fifo_directory_and_huge_entries_neither_block_nor_stop_the_run":
-        "blocks on a FIFO cache entry in the merged tree",
-}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        if item.nodeid in KNOWN_HANGS:
-            item.add_marker(pytest.mark.skip(reason=KNOWN_HANGS[item.nodeid]))
-        elif item.nodeid in KNOWN_FAILURES:
+        if item.nodeid in KNOWN_FAILURES:
             item.add_marker(pytest.mark.xfail(reason=KNOWN_FAILURES[item.nodeid], strict=False))

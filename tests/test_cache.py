@@ -307,7 +307,7 @@ def test_fifo_directory_and_huge_entries_neither_block_nor_stop_the_run(
         punto_banco, tmp_path, monkeypatch, capsys) -> None:
     kind = _punto_banco("compiled", punto_banco)
     expected, *_ = _reference(kind, tmp_path / "clean", monkeypatch)
-    for number, plant in enumerate([os.mkfifo, os.mkdir, _huge]):
+    for number, plant in enumerate([os.mkfifo, os.mkdir, _huge, _link_to_fifo]):
         monkeypatch.setenv("EXACT_CACHE_DIR", str(tmp_path / str(number)))
         path = cache.entry_path(kind.kind, kind.key())
         path.parent.mkdir()
@@ -316,6 +316,13 @@ def test_fifo_directory_and_huge_entries_neither_block_nor_stop_the_run(
         assert kind.run() == expected
         error = capsys.readouterr().err
         assert error.count("\n") == 1 and "; rebuilt" in error
+
+
+def _link_to_fifo(path: Path) -> None:
+    """A symlink to a FIFO outside the cache: refused by lstat, never opened."""
+    fifo = path.parent.parent / "fifo"
+    os.mkfifo(fifo)
+    path.symlink_to(fifo)
 
 
 def _huge(path: Path) -> None:
