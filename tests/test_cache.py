@@ -175,7 +175,21 @@ def _century21(deal) -> Kind:
                 partial(_decode_settled, len(compiled_pair(deal).records)), alter, break_)
 
 
-@pytest.fixture(params=["compiled", "bet-events", "outcomes"])
+KINDS = ("compiled", "bet-events", "outcomes")
+
+
+def test_every_kind_of_entry_the_package_writes_is_planted() -> None:
+    """The kinds above are every kind the package stores (so a new kind cannot escape the
+    planted-file tests): each ``cached("KIND", ...)`` / ``store("KIND", ...)`` call in exact/."""
+    import re
+
+    package = Path(cache.__file__).parent
+    written = {kind for path in package.rglob("*.py") if path != Path(cache.__file__)
+               for kind in re.findall(r"\b(?:cached|store)\(\s*\"([^\"]+)\"", path.read_text())}
+    assert written == set(KINDS)
+
+
+@pytest.fixture(params=KINDS)
 def kind(request, punto_banco) -> Kind:
     if request.param == "outcomes":
         return _century21(request.getfixturevalue("century21_deal"))
