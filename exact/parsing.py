@@ -76,34 +76,59 @@ class Quantity:
 
 QUANTITIES: dict[str, Quantity] = {
     # shoes
-    "decks": Quantity(0, 10**22, meaning="full 52-card decks in a shoe (52 x 10**22 < MAX_CARDS)"),
-    "jokers": Quantity(0, MAX_CARDS, meaning="jokers in a shoe"),
-    "cards": Quantity(0, MAX_CARDS, meaning="cards of one card or rank in --shoe"),
-    "simulated-decks": Quantity(1, MAX_SIMULATED_DECKS, meaning="decks per simulated shoe"),
+    "decks": Quantity(0, 10**22, meaning="full 52-card decks in a shoe: `--decks`, rule files "
+                      "(52 x 10**22 cards: within the largest shoe)"),
+    "jokers": Quantity(0, MAX_CARDS, meaning="jokers in a shoe: `--jokers`, rule files"),
+    "cards": Quantity(0, MAX_CARDS, meaning="cards of one card or rank in `--shoe`"),
+    "simulated-decks": Quantity(1, MAX_SIMULATED_DECKS, meaning="`simulate --decks`"),
     "simulated-cards": Quantity(1, MAX_SIMULATED_CARDS,
-                                meaning="cards in a simulated shoe (jokers, rule files included)"),
-    "cut": Quantity(0, MAX_SIMULATED_CARDS, meaning="cards behind the cut card in a simulation"),
-    "burn": Quantity(0, MAX_SIMULATED_CARDS, meaning="cards burned from a simulated shoe"),
+                                meaning="cards in a simulated shoe, jokers and a rule file's "
+                                "shoe included"),
+    "cut": Quantity(0, MAX_SIMULATED_CARDS, meaning="`simulate --cut`: cards behind the cut "
+                    "card"),
+    "burn": Quantity(0, MAX_SIMULATED_CARDS, meaning="`simulate --burn`: cards burned"),
     # simulation
-    "shoes": Quantity(1, MAX_SIMULATED_SHOES, meaning="shoes simulated"),
-    "seed": Quantity(0, 2**128 - 1, meaning="master seed of a simulation"),
-    "workers": Quantity(1, 1024, meaning="local worker processes"),
-    "true-count": Quantity(-10**6, 10**6, integer=False, meaning="trigger true count"),
+    "shoes": Quantity(1, MAX_SIMULATED_SHOES, meaning="`simulate --shoes`"),
+    "seed": Quantity(0, 2**128 - 1, meaning="`simulate --seed`"),
+    "workers": Quantity(1, 1024, meaning="`simulate --workers` (and at most 4 per core)"),
+    "true-count": Quantity(-10**6, 10**6, integer=False,
+                           meaning="`simulate --trigger BET=TC`: a true count"),
     # counting
-    "depth": Quantity(1, 10**6, meaning="cards of each rank removed at a time"),
-    "tag": Quantity(-1000, 1000, meaning="a count's tag of one rank"),
-    "position": Quantity(1, 1000, meaning="a card's position in the next round"),
+    "depth": Quantity(1, 10**6, meaning="`eor --depth`: cards of each rank removed at a time "
+                      "(and at most the fewest of any rank)"),
+    "tag": Quantity(-1000, 1000, meaning="`--tags`: a count's tag of one rank"),
+    "position": Quantity(1, 1000, meaning="`edge --known`: a card's position in the next round"),
     # money and pays
-    "pays": Quantity(0, MONEY, integer=False, meaning="a pay, N to 1 (bet, table and rule files)"),
+    "pays": Quantity(0, MONEY, integer=False,
+                     meaning="a pay, N to 1 (bet, table and rule files)"),
     # the sign of a bet is checked where it is used, with its own message
-    "bet": Quantity(-MONEY, MONEY, integer=False, meaning="a bet size or table limit"),
-    "fee": Quantity(0, MONEY, integer=False, meaning="a collection fee"),
+    "bet": Quantity(-MONEY, MONEY, integer=False,
+                    meaning="a bet size or table limit (`--bet`, rule, table and settle files)"),
+    "fee": Quantity(0, MONEY, integer=False, meaning="a collection fee (`--collection`, rules)"),
     "target-edge": Quantity(-1, 1, integer=False, percent=True,
-                            meaning="a target house edge (fraction of the bet)"),
+                            meaning="`design --target-edge`: a house edge, fraction of the bet"),
     # games
-    "players": Quantity(1, 10**6, meaning="players at a century21 table"),
-    "total": Quantity(0, 9, meaning="a baccarat total in a rule file"),
+    "players": Quantity(1, 10**6, meaning="`--players` at a century21 table"),
+    "total": Quantity(0, 9, meaning="a baccarat total (a key in a rule file)"),
 }
+
+
+def quantities_table() -> str:
+    """:data:`QUANTITIES` as the Markdown table of the README's "Input limits" (a test checks
+    that the README holds exactly this text).
+
+    >>> print(quantities_table().splitlines()[2])
+    | `decks` | 0 | `10**22` | whole number | full 52-card decks in a shoe: `--decks`, rule \
+files (52 x 10**22 cards: within the largest shoe) |
+    """
+    lines = ["| Quantity | Least | Largest | Kind | Where |", "|---|---|---|---|---|"]
+    for name, spec in QUANTITIES.items():
+        low, high = (f"`{_bound(b)}`" if "*" in _bound(b) else _bound(b)
+                     for b in (spec.minimum, spec.maximum))
+        kind = "whole number" if spec.integer else "number, or percent" if spec.percent \
+            else "number"
+        lines.append(f"| `{name}` | {low} | {high} | {kind} | {spec.meaning} |")
+    return "\n".join(lines)
 
 _INTEGER = re.compile(r"([+-]?)([0-9]+)", re.ASCII)
 _FRACTION = re.compile(r"([+-]?)([0-9]+)/([0-9]+)", re.ASCII)

@@ -3,6 +3,7 @@ issue 11 that it covers ends with one line on standard error and exit status 2."
 
 from __future__ import annotations
 
+import math
 import os
 import resource
 import subprocess
@@ -347,3 +348,44 @@ def test_issue_examples_as_processes(tmp_path):
              for name, r in results.items()]
     assert not [w for w in wrong if w], wrong
     assert len(results) == len(IN_PROCESSES)
+
+
+# --- the README states the bounds the code has ------------------------------------------------
+def test_the_readme_input_limits_are_the_codes():
+    """One section "Input limits"; its table is exactly :func:`quantities_table`, and every
+    other bound it states is the constant the code uses (so neither can drift)."""
+    from exact.cache import MAX_ENTRY_BYTES, MAX_METADATA_BYTES
+    from exact.expressions import LIMITS, MAX_BITS
+    from exact.parsing import (
+        MAX_EXPONENT,
+        MAX_FILE_BYTES,
+        MAX_SIMULATED_CARDS,
+        MAX_SIMULATED_DECKS,
+        MAX_SIMULATED_SHOES,
+        quantities_table,
+    )
+    from exact.simulation import ROUNDS_KEPT, WORKERS_PER_CORE
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    assert readme.count("### Input limits") == 1 and "Input limits of" not in readme
+    start = readme.index("### Input limits\n")
+    section = readme[start:readme.index("\n### ", start + 1)]
+    begin, end = "<!-- generated: exact.parsing.quantities_table() -->\n", \
+        "\n<!-- end of generated table -->"
+    table = section[section.index(begin) + len(begin):section.index(end)]
+    assert table == quantities_table(), "README's table is stale: paste quantities_table()"
+    flat = " ".join(section.replace("**", "").split())
+    stated = [
+        f"at most {MAX_DIGITS} digits", f"exponent of at most {MAX_EXPONENT}",
+        f"largest shoe holds 10^{round(math.log10(MAX_CARDS))} cards",
+        f"at most {MAX_SIMULATED_DECKS:,} decks and {MAX_SIMULATED_CARDS:,} cards a shoe",
+        f"at most {MAX_SIMULATED_SHOES:,} shoes", f"at most {ROUNDS_KEPT:,} rounds",
+        f"at most {WORKERS_PER_CORE} per core",
+        f"at most {LIMITS.length:,} characters, {LIMITS.operators} operators",
+        f"brackets {LIMITS.brackets} deep and numbers of {LIMITS.number_length} characters",
+        f"at most {LIMITS.depth} levels", f"at most {MAX_BITS} bits",
+        f"at most {MAX_FILE_BYTES // 2**20} MiB",
+        f"at most {MAX_ENTRY_BYTES // 2**20} MiB with at most {MAX_METADATA_BYTES // 2**20} MiB",
+    ]
+    assert 10 ** round(math.log10(MAX_CARDS)) == MAX_CARDS
+    assert [text for text in stated if text not in flat] == []
