@@ -85,11 +85,10 @@ def check_game_ids(game_ids: list[str], templates: Path = TEMPLATES) -> None:
     """Refuse any id that is not a game with a report (before anything is built or emptied).
 
     >>> check_game_ids(["punto-banco"])
-    >>> check_game_ids(["../.."])
+    >>> check_game_ids(["../.."])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    exact.reports.ReportError: no report for '../..'; reports: century21, nine-and-nines, \
-punto-banco
+    exact.reports.ReportError: no report for '../..'; reports: century21, ..., punto-banco
     """
     known = available_reports(templates)
     for game_id in game_ids:
