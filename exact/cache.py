@@ -228,9 +228,16 @@ def _digest(key: str, payload: bytes | memoryview) -> str:
 
 
 def _read_regular(path: Path) -> bytearray:
-    """The bytes of a regular file of bounded size (a FIFO, device or huge file is refused
-    without blocking or reading it)."""
-    handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    """The bytes of a regular file of bounded size (a FIFO, device, symlink, directory or huge
+    file is refused without blocking, opening or reading it).
+
+    Checked twice: by ``lstat`` before the open (opening a device can act on it; an entry is
+    never a symlink, as entries are moved into place), and by ``fstat`` of what was opened
+    (non-blocking, not following a link) in case the entry was swapped in between."""
+    if not stat.S_ISREG(os.lstat(path).st_mode):
+        raise CorruptEntry("not a regular file")
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    handle = os.open(path, flags)
     with os.fdopen(handle, "rb", buffering=0) as stream:
         status = os.fstat(handle)
         if not stat.S_ISREG(status.st_mode):

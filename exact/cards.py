@@ -174,8 +174,8 @@ class Shoe:
                                   ShoeInputError)
             counts[key] = counts.get(key, 0) + count
         if not counts:
-            raise ShoeError(f"empty shoe {shown(text)}: expected CARD:COUNT entries, e.g. "
-                            "A:32,T:128")
+            raise ShoeError(f"shoe {shown(text)} names no card: expected CARD:COUNT entries, "
+                            "e.g. A:32,T:128")
         return cls.from_counts(counts)
 
     @property

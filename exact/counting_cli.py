@@ -24,7 +24,6 @@ from exact.games.base import Game
 from exact.live import KnownCardError, next_round, slow_with_known
 from exact.output import json_text
 from exact.parsing import (
-    MAX_SIMULATED_CARDS,
     burn_option,
     number_option,
     parse_integer,
@@ -248,9 +247,6 @@ def _simulate(args: argparse.Namespace) -> str:
                               bet_ids=tuple(args.bet or ()), shoe=rules,
                               options=_game_options(args))
     play = shoe_play(config)
-    if int(play.full.sum()) > MAX_SIMULATED_CARDS:  # every card of every shoe is shuffled
-        raise ExactError(f"simulate: a shoe of {int(play.full.sum())} cards is past the largest "
-                         f"simulated, {MAX_SIMULATED_CARDS} (README: Input limits)")
     if not play.names:
         raise ExactError(f"{game.id} has no bets that this command evaluates (README: "
                          "'Counting, effects of removal and simulation')")

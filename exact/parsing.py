@@ -53,8 +53,11 @@ MAX_CARDS = 10**24
 """Most cards in any shoe: per card or rank in ``--shoe``, and the shoe's total."""
 MAX_SIMULATED_DECKS = 1000
 """Most decks in a simulated shoe: ``simulate`` shuffles every card of every shoe."""
-MAX_SIMULATED_CARDS = 60_000
-"""Most cards in a simulated shoe (a rule file's shoe included): 1,000 decks and jokers."""
+MAX_SIMULATED_CARDS = 54 * MAX_SIMULATED_DECKS
+"""Most cards in a simulated shoe, jokers and a rule file's shoe included (54,000: 1,000
+decks with two jokers each)."""
+MAX_SIMULATED_SHOES = 10_000_000
+"""Most shoes one simulation plays (days of one core at tens of milliseconds a shoe)."""
 MONEY = 10**12
 """Largest pay (N to 1), bet size, table limit or collection fee."""
 
@@ -73,32 +76,59 @@ class Quantity:
 
 QUANTITIES: dict[str, Quantity] = {
     # shoes
-    "decks": Quantity(0, 10**22, meaning="full 52-card decks in a shoe (52 x 10**22 < MAX_CARDS)"),
-    "jokers": Quantity(0, MAX_CARDS, meaning="jokers in a shoe"),
-    "cards": Quantity(0, MAX_CARDS, meaning="cards of one card or rank in --shoe"),
-    "simulated-decks": Quantity(1, MAX_SIMULATED_DECKS, meaning="decks per simulated shoe"),
-    "cut": Quantity(0, MAX_SIMULATED_CARDS, meaning="cards behind the cut card in a simulation"),
-    "burn": Quantity(0, MAX_SIMULATED_CARDS, meaning="cards burned from a simulated shoe"),
+    "decks": Quantity(0, 10**22, meaning="full 52-card decks in a shoe: `--decks`, rule files "
+                      "(52 x 10**22 cards: within the largest shoe)"),
+    "jokers": Quantity(0, MAX_CARDS, meaning="jokers in a shoe: `--jokers`, rule files"),
+    "cards": Quantity(0, MAX_CARDS, meaning="cards of one card or rank in `--shoe`"),
+    "simulated-decks": Quantity(1, MAX_SIMULATED_DECKS, meaning="`simulate --decks`"),
+    "simulated-cards": Quantity(1, MAX_SIMULATED_CARDS,
+                                meaning="cards in a simulated shoe, jokers and a rule file's "
+                                "shoe included"),
+    "cut": Quantity(0, MAX_SIMULATED_CARDS, meaning="`simulate --cut`: cards behind the cut "
+                    "card"),
+    "burn": Quantity(0, MAX_SIMULATED_CARDS, meaning="`simulate --burn`: cards burned"),
     # simulation
-    "shoes": Quantity(1, 10**12, meaning="shoes simulated"),
-    "seed": Quantity(0, 2**128 - 1, meaning="master seed of a simulation"),
-    "workers": Quantity(1, 1024, meaning="local worker processes"),
-    "true-count": Quantity(-10**6, 10**6, integer=False, meaning="trigger true count"),
+    "shoes": Quantity(1, MAX_SIMULATED_SHOES, meaning="`simulate --shoes`"),
+    "seed": Quantity(0, 2**128 - 1, meaning="`simulate --seed`"),
+    "workers": Quantity(1, 1024, meaning="`simulate --workers` (and at most 4 per core)"),
+    "true-count": Quantity(-10**6, 10**6, integer=False,
+                           meaning="`simulate --trigger BET=TC`: a true count"),
     # counting
-    "depth": Quantity(1, 10**6, meaning="cards of each rank removed at a time"),
-    "tag": Quantity(-1000, 1000, meaning="a count's tag of one rank"),
-    "position": Quantity(1, 1000, meaning="a card's position in the next round"),
+    "depth": Quantity(1, 10**6, meaning="`eor --depth`: cards of each rank removed at a time "
+                      "(and at most the fewest of any rank)"),
+    "tag": Quantity(-1000, 1000, meaning="`--tags`: a count's tag of one rank"),
+    "position": Quantity(1, 1000, meaning="`edge --known`: a card's position in the next round"),
     # money and pays
-    "pays": Quantity(0, MONEY, integer=False, meaning="a pay, N to 1 (bet, table and rule files)"),
+    "pays": Quantity(0, MONEY, integer=False,
+                     meaning="a pay, N to 1 (bet, table and rule files)"),
     # the sign of a bet is checked where it is used, with its own message
-    "bet": Quantity(-MONEY, MONEY, integer=False, meaning="a bet size or table limit"),
-    "fee": Quantity(0, MONEY, integer=False, meaning="a collection fee"),
+    "bet": Quantity(-MONEY, MONEY, integer=False,
+                    meaning="a bet size or table limit (`--bet`, rule, table and settle files)"),
+    "fee": Quantity(0, MONEY, integer=False, meaning="a collection fee (`--collection`, rules)"),
     "target-edge": Quantity(-1, 1, integer=False, percent=True,
-                            meaning="a target house edge (fraction of the bet)"),
+                            meaning="`design --target-edge`: a house edge, fraction of the bet"),
     # games
-    "players": Quantity(1, 10**6, meaning="players at a century21 table"),
-    "total": Quantity(0, 9, meaning="a baccarat total in a rule file"),
+    "players": Quantity(1, 10**6, meaning="`--players` at a century21 table"),
+    "total": Quantity(0, 9, meaning="a baccarat total (a key in a rule file)"),
 }
+
+
+def quantities_table() -> str:
+    """:data:`QUANTITIES` as the Markdown table of the README's "Input limits" (a test checks
+    that the README holds exactly this text).
+
+    >>> print(quantities_table().splitlines()[2])
+    | `decks` | 0 | `10**22` | whole number | full 52-card decks in a shoe: `--decks`, rule \
+files (52 x 10**22 cards: within the largest shoe) |
+    """
+    lines = ["| Quantity | Least | Largest | Kind | Where |", "|---|---|---|---|---|"]
+    for name, spec in QUANTITIES.items():
+        low, high = (f"`{_bound(b)}`" if "*" in _bound(b) else _bound(b)
+                     for b in (spec.minimum, spec.maximum))
+        kind = "whole number" if spec.integer else "number, or percent" if spec.percent \
+            else "number"
+        lines.append(f"| `{name}` | {low} | {high} | {kind} | {spec.meaning} |")
+    return "\n".join(lines)
 
 _INTEGER = re.compile(r"([+-]?)([0-9]+)", re.ASCII)
 _FRACTION = re.compile(r"([+-]?)([0-9]+)/([0-9]+)", re.ASCII)
@@ -138,24 +168,30 @@ def _check(value: Fraction, quantity: str, where: str | None, raw: object,
     if spec.integer and value.denominator != 1:
         raise error(f"{label} {shown(raw)}: is not a whole number")
     if spec.minimum is not None and value < spec.minimum:
-        raise error(f"{label} {shown(raw)}: " + (
-            f"is negative (a non-negative {'whole ' * spec.integer}number is needed)"
-            if spec.minimum == 0
-            else f"below the least allowed, {spec.minimum}"))
+        raise error(f"{label} {shown(raw)}: " + ("is negative (must be at least 0)"
+                                                 if spec.minimum == 0
+                                                 else f"must be at least {_bound(spec.minimum)}"))
     if spec.maximum is not None and value > spec.maximum:
-        raise error(f"{label} {shown(raw)}: above the largest allowed, {_bound(spec.maximum)} "
-                         "(README: Input limits)")
+        raise error(f"{label} {shown(raw)}: must be at most {_bound(spec.maximum)} "
+                    "(README: Input limits)")
     return value
 
 
 def _bound(value: Fraction | int) -> str:
-    """A bound as a reader takes it in: ``10**24`` rather than 25 digits."""
-    if isinstance(value, int) and value >= 10**7:
+    """A bound as a reader takes it in: ``10**24`` rather than 25 digits, ``1,000`` grouped.
+
+    >>> _bound(10**24), _bound(2**128 - 1), _bound(54_000), _bound(-10**12), _bound(Fraction(1))
+    ('10**24', '2**128 - 1', '54,000', '-10**12', '1')
+    """
+    if isinstance(value, int) and abs(value) > 10**7:
+        sign, size = "-" * (value < 0), abs(value)
         for base in (10, 2):
-            power = round(math.log(value + 1, base))
-            if base**power in (value, value + 1):
-                return f"{base}**{power}" + (" - 1" if base**power == value + 1 else "")
-    return str(value)
+            power = round(math.log(size + 1, base))
+            if base**power in (size, size + 1):
+                return f"{sign}{base}**{power}" + (" - 1" if base**power == size + 1 else "")
+    if isinstance(value, Fraction) and value.denominator != 1:
+        return str(value)
+    return f"{int(value):,}"
 
 
 def _from_text(text: str, quantity: str, where: str | None,
@@ -166,6 +202,11 @@ def _from_text(text: str, quantity: str, where: str | None,
     scale = Fraction(1)
     if spec.percent and body.endswith("%"):
         body, scale = body[:-1].rstrip(_SPACES), Fraction(1, 100)
+    if not body:
+        raise error(f"{label} is empty: give a value, or leave the option out" if
+                    label.startswith("-") else f"{label} is empty: a number is needed")
+    if body.lstrip("+-").lower() in ("nan", "inf", "infinity"):
+        raise error(f"{label} {shown(text)}: is not a number (not finite)")
     if sum(c.isdigit() for c in body) > MAX_DIGITS:
         raise error(f"{label} {shown(text)}: more than {MAX_DIGITS} digits "
                          "(README: Input limits)")

@@ -51,17 +51,16 @@ from exact.errors import ShoeError
 from exact.errors import SimulationError as SimulationError
 from exact.games import get_game
 from exact.games.base import Game
+from exact.parsing import MAX_SIMULATED_CARDS, MAX_SIMULATED_DECKS, MAX_SIMULATED_SHOES
 from exact.removal import RANK_WEIGHTS, RemovalTable, effects_of_removal
 
-MAX_SHOES = 10_000_000
-"""The most shoes one simulation plays (days of one core at tens of milliseconds a shoe). Memory
-does not grow with the number of shoes: seeds are made job by job, results summed as they come
-and the rounds read are kept only up to :data:`ROUNDS_KEPT` per process."""
+# The bounds are the parsing layer's (README: Input limits), one number each. Memory does not
+# grow with the number of shoes: seeds are made job by job, results summed as they come and
+# the rounds read are kept only up to ROUNDS_KEPT per process.
+MAX_SHOES = MAX_SIMULATED_SHOES
 ROUNDS_KEPT = 200_000
-MAX_DECKS = 1_000
-"""The most decks in a simulated shoe (every card is dealt physically)."""
-MAX_CARDS = 54 * MAX_DECKS
-"""The most cards in a simulated shoe, jokers included (a rule file's shoe too)."""
+MAX_DECKS = MAX_SIMULATED_DECKS
+MAX_CARDS = MAX_SIMULATED_CARDS
 WORKERS_PER_CORE = 4
 """Local worker processes allowed per core (``--workers``); more only cost memory."""
 SCHEDULER_SCHEMES = ("tcp", "tls")
@@ -305,7 +304,8 @@ def _setup(config: SimulationConfig) -> tuple[ShoePlay, dict[tuple[int, ...], tu
         cards = int(play.full.sum())
         if cards > MAX_CARDS:  # e.g. a rule file's shoe: every card is dealt physically
             raise SimulationError(f"a simulated shoe holds at most {MAX_CARDS:,} cards "
-                                  f"({MAX_DECKS:,} decks with jokers); this one has {cards:,}")
+                                  f"({MAX_DECKS:,} decks with jokers); this one has {cards:,} "
+                                  "(README: Input limits)")
         if config.shoe.cut_cards >= cards:
             raise SimulationError(f"cut_cards must be below the shoe's {cards} cards, "
                                   f"got {config.shoe.cut_cards}")

@@ -384,8 +384,10 @@ def rule_file(draw) -> bytes:
         elif where == "collection":
             rules["collection"][draw(st.sampled_from(("dealer_pays", "table_tags")))] = value
         elif where == "tags":
-            tag = rules["collection"]["table_tags"][0]
-            tag[draw(st.sampled_from(("min_bet", "max_bet", "fee", "other")))] = value
+            tags = rules["collection"]["table_tags"]
+            # an earlier draw may have replaced the list of tags by a number, string or list
+            if isinstance(tags, list) and tags and isinstance(tags[0], dict):
+                tags[0][draw(st.sampled_from(("min_bet", "max_bet", "fee", "other")))] = value
         elif where == "by_total":
             key = draw(st.one_of(st.integers(-1, 11).map(str), st.sampled_from(UNICODE_DIGITS),
                                  hostile()))

@@ -175,7 +175,21 @@ def _century21(deal) -> Kind:
                 partial(_decode_settled, len(compiled_pair(deal).records)), alter, break_)
 
 
-@pytest.fixture(params=["compiled", "bet-events", "outcomes"])
+KINDS = ("compiled", "bet-events", "outcomes")
+
+
+def test_every_kind_of_entry_the_package_writes_is_planted() -> None:
+    """The kinds above are every kind the package stores (so a new kind cannot escape the
+    planted-file tests): each ``cached("KIND", ...)`` / ``store("KIND", ...)`` call in exact/."""
+    import re
+
+    package = Path(cache.__file__).parent
+    written = {kind for path in package.rglob("*.py") if path != Path(cache.__file__)
+               for kind in re.findall(r"\b(?:cached|store)\(\s*\"([^\"]+)\"", path.read_text())}
+    assert written == set(KINDS)
+
+
+@pytest.fixture(params=KINDS)
 def kind(request, punto_banco) -> Kind:
     if request.param == "outcomes":
         return _century21(request.getfixturevalue("century21_deal"))
@@ -307,7 +321,7 @@ def test_fifo_directory_and_huge_entries_neither_block_nor_stop_the_run(
         punto_banco, tmp_path, monkeypatch, capsys) -> None:
     kind = _punto_banco("compiled", punto_banco)
     expected, *_ = _reference(kind, tmp_path / "clean", monkeypatch)
-    for number, plant in enumerate([os.mkfifo, os.mkdir, _huge]):
+    for number, plant in enumerate([os.mkfifo, os.mkdir, _huge, _link_to_fifo]):
         monkeypatch.setenv("EXACT_CACHE_DIR", str(tmp_path / str(number)))
         path = cache.entry_path(kind.kind, kind.key())
         path.parent.mkdir()
@@ -316,6 +330,13 @@ def test_fifo_directory_and_huge_entries_neither_block_nor_stop_the_run(
         assert kind.run() == expected
         error = capsys.readouterr().err
         assert error.count("\n") == 1 and "; rebuilt" in error
+
+
+def _link_to_fifo(path: Path) -> None:
+    """A symlink to a FIFO outside the cache: refused by lstat, never opened."""
+    fifo = path.parent.parent / "fifo"
+    os.mkfifo(fifo)
+    path.symlink_to(fifo)
 
 
 def _huge(path: Path) -> None:

@@ -249,9 +249,9 @@ def test_unicode_digit_rule_key_is_refused(server: ForkServer) -> None:
 ], ids=["3000-minus", "3000-plus", "3000-not", "5000-terms", "10000-parens", "10000-lists",
         "5000-digits"])
 def test_deep_or_long_conditions_end_cleanly(server: ForkServer, when: str) -> None:
-    """Deep or long conditions: refused with one line (or, if within the documented bounds,
-    evaluated); never a RecursionError, never a traceback."""
-    assert_clean(*run(server, "analyze", "punto-banco", "--shoe", TINY_SHOE, "--engine", "direct",
+    """Deep or long conditions: past the documented bounds (README: Input limits), refused
+    with one line naming the bet; never a RecursionError, never a traceback."""
+    assert_refused(*run(server, "analyze", "punto-banco", "--shoe", TINY_SHOE, "--engine", "direct",
                       "--bets", "bets.toml", "--bet", "mine", files={"bets.toml": toml_bet(when)}))
 
 
@@ -271,7 +271,7 @@ def test_condition_errors_name_the_bet(server: ForkServer, when: str) -> None:
                                   '"1e308"', '"1e400"', '"1e-400"', "9" * 5000, f'"{"9" * 5000}"',
                                   '"1/0"', '"١"'])
 def test_odd_pays_end_cleanly(server: ForkServer, pays: str) -> None:
-    assert_clean(*run(server, "analyze", "punto-banco", "--decks", "1", "--bets", "bets.toml",
+    assert_refused(*run(server, "analyze", "punto-banco", "--decks", "1", "--bets", "bets.toml",
                       "--bet", "mine", "--json",
                       files={"bets.toml": toml_bet("winner == 'tie'", pays)}))
 
@@ -287,7 +287,7 @@ def test_malformed_paytables_are_refused(server: ForkServer, paytables: str) -> 
 
 @pytest.mark.parametrize("size", ["1e308", "1e400", "1e-400"])
 def test_odd_bet_sizes_end_cleanly(server: ForkServer, size: str) -> None:
-    assert_clean(*run(server, "analyze", "century21", "--bet", size, "--json"))
+    assert_refused(*run(server, "analyze", "century21", "--bet", size, "--json"))
 
 
 SIMULATE = ("simulate", "punto-banco", "--decks", "1", "--shoes", "1", "--seed", "1",
@@ -303,7 +303,7 @@ def test_simulate_without_a_round_is_refused(server: ForkServer, extra: tuple[st
 
 
 def test_simulate_negative_seed_ends_cleanly(server: ForkServer) -> None:
-    assert_clean(*run(server, "simulate", "punto-banco", "--decks", "1", "--shoes", "1",
+    assert_refused(*run(server, "simulate", "punto-banco", "--decks", "1", "--shoes", "1",
                       "--seed", "-1", "--workers", "1", "--bet", "tie", "--json"))
 
 
@@ -314,8 +314,11 @@ def test_simulate_negative_seed_ends_cleanly(server: ForkServer) -> None:
     ("analyze", "punto-banco", "--shoe", "A:99999999999999999999", "--bet", "tie", "--json"),
 ], ids=["century21", "punto-banco", "eor", "shoe-count"])
 def test_huge_shoes_end_cleanly(server: ForkServer, argv: tuple[str, ...]) -> None:
-    """Past the largest shoe: one line, exit 2; within it, the exact result."""
-    assert_clean(*run(server, *argv))
+    """Within the largest shoe (10**24 cards): a result (exact: Python integers past int64,
+    never a float64 assumption), not an error."""
+    case, result = run(server, *argv)
+    assert_clean(case, result)
+    assert result.status == 0, result.stderr
 
 
 def test_tier_of_probability_near_one_ends_cleanly(server: ForkServer) -> None:
@@ -453,10 +456,56 @@ def test_planted_cache_entries_never_run(tmp_path: Path) -> None:
 
 # --- found by the fuzz suite ----------------------------------------------------------------------
 def test_century21_rules_of_one_deck_and_one_joker(server: ForkServer) -> None:
-    """A valid rule file (one deck, one joker): `eor century21 --rules` raised KeyError
-    ('player', 'N', 1) in the strategy plan."""
+    """A legitimate rule file (one deck, one joker; found by the fuzzer): `eor century21
+    --rules` raised KeyError ('player', 'N', 1), the plan of a two-joker hand that this shoe
+    cannot deal. It gives the result now, and its expected value is the one `analyze`
+    computes from the game table (another path, which never meets that hand)."""
+    files = {"rules.toml": b"decks = 1\njokers = 1\n"}
     case, result = run(server, "eor", "century21", "--rules", "rules.toml", "--json",
-                       files={"rules.toml": b"decks = 1\njokers = 1\n"})
+                       files=files)
     assert_clean(case, result)
     assert result.status == 0
-    assert strict_json(result.stdout)["cards"] == 53
+    effects = strict_json(result.stdout)
+    assert effects["cards"] == 53
+    case, result = run(server, "analyze", "century21", "--rules", "rules.toml", "--json",
+                       files=files)
+    assert_clean(case, result)
+    analysed = strict_json(result.stdout)
+    assert analysed["shoe"]["cards"] == 53
+    assert effects["bets"]["player"]["expected_value"]["exact"] == analysed["player_edge"]
+
+
+@pytest.mark.parametrize("argv", [
+    ["--bogus", "nope"],
+    ["--out"],
+    ["--out", "build", "--", "x" * 300],
+    ["--", "../victim"],
+    ["--out", "build", "--", "../victim"],
+    ["punto-banco", "nope"],  # every id is checked before the first report is built
+])
+def test_reports_usage_and_game_ids_are_one_line(server: ForkServer, argv: list[str]) -> None:
+    """`python -m exact.reports`: argparse's usage error was two lines, a 300-character id an
+    OSError, and out/<id> was emptied before the id was checked: `../victim` would have
+    deleted the folder beside --out. The folder and its file are still there."""
+    files = {"victim/keep.txt": b"precious", "build/punto-banco.pdf": b"old"}
+    case = Case(argv, files=files, module="exact.reports")
+    result = server.run(case)
+    assert_refused(case, result)
+    assert result.files_after.get("victim/keep.txt") is not None, result.files_after
+
+
+def test_reports_never_empty_a_folder_outside_out(tmp_path: Path) -> None:
+    """An id that names a template through `..` or an absolute path (here `victim.typ` beside
+    the templates) used to pass the template check, then out/<id>, the victim, was emptied."""
+    from exact.reports import ReportError
+    from exact.reports.build import build_report
+
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "keep.txt").write_text("precious")
+    (tmp_path / "victim.typ").write_text("")
+    (tmp_path / "templates").mkdir()
+    for game_id in (str(victim), "../victim", "..", ".", ""):
+        with pytest.raises(ReportError):
+            build_report(game_id, tmp_path / "out", templates=tmp_path / "templates")
+        assert (victim / "keep.txt").read_text() == "precious", game_id

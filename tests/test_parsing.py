@@ -3,6 +3,7 @@ issue 11 that it covers ends with one line on standard error and exit status 2."
 
 from __future__ import annotations
 
+import math
 import os
 import resource
 import subprocess
@@ -74,14 +75,21 @@ def test_whole_numbers_and_bounds_per_quantity():
     assert parse_integer("1e3", "decks") == 1000
     with pytest.raises(InputError, match=r"--decks '1\.5': is not a whole number"):
         parse_integer("1.5", "decks", "--decks")
-    with pytest.raises(InputError, match="non-negative"):
+    with pytest.raises(InputError, match=r"seed '-1': is negative \(must be at least 0\)"):
         parse_integer("-1", "seed")
-    with pytest.raises(InputError, match="above the largest allowed"):
+    with pytest.raises(InputError, match="simulated-decks '1001': must be at most 1,000 "):
         parse_integer("1001", "simulated-decks")
-    with pytest.raises(InputError, match="above the largest allowed, 1"):
+    with pytest.raises(InputError, match="must be at most 1 "):
         parse_number("2", "target-edge")
-    with pytest.raises(InputError, match="below the least allowed, 1"):
+    with pytest.raises(InputError, match=r"workers '0': must be at least 1$"):
         parse_integer("0", "workers")
+    with pytest.raises(InputError, match="--cut is empty: give a value, or leave the option out"):
+        parse_integer(" ", "cut", "--cut")
+    with pytest.raises(InputError, match="pays is empty: a number is needed"):
+        parse_number("", "pays")
+    for text in ("nan", "-inf", "Infinity"):
+        with pytest.raises(InputError, match="is not a number \\(not finite\\)"):
+            parse_number(text, "true-count")
     for quantity, spec in QUANTITIES.items():  # every bound is itself accepted
         for bound in (spec.minimum, spec.maximum):
             if bound is not None:
@@ -276,7 +284,7 @@ def _cases(tmp: Path) -> dict[str, tuple[list[str], str]]:
                                         "--bet"),
         "century21 --bet 1e-400": (["analyze", "century21", "--bet", "1e-400"], "--bet"),
         "--shoe A:²": ([*pb, "--shoe", "A:²"], "bad shoe entry"),
-        "--shoe ''": ([*pb, "--shoe", ""], "empty shoe"),
+        "--shoe ''": ([*pb, "--shoe", ""], "--shoe is empty"),
         "--decks ²": ([*pb, "--decks", "²"], "--decks"),
         "--decks 1e30": ([*pb, "--decks", "1e30"], "--decks"),
         "--tags A=²": (["eor", "punto-banco", "--bet", "tie", "--tags", "A=²"], "tag 'A=²'"),
@@ -289,10 +297,10 @@ def _cases(tmp: Path) -> dict[str, tuple[list[str], str]]:
         "--depth ٣": (["eor", "punto-banco", "--depth", "٣"], "--depth"),
         "--players 1e999999999": (["analyze", "century21", "--players", "1e999999999"],
                                   "--players"),
-        "century21 --shoe ''": (["analyze", "century21", "--shoe", ""], "empty shoe"),
+        "century21 --shoe ''": (["analyze", "century21", "--shoe", ""], "--shoe is empty"),
         "simulate a rule file's huge shoe": (["simulate", "century21", "--shoes", "1", "--seed",
                                               "1", "--rules", str(big_rules)],
-                                             "past the largest simulated"),
+                                             "at most 54,000 cards"),
     }
 
 
@@ -340,3 +348,44 @@ def test_issue_examples_as_processes(tmp_path):
              for name, r in results.items()]
     assert not [w for w in wrong if w], wrong
     assert len(results) == len(IN_PROCESSES)
+
+
+# --- the README states the bounds the code has ------------------------------------------------
+def test_the_readme_input_limits_are_the_codes():
+    """One section "Input limits"; its table is exactly :func:`quantities_table`, and every
+    other bound it states is the constant the code uses (so neither can drift)."""
+    from exact.cache import MAX_ENTRY_BYTES, MAX_METADATA_BYTES
+    from exact.expressions import LIMITS, MAX_BITS
+    from exact.parsing import (
+        MAX_EXPONENT,
+        MAX_FILE_BYTES,
+        MAX_SIMULATED_CARDS,
+        MAX_SIMULATED_DECKS,
+        MAX_SIMULATED_SHOES,
+        quantities_table,
+    )
+    from exact.simulation import ROUNDS_KEPT, WORKERS_PER_CORE
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    assert readme.count("### Input limits") == 1 and "Input limits of" not in readme
+    start = readme.index("### Input limits\n")
+    section = readme[start:readme.index("\n### ", start + 1)]
+    begin, end = "<!-- generated: exact.parsing.quantities_table() -->\n", \
+        "\n<!-- end of generated table -->"
+    table = section[section.index(begin) + len(begin):section.index(end)]
+    assert table == quantities_table(), "README's table is stale: paste quantities_table()"
+    flat = " ".join(section.replace("**", "").split())
+    stated = [
+        f"at most {MAX_DIGITS} digits", f"exponent of at most {MAX_EXPONENT}",
+        f"largest shoe holds 10^{round(math.log10(MAX_CARDS))} cards",
+        f"at most {MAX_SIMULATED_DECKS:,} decks and {MAX_SIMULATED_CARDS:,} cards a shoe",
+        f"at most {MAX_SIMULATED_SHOES:,} shoes", f"at most {ROUNDS_KEPT:,} rounds",
+        f"at most {WORKERS_PER_CORE} per core",
+        f"at most {LIMITS.length:,} characters, {LIMITS.operators} operators",
+        f"brackets {LIMITS.brackets} deep and numbers of {LIMITS.number_length} characters",
+        f"at most {LIMITS.depth} levels", f"at most {MAX_BITS} bits",
+        f"at most {MAX_FILE_BYTES // 2**20} MiB",
+        f"at most {MAX_ENTRY_BYTES // 2**20} MiB with at most {MAX_METADATA_BYTES // 2**20} MiB",
+    ]
+    assert 10 ** round(math.log10(MAX_CARDS)) == MAX_CARDS
+    assert [text for text in stated if text not in flat] == []

@@ -710,15 +710,20 @@ class Century21Deal:
         return found
 
     def _plan_of(self, a: int, b: int, up: int, down: int):
+        # A compiled deal enumerates every sequence of card classes, also those the shoe the
+        # strategies were solved on cannot deal (two jokers from a one-joker shoe): their
+        # information sets are not in the strategies, and their weight in that shoe (or any
+        # shoe with cards taken out of it) is zero, so any action is right; House Way's is used.
         rules = self.rules
         choose_p, choose_d = self._choice_maps
         stops = dealer_stops(rules, up, down)
-        if stops == (END,) or (stops and choose_d[("check", up, down)] == END):
+        if stops == (END,) or (stops and choose_d.get(("check", up, down), END) == END):
             return True, False, None
         hand = two_card_state(a, b)
         tag = player_tag(rules, self.mode, a, b)
         actions = hand_actions(rules, hand)
-        p_action = choose_p[("player", tag, up)] if len(actions) > 1 else actions[0]
+        p_action = choose_p.get(("player", tag, up), _unreached(actions)) \
+            if len(actions) > 1 else actions[0]
 
         options = hand_actions(rules, two_card_state(up, down))
 
@@ -727,7 +732,8 @@ class Century21Deal:
             seen = third if rules.third_cards_face_up else None
             if len(options) == 1:
                 return options[0] == DRAW
-            return choose_d[("dealer", up, down, third is not None, seen)] == DRAW
+            return choose_d.get(("dealer", up, down, third is not None, seen),
+                                _unreached(options)) == DRAW
 
         return False, p_action == DRAW, dealer_draws
 
@@ -747,6 +753,11 @@ class Century21Deal:
         player, dealer, _ = state
         stopped = self._plan(player, dealer[:2])[0]
         return (tuple(player), tuple(dealer), stopped)
+
+
+def _unreached(actions: tuple[str, ...]) -> str:
+    """The action of a hand the strategies never meet: House Way's for a joker hand."""
+    return STAND if STAND in actions else actions[0]
 
 
 def _choices(strategy: Strategy) -> tuple[tuple[InfoSet, str], ...]:

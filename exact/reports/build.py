@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import sys
 import time
@@ -17,6 +18,7 @@ from exact.errors import ExactError
 from exact.files import write_file
 from exact.games import get_game
 from exact.output import json_text
+from exact.parsing import shown
 from exact.progress import steps
 from exact.reports import TEMPLATES, ReportError, available_reports, report_module, template_path
 from exact.reports.sections import Context, build_epoch
@@ -43,14 +45,17 @@ def build_report(game_id: str, out_dir: Path = BUILD, templates: Path = TEMPLATE
 
     The PDF is written whole or not at all; its bytes depend only on the inputs (the date is
     ``SOURCE_DATE_EPOCH`` or the commit's date, fonts are Typst's own)."""
+    check_game_ids([game_id], templates)  # before any path is made of it
     import typst
 
     template = template_path(game_id, templates)
-    if not template.is_file():
-        raise ReportError(f"{game_id}: no template {template}")
     out_dir = out_dir.resolve()
     work_dir = out_dir / game_id
-    if work_dir.exists():
+    if work_dir.parent != out_dir:  # a game id is one plain name; never empty a folder elsewhere
+        raise ReportError(f"{game_id!r}: not a folder name inside {out_dir}")
+    if work_dir.is_symlink():  # rmtree would refuse it; the report's own folder is replaced
+        work_dir.unlink()
+    elif work_dir.exists():
         shutil.rmtree(work_dir)
     data = report_data(game_id, work_dir)
     write_file(work_dir / "data.json", json_text(data, indent=1))
@@ -76,6 +81,29 @@ def build_report(game_id: str, out_dir: Path = BUILD, templates: Path = TEMPLATE
     return target
 
 
+def check_game_ids(game_ids: list[str], templates: Path = TEMPLATES) -> None:
+    """Refuse any id that is not a game with a report (before anything is built or emptied).
+
+    >>> check_game_ids(["punto-banco"])
+    >>> check_game_ids(["../.."])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    exact.reports.ReportError: no report for '../..'; reports: century21, ..., punto-banco
+    """
+    known = available_reports(templates)
+    for game_id in game_ids:
+        if game_id not in known:
+            raise ReportError(f"no report for {shown(game_id)}; reports: "
+                              f"{', '.join(sorted(known))}")
+
+
+class _Parser(argparse.ArgumentParser):
+    """Usage errors as one line (as ``python -m exact``'s), not argparse's two."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise ReportError(f"usage error: {message} (see --help)")
+
+
 def _common_root(first: Path, second: Path) -> str:
     import os
 
@@ -88,23 +116,27 @@ def _timed_build(game_id: str, out_dir: Path) -> tuple[Path, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    import argparse
     import os
     from concurrent.futures import ProcessPoolExecutor
     from multiprocessing import get_context
 
     from exact.parsing import parse_integer
 
-    parser = argparse.ArgumentParser(prog="python -m exact.reports",
-                                     description="Build the PDF math reports of the games.")
+    parser = _Parser(prog="python -m exact.reports",
+                     description="Build the PDF math reports of the games.")
     parser.add_argument("games", nargs="*", help="game ids (default: every game with a report)")
     parser.add_argument("--out", type=Path, default=BUILD, help="output folder (reports/build)")
     parser.add_argument("--jobs", default=None,
                         help="reports built at once, one process each (default: one per core)")
-    arguments = parser.parse_args(argv)
+    try:
+        arguments = parser.parse_args(argv)
+    except ReportError as error:
+        print(f"exact.reports: {error}", file=sys.stderr)
+        return 2
     games = arguments.games or available_reports()
     executor = None
     try:
+        check_game_ids(games)  # every id, before the first (long) build
         jobs = (parse_integer(arguments.jobs, "workers", where="--jobs")
                 if arguments.jobs is not None else os.cpu_count() or 1)
         jobs = min(jobs, len(games))
