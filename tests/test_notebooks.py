@@ -32,6 +32,7 @@ def test_notebook_runs_and_its_asserts_hold(path):
     notebook = jupytext.reads(text, fmt="py:percent")
     assert all(not cell.get("outputs") for cell in notebook.cells if cell.cell_type == "code")
     client = nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3",
+                                     shutdown_kernel="immediate",
                                      resources={"metadata": {"path": str(ANALYSES)}})
     try:
         client.execute()

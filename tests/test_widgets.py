@@ -59,8 +59,8 @@ def test_solving_moves_the_slider_to_the_practical_pay(dragon):
     assert str(exact) in designer.solution.value
 
 
-@pytest.mark.parametrize("target, problem", [("150%", "above the largest allowed, 1"),
-                                             ("-2", "below the least allowed, -1"),
+@pytest.mark.parametrize("target, problem", [("150%", "must be at most 1"),
+                                             ("-2", "must be at least -1"),
                                              ("five", "is not a number")])
 def test_a_bad_target_is_one_line_beside_the_button_not_an_exception(dragon, target, problem):
     designer = PaytableDesigner(dragon)

@@ -88,7 +88,7 @@ def check_game_ids(game_ids: list[str], templates: Path = TEMPLATES) -> None:
     >>> check_game_ids(["../.."])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    exact.reports.ReportError: no report for '../..'; reports: century21, ..., punto-banco
+    exact.errors.ReportError: no report for '../..'; reports: century21, ..., punto-banco
     """
     known = available_reports(templates)
     for game_id in game_ids:
