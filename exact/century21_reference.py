@@ -147,26 +147,8 @@ def table_brute_force(shoe_cards, players):
     """The Player/Dealer's exact expected result per unit bet per seat against ``players``
     House Way seats, over every arrangement of the whole shoe. Equal cards are alike, so each
     distinct arrangement stands for the same number of orderings: a plain mean is exact."""
-    from sympy.utilities.iterables import multiset_permutations
-    total = Fraction(0)
-    count = 0
-    for cards in multiset_permutations(list(shoe_cards)):
-        hands = [[cards[2 * i], cards[2 * i + 1]] for i in range(players)]
-        dealer = [cards[2 * players], cards[2 * players + 1]]
-        rest = iter(cards[2 * players + 2:])
-        up = dealer[0]
-        stopped = up == X or any(n or t == 9 for n, t, _ in options(dealer))
-        if not stopped:
-            for hand in hands:
-                choice = choices(hand)
-                if (choice == {"draw"} if len(choice) == 1 else house_player(hand, up) == "draw"):
-                    hand.append(next(rest))
-            choice = choices(dealer)
-            if choice == {"draw"} if len(choice) == 1 else house_dealer(dealer, None) == "draw":
-                dealer.append(next(rest))
-        total -= sum(showdown(hand, dealer, stopped, {})[0] for hand in hands)
-        count += 1
-    return total / count / players
+    results = table_seat_results(shoe_cards, [house_player] * players)
+    return -Fraction(sum(map(sum, results)), len(results) * players)
 
 
 def table_seat_results(shoe_cards, seat_rules):
