@@ -177,12 +177,14 @@ def _check(value: Fraction, quantity: str, where: str | None, raw: object,
     return value
 
 
-def _bound(value: Fraction | int) -> str:
+def _bound(value: Fraction | int | None) -> str:
     """A bound as a reader takes it in: ``10**24`` rather than 25 digits, ``1,000`` grouped.
 
     >>> _bound(10**24), _bound(2**128 - 1), _bound(54_000), _bound(-10**12), _bound(Fraction(1))
     ('10**24', '2**128 - 1', '54,000', '-10**12', '1')
     """
+    if value is None:  # a quantity bounded on one side only
+        return "none"
     if isinstance(value, int) and abs(value) > 10**7:
         sign, size = "-" * (value < 0), abs(value)
         for base in (10, 2):
