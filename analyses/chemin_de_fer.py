@@ -48,9 +48,10 @@ def mixed(strategy):
 # Published (Ethier and Gámez 2013, abstract and introduction; issue 16): a 2 x 2^88 matrix game
 # with a unique solution, the Player drawing on 5 with probability 9/11. The published value and
 # the Banker's mixing could not be retrieved here, so they stand beside nothing yet: the exact
-# figures below are checked by the exact deviation check and by an independent twin (the payoffs
-# written again from scratch, solved by Foster's algorithm and as a plain matrix game;
-# tests/test_chemin_de_fer.py).
+# figures below are checked by the exact deviation check, by hand (9/11 is exactly what leaves the
+# Banker indifferent with 6 against a standing Player, and the 2 x 2 kernel's closed form gives
+# the value and the Banker's mixing) and by an independent twin (the payoffs written again from
+# scratch, solved by Foster's algorithm and as a plain matrix game; tests/test_chemin_de_fer.py).
 
 # %%
 kemeny_snell = equilibrium(RULES, None, "totals")

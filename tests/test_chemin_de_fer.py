@@ -1,35 +1,56 @@
-"""Baccara chemin de fer: the generic strategy-game algorithms against the literature and against
-an independent twin.
+"""Baccara chemin de fer: the generic strategy-game algorithms against the literature, against
+hand derivations and against an independent twin.
 
-What is pinned to the literature, and where it was read (the texts reachable from the sandbox
-were the papers' abstracts and introductions; their tables of values and strategies were not):
+What could be read of the literature, and where (searched again for issue 16, 2026-12-01). This
+machine reaches no web site (curl cannot resolve arxiv.org or mdpi.com), so only stored copies
+were searchable, and each of these holds the opening of the page only: title, abstract and
+introduction, never the sections with the solutions or the tables.
 * S. N. Ethier and C. Gámez, "A game-theoretic analysis of baccara chemin de fer", Games 4 (2013)
-  711-737, arXiv 1305.5468 (abstract and section 1, read at ar5iv.labs.arxiv.org/html/1305.5468
-  and mdpi.com/2073-4336/4/4/711): with replacement and totals only (Model A1) baccara "is a
-  2 x 2^88 matrix game", of which Kemeny and Snell (1957) "found the unique solution"; without
-  replacement from d decks with the Banker seeing its composition (Model B2) "a 2 x 2^484 matrix
-  game", of which Downton and Lockwood (1975) found "the unique solution" for d = 1, ..., 8, by
-  "an algorithm of Foster" (1964); both seeing their compositions (Model B3) "a 2^5 x 2^484
-  matrix game". Pinned: the game sizes, the uniqueness for Models A1 and B2 (d = 1..8).
+  711-737, arXiv 1305.5468 (ar5iv.labs.arxiv.org/html/1305.5468, mdpi.com/2073-4336/4/4/711,
+  oalib.com/downloadEndnote/3090940: abstract and section 1): with replacement and totals only
+  (Model A1) baccara "is a 2 x 2^88 matrix game", of which Kemeny and Snell (1957) "found the
+  unique solution"; without replacement from d decks with the Banker seeing its composition
+  (Model B2) "a 2 x 2^484 matrix game", of which Downton and Lockwood (1975) found "the unique
+  solution" for d = 1, ..., 8 by "an algorithm of Foster" (1964); both seeing their compositions
+  (Model B3) "a 2^5 x 2^484 matrix game", whose solution they "suspect" unique without proof.
 * S. N. Ethier and J. Lee, "A game-theoretic analysis of baccara chemin de fer, II", Games 14
-  (2023) 63, arXiv 2308.00118 (abstract, mdpi.com/2073-4336/14/5/63): with the commission,
-  Model B2, "with rare exceptions, the Nash equilibrium is unique". Pinned at 5%, 6 decks.
-* Kemeny and Snell's Player draws on 5 with probability 9/11, as issue 16 quotes it (the
-  retrieved excerpts do not state the number themselves). Pinned exactly.
+  (2023) 63, arXiv 2308.00118 (ar5iv.labs.arxiv.org/html/2308.00118, mdpi.com/2073-4336/14/5/63:
+  abstract and section 1): Model B2 "was solved in part by Downton and Lockwood and in full by
+  Ethier and Gámez"; with the commission, Model B2, "with rare exceptions, the Nash equilibrium is
+  unique".
+* Kemeny and Snell's Player draws on 5 with probability 9/11: issue 16 states it; no reachable
+  text prints the number, so it is pinned here and derived by hand (below).
 * Punto Banco, 8 decks (wizardofodds.com, /work/shared/reference/published-figures.md): Player
-  1.2351%, Banker (pays 0.95) 1.0579%, to 4 decimals. With both sides on the tableau, chemin de
-  fer is the Punto Banco coup. Pinned.
+  1.2351%, Banker (pays 0.95) 1.0579%, to 4 decimals. House Way against House Way is that coup.
+Tried and not found (the search tool's pages, docs, code and issues corpora, its exact-string
+index of GitHub files, and its repository names): the papers' tables (queries on "Model B2" with
+d = 1..8, "Foster's algorithm", the figures this solver gives, e.g. 253/342, -0.012799, -0.01294,
+859/2288), Kemeny and Snell's Monthly paper (only its first paragraph, on paperexplained.cn),
+Foster (1964), Downton and Lockwood (1975), Deloche and Oguer, Ethier's The Doctrine of Chances
+(Springer 2010; only its front matter and appendix A turned up), Wikipedia's chemin de fer
+section, the Wizard of Odds, and a Wizard of Vegas blog that solved the infinite-deck game
+(wizardofvegas.com/member/kubikulann/blog/: stored up to, not including, its results). The
+exact-string look-ups ("Kemeny and Snell", "Downton and Lockwood", "Foster's algorithm",
+"baccara chemin de fer", "859/2288") found no GitHub file about baccarat.
 
-Not pinned to the literature, because no source giving them could be reached: the values, the
-Player's drawing probability on 5 and the Banker's mixing for d = 1..8 (Ethier and Gámez's and
-Downton and Lockwood's tables), and the Kemeny-Snell value and Banker mixing. These are pinned to
-an independent twin instead: the game's payoffs written again from scratch here (no code of the
-module) and solved by Foster's algorithm, the method the papers used, which must give the generic
-LP path's value, Player mixing and every one of the Banker's 88 or 484 decisions, exactly, for
-Model A1 and for Model B2 with d = 1..8; and for Model A1 also as a plain matrix game over the
-Banker's undominated pure strategies. With a commission, the twin's equilibria found by Ethier
-and Lee's generalisation of Foster's algorithm (written here from scratch) are exactly the
-generic support enumeration's (Model B2: d = 1 and 6 at 5%, d = 8 at 10%).
+So pinned to publications: the game sizes, the uniqueness for Models A1 and B2 (d = 1..8) and
+with a commission (by the exact enumeration of supports), the Player's 9/11, and Punto Banco.
+Not pinned to any publication, because no source giving them was reachable: the Kemeny-Snell
+value and Banker mixing, and Model B2's values, Player mixing and Banker mixing for d = 1..8. In
+their place, three independent checks of those figures:
+* by hand (Model A1): 9/11 is exactly the Player mixing that leaves the Banker indifferent with 6
+  against a standing Player, so the published figure puts the Banker's only mixing there; the
+  Banker's 87 other sets and the solver's choices at them follow by hand; and the 2 x 2 kernel's
+  closed form gives the value -679568/(11 * 13**6) and the Banker's 859/2288;
+* by counting cards (Model B2, d = 1..8): the Player's mixing is the Banker's indifference at
+  0+6 against a standing Player, the solver's one mixed set;
+* by an independent twin: the payoffs written again from scratch (no code of the module) and
+  solved by Foster's algorithm, the method the papers used, which must give the generic LP path's
+  value, Player mixing and every one of the Banker's 88 or 484 decisions, exactly, for Model A1
+  and for Model B2 with d = 1..8; for Model A1 also a plain matrix game over the Banker's
+  undominated pure strategies. With a commission, the twin's equilibria found by Ethier and Lee's
+  generalisation of Foster's algorithm (written from scratch) are exactly the generic support
+  enumeration's (Model B2: d = 1 and 6 at 5%, d = 8 at 10%).
 """
 from __future__ import annotations
 
@@ -386,6 +407,144 @@ def test_twin_payoffs_match_the_sequence_form_evaluation(decks, information):
                 twin.parts[draws][_banker_key(h)]["draw" if banker[h]["draw"] else "stand"]
                 for h in game.sets[1])
             assert evaluate(game, chosen, banker)[0] == Fraction(expected, twin.total)
+
+
+# --- Kemeny and Snell's 9/11 by hand, and Model A1's 2 x 2 kernel in closed form ---------------
+# With replacement (Model A1) a card is 0-valued with probability 4/13 and each of 1..9 with 1/13,
+# the two hands are independent, and a two-card total t has probability 25/169 if t = 0 and 16/169
+# otherwise (t != 0: 2 * 4 * 1 ways with one 0-valued card, 8 * 1 * 1 from the other pairs).
+_WITH_REPLACEMENT = {0: Fraction(4, 13), **{x: Fraction(1, 13) for x in range(1, 10)}}
+_TWO_CARD_TOTAL = {t: sum(_WITH_REPLACEMENT[a] * _WITH_REPLACEMENT[(t - a) % 10] for a in range(10))
+                   for t in range(10)}
+
+
+def _sign(first, second):
+    return (first > second) - (first < second)
+
+
+def _banker_expects(banker, player, draws):
+    """The Banker's expectation with two-card total ``banker`` against a Player's final total,
+    standing or drawing one card (Model A1)."""
+    if not draws:
+        return _sign(banker, player)
+    return sum(chance * _sign((banker + x) % 10, player) for x, chance in _WITH_REPLACEMENT.items())
+
+
+def _banker_gain_from_drawing(banker, third, p):
+    """The Banker's gain from drawing over standing at (own total, the Player's third card or None
+    for a standing Player) against a Player drawing on 5 with probability ``p``, up to a positive
+    factor: the Player's final totals there, weighted by their chances."""
+    if third is None:  # the Player stood: 5 (if not drawing), 6 or 7
+        weights = {5: (1 - p) * _TWO_CARD_TOTAL[5], 6: _TWO_CARD_TOTAL[6], 7: _TWO_CARD_TOTAL[7]}
+    else:  # the Player drew on 0-4, and on 5 with probability p
+        weights = {}
+        for total in range(6):
+            final = (total + third) % 10
+            chance = _TWO_CARD_TOTAL[total] * (p if total == 5 else 1)
+            weights[final] = weights.get(final, 0) + chance
+    return sum(weight * (_banker_expects(banker, final, True)
+                         - _banker_expects(banker, final, False))
+               for final, weight in weights.items())
+
+
+def test_kemeny_snell_nine_elevenths_by_hand_and_where_the_banker_mixes():
+    """Model A1. The Player's 9/11 is published (Kemeny and Snell, 1957). With 6 against a
+    standing Player (5 with probability 1 - p, or 6 or 7, each two-card total 16/169), the Banker
+    drawing gains over standing, per unit of chance: against 5, 2/13 - 1 = -11/13 (drawing makes
+    6, 7, 8 or 9 with 4/13 + 3/13, 5 with 1/13, 0..4 with 5/13); against 6, -3/13 - 0; against 7,
+    -8/13 + 1 = 5/13. So the Banker is indifferent there exactly when 11 (1 - p) = 5 - 3, that is
+    p = 9/11: the published figure forces the Banker's mixing onto (6, Player stood). Against
+    p = 9/11 every other one of the 88 Banker sets has a strictly better action, and the solver
+    plays it there and mixes only at (6, Player stood)."""
+    assert _TWO_CARD_TOTAL[0] == Fraction(25, 169)
+    assert all(_TWO_CARD_TOTAL[t] == Fraction(16, 169) for t in range(1, 10))
+    per_total = [_banker_expects(6, t, True) - _banker_expects(6, t, False) for t in (5, 6, 7)]
+    assert per_total == [Fraction(-11, 13), Fraction(-3, 13), Fraction(5, 13)]
+    p = 1 + (per_total[1] + per_total[2]) / per_total[0]  # (1 - p) * (-11) - 3 + 5 = 0
+    assert p == KEMENY_SNELL_DRAW_ON_FIVE
+    found = _solved(None, "totals")
+    assert found.strategies[0][PLAYER_FIVE]["draw"] == p
+    tied = []
+    for banker in range(8):
+        for third in (None, *range(10)):
+            gain = _banker_gain_from_drawing(banker, third, p)
+            played = found.strategies[1][("banker", banker, third)]["draw"]
+            if gain == 0:
+                tied.append((banker, third))
+            else:
+                assert played == (gain > 0)  # the strict best reply to 9/11, by hand
+    assert tied == [(6, None)]
+    assert list(_mixed(found.strategies[1])) == [("banker", 6, None)]
+
+
+def test_kemeny_snell_value_is_the_closed_form_of_its_two_by_two_kernel():
+    """Model A1 reduces to a 2 x 2 kernel: the Player draws or stands on 5 (rows), the Banker draws
+    or stands with 6 against a standing Player (columns), every other Banker set at its strict best
+    reply to 9/11 (previous test). With the kernel's Player payoffs a (draw, draw), b (draw,
+    stand), c (stand, draw), d (stand, stand), each summed by hand over the two independent
+    two-card totals and the one or two third cards, the solution is the textbook closed form
+    p = (d - c) / D, q = (d - b) / D, value = (a d - b c) / D, D = a - b - c + d. The kernel gives
+    back the published p = 9/11 and the solver's value and Banker mixing, exactly: value
+    -679568/53094899 = -679568 / (11 * 13**6), q = 859/2288 = 859 / (16 * 11 * 13)."""
+    nine_elevenths = KEMENY_SNELL_DRAW_ON_FIVE
+    replies = {(banker, third): _banker_gain_from_drawing(banker, third, nine_elevenths) > 0
+               for banker in range(8) for third in (None, *range(10))}
+
+    def player_payoff(draws_on_five, banker_draws_with_six_against_stand):
+        chosen = {**replies, (6, None): banker_draws_with_six_against_stand}
+        total = Fraction(0)
+        for player, player_chance in _TWO_CARD_TOTAL.items():
+            for banker, banker_chance in _TWO_CARD_TOTAL.items():
+                if player >= 8 or banker >= 8:  # a natural ends the coup
+                    result = Fraction(_sign(player, banker))
+                elif player >= 6 or (player == 5 and not draws_on_five):
+                    result = -_banker_expects(banker, player, chosen[(banker, None)])
+                else:
+                    result = -sum(chance * _banker_expects(banker, (player + x) % 10,
+                                                           chosen[(banker, x)])
+                                  for x, chance in _WITH_REPLACEMENT.items())
+                total += player_chance * banker_chance * result
+        return total
+
+    a, b = player_payoff(True, True), player_payoff(True, False)
+    c, d = player_payoff(False, True), player_payoff(False, False)
+    denominator = a - b - c + d
+    p, q, value = (d - c) / denominator, (d - b) / denominator, (a * d - b * c) / denominator
+    assert p == KEMENY_SNELL_DRAW_ON_FIVE
+    found = _solved(None, "totals")
+    assert found.values[0] == value and (value * 11 * 13**6).denominator == 1
+    assert found.strategies[1][("banker", 6, None)]["draw"] == q
+    assert value == Fraction(-679568, 53094899) and q == Fraction(859, 2288)
+
+
+@pytest.mark.parametrize("decks", range(1, 9))
+def test_model_b2_player_mixing_is_the_banker_indifference_at_ten_six_against_a_stand(decks):
+    """Model B2, d decks. The solver's one mixed Banker set is 0+6 (a 0-valued card and a 6)
+    against a standing Player, so the Player's probability p of drawing on 5 must leave the Banker
+    indifferent there; that indifference alone gives p by counting cards: for each Player two-card
+    hand with total 5, 6 or 7 left in the shoe after the Banker's 0 and 6, the Banker's gain from
+    drawing over standing with the cards then left, (1 - p) * G5 + G6 + G7 = 0. The count agrees
+    with the solver's p for every d = 1..8 (d = 1: 253/342)."""
+    counts = [16 * decks] + [4 * decks] * 9
+    counts[0] -= 1
+    counts[6] -= 1
+    gains = {5: 0, 6: 0, 7: 0}
+    for first, second in product(range(10), repeat=2):
+        total = (first + second) % 10
+        ways = counts[first] * (counts[second] - (first == second))
+        if total in gains and ways > 0:
+            left = list(counts)
+            left[first] -= 1
+            left[second] -= 1
+            # every hand leaves the same number of cards, so counts stand in for chances
+            gains[total] += ways * (sum(n * _sign((6 + x) % 10, total) for x, n in enumerate(left))
+                                    - sum(left) * _sign(6, total))
+    p = 1 + Fraction(gains[6] + gains[7], gains[5])
+    found = _solved(decks, "banker-cards")
+    assert list(_mixed(found.strategies[1])) == [("banker", (0, 6), None)]
+    assert found.strategies[0][PLAYER_FIVE]["draw"] == p
+    if decks == 1:
+        assert p == Fraction(253, 342)
 
 
 # --- the published uniqueness claims, by the exact enumeration of the supports ----------------
