@@ -27,8 +27,9 @@ index of GitHub files, and its repository names): the papers' tables (queries on
 d = 1..8, "Foster's algorithm", the figures this solver gives, e.g. 253/342, -0.012799, -0.01294,
 859/2288), Kemeny and Snell's Monthly paper (only its first paragraph, on paperexplained.cn),
 Foster (1964), Downton and Lockwood (1975), Deloche and Oguer, Ethier's The Doctrine of Chances
-(Springer 2010; only its front matter and appendix A turned up), Wikipedia's chemin de fer
-section, the Wizard of Odds, and a Wizard of Vegas blog that solved the infinite-deck game
+(Springer 2010; only its front matter and appendix A turned up), R. A. Epstein's The Theory of
+Gambling and Statistical Logic (only its front matter), Wikipedia's chemin de fer section, the
+Wizard of Odds, and a Wizard of Vegas blog that solved the infinite-deck game
 (wizardofvegas.com/member/kubikulann/blog/: stored up to, not including, its results). The
 exact-string look-ups ("Kemeny and Snell", "Downton and Lockwood", "Foster's algorithm",
 "baccara chemin de fer", "859/2288") found no GitHub file about baccarat.
