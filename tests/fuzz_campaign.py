@@ -38,25 +38,11 @@ def main(commands: list[str]) -> int:
     weight = sum(EXAMPLES[c] for c in chosen)
     print(f"fuzz campaign: {total} cases, seed {seed} (FUZZ_SEED={seed} repeats it)", flush=True)
     failures: list = []
-    started = time.monotonic()
-    ran = 0
-    with ForkServer() as server:
-        for index, command in enumerate(chosen):
-            share = max(1, round(total * EXAMPLES[command] / weight))
-            count, found = run_campaign(server, command, share, derandomize=False,
-                                        seed=seed + index)
-            ran += count
-            failures += found
-            print(f"  {command:10} {count:6} cases, {len(found):4} failing "
-                  f"({time.monotonic() - started:.0f} s)", flush=True)
-    print(f"{ran} cases in {time.monotonic() - started:.0f} s")
-    if not failures:
-        print("no failures")
-        return 0
-    print(report(failures))
     shutil.rmtree(out, ignore_errors=True)
-    for number, (case, result, problems) in enumerate(failures):
-        directory = out / f"{number:03d}"
+
+    def write(case, result, problems) -> None:
+        """Each failure is written when found, so an interrupted campaign keeps its finds."""
+        directory = out / f"{len(failures):03d}"
         directory.mkdir(parents=True)
         for name, data in case.files.items():
             (directory / name).parent.mkdir(parents=True, exist_ok=True)
@@ -65,7 +51,25 @@ def main(commands: list[str]) -> int:
             (directory / "stdin").write_bytes(case.stdin)
         (directory / "command.txt").write_text(
             f"{case.describe(10_000)}\n\nproblems: {'; '.join(problems)}\nexit status: "
-            f"{result.status}\n\nstderr:\n{result.stderr}", errors="backslashreplace")
+            f"{result.status}, {result.seconds:.1f} s\n\nstderr:\n{result.stderr}",
+            errors="backslashreplace")
+        failures.append((case, result, problems))
+
+    started = time.monotonic()
+    ran = 0
+    with ForkServer() as server:
+        for index, command in enumerate(chosen):
+            share = max(1, round(total * EXAMPLES[command] / weight))
+            count, found = run_campaign(server, command, share, derandomize=False,
+                                        seed=seed + index, on_failure=write)
+            ran += count
+            print(f"  {command:10} {count:6} cases, {len(found):4} failing "
+                  f"({time.monotonic() - started:.0f} s)", flush=True)
+    print(f"{ran} cases in {time.monotonic() - started:.0f} s")
+    if not failures:
+        print("no failures")
+        return 0
+    print(report(failures))
     print(f"\n{len(failures)} failing cases written to {out}/ (each: command.txt and files)")
     return 1
 

@@ -31,8 +31,9 @@ def server():
 
 
 def run_campaign(server: ForkServer, command: str, examples: int, derandomize: bool = True,
-                 seed: int | None = None) -> tuple[int, list]:
-    """Run ``examples`` generated cases of ``command``; return (cases run, failures)."""
+                 seed: int | None = None, on_failure=None) -> tuple[int, list]:
+    """Run ``examples`` generated cases of ``command``; return (cases run, failures).
+    ``on_failure(case, result, problems)`` is called as each failure is found."""
     failures: list = []
     count = 0
 
@@ -47,6 +48,8 @@ def run_campaign(server: ForkServer, command: str, examples: int, derandomize: b
         found = problems(case, result)
         if found:
             failures.append((case, result, found))
+            if on_failure is not None:
+                on_failure(case, result, found)
 
     if seed is not None:
         from hypothesis import seed as seed_decorator

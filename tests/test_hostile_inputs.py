@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import signal
 import subprocess
 import sys
 import uuid
@@ -509,3 +510,12 @@ def test_reports_never_empty_a_folder_outside_out(tmp_path: Path) -> None:
         with pytest.raises(ReportError):
             build_report(game_id, tmp_path / "out", templates=tmp_path / "templates")
         assert (victim / "keep.txt").read_text() == "precious", game_id
+
+
+def test_the_harness_bounds_cpu_time_not_wall_time(server):
+    """The fuzz harness's time bound is CPU seconds (RLIMIT_CPU): a case that computes past it
+    is killed and reported, while a loaded machine's waiting for a core is not a failure."""
+    case, result = run(server, "simulate", "punto-banco", "--shoes", "100000", "--seed", "1",
+                       "--workers", "1", timeout=1)
+    assert result.status == -signal.SIGXCPU, (result.status, result.stderr[-500:])
+    assert problems(case, result) == ["over 1 s of CPU"]
