@@ -52,6 +52,7 @@ import numpy as np
 
 from exact import __version__
 from exact.errors import CorruptEntry as CorruptEntry
+from exact.errors import one_line
 
 CACHE_FORMAT = "entry-2"  # enters every key: bump when the layout of an entry changes
 # Bounds on what a read may take (memory about 10x the file at most: tuples of records); the
@@ -308,7 +309,7 @@ def _warn(path: Path, reason: str) -> None:
         return
     _WARNED.add(str(path))
     line = f"exact: warning: cache entry {path} was corrupt ({reason}); rebuilt"
-    print(re.sub(r"[\x00-\x1f\x7f]", "?", line[:500]), file=sys.stderr)
+    print(one_line(line[:500]), file=sys.stderr)
 
 
 # --- nested tuples (records) -------------------------------------------------------------------

@@ -16,7 +16,7 @@ from exact.analysis import ENGINES, analyze, game_bets
 from exact.bets import Bet, format_pays
 from exact.cards import Shoe
 from exact.contracts import OwnAnalyze
-from exact.errors import ExactError, UsageError
+from exact.errors import ExactError, UsageError, one_line
 from exact.files import OUTPUT_HELP, write_file
 from exact.games import REGISTRY, get_game
 from exact.games.base import Game
@@ -75,7 +75,7 @@ def _with_tables(game: Game, shoe: Shoe, bets: list[Bet], args: argparse.Namespa
     own = [bet for bet in tabled if bet.source in args.table]
     replaced = {bet.id: bet for bet in bets}
     for issue in check_bets(game, own, shoe, args.engine, replaced):
-        print(f"exact: {issue.line}", file=sys.stderr)
+        print(f"exact: {one_line(issue.line)}", file=sys.stderr)
     return tabled
 
 
@@ -296,10 +296,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             sys.stdout.write(text)
     except UsageError as error:
-        print(f"exact: usage error: {error} (see --help)", file=sys.stderr)
+        print(f"exact: usage error: {one_line(error)} (see --help)", file=sys.stderr)
         return EXIT_USAGE
     except ExactError as error:  # one line, whatever the message quotes (a file's line)
-        print(f"exact: error: {' '.join(str(error).splitlines())}", file=sys.stderr)
+        print(f"exact: error: {one_line(error)}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:
         return 1

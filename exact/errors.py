@@ -177,3 +177,18 @@ class WidgetsError(ExactError, ImportError):
 class ReportError(ExactError, RuntimeError):
     """A report that cannot be built (no report module or template, Typst failed)
     (:mod:`exact.reports`)."""
+
+
+def one_line(message: object) -> str:
+    """``message`` as one line for standard error: every kind of line break (``\\n``, ``\\v``,
+    ``\\f``, U+2028...) becomes a space and any other unprintable character is shown escaped,
+    so a user's value quoted in an error can neither break the one-line contract nor send
+    control sequences to the terminal.
+
+    >>> one_line("unrecognized arguments: 3:\\x0b,T\\nnext \\x1b[2J")
+    'unrecognized arguments: 3: ,T next \\\\x1b[2J'
+    """
+    text = " ".join(str(message).splitlines())
+    return "".join(character if character.isprintable() or character == " "
+                   else character.encode("unicode_escape").decode("ascii")
+                   for character in text)

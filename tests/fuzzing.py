@@ -42,9 +42,14 @@ from pathlib import Path
 MEMORY_LIMIT = 1536 * 1024 * 1024  # 1.5 GB of address space per case (issue 11)
 TIME_LIMIT = 30.0  # seconds of CPU per case (issue 11's bound), RLIMIT_CPU in the child
 # A case blocked without using CPU (a FIFO, a lock) counts as a hang after this many times
-# TIME_LIMIT of wall time: CPU time, not wall time, is the bound, so that a campaign on a loaded
-# shared machine does not report a case that is merely waiting for a core.
+# TIME_LIMIT of wall time (at least a minute): CPU time, not wall time, is the bound, so that a
+# campaign on a loaded shared machine does not report a case that is merely waiting for a core.
 WALL_FACTOR = 4
+
+
+def wall_limit(timeout: float) -> float:
+    """Seconds of wall time after which a case with a CPU limit of ``timeout`` is a hang."""
+    return max(WALL_FACTOR * timeout, 60.0)
 FILE_SIZE_LIMIT = 256 * 1024 * 1024  # no output file a fuzz case writes needs more
 REPOSITORY = Path(__file__).resolve().parents[1]
 
@@ -249,9 +254,9 @@ def _child(case: dict, directory: Path) -> None:
 
 
 def _wait(pid: int, timeout: float) -> tuple[int | None, int]:
-    """The child's status (None past WALL_FACTOR * timeout of wall time, after killing its
+    """The child's status (None past :func:`wall_limit` of wall time, after killing its
     process group; -SIGXCPU past ``timeout`` of CPU) and peak RSS."""
-    deadline = time.monotonic() + WALL_FACTOR * timeout
+    deadline = time.monotonic() + wall_limit(timeout)
     delay = 0.0005
     while True:
         waited, status, usage = os.wait4(pid, os.WNOHANG)
@@ -473,7 +478,7 @@ def problems(case: Case, result: Result) -> list[str]:
     file; within the time and memory limits."""
     found = []
     if result.status is None:
-        found.append(f"hang: no exit within {WALL_FACTOR * case.timeout:.0f} s of wall time")
+        found.append(f"hang: no exit within {wall_limit(case.timeout):.0f} s of wall time")
     elif result.status == -signal.SIGXCPU:
         found.append(f"over {case.timeout:.0f} s of CPU")
     elif result.status < 0:

@@ -519,3 +519,13 @@ def test_the_harness_bounds_cpu_time_not_wall_time(server):
                        "--workers", "1", timeout=1)
     assert result.status == -signal.SIGXCPU, (result.status, result.stderr[-500:])
     assert problems(case, result) == ["over 1 s of CPU"]
+
+
+@pytest.mark.parametrize("separator", ["\n", "\x0b", "\x0c", "\x1c", "\x85", "\u2028"])
+def test_a_line_break_of_any_kind_in_an_argument_stays_on_one_line(server, separator):
+    """Found by `make fuzz`: argparse quoted a stray argument holding a vertical tab, which
+    ``str.splitlines`` (and a reader) takes as a second line."""
+    case, result = run(server, "analyze", "nine-and-nines", "--shoe", "-",
+                       f"T:2,3:{separator}ë,T:2", "--bet", "tie")
+    assert_refused(case, result)
+    assert "unrecognized arguments" in result.stderr

@@ -14,7 +14,7 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from exact.errors import ExactError
+from exact.errors import ExactError, one_line
 from exact.files import write_file
 from exact.games import get_game
 from exact.output import json_text
@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         arguments = parser.parse_args(argv)
     except ReportError as error:
-        print(f"exact.reports: {error}", file=sys.stderr)
+        print(f"exact.reports: {one_line(error)}", file=sys.stderr)
         return 2
     games = arguments.games or available_reports()
     executor = None
@@ -154,11 +154,11 @@ def main(argv: list[str] | None = None) -> int:
             also = f" and {workbook.name}" if workbook.is_file() else ""
             print(f"{target}{also} ({seconds:.1f} s)", flush=True)
     except ExactError as error:  # a ReportError, or an output file that cannot be written
-        print(f"exact.reports: {error}", file=sys.stderr)
+        print(f"exact.reports: {one_line(error)}", file=sys.stderr)
         return 2
     except OSError as error:  # the output folder cannot be made or emptied
-        print(f"exact.reports: cannot write {error.filename or arguments.out}: "
-              f"{error.strerror or error}", file=sys.stderr)
+        print(one_line(f"exact.reports: cannot write {error.filename or arguments.out}: "
+                       f"{error.strerror or error}"), file=sys.stderr)
         return 2
     finally:
         if executor is not None:
