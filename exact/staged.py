@@ -47,7 +47,7 @@ from exact.enumerator import Deal, Draw, check_shoe, fixed_stages, group_coeffic
 from exact.expressions import EvaluationError
 from exact.games.base import Game
 
-_BLOCK = 16  # shoes per block: the shared-class pairs make (shoes x 140,000)-int64 arrays
+_BLOCK = 64  # shoes per block: (shoes x 6,734-key) arrays and one sparse product over 139,282 pairs
 Universe = tuple[tuple[int, ...], ...]  # per stage, the class indices its groups may use
 
 
@@ -133,6 +133,9 @@ class _Grid:
     shared: Segments | None = None
     shared_first: np.ndarray | None = None  # per shared pair in ``shared.order``: first hand
     shared_key: np.ndarray | None = None  # ... and its second hand given the first
+    # (events x first hands) x keys, sparse: how many shared pairs of each first hand and key
+    # settle each event (the same pairs as ``shared``, summed by a sparse product)
+    excess: object | None = None
 
 
 class StagedDeal:
@@ -193,13 +196,20 @@ class StagedDeal:
                 self._grids[bet] = _Grid(Segments.of(grid[signatures[0]], events))
             else:
                 first, second = signatures
-                shared = Segments.of(
-                    grid[first[self._shared_first], second[self._shared_second]], events)
+                from scipy import sparse  # only the batch of a bet on both hands needs it
+
+                event = grid[first[self._shared_first], second[self._shared_second]]
+                shared = Segments.of(event, events)
+                hands = len(self.stages[0].groups)
+                excess = sparse.csr_matrix(
+                    (np.ones(len(event), dtype=np.int64),
+                     (event * hands + self._shared_first, self._shared_key)),
+                    shape=(events * hands, len(self._key_second)), dtype=np.int64)
                 self._grids[bet] = _Grid(Segments.of(first, grid.shape[0]),
                                          Segments.of(second, grid.shape[1]),
                                          Segments.of(grid.ravel(), events), shared,
                                          self._shared_first[shared.order],
-                                         self._shared_key[shared.order])
+                                         self._shared_key[shared.order], excess)
         return self._grids[bet]
 
     def counts(self, bets: Sequence[Bet], counts: np.ndarray) -> list[np.ndarray]:
@@ -260,9 +270,25 @@ class StagedDeal:
             assert grid.second is not None and grid.pairs is not None and grid.shared is not None
             by_first, by_second = grid.first.sums(weights), grid.second.sums(second_weights)
             products = (by_first[:, :, None] * by_second[:, None, :]).reshape(len(matrix), -1)
-            excess = weights[:, grid.shared_first] * overstated[:, grid.shared_key]
-            out.append(grid.pairs.sums(products) - grid.shared.sorted_sums(excess))
+            out.append(grid.pairs.sums(products) - self._excess(grid, weights, overstated))
         return out
+
+
+    @staticmethod
+    def _excess(grid: _Grid, weights: np.ndarray, overstated: np.ndarray) -> np.ndarray:
+        """(shoes x events): the sum over the shared-class pairs of each event of the first
+        hand's weight times the overstatement of the second's. In int64, one sparse product
+        (keys to first hands by event) and a product with the first hands' weights: every
+        value a non-negative sum of terms of the exact excess, at most ``N**used`` (the bound
+        that chose int64); Python integers by gathers."""
+        if weights.dtype == object:
+            assert grid.shared is not None
+            excess = weights[:, grid.shared_first] * overstated[:, grid.shared_key]
+            return grid.shared.sorted_sums(excess)
+        by_first = grid.excess @ overstated.T  # type: ignore[operator]
+        hands = weights.shape[1]
+        by_first = by_first.reshape(-1, hands, weights.shape[0])
+        return np.einsum("ehs,sh->se", by_first, weights)
 
 
 class _Reader:
