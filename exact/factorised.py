@@ -49,6 +49,7 @@ from exact import cache
 from exact.bets import Bet
 from exact.cards import CARDS, Card, Label, Shoe, View
 from exact.compiled import INT64_LIMIT
+from exact.contracts import CapabilityError, CardPositions
 from exact.enumerator import Deal, check_shoe, falling, group_coefficient
 from exact.errors import TooFine as TooFine
 from exact.features import ORDER, Feature, Needs
@@ -64,8 +65,8 @@ PATTERN_LIMIT = 3_000_000
 
 def serves(game: Game, needs: Needs) -> bool:
     """Whether this engine should count bets with ``needs``: a game whose deal is a pair of
-    hands (``game.card_positions``), bets that read a card attribute beyond its value
-    together with third cards, or a hand's first or second card by position (the bets on
+    hands (:class:`~exact.contracts.CardPositions`), bets that read a card attribute beyond
+    its value together with third cards, or a hand's first or second card by position (the bets on
     which the compiled walk over rank-and-suit classes is slow). Bets on unordered first
     pairs alone stay with the staged evaluator.
 
@@ -75,8 +76,9 @@ def serves(game: Game, needs: Needs) -> bool:
     ...     ["player_card1_colour"], ["winner"], ["player_pair"])]
     [True, True, False, False]
     """
-    positions = getattr(game, "card_positions", None)
-    if not positions or not any(attribute not in ("value", ORDER) for _, attribute in needs.pairs):
+    if not isinstance(game, CardPositions) or not game.card_positions:
+        return False
+    if not any(attribute not in ("value", ORDER) for _, attribute in needs.pairs):
         return False
     # without third cards and read in unordered pairs, the staged evaluator is quicker
     return "draws" in needs.stages or any(needs.ordered(stage) for stage in needs.stages)
@@ -113,7 +115,8 @@ def evaluate(game: Game, bets: Sequence[Bet], shoe: Shoe) -> list[list[int]]:
 def _shape(game: Game, bet: Bet) -> tuple:
     features = [game.features[name] for name in sorted(bet.features)]
     fine = [f for f in features if _fine_attributes(f.needs)]
-    pools = _pools(game.card_positions, fine, _stage_positions(game))  # type: ignore[attr-defined]
+    placed = _placed(game)
+    pools = _pools(placed.card_positions, fine, placed.stage_positions)
     attributes = frozenset().union(*(_fine_attributes(f.needs) for f in fine))
     return attributes, tuple(pools), game.needs(bet.features).stages
 
@@ -129,7 +132,8 @@ class FactorisedBet:
         deal = game.deal(game.needs(self.names))
         self.round_cards = deal.round_cards
         self.deal = deal
-        positions: tuple[Position, ...] = game.card_positions  # type: ignore[attr-defined]
+        placed = _placed(game)
+        positions: tuple[Position, ...] = placed.card_positions
         self.positions = positions
         features = {name: game.features[name] for name in self.names}
         fine = {name: f for name, f in features.items() if _fine_attributes(f.needs)}
@@ -138,7 +142,7 @@ class FactorisedBet:
         seen = {self.view.label(card) for card in cards if not card.is_joker}
         self.fine_labels = [label for label in self.view.labels if label in seen]
         self.values = frozenset(card.value for card in cards if not card.is_joker)
-        self.pools = _pools(positions, fine.values(), _stage_positions(game))
+        self.pools = _pools(positions, fine.values(), placed.stage_positions)
         self.value_features = [f for name, f in features.items() if name not in fine]
         if compile:
             self._compile(game, features)
@@ -330,8 +334,12 @@ def _fine_attributes(needs: Needs) -> set[str]:
     return {attribute for _, attribute in needs.pairs if attribute not in ("value", ORDER)}
 
 
-def _stage_positions(game: Game) -> dict[str, tuple[Position, ...]]:
-    return game.stage_positions  # type: ignore[attr-defined]
+def _placed(game: Game) -> CardPositions:
+    """``game`` as the capability this engine needs (:func:`serves` chose it for that)."""
+    if not isinstance(game, CardPositions):
+        raise CapabilityError(f"{game.id} does not offer card positions (a record of a pair "
+                              "of hands): factorised counting cannot serve it")
+    return game
 
 
 def _pools(positions: Sequence[Position], fine: object, stages: dict[str, tuple[Position, ...]]
