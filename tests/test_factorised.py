@@ -106,14 +106,32 @@ def test_value_walk_counts_every_round_once(punto_banco):
     assert Counter(m for _, m in ordered) == Counter({1: len(ordered)})
 
 
-def test_a_bet_past_the_pattern_limit_is_refused_before_its_walk(punto_banco, monkeypatch):
-    """Bounded compilation: past PATTERN_LIMIT the engine refuses (TooFine, which `analyze`
-    catches to use the compiled walk) before walking any pattern."""
+def test_a_bet_past_the_pattern_limit_is_refused_before_its_walk(punto_banco, monkeypatch,
+                                                                 tmp_path, capsys):
+    """Bounded compilation: past PATTERN_LIMIT the engine refuses, naming the bet and the
+    measured count against the limit (TooFine, an EngineError), before walking any pattern;
+    `analyze` passes the refusal on (no compiled walk of minutes and gigabytes), and the
+    command line prints it on one line with exit status 2."""
+    from exact.cli import main
+    from exact.errors import EngineError
+
     monkeypatch.setattr(factorised, "PATTERN_LIMIT", 10)
     factorised._compiled_bet.cache_clear()
     text = ('[[bet]]\nid = "hearts"\n[[bet.event]]\nname = "Win"\n'
             'when = "dealt_hearts >= 2 and winner == \'tie\'"\npays = 5\n')
     bet, = load_bets("inline.toml", punto_banco.features, text=text)
-    with pytest.raises(factorised.TooFine, match="patterns of card classes"):
-        factorised.evaluate(punto_banco, [bet], ODD["nines and tens, two suits"])
-    factorised._compiled_bet.cache_clear()
+    shoe = ODD["nines and tens, two suits"]
+    try:
+        with pytest.raises(factorised.TooFine, match=r"bet hearts .* patterns of card classes "
+                                                     r"\(at most 10\)"):
+            factorised.evaluate(punto_banco, [bet], shoe)
+        with pytest.raises(EngineError, match="bet hearts"):
+            analyze(punto_banco, shoe, [bet])
+        bet_file = tmp_path / "hearts.toml"
+        bet_file.write_text(text)
+        assert main(["analyze", "punto-banco", "--shoe", "9H:2,9S:2,TH:1,KD:1,4C:1", "--bets",
+                     str(bet_file), "--bet", "hearts"]) == 2
+        error = capsys.readouterr().err.strip()
+        assert len(error.splitlines()) == 1 and "hearts" in error and "at most 10" in error
+    finally:
+        factorised._compiled_bet.cache_clear()
