@@ -38,8 +38,8 @@ set of needs, :func:`evaluate` gives the exact event counts of bets for a shoe.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
-from functools import lru_cache
+from collections.abc import Callable, Sequence
+from functools import cached_property, lru_cache
 from itertools import combinations_with_replacement, product
 from math import comb, prod
 
@@ -48,7 +48,14 @@ import numpy as np
 from exact import cache
 from exact.bets import Bet
 from exact.cards import CARDS, Card, Label, Shoe, View
-from exact.compiled import INT64_LIMIT
+from exact.compiled import (
+    INT64_LIMIT,
+    Segments,
+    batch_dtype,
+    check_batch,
+    rest_of_round,
+    shoe_sizes,
+)
 from exact.contracts import CapabilityError, CardPositions
 from exact.enumerator import Deal, check_shoe, falling, group_coefficient
 from exact.errors import TooFine as TooFine
@@ -107,17 +114,63 @@ def evaluate(game: Game, bets: Sequence[Bet], shoe: Shoe) -> list[list[int]]:
     results: dict[Bet, list[int]] = {}
     for group in by_shape.values():
         unique = tuple(dict.fromkeys(group))
-        try:
-            compiled = _compiled_bet(game, unique, present)
-        except TooFine as error:
-            names = ", ".join(dict.fromkeys(bet.id for bet in unique))
-            raise TooFine(f"bet {names} reads the cards too finely for exact counting on this "
-                          f"{shoe.size}-card shoe: {error}; the compiled walk would take "
-                          "minutes and gigabytes (a smaller shoe, or a bet reading fewer "
-                          "cards or attributes, stays within the limit)") from None
+        compiled = _named(game, unique, present, f"this {shoe.size}-card shoe")
         for bet, counts in zip(unique, compiled.counts(shoe), strict=True):
             results[bet] = counts
     return [results[bet] for bet in bets]
+
+
+def batch(game: Game, bets: Sequence[Bet]) -> Callable[[np.ndarray], list[np.ndarray]]:
+    """The batch form for the batch evaluator (:mod:`exact.batch`): a function of a
+    (shoes x 53) count matrix giving, per bet, its (shoes x events) exact counts over
+    ``N!/(N-round_cards)!``. The bets are compiled (once, then from the caches) for the cards
+    the batch holds: every card of a deck for depleted 8-deck shoes, the same compiled form
+    as ``analyze`` of a full shoe; a few for small shoes, which then compile in little time.
+
+    >>> from exact.analysis import game_bets
+    >>> from exact.compiled import counts_matrix
+    >>> from exact.games import get_game
+    >>> game = get_game("punto-banco")
+    >>> text = ('[[bet]]\\nid = "red"\\n[[bet.event]]\\nname = "Red"\\n'
+    ...         'when = "player_card1_colour == \\'red\\'"\\npays = 1\\n')
+    >>> from exact.bets import load_bets
+    >>> bet, = load_bets("red.toml", game.features, text=text)
+    >>> shoe = Shoe.standard(1).remove("AH 2D")
+    >>> batch(game, [bet])(counts_matrix([shoe]))[0].tolist() == [evaluate(game, [bet], shoe)[0]]
+    True
+    """
+    by_shape: dict[tuple, list[Bet]] = defaultdict(list)
+    for bet in bets:
+        by_shape[_shape(game, bet)].append(bet)
+    groups = [tuple(dict.fromkeys(group)) for group in by_shape.values()]
+    deal = game.deal(game.needs(set().union(*(bet.features for bet in bets))))
+
+    def counts(shoes: np.ndarray) -> list[np.ndarray]:
+        matrix = check_batch(deal, shoes)
+        if not len(matrix):
+            return [np.zeros((0, len(bet.events)), dtype=np.int64) for bet in bets]
+        held = matrix.any(axis=0).tolist()
+        cards = frozenset(card for card, present in zip(CARDS, held, strict=True) if present)
+        results: dict[Bet, np.ndarray] = {}
+        for group in groups:
+            one = _named(game, group, cards, "this batch of shoes")
+            results.update(zip(one.bets, one.batch_counts(matrix), strict=True))
+        return [results[bet] for bet in bets]
+
+    return counts
+
+
+def _named(game: Game, bets: tuple[Bet, ...], cards: frozenset[Card], where: str
+           ) -> FactorisedBet:
+    """The compiled bets, or TooFine naming them, their pattern count and the limit."""
+    try:
+        return _compiled_bet(game, bets, cards)
+    except TooFine as error:
+        names = ", ".join(dict.fromkeys(bet.id for bet in bets))
+        raise TooFine(f"bet {names} reads the cards too finely for exact counting on {where}: "
+                      f"{error}; the compiled walk would take minutes and gigabytes (a smaller "
+                      "shoe, or a bet reading fewer cards or attributes, stays within the "
+                      "limit)") from None
 
 
 def _shape(game: Game, bet: Bet) -> tuple:
@@ -335,6 +388,94 @@ class FactorisedBet:
             start += len(bet.events)
             if sum(out[-1]) != falling(size, unit):
                 raise AssertionError(f"{bet.id}: factorised counts do not sum to N!/(N-r)!")
+        return out
+
+
+    def _factor_table(self, matrix: np.ndarray, sizes: np.ndarray, dtype: type) -> np.ndarray:
+        """(shoes x factors): every factor's falling factorial for every shoe of ``matrix``,
+        each a non-negative integer at most ``N**round_cards``."""
+        fine_class = np.array(self.view.card_class, dtype=np.int64)
+        fine_hot = np.zeros((len(CARDS), len(self.view.labels)), dtype=np.int64)
+        fine_hot[np.arange(len(CARDS)), fine_class] = 1
+        value_hot = np.zeros((len(CARDS), 10), dtype=np.int64)
+        for index, card in enumerate(CARDS):
+            if not card.is_joker:
+                value_hot[index, card.value] = 1
+        fine, by_value = matrix @ fine_hot, matrix @ value_hot
+        unit = self.round_cards
+        table = np.ones((len(matrix), len(self._factors)), dtype=dtype)
+        for column, (kind, first, second, third) in enumerate(self._factors.tolist()):
+            if kind == _FINE:
+                base, count = fine[:, self.view.index[self.fine_labels[first]]], second
+            elif kind == _VALUE:
+                base, count = np.maximum(by_value[:, first] - second, 0), third
+            elif kind == _FILL:
+                base, count = sizes - first, unit - first
+            else:
+                continue
+            for offset in range(count):
+                # n(n-1)...: a zero factor once n is passed, so clipping at 0 changes nothing
+                table[:, column] *= np.maximum(base - offset, 0).astype(dtype)
+        return table
+
+    @cached_property
+    def _sorted(self) -> dict[str, object]:
+        """The arrays in the order of their segments (fine slots, signature slots, events),
+        so each sum is one ``reduceat`` with no gather."""
+        arrays = self._arrays
+        signature_slots, fine_slots = (int(n) for n in arrays["slots"])
+        fine = Segments.of(arrays["fine_slot"], fine_slots)
+        pairs = Segments.of(arrays["pair_slot"], signature_slots)
+        combos = Segments.of(arrays["combo_event"], self.events)
+        return {"fine": fine, "fine_rows": arrays["fine_rows"][fine.order],
+                "fine_orderings": arrays["fine_orderings"][fine.order],
+                "pairs": pairs, "pair_plain": arrays["pair_plain"][pairs.order],
+                "pair_coefficient": arrays["pair_coefficient"][pairs.order],
+                "combos": combos, "combo_signature": arrays["combo_signature"][combos.order],
+                "combo_fine": arrays["combo_fine"][combos.order]}
+
+    def batch_counts(self, counts: np.ndarray) -> list[np.ndarray]:
+        """Per bet, the (shoes x events) exact counts of a batch of shoes ((shoes x 53) card
+        counts): what :meth:`counts` gives shoe by shoe, with the same bounds (int64 when
+        ``N**round_cards`` fits, Python integers beyond), checked to sum to ``N!/(N-r)!``."""
+        matrix = check_batch(self.deal, counts)
+        sizes = shoe_sizes(matrix)
+        unit = self.round_cards
+        dtype: type = np.int64 if batch_dtype(int(sizes.max(initial=0)), unit) is not object \
+            else object
+        table = self._factor_table(matrix, sizes, dtype)
+        arrays, order = self._arrays, self._sorted
+        widest = max(len(arrays["fine_rows"]), len(arrays["pair_plain"]),
+                     len(arrays["combo_event"]), 1)
+        block = max(1, min(256, 2**20 // widest))  # (block x widest) arrays of a few MB
+        blocks = []
+        for start in range(0, len(matrix), block):
+            part = table[start:start + block]
+            fine_rows = order["fine_rows"]
+            fine_weights = part[:, fine_rows[:, 0]]
+            for column in range(1, fine_rows.shape[1]):
+                fine_weights *= part[:, fine_rows[:, column]]
+            fine_weights *= order["fine_orderings"].astype(dtype)
+            by_fine = order["fine"].sorted_sums(fine_weights)
+            plain_rows = arrays["plain_rows"]
+            plain_weights = part[:, plain_rows[:, 0]]
+            for column in range(1, plain_rows.shape[1]):
+                plain_weights *= part[:, plain_rows[:, column]]
+            pairs = plain_weights[:, order["pair_plain"]]
+            pairs *= order["pair_coefficient"].astype(dtype)
+            by_signature = order["pairs"].sorted_sums(pairs)
+            combos = by_signature[:, order["combo_signature"]]
+            combos *= by_fine[:, order["combo_fine"]]
+            blocks.append(order["combos"].sorted_sums(combos))
+        every = np.vstack(blocks) if blocks else np.zeros((0, self.events), dtype=dtype)
+        totals = rest_of_round(sizes, 0, unit, dtype)
+        out, start = [], 0
+        for bet in self.bets:
+            result = every[:, start:start + len(bet.events)]
+            start += len(bet.events)
+            if not np.array_equal(result.sum(axis=1), totals):
+                raise AssertionError(f"{bet.id}: factorised counts do not sum to N!/(N-r)!")
+            out.append(result)
         return out
 
 

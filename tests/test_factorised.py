@@ -135,3 +135,46 @@ def test_a_bet_past_the_pattern_limit_is_refused_before_its_walk(punto_banco, mo
         assert len(error.splitlines()) == 1 and "hearts" in error and "at most 10" in error
     finally:
         factorised._compiled_bet.cache_clear()
+
+
+def test_batch_evaluator_serves_card_level_bets_exactly(punto_banco, card_bets):
+    """`eor`, `simulate` and `edge` (the batch evaluator) count bets by position and with the
+    third cards through the same plan as `analyze`: factorised counting, exact against the
+    brute force on the odd shoes (compiled for the cards each batch holds, as `analyze` of the
+    shoe is: the tests above leave those compiled forms in memory)."""
+    from exact.batch import BetEvaluator, batch_path
+    from exact.plan import plan
+
+    inline = "".join(f'[[bet]]\nid = "{bet_id}"\n[[bet.event]]\nname = "Win"\n'
+                     f'when = "{condition}"\npays = 5\n' for bet_id, condition in FINE_WITH_DRAWS)
+    bets = [bet for bet in card_bets if bet.id != "four-nines"]  # staged: first cards only
+    bets += load_bets("inline.toml", punto_banco.features, text=inline)
+    assert {batch_path(punto_banco, bet) for bet in bets} == {"factorised"}
+    assert plan(punto_banco, bets, "batch").choices == tuple(
+        choice for choice in plan(punto_banco, bets, "shoe").choices)
+    for bet in bets:
+        evaluator = BetEvaluator(punto_banco, [bet])
+        for name, shoe in ODD.items():
+            counts = evaluator.counts([shoe])[bet.id]
+            assert [int(c) for c in counts[0]] == _reference_counts(bet, shoe), (bet.id, name)
+
+
+def test_edge_command_on_a_card_level_bet(punto_banco, card_bets, tmp_path, capsys):
+    """The `edge` command (the batch evaluator) on a bet by position, small shoe: its exact
+    counts and edge equal the brute force's."""
+    import json
+    from fractions import Fraction
+
+    from exact.cli import main
+
+    seen = tmp_path / "seen.txt"
+    seen.write_text("")
+    assert main(["edge", "punto-banco", "--shoe", "9H:2,9S:2,TH:1,KD:1,4C:1", "--seen",
+                 str(seen), "--bets", str(BET_FILE), "--bet", "suited-third-cards",
+                 "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)["bets"]["suited-third-cards"]
+    bet = next(b for b in card_bets if b.id == "suited-third-cards")
+    counts = _reference_counts(bet, ODD["nines and tens, two suits"])
+    assert [int(c) for c in printed["counts"]] == counts and any(counts[:-1])
+    edge = sum(e.pays * c for e, c in zip(bet.events, counts, strict=True)) / sum(counts)
+    assert Fraction(printed["expected_value"]["exact"]) == edge
