@@ -178,3 +178,24 @@ def test_edge_command_on_a_card_level_bet(punto_banco, card_bets, tmp_path, caps
     assert [int(c) for c in printed["counts"]] == counts and any(counts[:-1])
     edge = sum(e.pays * c for e, c in zip(bet.events, counts, strict=True)) / sum(counts)
     assert Fraction(printed["expected_value"]["exact"]) == edge
+
+
+def test_design_command_on_a_card_level_bet(card_bets, capsys):
+    """The designer solves a card-level bet (third cards' suits) through the same plan: its
+    probabilities are the brute force's, and the solved pay gives the target edge exactly."""
+    import json
+    from fractions import Fraction
+
+    from exact.cli import main
+
+    assert main(["design", "punto-banco", "--shoe", "9H:2,9S:2,TH:1,KD:1,4C:1", "--bets",
+                 str(BET_FILE), "--bet", "suited-third-cards", "--solve-for", "suited",
+                 "--target-edge", "5%", "--json"]) == 0
+    design = json.loads(capsys.readouterr().out)
+    bet = next(b for b in card_bets if b.id == "suited-third-cards")
+    counts = _reference_counts(bet, ODD["nines and tens, two suits"])
+    probabilities = [Fraction(c, sum(counts)) for c in counts]
+    assert [Fraction(design["probabilities"][e.name]) for e in bet.events] == probabilities
+    pays = [e.pays for e in bet.events]
+    pays[1] = Fraction(design["exact_pays"]["Suited"])
+    assert -sum(p * q for p, q in zip(pays, probabilities, strict=True)) == Fraction(1, 20)
