@@ -123,9 +123,10 @@ def evaluate(game: Game, bets: Sequence[Bet], shoe: Shoe) -> list[list[int]]:
 def batch(game: Game, bets: Sequence[Bet]) -> Callable[[np.ndarray], list[np.ndarray]]:
     """The batch form for the batch evaluator (:mod:`exact.batch`): a function of a
     (shoes x 53) count matrix giving, per bet, its (shoes x events) exact counts over
-    ``N!/(N-round_cards)!``. The bets are compiled (once, then from the caches) for the cards
-    the batch holds: every card of a deck for depleted 8-deck shoes, the same compiled form
-    as ``analyze`` of a full shoe; a few for small shoes, which then compile in little time.
+    ``N!/(N-round_cards)!``. The bets are compiled (once, then from the caches) for every
+    card of a deck (the compiled form ``analyze`` of a full shoe uses), or, when the batch
+    holds at most ``_FEW_CARDS`` distinct cards (toy and test shoes), for those only, which
+    compile in little time.
 
     >>> from exact.analysis import game_bets
     >>> from exact.compiled import counts_matrix
@@ -151,6 +152,9 @@ def batch(game: Game, bets: Sequence[Bet]) -> Callable[[np.ndarray], list[np.nda
             return [np.zeros((0, len(bet.events)), dtype=np.int64) for bet in bets]
         held = matrix.any(axis=0).tolist()
         cards = frozenset(card for card, present in zip(CARDS, held, strict=True) if present)
+        if len(cards) > _FEW_CARDS:
+            # one compiled form whatever cards a depleted shoe has run out of
+            cards = _DECK
         results: dict[Bet, np.ndarray] = {}
         for group in groups:
             one = _named(game, group, cards, "this batch of shoes")
@@ -158,6 +162,10 @@ def batch(game: Game, bets: Sequence[Bet]) -> Callable[[np.ndarray], list[np.nda
         return [results[bet] for bet in bets]
 
     return counts
+
+
+_DECK = frozenset(card for card in CARDS if not card.is_joker)
+_FEW_CARDS = 16
 
 
 def _named(game: Game, bets: tuple[Bet, ...], cards: frozenset[Card], where: str
