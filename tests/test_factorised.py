@@ -199,3 +199,17 @@ def test_design_command_on_a_card_level_bet(card_bets, capsys):
     pays = [e.pays for e in bet.events]
     pays[1] = Fraction(design["exact_pays"]["Suited"])
     assert -sum(p * q for p, q in zip(pays, probabilities, strict=True)) == Fraction(1, 20)
+
+
+def test_batch_beyond_int64_uses_python_integers(punto_banco, card_bets):
+    """A batch holding a shoe of 2**20 cards (N**6 past 2**63) counts in Python integers,
+    equal to the shoe-by-shoe counts, beside a small shoe of the same batch."""
+    from exact.batch import BetEvaluator
+
+    bet = next(b for b in card_bets if b.id == "suited-third-cards")
+    huge = Shoe.from_counts({"9H": 2**19, "3H": 2**18, "KD": 2**18 - 3, "4C": 3})
+    shoes = [huge, Shoe.from_counts({"9H": 2, "3H": 1, "KD": 2, "4C": 2})]
+    counts = BetEvaluator(punto_banco, [bet]).counts(shoes)[bet.id]
+    assert counts.dtype == object and sum(counts[0]) == falling(huge.size, 6) > 2**63
+    assert [[int(c) for c in row] for row in counts] == \
+        [factorised.evaluate(punto_banco, [bet], shoe)[0] for shoe in shoes]
