@@ -435,8 +435,9 @@ class FactorisedBet:
         fine = Segments.of(arrays["fine_slot"], fine_slots)
         pairs = Segments.of(arrays["pair_slot"], signature_slots)
         combos = Segments.of(arrays["combo_event"], self.events)
-        return {"fine": fine, "fine_rows": arrays["fine_rows"][fine.order],
+        return {"fine": fine, "fine_trie": _product_trie(arrays["fine_rows"][fine.order]),
                 "fine_orderings": arrays["fine_orderings"][fine.order],
+                "plain_trie": _product_trie(arrays["plain_rows"]),
                 "pairs": pairs, "pair_plain": arrays["pair_plain"][pairs.order],
                 "pair_coefficient": arrays["pair_coefficient"][pairs.order],
                 "combos": combos, "combo_signature": arrays["combo_signature"][combos.order],
@@ -459,16 +460,10 @@ class FactorisedBet:
         blocks = []
         for start in range(0, len(matrix), block):
             part = table[start:start + block]
-            fine_rows = order["fine_rows"]
-            fine_weights = part[:, fine_rows[:, 0]]
-            for column in range(1, fine_rows.shape[1]):
-                fine_weights *= part[:, fine_rows[:, column]]
+            fine_weights = _trie_products(part, *order["fine_trie"])
             fine_weights *= order["fine_orderings"].astype(dtype)
             by_fine = order["fine"].sorted_sums(fine_weights)
-            plain_rows = arrays["plain_rows"]
-            plain_weights = part[:, plain_rows[:, 0]]
-            for column in range(1, plain_rows.shape[1]):
-                plain_weights *= part[:, plain_rows[:, column]]
+            plain_weights = _trie_products(part, *order["plain_trie"])
             pairs = plain_weights[:, order["pair_plain"]]
             pairs *= order["pair_coefficient"].astype(dtype)
             by_signature = order["pairs"].sorted_sums(pairs)
@@ -485,6 +480,38 @@ class FactorisedBet:
                 raise AssertionError(f"{bet.id}: factorised counts do not sum to N!/(N-r)!")
             out.append(result)
         return out
+
+
+def _product_trie(rows: np.ndarray) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
+    """Rows of factor ids as a trie of their sorted prefixes: per depth, each node's parent
+    (a node of the depth before) and factor; and each row's node at the last depth. A row's
+    product is then one multiplication per node, shared by the rows with that prefix.
+
+    >>> levels, leaf = _product_trie(np.array([[3, 1], [1, 2], [1, 3]]))
+    >>> [(parents.tolist(), factors.tolist()) for parents, factors in levels], leaf.tolist()
+    ([([0], [1]), ([0, 0], [2, 3])], [1, 0, 1])
+    """
+    ordered = np.sort(rows, axis=1)
+    radix = int(ordered.max(initial=0)) + 1
+    node = np.zeros(len(rows), dtype=np.int64)
+    levels = []
+    for depth in range(ordered.shape[1]):
+        keys, node = np.unique(node * radix + ordered[:, depth], return_inverse=True)
+        node = node.reshape(-1)
+        levels.append((keys // radix, keys % radix))
+    return levels, node
+
+
+def _trie_products(table: np.ndarray, levels: list[tuple[np.ndarray, np.ndarray]],
+                   leaf: np.ndarray) -> np.ndarray:
+    """(shoes x rows): each row's product of factors of ``table`` (shoes x factors), through
+    the trie of :func:`_product_trie`. Every node is a product of part of a row's factors,
+    so it is bounded as the row's product is."""
+    values = np.ones((table.shape[0], 1), dtype=table.dtype)
+    for parents, factors in levels:
+        values = values[:, parents]
+        values *= table[:, factors]
+    return values[:, leaf] if levels else np.ones((table.shape[0], len(leaf)), table.dtype)
 
 
 def _fine_attributes(needs: Needs) -> set[str]:
