@@ -500,6 +500,13 @@ def rest_of_round(sizes: Sequence[int] | np.ndarray, used: int, unit: int,
     >>> rest_of_round([8, 6], 2, 4).tolist(), rest_of_round(np.array([5]), 0, 2).tolist()
     ([30, 12], [20])
     """
+    sizes = np.asarray(sizes)
+    if sizes.dtype != object and len(sizes) and int(sizes.max()) ** (unit - used) <= INT64_LIMIT:
+        # every factor and partial product at most max(n)**(unit - used): exact in int64
+        product = np.ones(len(sizes), dtype=np.int64)
+        for offset in range(used, unit):
+            product *= np.maximum(sizes - offset, 0)
+        return product.astype(dtype)
     return np.array([falling(int(n) - used, unit - used) for n in sizes], dtype=dtype)
 
 
