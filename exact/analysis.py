@@ -192,12 +192,9 @@ def _factorised_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
                        shoe: Shoe) -> list[list[int]]:
     from exact import factorised  # loaded only when a bet needs it
 
-    try:
-        return factorised.evaluate(game, bets, shoe)
-    except factorised.TooFine:
-        # past the pattern limit: the compiled walk, as before factorised counting (slow for
-        # such bets; the README's Limits give the measured case)
-        return _compiled_counts(game, deal, needs, bets, shoe)
+    # past the pattern limit factorised refuses by name (TooFine, an EngineError): never the
+    # compiled walk over rank-and-suit classes with the third cards (minutes, gigabytes)
+    return factorised.evaluate(game, bets, shoe)
 
 
 RUNNERS: dict[str, Runner] = {"factorised": _factorised_counts, "compiled": _compiled_counts,

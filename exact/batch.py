@@ -4,7 +4,10 @@ A :class:`BetEvaluator` groups a game's bets by what they need of the deal, comp
 group once (kept in the disk cache of :mod:`exact.cache`, keyed by game id, rules, needs and
 toolkit version), or, for bets settled on the first cards seen through ranks and suits of both
 hands (Perfect Pairs, NINES), builds their shoe-independent event grids once
-(:mod:`exact.staged`, kept in memory: about 0.1 s a deal), and evaluates a (shoes x 53)
+(:mod:`exact.staged`, kept in memory: about 0.1 s a deal), or, for bets on ranks, colours
+or suits of cards by position or with the third cards, compiles their factorised form once
+(:mod:`exact.factorised`, in the disk cache) -- the engine the plan (:mod:`exact.plan`) names
+for each bet, as ``analyze`` does -- and evaluates a (shoes x 53)
 matrix of card counts in one batch: exact event counts per bet and shoe, and exact expected
 values as integer numerators over a stated denominator (``pays_denominator * N!/(N-r)!``).
 
@@ -48,9 +51,10 @@ from exact.progress import steps
 
 
 def batch_path(game: Game, bet: Bet) -> str | None:
-    """The engine that serves ``bet`` in a batch of shoes (the plan's choice), or ``None``:
-    ranks or suits read together with the third cards, whose compiled walk would take minutes
-    and gigabytes (``analyze`` serves those one shoe at a time)."""
+    """The engine that serves ``bet`` in a batch of shoes (the plan's choice), or ``None``: a
+    game without card positions (:class:`~exact.contracts.CardPositions`) whose bet reads
+    ranks or suits together with the third cards (its compiled walk would take minutes and
+    gigabytes; ``analyze`` serves it one shoe at a time)."""
     try:
         return choose(game, bet, "batch").engine
     except EngineError:
@@ -59,7 +63,8 @@ def batch_path(game: Game, bet: Bet) -> str | None:
 
 def batch_supported(game: Game, bet: Bet) -> bool:
     """Whether the batch evaluator (and so ``eor``, ``simulate`` and ``edge``) serves ``bet``:
-    every bet whose deal is value-level or settled on fixed groups of first cards."""
+    every bet whose deal is value-level, settled on fixed groups of first cards, or served by
+    factorised counting."""
     return batch_path(game, bet) is not None
 
 
@@ -163,9 +168,11 @@ class BetEvaluator:
         _, unserved = supported_bets(game, self.bets)
         if unserved:
             raise BatchError(f"bet(s) {', '.join(b.id for b in unserved)} read ranks or suits "
-                             "together with the third cards: the batch evaluator (eor, "
-                             "simulate, edge) serves bets on card values and bets settled on "
-                             "the first cards; use `analyze --engine direct` on small shoes")
+                             "together with the third cards of a game without card positions "
+                             "(no factorised counting): the batch evaluator (eor, simulate, "
+                             "edge) serves bets on card values, bets settled on the first "
+                             "cards and card-level bets of Punto Banco; use `analyze --engine "
+                             "direct` on small shoes")
         groups = plan(game, self.bets, "batch").groups(game)
         self._groups: list[tuple[list[Bet], Callable[[np.ndarray], list[np.ndarray]]]] = []
         for (name, deal), (needs, group) in steps(groups.items(),
@@ -224,9 +231,16 @@ def _staged_batch(game: Game, deal: Deal, needs: Needs,
     return partial(staged.staged_deal(game, deal).counts, bets)
 
 
+def _factorised_batch(game: Game, deal: Deal, needs: Needs,
+                      bets: list[Bet]) -> Callable[[np.ndarray], list[np.ndarray]]:
+    from exact import factorised  # loaded only when a bet needs it
+
+    return factorised.batch(game, bets)
+
+
 # How each engine of the plan evaluates batches: (game, deal, needs, bets) -> a function of a
 # (shoes x cards) count matrix giving, per bet, its (shoes x events) counts. An engine added to
 # the plan that serves batches adds its entry here.
 BATCH_RUNNERS: dict[str, Callable[[Game, Deal, Needs, list[Bet]],
                                   Callable[[np.ndarray], list[np.ndarray]]]] = {
-    "compiled": _compiled_batch, "staged": _staged_batch}
+    "factorised": _factorised_batch, "compiled": _compiled_batch, "staged": _staged_batch}

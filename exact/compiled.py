@@ -63,7 +63,7 @@ from exact.errors import ShoeError
 
 INT64_LIMIT = 2**63 - 1
 _FLOAT_EXACT_LIMIT = 2**53  # every integer of smaller magnitude is exact in float64
-_BLOCK = 256  # shoes per block of a batch
+_BLOCK = 64  # shoes per block of a batch: its trie levels stay in the cache (~2 MB)
 Factor = tuple[View, int, int]  # (view, class index, offset)
 
 
@@ -214,25 +214,46 @@ class CompiledDeal:
         counts = check_batch(self.deal, counts)
         sizes = shoe_sizes(counts)
         unit = self.deal.round_cards
-        dtype = batch_dtype(int(sizes.max()) if len(sizes) else 0, unit)
+        dtype = self.batch_type(sizes, wider)
+        level = self.batch_levels(counts, dtype)
+        _, ends = self._trie
+        weights = np.empty((len(self.terms), counts.shape[0]), dtype=dtype)
+        for used, term_ids, nodes in ends:
+            weights[term_ids] = level[used][nodes] * rest_of_round(sizes, used, unit, dtype)
+        return weights
+
+    def batch_type(self, sizes: np.ndarray, wider: type | None = None) -> type:
+        """The number type of a batch of shoes of ``sizes`` cards (:func:`batch_dtype`), or the
+        wider ``wider`` (int64 or object) when asked; ValueError if it cannot hold the batch."""
+        dtype = batch_dtype(int(sizes.max()) if len(sizes) else 0, self.deal.round_cards)
         if wider is not None:
             order = [np.float64, np.int64, object]
             if wider not in order or order.index(wider) < order.index(dtype):
                 raise ValueError(f"{wider} cannot hold this batch exactly; needs {dtype}")
             dtype = wider
+        return dtype
+
+    def batch_levels(self, counts: np.ndarray, dtype: type) -> list[np.ndarray]:
+        """Per depth ``d`` of the trie of terms, a (nodes x shoes) array: each node's product of
+        its ``d`` factors for every shoe of ``counts`` (checked, :func:`check_batch`).
+
+        Every node is a product of falling factorials of class counts (the offsets of a class
+        enter a term in increasing order, and so do their factor ids): a non-negative integer
+        at most ``N**d``, exact in ``dtype`` by the module docstring's bound.
+        """
         shoes = counts.shape[0]
         values = np.empty((len(self.factors), shoes), dtype=dtype)
         for one_hot, rows in self._views.values():
             class_counts = (one_hot.T @ counts.T)  # classes x shoes, small exact integers
             values[rows[:, 0]] = (class_counts[rows[:, 1]] - rows[:, 2:3]).astype(dtype)
-        trie, ends = self._trie
+        trie, _ = self._trie
         level = [np.ones((1, shoes), dtype=dtype)]
         for parents, factor_ids in trie[1:]:
-            level.append(level[-1][parents] * values[factor_ids])
-        weights = np.empty((len(self.terms), shoes), dtype=dtype)
-        for used, term_ids, nodes in ends:
-            weights[term_ids] = level[used][nodes] * rest_of_round(sizes, used, unit, dtype)
-        return weights
+            # gathers into one new array, multiplied in place: no temporaries
+            node = np.take(level[-1], parents, axis=0)
+            node *= np.take(values, factor_ids, axis=0)
+            level.append(node)
+        return level
 
     def project(self, group_of_record: np.ndarray, groups: int) -> Projection:
         """Merge leaves whose records fall in the same group (e.g. the events of a bet)."""
@@ -346,27 +367,48 @@ class BatchProjection:
             start += groups
         return cls(compiled, matrix, tuple(groups for _, groups in group_sets))
 
-    def _transposed(self, dtype: type) -> np.ndarray:
+    def _by_depth(self, dtype: type) -> list[tuple[int, np.ndarray]]:
+        """Per number of cards used, the (groups x trie nodes at that depth) coefficients:
+        each term is the one node of its full factor list, so the counts of a batch are
+        sums of products of the trie levels (:meth:`counts`), no gather of terms."""
         cache = self.__dict__.setdefault("_by_dtype", {})
         if dtype not in cache:
-            cache[dtype] = np.ascontiguousarray(self.matrix.T.astype(dtype))
+            trie, ends = self.compiled._trie
+            depths = []
+            for used, term_ids, nodes in ends:
+                by_node = np.zeros((len(trie[used][0]) if used else 1, self.matrix.shape[1]),
+                                   dtype=np.int64)
+                by_node[nodes] = self.matrix[term_ids]
+                depths.append((used, np.ascontiguousarray(by_node.T.astype(dtype))))
+            cache[dtype] = depths
         return cache[dtype]
 
     def counts(self, counts: np.ndarray, wider: type | None = None) -> list[np.ndarray]:
         """Per group set, a (shoes x groups) array of exact counts (int64, or Python ints when
         the denominator exceeds int64); ``wider`` as in :meth:`CompiledDeal.batch_term_weights`.
+
+        Per depth ``u``, the coefficients times the trie level sum the ordered ``u``-card
+        sequences of the rounds that use ``u`` cards, by group: non-negative integers at most
+        ``N**u``, each partial sum too, whatever order BLAS adds them in; times the rest of
+        the round, at most ``N!/(N-r)!``. So every value stays within the number type's bound.
         """
-        counts = np.asarray(counts)
+        counts = check_batch(self.compiled.deal, counts)
+        sizes = shoe_sizes(counts)
+        unit = self.compiled.deal.round_cards
+        dtype = self.compiled.batch_type(sizes, wider)
+        depths = self._by_depth(dtype)
         blocks = []
         with _single_threaded_blas():
             for start in range(0, max(len(counts), 1), _BLOCK):
-                # blocks of a few hundred shoes keep the trie levels in cache
-                weights = self.compiled.batch_term_weights(counts[start:start + _BLOCK], wider)
-                block = (self._transposed(weights.dtype) @ weights).T
-                blocks.append(block.astype(np.int64) if weights.dtype == np.float64 else block)
+                # blocks of a few dozen shoes keep the trie levels in the cache
+                block = counts[start:start + _BLOCK]
+                level = self.compiled.batch_levels(block, dtype)
+                rest = _falling_rows(sizes[start:start + _BLOCK], unit, dtype)
+                total = np.zeros((self.matrix.shape[1], block.shape[0]), dtype=dtype)
+                for used, coefficients in depths:
+                    total += (coefficients @ level[used]) * rest[used]
+                blocks.append(total.T.astype(np.int64) if dtype == np.float64 else total.T)
         result = np.vstack(blocks)
-        sizes = shoe_sizes(counts)
-        unit = self.compiled.deal.round_cards
         totals = rest_of_round(sizes, 0, unit, result.dtype)
         out, start = [], 0
         for size in self.sizes:
@@ -376,6 +418,20 @@ class BatchProjection:
             out.append(block)
             start += size
         return out
+
+
+def _falling_rows(sizes: np.ndarray, unit: int, dtype: type) -> np.ndarray:
+    """(unit + 1) x shoes: row ``u`` the orderings of the round's last ``unit - u`` cards,
+    ``(n - u)!/(n - unit)!`` (as :func:`rest_of_round`), at most ``n**unit``: exact in the
+    batch's ``dtype``.
+
+    >>> _falling_rows(np.array([8, 6]), 2, np.int64).tolist()
+    [[56, 30], [7, 5], [1, 1]]
+    """
+    rows = np.ones((unit + 1, len(sizes)), dtype=dtype)
+    for used in range(unit - 1, -1, -1):
+        rows[used] = rows[used + 1] * (sizes - used).astype(dtype)
+    return rows
 
 
 _CONTROLLER: list = []
@@ -444,6 +500,13 @@ def rest_of_round(sizes: Sequence[int] | np.ndarray, used: int, unit: int,
     >>> rest_of_round([8, 6], 2, 4).tolist(), rest_of_round(np.array([5]), 0, 2).tolist()
     ([30, 12], [20])
     """
+    sizes = np.asarray(sizes)
+    if sizes.dtype != object and len(sizes) and int(sizes.max()) ** (unit - used) <= INT64_LIMIT:
+        # every factor and partial product at most max(n)**(unit - used): exact in int64
+        product = np.ones(len(sizes), dtype=np.int64)
+        for offset in range(used, unit):
+            product *= np.maximum(sizes - offset, 0)
+        return product.astype(dtype)
     return np.array([falling(int(n) - used, unit - used) for n in sizes], dtype=dtype)
 
 

@@ -11,7 +11,8 @@ What only some games offer is a named capability, checked with ``isinstance`` (n
 ``getattr``): a command of their own (:class:`OwnAnalyze`, :class:`OwnEor`, :class:`OwnEdge`),
 their own play on real shoes (:class:`OwnShoePlay`), the facts the bet-file validation reads
 (:class:`WinsWhen`, :class:`SymmetricBets`, :class:`SymmetricFeatures`), bets that need a
-main wager (:class:`MainWager`), and rules to state (:class:`HasRules`). A deal of fixed card
+main wager (:class:`MainWager`), rules to state (:class:`HasRules`), and where each card sits
+in a record (:class:`CardPositions`, what factorised counting needs). A deal of fixed card
 groups is :class:`exact.plan.FixedStageDeal`. :func:`require` names what a game does not offer.
 
 >>> from exact.games import get_game
@@ -35,8 +36,8 @@ from exact.errors import CapabilityError as CapabilityError
 from exact.features import Feature, Needs
 from exact.strategy_games import StrategyGame
 
-__all__ = ["BetGame", "CapabilityError", "HasRules", "MainWager", "OwnAnalyze", "OwnEdge",
-           "OwnEor", "OwnShoePlay", "StrategyGame", "SymmetricBets",
+__all__ = ["BetGame", "CapabilityError", "CardPositions", "HasRules", "MainWager", "OwnAnalyze",
+           "OwnEdge", "OwnEor", "OwnShoePlay", "StrategyGame", "SymmetricBets",
            "SymmetricFeatures", "WinsWhen", "require"]
 
 
@@ -125,6 +126,22 @@ class HasRules(Protocol):
     """A game with a rule set to state (its ``rules``)."""
 
     rules: Any
+
+
+@runtime_checkable
+class CardPositions(Protocol):
+    """A game whose records are a pair of hands: every card's (hand, index) position, and the
+    positions each stage of its deal deals (factorised counting, :mod:`exact.factorised`).
+
+    >>> from exact.games import get_game
+    >>> isinstance(get_game("punto-banco"), CardPositions)
+    True
+    >>> isinstance(get_game("chemin-de-fer"), CardPositions)
+    False
+    """
+
+    card_positions: tuple[tuple[int, int], ...]
+    stage_positions: Mapping[str, tuple[tuple[int, int], ...]]
 
 
 _WHAT: dict[type, str] = {

@@ -126,8 +126,9 @@ class BatchError(EngineError):
 
 
 class TooFine(EngineError):
-    """A bet whose factorised compilation would pass its pattern limit
-    (:mod:`exact.factorised`)."""
+    """A bet whose factorised compilation would pass its pattern limit, named with the
+    measured count and the limit (:mod:`exact.factorised`): refused, as the only other engine
+    for it (the compiled walk) would take minutes and gigabytes."""
 
 
 class CapabilityError(ExactError, TypeError):

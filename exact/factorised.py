@@ -38,8 +38,8 @@ set of needs, :func:`evaluate` gives the exact event counts of bets for a shoe.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
-from functools import lru_cache
+from collections.abc import Callable, Sequence
+from functools import cached_property, lru_cache
 from itertools import combinations_with_replacement, product
 from math import comb, prod
 
@@ -48,7 +48,15 @@ import numpy as np
 from exact import cache
 from exact.bets import Bet
 from exact.cards import CARDS, Card, Label, Shoe, View
-from exact.compiled import INT64_LIMIT
+from exact.compiled import (
+    INT64_LIMIT,
+    Segments,
+    batch_dtype,
+    check_batch,
+    rest_of_round,
+    shoe_sizes,
+)
+from exact.contracts import CapabilityError, CardPositions
 from exact.enumerator import Deal, check_shoe, falling, group_coefficient
 from exact.errors import TooFine as TooFine
 from exact.features import ORDER, Feature, Needs
@@ -56,16 +64,17 @@ from exact.games.base import Game
 
 Position = tuple[int, int]  # (hand, index): a Punto Banco record is (player hand, banker hand)
 # Patterns of fine classes a compilation may walk: about 3 million take some 30 s and 400 MB
-# (the nines-by-suit bet on four pooled cards, rank and suit); a bet past it (say the suits of
-# all six cards pooled) is left to the other engines, which bound nothing better but were
-# there before.
+# (the nines-by-suit bet on four pooled cards, rank and suit). A bet past it (say the suits of
+# all six cards pooled: 9 million at 8 decks) is refused by name (TooFine), counted before any
+# pattern is walked (seconds, tens of MB): the compiled walk over rank-and-suit classes, the
+# only other engine for it, takes minutes and gigabytes.
 PATTERN_LIMIT = 3_000_000
 
 
 def serves(game: Game, needs: Needs) -> bool:
     """Whether this engine should count bets with ``needs``: a game whose deal is a pair of
-    hands (``game.card_positions``), bets that read a card attribute beyond its value
-    together with third cards, or a hand's first or second card by position (the bets on
+    hands (:class:`~exact.contracts.CardPositions`), bets that read a card attribute beyond
+    its value together with third cards, or a hand's first or second card by position (the bets on
     which the compiled walk over rank-and-suit classes is slow). Bets on unordered first
     pairs alone stay with the staged evaluator.
 
@@ -75,8 +84,9 @@ def serves(game: Game, needs: Needs) -> bool:
     ...     ["player_card1_colour"], ["winner"], ["player_pair"])]
     [True, True, False, False]
     """
-    positions = getattr(game, "card_positions", None)
-    if not positions or not any(attribute not in ("value", ORDER) for _, attribute in needs.pairs):
+    if not isinstance(game, CardPositions) or not game.card_positions:
+        return False
+    if not any(attribute not in ("value", ORDER) for _, attribute in needs.pairs):
         return False
     # without third cards and read in unordered pairs, the staged evaluator is quicker
     return "draws" in needs.stages or any(needs.ordered(stage) for stage in needs.stages)
@@ -104,16 +114,78 @@ def evaluate(game: Game, bets: Sequence[Bet], shoe: Shoe) -> list[list[int]]:
     results: dict[Bet, list[int]] = {}
     for group in by_shape.values():
         unique = tuple(dict.fromkeys(group))
-        for bet, counts in zip(unique, _compiled_bet(game, unique, present).counts(shoe),
-                               strict=True):
+        compiled = _named(game, unique, present, f"this {shoe.size}-card shoe")
+        for bet, counts in zip(unique, compiled.counts(shoe), strict=True):
             results[bet] = counts
     return [results[bet] for bet in bets]
+
+
+def batch(game: Game, bets: Sequence[Bet]) -> Callable[[np.ndarray], list[np.ndarray]]:
+    """The batch form for the batch evaluator (:mod:`exact.batch`): a function of a
+    (shoes x 53) count matrix giving, per bet, its (shoes x events) exact counts over
+    ``N!/(N-round_cards)!``. The bets are compiled (once, then from the caches) for every
+    card of a deck (the compiled form ``analyze`` of a full shoe uses), or, when the batch
+    holds at most ``_FEW_CARDS`` distinct cards (toy and test shoes), for those only, which
+    compile in little time.
+
+    >>> from exact.analysis import game_bets
+    >>> from exact.compiled import counts_matrix
+    >>> from exact.games import get_game
+    >>> game = get_game("punto-banco")
+    >>> text = ('[[bet]]\\nid = "red"\\n[[bet.event]]\\nname = "Red"\\n'
+    ...         'when = "player_card1_colour == \\'red\\'"\\npays = 1\\n')
+    >>> from exact.bets import load_bets
+    >>> bet, = load_bets("red.toml", game.features, text=text)
+    >>> shoe = Shoe.standard(1).remove("AH 2D")
+    >>> batch(game, [bet])(counts_matrix([shoe]))[0].tolist() == [evaluate(game, [bet], shoe)[0]]
+    True
+    """
+    by_shape: dict[tuple, list[Bet]] = defaultdict(list)
+    for bet in bets:
+        by_shape[_shape(game, bet)].append(bet)
+    groups = [tuple(dict.fromkeys(group)) for group in by_shape.values()]
+    deal = game.deal(game.needs(set().union(*(bet.features for bet in bets))))
+
+    def counts(shoes: np.ndarray) -> list[np.ndarray]:
+        matrix = check_batch(deal, shoes)
+        if not len(matrix):
+            return [np.zeros((0, len(bet.events)), dtype=np.int64) for bet in bets]
+        held = matrix.any(axis=0).tolist()
+        cards = frozenset(card for card, present in zip(CARDS, held, strict=True) if present)
+        if len(cards) > _FEW_CARDS:
+            # one compiled form whatever cards a depleted shoe has run out of
+            cards = _DECK
+        results: dict[Bet, np.ndarray] = {}
+        for group in groups:
+            one = _named(game, group, cards, "this batch of shoes")
+            results.update(zip(one.bets, one.batch_counts(matrix), strict=True))
+        return [results[bet] for bet in bets]
+
+    return counts
+
+
+_DECK = frozenset(card for card in CARDS if not card.is_joker)
+_FEW_CARDS = 16
+
+
+def _named(game: Game, bets: tuple[Bet, ...], cards: frozenset[Card], where: str
+           ) -> FactorisedBet:
+    """The compiled bets, or TooFine naming them, their pattern count and the limit."""
+    try:
+        return _compiled_bet(game, bets, cards)
+    except TooFine as error:
+        names = ", ".join(dict.fromkeys(bet.id for bet in bets))
+        raise TooFine(f"bet {names} reads the cards too finely for exact counting on {where}: "
+                      f"{error}; the compiled walk would take minutes and gigabytes (a smaller "
+                      "shoe, or a bet reading fewer cards or attributes, stays within the "
+                      "limit)") from None
 
 
 def _shape(game: Game, bet: Bet) -> tuple:
     features = [game.features[name] for name in sorted(bet.features)]
     fine = [f for f in features if _fine_attributes(f.needs)]
-    pools = _pools(game.card_positions, fine, _stage_positions(game))  # type: ignore[attr-defined]
+    placed = _placed(game)
+    pools = _pools(placed.card_positions, fine, placed.stage_positions)
     attributes = frozenset().union(*(_fine_attributes(f.needs) for f in fine))
     return attributes, tuple(pools), game.needs(bet.features).stages
 
@@ -129,7 +201,8 @@ class FactorisedBet:
         deal = game.deal(game.needs(self.names))
         self.round_cards = deal.round_cards
         self.deal = deal
-        positions: tuple[Position, ...] = game.card_positions  # type: ignore[attr-defined]
+        placed = _placed(game)
+        positions: tuple[Position, ...] = placed.card_positions
         self.positions = positions
         features = {name: game.features[name] for name in self.names}
         fine = {name: f for name, f in features.items() if _fine_attributes(f.needs)}
@@ -138,7 +211,7 @@ class FactorisedBet:
         seen = {self.view.label(card) for card in cards if not card.is_joker}
         self.fine_labels = [label for label in self.view.labels if label in seen]
         self.values = frozenset(card.value for card in cards if not card.is_joker)
-        self.pools = _pools(positions, fine.values(), _stage_positions(game))
+        self.pools = _pools(positions, fine.values(), placed.stage_positions)
         self.value_features = [f for name, f in features.items() if name not in fine]
         if compile:
             self._compile(game, features)
@@ -326,12 +399,131 @@ class FactorisedBet:
         return out
 
 
+    def _factor_table(self, matrix: np.ndarray, sizes: np.ndarray, dtype: type) -> np.ndarray:
+        """(shoes x factors): every factor's falling factorial for every shoe of ``matrix``,
+        each a non-negative integer at most ``N**round_cards``."""
+        fine_class = np.array(self.view.card_class, dtype=np.int64)
+        fine_hot = np.zeros((len(CARDS), len(self.view.labels)), dtype=np.int64)
+        fine_hot[np.arange(len(CARDS)), fine_class] = 1
+        value_hot = np.zeros((len(CARDS), 10), dtype=np.int64)
+        for index, card in enumerate(CARDS):
+            if not card.is_joker:
+                value_hot[index, card.value] = 1
+        fine, by_value = matrix @ fine_hot, matrix @ value_hot
+        unit = self.round_cards
+        table = np.ones((len(matrix), len(self._factors)), dtype=dtype)
+        for column, (kind, first, second, third) in enumerate(self._factors.tolist()):
+            if kind == _FINE:
+                base, count = fine[:, self.view.index[self.fine_labels[first]]], second
+            elif kind == _VALUE:
+                base, count = np.maximum(by_value[:, first] - second, 0), third
+            elif kind == _FILL:
+                base, count = sizes - first, unit - first
+            else:
+                continue
+            for offset in range(count):
+                # n(n-1)...: a zero factor once n is passed, so clipping at 0 changes nothing
+                table[:, column] *= np.maximum(base - offset, 0).astype(dtype)
+        return table
+
+    @cached_property
+    def _sorted(self) -> dict[str, object]:
+        """The arrays in the order of their segments (fine slots, signature slots, events),
+        so each sum is one ``reduceat`` with no gather."""
+        arrays = self._arrays
+        signature_slots, fine_slots = (int(n) for n in arrays["slots"])
+        fine = Segments.of(arrays["fine_slot"], fine_slots)
+        pairs = Segments.of(arrays["pair_slot"], signature_slots)
+        combos = Segments.of(arrays["combo_event"], self.events)
+        return {"fine": fine, "fine_trie": _product_trie(arrays["fine_rows"][fine.order]),
+                "fine_orderings": arrays["fine_orderings"][fine.order],
+                "plain_trie": _product_trie(arrays["plain_rows"]),
+                "pairs": pairs, "pair_plain": arrays["pair_plain"][pairs.order],
+                "pair_coefficient": arrays["pair_coefficient"][pairs.order],
+                "combos": combos, "combo_signature": arrays["combo_signature"][combos.order],
+                "combo_fine": arrays["combo_fine"][combos.order]}
+
+    def batch_counts(self, counts: np.ndarray) -> list[np.ndarray]:
+        """Per bet, the (shoes x events) exact counts of a batch of shoes ((shoes x 53) card
+        counts): what :meth:`counts` gives shoe by shoe, with the same bounds (int64 when
+        ``N**round_cards`` fits, Python integers beyond), checked to sum to ``N!/(N-r)!``."""
+        matrix = check_batch(self.deal, counts)
+        sizes = shoe_sizes(matrix)
+        unit = self.round_cards
+        dtype: type = np.int64 if batch_dtype(int(sizes.max(initial=0)), unit) is not object \
+            else object
+        table = self._factor_table(matrix, sizes, dtype)
+        arrays, order = self._arrays, self._sorted
+        widest = max(len(arrays["fine_rows"]), len(arrays["pair_plain"]),
+                     len(arrays["combo_event"]), 1)
+        block = max(1, min(256, 2**20 // widest))  # (block x widest) arrays of a few MB
+        blocks = []
+        for start in range(0, len(matrix), block):
+            part = table[start:start + block]
+            fine_weights = _trie_products(part, *order["fine_trie"])
+            fine_weights *= order["fine_orderings"].astype(dtype)
+            by_fine = order["fine"].sorted_sums(fine_weights)
+            plain_weights = _trie_products(part, *order["plain_trie"])
+            pairs = plain_weights[:, order["pair_plain"]]
+            pairs *= order["pair_coefficient"].astype(dtype)
+            by_signature = order["pairs"].sorted_sums(pairs)
+            combos = by_signature[:, order["combo_signature"]]
+            combos *= by_fine[:, order["combo_fine"]]
+            blocks.append(order["combos"].sorted_sums(combos))
+        every = np.vstack(blocks) if blocks else np.zeros((0, self.events), dtype=dtype)
+        totals = rest_of_round(sizes, 0, unit, dtype)
+        out, start = [], 0
+        for bet in self.bets:
+            result = every[:, start:start + len(bet.events)]
+            start += len(bet.events)
+            if not np.array_equal(result.sum(axis=1), totals):
+                raise AssertionError(f"{bet.id}: factorised counts do not sum to N!/(N-r)!")
+            out.append(result)
+        return out
+
+
+def _product_trie(rows: np.ndarray) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
+    """Rows of factor ids as a trie of their sorted prefixes: per depth, each node's parent
+    (a node of the depth before) and factor; and each row's node at the last depth. A row's
+    product is then one multiplication per node, shared by the rows with that prefix.
+
+    >>> levels, leaf = _product_trie(np.array([[3, 1], [1, 2], [1, 3]]))
+    >>> [(parents.tolist(), factors.tolist()) for parents, factors in levels], leaf.tolist()
+    ([([0], [1]), ([0, 0], [2, 3])], [1, 0, 1])
+    """
+    ordered = np.sort(rows, axis=1)
+    radix = int(ordered.max(initial=0)) + 1
+    node = np.zeros(len(rows), dtype=np.int64)
+    levels = []
+    for depth in range(ordered.shape[1]):
+        keys, node = np.unique(node * radix + ordered[:, depth], return_inverse=True)
+        node = node.reshape(-1)
+        levels.append((keys // radix, keys % radix))
+    return levels, node
+
+
+def _trie_products(table: np.ndarray, levels: list[tuple[np.ndarray, np.ndarray]],
+                   leaf: np.ndarray) -> np.ndarray:
+    """(shoes x rows): each row's product of factors of ``table`` (shoes x factors), through
+    the trie of :func:`_product_trie`. Every node is a product of part of a row's factors,
+    so it is bounded as the row's product is."""
+    values = np.ones((table.shape[0], 1), dtype=table.dtype)
+    for parents, factors in levels:
+        values = values[:, parents]
+        values *= table[:, factors]
+    return values[:, leaf] if levels else np.ones((table.shape[0], len(leaf)), table.dtype)
+
+
 def _fine_attributes(needs: Needs) -> set[str]:
     return {attribute for _, attribute in needs.pairs if attribute not in ("value", ORDER)}
 
 
-def _stage_positions(game: Game) -> dict[str, tuple[Position, ...]]:
-    return game.stage_positions  # type: ignore[attr-defined]
+def _placed(game: Game) -> CardPositions:
+    """``game`` as the capability this engine needs (:func:`serves` chose it for that)."""
+    if not isinstance(game, CardPositions):
+        raise CapabilityError(f"{game.id} does not offer card positions (a record of a pair "
+                              "of hands): factorised counting cannot serve it")
+    return game
 
 
 def _pools(positions: Sequence[Position], fine: object, stages: dict[str, tuple[Position, ...]]

@@ -107,15 +107,15 @@ class Engine(Protocol):
 class Factorised:
     """Factorised counting (:mod:`exact.factorised`): the value walk, with what a bet reads
     beyond values (rank, suit, colour of any card, by position or counted) as multiplicities
-    from the shoe's attribute composition; one shoe at a time."""
+    from the shoe's attribute composition; one shoe, or a batch of shoes."""
 
     name: str = "factorised"
 
     def judge(self, demand: Demand) -> tuple[bool, str]:
         from exact import factorised  # numpy-heavy walk, loaded only when a bet needs it
 
-        if demand.scope != "shoe":
-            return False, "it counts one shoe at a time (no batch form, no forced cards)"
+        if demand.scope == "known":
+            return False, "it cannot force a card at a position"
         if not factorised.serves(demand.game, demand.needs):
             return False, ("it serves card attributes read with the third cards or by "
                            "position, on a game dealing a pair of hands")

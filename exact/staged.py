@@ -47,7 +47,7 @@ from exact.enumerator import Deal, Draw, check_shoe, fixed_stages, group_coeffic
 from exact.expressions import EvaluationError
 from exact.games.base import Game
 
-_BLOCK = 16  # shoes per block: the shared-class pairs make (shoes x 140,000)-int64 arrays
+_BLOCK = 64  # shoes per block: (shoes x 6,734-key) arrays and one sparse product over 139,282 pairs
 Universe = tuple[tuple[int, ...], ...]  # per stage, the class indices its groups may use
 
 
@@ -133,6 +133,12 @@ class _Grid:
     shared: Segments | None = None
     shared_first: np.ndarray | None = None  # per shared pair in ``shared.order``: first hand
     shared_key: np.ndarray | None = None  # ... and its second hand given the first
+    # (events but ``derived`` x first hands) x keys, sparse: how many shared pairs of each
+    # first hand and key settle each event (the pairs of ``shared``, summed by a sparse
+    # product); the event most of them settle (``derived``, say "no pair") takes the rest of
+    # the total excess, which needs no pair at all (:meth:`StagedDeal._excess`)
+    excess: object | None = None
+    derived: int = 0
 
 
 class StagedDeal:
@@ -193,13 +199,23 @@ class StagedDeal:
                 self._grids[bet] = _Grid(Segments.of(grid[signatures[0]], events))
             else:
                 first, second = signatures
-                shared = Segments.of(
-                    grid[first[self._shared_first], second[self._shared_second]], events)
+                from scipy import sparse  # only the batch of a bet on both hands needs it
+
+                event = grid[first[self._shared_first], second[self._shared_second]]
+                shared = Segments.of(event, events)
+                hands = len(self.stages[0].groups)
+                derived = int(np.bincount(event, minlength=events).argmax())
+                kept = event != derived
+                row = event[kept] - (event[kept] > derived)  # the events but the derived one
+                excess = sparse.csr_matrix(
+                    (np.ones(int(kept.sum()), dtype=np.int64),
+                     (row * hands + self._shared_first[kept], self._shared_key[kept])),
+                    shape=((events - 1) * hands, len(self._key_second)), dtype=np.int64)
                 self._grids[bet] = _Grid(Segments.of(first, grid.shape[0]),
                                          Segments.of(second, grid.shape[1]),
                                          Segments.of(grid.ravel(), events), shared,
                                          self._shared_first[shared.order],
-                                         self._shared_key[shared.order])
+                                         self._shared_key[shared.order], excess, derived)
         return self._grids[bet]
 
     def counts(self, bets: Sequence[Bet], counts: np.ndarray) -> list[np.ndarray]:
@@ -255,14 +271,48 @@ class StagedDeal:
         if (overstated < 0).any():  # cheap (a few thousand keys), and guards the clipping
             raise AssertionError("staged weights: a hand weighs more given the first hand")
         second_weights = second.coefficient.astype(dtype) * own
+        # every pair of hands by the product of their own weights, less the ordered sequences
+        # of the first cards: the excess of all the shared-class pairs together
+        total_excess = weights.sum(axis=1) * second_weights.sum(axis=1) - rest_of_round(
+            shoe_sizes(matrix), 0, self.used, dtype)
         out = []
         for grid in grids:
             assert grid.second is not None and grid.pairs is not None and grid.shared is not None
             by_first, by_second = grid.first.sums(weights), grid.second.sums(second_weights)
             products = (by_first[:, :, None] * by_second[:, None, :]).reshape(len(matrix), -1)
-            excess = weights[:, grid.shared_first] * overstated[:, grid.shared_key]
-            out.append(grid.pairs.sums(products) - grid.shared.sorted_sums(excess))
+            out.append(grid.pairs.sums(products)
+                       - self._excess(grid, weights, overstated, total_excess))
         return out
+
+
+    @staticmethod
+    def _excess(grid: _Grid, weights: np.ndarray, overstated: np.ndarray,
+                total: np.ndarray) -> np.ndarray:
+        """(shoes x events): the sum over the shared-class pairs of each event of the first
+        hand's weight times the overstatement of the second's (``total``: over every event).
+
+        In int64, one sparse product (keys to first hands, by event) and a product with the
+        first hands' weights, for every event but the one most pairs settle, which takes the
+        rest of ``total``: every value a non-negative sum of terms of the exact excess, at
+        most ``N**used`` (the bound that chose int64). The per-bet check that counts sum to
+        ``N!/(N-r)!`` then holds by construction; the derived excess is checked to be
+        non-negative instead. Python integers: every pair gathered, and checked against
+        ``total``."""
+        if weights.dtype == object:
+            assert grid.shared is not None
+            excess = grid.shared.sorted_sums(
+                weights[:, grid.shared_first] * overstated[:, grid.shared_key])
+            if not np.array_equal(excess.sum(axis=1), total):
+                raise AssertionError("staged excess does not add up to the total excess")
+            return excess
+        by_first = grid.excess @ overstated.T  # type: ignore[operator]
+        hands = weights.shape[1]
+        by_first = by_first.reshape(-1, hands, weights.shape[0])
+        others = np.einsum("ehs,sh->se", by_first, weights)
+        derived = total - others.sum(axis=1)
+        if (derived < 0).any():
+            raise AssertionError("staged excess: the events' excesses pass the total")
+        return np.insert(others, grid.derived, derived, axis=1)
 
 
 class _Reader:

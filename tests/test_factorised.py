@@ -106,14 +106,110 @@ def test_value_walk_counts_every_round_once(punto_banco):
     assert Counter(m for _, m in ordered) == Counter({1: len(ordered)})
 
 
-def test_a_bet_past_the_pattern_limit_is_refused_before_its_walk(punto_banco, monkeypatch):
-    """Bounded compilation: past PATTERN_LIMIT the engine refuses (TooFine, which `analyze`
-    catches to use the compiled walk) before walking any pattern."""
+def test_a_bet_past_the_pattern_limit_is_refused_before_its_walk(punto_banco, monkeypatch,
+                                                                 tmp_path, capsys):
+    """Bounded compilation: past PATTERN_LIMIT the engine refuses, naming the bet and the
+    measured count against the limit (TooFine, an EngineError), before walking any pattern;
+    `analyze` passes the refusal on (no compiled walk of minutes and gigabytes), and the
+    command line prints it on one line with exit status 2."""
+    from exact.cli import main
+    from exact.errors import EngineError
+
     monkeypatch.setattr(factorised, "PATTERN_LIMIT", 10)
     factorised._compiled_bet.cache_clear()
     text = ('[[bet]]\nid = "hearts"\n[[bet.event]]\nname = "Win"\n'
             'when = "dealt_hearts >= 2 and winner == \'tie\'"\npays = 5\n')
     bet, = load_bets("inline.toml", punto_banco.features, text=text)
-    with pytest.raises(factorised.TooFine, match="patterns of card classes"):
-        factorised.evaluate(punto_banco, [bet], ODD["nines and tens, two suits"])
-    factorised._compiled_bet.cache_clear()
+    shoe = ODD["nines and tens, two suits"]
+    try:
+        with pytest.raises(factorised.TooFine, match=r"bet hearts .* patterns of card classes "
+                                                     r"\(at most 10\)"):
+            factorised.evaluate(punto_banco, [bet], shoe)
+        with pytest.raises(EngineError, match="bet hearts"):
+            analyze(punto_banco, shoe, [bet])
+        bet_file = tmp_path / "hearts.toml"
+        bet_file.write_text(text)
+        assert main(["analyze", "punto-banco", "--shoe", "9H:2,9S:2,TH:1,KD:1,4C:1", "--bets",
+                     str(bet_file), "--bet", "hearts"]) == 2
+        error = capsys.readouterr().err.strip()
+        assert len(error.splitlines()) == 1 and "hearts" in error and "at most 10" in error
+    finally:
+        factorised._compiled_bet.cache_clear()
+
+
+def test_batch_evaluator_serves_card_level_bets_exactly(punto_banco, card_bets):
+    """`eor`, `simulate` and `edge` (the batch evaluator) count bets by position and with the
+    third cards through the same plan as `analyze`: factorised counting, exact against the
+    brute force on the odd shoes (compiled for the cards each batch holds, as `analyze` of the
+    shoe is: the tests above leave those compiled forms in memory)."""
+    from exact.batch import BetEvaluator, batch_path
+    from exact.plan import plan
+
+    inline = "".join(f'[[bet]]\nid = "{bet_id}"\n[[bet.event]]\nname = "Win"\n'
+                     f'when = "{condition}"\npays = 5\n' for bet_id, condition in FINE_WITH_DRAWS)
+    bets = [bet for bet in card_bets if bet.id != "four-nines"]  # staged: first cards only
+    bets += load_bets("inline.toml", punto_banco.features, text=inline)
+    assert {batch_path(punto_banco, bet) for bet in bets} == {"factorised"}
+    assert plan(punto_banco, bets, "batch").choices == tuple(
+        choice for choice in plan(punto_banco, bets, "shoe").choices)
+    for bet in bets:
+        evaluator = BetEvaluator(punto_banco, [bet])
+        for name, shoe in ODD.items():
+            counts = evaluator.counts([shoe])[bet.id]
+            assert [int(c) for c in counts[0]] == _reference_counts(bet, shoe), (bet.id, name)
+
+
+def test_edge_command_on_a_card_level_bet(punto_banco, card_bets, tmp_path, capsys):
+    """The `edge` command (the batch evaluator) on a bet by position, small shoe: its exact
+    counts and edge equal the brute force's."""
+    import json
+    from fractions import Fraction
+
+    from exact.cli import main
+
+    seen = tmp_path / "seen.txt"
+    seen.write_text("")
+    assert main(["edge", "punto-banco", "--shoe", "9H:2,9S:2,TH:1,KD:1,4C:1", "--seen",
+                 str(seen), "--bets", str(BET_FILE), "--bet", "suited-third-cards",
+                 "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)["bets"]["suited-third-cards"]
+    bet = next(b for b in card_bets if b.id == "suited-third-cards")
+    counts = _reference_counts(bet, ODD["nines and tens, two suits"])
+    assert [int(c) for c in printed["counts"]] == counts and any(counts[:-1])
+    edge = sum(e.pays * c for e, c in zip(bet.events, counts, strict=True)) / sum(counts)
+    assert Fraction(printed["expected_value"]["exact"]) == edge
+
+
+def test_design_command_on_a_card_level_bet(card_bets, capsys):
+    """The designer solves a card-level bet (third cards' suits) through the same plan: its
+    probabilities are the brute force's, and the solved pay gives the target edge exactly."""
+    import json
+    from fractions import Fraction
+
+    from exact.cli import main
+
+    assert main(["design", "punto-banco", "--shoe", "9H:2,9S:2,TH:1,KD:1,4C:1", "--bets",
+                 str(BET_FILE), "--bet", "suited-third-cards", "--solve-for", "suited",
+                 "--target-edge", "5%", "--json"]) == 0
+    design = json.loads(capsys.readouterr().out)
+    bet = next(b for b in card_bets if b.id == "suited-third-cards")
+    counts = _reference_counts(bet, ODD["nines and tens, two suits"])
+    probabilities = [Fraction(c, sum(counts)) for c in counts]
+    assert [Fraction(design["probabilities"][e.name]) for e in bet.events] == probabilities
+    pays = [e.pays for e in bet.events]
+    pays[1] = Fraction(design["exact_pays"]["Suited"])
+    assert -sum(p * q for p, q in zip(pays, probabilities, strict=True)) == Fraction(1, 20)
+
+
+def test_batch_beyond_int64_uses_python_integers(punto_banco, card_bets):
+    """A batch holding a shoe of 2**20 cards (N**6 past 2**63) counts in Python integers,
+    equal to the shoe-by-shoe counts, beside a small shoe of the same batch."""
+    from exact.batch import BetEvaluator
+
+    bet = next(b for b in card_bets if b.id == "suited-third-cards")
+    huge = Shoe.from_counts({"9H": 2**19, "3H": 2**18, "KD": 2**18 - 3, "4C": 3})
+    shoes = [huge, Shoe.from_counts({"9H": 2, "3H": 1, "KD": 2, "4C": 2})]
+    counts = BetEvaluator(punto_banco, [bet]).counts(shoes)[bet.id]
+    assert counts.dtype == object and sum(counts[0]) == falling(huge.size, 6) > 2**63
+    assert [[int(c) for c in row] for row in counts] == \
+        [factorised.evaluate(punto_banco, [bet], shoe)[0] for shoe in shoes]

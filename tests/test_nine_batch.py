@@ -125,7 +125,14 @@ def test_beyond_int64_the_staged_path_uses_python_integers(punto_banco, perfect_
     assert sum(counts[0]) > 2**63
 
 
-def test_a_bet_on_suits_and_third_cards_is_refused_by_type(punto_banco):
+def test_a_bet_on_suits_and_third_cards_batch_or_refused_by_type(punto_banco):
+    """Factorised counting serves it in a batch (exact against the direct enumerator); a game
+    without card positions, which factorised counting needs, is refused by type."""
+    from dataclasses import dataclass
+    from typing import ClassVar
+
+    from exact.games.punto_banco import PuntoBanco
+
     bet = load_bets("mine.toml", punto_banco.features, text="""
 [[bet]]
 id = "suited-draw"
@@ -135,9 +142,19 @@ name = "Player suited and draws"
   when = "player_suited and player_third != None"
   pays = 3
 """)[0]
-    assert batch_path(punto_banco, bet) is None
+    assert batch_path(punto_banco, bet) == "factorised"
+    shoe = Shoe.from_counts({"9H": 2, "3H": 1, "5S": 2, "KH": 1, "2D": 1})
+    counts = BetEvaluator(punto_banco, [bet]).counts([shoe])[bet.id]
+    assert [int(c) for c in counts[0]] == direct_counts(punto_banco, shoe, [bet])[bet.id]
+
+    @dataclass(frozen=True)
+    class NoPositions(PuntoBanco):
+        card_positions: ClassVar[tuple[tuple[int, int], ...]] = ()
+
+    unplaced = NoPositions()
+    assert batch_path(unplaced, bet) is None
     with pytest.raises(BatchError):
-        BetEvaluator(punto_banco, [bet])
+        BetEvaluator(unplaced, [bet])
 
 
 def test_eor_and_edge_include_nines_and_perfect_pairs_by_default(capsys, tmp_path):

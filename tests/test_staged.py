@@ -101,3 +101,14 @@ def test_eight_deck_perfect_pairs_published():
     unit = 4 * 412 * 411
     assert [c // unit for c in result.counts] == [2_101_008, 244_747_776, 7_132_734_336]
     assert f"{float(result.table().house_edge) * 100:.2f}" == "6.62"
+
+
+def test_staged_beyond_int64_equals_direct():
+    # 100,000 cards: N**4 > 2**63, so the staged weights are Python integers (the gathers,
+    # not the int64 sparse product); three classes keep both engines cheap
+    shoe = Shoe.from_counts({"AS": 40_000, "AH": 30_000, "9D": 20_000, "KD": 10_000})
+    staged = analyze(GAME, shoe, PARSED)
+    direct = analyze(GAME, shoe, PARSED, engine="direct")
+    for bet in PARSED:
+        assert staged.bets[bet.id].counts == direct.bets[bet.id].counts
+    assert sum(staged.bets["perfect-pairs"].counts) == falling(shoe.size, 6) > 2**63
