@@ -19,7 +19,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
+import numpy as np
+
 from exact import staged
+from exact.batch import event_matrices
 from exact.bets import Bet, settle_records
 from exact.bets import game_bets as game_bets
 from exact.bets import value_only as value_only
@@ -156,13 +159,17 @@ _PROJECTIONS: dict[tuple[Game, Deal, Bet], Projection] = {}
 
 def _compiled_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
                      shoe: Shoe) -> list[list[int]]:
-    compiled = game.compiled(needs)
+    compiled = game.compiled(needs)  # from the disk cache after the first run
     keys = [(game, deal, bet) for bet in bets]
     missing = [key for key in keys if key not in _PROJECTIONS]
     if missing:
-        records = settle_records(game, [bet for _, _, bet in missing], compiled.records)
-        for key, events in zip(missing, records, strict=True):
-            _PROJECTIONS[key] = compiled.project(events, len(key[2].events))
+        # each bet's (terms x events) matrix, from the disk cache too: a fresh process then
+        # never settles the deal's records (the batch evaluator shares these entries)
+        matrices = event_matrices(game, needs, compiled, [bet for _, _, bet in missing])
+        for key, matrix in zip(missing, matrices, strict=True):
+            term, event = np.nonzero(matrix)
+            _PROJECTIONS[key] = Projection(compiled, term, event, matrix[term, event],
+                                           len(key[2].events))
     weights = compiled.term_weights(shoe)  # once for every bet of the deal
     return [_PROJECTIONS[key].counts_of(weights) for key in keys]
 

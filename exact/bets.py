@@ -29,7 +29,7 @@ import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -273,11 +273,20 @@ def _bet_at_error(raw: str, message: str) -> str:
     return f"bet {bet_id!r}: " if bet_id else ""
 
 
+@lru_cache(maxsize=64)
+def _shipped_bets(game: Game, path: Path) -> tuple[Bet, ...]:
+    """The bets of a file shipped with the package, read once per process (bets are frozen;
+    the files of ``--bets`` are read each time, as a user may change them)."""
+    return tuple(load_bets(path, game.features))
+
+
 def game_bets(game: Game, bet_files: Iterable[Path | str] = ()) -> list[Bet]:
     """The game's shipped bets followed by the bets of ``bet_files`` (ids must be unique)."""
     bets: list[Bet] = []
     for path in (*game.bet_files, *bet_files):
-        for bet in load_bets(path, game.features):
+        loaded = _shipped_bets(game, path) if path in game.bet_files else \
+            load_bets(path, game.features)
+        for bet in loaded:
             earlier = next((b for b in bets if b.id == bet.id), None)
             if earlier is not None:
                 raise BetFileError(f"{path}: bet {bet.id!r}: duplicate id (already defined "

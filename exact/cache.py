@@ -43,7 +43,8 @@ import re
 import stat
 import sys
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import cached_property
 from itertools import repeat
 from pathlib import Path
 from typing import TypeVar
@@ -358,32 +359,65 @@ def encode_tuples(items: Sequence[tuple]) -> tuple[list, np.ndarray]:
 
 def decode_tuples(values: object, rows: np.ndarray) -> list[tuple]:
     """The tuples of :func:`encode_tuples`, checked: every reference points backwards."""
-    if not isinstance(values, list):
-        raise CorruptEntry("tuple table malformed")
-    table: list = []
-    for value in values:
-        if type(value) is list:
-            if value and min(value) < 0:  # a reference forwards is an IndexError
-                raise CorruptEntry("tuple table malformed")
-            table.append(tuple([table[i] for i in value]))
-        elif value is None or type(value) in (bool, int, str):
-            table.append(value)
-        else:
+    return list(LazyTuples(values, rows))
+
+
+class LazyTuples(Sequence):
+    """The tuples of :func:`encode_tuples` as a sequence, checked at once (every reference
+    points backwards, every row in range) but built only when first read: a command that
+    loads a compiled deal for its counts alone (the records' events cached too) never pays
+    for the hundred thousand tuples.
+
+    >>> table, rows = encode_tuples([((1, "A"), False), ((1, "A"), 0)])
+    >>> lazy = LazyTuples(table, rows)
+    >>> len(lazy), lazy[1], list(lazy) == decode_tuples(table, rows)
+    (2, ((1, 'A'), 0), True)
+    """
+
+    def __init__(self, values: object, rows: np.ndarray) -> None:
+        if not isinstance(values, list):
             raise CorruptEntry("tuple table malformed")
-    check_indices(rows, len(table), "tuple rows", ndim=2)
-    if rows.shape[1] == 0:
-        return [()] * rows.shape[0]
-    parts = np.empty(len(table), dtype=object)
-    for index, value in enumerate(table):  # one by one: numpy would unpack the tuples
-        parts[index] = value
-    collecting = gc.isenabled()
-    gc.disable()  # hundreds of thousands of new tuples, no cycles: collections would halve speed
-    try:
-        return list(zip(*(parts[rows[:, column]].tolist() for column in range(rows.shape[1])),
-                        strict=True))
-    finally:
-        if collecting:
-            gc.enable()
+        table: list = []
+        for value in values:
+            if type(value) is list:
+                if value and min(value) < 0:  # a reference forwards is an IndexError
+                    raise CorruptEntry("tuple table malformed")
+                table.append(tuple([table[i] for i in value]))
+            elif value is None or type(value) in (bool, int, str):
+                table.append(value)
+            else:
+                raise CorruptEntry("tuple table malformed")
+        self._rows = check_indices(rows, len(table), "tuple rows", ndim=2)
+        self._table = table
+
+    def __len__(self) -> int:
+        return int(self._rows.shape[0])
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def]
+        return self._tuples[index]
+
+    def __iter__(self) -> Iterator[tuple]:
+        return iter(self._tuples)
+
+    def __repr__(self) -> str:
+        return repr(self._tuples)
+
+    @cached_property
+    def _tuples(self) -> list[tuple]:
+        rows = self._rows
+        if rows.shape[1] == 0:
+            return [()] * rows.shape[0]
+        parts = np.empty(len(self._table), dtype=object)
+        for index, value in enumerate(self._table):  # one by one: numpy would unpack tuples
+            parts[index] = value
+        collecting = gc.isenabled()
+        gc.disable()  # hundreds of thousands of new tuples, no cycles: collections halve speed
+        try:
+            return list(zip(*(parts[rows[:, column]].tolist()
+                              for column in range(rows.shape[1])), strict=True))
+        finally:
+            if collecting:
+                gc.enable()
 
 
 def check_indices(array: np.ndarray, bound: int, name: str, ndim: int = 1) -> np.ndarray:

@@ -51,7 +51,7 @@ import io
 import keyword
 import operator
 import tokenize
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import reduce
@@ -100,6 +100,23 @@ def kind_of_types(types: Iterable[type]) -> Kind:
     kinds = {bool: _BOOL, int: _NUMBER, Fraction: _NUMBER, type(None): _NONE}
     kind = frozenset().union(*(_TEXT if issubclass(t, str) else kinds[t] for t in types))
     return kind or _ANY
+
+
+class _Kinds(Mapping[str, Kind]):
+    """The kinds of the features a condition names, each worked out when first looked up: a
+    game declares the types of a hundred features or more, a condition reads two or three."""
+
+    def __init__(self, types: Mapping[str, Iterable[type]]) -> None:
+        self._types = types
+
+    def __getitem__(self, name: str) -> Kind:
+        return kind_of_types(self._types[name])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._types)
+
+    def __len__(self) -> int:
+        return len(self._types)
 
 
 class _Set(tuple):
@@ -239,8 +256,7 @@ class Expression:
                                   ) from None
         _measure(tree, limits.depth)
         names: set[str] = set()
-        kinds = {name: kind_of_types(given) for name, given in (types or {}).items()}
-        _check(tree, names, kinds, top=True)
+        _check(tree, names, _Kinds(types or {}), top=True)
         return cls(text, tree, frozenset(names))
 
     def evaluate(self, features: Mapping[str, object]) -> object:

@@ -32,6 +32,8 @@ from exact import batch, cache
 from exact.analysis import game_bets
 from exact.cards import Shoe
 from exact.compiled import CompiledDeal, _decode_compiled
+from exact.games import base
+from exact.games.base import compiled_key
 from exact.games.century21_batch import (
     Century21Evaluator,
     _decode_settled,
@@ -113,14 +115,15 @@ def _punto_banco(kind: str, punto_banco) -> Kind:
     shoes = [Shoe.standard(1), Shoe.standard(1).remove("A 9 K KH")]
 
     def run() -> object:
-        batch._compiled.cache_clear()  # the in-memory cache would hide the disk
+        batch._compiled.cache_clear()  # the in-memory caches would hide the disk
+        base._compile.cache_clear()
         return batch.BetEvaluator(punto_banco, [bet]).expected_values(shoes)
 
     if kind == "compiled":
         def break_(arrays: dict) -> None:
             arrays["leaf_record"][0] = arrays["records"].shape[0]
 
-        return Kind(kind, lambda: cache.cache_key(batch._key_parts(punto_banco, needs)), run,
+        return Kind(kind, lambda: cache.cache_key(compiled_key(punto_banco, needs)), run,
                     partial(_decode_compiled, deal),
                     lambda arrays: arrays["leaf_coefficient"].__setitem__(
                         0, arrays["leaf_coefficient"][0] + 1), break_)
@@ -430,13 +433,13 @@ def test_no_damage_to_an_entry_escapes_the_checks(fuzzed_entry, data) -> None:
 
 _BUILDER = """
 import sys
-from exact.batch import _key_parts
+from exact.games.base import compiled_key
 from exact.compiled import load_or_compile
 from exact.games import get_game
 game = get_game("punto-banco")
 needs = game.needs(["player_paired", "banker_paired"])
 for _ in range(int(sys.argv[1])):
-    compiled = load_or_compile(game.deal(needs), _key_parts(game, needs) + [sys.argv[2]])
+    compiled = load_or_compile(game.deal(needs), compiled_key(game, needs) + [sys.argv[2]])
 print(len(compiled.records))
 """
 
