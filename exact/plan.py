@@ -179,14 +179,14 @@ class Direct:
 
 @dataclass(frozen=True)
 class Forced:
-    """The card-by-card walk of :mod:`exact.live`: the next round with cards known at positions."""
+    """The forced walk of :mod:`exact.live`: the next round with cards known at positions."""
 
     name: str = "forced"
 
     def judge(self, demand: Demand) -> tuple[bool, str]:
         if demand.scope != "known":
             return False, "it serves only rounds with cards known at positions"
-        return True, "cards known at positions: the round is walked card by card"
+        return True, "cards known at positions: the bets' deal walked with those cards forced"
 
 
 # In order of preference: `auto` takes the first that serves a bet.
