@@ -1,9 +1,9 @@
 """The disk cache (exact/cache.py) never runs code and never trusts a damaged entry.
 
-For every kind of entry (compiled deals, bet-event matrices, century21 settled outcomes) a
-damaged file is planted exactly where the entry goes; the real computation must then ignore
-it (no planted code runs), print exactly one warning line, give the result computed with no
-cache, and leave a valid rebuilt entry behind.
+For every kind of entry (compiled deals, bet-event matrices, century21 settled outcomes, the
+factorised counter's compiled bets) a damaged file is planted exactly where the entry goes;
+the real computation must then ignore it (no planted code runs), print exactly one warning
+line, give the result computed with no cache, and leave a valid rebuilt entry behind.
 """
 
 from __future__ import annotations
@@ -178,7 +178,33 @@ def _century21(deal) -> Kind:
                 partial(_decode_settled, len(compiled_pair(deal).records)), alter, break_)
 
 
-KINDS = ("compiled", "bet-events", "outcomes")
+def _factorised(punto_banco) -> Kind:
+    """The factorised counter's compiled bet (exact/factorised.py): a bet on the colours of
+    the first cards by position, on two 2-deck shoes that hold every card (one entry)."""
+    from exact import factorised
+    from exact.cards import CARDS
+
+    bet_file = Path(__file__).parent / "data" / "card_level_bets.toml"
+    bets = tuple(b for b in game_bets(punto_banco, [bet_file]) if b.id == "red-first-card")
+    shoes = [Shoe.standard(2), Shoe.standard(2).remove("A 9 K KH")]
+    cards = frozenset(CARDS[:52])
+
+    def run() -> object:
+        factorised._compiled_bet.cache_clear()  # the in-memory cache would hide the disk
+        return [factorised.evaluate(punto_banco, bets, shoe) for shoe in shoes]
+
+    def alter(arrays: dict) -> None:  # a coefficient changed, shapes and ranges kept
+        arrays["pair_coefficient"][0] += 1
+
+    def break_(arrays: dict) -> None:  # an event past the bet's events
+        arrays["combo_event"][0] = sum(len(bet.events) for bet in bets)
+
+    return Kind("factorised", lambda: factorised.entry_key(punto_banco, bets, cards), run,
+                lambda fields, arrays: factorised._decode(punto_banco, bets, cards, arrays),
+                alter, break_)
+
+
+KINDS = ("compiled", "bet-events", "outcomes", "factorised")
 
 
 def test_every_kind_of_entry_the_package_writes_is_planted() -> None:
@@ -196,6 +222,8 @@ def test_every_kind_of_entry_the_package_writes_is_planted() -> None:
 def kind(request, punto_banco) -> Kind:
     if request.param == "outcomes":
         return _century21(request.getfixturevalue("century21_deal"))
+    if request.param == "factorised":
+        return _factorised(punto_banco)
     return _punto_banco(request.param, punto_banco)
 
 
