@@ -31,8 +31,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from exact.enumerator import Record
 from exact.errors import BetFileError, BetFileInputError
@@ -40,6 +39,9 @@ from exact.expressions import EvaluationError, Expression, ExpressionError
 from exact.features import Feature
 from exact.games.base import Game
 from exact.parsing import load_toml, parse_number, read_user_file, shown
+
+if TYPE_CHECKING:
+    import numpy as np
 
 PUSH, LOSE = Fraction(0), Fraction(-1)
 
@@ -308,6 +310,8 @@ def settle_records(game: Game, bets: Sequence[Bet], records: Sequence[Record]) -
     runs once per distinct combination of the features it uses (found with numpy), not once
     per record: a few hundred settlements instead of millions for a large deal.
     """
+    import numpy as np  # loaded when records are settled (a fresh analysis may never need it)
+
     names = sorted(set().union(*(bet.features for bet in bets)))
     columns: dict[str, tuple[list[object], np.ndarray]] = {}
     for name in names:

@@ -47,12 +47,13 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cached_property
 from itertools import repeat
 from pathlib import Path
-from typing import TypeVar
-
-import numpy as np
+from typing import TYPE_CHECKING, TypeVar
 
 from exact import __version__
 from exact.errors import CorruptEntry as CorruptEntry
+
+if TYPE_CHECKING:  # numpy is loaded only to write or read an entry's arrays: an entry of
+    import numpy as np  # JSON fields alone (exact.light) is read without it
 
 CACHE_FORMAT = "entry-2"  # enters every key: bump when the layout of an entry changes
 # Bounds on what a read may take (memory about 10x the file at most: tuples of records); the
@@ -65,7 +66,7 @@ _PLAIN_KINDS = "biuf"  # bool, signed and unsigned integers, floats: plain numbe
 _DECIMAL = re.compile(r"-?[0-9]{1,4300}")  # Python's own int-to-text limit
 _WARNED: set[str] = set()
 Value = TypeVar("Value")
-Arrays = dict[str, np.ndarray]
+Arrays = dict[str, "np.ndarray"]
 
 
 def cache_directory() -> Path:
@@ -99,6 +100,7 @@ def cached(kind: str, key: str, build: Callable[[], Value],
     that a correct entry cannot hold. A damaged entry is rebuilt with one warning line.
 
     >>> import tempfile
+    >>> import numpy as np
     >>> saved = os.environ.get("EXACT_CACHE_DIR")
     >>> os.environ["EXACT_CACHE_DIR"] = tempfile.mkdtemp()
     >>> def squares(build):
@@ -142,6 +144,8 @@ def load(kind: str, key: str, decode: Callable[[dict, Arrays], Value]
 def store(kind: str, key: str, fields: Mapping[str, object], arrays: Mapping[str, np.ndarray]
           ) -> None:
     """Write the entry (best effort, atomic); see the module docstring for the layout."""
+    import numpy as np
+
     blobs, names, decimal = [], [], []
     for name, array in arrays.items():
         plain, as_decimal = _plain(array)
@@ -260,6 +264,8 @@ def _read_regular(path: Path) -> bytearray:
 
 def _plain(array: np.ndarray) -> tuple[np.ndarray, bool]:
     """``array`` as a plain array, and whether it was Python integers kept as decimal text."""
+    import numpy as np
+
     array = np.asarray(array)
     if array.dtype == object:
         if not all(type(value) is int for value in array.flat):
@@ -274,6 +280,8 @@ def _plain(array: np.ndarray) -> tuple[np.ndarray, bool]:
 def _array(blob: memoryview, as_decimal: bool) -> np.ndarray:
     """One ``.npy`` blob, read without ever unpickling: its header must name a plain dtype and
     a shape whose data fills exactly the rest of the blob."""
+    import numpy as np
+
     stream = io.BytesIO(blob)
     try:  # numpy's parser of the header (a Python literal) raises errors of several kinds
         major, _ = np.lib.format.read_magic(stream)
@@ -324,6 +332,8 @@ def encode_tuples(items: Sequence[tuple]) -> tuple[list, np.ndarray]:
     >>> decode_tuples(table, rows)
     [((1, 'A'), False), ((1, 'A'), 0)]
     """
+    import numpy as np
+
     # Parts are told apart by a typed key (equal values such as 0 and False must not merge):
     # marshal's bytes, made in C. Version 2 writes no back-references, so equal parts give
     # equal bytes. The bytes are only compared here, never read back.
@@ -404,6 +414,8 @@ class LazyTuples(Sequence):
 
     @cached_property
     def _tuples(self) -> list[tuple]:
+        import numpy as np
+
         rows = self._rows
         if rows.shape[1] == 0:
             return [()] * rows.shape[0]
@@ -424,12 +436,15 @@ def check_indices(array: np.ndarray, bound: int, name: str, ndim: int = 1) -> np
     """``array`` when it is an int64 array of ``ndim`` dimensions whose values are in
     ``range(bound)``, else :class:`CorruptEntry`.
 
+    >>> import numpy as np
     >>> check_indices(np.array([0, 2]), 3, "leaves").tolist()
     [0, 2]
     >>> check_indices(np.array([0, 3]), 3, "leaves")
     Traceback (most recent call last):
     exact.errors.CorruptEntry: leaves: out of range
     """
+    import numpy as np
+
     if array.dtype != np.int64 or array.ndim != ndim:
         raise CorruptEntry(f"{name}: not int64 of {ndim} dimensions")
     if array.size and (int(array.min()) < 0 or int(array.max()) >= bound):

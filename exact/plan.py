@@ -112,10 +112,12 @@ class Factorised:
     name: str = "factorised"
 
     def judge(self, demand: Demand) -> tuple[bool, str]:
-        from exact import factorised  # numpy-heavy walk, loaded only when a bet needs it
-
         if demand.scope != "shoe":
             return False, "it counts one shoe at a time (no batch form, no forced cards)"
+        if demand.value_only:  # (decided before the numpy-heavy module is loaded)
+            return False, "it serves card attributes beyond values; this bet reads values"
+        from exact import factorised  # numpy-heavy walk, loaded only when a bet needs it
+
         if not factorised.serves(demand.game, demand.needs):
             return False, ("it serves card attributes read with the third cards or by "
                            "position, on a game dealing a pair of hands")

@@ -104,8 +104,8 @@ class Kind:
     key: Callable[[], str]
     run: Callable[[], object]
     decode: Callable[[dict, dict], object]
-    alter: Callable[[dict], None]  # a change that keeps every shape and range
-    break_: Callable[[dict], None]  # a change a correct entry cannot hold
+    alter: Callable[[dict, dict], None]  # (fields, arrays): a change keeping shapes and ranges
+    break_: Callable[[dict, dict], None]  # (fields, arrays): a change no correct entry holds
 
 
 def _punto_banco(kind: str, punto_banco) -> Kind:
@@ -120,21 +120,21 @@ def _punto_banco(kind: str, punto_banco) -> Kind:
         return batch.BetEvaluator(punto_banco, [bet]).expected_values(shoes)
 
     if kind == "compiled":
-        def break_(arrays: dict) -> None:
+        def break_(fields: dict, arrays: dict) -> None:
             arrays["leaf_record"][0] = arrays["records"].shape[0]
 
         return Kind(kind, lambda: cache.cache_key(compiled_key(punto_banco, needs)), run,
                     partial(_decode_compiled, deal),
-                    lambda arrays: arrays["leaf_coefficient"].__setitem__(
+                    lambda fields, arrays: arrays["leaf_coefficient"].__setitem__(
                         0, arrays["leaf_coefficient"][0] + 1), break_)
     compiled = CompiledDeal.compile(deal)
 
-    def alter(arrays: dict) -> None:  # a term's coefficient moved to another event
+    def alter(fields: dict, arrays: dict) -> None:  # a term's coefficient moved to another event
         matrix = arrays["matrix"]
         row = next(i for i, r in enumerate(matrix) if not np.array_equal(r, r[::-1]))
         matrix[row] = matrix[row][::-1]
 
-    def break_(arrays: dict) -> None:
+    def break_(fields: dict, arrays: dict) -> None:
         arrays["matrix"][0, 0] += 1
 
     return Kind(kind, lambda: batch.event_matrix_key(punto_banco, needs, bet), run,
@@ -168,10 +168,10 @@ def _century21(deal) -> Kind:
         return Century21Evaluator(deal).expected_values([Shoe.standard(1, jokers=1),
                                                          Shoe.standard(1, jokers=1).remove("X")])
 
-    def alter(arrays: dict) -> None:
+    def alter(fields: dict, arrays: dict) -> None:
         arrays["of_record"][0] = 1 - min(arrays["of_record"][0], 1)
 
-    def break_(arrays: dict) -> None:
+    def break_(fields: dict, arrays: dict) -> None:
         arrays["of_record"][0] = arrays["of_record"].max() + 1
 
     return Kind("outcomes", lambda: cache.cache_key([*_key_parts(deal), "outcomes"]), run,
@@ -193,10 +193,10 @@ def _factorised(punto_banco) -> Kind:
         factorised._compiled_bet.cache_clear()  # the in-memory cache would hide the disk
         return [factorised.evaluate(punto_banco, bets, shoe) for shoe in shoes]
 
-    def alter(arrays: dict) -> None:  # a coefficient changed, shapes and ranges kept
+    def alter(fields: dict, arrays: dict) -> None:  # a coefficient changed, shapes kept
         arrays["pair_coefficient"][0] += 1
 
-    def break_(arrays: dict) -> None:  # an event past the bet's events
+    def break_(fields: dict, arrays: dict) -> None:  # an event past the bet's events
         arrays["combo_event"][0] = sum(len(bet.events) for bet in bets)
 
     return Kind("factorised", lambda: factorised.entry_key(punto_banco, bets, cards), run,
@@ -204,7 +204,38 @@ def _factorised(punto_banco) -> Kind:
                 alter, break_)
 
 
-KINDS = ("compiled", "bet-events", "outcomes", "factorised")
+def _light(punto_banco) -> Kind:
+    """The plain form of a few bets of a value-level deal (exact/light.py), which a fresh
+    process reads without numpy: written by the first analysis, read by the next (numpy is
+    loaded in the tests, so the reader is called as analysis calls it in a fresh process)."""
+    from exact import analysis, light
+
+    bets = [b for b in game_bets(punto_banco) if b.id in ("banker", "tie", "dragon-7")]
+    needs = punto_banco.needs(set().union(*(bet.features for bet in bets)))
+    deal = punto_banco.deal(needs)
+    shoes = [Shoe.standard(1), Shoe.standard(1).remove("A 9 K KH")]
+
+    def run() -> object:
+        found = light.load(compiled_key(punto_banco, needs), bets, deal)
+        if found is None:  # as a first analysis does: the compiled path, which writes it
+            analysis._PROJECTIONS.clear()
+            analysis.analyze(punto_banco, shoes[0], bets)
+            found = light.load(compiled_key(punto_banco, needs), bets, deal)
+        return [found.counts(shoe) for shoe in shoes]
+
+    def alter(fields: dict, arrays: dict) -> None:  # a coefficient changed (still positive)
+        fields["projections"][0][2] += 1
+
+    def break_(fields: dict, arrays: dict) -> None:  # a triple's term past the terms
+        fields["projections"][0][0] = len(fields["term_used"])
+
+    return Kind("light", lambda: light.entry_key(compiled_key(punto_banco, needs), bets), run,
+                lambda fields, arrays: light._decode(fields, arrays,
+                                                     tuple(len(b.events) for b in bets), deal),
+                alter, break_)
+
+
+KINDS = ("compiled", "bet-events", "outcomes", "factorised", "light")
 
 
 def test_every_kind_of_entry_the_package_writes_is_planted() -> None:
@@ -224,6 +255,8 @@ def kind(request, punto_banco) -> Kind:
         return _century21(request.getfixturevalue("century21_deal"))
     if request.param == "factorised":
         return _factorised(punto_banco)
+    if request.param == "light":
+        return _light(punto_banco)
     return _punto_banco(request.param, punto_banco)
 
 
@@ -249,7 +282,8 @@ def _damaged(kind: Kind, damage: str, valid: bytes, fields: dict, arrays: dict,
     if damage == "pickle":
         return planted_pickle(marker)
     if damage == "npy-object":  # a well-formed entry, correct hash, arrays that would unpickle
-        return forge(kind.kind, key, fields, {name: planted_npy(marker) for name in arrays})
+        return forge(kind.kind, key, fields, {name: planted_npy(marker)
+                                              for name in (arrays or ["planted"])})
     if damage == "flipped":
         middle = len(valid) // 2
         return valid[:middle] + bytes(b ^ 0xFF for b in valid[middle:middle + 8]) + \
@@ -261,9 +295,9 @@ def _damaged(kind: Kind, damage: str, valid: bytes, fields: dict, arrays: dict,
                      {name: npy(array) for name, array in arrays.items()},
                      hash_key=cache.cache_key(["another entry"]))
     if damage == "broken":  # hashed correctly (a forger), but impossible data
-        kind.break_(arrays)
+        kind.break_(fields, arrays)
         return forge(kind.kind, key, fields, {name: npy(a) for name, a in arrays.items()})
-    kind.alter(arrays)  # altered data of the right shapes
+    kind.alter(fields, arrays)  # altered data of the right shapes
     blobs = {name: npy(array) for name, array in arrays.items()}
     if damage == "altered-stale-hash":
         return forge(kind.kind, key, fields, blobs, digest=valid.split(b"\n")[1])

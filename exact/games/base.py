@@ -6,13 +6,16 @@ import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from exact.cards import Card
-from exact.compiled import CompiledDeal, load_or_compile
 from exact.enumerator import Deal, Distribution, Record, enumerate_rounds
 from exact.errors import BetFileError, RuleError
 from exact.features import Feature, Needs
 from exact.parsing import load_toml, read_user_file
+
+if TYPE_CHECKING:
+    from exact.compiled import CompiledDeal
 
 
 class Game:
@@ -71,10 +74,13 @@ def compiled_key(game: Game, needs: Needs) -> list[str]:
 
 @lru_cache(maxsize=64)
 def _compile(game: Game, needs: Needs) -> CompiledDeal:
+    from exact.compiled import load_or_compile  # numpy: loaded when a deal is compiled
+
     return load_or_compile(game.deal(needs), compiled_key(game, needs), _compile_deal)
 
 
 def _compile_deal(deal: Deal) -> CompiledDeal:
+    from exact.compiled import CompiledDeal
     from exact.progress import status
 
     with status(f"compiling a {deal.round_cards}-card deal (once per run)"):
