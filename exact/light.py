@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from math import prod
+from operator import mul
 from typing import TYPE_CHECKING
 
 from exact import cache
@@ -40,15 +41,18 @@ TERM_LIMIT = 20_000  # the value-level Punto Banco deal has 6,958 terms
 
 @dataclass(frozen=True)
 class LightForm:
-    """Per bet, the exact event counts of a deal's rounds as (term, event, coefficient)
-    triples over terms that are products of class-count factors."""
+    """The exact event counts of a few bets of a deal: terms that are products of class-count
+    factors, and per bet a ``(terms x events)`` matrix of integer coefficients. Bets whose
+    matrices are one matrix with its columns in another order (Banker, Player and Tie all
+    read who wins) share it: a bet is then a matrix and the column of each of its events."""
 
     deal: Deal
     views: tuple[View, ...]
     factors: list[int]  # flat: (view, class index, offset) per factor
     terms: list[tuple[int, ...]]  # factor ids; the cards a term uses is its length
-    projections: list[list[int]]  # per bet, flat: (term, event, coefficient) per triple
-    events: tuple[int, ...]  # per bet, its number of events
+    matrices: list[list[int]]  # flat, row by row: (terms x width) coefficients
+    widths: list[int]
+    bets: list[tuple[int, list[int]]]  # per bet: its matrix, the column of each event
 
     def counts(self, shoe: Shoe) -> list[list[int]]:
         """Exact event counts of each bet for ``shoe``, checked to sum to ``N!/(N-r)!``.
@@ -63,13 +67,12 @@ class LightForm:
         rest = [falling(size - used, unit - used) for used in range(unit + 1)]
         weights = [prod(map(values.__getitem__, term), start=rest[len(term)])
                    for term in self.terms]
-        out = []
+        columns = [[sum(map(mul, weights, matrix[column::width])) for column in range(width)]
+                   for matrix, width in zip(self.matrices, self.widths, strict=True)]
         total = falling(size, unit)
-        for events, triples in zip(self.events, self.projections, strict=True):
-            counts = [0] * events
-            for term, event, coefficient in zip(triples[0::3], triples[1::3], triples[2::3],
-                                                strict=True):
-                counts[event] += coefficient * weights[term]
+        out = []
+        for matrix, order in self.bets:
+            counts = [columns[matrix][column] for column in order]
             if sum(counts) != total:
                 raise AssertionError("light counts do not sum to N!/(N-r)!: exactness lost")
             out.append(counts)
@@ -103,24 +106,29 @@ def store(key_parts: Sequence[str], bets: Sequence[Bet], compiled: CompiledDeal,
     views: dict[View, int] = {}
     factors = [number for view, index, offset in compiled.factors
                for number in (views.setdefault(view, len(views)), index, offset)]
-    projections = []
+    shared: dict[bytes, int] = {}
+    stored, widths, of_bet = [], [], []
     for matrix in matrices:
-        terms, events = matrix.nonzero()
-        coefficients = matrix[terms, events].tolist()
-        projections.append([number for triple in zip(terms.tolist(), events.tolist(),
-                                                     coefficients, strict=True)
-                            for number in triple])
+        # columns in a canonical order: bets that read the same partition share one matrix
+        order = sorted(range(matrix.shape[1]), key=lambda c: matrix[:, c].tobytes())
+        canonical = matrix[:, order]
+        key = canonical.tobytes() + bytes(str(canonical.shape), "ascii")
+        if key not in shared:
+            shared[key] = len(stored)
+            stored.append(canonical.ravel().tolist())
+            widths.append(int(matrix.shape[1]))
+        of_bet.append([shared[key], [order.index(e) for e in range(matrix.shape[1])]])
     fields = {"views": [list(view.attributes) for view in views], "factors": factors,
               "term_used": [used for _, used in compiled.terms],
               "term_factors": [i for factor_ids, _ in compiled.terms for i in factor_ids],
-              "projections": projections}
+              "matrices": stored, "widths": widths, "bets": of_bet}
     cache.store("light", entry_key(key_parts, bets), fields, {})
 
 
 def _decode(fields: dict, arrays: dict, events: tuple[int, ...], deal: Deal) -> LightForm:
     """A light form from its fields, every index and count checked (CorruptEntry)."""
-    if arrays or set(fields) != {"views", "factors", "term_used", "term_factors",
-                                 "projections"}:
+    if arrays or set(fields) != {"views", "factors", "term_used", "term_factors", "matrices",
+                                 "widths", "bets"}:
         raise cache.CorruptEntry("light form fields malformed")
     unit = deal.round_cards
     names = fields["views"]
@@ -144,17 +152,34 @@ def _decode(fields: dict, arrays: dict, events: tuple[int, ...], deal: Deal) -> 
     for length in used:
         terms.append(tuple(flat[start:start + length]))
         start += length
-    projections = fields["projections"]
-    if not isinstance(projections, list) or len(projections) != len(events):
-        raise cache.CorruptEntry("projections of other bets")
-    checked = []
-    for count, triples in zip(events, projections, strict=True):
-        triples = _integers(triples, "triples", 3)
-        if triples and (max(triples[0::3]) >= len(terms) or max(triples[1::3]) >= count
-                        or min(triples[2::3]) == 0):
-            raise cache.CorruptEntry("triple out of range")
-        checked.append(triples)
-    return LightForm(deal, views, factors, terms, checked, events)
+    widths = _integers(fields["widths"], "widths")
+    matrices = fields["matrices"]
+    if not isinstance(matrices, list) or len(matrices) != len(widths) or not matrices:
+        raise cache.CorruptEntry("matrices malformed")
+    sums = None
+    for width, matrix in zip(widths, matrices, strict=True):
+        _integers(matrix, "matrix", width or 1)
+        if len(matrix) != width * len(terms):
+            raise cache.CorruptEntry("matrix of the wrong shape")
+        # every matrix partitions each term's coefficient among its columns: equal row sums
+        row_sums = [sum(matrix[row:row + width]) for row in range(0, len(matrix), width)]
+        if sums is None:
+            sums = row_sums
+        if row_sums != sums or 0 in row_sums:
+            raise cache.CorruptEntry("matrices do not partition the terms alike")
+    of_bet = fields["bets"]
+    if not isinstance(of_bet, list) or len(of_bet) != len(events):
+        raise cache.CorruptEntry("light form of other bets")
+    bets = []
+    for count, item in zip(events, of_bet, strict=True):
+        if not (isinstance(item, list) and len(item) == 2 and type(item[0]) is int
+                and 0 <= item[0] < len(widths)):
+            raise cache.CorruptEntry("light form: bet malformed")
+        order = _integers(item[1], "bet columns")
+        if sorted(order) != list(range(widths[item[0]])) or len(order) != count:
+            raise cache.CorruptEntry("light form: bet columns malformed")
+        bets.append((item[0], order))
+    return LightForm(deal, views, factors, terms, matrices, widths, bets)
 
 
 def _integers(value: object, name: str, group: int = 1) -> list[int]:

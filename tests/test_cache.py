@@ -223,11 +223,13 @@ def _light(punto_banco) -> Kind:
             found = light.load(compiled_key(punto_banco, needs), bets, deal)
         return [found.counts(shoe) for shoe in shoes]
 
-    def alter(fields: dict, arrays: dict) -> None:  # a coefficient changed (still positive)
-        fields["projections"][0][2] += 1
+    def alter(fields: dict, arrays: dict) -> None:  # a coefficient moved to another column
+        matrix, width = fields["matrices"][0], fields["widths"][0]
+        row = next(r for r in range(0, len(matrix), width) if matrix[r])
+        matrix[row], matrix[row + 1] = matrix[row] - 1, matrix[row + 1] + 1
 
-    def break_(fields: dict, arrays: dict) -> None:  # a triple's term past the terms
-        fields["projections"][0][0] = len(fields["term_used"])
+    def break_(fields: dict, arrays: dict) -> None:  # a coefficient with no counterpart
+        fields["matrices"][0][0] += 1
 
     return Kind("light", lambda: light.entry_key(compiled_key(punto_banco, needs), bets), run,
                 lambda fields, arrays: light._decode(fields, arrays,
