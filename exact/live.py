@@ -100,7 +100,14 @@ def _forced(game: Game, shoe: Shoe, bets: Sequence[Bet],
                                  "(e.g. 9H): the card itself is forced there")
     rest = shoe.remove(list(known.values()))
     if hasattr(game, "dealt_positions") and hasattr(game, "position_stages"):
-        return _forced_on_deal(game, rest, bets, known)
+        # one walk per deal: bets on values must not walk the suits another bet reads
+        by_deal: dict[object, list[Bet]] = {}
+        for bet in bets:
+            by_deal.setdefault(game.deal(game.needs(bet.features)), []).append(bet)
+        walked: dict[str, NextRound] = {}
+        for group in by_deal.values():
+            walked.update(_forced_on_deal(game, rest, group, known))
+        return {bet.id: walked[bet.id] for bet in bets}
     view = _view(game, bets)
     counts = view.class_counts(rest)
     representative: dict[int, Card] = {}  # a card of each class
