@@ -107,7 +107,9 @@ def store(key_parts: Sequence[str], bets: Sequence[Bet], compiled: CompiledDeal,
     factors = [number for view, index, offset in compiled.factors
                for number in (views.setdefault(view, len(views)), index, offset)]
     shared: dict[bytes, int] = {}
-    stored, widths, of_bet = [], [], []
+    stored: list[list[int]] = []
+    widths: list[int] = []
+    of_bet: list[list[object]] = []
     for matrix in matrices:
         # columns in a canonical order: bets that read the same partition share one matrix
         order = sorted(range(matrix.shape[1]), key=lambda c: matrix[:, c].tobytes())
