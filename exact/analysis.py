@@ -15,22 +15,26 @@ Fraction(114753351728, 10847218479825)
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
-from exact import staged
+from exact import light
 from exact.bets import Bet, settle_records
 from exact.bets import game_bets as game_bets
 from exact.bets import value_only as value_only
 from exact.cards import Shoe
-from exact.compiled import Projection
 from exact.contracts import BetGame, require
 from exact.enumerator import Deal, falling
 from exact.features import Needs
-from exact.games.base import Game
+from exact.games.base import Game, compiled_key
 from exact.plan import AUTO, command_engines, plan
 from exact.statistics import BetTable
+
+if TYPE_CHECKING:  # the numpy engines are loaded when a bet needs them (a fresh analysis of
+    from exact.compiled import Projection  # value bets reads its plain form: exact.light)
 
 __all__ = ["ENGINES", "analyze", "game_bets", "settle_records", "value_only"]
 
@@ -156,13 +160,30 @@ _PROJECTIONS: dict[tuple[Game, Deal, Bet], Projection] = {}
 
 def _compiled_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
                      shoe: Shoe) -> list[list[int]]:
-    compiled = game.compiled(needs)
     keys = [(game, deal, bet) for bet in bets]
     missing = [key for key in keys if key not in _PROJECTIONS]
+    if missing and "numpy" not in sys.modules:
+        # a fresh process: the bets' plain form on disk answers in Python integers, without
+        # loading numpy (exact.light); later analyses in the process keep the fast path below
+        form = light.load(compiled_key(game, needs), bets, deal)
+        if form is not None:
+            return form.counts(shoe)
+    import numpy as np
+
+    from exact.batch import event_matrices
+    from exact.compiled import Projection
+
+    compiled = game.compiled(needs)  # from the disk cache after the first run
     if missing:
-        records = settle_records(game, [bet for _, _, bet in missing], compiled.records)
-        for key, events in zip(missing, records, strict=True):
-            _PROJECTIONS[key] = compiled.project(events, len(key[2].events))
+        # each bet's (terms x events) matrix, from the disk cache too: a fresh process then
+        # never settles the deal's records (the batch evaluator shares these entries)
+        matrices = event_matrices(game, needs, compiled, [bet for _, _, bet in missing])
+        for key, matrix in zip(missing, matrices, strict=True):
+            term, event = np.nonzero(matrix)
+            _PROJECTIONS[key] = Projection(compiled, term, event, matrix[term, event],
+                                           len(key[2].events))
+        if len(missing) == len(keys):
+            light.store(compiled_key(game, needs), bets, compiled, matrices)
     weights = compiled.term_weights(shoe)  # once for every bet of the deal
     return [_PROJECTIONS[key].counts_of(weights) for key in keys]
 
@@ -182,6 +203,8 @@ def _direct_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
 
 def _staged_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
                    shoe: Shoe) -> list[list[int]]:
+    from exact import staged
+
     return staged.staged_counts(game, deal, bets, shoe)
 
 

@@ -38,14 +38,13 @@ from exact.compiled import (
     BatchProjection,
     CompiledDeal,
     counts_matrix,
-    load_or_compile,
     rest_of_round,
     shoe_sizes,
 )
 from exact.enumerator import Deal
 from exact.errors import BatchError as BatchError
 from exact.features import Needs
-from exact.games.base import Game
+from exact.games.base import Game, compiled_key
 from exact.plan import EngineError, choose, plan, served
 from exact.progress import steps
 
@@ -78,26 +77,20 @@ def compiled_for(game: Game, needs: Needs) -> CompiledDeal:
     return _compiled(game, needs)
 
 
-def _key_parts(game: Game, needs: Needs) -> list[str]:
-    return [f"game={game.id}", f"class={type(game).__module__}.{type(game).__qualname__}",
-            *(f"rules:{line}" for line in game.describe_rules()),
-            *sorted(f"needs:{stage}:{attribute}" for stage, attribute in needs.pairs)]
-
-
 @lru_cache(maxsize=32)
 def _compiled(game: Game, needs: Needs) -> CompiledDeal:
-    return load_or_compile(game.deal(needs), _key_parts(game, needs))
+    return game.compiled(needs)  # from the disk cache when a run before compiled it
 
 
 def event_matrix_key(game: Game, needs: Needs, bet: Bet) -> str:
     """The disk-cache key of a bet's event matrix: the compiled key and the bet's event
     conditions (pays do not enter it)."""
-    return cache.cache_key([*_key_parts(game, needs), "bet-events",
+    return cache.cache_key([*compiled_key(game, needs), "bet-events",
                             *(f"{e.name}|{e.condition.text if e.condition else ''}"
                               for e in bet.events)])
 
 
-def _event_matrices(game: Game, needs: Needs, compiled: CompiledDeal,
+def event_matrices(game: Game, needs: Needs, compiled: CompiledDeal,
                     bets: Sequence[Bet]) -> list[np.ndarray]:
     """Per bet, the (terms x events) coefficient matrix; cached on disk
     (:func:`event_matrix_key`)."""
@@ -221,7 +214,7 @@ class BetEvaluator:
 def _compiled_batch(game: Game, deal: Deal, needs: Needs,
                     bets: list[Bet]) -> Callable[[np.ndarray], list[np.ndarray]]:
     compiled = compiled_for(game, needs)
-    matrices = _event_matrices(game, needs, compiled, bets)
+    matrices = event_matrices(game, needs, compiled, bets)
     return BatchProjection(compiled, np.hstack(matrices),
                            tuple(matrix.shape[1] for matrix in matrices)).counts
 

@@ -29,10 +29,9 @@ import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from exact.enumerator import Record
 from exact.errors import BetFileError, BetFileInputError
@@ -40,6 +39,9 @@ from exact.expressions import EvaluationError, Expression, ExpressionError
 from exact.features import Feature
 from exact.games.base import Game
 from exact.parsing import load_toml, parse_number, read_user_file, shown
+
+if TYPE_CHECKING:
+    import numpy as np
 
 PUSH, LOSE = Fraction(0), Fraction(-1)
 
@@ -273,11 +275,20 @@ def _bet_at_error(raw: str, message: str) -> str:
     return f"bet {bet_id!r}: " if bet_id else ""
 
 
+@lru_cache(maxsize=64)
+def _shipped_bets(game: Game, path: Path) -> tuple[Bet, ...]:
+    """The bets of a file shipped with the package, read once per process (bets are frozen;
+    the files of ``--bets`` are read each time, as a user may change them)."""
+    return tuple(load_bets(path, game.features))
+
+
 def game_bets(game: Game, bet_files: Iterable[Path | str] = ()) -> list[Bet]:
     """The game's shipped bets followed by the bets of ``bet_files`` (ids must be unique)."""
     bets: list[Bet] = []
     for path in (*game.bet_files, *bet_files):
-        for bet in load_bets(path, game.features):
+        loaded = _shipped_bets(game, path) if path in game.bet_files else \
+            load_bets(path, game.features)
+        for bet in loaded:
             earlier = next((b for b in bets if b.id == bet.id), None)
             if earlier is not None:
                 raise BetFileError(f"{path}: bet {bet.id!r}: duplicate id (already defined "
@@ -299,6 +310,8 @@ def settle_records(game: Game, bets: Sequence[Bet], records: Sequence[Record]) -
     runs once per distinct combination of the features it uses (found with numpy), not once
     per record: a few hundred settlements instead of millions for a large deal.
     """
+    import numpy as np  # loaded when records are settled (a fresh analysis may never need it)
+
     names = sorted(set().union(*(bet.features for bet in bets)))
     columns: dict[str, tuple[list[object], np.ndarray]] = {}
     for name in names:

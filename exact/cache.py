@@ -43,16 +43,18 @@ import re
 import stat
 import sys
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import cached_property
 from itertools import repeat
 from pathlib import Path
-from typing import TypeVar
-
-import numpy as np
+from typing import TYPE_CHECKING, TypeVar
 
 from exact import __version__
 from exact.errors import CorruptEntry as CorruptEntry
 from exact.errors import one_line
+
+if TYPE_CHECKING:  # numpy is loaded only to write or read an entry's arrays: an entry of
+    import numpy as np  # JSON fields alone (exact.light) is read without it
 
 CACHE_FORMAT = "entry-2"  # enters every key: bump when the layout of an entry changes
 # Bounds on what a read may take (memory about 10x the file at most: tuples of records); the
@@ -65,7 +67,7 @@ _PLAIN_KINDS = "biuf"  # bool, signed and unsigned integers, floats: plain numbe
 _DECIMAL = re.compile(r"-?[0-9]{1,4300}")  # Python's own int-to-text limit
 _WARNED: set[str] = set()
 Value = TypeVar("Value")
-Arrays = dict[str, np.ndarray]
+Arrays = dict[str, "np.ndarray"]
 
 
 def cache_directory() -> Path:
@@ -99,6 +101,7 @@ def cached(kind: str, key: str, build: Callable[[], Value],
     that a correct entry cannot hold. A damaged entry is rebuilt with one warning line.
 
     >>> import tempfile
+    >>> import numpy as np
     >>> saved = os.environ.get("EXACT_CACHE_DIR")
     >>> os.environ["EXACT_CACHE_DIR"] = tempfile.mkdtemp()
     >>> def squares(build):
@@ -142,6 +145,8 @@ def load(kind: str, key: str, decode: Callable[[dict, Arrays], Value]
 def store(kind: str, key: str, fields: Mapping[str, object], arrays: Mapping[str, np.ndarray]
           ) -> None:
     """Write the entry (best effort, atomic); see the module docstring for the layout."""
+    import numpy as np
+
     blobs, names, decimal = [], [], []
     for name, array in arrays.items():
         plain, as_decimal = _plain(array)
@@ -260,6 +265,8 @@ def _read_regular(path: Path) -> bytearray:
 
 def _plain(array: np.ndarray) -> tuple[np.ndarray, bool]:
     """``array`` as a plain array, and whether it was Python integers kept as decimal text."""
+    import numpy as np
+
     array = np.asarray(array)
     if array.dtype == object:
         if not all(type(value) is int for value in array.flat):
@@ -274,6 +281,8 @@ def _plain(array: np.ndarray) -> tuple[np.ndarray, bool]:
 def _array(blob: memoryview, as_decimal: bool) -> np.ndarray:
     """One ``.npy`` blob, read without ever unpickling: its header must name a plain dtype and
     a shape whose data fills exactly the rest of the blob."""
+    import numpy as np
+
     stream = io.BytesIO(blob)
     try:  # numpy's parser of the header (a Python literal) raises errors of several kinds
         major, _ = np.lib.format.read_magic(stream)
@@ -324,6 +333,8 @@ def encode_tuples(items: Sequence[tuple]) -> tuple[list, np.ndarray]:
     >>> decode_tuples(table, rows)
     [((1, 'A'), False), ((1, 'A'), 0)]
     """
+    import numpy as np
+
     # Parts are told apart by a typed key (equal values such as 0 and False must not merge):
     # marshal's bytes, made in C. Version 2 writes no back-references, so equal parts give
     # equal bytes. The bytes are only compared here, never read back.
@@ -359,44 +370,82 @@ def encode_tuples(items: Sequence[tuple]) -> tuple[list, np.ndarray]:
 
 def decode_tuples(values: object, rows: np.ndarray) -> list[tuple]:
     """The tuples of :func:`encode_tuples`, checked: every reference points backwards."""
-    if not isinstance(values, list):
-        raise CorruptEntry("tuple table malformed")
-    table: list = []
-    for value in values:
-        if type(value) is list:
-            if value and min(value) < 0:  # a reference forwards is an IndexError
-                raise CorruptEntry("tuple table malformed")
-            table.append(tuple([table[i] for i in value]))
-        elif value is None or type(value) in (bool, int, str):
-            table.append(value)
-        else:
+    return list(LazyTuples(values, rows))
+
+
+class LazyTuples(Sequence):
+    """The tuples of :func:`encode_tuples` as a sequence, checked at once (every reference
+    points backwards, every row in range) but built only when first read: a command that
+    loads a compiled deal for its counts alone (the records' events cached too) never pays
+    for the hundred thousand tuples.
+
+    >>> table, rows = encode_tuples([((1, "A"), False), ((1, "A"), 0)])
+    >>> lazy = LazyTuples(table, rows)
+    >>> len(lazy), lazy[1], list(lazy) == decode_tuples(table, rows)
+    (2, ((1, 'A'), 0), True)
+    """
+
+    def __init__(self, values: object, rows: np.ndarray) -> None:
+        if not isinstance(values, list):
             raise CorruptEntry("tuple table malformed")
-    check_indices(rows, len(table), "tuple rows", ndim=2)
-    if rows.shape[1] == 0:
-        return [()] * rows.shape[0]
-    parts = np.empty(len(table), dtype=object)
-    for index, value in enumerate(table):  # one by one: numpy would unpack the tuples
-        parts[index] = value
-    collecting = gc.isenabled()
-    gc.disable()  # hundreds of thousands of new tuples, no cycles: collections would halve speed
-    try:
-        return list(zip(*(parts[rows[:, column]].tolist() for column in range(rows.shape[1])),
-                        strict=True))
-    finally:
-        if collecting:
-            gc.enable()
+        table: list = []
+        for value in values:
+            if type(value) is list:
+                if value and min(value) < 0:  # a reference forwards is an IndexError
+                    raise CorruptEntry("tuple table malformed")
+                table.append(tuple([table[i] for i in value]))
+            elif value is None or type(value) in (bool, int, str):
+                table.append(value)
+            else:
+                raise CorruptEntry("tuple table malformed")
+        self._rows = check_indices(rows, len(table), "tuple rows", ndim=2)
+        self._table = table
+
+    def __len__(self) -> int:
+        return int(self._rows.shape[0])
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def]
+        return self._tuples[index]
+
+    def __iter__(self) -> Iterator[tuple]:
+        return iter(self._tuples)
+
+    def __repr__(self) -> str:
+        return repr(self._tuples)
+
+    @cached_property
+    def _tuples(self) -> list[tuple]:
+        import numpy as np
+
+        rows = self._rows
+        if rows.shape[1] == 0:
+            return [()] * rows.shape[0]
+        parts = np.empty(len(self._table), dtype=object)
+        for index, value in enumerate(self._table):  # one by one: numpy would unpack tuples
+            parts[index] = value
+        collecting = gc.isenabled()
+        gc.disable()  # hundreds of thousands of new tuples, no cycles: collections halve speed
+        try:
+            return list(zip(*(parts[rows[:, column]].tolist()
+                              for column in range(rows.shape[1])), strict=True))
+        finally:
+            if collecting:
+                gc.enable()
 
 
 def check_indices(array: np.ndarray, bound: int, name: str, ndim: int = 1) -> np.ndarray:
     """``array`` when it is an int64 array of ``ndim`` dimensions whose values are in
     ``range(bound)``, else :class:`CorruptEntry`.
 
+    >>> import numpy as np
     >>> check_indices(np.array([0, 2]), 3, "leaves").tolist()
     [0, 2]
     >>> check_indices(np.array([0, 3]), 3, "leaves")
     Traceback (most recent call last):
     exact.errors.CorruptEntry: leaves: out of range
     """
+    import numpy as np
+
     if array.dtype != np.int64 or array.ndim != ndim:
         raise CorruptEntry(f"{name}: not int64 of {ndim} dimensions")
     if array.size and (int(array.min()) < 0 or int(array.max()) >= bound):

@@ -172,7 +172,14 @@ def _games(args: argparse.Namespace) -> str:
     return "".join(f"{game_id}: {get_game(game_id).name}\n" for game_id in sorted(REGISTRY))
 
 
-def build_parser() -> argparse.ArgumentParser:
+# The commands defined in this module: when one of them runs, the modules of the others
+# (simulation, removal, settlement...) are not imported (a fresh `analyze` costs its imports).
+OWN_COMMANDS = frozenset({"analyze", "design", "list-bets", "features", "games"})
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command; given the ``command`` about to run, one of
+    :data:`OWN_COMMANDS`, the other modules' commands are left out (nothing else differs)."""
     parser = _Parser(prog="exact", description="Exact combinatorial analysis of baccarat games.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -261,12 +268,13 @@ def build_parser() -> argparse.ArgumentParser:
     game_command("list-bets", "the bets and paytables that ship (and those of --bets)",
                  _list_bets)
     game_command("features", "the round features bet conditions may use", _features)
-    from exact.counting_cli import add_commands  # eor, simulate, edge (issue 7)
+    if command not in OWN_COMMANDS:
+        from exact.counting_cli import add_commands  # eor, simulate, edge (issue 7)
 
-    add_commands(game_command)
-    from exact.settle_cli import add_command as add_settle  # settle one round (issue 14)
+        add_commands(game_command)
+        from exact.settle_cli import add_command as add_settle  # settle one round (issue 14)
 
-    add_settle(game_command)
+        add_settle(game_command)
     games = commands.add_parser("games", help="the games of the toolkit")
     games.set_defaults(run=_games, output=None)
     return parser
@@ -284,7 +292,9 @@ def refuse_empty_options(args: argparse.Namespace) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        args = build_parser().parse_args(argv)
+        arguments = sys.argv[1:] if argv is None else list(argv)
+        command = next((a for a in arguments if not a.startswith("-")), None)
+        args = build_parser(command).parse_args(arguments)
         refuse_empty_options(args)
         text = args.run(args)
         from exact.assumptions import add_for_command  # every result says what it assumes

@@ -43,10 +43,10 @@ import numpy as np
 
 from exact.cache import (
     CorruptEntry,
+    LazyTuples,
     cache_key,
     cached,
     check_indices,
-    decode_tuples,
     encode_tuples,
 )
 from exact.cards import CARDS, JOKER, JOKER_ID, Shoe, View
@@ -74,7 +74,7 @@ class CompiledDeal:
     deal: Deal
     factors: list[Factor]
     terms: list[tuple[tuple[int, ...], int]]  # (factor ids, cards used)
-    records: list[Record]
+    records: Sequence[Record]  # a list, or lazily built from the disk cache
     leaf_term: np.ndarray
     leaf_record: np.ndarray
     leaf_coefficient: np.ndarray
@@ -588,7 +588,8 @@ def _decode_compiled(deal: Deal, fields: dict, arrays: dict[str, np.ndarray]) ->
     for length in used:
         terms.append((tuple(flat[start:start + length]), length))
         start += length
-    records = decode_tuples(fields["record_parts"], arrays["records"])
+    # built on first read: counts from cached event matrices never need the records
+    records = LazyTuples(fields["record_parts"], arrays["records"])
     leaf_term = check_indices(arrays["leaf_term"], len(terms), "leaf_term")
     leaf_record = check_indices(arrays["leaf_record"], len(records), "leaf_record")
     leaf_coefficient = check_indices(arrays["leaf_coefficient"], INT64_LIMIT, "leaf_coefficient")

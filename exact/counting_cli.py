@@ -319,7 +319,8 @@ def _edge(args: argparse.Namespace) -> str:
     seen = _seen_cards(args)
     shoe = full_shoe(args).remove(seen)
     known = _parse_known(args.known)
-    # With known cards the round is enumerated card by card: minutes for each bet on suits.
+    # With known cards the bets' deal is walked with the cards forced: minutes for a bet on
+    # colours or suits read with the third cards.
     # The default set leaves those out, saying so; --bet asks for them anyway.
     slow = [b for b in bets if known and not args.bet and slow_with_known(game, b)]
     bets = [b for b in bets if b not in slow]
@@ -346,8 +347,8 @@ def _edge(args: argparse.Namespace) -> str:
     return "\n".join(lines) + "\n"
 
 
-KNOWN_TOO_SLOW = ("with --known, a bet on suits takes minutes card by card at 8 decks; ask "
-                  "for it with --bet")
+KNOWN_TOO_SLOW = ("with --known, a bet on colours or suits read with the third cards takes "
+                  "minutes at 8 decks; ask for it with --bet")
 
 
 # --- registration ------------------------------------------------------------------------------

@@ -51,15 +51,17 @@ import io
 import keyword
 import operator
 import tokenize
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import reduce
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from exact.errors import EvaluationError as EvaluationError
 from exact.errors import ExpressionError as ExpressionError
+
+if TYPE_CHECKING:  # numpy only for the vectorised evaluation (the batch engines load it)
+    import numpy as np
 
 
 @dataclass(frozen=True)
@@ -100,6 +102,23 @@ def kind_of_types(types: Iterable[type]) -> Kind:
     kinds = {bool: _BOOL, int: _NUMBER, Fraction: _NUMBER, type(None): _NONE}
     kind = frozenset().union(*(_TEXT if issubclass(t, str) else kinds[t] for t in types))
     return kind or _ANY
+
+
+class _Kinds(Mapping[str, Kind]):
+    """The kinds of the features a condition names, each worked out when first looked up: a
+    game declares the types of a hundred features or more, a condition reads two or three."""
+
+    def __init__(self, types: Mapping[str, Iterable[type]]) -> None:
+        self._types = types
+
+    def __getitem__(self, name: str) -> Kind:
+        return kind_of_types(self._types[name])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._types)
+
+    def __len__(self) -> int:
+        return len(self._types)
 
 
 class _Set(tuple):
@@ -239,8 +258,7 @@ class Expression:
                                   ) from None
         _measure(tree, limits.depth)
         names: set[str] = set()
-        kinds = {name: kind_of_types(given) for name, given in (types or {}).items()}
-        _check(tree, names, kinds, top=True)
+        _check(tree, names, _Kinds(types or {}), top=True)
         return cls(text, tree, frozenset(names))
 
     def evaluate(self, features: Mapping[str, object]) -> object:
@@ -273,6 +291,8 @@ class Expression:
             return self._cell_by_cell(features)
 
     def _cell_by_cell(self, features: Mapping[str, np.ndarray]) -> np.ndarray:
+        import numpy as np
+
         names = sorted(self.names)
         arrays = np.broadcast_arrays(*(np.asarray(_cell(features[n]), dtype=object)
                                        for n in names)) if names else []
@@ -502,17 +522,20 @@ def _evaluate(node: ast.AST, env: Mapping[str, object]) -> object:
     raise ExpressionError(f"cannot evaluate {ast.dump(node)}")  # unreachable after _check
 
 
-_elementwise_truth = np.frompyfunc(bool, 1, 1)
-
-
 def _truth(value: object) -> np.ndarray:
+    import numpy as np
+
     array = np.asarray(value)
-    return array if array.dtype == bool else np.asarray(_elementwise_truth(array)).astype(bool)
+    if array.dtype == bool:
+        return array
+    return np.asarray(np.frompyfunc(bool, 1, 1)(array)).astype(bool)
 
 
 def _cell(value: object) -> object:
     """An array as is; a scalar boxed in a 0-d object array, so that numpy broadcasts it as
     one value (a tuple or set would otherwise be read as an array of its items)."""
+    import numpy as np
+
     if isinstance(value, np.ndarray):
         return value
     box = np.empty((), dtype=object)
@@ -521,10 +544,14 @@ def _cell(value: object) -> object:
 
 
 def _elementwise(function: Callable[..., object], *arguments: object) -> object:
+    import numpy as np
+
     return np.frompyfunc(function, len(arguments), 1)(*map(_cell, arguments))
 
 
 def _small_integers(value: object) -> bool:
+    import numpy as np
+
     cells = value.flat if isinstance(value, np.ndarray) else (value,)
     return all(type(cell) in _SMALL and -_SMALL_LIMIT < cell < _SMALL_LIMIT
                for cell in cells)
@@ -535,6 +562,8 @@ _SMALL_LIMIT = 1 << 64
 
 def _collection_array(kind: type, items: list[object]) -> object:
     """A tuple or set literal over arrays: one tuple or set per cell (scalars stay scalar)."""
+    import numpy as np
+
     if not any(isinstance(item, np.ndarray) for item in items):
         return kind(items)
     arrays = np.broadcast_arrays(*(np.asarray(_cell(item), dtype=object) for item in items))
@@ -546,6 +575,8 @@ def _collection_array(kind: type, items: list[object]) -> object:
 
 def _evaluate_array(node: ast.AST, env: Mapping[str, np.ndarray]) -> object:
     """Vectorised twin of :func:`_evaluate`: scalars stay scalars, features are arrays."""
+    import numpy as np
+
     match node:
         case ast.Constant(value=value):
             return value

@@ -560,15 +560,21 @@ def _compiled_bet(game: Game, bets: tuple[Bet, ...], cards: frozenset[Card]) -> 
     """The compiled bet, kept in the safe disk cache (:mod:`exact.cache`): int64 arrays only,
     every index and count range-checked when loaded, keyed by everything that determines it
     (game, rules, the bet's events and conditions, the cards the shoe may hold)."""
+    return cache.cached("factorised", entry_key(game, bets, cards),
+                        lambda: FactorisedBet(game, bets, cards), _encode,
+                        lambda fields, arrays: _decode(game, bets, cards, arrays))
+
+
+def entry_key(game: Game, bets: tuple[Bet, ...], cards: frozenset[Card]) -> str:
+    """The disk-cache key of the compiled ``bets``: the game, its rules, the cards the shoe
+    may hold, each bet's events and conditions (pays do not enter it)."""
     parts = [_FORMAT, f"game={game.id}", f"class={type(game).__module__}."
              f"{type(game).__qualname__}", *(f"rules:{line}" for line in game.describe_rules()),
              "cards:" + " ".join(sorted(str(card) for card in cards)),
              *(f"bet:{len(bet.events)}|" + "|".join(
                  f"{e.name}|{e.condition.text if e.condition else ''}" for e in bet.events)
                for bet in bets)]
-    return cache.cached("factorised", cache.cache_key(parts),
-                        lambda: FactorisedBet(game, bets, cards), _encode,
-                        lambda fields, arrays: _decode(game, bets, cards, arrays))
+    return cache.cache_key(parts)
 
 
 def _encode(compiled: FactorisedBet) -> tuple[dict, dict[str, np.ndarray]]:

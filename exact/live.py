@@ -4,11 +4,14 @@ optionally knowing cards at given positions of that round (the end-play question
 Without known positions the next round is dealt from the unseen cards and the compiled
 evaluator answers at once. Knowing the card at position ``p`` (1 = the first card dealt) is not
 the same as merely removing it: the round must have that card *at that position*. So the
-round is enumerated position by position in the real dealing order, with the known cards
-forced where they are known and every other position branching on the classes of the unseen
-cards (seen through the card attributes the bets need), weighted by how many are left. Rounds
-are read with the game's :meth:`~exact.games.base.Game.record_from_cards`, so this works for
-any game of the toolkit.
+round is enumerated with the known cards forced where they are known and every other
+position branching on the classes of the unseen cards, weighted by how many are left. A game
+that says which positions each draw of its deal fills (``dealt_positions``, with
+``position_stages``: Punto Banco and NINE & NINES) has the bets' own deal walked, each stage
+seen only through what the bets read of it (:func:`_forced_on_deal`: Perfect Pairs with a
+known first card in about a second at 8 decks); any other game is walked position by
+position in the real dealing order through every attribute the bets need, its rounds read
+with the game's :meth:`~exact.games.base.Game.record_from_cards`.
 
 Counting unit with ``k`` known positions: ordered sequences of the ``r - k`` other positions
 from the ``N - k`` cards neither seen nor known: ``(N-k)!/(N-r)!`` in all.
@@ -28,11 +31,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import combinations_with_replacement
 
 from exact.batch import BetEvaluator
-from exact.bets import Bet
-from exact.cards import CARDS, RANKS, Card, Shoe, View
-from exact.enumerator import falling
+from exact.bets import Bet, settle_records
+from exact.cards import CARDS, JOKER, RANKS, Card, Shoe, View
+from exact.enumerator import falling, group_coefficient
 from exact.errors import KnownCardError as KnownCardError
 from exact.errors import ShoeError
 from exact.games.base import Game
@@ -70,9 +74,13 @@ def next_round(game: Game, shoe: Shoe, bets: Sequence[Bet],
 
 def slow_with_known(game: Game, bet: Bet) -> bool:
     """Whether forcing a known card makes ``bet`` slow: a bet that sees cards through more
-    classes than the 13 ranks (suits, colours) branches on up to 52 classes at every position
-    of the card-by-card walk, minutes at 8 decks where rank and value bets take seconds."""
-    return len(_view(game, [bet]).labels) > len(RANKS) + 1  # (+1: the joker's class)
+    classes than the 13 ranks (suits, colours) *and* reads the third cards. The walk of its
+    deal then branches on 20 to 52 classes at each of the six positions, minutes at 8 decks
+    (a bet on suits of the first cards only, Perfect Pairs, takes about a second)."""
+    fine = len(_view(game, [bet]).labels) > len(RANKS) + 1  # (+1: the joker's class)
+    if not hasattr(game, "dealt_positions"):  # every position walked card by card
+        return fine
+    return fine and "draws" in game.needs(bet.features).stages
 
 
 def _view(game: Game, bets: Sequence[Bet]) -> View:
@@ -91,6 +99,15 @@ def _forced(game: Game, shoe: Shoe, bets: Sequence[Bet],
             raise KnownCardError(f"known card {card} at position {position}: give its suit "
                                  "(e.g. 9H): the card itself is forced there")
     rest = shoe.remove(list(known.values()))
+    if hasattr(game, "dealt_positions") and hasattr(game, "position_stages"):
+        # one walk per deal: bets on values must not walk the suits another bet reads
+        by_deal: dict[object, list[Bet]] = {}
+        for bet in bets:
+            by_deal.setdefault(game.deal(game.needs(bet.features)), []).append(bet)
+        walked: dict[str, NextRound] = {}
+        for group in by_deal.values():
+            walked.update(_forced_on_deal(game, rest, group, known))
+        return {bet.id: walked[bet.id] for bet in bets}
     view = _view(game, bets)
     counts = view.class_counts(rest)
     representative: dict[int, Card] = {}  # a card of each class
@@ -138,4 +155,65 @@ def _forced(game: Game, shoe: Shoe, bets: Sequence[Bet],
     for bet_id, outcome in result.items():
         if sum(outcome.counts) != total:
             raise AssertionError(f"{bet_id}: forced-position counts do not sum to {total}")
+    return result
+
+
+def _forced_on_deal(game: Game, rest: Shoe, bets: Sequence[Bet],
+                    known: dict[int, Card]) -> dict[str, NextRound]:
+    """The walk of the bets' own deal (:meth:`~exact.games.base.Game.deal`), as the
+    enumerator walks it, with the known cards forced at their positions: each stage seen
+    only through what the bets read of it, the round stopped where the bets stop reading it.
+    A draw of a group of cards (an unordered pair) holding known cards draws the others as a
+    multiset, with its orderings among the free positions. A round's count does not depend on
+    the order in which its positions are chosen (per class, a falling factorial of the cards
+    left), so the deal's order serves for the dealing order.
+
+    Perfect Pairs with the first card known: the Player's second card (52 classes) times the
+    Banker's unordered pair (1,378 multisets), some 72,000 rounds, where the walk of every
+    position card by card through 52 classes took minutes."""
+    deal = game.deal(game.needs(set().union(*(b.features for b in bets))))
+    unit, free_total, size = deal.round_cards, deal.round_cards - len(known), rest.size
+    if size < free_total:
+        raise ShoeError(f"{size} unseen cards cannot fill a round of {unit}")
+    leaves: dict[object, int] = {}
+    dealt_positions = game.dealt_positions  # type: ignore[attr-defined]
+
+    def walk(state: object, view: View, counts: list[int], used: int, weight: int) -> None:
+        draw = deal.next_draw(state)
+        if draw is None:
+            record = deal.record(state)
+            leaves[record] = leaves.get(record, 0) + weight * falling(size - used,
+                                                                       free_total - used)
+            return
+        if draw.view != view:
+            counts, view = view.regroup(counts, draw.view), draw.view
+        # the positions this draw fills (where it puts cards depends on the state only)
+        positions = dealt_positions(state, deal.advance(state, (view.labels[0],) * draw.count))
+        forced = [view.index[view.label(known[p])] for p in positions if p in known]
+        free = draw.count - len(forced)
+        universe = [i for i, label in enumerate(view.labels)
+                    if counts[i] and (deal.accepts_jokers or label[1] != JOKER)]
+        for group in combinations_with_replacement(universe, free):
+            factor = group_coefficient(group)  # orderings among the free positions
+            for index in group:
+                factor *= counts[index]
+                counts[index] -= 1
+            if factor:
+                labels = tuple(view.labels[i] for i in sorted((*forced, *group)))
+                walk(deal.advance(state, labels), view, counts, used + free, weight * factor)
+            for index in group:
+                counts[index] += 1
+
+    start = View(("rank", "suit"))
+    walk(deal.start(), start, start.class_counts(rest), 0, 1)
+    records = list(leaves)
+    total = falling(size, free_total)
+    result = {}
+    for bet, events in zip(bets, settle_records(game, bets, records), strict=True):
+        counts = [0] * len(bet.events)
+        for event, weight in zip(events.tolist(), leaves.values(), strict=True):
+            counts[event] += weight
+        if sum(counts) != total:
+            raise AssertionError(f"{bet.id}: forced-position counts do not sum to {total}")
+        result[bet.id] = NextRound(bet, tuple(counts), total)
     return result

@@ -112,10 +112,12 @@ class Factorised:
     name: str = "factorised"
 
     def judge(self, demand: Demand) -> tuple[bool, str]:
-        from exact import factorised  # numpy-heavy walk, loaded only when a bet needs it
-
         if demand.scope == "known":
             return False, "it cannot force a card at a position"
+        if demand.value_only:  # (decided before the numpy-heavy module is loaded)
+            return False, "it serves card attributes beyond values; this bet reads values"
+        from exact import factorised  # numpy-heavy walk, loaded only when a bet needs it
+
         if not factorised.serves(demand.game, demand.needs):
             return False, ("it serves card attributes read with the third cards or by "
                            "position, on a game dealing a pair of hands")
@@ -179,14 +181,14 @@ class Direct:
 
 @dataclass(frozen=True)
 class Forced:
-    """The card-by-card walk of :mod:`exact.live`: the next round with cards known at positions."""
+    """The forced walk of :mod:`exact.live`: the next round with cards known at positions."""
 
     name: str = "forced"
 
     def judge(self, demand: Demand) -> tuple[bool, str]:
         if demand.scope != "known":
             return False, "it serves only rounds with cards known at positions"
-        return True, "cards known at positions: the round is walked card by card"
+        return True, "cards known at positions: the bets' deal walked with those cards forced"
 
 
 # In order of preference: `auto` takes the first that serves a bet.

@@ -59,11 +59,7 @@ def require_module(name: str):
 # --- Known failures after a merge, each a follow-up named in that session's closing note ------
 # Each is a follow-up named in that session's closing note; listed here, in one place, so that
 # they are visible and cannot be forgotten. Remove an entry when its cause is fixed.
-KNOWN_FAILURES = {
-    "tests/test_cache.py::test_every_kind_of_entry_the_package_writes_is_planted":
-        "the factorised engine's cache kind (issue 13, merged 2026-11-30 late) has no planted-"
-        "file test yet; it is read through the same checked cache.cached as the others",
-}
+KNOWN_FAILURES: dict[str, str] = {}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

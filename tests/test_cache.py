@@ -1,9 +1,9 @@
 """The disk cache (exact/cache.py) never runs code and never trusts a damaged entry.
 
-For every kind of entry (compiled deals, bet-event matrices, century21 settled outcomes) a
-damaged file is planted exactly where the entry goes; the real computation must then ignore
-it (no planted code runs), print exactly one warning line, give the result computed with no
-cache, and leave a valid rebuilt entry behind.
+For every kind of entry (compiled deals, bet-event matrices, century21 settled outcomes, the
+factorised counter's compiled bets) a damaged file is planted exactly where the entry goes;
+the real computation must then ignore it (no planted code runs), print exactly one warning
+line, give the result computed with no cache, and leave a valid rebuilt entry behind.
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ from exact import batch, cache
 from exact.analysis import game_bets
 from exact.cards import Shoe
 from exact.compiled import CompiledDeal, _decode_compiled
+from exact.games import base
+from exact.games.base import compiled_key
 from exact.games.century21_batch import (
     Century21Evaluator,
     _decode_settled,
@@ -102,8 +104,8 @@ class Kind:
     key: Callable[[], str]
     run: Callable[[], object]
     decode: Callable[[dict, dict], object]
-    alter: Callable[[dict], None]  # a change that keeps every shape and range
-    break_: Callable[[dict], None]  # a change a correct entry cannot hold
+    alter: Callable[[dict, dict], None]  # (fields, arrays): a change keeping shapes and ranges
+    break_: Callable[[dict, dict], None]  # (fields, arrays): a change no correct entry holds
 
 
 def _punto_banco(kind: str, punto_banco) -> Kind:
@@ -113,25 +115,26 @@ def _punto_banco(kind: str, punto_banco) -> Kind:
     shoes = [Shoe.standard(1), Shoe.standard(1).remove("A 9 K KH")]
 
     def run() -> object:
-        batch._compiled.cache_clear()  # the in-memory cache would hide the disk
+        batch._compiled.cache_clear()  # the in-memory caches would hide the disk
+        base._compile.cache_clear()
         return batch.BetEvaluator(punto_banco, [bet]).expected_values(shoes)
 
     if kind == "compiled":
-        def break_(arrays: dict) -> None:
+        def break_(fields: dict, arrays: dict) -> None:
             arrays["leaf_record"][0] = arrays["records"].shape[0]
 
-        return Kind(kind, lambda: cache.cache_key(batch._key_parts(punto_banco, needs)), run,
+        return Kind(kind, lambda: cache.cache_key(compiled_key(punto_banco, needs)), run,
                     partial(_decode_compiled, deal),
-                    lambda arrays: arrays["leaf_coefficient"].__setitem__(
+                    lambda fields, arrays: arrays["leaf_coefficient"].__setitem__(
                         0, arrays["leaf_coefficient"][0] + 1), break_)
     compiled = CompiledDeal.compile(deal)
 
-    def alter(arrays: dict) -> None:  # a term's coefficient moved to another event
+    def alter(fields: dict, arrays: dict) -> None:  # a term's coefficient moved to another event
         matrix = arrays["matrix"]
         row = next(i for i, r in enumerate(matrix) if not np.array_equal(r, r[::-1]))
         matrix[row] = matrix[row][::-1]
 
-    def break_(arrays: dict) -> None:
+    def break_(fields: dict, arrays: dict) -> None:
         arrays["matrix"][0, 0] += 1
 
     return Kind(kind, lambda: batch.event_matrix_key(punto_banco, needs, bet), run,
@@ -165,17 +168,76 @@ def _century21(deal) -> Kind:
         return Century21Evaluator(deal).expected_values([Shoe.standard(1, jokers=1),
                                                          Shoe.standard(1, jokers=1).remove("X")])
 
-    def alter(arrays: dict) -> None:
+    def alter(fields: dict, arrays: dict) -> None:
         arrays["of_record"][0] = 1 - min(arrays["of_record"][0], 1)
 
-    def break_(arrays: dict) -> None:
+    def break_(fields: dict, arrays: dict) -> None:
         arrays["of_record"][0] = arrays["of_record"].max() + 1
 
     return Kind("outcomes", lambda: cache.cache_key([*_key_parts(deal), "outcomes"]), run,
                 partial(_decode_settled, len(compiled_pair(deal).records)), alter, break_)
 
 
-KINDS = ("compiled", "bet-events", "outcomes")
+def _factorised(punto_banco) -> Kind:
+    """The factorised counter's compiled bet (exact/factorised.py): a bet on the colours of
+    the first cards by position, on two 2-deck shoes that hold every card (one entry)."""
+    from exact import factorised
+    from exact.cards import CARDS
+
+    bet_file = Path(__file__).parent / "data" / "card_level_bets.toml"
+    bets = tuple(b for b in game_bets(punto_banco, [bet_file]) if b.id == "red-first-card")
+    shoes = [Shoe.standard(2), Shoe.standard(2).remove("A 9 K KH")]
+    cards = frozenset(CARDS[:52])
+
+    def run() -> object:
+        factorised._compiled_bet.cache_clear()  # the in-memory cache would hide the disk
+        return [factorised.evaluate(punto_banco, bets, shoe) for shoe in shoes]
+
+    def alter(fields: dict, arrays: dict) -> None:  # a coefficient changed, shapes kept
+        arrays["pair_coefficient"][0] += 1
+
+    def break_(fields: dict, arrays: dict) -> None:  # an event past the bet's events
+        arrays["combo_event"][0] = sum(len(bet.events) for bet in bets)
+
+    return Kind("factorised", lambda: factorised.entry_key(punto_banco, bets, cards), run,
+                lambda fields, arrays: factorised._decode(punto_banco, bets, cards, arrays),
+                alter, break_)
+
+
+def _light(punto_banco) -> Kind:
+    """The plain form of a few bets of a value-level deal (exact/light.py), which a fresh
+    process reads without numpy: written by the first analysis, read by the next (numpy is
+    loaded in the tests, so the reader is called as analysis calls it in a fresh process)."""
+    from exact import analysis, light
+
+    bets = [b for b in game_bets(punto_banco) if b.id in ("banker", "tie", "dragon-7")]
+    needs = punto_banco.needs(set().union(*(bet.features for bet in bets)))
+    deal = punto_banco.deal(needs)
+    shoes = [Shoe.standard(1), Shoe.standard(1).remove("A 9 K KH")]
+
+    def run() -> object:
+        found = light.load(compiled_key(punto_banco, needs), bets, deal)
+        if found is None:  # as a first analysis does: the compiled path, which writes it
+            analysis._PROJECTIONS.clear()
+            analysis.analyze(punto_banco, shoes[0], bets)
+            found = light.load(compiled_key(punto_banco, needs), bets, deal)
+        return [found.counts(shoe) for shoe in shoes]
+
+    def alter(fields: dict, arrays: dict) -> None:  # a coefficient moved to another column
+        matrix, width = fields["matrices"][0], fields["widths"][0]
+        row = next(r for r in range(0, len(matrix), width) if matrix[r])
+        matrix[row], matrix[row + 1] = matrix[row] - 1, matrix[row + 1] + 1
+
+    def break_(fields: dict, arrays: dict) -> None:  # a coefficient with no counterpart
+        fields["matrices"][0][0] += 1
+
+    return Kind("light", lambda: light.entry_key(compiled_key(punto_banco, needs), bets), run,
+                lambda fields, arrays: light._decode(fields, arrays,
+                                                     tuple(len(b.events) for b in bets), deal),
+                alter, break_)
+
+
+KINDS = ("compiled", "bet-events", "outcomes", "factorised", "light")
 
 
 def test_every_kind_of_entry_the_package_writes_is_planted() -> None:
@@ -193,6 +255,10 @@ def test_every_kind_of_entry_the_package_writes_is_planted() -> None:
 def kind(request, punto_banco) -> Kind:
     if request.param == "outcomes":
         return _century21(request.getfixturevalue("century21_deal"))
+    if request.param == "factorised":
+        return _factorised(punto_banco)
+    if request.param == "light":
+        return _light(punto_banco)
     return _punto_banco(request.param, punto_banco)
 
 
@@ -218,7 +284,8 @@ def _damaged(kind: Kind, damage: str, valid: bytes, fields: dict, arrays: dict,
     if damage == "pickle":
         return planted_pickle(marker)
     if damage == "npy-object":  # a well-formed entry, correct hash, arrays that would unpickle
-        return forge(kind.kind, key, fields, {name: planted_npy(marker) for name in arrays})
+        return forge(kind.kind, key, fields, {name: planted_npy(marker)
+                                              for name in (arrays or ["planted"])})
     if damage == "flipped":
         middle = len(valid) // 2
         return valid[:middle] + bytes(b ^ 0xFF for b in valid[middle:middle + 8]) + \
@@ -230,9 +297,9 @@ def _damaged(kind: Kind, damage: str, valid: bytes, fields: dict, arrays: dict,
                      {name: npy(array) for name, array in arrays.items()},
                      hash_key=cache.cache_key(["another entry"]))
     if damage == "broken":  # hashed correctly (a forger), but impossible data
-        kind.break_(arrays)
+        kind.break_(fields, arrays)
         return forge(kind.kind, key, fields, {name: npy(a) for name, a in arrays.items()})
-    kind.alter(arrays)  # altered data of the right shapes
+    kind.alter(fields, arrays)  # altered data of the right shapes
     blobs = {name: npy(array) for name, array in arrays.items()}
     if damage == "altered-stale-hash":
         return forge(kind.kind, key, fields, blobs, digest=valid.split(b"\n")[1])
@@ -430,13 +497,13 @@ def test_no_damage_to_an_entry_escapes_the_checks(fuzzed_entry, data) -> None:
 
 _BUILDER = """
 import sys
-from exact.batch import _key_parts
+from exact.games.base import compiled_key
 from exact.compiled import load_or_compile
 from exact.games import get_game
 game = get_game("punto-banco")
 needs = game.needs(["player_paired", "banker_paired"])
 for _ in range(int(sys.argv[1])):
-    compiled = load_or_compile(game.deal(needs), _key_parts(game, needs) + [sys.argv[2]])
+    compiled = load_or_compile(game.deal(needs), compiled_key(game, needs) + [sys.argv[2]])
 print(len(compiled.records))
 """
 

@@ -180,22 +180,81 @@ def test_cli_eor_and_edge(tmp_path, capsys, monkeypatch):
         assert capsys.readouterr().err.count("\n") == 1
 
 
-def test_known_cards_leave_out_the_suit_bets_by_name_unless_asked(capsys, monkeypatch):
-    """With --known the default bet set skips the bets on suits (minutes each card by card),
-    and says which; asked for by --bet, such a bet is evaluated."""
+def test_known_cards_leave_out_the_bets_on_suits_of_third_cards_by_name_unless_asked(
+        capsys, monkeypatch):
+    """With --known, a bet on colours or suits read with the third cards is slow (minutes at
+    8 decks); such bets are beyond the batch evaluator too, so the default bet set has none
+    of them and names none; asked for by --bet, one is evaluated. The shipped bets on suits
+    of the first cards (Perfect Pairs) are no longer slow: the default set evaluates them."""
+    from pathlib import Path
+
     from exact.live import slow_with_known
 
     game = __import__("exact.games", fromlist=["get_game"]).get_game("punto-banco")
-    slow = {b.id for b in game_bets(game) if slow_with_known(game, b)}
-    assert slow == {"perfect-pairs", "player-perfect-pair", "banker-perfect-pair"}
+    bet_file = str(Path(__file__).parent / "data" / "card_level_bets.toml")
+    assert not any(slow_with_known(game, b) for b in game_bets(game))
+    slow = {b.id for b in game_bets(game, [bet_file]) if slow_with_known(game, b)}
+    assert slow == {"one-colour-tie", "suited-third-cards"}
     shoe = "AS:2,AH:2,9S:2,9D:2,KC:2,5H:2"
     monkeypatch.setattr("sys.stdin", __import__("io").StringIO(""))
-    assert main(["edge", "punto-banco", "--shoe", shoe, "--known", "1=9S", "--json"]) == 0
+    assert main(["edge", "punto-banco", "--shoe", shoe, "--known", "1=9S", "--json",
+                 "--bets", bet_file]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert set(report["not_evaluated"]) == slow and not slow & set(report["bets"])
-    assert {"tie", "player-pair", "dragon-7"} <= set(report["bets"])
+    assert report["not_evaluated"] == {} and not slow & set(report["bets"])
+    assert {"tie", "player-pair", "dragon-7", "perfect-pairs", "four-nines"} <= \
+        set(report["bets"])
     monkeypatch.setattr("sys.stdin", __import__("io").StringIO(""))
     assert main(["edge", "punto-banco", "--shoe", shoe, "--known", "1=9S", "--json",
-                 "--bet", "perfect-pairs"]) == 0
+                 "--bets", bet_file, "--bet", "one-colour-tie"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert list(report["bets"]) == ["perfect-pairs"] and report["not_evaluated"] == {}
+    assert list(report["bets"]) == ["one-colour-tie"] and report["not_evaluated"] == {}
+
+
+def forced_brute_force_bets(shoe: Shoe, known: dict[int, Card], bets) -> dict[str, list[int]]:
+    """Per bet, its event counts over every ordered deal of ``shoe`` with the ``known`` cards
+    at their positions, card by card in the real order (exact/reference.py's tableau and
+    features), the other positions weighted by the cards left."""
+    counts = list(shoe.remove(list(known.values())).counts)
+    size = sum(counts)
+    free_total = 6 - len(known)
+    out = {bet.id: [0] * len(bet.events) for bet in bets}
+
+    def deal(dealt: list, weight: int, free: int) -> None:
+        if len(dealt) >= max(_cards_needed(dealt), *known):
+            player, banker = play(dealt + [None] * (6 - len(dealt)))
+            fill = 1
+            for i in range(free, free_total):
+                fill *= size - i
+            for bet in bets:
+                features = {name: FEATURES[name](player, banker) for name in bet.features}
+                out[bet.id][bet.settle(features)] += weight * fill
+            return
+        if len(dealt) + 1 in known:
+            deal([*dealt, known[len(dealt) + 1]], weight, free)
+            return
+        for index, left in enumerate(counts):
+            if left:
+                counts[index] -= 1
+                deal([*dealt, CARDS[index]], weight * left, free + 1)
+                counts[index] += 1
+
+    deal([], 1, 0)
+    return out
+
+
+@pytest.mark.parametrize("known", ["1=9H", "2=9H 3=KD", "4=KD 6=2C", "5=5S 6=9D"])
+def test_known_cards_with_bets_on_suits_match_brute_force(punto_banco, known):
+    """The walk of the bets' own deal with forced positions (Perfect Pairs, colours of all six
+    cards, suits of the third cards), on a small odd shoe, against the card-by-card brute
+    force; positions in an unordered pair, third cards, two known cards."""
+    from pathlib import Path
+
+    shoe = Shoe.parse("9H:3,9D:1,5S:2,KD:2,KC:1,2C:1,4H:1,3S:1")
+    forced = {int(p): Card.parse(c) for p, c in (item.split("=") for item in known.split())}
+    every = game_bets(punto_banco, [Path(__file__).parent / "data" / "card_level_bets.toml"])
+    bets = [b for b in every if b.id in ("perfect-pairs", "one-colour-tie",
+                                         "suited-third-cards", "red-first-card")]
+    result = next_round(punto_banco, shoe, bets, known=forced)
+    brute = forced_brute_force_bets(shoe, forced, bets)
+    assert {bet_id: list(r.counts) for bet_id, r in result.items()} == brute
+    assert all(sum(counts) > 0 for counts in brute.values())

@@ -142,3 +142,17 @@ def test_card_level_vocabulary_matches_brute_force(punto_banco, shoe):
     card-by-card reference reading the physical cards."""
     expected = brute_force(shoe, CARD_LEVEL)
     assert engine_counts(punto_banco, shoe, CARD_LEVEL, _key(CARD_LEVEL), "direct") == expected
+
+
+def test_the_benchmarks_naive_enumerator_agrees_with_the_engine(punto_banco):
+    """tests/naive_enumerator.py, the yardstick of `make bench` for a fresh analysis, counts
+    what the engine counts (so the benchmark compares like with like)."""
+    from naive_enumerator import count
+
+    from exact.analysis import analyze, game_bets
+
+    main = [bet for bet in game_bets(punto_banco) if bet.id in ("banker", "player", "tie")]
+    result = analyze(punto_banco, Shoe.standard(1), main).bets["banker"]
+    names = [event.name for event in result.bet.events]
+    assert names == ["Banker wins", "Tie", "Player wins"]
+    assert list(result.counts) == [count(1)[side] for side in ("banker", "tie", "player")]

@@ -6,13 +6,16 @@ import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from exact.cards import Card
-from exact.compiled import CompiledDeal
 from exact.enumerator import Deal, Distribution, Record, enumerate_rounds
 from exact.errors import BetFileError, RuleError
 from exact.features import Feature, Needs
 from exact.parsing import load_toml, read_user_file
+
+if TYPE_CHECKING:
+    from exact.compiled import CompiledDeal
 
 
 class Game:
@@ -43,7 +46,9 @@ class Game:
         return self.features[feature].read(record)
 
     def compiled(self, needs: Needs) -> CompiledDeal:
-        return _compile(self.deal(needs))
+        """The deal for ``needs`` compiled, kept in the safe disk cache (:mod:`exact.cache`):
+        a fresh process reads it back instead of walking the deal again."""
+        return _compile(self, needs)
 
     def enumerate(self, needs: Needs, shoe) -> Distribution:
         """The direct recursive enumeration (no compilation), for small or one-off shoes."""
@@ -59,8 +64,23 @@ def read_rule_file(path: Path) -> dict[str, object]:
         raise RuleError(f"{path}: cannot read rules: {error}") from None
 
 
+def compiled_key(game: Game, needs: Needs) -> list[str]:
+    """What determines the compiled deal of ``game`` for ``needs``: the disk-cache key parts
+    (the game, its rules, the needs)."""
+    return [f"game={game.id}", f"class={type(game).__module__}.{type(game).__qualname__}",
+            *(f"rules:{line}" for line in game.describe_rules()),
+            *sorted(f"needs:{stage}:{attribute}" for stage, attribute in needs.pairs)]
+
+
 @lru_cache(maxsize=64)
-def _compile(deal: Deal) -> CompiledDeal:
+def _compile(game: Game, needs: Needs) -> CompiledDeal:
+    from exact.compiled import load_or_compile  # numpy: loaded when a deal is compiled
+
+    return load_or_compile(game.deal(needs), compiled_key(game, needs), _compile_deal)
+
+
+def _compile_deal(deal: Deal) -> CompiledDeal:
+    from exact.compiled import CompiledDeal
     from exact.progress import status
 
     with status(f"compiling a {deal.round_cards}-card deal (once per run)"):

@@ -394,6 +394,30 @@ class PuntoBanco(Game):
     def deal(self, needs: Needs) -> PuntoBancoDeal:
         return _planned(self.rules, needs)
 
+    # the stage that deals each position of a round (1 = first card dealt): Player, Banker,
+    # Player, Banker, then the third cards (exact.live forces known cards there)
+    position_stages: ClassVar[tuple[str, ...]] = ("player", "banker", "player", "banker",
+                                                  "draws", "draws")
+
+    def dealt_positions(self, before: PuntoRecord, after: PuntoRecord) -> tuple[int, ...]:
+        """The positions (1 = first card dealt) of the cards ``after`` adds to ``before``, in
+        the order of their labels: Player, Banker, Player, Banker, then the third cards, the
+        Player's first.
+
+        >>> PuntoBanco().dealt_positions(((), ()), (((2, None, None, None),) * 2, ()))
+        (1, 3)
+        >>> record = ((0, None, None, None),) * 2
+        >>> PuntoBanco().dealt_positions((record, record), (record, record * 2)[:1] + (
+        ...     record + record[:1],))
+        (5,)
+        """
+        positions = []
+        for hand, (old, new) in enumerate(zip(before, after, strict=True)):
+            for index in range(len(old), len(new)):
+                positions.append(1 + hand + 2 * index if index < 2
+                                 else 5 if hand == 0 or len(after[0]) < 3 else 6)
+        return tuple(positions)
+
     def round_distribution(self, shoe: Shoe, feature_names: Iterable[str]) -> Distribution:
         """Exact counts of every round record that the named features can tell apart."""
         return self.compiled(self.needs(feature_names)).distribution(shoe)
