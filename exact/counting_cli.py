@@ -138,17 +138,10 @@ def eor_report(table: RemovalTable, user_tags: dict[str, int] | None, decks: int
             "unit": "change in expected value per unit wagered, per card removed", "bets": bets}
 
 
-def _refuse_heads_up_options(game: Game, args: argparse.Namespace) -> None:
-    for option in ("strategy", "information", "rules"):
-        if getattr(args, option, None) is not None:
-            raise ExactError(f"--{option} is a century21 option, not one of {game.id}")
-
-
 def _eor(args: argparse.Namespace) -> str:
     game = get_game(args.game)
     if isinstance(game, OwnEor):  # a game with its own removal analysis (e.g. century21)
         return game.eor_cli(args)
-    _refuse_heads_up_options(game, args)
     shoe = options_shoe(args)
     bets = _bets(game, args)
     user_tags = parse_tags(args.tags) if args.tags else None
@@ -314,7 +307,6 @@ def _edge(args: argparse.Namespace) -> str:
     game = get_game(args.game)
     if isinstance(game, OwnEdge):  # a game without a bet table (century21): its own next hand
         return game.edge_cli(args, _seen_cards(args))
-    _refuse_heads_up_options(game, args)
     bets = _bets(game, args)
     seen = _seen_cards(args)
     shoe = full_shoe(args).remove(seen)

@@ -80,13 +80,6 @@ def run(args: argparse.Namespace) -> str:
         from exact.games.century21_settle import settle_command
 
         return settle_command(game, args)
-    century_only = [flag for flag, value in (("--table", args.table), ("--dealer", args.dealer),
-                                             ("--seat", args.seat),
-                                             ("--dealer-wager", args.dealer_wager),
-                                             ("--dice", args.dice), ("--rules", args.rules),
-                                             ("--action", args.action)) if value]
-    if century_only:
-        raise ExactError(f"settle {game.id}: {', '.join(century_only)} is for century21 only")
     if not args.cards:
         raise ExactError(f"settle {game.id}: give the round's cards with --cards")
     if not args.wager:

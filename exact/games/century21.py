@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, cached_property
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 
@@ -797,6 +798,21 @@ class Century21(Game):
     id: str = "century21"
     name: str = "21st Century Baccarat"
     bet_files: tuple[Path, ...] = ()
+    # the options its commands read (exact.contracts.OwnOptions; the command line refuses
+    # others); on analyze --bet is the old spelling of --bet-size
+    command_options: ClassVar[Mapping[str, frozenset[str]]] = {
+        "analyze": frozenset({"decks", "jokers", "shoe", "remove", "bet", "bet_size",
+                              "strategy", "collection", "information", "players", "rules",
+                              "dealer_wager", "xlsx", "csv"}),
+        "eor": frozenset({"decks", "shoe", "remove", "depth", "removal_set", "tags",
+                          "strategy", "information", "rules"}),
+        "simulate": frozenset({"shoes", "seed", "decks", "cut", "burn", "workers",
+                               "scheduler", "tags", "trigger", "bet", "strategy",
+                               "information", "rules"}),
+        "edge": frozenset({"decks", "shoe", "seen", "known", "information", "rules"}),
+        "settle": frozenset({"table", "dealer", "seat", "wager", "dealer_wager", "dice",
+                             "rules", "action"}),
+    }
 
     @cached_property
     def features(self) -> dict[str, Feature]:
