@@ -44,16 +44,16 @@ import stat
 import sys
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
-from itertools import repeat
 from pathlib import Path
 from typing import TypeVar
 
 import numpy as np
 
 from exact import __version__
+from exact.cards import Label
 from exact.errors import CorruptEntry as CorruptEntry
 
-CACHE_FORMAT = "entry-2"  # enters every key: bump when the layout of an entry changes
+CACHE_FORMAT = "entry-3"  # enters every key: bump when the layout of an entry changes
 # Bounds on what a read may take (memory about 10x the file at most: tuples of records); the
 # largest entry today, century21's compiled deal, is 14 MB with 0.1 MB of metadata. A larger
 # entry is not written (only not cached), so a bound never makes an entry fail every run.
@@ -330,11 +330,13 @@ def encode_tuples(items: Sequence[tuple]) -> tuple[list, np.ndarray]:
     values: list = []
 
     def reference(item: object) -> int:
-        typed = marshal.dumps(item, 2)
+        typed = _typed(item)
         index = table.get(typed)
         if index is None:
             if type(item) is tuple:
                 value: object = [reference(part) for part in item]
+            elif type(item) is Label:  # kept a Label: features read its fields by name
+                value = {"label": [reference(part) for part in item]}
             elif item is None or type(item) in (bool, int, str):
                 value = item
             else:
@@ -349,11 +351,25 @@ def encode_tuples(items: Sequence[tuple]) -> tuple[list, np.ndarray]:
     rows = np.empty((len(items), length), dtype=np.int64)
     for column, parts in enumerate(zip(*items, strict=True)):
         # column by column in C: the typed keys, then one Python call per distinct part only
-        typed = list(map(marshal.dumps, parts, repeat(2)))
+        typed = list(map(_typed, parts))
         for part in dict(zip(typed, parts, strict=True)).values():
             reference(part)
         rows[:, column] = list(map(table.__getitem__, typed))
     return values, rows
+
+
+def _typed(item: object) -> bytes:
+    """A key telling ``item`` apart from every other part: marshal's bytes, made in C, when
+    ``item`` holds no :class:`~exact.cards.Label` (marshal takes no tuple subclass); else
+    its parts' keys, a label's marked as such."""
+    try:
+        return marshal.dumps(item, 2)
+    except ValueError:
+        if not isinstance(item, tuple):
+            raise TypeError(f"the cache stores tuples of ints, text and None, not {item!r}"
+                            ) from None
+        mark = b"L" if type(item) is Label else b"T"
+        return mark + b"".join(len(key).to_bytes(4, "big") + key for key in map(_typed, item))
 
 
 def decode_tuples(values: object, rows: np.ndarray) -> list[tuple]:
@@ -366,6 +382,11 @@ def decode_tuples(values: object, rows: np.ndarray) -> list[tuple]:
             if value and min(value) < 0:  # a reference forwards is an IndexError
                 raise CorruptEntry("tuple table malformed")
             table.append(tuple([table[i] for i in value]))
+        elif type(value) is dict and list(value) == ["label"] and type(value["label"]) is list:
+            fields = value["label"]
+            if len(fields) != len(Label._fields) or min(fields) < 0:
+                raise CorruptEntry("tuple table malformed")
+            table.append(Label(*[table[i] for i in fields]))
         elif value is None or type(value) in (bool, int, str):
             table.append(value)
         else:

@@ -18,7 +18,7 @@ from exact.cards import Shoe
 from exact.contracts import BetGame, OwnAnalyze, OwnOptions
 from exact.errors import ExactError, UsageError
 from exact.files import OUTPUT_HELP, write_file
-from exact.games import REGISTRY, get_game
+from exact.games import REGISTRY, game_ids, get_game
 from exact.games.base import Game
 from exact.output import json_text, to_csv, to_json, to_text
 from exact.parsing import number_option
@@ -181,9 +181,9 @@ def refuse_foreign_options(parser: argparse.ArgumentParser, args: argparse.Names
     """An option given (not left at its default) that the chosen game does not take is an
     error naming the games that do: ``analyze punto-banco --strategy best`` is refused."""
     command_parser = _command_parsers(parser).get(getattr(args, "command", ""))
-    if command_parser is None or getattr(args, "game", None) not in REGISTRY:
+    if command_parser is None or not isinstance(getattr(args, "game", None), str):
         return
-    game = get_game(args.game)
+    game = get_game(args.game)  # an unknown id is refused here, by name
     taken = SHARED_OPTIONS | game_options(game, args.command)
     # argparse lists a parser's options only in its private _actions
     for action in command_parser._actions:
@@ -226,7 +226,7 @@ def _features(args: argparse.Namespace) -> str:
 
 
 def _games(args: argparse.Namespace) -> str:
-    return "".join(f"{game_id}: {get_game(game_id).name}\n" for game_id in sorted(REGISTRY))
+    return "".join(f"{game_id}: {get_game(game_id).name}\n" for game_id in game_ids())
 
 
 def build_parser() -> argparse.ArgumentParser:

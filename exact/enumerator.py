@@ -49,9 +49,12 @@ class Deal(Protocol):
     one): the enumerator tracks counts per class of the current view.
     """
 
-    round_cards: int
-    """Length of the counting unit: the most cards a round can use."""
-    accepts_jokers: bool
+    @property
+    def round_cards(self) -> int:
+        """Length of the counting unit: the most cards a round can use."""
+
+    @property
+    def accepts_jokers(self) -> bool: ...
 
     def start(self) -> State: ...
 
