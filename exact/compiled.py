@@ -97,7 +97,7 @@ class CompiledDeal:
             if draw.view != view:
                 seen, view = view.regroup(seen, draw.view), draw.view
             universe = [i for i, label in enumerate(view.labels)
-                        if deal.accepts_jokers or label[1] != JOKER]
+                        if deal.accepts_jokers or label.rank != JOKER]
             for group in combinations_with_replacement(universe, draw.count):
                 after = seen.copy()
                 added = []

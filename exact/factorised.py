@@ -151,7 +151,7 @@ class FactorisedBet:
         values). Rounds agreeing on both are settled once."""
         by_value: dict[int, list[int]] = defaultdict(list)
         for index, label in enumerate(self.fine_labels):
-            by_value[label[0]].append(index)  # type: ignore[index]
+            by_value[label.value].append(index)
         # per pooled key: a representative record, and per plain multiset of the other
         # positions' values, the count of value sequences per value-feature signature
         keys: dict[tuple, tuple[tuple, dict[tuple, dict[tuple, int]]]] = {}
@@ -459,7 +459,7 @@ def _walk(deal: Deal, state: object, multiplicity: int, out: list[tuple[tuple, i
     if draw is None:
         out.append((deal.record(state), multiplicity))
         return
-    labels: list[Label] = [label for label in draw.view.labels if label[0] in values]
+    labels: list[Label] = [label for label in draw.view.labels if label.value in values]
     for group in combinations_with_replacement(labels, draw.count):
         _walk(deal, deal.advance(state, group), multiplicity * group_coefficient(group), out,
               values)

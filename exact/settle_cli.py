@@ -159,7 +159,7 @@ def round_json(game: Game, settled: SettledRound) -> dict[str, Any]:
     hands = {}
     record_hands = game.record_from_cards(settled.cards)
     for name, hand in zip(("player", "banker"), record_hands, strict=True):
-        hands[name] = {"cards": [f"{label[1]}{label[3]}" for label in hand],
+        hands[name] = {"cards": [f"{label.rank}{label.suit}" for label in hand],
                        "total": features.get(f"{name}_total")}
     return {
         "game": game.id, "game_name": game.name,

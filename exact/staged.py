@@ -146,7 +146,7 @@ class StagedDeal:
         fixed: tuple[tuple[str, Draw], ...] = deal.fixed_stages
         if universe is None:
             universe = tuple(tuple(i for i, label in enumerate(draw.view.labels)
-                                   if deal.accepts_jokers or label[1] != JOKER)
+                                   if deal.accepts_jokers or label.rank != JOKER)
                              for _, draw in fixed)
         self.universe = universe
         self.stages = [_Stage.of(draw, classes) for (_, draw), classes

@@ -36,11 +36,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, cached_property
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, Literal, NamedTuple
 
 import numpy as np
 
-from exact.cards import Card, Shoe
+from exact.cards import JOKER, Card, Shoe
 from exact.enumerator import Draw, falling
 from exact.errors import ShoeError
 from exact.errors import StrategyError as StrategyError
@@ -48,9 +48,10 @@ from exact.features import Feature
 from exact.games.base import Game
 from exact.games.century21_rules import DEFAULT_RULES, Rules
 
-JOKER = 10
-CLASSES = range(11)
-CLASS_NAMES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "X")
+# The card classes of the deal: the ten point values, then the joker (exact.cards.JOKER).
+JOKER_CLASS = 10
+CLASSES = range(JOKER_CLASS + 1)
+CLASS_NAMES = (*map(str, range(JOKER_CLASS)), JOKER)
 ROUND_CARDS = 6
 DRAW, STAND, END, CONTINUE = "draw", "stand", "end", "continue"
 MODES = ("total", "cards")
@@ -59,7 +60,43 @@ MODES = ("total", "cards")
 # the first two, third card class or None).
 HandState = tuple[int, int, int | None]
 Declaration = tuple[bool, int, int]  # (declares a Natural, total, number of cards)
-InfoSet = tuple[object, ...]
+
+
+class PlayerSet(NamedTuple):
+    """The player's decision: what it knows of its hand (:func:`player_tag`) v the up card."""
+
+    kind: Literal["player"]
+    tag: object
+    up: int
+
+
+class CheckSet(NamedTuple):
+    """The Player/Dealer's check for a Natural before the draws, on its two cards."""
+
+    kind: Literal["check"]
+    up: int
+    down: int
+
+
+class DealerSet(NamedTuple):
+    """The Player/Dealer's draw: its two cards, whether the player drew and the third card
+    it saw (None when unseen)."""
+
+    kind: Literal["dealer"]
+    up: int
+    down: int
+    drew: bool
+    seen: int | None
+
+
+InfoSet = PlayerSet | CheckSet | DealerSet
+
+
+def set_order(infoset: InfoSet) -> str:
+    """The sort key of information sets: their text as plain tuples, the order in which the
+    sequence-form LP and the strategy tables were first written (kept: ties in the LP and
+    the rows of the tables follow it)."""
+    return str(tuple(infoset))
 Sequence_ = tuple[tuple[InfoSet, str], ...]
 Strategy = dict[InfoSet, dict[str, Fraction]]
 
@@ -74,12 +111,12 @@ def class_counts(shoe: Shoe) -> tuple[int, ...]:
 
 
 def card_class(card: Card) -> int:
-    return JOKER if card.is_joker else card.value
+    return JOKER_CLASS if card.is_joker else card.value
 
 
 def two_card_state(first: int, second: int) -> HandState:
-    jokers = (first == JOKER) + (second == JOKER)
-    base = sum(c for c in (first, second) if c != JOKER) % 10
+    jokers = (first == JOKER_CLASS) + (second == JOKER_CLASS)
+    base = sum(c for c in (first, second) if c != JOKER_CLASS) % 10
     return (base, jokers, None)
 
 
@@ -93,10 +130,10 @@ def declarations(rules: Rules, hand: HandState) -> tuple[Declaration, ...]:
     """
     base, first_jokers, third = hand
     cards = 2 if third is None else 3
-    if third == JOKER and rules.drawn_joker_is_nine:
+    if third == JOKER_CLASS and rules.drawn_joker_is_nine:
         return ((False, 9, 3),)
-    wild = first_jokers + (third == JOKER)
-    totals = {(base + (third if third not in (None, JOKER) else 0)) % 10}
+    wild = first_jokers + (third == JOKER_CLASS)
+    totals = {(base + (third if third not in (None, JOKER_CLASS) else 0)) % 10}
     for _ in range(wild):
         totals = {(t + v) % 10 for t in totals for v in rules.joker_values}
     found = [(False, t, cards) for t in sorted(totals, reverse=True)]
@@ -190,7 +227,7 @@ def hand_actions(rules: Rules, hand: HandState) -> tuple[str, ...]:
 def dealer_stops(rules: Rules, up: int, down: int) -> tuple[str, ...]:
     """The dealer's choices at the check: ``("end",)`` forced, ``()`` no stop possible, or
     ``("end", "continue")`` for a hand that may declare a 9 but need not (a joker)."""
-    if up == JOKER and rules.stop_on_dealer_joker_up:
+    if up == JOKER_CLASS and rules.stop_on_dealer_joker_up:
         return (END,)
     if not rules.stop_on_dealer_nine:
         return ()
@@ -220,11 +257,10 @@ def player_tag(rules: Rules, mode: str, first: int, second: int) -> object:
 
 def has_joker(infoset: InfoSet) -> bool:
     """Does the deciding side's own hand hold a joker? (Its choice is then searched.)"""
-    kind = infoset[0]
-    if kind == "player":
-        tag = infoset[1]
-        return tag in ("J", "N") or (isinstance(tag, tuple) and (JOKER in tag or "J" in tag))
-    return kind == "check" or JOKER in infoset[1:3]
+    if isinstance(infoset, PlayerSet):
+        tag = infoset.tag
+        return tag in ("J", "N") or (isinstance(tag, tuple) and (JOKER_CLASS in tag or "J" in tag))
+    return isinstance(infoset, CheckSet) or JOKER_CLASS in (infoset.up, infoset.down)
 
 
 # --- the game table ---------------------------------------------------------------------------
@@ -263,18 +299,18 @@ class GameTable:
         return player, dealer
 
     def _house_player(self, infoset: InfoSet, actions: tuple[str, ...]) -> str:
-        if has_joker(infoset):
+        if has_joker(infoset) or not isinstance(infoset, PlayerSet):
             return STAND if STAND in actions else actions[0]
-        tag = infoset[1]
+        tag = infoset.tag
         total = tag if isinstance(tag, int) else sum(tag) % 10
         return DRAW if total <= self.rules.house_way_draw_max else STAND
 
     def _house_dealer(self, infoset: InfoSet, actions: tuple[str, ...]) -> str:
-        if infoset[0] == "check":
+        if isinstance(infoset, CheckSet):
             return END
-        if has_joker(infoset):
+        if has_joker(infoset) or isinstance(infoset, PlayerSet):
             return STAND if STAND in actions else actions[0]
-        total = (infoset[1] + infoset[2]) % 10
+        total = (infoset.up + infoset.down) % 10
         return DRAW if total <= self.rules.dealer_house_way_draw_max else STAND
 
     def pure(self, side: str, choose: Mapping[InfoSet, str]) -> Strategy:
@@ -331,7 +367,7 @@ class GameTable:
                 result[infoset] = (base or {})[infoset]
                 continue
             default = self._house_dealer(infoset, actions)
-            if infoset[0] == "check":
+            if isinstance(infoset, CheckSet):
                 scores = {END: values[infoset][END], CONTINUE: Fraction(0)}
                 for p, d, pay in self.payoffs:
                     if d and d[0] == (infoset, CONTINUE):
@@ -359,19 +395,18 @@ def _set_order(item) -> tuple:
 
 
 def describe_set(infoset: InfoSet) -> str:
-    kind = infoset[0]
-    if kind == "player":
-        tag = infoset[1]
+    if isinstance(infoset, PlayerSet):
+        tag = infoset.tag
         own = (f"total {tag}" if isinstance(tag, int) else
                "one joker" if tag == "J" else "two jokers" if tag == "N" else
                f"one joker and a {tag[1]}" if tag[0] == "J" else
                "cards " + "+".join(CLASS_NAMES[c] for c in tag))
-        return f"player {own} v up {CLASS_NAMES[infoset[2]]}"
-    own = f"dealer {CLASS_NAMES[infoset[1]]} up {CLASS_NAMES[infoset[2]]} down"
-    if kind == "check":
+        return f"player {own} v up {CLASS_NAMES[infoset.up]}"
+    own = f"dealer {CLASS_NAMES[infoset.up]} up {CLASS_NAMES[infoset.down]} down"
+    if isinstance(infoset, CheckSet):
         return own + ", before the draws"
-    seen = "player stood" if not infoset[3] else "player drew" + (
-        f" {CLASS_NAMES[infoset[4]]}" if infoset[4] is not None else "")
+    seen = "player stood" if not infoset.drew else "player drew" + (
+        f" {CLASS_NAMES[infoset.seen]}" if infoset.seen is not None else "")
     return f"{own}, {seen}"
 
 
@@ -532,7 +567,7 @@ class _Builder:
         rules = self.rules
         player, dealer = two_card_state(a, b), two_card_state(up, down)
         stops = self.memo(dealer_stops, up, down)
-        check_set: InfoSet = ("check", up, down)
+        check_set = CheckSet("check", up, down)
         if END in stops:
             seq: Sequence_ = () if len(stops) == 1 else ((check_set, END),)
             if len(stops) > 1:
@@ -542,7 +577,7 @@ class _Builder:
             return
         before: Sequence_ = ((check_set, CONTINUE),) if stops else ()
         tag = player_tag(rules, self.mode, a, b)
-        player_set: InfoSet = ("player", tag, up)
+        player_set = PlayerSet("player", tag, up)
         actions = self.memo(hand_actions, player)
         if len(actions) > 1:
             self.player_sets[player_set] = actions
@@ -572,7 +607,7 @@ class _Builder:
 
     def dealer_set(self, before: Sequence_, up: int, down: int, drew: bool,
                    seen: int | None, actions: tuple[str, ...]) -> InfoSet:
-        dealer_set: InfoSet = ("dealer", up, down, drew, seen)
+        dealer_set = DealerSet("dealer", up, down, drew, seen)
         if len(actions) > 1:
             self.dealer_sets[dealer_set] = actions
             self.dealer_parent[dealer_set] = before
@@ -718,12 +753,12 @@ class Century21Deal:
         rules = self.rules
         choose_p, choose_d = self._choice_maps
         stops = dealer_stops(rules, up, down)
-        if stops == (END,) or (stops and choose_d.get(("check", up, down), END) == END):
+        if stops == (END,) or (stops and choose_d.get(CheckSet("check", up, down), END) == END):
             return True, False, None
         hand = two_card_state(a, b)
         tag = player_tag(rules, self.mode, a, b)
         actions = hand_actions(rules, hand)
-        p_action = choose_p.get(("player", tag, up), _unreached(actions)) \
+        p_action = choose_p.get(PlayerSet("player", tag, up), _unreached(actions)) \
             if len(actions) > 1 else actions[0]
 
         options = hand_actions(rules, two_card_state(up, down))
@@ -733,14 +768,14 @@ class Century21Deal:
             seen = third if rules.third_cards_face_up else None
             if len(options) == 1:
                 return options[0] == DRAW
-            return choose_d.get(("dealer", up, down, third is not None, seen),
+            return choose_d.get(DealerSet("dealer", up, down, third is not None, seen),
                                 _unreached(options)) == DRAW
 
         return False, p_action == DRAW, dealer_draws
 
     def advance(self, state: tuple, labels: tuple) -> tuple:
         player, dealer, stopped = state
-        classes = tuple(JOKER if label[0] is None else label[0] for label in labels)
+        classes = tuple(JOKER_CLASS if label.value is None else label.value for label in labels)
         if len(player) < 2:
             return (classes, dealer, stopped)
         if len(dealer) < 2:
@@ -763,7 +798,7 @@ def _unreached(actions: tuple[str, ...]) -> str:
 
 def _choices(strategy: Strategy) -> tuple[tuple[InfoSet, str], ...]:
     chosen = []
-    for infoset, probabilities in sorted(strategy.items(), key=lambda item: str(item[0])):
+    for infoset, probabilities in sorted(strategy.items(), key=lambda item: set_order(item[0])):
         pure = [a for a, p in probabilities.items() if p == 1]
         if len(pure) != 1:
             raise StrategyError(f"the enumerator deal needs pure strategies ({infoset})")

@@ -33,7 +33,7 @@ import numpy as np
 
 from exact import cache
 from exact.batch import PayVector
-from exact.cards import Card, Shoe, rank_value
+from exact.cards import JOKER, RANKS, Card, Shoe, rank_value
 from exact.compiled import (
     BatchProjection,
     CompiledDeal,
@@ -45,7 +45,7 @@ from exact.enumerator import falling
 from exact.errors import ExactError
 from exact.games.century21 import (
     DEFAULT_RULES,
-    JOKER,
+    JOKER_CLASS,
     MODES,
     ROUND_CARDS,
     Century21,
@@ -55,6 +55,7 @@ from exact.games.century21 import (
     class_counts,
     game_table,
     record_outcome,
+    set_order,
     shoe_for,
 )
 from exact.games.century21_rules import Rules
@@ -80,8 +81,8 @@ def _key_parts(deal: Century21Deal) -> list[str]:
     """What determines the compiled form: rules, information mode and every pure choice."""
     return ["game=century21", f"mode={deal.mode}",
             *(f"rules:{line}" for line in deal.rules.describe()),
-            *(f"player:{infoset}={action}" for infoset, action in deal.player),
-            *(f"dealer:{infoset}={action}" for infoset, action in deal.dealer)]
+            *(f"player:{set_order(infoset)}={action}" for infoset, action in deal.player),
+            *(f"dealer:{set_order(infoset)}={action}" for infoset, action in deal.dealer)]
 
 
 def _encode_settled(settled: tuple[list[Outcome], np.ndarray]) -> tuple[dict, dict]:
@@ -199,7 +200,7 @@ def evaluator_for(rules: Rules = DEFAULT_RULES, strategy: str = "house",
 
 
 # --- effects of removal by card class ------------------------------------------------------------
-CLASS_KEYS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "X")
+CLASS_KEYS = (*RANKS[:9], "T", JOKER)  # A-9, the ten-values as T, the joker
 """The eleven card classes as the effects of removal name them: A-9, ``T`` for every card of
 point value 0 (10, J, Q, K: the game sees only values) and ``X`` for the joker."""
 _CLASS_RANKS = {"T": ("T", "J", "Q", "K")}
@@ -211,8 +212,8 @@ def class_key(rank: str) -> str:
     >>> class_key("Q"), class_key("7"), class_key("X")
     ('T', '7', 'X')
     """
-    if rank == "X":
-        return "X"
+    if rank == JOKER:
+        return JOKER
     value = rank_value(rank)
     return "T" if value == 0 else CLASS_KEYS[value - 1]
 
@@ -224,7 +225,7 @@ def class_count(shoe: Shoe, key: str) -> int:
     (16, 2)
     """
     counts = class_counts(shoe)  # values 0-9, then jokers
-    return counts[JOKER if key == "X" else 0 if key == "T" else CLASS_KEYS.index(key) + 1]
+    return counts[JOKER_CLASS if key == JOKER else 0 if key == "T" else CLASS_KEYS.index(key) + 1]
 
 
 def class_weights(shoe: Shoe) -> dict[str, int]:

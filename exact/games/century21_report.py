@@ -22,6 +22,7 @@ from exact.games.century21 import (
     Strategy,
     describe_set,
     game_table,
+    set_order,
 )
 from exact.games.century21_economics import TableEconomics, table_economics
 from exact.games.century21_rules import Rules
@@ -79,12 +80,12 @@ def strategy_text(table: GameTable, side: str, strategy: Strategy) -> str:
 def player_grid_text(table: GameTable, strategy: Strategy) -> str:
     """The player's strategy as a grid: own hand (rows) by the dealer's up card (columns);
     D = draw, S = stand, a number = P(draw) of a mixed choice."""
-    ups = sorted({h[2] for h in strategy}, key=int)
+    ups = sorted({h.up for h in strategy}, key=int)
     rows: dict[str, dict[object, str]] = {}
-    for infoset, probabilities in sorted(strategy.items(), key=lambda item: str(item[0])):
+    for infoset, probabilities in sorted(strategy.items(), key=lambda item: set_order(item[0])):
         own = describe_set(infoset).split(" v up ")[0].removeprefix("player ")
         draw = probabilities.get("draw", Fraction(0))
-        rows.setdefault(own, {})[infoset[2]] = ("D" if draw == 1 else "S" if draw == 0
+        rows.setdefault(own, {})[infoset.up] = ("D" if draw == 1 else "S" if draw == 0
                                                 else f"{float(draw):.3f}")
     width = max([len(own) for own in rows] + [4])
     head = " ".join(f"{CLASS_NAMES[u]:>5}" for u in ups)

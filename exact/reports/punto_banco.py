@@ -41,7 +41,7 @@ def report_data(game: PuntoBanco, context: Context) -> dict[str, object]:
 
 def _hands(record) -> list[str]:
     def told(side: str, hand) -> str:
-        cards = " ".join(f"{label[1]}{label[3]}" for label in hand)
+        cards = " ".join(f"{label.rank}{label.suit}" for label in hand)
         third = " (drew a third card)" if len(hand) == 3 else ""
         return f"{side}: {cards}, total {hand_total(hand)}{third}"
 
