@@ -45,7 +45,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -65,6 +65,7 @@ _DECIMAL = re.compile(r"-?[0-9]{1,4300}")  # Python's own int-to-text limit
 _WARNED: set[str] = set()
 Value = TypeVar("Value")
 Arrays = dict[str, np.ndarray]
+Fields = dict[str, Any]  # an entry's small fields: JSON values
 
 
 def cache_directory() -> Path:
@@ -89,8 +90,8 @@ def entry_path(kind: str, key: str) -> Path:
 
 
 def cached(kind: str, key: str, build: Callable[[], Value],
-           encode: Callable[[Value], tuple[dict, Arrays]],
-           decode: Callable[[dict, Arrays], Value]) -> Value:
+           encode: Callable[[Value], tuple[Fields, Arrays]],
+           decode: Callable[[Fields, Arrays], Value]) -> Value:
     """The value kept under ``key``, or ``build()`` stored there.
 
     ``encode`` turns a value into (JSON-able fields, named arrays); ``decode`` turns them back,
@@ -119,7 +120,7 @@ def cached(kind: str, key: str, build: Callable[[], Value],
     return value
 
 
-def load(kind: str, key: str, decode: Callable[[dict, Arrays], Value]
+def load(kind: str, key: str, decode: Callable[[Fields, Arrays], Value]
          ) -> tuple[Value] | None:
     """``(value,)`` from the entry, or None when it is missing or fails a check (warned)."""
     path = entry_path(kind, key)
@@ -160,7 +161,7 @@ def store(kind: str, key: str, fields: Mapping[str, object], arrays: Mapping[str
     write_atomically(entry_path(kind, key), [_MAGIC, digest, b"\n", payload])
 
 
-def read_entry(path: Path, kind: str, key: str) -> tuple[dict, Arrays]:
+def read_entry(path: Path, kind: str, key: str) -> tuple[Fields, Arrays]:
     """The fields and arrays of the entry at ``path``, checked (module docstring); raises
     :class:`CorruptEntry` for any entry that fails a check, OSError when it cannot be read."""
     data = _read_regular(path)
@@ -312,7 +313,7 @@ def _warn(path: Path, reason: str) -> None:
 
 
 # --- nested tuples (records) -------------------------------------------------------------------
-def encode_tuples(items: Sequence[tuple]) -> tuple[list, np.ndarray]:
+def encode_tuples(items: Sequence[object]) -> tuple[list[object], np.ndarray]:
     """Tuples of one length, nested of ints, bools, text and None (e.g. the records of a
     compiled deal), as (a table of their distinct parts, JSON-able, children before parents;
     an (items x length) array of references into it).
@@ -327,7 +328,7 @@ def encode_tuples(items: Sequence[tuple]) -> tuple[list, np.ndarray]:
     # marshal's bytes, made in C. Version 2 writes no back-references, so equal parts give
     # equal bytes. The bytes are only compared here, never read back.
     table: dict[bytes, int] = {}
-    values: list = []
+    values: list[object] = []
 
     def reference(item: object) -> int:
         typed = _typed(item)
@@ -345,11 +346,14 @@ def encode_tuples(items: Sequence[tuple]) -> tuple[list, np.ndarray]:
             values.append(value)
         return index
 
-    length = len(items[0]) if items else 0
-    if set(map(type, items)) - {tuple} or set(map(len, items)) - {length}:
+    if set(map(type, items)) - {tuple}:
+        raise TypeError("the cache stores a list of tuples of one length")
+    rows_in = cast(Sequence[tuple[object, ...]], items)  # tuples: checked just above
+    length = len(rows_in[0]) if rows_in else 0
+    if set(map(len, rows_in)) - {length}:
         raise TypeError("the cache stores a list of tuples of one length")
     rows = np.empty((len(items), length), dtype=np.int64)
-    for column, parts in enumerate(zip(*items, strict=True)):
+    for column, parts in enumerate(zip(*rows_in, strict=True)):
         # column by column in C: the typed keys, then one Python call per distinct part only
         typed = list(map(_typed, parts))
         for part in dict(zip(typed, parts, strict=True)).values():
@@ -363,7 +367,7 @@ def _typed(item: object) -> bytes:
     ``item`` holds no :class:`~exact.cards.Label` (marshal takes no tuple subclass); else
     its parts' keys, a label's marked as such."""
     try:
-        return marshal.dumps(item, 2)
+        return marshal.dumps(cast(Any, item), 2)  # marshal's own check: ValueError below
     except ValueError:
         if not isinstance(item, tuple):
             raise TypeError(f"the cache stores tuples of ints, text and None, not {item!r}"
@@ -372,21 +376,18 @@ def _typed(item: object) -> bytes:
         return mark + b"".join(len(key).to_bytes(4, "big") + key for key in map(_typed, item))
 
 
-def decode_tuples(values: object, rows: np.ndarray) -> list[tuple]:
+def decode_tuples(values: object, rows: np.ndarray) -> list[tuple[object, ...]]:
     """The tuples of :func:`encode_tuples`, checked: every reference points backwards."""
     if not isinstance(values, list):
         raise CorruptEntry("tuple table malformed")
-    table: list = []
+    table: list[object] = []
     for value in values:
         if type(value) is list:
             if value and min(value) < 0:  # a reference forwards is an IndexError
                 raise CorruptEntry("tuple table malformed")
             table.append(tuple([table[i] for i in value]))
         elif type(value) is dict and list(value) == ["label"] and type(value["label"]) is list:
-            fields = value["label"]
-            if len(fields) != len(Label._fields) or min(fields) < 0:
-                raise CorruptEntry("tuple table malformed")
-            table.append(Label(*[table[i] for i in fields]))
+            table.append(_label([table[i] for i in value["label"] if i >= 0]))
         elif value is None or type(value) in (bool, int, str):
             table.append(value)
         else:
@@ -405,6 +406,18 @@ def decode_tuples(values: object, rows: np.ndarray) -> list[tuple]:
     finally:
         if collecting:
             gc.enable()
+
+
+def _label(parts: list[object]) -> Label:
+    """The :class:`~exact.cards.Label` of decoded ``parts``, checked field by field."""
+    if len(parts) != len(Label._fields):
+        raise CorruptEntry("tuple table malformed")
+    value, rank, colour, suit = parts
+    if not (value is None or type(value) is int) or not (
+            (rank is None or type(rank) is str) and (colour is None or type(colour) is str)
+            and (suit is None or type(suit) is str)):
+        raise CorruptEntry("tuple table malformed")
+    return Label(value, rank, colour, suit)
 
 
 def check_indices(array: np.ndarray, bound: int, name: str, ndim: int = 1) -> np.ndarray:
