@@ -96,7 +96,7 @@ def falling(n: int, k: int) -> int:
     return result
 
 
-def group_coefficient(indices: tuple[int, ...]) -> int:
+def group_coefficient(indices: Sequence[Hashable]) -> int:
     """Orderings of a sorted multiset of class indices: k!/∏ multiplicity!.
 
     >>> group_coefficient((3, 3)), group_coefficient((1, 4)), group_coefficient((2, 2, 5))
