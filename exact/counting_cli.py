@@ -11,6 +11,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
+from typing import Any
 
 from exact.analysis import game_bets
 from exact.batch import BetEvaluator, supported_bets
@@ -108,7 +109,7 @@ def _shown(value: float | None) -> str:
 # --- eor -----------------------------------------------------------------------------------------
 def eor_report(table: RemovalTable, user_tags: dict[str, int] | None, decks: int,
                weights: Mapping[str, int] = RANK_WEIGHTS, key_name: str = "rank"
-               ) -> dict[str, object]:
+               ) -> dict[str, Any]:
     """The ``eor`` JSON; ``weights`` are the cards of each key (a rank, or a game's card
     class: ``key_name``) in a deck."""
     bets = {}
@@ -151,7 +152,7 @@ def _eor(args: argparse.Namespace) -> str:
     return json_text(report) if args.json else eor_text(table, report)
 
 
-def eor_text(table: RemovalTable, report: dict[str, object],
+def eor_text(table: RemovalTable, report: Mapping[str, Any],
              keys: Sequence[str] = RANKS, key_name: str = "rank") -> str:
     """The readable ``eor`` report: effects by ``keys`` (ranks, or a game's card classes)."""
     lines = [f"Effects of removal, {report['shoe']} ({report['cards']} cards); change in "

@@ -38,7 +38,7 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -253,7 +253,7 @@ class SimulationResult:
     names: dict[str, str]
     triggers: dict[str, float]
 
-    def summary(self) -> dict[str, dict[str, object]]:
+    def summary(self) -> dict[str, dict[str, Any]]:
         """Per wager: frequency of positive-edge rounds, average edge when betting, win per
         shoe and per 100 hands dealt, for perfect play and for the count (None where nothing
         was dealt or bet)."""

@@ -31,12 +31,12 @@ the information sets; the equilibrium is the sequence-form linear program
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, cached_property
 from pathlib import Path
-from typing import ClassVar, Literal, NamedTuple
+from typing import Any, ClassVar, Literal, NamedTuple, cast
 
 import numpy as np
 
@@ -379,7 +379,7 @@ class GameTable:
         return result
 
     # tables ------------------------------------------------------------------------------
-    def strategy_table(self, side: str, strategy: Strategy) -> list[dict[str, object]]:
+    def strategy_table(self, side: str, strategy: Strategy) -> list[dict[str, Any]]:
         """Rows of a printable strategy: the information set and P(draw) (or P(end))."""
         rows = []
         for infoset, actions in sorted(self.dealer_sets.items() if side == "dealer"
@@ -806,9 +806,10 @@ def _choices(strategy: Strategy) -> tuple[tuple[InfoSet, str], ...]:
     return tuple(chosen)
 
 
-def record_outcome(rules: Rules, record: tuple) -> tuple[str, Fraction]:
-    """(how, pay) of a record of :class:`Century21Deal`."""
-    player, dealer, stopped = record
+def record_outcome(rules: Rules, record: Hashable) -> tuple[str, Fraction]:
+    """(how, pay) of a record of :class:`Century21Deal`: (player's classes, dealer's
+    classes, whether the dealer stopped before the draws)."""
+    player, dealer, stopped = cast(tuple[tuple[int, ...], tuple[int, ...], bool], record)
     p = two_card_state(*player[:2])
     d = two_card_state(*dealer[:2])
     if len(player) == 3:

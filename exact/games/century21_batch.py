@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache, partial
 from math import gcd
+from typing import Any
 
 import numpy as np
 
@@ -293,7 +294,7 @@ EDGE_STRATEGIES = {
 }
 
 
-def next_hand(rules: Rules, shoe: Shoe, mode: str = "total") -> dict[str, object]:
+def next_hand(rules: Rules, shoe: Shoe, mode: str = "total") -> dict[str, Any]:
     """The player's exact expected value on the next hand dealt from ``shoe`` (the unseen
     cards), for each of :data:`EDGE_STRATEGIES`, before and after the collection at the
     table's minimum bet; both strategies are searched afresh on ``shoe``.
