@@ -6,6 +6,7 @@ import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from exact.cards import Card
 from exact.compiled import CompiledDeal
@@ -23,7 +24,11 @@ class Game:
     id: str
     name: str
     bet_files: tuple[Path, ...]
-    features: Mapping[str, Feature]  # a property of each game
+    if TYPE_CHECKING:  # each game's own (a cached property, or a class attribute)
+
+        @property
+        def features(self) -> Mapping[str, Feature]: ...
+
     # A bet game defines these (a strategy game does not: it is then no BetGame).
     deal: Callable[[Needs], Deal]
     record_from_cards: Callable[[Sequence[Card]], Record]

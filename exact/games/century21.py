@@ -111,7 +111,8 @@ def class_counts(shoe: Shoe) -> tuple[int, ...]:
 
 
 def card_class(card: Card) -> int:
-    return JOKER_CLASS if card.is_joker else card.value
+    value = card.value
+    return JOKER_CLASS if value is None else value  # None: the joker
 
 
 def two_card_state(first: int, second: int) -> HandState:
@@ -301,8 +302,8 @@ class GameTable:
     def _house_player(self, infoset: InfoSet, actions: tuple[str, ...]) -> str:
         if has_joker(infoset) or not isinstance(infoset, PlayerSet):
             return STAND if STAND in actions else actions[0]
-        tag = infoset.tag
-        total = tag if isinstance(tag, int) else sum(tag) % 10
+        tag = infoset.tag  # no joker: a total, or two cards' classes
+        total = tag if isinstance(tag, int) else sum(cast(tuple[int, int], tag)) % 10
         return DRAW if total <= self.rules.house_way_draw_max else STAND
 
     def _house_dealer(self, infoset: InfoSet, actions: tuple[str, ...]) -> str:
@@ -397,10 +398,14 @@ def _set_order(item) -> tuple:
 def describe_set(infoset: InfoSet) -> str:
     if isinstance(infoset, PlayerSet):
         tag = infoset.tag
-        own = (f"total {tag}" if isinstance(tag, int) else
-               "one joker" if tag == "J" else "two jokers" if tag == "N" else
-               f"one joker and a {tag[1]}" if tag[0] == "J" else
-               "cards " + "+".join(CLASS_NAMES[c] for c in tag))
+        if isinstance(tag, int):
+            own = f"total {tag}"
+        elif tag in ("J", "N"):
+            own = "one joker" if tag == "J" else "two jokers"
+        elif isinstance(tag, tuple) and tag[0] == "J":
+            own = f"one joker and a {tag[1]}"
+        else:
+            own = "cards " + "+".join(CLASS_NAMES[c] for c in cast(tuple[int, int], tag))
         return f"player {own} v up {CLASS_NAMES[infoset.up]}"
     own = f"dealer {CLASS_NAMES[infoset.up]} up {CLASS_NAMES[infoset.down]} down"
     if isinstance(infoset, CheckSet):
