@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, cached_property
 from pathlib import Path
-from typing import Any, ClassVar, Literal, NamedTuple, cast
+from typing import Any, ClassVar, Literal, NamedTuple, cast, get_args
 
 import numpy as np
 
@@ -54,7 +54,8 @@ CLASSES = range(JOKER_CLASS + 1)
 CLASS_NAMES = (*map(str, range(JOKER_CLASS)), JOKER)
 ROUND_CARDS = 6
 DRAW, STAND, END, CONTINUE = "draw", "stand", "end", "continue"
-MODES = ("total", "cards")
+Mode = Literal["total", "cards"]  # what the player decides by: its two-card total, or cards
+MODES: tuple[Mode, ...] = get_args(Mode)
 
 # A hand as the settlement sees it: (sum of the non-joker first two cards mod 10, jokers among
 # the first two, third card class or None).
@@ -238,7 +239,7 @@ def dealer_stops(rules: Rules, up: int, down: int) -> tuple[str, ...]:
     return (END,) if len(found) == 1 else (END, CONTINUE)
 
 
-def player_tag(rules: Rules, mode: str, first: int, second: int) -> object:
+def player_tag(rules: Rules, mode: Mode, first: int, second: int) -> object:
     """What the player knows of its own hand: its two cards (``cards`` mode) or its total;
     a joker hand's "total" is ``J`` (one joker) or ``N`` (two), or, when jokers cannot make
     every total, ``("J", other card's value)``.
@@ -472,7 +473,7 @@ def _result(pay: Fraction) -> str:
     return "win" if pay > 0 else "push" if pay == 0 else "loss"
 
 
-def game_table(rules: Rules, shoe: Shoe, mode: str = "total") -> GameTable:
+def game_table(rules: Rules, shoe: Shoe, mode: Mode = "total") -> GameTable:
     """The game table of ``rules`` on ``shoe``; ``mode`` is the player's information: its
     two-card ``total`` or its two ``cards`` (values), with the dealer's up card."""
     if mode not in MODES:
@@ -484,7 +485,7 @@ def game_table(rules: Rules, shoe: Shoe, mode: str = "total") -> GameTable:
 
 
 @cache
-def _game_table(rules: Rules, counts: tuple[int, ...], mode: str, shoe: Shoe) -> GameTable:
+def _game_table(rules: Rules, counts: tuple[int, ...], mode: Mode, shoe: Shoe) -> GameTable:
     builder = _Builder(rules, list(counts), mode)
     builder.run()
     return GameTable(rules, shoe, mode, falling(sum(counts), ROUND_CARDS), builder.outcomes,
@@ -495,7 +496,7 @@ def _game_table(rules: Rules, counts: tuple[int, ...], mode: str, shoe: Shoe) ->
 class _Builder:
     """One walk over the value classes (player pair, up, down, third cards)."""
 
-    def __init__(self, rules: Rules, counts: list[int], mode: str) -> None:
+    def __init__(self, rules: Rules, counts: list[int], mode: Mode) -> None:
         self.rules, self.counts, self.mode = rules, counts, mode
         self.size = sum(counts)
         self.outcomes: list[tuple[str, Fraction]] = []
@@ -703,14 +704,14 @@ class Century21Deal:
     """
 
     rules: Rules
-    mode: str
+    mode: Mode
     player: tuple[tuple[InfoSet, str], ...]
     dealer: tuple[tuple[InfoSet, str], ...]
     round_cards: int = ROUND_CARDS
     accepts_jokers: bool = True
 
     @classmethod
-    def of(cls, rules: Rules, mode: str, player: Strategy, dealer: Strategy) -> Century21Deal:
+    def of(cls, rules: Rules, mode: Mode, player: Strategy, dealer: Strategy) -> Century21Deal:
         return cls(rules, mode, _choices(player), _choices(dealer))
 
     def start(self) -> tuple:

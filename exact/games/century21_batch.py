@@ -51,6 +51,7 @@ from exact.games.century21 import (
     ROUND_CARDS,
     Century21,
     Century21Deal,
+    Mode,
     Strategy,
     StrategyError,
     class_counts,
@@ -69,7 +70,7 @@ PURE_STRATEGIES = ("house", "best", "dealer-best")  # the equilibrium mixes: no 
 Outcome = tuple[str, Fraction]  # (how the hand was decided, the player's pay per unit)
 
 
-def fixed_pair(rules: Rules, name: str = "house", mode: str = "total"
+def fixed_pair(rules: Rules, name: str = "house", mode: Mode = "total"
                ) -> tuple[Strategy, Strategy]:
     """The pure strategy pair ``name`` chosen on the rules' full shoe (module docstring)."""
     if name not in PURE_STRATEGIES:
@@ -294,7 +295,7 @@ EDGE_STRATEGIES = {
 }
 
 
-def next_hand(rules: Rules, shoe: Shoe, mode: str = "total") -> dict[str, Any]:
+def next_hand(rules: Rules, shoe: Shoe, mode: Mode = "total") -> dict[str, Any]:
     """The player's exact expected value on the next hand dealt from ``shoe`` (the unseen
     cards), for each of :data:`EDGE_STRATEGIES`, before and after the collection at the
     table's minimum bet; both strategies are searched afresh on ``shoe``.

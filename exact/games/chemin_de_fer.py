@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, Literal, get_args
 
 from exact.enumerator import falling
 from exact.errors import ExactError, RuleError
@@ -55,8 +55,11 @@ from exact.strategy_games import (
 from exact.strategy_games import best_response as generic_best_response
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "chemin_de_fer"
-INFORMATION = ("totals", "banker-cards", "cards")
-STRATEGIES = ("house", "best", "dealer-best", "equilibrium")
+# what the Player decides by; which strategy pair is analysed
+Information = Literal["totals", "banker-cards", "cards"]
+INFORMATION: tuple[Information, ...] = get_args(Information)
+StrategyName = Literal["house", "best", "dealer-best", "equilibrium"]
+STRATEGIES: tuple[StrategyName, ...] = get_args(StrategyName)
 DRAW, STAND = "draw", "stand"
 ACTIONS = (DRAW, STAND)
 PLAYER_FIVE = ("player", 5)
