@@ -19,7 +19,7 @@ from functools import cache, cached_property
 from operator import attrgetter
 from pathlib import Path
 from types import MappingProxyType, NoneType
-from typing import ClassVar
+from typing import Any, ClassVar, cast
 
 from exact.cards import Card, Label, Shoe, View
 from exact.enumerator import Distribution, Draw
@@ -80,7 +80,7 @@ class Rules:
     def load(cls, path: Path | str = DATA / "rules.toml") -> Rules:
         """Read a rule file (TOML); see ``exact/data/punto_banco/rules.toml``."""
         path = Path(path)
-        data = read_rule_file(path)
+        data: dict[str, Any] = read_rule_file(path)  # TOML values, checked by the fields
         try:
             table = data["banker_draws_on_player_third"]
             return cls(
@@ -124,7 +124,8 @@ PuntoRecord = tuple[Hand, Hand]  # (player's cards, banker's cards); a hand not 
 
 
 def hand_total(cards: Hand) -> int:
-    return sum(label.value for label in cards) % 10
+    # a Punto Banco deal deals no joker (accepts_jokers is False): every value is an int
+    return sum(cast(list[int], [label.value for label in cards])) % 10
 
 
 @dataclass(frozen=True)
@@ -254,8 +255,9 @@ def _margin(record: PuntoRecord) -> int:
 
 
 def _side_features(side: str, index: int) -> list[Feature]:
-    own = {side: []}
-    first_two = {"cards": frozenset({(index, 0), (index, 1)}), "order_free": True}
+    own: dict[str, list[str]] = {side: []}
+    first_two: dict[str, Any] = {"cards": frozenset({(index, 0), (index, 1)}),
+                                 "order_free": True}
     return [
         Feature(f"{side}_total", f"{side.title()}'s final total", Needs.of(draws=[]),
                 lambda r: hand_total(r[index]), "0-9", (int,)),
