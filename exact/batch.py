@@ -109,7 +109,7 @@ def event_matrices(game: Game, needs: Needs, compiled: CompiledDeal,
     return [m for m in matrices if m is not None]
 
 
-def _decode_events(compiled: CompiledDeal, events: int, fields: dict,
+def _decode_events(compiled: CompiledDeal, events: int, fields: dict[str, object],
                    arrays: dict[str, np.ndarray]) -> np.ndarray:
     """A stored (terms x events) coefficient matrix, checked: its shape, and each term's
     coefficients, which the events of a bet partition, sum to that term's in the deal."""

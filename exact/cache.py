@@ -45,18 +45,18 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cached_property
-from itertools import repeat
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from exact import __version__
+from exact.cards import Label
 from exact.errors import CorruptEntry as CorruptEntry
 from exact.errors import one_line
 
 if TYPE_CHECKING:  # numpy is loaded only to write or read an entry's arrays: an entry of
     import numpy as np  # JSON fields alone (exact.light) is read without it
 
-CACHE_FORMAT = "entry-2"  # enters every key: bump when the layout of an entry changes
+CACHE_FORMAT = "entry-3"  # enters every key: bump when the layout of an entry changes
 # Bounds on what a read may take (memory about 10x the file at most: tuples of records); the
 # largest entry today, century21's compiled deal, is 14 MB with 0.1 MB of metadata. A larger
 # entry is not written (only not cached), so a bound never makes an entry fail every run.
@@ -68,6 +68,7 @@ _DECIMAL = re.compile(r"-?[0-9]{1,4300}")  # Python's own int-to-text limit
 _WARNED: set[str] = set()
 Value = TypeVar("Value")
 Arrays = dict[str, "np.ndarray"]
+Fields = dict[str, Any]  # an entry's small fields: JSON values
 
 
 def cache_directory() -> Path:
@@ -92,8 +93,8 @@ def entry_path(kind: str, key: str) -> Path:
 
 
 def cached(kind: str, key: str, build: Callable[[], Value],
-           encode: Callable[[Value], tuple[dict, Arrays]],
-           decode: Callable[[dict, Arrays], Value]) -> Value:
+           encode: Callable[[Value], tuple[Fields, Arrays]],
+           decode: Callable[[Fields, Arrays], Value]) -> Value:
     """The value kept under ``key``, or ``build()`` stored there.
 
     ``encode`` turns a value into (JSON-able fields, named arrays); ``decode`` turns them back,
@@ -123,7 +124,7 @@ def cached(kind: str, key: str, build: Callable[[], Value],
     return value
 
 
-def load(kind: str, key: str, decode: Callable[[dict, Arrays], Value]
+def load(kind: str, key: str, decode: Callable[[Fields, Arrays], Value]
          ) -> tuple[Value] | None:
     """``(value,)`` from the entry, or None when it is missing or fails a check (warned)."""
     path = entry_path(kind, key)
@@ -166,7 +167,7 @@ def store(kind: str, key: str, fields: Mapping[str, object], arrays: Mapping[str
     write_atomically(entry_path(kind, key), [_MAGIC, digest, b"\n", payload])
 
 
-def read_entry(path: Path, kind: str, key: str) -> tuple[dict, Arrays]:
+def read_entry(path: Path, kind: str, key: str) -> tuple[Fields, Arrays]:
     """The fields and arrays of the entry at ``path``, checked (module docstring); raises
     :class:`CorruptEntry` for any entry that fails a check, OSError when it cannot be read."""
     data = _read_regular(path)
@@ -322,7 +323,7 @@ def _warn(path: Path, reason: str) -> None:
 
 
 # --- nested tuples (records) -------------------------------------------------------------------
-def encode_tuples(items: Sequence[tuple]) -> tuple[list, np.ndarray]:
+def encode_tuples(items: Sequence[object]) -> tuple[list[object], np.ndarray]:
     """Tuples of one length, nested of ints, bools, text and None (e.g. the records of a
     compiled deal), as (a table of their distinct parts, JSON-able, children before parents;
     an (items x length) array of references into it).
@@ -339,14 +340,16 @@ def encode_tuples(items: Sequence[tuple]) -> tuple[list, np.ndarray]:
     # marshal's bytes, made in C. Version 2 writes no back-references, so equal parts give
     # equal bytes. The bytes are only compared here, never read back.
     table: dict[bytes, int] = {}
-    values: list = []
+    values: list[object] = []
 
     def reference(item: object) -> int:
-        typed = marshal.dumps(item, 2)
+        typed = _typed(item)
         index = table.get(typed)
         if index is None:
             if type(item) is tuple:
                 value: object = [reference(part) for part in item]
+            elif type(item) is Label:  # kept a Label: features read its fields by name
+                value = {"label": [reference(part) for part in item]}
             elif item is None or type(item) in (bool, int, str):
                 value = item
             else:
@@ -355,20 +358,37 @@ def encode_tuples(items: Sequence[tuple]) -> tuple[list, np.ndarray]:
             values.append(value)
         return index
 
-    length = len(items[0]) if items else 0
-    if set(map(type, items)) - {tuple} or set(map(len, items)) - {length}:
+    if set(map(type, items)) - {tuple}:
+        raise TypeError("the cache stores a list of tuples of one length")
+    rows_in = cast(Sequence[tuple[object, ...]], items)  # tuples: checked just above
+    length = len(rows_in[0]) if rows_in else 0
+    if set(map(len, rows_in)) - {length}:
         raise TypeError("the cache stores a list of tuples of one length")
     rows = np.empty((len(items), length), dtype=np.int64)
-    for column, parts in enumerate(zip(*items, strict=True)):
+    for column, parts in enumerate(zip(*rows_in, strict=True)):
         # column by column in C: the typed keys, then one Python call per distinct part only
-        typed = list(map(marshal.dumps, parts, repeat(2)))
+        typed = list(map(_typed, parts))
         for part in dict(zip(typed, parts, strict=True)).values():
             reference(part)
         rows[:, column] = list(map(table.__getitem__, typed))
     return values, rows
 
 
-def decode_tuples(values: object, rows: np.ndarray) -> list[tuple]:
+def _typed(item: object) -> bytes:
+    """A key telling ``item`` apart from every other part: marshal's bytes, made in C, when
+    ``item`` holds no :class:`~exact.cards.Label` (marshal takes no tuple subclass); else
+    its parts' keys, a label's marked as such."""
+    try:
+        return marshal.dumps(cast(Any, item), 2)  # marshal's own check: ValueError below
+    except ValueError:
+        if not isinstance(item, tuple):
+            raise TypeError(f"the cache stores tuples of ints, text and None, not {item!r}"
+                            ) from None
+        mark = b"L" if type(item) is Label else b"T"
+        return mark + b"".join(len(key).to_bytes(4, "big") + key for key in map(_typed, item))
+
+
+def decode_tuples(values: object, rows: np.ndarray) -> list[tuple[object, ...]]:
     """The tuples of :func:`encode_tuples`, checked: every reference points backwards."""
     return list(LazyTuples(values, rows))
 
@@ -394,6 +414,9 @@ class LazyTuples(Sequence):
                 if value and min(value) < 0:  # a reference forwards is an IndexError
                     raise CorruptEntry("tuple table malformed")
                 table.append(tuple([table[i] for i in value]))
+            elif (type(value) is dict and list(value) == ["label"]
+                  and type(value["label"]) is list):
+                table.append(_label([table[i] for i in value["label"] if i >= 0]))
             elif value is None or type(value) in (bool, int, str):
                 table.append(value)
             else:
@@ -431,6 +454,18 @@ class LazyTuples(Sequence):
         finally:
             if collecting:
                 gc.enable()
+
+
+def _label(parts: list[object]) -> Label:
+    """The :class:`~exact.cards.Label` of decoded ``parts``, checked field by field."""
+    if len(parts) != len(Label._fields):
+        raise CorruptEntry("tuple table malformed")
+    value, rank, colour, suit = parts
+    if not (value is None or type(value) is int) or not (
+            (rank is None or type(rank) is str) and (colour is None or type(colour) is str)
+            and (suit is None or type(suit) is str)):
+        raise CorruptEntry("tuple table malformed")
+    return Label(value, rank, colour, suit)
 
 
 def check_indices(array: np.ndarray, bound: int, name: str, ndim: int = 1) -> np.ndarray:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 from exact.errors import CardError, ShoeError, ShoeInputError
 from exact.parsing import MAX_CARDS, parse_integer, shown
@@ -89,10 +90,10 @@ def rank_value(rank: str) -> int:
     return min(RANKS.index(rank) + 1, 10) % 10
 
 
-# Card ids: 0..51 are rank-major rank-and-suit cards, 52 is the joker.
+# Card ids: 0..51 are rank-major rank-and-suit cards, then the joker.
 CARDS: tuple[Card, ...] = tuple(Card(r, s) for r in RANKS for s in SUITS) + (Card(JOKER),)
 CARD_ID: dict[Card, int] = {card: index for index, card in enumerate(CARDS)}
-JOKER_ID = 52
+JOKER_ID = CARD_ID[Card(JOKER)]  # 52: the joker's card id, after the 52 suited cards
 
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:
@@ -246,9 +247,23 @@ class Shoe:
 # that look alike through a view form one class, and the enumerator branches on classes, not cards.
 ATTRIBUTES = ("rank", "colour", "suit")
 
-Label = tuple[object, ...]
-"""A card class seen through a view: ``(value, rank, colour, suit)`` with ``None`` where unseen.
-A joker's value is ``None`` and its rank ``"X"`` in every view."""
+class Label(NamedTuple):
+    """A card class seen through a view, ``None`` where unseen; a tuple, so labels compare and
+    sort as ``(value, rank, colour, suit)``. A joker's value is ``None`` and its rank
+    :data:`JOKER` in every view.
+
+    >>> label = View(("rank",)).label(Card.parse("KD"))
+    >>> label, label.rank, label == (0, "K", None, None)
+    (Label(value=0, rank='K', colour=None, suit=None), 'K', True)
+    """
+
+    value: int | None
+    rank: str | None
+    colour: str | None
+    suit: str | None
+
+
+JOKER_LABEL = Label(None, JOKER, None, None)
 
 
 @dataclass(frozen=True)
@@ -271,10 +286,11 @@ class View:
 
     def label(self, card: Card) -> Label:
         if card.is_joker:
-            return (None, JOKER, None, None)
+            return JOKER_LABEL
         seen = self.attributes
-        return (card.value, card.rank if "rank" in seen else None,
-                card.colour if "colour" in seen else None, card.suit if "suit" in seen else None)
+        return Label(card.value, card.rank if "rank" in seen else None,
+                     card.colour if "colour" in seen else None,
+                     card.suit if "suit" in seen else None)
 
     @cached_property
     def labels(self) -> tuple[Label, ...]:
@@ -318,8 +334,8 @@ class View:
         """The class of ``to`` that contains this view's class ``label``."""
         value, rank, colour, suit = label
         seen = to.attributes
-        return (value, rank if "rank" in seen or rank == JOKER else None,
-                colour if "colour" in seen else None, suit if "suit" in seen else None)
+        return Label(value, rank if "rank" in seen or rank == JOKER else None,
+                     colour if "colour" in seen else None, suit if "suit" in seen else None)
 
 
 VALUE_VIEW = View()

@@ -13,7 +13,9 @@ from collections import Counter
 from fractions import Fraction
 from itertools import product
 
-X = "X"  # a joker; other cards are their point values 0-9
+from exact.cards import JOKER
+
+X = JOKER  # a joker; other cards are their point values 0-9
 
 
 def options(cards, drawn_joker_is_nine=True, joker_values=range(10)):

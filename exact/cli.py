@@ -15,10 +15,10 @@ from typing import NoReturn
 from exact.analysis import ENGINES, analyze, game_bets
 from exact.bets import Bet, format_pays
 from exact.cards import Shoe
-from exact.contracts import OwnAnalyze
+from exact.contracts import BetGame, OwnAnalyze, OwnOptions
 from exact.errors import ExactError, UsageError, one_line
 from exact.files import OUTPUT_HELP, write_file
-from exact.games import REGISTRY, get_game
+from exact.games import REGISTRY, game_ids, get_game
 from exact.games.base import Game
 from exact.output import json_text, to_csv, to_json, to_text
 from exact.parsing import number_option
@@ -81,18 +81,11 @@ def _with_tables(game: Game, shoe: Shoe, bets: list[Bet], args: argparse.Namespa
 
 def _analyze(args: argparse.Namespace) -> str:
     game = get_game(args.game)
-    given = [flag for flag in STRATEGY_OPTIONS
-             if getattr(args, flag[2:].replace("-", "_")) not in (None, False)]
     if isinstance(game, OwnAnalyze):  # a game that renders its own analysis (e.g. century21)
         for name, default in STRATEGY_DEFAULTS.items():
             if getattr(args, name) is None:
                 setattr(args, name, default)
         return game.analyze_cli(args)
-    if given:  # one game's options are never silently accepted on another
-        owners = ", ".join(game_id for game_id in sorted(REGISTRY)
-                           if isinstance(get_game(game_id), OwnAnalyze))
-        raise ExactError(f"{given[0]} is an option of the strategy games ({owners}), "
-                         f"not of {game.id}")
     shoe = options_shoe(args)
     bets = _with_tables(game, shoe, _selected_bets(game, args), args)
     analysis = analyze(game, shoe, bets, engine=args.engine)
@@ -105,10 +98,7 @@ def _analyze(args: argparse.Namespace) -> str:
     return to_json(analysis) if args.json else to_csv(analysis) if args.csv else to_text(analysis)
 
 
-# The options of the strategy games' own analyses (group "century21 ... options" below): given
-# to a bet game they are refused; their defaults are filled in for a strategy game.
-STRATEGY_OPTIONS = ("--strategy", "--collection", "--information", "--with-replacement",
-                    "--commission", "--players", "--rules", "--dealer-wager")
+# The defaults of the strategy games' own analyses (group "century21 ... options" below).
 STRATEGY_DEFAULTS = {"strategy": "house", "information": "total", "players": 1,
                      "with_replacement": False}
 
@@ -155,6 +145,73 @@ def _list_bets(args: argparse.Namespace) -> str:
     return "\n".join(lines) + "\n"
 
 
+# Per command, the options of a bet game (argparse names); a game with options of its own
+# declares them (exact.contracts.OwnOptions). Any other option given is refused, so that one
+# game's options are never silently accepted by another.
+SHARED_OPTIONS = frozenset({"game", "command", "run", "json", "output"})
+_SHOE = frozenset({"decks", "jokers", "shoe", "remove"})
+BET_GAME_OPTIONS: dict[str, frozenset[str]] = {
+    "analyze": _SHOE | {"bets", "bet", "group", "all", "paytable", "table", "engine", "csv",
+                        "xlsx"},
+    "design": _SHOE | {"bets", "bet", "solve_for", "target_edge", "paytable", "engine", "table"},
+    "list-bets": frozenset({"bets"}),
+    "features": frozenset({"bets"}),
+    "eor": frozenset({"bets", "bet", "decks", "shoe", "remove", "depth", "removal_set", "tags"}),
+    "simulate": frozenset({"bets", "bet", "shoes", "seed", "decks", "cut", "burn", "workers",
+                           "scheduler", "tags", "trigger"}),
+    "edge": frozenset({"bets", "bet", "decks", "shoe", "seen", "known"}),
+    "settle": frozenset({"bets", "cards", "wager", "paytable"}),
+}
+
+
+def game_options(game: object, command: str) -> frozenset[str]:
+    """The options (argparse names) ``game`` takes on ``command``, besides the shared ones.
+
+    >>> "strategy" in game_options(get_game("century21"), "analyze")
+    True
+    >>> "strategy" in game_options(get_game("punto-banco"), "analyze")
+    False
+    """
+    if isinstance(game, OwnOptions) and command in game.command_options:
+        return game.command_options[command]
+    return BET_GAME_OPTIONS.get(command, frozenset())
+
+
+def refuse_foreign_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """An option given (not left at its default) that the chosen game does not take is an
+    error naming the games that do: ``analyze punto-banco --strategy best`` is refused."""
+    command_parser = _command_parsers(parser).get(getattr(args, "command", ""))
+    if command_parser is None or not isinstance(getattr(args, "game", None), str):
+        return
+    game = get_game(args.game)  # an unknown id is refused here, by name
+    taken = SHARED_OPTIONS | game_options(game, args.command)
+    # argparse lists a parser's options only in its private _actions
+    for action in command_parser._actions:
+        if (action.dest in taken or action.dest not in vars(args)
+                or getattr(args, action.dest) == action.default):
+            continue
+        flag = max(action.option_strings, key=len)
+        owners = [game_id for game_id in sorted(REGISTRY)
+                  if _owns(get_game(game_id), args.command, action.dest)]
+        where = f"an option of {', '.join(owners)}" if owners else "an option of no game"
+        raise ExactError(f"{flag} is {where}, not of {args.command} {game.id}")
+
+
+def _owns(game: object, command: str, option: str) -> bool:
+    """Whether ``game`` has ``option`` on ``command`` as its own (a strategy game without
+    options declared for a command owns none there)."""
+    declared = isinstance(game, OwnOptions) and command in game.command_options
+    return (declared or isinstance(game, BetGame)) and option in game_options(game, command)
+
+
+def _command_parsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """The subcommands' parsers by name (argparse keeps them in a private action)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
 _TYPE_NAMES = {bool: "true/false", int: "integer", str: "text", type(None): "None"}
 
 
@@ -169,7 +226,7 @@ def _features(args: argparse.Namespace) -> str:
 
 
 def _games(args: argparse.Namespace) -> str:
-    return "".join(f"{game_id}: {get_game(game_id).name}\n" for game_id in sorted(REGISTRY))
+    return "".join(f"{game_id}: {get_game(game_id).name}\n" for game_id in game_ids())
 
 
 # The commands defined in this module: when one of them runs, the modules of the others
@@ -199,7 +256,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     analyze_parser.add_argument("--shoe", help="explicit composition, e.g. 'A:32,T:128,9H:8'")
     analyze_parser.add_argument("--remove", help="cards taken out, e.g. '5,5,9H,KD'")
     analyze_parser.add_argument("--bet", action="append", metavar="ID",
-                                help="analyse only this bet; may be repeated")
+                                help="analyse only this bet; may be repeated (century21: the "
+                                     "bet size, the old spelling of --bet-size)")
     analyze_parser.add_argument("--group", action="append", metavar="GROUP",
                                 help="analyse the shipped bets of GROUP (main, variant, side); "
                                      "may be repeated")
@@ -220,8 +278,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     analyze_parser.add_argument("--xlsx", metavar="FILE",
                                 help="also write an Excel par sheet (exact counts, live "
                                      "formulas) to FILE; needs the `sheets` extra")
-    # --- 21st Century Baccarat (century21): strategy games; there --bet is the bet size -------
+    # --- the strategy games' own options (century21, chemin-de-fer) ------------------------
     heads_up = analyze_parser.add_argument_group("century21 (21st Century Baccarat) options")
+    heads_up.add_argument("--bet-size", metavar="AMOUNT", help="the bet per seat (default: the "
+                          "table's minimum)")
     heads_up.add_argument("--strategy",
                           help="house | best | dealer-best | equilibrium (default house)")
     heads_up.add_argument("--collection", help="collection fee per seat per hand (default: "
@@ -294,8 +354,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         arguments = sys.argv[1:] if argv is None else list(argv)
         command = next((a for a in arguments if not a.startswith("-")), None)
-        args = build_parser(command).parse_args(arguments)
+        parser = build_parser(command)
+        args = parser.parse_args(arguments)
         refuse_empty_options(args)
+        refuse_foreign_options(parser, args)
         text = args.run(args)
         from exact.assumptions import add_for_command  # every result says what it assumes
 

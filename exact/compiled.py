@@ -38,11 +38,14 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from functools import cached_property, partial
 from itertools import combinations_with_replacement
+from typing import Any
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from exact.cache import (
     CorruptEntry,
+    Fields,
     LazyTuples,
     cache_key,
     cached,
@@ -97,7 +100,7 @@ class CompiledDeal:
             if draw.view != view:
                 seen, view = view.regroup(seen, draw.view), draw.view
             universe = [i for i, label in enumerate(view.labels)
-                        if deal.accepts_jokers or label[1] != JOKER]
+                        if deal.accepts_jokers or label.rank != JOKER]
             for group in combinations_with_replacement(universe, draw.count):
                 after = seen.copy()
                 added = []
@@ -141,9 +144,9 @@ class CompiledDeal:
                  used)
                 for used, ids in sorted(by_length.items())]
 
-    def _factor_values(self, shoe: Shoe, dtype: type) -> np.ndarray:
+    def _factor_values(self, shoe: Shoe, dtype: DTypeLike) -> np.ndarray:
         counts_by_view: dict[View, list[int]] = {}
-        values = np.empty(len(self.factors), dtype=dtype)
+        values: np.ndarray = np.empty(len(self.factors), dtype=dtype)
         for index, (view, label_index, offset) in enumerate(self.factors):
             if view not in counts_by_view:
                 counts_by_view[view] = view.class_counts(shoe)
@@ -154,11 +157,11 @@ class CompiledDeal:
         """Exact weight of every term for ``shoe``; int64 when it cannot overflow, else objects."""
         check_shoe(self.deal, shoe)
         size, unit = shoe.size, self.deal.round_cards
-        dtype: type = np.int64 if size**unit <= INT64_LIMIT else object
+        dtype: DTypeLike = np.int64 if size**unit <= INT64_LIMIT else object
         values = self._factor_values(shoe, dtype)
-        weights = np.zeros(len(self.terms), dtype=dtype)
+        weights: np.ndarray = np.zeros(len(self.terms), dtype=dtype)
         for ids, matrix, used in self._term_arrays:
-            product = np.ones(len(ids), dtype=dtype)
+            product: np.ndarray = np.ones(len(ids), dtype=dtype)
             for column in range(used):
                 product = product * values[matrix[:, column]]
             weights[ids] = product * falling(size - used, unit - used)
@@ -203,7 +206,7 @@ class CompiledDeal:
             out[view] = (one_hot, np.array(rows, dtype=np.int64))
         return out
 
-    def batch_term_weights(self, counts: np.ndarray, wider: type | None = None) -> np.ndarray:
+    def batch_term_weights(self, counts: np.ndarray, wider: DTypeLike | None = None) -> np.ndarray:
         """Exact weight of every term for every shoe of a batch.
 
         ``counts`` is a (shoes x 53) integer matrix of card counts (:attr:`Shoe.counts` rows).
@@ -227,7 +230,7 @@ class CompiledDeal:
         wider ``wider`` (int64 or object) when asked; ValueError if it cannot hold the batch."""
         dtype = batch_dtype(int(sizes.max()) if len(sizes) else 0, self.deal.round_cards)
         if wider is not None:
-            order = [np.float64, np.int64, object]
+            order: list[DTypeLike] = [np.float64, np.int64, object]
             if wider not in order or order.index(wider) < order.index(dtype):
                 raise ValueError(f"{wider} cannot hold this batch exactly; needs {dtype}")
             dtype = wider
@@ -242,7 +245,7 @@ class CompiledDeal:
         at most ``N**d``, exact in ``dtype`` by the module docstring's bound.
         """
         shoes = counts.shape[0]
-        values = np.empty((len(self.factors), shoes), dtype=dtype)
+        values: np.ndarray = np.empty((len(self.factors), shoes), dtype=dtype)
         for one_hot, rows in self._views.values():
             class_counts = (one_hot.T @ counts.T)  # classes x shoes, small exact integers
             values[rows[:, 0]] = (class_counts[rows[:, 1]] - rows[:, 2:3]).astype(dtype)
@@ -383,7 +386,7 @@ class BatchProjection:
             cache[dtype] = depths
         return cache[dtype]
 
-    def counts(self, counts: np.ndarray, wider: type | None = None) -> list[np.ndarray]:
+    def counts(self, counts: np.ndarray, wider: DTypeLike | None = None) -> list[np.ndarray]:
         """Per group set, a (shoes x groups) array of exact counts (int64, or Python ints when
         the denominator exceeds int64); ``wider`` as in :meth:`CompiledDeal.batch_term_weights`.
 
@@ -434,10 +437,10 @@ def _falling_rows(sizes: np.ndarray, unit: int, dtype: type) -> np.ndarray:
     return rows
 
 
-_CONTROLLER: list = []
+_CONTROLLER: list[Any] = []  # the ThreadpoolController, made once (threadpoolctl is untyped)
 
 
-def _single_threaded_blas() -> AbstractContextManager:
+def _single_threaded_blas() -> AbstractContextManager[object]:
     """BLAS on one thread while a batch runs (when threadpoolctl is installed). The products
     are small (a few dozen groups); BLAS threads gain little on them and, spinning between
     calls, slow the trie products beside them up to 3-4x on a busy machine."""
@@ -447,7 +450,8 @@ def _single_threaded_blas() -> AbstractContextManager:
         return nullcontext()
     if not _CONTROLLER:
         _CONTROLLER.append(ThreadpoolController())
-    return _CONTROLLER[0].limit(limits=1, user_api="blas")
+    limited: AbstractContextManager[object] = _CONTROLLER[0].limit(limits=1, user_api="blas")
+    return limited
 
 
 def batch_dtype(largest_shoe: int, unit: int) -> type:
@@ -492,7 +496,7 @@ _SAFE_COUNT = 2**56  # 53 counts of at most this many cards sum within int64
 
 
 def rest_of_round(sizes: Sequence[int] | np.ndarray, used: int, unit: int,
-                  dtype: type = object) -> np.ndarray:
+                  dtype: DTypeLike = object) -> np.ndarray:
     """Per shoe of ``sizes`` cards, the orderings of the round's ``unit - used`` cards left
     once ``used`` are dealt: ``(n - used)!/(n - unit)!`` (with ``used = 0``, the denominator
     ``N!/(N-r)!`` every shoe's counts sum to).
@@ -520,14 +524,15 @@ def shoe_sizes(counts: np.ndarray) -> np.ndarray:
     matrix = np.asarray(counts)
     if matrix.dtype != object and matrix.size and int(matrix.max()) > _SAFE_COUNT:
         matrix = matrix.astype(object)
-    return matrix.sum(axis=1)
+    summed: np.ndarray = matrix.sum(axis=1)
+    return summed
 
 
 def counts_matrix(shoes: Sequence[Shoe]) -> np.ndarray:
     """Stack shoes into the (shoes x 53) matrix the batch functions take (int64, or Python
     integers for counts beyond 2**56)."""
     rows = [shoe.counts for shoe in shoes]
-    dtype: type = object if any(max(row) > _SAFE_COUNT for row in rows) else np.int64
+    dtype: DTypeLike = object if any(max(row) > _SAFE_COUNT for row in rows) else np.int64
     return np.array(rows, dtype=dtype).reshape(len(shoes), len(CARDS))
 
 
@@ -542,7 +547,7 @@ def load_or_compile(deal: Deal, parts: Sequence[str],
                   partial(_decode_compiled, deal))
 
 
-def _encode_compiled(compiled: CompiledDeal) -> tuple[dict, dict[str, np.ndarray]]:
+def _encode_compiled(compiled: CompiledDeal) -> tuple[Fields, dict[str, np.ndarray]]:
     """A compiled deal as JSON fields (views, the table of record parts) and int64 arrays."""
     views: dict[View, int] = {}
     factors = [(views.setdefault(view, len(views)), index, offset)
@@ -564,7 +569,7 @@ def _encode_compiled(compiled: CompiledDeal) -> tuple[dict, dict[str, np.ndarray
     return fields, arrays
 
 
-def _decode_compiled(deal: Deal, fields: dict, arrays: dict[str, np.ndarray]) -> CompiledDeal:
+def _decode_compiled(deal: Deal, fields: Fields, arrays: dict[str, np.ndarray]) -> CompiledDeal:
     """The compiled deal of :func:`_encode_compiled`, every index checked against its table."""
     attributes = fields["views"]
     if not (isinstance(attributes, list) and all(

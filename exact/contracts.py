@@ -37,7 +37,7 @@ from exact.features import Feature, Needs
 from exact.strategy_games import StrategyGame
 
 __all__ = ["BetGame", "CapabilityError", "CardPositions", "HasRules", "MainWager", "OwnAnalyze",
-           "OwnEdge", "OwnEor", "OwnShoePlay", "StrategyGame", "SymmetricBets",
+           "OwnEdge", "OwnEor", "OwnOptions", "OwnShoePlay", "StrategyGame", "SymmetricBets",
            "SymmetricFeatures", "WinsWhen", "require"]
 
 
@@ -82,6 +82,15 @@ class OwnEdge(Protocol):
     """A game whose ``edge`` command is its own (``seen``: the cards seen)."""
 
     def edge_cli(self, args: Any, seen: Any) -> str: ...
+
+
+@runtime_checkable
+class OwnOptions(Protocol):
+    """A game whose commands take options of their own: per command, the options it reads
+    (argparse names, e.g. ``"bet_size"``); the command line refuses every other option of
+    that command (beyond the game id, ``--json`` and ``--output``)."""
+
+    command_options: Mapping[str, frozenset[str]]
 
 
 @runtime_checkable

@@ -11,6 +11,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
+from typing import Any
 
 from exact.analysis import game_bets
 from exact.batch import BetEvaluator, supported_bets
@@ -108,7 +109,7 @@ def _shown(value: float | None) -> str:
 # --- eor -----------------------------------------------------------------------------------------
 def eor_report(table: RemovalTable, user_tags: dict[str, int] | None, decks: int,
                weights: Mapping[str, int] = RANK_WEIGHTS, key_name: str = "rank"
-               ) -> dict[str, object]:
+               ) -> dict[str, Any]:
     """The ``eor`` JSON; ``weights`` are the cards of each key (a rank, or a game's card
     class: ``key_name``) in a deck."""
     bets = {}
@@ -138,17 +139,10 @@ def eor_report(table: RemovalTable, user_tags: dict[str, int] | None, decks: int
             "unit": "change in expected value per unit wagered, per card removed", "bets": bets}
 
 
-def _refuse_heads_up_options(game: Game, args: argparse.Namespace) -> None:
-    for option in ("strategy", "information", "rules"):
-        if getattr(args, option, None) is not None:
-            raise ExactError(f"--{option} is a century21 option, not one of {game.id}")
-
-
 def _eor(args: argparse.Namespace) -> str:
     game = get_game(args.game)
     if isinstance(game, OwnEor):  # a game with its own removal analysis (e.g. century21)
         return game.eor_cli(args)
-    _refuse_heads_up_options(game, args)
     shoe = options_shoe(args)
     bets = _bets(game, args)
     user_tags = parse_tags(args.tags) if args.tags else None
@@ -158,7 +152,7 @@ def _eor(args: argparse.Namespace) -> str:
     return json_text(report) if args.json else eor_text(table, report)
 
 
-def eor_text(table: RemovalTable, report: dict[str, object],
+def eor_text(table: RemovalTable, report: Mapping[str, Any],
              keys: Sequence[str] = RANKS, key_name: str = "rank") -> str:
     """The readable ``eor`` report: effects by ``keys`` (ranks, or a game's card classes)."""
     lines = [f"Effects of removal, {report['shoe']} ({report['cards']} cards); change in "
@@ -314,7 +308,6 @@ def _edge(args: argparse.Namespace) -> str:
     game = get_game(args.game)
     if isinstance(game, OwnEdge):  # a game without a bet table (century21): its own next hand
         return game.edge_cli(args, _seen_cards(args))
-    _refuse_heads_up_options(game, args)
     bets = _bets(game, args)
     seen = _seen_cards(args)
     shoe = full_shoe(args).remove(seen)

@@ -49,9 +49,12 @@ class Deal(Protocol):
     one): the enumerator tracks counts per class of the current view.
     """
 
-    round_cards: int
-    """Length of the counting unit: the most cards a round can use."""
-    accepts_jokers: bool
+    @property
+    def round_cards(self) -> int:
+        """Length of the counting unit: the most cards a round can use."""
+
+    @property
+    def accepts_jokers(self) -> bool: ...
 
     def start(self) -> State: ...
 
@@ -93,7 +96,7 @@ def falling(n: int, k: int) -> int:
     return result
 
 
-def group_coefficient(indices: tuple[int, ...]) -> int:
+def group_coefficient(indices: Sequence[Hashable]) -> int:
     """Orderings of a sorted multiset of class indices: k!/∏ multiplicity!.
 
     >>> group_coefficient((3, 3)), group_coefficient((1, 4)), group_coefficient((2, 2, 5))

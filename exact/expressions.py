@@ -55,7 +55,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import reduce
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from exact.errors import EvaluationError as EvaluationError
 from exact.errors import ExpressionError as ExpressionError
@@ -121,7 +121,7 @@ class _Kinds(Mapping[str, Kind]):
         return len(self._types)
 
 
-class _Set(tuple):
+class _Set(tuple[object, ...]):
     """The value of a set literal: equal to another set with the same members, in any order
     and with any repeats. Members are matched with ``==`` (not hashing), so order-free
     features such as ``Ranks("A8") == "8A"`` match as they do anywhere else.
@@ -141,7 +141,8 @@ class _Set(tuple):
         equal = self.__eq__(other)
         return equal if equal is NotImplemented else not equal
 
-    __hash__ = None
+    def __hash__(self) -> int:  # equal sets may differ in order and repeats: no hash
+        raise TypeError("unhashable type: '_Set'")
 
 
 def _describe(value: object) -> str:
@@ -162,7 +163,7 @@ def _bounded(value: int | Fraction) -> int | Fraction:
     return value
 
 
-def _arithmetic(symbol: str, function: Callable[[object, object], object]
+def _arithmetic(symbol: str, function: Callable[[Any, Any], Any]
                 ) -> Callable[[object, object], int | Fraction]:
     """``function`` on numbers only, its result bounded: no string repetition or formatting,
     and no number can grow past :data:`MAX_BITS` however the operators are chained."""
@@ -199,14 +200,15 @@ def _plus(value: object) -> int | Fraction:
     return +value
 
 
-_BINARY: dict[type, tuple[str, Callable[[object, object], object]]] = {
+# The operands are checked by the callers (_arithmetic, the vectorised evaluator): Any here.
+_BINARY: dict[type, tuple[str, Callable[[Any, Any], Any]]] = {
     ast.Add: ("+", operator.add), ast.Sub: ("-", operator.sub), ast.Mult: ("*", operator.mul),
     ast.Div: ("/", lambda a, b: Fraction(a) / Fraction(b)),
     ast.FloorDiv: ("//", operator.floordiv), ast.Mod: ("%", operator.mod),
 }
 _CHECKED = {kind: _arithmetic(symbol, function) for kind, (symbol, function) in _BINARY.items()}
 _UNARY = {ast.USub: ("-", _negate), ast.UAdd: ("+", _plus)}
-_COMPARE: dict[type, tuple[str, Callable[[object, object], bool]]] = {
+_COMPARE: dict[type, tuple[str, Callable[[Any, Any], Any]]] = {
     ast.Eq: ("==", operator.eq), ast.NotEq: ("!=", operator.ne), ast.Lt: ("<", operator.lt),
     ast.LtE: ("<=", operator.le), ast.Gt: (">", operator.gt), ast.GtE: (">=", operator.ge),
     ast.In: ("in", lambda a, b: a in b), ast.NotIn: ("not in", lambda a, b: a not in b),
@@ -380,8 +382,8 @@ def _check(node: ast.AST, names: set[str], types: Mapping[str, Kind], top: bool 
                                           "not other tuples, lists or sets")
             kind = _SET if isinstance(node, ast.Set) else _TUPLE
         case ast.BoolOp(values=values):
-            for value in values:
-                _scalar(_check(value, names, types), "and/or")
+            for operand_node in values:
+                _scalar(_check(operand_node, names, types), "and/or")
             kind = _BOOL
         case ast.UnaryOp(op=ast.Not(), operand=operand):
             _scalar(_check(operand, names, types), "not")
@@ -399,8 +401,8 @@ def _check(node: ast.AST, names: set[str], types: Mapping[str, Kind], top: bool 
         case ast.Compare(left=left, ops=ops, comparators=comparators):
             kinds = [_check(left, names, types),
                      *(_check(c, names, types) for c in comparators)]
-            for position, op in enumerate(ops):
-                _comparison(op, kinds[position], kinds[position + 1])
+            for position, comparison in enumerate(ops):
+                _comparison(comparison, kinds[position], kinds[position + 1])
             kind = _BOOL
         case _:
             if isinstance(node, ast.UnaryOp | ast.BoolOp):
@@ -513,9 +515,9 @@ def _evaluate(node: ast.AST, env: Mapping[str, object]) -> object:
             return _CHECKED[type(op)](_evaluate(left, env), _evaluate(right, env))
         case ast.Compare(left=left, ops=ops, comparators=comparators):
             current = _evaluate(left, env)
-            for op, comparator in zip(ops, comparators, strict=True):
+            for comparison, comparator in zip(ops, comparators, strict=True):
                 following = _evaluate(comparator, env)
-                if not _COMPARE[type(op)][1](current, following):
+                if not _COMPARE[type(comparison)][1](current, following):
                     return False
                 current = following
             return True
@@ -552,7 +554,7 @@ def _elementwise(function: Callable[..., object], *arguments: object) -> object:
 def _small_integers(value: object) -> bool:
     import numpy as np
 
-    cells = value.flat if isinstance(value, np.ndarray) else (value,)
+    cells: Iterable[Any] = value.flat if isinstance(value, np.ndarray) else (value,)
     return all(type(cell) in _SMALL and -_SMALL_LIMIT < cell < _SMALL_LIMIT
                for cell in cells)
 
@@ -604,11 +606,11 @@ def _evaluate_array(node: ast.AST, env: Mapping[str, np.ndarray]) -> object:
             return _elementwise(_CHECKED[type(op)], *operands)
         case ast.Compare(left=left, ops=ops, comparators=comparators):
             current = _evaluate_array(left, env)
-            result: object = True
-            for op, comparator in zip(ops, comparators, strict=True):
+            result: Any = True  # a bool, then a boolean array
+            for comparison, comparator in zip(ops, comparators, strict=True):
                 following = _evaluate_array(comparator, env)
                 result = np.logical_and(result, _truth(
-                    _elementwise(_COMPARE[type(op)][1], current, following)))
+                    _elementwise(_COMPARE[type(comparison)][1], current, following)))
                 current = following
             return result
     raise ExpressionError(f"cannot evaluate {ast.dump(node)}")

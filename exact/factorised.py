@@ -38,10 +38,11 @@ set of needs, :func:`evaluate` gives the exact event counts of bets for a shoe.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from functools import cached_property, lru_cache
 from itertools import combinations_with_replacement, product
 from math import comb, prod
+from typing import cast
 
 import numpy as np
 
@@ -63,6 +64,18 @@ from exact.features import ORDER, Feature, Needs
 from exact.games.base import Game
 
 Position = tuple[int, int]  # (hand, index): a Punto Banco record is (player hand, banker hand)
+Hands = tuple[tuple[Label, ...], ...]  # the record of a positioned game: its hands' labels
+Key = tuple[object, ...]  # a tuple of read values, sorted values or marks
+Values = tuple[int, ...]  # point values, sorted
+
+
+def _value(label: Label) -> int:
+    """A label's point value: the value walk deals no joker."""
+    if label.value is None:
+        raise TypeError("the value walk deals no joker")
+    return label.value
+
+
 # Patterns of fine classes a compilation may walk: about 3 million take some 30 s and 400 MB
 # (the nines-by-suit bet on four pooled cards, rank and suit). A bet past it (say the suits of
 # all six cards pooled: 9 million at 8 decks) is refused by name (TooFine), counted before any
@@ -108,7 +121,7 @@ def evaluate(game: Game, bets: Sequence[Bet], shoe: Shoe) -> list[list[int]]:
     present = frozenset(CARDS[i] for i, count in enumerate(shoe.counts) if count)
     # bets that read the same cards the same way (a bet and the probes bet validation makes
     # of it, say) share one walk of their patterns
-    by_shape: dict[tuple, list[Bet]] = defaultdict(list)
+    by_shape: dict[Key, list[Bet]] = defaultdict(list)
     for bet in bets:
         by_shape[_shape(game, bet)].append(bet)
     results: dict[Bet, list[int]] = {}
@@ -181,7 +194,7 @@ def _named(game: Game, bets: tuple[Bet, ...], cards: frozenset[Card], where: str
                       "limit)") from None
 
 
-def _shape(game: Game, bet: Bet) -> tuple:
+def _shape(game: Game, bet: Bet) -> Key:
     features = [game.features[name] for name in sorted(bet.features)]
     fine = [f for f in features if _fine_attributes(f.needs)]
     placed = _placed(game)
@@ -224,18 +237,19 @@ class FactorisedBet:
         values). Rounds agreeing on both are settled once."""
         by_value: dict[int, list[int]] = defaultdict(list)
         for index, label in enumerate(self.fine_labels):
-            by_value[label[0]].append(index)  # type: ignore[index]
+            if label.value is not None:  # always: a joker is no fine label
+                by_value[label.value].append(index)
         # per pooled key: a representative record, and per plain multiset of the other
         # positions' values, the count of value sequences per value-feature signature
-        keys: dict[tuple, tuple[tuple, dict[tuple, dict[tuple, int]]]] = {}
+        keys: dict[tuple[Values, ...], tuple[Hands, dict[Values, dict[Key, int]]]] = {}
         unread = self._unread
         needs = game.needs(self.names)
         for record, multiplicity in value_sequences(game, self._ordered(needs), self.values,
                                                     "draws" in needs.stages):
             signature = tuple(f.read(record) for f in self.value_features)
-            pooled = tuple(tuple(sorted(record[h][i][0] for h, i in pool if i < len(record[h])))
-                           for pool in self.pools)
-            plain = tuple(sorted(record[h][i][0] for h, i in unread if i < len(record[h])))
+            pooled = tuple(tuple(sorted(_value(record[h][i]) for h, i in pool
+                                        if i < len(record[h]))) for pool in self.pools)
+            plain = tuple(sorted(_value(record[h][i]) for h, i in unread if i < len(record[h])))
             entry = keys.get(pooled)
             if entry is None:
                 entry = keys[pooled] = (record, {})
@@ -252,8 +266,8 @@ class FactorisedBet:
         offsets = [sum(len(bet.events) for bet in self.bets[:n]) for n in range(len(self.bets))]
         factors: dict[tuple[int, int, int, int], int] = {(_ONE, 0, 0, 0): 0}
 
-        def factor(*key: int) -> int:
-            return factors.setdefault(key, len(factors))  # type: ignore[arg-type]
+        def factor(kind: int, first: int, second: int, third: int) -> int:
+            return factors.setdefault((kind, first, second, third), len(factors))
 
         fine_rows: list[tuple[int, ...]] = []
         fine_orderings: list[int] = []
@@ -270,7 +284,7 @@ class FactorisedBet:
             for pool_index, values in enumerate(pooled):
                 for value in sorted(set(values)):
                     slots = [(h, i) for h, i in self.pools[pool_index]
-                             if i < len(record[h]) and record[h][i][0] == value]
+                             if i < len(record[h]) and record[h][i].value == value]
                     groups.append(slots)
                     choices.append([
                         (classes, group_coefficient(classes),
@@ -279,10 +293,10 @@ class FactorisedBet:
                          tuple(self.fine_labels[label] for label in classes))
                         for classes in combinations_with_replacement(by_value[value],
                                                                      len(slots))])
-            by_fine: dict[tuple, int] = {}
+            by_fine: dict[Key, int] = {}
             hands = [list(hand) for hand in record]
             for pattern in product(*choices):
-                orderings, row = 1, ()
+                orderings, row = 1, cast(tuple[int, ...], ())
                 for slots, (_, coefficient, ids, labels) in zip(groups, pattern, strict=True):
                     orderings *= coefficient
                     row += ids
@@ -299,7 +313,7 @@ class FactorisedBet:
                 fine_rows.append(row)
                 fine_orderings.append(orderings)
                 fine_slot.append(slot)
-            by_signature: dict[tuple, int] = {}
+            by_signature: dict[Key, int] = {}
             for plain, per_signature in plains.items():
                 plain_row = (*(factor(_VALUE, value, fine_taken.count(value), plain.count(value))
                                for value in sorted(set(plain))),
@@ -331,11 +345,13 @@ class FactorisedBet:
             "combo_event": _column(combo_event),
             "slots": np.array([signature_slots, fine_slots], dtype=np.int64)}
 
-    def _merged(self, pattern: tuple, factor: object) -> tuple[int, ...]:
+    def _merged(self, pattern: tuple[tuple[tuple[int, ...], int, tuple[int, ...],
+                                            tuple[Label, ...]], ...],
+                factor: Callable[[int, int, int, int], int]) -> tuple[int, ...]:
         """The factors of a pattern whose groups share a fine class (two pools holding one
         value): one falling factorial per class of all the cards taken from it."""
         labels = [label for classes, *_ in pattern for label in classes]
-        return tuple(factor(_FINE, label, labels.count(label), 0)  # type: ignore[operator]
+        return tuple(factor(_FINE, label, labels.count(label), 0)
                      for label in sorted(set(labels)))
 
     def _ordered(self, needs: Needs) -> bool:
@@ -376,18 +392,18 @@ class FactorisedBet:
             else:
                 values.append(1)
         dtype: type = np.int64 if size**unit <= INT64_LIMIT else object
-        table = np.array(values, dtype=dtype)
+        table: np.ndarray = np.array(values, dtype=dtype)
         arrays = self._arrays
         signature_slots, fine_slots = (int(n) for n in arrays["slots"])
         fine_weights = table[arrays["fine_rows"]].prod(axis=1) * \
             arrays["fine_orderings"].astype(dtype)
-        by_fine = np.zeros(fine_slots, dtype=dtype)
+        by_fine: np.ndarray = np.zeros(fine_slots, dtype=dtype)
         np.add.at(by_fine, arrays["fine_slot"], fine_weights)
         plain_weights = table[arrays["plain_rows"]].prod(axis=1)
-        by_signature = np.zeros(signature_slots, dtype=dtype)
+        by_signature: np.ndarray = np.zeros(signature_slots, dtype=dtype)
         np.add.at(by_signature, arrays["pair_slot"],
                   plain_weights[arrays["pair_plain"]] * arrays["pair_coefficient"].astype(dtype))
-        every = np.zeros(self.events, dtype=dtype)
+        every: np.ndarray = np.zeros(self.events, dtype=dtype)
         np.add.at(every, arrays["combo_event"],
                   by_signature[arrays["combo_signature"]] * by_fine[arrays["combo_fine"]])
         out, start = [], 0
@@ -526,15 +542,18 @@ def _placed(game: Game) -> CardPositions:
     return game
 
 
-def _pools(positions: Sequence[Position], fine: object, stages: dict[str, tuple[Position, ...]]
-           ) -> list[tuple[Position, ...]]:
+def _pools(positions: Sequence[Position], fine: Iterable[Feature],
+           stages: Mapping[str, tuple[Position, ...]]) -> list[tuple[Position, ...]]:
     """Positions no fine feature tells apart, grouped (positions no fine feature reads are
     left out: they are counted by value)."""
     marks: dict[Position, list[object]] = {p: [] for p in positions}
-    for number, feature in enumerate(fine):  # type: ignore[arg-type]
-        reads = feature.cards
-        order_free = feature.order_free and reads is not None
-        if reads is None:
+    for number, feature in enumerate(fine):
+        declared = feature.cards
+        order_free = feature.order_free and declared is not None
+        reads: Collection[object]
+        if declared is not None:
+            reads = declared
+        else:
             # undeclared: every position of its finely seen stages; views only get coarser
             # along the deal, so fine third cards mean fine first cards too
             stages_read = {s for s, a in feature.needs.pairs if a not in ("value", ORDER)}
@@ -544,7 +563,7 @@ def _pools(positions: Sequence[Position], fine: object, stages: dict[str, tuple[
         for position in positions:
             if position in reads:
                 marks[position].append((number, None if order_free else position))
-    pools: dict[tuple, list[Position]] = defaultdict(list)
+    pools: dict[Key, list[Position]] = defaultdict(list)
     for position in positions:
         if marks[position]:
             pools[tuple(marks[position])].append(position)
@@ -577,7 +596,7 @@ def entry_key(game: Game, bets: tuple[Bet, ...], cards: frozenset[Card]) -> str:
     return cache.cache_key(parts)
 
 
-def _encode(compiled: FactorisedBet) -> tuple[dict, dict[str, np.ndarray]]:
+def _encode(compiled: FactorisedBet) -> tuple[cache.Fields, dict[str, np.ndarray]]:
     return {}, {"factors": compiled._factors, **compiled._arrays}
 
 
@@ -634,7 +653,7 @@ def _column(values: list[int]) -> np.ndarray:
 
 @lru_cache(maxsize=8)
 def value_sequences(game: Game, ordered: bool = True, values: frozenset[int] = frozenset(range(10)),
-                    draws: bool = True) -> tuple[tuple[tuple, int], ...]:
+                    draws: bool = True) -> tuple[tuple[Hands, int], ...]:
     """Every round of cards of ``values`` as point values per position (value labels) with
     its multiplicity: the shoe-independent backbone. ``ordered``: a hand's first two cards are
     dealt one by one (multiplicity 1); otherwise as an unordered pair, sorted, standing for
@@ -646,18 +665,18 @@ def value_sequences(game: Game, ordered: bool = True, values: frozenset[int] = f
     """
     stages = {stage: [ORDER] if ordered else [] for stage in ("player", "banker")}
     deal = game.deal(Needs.of(**({"draws": []} if draws else {}), **stages))
-    out: list[tuple[tuple, int]] = []
+    out: list[tuple[Hands, int]] = []
     _walk(deal, deal.start(), 1, out, values)
     return tuple(out)
 
 
-def _walk(deal: Deal, state: object, multiplicity: int, out: list[tuple[tuple, int]],
+def _walk(deal: Deal, state: object, multiplicity: int, out: list[tuple[Hands, int]],
           values: frozenset[int]) -> None:
     draw = deal.next_draw(state)
     if draw is None:
-        out.append((deal.record(state), multiplicity))
+        out.append((cast(Hands, deal.record(state)), multiplicity))  # a positioned game's
         return
-    labels: list[Label] = [label for label in draw.view.labels if label[0] in values]
+    labels: list[Label] = [label for label in draw.view.labels if label.value in values]
     for group in combinations_with_replacement(labels, draw.count):
         _walk(deal, deal.advance(state, group), multiplicity * group_coefficient(group), out,
               values)

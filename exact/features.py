@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from exact.cards import ATTRIBUTES
 
@@ -62,7 +63,7 @@ class Feature:
     name: str
     doc: str
     needs: Needs
-    read: Callable[[object], object]
+    read: Callable[[Any], object]  # takes its game's record (each game has its own type)
     values: str = ""
     # the Python types of its values (str covers its subclasses); bet files are type-checked
     # against them when loaded (e.g. winner + 1 is refused). Empty: not declared, any value.

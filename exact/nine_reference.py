@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
 
-from exact.cards import CARDS, Card, Shoe
+from exact.cards import CARDS, JOKER_ID, Card, Shoe
 
 
 def nine_tier(hand: Sequence[Card]) -> str:
@@ -113,12 +113,12 @@ def nines_by_counting(shoe: Shoe) -> Counter:
     """NINES tiers over ordered 6-card sequences for a jokerless shoe, by direct counting:
     for each ordered pair of Player cards, count the Banker's ordered pairs of each kind in the
     rest of the shoe arithmetically (a two-card 9 pairs values v and 9-v, never equal)."""
-    counts = list(shoe.counts[:52])
+    counts = list(shoe.counts[:JOKER_ID])
     size = shoe.size
     out: Counter = Counter()
     nine_d, king_d = CARDS.index(Card("9", "D")), CARDS.index(Card("K", "D"))
-    for first in range(52):
-        for second in range(52):
+    for first in range(JOKER_ID):
+        for second in range(JOKER_ID):
             ways = counts[first] * (counts[second] - (first == second))
             if ways <= 0:
                 continue
@@ -126,7 +126,7 @@ def nines_by_counting(shoe: Shoe) -> Counter:
             left[first] -= 1
             left[second] -= 1
             by_value = [0] * 10
-            for index in range(52):
+            for index in range(JOKER_ID):
                 by_value[CARDS[index].value] += left[index]
             rest = (size - 2) * (size - 3)
             banker_nines = sum(by_value[v] * by_value[9 - v] for v in range(10))

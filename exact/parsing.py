@@ -35,6 +35,7 @@ import math
 import re
 import sys
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -154,7 +155,7 @@ def _int_digits(value: int) -> int:
     """Decimal digits of ``abs(value)`` without converting it to text (no int-to-str limit)."""
     bits = abs(value).bit_length()
     estimate = max(1, int(bits * math.log10(2)))
-    return estimate + (abs(value) >= 10**estimate)
+    return estimate + int(abs(value) >= 10**estimate)
 
 
 def _label(quantity: str, where: str | None) -> str:
@@ -297,7 +298,7 @@ def parse_integer(value: object, quantity: str, where: str | None = None,
     return int(parse_number(value, quantity, where, error))
 
 
-def number_option(quantity: str, name: str):
+def number_option(quantity: str, name: str) -> Callable[[str], int | Fraction]:
     """An argparse ``type=`` that reads option ``name`` as ``quantity``; a bad value is one
     usage line naming the option (``argument --decks: '²': not a whole number ...``).
 
@@ -306,7 +307,7 @@ def number_option(quantity: str, name: str):
     """
     reader = parse_integer if QUANTITIES[quantity].integer else parse_number
 
-    def read(text: str):
+    def read(text: str) -> int | Fraction:
         try:
             return reader(text, quantity, name)
         except InputError as error:  # argparse prefixes "argument NAME: " itself

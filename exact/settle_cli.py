@@ -28,12 +28,13 @@ import argparse
 import json
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from exact.cards import Card, parse_cards
 from exact.errors import ExactError
 from exact.games import get_game
 from exact.games.base import Game
+from exact.games.punto_banco import PuntoRecord
 from exact.settlement import (
     SettledRound,
     SettlementError,
@@ -80,13 +81,6 @@ def run(args: argparse.Namespace) -> str:
         from exact.games.century21_settle import settle_command
 
         return settle_command(game, args)
-    century_only = [flag for flag, value in (("--table", args.table), ("--dealer", args.dealer),
-                                             ("--seat", args.seat),
-                                             ("--dealer-wager", args.dealer_wager),
-                                             ("--dice", args.dice), ("--rules", args.rules),
-                                             ("--action", args.action)) if value]
-    if century_only:
-        raise ExactError(f"settle {game.id}: {', '.join(century_only)} is for century21 only")
     if not args.cards:
         raise ExactError(f"settle {game.id}: give the round's cards with --cards")
     if not args.wager:
@@ -149,7 +143,7 @@ def round_cards(game: Game, text: str) -> list[Card]:
     bare = [str(card) for card in cards if card.suit is None and not card.is_joker]
     if bare:
         raise SettlementError(f"--cards: give every card's suit (e.g. 9H), not {bare[0]}")
-    record = game.record_from_cards(cards)
+    record = cast(PuntoRecord, game.record_from_cards(cards))  # the games settled by cards
     used = sum(len(hand) for hand in record)
     if used != len(cards):
         raise SettlementError(f"--cards: the round deals {used} cards, got {len(cards)} "
@@ -164,9 +158,9 @@ def _money(value: Fraction) -> str:
 def round_json(game: Game, settled: SettledRound) -> dict[str, Any]:
     features = settled.features
     hands = {}
-    record_hands = game.record_from_cards(settled.cards)
+    record_hands = cast(PuntoRecord, game.record_from_cards(settled.cards))
     for name, hand in zip(("player", "banker"), record_hands, strict=True):
-        hands[name] = {"cards": [f"{label[1]}{label[3]}" for label in hand],
+        hands[name] = {"cards": [f"{label.rank}{label.suit}" for label in hand],
                        "total": features.get(f"{name}_total")}
     return {
         "game": game.id, "game_name": game.name,

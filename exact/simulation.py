@@ -38,14 +38,14 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
 from exact.analysis import game_bets
 from exact.batch import BetEvaluator, supported_bets
 from exact.bets import Bet, load_bets, settle_records
-from exact.cards import CARDS, JOKER, RANKS, Card, Shoe, View
+from exact.cards import CARDS, JOKER, JOKER_ID, RANKS, Card, Shoe, View
 from exact.contracts import OwnShoePlay
 from exact.errors import ShoeError
 from exact.errors import SimulationError as SimulationError
@@ -177,7 +177,7 @@ class BetPlay:
         self.evaluator = BetEvaluator(game, self.bets)
         self.round_cards = self.evaluator.round_cards
         self.decks = 8 if config.shoe.decks is None else config.shoe.decks
-        self.full = np.array([self.decks] * 52 + [0], dtype=np.int64)
+        self.full = np.array([self.decks] * JOKER_ID + [0], dtype=np.int64)
         self.names = {bet.id: bet.name for bet in self.bets}
         # The tracked bets see cards only through the attributes their needs name, and the
         # deal decides what to draw from what it sees: a round dealt from one representative
@@ -253,7 +253,7 @@ class SimulationResult:
     names: dict[str, str]
     triggers: dict[str, float]
 
-    def summary(self) -> dict[str, dict[str, object]]:
+    def summary(self) -> dict[str, dict[str, Any]]:
         """Per wager: frequency of positive-edge rounds, average edge when betting, win per
         shoe and per 100 hands dealt, for perfect play and for the count (None where nothing
         was dealt or bet)."""

@@ -49,6 +49,7 @@ from exact.games.base import Game
 
 _BLOCK = 64  # shoes per block: (shoes x 6,734-key) arrays and one sparse product over 139,282 pairs
 Universe = tuple[tuple[int, ...], ...]  # per stage, the class indices its groups may use
+Hand = tuple[Label, ...]  # a stage's cards, sorted by class
 
 
 def applicable(game: Game, deal: Deal, bets: Sequence[Bet]) -> bool:
@@ -64,7 +65,7 @@ def staged_counts(game: Game, deal: Deal, bets: Sequence[Bet], shoe: Shoe) -> li
     # Only the classes the shoe holds: a small shoe then reads few hands (the event grids of
     # a full shoe are the batch evaluator's, shared through the cache).
     present = tuple(tuple(i for i, count in enumerate(draw.view.class_counts(shoe)) if count)
-                    for _, draw in deal.fixed_stages)
+                    for _, draw in fixed_stages(deal) or ())
     blocks = staged_deal(game, deal, present).counts(bets, counts_matrix([shoe]))
     return [[int(count) for count in block[0]] for block in blocks]
 
@@ -149,10 +150,10 @@ class StagedDeal:
         if not applicable(game, deal, ()):
             raise ValueError("the staged evaluator serves deals of one or two fixed groups")
         self.deal = deal
-        fixed: tuple[tuple[str, Draw], ...] = deal.fixed_stages
+        fixed = fixed_stages(deal) or ()  # applicable: one or two fixed groups
         if universe is None:
             universe = tuple(tuple(i for i, label in enumerate(draw.view.labels)
-                                   if deal.accepts_jokers or label[1] != JOKER)
+                                   if deal.accepts_jokers or label.rank != JOKER)
                              for _, draw in fixed)
         self.universe = universe
         self.stages = [_Stage.of(draw, classes) for (_, draw), classes
@@ -349,12 +350,12 @@ class _Reader:
             self._columns[stage, feature] = values.reshape(shape)
         return self._columns[stage, feature]
 
-    def _coarse_hands(self, stage: int, feature: str) -> tuple[list[int], list[tuple]]:
+    def _coarse_hands(self, stage: int, feature: str) -> tuple[list[int], list[Hand]]:
         """Each hand of a stage as ``feature`` sees it (only the attributes it needs there):
         an id per hand, and the distinct coarse hands."""
         attributes = self.game.features[feature].needs.attributes(self.stages[stage])
         view, coarse = self.views[stage], View(attributes)
-        ids: dict[tuple, int] = {}
+        ids: dict[Hand, int] = {}
         per_hand = []
         for hand in self.hands[stage]:
             seen = tuple(sorted((view.coarsen(label, coarse) for label in hand),
@@ -362,7 +363,7 @@ class _Reader:
             per_hand.append(ids.setdefault(seen, len(ids)))
         return per_hand, list(ids)
 
-    def _cross_table(self, feature: str, first: list[tuple], second: list[tuple]) -> np.ndarray:
+    def _cross_table(self, feature: str, first: list[Hand], second: list[Hand]) -> np.ndarray:
         """A feature reading both hands, once per pair of hands as it sees them."""
         read = self.game.features[feature].read
         table = np.empty((len(first), len(second)), dtype=object)
@@ -401,9 +402,9 @@ class _Reader:
                 environment[name] = values.reshape((-1, 1) if stage == 0 else (1, -1))
         for offset, name in enumerate(crossing):
             table = self._cross_table(name, coarse[0, name][1], coarse[1, name][1])
-            rows, columns = (np.array([key[len(key) - len(crossing) + offset] for key in keys])
-                             for keys in distinct_keys)
-            environment[name] = table[rows[:, None], columns[None, :]]
+            rows, cells = (np.array([key[len(key) - len(crossing) + offset] for key in keys])
+                           for keys in distinct_keys)
+            environment[name] = table[rows[:, None], cells[None, :]]
         shape = tuple(len(keys) for keys in distinct_keys)
         return signatures, self._first_event(bet, environment, shape)
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations, product
 from math import lcm
-from typing import NamedTuple, Protocol
+from typing import Literal, NamedTuple, Protocol
 
 from exact.errors import SolveError as SolveError
 
@@ -281,7 +281,8 @@ def zero_sum_equilibrium(game: StrategyGame) -> Equilibrium:
         if best.verified:
             return best
     for limit in DENOMINATOR_LIMITS:
-        pair = tuple(_behaviour(game, s, plans[s], indexes[s], limit) for s in (0, 1))
+        pair = (_behaviour(game, 0, plans[0], indexes[0], limit),
+                _behaviour(game, 1, plans[1], indexes[1], limit))
         values, gains = deviation_gains(game, *pair)
         found = Equilibrium(pair, values, gains, f"LP rationalised (denominators <= {limit})")
         if found.verified:
@@ -512,7 +513,7 @@ def _try_support(form: _Bilinear, game: StrategyGame, fixed: Mapping[InfoSet, in
                  second_sets: Sequence[InfoSet]):
     """(equilibrium or None, whether no degeneracy was met); None if the support is empty."""
     clean = True
-    first = dict(fixed)
+    first: dict[InfoSet, Number] = dict(fixed)
     if mixed:
         rows = [[Fraction(form.slope[1][g].get(h, 0)) for h in mixed]
                 + [Fraction(form.gain(1, g, {**fixed, **{h: 0 for h in mixed}}))]
@@ -554,7 +555,8 @@ def _try_support(form: _Bilinear, game: StrategyGame, fixed: Mapping[InfoSet, in
     return (_behaviours(game, 0, first), _behaviours(game, 1, second)), clean
 
 
-def _unique_solution(rows: list[list[Fraction]], n: int) -> list[Fraction] | bool | None:
+def _unique_solution(rows: list[list[Fraction]], n: int
+                     ) -> list[Fraction] | Literal[False] | None:
     """The one solution; False if there is none (the support is simply impossible); None if
     there are many (a possible continuum of equilibria: the search is then not exhaustive)."""
     solution = solve_linear(rows, [Fraction(0)] * n)

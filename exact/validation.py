@@ -44,7 +44,7 @@ from pathlib import Path
 
 from exact.analysis import analyze
 from exact.bets import Bet, Event, load_bets
-from exact.cards import Shoe
+from exact.cards import JOKER_ID, Shoe
 from exact.contracts import SymmetricBets, SymmetricFeatures, WinsWhen
 from exact.errors import TableValidationError as TableValidationError
 from exact.expressions import COMPOSED_LIMITS, Expression
@@ -160,7 +160,7 @@ def validate_bets(game: Game, bets: Sequence[Bet], shoe: Shoe, engine: str = "au
                           "and Banker swap their cards",
         }[kind]
         errors.append(TableIssue("error", kind, bet_id, tier, message))
-    rich = all(count >= ROUND_CARDS for count in shoe.counts[:52])
+    rich = all(count >= ROUND_CARDS for count in shoe.counts[:JOKER_ID])
     warnings = []
     for bet in bets:
         old = (replaced or {}).get(bet.id)

@@ -13,6 +13,9 @@ from exact.cards import Shoe
 from exact.games.punto_banco import PuntoBanco
 
 sys.path.insert(0, str(Path(__file__).parent))
+# The toy game registers itself when imported: only tests/test_toy_game.py imports it (and
+# unregisters it), so that no other test sees a game the toolkit does not ship.
+collect_ignore = ["toy_games"]
 
 settings.register_profile("ci", max_examples=25, deadline=None, derandomize=True)
 settings.register_profile("dev", max_examples=25, deadline=None)

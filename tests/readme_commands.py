@@ -82,6 +82,26 @@ def readme_bets() -> str:
     return "\n".join(re.findall(r"```toml\n(.*?)```", section, flags=re.DOTALL))
 
 
+def readme_blocks(heading: str, language: str) -> list[str]:
+    """The fenced ``language`` blocks of the README section under ``heading`` (to the next
+    heading of its level or above).
+
+    >>> readme_blocks("### Adding a game", "toml")[0].startswith("# Dragon Tiger")
+    True
+    """
+    lines = README.read_text(encoding="utf-8").splitlines(keepends=True)
+    start = lines.index(heading + "\n")
+    level = len(heading.split()[0])
+    fenced, kept = False, []
+    for line in lines[start + 1:]:
+        fenced ^= line.startswith("```")
+        heading_level = len(line) - len(line.lstrip("#"))
+        if not fenced and 0 < heading_level <= level and line[heading_level:].startswith(" "):
+            break
+        kept.append(line)
+    return re.findall(rf"```{language}\n(.*?)```", "".join(kept), flags=re.DOTALL)
+
+
 def _readme_table_hand() -> str:
     """The README's example table file of ``settle century21 --table``."""
     readme = README.read_text(encoding="utf-8")

@@ -18,11 +18,11 @@ OFFERS = {  # game id -> the capabilities it offers
     "punto-banco": {"BetGame", "HasRules"},
     "nine-and-nines": {"BetGame", "HasRules", "WinsWhen", "SymmetricBets", "SymmetricFeatures",
                        "MainWager"},
-    "century21": {"OwnAnalyze", "OwnEor", "OwnEdge", "OwnShoePlay", "HasRules"},
-    "chemin-de-fer": {"OwnAnalyze", "HasRules"},
+    "century21": {"OwnAnalyze", "OwnEor", "OwnEdge", "OwnOptions", "OwnShoePlay", "HasRules"},
+    "chemin-de-fer": {"OwnAnalyze", "OwnOptions", "HasRules"},
 }
-CAPABILITIES = ("BetGame", "OwnAnalyze", "OwnEor", "OwnEdge", "OwnShoePlay", "WinsWhen",
-                "SymmetricBets", "SymmetricFeatures", "MainWager", "HasRules")
+CAPABILITIES = ("BetGame", "OwnAnalyze", "OwnEor", "OwnEdge", "OwnOptions", "OwnShoePlay",
+                "WinsWhen", "SymmetricBets", "SymmetricFeatures", "MainWager", "HasRules")
 
 
 @pytest.mark.parametrize("game_id", sorted(REGISTRY))
@@ -39,17 +39,50 @@ def test_a_strategy_game_has_no_bet_table_and_says_so() -> None:
     contracts.require(get_game("punto-banco"), contracts.BetGame)  # offered: no error
 
 
-@pytest.mark.parametrize("argv", [
-    ["analyze", "punto-banco", "--strategy", "best"],
-    ["analyze", "nine-and-nines", "--decks", "1", "--information", "cards"],
-    ["analyze", "punto-banco", "--with-replacement"],
-    ["analyze", "punto-banco", "--players", "3"],
+@pytest.mark.parametrize(("argv", "owners"), [
+    (["analyze", "punto-banco", "--strategy", "best"], "century21, chemin-de-fer"),
+    (["analyze", "nine-and-nines", "--information", "cards", "--decks", "1"],
+     "century21, chemin-de-fer"),
+    (["analyze", "punto-banco", "--with-replacement"], "chemin-de-fer"),
+    (["analyze", "punto-banco", "--players", "3"], "century21"),
+    (["analyze", "chemin-de-fer", "--collection", "1"], "century21"),
+    (["analyze", "chemin-de-fer", "--jokers", "2"], "century21, nine-and-nines, punto-banco"),
+    (["analyze", "century21", "--group", "main"], "nine-and-nines, punto-banco"),
+    (["analyze", "century21", "--with-replacement"], "chemin-de-fer"),
+    (["analyze", "punto-banco", "--bet-size", "10"], "century21"),
+    (["eor", "punto-banco", "--strategy", "best"], "century21"),
+    (["eor", "century21", "--bet", "tie"], "nine-and-nines, punto-banco"),
+    (["edge", "punto-banco", "--information", "cards"], "century21"),
+    (["settle", "punto-banco", "--dice", "3"], "century21"),
+    (["settle", "century21", "--cards", "9H 9D 2C 3C"], "nine-and-nines, punto-banco"),
 ])
-def test_a_strategy_game_option_is_refused_on_a_bet_game(argv: list[str], capsys) -> None:
+def test_one_games_option_is_refused_on_another(argv: list[str], owners: str, capsys) -> None:
     assert main(argv) == 2
     error = capsys.readouterr().err
-    assert error.count("\n") == 1 and "is an option of the strategy games" in error
-    assert f"not of {argv[1]}" in error
+    flag = next(word for word in argv[2:] if word.startswith("--"))
+    assert error == (f"exact: error: {flag} is an option of {owners}, "
+                     f"not of {argv[0]} {argv[1]}\n")
+
+
+def test_every_option_belongs_to_some_game() -> None:
+    """No option of a command is refused by every game (each is someone's)."""
+    from exact.cli import SHARED_OPTIONS, _command_parsers, build_parser, game_options
+
+    for command, parser in _command_parsers(build_parser()).items():
+        if command == "games":
+            continue
+        taken = set(SHARED_OPTIONS).union(*(game_options(get_game(game_id), command)
+                                            for game_id in REGISTRY))
+        options = {action.dest for action in parser._actions if action.dest != "help"}
+        assert options <= taken, (command, options - taken)
+
+
+def test_bet_size_and_its_old_spelling_agree_on_century21(capsys) -> None:
+    outputs = []
+    for flag in ("--bet-size", "--bet"):
+        assert main(["analyze", "century21", "--decks", "1", flag, "10", "--json"]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1] and '"bet": "10"' in outputs[0]
 
 
 def test_no_capability_is_found_by_getattr() -> None:

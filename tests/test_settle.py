@@ -104,7 +104,7 @@ def test_punto_banco_seed_examples(capsys) -> None:
      "no paytable"),
     (["punto-banco", "--wager", "banker=1"], "--cards"),
     (["punto-banco", "--cards", "7H 4C KD 5S", "--dice", "3", "--wager", "banker=1"],
-     "century21 only"),
+     "--dice is an option of century21, not of settle punto-banco"),
     (["punto-banco", "--cards", "7H ZZ KD 5S", "--wager", "banker=1"], "unknown card"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, argv, message) -> None:

@@ -1,8 +1,23 @@
-"""The games of the toolkit, by command-line id. Each game lives in its own module."""
+"""The games of the toolkit, by command-line id. Each game lives in its own module.
+
+A new game is one module (a class with an ``id``) and its data files; it joins the toolkit by
+:func:`register` (a decorator) or, for an installed package, by an entry point of the group
+``exact.games`` (``dragon-tiger = "my_package.dragon_tiger:DragonTiger"``), found the first
+time a game id is unknown or every game is listed: no module of ``exact`` is edited.
+
+>>> sorted(REGISTRY)[:2]
+['century21', 'chemin-de-fer']
+>>> get_game("baccarat-royale")
+Traceback (most recent call last):
+...
+exact.errors.UnknownGameError: unknown game 'baccarat-royale'; known: century21, ...
+"""
 
 from __future__ import annotations
 
+from functools import cache
 from importlib import import_module
+from typing import TypeVar
 
 from exact.errors import UnknownGameError as UnknownGameError
 from exact.games.base import Game
@@ -14,11 +29,74 @@ REGISTRY: dict[str, tuple[str, str]] = {
     "century21": ("exact.games.century21", "Century21"),
     "chemin-de-fer": ("exact.games.chemin_de_fer", "CheminDeFer"),
 }
+ENTRY_POINT_GROUP = "exact.games"
+
+GameClass = TypeVar("GameClass", bound=type)
+
+
+def register(game_class: GameClass) -> GameClass:
+    """Add ``game_class`` (a :class:`~exact.games.base.Game` with a class-level ``id``) to the
+    registry under its ``id``, for :func:`get_game` and every command; returns it, so that it
+    serves as a decorator. A shipped game's id cannot be taken.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Toy(Game):
+    ...     id: str = "punto-banco"
+    >>> register(Toy)
+    Traceback (most recent call last):
+    ...
+    exact.errors.UnknownGameError: game id 'punto-banco' is taken by exact.games.punto_banco
+    """
+    game_id = getattr(game_class, "id", None)
+    if not isinstance(game_id, str) or not game_id:
+        raise UnknownGameError(f"{game_class.__name__} has no game id (a class attribute id)")
+    where = (game_class.__module__, game_class.__qualname__)
+    if REGISTRY.get(game_id, where) != where:
+        raise UnknownGameError(f"game id {game_id!r} is taken by {REGISTRY[game_id][0]}")
+    REGISTRY[game_id] = where
+    _CLASSES[game_id] = game_class
+    return game_class
+
+
+def unregister(game_id: str) -> None:
+    """Take a registered (not shipped) game out of the registry again (e.g. after a test)."""
+    if game_id in _SHIPPED:
+        raise UnknownGameError(f"{game_id} ships with the toolkit and stays registered")
+    REGISTRY.pop(game_id, None)
+    _CLASSES.pop(game_id, None)
+
+
+_SHIPPED = frozenset(REGISTRY)
+_CLASSES: dict[str, type] = {}  # the registered classes (a test's may live in no package)
+
+
+@cache
+def discover() -> None:
+    """Register the games of installed packages (entry points of :data:`ENTRY_POINT_GROUP`),
+    once; a shipped id is never replaced. Reading the installed packages' metadata costs a
+    quarter of a second, so this runs only when a game id is unknown or all are listed."""
+    from importlib.metadata import entry_points
+
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        module, _, attribute = entry.value.partition(":")
+        if entry.name not in REGISTRY and attribute:
+            REGISTRY[entry.name] = (module, attribute)
+
+
+def game_ids() -> list[str]:
+    """Every game id, the installed packages' included, sorted."""
+    discover()
+    return sorted(REGISTRY)
 
 
 def get_game(game_id: str, **options: object) -> Game:
     """The game called ``game_id`` (e.g. ``"punto-banco"``), built with ``options``."""
     if game_id not in REGISTRY:
+        discover()
+    if game_id not in REGISTRY:
         raise UnknownGameError(f"unknown game {game_id!r}; known: {', '.join(sorted(REGISTRY))}")
     module, name = REGISTRY[game_id]
-    return getattr(import_module(module), name)(**options)
+    game_class = _CLASSES.get(game_id) or getattr(import_module(module), name)
+    game: Game = game_class(**options)
+    return game

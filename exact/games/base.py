@@ -26,7 +26,11 @@ class Game:
     id: str
     name: str
     bet_files: tuple[Path, ...]
-    features: Mapping[str, Feature]  # a property of each game
+    if TYPE_CHECKING:  # each game's own (a cached property, or a class attribute)
+
+        @property
+        def features(self) -> Mapping[str, Feature]: ...
+
     # A bet game defines these (a strategy game does not: it is then no BetGame).
     deal: Callable[[Needs], Deal]
     record_from_cards: Callable[[Sequence[Card]], Record]

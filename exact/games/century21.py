@@ -31,15 +31,16 @@ the information sets; the equilibrium is the sequence-form linear program
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, cached_property
 from pathlib import Path
+from typing import Any, ClassVar, Literal, NamedTuple, cast, get_args
 
 import numpy as np
 
-from exact.cards import Card, Shoe
+from exact.cards import JOKER, Card, Shoe
 from exact.enumerator import Draw, falling
 from exact.errors import ShoeError
 from exact.errors import StrategyError as StrategyError
@@ -47,18 +48,56 @@ from exact.features import Feature
 from exact.games.base import Game
 from exact.games.century21_rules import DEFAULT_RULES, Rules
 
-JOKER = 10
-CLASSES = range(11)
-CLASS_NAMES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "X")
+# The card classes of the deal: the ten point values, then the joker (exact.cards.JOKER).
+JOKER_CLASS = 10
+CLASSES = range(JOKER_CLASS + 1)
+CLASS_NAMES = (*map(str, range(JOKER_CLASS)), JOKER)
 ROUND_CARDS = 6
 DRAW, STAND, END, CONTINUE = "draw", "stand", "end", "continue"
-MODES = ("total", "cards")
+Mode = Literal["total", "cards"]  # what the player decides by: its two-card total, or cards
+MODES: tuple[Mode, ...] = get_args(Mode)
 
 # A hand as the settlement sees it: (sum of the non-joker first two cards mod 10, jokers among
 # the first two, third card class or None).
 HandState = tuple[int, int, int | None]
 Declaration = tuple[bool, int, int]  # (declares a Natural, total, number of cards)
-InfoSet = tuple[object, ...]
+
+
+class PlayerSet(NamedTuple):
+    """The player's decision: what it knows of its hand (:func:`player_tag`) v the up card."""
+
+    kind: Literal["player"]
+    tag: object
+    up: int
+
+
+class CheckSet(NamedTuple):
+    """The Player/Dealer's check for a Natural before the draws, on its two cards."""
+
+    kind: Literal["check"]
+    up: int
+    down: int
+
+
+class DealerSet(NamedTuple):
+    """The Player/Dealer's draw: its two cards, whether the player drew and the third card
+    it saw (None when unseen)."""
+
+    kind: Literal["dealer"]
+    up: int
+    down: int
+    drew: bool
+    seen: int | None
+
+
+InfoSet = PlayerSet | CheckSet | DealerSet
+
+
+def set_order(infoset: InfoSet) -> str:
+    """The sort key of information sets: their text as plain tuples, the order in which the
+    sequence-form LP and the strategy tables were first written (kept: ties in the LP and
+    the rows of the tables follow it)."""
+    return str(tuple(infoset))
 Sequence_ = tuple[tuple[InfoSet, str], ...]
 Strategy = dict[InfoSet, dict[str, Fraction]]
 
@@ -73,12 +112,13 @@ def class_counts(shoe: Shoe) -> tuple[int, ...]:
 
 
 def card_class(card: Card) -> int:
-    return JOKER if card.is_joker else card.value
+    value = card.value
+    return JOKER_CLASS if value is None else value  # None: the joker
 
 
 def two_card_state(first: int, second: int) -> HandState:
-    jokers = (first == JOKER) + (second == JOKER)
-    base = sum(c for c in (first, second) if c != JOKER) % 10
+    jokers = (first == JOKER_CLASS) + (second == JOKER_CLASS)
+    base = sum(c for c in (first, second) if c != JOKER_CLASS) % 10
     return (base, jokers, None)
 
 
@@ -92,10 +132,10 @@ def declarations(rules: Rules, hand: HandState) -> tuple[Declaration, ...]:
     """
     base, first_jokers, third = hand
     cards = 2 if third is None else 3
-    if third == JOKER and rules.drawn_joker_is_nine:
+    if third == JOKER_CLASS and rules.drawn_joker_is_nine:
         return ((False, 9, 3),)
-    wild = first_jokers + (third == JOKER)
-    totals = {(base + (third if third not in (None, JOKER) else 0)) % 10}
+    wild = first_jokers + (third == JOKER_CLASS)
+    totals = {(base + (third if third not in (None, JOKER_CLASS) else 0)) % 10}
     for _ in range(wild):
         totals = {(t + v) % 10 for t in totals for v in rules.joker_values}
     found = [(False, t, cards) for t in sorted(totals, reverse=True)]
@@ -189,7 +229,7 @@ def hand_actions(rules: Rules, hand: HandState) -> tuple[str, ...]:
 def dealer_stops(rules: Rules, up: int, down: int) -> tuple[str, ...]:
     """The dealer's choices at the check: ``("end",)`` forced, ``()`` no stop possible, or
     ``("end", "continue")`` for a hand that may declare a 9 but need not (a joker)."""
-    if up == JOKER and rules.stop_on_dealer_joker_up:
+    if up == JOKER_CLASS and rules.stop_on_dealer_joker_up:
         return (END,)
     if not rules.stop_on_dealer_nine:
         return ()
@@ -199,7 +239,7 @@ def dealer_stops(rules: Rules, up: int, down: int) -> tuple[str, ...]:
     return (END,) if len(found) == 1 else (END, CONTINUE)
 
 
-def player_tag(rules: Rules, mode: str, first: int, second: int) -> object:
+def player_tag(rules: Rules, mode: Mode, first: int, second: int) -> object:
     """What the player knows of its own hand: its two cards (``cards`` mode) or its total;
     a joker hand's "total" is ``J`` (one joker) or ``N`` (two), or, when jokers cannot make
     every total, ``("J", other card's value)``.
@@ -219,11 +259,10 @@ def player_tag(rules: Rules, mode: str, first: int, second: int) -> object:
 
 def has_joker(infoset: InfoSet) -> bool:
     """Does the deciding side's own hand hold a joker? (Its choice is then searched.)"""
-    kind = infoset[0]
-    if kind == "player":
-        tag = infoset[1]
-        return tag in ("J", "N") or (isinstance(tag, tuple) and (JOKER in tag or "J" in tag))
-    return kind == "check" or JOKER in infoset[1:3]
+    if isinstance(infoset, PlayerSet):
+        tag = infoset.tag
+        return tag in ("J", "N") or (isinstance(tag, tuple) and (JOKER_CLASS in tag or "J" in tag))
+    return isinstance(infoset, CheckSet) or JOKER_CLASS in (infoset.up, infoset.down)
 
 
 # --- the game table ---------------------------------------------------------------------------
@@ -262,18 +301,18 @@ class GameTable:
         return player, dealer
 
     def _house_player(self, infoset: InfoSet, actions: tuple[str, ...]) -> str:
-        if has_joker(infoset):
+        if has_joker(infoset) or not isinstance(infoset, PlayerSet):
             return STAND if STAND in actions else actions[0]
-        tag = infoset[1]
-        total = tag if isinstance(tag, int) else sum(tag) % 10
+        tag = infoset.tag  # no joker: a total, or two cards' classes
+        total = tag if isinstance(tag, int) else sum(cast(tuple[int, int], tag)) % 10
         return DRAW if total <= self.rules.house_way_draw_max else STAND
 
     def _house_dealer(self, infoset: InfoSet, actions: tuple[str, ...]) -> str:
-        if infoset[0] == "check":
+        if isinstance(infoset, CheckSet):
             return END
-        if has_joker(infoset):
+        if has_joker(infoset) or isinstance(infoset, PlayerSet):
             return STAND if STAND in actions else actions[0]
-        total = (infoset[1] + infoset[2]) % 10
+        total = (infoset.up + infoset.down) % 10
         return DRAW if total <= self.rules.dealer_house_way_draw_max else STAND
 
     def pure(self, side: str, choose: Mapping[InfoSet, str]) -> Strategy:
@@ -330,7 +369,7 @@ class GameTable:
                 result[infoset] = (base or {})[infoset]
                 continue
             default = self._house_dealer(infoset, actions)
-            if infoset[0] == "check":
+            if isinstance(infoset, CheckSet):
                 scores = {END: values[infoset][END], CONTINUE: Fraction(0)}
                 for p, d, pay in self.payoffs:
                     if d and d[0] == (infoset, CONTINUE):
@@ -342,7 +381,7 @@ class GameTable:
         return result
 
     # tables ------------------------------------------------------------------------------
-    def strategy_table(self, side: str, strategy: Strategy) -> list[dict[str, object]]:
+    def strategy_table(self, side: str, strategy: Strategy) -> list[dict[str, Any]]:
         """Rows of a printable strategy: the information set and P(draw) (or P(end))."""
         rows = []
         for infoset, actions in sorted(self.dealer_sets.items() if side == "dealer"
@@ -358,19 +397,22 @@ def _set_order(item) -> tuple:
 
 
 def describe_set(infoset: InfoSet) -> str:
-    kind = infoset[0]
-    if kind == "player":
-        tag = infoset[1]
-        own = (f"total {tag}" if isinstance(tag, int) else
-               "one joker" if tag == "J" else "two jokers" if tag == "N" else
-               f"one joker and a {tag[1]}" if tag[0] == "J" else
-               "cards " + "+".join(CLASS_NAMES[c] for c in tag))
-        return f"player {own} v up {CLASS_NAMES[infoset[2]]}"
-    own = f"dealer {CLASS_NAMES[infoset[1]]} up {CLASS_NAMES[infoset[2]]} down"
-    if kind == "check":
+    if isinstance(infoset, PlayerSet):
+        tag = infoset.tag
+        if isinstance(tag, int):
+            own = f"total {tag}"
+        elif tag in ("J", "N"):
+            own = "one joker" if tag == "J" else "two jokers"
+        elif isinstance(tag, tuple) and tag[0] == "J":
+            own = f"one joker and a {tag[1]}"
+        else:
+            own = "cards " + "+".join(CLASS_NAMES[c] for c in cast(tuple[int, int], tag))
+        return f"player {own} v up {CLASS_NAMES[infoset.up]}"
+    own = f"dealer {CLASS_NAMES[infoset.up]} up {CLASS_NAMES[infoset.down]} down"
+    if isinstance(infoset, CheckSet):
         return own + ", before the draws"
-    seen = "player stood" if not infoset[3] else "player drew" + (
-        f" {CLASS_NAMES[infoset[4]]}" if infoset[4] is not None else "")
+    seen = "player stood" if not infoset.drew else "player drew" + (
+        f" {CLASS_NAMES[infoset.seen]}" if infoset.seen is not None else "")
     return f"{own}, {seen}"
 
 
@@ -431,7 +473,7 @@ def _result(pay: Fraction) -> str:
     return "win" if pay > 0 else "push" if pay == 0 else "loss"
 
 
-def game_table(rules: Rules, shoe: Shoe, mode: str = "total") -> GameTable:
+def game_table(rules: Rules, shoe: Shoe, mode: Mode = "total") -> GameTable:
     """The game table of ``rules`` on ``shoe``; ``mode`` is the player's information: its
     two-card ``total`` or its two ``cards`` (values), with the dealer's up card."""
     if mode not in MODES:
@@ -443,7 +485,7 @@ def game_table(rules: Rules, shoe: Shoe, mode: str = "total") -> GameTable:
 
 
 @cache
-def _game_table(rules: Rules, counts: tuple[int, ...], mode: str, shoe: Shoe) -> GameTable:
+def _game_table(rules: Rules, counts: tuple[int, ...], mode: Mode, shoe: Shoe) -> GameTable:
     builder = _Builder(rules, list(counts), mode)
     builder.run()
     return GameTable(rules, shoe, mode, falling(sum(counts), ROUND_CARDS), builder.outcomes,
@@ -454,7 +496,7 @@ def _game_table(rules: Rules, counts: tuple[int, ...], mode: str, shoe: Shoe) ->
 class _Builder:
     """One walk over the value classes (player pair, up, down, third cards)."""
 
-    def __init__(self, rules: Rules, counts: list[int], mode: str) -> None:
+    def __init__(self, rules: Rules, counts: list[int], mode: Mode) -> None:
         self.rules, self.counts, self.mode = rules, counts, mode
         self.size = sum(counts)
         self.outcomes: list[tuple[str, Fraction]] = []
@@ -531,7 +573,7 @@ class _Builder:
         rules = self.rules
         player, dealer = two_card_state(a, b), two_card_state(up, down)
         stops = self.memo(dealer_stops, up, down)
-        check_set: InfoSet = ("check", up, down)
+        check_set = CheckSet("check", up, down)
         if END in stops:
             seq: Sequence_ = () if len(stops) == 1 else ((check_set, END),)
             if len(stops) > 1:
@@ -541,7 +583,7 @@ class _Builder:
             return
         before: Sequence_ = ((check_set, CONTINUE),) if stops else ()
         tag = player_tag(rules, self.mode, a, b)
-        player_set: InfoSet = ("player", tag, up)
+        player_set = PlayerSet("player", tag, up)
         actions = self.memo(hand_actions, player)
         if len(actions) > 1:
             self.player_sets[player_set] = actions
@@ -571,7 +613,7 @@ class _Builder:
 
     def dealer_set(self, before: Sequence_, up: int, down: int, drew: bool,
                    seen: int | None, actions: tuple[str, ...]) -> InfoSet:
-        dealer_set: InfoSet = ("dealer", up, down, drew, seen)
+        dealer_set = DealerSet("dealer", up, down, drew, seen)
         if len(actions) > 1:
             self.dealer_sets[dealer_set] = actions
             self.dealer_parent[dealer_set] = before
@@ -662,14 +704,14 @@ class Century21Deal:
     """
 
     rules: Rules
-    mode: str
+    mode: Mode
     player: tuple[tuple[InfoSet, str], ...]
     dealer: tuple[tuple[InfoSet, str], ...]
     round_cards: int = ROUND_CARDS
     accepts_jokers: bool = True
 
     @classmethod
-    def of(cls, rules: Rules, mode: str, player: Strategy, dealer: Strategy) -> Century21Deal:
+    def of(cls, rules: Rules, mode: Mode, player: Strategy, dealer: Strategy) -> Century21Deal:
         return cls(rules, mode, _choices(player), _choices(dealer))
 
     def start(self) -> tuple:
@@ -717,12 +759,12 @@ class Century21Deal:
         rules = self.rules
         choose_p, choose_d = self._choice_maps
         stops = dealer_stops(rules, up, down)
-        if stops == (END,) or (stops and choose_d.get(("check", up, down), END) == END):
+        if stops == (END,) or (stops and choose_d.get(CheckSet("check", up, down), END) == END):
             return True, False, None
         hand = two_card_state(a, b)
         tag = player_tag(rules, self.mode, a, b)
         actions = hand_actions(rules, hand)
-        p_action = choose_p.get(("player", tag, up), _unreached(actions)) \
+        p_action = choose_p.get(PlayerSet("player", tag, up), _unreached(actions)) \
             if len(actions) > 1 else actions[0]
 
         options = hand_actions(rules, two_card_state(up, down))
@@ -732,14 +774,14 @@ class Century21Deal:
             seen = third if rules.third_cards_face_up else None
             if len(options) == 1:
                 return options[0] == DRAW
-            return choose_d.get(("dealer", up, down, third is not None, seen),
+            return choose_d.get(DealerSet("dealer", up, down, third is not None, seen),
                                 _unreached(options)) == DRAW
 
         return False, p_action == DRAW, dealer_draws
 
     def advance(self, state: tuple, labels: tuple) -> tuple:
         player, dealer, stopped = state
-        classes = tuple(JOKER if label[0] is None else label[0] for label in labels)
+        classes = tuple(JOKER_CLASS if label.value is None else label.value for label in labels)
         if len(player) < 2:
             return (classes, dealer, stopped)
         if len(dealer) < 2:
@@ -762,7 +804,7 @@ def _unreached(actions: tuple[str, ...]) -> str:
 
 def _choices(strategy: Strategy) -> tuple[tuple[InfoSet, str], ...]:
     chosen = []
-    for infoset, probabilities in sorted(strategy.items(), key=lambda item: str(item[0])):
+    for infoset, probabilities in sorted(strategy.items(), key=lambda item: set_order(item[0])):
         pure = [a for a, p in probabilities.items() if p == 1]
         if len(pure) != 1:
             raise StrategyError(f"the enumerator deal needs pure strategies ({infoset})")
@@ -770,9 +812,10 @@ def _choices(strategy: Strategy) -> tuple[tuple[InfoSet, str], ...]:
     return tuple(chosen)
 
 
-def record_outcome(rules: Rules, record: tuple) -> tuple[str, Fraction]:
-    """(how, pay) of a record of :class:`Century21Deal`."""
-    player, dealer, stopped = record
+def record_outcome(rules: Rules, record: Hashable) -> tuple[str, Fraction]:
+    """(how, pay) of a record of :class:`Century21Deal`: (player's classes, dealer's
+    classes, whether the dealer stopped before the draws)."""
+    player, dealer, stopped = cast(tuple[tuple[int, ...], tuple[int, ...], bool], record)
     p = two_card_state(*player[:2])
     d = two_card_state(*dealer[:2])
     if len(player) == 3:
@@ -797,6 +840,21 @@ class Century21(Game):
     id: str = "century21"
     name: str = "21st Century Baccarat"
     bet_files: tuple[Path, ...] = ()
+    # the options its commands read (exact.contracts.OwnOptions; the command line refuses
+    # others); on analyze --bet is the old spelling of --bet-size
+    command_options: ClassVar[Mapping[str, frozenset[str]]] = {
+        "analyze": frozenset({"decks", "jokers", "shoe", "remove", "bet", "bet_size",
+                              "strategy", "collection", "information", "players", "rules",
+                              "dealer_wager", "xlsx", "csv"}),
+        "eor": frozenset({"decks", "shoe", "remove", "depth", "removal_set", "tags",
+                          "strategy", "information", "rules"}),
+        "simulate": frozenset({"shoes", "seed", "decks", "cut", "burn", "workers",
+                               "scheduler", "tags", "trigger", "bet", "strategy",
+                               "information", "rules"}),
+        "edge": frozenset({"decks", "shoe", "seen", "known", "information", "rules"}),
+        "settle": frozenset({"table", "dealer", "seat", "wager", "dealer_wager", "dice",
+                             "rules", "action"}),
+    }
 
     @cached_property
     def features(self) -> dict[str, Feature]:

@@ -28,12 +28,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache, partial
 from math import gcd
+from typing import Any
 
 import numpy as np
 
 from exact import cache
 from exact.batch import PayVector
-from exact.cards import Card, Shoe, rank_value
+from exact.cards import JOKER, RANKS, Card, Shoe, rank_value
 from exact.compiled import (
     BatchProjection,
     CompiledDeal,
@@ -45,16 +46,18 @@ from exact.enumerator import falling
 from exact.errors import ExactError
 from exact.games.century21 import (
     DEFAULT_RULES,
-    JOKER,
+    JOKER_CLASS,
     MODES,
     ROUND_CARDS,
     Century21,
     Century21Deal,
+    Mode,
     Strategy,
     StrategyError,
     class_counts,
     game_table,
     record_outcome,
+    set_order,
     shoe_for,
 )
 from exact.games.century21_rules import Rules
@@ -67,7 +70,7 @@ PURE_STRATEGIES = ("house", "best", "dealer-best")  # the equilibrium mixes: no 
 Outcome = tuple[str, Fraction]  # (how the hand was decided, the player's pay per unit)
 
 
-def fixed_pair(rules: Rules, name: str = "house", mode: str = "total"
+def fixed_pair(rules: Rules, name: str = "house", mode: Mode = "total"
                ) -> tuple[Strategy, Strategy]:
     """The pure strategy pair ``name`` chosen on the rules' full shoe (module docstring)."""
     if name not in PURE_STRATEGIES:
@@ -80,8 +83,8 @@ def _key_parts(deal: Century21Deal) -> list[str]:
     """What determines the compiled form: rules, information mode and every pure choice."""
     return ["game=century21", f"mode={deal.mode}",
             *(f"rules:{line}" for line in deal.rules.describe()),
-            *(f"player:{infoset}={action}" for infoset, action in deal.player),
-            *(f"dealer:{infoset}={action}" for infoset, action in deal.dealer)]
+            *(f"player:{set_order(infoset)}={action}" for infoset, action in deal.player),
+            *(f"dealer:{set_order(infoset)}={action}" for infoset, action in deal.dealer)]
 
 
 def _encode_settled(settled: tuple[list[Outcome], np.ndarray]) -> tuple[dict, dict]:
@@ -199,7 +202,7 @@ def evaluator_for(rules: Rules = DEFAULT_RULES, strategy: str = "house",
 
 
 # --- effects of removal by card class ------------------------------------------------------------
-CLASS_KEYS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "X")
+CLASS_KEYS = (*RANKS[:9], "T", JOKER)  # A-9, the ten-values as T, the joker
 """The eleven card classes as the effects of removal name them: A-9, ``T`` for every card of
 point value 0 (10, J, Q, K: the game sees only values) and ``X`` for the joker."""
 _CLASS_RANKS = {"T": ("T", "J", "Q", "K")}
@@ -211,8 +214,8 @@ def class_key(rank: str) -> str:
     >>> class_key("Q"), class_key("7"), class_key("X")
     ('T', '7', 'X')
     """
-    if rank == "X":
-        return "X"
+    if rank == JOKER:
+        return JOKER
     value = rank_value(rank)
     return "T" if value == 0 else CLASS_KEYS[value - 1]
 
@@ -224,7 +227,7 @@ def class_count(shoe: Shoe, key: str) -> int:
     (16, 2)
     """
     counts = class_counts(shoe)  # values 0-9, then jokers
-    return counts[JOKER if key == "X" else 0 if key == "T" else CLASS_KEYS.index(key) + 1]
+    return counts[JOKER_CLASS if key == JOKER else 0 if key == "T" else CLASS_KEYS.index(key) + 1]
 
 
 def class_weights(shoe: Shoe) -> dict[str, int]:
@@ -292,7 +295,7 @@ EDGE_STRATEGIES = {
 }
 
 
-def next_hand(rules: Rules, shoe: Shoe, mode: str = "total") -> dict[str, object]:
+def next_hand(rules: Rules, shoe: Shoe, mode: Mode = "total") -> dict[str, Any]:
     """The player's exact expected value on the next hand dealt from ``shoe`` (the unseen
     cards), for each of :data:`EDGE_STRATEGIES`, before and after the collection at the
     table's minimum bet; both strategies are searched afresh on ``shoe``.

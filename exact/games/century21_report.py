@@ -22,6 +22,7 @@ from exact.games.century21 import (
     Strategy,
     describe_set,
     game_table,
+    set_order,
 )
 from exact.games.century21_economics import TableEconomics, table_economics
 from exact.games.century21_rules import Rules
@@ -79,12 +80,12 @@ def strategy_text(table: GameTable, side: str, strategy: Strategy) -> str:
 def player_grid_text(table: GameTable, strategy: Strategy) -> str:
     """The player's strategy as a grid: own hand (rows) by the dealer's up card (columns);
     D = draw, S = stand, a number = P(draw) of a mixed choice."""
-    ups = sorted({h[2] for h in strategy}, key=int)
+    ups = sorted({h.up for h in strategy}, key=int)
     rows: dict[str, dict[object, str]] = {}
-    for infoset, probabilities in sorted(strategy.items(), key=lambda item: str(item[0])):
+    for infoset, probabilities in sorted(strategy.items(), key=lambda item: set_order(item[0])):
         own = describe_set(infoset).split(" v up ")[0].removeprefix("player ")
         draw = probabilities.get("draw", Fraction(0))
-        rows.setdefault(own, {})[infoset[2]] = ("D" if draw == 1 else "S" if draw == 0
+        rows.setdefault(own, {})[infoset.up] = ("D" if draw == 1 else "S" if draw == 0
                                                 else f"{float(draw):.3f}")
     width = max([len(own) for own in rows] + [4])
     head = " ".join(f"{CLASS_NAMES[u]:>5}" for u in ups)
@@ -181,18 +182,21 @@ def report(rules: Rules, shoe: Shoe, strategy: str = "house", bet: Fraction | in
 
 
 def run_cli(game, args) -> str:
-    """``exact analyze century21 [--strategy ...] [--bet 10] [--collection 1] ...``."""
+    """``exact analyze century21 [--strategy ...] [--bet-size 10] [--collection 1] ...``."""
     from exact.shoe_options import options_shoe
 
     rules = Rules.load(args.rules) if getattr(args, "rules", None) else game.rules
     # the same shoe as eor/edge century21: the rules' jokers stay unless --jokers/--shoe
     shoe = options_shoe(args, rules.decks, rules.jokers)
-    bets = args.bet or []
-    if len(bets) > 1:
-        raise ExactError("century21: give one --bet (the bet size per seat)")
-    bet = _number("--bet", bets[0]) if bets else rules.table.min_bet
+    # --bet AMOUNT is the old spelling of --bet-size here (--bet is a bet id elsewhere)
+    sizes = [("--bet", size) for size in args.bet or []]
+    if getattr(args, "bet_size", None) is not None:
+        sizes.append(("--bet-size", args.bet_size))
+    if len(sizes) > 1:
+        raise ExactError("century21: give one --bet-size (the bet per seat)")
+    bet = _number(*sizes[0]) if sizes else rules.table.min_bet
     if bet <= 0:
-        raise ExactError(f"--bet {bet}: the bet must be positive")
+        raise ExactError(f"{sizes[0][0]} {bet}: the bet must be positive")
     fee = None if args.collection is None else _number("--collection", args.collection)
     dealer_wager = getattr(args, "dealer_wager", None)
     data = report(rules, shoe, args.strategy, bet, fee, args.information, args.players,

@@ -19,7 +19,7 @@ from scipy.sparse import coo_matrix, csr_matrix, hstack
 
 from exact.errors import SolveError as SolveError
 from exact.errors import StrategyError
-from exact.games.century21 import GameTable, InfoSet, Strategy
+from exact.games.century21 import GameTable, InfoSet, Strategy, set_order
 from exact.strategy_games import solve_linear
 
 DENOMINATOR_LIMITS = (1, 2, 3, 4, 6, 8, 12, 100, 10**4, 10**6, 10**9)
@@ -40,7 +40,7 @@ class Equilibrium:
 def _sequences(table: GameTable, side: str) -> dict[tuple[InfoSet, str] | None, int]:
     sets = table.player_sets if side == "player" else table.dealer_sets
     index: dict[tuple[InfoSet, str] | None, int] = {None: 0}
-    for infoset in sorted(sets, key=str):
+    for infoset in sorted(sets, key=set_order):
         for action in sets[infoset]:
             index[infoset, action] = len(index)
     return index
@@ -49,7 +49,7 @@ def _sequences(table: GameTable, side: str) -> dict[tuple[InfoSet, str] | None, 
 def _constraints(table: GameTable, side: str, index) -> csr_matrix:
     sets = table.player_sets if side == "player" else table.dealer_sets
     rows, cols, data = [0], [0], [1.0]
-    for row, infoset in enumerate(sorted(sets, key=str), start=1):
+    for row, infoset in enumerate(sorted(sets, key=set_order), start=1):
         parent = table.dealer_parent.get(infoset, ()) if side == "dealer" else ()
         rows.append(row)
         cols.append(index[parent[-1]] if parent else 0)
@@ -158,7 +158,7 @@ def equilibrium(table: GameTable) -> Equilibrium:
 
 def _mixed(strategy: Strategy) -> list[InfoSet]:
     return sorted((h for h, probabilities in strategy.items()
-                   if all(0 < p < 1 for p in probabilities.values())), key=str)
+                   if all(0 < p < 1 for p in probabilities.values())), key=set_order)
 
 
 def _indifference(table: GameTable, side: str, own: Strategy,

@@ -38,7 +38,7 @@ from exact.cards import Card, parse_cards
 from exact.errors import CardError
 from exact.games.century21 import (
     DRAW,
-    JOKER,
+    JOKER_CLASS,
     STAND,
     card_class,
     dealer_stops,
@@ -159,7 +159,7 @@ def settle_table(rules: Rules, dealer_cards: str | Sequence[Card],
     stopped = END_ in stops
     _check_draws(rules, dealer, "Player/Dealer", stopped)
     for seat in undeclared_naturals:
-        if seat not in seats or seats[seat][:2] != [JOKER, JOKER]:
+        if seat not in seats or seats[seat][:2] != [JOKER_CLASS, JOKER_CLASS]:
             raise SettlementError(f"seat {seat}: only a two-card Natural (two jokers) can go "
                                   "undeclared")
     for seat, classes in seats.items():
@@ -308,7 +308,7 @@ def house_way_draws(rules: Rules, classes: Sequence[int]) -> bool:
     """House Way for a player's two cards: draw on totals up to ``house_way_draw_max``; a hand
     holding a joker is played as a 9 and stands (the toolkit's House Way with the default
     joker values)."""
-    return JOKER not in classes[:2] and sum(classes[:2]) % 10 <= rules.house_way_draw_max
+    return JOKER_CLASS not in classes[:2] and sum(classes[:2]) % 10 <= rules.house_way_draw_max
 
 
 def _check_play(rules: Rules, seats: Mapping[int, list[int]], wagers: Sequence[CircleWager],

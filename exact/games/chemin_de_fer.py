@@ -29,10 +29,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import ClassVar, Literal, get_args
 
 from exact.enumerator import falling
 from exact.errors import ExactError, RuleError
@@ -53,8 +55,11 @@ from exact.strategy_games import (
 from exact.strategy_games import best_response as generic_best_response
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "chemin_de_fer"
-INFORMATION = ("totals", "banker-cards", "cards")
-STRATEGIES = ("house", "best", "dealer-best", "equilibrium")
+# what the Player decides by; which strategy pair is analysed
+Information = Literal["totals", "banker-cards", "cards"]
+INFORMATION: tuple[Information, ...] = get_args(Information)
+StrategyName = Literal["house", "best", "dealer-best", "equilibrium"]
+STRATEGIES: tuple[StrategyName, ...] = get_args(StrategyName)
 DRAW, STAND = "draw", "stand"
 ACTIONS = (DRAW, STAND)
 PLAYER_FIVE = ("player", 5)
@@ -473,6 +478,11 @@ class CheminDeFer(Game):
     id: str = "chemin-de-fer"
     name: str = "Baccara chemin de fer"
     bet_files: tuple[Path, ...] = ()
+    # the options of its analysis (exact.contracts.OwnOptions; the command line refuses others)
+    command_options: ClassVar[Mapping[str, frozenset[str]]] = {
+        "analyze": frozenset({"decks", "with_replacement", "information", "strategy",
+                              "commission", "rules"}),
+    }
 
     @cached_property
     def features(self) -> dict[str, Feature]:
@@ -487,10 +497,6 @@ class CheminDeFer(Game):
         commission = getattr(args, "commission", None)
         if commission is not None:
             rules = rules.with_commission(parse_commission(commission))
-        if getattr(args, "shoe", None) or getattr(args, "remove", None) or getattr(
-                args, "jokers", None):
-            raise StrategyError("chemin-de-fer takes --decks or --with-replacement "
-                                "(not --shoe, --remove or --jokers)")
         with_replacement = getattr(args, "with_replacement", False)
         if with_replacement and args.decks is not None:
             raise StrategyError("give either --decks or --with-replacement, not both")

@@ -77,13 +77,13 @@ def _two_card_nine(hand: Hand) -> bool:
 
 
 def _cards_text(hand: Hand) -> CardPair:
-    # labels are (value, rank, colour, suit); seen through the rank-and-suit view here
-    return CardPair(" ".join(f"{label[1]}{label[3]}" for label in hand[:2]))
+    # seen through the rank-and-suit view here
+    return CardPair(" ".join(f"{label.rank}{label.suit}" for label in hand[:2]))
 
 
 def _suited_nine(hand: Hand) -> CardPair | None:
     first, second = hand[:2]
-    return _cards_text(hand) if _two_card_nine(hand) and first[3] == second[3] else None
+    return _cards_text(hand) if _two_card_nine(hand) and first.suit == second.suit else None
 
 
 def _side_features(side: str, index: int) -> list[Feature]:
@@ -95,7 +95,7 @@ def _side_features(side: str, index: int) -> list[Feature]:
         # a ten-value card is the only value 0, and the only way to 9 with one is 9 + ten
         Feature(f"{side}_has_ten_value",
                 f"the {title}'s first two cards include a ten-value card (10, J, Q, K)",
-                Needs.of(**{side: []}), lambda r: any(label[0] == 0 for label in r[index][:2]),
+                Needs.of(**{side: []}), lambda r: any(label.value == 0 for label in r[index][:2]),
                 "true/false", (bool,)),
         Feature(f"{side}_initial_cards", f"the {title}'s first two cards, rank and suit",
                 Needs.of(**{side: ["rank", "suit"]}), lambda r: _cards_text(r[index]),

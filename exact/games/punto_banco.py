@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
+from operator import attrgetter
 from pathlib import Path
 from types import MappingProxyType, NoneType
-from typing import ClassVar
+from typing import Any, ClassVar, cast
 
 from exact.cards import Card, Label, Shoe, View
 from exact.enumerator import Distribution, Draw
@@ -79,7 +80,7 @@ class Rules:
     def load(cls, path: Path | str = DATA / "rules.toml") -> Rules:
         """Read a rule file (TOML); see ``exact/data/punto_banco/rules.toml``."""
         path = Path(path)
-        data = read_rule_file(path)
+        data: dict[str, Any] = read_rule_file(path)  # TOML values, checked by the fields
         try:
             table = data["banker_draws_on_player_third"]
             return cls(
@@ -123,7 +124,8 @@ PuntoRecord = tuple[Hand, Hand]  # (player's cards, banker's cards); a hand not 
 
 
 def hand_total(cards: Hand) -> int:
-    return sum(label[0] for label in cards) % 10
+    # a Punto Banco deal deals no joker (accepts_jokers is False): every value is an int
+    return sum(cast(list[int], [label.value for label in cards])) % 10
 
 
 @dataclass(frozen=True)
@@ -173,7 +175,7 @@ class PuntoBancoDeal:
             return None
         if len(player) == 2 and rules.player_draws(player_total):
             return Draw(self.views["draws"])
-        player_third = player[2][0] if len(player) == 3 else None
+        player_third = player[2].value if len(player) == 3 else None
         if rules.banker_draws(banker_total, player_third):
             return Draw(self.views["draws"])
         return None
@@ -237,15 +239,15 @@ def _winner(record: PuntoRecord) -> str:
 
 def _pair_kind(hand: Hand) -> str:
     first, second = hand[:2]
-    if first[1] != second[1]:
+    if first.rank != second.rank:
         return "none"
-    if first[3] == second[3]:
+    if first.suit == second.suit:
         return "perfect"
-    return "colored" if first[2] == second[2] else "mixed"
+    return "colored" if first.colour == second.colour else "mixed"
 
 
 def _third(hand: Hand) -> int | None:
-    return hand[2][0] if len(hand) == 3 else None
+    return hand[2].value if len(hand) == 3 else None
 
 
 def _margin(record: PuntoRecord) -> int:
@@ -253,8 +255,9 @@ def _margin(record: PuntoRecord) -> int:
 
 
 def _side_features(side: str, index: int) -> list[Feature]:
-    own = {side: []}
-    first_two = {"cards": frozenset({(index, 0), (index, 1)}), "order_free": True}
+    own: dict[str, list[str]] = {side: []}
+    first_two: dict[str, Any] = {"cards": frozenset({(index, 0), (index, 1)}),
+                                 "order_free": True}
     return [
         Feature(f"{side}_total", f"{side.title()}'s final total", Needs.of(draws=[]),
                 lambda r: hand_total(r[index]), "0-9", (int,)),
@@ -271,23 +274,22 @@ def _side_features(side: str, index: int) -> list[Feature]:
                 '"none", "mixed" (same rank, different colours), "colored" (same rank and '
                 'colour, different suits), "perfect" (same rank and suit)', (str,), **first_two),
         Feature(f"{side}_paired", f"the {side.title()}'s first two cards have the same rank",
-                Needs.of(**{side: ["rank"]}), lambda r: r[index][0][1] == r[index][1][1],
+                Needs.of(**{side: ["rank"]}), lambda r: r[index][0].rank == r[index][1].rank,
                 "true/false", (bool,), **first_two),
         Feature(f"{side}_suited", f"the {side.title()}'s first two cards have the same suit",
-                Needs.of(**{side: ["suit"]}), lambda r: r[index][0][3] == r[index][1][3],
+                Needs.of(**{side: ["suit"]}), lambda r: r[index][0].suit == r[index][1].suit,
                 "true/false", (bool,), **first_two),
         Feature(f"{side}_initial_ranks", f"the ranks of the {side.title()}'s first two cards",
-                Needs.of(**{side: ["rank"]}), lambda r: Ranks(r[index][0][1] + r[index][1][1]),
+                Needs.of(**{side: ["rank"]}), lambda r: Ranks(r[index][0].rank + r[index][1].rank),
                 'order-free pair of ranks, e.g. "A8" (== "8A"), "9K"', (str,), **first_two),
     ]
 
 
 # --- card-level vocabulary: each dealt card by position, and counts over groups of cards ---
 # A position is (hand, index): hand 0 the Player's, 1 the Banker's; index 0-2 the first,
-# second and third card. A label is (value, rank, colour, suit).
+# second and third card. A card is read by its label's field (exact.cards.Label).
 POSITIONS = tuple((hand, index) for hand in (0, 1) for index in range(3))
 _SIDES = ("player", "banker")
-_LABEL_FIELD = {"value": 0, "rank": 1, "colour": 2, "suit": 3}
 _ATTRIBUTE_VALUES = {"value": "0-9", "rank": '"A", "2"-"9", "T", "J", "Q", "K"',
                      "colour": '"red" or "black"', "suit": '"C", "D", "H" or "S"'}
 _ORDINALS = ("first", "second", "third")
@@ -300,12 +302,12 @@ def _stage_of(position: tuple[int, int]) -> str:
 
 def _card_feature(position: tuple[int, int], attribute: str) -> Feature:
     hand, index = position
-    field_index = _LABEL_FIELD[attribute]
+    field = attrgetter(attribute)
     name = f"{_SIDES[hand]}_card{index + 1}_{attribute}"
 
     def read(record: PuntoRecord) -> object:
         cards = record[hand]
-        return cards[index][field_index] if index < len(cards) else None
+        return field(cards[index]) if index < len(cards) else None
 
     fine = [] if attribute == "value" else [attribute]
     scalar: tuple[type, ...] = (int,) if attribute == "value" else (str,)
@@ -339,12 +341,12 @@ COUNTED = {
 def _count_feature(group: str, plural: str) -> Feature:
     positions, described = CARD_GROUPS[group]
     attribute, wanted = COUNTED[plural]
-    field_index = _LABEL_FIELD[attribute]
+    field = attrgetter(attribute)
     stages = {_stage_of(position) for position in positions}
 
     def read(record: PuntoRecord) -> int:
         return sum(1 for hand, index in positions if index < len(record[hand])
-                   and record[hand][index][field_index] == wanted)
+                   and field(record[hand][index]) == wanted)
 
     return Feature(f"{group}_{plural}", f"how many {plural} among {described}",
                    Needs.of(**{stage: [attribute] for stage in stages}), read,
@@ -352,7 +354,7 @@ def _count_feature(group: str, plural: str) -> Feature:
 
 
 CARD_FEATURES = [*(_card_feature(position, attribute) for position in POSITIONS
-                   for attribute in _LABEL_FIELD),
+                   for attribute in Label._fields),
                  *(_count_feature(group, plural) for group in CARD_GROUPS for plural in COUNTED)]
 
 FEATURES: dict[str, Feature] = {f.name: f for f in [
@@ -364,10 +366,10 @@ FEATURES: dict[str, Feature] = {f.name: f for f in [
             _margin, "0-9", (int,)),
     Feature("all_same_color", "every card dealt in the round has one colour",
             Needs.of(draws=["colour"]),
-            lambda r: len({label[2] for hand in r for label in hand}) == 1, "true/false",
+            lambda r: len({label.colour for hand in r for label in hand}) == 1, "true/false",
             (bool,), cards=frozenset(POSITIONS), order_free=True),
     Feature("highest_value", "largest point value among all cards dealt", Needs.of(draws=[]),
-            lambda r: max(label[0] for hand in r for label in hand), "0-9", (int,)),
+            lambda r: max(label.value for hand in r for label in hand), "0-9", (int,)),
     *_side_features("player", 0),
     *_side_features("banker", 1),
     *CARD_FEATURES,

@@ -13,6 +13,7 @@ import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import NoReturn
 
 from exact.errors import ExactError, one_line
 from exact.files import write_file
@@ -100,7 +101,7 @@ def check_game_ids(game_ids: list[str], templates: Path = TEMPLATES) -> None:
 class _Parser(argparse.ArgumentParser):
     """Usage errors as one line (as ``python -m exact``'s), not argparse's two."""
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         raise ReportError(f"usage error: {message} (see --help)")
 
 

@@ -24,6 +24,7 @@ from exact.games.century21 import (
     Strategy,
     describe_set,
     game_table,
+    set_order,
 )
 from exact.games.century21_economics import table_economics
 from exact.games.century21_report import counting_unit, heads_up_table
@@ -223,13 +224,13 @@ def strategy_map(table: GameTable, pairs, context: Context) -> str:
     """Chart: the player's P(draw) by own hand (rows) and the dealer's up card (columns)."""
     panels = []
     hands: list[str] = []
-    ups = sorted({h[2] for h in table.player_sets})
+    ups = sorted({h.up for h in table.player_sets})
     for name in ("house", "best", "equilibrium"):
         player = pairs[name][0]
         grid: dict[str, dict[object, float]] = {}
-        for infoset in sorted(table.player_sets, key=lambda h: str(h)):
+        for infoset in sorted(table.player_sets, key=set_order):
             own = describe_set(infoset).split(" v up ")[0].removeprefix("player ")
-            grid.setdefault(own, {})[infoset[2]] = float(player[infoset].get("draw", 0))
+            grid.setdefault(own, {})[infoset.up] = float(player[infoset].get("draw", 0))
         hands = list(grid)
         panels.append({"title": f"{STRATEGIES[name][0]} (player)",
                        "values": [[grid[h].get(u, float("nan")) for u in ups] for h in hands]})

@@ -41,7 +41,7 @@ def report_data(game: PuntoBanco, context: Context) -> dict[str, object]:
 
 def _hands(record) -> list[str]:
     def told(side: str, hand) -> str:
-        cards = " ".join(f"{label[1]}{label[3]}" for label in hand)
+        cards = " ".join(f"{label.rank}{label.suit}" for label in hand)
         third = " (drew a third card)" if len(hand) == 3 else ""
         return f"{side}: {cards}, total {hand_total(hand)}{third}"
 
@@ -51,7 +51,7 @@ def _hands(record) -> list[str]:
 def _final_totals(game: PuntoBanco, shoe: Shoe) -> dict[str, object]:
     """Appendix: exact count of every pair of final totals."""
     distribution = game.round_distribution(shoe, ["player_total", "banker_total"])
-    counts: dict[tuple[int, int], int] = {}
+    counts: dict[tuple[object, object], int] = {}  # feature values: totals 0-9
     for record, count in distribution.counts.items():
         key = (game.read(record, "player_total"), game.read(record, "banker_total"))
         counts[key] = counts.get(key, 0) + count
@@ -63,7 +63,7 @@ def _final_totals(game: PuntoBanco, shoe: Shoe) -> dict[str, object]:
 
 def _cards_dealt(game: PuntoBanco, shoe: Shoe) -> list[dict[str, str]]:
     distribution = game.round_distribution(shoe, ["cards_dealt"])
-    counts: dict[int, int] = {}
+    counts: dict[object, int] = {}  # the feature's value: 4, 5 or 6 cards
     for record, count in distribution.counts.items():
         dealt = game.read(record, "cards_dealt")
         counts[dealt] = counts.get(dealt, 0) + count

@@ -25,7 +25,7 @@ from exact import __version__
 from exact.analysis import GameAnalysis, analyze
 from exact.assumptions import report_assumptions
 from exact.bets import Bet
-from exact.cards import RANKS, Shoe
+from exact.cards import JOKER, RANKS, Shoe
 from exact.games.base import Game
 from exact.parsing import read_user_file
 from exact.reports import REPOSITORY, ReportError, charts
@@ -309,7 +309,7 @@ def effects_of_removal(game: Game, bets: Sequence[Bet], shoe: Shoe,
     base = analyze(game, shoe, bets)
     base_edges = {b: base.bets[b].table().house_edge for b in base.bets}
     effects: dict[str, list[Fraction]] = {b: [] for b in base.bets}
-    ranks = [*RANKS, *(["X"] if shoe.jokers else [])]
+    ranks = [*RANKS, *([JOKER] if shoe.jokers else [])]
     for rank in ranks:
         depleted = analyze(game, shoe.remove([rank]), bets)
         for bet_id in effects:

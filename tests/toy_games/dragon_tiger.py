@@ -1,0 +1,22 @@
+"""Dragon Tiger: one card each to Dragon and Tiger, the higher rank wins (ace low, king high)."""
+from pathlib import Path
+from typing import ClassVar
+
+from exact.cards import RANKS
+from exact.features import Feature, Needs
+from exact.games import register
+from exact.games.simple import StagesGame
+
+
+def winner(record) -> str:
+    dragon, tiger = (RANKS.index(cards[0].rank) for cards in record)
+    return "dragon" if dragon > tiger else "tiger" if tiger > dragon else "tie"
+
+
+@register
+class DragonTiger(StagesGame):
+    id, name, stages = "dragon-tiger", "Dragon Tiger", {"dragon": 1, "tiger": 1}
+    bet_files = (Path(__file__).with_suffix(".toml"),)
+    features: ClassVar = {"winner": Feature("winner", "the higher card's side, or tie",
+                                            Needs.of(dragon=["rank"], tiger=["rank"]), winner,
+                                            '"dragon", "tiger" or "tie"', (str,))}
