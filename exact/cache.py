@@ -46,7 +46,7 @@ import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
 from exact import __version__
 from exact.cards import Label
@@ -393,7 +393,7 @@ def decode_tuples(values: object, rows: np.ndarray) -> list[tuple[object, ...]]:
     return list(LazyTuples(values, rows))
 
 
-class LazyTuples(Sequence):
+class LazyTuples(Sequence[tuple[object, ...]]):
     """The tuples of :func:`encode_tuples` as a sequence, checked at once (every reference
     points backwards, every row in range) but built only when first read: a command that
     loads a compiled deal for its counts alone (the records' events cached too) never pays
@@ -408,7 +408,7 @@ class LazyTuples(Sequence):
     def __init__(self, values: object, rows: np.ndarray) -> None:
         if not isinstance(values, list):
             raise CorruptEntry("tuple table malformed")
-        table: list = []
+        table: list[object] = []
         for value in values:
             if type(value) is list:
                 if value and min(value) < 0:  # a reference forwards is an IndexError
@@ -427,17 +427,23 @@ class LazyTuples(Sequence):
     def __len__(self) -> int:
         return int(self._rows.shape[0])
 
-    def __getitem__(self, index):  # type: ignore[no-untyped-def]
+    @overload
+    def __getitem__(self, index: int) -> tuple[object, ...]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[tuple[object, ...]]: ...
+
+    def __getitem__(self, index: int | slice) -> tuple[object, ...] | list[tuple[object, ...]]:
         return self._tuples[index]
 
-    def __iter__(self) -> Iterator[tuple]:
+    def __iter__(self) -> Iterator[tuple[object, ...]]:
         return iter(self._tuples)
 
     def __repr__(self) -> str:
         return repr(self._tuples)
 
     @cached_property
-    def _tuples(self) -> list[tuple]:
+    def _tuples(self) -> list[tuple[object, ...]]:
         import numpy as np
 
         rows = self._rows

@@ -220,15 +220,16 @@ class CompiledDeal:
         dtype = self.batch_type(sizes, wider)
         level = self.batch_levels(counts, dtype)
         _, ends = self._trie
-        weights = np.empty((len(self.terms), counts.shape[0]), dtype=dtype)
+        weights: np.ndarray = np.empty((len(self.terms), counts.shape[0]), dtype=dtype)
         for used, term_ids, nodes in ends:
             weights[term_ids] = level[used][nodes] * rest_of_round(sizes, used, unit, dtype)
         return weights
 
-    def batch_type(self, sizes: np.ndarray, wider: type | None = None) -> type:
+    def batch_type(self, sizes: np.ndarray, wider: DTypeLike | None = None) -> DTypeLike:
         """The number type of a batch of shoes of ``sizes`` cards (:func:`batch_dtype`), or the
         wider ``wider`` (int64 or object) when asked; ValueError if it cannot hold the batch."""
-        dtype = batch_dtype(int(sizes.max()) if len(sizes) else 0, self.deal.round_cards)
+        dtype: DTypeLike = batch_dtype(int(sizes.max()) if len(sizes) else 0,
+                                       self.deal.round_cards)
         if wider is not None:
             order: list[DTypeLike] = [np.float64, np.int64, object]
             if wider not in order or order.index(wider) < order.index(dtype):
@@ -236,7 +237,7 @@ class CompiledDeal:
             dtype = wider
         return dtype
 
-    def batch_levels(self, counts: np.ndarray, dtype: type) -> list[np.ndarray]:
+    def batch_levels(self, counts: np.ndarray, dtype: DTypeLike) -> list[np.ndarray]:
         """Per depth ``d`` of the trie of terms, a (nodes x shoes) array: each node's product of
         its ``d`` factors for every shoe of ``counts`` (checked, :func:`check_batch`).
 
@@ -250,7 +251,7 @@ class CompiledDeal:
             class_counts = (one_hot.T @ counts.T)  # classes x shoes, small exact integers
             values[rows[:, 0]] = (class_counts[rows[:, 1]] - rows[:, 2:3]).astype(dtype)
         trie, _ = self._trie
-        level = [np.ones((1, shoes), dtype=dtype)]
+        level: list[np.ndarray] = [np.ones((1, shoes), dtype=dtype)]
         for parents, factor_ids in trie[1:]:
             # gathers into one new array, multiplied in place: no temporaries
             node = np.take(level[-1], parents, axis=0)
@@ -370,14 +371,15 @@ class BatchProjection:
             start += groups
         return cls(compiled, matrix, tuple(groups for _, groups in group_sets))
 
-    def _by_depth(self, dtype: type) -> list[tuple[int, np.ndarray]]:
+    def _by_depth(self, dtype: DTypeLike) -> list[tuple[int, np.ndarray]]:
         """Per number of cards used, the (groups x trie nodes at that depth) coefficients:
         each term is the one node of its full factor list, so the counts of a batch are
         sums of products of the trie levels (:meth:`counts`), no gather of terms."""
-        cache = self.__dict__.setdefault("_by_dtype", {})
+        cache: dict[DTypeLike, list[tuple[int, np.ndarray]]] = self.__dict__.setdefault(
+            "_by_dtype", {})
         if dtype not in cache:
             trie, ends = self.compiled._trie
-            depths = []
+            depths: list[tuple[int, np.ndarray]] = []
             for used, term_ids, nodes in ends:
                 by_node = np.zeros((len(trie[used][0]) if used else 1, self.matrix.shape[1]),
                                    dtype=np.int64)
@@ -407,7 +409,8 @@ class BatchProjection:
                 block = counts[start:start + _BLOCK]
                 level = self.compiled.batch_levels(block, dtype)
                 rest = _falling_rows(sizes[start:start + _BLOCK], unit, dtype)
-                total = np.zeros((self.matrix.shape[1], block.shape[0]), dtype=dtype)
+                total: np.ndarray = np.zeros((self.matrix.shape[1], block.shape[0]),
+                                             dtype=dtype)
                 for used, coefficients in depths:
                     total += (coefficients @ level[used]) * rest[used]
                 blocks.append(total.T.astype(np.int64) if dtype == np.float64 else total.T)
@@ -423,7 +426,7 @@ class BatchProjection:
         return out
 
 
-def _falling_rows(sizes: np.ndarray, unit: int, dtype: type) -> np.ndarray:
+def _falling_rows(sizes: np.ndarray, unit: int, dtype: DTypeLike) -> np.ndarray:
     """(unit + 1) x shoes: row ``u`` the orderings of the round's last ``unit - u`` cards,
     ``(n - u)!/(n - unit)!`` (as :func:`rest_of_round`), at most ``n**unit``: exact in the
     batch's ``dtype``.
@@ -431,7 +434,7 @@ def _falling_rows(sizes: np.ndarray, unit: int, dtype: type) -> np.ndarray:
     >>> _falling_rows(np.array([8, 6]), 2, np.int64).tolist()
     [[56, 30], [7, 5], [1, 1]]
     """
-    rows = np.ones((unit + 1, len(sizes)), dtype=dtype)
+    rows: np.ndarray = np.ones((unit + 1, len(sizes)), dtype=dtype)
     for used in range(unit - 1, -1, -1):
         rows[used] = rows[used + 1] * (sizes - used).astype(dtype)
     return rows

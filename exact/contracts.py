@@ -36,9 +36,9 @@ from exact.errors import CapabilityError as CapabilityError
 from exact.features import Feature, Needs
 from exact.strategy_games import StrategyGame
 
-__all__ = ["BetGame", "CapabilityError", "CardPositions", "HasRules", "MainWager", "OwnAnalyze",
-           "OwnEdge", "OwnEor", "OwnOptions", "OwnShoePlay", "StrategyGame", "SymmetricBets",
-           "SymmetricFeatures", "WinsWhen", "require"]
+__all__ = ["BetGame", "CapabilityError", "CardPositions", "DealtPositions", "HasRules",
+           "MainWager", "OwnAnalyze", "OwnEdge", "OwnEor", "OwnOptions", "OwnShoePlay",
+           "StrategyGame", "SymmetricBets", "SymmetricFeatures", "WinsWhen", "require"]
 
 
 @runtime_checkable
@@ -135,6 +135,22 @@ class HasRules(Protocol):
     """A game with a rule set to state (its ``rules``)."""
 
     rules: Any
+
+
+@runtime_checkable
+class DealtPositions(Protocol):
+    """A game that says which positions of a round (1 = first card dealt) each draw of its
+    deal fills, and the stage dealing each position: known cards are forced there
+    (:mod:`exact.live`), the bets' own deal walked instead of every position card by card.
+
+    >>> from exact.games import get_game
+    >>> isinstance(get_game("nine-and-nines"), DealtPositions)
+    True
+    """
+
+    position_stages: tuple[str, ...]
+
+    def dealt_positions(self, before: Any, after: Any) -> tuple[int, ...]: ...
 
 
 @runtime_checkable

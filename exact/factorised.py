@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import combinations_with_replacement, product
 from math import comb, prod
@@ -153,7 +154,7 @@ def batch(game: Game, bets: Sequence[Bet]) -> Callable[[np.ndarray], list[np.nda
     >>> batch(game, [bet])(counts_matrix([shoe]))[0].tolist() == [evaluate(game, [bet], shoe)[0]]
     True
     """
-    by_shape: dict[tuple, list[Bet]] = defaultdict(list)
+    by_shape: dict[Key, list[Bet]] = defaultdict(list)
     for bet in bets:
         by_shape[_shape(game, bet)].append(bet)
     groups = [tuple(dict.fromkeys(group)) for group in by_shape.values()]
@@ -163,8 +164,9 @@ def batch(game: Game, bets: Sequence[Bet]) -> Callable[[np.ndarray], list[np.nda
         matrix = check_batch(deal, shoes)
         if not len(matrix):
             return [np.zeros((0, len(bet.events)), dtype=np.int64) for bet in bets]
-        held = matrix.any(axis=0).tolist()
-        cards = frozenset(card for card, present in zip(CARDS, held, strict=True) if present)
+        held = np.any(matrix, axis=0)
+        cards = frozenset(card for card, present in zip(CARDS, held.tolist(), strict=True)
+                          if present)
         if len(cards) > _FEW_CARDS:
             # one compiled form whatever cards a depleted shoe has run out of
             cards = _DECK
@@ -427,7 +429,7 @@ class FactorisedBet:
                 value_hot[index, card.value] = 1
         fine, by_value = matrix @ fine_hot, matrix @ value_hot
         unit = self.round_cards
-        table = np.ones((len(matrix), len(self._factors)), dtype=dtype)
+        table: np.ndarray = np.ones((len(matrix), len(self._factors)), dtype=dtype)
         for column, (kind, first, second, third) in enumerate(self._factors.tolist()):
             if kind == _FINE:
                 base, count = fine[:, self.view.index[self.fine_labels[first]]], second
@@ -443,7 +445,7 @@ class FactorisedBet:
         return table
 
     @cached_property
-    def _sorted(self) -> dict[str, object]:
+    def _sorted(self) -> _SortedArrays:
         """The arrays in the order of their segments (fine slots, signature slots, events),
         so each sum is one ``reduceat`` with no gather."""
         arrays = self._arrays
@@ -451,13 +453,14 @@ class FactorisedBet:
         fine = Segments.of(arrays["fine_slot"], fine_slots)
         pairs = Segments.of(arrays["pair_slot"], signature_slots)
         combos = Segments.of(arrays["combo_event"], self.events)
-        return {"fine": fine, "fine_trie": _product_trie(arrays["fine_rows"][fine.order]),
-                "fine_orderings": arrays["fine_orderings"][fine.order],
-                "plain_trie": _product_trie(arrays["plain_rows"]),
-                "pairs": pairs, "pair_plain": arrays["pair_plain"][pairs.order],
-                "pair_coefficient": arrays["pair_coefficient"][pairs.order],
-                "combos": combos, "combo_signature": arrays["combo_signature"][combos.order],
-                "combo_fine": arrays["combo_fine"][combos.order]}
+        return _SortedArrays(
+            fine=fine, fine_trie=_product_trie(arrays["fine_rows"][fine.order]),
+            fine_orderings=arrays["fine_orderings"][fine.order],
+            plain_trie=_product_trie(arrays["plain_rows"]),
+            pairs=pairs, pair_plain=arrays["pair_plain"][pairs.order],
+            pair_coefficient=arrays["pair_coefficient"][pairs.order],
+            combos=combos, combo_signature=arrays["combo_signature"][combos.order],
+            combo_fine=arrays["combo_fine"][combos.order])
 
     def batch_counts(self, counts: np.ndarray) -> list[np.ndarray]:
         """Per bet, the (shoes x events) exact counts of a batch of shoes ((shoes x 53) card
@@ -476,16 +479,16 @@ class FactorisedBet:
         blocks = []
         for start in range(0, len(matrix), block):
             part = table[start:start + block]
-            fine_weights = _trie_products(part, *order["fine_trie"])
-            fine_weights *= order["fine_orderings"].astype(dtype)
-            by_fine = order["fine"].sorted_sums(fine_weights)
-            plain_weights = _trie_products(part, *order["plain_trie"])
-            pairs = plain_weights[:, order["pair_plain"]]
-            pairs *= order["pair_coefficient"].astype(dtype)
-            by_signature = order["pairs"].sorted_sums(pairs)
-            combos = by_signature[:, order["combo_signature"]]
-            combos *= by_fine[:, order["combo_fine"]]
-            blocks.append(order["combos"].sorted_sums(combos))
+            fine_weights = _trie_products(part, *order.fine_trie)
+            fine_weights *= order.fine_orderings.astype(dtype)
+            by_fine = order.fine.sorted_sums(fine_weights)
+            plain_weights = _trie_products(part, *order.plain_trie)
+            pairs = plain_weights[:, order.pair_plain]
+            pairs *= order.pair_coefficient.astype(dtype)
+            by_signature = order.pairs.sorted_sums(pairs)
+            combos = by_signature[:, order.combo_signature]
+            combos *= by_fine[:, order.combo_fine]
+            blocks.append(order.combos.sorted_sums(combos))
         every = np.vstack(blocks) if blocks else np.zeros((0, self.events), dtype=dtype)
         totals = rest_of_round(sizes, 0, unit, dtype)
         out, start = [], 0
@@ -498,7 +501,26 @@ class FactorisedBet:
         return out
 
 
-def _product_trie(rows: np.ndarray) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
+Trie = tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray]  # of _product_trie
+
+
+@dataclass(frozen=True)
+class _SortedArrays:
+    """A compiled bet's arrays in the order of their segments (:meth:`FactorisedBet._sorted`)."""
+
+    fine: Segments
+    fine_trie: Trie
+    fine_orderings: np.ndarray
+    plain_trie: Trie
+    pairs: Segments
+    pair_plain: np.ndarray
+    pair_coefficient: np.ndarray
+    combos: Segments
+    combo_signature: np.ndarray
+    combo_fine: np.ndarray
+
+
+def _product_trie(rows: np.ndarray) -> Trie:
     """Rows of factor ids as a trie of their sorted prefixes: per depth, each node's parent
     (a node of the depth before) and factor; and each row's node at the last depth. A row's
     product is then one multiplication per node, shared by the rows with that prefix.

@@ -36,6 +36,7 @@ from itertools import combinations_with_replacement
 from exact.batch import BetEvaluator
 from exact.bets import Bet, settle_records
 from exact.cards import CARDS, JOKER, RANKS, Card, Shoe, View
+from exact.contracts import CapabilityError, DealtPositions
 from exact.enumerator import falling, group_coefficient
 from exact.errors import KnownCardError as KnownCardError
 from exact.errors import ShoeError
@@ -78,7 +79,7 @@ def slow_with_known(game: Game, bet: Bet) -> bool:
     deal then branches on 20 to 52 classes at each of the six positions, minutes at 8 decks
     (a bet on suits of the first cards only, Perfect Pairs, takes about a second)."""
     fine = len(_view(game, [bet]).labels) > len(RANKS) + 1  # (+1: the joker's class)
-    if not hasattr(game, "dealt_positions"):  # every position walked card by card
+    if not isinstance(game, DealtPositions):  # every position walked card by card
         return fine
     return fine and "draws" in game.needs(bet.features).stages
 
@@ -99,7 +100,7 @@ def _forced(game: Game, shoe: Shoe, bets: Sequence[Bet],
             raise KnownCardError(f"known card {card} at position {position}: give its suit "
                                  "(e.g. 9H): the card itself is forced there")
     rest = shoe.remove(list(known.values()))
-    if hasattr(game, "dealt_positions") and hasattr(game, "position_stages"):
+    if isinstance(game, DealtPositions):
         # one walk per deal: bets on values must not walk the suits another bet reads
         by_deal: dict[object, list[Bet]] = {}
         for bet in bets:
@@ -176,7 +177,9 @@ def _forced_on_deal(game: Game, rest: Shoe, bets: Sequence[Bet],
     if size < free_total:
         raise ShoeError(f"{size} unseen cards cannot fill a round of {unit}")
     leaves: dict[object, int] = {}
-    dealt_positions = game.dealt_positions  # type: ignore[attr-defined]
+    if not isinstance(game, DealtPositions):
+        raise CapabilityError(f"{game.id} does not say which positions its draws fill")
+    dealt_positions = game.dealt_positions
 
     def walk(state: object, view: View, counts: list[int], used: int, weight: int) -> None:
         draw = deal.next_draw(state)

@@ -306,7 +306,7 @@ class StagedDeal:
             if not np.array_equal(excess.sum(axis=1), total):
                 raise AssertionError("staged excess does not add up to the total excess")
             return excess
-        by_first = grid.excess @ overstated.T  # type: ignore[operator]
+        by_first = grid.excess @ overstated.T
         hands = weights.shape[1]
         by_first = by_first.reshape(-1, hands, weights.shape[0])
         others = np.einsum("ehs,sh->se", by_first, weights)
