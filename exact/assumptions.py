@@ -31,10 +31,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from exact import DATA as PACKAGE_DATA
 from exact.contracts import HasRules
 from exact.errors import AssumptionError as AssumptionError
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = PACKAGE_DATA
 SOURCES = {
     "seed": "the game's rule text",
     "seed-silent-industry-standard": "the rule text is silent; industry standard",

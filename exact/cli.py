@@ -15,12 +15,13 @@ from typing import NoReturn
 from exact.analysis import ENGINES, analyze, game_bets
 from exact.bets import Bet, format_pays
 from exact.cards import Shoe
-from exact.contracts import BetGame, OwnAnalyze, OwnOptions
+from exact.contracts import BetGame, OwnOptions
 from exact.errors import ExactError, UsageError, one_line
 from exact.files import OUTPUT_HELP, write_file
 from exact.games import REGISTRY, game_ids, get_game
 from exact.games.base import Game
 from exact.output import json_text, to_csv, to_json, to_text
+from exact.own_commands import own_command
 from exact.parsing import number_option
 from exact.shoe_options import options_shoe
 
@@ -81,11 +82,12 @@ def _with_tables(game: Game, shoe: Shoe, bets: list[Bet], args: argparse.Namespa
 
 def _analyze(args: argparse.Namespace) -> str:
     game = get_game(args.game)
-    if isinstance(game, OwnAnalyze):  # a game that renders its own analysis (e.g. century21)
+    own = own_command(game, "analyze")
+    if own is not None:  # a game that renders its own analysis (e.g. century21)
         for name, default in STRATEGY_DEFAULTS.items():
             if getattr(args, name) is None:
                 setattr(args, name, default)
-        return game.analyze_cli(args)
+        return own(game, args)
     shoe = options_shoe(args)
     bets = _with_tables(game, shoe, _selected_bets(game, args), args)
     analysis = analyze(game, shoe, bets, engine=args.engine)

@@ -17,13 +17,13 @@ from exact.analysis import game_bets
 from exact.batch import BetEvaluator, supported_bets
 from exact.bets import Bet
 from exact.cards import RANKS, Card, parse_cards
-from exact.contracts import OwnEdge, OwnEor
 from exact.errors import BetFileError, ExactError, RuleError
 from exact.files import OUTPUT_HELP
 from exact.games import get_game
 from exact.games.base import Game
 from exact.live import KnownCardError, next_round, slow_with_known
 from exact.output import json_text
+from exact.own_commands import own_command
 from exact.parsing import (
     burn_option,
     number_option,
@@ -141,8 +141,9 @@ def eor_report(table: RemovalTable, user_tags: dict[str, int] | None, decks: int
 
 def _eor(args: argparse.Namespace) -> str:
     game = get_game(args.game)
-    if isinstance(game, OwnEor):  # a game with its own removal analysis (e.g. century21)
-        return game.eor_cli(args)
+    own = own_command(game, "eor")
+    if own is not None:  # a game with its own removal analysis (e.g. century21)
+        return own(game, args)
     shoe = options_shoe(args)
     bets = _bets(game, args)
     user_tags = parse_tags(args.tags) if args.tags else None
@@ -306,8 +307,9 @@ def _seen_cards(args: argparse.Namespace) -> list[Card]:
 
 def _edge(args: argparse.Namespace) -> str:
     game = get_game(args.game)
-    if isinstance(game, OwnEdge):  # a game without a bet table (century21): its own next hand
-        return game.edge_cli(args, _seen_cards(args))
+    own = own_command(game, "edge")
+    if own is not None:  # a game without a bet table (century21): its own next hand
+        return own(game, args, _seen_cards(args))
     bets = _bets(game, args)
     seen = _seen_cards(args)
     shoe = full_shoe(args).remove(seen)

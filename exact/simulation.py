@@ -5,9 +5,10 @@ round the composition of the cards not yet seen is recorded; the round is then d
 physical cards. Once a job's shoes are dealt, every recorded composition is evaluated exactly
 in one batch and every round settled. What a game tracks, how it evaluates a composition and
 how it deals and settles a round is its :class:`ShoePlay`: :class:`BetPlay` for the games
-with a bet table (:mod:`exact.batch`, bets settled by their definitions), or the one a game
-offers as :class:`~exact.contracts.OwnShoePlay` (21st Century Baccarat: the player's wager
-under a fixed strategy pair). Two players are followed per wager:
+with a bet table (:mod:`exact.batch`, bets settled by their definitions), or a game's own,
+registered in :data:`OWN_PLAYS` (21st Century Baccarat: the player's wager under a fixed
+strategy pair) or offered as :class:`~exact.contracts.OwnShoePlay`. Two players are followed
+per wager:
 
 * computer-perfect play: bet one unit whenever the exact edge is positive;
 * a count system: bet one unit whenever the true count (running count of the tags of the cards
@@ -38,6 +39,7 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from importlib import import_module
 from typing import Any, Protocol
 
 import numpy as np
@@ -284,13 +286,20 @@ class SimulationResult:
         return out
 
 
+# game id -> (module, class) of a game's own play on real shoes (21st Century Baccarat: the
+# player's wager against the House Way), imported on demand: the module builds on this one, and
+# the game definition imports no analysis
+OWN_PLAYS: dict[str, tuple[str, str]] = {
+    "century21": ("exact.games.century21_simulation", "Century21Play")}
+
+
 # --- one worker's job --------------------------------------------------------------------------
 # per process: the play of a configuration and the rounds it has read, keyed by class prefix
 _WORKERS: dict[SimulationConfig, tuple[ShoePlay, dict[tuple[int, ...], tuple]]] = {}
 
 
 def shoe_play(config: SimulationConfig) -> ShoePlay:
-    """The play of ``config``'s game (its ``shoe_play`` hook, or :class:`BetPlay`), built once
+    """The play of ``config``'s game (its own, or :class:`BetPlay`), built once
     per process; checks the settings."""
     return _setup(config)[0]
 
@@ -299,8 +308,12 @@ def _setup(config: SimulationConfig) -> tuple[ShoePlay, dict[tuple[int, ...], tu
     key = config.play_key
     if key not in _WORKERS:
         game = get_game(config.game)
-        play: ShoePlay = (game.shoe_play(config) if isinstance(game, OwnShoePlay)
-                          else BetPlay(game, config))
+        if game.id in OWN_PLAYS:
+            module, name = OWN_PLAYS[game.id]
+            play: ShoePlay = getattr(import_module(module), name)(game, config)
+        else:
+            play = (game.shoe_play(config) if isinstance(game, OwnShoePlay)
+                    else BetPlay(game, config))
         cards = int(play.full.sum())
         if cards > MAX_CARDS:  # e.g. a rule file's shoe: every card is dealt physically
             raise SimulationError(f"a simulated shoe holds at most {MAX_CARDS:,} cards "

@@ -18,7 +18,10 @@ OFFERS = {  # game id -> the capabilities it offers
     "punto-banco": {"BetGame", "HasRules"},
     "nine-and-nines": {"BetGame", "HasRules", "WinsWhen", "SymmetricBets", "SymmetricFeatures",
                        "MainWager"},
-    "century21": {"OwnAnalyze", "OwnEor", "OwnEdge", "OwnOptions", "OwnShoePlay", "HasRules"},
+    # its analyze, eor and edge commands and its shoe play are registered above the games
+    # (exact.own_commands, exact.simulation.OWN_PLAYS): the game itself offers its rules and
+    # declares the options its commands take
+    "century21": {"OwnOptions", "HasRules"},
     "chemin-de-fer": {"OwnAnalyze", "OwnOptions", "HasRules"},
 }
 CAPABILITIES = ("BetGame", "OwnAnalyze", "OwnEor", "OwnEdge", "OwnOptions", "OwnShoePlay",
@@ -30,6 +33,18 @@ def test_each_game_offers_what_it_declares(game_id: str) -> None:
     game = get_game(game_id)
     offered = {name for name in CAPABILITIES if isinstance(game, getattr(contracts, name))}
     assert offered == OFFERS[game_id]
+
+
+def test_own_commands_are_found_by_game_id() -> None:
+    from exact.own_commands import own_command
+    from exact.simulation import OWN_PLAYS
+
+    own = {command: own_command(get_game("century21"), command) is not None
+           for command in ("analyze", "eor", "edge")}
+    assert own == {"analyze": True, "eor": True, "edge": True}
+    assert own_command(get_game("chemin-de-fer"), "analyze") is not None
+    assert own_command(get_game("chemin-de-fer"), "eor") is None
+    assert set(OWN_PLAYS) <= set(REGISTRY) and "century21" in OWN_PLAYS
 
 
 def test_a_strategy_game_has_no_bet_table_and_says_so() -> None:

@@ -865,23 +865,3 @@ class Century21(Game):
 
     def default_shoe(self) -> Shoe:
         return shoe_for(self.rules)
-
-    def analyze_cli(self, args) -> str:
-        """The ``analyze century21`` command (hook called by :mod:`exact.cli`)."""
-        from exact.games.century21_report import run_cli
-        return run_cli(self, args)
-
-    def eor_cli(self, args) -> str:
-        """The ``eor century21`` command (hook called by :mod:`exact.counting_cli`)."""
-        from exact.games.century21_batch import run_eor_cli
-        return run_eor_cli(self, args)
-
-    def edge_cli(self, args, seen) -> str:
-        """The ``edge century21`` command (hook called by :mod:`exact.counting_cli`)."""
-        from exact.games.century21_batch import run_edge_cli
-        return run_edge_cli(self, args, seen)
-
-    def shoe_play(self, config):
-        """The player's wager on real shoes (hook called by :mod:`exact.simulation`)."""
-        from exact.games.century21_simulation import Century21Play
-        return Century21Play(self, config)

@@ -22,7 +22,6 @@ Fraction(-1149375068384, 87616138805055)
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -34,7 +33,7 @@ import numpy as np
 
 from exact import cache
 from exact.batch import PayVector
-from exact.cards import JOKER, RANKS, Card, Shoe, rank_value
+from exact.cards import JOKER, RANKS, Shoe, rank_value
 from exact.compiled import (
     BatchProjection,
     CompiledDeal,
@@ -43,13 +42,11 @@ from exact.compiled import (
     shoe_sizes,
 )
 from exact.enumerator import falling
-from exact.errors import ExactError
 from exact.games.century21 import (
     DEFAULT_RULES,
     JOKER_CLASS,
     MODES,
     ROUND_CARDS,
-    Century21,
     Century21Deal,
     Mode,
     Strategy,
@@ -62,9 +59,8 @@ from exact.games.century21 import (
 )
 from exact.games.century21_rules import Rules
 from exact.games.century21_solve import strategy_by_name
-from exact.output import json_text
-from exact.removal import RemovalTable, parse_tags, removable_keys, removal_table
-from exact.shoe_options import full_shoe, removed, standard_shoe
+from exact.removal import RemovalTable, removable_keys, removal_table
+from exact.shoe_options import standard_shoe
 
 PURE_STRATEGIES = ("house", "best", "dealer-best")  # the equilibrium mixes: no single deal
 Outcome = tuple[str, Fraction]  # (how the hand was decided, the player's pay per unit)
@@ -263,31 +259,6 @@ def shoe_of_decks(rules: Rules, decks: int | None) -> Shoe:
     return standard_shoe(decks, None, rules.decks, rules.jokers)
 
 
-def run_eor_cli(game: Century21, args: argparse.Namespace) -> str:
-    """``exact eor century21 [--decks N|--shoe ...] [--strategy ...] [--json]``."""
-    from exact.counting_cli import eor_report, eor_text
-
-    if args.bet or args.bets:
-        raise ExactError("century21 has one bet, the player's: --bet/--bets do not apply")
-    rules = Rules.load(args.rules) if args.rules else game.rules
-    full = full_shoe(args, rules.decks, rules.jokers)
-    shoe = removed(args, full)
-    evaluator = evaluator_for(rules, args.strategy or "house", args.information or "total")
-    weights = class_weights(full)
-    user_tags = (parse_tags(args.tags, CLASS_KEYS, lambda card: class_key(card.rank))
-                 if args.tags else None)
-    table = class_removal_table(evaluator, shoe, args.depth, args.removal_set or ())
-    decks = max((shoe.size - shoe.jokers) // 52, 1)
-    report = {"game": "century21", "strategy": evaluator.strategy,
-              "information": evaluator.deal.mode, "held_fixed": HELD_FIXED,
-              "classes": CLASS_DESCRIPTION, "count_weights": weights,
-              **eor_report(table, user_tags, decks, weights, "class")}
-    if args.json:
-        return json_text(report)
-    return (f"21st Century Baccarat, {evaluator.strategy} strategy pair ({HELD_FIXED}); "
-            f"classes: {CLASS_DESCRIPTION}\n" + eor_text(table, report, CLASS_KEYS, "class"))
-
-
 # --- the next hand from the cards seen (edge century21) -----------------------------------------
 EDGE_STRATEGIES = {
     "house": "House Way both sides, searched on the unseen cards",
@@ -324,29 +295,6 @@ def next_hand(rules: Rules, shoe: Shoe, mode: Mode = "total") -> dict[str, Any]:
 
 def _exact(value: Fraction) -> dict[str, object]:
     return {"exact": str(value), "float": float(value)}
-
-
-def run_edge_cli(game: Century21, args: argparse.Namespace, seen: Sequence[Card]) -> str:
-    """``exact edge century21 [--decks N|--shoe ...] [--seen FILE] [--json]``."""
-    if args.bet or getattr(args, "bets", None):
-        raise ExactError("century21 has one bet, the player's: --bet/--bets do not apply")
-    if args.known:
-        raise ExactError("century21: --known is not supported (the joker and option hands "
-                         "are searched over whole hands, not card positions)")
-    rules = Rules.load(args.rules) if args.rules else game.rules
-    shoe = full_shoe(args, rules.decks, rules.jokers).remove(seen)
-    report = {"cards_seen": len(seen), **next_hand(rules, shoe, args.information or "total")}
-    if args.json:
-        return json_text(report)
-    lines = [f"Next hand of 21st Century Baccarat: {len(seen)} cards seen, {shoe.size} unseen; "
-             f"player's pay per unit bet, collection {report['collection']} on a "
-             f"{report['bet']} bet"]
-    for name, entry in report["strategies"].items():
-        value, after = entry["expected_value"], entry["with_collection"]
-        lines.append(f"{name:6} {100 * value['float']:+9.4f}%  after collection "
-                     f"{100 * after['float']:+9.4f}%  {'BET' if entry['positive'] else '':3} "
-                     f"exact {value['exact']}  ({entry['description']})")
-    return "\n".join(lines) + "\n"
 
 
 HELD_FIXED = ("both sides' pure strategies are held fixed as chosen on the rules' full shoe; "

@@ -8,7 +8,6 @@ The JSON has the shape of every other game's (``toolkit``, ``game``, ``rules``, 
 from __future__ import annotations
 
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 from exact import __version__
@@ -27,8 +26,7 @@ from exact.games.century21 import (
 from exact.games.century21_economics import TableEconomics, table_economics
 from exact.games.century21_rules import Rules
 from exact.games.century21_solve import strategy_by_name
-from exact.output import json_text, table_json
-from exact.parsing import parse_number
+from exact.output import table_json
 from exact.statistics import BetTable
 
 
@@ -179,67 +177,3 @@ def report(rules: Rules, shoe: Shoe, strategy: str = "house", bet: Fraction | in
                   player_grid_text(table, player) + "\n\n" + strategy_text(table, "player", player),
                   strategy_text(table, "dealer", dealer)],
     }
-
-
-def run_cli(game, args) -> str:
-    """``exact analyze century21 [--strategy ...] [--bet-size 10] [--collection 1] ...``."""
-    from exact.shoe_options import options_shoe
-
-    rules = Rules.load(args.rules) if getattr(args, "rules", None) else game.rules
-    # the same shoe as eor/edge century21: the rules' jokers stay unless --jokers/--shoe
-    shoe = options_shoe(args, rules.decks, rules.jokers)
-    # --bet AMOUNT is the old spelling of --bet-size here (--bet is a bet id elsewhere)
-    sizes = [("--bet", size) for size in args.bet or []]
-    if getattr(args, "bet_size", None) is not None:
-        sizes.append(("--bet-size", args.bet_size))
-    if len(sizes) > 1:
-        raise ExactError("century21: give one --bet-size (the bet per seat)")
-    bet = _number(*sizes[0]) if sizes else rules.table.min_bet
-    if bet <= 0:
-        raise ExactError(f"{sizes[0][0]} {bet}: the bet must be positive")
-    fee = None if args.collection is None else _number("--collection", args.collection)
-    dealer_wager = getattr(args, "dealer_wager", None)
-    data = report(rules, shoe, args.strategy, bet, fee, args.information, args.players,
-                  None if dealer_wager is None else _number("--dealer-wager", dealer_wager))
-    text = data.pop("_text")
-    bet_table = data.pop("_table")
-    if getattr(args, "xlsx", None):
-        from exact.spreadsheet import heading_lines, workbook_bytes, write_bytes
-
-        write_bytes(Path(args.xlsx), workbook_bytes(
-            "21st Century Baccarat", heading_lines(shoe, data["counting_unit"]), [bet_table]))
-        if not (args.json or args.output):
-            return ""
-    if args.json:
-        return json_text(data)
-    if args.csv:
-        raise ExactError("century21: --csv is not supported; use --json")
-    head = [f"21st Century Baccarat: {shoe.describe()} ({shoe.size} cards)",
-            *(f"  {line}" for line in data["rules"]),
-            f"Counting unit: {data['counting_unit']}",
-            f"Strategy: {args.strategy} (player decides by its two-card "
-            f"{args.information} and the up card)", ""]
-    economics = data["economics"]
-    tail = [
-        f"Player's edge per unit bet: {data['player_edge_float'] * 100:+.4f}% = "
-        f"{data['player_edge']}",
-        f"With a {data['collection']} collection on a {data['bet']} bet: "
-        f"{data['player_edge_with_collection_float'] * 100:+.4f}% of the bet",
-        f"Table of {economics['counts']}: Player/Dealer nets "
-        f"{float(Fraction(economics['dealer_net_per_hand'])):+.4f} per hand; break-even bet "
-        f"per player against the same seats, all in action: "
-        f"{_shown(economics['dealer_break_even_bet_per_player'])}",
-        "Exact deviation check: player gains "
-        f"{float(Fraction(data['deviation_check']['player_gain_by_deviating'])):.3g}, dealer "
-        f"gains {float(Fraction(data['deviation_check']['dealer_gain_by_deviating'])):.3g} "
-        "per unit bet" + (" (an exact equilibrium)" if data["deviation_check"]["equilibrium"]
-                          else ""), ""]
-    return "\n".join(head + [text[0], "", *tail, text[1], "", text[2], ""])
-
-
-def _shown(value: str | None) -> str:
-    return "never" if value is None else f"{float(Fraction(value)):.2f} ({value})"
-
-
-def _number(option: str, text: str) -> Fraction:
-    return parse_number(text, "fee" if option == "--collection" else "bet", option)

@@ -18,11 +18,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
+from exact import DATA as PACKAGE_DATA
 from exact.errors import RuleError, RuleInputError
 from exact.games.base import read_rule_file
 from exact.parsing import QUANTITIES, parse_integer, parse_number, shown
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "century21"
+DATA = PACKAGE_DATA / "century21"
 TOTALS = range(10)
 ACTIONS = ("seat-by-seat", "whole-hand")
 

@@ -36,6 +36,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import ClassVar, Literal, get_args
 
+from exact import DATA as PACKAGE_DATA
 from exact.enumerator import falling
 from exact.errors import ExactError, RuleError
 from exact.errors import StrategyError as StrategyError
@@ -54,7 +55,7 @@ from exact.strategy_games import (
 )
 from exact.strategy_games import best_response as generic_best_response
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "chemin_de_fer"
+DATA = PACKAGE_DATA / "chemin_de_fer"
 # what the Player decides by; which strategy pair is analysed
 Information = Literal["totals", "banker-cards", "cards"]
 INFORMATION: tuple[Information, ...] = get_args(Information)

@@ -22,13 +22,14 @@ from functools import cached_property
 from pathlib import Path
 from types import NoneType
 
+from exact import DATA as PACKAGE_DATA
 from exact.cards import RANKS, SUITS, Card
 from exact.features import Feature, Needs
 from exact.games.punto_banco import DATA as PUNTO_BANCO_DATA
 from exact.games.punto_banco import FEATURES as PUNTO_BANCO_FEATURES
 from exact.games.punto_banco import Hand, PuntoBanco, PuntoRecord, hand_total
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "nine_and_nines"
+DATA = PACKAGE_DATA / "nine_and_nines"
 
 # The side wagers' own rules, as conditions over the features below: every round a wager wins
 # must be paid by some tier of its table, and NINES must pay Player and Banker alike. Paytable

@@ -21,6 +21,7 @@ from pathlib import Path
 from types import MappingProxyType, NoneType
 from typing import Any, ClassVar, cast
 
+from exact import DATA as PACKAGE_DATA
 from exact.cards import Card, Label, Shoe, View
 from exact.enumerator import Distribution, Draw
 from exact.errors import RuleError, RuleInputError, ShoeError
@@ -28,7 +29,7 @@ from exact.features import ORDER, Feature, Needs
 from exact.games.base import Game, read_rule_file
 from exact.parsing import parse_integer, shown
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "punto_banco"
+DATA = PACKAGE_DATA / "punto_banco"
 TOTALS = range(10)
 
 

@@ -2,8 +2,8 @@
 
 Each game contributes its report through two small files and nothing else:
 
-* ``exact/reports/<module>.py``, where ``<module>`` is the name of the game's own module in
-  :mod:`exact.games` (``punto_banco`` for ``exact.games.punto_banco``). It defines
+* ``exact/reports/<module>.py``, where ``<module>`` is the game id with ``_`` for ``-``
+  (``punto_banco`` for ``punto-banco``), wherever the game's own module sits. It defines
   ``report_data(game, context) -> dict``: the numbers of the report as JSON-ready text
   (every figure computed, none typed), usually ``sections.standard_report_data(...)`` plus
   whatever appendix is particular to the game.
@@ -41,7 +41,7 @@ def report_module_name(game_id: str) -> str:
     """
     if game_id not in REGISTRY:
         raise ReportError(f"unknown game {game_id!r}; known: {', '.join(sorted(REGISTRY))}")
-    return "exact.reports." + REGISTRY[game_id][0].rsplit(".", 1)[-1]
+    return "exact.reports." + game_id.replace("-", "_")
 
 
 def report_module(game_id: str) -> ModuleType | None:
