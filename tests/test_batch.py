@@ -31,9 +31,11 @@ def evaluator(punto_banco, tracked_bets):
     return BetEvaluator(punto_banco, tracked_bets)
 
 
-def test_batch_equals_direct_on_1000_small_depleted_shoes(punto_banco, tracked_bets,
-                                                          evaluator):
-    shoes = small_shoes(np.random.default_rng(20261130), 1000)
+# 250 shoes in `make test`; the thousand of the first campaign run under `-m slow`.
+@pytest.mark.parametrize("number", [250, pytest.param(1000, marks=pytest.mark.slow)])
+def test_batch_equals_direct_on_small_depleted_shoes(punto_banco, tracked_bets, evaluator,
+                                                     number):
+    shoes = small_shoes(np.random.default_rng(20261130), number)
     batch = evaluator.counts(shoes)
     for index, shoe in enumerate(shoes):
         expected = direct_counts(punto_banco, shoe, tracked_bets)

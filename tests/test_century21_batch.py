@@ -85,12 +85,16 @@ def direct_outcomes(evaluator, shoe: Shoe) -> Counter:
     return tally
 
 
-def test_compiled_equals_enumerator_and_game_table_on_1000_small_shoes(evaluator,
-                                                                       house_pair) -> None:
-    shoes = small_joker_shoes(seed=2024, number=1000)
+# 250 shoes in `make test` (the direct enumerator and the game table cost ~35 ms a shoe); the
+# thousand of the first campaign run under `-m slow`.
+@pytest.mark.parametrize("number", [250, pytest.param(1000, marks=pytest.mark.slow)])
+def test_compiled_equals_enumerator_and_game_table_on_small_shoes(evaluator, house_pair,
+                                                                  number) -> None:
+    shoes = small_joker_shoes(seed=2024, number=number)
     batch = evaluator.counts(shoes)
     values = evaluator.expected_values(shoes)
-    assert len({shoe.counts for shoe in shoes}) > 900 and sum(s.jokers > 0 for s in shoes) > 600
+    assert len({shoe.counts for shoe in shoes}) > 0.9 * number
+    assert sum(s.jokers > 0 for s in shoes) > 0.6 * number
     for shoe, row, value in zip(shoes, batch, values, strict=True):
         compiled = Counter({o: int(c) for o, c in zip(evaluator.outcomes, row, strict=True) if c})
         assert compiled == direct_outcomes(evaluator, shoe), shoe.describe()

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import subprocess
 import sys
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -17,6 +19,7 @@ from exact.cards import Shoe
 from exact.games import REGISTRY
 from exact.reports import ReportError, available_reports, report_module_name
 from exact.reports.sections import Context, grouped, percent, published_checks
+from exact.spreadsheet import REPORT_WORKBOOK
 from exact.statistics import normal_quantile, result_interval, volatility_index
 
 from conftest import require_module
@@ -28,28 +31,12 @@ from exact.reports.build import build_report  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def builds(tmp_path_factory):
-    """Every available report built twice into fresh folders: here, and at the same time by
-    the command line in a second process (the reproducibility test compares the two; on two
-    cores the second build costs no wall time)."""
-    out, again = tmp_path_factory.mktemp("reports"), tmp_path_factory.mktemp("again")
-    second = subprocess.Popen([sys.executable, "-m", "exact.reports", "--out", str(again)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        first = {game_id: build_report(game_id, out) for game_id in available_reports()}
-    except BaseException:
-        second.kill()  # the first build's error is the one to see
-        raise
-    finally:
-        _output, errors = second.communicate(timeout=900)
-    assert second.returncode == 0, errors
-    return first, {game_id: again / f"{game_id}.pdf" for game_id in first}
-
-
-@pytest.fixture(scope="module")
-def built(builds):
-    """Every available report, built once into a fresh folder."""
-    return builds[0]
+def built(tmp_path_factory):
+    """Every available report, built once into a fresh folder (the reproducibility of a whole
+    build, which costs a second build, is the slow test at the end; `make test` checks it on
+    the mini report and by compiling every built report again)."""
+    out = tmp_path_factory.mktemp("reports")
+    return {game_id: build_report(game_id, out) for game_id in available_reports()}
 
 
 _TEXTS: dict[str, str] = {}
@@ -163,19 +150,6 @@ def test_cover_hashes_the_rule_and_bet_files(built, punto_banco):
         assert hashlib.sha256(path.read_bytes()).hexdigest() in text
 
 
-def test_building_twice_gives_identical_bytes(builds):
-    first, second = builds
-    for game_id, pdf in first.items():
-        assert second[game_id].read_bytes() == pdf.read_bytes(), game_id
-        workbook = pdf.with_suffix(".xlsx")
-        assert second[game_id].with_suffix(".xlsx").read_bytes() == workbook.read_bytes()
-        charts = sorted((pdf.parent / game_id).glob("*.svg"))
-        assert charts, game_id
-        for chart in charts:
-            assert (second[game_id].parent / game_id / chart.name).read_bytes() == \
-                chart.read_bytes(), chart.name
-
-
 def test_date_comes_from_source_date_epoch(monkeypatch, tmp_path):
     from exact.reports.sections import build_epoch
 
@@ -249,10 +223,11 @@ def test_context_defaults_to_this_checkout(tmp_path):
     assert (Context(tmp_path).repository / "reports" / "punto-banco.typ").is_file()
 
 
-def test_standard_report_lays_out_without_the_optional_sections(tmp_path):
-    """What a new game's report gets with nothing but the required parameters: no published
-    figures, no reference implementation, no worked examples. (The main bets only: every
-    section is laid out, at a tenth of the charting time of all the side bets.)"""
+def mini_report(folder: Path) -> Path:
+    """What a new game's report gets with nothing but the required parameters (no published
+    figures, no reference implementation, no worked examples), built into ``folder``: its data,
+    charts and par sheet in ``folder/build``, the PDF ``folder/mini.pdf``. The main bets only:
+    every section is laid out, at a tenth of the charting time of all the side bets."""
     import shutil
 
     from exact.games.punto_banco import DATA, PuntoBanco
@@ -260,22 +235,106 @@ def test_standard_report_lays_out_without_the_optional_sections(tmp_path):
     from exact.reports.sections import standard_report_data
 
     punto_banco = PuntoBanco(bet_files=(DATA / "bets.toml",))
-    work = tmp_path / "build"
-    work.mkdir()
+    work = folder / "build"
+    work.mkdir(parents=True)
     data = standard_report_data(punto_banco, Context(work), decks=2,
                                 rule_set=("standard", "Standard"), depleted_shoes=2)
-    assert not {"published", "brute_force", "simulation"} & set(data)
     (work / "data.json").write_text(json.dumps(data))
-    shutil.copy(TEMPLATES / "lib.typ", tmp_path / "lib.typ")
-    (tmp_path / "mini.typ").write_text(
+    shutil.copy(TEMPLATES / "lib.typ", folder / "lib.typ")
+    (folder / "mini.typ").write_text(
         '#import "lib.typ": *\n#let data = json("/build/data.json")\n'
         '#standard-report(data, "/build", title: "Mini")\n')
-    pdf = typst.compile(str(tmp_path / "mini.typ"), root=str(tmp_path), ignore_system_fonts=True,
+    pdf = typst.compile(str(folder / "mini.typ"), root=str(folder), ignore_system_fonts=True,
                         sys_inputs={"date": "2026-1-2"})
-    (tmp_path / "mini.pdf").write_bytes(pdf)
-    text = _text(tmp_path / "mini.pdf")
+    (folder / "mini.pdf").write_bytes(pdf)
+    return folder / "mini.pdf"
+
+
+@pytest.fixture(scope="module")
+def minis(tmp_path_factory):
+    """The mini report built twice: here, and at the same time in a second process with another
+    string hash seed (so set and dict orders differ), for the reproducibility test."""
+    here, there = tmp_path_factory.mktemp("mini"), tmp_path_factory.mktemp("mini-again")
+    script = ("import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]); "
+              "from test_reports import mini_report; mini_report(Path(sys.argv[2]))")
+    environment = {**os.environ, "PYTHONHASHSEED": "12345"}
+    second = subprocess.Popen([sys.executable, "-c", script, str(Path(__file__).parent),
+                               str(there)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, env=environment, cwd=Path(__file__).parent.parent)
+    try:
+        first = mini_report(here)
+    except BaseException:
+        second.kill()  # the first build's error is the one to see
+        raise
+    finally:
+        _output, errors = second.communicate(timeout=600)
+    assert second.returncode == 0, errors
+    return first, there / "mini.pdf"
+
+
+def test_standard_report_lays_out_without_the_optional_sections(minis):
+    pdf = minis[0]
+    data = json.loads((pdf.parent / "build" / "data.json").read_text())
+    assert not {"published", "brute_force", "simulation"} & set(data)
+    text = _text(pdf)
     assert "Verification" in text and "Published figures" not in text
+    from exact.games.punto_banco import DATA, PuntoBanco
+
+    punto_banco = PuntoBanco(bet_files=(DATA / "bets.toml",))
     assert grouped(analyze(punto_banco, Shoe.standard(2)).total) in text
+
+
+def _same_files(first: Path, second: Path) -> list[str]:
+    """The files of ``first`` (a folder, recursively), each found with the same bytes in
+    ``second``; returns their relative names."""
+    names = sorted(str(path.relative_to(first)) for path in first.rglob("*") if path.is_file())
+    for name in names:
+        assert (second / name).read_bytes() == (first / name).read_bytes(), name
+    return names
+
+
+def test_building_the_mini_report_twice_gives_identical_bytes(minis):
+    """Data, charts, par sheet and PDF of the standard report, the same bytes when built in
+    another process with another hash seed (the cheap form of the slow whole-build test)."""
+    first, second = minis
+    names = _same_files(first.parent, second.parent)
+    assert {"mini.pdf", "build/data.json", f"build/{REPORT_WORKBOOK}"} <= set(names)
+    assert sum(name.endswith(".svg") for name in names) >= 3
+
+
+def test_every_built_report_compiles_again_to_the_same_bytes(built, monkeypatch, tmp_path):
+    """The build's own Typst step, run again on each built report's data and charts (copied,
+    so no number is recomputed), gives the same PDF: the typesetting adds no varying bytes."""
+    import shutil
+
+    from exact.reports import build
+
+    def copied_data(game_id, work_dir):
+        shutil.copytree(built[game_id].parent / game_id, work_dir, dirs_exist_ok=True)
+        return json.loads((work_dir / "data.json").read_text())
+
+    monkeypatch.setattr(build, "report_data", copied_data)
+    for game_id, pdf in built.items():
+        again = build.build_report(game_id, tmp_path)
+        assert again.read_bytes() == pdf.read_bytes(), game_id
+
+
+@pytest.mark.slow
+def test_building_twice_gives_identical_bytes(built, tmp_path):
+    """Every report built again by the command line in another process: PDFs, par sheets and
+    charts are the same bytes (`make test` checks the mini report so, and compiles every built
+    report again)."""
+    done = subprocess.run([sys.executable, "-m", "exact.reports", "--out", str(tmp_path)],
+                          capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0, done.stderr
+    for game_id, pdf in built.items():
+        assert pdf.read_bytes() == (tmp_path / f"{game_id}.pdf").read_bytes(), game_id
+        workbook = pdf.with_suffix(".xlsx")
+        assert workbook.read_bytes() == (tmp_path / workbook.name).read_bytes(), game_id
+        charts = sorted((pdf.parent / game_id).glob("*.svg"))
+        assert charts, game_id
+        for chart in charts:
+            assert (tmp_path / game_id / chart.name).read_bytes() == chart.read_bytes(), chart
 
 
 SIDE_BET = """

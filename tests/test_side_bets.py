@@ -297,20 +297,26 @@ def test_bets_written_only_in_toml_are_analysed_exactly(punto_banco, tmp_path):
         assert data["bets"][bet.id]["house_edge"] == str(-value)
 
 
-def test_cli_selection_and_listing(tmp_path):
-    listing = run("list-bets", "punto-banco")
-    assert listing.returncode == 0
-    text = listing.stdout
+def test_cli_selection_and_listing(capsys):
+    """Run in this process (`python -m exact` itself is run by test_cli and the fuzz suite):
+    the listing, and the bets that --group and --bet select."""
+    from exact.cli import main
+
+    def output(*args: str) -> str:
+        assert main(list(args)) == 0
+        return capsys.readouterr().out
+
+    text = output("list-bets", "punto-banco")
     assert text.index("[main]") < text.index("[variant]") < text.index("[side]")
     assert "paytable 12-23: Two-card 6 = 12, Three-card 6 = 23" in text
     assert "  dragon-7 " in text and "  perfect-pairs " in text
-    every = json.loads(run("analyze", "punto-banco", "--decks", "1", "--json").stdout)["bets"]
+    every = json.loads(output("analyze", "punto-banco", "--decks", "1", "--json"))["bets"]
     assert {"dragon-7", "perfect-pairs", "banker", "egalite-7"} <= set(every)
-    result = run("analyze", "punto-banco", "--decks", "1", "--group", "variant", "--json")
-    assert set(json.loads(result.stdout)["bets"]) == {"banker-no-commission", "ez-banker"}
-    result = run("analyze", "punto-banco", "--decks", "1", "--bet", "player-pair",
-                 "--paytable", "player-pair=12-to-1", "--json")
-    pair = json.loads(result.stdout)["bets"]["player-pair"]
+    result = output("analyze", "punto-banco", "--decks", "1", "--group", "variant", "--json")
+    assert set(json.loads(result)["bets"]) == {"banker-no-commission", "ez-banker"}
+    result = output("analyze", "punto-banco", "--decks", "1", "--bet", "player-pair",
+                    "--paytable", "player-pair=12-to-1", "--json")
+    pair = json.loads(result)["bets"]["player-pair"]
     assert pair["paytable"] == "12-to-1" and pair["outcomes"][0]["pays"] == "12"
 
 
