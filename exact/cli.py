@@ -67,7 +67,7 @@ def _selected_bets(game: Game, args: argparse.Namespace) -> list[Bet]:
 
 def _with_tables(game: Game, shoe: Shoe, bets: list[Bet], args: argparse.Namespace) -> list[Bet]:
     """Bets of ``--table`` files replace the bets of the same id, after validation: an error
-    stops the run, each warning is one line on standard error."""
+    stops the run, each warning is one line on standard error once the run succeeds."""
     from exact.validation import check_bets, with_tables
 
     if not getattr(args, "table", None):
@@ -75,9 +75,12 @@ def _with_tables(game: Game, shoe: Shoe, bets: list[Bet], args: argparse.Namespa
     tabled = with_tables(game, bets, args.table)
     own = [bet for bet in tabled if bet.source in args.table]
     replaced = {bet.id: bet for bet in bets}
-    for issue in check_bets(game, own, shoe, args.engine, replaced):
-        print(f"exact: {one_line(issue.line)}", file=sys.stderr)
+    _WARNINGS.extend(issue.line for issue in check_bets(game, own, shoe, args.engine, replaced))
     return tabled
+
+
+# Warnings of the run, printed only when it succeeds: a refused run's stderr is its one line.
+_WARNINGS: list[str] = []
 
 
 def _analyze(args: argparse.Namespace) -> str:
@@ -353,6 +356,7 @@ def refuse_empty_options(args: argparse.Namespace) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    _WARNINGS.clear()
     try:
         arguments = sys.argv[1:] if argv is None else list(argv)
         command = next((a for a in arguments if not a.startswith("-")), None)
@@ -369,6 +373,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             write_file(output, text)
         else:
             sys.stdout.write(text)
+        for line in _WARNINGS:
+            print(f"exact: {one_line(line)}", file=sys.stderr)
     except UsageError as error:
         print(f"exact: usage error: {one_line(error)} (see --help)", file=sys.stderr)
         return EXIT_USAGE

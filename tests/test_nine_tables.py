@@ -115,3 +115,14 @@ def test_cli_errors_are_one_line_and_warnings_one_line_each(tmp_path, capsys):
     assert sum("'Paired 9': can never occur" in line for line in lines) == 1
     assert sum("tier-not-in-table" in line or "is missing from" in line for line in lines) == 7
     assert '"Paired 9"' in captured.out
+
+
+def test_a_refused_run_prints_its_one_line_without_the_tables_warnings(tmp_path, capsys):
+    """Found by the fuzz suite: a table with warnings, then an error later in the run, gave
+    the warnings and the error (3 lines); warnings are printed only when the run succeeds."""
+    impossible = tmp_path / "impossible.toml"
+    impossible.write_text(IMPOSSIBLE_NINE)
+    assert main(["design", "nine-and-nines", "--table", str(impossible), "--bet", "nine-player",
+                 "--solve-for", "Paired 9", "--target-edge", "1%"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and error.startswith("exact: error: ") and "warning" not in error
