@@ -27,9 +27,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 from IPython.display import Markdown, display
 
-from exact.analysis import analyze, game_bets
-from exact.cards import CARDS, RANKS, Shoe
-from exact.notebooks import require_game
+from exact.analysis.bet_analysis import analyze, game_bets
+from exact.core.cards import CARDS, RANKS, Shoe
+from exact.lab.notebooks import require_game
 
 game = require_game("punto-banco")
 bets = [bet for bet in game_bets(game) if bet.id in ("banker", "player", "tie")]
@@ -67,8 +67,8 @@ assert eor["player"]["4"] > 0 > eor["player"]["6"]
 # its own scale (red: removing that rank raises the house edge).
 
 # %%
-from exact.notebooks import removal_figure  # noqa: E402
-from exact.removal import break_even_true_count, derive_tags, effects_of_removal  # noqa: E402
+from exact.analysis.removal import break_even_true_count, derive_tags, effects_of_removal  # noqa: E402
+from exact.lab.notebooks import removal_figure  # noqa: E402
 
 charted = [bet for bet in game_bets(game)
            if bet.id in ("banker", "player", "tie", "dragon-7", "panda-8", "egalite-5")]

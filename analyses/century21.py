@@ -25,13 +25,13 @@
 import matplotlib.pyplot as plt
 from IPython.display import Markdown, display
 
-from exact.cards import Shoe
-from exact.games.century21_report import heads_up_table
-from exact.notebooks import require_game
+from exact.core.cards import Shoe
+from exact.lab.notebooks import require_game
+from exact.render.century21 import heads_up_table
 
 game = require_game("century21")
-from exact.games.century21 import describe_set, game_table  # noqa: E402
-from exact.games.century21_solve import strategy_by_name  # noqa: E402
+from exact.games.century21.game import describe_set, game_table  # noqa: E402
+from exact.games.century21.solve import strategy_by_name  # noqa: E402
 
 rules = game.rules
 shoe = Shoe.standard(rules.decks, rules.jokers)
@@ -59,7 +59,7 @@ display(Markdown("\n".join(lines)))
 # between them: neither side gains by deviating from it (checked exactly).
 
 # %%
-from exact.games.century21_solve import deviation_gaps  # noqa: E402
+from exact.games.century21.solve import deviation_gaps  # noqa: E402
 
 assert table.total == 424 * 423 * 422 * 421 * 420 * 419
 for result in results.values():

@@ -17,7 +17,7 @@
 # Heads-up, the Player draws on 0-4, stands on 6-7 and chooses on 5; the Banker chooses at every
 # decision point, seeing its own hand and the Player's third card (or that the Player stood).
 # The game is a module and a rules file (`exact/games/chemin_de_fer.py`); the equilibria come
-# from the generic algorithms of `exact/strategy_games.py` (sequence-form LP made exact, exact
+# from the generic algorithms of `exact/engines/strategy_games.py` (sequence-form LP made exact, exact
 # best responses, exact support enumeration for the commission game). The first cell stops
 # with a clear message if the game (`chemin-de-fer`) is not part of this checkout yet.
 
@@ -27,7 +27,7 @@ from fractions import Fraction
 import matplotlib.pyplot as plt
 from IPython.display import Markdown, display
 
-from exact.notebooks import require_game
+from exact.lab.notebooks import require_game
 
 game = require_game("chemin-de-fer")
 from exact.games.chemin_de_fer import (  # noqa: E402

@@ -17,7 +17,7 @@
 # Choose a game and a bet; drag the pay of each tier and watch the exact house edge, hit
 # frequency and standard deviation follow (the edge is linear in the pays, so nothing is
 # re-analysed). "Solve" finds the pay of one tier that hits a target edge with
-# `exact.designer` and moves its slider to the nearest practical pay. In JupyterLab
+# `exact.analysis.designer` and moves its slider to the nearest practical pay. In JupyterLab
 # (`make lab`) the sliders are live; run top to bottom without a front end (as the tests do),
 # the notebook drives them from code.
 
@@ -25,10 +25,10 @@
 import matplotlib.pyplot as plt
 from IPython.display import display
 
-from exact.analysis import analyze, game_bets
-from exact.cards import Shoe
-from exact.notebooks import require_game
-from exact.widgets import PaytableDesigner
+from exact.analysis.bet_analysis import analyze, game_bets
+from exact.core.cards import Shoe
+from exact.lab.notebooks import require_game
+from exact.lab.widgets import PaytableDesigner
 
 GAME, BET, DECKS = "punto-banco", "dragon-bonus-player", 8
 

@@ -23,9 +23,9 @@
 import matplotlib.pyplot as plt
 from IPython.display import Markdown, display
 
-from exact.analysis import analyze, game_bets
-from exact.cards import Shoe
-from exact.notebooks import edge_table, require_game
+from exact.analysis.bet_analysis import analyze, game_bets
+from exact.core.cards import Shoe
+from exact.lab.notebooks import edge_table, require_game
 
 game = require_game("nine-and-nines")
 bets = game_bets(game)

@@ -25,9 +25,9 @@ from fractions import Fraction
 import matplotlib.pyplot as plt
 from IPython.display import Markdown, display
 
-from exact.analysis import analyze, game_bets
-from exact.cards import Shoe
-from exact.notebooks import edge_by_decks_figure, families, require_game
+from exact.analysis.bet_analysis import analyze, game_bets
+from exact.core.cards import Shoe
+from exact.lab.notebooks import edge_by_decks_figure, families, require_game
 
 game = require_game("punto-banco")
 bets = game_bets(game)

@@ -1,5 +1,5 @@
 import sys
 
-from exact.cli import main
+from exact.cli.app import main
 
 sys.exit(main())

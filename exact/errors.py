@@ -27,7 +27,7 @@ class BetFileError(ExactError, ValueError):
 
 class InputError(ExactError, ValueError):
     """A number, card or file a user gave is malformed or past its documented bound
-    (:mod:`exact.parsing`); the message names the option, or the file, bet and key."""
+    (:mod:`exact.core.parsing`); the message names the option, or the file, bet and key."""
 
 
 # A malformed number in a shoe, bet file or rule file is both an InputError and the error of
@@ -49,33 +49,34 @@ class RuleInputError(InputError, RuleError):
 
 
 class UsageError(ExactError):
-    """A command line that argparse refuses (:mod:`exact.cli`): printed with a pointer to --help."""
+    """A command line that argparse refuses (:mod:`exact.cli.app`): printed with a pointer to
+    --help."""
 
 
 class OutputError(ExactError, OSError):
     """An output file that cannot be written (or must not be: a device, a directory...)
-    (:mod:`exact.files`)."""
+    (:mod:`exact.core.files`)."""
 
 
 class CorruptEntry(ExactError, ValueError):
     """A cache entry that must not be used; the message says why (for the warning). Caught by
-    :mod:`exact.cache`, which then recomputes: it never reaches a user."""
+    :mod:`exact.engines.cache`, which then recomputes: it never reaches a user."""
 
 
 class ExpressionError(BetFileError):
     """A condition that does not parse, uses something outside the whitelist or exceeds a
-    limit (:mod:`exact.expressions`)."""
+    limit (:mod:`exact.model.expressions`)."""
 
 
 class EvaluationError(ExpressionError):
     """A condition that cannot be evaluated on some round (say ``x / 0``, ``'a' < 1``, a
-    number grown past :data:`exact.expressions.MAX_BITS`); the message is the reason, the
+    number grown past :data:`exact.model.expressions.MAX_BITS`); the message is the reason, the
     caller names the bet and the event."""
 
 
 class TableValidationError(BetFileError):
     """A user table with an error (missing tier, one-sided tier, pays a losing round)
-    (:mod:`exact.validation`)."""
+    (:mod:`exact.analysis.validation`)."""
 
 
 class UnknownGameError(ExactError, LookupError):
@@ -84,7 +85,7 @@ class UnknownGameError(ExactError, LookupError):
 
 class GameNotAvailable(ExactError, LookupError):
     """The notebook's game is not registered in this checkout (it has not landed yet)
-    (:mod:`exact.notebooks`)."""
+    (:mod:`exact.lab.notebooks`)."""
 
 
 class StrategyError(ExactError, ValueError):
@@ -94,63 +95,64 @@ class StrategyError(ExactError, ValueError):
 
 class SolveError(ExactError, RuntimeError):
     """The linear program failed, or no exact equilibrium was recovered from it
-    (:mod:`exact.strategy_games`)."""
+    (:mod:`exact.engines.strategy_games`)."""
 
 
 class SimulationError(ExactError, ValueError):
-    """Bad simulation settings (:mod:`exact.simulation`)."""
+    """Bad simulation settings (:mod:`exact.analysis.simulation`)."""
 
 
 class DesignError(ExactError, ValueError):
     """A design that cannot be made: unknown tier, impossible target, tier that never occurs
-    (:mod:`exact.designer`)."""
+    (:mod:`exact.analysis.designer`)."""
 
 
 class SettlementError(ExactError, ValueError):
     """A wager or a round that cannot be settled (unknown bet, bad amount, bad cards)
-    (:mod:`exact.settlement`)."""
+    (:mod:`exact.model.settlement`)."""
 
 
 class SettlementInputError(InputError, SettlementError):
-    """A wager amount is malformed or out of bounds (:mod:`exact.parsing`)."""
+    """A wager amount is malformed or out of bounds (:mod:`exact.core.parsing`)."""
 
 
 class EngineError(ExactError, ValueError):
     """An engine that cannot serve a bet (named), or a bet that no engine serves
-    (:mod:`exact.plan`)."""
+    (:mod:`exact.engines.plan`)."""
 
 
 class BatchError(EngineError):
     """A bet the batch evaluator cannot serve (its compiled form would be too large)
-    (:mod:`exact.batch`)."""
+    (:mod:`exact.engines.batch`)."""
 
 
 class TooFine(EngineError):
     """A bet whose factorised compilation would pass its pattern limit, named with the
-    measured count and the limit (:mod:`exact.factorised`): refused, as the only other engine
+    measured count and the limit (:mod:`exact.engines.factorised`): refused, as the only other
+    engine
     for it (the compiled walk) would take minutes and gigabytes."""
 
 
 class CapabilityError(ExactError, TypeError):
     """A game asked for something it does not offer, named in the message
-    (:mod:`exact.contracts`)."""
+    (:mod:`exact.model.contracts`)."""
 
 
 class KnownCardError(ExactError, ValueError):
-    """A known position or card that cannot be (:mod:`exact.live`)."""
+    """A known position or card that cannot be (:mod:`exact.engines.live`)."""
 
 
 class CountError(ExactError, ValueError):
-    """A count system (tags, trigger) is malformed (:mod:`exact.removal`)."""
+    """A count system (tags, trigger) is malformed (:mod:`exact.analysis.removal`)."""
 
 
 class CountInputError(InputError, CountError):
-    """A count's tag is malformed or out of bounds (:mod:`exact.parsing`)."""
+    """A count's tag is malformed or out of bounds (:mod:`exact.core.parsing`)."""
 
 
 class AssumptionError(ExactError, ValueError):
     """A malformed assumptions file (a missing field, an unknown source)
-    (:mod:`exact.assumptions`)."""
+    (:mod:`exact.analysis.assumptions`)."""
 
 
 class EconomicsError(ExactError, ValueError):
@@ -159,20 +161,20 @@ class EconomicsError(ExactError, ValueError):
 
 
 class EconomicsInputError(InputError, EconomicsError):
-    """A bet, fee or wager is malformed or out of bounds (:mod:`exact.parsing`)."""
+    """A bet, fee or wager is malformed or out of bounds (:mod:`exact.core.parsing`)."""
 
 
 class SpreadsheetError(ExactError):
     """A workbook that cannot be written (XlsxWriter missing, unwritable path)
-    (:mod:`exact.spreadsheet`)."""
+    (:mod:`exact.render.spreadsheet`)."""
 
 
 class FramesError(ExactError, ImportError):
-    """A DataFrame was asked for but pandas is not installed (:mod:`exact.frames`)."""
+    """A DataFrame was asked for but pandas is not installed (:mod:`exact.core.frames`)."""
 
 
 class WidgetsError(ExactError, ImportError):
-    """The designer was asked for but ipywidgets is not installed (:mod:`exact.widgets`)."""
+    """The designer was asked for but ipywidgets is not installed (:mod:`exact.lab.widgets`)."""
 
 
 class ReportError(ExactError, RuntimeError):

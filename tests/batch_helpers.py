@@ -8,11 +8,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from exact.analysis import game_bets
-from exact.bets import Bet
-from exact.cards import CARDS, Shoe
-from exact.features import Needs
-from exact.games.base import Game
+from exact.analysis.bet_analysis import game_bets
+from exact.core.cards import CARDS, Shoe
+from exact.model.bets import Bet
+from exact.model.features import Needs
+from exact.model.game import Game
 
 TRACKED = ("dragon-7", "panda-8", "egalite-7", "egalite-0")  # shipped side bets of issue 7
 
@@ -90,7 +90,7 @@ def _direct_group(game: Game, needs: Needs, shoe: Shoe, bets: Sequence[Bet]
 
 def assert_same_result_whatever_the_workers(config: object, shoes: int, seed: int) -> None:
     """One seed, one result: 1 or 2 worker processes, other chunk sizes; another seed differs."""
-    from exact.simulation import simulate
+    from exact.analysis.simulation import simulate
 
     one = simulate(config, shoes=shoes, seed=seed, workers=1, chunk=2).summary()
     two = simulate(config, shoes=shoes, seed=seed, workers=2, chunk=2).summary()
@@ -103,7 +103,7 @@ def assert_same_result_on_a_dask_cluster(config: object, shoes: int, seed: int) 
     """A local Dask cluster gives what the local processes give for the same seed."""
     import pytest
 
-    from exact.simulation import simulate
+    from exact.analysis.simulation import simulate
 
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,

@@ -15,10 +15,10 @@ from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).parent), str(Path(__file__).parent.parent)]
 
-from exact.analysis import analyze, game_bets
-from exact.cards import Shoe
+from exact.analysis.bet_analysis import analyze, game_bets
+from exact.core.cards import Shoe
 from exact.games import get_game
-from exact.reference import brute_force
+from exact.reference.punto_banco import brute_force
 
 from batch_helpers import tracked_bets
 
@@ -61,7 +61,7 @@ def main() -> None:
     direct = timed(lambda: full(shoe, "direct"))
     line("direct recursive enumerator (no compilation)", direct)
     brute = timed(lambda: brute_force(shoe, ("winner",), by="value"))
-    line("reference brute force, card by card (exact/reference.py)", brute)
+    line("reference brute force, card by card (exact/reference/punto_banco.py)", brute)
     print(f"speed-up of the warm engine over the brute force: {brute / warm:,.0f}x; "
           f"direct enumerator over brute force: {brute / direct:,.1f}x")
     bench_nine_and_nines()
@@ -74,8 +74,8 @@ def main() -> None:
 
 _NINES_CHILD = """
 import time
-from exact.analysis import analyze, game_bets
-from exact.cards import Shoe
+from exact.analysis.bet_analysis import analyze, game_bets
+from exact.core.cards import Shoe
 from exact.games import get_game
 game = get_game("nine-and-nines")
 bets = [b for b in game_bets(game) if b.id == "nines"]
@@ -122,8 +122,8 @@ def bench_nine_and_nines(limit_seconds: int = 60, memory_bytes: int = 3 * 2**30)
 
 def century21_benchmarks() -> None:
     """21st Century Baccarat heads-up on the 424-card shoe, each timing from a cold table."""
-    from exact.games import century21
-    from exact.games.century21_solve import equilibrium
+    from exact.games.century21 import game as century21
+    from exact.games.century21.solve import equilibrium
 
     rules, shoe = century21.DEFAULT_RULES, Shoe.standard(8, jokers=8)
 
@@ -149,9 +149,9 @@ def century21_benchmarks() -> None:
 
 _COLD = """
 import sys, time
-from exact.analysis import analyze, game_bets
-from exact.cards import Shoe
-from exact.analysis import value_only
+from exact.analysis.bet_analysis import analyze, game_bets
+from exact.core.cards import Shoe
+from exact.analysis.bet_analysis import value_only
 from exact.games import get_game
 game, shoe = get_game("punto-banco"), Shoe.standard(8)
 bets = {{"main": [b for b in game_bets(game) if b.group == "main"],
@@ -188,7 +188,7 @@ def cold(selection: str, limit: float = 120.0, skip: tuple[str, ...] = ("perfect
 def side_bets() -> None:
     """Issue 3: all seed side bets at 8 decks within 10 s; value-only bets at most 2x the
     main game. Cold figures run in a fresh process, so every compilation is included."""
-    from exact.analysis import value_only
+    from exact.analysis.bet_analysis import value_only
 
     game = get_game("punto-banco")
     shoe = Shoe.standard(8)
@@ -224,10 +224,10 @@ def remaining_shoe_benchmark() -> None:
     """Issue 7: batch evaluation of depleted shoes, effects of removal, shoe simulation."""
     import numpy as np
 
-    from exact.batch import BetEvaluator
-    from exact.cards import CARDS
-    from exact.removal import effects_of_removal
-    from exact.simulation import ShoeRules, SimulationConfig, simulate
+    from exact.analysis.removal import effects_of_removal
+    from exact.analysis.simulation import ShoeRules, SimulationConfig, simulate
+    from exact.core.cards import CARDS
+    from exact.engines.batch import BetEvaluator
 
     game = get_game("punto-banco")
     bets = tracked_bets(game)
@@ -274,7 +274,7 @@ def staged_batch_benchmark(shoes: object, main_rate: float) -> None:
     """Bets reading ranks and suits of both hands, through the batch evaluator's staged path:
     the cost per depleted 8-deck shoe, beside that of the bets above (issue 13: at least 2,000
     shoes/s)."""
-    from exact.batch import BetEvaluator
+    from exact.engines.batch import BetEvaluator
 
     for game_id, bet_id in (("nine-and-nines", "nines"), ("punto-banco", "perfect-pairs")):
         game = get_game(game_id)
@@ -291,8 +291,8 @@ def factorised_batch_benchmark(shoes: object, main_rate: float) -> None:
     """Card-level bets (a card by position, third cards' suits, colours of all six cards)
     through the batch evaluator's factorised path (issue 13): the cost per depleted 8-deck
     shoe, once compiled for every card of a deck (the first ever run compiles: seconds)."""
-    from exact.batch import BetEvaluator
-    from exact.bets import load_bets
+    from exact.engines.batch import BetEvaluator
+    from exact.model.bets import load_bets
 
     game = get_game("punto-banco")
     bets = load_bets(Path(__file__).parent / "data" / "card_level_bets.toml", game.features)
@@ -311,12 +311,13 @@ def removal_every_game() -> None:
     """Issue 7: effects of removal of every shipped bet of each game at 8 decks. "First" clears
     the in-memory caches, so it is what a fresh `eor` command costs once the compiled forms are
     on disk (the first run ever compiles them: seconds, once)."""
-    from exact import batch, staged
-    from exact.batch import BetEvaluator
-    from exact.games import base, century21
-    from exact.games.century21 import DEFAULT_RULES, shoe_for
-    from exact.games.century21_batch import class_removal_table, evaluator_for
-    from exact.removal import effects_of_removal
+    from exact.analysis.century21_batch import class_removal_table, evaluator_for
+    from exact.analysis.removal import effects_of_removal
+    from exact.engines import batch, staged
+    from exact.engines.batch import BetEvaluator
+    from exact.games.century21 import game as century21
+    from exact.games.century21.game import DEFAULT_RULES, shoe_for
+    from exact.model import game as base
 
     def fresh() -> None:
         for cached in (batch._compiled, base._compile, staged.staged_deal, evaluator_for,

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from exact.bets import Bet
-from exact.cards import Shoe
+from exact.core.cards import Shoe
 from exact.games.punto_banco import PuntoBanco
+from exact.model.bets import Bet
 
 sys.path.insert(0, str(Path(__file__).parent))
 # The toy game registers itself when imported: only tests/test_toy_game.py imports it (and

@@ -12,7 +12,7 @@ the in-memory caches with a few valid commands, then for each case forks a child
 * reads standard input from a file, writes standard output and error to files, through text
   streams set up as Python sets them under a UTF-8 locale (stdout strict, stderr
   backslashreplace),
-* calls ``exact.cli.main(argv)`` (or ``exact.reports.build.main``) exactly as
+* calls ``exact.cli.app.main(argv)`` (or ``exact.reports.build.main``) exactly as
   ``python -m exact`` does (``sys.exit(main())``: an uncaught exception prints its traceback
   and exits 1) and ``os._exit``\\ s with the status.
 
@@ -215,7 +215,7 @@ def _child(case: dict, directory: Path) -> None:
 
                 status = reports_main(case["argv"])
             else:
-                from exact.cli import main
+                from exact.cli.app import main
 
                 status = main(case["argv"])
             status = 0 if status is None else status
@@ -348,7 +348,7 @@ def _warm_up(commands: Sequence[Sequence[str]]) -> None:
     import contextlib
     import io
 
-    from exact.cli import main
+    from exact.cli.app import main
 
     for argv in commands:
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
@@ -359,9 +359,9 @@ def serve(root: Path) -> None:
     """Read cases (JSON lines) on standard input, answer results (JSON lines)."""
     import gc
 
-    import exact.cli
+    import exact.cli.app
     import exact.reports.build  # noqa: F401
-    from exact.cli import build_parser
+    from exact.cli.app import build_parser
     from exact.games import REGISTRY, get_game
 
     build_parser()  # imports what the subcommands import lazily

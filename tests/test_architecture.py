@@ -18,27 +18,27 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "exact"
 
 # Modules of the command line, rendering, reports and analyses: a game definition uses none.
-UPPER = ("exact.cli", "exact.counting_cli", "exact.settle_cli", "exact.shoe_options",
-         "exact.century21_cli", "exact.own_commands",
-         "exact.output", "exact.spreadsheet", "exact.frames", "exact.notebooks", "exact.widgets",
-         "exact.reports", "exact.analysis", "exact.statistics", "exact.rarity", "exact.designer",
-         "exact.validation", "exact.removal", "exact.simulation", "exact.montecarlo",
-         "exact.assumptions", "exact.reference", "exact.nine_reference",
-         "exact.century21_reference")
+UPPER = ("exact.cli.app", "exact.cli.counting", "exact.cli.settle", "exact.core.shoe_options",
+         "exact.cli.century21", "exact.cli.own_commands",
+         "exact.render.output", "exact.render.spreadsheet", "exact.core.frames", "exact.lab.notebooks", "exact.lab.widgets",
+         "exact.reports", "exact.analysis.bet_analysis", "exact.analysis.statistics", "exact.analysis.rarity", "exact.analysis.designer",
+         "exact.analysis.validation", "exact.analysis.removal", "exact.analysis.simulation", "exact.analysis.montecarlo",
+         "exact.analysis.assumptions", "exact.reference.punto_banco", "exact.reference.nine_and_nines",
+         "exact.reference.century21")
 # The counting engines and the core they stand on: they import no game (the base class of the
-# games, exact.games.base, is the model they count for, not a game).
-ENGINES = ("exact.cards", "exact.enumerator", "exact.compiled", "exact.staged", "exact.batch",
-           "exact.cache", "exact.live", "exact.expressions", "exact.features", "exact.bets",
-           "exact.parsing", "exact.files", "exact.progress", "exact.errors")
+# games, exact.model.game, is the model they count for, not a game).
+ENGINES = ("exact.core.cards", "exact.core.enumerator", "exact.engines.compiled", "exact.engines.staged", "exact.engines.batch",
+           "exact.engines.cache", "exact.engines.live", "exact.model.expressions", "exact.model.features", "exact.model.bets",
+           "exact.core.parsing", "exact.core.files", "exact.core.progress", "exact.errors")
 
 # Known debt, to be moved out of exact/games/ when the package gets its layout (issue 12,
 # step 4). These three modules are analysis and rendering code of 21st Century Baccarat (its
 # batch evaluator and removal table, its simulation, its analysis text) that still sit beside
-# the game; the game no longer reaches them (its commands are registered in exact.own_commands,
-# its shoe play in exact.simulation.OWN_PLAYS). The test fails when an entry is no longer
+# the game; the game no longer reaches them (its commands are registered in exact.cli.own_commands,
+# its shoe play in exact.analysis.simulation.OWN_PLAYS). The test fails when an entry is no longer
 # needed, so the list only shrinks.
-MISPLACED_GAME_MODULES = {"exact.games.century21_batch", "exact.games.century21_report",
-                          "exact.games.century21_simulation"}
+MISPLACED_GAME_MODULES = {"exact.analysis.century21_batch", "exact.render.century21",
+                          "exact.analysis.century21_simulation"}
 
 
 def _module_name(path: Path) -> str:
@@ -52,8 +52,8 @@ MODULES = {_module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
 
 
 def _resolve(name: str) -> str | None:
-    """The package module that importing ``name`` loads last (``exact.cards.Shoe`` ->
-    ``exact.cards``), or None for a module outside the package."""
+    """The package module that importing ``name`` loads last (``exact.core.cards.Shoe`` ->
+    ``exact.core.cards``), or None for a module outside the package."""
     while name and name not in MODULES:
         name = name.rpartition(".")[0]
     return name or None
@@ -114,8 +114,8 @@ def _cycle(graph: dict[str, dict[str, int]]) -> list[str] | None:
 
 def test_the_graph_is_read() -> None:
     # a reader that saw no imports would pass every test below
-    assert "exact.cards" in GRAPH["exact.enumerator"]
-    assert "exact.games.century21" in GRAPH["exact.games.century21_solve"]
+    assert "exact.core.cards" in GRAPH["exact.core.enumerator"]
+    assert "exact.games.century21.game" in GRAPH["exact.games.century21.solve"]
     assert _cycle({"a": {"b": 1}, "b": {"a": 2}}) == ["a", "b", "a"]
     assert _cycle({"a": {"b": 1}, "b": {}}) is None
 
@@ -143,7 +143,7 @@ def test_games_import_no_upper_layer(module: str) -> None:
 @pytest.mark.parametrize("module", ENGINES)
 def test_engines_import_no_game(module: str) -> None:
     games = {target: line for target, line in GRAPH[module].items()
-             if target.startswith("exact.games") and target not in ("exact.games.base",)}
+             if target.startswith("exact.games") and target not in ("exact.model.game",)}
     upward = {target: line for target, line in GRAPH[module].items() if _within(target, UPPER)}
     assert not games and not upward, f"{module} imports {games | upward} (module: line)"
 

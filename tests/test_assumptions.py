@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from exact.assumptions import (
+from exact.analysis.assumptions import (
     SOURCES,
     AssumptionError,
     _read,
@@ -15,8 +15,8 @@ from exact.assumptions import (
     assumptions_json,
     game_assumptions,
 )
-from exact.cli import main
-from exact.games.century21_rules import DEFAULT_RULES
+from exact.cli.app import main
+from exact.games.century21.rules import DEFAULT_RULES
 
 TINY = "A:1,2:1,5:1,6:2,9:1,K:2,X:2"
 

@@ -9,19 +9,19 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from exact.analysis import analyze, game_bets
-from exact.batch import BetEvaluator
-from exact.cards import Shoe
-from exact.compiled import (
+from exact.analysis.bet_analysis import analyze, game_bets
+from exact.core.cards import Shoe
+from exact.core.enumerator import falling
+from exact.engines.batch import BetEvaluator
+from exact.engines.compiled import (
     BatchProjection,
     CompiledDeal,
     batch_dtype,
     counts_matrix,
     load_or_compile,
 )
-from exact.enumerator import falling
 from exact.errors import ShoeError
-from exact.features import Needs
+from exact.model.features import Needs
 
 from batch_helpers import direct_counts, random_depleted, small_shoes
 

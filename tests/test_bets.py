@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from exact.analysis import analyze, game_bets
-from exact.bets import load_bets, parse_pays
-from exact.cards import Shoe
+from exact.analysis.bet_analysis import analyze, game_bets
+from exact.core.cards import Shoe
 from exact.errors import BetFileError
-from exact.expressions import Expression, ExpressionError
+from exact.model.bets import load_bets, parse_pays
+from exact.model.expressions import Expression, ExpressionError
 
 BOTH_NATURAL_NINES = """
 [[bet]]

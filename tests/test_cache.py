@@ -1,4 +1,4 @@
-"""The disk cache (exact/cache.py) never runs code and never trusts a damaged entry.
+"""The disk cache (exact/engines/cache.py) never runs code and never trusts a damaged entry.
 
 For every kind of entry (compiled deals, bet-event matrices, century21 settled outcomes, the
 factorised counter's compiled bets) a damaged file is planted exactly where the entry goes;
@@ -28,19 +28,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exact import batch, cache
-from exact.analysis import game_bets
-from exact.cards import Shoe
-from exact.compiled import CompiledDeal, _decode_compiled
-from exact.games import base
-from exact.games.base import compiled_key
-from exact.games.century21_batch import (
+from exact.analysis.bet_analysis import game_bets
+from exact.analysis.century21_batch import (
     Century21Evaluator,
     _decode_settled,
     _key_parts,
     compiled_pair,
     evaluator_for,
 )
+from exact.core.cards import Shoe
+from exact.engines import batch, cache
+from exact.engines.compiled import CompiledDeal, _decode_compiled
+from exact.model import game as base
+from exact.model.game import compiled_key
 
 
 class _Planted:
@@ -76,7 +76,7 @@ def test_the_planted_payloads_do_run_code_when_unpickled(tmp_path) -> None:
     assert marker.exists()
 
 
-# --- building entries by hand (the layout of exact/cache.py's module docstring) ---------------
+# --- building entries by hand (the layout of exact/engines/cache.py's module docstring) -----------
 def npy(array: np.ndarray) -> bytes:
     buffer = io.BytesIO()
     np.save(buffer, array)
@@ -179,10 +179,10 @@ def _century21(deal) -> Kind:
 
 
 def _factorised(punto_banco) -> Kind:
-    """The factorised counter's compiled bet (exact/factorised.py): a bet on the colours of
+    """The factorised counter's compiled bet (exact/engines/factorised.py): a bet on the colours of
     the first cards by position, on two 2-deck shoes that hold every card (one entry)."""
-    from exact import factorised
-    from exact.cards import CARDS
+    from exact.core.cards import CARDS
+    from exact.engines import factorised
 
     bet_file = Path(__file__).parent / "data" / "card_level_bets.toml"
     bets = tuple(b for b in game_bets(punto_banco, [bet_file]) if b.id == "red-first-card")
@@ -205,10 +205,11 @@ def _factorised(punto_banco) -> Kind:
 
 
 def _light(punto_banco) -> Kind:
-    """The plain form of a few bets of a value-level deal (exact/light.py), which a fresh
+    """The plain form of a few bets of a value-level deal (exact/engines/light.py), which a fresh
     process reads without numpy: written by the first analysis, read by the next (numpy is
     loaded in the tests, so the reader is called as analysis calls it in a fresh process)."""
-    from exact import analysis, light
+    from exact.analysis import bet_analysis as analysis
+    from exact.engines import light
 
     bets = [b for b in game_bets(punto_banco) if b.id in ("banker", "tie", "dragon-7")]
     needs = punto_banco.needs(set().union(*(bet.features for bet in bets)))
@@ -354,7 +355,7 @@ def test_a_compiled_deal_round_trips_exactly(punto_banco, tmp_path, monkeypatch)
     monkeypatch.setenv("EXACT_CACHE_DIR", str(tmp_path))
     deal = punto_banco.deal(punto_banco.needs(["player_pair"]))
     compiled = CompiledDeal.compile(deal)
-    from exact.compiled import load_or_compile
+    from exact.engines.compiled import load_or_compile
     load_or_compile(deal, ["round trip"], compile_deal=lambda _: compiled)
     read = load_or_compile(deal, ["round trip"], compile_deal=pytest.fail)
     assert repr(read.records) == repr(compiled.records)
@@ -448,7 +449,7 @@ def test_concurrent_builders_leave_one_valid_entry(punto_banco, tmp_path, monkey
 
 
 def _encoded(compiled: CompiledDeal) -> tuple[dict, dict]:
-    from exact.compiled import _encode_compiled
+    from exact.engines.compiled import _encode_compiled
     return _encode_compiled(compiled)
 
 
@@ -497,8 +498,8 @@ def test_no_damage_to_an_entry_escapes_the_checks(fuzzed_entry, data) -> None:
 
 _BUILDER = """
 import sys
-from exact.games.base import compiled_key
-from exact.compiled import load_or_compile
+from exact.model.game import compiled_key
+from exact.engines.compiled import load_or_compile
 from exact.games import get_game
 game = get_game("punto-banco")
 needs = game.needs(["player_paired", "banker_paired"])

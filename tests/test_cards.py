@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from exact.cards import Card, Shoe, View
+from exact.core.cards import Card, Shoe, View
 from exact.errors import CardError, ShoeError
 
 

@@ -12,12 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exact.cards import Shoe
-from exact.century21_reference import X, brute_force, simulate
-from exact.enumerator import enumerate_rounds
+from exact.core.cards import Shoe
+from exact.core.enumerator import enumerate_rounds
 from exact.errors import RuleError, ShoeError
 from exact.games import get_game
-from exact.games.century21 import (
+from exact.games.century21.game import (
     DEFAULT_RULES,
     Century21Deal,
     StrategyError,
@@ -25,8 +24,9 @@ from exact.games.century21 import (
     record_outcome,
     settle,
 )
-from exact.games.century21_rules import Rules, RuleWarning
-from exact.games.century21_solve import deviation_gaps, equilibrium, strategy_by_name
+from exact.games.century21.rules import Rules, RuleWarning
+from exact.games.century21.solve import deviation_gaps, equilibrium, strategy_by_name
+from exact.reference.century21 import X, brute_force, simulate
 
 FULL = Shoe.standard(8, jokers=8)
 TINY = "A:1,2:1,5:1,6:2,9:1,K:2,X:2"  # ten cards, two jokers
@@ -207,8 +207,8 @@ def test_game_is_registered() -> None:
 
 
 def test_table_economics_is_heads_up_times_seats_by_a_multi_seat_brute_force() -> None:
-    from exact.century21_reference import table_brute_force
-    from exact.games.century21_economics import table_economics
+    from exact.analysis.century21_economics import table_economics
+    from exact.reference.century21 import table_brute_force
 
     cards = [0, 0, 0, 5, 5, 6, 6, X, X]  # 9 cards: two players, the dealer, up to 3 draws
     shoe = Shoe.parse("K:3,5:2,6:2,X:2")
@@ -226,9 +226,9 @@ def test_economics_count_the_checking_seat_and_break_even_by_a_multi_seat_brute_
     """One seat plays its exact best response, the other House Way: the dealer's gross, its
     break-even bet and, with a wager covering 1.5 or 1 seats, the seat-by-seat action in dice
     order, all against a card-by-card count over every arrangement of a 9-card shoe."""
-    from exact.century21_reference import house_player, table_dealer_gross, table_seat_results
-    from exact.games.century21 import player_tag
-    from exact.games.century21_economics import table_economics
+    from exact.analysis.century21_economics import table_economics
+    from exact.games.century21.game import player_tag
+    from exact.reference.century21 import house_player, table_dealer_gross, table_seat_results
 
     cards = [0, 0, 0, 5, 5, 6, 6, X, X]
     table = game_table(DEFAULT_RULES, Shoe.parse("K:3,5:2,6:2,X:2"))
@@ -256,7 +256,7 @@ def test_economics_count_the_checking_seat_and_break_even_by_a_multi_seat_brute_
 
 
 def test_economics_break_even_and_no_action(full_table) -> None:
-    from exact.games.century21_economics import EconomicsError, table_economics
+    from exact.analysis.century21_economics import EconomicsError, table_economics
 
     economics = table_economics(full_table, players=6, bet=10)
     edge = economics.player_edge
@@ -282,7 +282,7 @@ def test_economics_break_even_and_no_action(full_table) -> None:
 def test_cli_json_shape_and_errors(capsys) -> None:
     import json
 
-    from exact.cli import main
+    from exact.cli.app import main
 
     assert main(["analyze", "century21", "--shoe", TINY, "--strategy", "equilibrium",
                  "--bet", "20", "--collection", "1", "--json"]) == 0
@@ -328,7 +328,7 @@ def test_property_table_and_generic_enumerator_agree_on_any_small_shoe(counts, f
 
 
 def test_joker_decisions_are_searched_so_a_rule_change_changes_them(full_table) -> None:
-    from exact.games.century21 import has_joker, set_order
+    from exact.games.century21.game import has_joker, set_order
 
     def drawing_joker_sets(table):
         player, dealer = table.house_way()
@@ -379,7 +379,7 @@ def test_cli_json_of_a_mixed_strategy_writes_expected_counts_as_fractions(capsys
     appear (outcomes, rarity tiers, top award), written as exact strings."""
     import json
 
-    from exact.cli import main
+    from exact.cli.app import main
 
     assert main(["analyze", "century21", "--strategy", "equilibrium", "--json"]) == 0
     player = json.loads(capsys.readouterr().out)["bets"]["player"]

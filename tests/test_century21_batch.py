@@ -10,19 +10,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from exact.cards import Shoe
-from exact.cli import main
-from exact.compiled import counts_matrix
-from exact.enumerator import enumerate_rounds
-from exact.errors import ExactError
-from exact.games.century21 import (
-    DEFAULT_RULES,
-    StrategyError,
-    game_table,
-    record_outcome,
-    shoe_for,
-)
-from exact.games.century21_batch import (
+from exact.analysis.century21_batch import (
     CLASS_KEYS,
     Century21Evaluator,
     class_removal_table,
@@ -30,6 +18,18 @@ from exact.games.century21_batch import (
     evaluator_for,
     fixed_pair,
     remove_class,
+)
+from exact.cli.app import main
+from exact.core.cards import Shoe
+from exact.core.enumerator import enumerate_rounds
+from exact.engines.compiled import counts_matrix
+from exact.errors import ExactError
+from exact.games.century21.game import (
+    DEFAULT_RULES,
+    StrategyError,
+    game_table,
+    record_outcome,
+    shoe_for,
 )
 
 FULL = shoe_for(DEFAULT_RULES)
@@ -220,7 +220,7 @@ def test_settled_outcomes_round_trip_through_the_disk_cache(evaluator, monkeypat
     # a second evaluator reads the settlement from the cache (settling would fail here), and
     # what it reads equals settling afresh
     evaluator.outcomes  # noqa: B018 (settles, or reads, and stores)
-    import exact.games.century21_batch as module
+    import exact.analysis.century21_batch as module
 
     def refuse(*_):
         raise AssertionError("settled again instead of read from the disk cache")

@@ -12,18 +12,18 @@ from itertools import permutations
 import numpy as np
 import pytest
 
-from exact.cards import CARDS, Shoe
-from exact.cli import main
-from exact.enumerator import deal_from_cards, enumerate_rounds
-from exact.games.century21 import DEFAULT_RULES, game_table, record_outcome, shoe_for
-from exact.games.century21_batch import evaluator_for
-from exact.simulation import (
+from exact.analysis.century21_batch import evaluator_for
+from exact.analysis.simulation import (
     ShoeRules,
     SimulationConfig,
     SimulationError,
     play_shoes,
     shoe_play,
 )
+from exact.cli.app import main
+from exact.core.cards import CARDS, Shoe
+from exact.core.enumerator import deal_from_cards, enumerate_rounds
+from exact.games.century21.game import DEFAULT_RULES, game_table, record_outcome, shoe_for
 
 from batch_helpers import (
     assert_same_result_on_a_dask_cluster,

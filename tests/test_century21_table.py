@@ -7,9 +7,9 @@ from fractions import Fraction
 
 import pytest
 
-from exact.games.century21 import DEFAULT_RULES
-from exact.games.century21_table import CircleWager, settle_table
-from exact.settlement import SettlementError
+from exact.games.century21.game import DEFAULT_RULES
+from exact.games.century21.table import CircleWager, settle_table
+from exact.model.settlement import SettlementError
 
 
 def test_backline_circles_share_the_seats_result_and_each_pays_collection() -> None:

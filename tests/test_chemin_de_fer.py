@@ -64,7 +64,8 @@ from typing import NamedTuple
 
 import pytest
 
-from exact.cli import main
+from exact.cli.app import main
+from exact.engines.strategy_games import best_response, deviation_gains, evaluate
 from exact.games import get_game
 from exact.games.chemin_de_fer import (
     PLAYER_FIVE,
@@ -77,7 +78,6 @@ from exact.games.chemin_de_fer import (
     nash_equilibria,
     sequence_form,
 )
-from exact.strategy_games import best_response, deviation_gains, evaluate
 
 KEMENY_SNELL_DRAW_ON_FIVE = Fraction(9, 11)
 
@@ -593,7 +593,7 @@ def test_commission_game_has_a_unique_nash_equilibrium_and_player_indifference_s
 
 # --- House Way is the Punto Banco coup --------------------------------------------------------
 def test_house_way_against_house_way_is_the_punto_banco_coup():
-    from exact.cards import Shoe
+    from exact.core.cards import Shoe
 
     punto_banco = get_game("punto-banco")
     rounds = punto_banco.round_distribution(Shoe.standard(8), ["winner"])

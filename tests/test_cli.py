@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from exact.cli import main
+from exact.cli.app import main
 
 
 def run(*args: str) -> subprocess.CompletedProcess:

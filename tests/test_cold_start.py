@@ -8,12 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from exact.cli import main
+from exact.cli.app import main
 
 # Runs the command line, then reports on standard error which heavy modules were imported.
 _CHILD = """
 import sys
-from exact.cli import main
+from exact.cli.app import main
 code = main(sys.argv[1:])
 heavy = [m for m in ("numpy", "sympy", "pandas", "matplotlib", "openpyxl") if m in sys.modules]
 print("imported:", " ".join(heavy), file=sys.stderr)

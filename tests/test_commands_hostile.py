@@ -15,10 +15,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from exact.cli import main
-from exact.output import json_text
-from exact.rarity import TierFrequency
-from exact.simulation import MAX_SHOES, SimulationConfig, shoe_seeds, simulate
+from exact.analysis.rarity import TierFrequency
+from exact.analysis.simulation import MAX_SHOES, SimulationConfig, shoe_seeds, simulate
+from exact.cli.app import main
+from exact.render.output import json_text
 
 ALMOST_SURE = """
 [[bet]]
@@ -201,7 +201,7 @@ def test_seeds_are_made_lazily_and_match_the_spawned_children(monkeypatch) -> No
         asked.append(len(shoes))
         return lazy[shoes.start:shoes.stop] if seed == 2024 else []
 
-    monkeypatch.setattr("exact.simulation.shoe_seeds", recorded)
+    monkeypatch.setattr("exact.analysis.simulation.shoe_seeds", recorded)
     result = simulate(SimulationConfig(bet_ids=("tie",)), shoes=5, seed=2024, workers=1, chunk=2)
     assert asked == [2, 2, 1]  # job by job, never every seed at once
     assert result.shoes == 5 and result.rounds > 0

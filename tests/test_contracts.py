@@ -1,4 +1,4 @@
-"""The typed game contracts (exact/contracts.py): what each game offers, named refusals."""
+"""The typed game contracts (exact/model/contracts.py): what each game offers, named refusals."""
 
 from __future__ import annotations
 
@@ -7,20 +7,20 @@ from pathlib import Path
 
 import pytest
 
-from exact import contracts
-from exact.analysis import analyze
-from exact.cards import Shoe
-from exact.cli import main
+from exact.analysis.bet_analysis import analyze
+from exact.cli.app import main
+from exact.core.cards import Shoe
 from exact.errors import ExactError
 from exact.games import REGISTRY, get_game
+from exact.model import contracts
 
 OFFERS = {  # game id -> the capabilities it offers
     "punto-banco": {"BetGame", "HasRules"},
     "nine-and-nines": {"BetGame", "HasRules", "WinsWhen", "SymmetricBets", "SymmetricFeatures",
                        "MainWager"},
     # its analyze, eor and edge commands and its shoe play are registered above the games
-    # (exact.own_commands, exact.simulation.OWN_PLAYS): the game itself offers its rules and
-    # declares the options its commands take
+    # (exact.cli.own_commands, exact.analysis.simulation.OWN_PLAYS): the game itself offers its
+    # rules and declares the options its commands take
     "century21": {"OwnOptions", "HasRules"},
     "chemin-de-fer": {"OwnAnalyze", "OwnOptions", "HasRules"},
 }
@@ -36,8 +36,8 @@ def test_each_game_offers_what_it_declares(game_id: str) -> None:
 
 
 def test_own_commands_are_found_by_game_id() -> None:
-    from exact.own_commands import own_command
-    from exact.simulation import OWN_PLAYS
+    from exact.analysis.simulation import OWN_PLAYS
+    from exact.cli.own_commands import own_command
 
     own = {command: own_command(get_game("century21"), command) is not None
            for command in ("analyze", "eor", "edge")}
@@ -81,7 +81,7 @@ def test_one_games_option_is_refused_on_another(argv: list[str], owners: str, ca
 
 def test_every_option_belongs_to_some_game() -> None:
     """No option of a command is refused by every game (each is someone's)."""
-    from exact.cli import SHARED_OPTIONS, _command_parsers, build_parser, game_options
+    from exact.cli.app import SHARED_OPTIONS, _command_parsers, build_parser, game_options
 
     for command, parser in _command_parsers(build_parser()).items():
         if command == "games":

@@ -10,13 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from exact.analysis import analyze, game_bets
-from exact.cards import CARDS, RANKS, Card, Shoe
-from exact.cli import main
-from exact.live import KnownCardError, next_round
-from exact.montecarlo import simulate_rounds, within_interval
-from exact.reference import FEATURES, _cards_needed, play
-from exact.removal import (
+from exact.analysis.bet_analysis import analyze, game_bets
+from exact.analysis.montecarlo import simulate_rounds, within_interval
+from exact.analysis.removal import (
     CountError,
     balanced,
     betting_correlation,
@@ -24,6 +20,10 @@ from exact.removal import (
     effects_of_removal,
     parse_tags,
 )
+from exact.cli.app import main
+from exact.core.cards import CARDS, RANKS, Card, Shoe
+from exact.engines.live import KnownCardError, next_round
+from exact.reference.punto_banco import FEATURES, _cards_needed, play
 
 from batch_helpers import TRACKED
 
@@ -189,7 +189,7 @@ def test_known_cards_leave_out_the_bets_on_suits_of_third_cards_by_name_unless_a
     slow: the default set evaluates them."""
     from pathlib import Path
 
-    from exact.live import slow_with_known
+    from exact.engines.live import slow_with_known
 
     game = __import__("exact.games", fromlist=["get_game"]).get_game("punto-banco")
     bet_file = str(Path(__file__).parent / "data" / "card_level_bets.toml")
@@ -214,7 +214,7 @@ def test_known_cards_leave_out_the_bets_on_suits_of_third_cards_by_name_unless_a
 
 def forced_brute_force_bets(shoe: Shoe, known: dict[int, Card], bets) -> dict[str, list[int]]:
     """Per bet, its event counts over every ordered deal of ``shoe`` with the ``known`` cards
-    at their positions, card by card in the real order (exact/reference.py's tableau and
+    at their positions, card by card in the real order (exact/reference/punto_banco.py's tableau and
     features), the other positions weighted by the cards left."""
     counts = list(shoe.remove(list(known.values())).counts)
     size = sum(counts)

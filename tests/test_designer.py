@@ -13,14 +13,14 @@ import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from exact.analysis import BetAnalysis, analyze, game_bets
-from exact.cards import Shoe
-from exact.cli import main
-from exact.designer import DesignError, EdgeModel, practical_pays, solve_pays
+from exact.analysis.bet_analysis import BetAnalysis, analyze, game_bets
+from exact.analysis.designer import DesignError, EdgeModel, practical_pays, solve_pays
+from exact.analysis.rarity import tier_frequencies, top_award
+from exact.analysis.statistics import BetTable
+from exact.cli.app import main
+from exact.core.cards import Shoe
 from exact.games import get_game
-from exact.nine_reference import nines_by_counting
-from exact.rarity import tier_frequencies, top_award
-from exact.statistics import BetTable
+from exact.reference.nine_and_nines import nines_by_counting
 
 GAME = get_game("nine-and-nines")
 BETS = {bet.id: bet for bet in game_bets(GAME)}

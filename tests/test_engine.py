@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exact.cards import CARDS, SUITS, Shoe
-from exact.enumerator import falling
+from exact.core.cards import CARDS, SUITS, Shoe
+from exact.core.enumerator import falling
 from exact.errors import ShoeError
-from exact.reference import brute_force
+from exact.reference.punto_banco import brute_force
 
 from conftest import engine_counts
 
@@ -163,7 +163,7 @@ def test_the_benchmarks_naive_enumerator_agrees_with_the_engine(punto_banco):
     what the engine counts (so the benchmark compares like with like)."""
     from naive_enumerator import count
 
-    from exact.analysis import analyze, game_bets
+    from exact.analysis.bet_analysis import analyze, game_bets
 
     main = [bet for bet in game_bets(punto_banco) if bet.id in ("banker", "player", "tie")]
     result = analyze(punto_banco, Shoe.standard(1), main).bets["banker"]

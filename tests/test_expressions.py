@@ -18,11 +18,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exact.analysis import analyze
-from exact.bets import Bet, load_bets
-from exact.cards import Shoe
+from exact.analysis.bet_analysis import analyze
+from exact.core.cards import Shoe
 from exact.errors import BetFileError
-from exact.expressions import LIMITS, MAX_BITS, EvaluationError, Expression, ExpressionError, Limits
+from exact.model.bets import Bet, load_bets
+from exact.model.expressions import (
+    LIMITS,
+    MAX_BITS,
+    EvaluationError,
+    Expression,
+    ExpressionError,
+    Limits,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -322,7 +329,7 @@ def test_declared_feature_types_match_the_values_read(punto_banco):
     """Every feature of the shipped games declares the types of its values, and every value
     read off 1,500 seeded rounds is of them, each declared type seen (the load-time type
     check relies on the declarations)."""
-    from exact.cards import CARDS
+    from exact.core.cards import CARDS
     from exact.games.nine_and_nines import NineAndNines
     generator = np.random.default_rng(11)
     for game in (punto_banco, NineAndNines()):

@@ -1,4 +1,4 @@
-"""Factorised counting (exact.factorised) against the card-by-card brute force, on small and
+"""Factorised counting (exact.engines.factorised) against the card-by-card brute force, on small and
 odd shoes: bets on single cards by position, counts of ranks and suits over groups, third
 cards' suits and colours of all six cards."""
 
@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exact import factorised
-from exact.analysis import analyze
-from exact.bets import Bet, load_bets
-from exact.cards import CARDS, Shoe
-from exact.enumerator import falling
-from exact.reference import brute_force
+from exact.analysis.bet_analysis import analyze
+from exact.core.cards import CARDS, Shoe
+from exact.core.enumerator import falling
+from exact.engines import factorised
+from exact.model.bets import Bet, load_bets
+from exact.reference.punto_banco import brute_force
 
 BET_FILE = Path(__file__).parent / "data" / "card_level_bets.toml"
 
@@ -112,7 +112,7 @@ def test_a_bet_past_the_pattern_limit_is_refused_before_its_walk(punto_banco, mo
     measured count against the limit (TooFine, an EngineError), before walking any pattern;
     `analyze` passes the refusal on (no compiled walk of minutes and gigabytes), and the
     command line prints it on one line with exit status 2."""
-    from exact.cli import main
+    from exact.cli.app import main
     from exact.errors import EngineError
 
     monkeypatch.setattr(factorised, "PATTERN_LIMIT", 10)
@@ -142,8 +142,8 @@ def test_batch_evaluator_serves_card_level_bets_exactly(punto_banco, card_bets):
     third cards through the same plan as `analyze`: factorised counting, exact against the
     brute force on the odd shoes (compiled for the cards each batch holds, as `analyze` of the
     shoe is: the tests above leave those compiled forms in memory)."""
-    from exact.batch import BetEvaluator, batch_path
-    from exact.plan import plan
+    from exact.engines.batch import BetEvaluator, batch_path
+    from exact.engines.plan import plan
 
     inline = "".join(f'[[bet]]\nid = "{bet_id}"\n[[bet.event]]\nname = "Win"\n'
                      f'when = "{condition}"\npays = 5\n' for bet_id, condition in FINE_WITH_DRAWS)
@@ -165,7 +165,7 @@ def test_edge_command_on_a_card_level_bet(punto_banco, card_bets, tmp_path, caps
     import json
     from fractions import Fraction
 
-    from exact.cli import main
+    from exact.cli.app import main
 
     seen = tmp_path / "seen.txt"
     seen.write_text("")
@@ -186,7 +186,7 @@ def test_design_command_on_a_card_level_bet(card_bets, capsys):
     import json
     from fractions import Fraction
 
-    from exact.cli import main
+    from exact.cli.app import main
 
     assert main(["design", "punto-banco", "--shoe", "9H:2,9S:2,TH:1,KD:1,4C:1", "--bets",
                  str(BET_FILE), "--bet", "suited-third-cards", "--solve-for", "suited",
@@ -204,7 +204,7 @@ def test_design_command_on_a_card_level_bet(card_bets, capsys):
 def test_batch_beyond_int64_uses_python_integers(punto_banco, card_bets):
     """A batch holding a shoe of 2**20 cards (N**6 past 2**63) counts in Python integers,
     equal to the shoe-by-shoe counts, beside a small shoe of the same batch."""
-    from exact.batch import BetEvaluator
+    from exact.engines.batch import BetEvaluator
 
     bet = next(b for b in card_bets if b.id == "suited-third-cards")
     huge = Shoe.from_counts({"9H": 2**19, "3H": 2**18, "KD": 2**18 - 3, "4C": 3})

@@ -7,9 +7,9 @@ from fractions import Fraction
 
 import pytest
 
-from exact.analysis import analyze, game_bets
-from exact.cards import Shoe
-from exact.frames import FramesError
+from exact.analysis.bet_analysis import analyze, game_bets
+from exact.core.cards import Shoe
+from exact.core.frames import FramesError
 
 from conftest import require_module
 

@@ -9,11 +9,11 @@ from fractions import Fraction
 
 import pytest
 
-from exact.analysis import analyze, game_bets
-from exact.cards import Shoe
-from exact.enumerator import falling
+from exact.analysis.bet_analysis import analyze, game_bets
+from exact.core.cards import Shoe
+from exact.core.enumerator import falling
 from exact.games import get_game
-from exact.nine_reference import (
+from exact.reference.nine_and_nines import (
     NINE_EVENTS,
     NINE_PAYS,
     NINES_EVENTS,

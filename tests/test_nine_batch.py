@@ -12,15 +12,15 @@ from math import comb
 import numpy as np
 import pytest
 
-from exact.analysis import analyze, game_bets
-from exact.batch import BatchError, BetEvaluator, batch_path, supported_bets
-from exact.bets import load_bets
-from exact.cards import Shoe
-from exact.cli import main
-from exact.enumerator import falling
+from exact.analysis.bet_analysis import analyze, game_bets
+from exact.analysis.montecarlo import simulate_rounds, within_interval
+from exact.cli.app import main
+from exact.core.cards import Shoe
+from exact.core.enumerator import falling
+from exact.engines.batch import BatchError, BetEvaluator, batch_path, supported_bets
+from exact.engines.staged import _falling_products
 from exact.games import get_game
-from exact.montecarlo import simulate_rounds, within_interval
-from exact.staged import _falling_products
+from exact.model.bets import load_bets
 
 from batch_helpers import direct_counts, random_depleted, small_shoes
 

@@ -9,9 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exact.cards import CARDS
+from exact.core.cards import CARDS
 from exact.games import get_game
-from exact.nine_reference import (
+from exact.model.settlement import SettlementError, Wager, settle_round
+from exact.reference.nine_and_nines import (
     LOSE,
     MAIN_PAYS,
     NINE_PAYS,
@@ -21,8 +22,7 @@ from exact.nine_reference import (
     nine_tier,
     nines_tier,
 )
-from exact.reference import play, total
-from exact.settlement import SettlementError, Wager, settle_round
+from exact.reference.punto_banco import play, total
 
 GAME = get_game("nine-and-nines")
 SIDE = ("nine-player", "nine-banker", "nines")
@@ -107,8 +107,8 @@ def test_settlement_agrees_with_the_hand_written_tables(cards):
 
 
 def test_gross_must_cover_the_pays():
-    from exact.bets import load_bets
     from exact.errors import BetFileError
+    from exact.model.bets import load_bets
 
     text = ('[[bet]]\nid = "b"\n[[bet.event]]\nname = "Banker wins"\n'
             'when = "winner == \'banker\'"\npays = 1\ngross = "19/20"\n')

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from exact.analysis import game_bets
-from exact.bets import load_bets
-from exact.cards import Shoe
-from exact.cli import main
+from exact.analysis.bet_analysis import game_bets
+from exact.analysis.validation import TableValidationError, check_bets, validate_bets
+from exact.cli.app import main
+from exact.core.cards import Shoe
 from exact.games import get_game
-from exact.validation import TableValidationError, check_bets, validate_bets
+from exact.model.bets import load_bets
 
 GAME = get_game("nine-and-nines")
 SHIPPED = {bet.id: bet for bet in game_bets(GAME)}

@@ -1,4 +1,4 @@
-"""``-o FILE`` and every file written for a user (exact/files.py): written whole or not at all,
+"""``-o FILE`` and every file written for a user (exact/core/files.py): written whole or not at all,
 beside the real target; symlinks followed, directories/devices/FIFOs/sockets refused with one
 line and exit 2 (also as root: nothing is replaced by a regular file); the usual file mode."""
 
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from exact.cli import main
-from exact.files import OutputError, write_file
+from exact.cli.app import main
+from exact.core.files import OutputError, write_file
 
 # the cheapest command with an output: the tie on one deck
 COMMAND = ["analyze", "punto-banco", "--decks", "1", "--bet", "tie", "--json"]

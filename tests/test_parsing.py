@@ -1,4 +1,4 @@
-"""The parsing layer (exact.parsing): grammar, bounds, files; and every command-line example of
+"""The parsing layer (exact.core.parsing): grammar, bounds, files; and every command-line example of
 issue 11 that it covers ends with one line on standard error and exit status 2."""
 
 from __future__ import annotations
@@ -18,13 +18,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from exact.bets import load_bets, parse_pays
-from exact.cards import Shoe
-from exact.cli import main
-from exact.errors import BetFileError, InputError, RuleError, ShoeError
-from exact.games import century21
-from exact.games.century21_rules import DEFAULT_RULES, Rules
-from exact.parsing import (
+from exact.analysis.removal import CountError, parse_tags
+from exact.cli.app import main
+from exact.core.cards import Shoe
+from exact.core.parsing import (
     MAX_CARDS,
     MAX_DIGITS,
     MAX_FILE_BYTES,
@@ -34,7 +31,10 @@ from exact.parsing import (
     parse_number,
     read_user_file,
 )
-from exact.removal import CountError, parse_tags
+from exact.errors import BetFileError, InputError, RuleError, ShoeError
+from exact.games.century21 import game as century21
+from exact.games.century21.rules import DEFAULT_RULES, Rules
+from exact.model.bets import load_bets, parse_pays
 
 # --- the grammar ---------------------------------------------------------------------------------
 
@@ -315,7 +315,7 @@ def _one_line_and_status_2(name: str, expected: str, status: int, stdout: str,
 
 
 def test_issue_examples_give_one_line_and_status_2(tmp_path, capsys, monkeypatch):
-    """Through :func:`exact.cli.main`, as the command line runs them (a process each would
+    """Through :func:`exact.cli.app.main`, as the command line runs them (a process each would
     cost half a second to start; a sample runs as processes below)."""
     monkeypatch.setattr(sys, "stdin", open(os.devnull))  # noqa: SIM115 (closed by monkeypatch)
     wrong = []
@@ -354,9 +354,8 @@ def test_issue_examples_as_processes(tmp_path):
 def test_the_readme_input_limits_are_the_codes():
     """One section "Input limits"; its table is exactly :func:`quantities_table`, and every
     other bound it states is the constant the code uses (so neither can drift)."""
-    from exact.cache import MAX_ENTRY_BYTES, MAX_METADATA_BYTES
-    from exact.expressions import LIMITS, MAX_BITS
-    from exact.parsing import (
+    from exact.analysis.simulation import ROUNDS_KEPT, WORKERS_PER_CORE
+    from exact.core.parsing import (
         MAX_EXPONENT,
         MAX_FILE_BYTES,
         MAX_SIMULATED_CARDS,
@@ -364,13 +363,14 @@ def test_the_readme_input_limits_are_the_codes():
         MAX_SIMULATED_SHOES,
         quantities_table,
     )
-    from exact.simulation import ROUNDS_KEPT, WORKERS_PER_CORE
+    from exact.engines.cache import MAX_ENTRY_BYTES, MAX_METADATA_BYTES
+    from exact.model.expressions import LIMITS, MAX_BITS
 
     readme = (Path(__file__).parents[1] / "README.md").read_text()
     assert readme.count("### Input limits") == 1 and "Input limits of" not in readme
     start = readme.index("### Input limits\n")
     section = readme[start:readme.index("\n### ", start + 1)]
-    begin, end = "<!-- generated: exact.parsing.quantities_table() -->\n", \
+    begin, end = "<!-- generated: exact.core.parsing.quantities_table() -->\n", \
         "\n<!-- end of generated table -->"
     table = section[section.index(begin) + len(begin):section.index(end)]
     assert table == quantities_table(), "README's table is stale: paste quantities_table()"

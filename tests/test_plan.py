@@ -1,5 +1,5 @@
-"""The engine plan (exact/plan.py): every engine it can choose agrees with the reference twin,
-every command runs the same engine for the same bet, and a forced engine that cannot serve a
+"""The engine plan (exact/engines/plan.py): every engine it can choose agrees with the reference
+twin, every command runs the same engine for the same bet, and a forced engine that cannot serve a
 bet is refused by name."""
 
 from __future__ import annotations
@@ -10,15 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from exact import analysis, batch, plan
-from exact.analysis import analyze, game_bets
-from exact.batch import BetEvaluator
-from exact.cards import CARDS, Shoe
-from exact.cli import main
-from exact.compiled import counts_matrix
+from exact.analysis import bet_analysis as analysis
+from exact.analysis.bet_analysis import analyze, game_bets
+from exact.cli.app import main
+from exact.core.cards import CARDS, Shoe
+from exact.engines import batch, plan
+from exact.engines.batch import BetEvaluator
+from exact.engines.compiled import counts_matrix
+from exact.engines.live import next_round
 from exact.games import get_game
-from exact.live import next_round
-from exact.reference import brute_force
+from exact.reference.punto_banco import brute_force
 
 SHOES = {  # a small shoe of ranks and suits, and an odd one (identical cards, for perfects)
     "small": Shoe.parse("AS:2,5H:2,9D:2,KC:2,2D:1,7C:1"),

@@ -5,8 +5,8 @@ from __future__ import annotations
 import io
 import sys
 
-from exact.cli import main
-from exact.progress import Tracker, status, steps
+from exact.cli.app import main
+from exact.core.progress import Tracker, status, steps
 
 
 class Terminal(io.StringIO):

@@ -6,9 +6,9 @@ from fractions import Fraction
 
 import pytest
 
-from exact.analysis import analyze
-from exact.cards import Shoe
-from exact.enumerator import falling
+from exact.analysis.bet_analysis import analyze
+from exact.core.cards import Shoe
+from exact.core.enumerator import falling
 
 from conftest import engine_counts
 

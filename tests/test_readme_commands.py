@@ -1,7 +1,7 @@
 """Every toolkit command the README shows runs, exits 0, and (where it reads no user file)
 prints exactly its recorded output in ``tests/golden/``.
 
-The commands run in this process through :func:`exact.cli.main` (the console script's own
+The commands run in this process through :func:`exact.cli.app.main` (the console script's own
 entry point), so that the compiled forms they share are built once. The golden outputs pin
 every figure and every byte of the text, JSON and CSV the README promises. Regenerate them
 only for a reason stated in the commit: ``EXACT_UPDATE_GOLDEN=1 python -m pytest -m ""
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from exact.cli import main
+from exact.cli.app import main
 
 from readme_commands import ReadmeCommand, readme_commands, user_files
 
@@ -78,7 +78,7 @@ def test_a_readme_bet_file_joins_the_shipped_bets(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     """At 8 decks the default analysis and the README's bet file share one "bets" mapping."""
-    from exact.enumerator import falling
+    from exact.core.enumerator import falling
 
     command, = (command for command in COMMANDS if command.user_files == ("my_bets.toml",))
     status, out, err = run(command, tmp_path, monkeypatch, capsys)

@@ -14,13 +14,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from exact.analysis import analyze, game_bets
-from exact.cards import Shoe
+from exact.analysis.bet_analysis import analyze, game_bets
+from exact.analysis.statistics import normal_quantile, result_interval, volatility_index
+from exact.core.cards import Shoe
 from exact.games import REGISTRY
+from exact.render.spreadsheet import REPORT_WORKBOOK
 from exact.reports import ReportError, available_reports, report_module_name
 from exact.reports.sections import Context, grouped, percent, published_checks
-from exact.spreadsheet import REPORT_WORKBOOK
-from exact.statistics import normal_quantile, result_interval, volatility_index
 
 from conftest import require_module
 
@@ -391,7 +391,7 @@ def test_nine_and_nines_numbers_read_back_from_the_pdf(built):
     assert data["published"]["all_agree"] and data["side_checks"]["all_agree"]
     assert data["brute_force"]["all_agree"] and data["simulation"]["all_agree"]
     # the designer's solved pay really gives the target edge, and is in the PDF
-    from exact.designer import EdgeModel
+    from exact.analysis.designer import EdgeModel
 
     design = next(d for d in data["designer"] if d["bet"] == "NINES")
     model = EdgeModel.of(result.bets["nines"])
@@ -401,9 +401,9 @@ def test_nine_and_nines_numbers_read_back_from_the_pdf(built):
 
 
 def test_century21_numbers_read_back_from_the_pdf(built):
-    from exact.games.century21 import DEFAULT_RULES, game_table
-    from exact.games.century21_rules import DATA
-    from exact.games.century21_solve import equilibrium
+    from exact.games.century21.game import DEFAULT_RULES, game_table
+    from exact.games.century21.rules import DATA
+    from exact.games.century21.solve import equilibrium
 
     text = _text(built["century21"])
     plain = text

@@ -8,8 +8,8 @@ from fractions import Fraction
 
 import pytest
 
-from exact.cli import main
-from exact.nine_reference import LOSE, MAIN_PAYS, PUSH, ROUNDS
+from exact.cli.app import main
+from exact.reference.nine_and_nines import LOSE, MAIN_PAYS, PUSH, ROUNDS
 
 SIDE = ("nine-player", "nine-banker", "nines")
 MAIN = ("player", "banker", "tie")

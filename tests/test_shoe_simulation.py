@@ -7,10 +7,8 @@ import json
 import numpy as np
 import pytest
 
-from exact.analysis import analyze, game_bets
-from exact.cards import CARDS, Shoe
-from exact.cli import main
-from exact.simulation import (
+from exact.analysis.bet_analysis import analyze, game_bets
+from exact.analysis.simulation import (
     ShoeRules,
     SimulationConfig,
     SimulationError,
@@ -18,6 +16,8 @@ from exact.simulation import (
     simulate,
     tags_tuple,
 )
+from exact.cli.app import main
+from exact.core.cards import CARDS, Shoe
 
 from batch_helpers import (
     assert_same_result_on_a_dask_cluster,

@@ -1,8 +1,8 @@
 """Punto Banco side bets and rule variants (exact/data/punto_banco/side_bets.toml).
 
 Published figures (../shared/reference/published-figures.md) are asserted exactly; every
-shipped bet is compared with the card-by-card brute force of exact/reference.py on small odd
-shoes; hypothesis checks invariants between bets on random small shoes.
+shipped bet is compared with the card-by-card brute force of exact/reference/punto_banco.py on small
+odd shoes; hypothesis checks invariants between bets on random small shoes.
 
 Counting units. The engine counts ordered sequences of 6 cards, denominator N!/(N-6)!.
 Pair figures are published per *unordered* two-card hand: a hand's first two cards, out of
@@ -27,12 +27,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from exact.analysis import analyze, game_bets
-from exact.bets import Bet, load_bets
-from exact.cards import CARDS, Shoe
-from exact.enumerator import falling
+from exact.analysis.bet_analysis import analyze, game_bets
+from exact.core.cards import CARDS, Shoe
+from exact.core.enumerator import falling
 from exact.games.punto_banco import DATA
-from exact.reference import brute_force
+from exact.model.bets import Bet, load_bets
+from exact.reference.punto_banco import brute_force
 
 from readme_commands import readme_bets
 
@@ -300,7 +300,7 @@ def test_bets_written_only_in_toml_are_analysed_exactly(punto_banco, tmp_path):
 def test_cli_selection_and_listing(capsys):
     """Run in this process (`python -m exact` itself is run by test_cli and the fuzz suite):
     the listing, and the bets that --group and --bet select."""
-    from exact.cli import main
+    from exact.cli.app import main
 
     def output(*args: str) -> str:
         assert main(list(args)) == 0
@@ -387,14 +387,14 @@ def test_duplicate_id_across_files_names_both_files(tmp_path):
                            "perfect-pairs": -1}),
 ])
 def test_settled_rounds(punto_banco, cards, expected):
-    from exact.settlement import Wager, settle_round
+    from exact.model.settlement import Wager, settle_round
 
     settled = settle_round(punto_banco, cards, [Wager(bet, 1) for bet in expected])
     assert {s.wager.bet: s.net for s in settled.settlements} == expected
 
 
 def test_seeded_simulation_agrees_with_the_side_bets(punto_banco, shipped, eight):
-    from exact.reference import simulate
+    from exact.reference.punto_banco import simulate
 
     rounds, z = 20_000, 3.89  # two-sided 99.99% normal quantile
     bets = [shipped[b] for b in ("dragon-7", "panda-8", "super-6", "player-perfect-pair",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 
-from exact.cards import Shoe
-from exact.reference import simulate
+from exact.core.cards import Shoe
+from exact.reference.punto_banco import simulate
 
 from conftest import engine_counts
 

@@ -9,10 +9,15 @@ from fractions import Fraction
 
 import pytest
 
-from exact.analysis import analyze
-from exact.cards import Shoe
-from exact.cli import main
-from exact.spreadsheet import SpreadsheetError, analysis_tables, analysis_workbook, sheet_names
+from exact.analysis.bet_analysis import analyze
+from exact.cli.app import main
+from exact.core.cards import Shoe
+from exact.render.spreadsheet import (
+    SpreadsheetError,
+    analysis_tables,
+    analysis_workbook,
+    sheet_names,
+)
 
 from conftest import require_module
 

@@ -9,13 +9,13 @@ from functools import cached_property
 from hypothesis import given
 from hypothesis import strategies as st
 
-from exact.analysis import analyze
-from exact.bets import load_bets
-from exact.cards import CARDS, Shoe
-from exact.enumerator import falling
-from exact.features import Feature, Needs
+from exact.analysis.bet_analysis import analyze
+from exact.core.cards import CARDS, Shoe
+from exact.core.enumerator import falling
 from exact.games.punto_banco import FEATURES, PuntoBanco
-from exact.reference import brute_force
+from exact.model.bets import load_bets
+from exact.model.features import Feature, Needs
+from exact.reference.punto_banco import brute_force
 
 BETS = """
 [[bet]]

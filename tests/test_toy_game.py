@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from exact import games
-from exact.analysis import analyze
-from exact.cards import CARDS, RANKS, Shoe
-from exact.cli import main
+from exact.analysis.bet_analysis import analyze
+from exact.cli.app import main
+from exact.core.cards import CARDS, RANKS, Shoe
 
 from readme_commands import readme_blocks
 

@@ -8,16 +8,16 @@ from fractions import Fraction
 
 import pytest
 
-from exact.analysis import analyze, game_bets
-from exact.cards import Shoe
-from exact.designer import EdgeModel
+from exact.analysis.bet_analysis import analyze, game_bets
+from exact.analysis.designer import EdgeModel
+from exact.core.cards import Shoe
 from exact.errors import InputError
 
 from conftest import require_module
 
 require_module("ipywidgets")
 
-from exact.widgets import PaytableDesigner, WidgetsError  # noqa: E402
+from exact.lab.widgets import PaytableDesigner, WidgetsError  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -20,13 +20,13 @@ from importlib import import_module
 from typing import TypeVar
 
 from exact.errors import UnknownGameError as UnknownGameError
-from exact.games.base import Game
+from exact.model.game import Game
 
 # id -> (module, class): imported on demand so that no module needs to know every game.
 REGISTRY: dict[str, tuple[str, str]] = {
     "punto-banco": ("exact.games.punto_banco", "PuntoBanco"),
     "nine-and-nines": ("exact.games.nine_and_nines", "NineAndNines"),
-    "century21": ("exact.games.century21", "Century21"),
+    "century21": ("exact.games.century21.game", "Century21"),
     "chemin-de-fer": ("exact.games.chemin_de_fer", "CheminDeFer"),
 }
 ENTRY_POINT_GROUP = "exact.games"
@@ -35,7 +35,7 @@ GameClass = TypeVar("GameClass", bound=type)
 
 
 def register(game_class: GameClass) -> GameClass:
-    """Add ``game_class`` (a :class:`~exact.games.base.Game` with a class-level ``id``) to the
+    """Add ``game_class`` (a :class:`~exact.model.game.Game` with a class-level ``id``) to the
     registry under its ``id``, for :func:`get_game` and every command; returns it, so that it
     serves as a decorator. A shipped game's id cannot be taken.
 

@@ -12,7 +12,7 @@ its two-card composition, the Player its total: Downton and Lockwood 1975) and `
 their compositions). Cards are dealt without replacement from a full ``d``-deck shoe (the first
 coup), or with replacement in one deck's proportions (Model A of Ethier and Gámez).
 
-This module only *defines* the game, as a sequence form (:mod:`exact.strategy_games`): the
+This module only *defines* the game, as a sequence form (:mod:`exact.engines.strategy_games`): the
 exact summed payoffs of both sides for every pair of choices, over the ``N(N-1)...(N-5)``
 ordered six-card sequences (``13**6`` with replacement). Best responses, evaluation and the
 equilibria are the generic algorithms of that module.
@@ -37,12 +37,8 @@ from pathlib import Path
 from typing import ClassVar, Literal, get_args
 
 from exact import DATA as PACKAGE_DATA
-from exact.enumerator import falling
-from exact.errors import ExactError, RuleError
-from exact.errors import StrategyError as StrategyError
-from exact.features import Feature
-from exact.games.base import Game, read_rule_file
-from exact.strategy_games import (
+from exact.core.enumerator import falling
+from exact.engines.strategy_games import (
     Equilibria,
     Equilibrium,
     Leaf,
@@ -53,7 +49,11 @@ from exact.strategy_games import (
     pure,
     zero_sum_equilibrium,
 )
-from exact.strategy_games import best_response as generic_best_response
+from exact.engines.strategy_games import best_response as generic_best_response
+from exact.errors import ExactError, RuleError
+from exact.errors import StrategyError as StrategyError
+from exact.model.features import Feature
+from exact.model.game import Game, read_rule_file
 
 DATA = PACKAGE_DATA / "chemin_de_fer"
 # what the Player decides by; which strategy pair is analysed
@@ -479,7 +479,8 @@ class CheminDeFer(Game):
     id: str = "chemin-de-fer"
     name: str = "Baccara chemin de fer"
     bet_files: tuple[Path, ...] = ()
-    # the options of its analysis (exact.contracts.OwnOptions; the command line refuses others)
+    # the options of its analysis (exact.model.contracts.OwnOptions; the command line refuses
+    # others)
     command_options: ClassVar[Mapping[str, frozenset[str]]] = {
         "analyze": frozenset({"decks", "with_replacement", "information", "strategy",
                               "commission", "rules"}),
@@ -493,7 +494,7 @@ class CheminDeFer(Game):
         return self.rules.describe()
 
     def analyze_cli(self, args) -> str:
-        """The ``analyze chemin-de-fer`` command (hook called by :mod:`exact.cli`)."""
+        """The ``analyze chemin-de-fer`` command (hook called by :mod:`exact.cli.app`)."""
         rules = Rules.load(args.rules) if getattr(args, "rules", None) else self.rules
         commission = getattr(args, "commission", None)
         if commission is not None:

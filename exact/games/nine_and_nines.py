@@ -7,7 +7,7 @@ and every Punto Banco feature are reused unchanged; this module only adds the fe
 NINE and NINES tables are written in. The shipped tables are illustrative (the seed gives
 none): see ``exact/data/nine_and_nines/bets.toml``.
 
->>> from exact.cards import parse_cards
+>>> from exact.core.cards import parse_cards
 >>> game = NineAndNines()
 >>> record = game.record_from_cards(parse_cards("9D 4H KD 5C"))
 >>> [game.read(record, name) for name in ("player_initial_cards", "two_card_nines",
@@ -23,17 +23,17 @@ from pathlib import Path
 from types import NoneType
 
 from exact import DATA as PACKAGE_DATA
-from exact.cards import RANKS, SUITS, Card
-from exact.features import Feature, Needs
+from exact.core.cards import RANKS, SUITS, Card
 from exact.games.punto_banco import DATA as PUNTO_BANCO_DATA
 from exact.games.punto_banco import FEATURES as PUNTO_BANCO_FEATURES
 from exact.games.punto_banco import Hand, PuntoBanco, PuntoRecord, hand_total
+from exact.model.features import Feature, Needs
 
 DATA = PACKAGE_DATA / "nine_and_nines"
 
 # The side wagers' own rules, as conditions over the features below: every round a wager wins
 # must be paid by some tier of its table, and NINES must pay Player and Banker alike. Paytable
-# validation (exact.validation) checks user tables against these.
+# validation (exact.analysis.validation) checks user tables against these.
 WINS_WHEN = {
     "nine-player": "player_two_card_nine",
     "nine-banker": "banker_two_card_nine",

@@ -2,7 +2,7 @@
 
 The deal is staged: the Player's two cards, the Banker's two cards, then the third cards by
 the tableau. Only the stages a bet set needs are dealt, each seen through the card attributes
-its features need (see :mod:`exact.features`); the counting unit is always six ordered cards,
+its features need (see :mod:`exact.model.features`); the counting unit is always six ordered cards,
 so every bet of every stage shares one denominator.
 
 >>> game = PuntoBanco()
@@ -22,12 +22,12 @@ from types import MappingProxyType, NoneType
 from typing import Any, ClassVar, cast
 
 from exact import DATA as PACKAGE_DATA
-from exact.cards import Card, Label, Shoe, View
-from exact.enumerator import Distribution, Draw
+from exact.core.cards import Card, Label, Shoe, View
+from exact.core.enumerator import Distribution, Draw
+from exact.core.parsing import parse_integer, shown
 from exact.errors import RuleError, RuleInputError, ShoeError
-from exact.features import ORDER, Feature, Needs
-from exact.games.base import Game, read_rule_file
-from exact.parsing import parse_integer, shown
+from exact.model.features import ORDER, Feature, Needs
+from exact.model.game import Game, read_rule_file
 
 DATA = PACKAGE_DATA / "punto_banco"
 TOTALS = range(10)
@@ -288,7 +288,7 @@ def _side_features(side: str, index: int) -> list[Feature]:
 
 # --- card-level vocabulary: each dealt card by position, and counts over groups of cards ---
 # A position is (hand, index): hand 0 the Player's, 1 the Banker's; index 0-2 the first,
-# second and third card. A card is read by its label's field (exact.cards.Label).
+# second and third card. A card is read by its label's field (exact.core.cards.Label).
 POSITIONS = tuple((hand, index) for hand in (0, 1) for index in range(3))
 _SIDES = ("player", "banker")
 _ATTRIBUTE_VALUES = {"value": "0-9", "rank": '"A", "2"-"9", "T", "J", "Q", "K"',
@@ -385,7 +385,7 @@ class PuntoBanco(Game):
     id: str = "punto-banco"
     name: str = "Punto Banco"
     bet_files: tuple[Path, ...] = (DATA / "bets.toml", DATA / "side_bets.toml")
-    # where each card sits in a record, for the factorised counter (exact.factorised)
+    # where each card sits in a record, for the factorised counter (exact.engines.factorised)
     card_positions: ClassVar[tuple[tuple[int, int], ...]] = POSITIONS
     stage_positions: ClassVar[Mapping[str, tuple[tuple[int, int], ...]]] = MappingProxyType(
         {"player": ((0, 0), (0, 1)), "banker": ((1, 0), (1, 1)), "draws": ((0, 2), (1, 2))})
@@ -398,7 +398,7 @@ class PuntoBanco(Game):
         return _planned(self.rules, needs)
 
     # the stage that deals each position of a round (1 = first card dealt): Player, Banker,
-    # Player, Banker, then the third cards (exact.live forces known cards there)
+    # Player, Banker, then the third cards (exact.engines.live forces known cards there)
     position_stages: ClassVar[tuple[str, ...]] = ("player", "banker", "player", "banker",
                                                   "draws", "draws")
 
@@ -428,7 +428,7 @@ class PuntoBanco(Game):
     def record_from_cards(self, cards: Sequence[Card]) -> PuntoRecord:
         """Deal Player, Banker, Player, Banker, then third cards by the tableau.
 
-        >>> from exact.cards import parse_cards
+        >>> from exact.core.cards import parse_cards
         >>> game = PuntoBanco()
         >>> game.read(game.record_from_cards(parse_cards("9H 5C 9D 2S")), "winner")
         'player'

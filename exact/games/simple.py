@@ -2,13 +2,13 @@
 one group of cards, no draw depending on the cards) and the features; the deal, the records
 and the bet files come from here.
 
-A record is one tuple of :class:`~exact.cards.Label` per stage, in the order of
+A record is one tuple of :class:`~exact.core.cards.Label` per stage, in the order of
 :attr:`StagesGame.stages` (a stage not needed by the bets in play is ``()``); the cards of a
 stage of several cards come sorted by class. The README's "Adding a game" shows a whole game
 (Dragon Tiger) written on it.
 
->>> from exact.cards import Shoe
->>> from exact.features import Feature, Needs
+>>> from exact.core.cards import Shoe
+>>> from exact.model.features import Feature, Needs
 >>> class HighCard(StagesGame):
 ...     id, name, stages = "high-card", "High card", {"card": 1}
 ...     features = {"ace": Feature("ace", "the card is an ace", Needs.of(card=["rank"]),
@@ -26,10 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
-from exact.cards import Card, Label, View
-from exact.enumerator import Draw, Record, deal_from_cards
-from exact.features import Needs
-from exact.games.base import Game
+from exact.core.cards import Card, Label, View
+from exact.core.enumerator import Draw, Record, deal_from_cards
+from exact.model.features import Needs
+from exact.model.game import Game
 
 StagesRecord = tuple[tuple[Label, ...], ...]
 

@@ -15,12 +15,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import NoReturn
 
+from exact.core.files import write_file
+from exact.core.parsing import shown
+from exact.core.progress import steps
 from exact.errors import ExactError, one_line
-from exact.files import write_file
 from exact.games import get_game
-from exact.output import json_text
-from exact.parsing import shown
-from exact.progress import steps
+from exact.render.output import json_text
 from exact.reports import TEMPLATES, ReportError, available_reports, report_module, template_path
 from exact.reports.sections import Context, build_epoch
 
@@ -74,7 +74,7 @@ def build_report(game_id: str, out_dir: Path = BUILD, templates: Path = TEMPLATE
         raise ReportError(f"{game_id}: Typst failed: {' '.join(str(error).split())}") from None
     target = out_dir / f"{game_id}.pdf"
     write_file(target, pdf)
-    from exact.spreadsheet import REPORT_WORKBOOK
+    from exact.render.spreadsheet import REPORT_WORKBOOK
 
     workbook = work_dir / REPORT_WORKBOOK
     if workbook.is_file():  # the par sheet, beside the PDF
@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     from concurrent.futures import ProcessPoolExecutor
     from multiprocessing import get_context
 
-    from exact.parsing import parse_integer
+    from exact.core.parsing import parse_integer
 
     parser = _Parser(prog="python -m exact.reports",
                      description="Build the PDF math reports of the games.")

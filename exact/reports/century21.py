@@ -1,5 +1,5 @@
 """The 21st Century Baccarat report's data. The game has no bet file: its analysis is a
-strategy analysis of one player against the Player/Dealer (:mod:`exact.games.century21`), so
+strategy analysis of one player against the Player/Dealer (:mod:`exact.games.century21.game`), so
 this module builds its own sections from the game table (strategy pairs, return tables by how
 the hand was decided, strategy tables and maps, table economics, statistics, sensitivity to
 rule options, verification) and reuses the shared cover, formatting and intervals.
@@ -13,10 +13,11 @@ import dataclasses
 from fractions import Fraction
 from types import ModuleType
 
-from exact import century21_reference
-from exact.assumptions import report_assumptions
-from exact.cards import Shoe
-from exact.games.century21 import (
+from exact.analysis.assumptions import report_assumptions
+from exact.analysis.century21_economics import table_economics
+from exact.analysis.statistics import BetTable, normal_quantile, result_interval
+from exact.core.cards import Shoe
+from exact.games.century21.game import (
     CLASS_NAMES,
     Century21,
     GameTable,
@@ -26,11 +27,11 @@ from exact.games.century21 import (
     game_table,
     set_order,
 )
-from exact.games.century21_economics import table_economics
-from exact.games.century21_report import counting_unit, heads_up_table
-from exact.games.century21_rules import DATA, DEFAULT_RULES, Rules
-from exact.games.century21_solve import Equilibrium, deviation_gaps, equilibrium
-from exact.games.century21_table import CircleWager, settle_table
+from exact.games.century21.rules import DATA, DEFAULT_RULES, Rules
+from exact.games.century21.solve import Equilibrium, deviation_gaps, equilibrium
+from exact.games.century21.table import CircleWager, settle_table
+from exact.reference import century21 as century21_reference
+from exact.render.century21 import counting_unit, heads_up_table
 from exact.reports import charts, sections
 from exact.reports.sections import (
     LEVELS,
@@ -41,7 +42,6 @@ from exact.reports.sections import (
     grouped,
     percent,
 )
-from exact.statistics import BetTable, normal_quantile, result_interval
 
 STRATEGIES = {
     "house": ("House Way", "House Way", "Both sides play House Way"),
@@ -57,7 +57,7 @@ LIMITED = (6, 100, 300)
 PLAYERS = (1, 2, 3, 4, 5, 6, 7)
 DECKS = (1, 2, 4, 6, 8)
 NATURAL_PAYS = (1, 2, 3, 5, 10)
-# Hands at a table, settled by exact.games.century21_table: (dealer's cards with the up card
+# Hands at a table, settled by exact.games.century21.table: (dealer's cards with the up card
 # first, seats' cards, wagers as (seat, circle, amount), the Player/Dealer's wager).
 EXAMPLES = (
     ("9H 7C", {1: "X 2S", 2: "5D KS 3C"}, ((1, 1, 10), (1, 2, 20), (2, 1, 10)), 100),

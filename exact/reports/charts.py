@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from exact.files import write_file
+from exact.core.files import write_file
 
 RC = {
     "svg.hashsalt": "exact-report",
@@ -55,7 +55,7 @@ def _grid(plt, panels: int):
 
 
 def _write_svg(figure, path: Path, **options: object) -> None:
-    """The chart as SVG (no date: same inputs, same bytes), written whole (exact.files)."""
+    """The chart as SVG (no date: same inputs, same bytes), written whole (exact.core.files)."""
     image = io.BytesIO()
     figure.savefig(image, format="svg", metadata={"Date": None}, **options)
     write_file(path, image.getvalue())

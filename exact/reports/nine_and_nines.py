@@ -2,7 +2,7 @@
 game (``game_bets``), in every standard section, plus what is particular to the side wagers:
 the paytable designer (the edge as an exact expression in the pays, and the pay that solves a
 target edge), the rarity of every tier, and checks of NINE and NINES against the tests'
-independent references (``exact/nine_reference.py``).
+independent references (``exact/reference/nine_and_nines.py``).
 
 The NINE and NINES tables are ILLUSTRATIVE (the seed prints none); the template says so.
 The template is ``reports/nine-and-nines.typ``; the published and asserted figures it is
@@ -15,18 +15,19 @@ from collections import Counter
 from fractions import Fraction
 from types import ModuleType
 
-from exact import nine_reference, reference
-from exact.analysis import BetAnalysis, analyze, game_bets
-from exact.cards import Shoe
-from exact.designer import EdgeModel, solve_pays
+from exact.analysis.bet_analysis import BetAnalysis, analyze, game_bets
+from exact.analysis.designer import EdgeModel, solve_pays
+from exact.analysis.rarity import tier_frequencies
+from exact.analysis.statistics import result_interval
+from exact.core.cards import Shoe
 from exact.games.punto_banco import DATA as PUNTO_BANCO_DATA
 from exact.games.punto_banco import STANDARD_RULES
-from exact.rarity import tier_frequencies
+from exact.reference import nine_and_nines as nine_reference
+from exact.reference import punto_banco as reference
 from exact.reports import sections
 from exact.reports.punto_banco import BRUTE_FORCE_SHOES as MAIN_BRUTE_FORCE_SHOES
 from exact.reports.punto_banco import _hands
 from exact.reports.sections import Context, decimal, grouped, percent
-from exact.statistics import result_interval
 
 DECKS = 8
 SIDE_BETS = ("nine-player", "nine-banker", "nines")
@@ -111,7 +112,7 @@ def rarity(bet_analyses) -> list[dict[str, object]]:
     return out
 
 
-# --- checks against exact/nine_reference.py --------------------------------------------------
+# --- checks against exact/reference/nine_and_nines.py ---------------------------------------------
 def side_checks(game, bets, analysis, reference: ModuleType) -> dict[str, object]:
     """NINE and NINES against the tests' independent references: a card-by-card brute force
     on small shoes, a plain count of NINES on the full shoe, a seeded simulation."""
@@ -162,7 +163,7 @@ def _events(tiers: Counter, position: int, bet_analysis: BetAnalysis,
     ("lose") go to the losing event.
 
     >>> from types import SimpleNamespace
-    >>> from exact.analysis import BetAnalysis, game_bets
+    >>> from exact.analysis.bet_analysis import BetAnalysis, game_bets
     >>> from exact.games import get_game
     >>> nines = next(b for b in game_bets(get_game("nine-and-nines")) if b.id == "nines")
     >>> reference = SimpleNamespace(NINES_EVENTS={"single": "Single"})

@@ -7,9 +7,9 @@ in ``reports/published/punto-banco.toml``.
 
 from __future__ import annotations
 
-from exact import reference
-from exact.cards import Shoe
+from exact.core.cards import Shoe
 from exact.games.punto_banco import DATA, STANDARD_RULES, PuntoBanco, hand_total
+from exact.reference import punto_banco as reference
 from exact.reports import sections
 from exact.reports.sections import Context, decimal, grouped
 

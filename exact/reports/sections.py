@@ -22,21 +22,21 @@ from pathlib import Path
 from types import ModuleType
 
 from exact import __version__
-from exact.analysis import GameAnalysis, analyze
-from exact.assumptions import report_assumptions
-from exact.bets import Bet
-from exact.cards import JOKER, RANKS, Shoe
-from exact.games.base import Game
-from exact.parsing import read_user_file
-from exact.reports import REPOSITORY, ReportError, charts
-from exact.settlement import Wager, settle_round
-from exact.statistics import (
+from exact.analysis.assumptions import report_assumptions
+from exact.analysis.bet_analysis import GameAnalysis, analyze
+from exact.analysis.statistics import (
     BetTable,
     normal_quantile,
     one_in_text,
     result_interval,
     volatility_index,
 )
+from exact.core.cards import JOKER, RANKS, Shoe
+from exact.core.parsing import read_user_file
+from exact.model.bets import Bet
+from exact.model.game import Game
+from exact.model.settlement import Wager, settle_round
+from exact.reports import REPOSITORY, ReportError, charts
 
 DECKS = (1, 2, 4, 6, 8)
 ROUNDS = tuple(10**k for k in range(3, 9))
@@ -341,7 +341,7 @@ def edge_through_shoe(game: Game, bets: Sequence[Bet], shoe: Shoe, context: Cont
     random depletions of ``shoe`` analysed exactly (default paytables)."""
     import random
 
-    from exact.cards import CARDS
+    from exact.core.cards import CARDS
 
     depths = list(depths) or [shoe.size // 4, shoe.size // 2, 3 * shoe.size // 4]
     generator = random.Random(seed)
@@ -500,7 +500,7 @@ def brute_force_checks(game: Game, bets: Sequence[Bet], shoes: Sequence[Shoe],
 
 
 def _composition(shoe: Shoe) -> str:
-    from exact.cards import CARDS
+    from exact.core.cards import CARDS
 
     return " ".join(f"{card}×{count}" if count > 1 else str(card)
                     for card, count in zip(CARDS, shoe.counts, strict=True) if count)
@@ -598,9 +598,9 @@ def standard_report_data(game: Game, context: Context, *, decks: int, rule_set: 
 
     ``reference``, if given, is a slow independent implementation with ``brute_force(shoe,
     names, by=)``, ``simulate(shoe, rounds, seed, names)`` and ``FEATURES`` (like
-    ``exact/reference.py``): it adds the brute-force and simulation checks.
+    ``exact/reference/punto_banco.py``): it adds the brute-force and simulation checks.
     """
-    from exact.analysis import game_bets
+    from exact.analysis.bet_analysis import game_bets
 
     bets = game_bets(game)
     shoe = shoe_for(decks)
@@ -631,7 +631,7 @@ def standard_report_data(game: Game, context: Context, *, decks: int, rule_set: 
         "sums": sums_check(by_decks),
         "events_by_decks": events_by_decks(by_decks),
     }
-    from exact.spreadsheet import analysis_tables
+    from exact.render.spreadsheet import analysis_tables
 
     par_sheet(context, game.name, shoe, analysis.counting_unit, analysis_tables(analysis))
     if published is not None:
@@ -652,7 +652,7 @@ def par_sheet(context: Context, title: str, shoe: Shoe, counting_unit: str,
     build puts it beside the PDF. Skipped without XlsxWriter (the `sheets` extra)."""
     if importlib.util.find_spec("xlsxwriter") is None:
         return
-    from exact.spreadsheet import heading_lines, report_workbook
+    from exact.render.spreadsheet import heading_lines, report_workbook
 
     report_workbook(context.out_dir, title, heading_lines(shoe, counting_unit), tables,
                     build_epoch(context.repository))

@@ -2,10 +2,10 @@
 from pathlib import Path
 from typing import ClassVar
 
-from exact.cards import RANKS
-from exact.features import Feature, Needs
+from exact.core.cards import RANKS
 from exact.games import register
 from exact.games.simple import StagesGame
+from exact.model.features import Feature, Needs
 
 
 def winner(record) -> str:

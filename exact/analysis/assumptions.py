@@ -1,0 +1,208 @@
+"""The assumptions behind a game's numbers, as data: ``exact/data/<game>/assumptions.toml``.
+
+Every analysis of a game carries them (the ``assumptions`` list of each command's JSON, a short
+block at the end of its text, the Assumptions section of the game's PDF report), so a reader
+of a figure sees what was assumed, why, and on what authority:
+
+``seed``
+    the game's rule text says so (``quote`` holds its words);
+``seed-silent-industry-standard``
+    the rule text is silent (or wrong) and the toolkit uses the industry standard;
+``reading-chosen``
+    the rule text admits several readings and the toolkit chose one (an option where a rule
+    file can choose another);
+``method``
+    a modelling choice of the analysis itself (the shuffle, the counting unit).
+
+>>> items = game_assumptions("punto-banco")
+>>> {item.source for item in items} <= set(SOURCES)
+True
+>>> any("heading" in item.text for item in items)
+True
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from exact import DATA as PACKAGE_DATA
+from exact.errors import AssumptionError as AssumptionError
+from exact.model.contracts import HasRules
+
+DATA = PACKAGE_DATA
+SOURCES = {
+    "seed": "the game's rule text",
+    "seed-silent-industry-standard": "the rule text is silent; industry standard",
+    "reading-chosen": "a reading chosen among several",
+    "method": "a modelling choice of the analysis",
+}
+# game id -> its data folder (the folders are named as the game modules are)
+FOLDERS = {"punto-banco": "punto_banco", "nine-and-nines": "nine_and_nines",
+           "century21": "century21"}
+
+
+@dataclass(frozen=True)
+class Assumption:
+    """One assumption: what was assumed, on what authority, and why."""
+
+    id: str
+    text: str
+    source: str
+    why: str
+    quote: str = ""
+    short: str = ""
+    """A one-line form for text output (default: the first sentence of ``text``)."""
+    when: tuple[tuple[str, object], ...] = ()
+    """Rule settings the assumption holds under (an attribute of the game's rules -> value);
+    empty: always."""
+
+    def applies(self, rules: object) -> bool:
+        return all(getattr(rules, name, None) == value for name, value in self.when)
+
+    def as_json(self) -> dict[str, str]:
+        out = {"id": self.id, "text": self.text, "source": self.source, "why": self.why}
+        if self.quote:
+            out["quote"] = self.quote
+        out["short"] = self.brief
+        return out
+
+    @property
+    def brief(self) -> str:
+        if self.short:
+            return self.short
+        head, stop, _rest = self.text.partition(". ")
+        return head + "." if stop else self.text
+
+
+def _read(path: Path) -> tuple[Assumption, ...]:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise AssumptionError(f"{path}: cannot read assumptions: {error}") from None
+    found = []
+    for index, entry in enumerate(data.get("assumption", [])):
+        where = f"{path.name} assumption {index + 1}"
+        if not isinstance(entry, Mapping):
+            raise AssumptionError(f"{where}: not a table")
+        missing = [key for key in ("id", "text", "source", "why")
+                   if not isinstance(entry.get(key), str) or not entry[key].strip()]
+        if missing:
+            raise AssumptionError(f"{where}: missing {', '.join(missing)}")
+        if entry["source"] not in SOURCES:
+            raise AssumptionError(f"{where}: source {entry['source']!r} is not one of "
+                                  f"{', '.join(SOURCES)}")
+        if entry["source"] == "seed" and not entry.get("quote"):
+            raise AssumptionError(f"{where}: a seed assumption quotes the seed (quote = ...)")
+        when = entry.get("when", {})
+        if not isinstance(when, Mapping):
+            raise AssumptionError(f"{where}: when must be a table")
+        found.append(Assumption(entry["id"], " ".join(entry["text"].split()), entry["source"],
+                                " ".join(entry["why"].split()),
+                                " ".join(str(entry.get("quote", "")).split()),
+                                " ".join(str(entry.get("short", "")).split()),
+                                tuple(sorted(when.items()))))
+    return tuple(found)
+
+
+@cache
+def _for_folder(folder: str) -> tuple[Assumption, ...]:
+    return _read(DATA / folder / "assumptions.toml")
+
+
+def game_assumptions(game_id: str, rules: object = None) -> list[Assumption]:
+    """The assumptions of ``game_id`` (NINE & NINES adds its own to Punto Banco's), those with
+    a ``when`` kept only if ``rules`` match it."""
+    folders = ["punto_banco", "nine_and_nines"] if game_id == "nine-and-nines" else [
+        FOLDERS.get(game_id, game_id.replace("-", "_"))]
+    found: list[Assumption] = []
+    for folder in folders:
+        if (DATA / folder / "assumptions.toml").is_file():
+            found.extend(_for_folder(folder))
+    if game_id == "nine-and-nines":  # NINE & NINES restates Punto Banco's paytable origin
+        found = [item for item in found if item.id != "side-bet-paytables"]
+    return [item for item in found if not item.when or rules is None or item.applies(rules)]
+
+
+def _rules_of(game: object) -> object:
+    return game.rules if isinstance(game, HasRules) else None
+
+
+def assumptions_json(game: object) -> list[dict[str, str]]:
+    """The ``assumptions`` list of a command's JSON for ``game`` (a Game or a game id)."""
+    game_id = game if isinstance(game, str) else game.id  # type: ignore[attr-defined]  # any game-like
+    rules = None if isinstance(game, str) else _rules_of(game)
+    return [item.as_json() for item in game_assumptions(game_id, rules)]
+
+
+def assumptions_text(items: Sequence[Mapping[str, str]]) -> str:
+    """The short block that ends a command's text output.
+
+    >>> print(assumptions_text([{"text": "A. B.", "short": "A.", "source": "seed"}]))
+    Assumptions (source in brackets; the JSON has each in full, with its reason):
+      - A. [seed]
+    """
+    lines = ["Assumptions (source in brackets; the JSON has each in full, with its reason):"]
+    lines += [f"  - {item.get('short') or item['text']} [{item['source']}]" for item in items]
+    return "\n".join(lines)
+
+
+def add_to_output(game: object, text: str, as_json: bool) -> str:
+    """A command's output with the game's assumptions added: an ``assumptions`` key in a JSON
+    object (other JSON left as is), or the text block at the end of text output."""
+    items = assumptions_json(game)
+    if not items:
+        return text
+    if not as_json:
+        return text.rstrip("\n") + "\n\n" + assumptions_text(items) + "\n"
+    try:
+        data: Any = json.loads(text)
+    except ValueError:
+        return text
+    if not isinstance(data, dict) or "assumptions" in data:
+        return text
+    data["assumptions"] = items
+    try:
+        return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    except ValueError:  # a non-finite number: the command's own JSON stands as it was
+        return text
+
+
+COMMANDS = ("analyze", "design", "eor", "simulate", "edge", "settle")
+"""The commands whose output carries the game's assumptions (not ``features``, ``list-bets``)."""
+
+
+def add_for_command(args: Any, text: str) -> str:
+    """``text``, the output of a command line run, with the assumptions of its game added
+    (see :func:`add_to_output`); CSV and the listing commands are left as they are."""
+    if getattr(args, "command", None) not in COMMANDS or getattr(args, "csv", False):
+        return text
+    from exact.games import get_game
+
+    game: object = get_game(args.game)
+    # the rules the command ran under (a rule file or a table file may choose another reading)
+    rules = getattr(args, "resolved_rules", None)
+    rules_file = getattr(args, "rules", None)
+    if rules is None and rules_file and args.game == "century21":
+        from exact.games.century21.rules import Rules
+
+        rules = Rules.load(rules_file)
+    if rules is not None:
+        game = _Named(args.game, rules)
+    return add_to_output(game, text, bool(getattr(args, "json", False)))
+
+
+@dataclass(frozen=True)
+class _Named:
+    id: str
+    rules: object
+
+
+def report_assumptions(game: object) -> list[dict[str, str]]:
+    """The assumptions as a PDF report shows them: each with its source in words."""
+    return [{**item, "source_label": SOURCES[item["source"]]} for item in assumptions_json(game)]

@@ -1,0 +1,227 @@
+"""Exact analysis of a set of bets of one game for one shoe.
+
+The engine plan (:func:`exact.engines.plan.plan`) names the engine of each bet; bets of one engine
+and one deal are enumerated once and every bet of the group reads its event counts off the same
+round records. All tables share the denominator N!/(N-r)!.
+
+>>> from exact.core.cards import Shoe
+>>> from exact.games import get_game
+>>> result = analyze(get_game("punto-banco"), Shoe.standard(8))
+>>> result.total
+4998398275503360
+>>> result.bets["banker"].table().house_edge
+Fraction(114753351728, 10847218479825)
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from exact.analysis.statistics import BetTable
+from exact.core.cards import Shoe
+from exact.core.enumerator import Deal, falling
+from exact.engines import light
+from exact.engines.plan import AUTO, command_engines, plan
+from exact.model.bets import Bet, settle_records
+from exact.model.bets import game_bets as game_bets
+from exact.model.bets import value_only as value_only
+from exact.model.contracts import BetGame, require
+from exact.model.features import Needs
+from exact.model.game import Game, compiled_key
+
+if TYPE_CHECKING:  # the numpy engines are loaded when a bet needs them (a fresh analysis of
+    from exact.engines.compiled import (
+        Projection,  # value bets reads its plain form: exact.engines.light)
+    )
+
+__all__ = ["ENGINES", "analyze", "game_bets", "settle_records", "value_only"]
+
+ENGINES = command_engines()  # the choices of --engine: auto and each engine of one shoe
+
+
+@dataclass(frozen=True)
+class BetAnalysis:
+    """Exact event counts of one bet; its return table under any of its paytables."""
+
+    bet: Bet
+    counts: tuple[int, ...]
+    total: int
+
+    def table(self, paytable: str | None = None) -> BetTable:
+        bet = self.bet.with_paytable(paytable) if paytable else self.bet
+        rows = [(e.name, e.pays, c) for e, c in zip(bet.events, self.counts, strict=True)]
+        return BetTable.from_counts(bet.id, bet.name, bet.paytable, rows, self.total)
+
+    @cached_property
+    def tables(self) -> dict[str, BetTable]:
+        return {name: self.table(name) for name in self.bet.paytables}
+
+    def ordered_tables(self) -> list[BetTable]:
+        """The bet's tables, its own paytable first."""
+        own = self.tables[self.bet.paytable]
+        return [own, *(t for name, t in self.tables.items() if name != self.bet.paytable)]
+
+    def to_frame(self):
+        """A pandas DataFrame: one row per paytable and event (exact values and floats)."""
+        from exact.analysis.statistics import table_rows
+        from exact.core.frames import frame
+
+        return frame(row for table in self.ordered_tables() for row in table_rows(table))
+
+    def _repr_html_(self) -> str:
+        from exact.analysis.statistics import table_html
+
+        return "".join(table_html(table) for table in self.ordered_tables())
+
+
+@dataclass(frozen=True)
+class GameAnalysis:
+    """Every analysed bet of one game and shoe."""
+
+    game: Game
+    shoe: Shoe
+    round_cards: int
+    bets: Mapping[str, BetAnalysis] = field(hash=False)
+
+    @property
+    def total(self) -> int:
+        return falling(self.shoe.size, self.round_cards)
+
+    @property
+    def counting_unit(self) -> str:
+        n, r = self.shoe.size, self.round_cards
+        return (f"ordered sequences of {r} cards dealt from the {n}-card shoe; "
+                f"denominator {n}!/({n}-{r})! = {self.total}")
+
+    def all_tables(self) -> list[BetTable]:
+        """Every bet's table under every paytable (each bet's own paytable first)."""
+        return [table for bet in self.bets.values() for table in bet.ordered_tables()]
+
+    def to_frame(self):
+        """A pandas DataFrame with one row per bet, paytable and event: exact counts (int)
+        and fractions (``Fraction``) with float columns beside them. Needs pandas.
+
+        >>> from exact.games import get_game
+        >>> game = get_game("punto-banco")
+        >>> frame = analyze(game, Shoe.standard(8), game_bets(game)[:1]).to_frame()
+        >>> frame.loc[0, ["bet", "paytable", "event", "combinations"]].tolist()
+        ['banker', 'commission-5%', 'Banker wins', 2292252566437888]
+        >>> frame.loc[0, "probability"]
+        Fraction(8954111587648, 19524993263685)
+        """
+        from exact.analysis.statistics import table_rows
+        from exact.core.frames import frame
+
+        return frame({"game": self.game.id, "shoe_cards": self.shoe.size,
+                      "group": bet.bet.group, "own_paytable": table.paytable == bet.bet.paytable,
+                      **row}
+                     for bet in self.bets.values() for table in bet.ordered_tables()
+                     for row in table_rows(table))
+
+    def summary_frame(self):
+        """A pandas DataFrame with one row per bet and paytable: house edge, hit frequency,
+        variance and SD, top award and its odds (exact and float)."""
+        from exact.analysis.statistics import summary_row
+        from exact.core.frames import frame
+
+        return frame(summary_row(table) for table in self.all_tables())
+
+    def _repr_html_(self) -> str:
+        from exact.analysis.statistics import summary_html
+
+        return summary_html(self.all_tables(), f"{self.game.name}: {self.shoe.describe()} "
+                                           f"({self.shoe.size} cards)")
+
+
+def analyze(game: Game, shoe: Shoe, bets: Sequence[Bet] | None = None,
+            engine: str = AUTO) -> GameAnalysis:
+    """Exact analysis of ``bets`` (default: the game's shipped bets) for ``shoe``, each bet
+    counted by the engine the plan names (``engine``: ``auto`` or one engine for every bet,
+    :class:`~exact.engines.plan.EngineError` if it cannot serve one)."""
+    require(game, BetGame)  # a strategy game has its own analysis (CapabilityError)
+    bets = game_bets(game) if bets is None else list(bets)
+    chosen = plan(game, bets, "shoe", engine)
+    results: dict[str, BetAnalysis] = {}
+    round_cards = 0
+    for (name, deal), (needs, group) in chosen.groups(game).items():
+        round_cards = deal.round_cards
+        counts = RUNNERS[name](game, deal, needs, group, shoe)
+        for bet, bet_counts in zip(group, counts, strict=True):
+            results[bet.id] = BetAnalysis(bet, tuple(bet_counts), falling(shoe.size, round_cards))
+    if not bets:
+        round_cards = game.deal(Needs()).round_cards
+    return GameAnalysis(game, shoe, round_cards, {b.id: results[b.id] for b in bets})
+
+
+_PROJECTIONS: dict[tuple[Game, Deal, Bet], Projection] = {}
+
+
+def _compiled_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
+                     shoe: Shoe) -> list[list[int]]:
+    keys = [(game, deal, bet) for bet in bets]
+    missing = [key for key in keys if key not in _PROJECTIONS]
+    if missing and "numpy" not in sys.modules:
+        # a fresh process: the bets' plain form on disk answers in Python integers, without
+        # loading numpy (exact.engines.light); later analyses in the process keep the fast path
+        # below
+        form = light.load(compiled_key(game, needs), bets, deal)
+        if form is not None:
+            return form.counts(shoe)
+    import numpy as np
+
+    from exact.engines.batch import event_matrices
+    from exact.engines.compiled import Projection
+
+    compiled = game.compiled(needs)  # from the disk cache after the first run
+    if missing:
+        # each bet's (terms x events) matrix, from the disk cache too: a fresh process then
+        # never settles the deal's records (the batch evaluator shares these entries)
+        matrices = event_matrices(game, needs, compiled, [bet for _, _, bet in missing])
+        for key, matrix in zip(missing, matrices, strict=True):
+            term, event = np.nonzero(matrix)
+            _PROJECTIONS[key] = Projection(compiled, term, event, matrix[term, event],
+                                           len(key[2].events))
+        if len(missing) == len(keys):
+            light.store(compiled_key(game, needs), bets, compiled, matrices)
+    weights = compiled.term_weights(shoe)  # once for every bet of the deal
+    return [_PROJECTIONS[key].counts_of(weights) for key in keys]
+
+
+def _direct_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
+                   shoe: Shoe) -> list[list[int]]:
+    distribution = game.enumerate(needs, shoe)
+    records = list(distribution.counts)
+    result = []
+    for bet, events in zip(bets, settle_records(game, bets, records), strict=True):
+        counts = [0] * len(bet.events)
+        for record, event in zip(records, events, strict=True):
+            counts[event] += distribution.counts[record]
+        result.append(counts)
+    return result
+
+
+def _staged_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
+                   shoe: Shoe) -> list[list[int]]:
+    from exact.engines import staged
+
+    return staged.staged_counts(game, deal, bets, shoe)
+
+
+# How each engine of the plan counts one shoe: (game, deal, needs, bets, shoe) -> per bet, its
+# event counts. An engine added to the plan adds its entry here.
+Runner = Callable[[Game, Deal, Needs, list[Bet], Shoe], list[list[int]]]
+def _factorised_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
+                       shoe: Shoe) -> list[list[int]]:
+    from exact.engines import factorised  # loaded only when a bet needs it
+
+    # past the pattern limit factorised refuses by name (TooFine, an EngineError): never the
+    # compiled walk over rank-and-suit classes with the third cards (minutes, gigabytes)
+    return factorised.evaluate(game, bets, shoe)
+
+
+RUNNERS: dict[str, Runner] = {"factorised": _factorised_counts, "compiled": _compiled_counts,
+                              "staged": _staged_counts, "direct": _direct_counts}

@@ -1,0 +1,302 @@
+"""21st Century Baccarat on many shoes at once: a compiled exact evaluator, effects of removal.
+
+House Way depends on the shoe. Its drawing rules are fixed, but a hand holding a joker may
+declare any total, and its choice (draw or stand, end or continue) is an exact search against
+the other side's strategy *on that shoe* (:meth:`GameTable.house_way`); a depleted shoe may
+turn such a choice, and lacks some information sets altogether. A compiled polynomial needs one
+fixed deal, so the evaluator holds a pure strategy pair fixed, chosen on the rules' full shoe
+(House Way both sides by default, or the player's best response to it, or the dealer's), and
+evaluates *that pair* exactly on any shoe. Where the search on a depleted shoe would choose
+otherwise, :func:`game_table` with its own House Way gives that shoe's re-searched figure.
+
+The pair's :class:`Century21Deal` (eleven value classes: 0-9 and the joker) is compiled once
+(:func:`exact.engines.compiled.load_or_compile`, keyed by the rule lines, the information mode and
+every choice of the pair), each record is settled once to its (how, pay) outcome, and a batch
+of shoes is one :class:`BatchProjection` product: exact outcome counts over ``N!/(N-6)!``, in
+float64, int64 or Python integers as :func:`exact.engines.compiled.batch_dtype` bounds them.
+
+>>> evaluator = evaluator_for(DEFAULT_RULES)
+>>> evaluator.expected_values([Shoe.standard(8, jokers=8)])[0]
+Fraction(-1149375068384, 87616138805055)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property, lru_cache, partial
+from math import gcd
+from typing import Any
+
+import numpy as np
+
+from exact.analysis.removal import RemovalTable, removable_keys, removal_table
+from exact.core.cards import JOKER, RANKS, Shoe, rank_value
+from exact.core.enumerator import falling
+from exact.core.shoe_options import standard_shoe
+from exact.engines import cache
+from exact.engines.batch import PayVector
+from exact.engines.compiled import (
+    BatchProjection,
+    CompiledDeal,
+    counts_matrix,
+    load_or_compile,
+    shoe_sizes,
+)
+from exact.games.century21.game import (
+    DEFAULT_RULES,
+    JOKER_CLASS,
+    MODES,
+    ROUND_CARDS,
+    Century21Deal,
+    Mode,
+    Strategy,
+    StrategyError,
+    class_counts,
+    game_table,
+    record_outcome,
+    set_order,
+    shoe_for,
+)
+from exact.games.century21.rules import Rules
+from exact.games.century21.solve import strategy_by_name
+
+PURE_STRATEGIES = ("house", "best", "dealer-best")  # the equilibrium mixes: no single deal
+Outcome = tuple[str, Fraction]  # (how the hand was decided, the player's pay per unit)
+
+
+def fixed_pair(rules: Rules, name: str = "house", mode: Mode = "total"
+               ) -> tuple[Strategy, Strategy]:
+    """The pure strategy pair ``name`` chosen on the rules' full shoe (module docstring)."""
+    if name not in PURE_STRATEGIES:
+        raise StrategyError(f"the compiled evaluator holds a pure strategy pair fixed: "
+                            f"{', '.join(PURE_STRATEGIES)}, not {name!r}")
+    return strategy_by_name(game_table(rules, shoe_for(rules), mode), name)
+
+
+def _key_parts(deal: Century21Deal) -> list[str]:
+    """What determines the compiled form: rules, information mode and every pure choice."""
+    return ["game=century21", f"mode={deal.mode}",
+            *(f"rules:{line}" for line in deal.rules.describe()),
+            *(f"player:{set_order(infoset)}={action}" for infoset, action in deal.player),
+            *(f"dealer:{set_order(infoset)}={action}" for infoset, action in deal.dealer)]
+
+
+def _encode_settled(settled: tuple[list[Outcome], np.ndarray]) -> tuple[dict, dict]:
+    """Outcomes as JSON ``[how, pay numerator, pay denominator]``, and each record's outcome."""
+    outcomes, of_record = settled
+    return ({"outcomes": [[how, pay.numerator, pay.denominator] for how, pay in outcomes]},
+            {"of_record": of_record})
+
+
+def _decode_settled(records: int, fields: dict, arrays: dict[str, np.ndarray]
+                    ) -> tuple[list[Outcome], np.ndarray]:
+    """The settled outcomes of :func:`_encode_settled`, checked against the compiled deal.
+
+    >>> _decode_settled(2, {"outcomes": [["natural", -19, 20]]}, {"of_record": np.zeros(2, int)})
+    ([('natural', Fraction(-19, 20))], array([0, 0]))
+    """
+    outcomes = fields["outcomes"]
+    if not isinstance(outcomes, list) or not all(
+            isinstance(o, list) and len(o) == 3 and isinstance(o[0], str)
+            and type(o[1]) is int and type(o[2]) is int and o[2] > 0 for o in outcomes):
+        raise cache.CorruptEntry("outcomes malformed")
+    of_record = cache.check_indices(arrays["of_record"], len(outcomes), "of_record")
+    if len(of_record) != records:
+        raise cache.CorruptEntry("not one outcome per record")
+    return [(how, Fraction(numerator, denominator)) for how, numerator, denominator in outcomes
+            ], of_record
+
+
+@lru_cache(maxsize=8)
+def compiled_pair(deal: Century21Deal) -> CompiledDeal:
+    """The compiled form of ``deal``, from the disk cache when possible."""
+    return load_or_compile(deal, _key_parts(deal))
+
+
+@dataclass(frozen=True)
+class Century21Evaluator:
+    """Exact outcome counts and player's expected value of one fixed pure strategy pair for
+    batches of shoes (rows of :func:`exact.engines.compiled.counts_matrix`)."""
+
+    deal: Century21Deal
+    strategy: str = "house"
+
+    @cached_property
+    def compiled(self) -> CompiledDeal:
+        return compiled_pair(self.deal)
+
+    @cached_property
+    def _settled(self) -> tuple[list[Outcome], np.ndarray]:
+        """The distinct outcomes, and the outcome of every compiled record; kept in the disk
+        cache beside the compiled form (settling its 275,000 records takes most of a second)."""
+        return cache.cached("outcomes", cache.cache_key([*_key_parts(self.deal), "outcomes"]),
+                            self._settle, _encode_settled,
+                            partial(_decode_settled, len(self.compiled.records)))
+
+    def _settle(self) -> tuple[list[Outcome], np.ndarray]:
+        outcomes: list[Outcome] = []
+        index: dict[tuple[str, int, int], int] = {}  # by integers: hashing a Fraction is slow
+        of_record = []
+        for record in self.compiled.records:
+            how, pay = record_outcome(self.deal.rules, record)
+            key = (how, pay.numerator, pay.denominator)
+            found = index.get(key)
+            if found is None:
+                found = index[key] = len(outcomes)
+                outcomes.append((how, pay))
+            of_record.append(found)
+        return outcomes, np.array(of_record, dtype=np.int64)
+
+    @property
+    def outcomes(self) -> list[Outcome]:
+        return self._settled[0]
+
+    @cached_property
+    def projection(self) -> BatchProjection:
+        return BatchProjection.build(self.compiled, [(self._settled[1], len(self.outcomes))])
+
+    @cached_property
+    def _pays(self) -> PayVector:
+        return PayVector.of([pay for _, pay in self.outcomes])
+
+    def counts(self, shoes: Sequence[Shoe] | np.ndarray, wider: type | None = None
+               ) -> np.ndarray:
+        """A (shoes x outcomes) array of exact counts over ``N!/(N-6)!`` (``wider`` as in
+        :meth:`CompiledDeal.batch_term_weights`: int64 or object to cross-check the tiers)."""
+        matrix = shoes if isinstance(shoes, np.ndarray) else counts_matrix(shoes)
+        return self.projection.counts(matrix, wider)[0]
+
+    def numerators(self, shoes: Sequence[Shoe] | np.ndarray, wider: type | None = None
+                   ) -> tuple[np.ndarray, list[int]]:
+        """Expected values as integer numerators over per-shoe denominators."""
+        matrix = shoes if isinstance(shoes, np.ndarray) else counts_matrix(shoes)
+        totals = [falling(int(n), ROUND_CARDS) for n in shoe_sizes(matrix)]
+        return self._pays.numerators(self.counts(matrix, wider), totals, wider)
+
+    def expected_values(self, shoes: Sequence[Shoe] | np.ndarray, wider: type | None = None
+                        ) -> list[Fraction]:
+        """The player's exact expected pay per unit bet (before collection), per shoe."""
+        numerators, denominators = self.numerators(shoes, wider)
+        return [Fraction(int(n), d) for n, d in zip(numerators, denominators, strict=True)]
+
+    def results(self, shoe: Shoe) -> dict[Outcome, int]:
+        """Non-zero outcome counts of one shoe, keyed like :attr:`Result.counts`."""
+        row = self.counts([shoe])[0]
+        return {outcome: int(c) for outcome, c in zip(self.outcomes, row, strict=True) if c}
+
+
+@lru_cache(maxsize=8)
+def evaluator_for(rules: Rules = DEFAULT_RULES, strategy: str = "house",
+                  mode: str = "total") -> Century21Evaluator:
+    """The evaluator of the pure pair ``strategy`` fixed on the rules' full shoe."""
+    if mode not in MODES:
+        raise StrategyError(f"unknown player information mode {mode!r}; known: {MODES}")
+    player, dealer = fixed_pair(rules, strategy, mode)
+    return Century21Evaluator(Century21Deal.of(rules, mode, player, dealer), strategy)
+
+
+# --- effects of removal by card class ------------------------------------------------------------
+CLASS_KEYS = (*RANKS[:9], "T", JOKER)  # A-9, the ten-values as T, the joker
+"""The eleven card classes as the effects of removal name them: A-9, ``T`` for every card of
+point value 0 (10, J, Q, K: the game sees only values) and ``X`` for the joker."""
+_CLASS_RANKS = {"T": ("T", "J", "Q", "K")}
+
+
+def class_key(rank: str) -> str:
+    """The class of a rank (``rank_value`` 0 is the ten-value class ``T``).
+
+    >>> class_key("Q"), class_key("7"), class_key("X")
+    ('T', '7', 'X')
+    """
+    if rank == JOKER:
+        return JOKER
+    value = rank_value(rank)
+    return "T" if value == 0 else CLASS_KEYS[value - 1]
+
+
+def class_count(shoe: Shoe, key: str) -> int:
+    """Cards of class ``key`` in ``shoe``.
+
+    >>> class_count(Shoe.standard(1, jokers=2), "T"), class_count(Shoe.standard(1, jokers=2), "X")
+    (16, 2)
+    """
+    counts = class_counts(shoe)  # values 0-9, then jokers
+    return counts[JOKER_CLASS if key == JOKER else 0 if key == "T" else CLASS_KEYS.index(key) + 1]
+
+
+def class_weights(shoe: Shoe) -> dict[str, int]:
+    """The classes' shares of ``shoe`` in lowest terms (4 a rank, 16 ten-values, 1 joker for
+    the default shoe): balanced counts sum to zero over it, correlations weigh by it."""
+    counts = {key: class_count(shoe, key) for key in CLASS_KEYS}
+    divisor = gcd(*counts.values()) or 1
+    return {key: count // divisor for key, count in counts.items()}
+
+
+def remove_class(shoe: Shoe, key: str, cards: int = 1) -> Shoe:
+    """``shoe`` less ``cards`` cards of class ``key``, each of the rank with most left (the
+    game sees only the value, so which ten-value rank goes changes nothing)."""
+    for _ in range(cards):
+        ranks = _CLASS_RANKS.get(key, (key,))
+        shoe = shoe.remove([max(ranks, key=shoe.count)])
+    return shoe
+
+
+def class_removal_table(evaluator: Century21Evaluator, shoe: Shoe, depth: int = 1,
+                        removal_sets: Sequence[str] = ()) -> RemovalTable:
+    """Exact change in the player's expected value per card of each class removed."""
+    keys = removable_keys(CLASS_KEYS, lambda key: class_count(shoe, key), depth)
+    return removal_table(shoe, keys, lambda cards, key: remove_class(cards, key, depth),
+                         lambda card: class_key(card.rank),
+                         lambda shoes: {"player": evaluator.expected_values(shoes)},
+                         {"player": f"Player's bet ({evaluator.strategy} strategy pair)"},
+                         depth, removal_sets)
+
+
+def shoe_of_decks(rules: Rules, decks: int | None) -> Shoe:
+    """``decks`` full decks with jokers in the rules' proportion (None: the rules' shoe)."""
+    return standard_shoe(decks, None, rules.decks, rules.jokers)
+
+
+# --- the next hand from the cards seen (edge century21) -----------------------------------------
+EDGE_STRATEGIES = {
+    "house": "House Way both sides, searched on the unseen cards",
+    "best": "the player's exact best response to the dealer's House Way on the unseen cards",
+}
+
+
+def next_hand(rules: Rules, shoe: Shoe, mode: Mode = "total") -> dict[str, Any]:
+    """The player's exact expected value on the next hand dealt from ``shoe`` (the unseen
+    cards), for each of :data:`EDGE_STRATEGIES`, before and after the collection at the
+    table's minimum bet; both strategies are searched afresh on ``shoe``.
+
+    >>> hand = next_hand(DEFAULT_RULES, Shoe.standard(8, jokers=8))
+    >>> hand["strategies"]["house"]["expected_value"]["exact"]
+    '-1149375068384/87616138805055'
+    """
+    table = game_table(rules, shoe, mode)
+    bet = rules.table.min_bet
+    fee = rules.collection_fee(bet)
+    strategies = {}
+    for name, description in EDGE_STRATEGIES.items():
+        result = table.evaluate(*strategy_by_name(table, name))
+        after = result.edge_with_collection(bet, fee)
+        strategies[name] = {"description": description,
+                            "expected_value": _exact(result.edge),
+                            "with_collection": _exact(after), "positive": after > 0,
+                            # the bet whose win covers the collection (same fee assumed)
+                            "break_even_bet": (str(fee / result.edge) if result.edge > 0
+                                               else None)}
+    return {"game": "century21", "cards_unseen": shoe.size, "information": mode,
+            "bet": str(bet), "collection": str(fee),
+            "per": "player's pay per unit bet on the next hand", "strategies": strategies}
+
+
+def _exact(value: Fraction) -> dict[str, object]:
+    return {"exact": str(value), "float": float(value)}
+
+
+HELD_FIXED = ("both sides' pure strategies are held fixed as chosen on the rules' full shoe; "
+              "player's pay per unit bet, before collection")
+CLASS_DESCRIPTION = "A-9 by rank, T = every ten-value card (10, J, Q, K), X = joker"

@@ -1,0 +1,638 @@
+"""Shoe simulation with the exact edge of every tracked wager at every round.
+
+Real shoes are shuffled (seeded), burned and dealt round by round to the cut card. Before each
+round the composition of the cards not yet seen is recorded; the round is then dealt from the
+physical cards. Once a job's shoes are dealt, every recorded composition is evaluated exactly
+in one batch and every round settled. What a game tracks, how it evaluates a composition and
+how it deals and settles a round is its :class:`ShoePlay`: :class:`BetPlay` for the games
+with a bet table (:mod:`exact.engines.batch`, bets settled by their definitions), or a game's own,
+registered in :data:`OWN_PLAYS` (21st Century Baccarat: the player's wager under a fixed
+strategy pair) or offered as :class:`~exact.model.contracts.OwnShoePlay`. Two players are followed
+per wager:
+
+* computer-perfect play: bet one unit whenever the exact edge is positive;
+* a count system: bet one unit whenever the true count (running count of the tags of the cards
+  seen, per deck unseen) reaches the trigger.
+
+Reproducible and independent of the scale-out: shoe ``i`` is shuffled by a generator seeded
+with the ``i``-th child of ``numpy.random.SeedSequence(seed)``, never from a worker's identity;
+results are kept per shoe and summed in shoe order (wins are exact fractions, float sums use
+:func:`math.fsum`, which does not depend on order). Shoes run inline, on local processes
+(``workers``) or on a Dask cluster (``scheduler``), with identical results.
+
+Shoe rules: ``decks`` (``None``: the game's default shoe); ``cut_cards`` cards left behind the
+cut card (no round starts with that few cards or fewer in the shoe); burn: ``"first-card"`` (the
+first card is shown, then as many cards burned face down as its value, ten for T/J/Q/K and a
+joker: baccarat's custom), ``"none"``, or a number of cards burned face down. Seen cards are
+those of the rounds and the shown card; the edge is computed for the cards not seen (burned
+cards stay unknown).
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+from collections import deque
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from importlib import import_module
+from typing import Any, Protocol
+
+import numpy as np
+
+from exact.analysis.bet_analysis import game_bets
+from exact.analysis.removal import RANK_WEIGHTS, RemovalTable, effects_of_removal
+from exact.core.cards import CARDS, JOKER, JOKER_ID, RANKS, Card, Shoe, View
+from exact.core.parsing import MAX_SIMULATED_CARDS, MAX_SIMULATED_DECKS, MAX_SIMULATED_SHOES
+from exact.engines.batch import BetEvaluator, supported_bets
+from exact.errors import ShoeError
+from exact.errors import SimulationError as SimulationError
+from exact.games import get_game
+from exact.model.bets import Bet, load_bets, settle_records
+from exact.model.contracts import OwnShoePlay
+from exact.model.game import Game
+
+# The bounds are the parsing layer's (README: Input limits), one number each. Memory does not
+# grow with the number of shoes: seeds are made job by job, results summed as they come and
+# the rounds read are kept only up to ROUNDS_KEPT per process.
+MAX_SHOES = MAX_SIMULATED_SHOES
+ROUNDS_KEPT = 200_000
+MAX_DECKS = MAX_SIMULATED_DECKS
+MAX_CARDS = MAX_SIMULATED_CARDS
+WORKERS_PER_CORE = 4
+"""Local worker processes allowed per core (``--workers``); more only cost memory."""
+SCHEDULER_SCHEMES = ("tcp", "tls")
+
+
+@dataclass(frozen=True)
+class ShoeRules:
+    """How shoes are built, burned and cut (see module docstring)."""
+
+    decks: int | None = 8
+    cut_cards: int = 14
+    burn: str = "first-card"
+
+    def __post_init__(self) -> None:
+        if self.decks is not None and (not isinstance(self.decks, int) or self.decks < 1
+                                       or self.decks > MAX_DECKS):
+            raise SimulationError(f"decks must be an integer from 1 to {MAX_DECKS:,}, "
+                                  f"got {self.decks!r}")
+        if not isinstance(self.cut_cards, int) or self.cut_cards < 0:
+            raise SimulationError(f"cut_cards must be a non-negative integer, "
+                                  f"got {self.cut_cards!r}")
+        if self.burn not in ("first-card", "none") and not (str(self.burn).isascii()
+                                                            and str(self.burn).isdigit()):
+            raise SimulationError(f"burn must be 'first-card', 'none' or a number of cards, "
+                                  f"got {self.burn!r}")
+
+
+@dataclass(frozen=True)
+class SimulationConfig:
+    """Everything a worker needs to play shoes: picklable, rebuilt into a play in the worker."""
+
+    game: str = "punto-banco"
+    bet_texts: tuple[tuple[str, str], ...] = ()  # (label, TOML text) of extra bet files
+    bet_ids: tuple[str, ...] = ()  # tracked wagers (default: every one the game serves)
+    tags: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()  # wager -> (key, tag)s
+    triggers: tuple[tuple[str, float], ...] = ()  # wager id -> true count at which to bet
+    shoe: ShoeRules = field(default_factory=ShoeRules)
+    options: tuple[tuple[str, str], ...] = ()  # a game's own settings (e.g. a rule file's text)
+
+    def bets(self, game: Game) -> list[Bet]:
+        bets = game_bets(game)
+        for label, text in self.bet_texts:
+            bets += load_bets(label, game.features, text=text)
+        if not self.bet_ids:
+            return supported_bets(game, bets)[0]
+        known = {bet.id: bet for bet in bets}
+        missing = [b for b in self.bet_ids if b not in known]
+        if missing:
+            raise SimulationError(f"unknown bet(s) {', '.join(missing)}")
+        return [known[b] for b in self.bet_ids]
+
+    @property
+    def play_key(self) -> SimulationConfig:
+        """What the play depends on: not the count's tags and triggers."""
+        return replace(self, tags=(), triggers=())
+
+
+# --- what the simulation needs of a game ---------------------------------------------------------
+Edges = Mapping[str, tuple[Sequence[int], Sequence[int]]]  # wager -> (numerators, denominators)
+
+
+class ShoePlay(Protocol):
+    """A game's wagers on real shoes. Rounds are read from sequences of card *classes* (the
+    attributes the wagers and the deal see): the engine reads each distinct one once."""
+
+    names: Mapping[str, str]  # tracked wager id -> name, in report order
+    full: np.ndarray  # the full shoe: counts of the 53 card ids
+    decks: int  # the true count is per deck of full.sum() / decks cards
+    round_cards: int  # the most cards a round uses
+    card_class: np.ndarray  # the class of each card id
+    tag_keys: Sequence[str]  # what count tags name (ranks, or a game's classes)
+    weights: Mapping[str, int]  # cards of each tag key in a deck
+
+    def tag_key(self, card: Card) -> str | None:
+        """The tag key of a card (None: tagged 0)."""
+
+    def read_round(self, classes: tuple[int, ...]) -> tuple[Hashable, int]:
+        """The round dealt from cards of these classes (in dealing order) and the cards it
+        used; it must depend on the first ``used`` classes only."""
+
+    def edges(self, compositions: np.ndarray) -> Edges:
+        """Exact expected value per unit of every wager for each row of 53 card counts."""
+
+    def pays(self, records: Sequence[Hashable]) -> Mapping[str, Sequence[Fraction]]:
+        """Every wager's pay per unit on each round read."""
+
+    def removal(self) -> RemovalTable:
+        """Effects of removal of every wager on the full shoe (for derived counts)."""
+
+    def describe(self) -> dict[str, object]:
+        """What the report should say of the game's settings (JSON-ready)."""
+
+
+def representatives(card_class: Sequence[int]) -> list[Card]:
+    """One card of each class (the first card id of it)."""
+    first: dict[int, Card] = {}
+    for card_id, index in enumerate(card_class):
+        first.setdefault(int(index), CARDS[card_id])
+    return [first[index] for index in range(len(first))]
+
+
+class BetPlay:
+    """The games with a bet table: the batch evaluator gives the edges, each round is read by
+    the game's ``record_from_cards`` and every bet settled by its definition."""
+
+    round_cards: int
+    tag_keys = RANKS
+    weights = RANK_WEIGHTS
+
+    def __init__(self, game: Game, config: SimulationConfig) -> None:
+        if config.options:
+            raise SimulationError(f"--{config.options[0][0]} does not apply to {game.id}")
+        self.game, self.bets = game, config.bets(game)
+        self.evaluator = BetEvaluator(game, self.bets)
+        self.round_cards = self.evaluator.round_cards
+        self.decks = 8 if config.shoe.decks is None else config.shoe.decks
+        self.full = np.array([self.decks] * JOKER_ID + [0], dtype=np.int64)
+        self.names = {bet.id: bet.name for bet in self.bets}
+        # The tracked bets see cards only through the attributes their needs name, and the
+        # deal decides what to draw from what it sees: a round dealt from one representative
+        # card per class settles every tracked bet and uses as many cards as the real one.
+        needs = game.needs(set().union(*(bet.features for bet in self.bets)))
+        view = View(tuple({a for stage in needs.stages for a in needs.attributes(stage)}))
+        self.card_class = np.array(view.card_class, dtype=np.int64)
+        self._cards = representatives(view.card_class)
+
+    def tag_key(self, card: Card) -> str | None:
+        return None if card.is_joker else card.rank
+
+    def read_round(self, classes: tuple[int, ...]) -> tuple[Hashable, int]:
+        return _cards_used(self.game, [self._cards[c] for c in classes])
+
+    def edges(self, compositions: np.ndarray) -> Edges:
+        numerators, denominators = self.evaluator.numerators(compositions)
+        return {bet.id: (numerators[bet.id], denominators[bet.id]) for bet in self.bets}
+
+    def pays(self, records: Sequence[Hashable]) -> dict[str, list[Fraction]]:
+        events = settle_records(self.game, self.bets, list(records))
+        return {bet.id: [bet.events[int(e)].pays for e in events[index]]
+                for index, bet in enumerate(self.bets)}
+
+    def removal(self) -> RemovalTable:
+        return effects_of_removal(self.game, Shoe.standard(self.decks), self.bets,
+                                  evaluator=self.evaluator)
+
+    def describe(self) -> dict[str, object]:
+        return {}
+
+
+@dataclass
+class BetTally:
+    """One wager's results over some shoes (summable)."""
+
+    rounds: int = 0
+    positive: int = 0
+    edge_sum_positive: list[float] = field(default_factory=list)  # fsum'd at the end
+    perfect_win: Fraction = Fraction(0)
+    count_bets: int = 0
+    count_win: Fraction = Fraction(0)
+    count_edge: list[float] = field(default_factory=list)
+    # Merged shoes: the exact sum of each shoe's fsum'd edges. Its float is the correctly
+    # rounded sum, as fsum of the per-shoe sums would be, without a list growing per shoe.
+    edge_total: Fraction = Fraction(0)
+    count_edge_total: Fraction = Fraction(0)
+
+    def merge(self, other: BetTally) -> None:
+        """Add one shoe's tally (or a merged one) to this one."""
+        self.rounds += other.rounds
+        self.positive += other.positive
+        self.edge_total += other.edge_total + Fraction(math.fsum(other.edge_sum_positive))
+        self.perfect_win += other.perfect_win
+        self.count_bets += other.count_bets
+        self.count_win += other.count_win
+        self.count_edge_total += other.count_edge_total + Fraction(math.fsum(other.count_edge))
+
+    def edge_sum(self) -> float:
+        """Sum of the edges of the positive rounds."""
+        return float(self.edge_total + Fraction(math.fsum(self.edge_sum_positive)))
+
+    def count_edge_sum(self) -> float:
+        """Sum of the edges of the rounds the count bet."""
+        return float(self.count_edge_total + Fraction(math.fsum(self.count_edge)))
+
+
+@dataclass
+class SimulationResult:
+    shoes: int
+    rounds: int
+    tallies: dict[str, BetTally]
+    names: dict[str, str]
+    triggers: dict[str, float]
+
+    def summary(self) -> dict[str, dict[str, Any]]:
+        """Per wager: frequency of positive-edge rounds, average edge when betting, win per
+        shoe and per 100 hands dealt, for perfect play and for the count (None where nothing
+        was dealt or bet)."""
+        out = {}
+        hands = self.rounds or None
+        for bet_id, tally in self.tallies.items():
+            edge_sum = tally.edge_sum()
+            count_edge = tally.count_edge_sum()
+            out[bet_id] = {
+                "name": self.names[bet_id],
+                "rounds": tally.rounds,
+                "positive_rounds": tally.positive,
+                "positive_frequency": tally.positive / tally.rounds if tally.rounds else 0.0,
+                "perfect_average_edge": edge_sum / tally.positive if tally.positive else None,
+                "perfect_win": str(tally.perfect_win),
+                "perfect_win_per_shoe": float(tally.perfect_win) / self.shoes,
+                "perfect_win_per_100_hands": hands and 100 * float(tally.perfect_win) / hands,
+                "perfect_expected_win_per_shoe": edge_sum / self.shoes,
+                "count_trigger": self.triggers.get(bet_id),
+                "count_bets": tally.count_bets,
+                "count_average_edge": count_edge / tally.count_bets if tally.count_bets
+                else None,
+                "count_win": str(tally.count_win),
+                "count_win_per_shoe": float(tally.count_win) / self.shoes,
+                "count_win_per_100_hands": hands and 100 * float(tally.count_win) / hands,
+                "count_expected_win_per_shoe": count_edge / self.shoes,
+            }
+        return out
+
+
+# game id -> (module, class) of a game's own play on real shoes (21st Century Baccarat: the
+# player's wager against the House Way), imported on demand: the module builds on this one, and
+# the game definition imports no analysis
+OWN_PLAYS: dict[str, tuple[str, str]] = {
+    "century21": ("exact.analysis.century21_simulation", "Century21Play")}
+
+
+# --- one worker's job --------------------------------------------------------------------------
+# per process: the play of a configuration and the rounds it has read, keyed by class prefix
+_WORKERS: dict[SimulationConfig, tuple[ShoePlay, dict[tuple[int, ...], tuple]]] = {}
+
+
+def shoe_play(config: SimulationConfig) -> ShoePlay:
+    """The play of ``config``'s game (its own, or :class:`BetPlay`), built once
+    per process; checks the settings."""
+    return _setup(config)[0]
+
+
+def _setup(config: SimulationConfig) -> tuple[ShoePlay, dict[tuple[int, ...], tuple]]:
+    key = config.play_key
+    if key not in _WORKERS:
+        game = get_game(config.game)
+        if game.id in OWN_PLAYS:
+            module, name = OWN_PLAYS[game.id]
+            play: ShoePlay = getattr(import_module(module), name)(game, config)
+        else:
+            play = (game.shoe_play(config) if isinstance(game, OwnShoePlay)
+                    else BetPlay(game, config))
+        cards = int(play.full.sum())
+        if cards > MAX_CARDS:  # e.g. a rule file's shoe: every card is dealt physically
+            raise SimulationError(f"a simulated shoe holds at most {MAX_CARDS:,} cards "
+                                  f"({MAX_DECKS:,} decks with jokers); this one has {cards:,} "
+                                  "(README: Input limits)")
+        if config.shoe.cut_cards >= cards:
+            raise SimulationError(f"cut_cards must be below the shoe's {cards} cards, "
+                                  f"got {config.shoe.cut_cards}")
+        _check_a_round_is_dealt(config.shoe, cards, play.round_cards)
+        _WORKERS[key] = (play, {})
+    return _WORKERS[key]
+
+
+def _check_a_round_is_dealt(rules: ShoeRules, cards: int, round_cards: int) -> None:
+    """Refuse shoe rules under which no shoe can deal a round (the fewest cards burned)."""
+    fewest_burned = {"none": 0, "first-card": 2}.get(rules.burn)
+    burned = int(rules.burn) if fewest_burned is None else fewest_burned
+    if cards - burned <= max(rules.cut_cards, round_cards - 1):
+        raise SimulationError(
+            f"no round can be dealt: {cards} cards, {burned} burned at least, a round needs "
+            f"up to {round_cards} and the cut card leaves {rules.cut_cards}; lower --cut or "
+            "--burn, or add decks")
+
+
+def _burn(rules: ShoeRules, order: np.ndarray) -> tuple[int, list[int]]:
+    """Position of the first card dealt and the cards shown while burning."""
+    if rules.burn == "none":
+        return 0, []
+    if rules.burn == "first-card":
+        first = int(order[0])
+        value = CARDS[first].value or 10
+        return 1 + value, [first]
+    return int(rules.burn), []
+
+
+_LABELS_COUNT_CARDS: dict[str, bool | int] = {}  # game id -> its records show every card dealt
+_CHECKED_ROUNDS = 50
+
+
+def _cards_used(game: Game, cards: Sequence) -> tuple[object, int]:
+    """The record of the round dealt from the top of ``cards`` and how many cards it used.
+
+    A record normally holds the labels of the cards dealt (:data:`exact.core.cards.Label`), so they
+    are counted; this is checked against the shortest dealable prefix on a game's first rounds
+    in each process, and a game whose records fail the check is always searched instead (the
+    shortest prefix the game can deal a round from: a longer one gives the same round)."""
+    record = game.record_from_cards(cards)
+    trusted = _LABELS_COUNT_CARDS.get(game.id)
+    if trusted is not False:
+        used = _labels_in(record)
+        if trusted:
+            return record, used
+    for shortest in range(1, len(cards) + 1):
+        try:
+            shorter = game.record_from_cards(cards[:shortest])
+        except ShoeError:
+            continue
+        if trusted is None:
+            checks = _LABELS_COUNT_CARDS.get(game.id + "#checks", 0) + 1
+            _LABELS_COUNT_CARDS[game.id + "#checks"] = checks
+            if used != shortest or shorter != record:
+                _LABELS_COUNT_CARDS[game.id] = False
+            elif checks >= _CHECKED_ROUNDS:
+                _LABELS_COUNT_CARDS[game.id] = True
+        return shorter, shortest
+    raise ShoeError("the shoe ran out of cards in the middle of a round")
+
+
+def _labels_in(record: object) -> int:
+    if isinstance(record, tuple) and len(record) == 4 and isinstance(record[1], str) \
+            and record[1] in RANKS + JOKER:
+        return 1
+    if isinstance(record, tuple | list):
+        return sum(_labels_in(item) for item in record)
+    return 0
+
+
+def _read(play: ShoePlay, rounds_seen: dict[tuple[int, ...], tuple], key: tuple[int, ...]
+          ) -> tuple[Hashable, int]:
+    """The round of a window of classes: a round depends on its first ``used`` cards only, so
+    it is kept under that prefix and read once per process."""
+    for length in range(1, len(key) + 1):
+        found = rounds_seen.get(key[:length])
+        if found is not None:
+            return found
+    record, used = play.read_round(key)
+    if len(rounds_seen) >= ROUNDS_KEPT:  # bets on suits have billions of possible rounds
+        rounds_seen.clear()
+    rounds_seen[key[:used]] = (record, used)
+    return record, used
+
+
+@dataclass
+class _Shoe:
+    """One shoe dealt: the composition unseen, the round read and the true counts (one per
+    wager) before each round."""
+
+    compositions: list[np.ndarray] = field(default_factory=list)
+    records: list[Hashable] = field(default_factory=list)
+    true_counts: list[np.ndarray] = field(default_factory=list)
+
+
+def _deal_shoe(play: ShoePlay, rounds_seen: dict, rules: ShoeRules,
+               seed: np.random.SeedSequence, tag_of_card: np.ndarray) -> _Shoe:
+    order = np.random.default_rng(seed).permutation(np.repeat(np.arange(len(CARDS)), play.full))
+    position, shown = _burn(rules, order)
+    seen = np.bincount(np.array(shown, dtype=np.int64), minlength=len(CARDS))
+    deck_cards = play.full.sum() / play.decks
+    shoe = _Shoe()
+    while len(order) - position > max(rules.cut_cards, play.round_cards - 1):
+        shoe.compositions.append(play.full - seen)
+        shoe.true_counts.append((seen @ tag_of_card) / ((play.full.sum() - seen.sum())
+                                                         / deck_cards))
+        window = order[position:position + play.round_cards]
+        record, used = _read(play, rounds_seen, tuple(play.card_class[window].tolist()))
+        shoe.records.append(record)
+        np.add.at(seen, order[position:position + used], 1)
+        position += used
+    return shoe
+
+
+def _tally(rounds: range, edges: tuple[Sequence[int], Sequence[int]], pays: Sequence[Fraction],
+           true_counts: Sequence[float], trigger: float | None) -> BetTally:
+    """One wager over one shoe's rounds (indices into the job's batch)."""
+    numerators, denominators = edges
+    tally = BetTally(rounds=len(rounds))
+    for k, true_count in zip(rounds, true_counts, strict=True):
+        numerator = int(numerators[k])
+        edge = numerator / int(denominators[k])
+        if numerator > 0:
+            tally.positive += 1
+            tally.edge_sum_positive.append(edge)
+            tally.perfect_win += pays[k]
+        if trigger is not None and true_count >= trigger:
+            tally.count_bets += 1
+            tally.count_win += pays[k]
+            tally.count_edge.append(edge)
+    return tally
+
+
+def play_shoes(config: SimulationConfig, seeds: Sequence[np.random.SeedSequence]
+               ) -> list[dict[str, BetTally]]:
+    """Play one shoe per seed; per shoe, the tallies of every tracked wager."""
+    play, rounds_seen = _setup(config)
+    triggers = dict(config.triggers)
+    wagers = list(play.names)
+    tags = {wager: dict(keys) for wager, keys in config.tags}
+    tag_of_card = np.array([[tags.get(wager, {}).get(play.tag_key(card), 0) for wager in wagers]
+                            for card in CARDS], dtype=np.int64)  # cards x wagers
+    shoes = [_deal_shoe(play, rounds_seen, config.shoe, seed, tag_of_card) for seed in seeds]
+    # one batch for every round of every shoe of this job
+    compositions = np.array([c for s in shoes for c in s.compositions], dtype=np.int64)
+    edges = play.edges(compositions.reshape(-1, len(CARDS)))
+    pays = play.pays([r for s in shoes for r in s.records])
+    results, offset = [], 0
+    for shoe in shoes:
+        rounds = range(offset, offset + len(shoe.records))
+        results.append({wager: _tally(rounds, edges[wager], pays[wager],
+                                      [float(t[index]) for t in shoe.true_counts],
+                                      triggers.get(wager))
+                        for index, wager in enumerate(wagers)})
+        offset += len(rounds)
+    return results
+
+
+# --- scale-out ---------------------------------------------------------------------------------
+def simulate(config: SimulationConfig, shoes: int, seed: int, workers: int = 1,
+             scheduler: str | None = None, chunk: int = 20,
+             progress: Callable[[int, int], None] | None = None) -> SimulationResult:
+    """Play ``shoes`` shoes from the master ``seed``: inline (``workers=1``), on ``workers``
+    local processes, or on the Dask cluster at ``scheduler``. Same seed, same result.
+
+    Seeds are made job by job and results summed in shoe order as they come, a few jobs per
+    worker in flight: memory does not grow with ``shoes`` (at most :data:`MAX_SHOES`)."""
+    check_settings(shoes, seed, workers, scheduler)
+    names = dict(shoe_play(config).names)  # validates the config and warms the disk cache
+    jobs = (range(start, min(start + chunk, shoes)) for start in range(0, shoes, chunk))
+    report = progress or (lambda done, total: None)
+    tallies = {wager: BetTally() for wager in names}
+    rounds = done = 0
+    if scheduler:
+        results = _on_dask(config, jobs, scheduler, seed)
+    elif workers == 1:
+        results = (play_shoes(config, shoe_seeds(seed, job)) for job in jobs)
+    else:
+        results = _on_processes(config, jobs, workers, seed)
+    for result in results:
+        for shoe in result:
+            for wager, tally in shoe.items():
+                tallies[wager].merge(tally)
+            rounds += next(iter(shoe.values())).rounds if shoe else 0
+        done += len(result)
+        report(done, shoes)
+    if rounds == 0:
+        raise SimulationError(f"no round was dealt in {shoes} shoe(s): the burn and the cut "
+                              "card leave too few cards; lower --cut or --burn")
+    return SimulationResult(shoes, rounds, tallies, names, dict(config.triggers))
+
+
+def check_settings(shoes: int, seed: int, workers: int = 1, scheduler: str | None = None
+                   ) -> None:
+    """Refuse a number of shoes, seed, workers or scheduler address the simulation cannot use,
+    before anything is started.
+
+    >>> check_settings(10, 7, 1, "tcp://10.0.0.5:8786")
+    >>> check_settings(10, 7, 1, "not a url")
+    Traceback (most recent call last):
+    ...
+    exact.errors.SimulationError: --scheduler 'not a url': expected tcp://HOST:PORT
+    """
+    for name, value, low, high in (("shoes", shoes, 1, MAX_SHOES), ("seed", seed, 0, None),
+                                   ("workers", workers, 1, max_workers())):
+        if not isinstance(value, int) or isinstance(value, bool) or value < low or (
+                high is not None and value > high):
+            bound = f"from {low:,} to {high:,}" if high is not None else f"at least {low}"
+            raise SimulationError(f"--{name} must be a whole number {bound}, got {value!r}")
+    if scheduler is not None:
+        check_scheduler(scheduler)
+
+
+def max_workers() -> int:
+    """The most local worker processes: :data:`WORKERS_PER_CORE` per core."""
+    return WORKERS_PER_CORE * (os.cpu_count() or 1)
+
+
+def check_scheduler(address: str) -> None:
+    """A Dask scheduler address must be ``tcp://HOST:PORT`` (or ``tls://``), checked before
+    Dask is imported: anything else is one error line, not a Dask traceback."""
+    from urllib.parse import urlsplit
+
+    problem = f"--scheduler {address!r}: expected tcp://HOST:PORT"
+    try:
+        parts = urlsplit(address)
+        port = parts.port
+    except ValueError:
+        raise SimulationError(problem) from None
+    if (parts.scheme not in SCHEDULER_SCHEMES or not parts.hostname or port is None
+            or not 0 < port < 65536 or parts.path not in ("", "/") or parts.query
+            or parts.fragment or parts.username or not address.isprintable()):
+        raise SimulationError(problem)
+
+
+def shoe_seeds(seed: int, shoes: range) -> list[np.random.SeedSequence]:
+    """The seeds of shoes ``shoes`` (indices): the same as the children
+    ``SeedSequence(seed).spawn(n)[i]``, made without making the others.
+
+    >>> import numpy as np
+    >>> shoe_seeds(5, range(3, 4))[0].spawn_key == np.random.SeedSequence(5).spawn(4)[3].spawn_key
+    True
+    """
+    return [np.random.SeedSequence(seed, spawn_key=(index,)) for index in shoes]
+
+
+def _in_order(futures: Iterator, window: int) -> Iterator:
+    """The results of the futures made by ``futures``, in order, with at most ``window`` of
+    them made and not yet consumed (so a billion jobs are never submitted at once)."""
+    pending: deque = deque()
+    for future in futures:
+        pending.append(future)
+        if len(pending) >= window:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
+
+
+def _on_processes(config: SimulationConfig, jobs: Iterator[range], workers: int, seed: int
+                  ) -> Iterator[list[dict[str, BetTally]]]:
+    with _worker_pool(workers) as pool:
+        yield from _in_order((pool.submit(play_shoes, config, shoe_seeds(seed, job))
+                              for job in jobs), 4 * workers)
+
+
+_ONE_THREAD = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS",
+                                       "MKL_NUM_THREADS")}
+
+
+@contextmanager
+def _worker_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
+    """Fresh (spawned) worker processes whose BLAS runs on one thread: the processes are the
+    parallelism, and BLAS threads spinning beside them cost up to 3x on a busy machine."""
+    saved = {name: os.environ.get(name) for name in _ONE_THREAD}
+    os.environ.update(_ONE_THREAD)  # read by numpy when a spawned worker imports it
+    try:
+        with ProcessPoolExecutor(max_workers=workers,
+                                 mp_context=multiprocessing.get_context("spawn")) as pool:
+            yield pool
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def _on_dask(config: SimulationConfig, jobs: Iterator[range], scheduler: str, seed: int
+             ) -> Iterator[list[dict[str, BetTally]]]:
+    check_scheduler(scheduler)
+    try:
+        from distributed import Client
+    except ImportError:
+        raise SimulationError("--scheduler needs dask[distributed]: "
+                              "pip install 'exact[scale]'") from None
+    try:
+        client = Client(scheduler, timeout=10)
+    except (OSError, ValueError, TypeError) as error:
+        raise SimulationError(f"cannot reach the Dask scheduler {scheduler}: "
+                              f"{' '.join(str(error).split())}") from None
+    try:
+        window = 4 * max(1, len(client.scheduler_info().get("workers", ())))
+        # in job order, whatever order they finish in
+        yield from _in_order((client.submit(play_shoes, config, shoe_seeds(seed, job),
+                                            pure=False) for job in jobs), window)
+    finally:
+        client.close()
+
+
+def tags_tuple(tags: Mapping[str, Mapping[str, int]], keys: Sequence[str] = RANKS
+               ) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
+    """Per-wager tags (by rank, or by a game's ``keys``) in the hashable form
+    :class:`SimulationConfig` keeps."""
+    return tuple((wager, tuple((key, tagged.get(key, 0)) for key in keys))
+                 for wager, tagged in tags.items())

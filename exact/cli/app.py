@@ -1,0 +1,386 @@
+"""Command line: ``python -m exact`` or ``exact``.
+
+Bad input gives one line on standard error and exit status 2, never a traceback; output
+files are written whole or not at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from exact.analysis.bet_analysis import ENGINES, analyze, game_bets
+from exact.cli.own_commands import own_command
+from exact.core.cards import Shoe
+from exact.core.files import OUTPUT_HELP, write_file
+from exact.core.parsing import number_option
+from exact.core.shoe_options import options_shoe
+from exact.errors import ExactError, UsageError, one_line
+from exact.games import REGISTRY, game_ids, get_game
+from exact.model.bets import Bet, format_pays
+from exact.model.contracts import BetGame, OwnOptions
+from exact.model.game import Game
+from exact.render.output import json_text, to_csv, to_json, to_text
+
+EXIT_USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def _selected_bets(game: Game, args: argparse.Namespace) -> list[Bet]:
+    """The bets to analyse: ``--bet`` ids, else ``--group``s, else every bet (shipped and of
+    ``--bets`` files); bets of ``--bets`` files always join a ``--group`` selection."""
+    every = game_bets(game, args.bets or ())
+    shipped = every[:len(game_bets(game))]
+    own = every[len(shipped):]
+    if args.bet:
+        known = {b.id: b for b in every}
+        missing = [b for b in args.bet if b not in known]
+        if missing:
+            raise ExactError(f"unknown bet(s) {', '.join(missing)}; see `list-bets {game.id}`")
+        bets = [known[b] for b in args.bet]
+    elif args.group and not args.all:
+        groups = {b.group for b in shipped}
+        unknown = sorted(set(args.group) - groups)
+        if unknown:
+            raise ExactError(f"unknown bet group(s) {', '.join(unknown)}; "
+                             f"known: {', '.join(sorted(groups))}")
+        bets = [b for b in shipped if b.group in args.group] + own
+    else:
+        bets = every
+    for choice in args.paytable or ():
+        bet_id, sep, name = choice.partition("=")
+        if not sep:
+            raise ExactError(f"--paytable {choice!r}: expected BET=PAYTABLE")
+        positions = [i for i, b in enumerate(bets) if b.id == bet_id]
+        if not positions:
+            raise ExactError(f"--paytable {choice!r}: no bet {bet_id!r} in this analysis")
+        bets[positions[0]] = bets[positions[0]].with_paytable(name)
+    return bets
+
+
+def _with_tables(game: Game, shoe: Shoe, bets: list[Bet], args: argparse.Namespace) -> list[Bet]:
+    """Bets of ``--table`` files replace the bets of the same id, after validation: an error
+    stops the run, each warning is one line on standard error once the run succeeds."""
+    from exact.analysis.validation import check_bets, with_tables
+
+    if not getattr(args, "table", None):
+        return bets
+    tabled = with_tables(game, bets, args.table)
+    own = [bet for bet in tabled if bet.source in args.table]
+    replaced = {bet.id: bet for bet in bets}
+    _WARNINGS.extend(issue.line for issue in check_bets(game, own, shoe, args.engine, replaced))
+    return tabled
+
+
+# Warnings of the run, printed only when it succeeds: a refused run's stderr is its one line.
+_WARNINGS: list[str] = []
+
+
+def _analyze(args: argparse.Namespace) -> str:
+    game = get_game(args.game)
+    own = own_command(game, "analyze")
+    if own is not None:  # a game that renders its own analysis (e.g. century21)
+        for name, default in STRATEGY_DEFAULTS.items():
+            if getattr(args, name) is None:
+                setattr(args, name, default)
+        return own(game, args)
+    shoe = options_shoe(args)
+    bets = _with_tables(game, shoe, _selected_bets(game, args), args)
+    analysis = analyze(game, shoe, bets, engine=args.engine)
+    if args.xlsx:
+        from exact.render.spreadsheet import analysis_workbook, write_bytes
+
+        write_bytes(Path(args.xlsx), analysis_workbook(analysis))
+        if not (args.json or args.csv or args.output):
+            return ""
+    return to_json(analysis) if args.json else to_csv(analysis) if args.csv else to_text(analysis)
+
+
+# The defaults of the strategy games' own analyses (group "century21 ... options" below).
+STRATEGY_DEFAULTS = {"strategy": "house", "information": "total", "players": 1,
+                     "with_replacement": False}
+
+
+def _design(args: argparse.Namespace) -> str:
+    from exact.analysis.designer import design_json, design_text, parse_edge, solve_pays
+    from exact.render.output import shoe_json
+
+    game = get_game(args.game)
+    shoe = options_shoe(args)
+    bets = {b.id: b for b in _with_tables(game, shoe, game_bets(game, args.bets or ()), args)}
+    if args.bet not in bets:
+        raise ExactError(f"unknown bet {args.bet!r}; see `list-bets {game.id}`")
+    analysis = analyze(game, shoe, [bets[args.bet]], engine=args.engine)
+    tiers = [t for item in args.solve_for for t in item.split(",") if t.strip()]
+    design = solve_pays(analysis.bets[args.bet], tiers, parse_edge(args.target_edge),
+                        args.paytable)
+    if args.json:
+        return json_text(design_json(design, shoe_json(analysis)))
+    return design_text(design, shoe.describe())
+
+
+def _list_bets(args: argparse.Namespace) -> str:
+    game = get_game(args.game)
+    bets = game_bets(game, args.bets or ())
+    groups = list(dict.fromkeys(["main", "variant", "side", *(b.group for b in bets)]))
+    lines = ["`analyze` shows every bet; choose with --group GROUP or --bet ID, and pay "
+             "another paytable with --paytable BET=NAME."]
+    for group in groups:
+        members = [b for b in bets if b.group == group]
+        if not members:
+            continue
+        lines.append(f"\n[{group or 'no group'}]")
+        for bet in members:
+            lines.append(f"  {bet.id:24} {bet.name} [{Path(bet.source).name}]")
+            if bet.description:
+                lines.append(f"  {'':24} {bet.description}")
+            for name in bet.paytables:
+                table = bet.with_paytable(name)
+                pays = ", ".join(f"{e.name} = {'push' if e.pays == 0 else format_pays(e.pays)}"
+                                 for e in table.events[:-1])
+                default = " (default)" if name == bet.paytable else ""
+                lines.append(f"  {'':24} paytable {name}{default}: {pays}")
+    return "\n".join(lines) + "\n"
+
+
+# Per command, the options of a bet game (argparse names); a game with options of its own
+# declares them (exact.model.contracts.OwnOptions). Any other option given is refused, so that one
+# game's options are never silently accepted by another.
+SHARED_OPTIONS = frozenset({"game", "command", "run", "json", "output"})
+_SHOE = frozenset({"decks", "jokers", "shoe", "remove"})
+BET_GAME_OPTIONS: dict[str, frozenset[str]] = {
+    "analyze": _SHOE | {"bets", "bet", "group", "all", "paytable", "table", "engine", "csv",
+                        "xlsx"},
+    "design": _SHOE | {"bets", "bet", "solve_for", "target_edge", "paytable", "engine", "table"},
+    "list-bets": frozenset({"bets"}),
+    "features": frozenset({"bets"}),
+    "eor": frozenset({"bets", "bet", "decks", "shoe", "remove", "depth", "removal_set", "tags"}),
+    "simulate": frozenset({"bets", "bet", "shoes", "seed", "decks", "cut", "burn", "workers",
+                           "scheduler", "tags", "trigger"}),
+    "edge": frozenset({"bets", "bet", "decks", "shoe", "seen", "known"}),
+    "settle": frozenset({"bets", "cards", "wager", "paytable"}),
+}
+
+
+def game_options(game: object, command: str) -> frozenset[str]:
+    """The options (argparse names) ``game`` takes on ``command``, besides the shared ones.
+
+    >>> "strategy" in game_options(get_game("century21"), "analyze")
+    True
+    >>> "strategy" in game_options(get_game("punto-banco"), "analyze")
+    False
+    """
+    if isinstance(game, OwnOptions) and command in game.command_options:
+        return game.command_options[command]
+    return BET_GAME_OPTIONS.get(command, frozenset())
+
+
+def refuse_foreign_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """An option given (not left at its default) that the chosen game does not take is an
+    error naming the games that do: ``analyze punto-banco --strategy best`` is refused."""
+    command_parser = _command_parsers(parser).get(getattr(args, "command", ""))
+    if command_parser is None or not isinstance(getattr(args, "game", None), str):
+        return
+    game = get_game(args.game)  # an unknown id is refused here, by name
+    taken = SHARED_OPTIONS | game_options(game, args.command)
+    # argparse lists a parser's options only in its private _actions
+    for action in command_parser._actions:
+        if (action.dest in taken or action.dest not in vars(args)
+                or getattr(args, action.dest) == action.default):
+            continue
+        flag = max(action.option_strings, key=len)
+        owners = [game_id for game_id in sorted(REGISTRY)
+                  if _owns(get_game(game_id), args.command, action.dest)]
+        where = f"an option of {', '.join(owners)}" if owners else "an option of no game"
+        raise ExactError(f"{flag} is {where}, not of {args.command} {game.id}")
+
+
+def _owns(game: object, command: str, option: str) -> bool:
+    """Whether ``game`` has ``option`` on ``command`` as its own (a strategy game without
+    options declared for a command owns none there)."""
+    declared = isinstance(game, OwnOptions) and command in game.command_options
+    return (declared or isinstance(game, BetGame)) and option in game_options(game, command)
+
+
+def _command_parsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """The subcommands' parsers by name (argparse keeps them in a private action)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+_TYPE_NAMES = {bool: "true/false", int: "integer", str: "text", type(None): "None"}
+
+
+def _features(args: argparse.Namespace) -> str:
+    game = get_game(args.game)
+    lines = []
+    for feature in game.features.values():
+        kind = " or ".join(dict.fromkeys(_TYPE_NAMES.get(t, t.__name__) for t in feature.types))
+        lines.append(f"{feature.name:24} {feature.doc}; values: {feature.values}"
+                     + (f" [{kind}]" if kind else "") + "\n")
+    return "".join(lines)
+
+
+def _games(args: argparse.Namespace) -> str:
+    return "".join(f"{game_id}: {get_game(game_id).name}\n" for game_id in game_ids())
+
+
+# The commands defined in this module: when one of them runs, the modules of the others
+# (simulation, removal, settlement...) are not imported (a fresh `analyze` costs its imports).
+OWN_COMMANDS = frozenset({"analyze", "design", "list-bets", "features", "games"})
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command; given the ``command`` about to run, one of
+    :data:`OWN_COMMANDS`, the other modules' commands are left out (nothing else differs)."""
+    parser = _Parser(prog="exact", description="Exact combinatorial analysis of baccarat games.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    def game_command(name: str, help_text: str, run: Callable[[argparse.Namespace], str]):
+        sub = commands.add_parser(name, help=help_text, description=help_text)
+        sub.add_argument("game", help=f"game id: {', '.join(sorted(REGISTRY))}")
+        sub.add_argument("--bets", action="append", metavar="FILE",
+                         help="extra bet file (TOML); may be repeated")
+        sub.set_defaults(run=run)
+        return sub
+
+    analyze_parser = game_command("analyze", "exact return tables of a game's bets", _analyze)
+    analyze_parser.add_argument("--decks", type=number_option("decks", "--decks"),
+                                help="full decks in the shoe (default 8)")
+    analyze_parser.add_argument("--jokers", type=number_option("jokers", "--jokers"),
+                                help="jokers in the shoe (default 0, or the game's own shoe)")
+    analyze_parser.add_argument("--shoe", help="explicit composition, e.g. 'A:32,T:128,9H:8'")
+    analyze_parser.add_argument("--remove", help="cards taken out, e.g. '5,5,9H,KD'")
+    analyze_parser.add_argument("--bet", action="append", metavar="ID",
+                                help="analyse only this bet; may be repeated (century21: the "
+                                     "bet size, the old spelling of --bet-size)")
+    analyze_parser.add_argument("--group", action="append", metavar="GROUP",
+                                help="analyse the shipped bets of GROUP (main, variant, side); "
+                                     "may be repeated")
+    analyze_parser.add_argument("--all", action="store_true",
+                                help="analyse every bet (the default; overrides --group)")
+    analyze_parser.add_argument("--paytable", action="append", metavar="BET=NAME",
+                                help="pay BET by its alternative paytable NAME")
+    analyze_parser.add_argument("--table", action="append", metavar="FILE",
+                                help="your own paytable (bet file): its bets replace those of "
+                                     "the same id, after validation; may be repeated")
+    analyze_parser.add_argument("--engine", choices=ENGINES, default="auto",
+                                help="auto (default: the engine plan's choice per bet), or one "
+                                     "engine for every bet, refused if it cannot serve one")
+    formats = analyze_parser.add_mutually_exclusive_group()
+    formats.add_argument("--json", action="store_true", help="machine-readable JSON")
+    formats.add_argument("--csv", action="store_true", help="spreadsheet-ready CSV")
+    analyze_parser.add_argument("--output", "-o", metavar="FILE", help=OUTPUT_HELP)
+    analyze_parser.add_argument("--xlsx", metavar="FILE",
+                                help="also write an Excel par sheet (exact counts, live "
+                                     "formulas) to FILE; needs the `sheets` extra")
+    # --- the strategy games' own options (century21, chemin-de-fer) ------------------------
+    heads_up = analyze_parser.add_argument_group("century21 (21st Century Baccarat) options")
+    heads_up.add_argument("--bet-size", metavar="AMOUNT", help="the bet per seat (default: the "
+                          "table's minimum)")
+    heads_up.add_argument("--strategy",
+                          help="house | best | dealer-best | equilibrium (default house)")
+    heads_up.add_argument("--collection", help="collection fee per seat per hand (default: "
+                          "the table tag of the bet size)")
+    heads_up.add_argument("--information",
+                          choices=("total", "cards", "totals", "banker-cards"),
+                          help="the player decides by its two-card total or its two cards "
+                               "(chemin-de-fer: totals | banker-cards | cards)")
+    heads_up.add_argument("--with-replacement", action="store_true", default=None,
+                          help="chemin-de-fer: cards dealt with replacement (one deck)")
+    heads_up.add_argument("--commission", help="chemin-de-fer: commission on Banker wins, "
+                          "0 to 1/10 (e.g. 5%%; default: the rule file's, 0)")
+    heads_up.add_argument("--players", type=number_option("players", "--players"),
+                          help="players at the table for the Player/Dealer's economics")
+    heads_up.add_argument("--rules", metavar="FILE", help="rule file (TOML) instead of the "
+                          "game's default rules")
+    heads_up.add_argument("--dealer-wager", metavar="AMOUNT", help="the Player/Dealer's wager "
+                          "for the economics (default: it covers every seat)")
+    design_parser = game_command(
+        "design", "solve a bet's pays for a target house edge (exact, then practical)", _design)
+    design_parser.add_argument("--bet", required=True, metavar="ID", help="the bet to design")
+    design_parser.add_argument("--solve-for", required=True, action="append", metavar="TIER",
+                               help="tier (event name or its hyphenated id) whose pay to solve "
+                                    "for; several (comma-separated or repeated) share a scale")
+    design_parser.add_argument("--target-edge", required=True,
+                               type=number_option("target-edge", "--target-edge"),
+                               help="target house edge: 0.05, 5%% or 1/20")
+    design_parser.add_argument("--paytable", metavar="NAME",
+                               help="start from this paytable of the bet (default its own)")
+    for flag, kind, text in (("--decks", number_option("decks", "--decks"),
+                              "full decks (default 8)"),
+                             ("--jokers", number_option("jokers", "--jokers"),
+                              "jokers in the shoe"),
+                             ("--shoe", str, "explicit composition, e.g. 'A:32,T:128'"),
+                             ("--remove", str, "cards taken out, e.g. '5,5,9H'")):
+        design_parser.add_argument(flag, type=kind, help=text)
+    design_parser.add_argument("--engine", choices=ENGINES, default="auto",
+                               help="auto (default) or one engine, refused if it cannot serve")
+    design_parser.add_argument("--table", action="append", metavar="FILE",
+                               help="your own paytable (bet file), validated; replaces the "
+                                    "bet of the same id")
+    design_parser.add_argument("--json", action="store_true", help="machine-readable JSON")
+    design_parser.add_argument("--output", "-o", metavar="FILE", help=OUTPUT_HELP)
+    game_command("list-bets", "the bets and paytables that ship (and those of --bets)",
+                 _list_bets)
+    game_command("features", "the round features bet conditions may use", _features)
+    if command not in OWN_COMMANDS:
+        from exact.cli.counting import add_commands  # eor, simulate, edge (issue 7)
+
+        add_commands(game_command)
+        from exact.cli.settle import add_command as add_settle  # settle one round (issue 14)
+
+        add_settle(game_command)
+    games = commands.add_parser("games", help="the games of the toolkit")
+    games.set_defaults(run=_games, output=None)
+    return parser
+
+
+def refuse_empty_options(args: argparse.Namespace) -> None:
+    """An option given an empty (or blank) value is an error, never its default: ``--shoe ""``
+    must not analyse 8 decks. (A value that must be a number is refused by its parser.)"""
+    for name, value in vars(args).items():
+        values = value if isinstance(value, list) else [value]
+        if any(isinstance(item, str) and not item.strip() for item in values):
+            what = "the game id" if name == "game" else f"--{name.replace('_', '-')}"
+            raise ExactError(f"{what} is empty: give a value, or leave the option out")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    _WARNINGS.clear()
+    try:
+        arguments = sys.argv[1:] if argv is None else list(argv)
+        command = next((a for a in arguments if not a.startswith("-")), None)
+        parser = build_parser(command)
+        args = parser.parse_args(arguments)
+        refuse_empty_options(args)
+        refuse_foreign_options(parser, args)
+        text = args.run(args)
+        from exact.analysis.assumptions import add_for_command  # every result says what it assumes
+
+        text = add_for_command(args, text)
+        output = getattr(args, "output", None)
+        if output is not None:
+            write_file(output, text)
+        else:
+            sys.stdout.write(text)
+        for line in _WARNINGS:
+            print(f"exact: {one_line(line)}", file=sys.stderr)
+    except UsageError as error:
+        print(f"exact: usage error: {one_line(error)} (see --help)", file=sys.stderr)
+        return EXIT_USAGE
+    except ExactError as error:  # one line, whatever the message quotes (a file's line)
+        print(f"exact: error: {one_line(error)}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:
+        return 1
+    return 0

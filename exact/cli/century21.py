@@ -1,0 +1,141 @@
+"""The commands of 21st Century Baccarat, run its own way (``analyze``, ``eor`` and ``edge
+century21``): the command-line side of :mod:`exact.render.century21` and
+:mod:`exact.analysis.century21_batch`, registered in :mod:`exact.cli.own_commands` so that the game
+definition imports no command-line code."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from fractions import Fraction
+from pathlib import Path
+
+from exact.analysis.century21_batch import (
+    CLASS_DESCRIPTION,
+    CLASS_KEYS,
+    HELD_FIXED,
+    class_key,
+    class_removal_table,
+    class_weights,
+    evaluator_for,
+    next_hand,
+)
+from exact.analysis.removal import parse_tags
+from exact.cli.counting import eor_report, eor_text
+from exact.core.cards import Card
+from exact.core.parsing import parse_number
+from exact.core.shoe_options import full_shoe, options_shoe, removed
+from exact.errors import ExactError
+from exact.games.century21.game import Century21
+from exact.games.century21.rules import Rules
+from exact.render.century21 import report as heads_up_report
+from exact.render.output import json_text
+
+
+def analyze_command(game: Century21, args: argparse.Namespace) -> str:
+    """``exact analyze century21 [--strategy ...] [--bet-size 10] [--collection 1] ...``."""
+    rules = Rules.load(args.rules) if getattr(args, "rules", None) else game.rules
+    # the same shoe as eor/edge century21: the rules' jokers stay unless --jokers/--shoe
+    shoe = options_shoe(args, rules.decks, rules.jokers)
+    # --bet AMOUNT is the old spelling of --bet-size here (--bet is a bet id elsewhere)
+    sizes = [("--bet", size) for size in args.bet or []]
+    if getattr(args, "bet_size", None) is not None:
+        sizes.append(("--bet-size", args.bet_size))
+    if len(sizes) > 1:
+        raise ExactError("century21: give one --bet-size (the bet per seat)")
+    bet = _number(*sizes[0]) if sizes else rules.table.min_bet
+    if bet <= 0:
+        raise ExactError(f"{sizes[0][0]} {bet}: the bet must be positive")
+    fee = None if args.collection is None else _number("--collection", args.collection)
+    dealer_wager = getattr(args, "dealer_wager", None)
+    wager = None if dealer_wager is None else _number("--dealer-wager", dealer_wager)
+    data = heads_up_report(rules, shoe, args.strategy, bet, fee, args.information,
+                           args.players, wager)
+    text = data.pop("_text")
+    bet_table = data.pop("_table")
+    if getattr(args, "xlsx", None):
+        from exact.render.spreadsheet import heading_lines, workbook_bytes, write_bytes
+
+        write_bytes(Path(args.xlsx), workbook_bytes(
+            "21st Century Baccarat", heading_lines(shoe, data["counting_unit"]), [bet_table]))
+        if not (args.json or args.output):
+            return ""
+    if args.json:
+        return json_text(data)
+    if args.csv:
+        raise ExactError("century21: --csv is not supported; use --json")
+    head = [f"21st Century Baccarat: {shoe.describe()} ({shoe.size} cards)",
+            *(f"  {line}" for line in data["rules"]),
+            f"Counting unit: {data['counting_unit']}",
+            f"Strategy: {args.strategy} (player decides by its two-card "
+            f"{args.information} and the up card)", ""]
+    economics = data["economics"]
+    tail = [
+        f"Player's edge per unit bet: {data['player_edge_float'] * 100:+.4f}% = "
+        f"{data['player_edge']}",
+        f"With a {data['collection']} collection on a {data['bet']} bet: "
+        f"{data['player_edge_with_collection_float'] * 100:+.4f}% of the bet",
+        f"Table of {economics['counts']}: Player/Dealer nets "
+        f"{float(Fraction(economics['dealer_net_per_hand'])):+.4f} per hand; break-even bet "
+        f"per player against the same seats, all in action: "
+        f"{_shown(economics['dealer_break_even_bet_per_player'])}",
+        "Exact deviation check: player gains "
+        f"{float(Fraction(data['deviation_check']['player_gain_by_deviating'])):.3g}, dealer "
+        f"gains {float(Fraction(data['deviation_check']['dealer_gain_by_deviating'])):.3g} "
+        "per unit bet" + (" (an exact equilibrium)" if data["deviation_check"]["equilibrium"]
+                          else ""), ""]
+    return "\n".join(head + [text[0], "", *tail, text[1], "", text[2], ""])
+
+
+def _shown(value: str | None) -> str:
+    return "never" if value is None else f"{float(Fraction(value)):.2f} ({value})"
+
+
+def _number(option: str, text: str) -> Fraction:
+    return parse_number(text, "fee" if option == "--collection" else "bet", option)
+
+
+def eor_command(game: Century21, args: argparse.Namespace) -> str:
+    """``exact eor century21 [--decks N|--shoe ...] [--strategy ...] [--json]``."""
+    if args.bet or args.bets:
+        raise ExactError("century21 has one bet, the player's: --bet/--bets do not apply")
+    rules = Rules.load(args.rules) if args.rules else game.rules
+    full = full_shoe(args, rules.decks, rules.jokers)
+    shoe = removed(args, full)
+    evaluator = evaluator_for(rules, args.strategy or "house", args.information or "total")
+    weights = class_weights(full)
+    user_tags = (parse_tags(args.tags, CLASS_KEYS, lambda card: class_key(card.rank))
+                 if args.tags else None)
+    table = class_removal_table(evaluator, shoe, args.depth, args.removal_set or ())
+    decks = max((shoe.size - shoe.jokers) // 52, 1)
+    report = {"game": "century21", "strategy": evaluator.strategy,
+              "information": evaluator.deal.mode, "held_fixed": HELD_FIXED,
+              "classes": CLASS_DESCRIPTION, "count_weights": weights,
+              **eor_report(table, user_tags, decks, weights, "class")}
+    if args.json:
+        return json_text(report)
+    return (f"21st Century Baccarat, {evaluator.strategy} strategy pair ({HELD_FIXED}); "
+            f"classes: {CLASS_DESCRIPTION}\n" + eor_text(table, report, CLASS_KEYS, "class"))
+
+
+def edge_command(game: Century21, args: argparse.Namespace, seen: Sequence[Card]) -> str:
+    """``exact edge century21 [--decks N|--shoe ...] [--seen FILE] [--json]``."""
+    if args.bet or getattr(args, "bets", None):
+        raise ExactError("century21 has one bet, the player's: --bet/--bets do not apply")
+    if args.known:
+        raise ExactError("century21: --known is not supported (the joker and option hands "
+                         "are searched over whole hands, not card positions)")
+    rules = Rules.load(args.rules) if args.rules else game.rules
+    shoe = full_shoe(args, rules.decks, rules.jokers).remove(seen)
+    report = {"cards_seen": len(seen), **next_hand(rules, shoe, args.information or "total")}
+    if args.json:
+        return json_text(report)
+    lines = [f"Next hand of 21st Century Baccarat: {len(seen)} cards seen, {shoe.size} unseen; "
+             f"player's pay per unit bet, collection {report['collection']} on a "
+             f"{report['bet']} bet"]
+    for name, entry in report["strategies"].items():
+        value, after = entry["expected_value"], entry["with_collection"]
+        lines.append(f"{name:6} {100 * value['float']:+9.4f}%  after collection "
+                     f"{100 * after['float']:+9.4f}%  {'BET' if entry['positive'] else '':3} "
+                     f"exact {value['exact']}  ({entry['description']})")
+    return "\n".join(lines) + "\n"

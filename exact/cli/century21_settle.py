@@ -1,0 +1,297 @@
+"""``exact settle century21``: settle one table hand from a table file or options.
+
+A table file (TOML, at most 64 KiB) names the hand and its wagers::
+
+    dealer = "KH 7C"          # the Player/Dealer's cards, up card first
+    dealer_wager = 300
+    dice = 3                  # the seat the dice start the comparison at (optional)
+    dealer_free_collection = false
+    table = 1                 # which table tag of the rules (1 = the first, the default)
+    action = "seat-by-seat"   # optional: override the rules' reading ("whole-hand")
+
+    [[seat]]
+    seat = 3
+    cards = "9S KD"
+    natural_declared = true   # rule 10: false -> a Natural plays as 9
+
+    [[wager]]
+    seat = 3
+    circle = 1                # 1 the seated player, 2 and 3 backline
+    amount = 100              # an integer or a string ("12.5", "25/2")
+    player = "Ann"            # optional: who placed it (rule 6 counts a player's spots)
+    choice = "draw"           # optional: how this wager's owner wants an option hand played
+    free_collection = false   # optional: paid with a free-collection button
+
+Options give the same without the file: ``--dealer``, ``--seat SEAT=CARDS``,
+``--wager SEAT.CIRCLE=AMOUNT``, ``--dealer-wager``, ``--dice``, ``--action``, ``--rules``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tomllib
+from collections.abc import Mapping
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from exact.games.century21.rules import Rules
+from exact.games.century21.table import CircleWager, TableHand, settle_table
+from exact.model.settlement import SettlementError, settlement_json
+
+MAX_FILE_BYTES = 64 * 1024
+MAX_SEAT = 99
+FILE_KEYS = {"dealer", "dealer_wager", "dice", "dealer_free_collection", "table", "action",
+             "seat", "wager"}
+SEAT_KEYS = {"seat", "cards", "natural_declared"}
+WAGER_KEYS = {"seat", "circle", "amount", "player", "choice", "free_collection"}
+
+
+def settle_command(game: Any, args: argparse.Namespace) -> str:
+    rules = Rules.load(args.rules) if args.rules else game.rules
+    if args.cards or args.paytable:
+        raise SettlementError("settle century21: give the hands with --dealer and --seat (or "
+                              "--table FILE), not --cards/--paytable")
+    if args.table:
+        if args.dealer or args.seat or args.wager or args.dealer_wager or args.dice:
+            raise SettlementError("settle century21: give either --table FILE or the hand's "
+                                  "options, not both")
+        hand = read_table_file(Path(args.table))
+    else:
+        hand = hand_from_options(args)
+    if args.action:
+        hand["action"] = args.action
+    if hand.get("action") is not None:
+        rules = rules.replace(action=hand["action"])
+    args.resolved_rules = rules  # the assumptions printed with the result follow these rules
+    tag_index = hand["table"]
+    if not 1 <= tag_index <= len(rules.table_tags):
+        raise SettlementError(f"table {tag_index}: the rules have {len(rules.table_tags)} "
+                              "table tag(s), numbered from 1")
+    tag = rules.table_tags[tag_index - 1]
+    settled = settle_table(rules, hand["dealer"], hand["seats"], hand["wagers"],
+                           hand["dealer_wager"], tag, hand["dealer_free_collection"],
+                           hand["dice"], hand["undeclared"])
+    data = table_json(rules, tag, hand, settled)
+    if args.json:
+        return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    return table_text(data)
+
+
+def _amount(where: str, value: object) -> Fraction:
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise SettlementError(f"{where}: amount {value!r} must be an integer or a string such "
+                              "as \"12.5\"")
+    text = str(value).strip()
+    if not text or len(text) > 40 or any(c not in "0123456789./" for c in text):
+        raise SettlementError(f"{where}: amount {value!r} is not a positive number")
+    try:
+        amount = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise SettlementError(f"{where}: amount {value!r} is not a number") from None
+    if amount <= 0:
+        raise SettlementError(f"{where}: amount must be positive, got {amount}")
+    return amount
+
+
+def _seat_number(where: str, value: object) -> int:
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SEAT:
+        raise SettlementError(f"{where}: seat {value!r} is not a seat number 1-{MAX_SEAT}")
+    return value
+
+
+def _flag(where: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise SettlementError(f"{where}: {value!r} must be true or false")
+    return value
+
+
+def _text(where: str, value: object) -> str:
+    if not isinstance(value, str):
+        raise SettlementError(f"{where}: {value!r} must be a string")
+    return value
+
+
+def read_table_file(path: Path) -> dict[str, Any]:
+    """The hand of a table file (see the module docstring), checked field by field."""
+    try:
+        with path.open("rb") as stream:
+            raw = stream.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        raise SettlementError(f"{path}: cannot read: {error.strerror or error}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise SettlementError(f"{path}: a table file is at most {MAX_FILE_BYTES} bytes")
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise SettlementError(f"{path}: not a TOML table file: {error}") from None
+    return hand_from_mapping(data, str(path))
+
+
+def hand_from_mapping(data: Mapping[str, Any], source: str) -> dict[str, Any]:
+    unknown = sorted(set(data) - FILE_KEYS)
+    if unknown:
+        raise SettlementError(f"{source}: unknown key(s) {', '.join(unknown)}; known: "
+                              f"{', '.join(sorted(FILE_KEYS))}")
+    for key in ("dealer", "dealer_wager"):
+        if key not in data:
+            raise SettlementError(f"{source}: missing {key}")
+    seats: dict[int, str] = {}
+    undeclared: list[int] = []
+    entries = data.get("seat", [])
+    if not isinstance(entries, list) or not all(isinstance(e, Mapping) for e in entries):
+        raise SettlementError(f"{source}: [[seat]] must be a list of tables")
+    for index, entry in enumerate(entries, 1):
+        where = f"{source} seat entry {index}"
+        extra = sorted(set(entry) - SEAT_KEYS)
+        if extra or "seat" not in entry or "cards" not in entry:
+            unknown_keys = f"; unknown {', '.join(extra)}" if extra else ""
+            raise SettlementError(f"{where}: needs seat and cards (and optionally "
+                                  f"natural_declared){unknown_keys}")
+        seat = _seat_number(where, entry["seat"])
+        if seat in seats:
+            raise SettlementError(f"{where}: seat {seat} given twice")
+        seats[seat] = _text(where, entry["cards"])
+        if not _flag(where, entry.get("natural_declared", True)):
+            undeclared.append(seat)
+    wagers = []
+    entries = data.get("wager", [])
+    if not isinstance(entries, list) or not all(isinstance(e, Mapping) for e in entries):
+        raise SettlementError(f"{source}: [[wager]] must be a list of tables")
+    for index, entry in enumerate(entries, 1):
+        where = f"{source} wager entry {index}"
+        extra = sorted(set(entry) - WAGER_KEYS)
+        if extra:
+            raise SettlementError(f"{where}: unknown key(s) {', '.join(extra)}")
+        missing = [key for key in ("seat", "circle", "amount") if key not in entry]
+        if missing:
+            raise SettlementError(f"{where}: missing {', '.join(missing)}")
+        circle = entry["circle"]
+        if isinstance(circle, bool) or circle not in (1, 2, 3):
+            raise SettlementError(f"{where}: circle {circle!r} is not 1, 2 or 3")
+        player = entry.get("player")
+        choice = entry.get("choice")
+        wagers.append(CircleWager(
+            _seat_number(where, entry["seat"]), circle, _amount(where, entry["amount"]),
+            _flag(where, entry.get("free_collection", False)),
+            None if player is None else _text(where, player),
+            None if choice is None else _text(where, choice)))
+    if not wagers:
+        raise SettlementError(f"{source}: no [[wager]]: nothing to settle")
+    dice = data.get("dice")
+    table = data.get("table", 1)
+    if isinstance(table, bool) or not isinstance(table, int):
+        raise SettlementError(f"{source}: table {table!r} is the number of a table tag (1, 2, "
+                              "...)")
+    action = data.get("action")
+    return {"dealer": _text(f"{source} dealer", data["dealer"]),
+            "dealer_wager": _amount(f"{source} dealer_wager", data["dealer_wager"]),
+            "dice": None if dice is None else _seat_number(f"{source} dice", dice),
+            "dealer_free_collection": _flag(f"{source} dealer_free_collection",
+                                            data.get("dealer_free_collection", False)),
+            "table": table, "action": None if action is None else _text(source, action),
+            "seats": seats, "wagers": wagers, "undeclared": undeclared}
+
+
+def hand_from_options(args: argparse.Namespace) -> dict[str, Any]:
+    if not args.dealer or not args.seat or not args.wager or not args.dealer_wager:
+        raise SettlementError("settle century21: give --table FILE, or --dealer, --seat, "
+                              "--wager and --dealer-wager")
+    seats: dict[int, str] = {}
+    for item in args.seat:
+        seat, sep, cards = item.partition("=")
+        if not sep:
+            raise SettlementError(f"--seat {item!r}: expected SEAT=CARDS")
+        number = _seat_number(f"--seat {item!r}", seat)
+        if number in seats:
+            raise SettlementError(f"--seat {item!r}: seat {number} given twice")
+        seats[number] = cards
+    wagers = []
+    for item in args.wager:
+        where, sep, amount = item.partition("=")
+        seat, dot, circle = where.partition(".")
+        if not sep or not dot or circle.strip() not in ("1", "2", "3"):
+            raise SettlementError(f"--wager {item!r}: expected SEAT.CIRCLE=AMOUNT, e.g. 3.1=100")
+        wagers.append(CircleWager(_seat_number(f"--wager {item!r}", seat), int(circle),
+                                  _amount(f"--wager {item!r}", amount)))
+    return {"dealer": args.dealer, "dealer_wager": _amount("--dealer-wager", args.dealer_wager),
+            "dice": None if args.dice is None else _seat_number("--dice", args.dice),
+            "dealer_free_collection": False, "table": 1, "action": None,
+            "seats": seats, "wagers": wagers, "undeclared": []}
+
+
+def table_json(rules: Rules, tag: Any, hand: Mapping[str, Any],
+               settled: TableHand) -> dict[str, Any]:
+    by_label = {w.label: w for w in hand["wagers"]}
+    wagers = []
+    for settlement in settled.settlements:
+        wager = by_label[settlement.wager.bet]
+        item = settlement_json(settlement, settled.collections[wager.label], wager.player)
+        item.update({"seat": wager.seat, "circle": wager.circle, "amount": str(wager.amount),
+                     "in_action": str(settled.in_action[wager.label]),
+                     "returned_without_action": str(settled.returned[wager.label]),
+                     "free_collection_credit": wager.label in settled.free_collection_credits})
+        if settlement.event == "no_action":
+            item["result"] = "no action"
+            item["pushed"] = "0"
+        wagers.append(item)
+    players_net = settled.players_net
+    return {
+        "game": "century21", "game_name": "21st Century Baccarat",
+        "rules": rules.id, "action_reading": rules.action,
+        "table_tag": {"min_bet": str(tag.min_bet), "max_bet": str(tag.max_bet),
+                      "collection": str(tag.fee)},
+        "dealer": hand["dealer"], "dealer_wager": str(hand["dealer_wager"]),
+        "seats": {str(seat): cards for seat, cards in sorted(hand["seats"].items())},
+        "undeclared_naturals": list(hand["undeclared"]),
+        "dice_start": hand["dice"], "order": list(settled.order),
+        "deciders": {str(seat): circle for seat, circle in settled.deciders.items()},
+        "wagers": wagers,
+        "totals": {"players_net": str(players_net),
+                   "in_action": str(sum(settled.in_action.values(), Fraction(0))),
+                   "returned_without_action": str(sum(settled.returned.values(), Fraction(0))),
+                   "player_collections": str(sum(settled.collections.values(), Fraction(0))),
+                   "dealer_collection": str(settled.dealer_collection),
+                   "dealer_net": str(settled.dealer_net),
+                   "house_collection": str(settled.house_collection)},
+        "free_collection_credits": list(settled.free_collection_credits),
+    }
+
+
+def _money(text: str) -> str:
+    value = Fraction(text)
+    return str(value) if value.denominator != 1 else f"{value.numerator:,}"
+
+
+def table_text(data: Mapping[str, Any]) -> str:
+    lines = [f"21st Century Baccarat: Player/Dealer {data['dealer']}, wager "
+             f"{_money(data['dealer_wager'])}; action {data['action_reading']}; dice order "
+             f"{', '.join(map(str, data['order']))}"]
+    lines += [f"  seat {seat}: {cards}" for seat, cards in data["seats"].items()]
+    for item in data["wagers"]:
+        money = [f"{key} {_money(item[key])}" for key in ("won", "lost", "pushed", "collection")
+                 if Fraction(item[key])]
+        if Fraction(item["returned_without_action"]):
+            money.append(f"returned {_money(item['returned_without_action'])}")
+        if item["free_collection_credit"]:
+            money.append("free-collection credit")
+        lines.append(f"  {item['result'].upper():9} {item['bet']} ({_money(item['amount'])}"
+                     f"{', ' + item['player'] if item.get('player') else ''}): "
+                     f"{', '.join(money) or 'nothing'}; net {_money(item['net'])}")
+        lines.append(f"            {item['reason']}")
+    totals = data["totals"]
+    lines.append(f"Players net {_money(totals['players_net'])}; Player/Dealer net "
+                 f"{_money(totals['dealer_net'])} after its collection "
+                 f"{_money(totals['dealer_collection'])}; card room collects "
+                 f"{_money(totals['house_collection'])}; in action "
+                 f"{_money(totals['in_action'])}, returned "
+                 f"{_money(totals['returned_without_action'])}")
+    if data["free_collection_credits"]:
+        lines.append("Free-collection buttons: " + ", ".join(data["free_collection_credits"]))
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ("hand_from_mapping", "read_table_file", "settle_command")

@@ -1,0 +1,422 @@
+"""Command-line subcommands of the remaining-shoe analyses: ``eor``, ``simulate``, ``edge``.
+
+Kept apart from :mod:`exact.cli.app`, which only registers them (:func:`add_commands`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+from exact.analysis.bet_analysis import game_bets
+from exact.analysis.removal import (
+    RANK_WEIGHTS,
+    CountError,
+    RemovalTable,
+    balanced,
+    betting_correlation,
+    break_even_true_count,
+    derive_tags,
+    effects_of_removal,
+    parse_tags,
+)
+from exact.analysis.simulation import (
+    MAX_DECKS,
+    MAX_SHOES,
+    WORKERS_PER_CORE,
+    ShoePlay,
+    ShoeRules,
+    SimulationConfig,
+    check_settings,
+    shoe_play,
+    simulate,
+    tags_tuple,
+)
+from exact.cli.own_commands import own_command
+from exact.core.cards import RANKS, Card, parse_cards
+from exact.core.files import OUTPUT_HELP
+from exact.core.parsing import (
+    burn_option,
+    number_option,
+    parse_integer,
+    parse_number,
+    read_standard_input,
+    read_user_file,
+    shown,
+)
+from exact.core.progress import Tracker
+from exact.core.shoe_options import full_shoe, options_shoe
+from exact.engines.batch import BetEvaluator, supported_bets
+from exact.engines.live import KnownCardError, next_round, slow_with_known
+from exact.errors import BetFileError, ExactError, RuleError
+from exact.games import get_game
+from exact.model.bets import Bet
+from exact.model.game import Game
+from exact.render.output import json_text
+
+LEVELS = (1, 2, 3)
+
+
+def _bets(game: Game, args: argparse.Namespace) -> list[Bet]:
+    bets = game_bets(game, args.bets or ())
+    if args.bet:
+        known = {b.id: b for b in bets}
+        missing = [b for b in args.bet if b not in known]
+        if missing:
+            raise ExactError(f"unknown bet(s) {', '.join(missing)}; see `list-bets {game.id}`")
+        return [known[b] for b in args.bet]
+    # Bets reading ranks or suits together with the third cards are beyond the batch
+    # evaluator: by default they are left out here (README, Limits).
+    served = supported_bets(game, bets)[0]
+    if not served:  # a strategy game (century21) has no bet table for these commands
+        raise ExactError(f"{game.id} has no bets that this command evaluates (README: "
+                         "'Counting, effects of removal and simulation')")
+    return served
+
+
+def _fraction(value: Fraction) -> dict[str, object]:
+    return {"exact": str(value), "float": float(value)}
+
+
+def _finite(value: float) -> float | None:
+    """JSON has no infinity: a count that never turns the edge positive has no trigger."""
+    return value if math.isfinite(value) else None
+
+
+def best_tags(effects: dict[str, Fraction], weights: Mapping[str, int] = RANK_WEIGHTS
+              ) -> tuple[dict[str, int], int, float]:
+    """The derived balanced tags of the level (1-3) with the best betting correlation
+    (the lower level on a tie to 3 decimals)."""
+    best: tuple[dict[str, int], int, float] | None = None
+    for level in LEVELS:
+        tags = derive_tags(effects, level, weights)
+        correlation = betting_correlation(tags, effects, weights)
+        if best is None or round(correlation, 3) > round(best[2], 3):
+            best = (tags, level, correlation)
+    assert best is not None
+    return best
+
+
+def _shown(value: float | None) -> str:
+    return "none" if value is None else f"{value:.2f}"
+
+
+# --- eor -----------------------------------------------------------------------------------------
+def eor_report(table: RemovalTable, user_tags: dict[str, int] | None, decks: int,
+               weights: Mapping[str, int] = RANK_WEIGHTS, key_name: str = "rank"
+               ) -> dict[str, Any]:
+    """The ``eor`` JSON; ``weights`` are the cards of each key (a rank, or a game's card
+    class: ``key_name``) in a deck."""
+    bets = {}
+    for bet_id, effects in table.effects.items():
+        tags, level, correlation = best_tags(dict(effects), weights)
+        entry: dict[str, object] = {
+            "name": table.names[bet_id],
+            "expected_value": _fraction(table.base[bet_id]),
+            "effects_of_removal": {rank: _fraction(e) for rank, e in effects.items()},
+            "derived_count": {"level": level, "tags": tags, "balanced": balanced(tags, weights),
+                              "betting_correlation": correlation,
+                              "break_even_true_count": _finite(break_even_true_count(
+                                  table.base[bet_id], tags, effects, decks, weights))},
+            "removal_sets": {name: {"exact": _fraction(exact), "linear_estimate":
+                                    _fraction(linear)}
+                             for name, (exact, linear) in table.removals[bet_id].items()},
+        }
+        if user_tags is not None:
+            entry["user_count"] = {"tags": user_tags, "balanced": balanced(user_tags, weights),
+                                   "betting_correlation": betting_correlation(user_tags, effects,
+                                                                              weights),
+                                   "break_even_true_count": _finite(break_even_true_count(
+                                       table.base[bet_id], user_tags, effects, decks, weights))}
+        bets[bet_id] = entry
+    return {"shoe": table.shoe.describe(), "cards": table.shoe.size,
+            f"cards_removed_per_{key_name}": table.depth,
+            "unit": "change in expected value per unit wagered, per card removed", "bets": bets}
+
+
+def _eor(args: argparse.Namespace) -> str:
+    game = get_game(args.game)
+    own = own_command(game, "eor")
+    if own is not None:  # a game with its own removal analysis (e.g. century21)
+        return own(game, args)
+    shoe = options_shoe(args)
+    bets = _bets(game, args)
+    user_tags = parse_tags(args.tags) if args.tags else None
+    table = effects_of_removal(game, shoe, bets, depth=args.depth,
+                               removal_sets=args.removal_set or ())
+    report = eor_report(table, user_tags, max(shoe.size // 52, 1))
+    return json_text(report) if args.json else eor_text(table, report)
+
+
+def eor_text(table: RemovalTable, report: Mapping[str, Any],
+             keys: Sequence[str] = RANKS, key_name: str = "rank") -> str:
+    """The readable ``eor`` report: effects by ``keys`` (ranks, or a game's card classes)."""
+    lines = [f"Effects of removal, {report['shoe']} ({report['cards']} cards); change in "
+             f"expected value per card removed ({table.depth} of the {key_name} at a time), "
+             "in %"]
+    header = f"{'bet':22} {'EV %':>9} " + " ".join(f"{r:>8}" for r in keys)
+    lines.append(header)
+    for bet_id, effects in table.effects.items():
+        lines.append(f"{bet_id:22} {100 * float(table.base[bet_id]):9.4f} "
+                     + " ".join(f"{100 * float(effects[r]):8.5f}" if r in effects else
+                                f"{'-':>8}" for r in keys))
+    lines.append("")
+    lines.append(f"Derived balanced counts (tags by {key_name}; BC = betting correlation; TC* = "
+                 "true count where the linear edge estimate turns positive)")
+    for bet_id, entry in report["bets"].items():
+        count = entry["derived_count"]
+        tags = " ".join(f"{r}={count['tags'][r]:+d}" for r in keys)
+        lines.append(f"{bet_id:22} L{count['level']} {tags}  BC {count['betting_correlation']:.3f}"
+                     f"  TC* {_shown(count['break_even_true_count'])}")
+        if "user_count" in entry:
+            user = entry["user_count"]
+            lines.append(f"{'':22} your tags: BC {user['betting_correlation']:.3f}, "
+                         f"{'balanced' if user['balanced'] else 'UNBALANCED'}, "
+                         f"TC* {_shown(user['break_even_true_count'])}")
+        for name, change in entry["removal_sets"].items():
+            lines.append(f"{'':22} remove {name}: exact {100 * change['exact']['float']:+.5f}%"
+                         f", linear estimate {100 * change['linear_estimate']['float']:+.5f}%")
+    return "\n".join(lines) + "\n"
+
+
+# --- simulate --------------------------------------------------------------------------------
+def _parse_triggers(items: list[str] | None) -> dict[str, float]:
+    triggers = {}
+    for item in items or ():
+        bet_id, sep, number = item.partition("=")
+        if not sep:
+            raise CountError(f"--trigger {shown(item)}: expected BET=TRUE_COUNT, e.g. dragon-7=4")
+        triggers[bet_id] = float(parse_number(number, "true-count",
+                                              f"--trigger {shown(item)}: true count"))
+    return triggers
+
+
+def _bet_texts(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
+    return tuple((str(path), read_user_file(path, "bet file", BetFileError))
+                 for path in args.bets or ())
+
+
+def _game_options(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
+    """A game's own settings for the workers: the rule file travels as its text."""
+    options = [(name, getattr(args, name)) for name in ("strategy", "information")
+               if getattr(args, name, None) is not None]
+    if args.rules is not None:
+        options.insert(0, ("rules", read_user_file(args.rules, "rules", RuleError)))
+    return tuple(options)
+
+
+def _counts(play: ShoePlay, args: argparse.Namespace
+            ) -> tuple[dict[str, dict[str, int]], dict[str, float]]:
+    """Per wager: the count's tags (``--tags``, or derived from the effects of removal on the
+    full shoe) and triggers (``--trigger``, or the true count TC* where the linear estimate
+    of the edge turns positive; none if it never does)."""
+    user_tags = parse_tags(args.tags, play.tag_keys, play.tag_key) if args.tags else None
+    triggers = _parse_triggers(args.trigger)
+    unknown = set(triggers) - set(play.names)
+    if unknown:
+        raise CountError(f"--trigger for unknown bet(s) {', '.join(sorted(unknown))}")
+    table = play.removal()
+    tags = {}
+    for wager in play.names:
+        effects = dict(table.effects[wager])
+        tags[wager] = user_tags if user_tags is not None else best_tags(effects,
+                                                                         play.weights)[0]
+        if wager not in triggers:
+            trigger = _finite(break_even_true_count(table.base[wager], tags[wager], effects,
+                                                    play.decks, play.weights))
+            if trigger is not None:
+                triggers[wager] = trigger
+    return tags, triggers
+
+
+def _simulate(args: argparse.Namespace) -> str:
+    game = get_game(args.game)
+    check_settings(args.shoes, args.seed, args.workers, args.scheduler)  # before any work
+    rules = ShoeRules(decks=args.decks, cut_cards=args.cut, burn=args.burn)
+    config = SimulationConfig(game=game.id, bet_texts=_bet_texts(args),
+                              bet_ids=tuple(args.bet or ()), shoe=rules,
+                              options=_game_options(args))
+    play = shoe_play(config)
+    if not play.names:
+        raise ExactError(f"{game.id} has no bets that this command evaluates (README: "
+                         "'Counting, effects of removal and simulation')")
+    tags, triggers = _counts(play, args)
+    config = replace(config, tags=tags_tuple(tags, play.tag_keys),
+                     triggers=tuple(sorted(triggers.items())))
+    result = simulate(config, args.shoes, args.seed, workers=args.workers,
+                      scheduler=args.scheduler, progress=Tracker("shoes", "shoe"))
+    summary = result.summary()
+    cards = int(play.full.sum())
+    if args.json:
+        return json_text({"game": game.id, **play.describe(), "shoes": result.shoes,
+                           "rounds": result.rounds, "seed": args.seed,
+                           "shoe_rules": {"decks": play.decks, "cards": cards,
+                                          "cut_cards": rules.cut_cards, "burn": rules.burn},
+                           "tags": tags, "bets": summary})
+    settings = "".join(f", {key} {value}" for key, value in play.describe().items()
+                       if key in ("strategy", "bet", "collection"))
+    lines = [f"{result.shoes} shoes of {play.decks} decks, {cards} cards (seed {args.seed}, "
+             f"cut card {rules.cut_cards} from the end, burn {rules.burn}{settings}): "
+             f"{result.rounds} rounds, {result.rounds / result.shoes:.1f} a shoe",
+             "Perfect play bets 1 unit when the exact edge is positive; the count bets 1 unit "
+             "when the true count reaches TC*.",
+             f"{'bet':22} {'+edge rounds':>12} {'avg edge':>9} {'win/shoe':>9} "
+             f"{'E[win]/shoe':>11} {'win/100h':>9} | {'TC*':>6} {'bets':>7} {'avg edge':>9} "
+             f"{'win/shoe':>9} {'E[win]/shoe':>11}"]
+    for entry in summary.values():
+        average = entry["perfect_average_edge"]
+        count_average = entry["count_average_edge"]
+        lines.append(
+            f"{entry['name'][:22]:22} {100 * entry['positive_frequency']:11.3f}% "
+            f"{'-' if average is None else f'{100 * average:.3f}%':>9} "
+            f"{entry['perfect_win_per_shoe']:9.4f} {entry['perfect_expected_win_per_shoe']:11.4f} "
+            f"{entry['perfect_win_per_100_hands']:9.4f} | {_shown(entry['count_trigger']):>6} "
+            f"{entry['count_bets']:7d} "
+            f"{'-' if count_average is None else f'{100 * count_average:.3f}%':>9} "
+            f"{entry['count_win_per_shoe']:9.4f} {entry['count_expected_win_per_shoe']:11.4f}")
+    return "\n".join(lines) + "\n"
+
+
+# --- edge --------------------------------------------------------------------------------------
+def _parse_known(items: list[str] | None) -> dict[int, Card]:
+    known: dict[int, Card] = {}
+    for item in items or ():
+        position_text, sep, text = item.partition("=")
+        if not sep:
+            raise KnownCardError(f"--known {shown(item)}: expected POSITION=CARD, e.g. 1=9H")
+        position = parse_integer(position_text, "position", f"--known {shown(item)}: position")
+        if position in known:
+            raise KnownCardError(f"--known: position {position} given twice")
+        known[position] = Card.parse(text)
+    return known
+
+
+def _seen_cards(args: argparse.Namespace) -> list[Card]:
+    """The cards of ``--seen FILE`` (or standard input), in any layout."""
+    if args.seen in (None, "-"):
+        seen_text = read_standard_input("seen cards")
+    else:
+        seen_text = read_user_file(args.seen, "seen cards")
+    return parse_cards(seen_text.replace("\n", " "))
+
+
+def _edge(args: argparse.Namespace) -> str:
+    game = get_game(args.game)
+    own = own_command(game, "edge")
+    if own is not None:  # a game without a bet table (century21): its own next hand
+        return own(game, args, _seen_cards(args))
+    bets = _bets(game, args)
+    seen = _seen_cards(args)
+    shoe = full_shoe(args).remove(seen)
+    known = _parse_known(args.known)
+    # With known cards the bets' deal is walked with the cards forced: minutes for a bet on
+    # colours or suits read with the third cards.
+    # The default set leaves those out, saying so; --bet asks for them anyway.
+    slow = [b for b in bets if known and not args.bet and slow_with_known(game, b)]
+    bets = [b for b in bets if b not in slow]
+    rounds = next_round(game, shoe, bets, known,
+                        evaluator=None if known else BetEvaluator(game, bets))
+    report = {"cards_seen": len(seen), "cards_unseen": shoe.size,
+              "known": {str(p): str(c) for p, c in sorted(known.items())},
+              "not_evaluated": {b.id: KNOWN_TOO_SLOW for b in slow},
+              "bets": {bet_id: {"name": r.bet.name,
+                                "expected_value": _fraction(r.expected_value),
+                                "positive": r.expected_value > 0,
+                                "counts": [str(c) for c in r.counts], "total": str(r.total)}
+                       for bet_id, r in rounds.items()}}
+    if args.json:
+        return json_text(report)
+    where = "".join(f", card {p} is {c}" for p, c in sorted(known.items()))
+    lines = [f"Next round: {len(seen)} cards seen, {shoe.size} unseen{where}"]
+    for bet_id, r in rounds.items():
+        value = r.expected_value
+        lines.append(f"{bet_id:22} {100 * float(value):+9.4f}%  {'BET' if value > 0 else '':3} "
+                     f"exact {value}")
+    if slow:
+        lines.append(f"Not evaluated: {', '.join(b.id for b in slow)} ({KNOWN_TOO_SLOW})")
+    return "\n".join(lines) + "\n"
+
+
+KNOWN_TOO_SLOW = ("with --known, a bet on colours or suits read with the third cards takes "
+                  "minutes at 8 decks; ask for it with --bet")
+
+
+# --- registration ------------------------------------------------------------------------------
+def add_commands(game_command: Callable[..., argparse.ArgumentParser]) -> None:
+    """Add ``eor``, ``simulate`` and ``edge`` through :mod:`exact.cli.app`'s ``game_command``."""
+
+    def bet_options(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--bet", action="append", metavar="ID",
+                            help="only this bet; may be repeated")
+        parser.add_argument("--json", action="store_true", help="machine-readable JSON")
+        parser.add_argument("--output", "-o", metavar="FILE", help=OUTPUT_HELP)
+
+    def heads_up_options(parser: argparse.ArgumentParser, what: str
+                         ) -> argparse._ArgumentGroup:
+        group = parser.add_argument_group(f"century21 options ({what})")
+        group.add_argument("--information", choices=("total", "cards"),
+                           help="the player decides by its two-card total (default) or cards")
+        group.add_argument("--rules", metavar="FILE", help="rule file (TOML)")
+        return group
+
+    def shoe_options(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--decks", type=number_option("decks", "--decks"),
+                            help="full decks in the shoe (default 8)")
+        parser.add_argument("--shoe", help="explicit composition, e.g. 'A:32,T:128,9H:8'")
+
+    eor = game_command("eor", "exact effects of removal, derived counts and their betting "
+                       "correlation", _eor)
+    shoe_options(eor)
+    eor.add_argument("--remove", help="cards already out of the shoe, e.g. '5,5,9H'")
+    eor.add_argument("--depth", type=number_option("depth", "--depth"), default=1,
+                     help="cards of each rank removed at a time (effect per card)")
+    eor.add_argument("--removal-set", action="append", metavar="CARDS",
+                     help="exact change for removing these cards, e.g. '5 5 6'; repeatable")
+    eor.add_argument("--tags", help="your count's tags, e.g. 'A=1,2=1,9=-1' (others 0)")
+    bet_options(eor)
+    heads_up = heads_up_options(eor, "effects of removal on the player's expected value under "
+                                "a fixed pure strategy pair")
+    heads_up.add_argument("--strategy", help="house (default) | best | dealer-best")
+
+    sim = game_command("simulate", "shoe simulation with the exact edge at every round", _simulate)
+    sim.add_argument("--shoes", type=number_option("shoes", "--shoes"), required=True,
+                     help=f"number of shoes (at most {MAX_SHOES:,})")
+    sim.add_argument("--seed", type=number_option("seed", "--seed"), required=True,
+                     help="master seed (0 to 2**128 - 1)")
+    sim.add_argument("--decks", type=number_option("simulated-decks", "--decks"),
+                     help=f"decks per shoe, at most {MAX_DECKS:,} (default 8; century21: the "
+                     "rules' shoe, with jokers in the rules' proportion)")
+    sim.add_argument("--cut", type=number_option("cut", "--cut"), default=14,
+                     help="cards behind the cut card (default 14)")
+    sim.add_argument("--burn", type=burn_option, default="first-card",
+                     help="'first-card' (default), 'none' or a number of cards")
+    sim.add_argument("--workers", type=number_option("workers", "--workers"),
+                     default=min(os.cpu_count() or 1, 1024),
+                     help="local processes (default: one per core, at most "
+                     f"{WORKERS_PER_CORE} per core); results do not depend on it")
+    sim.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                     help="run on this Dask cluster instead")
+    sim.add_argument("--tags", help="count tags for every bet (default: derived per bet; "
+                     "century21: by class A-9, T, X)")
+    sim.add_argument("--trigger", action="append", metavar="BET=TC",
+                     help="true count at which the count bets BET (default: TC*)")
+    bet_options(sim)
+    heads_up = heads_up_options(sim, "the player's bet, one seat heads-up, under a pure "
+                                "strategy pair held fixed")
+    heads_up.add_argument("--strategy", help="house (default) | best | dealer-best")
+
+    edge = game_command("edge", "exact edge of every bet for the next round, from the cards "
+                        "seen", _edge)
+    shoe_options(edge)
+    edge.add_argument("--seen", metavar="FILE",
+                      help="cards seen so far (FILE, or '-'/absent for standard input)")
+    edge.add_argument("--known", action="append", metavar="POS=CARD",
+                      help="card known at a position of the next round, e.g. 1=9H")
+    bet_options(edge)
+    heads_up_options(edge, "the next hand under House Way and under the player's best response, "
+                     "both searched on the unseen cards")

@@ -1,0 +1,204 @@
+"""The ``settle`` command: settle one dealt round of a game from its cards and wagers.
+
+Punto Banco and Baccarat with NINE & NINES take the cards in dealing order (Player, Banker,
+Player, Banker, then third cards) and ``--wager BET=AMOUNT``; every wager is settled by
+:func:`exact.model.settlement.settle_round`, the code path of the exact analyses. 21st Century
+Baccarat settles a table hand (seats, circles, the Player/Dealer's wager, the dice) from a
+table file or options, by :func:`exact.games.century21.table.settle_table`.
+
+Each wager's line gives its result, the amounts won, lost, pushed, the commission and the
+collection, and the reason (the tier and the features that decided it); ``--json`` gives the
+same as data (exact amounts as text).
+
+>>> import contextlib, io
+>>> from exact.cli.app import main
+>>> out = io.StringIO()
+>>> with contextlib.redirect_stdout(out):
+...     code = main(["settle", "punto-banco", "--cards", "7H 4C 6D 6S 5H 2C", "--wager",
+...                  "player=10"])
+>>> code
+0
+>>> print(out.getvalue().splitlines()[1])
+  Player: 7H 6D 5H, total 8 (drew a third card)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any, cast
+
+from exact.core.cards import Card, parse_cards
+from exact.errors import ExactError
+from exact.games import get_game
+from exact.games.punto_banco import PuntoRecord
+from exact.model.game import Game
+from exact.model.settlement import (
+    SettledRound,
+    SettlementError,
+    Wager,
+    check_wagers,
+    settle_round,
+    settlement_json,
+)
+
+
+def add_command(game_command: Callable[..., argparse.ArgumentParser]) -> None:
+    """Register ``settle`` (called by :func:`exact.cli.app.build_parser`)."""
+    parser = game_command("settle", "settle one dealt round: each wager's result, money and "
+                          "reason", run)
+    parser.add_argument("--cards", metavar="CARDS",
+                        help="the round's cards in dealing order, e.g. '9H 5C 9D 2S' (Player, "
+                             "Banker, Player, Banker, then third cards)")
+    parser.add_argument("--wager", action="append", metavar="BET=AMOUNT",
+                        help="a wager, e.g. banker=10 (century21: SEAT.CIRCLE=AMOUNT, e.g. "
+                             "3.1=100); may be repeated")
+    parser.add_argument("--paytable", action="append", metavar="BET=NAME",
+                        help="settle BET by its alternative paytable NAME")
+    century = parser.add_argument_group("century21 (21st Century Baccarat) table hand")
+    century.add_argument("--table", metavar="FILE", help="a table file (TOML): seats, circles, "
+                         "wagers, the Player/Dealer's wager, dice start, declarations, choices")
+    century.add_argument("--dealer", metavar="CARDS", help="the Player/Dealer's cards, up card "
+                         "first")
+    century.add_argument("--seat", action="append", metavar="SEAT=CARDS",
+                         help="a seat's cards, e.g. 3='9S KD'; may be repeated")
+    century.add_argument("--dealer-wager", metavar="AMOUNT", help="the Player/Dealer's wager")
+    century.add_argument("--dice", metavar="SEAT", help="the seat the dice start the "
+                         "comparison at (default: the lowest seat)")
+    century.add_argument("--rules", metavar="FILE", help="rule file (TOML) instead of the "
+                         "game's default rules")
+    century.add_argument("--action", choices=("seat-by-seat", "whole-hand"),
+                         help="override the rules' reading of an uncovered table")
+    parser.add_argument("--json", action="store_true", help="machine-readable JSON")
+    parser.add_argument("--output", "-o", metavar="FILE", help="write to FILE (atomically)")
+
+
+def run(args: argparse.Namespace) -> str:
+    game = get_game(args.game)
+    if args.game == "century21":
+        from exact.cli.century21_settle import settle_command
+
+        return settle_command(game, args)
+    if not args.cards:
+        raise ExactError(f"settle {game.id}: give the round's cards with --cards")
+    if not args.wager:
+        raise ExactError(f"settle {game.id}: give at least one --wager BET=AMOUNT")
+    from exact.analysis.bet_analysis import game_bets
+
+    bets = {bet.id: bet for bet in game_bets(game, args.bets or ())}
+    wagers = parse_wagers(args.wager, args.paytable or ())
+    check_wagers(game, wagers, bets)
+    cards = round_cards(game, args.cards)
+    settled = settle_round(game, cards, wagers, bets)
+    data = round_json(game, settled)
+    if args.json:
+        return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    return round_text(data)
+
+
+def parse_wagers(items: Sequence[str], paytables: Sequence[str]) -> list[Wager]:
+    """``BET=AMOUNT`` items (and ``BET=NAME`` paytable choices) as wagers.
+
+    >>> parse_wagers(["banker=10", "tie=2.5"], ["tie=9-to-1"])[1]
+    Wager(bet='tie', amount=Fraction(5, 2), paytable='9-to-1')
+    """
+    chosen: dict[str, str] = {}
+    for item in paytables:
+        bet, sep, name = item.partition("=")
+        if not sep or not bet.strip() or not name.strip():
+            raise SettlementError(f"--paytable {item!r}: expected BET=NAME")
+        chosen[bet.strip()] = name.strip()
+    wagers = []
+    for item in items:
+        bet, sep, amount = item.partition("=")
+        if not sep or not bet.strip():
+            raise SettlementError(f"--wager {item!r}: expected BET=AMOUNT")
+        wagers.append(Wager(bet.strip(), _amount(f"--wager {item!r}", amount),
+                            chosen.get(bet.strip())))
+    unused = sorted(set(chosen) - {wager.bet for wager in wagers})
+    if unused:
+        raise SettlementError(f"--paytable for {', '.join(unused)}: no --wager on it")
+    return wagers
+
+
+def _amount(where: str, text: str) -> Fraction:
+    """A positive exact amount: an integer, a decimal or a fraction, nothing else."""
+    cleaned = text.strip()
+    if not cleaned or len(cleaned) > 40 or any(c not in "0123456789./" for c in cleaned):
+        raise SettlementError(f"{where}: amount {text.strip()!r} is not a positive number")
+    try:
+        amount = Fraction(cleaned)
+    except (ValueError, ZeroDivisionError):
+        raise SettlementError(f"{where}: amount {text.strip()!r} is not a number") from None
+    if amount <= 0:
+        raise SettlementError(f"{where}: amount must be positive, got {amount}")
+    return amount
+
+
+def round_cards(game: Game, text: str) -> list[Card]:
+    """The cards of one round, each with its suit, no more than the round deals."""
+    cards = parse_cards(text)
+    bare = [str(card) for card in cards if card.suit is None and not card.is_joker]
+    if bare:
+        raise SettlementError(f"--cards: give every card's suit (e.g. 9H), not {bare[0]}")
+    record = cast(PuntoRecord, game.record_from_cards(cards))  # the games settled by cards
+    used = sum(len(hand) for hand in record)
+    if used != len(cards):
+        raise SettlementError(f"--cards: the round deals {used} cards, got {len(cards)} "
+                              f"(extra: {' '.join(map(str, cards[used:]))})")
+    return cards
+
+
+def _money(value: Fraction) -> str:
+    return str(value) if value.denominator != 1 else f"{value.numerator:,}"
+
+
+def round_json(game: Game, settled: SettledRound) -> dict[str, Any]:
+    features = settled.features
+    hands = {}
+    record_hands = cast(PuntoRecord, game.record_from_cards(settled.cards))
+    for name, hand in zip(("player", "banker"), record_hands, strict=True):
+        hands[name] = {"cards": [f"{label.rank}{label.suit}" for label in hand],
+                       "total": features.get(f"{name}_total")}
+    return {
+        "game": game.id, "game_name": game.name,
+        "cards": [str(card) for card in settled.cards],
+        "hands": hands, "winner": features.get("winner"),
+        "wagers": [settlement_json(s) for s in settled.settlements],
+        "totals": {"staked": str(settled.staked), "won": str(settled.won),
+                   "lost": str(settled.lost), "pushed": str(settled.pushed),
+                   "commission": str(settled.commission), "collection": "0",
+                   "net": str(settled.net)},
+    }
+
+
+def round_text(data: Mapping[str, Any]) -> str:
+    lines = [f"{data['game_name']}: {' '.join(data['cards'])}"]
+    for name, hand in data["hands"].items():
+        third = " (drew a third card)" if len(hand["cards"]) == 3 else ""
+        lines.append(f"  {name.title()}: {' '.join(hand['cards'])}, total {hand['total']}"
+                     f"{third}")
+    lines.append(f"  Winner: {data['winner']}")
+    lines += wager_lines(data["wagers"])
+    lines.append(totals_line(data["totals"]))
+    return "\n".join(lines) + "\n"
+
+
+def wager_lines(wagers: Sequence[Mapping[str, Any]]) -> list[str]:
+    lines = []
+    for item in wagers:
+        money = ", ".join(f"{key} {_money(Fraction(item[key]))}"
+                          for key in ("won", "lost", "pushed", "commission", "collection")
+                          if Fraction(item[key]))
+        lines.append(f"  {item['result'].upper():5} {item['bet']}: {money or 'nothing'}; "
+                     f"net {_money(Fraction(item['net']))}")
+        lines.append(f"        {item['reason']}")
+    return lines
+
+
+def totals_line(totals: Mapping[str, str]) -> str:
+    return ("Totals: " + ", ".join(f"{key} {_money(Fraction(value))}"
+                                   for key, value in totals.items()
+                                   if isinstance(value, str)))

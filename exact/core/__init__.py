@@ -1,0 +1,2 @@
+"""The core: cards and shoes, the direct enumeration of rounds, the parsing of numbers and
+files, progress display."""

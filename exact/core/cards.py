@@ -1,0 +1,341 @@
+"""Cards, shoes and the views through which a deal sees a card.
+
+A card is one of 52 rank-and-suit cards or a joker. A :class:`Shoe` is a composition:
+how many of each card remain. Shoes are immutable; removing cards returns a new shoe.
+
+>>> shoe = Shoe.standard(decks=8)
+>>> shoe.size
+416
+>>> shoe.remove(["5", "5", "9H", "KD"]).size
+412
+>>> Shoe.standard(decks=8, jokers=8).size
+424
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import NamedTuple
+
+from exact.core.parsing import MAX_CARDS, parse_integer, shown
+from exact.errors import CardError, ShoeError, ShoeInputError
+
+RANKS = "A23456789TJQK"
+SUITS = "CDHS"  # clubs, diamonds, hearts, spades
+RED_SUITS = frozenset("DH")
+JOKER = "X"
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+_SYMBOL_SUITS = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}
+_RANK_ALIASES = {"10": "T", "1": "A"}
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """One card: a rank (``A23456789TJQK``) and a suit (``CDHS``), or a joker (rank ``X``).
+
+    >>> Card.parse("10h")
+    Card(rank='T', suit='H')
+    >>> Card.parse("KD").value, Card.parse("9♦").colour
+    (0, 'red')
+    """
+
+    rank: str
+    suit: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Read ``"9H"``, ``"10h"``, ``"K♦"`` or ``"X"`` (joker); a bare rank has no suit."""
+        raw = text.strip().upper()
+        if raw in (JOKER, "JOKER"):
+            return cls(JOKER)
+        suit = None
+        if raw and (raw[-1] in SUITS or raw[-1] in _SYMBOL_SUITS) and len(raw) > 1:
+            suit = _SYMBOL_SUITS.get(raw[-1], raw[-1])
+            raw = raw[:-1]
+        rank = _RANK_ALIASES.get(raw, raw)
+        if len(rank) != 1 or rank not in RANKS:
+            raise CardError(f"unknown card {shown(text.strip())}: expected a rank A,2-9,T,J,Q,K "
+                            f"(10 also accepted) with an optional suit C,D,H,S, or X for a joker")
+        return cls(rank, suit)
+
+    @property
+    def is_joker(self) -> bool:
+        return self.rank == JOKER
+
+    @property
+    def value(self) -> int | None:
+        """Baccarat point value: A=1, 2-9 face, T/J/Q/K=0; ``None`` for a joker (wild)."""
+        if self.is_joker:
+            return None
+        return rank_value(self.rank)
+
+    @property
+    def colour(self) -> str | None:
+        if self.suit is None:
+            return None
+        return "red" if self.suit in RED_SUITS else "black"
+
+    def __str__(self) -> str:
+        return self.rank + (self.suit or "")
+
+
+def rank_value(rank: str) -> int:
+    """Point value of a rank.
+
+    >>> [rank_value(r) for r in RANKS]
+    [1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0]
+    """
+    return min(RANKS.index(rank) + 1, 10) % 10
+
+
+# Card ids: 0..51 are rank-major rank-and-suit cards, then the joker.
+CARDS: tuple[Card, ...] = tuple(Card(r, s) for r in RANKS for s in SUITS) + (Card(JOKER),)
+CARD_ID: dict[Card, int] = {card: index for index, card in enumerate(CARDS)}
+JOKER_ID = CARD_ID[Card(JOKER)]  # 52: the joker's card id, after the 52 suited cards
+
+
+def parse_cards(text: str | Iterable[str]) -> list[Card]:
+    """Parse a comma- or space-separated card list.
+
+    >>> [str(c) for c in parse_cards("5,5, 9H KD")]
+    ['5', '5', '9H', 'KD']
+    """
+    items = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    return [Card.parse(item) for item in items]
+
+
+@dataclass(frozen=True)
+class Shoe:
+    """A composition: the number of each of the 53 cards (52 and the joker) left in the shoe.
+
+    Build one with :meth:`standard`, :meth:`from_counts` or :meth:`remove`; the constructor
+    validates the counts.
+    """
+
+    counts: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.counts) != len(CARDS):
+            raise ShoeError(f"a shoe needs {len(CARDS)} counts, got {len(self.counts)}")
+        for card, count in zip(CARDS, self.counts, strict=True):
+            if not isinstance(count, int) or isinstance(count, bool):
+                raise ShoeError(f"count of {card} must be an integer, got {count!r}")
+            if count < 0:
+                raise ShoeError(f"count of {card} is negative ({count})")
+        if sum(self.counts) > MAX_CARDS:
+            raise ShoeError(f"a shoe of more than {MAX_CARDS:.0e} cards is past the largest "
+                            "supported (README: Input limits)")
+
+    @classmethod
+    def standard(cls, decks: int = 8, jokers: int = 0) -> Shoe:
+        """``decks`` full 52-card decks and ``jokers`` jokers."""
+        for name, number in (("decks", decks), ("jokers", jokers)):
+            if not isinstance(number, int) or isinstance(number, bool) or number < 0:
+                raise ShoeError(f"number of {name} must be a non-negative integer, "
+                                f"got {shown(number)}")
+            if number > MAX_CARDS:
+                raise ShoeError(f"{name} {shown(number)}: a shoe of more than {MAX_CARDS:.0e} "
+                                "cards is past the largest supported (README: Input limits)")
+        return cls((decks,) * 52 + (jokers,))
+
+    @classmethod
+    def from_counts(cls, counts: Mapping[str, int]) -> Shoe:
+        """From ``{"9H": 3, "K": 8, "X": 2}``: a suited key sets that card; a bare rank is
+        spread over the four suits as evenly as possible (clubs first)."""
+        totals = [0] * len(CARDS)
+        for text, count in counts.items():
+            card = Card.parse(text)
+            if not isinstance(count, int) or isinstance(count, bool):
+                raise ShoeError(f"count of {text} must be an integer, got {count!r}")
+            if count < 0:
+                raise ShoeError(f"count of {text} is negative ({count})")
+            if card.is_joker or card.suit is not None:
+                totals[CARD_ID[card]] += count
+                continue
+            share, extra = divmod(count, 4)
+            for position, suit in enumerate(SUITS):
+                totals[CARD_ID[Card(card.rank, suit)]] += share + (position < extra)
+        return cls(tuple(totals))
+
+    @classmethod
+    def parse(cls, text: str) -> Shoe:
+        """Read ``"A:32,2:32,9H:8,X:8"`` (card or rank, colon, count)."""
+        counts: dict[str, int] = {}
+        for item in text.replace(" ", "").split(","):
+            if not item:
+                continue
+            key, sep, number = item.partition(":")
+            if not sep:
+                raise ShoeError(f"bad shoe entry {shown(item)}: expected CARD:COUNT, e.g. 9H:8 "
+                                "or 5:32")
+            Card.parse(key)
+            count = parse_integer(number, "cards", f"bad shoe entry {shown(item)}: count",
+                                  ShoeInputError)
+            counts[key] = counts.get(key, 0) + count
+        if not counts:
+            raise ShoeError(f"shoe {shown(text)} names no card: expected CARD:COUNT entries, "
+                            "e.g. A:32,T:128")
+        return cls.from_counts(counts)
+
+    @property
+    def size(self) -> int:
+        return sum(self.counts)
+
+    def count(self, card: Card | str) -> int:
+        """How many of a card remain; a suitless rank counts every suit.
+
+        >>> Shoe.standard(2).count("9"), Shoe.standard(2).count("9H")
+        (8, 2)
+        """
+        card = Card.parse(card) if isinstance(card, str) else card
+        if card.is_joker or card.suit is not None:
+            return self.counts[CARD_ID[card]]
+        return sum(self.counts[CARD_ID[Card(card.rank, s)]] for s in SUITS)
+
+    def remove(self, cards: Iterable[Card | str] | str) -> Shoe:
+        """The shoe after taking out ``cards``. A suitless rank takes the suit with most left.
+
+        >>> Shoe.standard(1).remove("9H 9H")
+        Traceback (most recent call last):
+        ...
+        exact.errors.ShoeError: cannot remove 9H: none left in the shoe
+        """
+        parsed = parse_cards(cards) if isinstance(cards, str) else [
+            Card.parse(c) if isinstance(c, str) else c for c in cards]
+        counts = list(self.counts)
+        for card in parsed:
+            if card.is_joker or card.suit is not None:
+                index = CARD_ID[card]
+            else:
+                index = max((CARD_ID[Card(card.rank, s)] for s in SUITS),
+                            key=lambda i: (counts[i], -i))
+            if counts[index] == 0:
+                raise ShoeError(f"cannot remove {card}: none left in the shoe")
+            counts[index] -= 1
+        return Shoe(tuple(counts))
+
+    @cached_property
+    def jokers(self) -> int:
+        return self.counts[JOKER_ID]
+
+    def describe(self) -> str:
+        """Short human description, e.g. ``8 decks`` or ``412 cards (depleted)``."""
+        decks, rest = self.counts[0], self.counts[:52]
+        if all(c == decks for c in rest) and decks > 0:
+            text = f"{decks} deck{'s' * (decks != 1)}"
+            if self.jokers:
+                text += f" + {self.jokers} joker{'s' * (self.jokers != 1)}"
+            return text
+        return f"{self.size} cards"
+
+    def by_value(self) -> tuple[int, ...]:
+        """Counts of point values 0..9 (jokers excluded).
+
+        >>> Shoe.standard(1).by_value()
+        (16, 4, 4, 4, 4, 4, 4, 4, 4, 4)
+        """
+        totals = [0] * 10
+        for card, count in zip(CARDS[:52], self.counts[:52], strict=True):
+            totals[rank_value(card.rank)] += count  # no joker among the first 52
+        return tuple(totals)
+
+
+# --- views -------------------------------------------------------------------------------------
+# A deal looks at each card through a view: which of its attributes matter at that point. Cards
+# that look alike through a view form one class, and the enumerator branches on classes, not cards.
+ATTRIBUTES = ("rank", "colour", "suit")
+
+class Label(NamedTuple):
+    """A card class seen through a view, ``None`` where unseen; a tuple, so labels compare and
+    sort as ``(value, rank, colour, suit)``. A joker's value is ``None`` and its rank
+    :data:`JOKER` in every view.
+
+    >>> label = View(("rank",)).label(Card.parse("KD"))
+    >>> label, label.rank, label == (0, "K", None, None)
+    (Label(value=0, rank='K', colour=None, suit=None), 'K', True)
+    """
+
+    value: int | None
+    rank: str | None
+    colour: str | None
+    suit: str | None
+
+
+JOKER_LABEL = Label(None, JOKER, None, None)
+
+
+@dataclass(frozen=True)
+class View:
+    """The attributes a deal needs of a card, beyond its point value (always seen).
+
+    >>> len(View().labels), len(View(("rank",)).labels), len(View(("rank", "suit")).labels)
+    (11, 14, 53)
+    """
+
+    attributes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        unknown = set(self.attributes) - set(ATTRIBUTES)
+        if unknown:
+            raise ValueError(f"unknown card attributes {sorted(unknown)}")
+        # canonical order, and suit implies colour
+        wanted = set(self.attributes) | ({"colour"} if "suit" in self.attributes else set())
+        object.__setattr__(self, "attributes", tuple(a for a in ATTRIBUTES if a in wanted))
+
+    def label(self, card: Card) -> Label:
+        if card.is_joker:
+            return JOKER_LABEL
+        seen = self.attributes
+        return Label(card.value, card.rank if "rank" in seen else None,
+                     card.colour if "colour" in seen else None,
+                     card.suit if "suit" in seen else None)
+
+    @cached_property
+    def labels(self) -> tuple[Label, ...]:
+        """Every class of this view, in a fixed order (the joker class last)."""
+        return tuple(dict.fromkeys(self.label(card) for card in CARDS))
+
+    @cached_property
+    def index(self) -> dict[Label, int]:
+        return {label: i for i, label in enumerate(self.labels)}
+
+    @cached_property
+    def card_class(self) -> tuple[int, ...]:
+        """For each card id, the index of its class."""
+        return tuple(self.index[self.label(card)] for card in CARDS)
+
+    def refines(self, other: View) -> bool:
+        """True when every class of ``other`` is a union of classes of this view."""
+        return set(other.attributes) <= set(self.attributes)
+
+    def class_counts(self, shoe: Shoe) -> list[int]:
+        totals = [0] * len(self.labels)
+        for card_index, count in enumerate(shoe.counts):
+            totals[self.card_class[card_index]] += count
+        return totals
+
+    def regroup(self, counts: Sequence[int], to: View) -> list[int]:
+        """Per-class counts of this view, added up per class of the coarser view ``to``.
+
+        >>> View(("rank",)).regroup([1] * 14, View())  # A..9, then T J Q K as 0, joker
+        [1, 1, 1, 1, 1, 1, 1, 1, 1, 4, 1]
+        """
+        if not self.refines(to):
+            raise ValueError(f"a deal may not look finer later: {self.attributes} -> "
+                             f"{to.attributes}")
+        regrouped = [0] * len(to.labels)
+        for label, count in zip(self.labels, counts, strict=True):
+            regrouped[to.index[self.coarsen(label, to)]] += count
+        return regrouped
+
+    def coarsen(self, label: Label, to: View) -> Label:
+        """The class of ``to`` that contains this view's class ``label``."""
+        value, rank, colour, suit = label
+        seen = to.attributes
+        return Label(value, rank if "rank" in seen or rank == JOKER else None,
+                     colour if "colour" in seen else None, suit if "suit" in seen else None)
+
+
+VALUE_VIEW = View()

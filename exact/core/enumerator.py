@@ -1,0 +1,197 @@
+"""The recursive composition enumerator: the exact engine every game runs on.
+
+A game describes its deal as a small state machine (:class:`Deal`): which cards to deal next
+and through which :class:`~exact.core.cards.View`, how a dealt class changes the state, and what the
+finished round looks like (its *record*). The enumerator walks that machine over the counts of
+the remaining shoe, branching on card classes with integer weights equal to how many cards of
+the class are left. It knows nothing of baccarat.
+
+Counting unit
+    Ordered sequences of ``deal.round_cards`` cards drawn from the shoe (6 for baccarat).
+    A round that used ``k`` cards stands for every way to fill the other ``round_cards - k``
+    places, so its weight is multiplied by ``(N-k)(N-k-1)…(N-round_cards+1)``. Every table then
+    shares the denominator ``N!/(N-round_cards)!`` and its counts sum to it exactly.
+
+Cards dealt as one *group* (for instance a hand's first two cards) are enumerated as a multiset
+with its multinomial coefficient: the probability of a sequence of draws without replacement
+depends only on which classes were drawn, not on their order (exchangeability), so a game may
+also deal its stages in any order that suits it, e.g. the finely viewed stage first.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations_with_replacement
+from math import factorial
+from typing import Any, Protocol, runtime_checkable
+
+from exact.core.cards import Card, Label, Shoe, View
+from exact.errors import ShoeError
+
+State = Any
+Record = Hashable
+
+
+@dataclass(frozen=True)
+class Draw:
+    """Deal ``count`` cards as one unordered group, seen through ``view``."""
+
+    view: View
+    count: int = 1
+
+
+class Deal(Protocol):
+    """A game's deal, as the enumerator drives it.
+
+    Views must never get finer along a deal (a later draw may only see less than an earlier
+    one): the enumerator tracks counts per class of the current view.
+    """
+
+    @property
+    def round_cards(self) -> int:
+        """Length of the counting unit: the most cards a round can use."""
+
+    @property
+    def accepts_jokers(self) -> bool: ...
+
+    def start(self) -> State: ...
+
+    def __hash__(self) -> int: ...  # deals are frozen: compiled forms are cached by deal
+
+    def next_draw(self, state: State) -> Draw | None:
+        """The next group to deal, or ``None`` when the round is over."""
+
+    def advance(self, state: State, labels: tuple[Label, ...]) -> State:
+        """The state after dealing ``labels`` (sorted by class index) for the last draw."""
+
+    def record(self, state: State) -> Record:
+        """What analyses see of a finished round (hashable, ideally small)."""
+
+
+@runtime_checkable
+class FixedStageDeal(Protocol):
+    """A deal that may be a fixed sequence of card groups (no draw depends on earlier cards):
+    ``fixed_stages`` is then its ``(stage, draw)`` groups, else ``None``."""
+
+    @property
+    def fixed_stages(self) -> tuple[tuple[str, Draw], ...] | None: ...
+
+
+def fixed_stages(deal: Deal) -> tuple[tuple[str, Draw], ...] | None:
+    """The deal's fixed groups of first cards, or ``None`` when a draw depends on the cards."""
+    return deal.fixed_stages if isinstance(deal, FixedStageDeal) else None
+
+
+def falling(n: int, k: int) -> int:
+    """Falling factorial n(n-1)…(n-k+1).
+
+    >>> falling(416, 2), falling(5, 0), falling(1, 2)
+    (172640, 1, 0)
+    """
+    result = 1
+    for i in range(k):
+        result *= n - i
+    return result
+
+
+def group_coefficient(indices: Sequence[Hashable]) -> int:
+    """Orderings of a sorted multiset of class indices: k!/∏ multiplicity!.
+
+    >>> group_coefficient((3, 3)), group_coefficient((1, 4)), group_coefficient((2, 2, 5))
+    (1, 2, 3)
+    """
+    result = factorial(len(indices))
+    for index in set(indices):
+        result //= factorial(indices.count(index))
+    return result
+
+
+def check_shoe(deal: Deal, shoe: Shoe) -> None:
+    """Raise :class:`ShoeError` when ``shoe`` cannot deal a round of ``deal``."""
+    if shoe.size < deal.round_cards:
+        raise ShoeError(f"a shoe of {shoe.size} cards cannot deal a round: "
+                        f"the counting unit needs {deal.round_cards} cards")
+    if shoe.jokers and not deal.accepts_jokers:
+        raise ShoeError(f"this game has no jokers but the shoe holds {shoe.jokers}")
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """Exact counts of every distinct round record, over one denominator.
+
+    ``counts`` sum to ``total`` = N!/(N-round_cards)! (checked on construction).
+    """
+
+    counts: dict[Record, int]
+    total: int
+    round_cards: int
+    shoe_size: int
+    unit: str = field(default="ordered card sequences")
+
+    def __post_init__(self) -> None:
+        summed = sum(self.counts.values())
+        if summed != self.total:
+            raise AssertionError(f"counts sum to {summed}, not the denominator {self.total}")
+
+    @classmethod
+    def build(cls, counts: dict[Record, int], deal: Deal, shoe: Shoe) -> Distribution:
+        return cls({r: c for r, c in counts.items() if c}, falling(shoe.size, deal.round_cards),
+                   deal.round_cards, shoe.size)
+
+    def describe_unit(self) -> str:
+        n, r = self.shoe_size, self.round_cards
+        return (f"ordered sequences of {r} cards from a shoe of {n}: "
+                f"{n}!/({n}-{r})! = {self.total}")
+
+
+def enumerate_rounds(deal: Deal, shoe: Shoe) -> Distribution:
+    """Walk every deal of ``deal`` over the counts of ``shoe``; exact count per record.
+
+    This is the direct engine: it branches only on classes still in the shoe, so it is quick on
+    small or depleted shoes and needs no compilation. See :mod:`exact.engines.compiled` for the fast
+    path that evaluates many shoes.
+    """
+    check_shoe(deal, shoe)
+    size, unit = shoe.size, deal.round_cards
+    out: dict[Record, int] = defaultdict(int)
+
+    def walk(state: State, view: View, counts: list[int], used: int, weight: int) -> None:
+        draw = deal.next_draw(state)
+        if draw is None:
+            out[deal.record(state)] += weight * falling(size - used, unit - used)
+            return
+        if draw.view != view:
+            counts, view = view.regroup(counts, draw.view), draw.view
+        present = [i for i, c in enumerate(counts) if c]
+        for group in combinations_with_replacement(present, draw.count):
+            remaining = counts.copy()
+            group_weight = group_coefficient(group)
+            for index in group:
+                group_weight *= remaining[index]
+                remaining[index] -= 1
+            if group_weight:
+                labels = tuple(view.labels[i] for i in group)
+                walk(deal.advance(state, labels), view, remaining, used + draw.count,
+                     weight * group_weight)
+
+    start_view = View(("rank", "suit"))
+    walk(deal.start(), start_view, start_view.class_counts(shoe), 0, 1)
+    return Distribution.build(dict(out), deal, shoe)
+
+
+def deal_from_cards(deal: Deal, cards: Sequence[Card]) -> tuple[Record, int]:
+    """The record of the round ``deal`` deals from physical ``cards`` (in dealing order) and
+    how many cards it used. Each draw takes the next cards, seen through its view and passed
+    sorted by class as :func:`enumerate_rounds` passes them, so the record is the one the
+    enumerator counts for that deal; raises :class:`ShoeError` if the cards run out."""
+    state, used = deal.start(), 0
+    while (draw := deal.next_draw(state)) is not None:
+        group = cards[used:used + draw.count]
+        if len(group) < draw.count:
+            raise ShoeError("the shoe ran out of cards in the middle of a round")
+        labels = sorted((draw.view.label(card) for card in group), key=draw.view.index.__getitem__)
+        state = deal.advance(state, tuple(labels))
+        used += draw.count
+    return deal.record(state), used

@@ -1,0 +1,239 @@
+"""Exact expected values of many bets for many shoe compositions at once.
+
+A :class:`BetEvaluator` groups a game's bets by what they need of the deal, compiles each
+group once (kept in the disk cache of :mod:`exact.engines.cache`, keyed by game id, rules, needs and
+toolkit version), or, for bets settled on the first cards seen through ranks and suits of both
+hands (Perfect Pairs, NINES), builds their shoe-independent event grids once
+(:mod:`exact.engines.staged`, kept in memory: about 0.1 s a deal), or, for bets on ranks, colours
+or suits of cards by position or with the third cards, compiles their factorised form once
+(:mod:`exact.engines.factorised`, in the disk cache) -- the engine the plan
+(:mod:`exact.engines.plan`) names for each bet, as ``analyze`` does -- and evaluates a (shoes x 53)
+matrix of card counts in one batch: exact event counts per bet and shoe, and exact expected
+values as integer numerators over a stated denominator (``pays_denominator * N!/(N-r)!``).
+
+>>> from exact.core.cards import Shoe
+>>> from exact.games import get_game
+>>> from exact.analysis.bet_analysis import game_bets
+>>> game = get_game("punto-banco")
+>>> evaluator = BetEvaluator(game, [b for b in game_bets(game) if b.group == "main"])
+>>> evaluator.expected_values([Shoe.standard(8)])["banker"][0]
+Fraction(-114753351728, 10847218479825)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache, partial
+from math import lcm
+
+import numpy as np
+
+from exact.core.cards import Shoe
+from exact.core.enumerator import Deal
+from exact.core.progress import steps
+from exact.engines import cache, staged
+from exact.engines.compiled import (
+    INT64_LIMIT,
+    BatchProjection,
+    CompiledDeal,
+    counts_matrix,
+    rest_of_round,
+    shoe_sizes,
+)
+from exact.engines.plan import EngineError, choose, plan, served
+from exact.errors import BatchError as BatchError
+from exact.model.bets import Bet, settle_records
+from exact.model.features import Needs
+from exact.model.game import Game, compiled_key
+
+
+def batch_path(game: Game, bet: Bet) -> str | None:
+    """The engine that serves ``bet`` in a batch of shoes (the plan's choice), or ``None``: a
+    game without card positions (:class:`~exact.model.contracts.CardPositions`) whose bet reads
+    ranks or suits together with the third cards (its compiled walk would take minutes and
+    gigabytes; ``analyze`` serves it one shoe at a time)."""
+    try:
+        return choose(game, bet, "batch").engine
+    except EngineError:
+        return None
+
+
+def batch_supported(game: Game, bet: Bet) -> bool:
+    """Whether the batch evaluator (and so ``eor``, ``simulate`` and ``edge``) serves ``bet``:
+    every bet whose deal is value-level, settled on fixed groups of first cards, or served by
+    factorised counting."""
+    return batch_path(game, bet) is not None
+
+
+def supported_bets(game: Game, bets: Sequence[Bet]) -> tuple[list[Bet], list[Bet]]:
+    """``bets`` split into those the batch evaluator serves and the others."""
+    return served(game, bets, "batch")
+
+
+def compiled_for(game: Game, needs: Needs) -> CompiledDeal:
+    """The compiled deal of ``game`` for ``needs``, from the disk cache when possible."""
+    return _compiled(game, needs)
+
+
+@lru_cache(maxsize=32)
+def _compiled(game: Game, needs: Needs) -> CompiledDeal:
+    return game.compiled(needs)  # from the disk cache when a run before compiled it
+
+
+def event_matrix_key(game: Game, needs: Needs, bet: Bet) -> str:
+    """The disk-cache key of a bet's event matrix: the compiled key and the bet's event
+    conditions (pays do not enter it)."""
+    return cache.cache_key([*compiled_key(game, needs), "bet-events",
+                            *(f"{e.name}|{e.condition.text if e.condition else ''}"
+                              for e in bet.events)])
+
+
+def event_matrices(game: Game, needs: Needs, compiled: CompiledDeal,
+                    bets: Sequence[Bet]) -> list[np.ndarray]:
+    """Per bet, the (terms x events) coefficient matrix; cached on disk
+    (:func:`event_matrix_key`)."""
+    keys = [event_matrix_key(game, needs, bet) for bet in bets]
+    matrices: list[np.ndarray | None] = []
+    for key, bet in zip(keys, bets, strict=True):
+        found = cache.load("bet-events", key, partial(_decode_events, compiled, len(bet.events)))
+        matrices.append(found[0] if found else None)
+    missing = [i for i, m in enumerate(matrices) if m is None]
+    if missing:
+        events = settle_records(game, [bets[i] for i in missing], compiled.records)
+        for i, event_of_record in zip(missing, events, strict=True):
+            matrix = BatchProjection.build(compiled, [(event_of_record, len(bets[i].events))])
+            matrices[i] = matrix.matrix
+            cache.store("bet-events", keys[i], {}, {"matrix": matrix.matrix})
+    return [m for m in matrices if m is not None]
+
+
+def _decode_events(compiled: CompiledDeal, events: int, fields: dict[str, object],
+                   arrays: dict[str, np.ndarray]) -> np.ndarray:
+    """A stored (terms x events) coefficient matrix, checked: its shape, and each term's
+    coefficients, which the events of a bet partition, sum to that term's in the deal."""
+    matrix = arrays["matrix"]
+    if matrix.dtype != np.int64 or matrix.shape != (len(compiled.terms), events):
+        raise cache.CorruptEntry("bet-event matrix of the wrong shape")
+    if (matrix < 0).any() or not np.array_equal(matrix.sum(axis=1), compiled.term_totals):
+        raise cache.CorruptEntry("bet-event matrix does not partition the terms")
+    return matrix
+
+
+@dataclass(frozen=True)
+class PayVector:
+    """Pays as integers over a common denominator, so expected values stay integers.
+
+    Two Banker wins (19/20 each), a push and a loss in four rounds: (2 x 19/20 - 1) / 4.
+
+    >>> vector = PayVector.of([Fraction(19, 20), Fraction(0), Fraction(-1)])
+    >>> vector.numerators(np.array([[2, 1, 1]]), [4])
+    (array([18]), [80])
+    """
+
+    scaled: tuple[int, ...]
+    denominator: int
+
+    @classmethod
+    def of(cls, pays: Sequence[Fraction]) -> PayVector:
+        denominator = lcm(*(pay.denominator for pay in pays))
+        return cls(tuple(int(pay * denominator) for pay in pays), denominator)
+
+    def numerators(self, block: np.ndarray, totals: Sequence[int], wider: type | None = None
+                   ) -> tuple[np.ndarray, list[int]]:
+        """Expected values of a (shoes x events) count ``block`` whose rows sum to ``totals``:
+        numerators (int64 when bounded, else Python ints; ``wider=object`` forces those)
+        over the denominators ``total * denominator``."""
+        # every |count x pay| sums to at most total x max|pay|: int64 only below that bound
+        largest = max(totals, default=0) * max(abs(p) for p in self.scaled)
+        dtype: type = np.int64 if largest <= INT64_LIMIT and wider is not object else object
+        numerators: np.ndarray = block.astype(dtype) @ np.array(self.scaled, dtype=dtype)
+        return numerators, [total * self.denominator for total in totals]
+
+
+class BetEvaluator:
+    """Exact event counts and expected values of ``bets`` for batches of shoes."""
+
+    def __init__(self, game: Game, bets: Sequence[Bet]) -> None:
+        self.game = game
+        self.bets = list(bets)
+        _, unserved = supported_bets(game, self.bets)
+        if unserved:
+            raise BatchError(f"bet(s) {', '.join(b.id for b in unserved)} read ranks or suits "
+                             "together with the third cards of a game without card positions "
+                             "(no factorised counting): the batch evaluator (eor, simulate, "
+                             "edge) serves bets on card values, bets settled on the first "
+                             "cards and card-level bets of Punto Banco; use `analyze --engine "
+                             "direct` on small shoes")
+        groups = plan(game, self.bets, "batch").groups(game)
+        self._groups: list[tuple[list[Bet], Callable[[np.ndarray], list[np.ndarray]]]] = []
+        for (name, deal), (needs, group) in steps(groups.items(),
+                                                   "preparing bets (compiling on first use)",
+                                                   "group", len(groups)):
+            self._groups.append((group, BATCH_RUNNERS[name](game, deal, needs, group)))
+        self.round_cards = next(iter(groups))[1].round_cards if groups else 0
+        self._pays = {bet.id: PayVector.of([e.pays for e in bet.events]) for bet in self.bets}
+
+    def counts(self, shoes: Sequence[Shoe] | np.ndarray) -> dict[str, np.ndarray]:
+        """Per bet, a (shoes x events) array of exact counts over ``N!/(N-r)!``."""
+        matrix = shoes if isinstance(shoes, np.ndarray) else counts_matrix(shoes)
+        out: dict[str, np.ndarray] = {}
+        for group, evaluate in self._groups:
+            for bet, block in zip(group, evaluate(matrix), strict=True):
+                out[bet.id] = block
+        return {bet.id: out[bet.id] for bet in self.bets}
+
+    def numerators(self, shoes: Sequence[Shoe] | np.ndarray
+                   ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+        """Exact expected values as (numerators, denominators) per bet: integer arrays with
+        EV = numerator / denominator (int64 when bounded, else Python ints)."""
+        matrix = shoes if isinstance(shoes, np.ndarray) else counts_matrix(shoes)
+        totals = rest_of_round(shoe_sizes(matrix), 0, self.round_cards).tolist()
+        numerators, denominators = {}, {}
+        for bet_id, block in self.counts(matrix).items():
+            numerators[bet_id], over = self._pays[bet_id].numerators(block, totals)
+            denominators[bet_id] = np.array(over, dtype=object)
+        return numerators, denominators
+
+    def expected_values(self, shoes: Sequence[Shoe] | np.ndarray) -> dict[str, list[Fraction]]:
+        """Exact expected value per unit of every bet for every shoe."""
+        numerators, denominators = self.numerators(shoes)
+        return {bet_id: [Fraction(int(n), int(d)) for n, d in
+                         zip(numerators[bet_id], denominators[bet_id], strict=True)]
+                for bet_id in numerators}
+
+    def edges(self, shoes: Sequence[Shoe] | np.ndarray) -> dict[str, np.ndarray]:
+        """Expected values as floats (for display and averages; signs are exact)."""
+        numerators, denominators = self.numerators(shoes)
+        return {bet_id: np.array([int(n) / int(d) for n, d in
+                                  zip(numerators[bet_id], denominators[bet_id], strict=True)])
+                for bet_id in numerators}
+
+
+def _compiled_batch(game: Game, deal: Deal, needs: Needs,
+                    bets: list[Bet]) -> Callable[[np.ndarray], list[np.ndarray]]:
+    compiled = compiled_for(game, needs)
+    matrices = event_matrices(game, needs, compiled, bets)
+    return BatchProjection(compiled, np.hstack(matrices),
+                           tuple(matrix.shape[1] for matrix in matrices)).counts
+
+
+def _staged_batch(game: Game, deal: Deal, needs: Needs,
+                  bets: list[Bet]) -> Callable[[np.ndarray], list[np.ndarray]]:
+    return partial(staged.staged_deal(game, deal).counts, bets)
+
+
+def _factorised_batch(game: Game, deal: Deal, needs: Needs,
+                      bets: list[Bet]) -> Callable[[np.ndarray], list[np.ndarray]]:
+    from exact.engines import factorised  # loaded only when a bet needs it
+
+    return factorised.batch(game, bets)
+
+
+# How each engine of the plan evaluates batches: (game, deal, needs, bets) -> a function of a
+# (shoes x cards) count matrix giving, per bet, its (shoes x events) counts. An engine added to
+# the plan that serves batches adds its entry here.
+BATCH_RUNNERS: dict[str, Callable[[Game, Deal, Needs, list[Bet]],
+                                  Callable[[np.ndarray], list[np.ndarray]]]] = {
+    "factorised": _factorised_batch, "compiled": _compiled_batch, "staged": _staged_batch}

@@ -1,0 +1,494 @@
+"""The disk cache: work worth keeping between runs (compiled deals, bet-event matrices, settled
+outcomes), stored as data that is checked before it is used and can never run code.
+
+Every entry is one file, ``$EXACT_CACHE_DIR/<key>.<kind>`` (default ``~/.cache/exact``):
+
+* a first line ``exact-cache 2``;
+* a second line, the SHA-256 (hex) of the entry's key followed by everything after this line;
+* a line with the length in bytes of the metadata, then the metadata: JSON (an object with the
+  entry's ``kind``, its ``key``, its small fields and the name and length of every array);
+* the arrays, one after the other, each a ``.npy`` blob (numpy's own format): numbers or
+  fixed-width text only. An array of Python integers past int64 (numpy's object dtype) is
+  stored as decimal text and read back as integers; nothing of object dtype is ever written or
+  read, so loading only ever reads numbers and text.
+
+Reading checks, in order: a regular file of at most :data:`MAX_ENTRY_BYTES` (its metadata at
+most :data:`MAX_METADATA_BYTES`; a larger entry is not written), the first line,
+the hash (which binds the entry to the key it is read for: a file copied from another key,
+or with bytes flipped, truncated or altered, fails it), the JSON, its kind and key, each
+array's header (plain dtype, and a shape that fills exactly the bytes given), and then the
+reader's own structural checks (indices in range, lengths that agree). An entry that fails any
+of them is never used: it is rebuilt and rewritten, with one warning line on standard error,
+``exact: warning: cache entry PATH was corrupt (REASON); rebuilt``. A missing entry is built
+silently. The hash detects damage and misplaced files, not a deliberate forgery (anyone who
+can write the cache directory can also compute it); even a forged entry can do no more than a
+well-formed one: data, checked for shape and range, never code.
+
+Writing is best effort (a cache that cannot be written only costs the next run the work) and
+atomic: a temporary file beside the entry, moved into place with :func:`os.replace`, so that
+processes building the same entry at once (test or simulation workers) each leave a complete
+file and a reader sees either the old entry or a new one, never a torn one.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import hmac
+import io
+import json
+import marshal
+import os
+import re
+import stat
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
+
+from exact import __version__
+from exact.core.cards import Label
+from exact.errors import CorruptEntry as CorruptEntry
+from exact.errors import one_line
+
+if TYPE_CHECKING:  # numpy is loaded only to write or read an entry's arrays: an entry of
+    import numpy as np  # JSON fields alone (exact.engines.light) is read without it
+
+CACHE_FORMAT = "entry-3"  # enters every key: bump when the layout of an entry changes
+# Bounds on what a read may take (memory about 10x the file at most: tuples of records); the
+# largest entry today, century21's compiled deal, is 14 MB with 0.1 MB of metadata. A larger
+# entry is not written (only not cached), so a bound never makes an entry fail every run.
+MAX_ENTRY_BYTES = 64 * 2**20
+MAX_METADATA_BYTES = 8 * 2**20
+_MAGIC = b"exact-cache 2\n"
+_PLAIN_KINDS = "biuf"  # bool, signed and unsigned integers, floats: plain numbers
+_DECIMAL = re.compile(r"-?[0-9]{1,4300}")  # Python's own int-to-text limit
+_WARNED: set[str] = set()
+Value = TypeVar("Value")
+Arrays = dict[str, "np.ndarray"]
+Fields = dict[str, Any]  # an entry's small fields: JSON values
+
+
+def cache_directory() -> Path:
+    """Where entries are kept: ``$EXACT_CACHE_DIR`` or ``~/.cache/exact``."""
+    configured = os.environ.get("EXACT_CACHE_DIR")
+    return Path(configured) if configured else Path.home() / ".cache" / "exact"
+
+
+def cache_key(parts: Sequence[str]) -> str:
+    """A hash of what determines an entry, with the toolkit and layout versions.
+
+    >>> len(cache_key(["punto-banco", "standard tableau", "draws:value"]))
+    64
+    """
+    text = "\n".join([*parts, __version__, CACHE_FORMAT])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def entry_path(kind: str, key: str) -> Path:
+    """The file of the entry ``kind`` (e.g. ``"compiled"``) under ``key``."""
+    return cache_directory() / f"{key}.{kind}"
+
+
+def cached(kind: str, key: str, build: Callable[[], Value],
+           encode: Callable[[Value], tuple[Fields, Arrays]],
+           decode: Callable[[Fields, Arrays], Value]) -> Value:
+    """The value kept under ``key``, or ``build()`` stored there.
+
+    ``encode`` turns a value into (JSON-able fields, named arrays); ``decode`` turns them back,
+    raising :class:`CorruptEntry` (or ValueError, TypeError, IndexError, KeyError) for data
+    that a correct entry cannot hold. A damaged entry is rebuilt with one warning line.
+
+    >>> import tempfile
+    >>> import numpy as np
+    >>> saved = os.environ.get("EXACT_CACHE_DIR")
+    >>> os.environ["EXACT_CACHE_DIR"] = tempfile.mkdtemp()
+    >>> def squares(build):
+    ...     return cached("example", "k", build, lambda array: ({"n": len(array)}, {"a": array}),
+    ...                   lambda fields, arrays: arrays["a"][:fields["n"]])
+    >>> squares(lambda: np.arange(4) ** 2).tolist()  # built and stored
+    [0, 1, 4, 9]
+    >>> squares(None).tolist()  # read back
+    [0, 1, 4, 9]
+    >>> _ = (os.environ.pop("EXACT_CACHE_DIR") if saved is None
+    ...      else os.environ.update(EXACT_CACHE_DIR=saved))
+    """
+    found = load(kind, key, decode)
+    if found is not None:
+        return found[0]
+    value = build()
+    fields, arrays = encode(value)
+    store(kind, key, fields, arrays)
+    return value
+
+
+def load(kind: str, key: str, decode: Callable[[Fields, Arrays], Value]
+         ) -> tuple[Value] | None:
+    """``(value,)`` from the entry, or None when it is missing or fails a check (warned)."""
+    path = entry_path(kind, key)
+    try:
+        fields, arrays = read_entry(path, kind, key)
+        return (decode(fields, arrays),)
+    except (FileNotFoundError, NotADirectoryError):
+        return None  # not built yet
+    except OSError as error:
+        _warn(path, f"unreadable: {error.strerror or error}")
+    except (CorruptEntry, ValueError, TypeError, IndexError, KeyError, RecursionError,
+            MemoryError) as error:
+        reason = str(error) if isinstance(error, CorruptEntry) else \
+            f"{type(error).__name__}: {error}"
+        _warn(path, reason)
+    return None
+
+
+def store(kind: str, key: str, fields: Mapping[str, object], arrays: Mapping[str, np.ndarray]
+          ) -> None:
+    """Write the entry (best effort, atomic); see the module docstring for the layout."""
+    import numpy as np
+
+    blobs, names, decimal = [], [], []
+    for name, array in arrays.items():
+        plain, as_decimal = _plain(array)
+        buffer = io.BytesIO()
+        np.lib.format.write_array(buffer, plain)  # a plain dtype (checked): raw bytes
+        blobs.append(buffer.getvalue())
+        names.append([name, len(blobs[-1])])
+        if as_decimal:
+            decimal.append(name)
+    metadata = json.dumps({"kind": kind, "key": key, "fields": dict(fields), "arrays": names,
+                           "decimal": decimal}, separators=(",", ":"), allow_nan=False,
+                          ensure_ascii=True).encode()
+    payload = b"".join([b"%d\n" % len(metadata), metadata, *blobs])
+    if len(metadata) > MAX_METADATA_BYTES or len(_MAGIC) + 65 + len(payload) > MAX_ENTRY_BYTES:
+        return  # too large to be read back: not cached
+    digest = _digest(key, payload).encode()
+    write_atomically(entry_path(kind, key), [_MAGIC, digest, b"\n", payload])
+
+
+def read_entry(path: Path, kind: str, key: str) -> tuple[Fields, Arrays]:
+    """The fields and arrays of the entry at ``path``, checked (module docstring); raises
+    :class:`CorruptEntry` for any entry that fails a check, OSError when it cannot be read."""
+    data = _read_regular(path)
+    if not data.startswith(_MAGIC):
+        raise CorruptEntry("not an entry of this format")
+    start = len(_MAGIC) + 65
+    digest = bytes(data[len(_MAGIC):start])
+    payload = memoryview(data)[start:]
+    if digest[-1:] != b"\n" or not hmac.compare_digest(digest[:-1],
+                                                        _digest(key, payload).encode()):
+        raise CorruptEntry("content hash does not match")
+    header_end = data.find(b"\n", start, start + 21)
+    if header_end < 0 or not data[start:header_end].isdigit():
+        raise CorruptEntry("no metadata length")
+    metadata_length = int(data[start:header_end])
+    if metadata_length > MAX_METADATA_BYTES:
+        raise CorruptEntry(f"metadata larger than {MAX_METADATA_BYTES} bytes")
+    metadata_end = header_end + 1 + metadata_length
+    if metadata_end > len(data):
+        raise CorruptEntry("truncated")
+    metadata = json.loads(bytes(data[header_end + 1:metadata_end]))
+    if not isinstance(metadata, dict) or metadata.get("kind") != kind \
+            or metadata.get("key") != key:
+        raise CorruptEntry(f"not the {kind} entry of this key")
+    fields, names, decimal = (metadata.get(n) for n in ("fields", "arrays", "decimal"))
+    if not (isinstance(fields, dict) and isinstance(names, list) and isinstance(decimal, list)):
+        raise CorruptEntry("metadata incomplete")
+    arrays: Arrays = {}
+    offset = metadata_end
+    for item in names:
+        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)
+                and type(item[1]) is int and 0 <= item[1] <= len(data) - offset):
+            raise CorruptEntry("array list malformed")
+        name, length = item
+        arrays[name] = _array(payload[offset - start:offset - start + length],
+                              name in decimal)
+        offset += length
+    if offset != len(data):
+        raise CorruptEntry("trailing bytes")
+    return fields, arrays
+
+
+def write_atomically(path: Path, chunks: Sequence[bytes]) -> None:
+    """Write through a temporary file beside ``path`` moved into place, so concurrent writers
+    never leave a torn file; best effort: an unwritable cache only costs the next run the
+    work."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+        try:
+            with os.fdopen(handle, "wb") as stream:
+                stream.writelines(chunks)
+            os.replace(temporary, path)
+        finally:
+            Path(temporary).unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def _digest(key: str, payload: bytes | memoryview) -> str:
+    hasher = hashlib.sha256(key.encode())
+    hasher.update(b"\n")
+    hasher.update(payload)
+    return hasher.hexdigest()
+
+
+def _read_regular(path: Path) -> bytearray:
+    """The bytes of a regular file of bounded size (a FIFO, device, symlink, directory or huge
+    file is refused without blocking, opening or reading it).
+
+    Checked twice: by ``lstat`` before the open (opening a device can act on it; an entry is
+    never a symlink, as entries are moved into place), and by ``fstat`` of what was opened
+    (non-blocking, not following a link) in case the entry was swapped in between."""
+    if not stat.S_ISREG(os.lstat(path).st_mode):
+        raise CorruptEntry("not a regular file")
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    handle = os.open(path, flags)
+    with os.fdopen(handle, "rb", buffering=0) as stream:
+        status = os.fstat(handle)
+        if not stat.S_ISREG(status.st_mode):
+            raise CorruptEntry("not a regular file")
+        if status.st_size > MAX_ENTRY_BYTES:
+            raise CorruptEntry(f"larger than {MAX_ENTRY_BYTES} bytes")
+        data = bytearray(status.st_size)
+        view, read = memoryview(data), 0
+        while read < len(data):
+            chunk = stream.readinto(view[read:])
+            if not chunk:
+                break
+            read += chunk
+        view.release()
+        if read != len(data) or stream.read(1):
+            raise CorruptEntry("changed while read")
+    return data
+
+
+def _plain(array: np.ndarray) -> tuple[np.ndarray, bool]:
+    """``array`` as a plain array, and whether it was Python integers kept as decimal text."""
+    import numpy as np
+
+    array = np.asarray(array)
+    if array.dtype == object:
+        if not all(type(value) is int for value in array.flat):
+            raise TypeError("the cache stores numbers, text or Python integers only")
+        return np.array([str(value) for value in array.flat], dtype=str).reshape(
+            array.shape), True
+    if array.dtype.kind not in _PLAIN_KINDS + "U":
+        raise TypeError(f"the cache does not store arrays of dtype {array.dtype}")
+    return array, False
+
+
+def _array(blob: memoryview, as_decimal: bool) -> np.ndarray:
+    """One ``.npy`` blob, read without ever unpickling: its header must name a plain dtype and
+    a shape whose data fills exactly the rest of the blob."""
+    import numpy as np
+
+    stream = io.BytesIO(blob)
+    try:  # numpy's parser of the header (a Python literal) raises errors of several kinds
+        major, _ = np.lib.format.read_magic(stream)
+        read_header = {1: np.lib.format.read_array_header_1_0,
+                       2: np.lib.format.read_array_header_2_0}[major]
+        shape, fortran_order, dtype = read_header(stream)
+    except Exception as error:
+        raise CorruptEntry(f"array header unreadable ({type(error).__name__})") from None
+    if dtype.hasobject or dtype.kind not in _PLAIN_KINDS + "U" or dtype.itemsize == 0:
+        raise CorruptEntry(f"array of dtype {dtype}")
+    count = 1
+    for size in shape:
+        if size < 0:
+            raise CorruptEntry("array of negative shape")
+        count *= size
+    start = stream.tell()
+    if count * dtype.itemsize != len(blob) - start:
+        raise CorruptEntry("array size does not match its shape")
+    array = np.frombuffer(blob, dtype=dtype, count=count, offset=start)
+    array = array.reshape(shape, order="F" if fortran_order else "C")
+    if as_decimal:
+        if dtype.kind != "U" or not all(_DECIMAL.fullmatch(text) for text in array.flat):
+            raise CorruptEntry("integers not in decimal")
+        integers = np.empty(count, dtype=object)
+        integers[:] = [int(text) for text in array.flat]
+        return integers.reshape(shape)
+    return np.require(array, requirements=["A", "W"])  # aligned, writable: like a fresh array
+
+
+def _warn(path: Path, reason: str) -> None:
+    """One line on standard error, once per entry and process."""
+    if str(path) in _WARNED:
+        return
+    _WARNED.add(str(path))
+    line = f"exact: warning: cache entry {path} was corrupt ({reason}); rebuilt"
+    print(one_line(line[:500]), file=sys.stderr)
+
+
+# --- nested tuples (records) -------------------------------------------------------------------
+def encode_tuples(items: Sequence[object]) -> tuple[list[object], np.ndarray]:
+    """Tuples of one length, nested of ints, bools, text and None (e.g. the records of a
+    compiled deal), as (a table of their distinct parts, JSON-able, children before parents;
+    an (items x length) array of references into it).
+
+    >>> table, rows = encode_tuples([((1, "A"), False), ((1, "A"), 0)])
+    >>> table, rows.tolist()
+    ([1, 'A', [0, 1], False, 0], [[2, 3], [2, 4]])
+    >>> decode_tuples(table, rows)
+    [((1, 'A'), False), ((1, 'A'), 0)]
+    """
+    import numpy as np
+
+    # Parts are told apart by a typed key (equal values such as 0 and False must not merge):
+    # marshal's bytes, made in C. Version 2 writes no back-references, so equal parts give
+    # equal bytes. The bytes are only compared here, never read back.
+    table: dict[bytes, int] = {}
+    values: list[object] = []
+
+    def reference(item: object) -> int:
+        typed = _typed(item)
+        index = table.get(typed)
+        if index is None:
+            if type(item) is tuple:
+                value: object = [reference(part) for part in item]
+            elif type(item) is Label:  # kept a Label: features read its fields by name
+                value = {"label": [reference(part) for part in item]}
+            elif item is None or type(item) in (bool, int, str):
+                value = item
+            else:
+                raise TypeError(f"the cache stores tuples of ints, text and None, not {item!r}")
+            index = table[typed] = len(values)
+            values.append(value)
+        return index
+
+    if set(map(type, items)) - {tuple}:
+        raise TypeError("the cache stores a list of tuples of one length")
+    rows_in = cast(Sequence[tuple[object, ...]], items)  # tuples: checked just above
+    length = len(rows_in[0]) if rows_in else 0
+    if set(map(len, rows_in)) - {length}:
+        raise TypeError("the cache stores a list of tuples of one length")
+    rows = np.empty((len(items), length), dtype=np.int64)
+    for column, parts in enumerate(zip(*rows_in, strict=True)):
+        # column by column in C: the typed keys, then one Python call per distinct part only
+        typed = list(map(_typed, parts))
+        for part in dict(zip(typed, parts, strict=True)).values():
+            reference(part)
+        rows[:, column] = list(map(table.__getitem__, typed))
+    return values, rows
+
+
+def _typed(item: object) -> bytes:
+    """A key telling ``item`` apart from every other part: marshal's bytes, made in C, when
+    ``item`` holds no :class:`~exact.core.cards.Label` (marshal takes no tuple subclass); else
+    its parts' keys, a label's marked as such."""
+    try:
+        return marshal.dumps(cast(Any, item), 2)  # marshal's own check: ValueError below
+    except ValueError:
+        if not isinstance(item, tuple):
+            raise TypeError(f"the cache stores tuples of ints, text and None, not {item!r}"
+                            ) from None
+        mark = b"L" if type(item) is Label else b"T"
+        return mark + b"".join(len(key).to_bytes(4, "big") + key for key in map(_typed, item))
+
+
+def decode_tuples(values: object, rows: np.ndarray) -> list[tuple[object, ...]]:
+    """The tuples of :func:`encode_tuples`, checked: every reference points backwards."""
+    return list(LazyTuples(values, rows))
+
+
+class LazyTuples(Sequence[tuple[object, ...]]):
+    """The tuples of :func:`encode_tuples` as a sequence, checked at once (every reference
+    points backwards, every row in range) but built only when first read: a command that
+    loads a compiled deal for its counts alone (the records' events cached too) never pays
+    for the hundred thousand tuples.
+
+    >>> table, rows = encode_tuples([((1, "A"), False), ((1, "A"), 0)])
+    >>> lazy = LazyTuples(table, rows)
+    >>> len(lazy), lazy[1], list(lazy) == decode_tuples(table, rows)
+    (2, ((1, 'A'), 0), True)
+    """
+
+    def __init__(self, values: object, rows: np.ndarray) -> None:
+        if not isinstance(values, list):
+            raise CorruptEntry("tuple table malformed")
+        table: list[object] = []
+        for value in values:
+            if type(value) is list:
+                if value and min(value) < 0:  # a reference forwards is an IndexError
+                    raise CorruptEntry("tuple table malformed")
+                table.append(tuple([table[i] for i in value]))
+            elif (type(value) is dict and list(value) == ["label"]
+                  and type(value["label"]) is list):
+                table.append(_label([table[i] for i in value["label"] if i >= 0]))
+            elif value is None or type(value) in (bool, int, str):
+                table.append(value)
+            else:
+                raise CorruptEntry("tuple table malformed")
+        self._rows = check_indices(rows, len(table), "tuple rows", ndim=2)
+        self._table = table
+
+    def __len__(self) -> int:
+        return int(self._rows.shape[0])
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[object, ...]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[tuple[object, ...]]: ...
+
+    def __getitem__(self, index: int | slice) -> tuple[object, ...] | list[tuple[object, ...]]:
+        return self._tuples[index]
+
+    def __iter__(self) -> Iterator[tuple[object, ...]]:
+        return iter(self._tuples)
+
+    def __repr__(self) -> str:
+        return repr(self._tuples)
+
+    @cached_property
+    def _tuples(self) -> list[tuple[object, ...]]:
+        import numpy as np
+
+        rows = self._rows
+        if rows.shape[1] == 0:
+            return [()] * rows.shape[0]
+        parts = np.empty(len(self._table), dtype=object)
+        for index, value in enumerate(self._table):  # one by one: numpy would unpack tuples
+            parts[index] = value
+        collecting = gc.isenabled()
+        gc.disable()  # hundreds of thousands of new tuples, no cycles: collections halve speed
+        try:
+            return list(zip(*(parts[rows[:, column]].tolist()
+                              for column in range(rows.shape[1])), strict=True))
+        finally:
+            if collecting:
+                gc.enable()
+
+
+def _label(parts: list[object]) -> Label:
+    """The :class:`~exact.core.cards.Label` of decoded ``parts``, checked field by field."""
+    if len(parts) != len(Label._fields):
+        raise CorruptEntry("tuple table malformed")
+    value, rank, colour, suit = parts
+    if not (value is None or type(value) is int) or not (
+            (rank is None or type(rank) is str) and (colour is None or type(colour) is str)
+            and (suit is None or type(suit) is str)):
+        raise CorruptEntry("tuple table malformed")
+    return Label(value, rank, colour, suit)
+
+
+def check_indices(array: np.ndarray, bound: int, name: str, ndim: int = 1) -> np.ndarray:
+    """``array`` when it is an int64 array of ``ndim`` dimensions whose values are in
+    ``range(bound)``, else :class:`CorruptEntry`.
+
+    >>> import numpy as np
+    >>> check_indices(np.array([0, 2]), 3, "leaves").tolist()
+    [0, 2]
+    >>> check_indices(np.array([0, 3]), 3, "leaves")
+    Traceback (most recent call last):
+    exact.errors.CorruptEntry: leaves: out of range
+    """
+    import numpy as np
+
+    if array.dtype != np.int64 or array.ndim != ndim:
+        raise CorruptEntry(f"{name}: not int64 of {ndim} dimensions")
+    if array.size and (int(array.min()) < 0 or int(array.max()) >= bound):
+        raise CorruptEntry(f"{name}: out of range")
+    return array

@@ -1,0 +1,617 @@
+"""The compiled fast path of the enumerator: a deal as a polynomial in the shoe's counts.
+
+Walk a deal once over card *classes* instead of counts. Each finished round is a sequence of
+classes; its weight for any shoe is the product, over its draws, of ``count(class) - offset``
+(``offset`` = cards of that class drawn before it), times the falling factorial of the rest of
+the shoe. Rounds that share a record and a multiset of such factors are merged with an integer
+coefficient. Evaluating a shoe is then a few numpy gathers and products.
+
+Exactness: every term is a product of non-negative integers or contains a zero factor (a class
+cannot be drawn more often than it has cards), so each term, and every partial sum, is bounded
+by the denominator ``N!/(N-r)!``. When ``N**r`` fits in int64 the evaluation uses int64
+(bounding every intermediate product); otherwise it falls back to Python integers.
+
+Batches (:meth:`CompiledDeal.batch_term_weights`, :meth:`Projection.batch_counts`,
+:class:`BatchProjection`) evaluate many shoes at once, a matrix of shoes x factors. Terms share
+prefixes of their (sorted) factor lists, so they are built as a trie, one multiplication per
+node. The number type is chosen per batch from the largest shoe ``N`` by an explicit bound:
+every intermediate value is an integer of magnitude at most ``N**r`` and every sum a sum of
+non-negative integers at most ``N!/(N-r)!``, so
+
+* ``N**r < 2**53``: float64, where every such integer is exact (and the final sums run in BLAS);
+* ``N**r <= 2**63 - 1``: int64;
+* otherwise Python integers in object arrays.
+
+Every batch is checked: the counts of each group set must sum to ``N!/(N-r)!`` for every shoe.
+
+Compiled forms are kept on disk (:func:`load_or_compile`, one entry of :mod:`exact.engines.cache`
+per key): the views, factors, terms, leaves and records written out field by field as JSON and
+plain int64 arrays, checked by a content hash and by range checks of every index before use,
+rebuilt (with one warning line) when damaged, and never able to run code.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
+from functools import cached_property, partial
+from itertools import combinations_with_replacement
+from typing import Any
+
+import numpy as np
+from numpy.typing import DTypeLike
+
+from exact.core.cards import CARDS, JOKER, JOKER_ID, Shoe, View
+from exact.core.enumerator import (
+    Deal,
+    Distribution,
+    Record,
+    State,
+    check_shoe,
+    falling,
+    group_coefficient,
+)
+from exact.engines.cache import (
+    CorruptEntry,
+    Fields,
+    LazyTuples,
+    cache_key,
+    cached,
+    check_indices,
+    encode_tuples,
+)
+from exact.errors import ShoeError
+
+INT64_LIMIT = 2**63 - 1
+_FLOAT_EXACT_LIMIT = 2**53  # every integer of smaller magnitude is exact in float64
+_BLOCK = 64  # shoes per block of a batch: its trie levels stay in the cache (~2 MB)
+Factor = tuple[View, int, int]  # (view, class index, offset)
+
+
+@dataclass
+class CompiledDeal:
+    """A deal compiled to integer coefficients over products of class counts."""
+
+    deal: Deal
+    factors: list[Factor]
+    terms: list[tuple[tuple[int, ...], int]]  # (factor ids, cards used)
+    records: Sequence[Record]  # a list, or lazily built from the disk cache
+    leaf_term: np.ndarray
+    leaf_record: np.ndarray
+    leaf_coefficient: np.ndarray
+
+    @classmethod
+    def compile(cls, deal: Deal) -> CompiledDeal:
+        factor_id: dict[Factor, int] = {}
+        term_id: dict[tuple[tuple[int, ...], int], int] = {}
+        record_id: dict[Record, int] = {}
+        leaves: dict[tuple[int, int], int] = defaultdict(int)
+
+        def walk(state: State, view: View, seen: list[int], factors: tuple[int, ...],
+                 coefficient: int) -> None:
+            draw = deal.next_draw(state)
+            if draw is None:
+                term = term_id.setdefault((tuple(sorted(factors)), len(factors)), len(term_id))
+                record = record_id.setdefault(deal.record(state), len(record_id))
+                leaves[term, record] += coefficient
+                return
+            if draw.view != view:
+                seen, view = view.regroup(seen, draw.view), draw.view
+            universe = [i for i, label in enumerate(view.labels)
+                        if deal.accepts_jokers or label.rank != JOKER]
+            for group in combinations_with_replacement(universe, draw.count):
+                after = seen.copy()
+                added = []
+                for index in group:
+                    offset = after[index]
+                    added.append(factor_id.setdefault((view, index, offset), len(factor_id)))
+                    after[index] = offset + 1
+                labels = tuple(view.labels[i] for i in group)
+                walk(deal.advance(state, labels), view, after, factors + tuple(added),
+                     coefficient * group_coefficient(group))
+
+        start = View(("rank", "suit"))
+        walk(deal.start(), start, [0] * len(start.labels), (), 1)
+        keys = list(leaves)
+        return cls(
+            deal=deal,
+            factors=list(factor_id),
+            terms=list(term_id),
+            records=list(record_id),
+            leaf_term=np.array([t for t, _ in keys], dtype=np.int64),
+            leaf_record=np.array([r for _, r in keys], dtype=np.int64),
+            leaf_coefficient=np.array([leaves[k] for k in keys], dtype=np.int64),
+        )
+
+    @cached_property
+    def term_totals(self) -> np.ndarray:
+        """Per term, the sum of its leaves' coefficients (what any grouping of the records
+        must add up to, term by term)."""
+        totals = np.zeros(len(self.terms), dtype=np.int64)
+        np.add.at(totals, self.leaf_term, self.leaf_coefficient)
+        return totals
+
+    @cached_property
+    def _term_arrays(self) -> list[tuple[np.ndarray, np.ndarray, int]]:
+        """Terms grouped by cards used: (term ids, factor-id matrix, cards used)."""
+        by_length: dict[int, list[int]] = defaultdict(list)
+        for index, (_, used) in enumerate(self.terms):
+            by_length[used].append(index)
+        return [(np.array(ids, dtype=np.int64),
+                 np.array([self.terms[i][0] for i in ids], dtype=np.int64).reshape(len(ids), used),
+                 used)
+                for used, ids in sorted(by_length.items())]
+
+    def _factor_values(self, shoe: Shoe, dtype: DTypeLike) -> np.ndarray:
+        counts_by_view: dict[View, list[int]] = {}
+        values: np.ndarray = np.empty(len(self.factors), dtype=dtype)
+        for index, (view, label_index, offset) in enumerate(self.factors):
+            if view not in counts_by_view:
+                counts_by_view[view] = view.class_counts(shoe)
+            values[index] = counts_by_view[view][label_index] - offset
+        return values
+
+    def term_weights(self, shoe: Shoe) -> np.ndarray:
+        """Exact weight of every term for ``shoe``; int64 when it cannot overflow, else objects."""
+        check_shoe(self.deal, shoe)
+        size, unit = shoe.size, self.deal.round_cards
+        dtype: DTypeLike = np.int64 if size**unit <= INT64_LIMIT else object
+        values = self._factor_values(shoe, dtype)
+        weights: np.ndarray = np.zeros(len(self.terms), dtype=dtype)
+        for ids, matrix, used in self._term_arrays:
+            product: np.ndarray = np.ones(len(ids), dtype=dtype)
+            for column in range(used):
+                product = product * values[matrix[:, column]]
+            weights[ids] = product * falling(size - used, unit - used)
+        return weights
+
+    @cached_property
+    def _trie(self) -> tuple[list[tuple[np.ndarray, np.ndarray]], list[tuple[int, np.ndarray,
+                                                                               np.ndarray]]]:
+        """Terms as a trie of their sorted factor lists: per depth, (parent node, factor id) of
+        each node; per cards used, (cards used, term ids, node at that depth)."""
+        node_of: list[dict[tuple[int, ...], int]] = [{(): 0}]
+        depth = max((used for _, used in self.terms), default=0)
+        node_of += [{} for _ in range(depth)]
+        levels: list[tuple[list[int], list[int]]] = [([], []) for _ in range(depth + 1)]
+        for factors, _ in sorted(self.terms):  # sorted: parents ascend, gathers stream
+            for length in range(1, len(factors) + 1):
+                prefix = factors[:length]
+                if prefix not in node_of[length]:
+                    node_of[length][prefix] = len(node_of[length])
+                    levels[length][0].append(node_of[length - 1][prefix[:-1]])
+                    levels[length][1].append(prefix[-1])
+        trie = [(np.array(parents, dtype=np.int64), np.array(factor_ids, dtype=np.int64))
+                for parents, factor_ids in levels]
+        by_used: dict[int, list[int]] = defaultdict(list)
+        for index, (_, used) in enumerate(self.terms):
+            by_used[used].append(index)
+        ends = [(used, np.array(ids, dtype=np.int64),
+                 np.array([node_of[used][self.terms[i][0]] for i in ids], dtype=np.int64))
+                for used, ids in sorted(by_used.items())]
+        return trie, ends
+
+    @cached_property
+    def _views(self) -> dict[View, tuple[np.ndarray, np.ndarray]]:
+        """Per view: (card x class one-hot matrix, rows of (factor id, class index, offset))."""
+        grouped: dict[View, list[tuple[int, int, int]]] = defaultdict(list)
+        for factor_id, (view, class_index, offset) in enumerate(self.factors):
+            grouped[view].append((factor_id, class_index, offset))
+        out = {}
+        for view, rows in grouped.items():
+            one_hot = np.zeros((len(CARDS), len(view.labels)), dtype=np.int64)
+            one_hot[np.arange(len(CARDS)), view.card_class] = 1
+            out[view] = (one_hot, np.array(rows, dtype=np.int64))
+        return out
+
+    def batch_term_weights(self, counts: np.ndarray, wider: DTypeLike | None = None) -> np.ndarray:
+        """Exact weight of every term for every shoe of a batch.
+
+        ``counts`` is a (shoes x 53) integer matrix of card counts (:attr:`Shoe.counts` rows).
+        Returns a (terms x shoes) array whose number type follows the bound in the module
+        docstring (float64 holding exact integers, int64, or Python ints); ``wider`` may ask for
+        a wider type than the bound needs (int64 or object), e.g. to cross-check the tiers.
+        """
+        counts = check_batch(self.deal, counts)
+        sizes = shoe_sizes(counts)
+        unit = self.deal.round_cards
+        dtype = self.batch_type(sizes, wider)
+        level = self.batch_levels(counts, dtype)
+        _, ends = self._trie
+        weights: np.ndarray = np.empty((len(self.terms), counts.shape[0]), dtype=dtype)
+        for used, term_ids, nodes in ends:
+            weights[term_ids] = level[used][nodes] * rest_of_round(sizes, used, unit, dtype)
+        return weights
+
+    def batch_type(self, sizes: np.ndarray, wider: DTypeLike | None = None) -> DTypeLike:
+        """The number type of a batch of shoes of ``sizes`` cards (:func:`batch_dtype`), or the
+        wider ``wider`` (int64 or object) when asked; ValueError if it cannot hold the batch."""
+        dtype: DTypeLike = batch_dtype(int(sizes.max()) if len(sizes) else 0,
+                                       self.deal.round_cards)
+        if wider is not None:
+            order: list[DTypeLike] = [np.float64, np.int64, object]
+            if wider not in order or order.index(wider) < order.index(dtype):
+                raise ValueError(f"{wider} cannot hold this batch exactly; needs {dtype}")
+            dtype = wider
+        return dtype
+
+    def batch_levels(self, counts: np.ndarray, dtype: DTypeLike) -> list[np.ndarray]:
+        """Per depth ``d`` of the trie of terms, a (nodes x shoes) array: each node's product of
+        its ``d`` factors for every shoe of ``counts`` (checked, :func:`check_batch`).
+
+        Every node is a product of falling factorials of class counts (the offsets of a class
+        enter a term in increasing order, and so do their factor ids): a non-negative integer
+        at most ``N**d``, exact in ``dtype`` by the module docstring's bound.
+        """
+        shoes = counts.shape[0]
+        values: np.ndarray = np.empty((len(self.factors), shoes), dtype=dtype)
+        for one_hot, rows in self._views.values():
+            class_counts = (one_hot.T @ counts.T)  # classes x shoes, small exact integers
+            values[rows[:, 0]] = (class_counts[rows[:, 1]] - rows[:, 2:3]).astype(dtype)
+        trie, _ = self._trie
+        level: list[np.ndarray] = [np.ones((1, shoes), dtype=dtype)]
+        for parents, factor_ids in trie[1:]:
+            # gathers into one new array, multiplied in place: no temporaries
+            node = np.take(level[-1], parents, axis=0)
+            node *= np.take(values, factor_ids, axis=0)
+            level.append(node)
+        return level
+
+    def project(self, group_of_record: np.ndarray, groups: int) -> Projection:
+        """Merge leaves whose records fall in the same group (e.g. the events of a bet)."""
+        group = np.asarray(group_of_record, dtype=np.int64)[self.leaf_record]
+        keys = self.leaf_term * groups + group
+        unique, inverse = np.unique(keys, return_inverse=True)
+        coefficients = np.zeros(len(unique), dtype=np.int64)
+        np.add.at(coefficients, inverse, self.leaf_coefficient)
+        return Projection(self, unique // groups, unique % groups, coefficients, groups)
+
+    def distribution(self, shoe: Shoe) -> Distribution:
+        """The same :class:`Distribution` as :func:`exact.core.enumerator.enumerate_rounds`."""
+        counts = self.project(np.arange(len(self.records)), len(self.records)).counts(shoe)
+        return Distribution.build(dict(zip(self.records, counts, strict=True)), self.deal, shoe)
+
+
+@dataclass(frozen=True)
+class Segments:
+    """Sums of columns by label, exact in any integer dtype, Python ints included (a sort once,
+    then one ``reduceat`` a call): the one segmented sum of the engines.
+
+    >>> segments = Segments.of(np.array([2, 0, 2]), 4)
+    >>> segments.sums(np.array([[1, 10, 100]])).tolist()
+    [[10, 0, 101, 0]]
+    """
+
+    order: np.ndarray
+    starts: np.ndarray
+    present: np.ndarray
+    groups: int
+
+    @classmethod
+    def of(cls, labels: np.ndarray, groups: int) -> Segments:
+        order = np.argsort(labels, kind="stable")
+        present, starts = np.unique(labels[order], return_index=True)
+        return cls(order, starts, present, groups)
+
+    def sums(self, values: np.ndarray) -> np.ndarray:
+        """(shoes x groups) from (shoes x columns)."""
+        return self.sorted_sums(values[:, self.order])
+
+    def sorted_sums(self, values: np.ndarray) -> np.ndarray:
+        """The same from columns already in ``order``."""
+        out = np.zeros((values.shape[0], self.groups), dtype=values.dtype)
+        if len(self.order):
+            out[:, self.present] = np.add.reduceat(values, self.starts, axis=1)
+        return out
+
+
+@dataclass(frozen=True)
+class Projection:
+    """A compiled deal with its records mapped to a few groups: exact counts per group."""
+
+    compiled: CompiledDeal
+    term: np.ndarray
+    group: np.ndarray
+    coefficient: np.ndarray
+    groups: int
+
+    def counts(self, shoe: Shoe) -> list[int]:
+        return self.counts_of(self.compiled.term_weights(shoe))
+
+    @cached_property
+    def _by_group(self) -> tuple[np.ndarray, np.ndarray, Segments]:
+        """Terms and coefficients sorted by group, once: a shoe is then a gather, a product
+        and one segmented sum (:meth:`counts_of`)."""
+        segments = Segments.of(self.group, self.groups)
+        return self.term[segments.order], self.coefficient[segments.order], segments
+
+    def counts_of(self, weights: np.ndarray) -> list[int]:
+        """Exact counts per group from the deal's term weights of one shoe (shared by every
+        projection of the deal: :meth:`CompiledDeal.term_weights`)."""
+        term, coefficient, segments = self._by_group
+        if coefficient.dtype != weights.dtype:
+            coefficient = coefficient.astype(weights.dtype)
+        leaves = coefficient * weights[term]
+        return [int(total) for total in segments.sorted_sums(leaves[np.newaxis, :])[0]]
+
+
+    def batch_counts(self, counts: np.ndarray) -> np.ndarray:
+        """Exact counts per group for a batch of shoes: a (shoes x groups) array of int64 or
+        Python ints (see :meth:`CompiledDeal.batch_term_weights`)."""
+        matrix = np.zeros((len(self.compiled.terms), self.groups), dtype=np.int64)
+        np.add.at(matrix, (self.term, self.group), self.coefficient)
+        return BatchProjection(self.compiled, matrix, (self.groups,)).counts(counts)[0]
+
+
+@dataclass(frozen=True)
+class BatchProjection:
+    """Several group sets over one compiled deal (e.g. the events of several bets), evaluated
+    for a batch of shoes in one product: counts = term weights x ``matrix`` (terms x groups).
+
+    ``sizes`` splits the columns of ``matrix`` into group sets; each set partitions the rounds,
+    so its counts sum to ``N!/(N-r)!`` for every shoe, which :meth:`counts` checks.
+    """
+
+    compiled: CompiledDeal
+    matrix: np.ndarray
+    sizes: tuple[int, ...]
+
+    @classmethod
+    def build(cls, compiled: CompiledDeal,
+              group_sets: Sequence[tuple[np.ndarray, int]]) -> BatchProjection:
+        """From (group of each record, number of groups) pairs, one per group set."""
+        total = sum(groups for _, groups in group_sets)
+        matrix = np.zeros((len(compiled.terms), total), dtype=np.int64)
+        start = 0
+        for group_of_record, groups in group_sets:
+            column = start + np.asarray(group_of_record, dtype=np.int64)[compiled.leaf_record]
+            np.add.at(matrix, (compiled.leaf_term, column), compiled.leaf_coefficient)
+            start += groups
+        return cls(compiled, matrix, tuple(groups for _, groups in group_sets))
+
+    def _by_depth(self, dtype: DTypeLike) -> list[tuple[int, np.ndarray]]:
+        """Per number of cards used, the (groups x trie nodes at that depth) coefficients:
+        each term is the one node of its full factor list, so the counts of a batch are
+        sums of products of the trie levels (:meth:`counts`), no gather of terms."""
+        cache: dict[DTypeLike, list[tuple[int, np.ndarray]]] = self.__dict__.setdefault(
+            "_by_dtype", {})
+        if dtype not in cache:
+            trie, ends = self.compiled._trie
+            depths: list[tuple[int, np.ndarray]] = []
+            for used, term_ids, nodes in ends:
+                by_node = np.zeros((len(trie[used][0]) if used else 1, self.matrix.shape[1]),
+                                   dtype=np.int64)
+                by_node[nodes] = self.matrix[term_ids]
+                depths.append((used, np.ascontiguousarray(by_node.T.astype(dtype))))
+            cache[dtype] = depths
+        return cache[dtype]
+
+    def counts(self, counts: np.ndarray, wider: DTypeLike | None = None) -> list[np.ndarray]:
+        """Per group set, a (shoes x groups) array of exact counts (int64, or Python ints when
+        the denominator exceeds int64); ``wider`` as in :meth:`CompiledDeal.batch_term_weights`.
+
+        Per depth ``u``, the coefficients times the trie level sum the ordered ``u``-card
+        sequences of the rounds that use ``u`` cards, by group: non-negative integers at most
+        ``N**u``, each partial sum too, whatever order BLAS adds them in; times the rest of
+        the round, at most ``N!/(N-r)!``. So every value stays within the number type's bound.
+        """
+        counts = check_batch(self.compiled.deal, counts)
+        sizes = shoe_sizes(counts)
+        unit = self.compiled.deal.round_cards
+        dtype = self.compiled.batch_type(sizes, wider)
+        depths = self._by_depth(dtype)
+        blocks = []
+        with _single_threaded_blas():
+            for start in range(0, max(len(counts), 1), _BLOCK):
+                # blocks of a few dozen shoes keep the trie levels in the cache
+                block = counts[start:start + _BLOCK]
+                level = self.compiled.batch_levels(block, dtype)
+                rest = _falling_rows(sizes[start:start + _BLOCK], unit, dtype)
+                total: np.ndarray = np.zeros((self.matrix.shape[1], block.shape[0]),
+                                             dtype=dtype)
+                for used, coefficients in depths:
+                    total += (coefficients @ level[used]) * rest[used]
+                blocks.append(total.T.astype(np.int64) if dtype == np.float64 else total.T)
+        result = np.vstack(blocks)
+        totals = rest_of_round(sizes, 0, unit, result.dtype)
+        out, start = [], 0
+        for size in self.sizes:
+            block = result[:, start:start + size]
+            if not np.array_equal(block.sum(axis=1), totals):
+                raise AssertionError("batch counts do not sum to N!/(N-r)!: exactness lost")
+            out.append(block)
+            start += size
+        return out
+
+
+def _falling_rows(sizes: np.ndarray, unit: int, dtype: DTypeLike) -> np.ndarray:
+    """(unit + 1) x shoes: row ``u`` the orderings of the round's last ``unit - u`` cards,
+    ``(n - u)!/(n - unit)!`` (as :func:`rest_of_round`), at most ``n**unit``: exact in the
+    batch's ``dtype``.
+
+    >>> _falling_rows(np.array([8, 6]), 2, np.int64).tolist()
+    [[56, 30], [7, 5], [1, 1]]
+    """
+    rows: np.ndarray = np.ones((unit + 1, len(sizes)), dtype=dtype)
+    for used in range(unit - 1, -1, -1):
+        rows[used] = rows[used + 1] * (sizes - used).astype(dtype)
+    return rows
+
+
+_CONTROLLER: list[Any] = []  # the ThreadpoolController, made once (threadpoolctl is untyped)
+
+
+def _single_threaded_blas() -> AbstractContextManager[object]:
+    """BLAS on one thread while a batch runs (when threadpoolctl is installed). The products
+    are small (a few dozen groups); BLAS threads gain little on them and, spinning between
+    calls, slow the trie products beside them up to 3-4x on a busy machine."""
+    try:
+        from threadpoolctl import ThreadpoolController
+    except ImportError:
+        return nullcontext()
+    if not _CONTROLLER:
+        _CONTROLLER.append(ThreadpoolController())
+    limited: AbstractContextManager[object] = _CONTROLLER[0].limit(limits=1, user_api="blas")
+    return limited
+
+
+def batch_dtype(largest_shoe: int, unit: int) -> type:
+    """The number type that holds every intermediate of a batch exactly (module docstring).
+
+    >>> batch_dtype(416, 6), batch_dtype(1000, 6), batch_dtype(2000, 6)
+    (<class 'numpy.float64'>, <class 'numpy.int64'>, <class 'object'>)
+    """
+    bound = largest_shoe**unit
+    if bound < _FLOAT_EXACT_LIMIT:
+        return np.float64
+    if bound <= INT64_LIMIT:
+        return np.int64
+    return object
+
+
+def check_batch(deal: Deal, counts: np.ndarray) -> np.ndarray:
+    """A (shoes x 53) count matrix as int64, or :class:`ShoeError` for an impossible shoe."""
+    matrix = np.asarray(counts)
+    if matrix.ndim != 2 or matrix.shape[1] != len(CARDS):
+        raise ShoeError(f"a batch of shoes is a (shoes x {len(CARDS)}) matrix of card counts, "
+                        f"got shape {matrix.shape}")
+    if matrix.dtype == object and matrix.size:
+        if not all(isinstance(c, int | np.integer) for c in matrix.flat):
+            raise ShoeError("card counts of a batch must be non-negative integers")
+    elif not np.issubdtype(matrix.dtype, np.integer):
+        raise ShoeError("card counts of a batch must be non-negative integers")
+    if (matrix < 0).any():
+        raise ShoeError("card counts of a batch must be non-negative integers")
+    # Past 2**56 cards a class or a shoe total could wrap int64: Python integers then.
+    huge = matrix.size and int(matrix.max()) > _SAFE_COUNT
+    matrix = matrix.astype(object) if huge else matrix.astype(np.int64)
+    if (shoe_sizes(matrix) < deal.round_cards).any():
+        raise ShoeError(f"a shoe of the batch cannot deal a round: the counting unit needs "
+                        f"{deal.round_cards} cards")
+    if not deal.accepts_jokers and matrix[:, JOKER_ID].any():
+        raise ShoeError("this game has no jokers but a shoe of the batch holds some")
+    return matrix
+
+
+_SAFE_COUNT = 2**56  # 53 counts of at most this many cards sum within int64
+
+
+def rest_of_round(sizes: Sequence[int] | np.ndarray, used: int, unit: int,
+                  dtype: DTypeLike = object) -> np.ndarray:
+    """Per shoe of ``sizes`` cards, the orderings of the round's ``unit - used`` cards left
+    once ``used`` are dealt: ``(n - used)!/(n - unit)!`` (with ``used = 0``, the denominator
+    ``N!/(N-r)!`` every shoe's counts sum to).
+
+    >>> rest_of_round([8, 6], 2, 4).tolist(), rest_of_round(np.array([5]), 0, 2).tolist()
+    ([30, 12], [20])
+    """
+    sizes = np.asarray(sizes)
+    if sizes.dtype != object and len(sizes) and int(sizes.max()) ** (unit - used) <= INT64_LIMIT:
+        # every factor and partial product at most max(n)**(unit - used): exact in int64
+        product = np.ones(len(sizes), dtype=np.int64)
+        for offset in range(used, unit):
+            product *= np.maximum(sizes - offset, 0)
+        return product.astype(dtype)
+    return np.array([falling(int(n) - used, unit - used) for n in sizes], dtype=dtype)
+
+
+def shoe_sizes(counts: np.ndarray) -> np.ndarray:
+    """Cards in each shoe of a (shoes x 53) batch: int64, or Python integers for counts beyond
+    2**56, whose int64 sum could wrap silently.
+
+    >>> shoe_sizes(np.array([[2**62] * 53])).tolist() == [53 * 2**62]
+    True
+    """
+    matrix = np.asarray(counts)
+    if matrix.dtype != object and matrix.size and int(matrix.max()) > _SAFE_COUNT:
+        matrix = matrix.astype(object)
+    summed: np.ndarray = matrix.sum(axis=1)
+    return summed
+
+
+def counts_matrix(shoes: Sequence[Shoe]) -> np.ndarray:
+    """Stack shoes into the (shoes x 53) matrix the batch functions take (int64, or Python
+    integers for counts beyond 2**56)."""
+    rows = [shoe.counts for shoe in shoes]
+    dtype: DTypeLike = object if any(max(row) > _SAFE_COUNT for row in rows) else np.int64
+    return np.array(rows, dtype=dtype).reshape(len(shoes), len(CARDS))
+
+
+# --- the disk cache ----------------------------------------------------------------------------
+def load_or_compile(deal: Deal, parts: Sequence[str],
+                    compile_deal: Callable[[Deal], CompiledDeal] | None = None) -> CompiledDeal:
+    """The compiled form of ``deal``, from the disk cache (:mod:`exact.engines.cache`) when
+    ``parts`` (game id, rules, needs...) hash to a stored one, else compiled and stored (best
+    effort: a cache that cannot be written only costs the next run a compilation)."""
+    compile_deal = compile_deal or CompiledDeal.compile
+    return cached("compiled", cache_key(parts), lambda: compile_deal(deal), _encode_compiled,
+                  partial(_decode_compiled, deal))
+
+
+def _encode_compiled(compiled: CompiledDeal) -> tuple[Fields, dict[str, np.ndarray]]:
+    """A compiled deal as JSON fields (views, the table of record parts) and int64 arrays."""
+    views: dict[View, int] = {}
+    factors = [(views.setdefault(view, len(views)), index, offset)
+               for view, index, offset in compiled.factors]
+    if any(len(factor_ids) != used for factor_ids, used in compiled.terms):
+        raise ValueError("a term uses one card per factor")  # the layout below relies on it
+    values, record_rows = encode_tuples(compiled.records)
+    fields = {"views": [list(view.attributes) for view in views], "record_parts": values}
+    arrays = {
+        "factors": np.array(factors, dtype=np.int64).reshape(len(factors), 3),
+        "term_used": np.array([used for _, used in compiled.terms], dtype=np.int64),
+        "term_factors": np.array([i for factor_ids, _ in compiled.terms for i in factor_ids],
+                                 dtype=np.int64),
+        "records": record_rows,
+        "leaf_term": compiled.leaf_term,
+        "leaf_record": compiled.leaf_record,
+        "leaf_coefficient": compiled.leaf_coefficient,
+    }
+    return fields, arrays
+
+
+def _decode_compiled(deal: Deal, fields: Fields, arrays: dict[str, np.ndarray]) -> CompiledDeal:
+    """The compiled deal of :func:`_encode_compiled`, every index checked against its table."""
+    attributes = fields["views"]
+    if not (isinstance(attributes, list) and all(
+            isinstance(a, list) and all(isinstance(n, str) for n in a) for a in attributes)):
+        raise CorruptEntry("views malformed")
+    views = [View(tuple(a)) for a in attributes]
+    factor_rows = check_indices(arrays["factors"], INT64_LIMIT, "factors", ndim=2)
+    if factor_rows.shape[1] != 3:
+        raise CorruptEntry("factors malformed")
+    factors = []
+    for view_index, class_index, offset in factor_rows.tolist():
+        if view_index >= len(views) or class_index >= len(views[view_index].labels) \
+                or offset >= deal.round_cards:
+            raise CorruptEntry("factors out of range")
+        factors.append((views[view_index], class_index, offset))
+    used = check_indices(arrays["term_used"], deal.round_cards + 1, "term_used").tolist()
+    flat = check_indices(arrays["term_factors"], len(factors), "term_factors").tolist()
+    if sum(used) != len(flat):
+        raise CorruptEntry("terms malformed")
+    terms, start = [], 0
+    for length in used:
+        terms.append((tuple(flat[start:start + length]), length))
+        start += length
+    # built on first read: counts from cached event matrices never need the records
+    records = LazyTuples(fields["record_parts"], arrays["records"])
+    leaf_term = check_indices(arrays["leaf_term"], len(terms), "leaf_term")
+    leaf_record = check_indices(arrays["leaf_record"], len(records), "leaf_record")
+    leaf_coefficient = check_indices(arrays["leaf_coefficient"], INT64_LIMIT, "leaf_coefficient")
+    if not len(leaf_term) == len(leaf_record) == len(leaf_coefficient) \
+            or (leaf_coefficient == 0).any():
+        raise CorruptEntry("leaves malformed")
+    return CompiledDeal(deal, factors, terms, records, leaf_term, leaf_record, leaf_coefficient)
+
+
+def _regroup_seen(seen: dict[int, int], old: View, new: View) -> dict[int, int]:
+    """Cards drawn so far, counted per class of a coarser view."""
+    if not old.refines(new):
+        raise ValueError(f"a deal may not look finer later: {old.attributes} -> {new.attributes}")
+    regrouped: dict[int, int] = defaultdict(int)
+    for index, count in seen.items():
+        regrouped[new.index[old.coarsen(old.labels[index], new)]] += count
+    return dict(regrouped)

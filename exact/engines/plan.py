@@ -1,0 +1,298 @@
+"""The engine plan: which counting engine serves each bet, and why.
+
+Every command that counts bets asks :func:`plan` (``analyze``, ``design``, bet-file
+validation, and the batch evaluator behind ``eor``, ``edge`` and ``simulate``), so a bet is
+served by the same engine whatever the command, and ``--engine NAME`` either runs that engine
+or is refused by name (:class:`EngineError`): never silently another.
+
+An engine *declares* what it serves: :meth:`Engine.judge` looks at one bet's
+:class:`Demand` (the game, the bet, the deal its needs plan, and the scope: one shoe, a batch
+of shoes, or one shoe with cards known at positions) and answers whether it serves it, with
+the reason. ``auto`` takes the first engine of :data:`ENGINES` (in order of preference) that
+serves the bet. Adding an engine is one entry: :func:`register` it (with the preference it
+takes), and give the commands a way to run it (``RUNNERS`` of :mod:`exact.analysis.bet_analysis` for
+one shoe, ``batch_runner`` of :mod:`exact.engines.batch` for batches).
+
+>>> from exact.games import get_game
+>>> from exact.analysis.bet_analysis import game_bets
+>>> game = get_game("punto-banco")
+>>> bets = {bet.id: bet for bet in game_bets(game)}
+>>> chosen = plan(game, [bets["tie"], bets["perfect-pairs"]])
+>>> [(choice.bet.id, choice.engine) for choice in chosen.choices]
+[('tie', 'compiled'), ('perfect-pairs', 'staged')]
+>>> try:
+...     plan(game, [bets["perfect-pairs"]], engine="compiled")
+... except EngineError as error:
+...     print(error)  # doctest: +ELLIPSIS
+engine compiled cannot serve bet perfect-pairs: ... the compile limit of 200000 (auto: staged)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from math import comb
+from typing import Literal, Protocol
+
+from exact.core.enumerator import Deal, Draw, FixedStageDeal, fixed_stages
+from exact.errors import EngineError as EngineError
+from exact.model.bets import Bet, value_only
+from exact.model.features import Needs
+from exact.model.game import Game
+
+Scope = Literal["shoe", "batch", "known"]
+# What `--engine` accepts: auto, or any registered engine that a command can run on one shoe.
+AUTO = "auto"
+
+# Distinct rounds a compiled deal may enumerate once; beyond this the compile walk takes
+# minutes and gigabytes (e.g. ranks and suits of both hands: 1,378 x 1,378 pairs of hands).
+COMPILE_LIMIT = 200_000
+
+
+__all__ = ["AUTO", "COMPILE_LIMIT", "ENGINES", "Choice", "Demand", "Engine", "EngineError",
+           "FixedStageDeal", "Plan", "choose", "command_engines", "engine_names", "fixed_stages",
+           "plan", "register", "served", "value_only"]
+
+
+@dataclass(frozen=True)
+class Demand:
+    """What one bet asks of an engine: its game, its deal and the scope of the question."""
+
+    game: Game
+    bet: Bet
+    scope: Scope
+
+    @cached_property
+    def needs(self) -> Needs:
+        return self.game.needs(self.bet.features)
+
+    @cached_property
+    def deal(self) -> Deal:
+        return self.game.deal(self.needs)
+
+    @cached_property
+    def value_only(self) -> bool:
+        return value_only(self.game, self.bet)
+
+    @cached_property
+    def stages(self) -> tuple[tuple[str, Draw], ...] | None:
+        return fixed_stages(self.deal)
+
+    @cached_property
+    def rounds(self) -> int | None:
+        """Distinct rounds of a fixed-stage deal (multisets of classes per group), or None."""
+        if self.stages is None:
+            return None
+        rounds = 1
+        for _, draw in self.stages:
+            rounds *= comb(len(draw.view.labels) + draw.count - 1, draw.count)
+        return rounds
+
+
+class Engine(Protocol):
+    """A counting engine as the plan sees it: a name, and what it serves."""
+
+    @property
+    def name(self) -> str:
+        """The engine's name, as ``--engine`` takes it."""
+        ...
+
+    def judge(self, demand: Demand) -> tuple[bool, str]:
+        """Whether the engine serves ``demand``, and why (or why not), in a short phrase."""
+        ...
+
+
+@dataclass(frozen=True)
+class Factorised:
+    """Factorised counting (:mod:`exact.engines.factorised`): the value walk, with what a bet reads
+    beyond values (rank, suit, colour of any card, by position or counted) as multiplicities
+    from the shoe's attribute composition; one shoe, or a batch of shoes."""
+
+    name: str = "factorised"
+
+    def judge(self, demand: Demand) -> tuple[bool, str]:
+        if demand.scope == "known":
+            return False, "it cannot force a card at a position"
+        if demand.value_only:  # (decided before the numpy-heavy module is loaded)
+            return False, "it serves card attributes beyond values; this bet reads values"
+        from exact.engines import factorised  # numpy-heavy walk, loaded only when a bet needs it
+
+        if not factorised.serves(demand.game, demand.needs):
+            return False, ("it serves card attributes read with the third cards or by "
+                           "position, on a game dealing a pair of hands")
+        return True, ("card attributes with the third cards or by position: value sequences "
+                      "times attribute multiplicities")
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """The compiled polynomial (:mod:`exact.engines.compiled`): one walk of the deal's class
+    sequences, then any shoe is a product of falling factorials (batches in one matrix)."""
+
+    name: str = "compiled"
+
+    def judge(self, demand: Demand) -> tuple[bool, str]:
+        if demand.scope == "known":
+            return False, "it cannot force a card at a position"
+        if demand.value_only:
+            return True, "it reads card values only: a small compiled polynomial"
+        if demand.rounds is not None:
+            if demand.rounds <= COMPILE_LIMIT:
+                return True, f"its first cards form {demand.rounds} distinct rounds, compiled once"
+            return False, (f"its first cards form {demand.rounds} distinct rounds, beyond the "
+                           f"compile limit of {COMPILE_LIMIT}")
+        if demand.scope == "batch":
+            return False, ("it reads ranks or suits together with the third cards: its compiled "
+                           "batch form would take minutes and gigabytes")
+        return True, "one shoe: the compiled walk of ranks or suits with the third cards"
+
+
+@dataclass(frozen=True)
+class Staged:
+    """The staged evaluator (:mod:`exact.engines.staged`): shoe-independent event grids of one or
+    two fixed groups of first cards; a shoe costs only its weights."""
+
+    name: str = "staged"
+
+    def judge(self, demand: Demand) -> tuple[bool, str]:
+        if demand.scope == "known":
+            return False, "it cannot force a card at a position"
+        if demand.stages is None:
+            return False, "its deal draws cards that depend on earlier cards (no fixed stages)"
+        if not 1 <= len(demand.stages) <= 2:
+            return False, f"its deal has {len(demand.stages)} fixed stages (1 or 2 served)"
+        return True, f"one or two fixed groups of first cards ({demand.rounds} distinct rounds)"
+
+
+@dataclass(frozen=True)
+class Direct:
+    """The recursive enumerator (:mod:`exact.core.enumerator`): any deal, one shoe at a time."""
+
+    name: str = "direct"
+
+    def judge(self, demand: Demand) -> tuple[bool, str]:
+        if demand.scope == "batch":
+            return False, "it counts one shoe at a time (no batch form)"
+        if demand.scope == "known":
+            return False, "it cannot force a card at a position"
+        return True, "the recursive enumeration of the shoe"
+
+
+@dataclass(frozen=True)
+class Forced:
+    """The forced walk of :mod:`exact.engines.live`: the next round with cards known at
+    positions."""
+
+    name: str = "forced"
+
+    def judge(self, demand: Demand) -> tuple[bool, str]:
+        if demand.scope != "known":
+            return False, "it serves only rounds with cards known at positions"
+        return True, "cards known at positions: the bets' deal walked with those cards forced"
+
+
+# In order of preference: `auto` takes the first that serves a bet.
+ENGINES: list[Engine] = [Factorised(), Compiled(), Staged(), Direct(), Forced()]
+
+
+def register(engine: Engine, before: str | None = None) -> None:
+    """Add ``engine`` to the plan, preferred to the engine called ``before`` (default: last).
+
+    >>> len(engine_names()) >= 5 and engine_names()[:2] == ("factorised", "compiled")
+    True
+    """
+    if any(known.name == engine.name for known in ENGINES):
+        raise ValueError(f"an engine called {engine.name!r} is already registered")
+    names = engine_names()
+    ENGINES.insert(names.index(before) if before in names else len(ENGINES), engine)
+
+
+def engine_names() -> tuple[str, ...]:
+    """The registered engines, in order of preference."""
+    return tuple(engine.name for engine in ENGINES)
+
+
+def command_engines() -> tuple[str, ...]:
+    """The choices of ``--engine``: ``auto`` and every engine that serves one shoe."""
+    return (AUTO, *(name for name in engine_names() if name != "forced"))
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The engine that serves one bet, and why."""
+
+    bet: Bet
+    engine: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Per bet (in the order given), the engine that serves it."""
+
+    scope: Scope
+    choices: tuple[Choice, ...]
+
+    def engine_of(self, bet_id: str) -> str:
+        return next(choice.engine for choice in self.choices if choice.bet.id == bet_id)
+
+    def groups(self, game: Game) -> dict[tuple[str, Deal], tuple[Needs, list[Bet]]]:
+        """Bets by (engine, deal): each group is counted once, every bet of it reads its
+        counts off the same enumeration."""
+        out: dict[tuple[str, Deal], tuple[Needs, list[Bet]]] = {}
+        for choice in self.choices:
+            needs = game.needs(choice.bet.features)
+            key = (choice.engine, game.deal(needs))
+            out.setdefault(key, (needs, []))[1].append(choice.bet)
+        return out
+
+
+def _engine(name: str) -> Engine:
+    for engine in ENGINES:
+        if engine.name == name:
+            return engine
+    raise EngineError(f"unknown engine {name!r}; known: {', '.join((AUTO, *engine_names()))}")
+
+
+def choose(game: Game, bet: Bet, scope: Scope = "shoe", engine: str = AUTO) -> Choice:
+    """The engine that serves ``bet`` (``engine``, or the preferred one for ``auto``)."""
+    return _choose(game, bet, scope, engine, engine_names())
+
+
+@lru_cache(maxsize=4096)  # a warm analysis asks again for the same bets: keep it sub-millisecond
+def _choose(game: Game, bet: Bet, scope: Scope, engine: str,
+            registered: tuple[str, ...]) -> Choice:
+    demand = Demand(game, bet, scope)
+    if engine != AUTO:
+        serves, reason = _engine(engine).judge(demand)
+        if serves:
+            return Choice(bet, engine, reason)
+        fallback = _auto(demand)
+        other = f" (auto: {fallback.engine})" if fallback is not None else ""
+        raise EngineError(f"engine {engine} cannot serve bet {bet.id}: {reason}{other}")
+    chosen = _auto(demand)
+    if chosen is None:
+        reasons = "; ".join(f"{e.name}: {e.judge(demand)[1]}" for e in ENGINES)
+        raise EngineError(f"no engine serves bet {bet.id} ({scope}): {reasons}")
+    return chosen
+
+
+def _auto(demand: Demand) -> Choice | None:
+    for engine in ENGINES:
+        serves, reason = engine.judge(demand)
+        if serves:
+            return Choice(demand.bet, engine.name, reason)
+    return None
+
+
+def plan(game: Game, bets: Sequence[Bet], scope: Scope = "shoe", engine: str = AUTO) -> Plan:
+    """Which engine serves each of ``bets`` of ``game`` for ``scope`` (one shoe, a batch of
+    shoes, or one shoe with known positions); :class:`EngineError` names a refusal."""
+    return Plan(scope, tuple(choose(game, bet, scope, engine) for bet in bets))
+
+
+def served(game: Game, bets: Sequence[Bet], scope: Scope = "batch") -> tuple[list[Bet], list[Bet]]:
+    """``bets`` split into those some engine serves for ``scope`` and the others."""
+    yes = [bet for bet in bets if _auto(Demand(game, bet, scope)) is not None]
+    return yes, [bet for bet in bets if bet not in yes]

@@ -1,0 +1,2 @@
+"""21st Century Baccarat: its rules, the game and its deal, the table of seats and the solution
+of its strategy game."""

@@ -1,0 +1,867 @@
+"""21st Century Baccarat, heads-up: one player against the Player/Dealer, exactly.
+
+Cards are seen by point value only; the joker is an eleventh class (index 10). The round is a
+small two-player zero-sum game with chance moves:
+
+* the player gets two cards, the dealer an up card and a down card (counting unit: six
+  ordered cards, denominator N(N-1)…(N-5), the same as every other game of the toolkit);
+* the deal ends if the dealer's up card is a joker or its two cards make a 9 (a Natural too);
+* otherwise the player, seeing its own two cards and the up card, draws or stands (forced
+  outside the option totals), then the dealer, seeing its own cards and whether the player
+  drew (and the third card when they are dealt face up), draws or stands.
+
+Jokers are wild. At settlement the holder declares the value (or the Natural) that maximises
+its result under the rules in force: the player declares first, against the dealer's best
+answer, then the dealer answers. At a decision a joker hand may declare any total, so it may
+draw or stand: that choice is made by exact search, the action with the higher expected result
+against the other side's strategy (see :meth:`GameTable.house_way`).
+
+The engine builds, once per rule set, shoe and information mode, a *game table*: for every pair
+of action sequences (one per side, sequence form) the exact counts of every outcome. Any pair of
+strategies, pure or mixed, is then evaluated exactly; best responses are a backward pass over
+the information sets; the equilibrium is the sequence-form linear program
+(:mod:`exact.games.century21.solve`).
+
+>>> table = game_table(DEFAULT_RULES, Shoe.standard(1, jokers=1))
+>>> result = table.evaluate(*table.house_way())
+>>> result.total == 53 * 52 * 51 * 50 * 49 * 48, sum(result.counts.values()) == result.total
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cache, cached_property
+from pathlib import Path
+from typing import Any, ClassVar, Literal, NamedTuple, cast, get_args
+
+import numpy as np
+
+from exact.core.cards import JOKER, Card, Shoe
+from exact.core.enumerator import Draw, falling
+from exact.errors import ShoeError
+from exact.errors import StrategyError as StrategyError
+from exact.games.century21.rules import DEFAULT_RULES, Rules
+from exact.model.features import Feature
+from exact.model.game import Game
+
+# The card classes of the deal: the ten point values, then the joker (exact.core.cards.JOKER).
+JOKER_CLASS = 10
+CLASSES = range(JOKER_CLASS + 1)
+CLASS_NAMES = (*map(str, range(JOKER_CLASS)), JOKER)
+ROUND_CARDS = 6
+DRAW, STAND, END, CONTINUE = "draw", "stand", "end", "continue"
+Mode = Literal["total", "cards"]  # what the player decides by: its two-card total, or cards
+MODES: tuple[Mode, ...] = get_args(Mode)
+
+# A hand as the settlement sees it: (sum of the non-joker first two cards mod 10, jokers among
+# the first two, third card class or None).
+HandState = tuple[int, int, int | None]
+Declaration = tuple[bool, int, int]  # (declares a Natural, total, number of cards)
+
+
+class PlayerSet(NamedTuple):
+    """The player's decision: what it knows of its hand (:func:`player_tag`) v the up card."""
+
+    kind: Literal["player"]
+    tag: object
+    up: int
+
+
+class CheckSet(NamedTuple):
+    """The Player/Dealer's check for a Natural before the draws, on its two cards."""
+
+    kind: Literal["check"]
+    up: int
+    down: int
+
+
+class DealerSet(NamedTuple):
+    """The Player/Dealer's draw: its two cards, whether the player drew and the third card
+    it saw (None when unseen)."""
+
+    kind: Literal["dealer"]
+    up: int
+    down: int
+    drew: bool
+    seen: int | None
+
+
+InfoSet = PlayerSet | CheckSet | DealerSet
+
+
+def set_order(infoset: InfoSet) -> str:
+    """The sort key of information sets: their text as plain tuples, the order in which the
+    sequence-form LP and the strategy tables were first written (kept: ties in the LP and
+    the rows of the tables follow it)."""
+    return str(tuple(infoset))
+Sequence_ = tuple[tuple[InfoSet, str], ...]
+Strategy = dict[InfoSet, dict[str, Fraction]]
+
+
+def class_counts(shoe: Shoe) -> tuple[int, ...]:
+    """Cards per class: point values 0-9, then jokers.
+
+    >>> class_counts(Shoe.standard(1, jokers=2))
+    (16, 4, 4, 4, 4, 4, 4, 4, 4, 4, 2)
+    """
+    return (*shoe.by_value(), shoe.jokers)
+
+
+def card_class(card: Card) -> int:
+    value = card.value
+    return JOKER_CLASS if value is None else value  # None: the joker
+
+
+def two_card_state(first: int, second: int) -> HandState:
+    jokers = (first == JOKER_CLASS) + (second == JOKER_CLASS)
+    base = sum(c for c in (first, second) if c != JOKER_CLASS) % 10
+    return (base, jokers, None)
+
+
+def declarations(rules: Rules, hand: HandState) -> tuple[Declaration, ...]:
+    """Everything the hand may be declared as, best-looking first (Natural, then high totals).
+
+    >>> declarations(DEFAULT_RULES, (4, 0, 3))
+    ((False, 7, 3),)
+    >>> declarations(DEFAULT_RULES, (0, 2, None))[:2]
+    ((True, 9, 2), (False, 9, 2))
+    """
+    base, first_jokers, third = hand
+    cards = 2 if third is None else 3
+    if third == JOKER_CLASS and rules.drawn_joker_is_nine:
+        return ((False, 9, 3),)
+    wild = first_jokers + (third == JOKER_CLASS)
+    totals = {(base + (third if third not in (None, JOKER_CLASS) else 0)) % 10}
+    for _ in range(wild):
+        totals = {(t + v) % 10 for t in totals for v in rules.joker_values}
+    found = [(False, t, cards) for t in sorted(totals, reverse=True)]
+    if cards == 2 and first_jokers == 2:
+        found.insert(0, (True, 9, 2))
+    return tuple(found)
+
+
+def compare(rules: Rules, player: Declaration, dealer: Declaration,
+            dealer_stopped: bool) -> tuple[Fraction, str]:
+    """The player's pay per unit bet and how the hand was decided.
+
+    >>> compare(DEFAULT_RULES, (False, 0, 3), (False, 0, 2), False)
+    (Fraction(-1, 1), 'ties_on_zero')
+    """
+    p_natural, p_total, p_cards = player
+    d_natural, d_total, d_cards = dealer
+    if p_natural and d_natural:
+        return Fraction(0), "natural_push"
+    if p_natural:
+        return rules.natural_pays, "natural"
+    if d_natural:
+        return Fraction(-1), "dealer_natural"
+    if p_total > d_total:
+        return rules.win_pay(p_total), "higher_total"
+    if p_total < d_total:
+        return Fraction(-1), "dealer_nine" if dealer_stopped and d_total == 9 else "lower_total"
+    if p_total == 0 and rules.dealer_wins_ties_on_zero:
+        return Fraction(-1), "ties_on_zero"
+    if p_total == 9 and p_cards != d_cards and not rules.three_card_nine_pushes_two_card_nine:
+        return (rules.win_pay(9), "two_card_nine") if p_cards == 2 else (
+            Fraction(-1), "dealer_two_card_nine")
+    return Fraction(0), "tie"
+
+
+def settle(rules: Rules, player: HandState, dealer: HandState,
+           dealer_stopped: bool) -> tuple[Fraction, str, Declaration, Declaration]:
+    """Settle two final hands: the optimal-value search over the jokers' declarations.
+
+    The player declares the value that maximises its worst case; the dealer then declares its
+    best answer. Ties keep the earlier (more natural-looking) declaration.
+
+    >>> settle(DEFAULT_RULES, (3, 1, None), (7, 0, None), False)[:2]
+    (Fraction(1, 1), 'higher_total')
+    """
+    return settle_declared(rules, _declared(rules, player), _declared(rules, dealer),
+                           dealer_stopped)
+
+
+@cache
+def _declared(rules: Rules, hand: HandState) -> tuple[Declaration, ...]:
+    return declarations(rules, hand)
+
+
+@cache
+def settle_declared(rules: Rules, player: tuple[Declaration, ...],
+                    dealer: tuple[Declaration, ...],
+                    dealer_stopped: bool) -> tuple[Fraction, str, Declaration, Declaration]:
+    """:func:`settle` on the hands' declaration sets (what settlement depends on)."""
+    best: tuple[Fraction, str, Declaration, Declaration] | None = None
+    for p in player:
+        answer: tuple[Fraction, str, Declaration] | None = None
+        for d in dealer:
+            pay, how = compare(rules, p, d, dealer_stopped)
+            if answer is None or pay < answer[0]:
+                answer = (pay, how, d)
+        assert answer is not None
+        if best is None or answer[0] > best[0]:
+            best = (answer[0], answer[1], p, answer[2])
+    assert best is not None
+    return best
+
+
+def hand_actions(rules: Rules, hand: HandState) -> tuple[str, ...]:
+    """Draw and/or stand, as the totals the hand may declare allow.
+
+    >>> hand_actions(DEFAULT_RULES, (5, 0, None)), hand_actions(DEFAULT_RULES, (8, 0, None))
+    (('draw', 'stand'), ('stand',))
+    """
+    found = set()
+    for _natural, total, _cards in declarations(rules, hand):
+        if total <= rules.must_draw_max:
+            found.add(DRAW)
+        elif total >= rules.must_stand_min:
+            found.add(STAND)
+        else:
+            found |= {DRAW, STAND}
+    return tuple(a for a in (DRAW, STAND) if a in found)
+
+
+def dealer_stops(rules: Rules, up: int, down: int) -> tuple[str, ...]:
+    """The dealer's choices at the check: ``("end",)`` forced, ``()`` no stop possible, or
+    ``("end", "continue")`` for a hand that may declare a 9 but need not (a joker)."""
+    if up == JOKER_CLASS and rules.stop_on_dealer_joker_up:
+        return (END,)
+    if not rules.stop_on_dealer_nine:
+        return ()
+    found = declarations(rules, two_card_state(up, down))
+    if not any(d[0] or d[1] == 9 for d in found):
+        return ()
+    return (END,) if len(found) == 1 else (END, CONTINUE)
+
+
+def player_tag(rules: Rules, mode: Mode, first: int, second: int) -> object:
+    """What the player knows of its own hand: its two cards (``cards`` mode) or its total;
+    a joker hand's "total" is ``J`` (one joker) or ``N`` (two), or, when jokers cannot make
+    every total, ``("J", other card's value)``.
+
+    >>> player_tag(DEFAULT_RULES, "total", 3, 10), player_tag(DEFAULT_RULES, "total", 7, 8)
+    ('J', 5)
+    """
+    hand = two_card_state(first, second)
+    if mode == "cards":
+        return (first, second)
+    if not hand[1]:
+        return hand[0]
+    if len(_declared(rules, hand)) >= 10:
+        return "N" if hand[1] == 2 else "J"
+    return ("J", hand[0]) if hand[1] == 1 else "N"
+
+
+def has_joker(infoset: InfoSet) -> bool:
+    """Does the deciding side's own hand hold a joker? (Its choice is then searched.)"""
+    if isinstance(infoset, PlayerSet):
+        tag = infoset.tag
+        return tag in ("J", "N") or (isinstance(tag, tuple) and (JOKER_CLASS in tag or "J" in tag))
+    return isinstance(infoset, CheckSet) or JOKER_CLASS in (infoset.up, infoset.down)
+
+
+# --- the game table ---------------------------------------------------------------------------
+@dataclass
+class GameTable:
+    """Exact outcome counts for every pair of action sequences (see module docstring)."""
+
+    rules: Rules
+    shoe: Shoe
+    mode: str
+    total: int
+    outcomes: list[tuple[str, Fraction]]
+    entries: dict[tuple[Sequence_, Sequence_], dict[int, int]]
+    player_sets: dict[InfoSet, tuple[str, ...]]
+    dealer_sets: dict[InfoSet, tuple[str, ...]]
+    dealer_parent: dict[InfoSet, Sequence_]
+
+    @cached_property
+    def payoffs(self) -> list[tuple[Sequence_, Sequence_, Fraction]]:
+        """(player sequence, dealer sequence, summed pay × count) per entry."""
+        return [(p, d, sum((self.outcomes[o][1] * c for o, c in counts.items()), Fraction(0)))
+                for (p, d), counts in self.entries.items()]
+
+    # strategies -------------------------------------------------------------------------
+    def house_way(self) -> tuple[Strategy, Strategy]:
+        """House Way for both sides; joker hands' choices by exact search (alternating best
+        responses restricted to joker information sets, until neither changes)."""
+        player = {h: _pure(self._house_player(h, a), a) for h, a in self.player_sets.items()}
+        dealer = {h: _pure(self._house_dealer(h, a), a) for h, a in self.dealer_sets.items()}
+        for _ in range(20):
+            new_dealer = self.dealer_best_response(player, only=has_joker, base=dealer)
+            new_player = self.player_best_response(new_dealer, only=has_joker, base=player)
+            if new_dealer == dealer and new_player == player:
+                break
+            player, dealer = new_player, new_dealer
+        return player, dealer
+
+    def _house_player(self, infoset: InfoSet, actions: tuple[str, ...]) -> str:
+        if has_joker(infoset) or not isinstance(infoset, PlayerSet):
+            return STAND if STAND in actions else actions[0]
+        tag = infoset.tag  # no joker: a total, or two cards' classes
+        total = tag if isinstance(tag, int) else sum(cast(tuple[int, int], tag)) % 10
+        return DRAW if total <= self.rules.house_way_draw_max else STAND
+
+    def _house_dealer(self, infoset: InfoSet, actions: tuple[str, ...]) -> str:
+        if isinstance(infoset, CheckSet):
+            return END
+        if has_joker(infoset) or isinstance(infoset, PlayerSet):
+            return STAND if STAND in actions else actions[0]
+        total = (infoset.up + infoset.down) % 10
+        return DRAW if total <= self.rules.dealer_house_way_draw_max else STAND
+
+    def pure(self, side: str, choose: Mapping[InfoSet, str]) -> Strategy:
+        sets = self.player_sets if side == "player" else self.dealer_sets
+        return {h: _pure(choose[h], a) for h, a in sets.items()}
+
+    # evaluation -------------------------------------------------------------------------
+    def evaluate(self, player: Strategy, dealer: Strategy) -> Result:
+        """Exact (expected) outcome counts of a strategy pair."""
+        counts: dict[int, Fraction | int] = defaultdict(int)
+        for (p, d), entry in self.entries.items():
+            reach = _reach(player, p) * _reach(dealer, d)
+            if reach:
+                for outcome, count in entry.items():
+                    counts[outcome] += reach * count
+        by_outcome = {self.outcomes[o]: _tidy(c) for o, c in sorted(counts.items()) if c}
+        return Result(self.rules, self.shoe, self.total, by_outcome)
+
+    def value(self, player: Strategy, dealer: Strategy) -> Fraction:
+        """The player's expected pay per unit bet."""
+        return sum((_reach(player, p) * _reach(dealer, d) * pay for p, d, pay in self.payoffs),
+                   Fraction(0)) / self.total
+
+    def player_best_response(self, dealer: Strategy, only=None,
+                             base: Strategy | None = None) -> Strategy:
+        """The player's exact best response (pure), one action per information set; ties
+        keep House Way. ``only`` restricts the search to some sets (others from ``base``)."""
+        values: dict[InfoSet, dict[str, Fraction]] = defaultdict(lambda: defaultdict(Fraction))
+        for p, d, pay in self.payoffs:
+            if p:
+                values[p[0][0]][p[0][1]] += _reach(dealer, d) * pay
+        result: Strategy = {}
+        for infoset, actions in self.player_sets.items():
+            if only is not None and not only(infoset):
+                result[infoset] = (base or {})[infoset]
+                continue
+            default = self._house_player(infoset, actions)
+            best = max(actions, key=lambda a: (values[infoset][a], a == default))
+            result[infoset] = _pure(best, actions)
+        return result
+
+    def dealer_best_response(self, player: Strategy, only=None,
+                             base: Strategy | None = None) -> Strategy:
+        """The dealer's exact best response (pure): draw sets first, then the check."""
+        values: dict[InfoSet, dict[str, Fraction]] = defaultdict(lambda: defaultdict(Fraction))
+        for p, d, pay in self.payoffs:
+            if d:
+                values[d[-1][0]][d[-1][1]] -= _reach(player, p) * pay
+        result: Strategy = {}
+        order = sorted(self.dealer_sets, key=lambda h: h[0] == "check")
+        for infoset in order:
+            actions = self.dealer_sets[infoset]
+            if only is not None and not only(infoset):
+                result[infoset] = (base or {})[infoset]
+                continue
+            default = self._house_dealer(infoset, actions)
+            if isinstance(infoset, CheckSet):
+                scores = {END: values[infoset][END], CONTINUE: Fraction(0)}
+                for p, d, pay in self.payoffs:
+                    if d and d[0] == (infoset, CONTINUE):
+                        scores[CONTINUE] -= (_reach(player, p) * _reach(result, d[1:]) * pay)
+            else:
+                scores = values[infoset]
+            best = max(actions, key=lambda a: (scores[a], a == default))
+            result[infoset] = _pure(best, actions)
+        return result
+
+    # tables ------------------------------------------------------------------------------
+    def strategy_table(self, side: str, strategy: Strategy) -> list[dict[str, Any]]:
+        """Rows of a printable strategy: the information set and P(draw) (or P(end))."""
+        rows = []
+        for infoset, actions in sorted(self.dealer_sets.items() if side == "dealer"
+                                       else self.player_sets.items(), key=_set_order):
+            key = END if END in actions else DRAW
+            rows.append({"information": describe_set(infoset), "set": infoset,
+                         "action": key, "probability": strategy[infoset].get(key, Fraction(0))})
+        return rows
+
+
+def _set_order(item) -> tuple:
+    return tuple(str(part) for part in item[0])
+
+
+def describe_set(infoset: InfoSet) -> str:
+    if isinstance(infoset, PlayerSet):
+        tag = infoset.tag
+        if isinstance(tag, int):
+            own = f"total {tag}"
+        elif tag in ("J", "N"):
+            own = "one joker" if tag == "J" else "two jokers"
+        elif isinstance(tag, tuple) and tag[0] == "J":
+            own = f"one joker and a {tag[1]}"
+        else:
+            own = "cards " + "+".join(CLASS_NAMES[c] for c in cast(tuple[int, int], tag))
+        return f"player {own} v up {CLASS_NAMES[infoset.up]}"
+    own = f"dealer {CLASS_NAMES[infoset.up]} up {CLASS_NAMES[infoset.down]} down"
+    if isinstance(infoset, CheckSet):
+        return own + ", before the draws"
+    seen = "player stood" if not infoset.drew else "player drew" + (
+        f" {CLASS_NAMES[infoset.seen]}" if infoset.seen is not None else "")
+    return f"{own}, {seen}"
+
+
+def _pure(action: str, actions: Iterable[str]) -> dict[str, Fraction]:
+    return {a: Fraction(int(a == action)) for a in actions}
+
+
+def _reach(strategy: Strategy, sequence: Sequence_) -> Fraction | int:
+    reach: Fraction | int = 1
+    for infoset, action in sequence:
+        reach *= strategy[infoset][action]
+        if not reach:
+            return 0
+    return reach
+
+
+def _tidy(value: Fraction | int) -> Fraction | int:
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return int(value)
+    return value
+
+
+@dataclass(frozen=True)
+class Result:
+    """Exact outcome counts of one strategy pair over ``total`` six-card sequences.
+
+    Counts are integers for pure strategies and exact fractions (expected counts) otherwise.
+    """
+
+    rules: Rules
+    shoe: Shoe
+    total: int
+    counts: Mapping[tuple[str, Fraction], Fraction | int] = field(hash=False)
+
+    def probability(self, result: str | None = None, how: str | None = None) -> Fraction:
+        """P(player ``result`` in win/push/loss, decided ``how``); None = any."""
+        return sum((Fraction(c) for (h, pay), c in self.counts.items()
+                    if (result is None or _result(pay) == result) and (how is None or h == how)),
+                   Fraction(0)) / self.total
+
+    @property
+    def edge(self) -> Fraction:
+        """The player's expected pay per unit bet (negative: the dealer's advantage)."""
+        return sum((pay * c for (_h, pay), c in self.counts.items()), Fraction(0)) / self.total
+
+    def edge_with_collection(self, bet: Fraction | int, fee: Fraction | int) -> Fraction:
+        """The player's expected result per unit bet after paying ``fee`` on a ``bet``."""
+        return (Fraction(bet) * self.edge - Fraction(fee)) / Fraction(bet)
+
+    def by_how(self) -> list[tuple[str, str, Fraction, Fraction | int]]:
+        """(result, how, pay, count) rows, wins first."""
+        order = {"win": 0, "push": 1, "loss": 2}
+        return sorted(((_result(pay), how, pay, count) for (how, pay), count in
+                       self.counts.items()), key=lambda row: (order[row[0]], row[1]))
+
+
+def _result(pay: Fraction) -> str:
+    return "win" if pay > 0 else "push" if pay == 0 else "loss"
+
+
+def game_table(rules: Rules, shoe: Shoe, mode: Mode = "total") -> GameTable:
+    """The game table of ``rules`` on ``shoe``; ``mode`` is the player's information: its
+    two-card ``total`` or its two ``cards`` (values), with the dealer's up card."""
+    if mode not in MODES:
+        raise StrategyError(f"unknown player information mode {mode!r}; known: {MODES}")
+    if shoe.size < ROUND_CARDS:
+        raise ShoeError(f"a shoe of {shoe.size} cards cannot deal a heads-up round "
+                        f"(the counting unit needs {ROUND_CARDS} cards)")
+    return _game_table(rules, class_counts(shoe), mode, shoe)
+
+
+@cache
+def _game_table(rules: Rules, counts: tuple[int, ...], mode: Mode, shoe: Shoe) -> GameTable:
+    builder = _Builder(rules, list(counts), mode)
+    builder.run()
+    return GameTable(rules, shoe, mode, falling(sum(counts), ROUND_CARDS), builder.outcomes,
+                     builder.entries, builder.player_sets, builder.dealer_sets,
+                     builder.dealer_parent)
+
+
+class _Builder:
+    """One walk over the value classes (player pair, up, down, third cards)."""
+
+    def __init__(self, rules: Rules, counts: list[int], mode: Mode) -> None:
+        self.rules, self.counts, self.mode = rules, counts, mode
+        self.size = sum(counts)
+        self.outcomes: list[tuple[str, Fraction]] = []
+        self.outcome_index: dict[tuple[str, Fraction], int] = {}
+        self.entries: dict[tuple[Sequence_, Sequence_], dict[int, int]] = {}
+        self.player_sets: dict[InfoSet, tuple[str, ...]] = {}
+        self.dealer_sets: dict[InfoSet, tuple[str, ...]] = {}
+        self.dealer_parent: dict[InfoSet, Sequence_] = {}
+        self.settled: dict[tuple[int, int, bool], int] = {}
+        self.hand_ids: dict[HandState, int] = {}
+        self.declaration_ids: dict[tuple[Declaration, ...], int] = {}
+        self.declaration_sets: list[tuple[Declaration, ...]] = []
+        self.fill = [falling(self.size - k, ROUND_CARDS - k) for k in range(ROUND_CARDS + 1)]
+        self.cache: dict[object, object] = {}
+        self.rows: dict[tuple[HandState, HandState], tuple[int, ...]] = {}
+        self.grids: dict[tuple[HandState, HandState], np.ndarray] = {}
+
+    def outcome(self, player: HandState, dealer: HandState, stopped: bool) -> int:
+        key = (self.declared(player), self.declared(dealer), stopped)
+        found = self.settled.get(key)
+        if found is None:
+            pay, how, _p, _d = settle_declared(self.rules, self.declaration_sets[key[0]],
+                                               self.declaration_sets[key[1]], stopped)
+            if (how, pay) not in self.outcome_index:
+                self.outcome_index[how, pay] = len(self.outcomes)
+                self.outcomes.append((how, pay))
+            found = self.settled[key] = self.outcome_index[how, pay]
+        return found
+
+    def declared(self, hand: HandState) -> int:
+        """A small id of the hand's declaration set: settlement depends on nothing else."""
+        found = self.hand_ids.get(hand)
+        if found is None:
+            found_set = declarations(self.rules, hand)
+            if found_set not in self.declaration_ids:
+                self.declaration_ids[found_set] = len(self.declaration_sets)
+                self.declaration_sets.append(found_set)
+            found = self.hand_ids[hand] = self.declaration_ids[found_set]
+        return found
+
+    def add(self, p: Sequence_, d: Sequence_, outcome: int, count: int) -> None:
+        entry = self.entries.setdefault((p, d), {})
+        entry[outcome] = entry.get(outcome, 0) + count
+
+    def run(self) -> None:
+        r = self.counts
+        for a in CLASSES:
+            for b in range(a, 11):
+                weight = r[a] * (r[b] - (a == b)) * (1 if a == b else 2)
+                if weight <= 0:
+                    continue
+                r[a] -= 1
+                r[b] -= 1
+                self.after_player(a, b, weight)
+                r[a] += 1
+                r[b] += 1
+
+    def after_player(self, a: int, b: int, weight: int) -> None:
+        r = self.counts
+        for up in CLASSES:
+            if not r[up]:
+                continue
+            w_up = r[up]
+            r[up] -= 1
+            for down in CLASSES:
+                if r[down]:
+                    w = weight * w_up * r[down]
+                    r[down] -= 1
+                    self.round(a, b, up, down, w)
+                    r[down] += 1
+            r[up] += 1
+
+    def round(self, a: int, b: int, up: int, down: int, weight: int) -> None:
+        rules = self.rules
+        player, dealer = two_card_state(a, b), two_card_state(up, down)
+        stops = self.memo(dealer_stops, up, down)
+        check_set = CheckSet("check", up, down)
+        if END in stops:
+            seq: Sequence_ = () if len(stops) == 1 else ((check_set, END),)
+            if len(stops) > 1:
+                self.dealer_sets[check_set] = stops
+            self.add((), seq, self.outcome(player, dealer, True), weight * self.fill[4])
+        if stops == (END,):
+            return
+        before: Sequence_ = ((check_set, CONTINUE),) if stops else ()
+        tag = player_tag(rules, self.mode, a, b)
+        player_set = PlayerSet("player", tag, up)
+        actions = self.memo(hand_actions, player)
+        if len(actions) > 1:
+            self.player_sets[player_set] = actions
+        dealer_actions = self.memo(hand_actions, dealer)
+        for action in actions:
+            p_seq: Sequence_ = ((player_set, action),) if len(actions) > 1 else ()
+            if action == STAND:
+                self.dealer_turn(p_seq, before, player, dealer, up, down, weight,
+                                 dealer_actions)
+            elif rules.third_cards_face_up:
+                r = self.counts
+                for third in CLASSES:
+                    if r[third]:
+                        w = weight * r[third]
+                        r[third] -= 1
+                        self.dealer_turn(p_seq, before, (player[0], player[1], third), dealer,
+                                         up, down, w, dealer_actions, third)
+                        r[third] += 1
+            else:
+                self.both_draw(p_seq, before, player, dealer, up, down, weight, dealer_actions)
+
+    def memo(self, function, *args):
+        key = (function, args)
+        if key not in self.cache:
+            self.cache[key] = function(self.rules, *args)
+        return self.cache[key]
+
+    def dealer_set(self, before: Sequence_, up: int, down: int, drew: bool,
+                   seen: int | None, actions: tuple[str, ...]) -> InfoSet:
+        dealer_set = DealerSet("dealer", up, down, drew, seen)
+        if len(actions) > 1:
+            self.dealer_sets[dealer_set] = actions
+            self.dealer_parent[dealer_set] = before
+        return dealer_set
+
+    def dealer_turn(self, p_seq: Sequence_, before: Sequence_, player: HandState,
+                    dealer: HandState, up: int, down: int, weight: int,
+                    actions: tuple[str, ...], third: int | None = None) -> None:
+        """The dealer acts after the player stood (or, cards face up, drew ``third``)."""
+        used = 4 if player[2] is None else 5
+        dealer_set = self.dealer_set(before, up, down, player[2] is not None, third, actions)
+        for action in actions:
+            d_seq = before + (((dealer_set, action),) if len(actions) > 1 else ())
+            if action == STAND:
+                self.add(p_seq, d_seq, self.outcome(player, dealer, False),
+                         weight * self.fill[used])
+                continue
+            r = self.counts
+            fill = self.fill[used + 1]
+            tally: dict[int, int] = defaultdict(int)
+            for card, outcome in enumerate(self.row(player, dealer)):
+                if r[card]:
+                    tally[outcome] += r[card]
+            for outcome, count in tally.items():
+                self.add(p_seq, d_seq, outcome, weight * count * fill)
+
+    def row(self, player: HandState, dealer: HandState) -> tuple[int, ...]:
+        """Outcome of each dealer third card class."""
+        key = (player, dealer)
+        if key not in self.rows:
+            self.rows[key] = tuple(self.outcome(player, (dealer[0], dealer[1], card), False)
+                                   for card in CLASSES)
+        return self.rows[key]
+
+    def grid(self, player: HandState, dealer: HandState) -> np.ndarray:
+        """Outcome of each (player third, dealer third) pair of classes, flattened."""
+        key = (player, dealer)
+        if key not in self.grids:
+            self.grids[key] = np.array([self.row((player[0], player[1], c), dealer)
+                                        for c in CLASSES], dtype=np.int64).ravel()
+        return self.grids[key]
+
+    def both_draw(self, p_seq: Sequence_, before: Sequence_, player: HandState,
+                  dealer: HandState, up: int, down: int, weight: int,
+                  actions: tuple[str, ...]) -> None:
+        """The player drew (face down): the dealer's set is one whatever the card was."""
+        r = self.counts
+        dealer_set = self.dealer_set(before, up, down, True, None, actions)
+        for action in actions:
+            d_seq = before + (((dealer_set, action),) if len(actions) > 1 else ())
+            if action == STAND:
+                tally: dict[int, int] = defaultdict(int)
+                for card in CLASSES:
+                    if r[card]:
+                        tally[self.outcome((player[0], player[1], card), dealer, False)] += r[card]
+                for outcome, count in tally.items():
+                    self.add(p_seq, d_seq, outcome, weight * count * self.fill[5])
+                continue
+            grid = self.grid(player, dealer)
+            # ordered pairs of distinct cards: r_i r_j, less r_i on the diagonal; every product
+            # is below N^2, and while sums of 121 of them stay below 2^53 float64 adds them
+            # exactly; past that (about 500,000 decks) Python integers do.
+            if max(r) ** 2 * len(grid) < FLOAT64_EXACT:
+                vector = np.array(r, dtype=np.int64)
+                pairs = (np.outer(vector, vector) - np.diag(vector)).ravel()
+                sums = np.bincount(grid, weights=pairs.astype(np.float64))
+                totals = {int(o): int(sums[o]) for o in np.flatnonzero(sums)}
+            else:
+                totals = defaultdict(int)
+                for index, outcome in enumerate(grid.tolist()):
+                    first, second = divmod(index, len(r))
+                    totals[outcome] += r[first] * (r[second] - (first == second))
+            fill = self.fill[6]
+            for outcome, total in sorted(totals.items()):
+                if total:
+                    self.add(p_seq, d_seq, outcome, weight * total * fill)
+
+
+FLOAT64_EXACT = 2**53  # integers below it add exactly in float64
+
+
+# --- the deal as the generic enumerator drives it ---------------------------------------------
+@dataclass(frozen=True)
+class Century21Deal:
+    """A heads-up round under two pure strategies, as a :class:`~exact.core.enumerator.Deal`.
+
+    State: (player classes, dealer classes, dealer stopped). Records the final hands.
+    """
+
+    rules: Rules
+    mode: Mode
+    player: tuple[tuple[InfoSet, str], ...]
+    dealer: tuple[tuple[InfoSet, str], ...]
+    round_cards: int = ROUND_CARDS
+    accepts_jokers: bool = True
+
+    @classmethod
+    def of(cls, rules: Rules, mode: Mode, player: Strategy, dealer: Strategy) -> Century21Deal:
+        return cls(rules, mode, _choices(player), _choices(dealer))
+
+    def start(self) -> tuple:
+        return ((), (), None)
+
+    def next_draw(self, state: tuple) -> Draw | None:
+        from exact.core.cards import VALUE_VIEW
+        player, dealer, _stopped = state
+        if len(player) < 2:
+            return Draw(VALUE_VIEW, 2)
+        if len(dealer) < 2:
+            return Draw(VALUE_VIEW, 1)
+        stopped, player_draws, dealer_draws = self._plan(player, dealer)
+        if stopped:
+            return None
+        if len(player) == 2 and player_draws:
+            return Draw(VALUE_VIEW, 1)
+        if len(dealer) == 2 and dealer_draws(player):
+            return Draw(VALUE_VIEW, 1)
+        return None
+
+    @cached_property
+    def _choice_maps(self) -> tuple[dict[InfoSet, str], dict[InfoSet, str]]:
+        return dict(self.player), dict(self.dealer)
+
+    @cached_property
+    def _plans(self) -> dict[tuple[int, int, int, int], tuple]:
+        return {}
+
+    def _plan(self, player: tuple, dealer: tuple):
+        # The plan depends only on the first two cards of each hand; the enumerators ask for
+        # it at every node (most of a compilation's time), so it is kept per deal.
+        a, b = sorted(player[:2])
+        key = (a, b, dealer[0], dealer[1])
+        found = self._plans.get(key)
+        if found is None:
+            found = self._plans[key] = self._plan_of(a, b, dealer[0], dealer[1])
+        return found
+
+    def _plan_of(self, a: int, b: int, up: int, down: int):
+        # A compiled deal enumerates every sequence of card classes, also those the shoe the
+        # strategies were solved on cannot deal (two jokers from a one-joker shoe): their
+        # information sets are not in the strategies, and their weight in that shoe (or any
+        # shoe with cards taken out of it) is zero, so any action is right; House Way's is used.
+        rules = self.rules
+        choose_p, choose_d = self._choice_maps
+        stops = dealer_stops(rules, up, down)
+        if stops == (END,) or (stops and choose_d.get(CheckSet("check", up, down), END) == END):
+            return True, False, None
+        hand = two_card_state(a, b)
+        tag = player_tag(rules, self.mode, a, b)
+        actions = hand_actions(rules, hand)
+        p_action = choose_p.get(PlayerSet("player", tag, up), _unreached(actions)) \
+            if len(actions) > 1 else actions[0]
+
+        options = hand_actions(rules, two_card_state(up, down))
+
+        def dealer_draws(cards: tuple) -> bool:
+            third = cards[2] if len(cards) == 3 else None
+            seen = third if rules.third_cards_face_up else None
+            if len(options) == 1:
+                return options[0] == DRAW
+            return choose_d.get(DealerSet("dealer", up, down, third is not None, seen),
+                                _unreached(options)) == DRAW
+
+        return False, p_action == DRAW, dealer_draws
+
+    def advance(self, state: tuple, labels: tuple) -> tuple:
+        player, dealer, stopped = state
+        classes = tuple(JOKER_CLASS if label.value is None else label.value for label in labels)
+        if len(player) < 2:
+            return (classes, dealer, stopped)
+        if len(dealer) < 2:
+            return (player, dealer + classes, stopped)
+        _stop, player_draws, _ = self._plan(player, dealer)
+        if len(player) == 2 and player_draws:
+            return (player + classes, dealer, False)
+        return (player, dealer + classes, False)
+
+    def record(self, state: tuple) -> tuple:
+        player, dealer, _ = state
+        stopped = self._plan(player, dealer[:2])[0]
+        return (tuple(player), tuple(dealer), stopped)
+
+
+def _unreached(actions: tuple[str, ...]) -> str:
+    """The action of a hand the strategies never meet: House Way's for a joker hand."""
+    return STAND if STAND in actions else actions[0]
+
+
+def _choices(strategy: Strategy) -> tuple[tuple[InfoSet, str], ...]:
+    chosen = []
+    for infoset, probabilities in sorted(strategy.items(), key=lambda item: set_order(item[0])):
+        pure = [a for a, p in probabilities.items() if p == 1]
+        if len(pure) != 1:
+            raise StrategyError(f"the enumerator deal needs pure strategies ({infoset})")
+        chosen.append((infoset, pure[0]))
+    return tuple(chosen)
+
+
+def record_outcome(rules: Rules, record: Hashable) -> tuple[str, Fraction]:
+    """(how, pay) of a record of :class:`Century21Deal`: (player's classes, dealer's
+    classes, whether the dealer stopped before the draws)."""
+    player, dealer, stopped = cast(tuple[tuple[int, ...], tuple[int, ...], bool], record)
+    p = two_card_state(*player[:2])
+    d = two_card_state(*dealer[:2])
+    if len(player) == 3:
+        p = (p[0], p[1], player[2])
+    if len(dealer) == 3:
+        d = (d[0], d[1], dealer[2])
+    pay, how, _pd, _dd = settle(rules, p, d, stopped)
+    return how, pay
+
+
+def shoe_for(rules: Rules) -> Shoe:
+    return Shoe.standard(rules.decks, rules.jokers)
+
+
+# --- the game, as the toolkit's registry and command line see it ------------------------------
+@dataclass(frozen=True)
+class Century21(Game):
+    """21st Century Baccarat heads-up. Its analysis is a strategy analysis, not a bet table:
+    see :func:`analyze_heads_up` and :mod:`exact.render.century21`."""
+
+    rules: Rules = DEFAULT_RULES
+    id: str = "century21"
+    name: str = "21st Century Baccarat"
+    bet_files: tuple[Path, ...] = ()
+    # the options its commands read (exact.model.contracts.OwnOptions; the command line refuses
+    # others); on analyze --bet is the old spelling of --bet-size
+    command_options: ClassVar[Mapping[str, frozenset[str]]] = {
+        "analyze": frozenset({"decks", "jokers", "shoe", "remove", "bet", "bet_size",
+                              "strategy", "collection", "information", "players", "rules",
+                              "dealer_wager", "xlsx", "csv"}),
+        "eor": frozenset({"decks", "shoe", "remove", "depth", "removal_set", "tags",
+                          "strategy", "information", "rules"}),
+        "simulate": frozenset({"shoes", "seed", "decks", "cut", "burn", "workers",
+                               "scheduler", "tags", "trigger", "bet", "strategy",
+                               "information", "rules"}),
+        "edge": frozenset({"decks", "shoe", "seen", "known", "information", "rules"}),
+        "settle": frozenset({"table", "dealer", "seat", "wager", "dealer_wager", "dice",
+                             "rules", "action"}),
+    }
+
+    @cached_property
+    def features(self) -> dict[str, Feature]:
+        return {}
+
+    def describe_rules(self) -> list[str]:
+        return self.rules.describe()
+
+    def default_shoe(self) -> Shoe:
+        return shoe_for(self.rules)

@@ -1,0 +1,287 @@
+"""The rules of 21st Century Baccarat as data: read from TOML, validated, frozen.
+
+>>> rules = Rules.load()
+>>> rules.decks, rules.jokers, rules.option_totals, rules.collection_fee(10)
+(8, 8, (5, 6), Fraction(1, 1))
+>>> rules.replace(jokers=-1)
+Traceback (most recent call last):
+...
+exact.errors.RuleError: rule jokers: must be a non-negative integer, got -1
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+
+from exact import DATA as PACKAGE_DATA
+from exact.core.parsing import QUANTITIES, parse_integer, parse_number, shown
+from exact.errors import RuleError, RuleInputError
+from exact.model.game import read_rule_file
+
+DATA = PACKAGE_DATA / "century21"
+TOTALS = range(10)
+ACTIONS = ("seat-by-seat", "whole-hand")
+
+
+class RuleWarning(UserWarning):
+    """A setting that the other settings make moot (e.g. a Natural bonus with no jokers)."""
+
+
+@dataclass(frozen=True)
+class TableTag:
+    """A table's limits and collection: a player's wager must lie in [min_bet, max_bet]."""
+
+    min_bet: Fraction
+    max_bet: Fraction
+    fee: Fraction
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every rule option of the game (see ``exact/data/century21/rules.toml`` for the prose).
+
+    Attributes:
+        id, name: short and human-readable names of the rule set.
+        decks, jokers: the default shoe.
+        joker_values: values a wild joker may stand for (the holder's optimal choice).
+        drawn_joker_is_nine: a joker drawn as third card makes the hand a three-card 9.
+        natural_pays: pay of a player's Natural (two jokers); 1 = even money, more = a bonus.
+        win_pays: pay of any other player win.
+        win_pays_by_total: pay of a player's win by final total, overriding ``win_pays``.
+        stop_on_dealer_joker_up: a joker as the dealer's up card ends the deal.
+        stop_on_dealer_nine: a dealer two-card 9 (or Natural) ends the deal.
+        dealer_wins_ties_on_zero: the dealer wins ties on 0 (false: they push).
+        three_card_nine_pushes_two_card_nine: equal 9s push whatever the card counts
+            (false: a two-card 9 beats a three-card 9).
+        must_draw_max, must_stand_min: everyone draws on totals <= must_draw_max, stands on
+            totals >= must_stand_min; totals in between are option hands.
+        house_way_draw_max, dealer_house_way_draw_max: House Way draws on totals up to these.
+        third_cards_face_up: the dealer sees players' third cards (default: only who drew).
+        dealer_pays_collection: the Player/Dealer pays the collection fee too.
+        table_tags: table limits and collection fee; the first is the default table.
+        action: how the Player/Dealer's wager takes action when it does not cover the
+            players' total: ``"seat-by-seat"`` in dice order up to the wager (default), or
+            ``"whole-hand"`` (the whole hand is no action).
+    """
+
+    id: str = "century21"
+    name: str = "21st Century Baccarat"
+    decks: int = 8
+    jokers: int = 8
+    joker_values: tuple[int, ...] = tuple(TOTALS)
+    drawn_joker_is_nine: bool = True
+    natural_pays: Fraction = Fraction(1)
+    win_pays: Fraction = Fraction(1)
+    win_pays_by_total: Mapping[int, Fraction] = field(default_factory=dict, hash=False)
+    stop_on_dealer_joker_up: bool = True
+    stop_on_dealer_nine: bool = True
+    dealer_wins_ties_on_zero: bool = True
+    three_card_nine_pushes_two_card_nine: bool = True
+    must_draw_max: int = 4
+    must_stand_min: int = 7
+    house_way_draw_max: int = 5
+    dealer_house_way_draw_max: int = 5
+    third_cards_face_up: bool = False
+    dealer_pays_collection: bool = True
+    table_tags: tuple[TableTag, ...] = (TableTag(Fraction(10), Fraction(100), Fraction(1)),)
+    action: str = "seat-by-seat"
+
+    def __post_init__(self) -> None:
+        if self.action not in ACTIONS:
+            raise RuleError(f"rule action: {', '.join(ACTIONS)}, got {self.action!r}")
+        for name in ("decks", "jokers", "must_draw_max", "must_stand_min", "house_way_draw_max",
+                     "dealer_house_way_draw_max"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise RuleError(f"rule {name}: must be a non-negative integer, got "
+                                f"{shown(value)}")
+            if value > QUANTITIES["decks"].maximum:
+                raise RuleError(f"rule {name}: {shown(value)} is past the largest shoe "
+                                "(README: Input limits)")
+        if self.decks == 0 and self.jokers == 0:
+            raise RuleError("rules decks, jokers: the shoe would be empty")
+        values = tuple(sorted(set(self.joker_values)))
+        if not values or any(not isinstance(v, int) or isinstance(v, bool) or v not in TOTALS
+                             for v in values):
+            raise RuleError(f"rule joker_values: a non-empty list of totals 0-9, got "
+                            f"{list(self.joker_values)!r}")
+        object.__setattr__(self, "joker_values", values)
+        for name in ("natural_pays", "win_pays"):
+            object.__setattr__(self, name, _positive(name, getattr(self, name)))
+        pays = {}
+        for total, pay in dict(self.win_pays_by_total).items():
+            if total not in TOTALS:
+                raise RuleError(f"rule win_pays_by_total: {total!r} is not a total 0-9")
+            pays[total] = _positive(f"win_pays_by_total[{total}]", pay)
+        object.__setattr__(self, "win_pays_by_total", pays)
+        if not self.must_draw_max < self.must_stand_min <= 9:
+            raise RuleError(f"rules must_draw_max={self.must_draw_max}, must_stand_min="
+                            f"{self.must_stand_min}: need must_draw_max < must_stand_min <= 9")
+        for name in ("house_way_draw_max", "dealer_house_way_draw_max"):
+            value = getattr(self, name)
+            if not self.must_draw_max <= value < self.must_stand_min:
+                raise RuleError(f"rule {name}={value}: House Way must obey the forced rules "
+                                f"({self.must_draw_max} <= {name} < {self.must_stand_min})")
+        if not self.table_tags:
+            raise RuleError("rule table_tags: at least one table tag is needed")
+        for tag in self.table_tags:
+            if tag.fee < 0:
+                raise RuleError(f"rule table_tags: collection fee {tag.fee} is negative")
+            if not 0 < tag.min_bet <= tag.max_bet:
+                raise RuleError(f"rule table_tags: limits {tag.min_bet}-{tag.max_bet} need "
+                                "0 < min_bet <= max_bet")
+        self._warn_moot()
+        object.__setattr__(self, "_hash", hash(tuple(
+            getattr(self, f.name) if f.name != "win_pays_by_total"
+            else tuple(sorted(self.win_pays_by_total.items()))
+            for f in dataclasses.fields(self))))
+
+    def _warn_moot(self) -> None:
+        if self.jokers < 2 and self.natural_pays != 1:
+            warnings.warn(f"rules {self.id!r}: a Natural bonus ({self.natural_pays}) with "
+                          f"{self.jokers} joker(s) in the shoe never pays", RuleWarning,
+                          stacklevel=3)
+        if self.jokers == 0 and self.joker_values != tuple(TOTALS):
+            warnings.warn(f"rules {self.id!r}: joker_values set but the shoe has no jokers",
+                          RuleWarning, stacklevel=3)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, Rules) and hash(self) == hash(other) and all(
+            getattr(self, f.name) == getattr(other, f.name) for f in dataclasses.fields(self)))
+
+    def replace(self, **changes: object) -> Rules:
+        """A copy with some options changed (validated again)."""
+        return dataclasses.replace(self, **changes)
+
+    @property
+    def option_totals(self) -> tuple[int, ...]:
+        return tuple(range(self.must_draw_max + 1, self.must_stand_min))
+
+    @property
+    def table(self) -> TableTag:
+        return self.table_tags[0]
+
+    def win_pay(self, total: int) -> Fraction:
+        return self.win_pays_by_total.get(total, self.win_pays)
+
+    def collection_fee(self, bet: Fraction | int) -> Fraction:
+        """The fee of the first table tag whose limits admit ``bet``."""
+        bet = parse_number(bet, "bet", "wager")
+        for tag in self.table_tags:
+            if tag.min_bet <= bet <= tag.max_bet:
+                return tag.fee
+        raise RuleError(f"a wager of {bet} fits no table tag "
+                        f"({', '.join(f'{t.min_bet}-{t.max_bet}' for t in self.table_tags)})")
+
+    @classmethod
+    def load(cls, path: Path | str = DATA / "rules.toml") -> Rules:
+        """Read a rule file (TOML); see ``exact/data/century21/rules.toml``."""
+        path = Path(path)
+        data = read_rule_file(path)
+        return cls.from_mapping(data, str(path))
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, object], source: str = "rules") -> Rules:
+        known = {"id", "name", "decks", "jokers", "joker_values", "drawn_joker_is_nine",
+                 "natural_pays", "win_pays", "win_pays_by_total", "showdown", "drawing",
+                 "collection", "settlement"}
+        unknown = set(data) - known
+        if unknown:
+            raise RuleError(f"{source}: unknown rule(s) {sorted(unknown)}")
+        flat: dict[str, object] = {k: v for k, v in data.items()
+                                   if k not in ("showdown", "drawing", "collection",
+                                                "settlement")}
+        for section in ("showdown", "drawing", "settlement"):
+            part = data.get(section, {})
+            if not isinstance(part, Mapping):
+                raise RuleError(f"{source}: [{section}] must be a table")
+            flat.update(part)
+        collection = data.get("collection", {})
+        if not isinstance(collection, Mapping):
+            raise RuleError(f"{source}: [collection] must be a table")
+        try:
+            if "dealer_pays" in collection:
+                flat["dealer_pays_collection"] = collection["dealer_pays"]
+            if "table_tags" in collection:
+                flat["table_tags"] = tuple(
+                    TableTag(_number("min_bet", t["min_bet"]), _number("max_bet", t["max_bet"]),
+                             _number("fee", t["fee"])) for t in collection["table_tags"])
+            if "joker_values" in flat:
+                flat["joker_values"] = tuple(flat["joker_values"])
+            if "win_pays_by_total" in flat:
+                flat["win_pays_by_total"] = {_total_key(k): v for k, v in
+                                             flat["win_pays_by_total"].items()}
+            for name in ("drawn_joker_is_nine", "stop_on_dealer_joker_up", "stop_on_dealer_nine",
+                         "dealer_wins_ties_on_zero", "three_card_nine_pushes_two_card_nine",
+                         "third_cards_face_up", "dealer_pays_collection"):
+                if name in flat and not isinstance(flat[name], bool):
+                    raise RuleError(f"{source}: rule {name} must be true or false")
+            fields = {f.name for f in dataclasses.fields(cls)}
+            extra = set(flat) - fields
+            if extra:
+                raise RuleError(f"{source}: unknown rule(s) {sorted(extra)}")
+            return cls(**flat)
+        except (KeyError, TypeError, AttributeError) as error:
+            raise RuleError(f"{source}: malformed rule: {error}") from None
+
+    def describe(self) -> list[str]:
+        """The modelled rules, one assumption per line (printed with every analysis)."""
+        draw, stand = self.must_draw_max, self.must_stand_min
+        lines = [
+            f"Rules: {self.name} ({self.id})",
+            f"Shoe default: {self.decks} decks + {self.jokers} jokers",
+            f"Jokers wild ({_listed(self.joker_values)}), value chosen by exact search for the "
+            "holder's best expected result"
+            + ("; a drawn joker makes a three-card 9" if self.drawn_joker_is_nine else ""),
+            f"Natural (two jokers) beats all, pushes a Natural, pays {self.natural_pays} to 1",
+            f"Other wins pay {self.win_pays} to 1"
+            + "".join(f"; a win on {t} pays {p}"
+                      for t, p in sorted(self.win_pays_by_total.items())),
+            "Deal ends before draws when the dealer's "
+            + " or ".join(x for x, on in (("up card is a joker", self.stop_on_dealer_joker_up),
+                                          ("two cards make 9", self.stop_on_dealer_nine)) if on),
+            f"Everyone draws on 0-{draw}, stands on {stand}-9, option on "
+            f"{_listed(self.option_totals) or 'none'}",
+            f"House Way: player draws on 0-{self.house_way_draw_max}, "
+            f"dealer on 0-{self.dealer_house_way_draw_max}",
+            "Dealer wins ties on 0" if self.dealer_wins_ties_on_zero else "Ties on 0 push",
+            "Dealer's three-card 9 pushes a two-card 9" if self.three_card_nine_pushes_two_card_nine
+            else "A two-card 9 beats a three-card 9",
+            "Third cards face " + ("up: the dealer sees them" if self.third_cards_face_up
+                                   else "down: the dealer sees only who drew"),
+            f"Collection {self.table.fee} per seat per hand at the {self.table.min_bet}-"
+            f"{self.table.max_bet} table" + (", Player/Dealer included"
+                                             if self.dealer_pays_collection else ""),
+        ]
+        return lines
+
+
+def _positive(name: str, value: object) -> Fraction:
+    number = parse_number(value, "pays", f"rule {name}", RuleInputError)
+    if number <= 0:
+        raise RuleError(f"rule {name}: a pay must be positive, got {number}")
+    return number
+
+
+def _number(name: str, value: object) -> Fraction:
+    return parse_number(value, "fee" if name == "fee" else "bet", f"rule table_tags {name}",
+                        RuleInputError)
+
+
+def _total_key(key: object) -> int:
+    return parse_integer(key, "total", "rule win_pays_by_total key", RuleInputError)
+
+
+def _listed(values) -> str:
+    return ", ".join(str(v) for v in sorted(values))
+
+
+DEFAULT_RULES = Rules.load()

@@ -1,0 +1,1 @@
+"""Helpers and widgets of the notebooks in analyses/."""

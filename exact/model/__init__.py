@@ -1,0 +1,2 @@
+"""What a game is: its typed contracts, features, bets and their expressions, wagers and their
+settlement."""

@@ -1,0 +1,339 @@
+"""Bets and paytables as data.
+
+A bet file (TOML) holds ``[[bet]]`` tables. A bet is an ordered list of events, each a
+condition over the game's round features and what it pays; the first event whose condition
+holds settles the bet, and a round no event matches loses (the ``otherwise`` event)::
+
+    [[bet]]
+    id = "tie"
+    name = "Tie"
+    paytable = "8-to-1"            # name of the pays written in the events
+    otherwise = "No tie"           # name of the losing event (default "Loses")
+
+    [[bet.event]]
+    name = "Tie"
+    when = "winner == 'tie'"
+    pays = 8                       # 8 to 1; also "19/20", 0.95, "push", "lose"
+    # gross = 1                    # optional: the win before commission (19/20 = 1 less 5%)
+
+    [bet.paytables."9-to-1"]       # alternative paytables: event name -> pays
+    Tie = 9
+
+Pays are net results per unit: a win of ``pays`` to 1, ``"push"`` (0) or ``"lose"`` (-1).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from functools import cached_property, lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from exact.core.enumerator import Record
+from exact.core.parsing import load_toml, parse_number, read_user_file, shown
+from exact.errors import BetFileError, BetFileInputError
+from exact.model.expressions import EvaluationError, Expression, ExpressionError
+from exact.model.features import Feature
+from exact.model.game import Game
+
+if TYPE_CHECKING:
+    import numpy as np
+
+PUSH, LOSE = Fraction(0), Fraction(-1)
+
+
+def parse_pays(value: object, key: str = "pays") -> Fraction:
+    """A pay as written in a bet file, as an exact net result per unit (bounds:
+    :data:`exact.core.parsing.QUANTITIES`); a bad one is an :class:`~exact.errors.InputError`
+    naming ``key``.
+
+    >>> parse_pays(25), parse_pays("19/20"), parse_pays(0.95), parse_pays("push")
+    (Fraction(25, 1), Fraction(19, 20), Fraction(19, 20), Fraction(0, 1))
+    """
+    if isinstance(value, str) and value.strip().lower() in ("push", "lose", "loses"):
+        return PUSH if value.strip().lower() == "push" else LOSE
+    try:
+        return parse_number(value, "pays", key, BetFileInputError)
+    except BetFileInputError as error:
+        message = str(error)
+        if "is negative" in message:
+            message += ": write a win as 'N to 1', a loss as \"lose\""
+        elif "is not a number (ASCII" in message:
+            message = message.replace(" (ASCII", ", \"push\" or \"lose\" (ASCII", 1)
+        raise BetFileInputError(message) from None
+
+
+def format_pays(pays: Fraction) -> str:
+    """Exact text of a pay: ``"19/20"``, ``"8"``, ``"0"``, ``"-1"``."""
+    return str(pays)
+
+
+@dataclass(frozen=True)
+class Event:
+    """One way a bet is settled: a condition and the net result per unit."""
+
+    name: str
+    condition: Expression | None  # None: the losing event that catches every other round
+    pays: Fraction
+    gross: Fraction | None = None  # the win before commission (e.g. 1 for Banker's 19/20)
+
+    @property
+    def commission(self) -> Fraction:
+        """Commission per unit on a win: ``gross - pays`` (e.g. 1/20 on 19/20), else 0."""
+        return max(Fraction(0), self.gross - self.pays) if self.gross is not None and \
+            self.pays > 0 else Fraction(0)
+
+
+@dataclass(frozen=True)
+class Bet:
+    """A wager defined as data; ``events`` are tried in order, the last is ``otherwise``."""
+
+    id: str
+    name: str
+    events: tuple[Event, ...]
+    paytable: str = "standard"
+    alternatives: Mapping[str, Mapping[str, Fraction]] = field(default_factory=dict, hash=False)
+    description: str = ""
+    source: str = ""
+    group: str = ""
+
+    def __hash__(self) -> int:
+        # analyses key their caches by bet; hashing every event's pays and condition each time
+        # would cost more than evaluating a value-only bet
+        return self._hash
+
+    @cached_property
+    def _hash(self) -> int:
+        return hash((self.id, self.name, self.events, self.paytable, self.description,
+                     self.source, self.group, tuple(sorted(
+                         (k, tuple(sorted(v.items()))) for k, v in self.alternatives.items()))))
+
+    @cached_property
+    def features(self) -> frozenset[str]:
+        names: set[str] = set()
+        for event in self.events:
+            if event.condition is not None:
+                names |= event.condition.names
+        return frozenset(names)
+
+    def settle(self, features: Mapping[str, object]) -> int:
+        """Index of the event that settles a round with these features."""
+        for index, event in enumerate(self.events):
+            if event.condition is None:
+                return index
+            try:
+                if event.condition.evaluate(features):
+                    return index
+            except EvaluationError as error:
+                raise self.evaluation_error(index, error) from None
+        raise AssertionError("a bet always ends with its losing event")
+
+    def evaluation_error(self, index: int, error: EvaluationError) -> BetFileError:
+        """The one-line error for event ``index`` whose condition could not be evaluated
+        (every place that evaluates conditions reports it so).
+
+        >>> bet = Bet("x", "X", (Event("Win", Expression.parse("a / b > 1"), Fraction(1)),
+        ...                      Event("Loses", None, LOSE)), source="mine.toml")
+        >>> try:
+        ...     bet.settle({"a": 1, "b": 0})
+        ... except BetFileError as error:
+        ...     print(error)
+        mine.toml: bet 'x', event 'Win': cannot evaluate 'a / b > 1': division by zero (1 / 0)
+        """
+        event = self.events[index]
+        text = event.condition.text if event.condition is not None else ""
+        shown = repr(text) if len(text) <= 200 else repr(text[:200]) + "..."
+        return BetFileError(f"{self.source}: bet {self.id!r}, event {event.name!r}: "
+                            f"cannot evaluate {shown}: {error}")
+
+    @property
+    def paytables(self) -> list[str]:
+        return [self.paytable, *self.alternatives]
+
+    def with_paytable(self, name: str) -> Bet:
+        """The same bet paid by its alternative paytable ``name``."""
+        if name == self.paytable:
+            return self
+        if name not in self.alternatives:
+            raise BetFileError(f"bet {self.id!r} has no paytable {name!r}; "
+                               f"known: {', '.join(self.paytables)}")
+        table = self.alternatives[name]
+        events = tuple(replace(e, pays=table.get(e.name, e.pays)) for e in self.events)
+        others = {self.paytable: {e.name: e.pays for e in self.events},
+                  **{k: v for k, v in self.alternatives.items() if k != name}}
+        return replace(self, events=events, paytable=name, alternatives=others)
+
+
+def load_bets(source: Path | str, features: Iterable[str] | Mapping[str, Feature], *,
+              text: str | None = None) -> list[Bet]:
+    """Read and validate the bets of a TOML file against a game's feature names; given the
+    features themselves (a game's ``features``), conditions are type-checked against the
+    types their values declare (``winner + 1`` is refused when loaded)."""
+    label = str(source)
+    raw = text if text is not None else read_user_file(source, "bet file", BetFileError)
+    try:
+        data = load_toml(raw)
+    except tomllib.TOMLDecodeError as error:
+        raise BetFileError(f"{label}: {_bet_at_error(raw, str(error))}not valid TOML: "
+                           f"{error}") from None
+    entries = data.get("bet")
+    if not isinstance(entries, list) or not entries:
+        raise BetFileError(f"{label}: no [[bet]] tables")
+    known = frozenset(features)
+    types = {name: feature.types for name, feature in features.items()
+             if getattr(feature, "types", ())} if isinstance(features, Mapping) else {}
+    bets: list[Bet] = []
+    for position, entry in enumerate(entries, 1):
+        bet = _bet(label, position, entry, known, types)
+        if any(b.id == bet.id for b in bets):
+            raise BetFileError(f"{label}: bet {bet.id!r}: duplicate id")
+        bets.append(bet)
+    return bets
+
+
+def _bet(label: str, position: int, entry: object, known: frozenset[str],
+         types: Mapping[str, tuple[type, ...]]) -> Bet:
+    if not isinstance(entry, dict) or not isinstance(entry.get("id"), str) or not entry["id"]:
+        raise BetFileError(f"{label}: bet #{position}: needs a string id")
+    bet_id = entry["id"]
+    where = f"{label}: bet {bet_id!r}"
+    unknown_keys = set(entry) - {"id", "name", "description", "event", "otherwise", "paytable",
+                                 "paytables", "group"}
+    if unknown_keys:
+        raise BetFileError(f"{where}: unknown key(s) {', '.join(sorted(unknown_keys))}")
+    raw_events = entry.get("event")
+    if not isinstance(raw_events, list) or not raw_events:
+        raise BetFileError(f"{where}: needs at least one [[bet.event]]")
+    events = [_event(where, raw, known, types) for raw in raw_events]
+    names = [e.name for e in events]
+    otherwise = str(entry.get("otherwise", "Loses"))
+    if len(set(names + [otherwise])) != len(names) + 1:
+        raise BetFileError(f"{where}: event names must be distinct (otherwise = {otherwise!r})")
+    events.append(Event(otherwise, None, LOSE))
+    alternatives = {}
+    paytables = entry.get("paytables", {})
+    if not isinstance(paytables, dict):
+        raise BetFileError(f"{where}: paytables must be a table of paytables "
+                           f"([bet.paytables.NAME]), not {type(paytables).__name__}")
+    for table_name, table in paytables.items():
+        if not isinstance(table, dict):
+            raise BetFileError(f"{where}: paytable {table_name!r} must map event names to pays")
+        missing = set(table) - set(names)
+        if missing:
+            raise BetFileError(f"{where}: paytable {table_name!r} names unknown event(s) "
+                               f"{', '.join(sorted(missing))}")
+        alternatives[str(table_name)] = {
+            k: parse_pays(v, f"{where}: paytable {table_name!r}: pays of {k!r}")
+            for k, v in table.items()}
+    return Bet(id=bet_id, name=str(entry.get("name", bet_id)), events=tuple(events),
+               paytable=str(entry.get("paytable", "standard")), alternatives=alternatives,
+               description=str(entry.get("description", "")), source=label,
+               group=str(entry.get("group", "")))
+
+
+def _event(where: str, raw: object, known: frozenset[str],
+           types: Mapping[str, tuple[type, ...]]) -> Event:
+    if not isinstance(raw, dict) or "name" not in raw or "when" not in raw or "pays" not in raw:
+        raise BetFileError(f"{where}: every event needs name, when and pays")
+    name = str(raw["name"])
+    try:
+        condition = Expression.parse(raw["when"], types=types)
+    except ExpressionError as error:
+        raise BetFileError(f"{where}, event {name!r}: {error}") from None
+    pays = parse_pays(raw["pays"], f"{where}, event {name!r}: pays")
+    gross = parse_pays(raw["gross"], f"{where}, event {name!r}: gross") if "gross" in raw \
+        else None
+    if gross is not None and not (gross > 0 and gross >= pays):
+        raise BetFileError(f"{where}, event {name!r}: gross {shown(raw['gross'])} must be a win "
+                           f"at least the pays ({pays}): pays = gross less commission")
+    unknown = sorted(condition.names - known)
+    if unknown:
+        raise BetFileError(f"{where}, event {name!r}: unknown feature(s) {', '.join(unknown)}")
+    return Event(name, condition, pays, gross)
+
+
+def _bet_at_error(raw: str, message: str) -> str:
+    """``"bet 'x': "`` for the bet whose table holds the line a TOML error names, if any.
+
+    >>> _bet_at_error('[[bet]]\\nid = "a"\\nname = ', "Invalid value (at line 3, column 8)")
+    "bet 'a': "
+    """
+    found = re.search(r"at line (\d+)", message)
+    if not found:
+        return ""
+    bet_id = None
+    for line in raw.splitlines()[:int(found.group(1))]:
+        stripped = line.strip()
+        if stripped.startswith("[[bet]]"):
+            bet_id = ""
+        elif bet_id == "" and (match := re.match(r"""id\s*=\s*["']([^"']+)["']""", stripped)):
+            bet_id = match.group(1)
+    return f"bet {bet_id!r}: " if bet_id else ""
+
+
+@lru_cache(maxsize=64)
+def _shipped_bets(game: Game, path: Path) -> tuple[Bet, ...]:
+    """The bets of a file shipped with the package, read once per process (bets are frozen;
+    the files of ``--bets`` are read each time, as a user may change them)."""
+    return tuple(load_bets(path, game.features))
+
+
+def game_bets(game: Game, bet_files: Iterable[Path | str] = ()) -> list[Bet]:
+    """The game's shipped bets followed by the bets of ``bet_files`` (ids must be unique)."""
+    bets: list[Bet] = []
+    for path in (*game.bet_files, *bet_files):
+        loaded = _shipped_bets(game, path) if path in game.bet_files else \
+            load_bets(path, game.features)
+        for bet in loaded:
+            earlier = next((b for b in bets if b.id == bet.id), None)
+            if earlier is not None:
+                raise BetFileError(f"{path}: bet {bet.id!r}: duplicate id (already defined "
+                                   f"in {earlier.source})")
+            bets.append(bet)
+    return bets
+
+
+# --- settling the records of a deal (every engine and analysis) ---------------------------------
+def value_only(game: Game, bet: Bet) -> bool:
+    """Whether ``bet`` reads nothing of the cards but their point values (the cheapest deals)."""
+    return all(attribute == "value" for _, attribute in game.needs(bet.features).pairs)
+
+
+def settle_records(game: Game, bets: Sequence[Bet], records: Sequence[Record]) -> list[np.ndarray]:
+    """Event index of each bet for each record.
+
+    Each feature is read once per record and coded as a small integer; a bet's condition then
+    runs once per distinct combination of the features it uses (found with numpy), not once
+    per record: a few hundred settlements instead of millions for a large deal.
+    """
+    import numpy as np  # loaded when records are settled (a fresh analysis may never need it)
+
+    names = sorted(set().union(*(bet.features for bet in bets)))
+    columns: dict[str, tuple[list[object], np.ndarray]] = {}
+    for name in names:
+        read = game.features[name].read
+        codes: dict[object, int] = {}
+        column = np.fromiter((codes.setdefault(read(record), len(codes)) for record in records),
+                             dtype=np.int64, count=len(records))
+        columns[name] = (list(codes), column)
+    events = []
+    for bet in bets:
+        wanted = sorted(bet.features)
+        key, radix = np.zeros(len(records), dtype=np.int64), 1
+        for name in wanted:
+            values, column = columns[name]
+            radix *= len(values)
+            if radix >= 2**62:  # the combined code would wrap in int64: never for real bets
+                raise BetFileError(f"{bet.source}: bet {bet.id!r}: combines too many "
+                                   "feature values")
+            key = key * len(values) + column
+        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        settled = [bet.settle({name: columns[name][0][columns[name][1][position]]
+                               for name in wanted}) for position in first]
+        events.append(np.asarray(settled, dtype=np.int64)[inverse.reshape(-1)]
+                      if len(records) else np.empty(0, dtype=np.int64))
+    return events

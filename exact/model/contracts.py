@@ -1,0 +1,186 @@
+"""What a game offers the analyses, as typed contracts.
+
+A *bet game* (:class:`BetGame`) deals rounds and settles bets written as data: its features,
+a deal per set of needs, its bet files and its rules. A *strategy game*
+(:class:`~exact.engines.strategy_games.StrategyGame`) has decision points (each side's information
+sets and their actions, with the sequence leading to each: its ``sets`` and ``parents``) and
+settlement (the payoff of every pair of sequences: its ``leaves``); best response and the
+sequence-form equilibria of :mod:`exact.engines.strategy_games` run on any of them.
+
+What only some games offer is a named capability, checked with ``isinstance`` (not found by
+``getattr``): a command of their own (:class:`OwnAnalyze`, :class:`OwnEor`, :class:`OwnEdge`),
+their own play on real shoes (:class:`OwnShoePlay`), the facts the bet-file validation reads
+(:class:`WinsWhen`, :class:`SymmetricBets`, :class:`SymmetricFeatures`), bets that need a
+main wager (:class:`MainWager`), rules to state (:class:`HasRules`), and where each card sits
+in a record (:class:`CardPositions`, what factorised counting needs). A deal of fixed card
+groups is :class:`exact.engines.plan.FixedStageDeal`. :func:`require` names what a game does not
+offer.
+
+>>> from exact.games import get_game
+>>> isinstance(get_game("punto-banco"), BetGame), isinstance(get_game("century21"), BetGame)
+(True, False)
+>>> require(get_game("century21"), BetGame)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+exact.errors.CapabilityError: century21 does not offer a bet table (deal, features, ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from exact.core.cards import Card
+from exact.core.enumerator import Deal, Record
+from exact.engines.strategy_games import StrategyGame
+from exact.errors import CapabilityError as CapabilityError
+from exact.model.features import Feature, Needs
+
+__all__ = ["BetGame", "CapabilityError", "CardPositions", "DealtPositions", "HasRules",
+           "MainWager", "OwnAnalyze", "OwnEdge", "OwnEor", "OwnOptions", "OwnShoePlay",
+           "StrategyGame", "SymmetricBets", "SymmetricFeatures", "WinsWhen", "require"]
+
+
+@runtime_checkable
+class BetGame(Protocol):
+    """A game of bets as data: rounds dealt from a shoe, read through features."""
+
+    id: str
+    name: str
+    bet_files: tuple[Path, ...]
+
+    @property
+    def features(self) -> Mapping[str, Feature]: ...
+
+    def deal(self, needs: Needs) -> Deal: ...
+
+    def needs(self, feature_names: Iterable[str]) -> Needs: ...
+
+    def read(self, record: Record, feature: str) -> object: ...
+
+    def record_from_cards(self, cards: Sequence[Card]) -> Record: ...
+
+    def describe_rules(self) -> list[str]: ...
+
+
+@runtime_checkable
+class OwnAnalyze(Protocol):
+    """A game whose ``analyze`` command is its own (a strategy analysis)."""
+
+    def analyze_cli(self, args: Any) -> str: ...
+
+
+@runtime_checkable
+class OwnEor(Protocol):
+    """A game whose ``eor`` command is its own."""
+
+    def eor_cli(self, args: Any) -> str: ...
+
+
+@runtime_checkable
+class OwnEdge(Protocol):
+    """A game whose ``edge`` command is its own (``seen``: the cards seen)."""
+
+    def edge_cli(self, args: Any, seen: Any) -> str: ...
+
+
+@runtime_checkable
+class OwnOptions(Protocol):
+    """A game whose commands take options of their own: per command, the options it reads
+    (argparse names, e.g. ``"bet_size"``); the command line refuses every other option of
+    that command (beyond the game id, ``--json`` and ``--output``)."""
+
+    command_options: Mapping[str, frozenset[str]]
+
+
+@runtime_checkable
+class OwnShoePlay(Protocol):
+    """A game that plays real shoes its own way in ``simulate``."""
+
+    def shoe_play(self, config: Any) -> Any: ...
+
+
+@runtime_checkable
+class WinsWhen(Protocol):
+    """A game that states, per bet id, the feature condition under which the bet wins."""
+
+    wins_when: Mapping[str, str]
+
+
+@runtime_checkable
+class SymmetricBets(Protocol):
+    """A game whose Player and Banker sides mirror each other: the bets that are their own
+    mirror image."""
+
+    symmetric_bets: frozenset[str]
+
+
+@runtime_checkable
+class SymmetricFeatures(Protocol):
+    """The features that read the same with Player and Banker swapped (besides the
+    ``player_``/``banker_`` twins)."""
+
+    symmetric_features: frozenset[str]
+
+
+@runtime_checkable
+class MainWager(Protocol):
+    """A game whose side bets may be placed only with a main wager (by bet id)."""
+
+    needs_main_wager: frozenset[str]
+
+
+@runtime_checkable
+class HasRules(Protocol):
+    """A game with a rule set to state (its ``rules``)."""
+
+    rules: Any
+
+
+@runtime_checkable
+class DealtPositions(Protocol):
+    """A game that says which positions of a round (1 = first card dealt) each draw of its
+    deal fills, and the stage dealing each position: known cards are forced there
+    (:mod:`exact.engines.live`), the bets' own deal walked instead of every position card by card.
+
+    >>> from exact.games import get_game
+    >>> isinstance(get_game("nine-and-nines"), DealtPositions)
+    True
+    """
+
+    position_stages: tuple[str, ...]
+
+    def dealt_positions(self, before: Any, after: Any) -> tuple[int, ...]: ...
+
+
+@runtime_checkable
+class CardPositions(Protocol):
+    """A game whose records are a pair of hands: every card's (hand, index) position, and the
+    positions each stage of its deal deals (factorised counting, :mod:`exact.engines.factorised`).
+
+    >>> from exact.games import get_game
+    >>> isinstance(get_game("punto-banco"), CardPositions)
+    True
+    >>> isinstance(get_game("chemin-de-fer"), CardPositions)
+    False
+    """
+
+    card_positions: tuple[tuple[int, int], ...]
+    stage_positions: Mapping[str, tuple[tuple[int, int], ...]]
+
+
+_WHAT: dict[type, str] = {
+    BetGame: "a bet table (deal, features, record_from_cards): it is a strategy game; "
+             "its own command is `analyze {id}`",
+         OwnAnalyze: "an analysis command of its own", OwnEor: "an eor command of its own",
+         OwnEdge: "an edge command of its own", OwnShoePlay: "a shoe play of its own"}
+
+def require(game: object, capability: type) -> None:
+    """Nothing if ``game`` offers ``capability``, else :class:`CapabilityError` naming what it
+    lacks (``type``, not ``type[Capability]``: a protocol class is abstract to a type checker)."""
+    if isinstance(game, capability):
+        return
+    game_id = getattr(game, "id", type(game).__name__)
+    what = _WHAT.get(capability, capability.__name__).format(id=game_id)
+    raise CapabilityError(f"{game_id} does not offer {what}")

@@ -1,0 +1,93 @@
+"""What every game offers the analyses: features, a deal per set of needs, bet files."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from exact.core.cards import Card
+from exact.core.enumerator import Deal, Distribution, Record, enumerate_rounds
+from exact.core.parsing import load_toml, read_user_file
+from exact.errors import BetFileError, RuleError
+from exact.model.features import Feature, Needs
+
+if TYPE_CHECKING:
+    from exact.engines.compiled import CompiledDeal
+
+
+class Game:
+    """Base of the game definitions: what every game shares. A bet game adds ``features``,
+    :meth:`deal` and :meth:`record_from_cards` (the contract
+    :class:`exact.model.contracts.BetGame`); a strategy game its own commands
+    (:mod:`exact.model.contracts` names each capability)."""
+
+    id: str
+    name: str
+    bet_files: tuple[Path, ...]
+    if TYPE_CHECKING:  # each game's own (a cached property, or a class attribute)
+
+        @property
+        def features(self) -> Mapping[str, Feature]: ...
+
+    # A bet game defines these (a strategy game does not: it is then no BetGame).
+    deal: Callable[[Needs], Deal]
+    record_from_cards: Callable[[Sequence[Card]], Record]
+
+    def describe_rules(self) -> list[str]:
+        return []
+
+    def needs(self, feature_names: Iterable[str]) -> Needs:
+        needs = Needs()
+        for name in feature_names:
+            if name not in self.features:
+                raise BetFileError(f"unknown feature {name!r} for {self.id}")
+            needs = needs | self.features[name].needs
+        return needs
+
+    def read(self, record: Record, feature: str) -> object:
+        return self.features[feature].read(record)
+
+    def compiled(self, needs: Needs) -> CompiledDeal:
+        """The deal for ``needs`` compiled, kept in the safe disk cache
+        (:mod:`exact.engines.cache`):
+        a fresh process reads it back instead of walking the deal again."""
+        return _compile(self, needs)
+
+    def enumerate(self, needs: Needs, shoe) -> Distribution:
+        """The direct recursive enumeration (no compilation), for small or one-off shoes."""
+        return enumerate_rounds(self.deal(needs), shoe)
+
+
+def read_rule_file(path: Path) -> dict[str, object]:
+    """The TOML table of a rule file; a missing or malformed file is a one-line RuleError."""
+    text = read_user_file(path, "rules", RuleError)
+    try:
+        return load_toml(text)
+    except tomllib.TOMLDecodeError as error:
+        raise RuleError(f"{path}: cannot read rules: {error}") from None
+
+
+def compiled_key(game: Game, needs: Needs) -> list[str]:
+    """What determines the compiled deal of ``game`` for ``needs``: the disk-cache key parts
+    (the game, its rules, the needs)."""
+    return [f"game={game.id}", f"class={type(game).__module__}.{type(game).__qualname__}",
+            *(f"rules:{line}" for line in game.describe_rules()),
+            *sorted(f"needs:{stage}:{attribute}" for stage, attribute in needs.pairs)]
+
+
+@lru_cache(maxsize=64)
+def _compile(game: Game, needs: Needs) -> CompiledDeal:
+    from exact.engines.compiled import load_or_compile  # numpy: loaded when a deal is compiled
+
+    return load_or_compile(game.deal(needs), compiled_key(game, needs), _compile_deal)
+
+
+def _compile_deal(deal: Deal) -> CompiledDeal:
+    from exact.core.progress import status
+    from exact.engines.compiled import CompiledDeal
+
+    with status(f"compiling a {deal.round_cards}-card deal (once per run)"):
+        return CompiledDeal.compile(deal)

@@ -1,0 +1,1 @@
+"""The analyses as text, JSON, CSV and spreadsheets."""

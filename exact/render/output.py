@@ -1,0 +1,186 @@
+"""Rendering analyses: readable text tables, JSON and spreadsheet-ready CSV.
+
+Exact numbers are written as text (``"114753351728/10847218479825"``); floats appear only
+beside them, for display. The JSON shape is stable: later games and bets add keys to it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from fractions import Fraction
+from typing import Any
+
+from exact import __version__
+from exact.analysis.bet_analysis import BetAnalysis, GameAnalysis
+from exact.analysis.rarity import tier_frequencies, top_award
+from exact.analysis.statistics import BetTable
+from exact.model.bets import format_pays
+
+
+def json_text(data: Any, indent: int | None = 2) -> str:
+    """``data`` as strictly valid JSON (RFC 8259), the one way every command writes JSON.
+
+    JSON has no NaN or infinity: a float without a finite value (a count trigger that is never
+    reached, a ratio of nothing) is written as ``null``, and ``json.dumps(allow_nan=False)``
+    guarantees that nothing else slips through. NumPy numbers are written as plain numbers.
+
+    >>> json_text({"trigger": float("inf"), "edge": float("nan"), "n": [1, 0.5]}, indent=None)
+    '{"trigger": null, "edge": null, "n": [1, 0.5]}\\n'
+    """
+    return json.dumps(_finite_json(data), indent=indent, ensure_ascii=False,
+                      allow_nan=False) + "\n"
+
+
+def _finite_json(value: Any) -> Any:
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: _finite_json(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite_json(item) for item in value]
+    if type(value).__module__ == "numpy" and hasattr(value, "item"):  # numpy scalars
+        return _finite_json(value.item())
+    return value
+
+
+def fraction_text(value: Fraction | None) -> str | None:
+    return None if value is None else str(value)
+
+
+def percent(value: Fraction, digits: int = 4) -> str:
+    return f"{float(value) * 100:.{digits}f}%"
+
+
+def shoe_json(analysis: GameAnalysis) -> dict[str, Any]:
+    return {"cards": analysis.shoe.size, "description": analysis.shoe.describe()}
+
+
+def table_json(table: BetTable) -> dict[str, Any]:
+    """One bet under one paytable: statistics and the full return table."""
+    resolved = table.house_edge_per_resolved_bet
+    top = top_award(table)
+    return {
+        "name": table.name,
+        "paytable": table.paytable,
+        "house_edge": str(table.house_edge),
+        "house_edge_float": float(table.house_edge),
+        "return_to_player": str(table.return_to_player),
+        "house_edge_per_resolved_bet": fraction_text(resolved),
+        "house_edge_per_resolved_bet_float": None if resolved is None else float(resolved),
+        "hit_frequency": str(table.hit_frequency),
+        "push_frequency": str(table.push_frequency),
+        "loss_frequency": str(table.loss_frequency),
+        "variance": str(table.variance),
+        "standard_deviation": table.standard_deviation,
+        "standard_deviation_exact": table.standard_deviation_exact,
+        "outcomes": [{"event": o.event, "pays": format_pays(o.pays),
+                      "combinations": o.combinations, "probability": str(o.probability),
+                      "return": str(o.expected_return)} for o in table.outcomes],
+        "tiers": [tier.as_json() for tier in tier_frequencies(table)],
+        "top_award": None if top is None else top.as_json(),
+    }
+
+
+def bet_json(analysis: BetAnalysis) -> dict[str, Any]:
+    tables = analysis.tables
+    main = table_json(tables[analysis.bet.paytable])
+    main["description"] = analysis.bet.description
+    main["group"] = analysis.bet.group
+    main["alternative_paytables"] = {name: table_json(t) for name, t in tables.items()
+                                     if name != analysis.bet.paytable}
+    return main
+
+
+def analysis_json(analysis: GameAnalysis) -> dict[str, Any]:
+    return {
+        "toolkit": {"name": "exact", "version": __version__},
+        "game": analysis.game.id,
+        "game_name": analysis.game.name,
+        "rules": analysis.game.describe_rules(),
+        "shoe": shoe_json(analysis),
+        "counting_unit": analysis.counting_unit,
+        "round_cards": analysis.round_cards,
+        "total": analysis.total,
+        "bets": {bet_id: bet_json(bet) for bet_id, bet in analysis.bets.items()},
+    }
+
+
+def to_json(analysis: GameAnalysis) -> str:
+    return json_text(analysis_json(analysis))
+
+
+def _spreadsheet_text(value: object) -> str:
+    # ="..." makes Excel, LibreOffice and Google Sheets keep every digit as text.
+    return f'="{value}"'
+
+
+def to_csv(analysis: GameAnalysis) -> str:
+    """One row per event of every bet and paytable; exact columns are spreadsheet text."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["game", "shoe_cards", "counting_unit", "bet", "paytable", "event", "pays",
+                     "combinations", "total", "probability", "probability_float", "return",
+                     "return_float"])
+    unit = f"ordered {analysis.round_cards}-card sequences"
+    for bet in analysis.bets.values():
+        for table in bet.tables.values():
+            for o in table.outcomes:
+                writer.writerow([analysis.game.id, analysis.shoe.size, unit, table.bet_id,
+                                 table.paytable, o.event, _spreadsheet_text(format_pays(o.pays)),
+                                 _spreadsheet_text(o.combinations), _spreadsheet_text(table.total),
+                                 _spreadsheet_text(o.probability), f"{float(o.probability):.12g}",
+                                 _spreadsheet_text(o.expected_return),
+                                 f"{float(o.expected_return):.12g}"])
+    return out.getvalue()
+
+
+def _grouped(number: int) -> str:
+    return f"{number:,}"
+
+
+def table_text(table: BetTable) -> str:
+    """A return table with totals and statistics, aligned for a terminal."""
+    rows = [("Event", "Pays", "Combinations", "Probability", "Return")]
+    rows += [(o.event, format_pays(o.pays), _grouped(o.combinations),
+              f"{float(o.probability):.8f}", f"{float(o.expected_return):+.8f}")
+             for o in table.outcomes]
+    rows.append(("Total", "", _grouped(table.total), f"{1:.8f}",
+                 f"{float(table.expected_value):+.8f}"))
+    widths = [max(len(row[i]) for row in rows) for i in range(5)]
+    lines = [f"{table.name} [{table.bet_id}], paytable {table.paytable}"]
+    for index, row in enumerate(rows):
+        if index in (1, len(rows) - 1):
+            lines.append("  " + "  ".join("-" * w for w in widths))
+        cells = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:],
+                                                                          strict=True)]
+        lines.append("  " + "  ".join(cells))
+    resolved = table.house_edge_per_resolved_bet
+    lines += [
+        f"  House edge {percent(table.house_edge)} = {table.house_edge}",
+        f"  Return to player {percent(table.return_to_player)}",
+        "  House edge per resolved bet (pushes excluded) "
+        + ("n/a" if resolved is None else percent(resolved)),
+        f"  Hit {percent(table.hit_frequency)}, push {percent(table.push_frequency)}, "
+        f"loss {percent(table.loss_frequency)}",
+        f"  Variance {float(table.variance):.6f} = {table.variance}",
+        f"  Standard deviation {table.standard_deviation:.6f}",
+    ]
+    top = top_award(table)
+    if top is not None and len(tier_frequencies(table)) > 1:
+        lines += ["  Tiers:", *(f"    {tier.describe()}" for tier in tier_frequencies(table))]
+    if top is not None:
+        lines.append(f"  Top award {top.describe()}")
+    return "\n".join(lines)
+
+
+def to_text(analysis: GameAnalysis) -> str:
+    head = [f"{analysis.game.name}: {analysis.shoe.describe()} ({analysis.shoe.size} cards)",
+            *(f"  {line}" for line in analysis.game.describe_rules()),
+            f"Counting unit: {analysis.counting_unit}", ""]
+    body: list[str] = []
+    for bet in analysis.bets.values():
+        body.extend(table_text(t) + "\n" for t in bet.tables.values())
+    return "\n".join(head + body)
