@@ -1,44 +1,50 @@
 """The package's import graph, read with :mod:`ast` (imports at the top of a module and those
-inside functions alike): no cycle; game definitions import no analysis, command-line, rendering
-or report code; the engines know no game; the package reads nothing from tests/; every error
-type lives in :mod:`exact.errors`.
+inside functions alike): no cycle between modules nor between the packages of exact/; every
+import goes down the layers that pyproject.toml declares for import-linter (command line >
+reports > rendering > analyses > games > engines > model > core); game definitions import no
+analysis, command-line, rendering or report code; the engines know no game; the package reads
+nothing from tests/; every error type lives in :mod:`exact.errors`.
 
-The same layers are declared for import-linter in pyproject.toml (``make lint``); this test
-also counts the imports inside functions, which import-linter sees too, and runs without it.
+import-linter checks the same layers (``make lint``); this test reads them from pyproject.toml,
+also counts the imports inside functions, and runs without import-linter.
 """
 
 from __future__ import annotations
 
 import ast
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "exact"
+# Modules outside the layers: the package's root, its entry point, the one error module
+# (below every layer) and the public name of the cards (a re-export of exact.core.cards).
+OUTSIDE_LAYERS = {"exact", "exact.__main__", "exact.errors", "exact.cards"}
 
-# Modules of the command line, rendering, reports and analyses: a game definition uses none.
-UPPER = ("exact.cli.app", "exact.cli.counting", "exact.cli.settle", "exact.core.shoe_options",
-         "exact.cli.century21", "exact.cli.own_commands",
-         "exact.render.output", "exact.render.spreadsheet", "exact.core.frames", "exact.lab.notebooks", "exact.lab.widgets",
-         "exact.reports", "exact.analysis.bet_analysis", "exact.analysis.statistics", "exact.analysis.rarity", "exact.analysis.designer",
-         "exact.analysis.validation", "exact.analysis.removal", "exact.analysis.simulation", "exact.analysis.montecarlo",
-         "exact.analysis.assumptions", "exact.reference.punto_banco", "exact.reference.nine_and_nines",
-         "exact.reference.century21")
-# The counting engines and the core they stand on: they import no game (the base class of the
-# games, exact.model.game, is the model they count for, not a game).
-ENGINES = ("exact.core.cards", "exact.core.enumerator", "exact.engines.compiled", "exact.engines.staged", "exact.engines.batch",
-           "exact.engines.cache", "exact.engines.live", "exact.model.expressions", "exact.model.features", "exact.model.bets",
-           "exact.core.parsing", "exact.core.files", "exact.core.progress", "exact.errors")
 
-# Known debt, to be moved out of exact/games/ when the package gets its layout (issue 12,
-# step 4). These three modules are analysis and rendering code of 21st Century Baccarat (its
-# batch evaluator and removal table, its simulation, its analysis text) that still sit beside
-# the game; the game no longer reaches them (its commands are registered in exact.cli.own_commands,
-# its shoe play in exact.analysis.simulation.OWN_PLAYS). The test fails when an entry is no longer
-# needed, so the list only shrinks.
-MISPLACED_GAME_MODULES = {"exact.analysis.century21_batch", "exact.render.century21",
-                          "exact.analysis.century21_simulation"}
+def _layers() -> tuple[list[list[str]], set[tuple[str, str]], set[tuple[str, str]]]:
+    """The layers of pyproject.toml's import-linter contract (top first, each a list of the
+    packages side by side), its ignored imports, and the pairs of independent packages."""
+    config = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    contract = next(contract for contract in config["tool"]["importlinter"]["contracts"]
+                    if contract["type"] == "layers")
+    layers = [[name.strip() for name in re.split(r"[|:]", layer)] for layer in contract["layers"]]
+    ignored = {(source.strip(), target.strip()) for source, _, target in
+               (edge.partition("->") for edge in contract.get("ignore_imports", []))}
+    independent = {(first.strip(), second.strip()) for layer in contract["layers"]
+                   if "|" in layer for first in layer.split("|") for second in layer.split("|")
+                   if first != second}
+    return layers, ignored, independent
+
+
+LAYERS, ALLOWED, INDEPENDENT = _layers()
+GAMES = LAYERS.index(["exact.games"])
+# Modules of the command line, reports, rendering and analyses: a game definition uses none.
+UPPER = tuple(name for layer in LAYERS[:GAMES] for name in layer)
+# The engines, the model and the core: they import no game.
+LOWER = tuple(name for layer in LAYERS[GAMES + 1:] for name in layer)
 
 
 def _module_name(path: Path) -> str:
@@ -85,10 +91,6 @@ def _imports(module: str) -> dict[str, int]:
 GRAPH = {module: _imports(module) for module in MODULES}
 
 
-def _within(module: str, prefixes: tuple[str, ...]) -> bool:
-    return any(module == prefix or module.startswith(prefix + ".") for prefix in prefixes)
-
-
 def _cycle(graph: dict[str, dict[str, int]]) -> list[str] | None:
     """One cycle of ``graph`` (as a path that ends where it starts), or None."""
     state: dict[str, int] = {}  # 1: on the current path, 2: done
@@ -112,12 +114,26 @@ def _cycle(graph: dict[str, dict[str, int]]) -> list[str] | None:
     return None
 
 
+def _within(module: str, prefixes: tuple[str, ...] | list[str]) -> bool:
+    return any(module == prefix or module.startswith(prefix + ".") for prefix in prefixes)
+
+
+def _layer(module: str) -> tuple[int, str] | None:
+    """(index of the layer, top first; the package) of ``module``, None outside the layers."""
+    for index, layer in enumerate(LAYERS):
+        for package in layer:
+            if _within(module, (package,)):
+                return index, package
+    return None
+
+
 def test_the_graph_is_read() -> None:
-    # a reader that saw no imports would pass every test below
+    # a reader that saw no imports, or no layers, would pass every test below
     assert "exact.core.cards" in GRAPH["exact.core.enumerator"]
     assert "exact.games.century21.game" in GRAPH["exact.games.century21.solve"]
     assert _cycle({"a": {"b": 1}, "b": {"a": 2}}) == ["a", "b", "a"]
     assert _cycle({"a": {"b": 1}, "b": {}}) is None
+    assert len(LAYERS) >= 6 and "exact.cli" in UPPER and "exact.engines" in LOWER
 
 
 def test_no_import_cycle() -> None:
@@ -125,27 +141,51 @@ def test_no_import_cycle() -> None:
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
 
 
-def test_known_debt_is_still_needed() -> None:
-    for module in MISPLACED_GAME_MODULES:
-        assert module in MODULES and any(_within(t, UPPER) for t in GRAPH[module]), \
-            f"{module} imports no upper layer any more: drop the entry"
+def _package(module: str) -> str:
+    return ".".join(module.split(".")[:2])
+
+
+def test_no_cycle_between_packages() -> None:
+    packages: dict[str, dict[str, int]] = {}
+    for module, targets in GRAPH.items():
+        edges = packages.setdefault(_package(module), {})
+        for target, line in targets.items():
+            if _package(target) != _package(module) and (module, target) not in ALLOWED:
+                edges.setdefault(_package(target), line)
+    for targets in list(packages.values()):
+        for target in targets:
+            packages.setdefault(target, {})
+    cycle = _cycle(packages)
+    assert cycle is None, "package cycle: " + " -> ".join(cycle or [])
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_every_import_goes_down_the_layers(module: str) -> None:
+    place = _layer(module)
+    if place is None:
+        assert module in OUTSIDE_LAYERS, f"{module} is in no layer of pyproject.toml"
+        return
+    wrong = {}
+    for target, line in GRAPH[module].items():
+        target_place = _layer(target)
+        if target_place is None or (module, target) in ALLOWED:
+            continue
+        if target_place[0] < place[0] or (place[1], target_place[1]) in INDEPENDENT:
+            wrong[target] = line
+    assert not wrong, f"{module} imports up or across the layers: {wrong} (module: line)"
 
 
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith("exact.games")))
 def test_games_import_no_upper_layer(module: str) -> None:
-    if module in MISPLACED_GAME_MODULES:
-        pytest.skip("known debt: command-line and analysis code still in exact/games/")
-    upward = {target: line for target, line in GRAPH[module].items()
-              if _within(target, UPPER) or target in MISPLACED_GAME_MODULES}
+    upward = {target: line for target, line in GRAPH[module].items() if _within(target, UPPER)}
     assert not upward, f"{module} imports {upward} (module: line)"
 
 
-@pytest.mark.parametrize("module", ENGINES)
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if _within(m, LOWER)))
 def test_engines_import_no_game(module: str) -> None:
-    games = {target: line for target, line in GRAPH[module].items()
-             if target.startswith("exact.games") and target not in ("exact.model.game",)}
-    upward = {target: line for target, line in GRAPH[module].items() if _within(target, UPPER)}
-    assert not games and not upward, f"{module} imports {games | upward} (module: line)"
+    found = {target: line for target, line in GRAPH[module].items()
+             if _within(target, ("exact.games", *UPPER))}
+    assert not found, f"{module} imports {found} (module: line)"
 
 
 def _docstrings(tree: ast.AST) -> set[int]:

@@ -1,2 +1,14 @@
 """What is computed about a game: bet tables and their statistics, the designer, validation,
-removal, simulation, assumptions."""
+removal, simulation, assumptions.
+
+The library's entry point is re-exported here (``from exact.analysis import analyze``):
+
+>>> from exact.cards import Shoe
+>>> from exact.games import get_game
+>>> len(analyze(get_game("punto-banco"), Shoe.standard(1)).bets["banker"].table().outcomes)
+3
+"""
+
+from exact.analysis.bet_analysis import BetAnalysis, GameAnalysis, analyze
+
+__all__ = ["BetAnalysis", "GameAnalysis", "analyze"]

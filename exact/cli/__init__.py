@@ -1,2 +1,8 @@
 """The command line: one parser, the counting commands, the settle command, the commands a game
-runs its own way."""
+runs its own way.
+
+``main`` is re-exported here: the console script ``exact`` is ``exact.cli:main``."""
+
+from exact.cli.app import main
+
+__all__ = ["main"]

@@ -1,0 +1,8 @@
+"""Cards and shoes under their public name (``from exact.cards import Shoe``, the README's
+Library section): every public name of :mod:`exact.core.cards`, where they are defined.
+
+>>> Shoe.standard(8).size
+416
+"""
+
+from exact.core.cards import *  # noqa: F403  (the public names, whatever the core adds)
