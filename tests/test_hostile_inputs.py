@@ -10,6 +10,7 @@ device is a copy of its node (mknod) inside the case's directory.
 
 from __future__ import annotations
 
+import io
 import os
 import pickle
 import signal
@@ -529,3 +530,25 @@ def test_a_line_break_of_any_kind_in_an_argument_stays_on_one_line(server, separ
                        f"T:2,3:{separator}ë,T:2", "--bet", "tie")
     assert_refused(case, result)
     assert "unrecognized arguments" in result.stderr
+
+
+def test_a_refused_run_prints_no_rule_warning_before_its_one_line(tmp_path, capsys,
+                                                                   monkeypatch):
+    """Found by the fuzz suite: a rule file's RuleWarning (a Natural bonus with one joker
+    never pays) printed before the error of the same run gave two lines; the command line
+    prints warnings (as ``exact: warning: ...``) only when the run succeeds."""
+    from exact.cli import main
+
+    shipped = (Path(__file__).resolve().parents[1] / "exact" / "data" / "century21"
+               / "rules.toml").read_text()
+    rules = tmp_path / "rules.toml"
+    rules.write_text(shipped.replace("jokers = 8", "jokers = 1")
+                     .replace("natural_pays = 1", "natural_pays = 3"))
+    assert main(["analyze", "century21", "--decks", "1", "--rules", str(rules),
+                 "--remove", "X,X"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and error.startswith("exact: error: "), error
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["edge", "century21", "--rules", str(rules), "--json"]) == 0
+    warned = capsys.readouterr().err.splitlines()
+    assert warned and all(line.startswith("exact: warning: rules ") for line in warned), warned

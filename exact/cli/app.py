@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
@@ -79,7 +80,8 @@ def _with_tables(game: Game, shoe: Shoe, bets: list[Bet], args: argparse.Namespa
     return tabled
 
 
-# Warnings of the run, printed only when it succeeds: a refused run's stderr is its one line.
+# Warnings of the run (table issues; Python warnings are caught by main), printed only when it
+# succeeds: a refused run's standard error is its one line.
 _WARNINGS: list[str] = []
 
 
@@ -357,6 +359,17 @@ def refuse_empty_options(args: argparse.Namespace) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     _WARNINGS.clear()
+    with warnings.catch_warnings(record=True) as caught:  # (a rule file's RuleWarning...)
+        warnings.simplefilter("default")
+        status = _run(argv)
+    if status == 0:  # a refused run's standard error is its one line
+        _WARNINGS.extend(f"warning: {warning.message}" for warning in caught)
+        for line in _WARNINGS:
+            print(f"exact: {one_line(line)}", file=sys.stderr)
+    return status
+
+
+def _run(argv: Sequence[str] | None) -> int:
     try:
         arguments = sys.argv[1:] if argv is None else list(argv)
         command = next((a for a in arguments if not a.startswith("-")), None)
@@ -373,8 +386,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             write_file(output, text)
         else:
             sys.stdout.write(text)
-        for line in _WARNINGS:
-            print(f"exact: {one_line(line)}", file=sys.stderr)
     except UsageError as error:
         print(f"exact: usage error: {one_line(error)} (see --help)", file=sys.stderr)
         return EXIT_USAGE
