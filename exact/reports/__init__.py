@@ -7,9 +7,10 @@ Each game contributes its report through two small files and nothing else:
   ``report_data(game, context) -> dict``: the numbers of the report as JSON-ready text
   (every figure computed, none typed), usually ``sections.standard_report_data(...)`` plus
   whatever appendix is particular to the game.
-* ``reports/<game id>.typ``: the Typst template, usually one call of ``standard-report`` from
-  the shared ``reports/lib.typ`` with the game's prose (description, assumptions, appendix).
-* optionally ``reports/published/<game id>.toml``: published figures the verification section
+* ``exact/reports/templates/<game id>.typ``: the Typst template, usually one call of
+  ``standard-report`` from the shared ``templates/lib.typ`` with the game's prose
+  (description, assumptions, appendix).
+* optionally ``exact/data/<game>/published.toml``: published figures the verification section
   checks (the only hand-typed numbers, there to be compared with).
 
 :func:`available_reports` finds the games of :data:`exact.games.REGISTRY` that have both, so
@@ -30,7 +31,8 @@ from exact.errors import ReportError as ReportError
 from exact.games import REGISTRY
 
 REPOSITORY = Path(__file__).resolve().parents[2]
-TEMPLATES = REPOSITORY / "reports"
+# The Typst templates ship inside the package, so an installed package builds its reports
+TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
 def report_module_name(game_id: str) -> str:

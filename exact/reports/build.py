@@ -21,10 +21,17 @@ from exact.core.progress import steps
 from exact.errors import ExactError, one_line
 from exact.games import get_game
 from exact.render.output import json_text
-from exact.reports import TEMPLATES, ReportError, available_reports, report_module, template_path
+from exact.reports import (
+    REPOSITORY,
+    TEMPLATES,
+    ReportError,
+    available_reports,
+    report_module,
+    template_path,
+)
 from exact.reports.sections import Context, build_epoch
 
-BUILD = TEMPLATES / "build"
+BUILD = REPOSITORY / "reports" / "build"
 
 
 def typst_date(epoch: int) -> tuple[int, int, int]:

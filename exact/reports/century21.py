@@ -4,7 +4,7 @@ this module builds its own sections from the game table (strategy pairs, return 
 the hand was decided, strategy tables and maps, table economics, statistics, sensitivity to
 rule options, verification) and reuses the shared cover, formatting and intervals.
 
-The template is ``reports/century21.typ``.
+The template is ``exact/reports/templates/century21.typ``.
 """
 
 from __future__ import annotations

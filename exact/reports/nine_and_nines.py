@@ -5,8 +5,8 @@ target edge), the rarity of every tier, and checks of NINE and NINES against the
 independent references (``exact/reference/nine_and_nines.py``).
 
 The NINE and NINES tables are ILLUSTRATIVE (the seed prints none); the template says so.
-The template is ``reports/nine-and-nines.typ``; the published and asserted figures it is
-checked against are in ``reports/published/nine-and-nines.toml``.
+The template is ``exact/reports/templates/nine-and-nines.typ``; the published and asserted
+figures it is checked against are in ``exact/data/nine_and_nines/published.toml``.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from exact.analysis.designer import EdgeModel, solve_pays
 from exact.analysis.rarity import tier_frequencies
 from exact.analysis.statistics import result_interval
 from exact.core.cards import Shoe
+from exact.games.nine_and_nines import DATA as NINE_DATA
 from exact.games.punto_banco import DATA as PUNTO_BANCO_DATA
 from exact.games.punto_banco import STANDARD_RULES
 from exact.reference import nine_and_nines as nine_reference
@@ -55,7 +56,7 @@ def report_data(game, context: Context) -> dict[str, object]:
         game, context, decks=DECKS, rule_set=(game.rules.id, game.rules.name),
         rule_files=[PUNTO_BANCO_DATA / "rules.toml"] if game.rules == STANDARD_RULES else [],
         examples=EXAMPLES, describe_hands=_hands,
-        published=context.repository / "reports" / "published" / "nine-and-nines.toml",
+        published=NINE_DATA / "published.toml",
         reference=reference,
         brute_force_shoes=[Shoe.parse(text) for text in MAIN_BRUTE_FORCE_SHOES],
         simulated_rounds=SIMULATED_ROUNDS, depleted_shoes=DEPLETED_SHOES, seed=SIMULATION_SEED)

@@ -1,8 +1,8 @@
 """The Punto Banco report's data: every wager the game ships (``game_bets``), so side bets
 appear in every section as soon as their bet files do.
 
-The template is ``reports/punto-banco.typ``; the published figures it is checked against are
-in ``reports/published/punto-banco.toml``.
+The template is ``exact/reports/templates/punto-banco.typ``; the published figures it is
+checked against are in ``exact/data/punto_banco/published.toml``.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def report_data(game: PuntoBanco, context: Context) -> dict[str, object]:
         game, context, decks=DECKS, rule_set=(game.rules.id, game.rules.name),
         rule_files=[DATA / "rules.toml"] if game.rules == STANDARD_RULES else [],
         examples=EXAMPLES, describe_hands=_hands,
-        published=context.repository / "reports" / "published" / "punto-banco.toml",
+        published=DATA / "published.toml",
         reference=reference,
         brute_force_shoes=[Shoe.parse(text) for text in BRUTE_FORCE_SHOES],
         simulated_rounds=SIMULATED_ROUNDS, seed=SIMULATION_SEED)

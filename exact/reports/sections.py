@@ -375,8 +375,8 @@ FIGURE_KINDS = ("count", "total", "house_edge", "house_edge_resolved", "sd",
 
 
 def published_checks(game: Game, bets: Sequence[Bet], path: Path) -> dict[str, object]:
-    """Compare the figures of a published-figures file (see reports/published/) with the
-    library. Counts must agree exactly; rounded figures at their published precision."""
+    """Compare the figures of a published-figures file (exact/data/<game>/published.toml)
+    with the library. Counts must agree exactly; rounded figures at their published precision."""
     text = read_user_file(path, "published figures", ReportError)
     try:
         data = tomllib.loads(text)
@@ -593,7 +593,7 @@ def standard_report_data(game: Game, context: Context, *, decks: int, rule_set: 
                          published: Path | None = None, reference: ModuleType | None = None,
                          brute_force_shoes: Sequence[Shoe] = (), simulated_rounds: int = 20_000,
                          depleted_shoes: int = 30, seed: int = 20261130) -> dict[str, object]:
-    """Every section that ``reports/lib.typ``'s ``standard-report`` lays out, for every wager
+    """Every section that ``templates/lib.typ``'s ``standard-report`` lays out, for every wager
     the game ships (``game_bets``), at ``decks`` decks (the sensitivity uses 1, 2, 4, 6, 8).
 
     ``reference``, if given, is a slow independent implementation with ``brute_force(shoe,
