@@ -173,12 +173,20 @@ def cold(selection: str, limit: float = 120.0, skip: tuple[str, ...] = ("perfect
     def cap_memory() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
 
-    try:
-        done = subprocess.run([sys.executable, "-c", _COLD.format(fast_skip=repr(set(skip))),
-                               selection], capture_output=True, text=True, timeout=limit,
-                              preexec_fn=cap_memory, cwd=Path(__file__).parent.parent)
-    except subprocess.TimeoutExpired:
-        return None
+    import os
+    import tempfile
+
+    # an empty disk cache, so that the compilation is included whatever ran before
+    with tempfile.TemporaryDirectory() as cache:
+        environment = {**os.environ, "EXACT_CACHE_DIR": cache}
+        try:
+            done = subprocess.run([sys.executable, "-c",
+                                   _COLD.format(fast_skip=repr(set(skip))), selection],
+                                  capture_output=True, text=True, timeout=limit,
+                                  preexec_fn=cap_memory, cwd=Path(__file__).parent.parent,
+                                  env=environment)
+        except subprocess.TimeoutExpired:
+            return None
     if done.returncode:
         return None
     seconds, count = done.stdout.split()

@@ -341,9 +341,10 @@ def encode_tuples(items: Sequence[object]) -> tuple[list[object], np.ndarray]:
     # equal bytes. The bytes are only compared here, never read back.
     table: dict[bytes, int] = {}
     values: list[object] = []
+    memo: dict[int, bytes] = {}
 
     def reference(item: object) -> int:
-        typed = _typed(item)
+        typed = _typed(item, memo)
         index = table.get(typed)
         if index is None:
             if type(item) is tuple:
@@ -367,25 +368,35 @@ def encode_tuples(items: Sequence[object]) -> tuple[list[object], np.ndarray]:
     rows = np.empty((len(items), length), dtype=np.int64)
     for column, parts in enumerate(zip(*rows_in, strict=True)):
         # column by column in C: the typed keys, then one Python call per distinct part only
-        typed = list(map(_typed, parts))
+        typed = [_typed(part, memo) for part in parts]
         for part in dict(zip(typed, parts, strict=True)).values():
             reference(part)
         rows[:, column] = list(map(table.__getitem__, typed))
     return values, rows
 
 
-def _typed(item: object) -> bytes:
+def _typed(item: object, memo: dict[int, bytes]) -> bytes:
     """A key telling ``item`` apart from every other part: marshal's bytes, made in C, when
     ``item`` holds no :class:`~exact.core.cards.Label` (marshal takes no tuple subclass); else
-    its parts' keys, a label's marked as such."""
-    try:
-        return marshal.dumps(cast(Any, item), 2)  # marshal's own check: ValueError below
-    except ValueError:
-        if not isinstance(item, tuple):
-            raise TypeError(f"the cache stores tuples of ints, text and None, not {item!r}"
-                            ) from None
-        mark = b"L" if type(item) is Label else b"T"
-        return mark + b"".join(len(key).to_bytes(4, "big") + key for key in map(_typed, item))
+    its parts' keys, a label's marked as such. ``memo`` keeps the keys of the parts that hold
+    labels by ``id``, for one call of :func:`encode_tuples` (which holds every part alive):
+    a compiled deal's hundred thousand records share a few dozen labels."""
+    key = memo.get(id(item))
+    if key is not None:
+        return key
+    if type(item) is not Label:
+        try:
+            return marshal.dumps(cast(Any, item), 2)  # marshal's own check: ValueError below
+        except ValueError:
+            if not isinstance(item, tuple):
+                raise TypeError(f"the cache stores tuples of ints, text and None, not {item!r}"
+                                ) from None
+    mark = b"L" if type(item) is Label else b"T"
+    parts = cast(tuple[object, ...], item)
+    key = mark + b"".join(len(part).to_bytes(4, "big") + part
+                          for part in (_typed(one, memo) for one in parts))
+    memo[id(item)] = key
+    return key
 
 
 def decode_tuples(values: object, rows: np.ndarray) -> list[tuple[object, ...]]:
