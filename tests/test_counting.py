@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections import Counter
 from fractions import Fraction
 
 import pytest
@@ -81,33 +80,6 @@ def test_betting_correlation_and_user_tags():
             parse_tags(bad)
 
 
-def forced_brute_force(shoe: Shoe, position: int, card: Card) -> Counter:
-    """Winners of every ordered deal with ``card`` at ``position``, card by card."""
-    counts = list(shoe.remove([card]).counts)
-    size = sum(counts)
-    out: Counter = Counter()
-
-    def deal(dealt: list, weight: int, free: int) -> None:
-        if len(dealt) >= max(_cards_needed(dealt), position):
-            player, banker = play(dealt + [None] * (6 - len(dealt)))
-            fill = 1
-            for i in range(free, 5):
-                fill *= size - i
-            out[FEATURES["winner"](player, banker)] += weight * fill
-            return
-        if len(dealt) + 1 == position:
-            deal([*dealt, card], weight, free)
-            return
-        for index, left in enumerate(counts):
-            if left:
-                counts[index] -= 1
-                deal([*dealt, CARDS[index]], weight * left, free + 1)
-                counts[index] += 1
-
-    deal([], 1, 0)
-    return out
-
-
 @pytest.mark.parametrize(("position", "card"), [(1, "9H"), (2, "TS"), (5, "4C"), (6, "7D")])
 def test_known_card_at_a_position_matches_brute_force(punto_banco, tracked_bets, position, card):
     shoe = Shoe.parse("A:1,4:2,6:1,7:1,9:2,T:2,8:1")
@@ -115,10 +87,9 @@ def test_known_card_at_a_position_matches_brute_force(punto_banco, tracked_bets,
                       enumerate(shoe.counts)))
     main_bets = [b for b in tracked_bets if b.id in ("banker", "player", "tie")]
     result = next_round(punto_banco, shoe, main_bets, known={position: Card.parse(card)})
-    brute = forced_brute_force(shoe, position, Card.parse(card))
-    banker = result["banker"]
-    assert banker.total == sum(brute.values())
-    assert dict(zip(("banker", "tie", "player"), banker.counts, strict=True)) == brute
+    brute = forced_brute_force_bets(shoe, {position: Card.parse(card)}, main_bets)
+    assert result["banker"].total == sum(brute["banker"])
+    assert {bet.id: list(result[bet.id].counts) for bet in main_bets} == brute
 
 
 def test_known_first_card_averages_to_the_unconditional_round(punto_banco, tracked_bets):
