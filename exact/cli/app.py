@@ -68,7 +68,7 @@ def _selected_bets(game: Game, args: argparse.Namespace) -> list[Bet]:
 
 def _with_tables(game: Game, shoe: Shoe, bets: list[Bet], args: argparse.Namespace) -> list[Bet]:
     """Bets of ``--table`` files replace the bets of the same id, after validation: an error
-    stops the run, each warning is one line on standard error once the run succeeds."""
+    stops the run, each warning is one line on standard error once the run succeeds (main)."""
     from exact.analysis.validation import check_bets, with_tables
 
     if not getattr(args, "table", None):
@@ -76,13 +76,9 @@ def _with_tables(game: Game, shoe: Shoe, bets: list[Bet], args: argparse.Namespa
     tabled = with_tables(game, bets, args.table)
     own = [bet for bet in tabled if bet.source in args.table]
     replaced = {bet.id: bet for bet in bets}
-    _WARNINGS.extend(issue.line for issue in check_bets(game, own, shoe, args.engine, replaced))
+    for issue in check_bets(game, own, shoe, args.engine, replaced):
+        warnings.warn(f"{issue.where}: {issue.message}", stacklevel=1)  # main prints it
     return tabled
-
-
-# Warnings of the run (table issues; Python warnings are caught by main), printed only when it
-# succeeds: a refused run's standard error is its one line.
-_WARNINGS: list[str] = []
 
 
 def _analyze(args: argparse.Namespace) -> str:
@@ -358,14 +354,14 @@ def refuse_empty_options(args: argparse.Namespace) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    _WARNINGS.clear()
-    with warnings.catch_warnings(record=True) as caught:  # (a rule file's RuleWarning...)
+    # The run's warnings (a table file's issues, a rule file's RuleWarning...) are printed only
+    # when it succeeds: a refused run's standard error is its one line.
+    with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("default")
         status = _run(argv)
-    if status == 0:  # a refused run's standard error is its one line
-        _WARNINGS.extend(f"warning: {warning.message}" for warning in caught)
-        for line in _WARNINGS:
-            print(f"exact: {one_line(line)}", file=sys.stderr)
+    if status == 0:
+        for warning in caught:
+            print(f"exact: warning: {one_line(warning.message)}", file=sys.stderr)
     return status
 
 
