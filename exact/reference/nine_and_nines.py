@@ -16,10 +16,10 @@ from exact.core.cards import CARDS, JOKER_ID, Card, Shoe
 def nine_tier(hand: Sequence[Card]) -> str:
     """Tier of Table NINE for one party's first two cards (the illustrative table)."""
     first, second = hand
-    if (first.value + second.value) % 10 != 9:
+    if (first.points + second.points) % 10 != 9:
         return "lose"
     suited = first.suit == second.suit
-    low = min(first.value, second.value)  # 0 = a ten-value card with a 9
+    low = min(first.points, second.points)  # 0 = a ten-value card with a 9
     if not suited:
         return "ten unsuited" if low == 0 else "unsuited"
     return {0: "ten suited", 1: "A-8 suited", 2: "2-7 suited", 3: "3-6 suited",
@@ -32,7 +32,7 @@ NINE_PAYS = {"A-8 suited": 30, "2-7 suited": 20, "3-6 suited": 20, "4-5 suited":
 
 def nines_tier(player: Sequence[Card], banker: Sequence[Card]) -> str:
     """Tier of Table NINES for the first four cards (the illustrative table)."""
-    nines = [(a.value + b.value) % 10 == 9 for a, b in (player, banker)]
+    nines = [(a.points + b.points) % 10 == 9 for a, b in (player, banker)]
     if not any(nines):
         return "lose"
     if not all(nines):
@@ -42,7 +42,7 @@ def nines_tier(player: Sequence[Card], banker: Sequence[Card]) -> str:
         return "diamond twins"
     if sorted(player) == sorted(banker) and player[0].suit == player[1].suit:
         return "suited twins"
-    if all(card.value != 0 for card in (*player, *banker)):
+    if all(card.points != 0 for card in (*player, *banker)):
         return "double without tens"
     return "double"
 
@@ -127,13 +127,13 @@ def nines_by_counting(shoe: Shoe) -> Counter:
             left[second] -= 1
             by_value = [0] * 10
             for index in range(JOKER_ID):
-                by_value[CARDS[index].value] += left[index]
+                by_value[CARDS[index].points] += left[index]
             rest = (size - 2) * (size - 3)
             banker_nines = sum(by_value[v] * by_value[9 - v] for v in range(10))
             banker_ten_nines = 2 * by_value[0] * by_value[9]
             player = (CARDS[first], CARDS[second])
             fill = (size - 4) * (size - 5)
-            if (player[0].value + player[1].value) % 10 != 9:
+            if (player[0].points + player[1].points) % 10 != 9:
                 out["single"] += ways * banker_nines * fill
                 out["lose"] += ways * (rest - banker_nines) * fill
                 continue
@@ -145,7 +145,7 @@ def nines_by_counting(shoe: Shoe) -> Counter:
             special = "diamond twins" if diamond else "suited twins" if suited else None
             if special:
                 out[special] += ways * twins * fill
-            player_has_ten = 0 in (player[0].value, player[1].value)
+            player_has_ten = 0 in (player[0].points, player[1].points)
             doubles = banker_nines - (twins if special else 0)
             ten_doubles = banker_ten_nines - (twins if special and player_has_ten else 0)
             if player_has_ten:

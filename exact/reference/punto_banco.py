@@ -22,7 +22,7 @@ BANKER_DRAWS = {
 
 
 def total(cards: Sequence[Card]) -> int:
-    return sum(card.value for card in cards) % 10
+    return sum(card.points for card in cards) % 10
 
 
 def play(cards: Sequence[Card]) -> tuple[list[Card], list[Card]]:
@@ -34,7 +34,7 @@ def play(cards: Sequence[Card]) -> tuple[list[Card], list[Card]]:
     player_third = None
     if total(player) <= 5:
         player.append(cards[position])
-        player_third = cards[position].value
+        player_third = cards[position].points
         position += 1
     if player_third is None:
         if total(banker) <= 5:
@@ -53,7 +53,9 @@ def pair_kind(hand: Sequence[Card]) -> str:
     return "colored" if first.colour == second.colour else "mixed"
 
 
-FEATURES: dict[str, Callable[[list[Card], list[Card]], object]] = {
+Reader = Callable[[list[Card], list[Card]], object]
+
+FEATURES: dict[str, Reader] = {
     "winner": lambda p, b: ("player" if total(p) > total(b)
                             else "banker" if total(b) > total(p) else "tie"),
     "player_total": lambda p, b: total(p),
@@ -63,14 +65,14 @@ FEATURES: dict[str, Callable[[list[Card], list[Card]], object]] = {
     "cards_dealt": lambda p, b: len(p) + len(b),
     "player_initial_total": lambda p, b: total(p[:2]),
     "banker_initial_total": lambda p, b: total(b[:2]),
-    "player_third": lambda p, b: p[2].value if len(p) == 3 else None,
-    "banker_third": lambda p, b: b[2].value if len(b) == 3 else None,
+    "player_third": lambda p, b: p[2].points if len(p) == 3 else None,
+    "banker_third": lambda p, b: b[2].points if len(b) == 3 else None,
     "player_pair": lambda p, b: pair_kind(p),
     "banker_pair": lambda p, b: pair_kind(b),
     "player_suited": lambda p, b: p[0].suit == p[1].suit,
     "banker_suited": lambda p, b: b[0].suit == b[1].suit,
     "all_same_color": lambda p, b: len({c.colour for c in p + b}) == 1,
-    "highest_value": lambda p, b: max(c.value for c in p + b),
+    "highest_value": lambda p, b: max(c.points for c in p + b),
     "margin": lambda p, b: abs(total(p) - total(b)),
     "player_initial_ranks": lambda p, b: "".join(sorted((p[0].rank, p[1].rank),
                                                         key="A23456789TJQK".index)),
@@ -93,15 +95,26 @@ def _attribute(card: Card | None, attribute: str) -> object:
     return None if card is None else getattr(card, attribute)
 
 
+
+
+def _card_reader(side: str, number: int, attribute: str) -> Reader:
+    return lambda p, b: _attribute(_card_at((p, b), side, number), attribute)
+
+
+def _count_reader(group: Callable[[list[Card], list[Card]], list[Card]], attribute: str,
+                  wanted: str) -> Reader:
+    return lambda p, b: sum(getattr(card, attribute) == wanted for card in group(p, b))
+
+
 # the card-level vocabulary, read off the physical cards: each card by position ...
 for _side in ("player", "banker"):
     for _number in (1, 2, 3):
         for _name in ("rank", "suit", "colour", "value"):
-            FEATURES[f"{_side}_card{_number}_{_name}"] = (
-                lambda p, b, s=_side, n=_number, a=_name: _attribute(_card_at((p, b), s, n), a))
+            FEATURES[f"{_side}_card{_number}_{_name}"] = _card_reader(_side, _number, _name)
 # ... and counts over groups of cards
-_GROUPS = {"first_four": lambda p, b: p[:2] + b[:2], "player": lambda p, b: p,
-           "banker": lambda p, b: b, "dealt": lambda p, b: p + b}
+_GROUPS: dict[str, Callable[[list[Card], list[Card]], list[Card]]] = {
+    "first_four": lambda p, b: p[:2] + b[:2], "player": lambda p, b: p,
+    "banker": lambda p, b: b, "dealt": lambda p, b: p + b}
 _COUNTED = {"aces": ("rank", "A"), "twos": ("rank", "2"), "threes": ("rank", "3"),
             "fours": ("rank", "4"), "fives": ("rank", "5"), "sixes": ("rank", "6"),
             "sevens": ("rank", "7"), "eights": ("rank", "8"), "nines": ("rank", "9"),
@@ -111,8 +124,7 @@ _COUNTED = {"aces": ("rank", "A"), "twos": ("rank", "2"), "threes": ("rank", "3"
             "blacks": ("colour", "black")}
 for _group, _cards in _GROUPS.items():
     for _plural, (_name, _wanted) in _COUNTED.items():
-        FEATURES[f"{_group}_{_plural}"] = (
-            lambda p, b, g=_cards, a=_name, w=_wanted: sum(getattr(c, a) == w for c in g(p, b)))
+        FEATURES[f"{_group}_{_plural}"] = _count_reader(_cards, _name, _wanted)
 
 # Seeing cards by value only: one representative card per value (suits and ranks unknown).
 VALUE_CARDS = [Card("TJQK"[0] if v == 0 else "A23456789"[v - 1]) for v in range(10)]
@@ -141,7 +153,7 @@ def brute_force(shoe: Shoe, names: Sequence[str], *, by: str = "card") -> Counte
 
     def deal(dealt: list[Card], weight: int) -> None:
         if _cards_needed(dealt) == len(dealt):
-            player, banker = play(dealt + [None] * (6 - len(dealt)))
+            player, banker = play(dealt)  # exactly the cards the round reads
             out[tuple(read(player, banker) for read in readers)] += weight * fill_weight(len(dealt))
             return
         for index in [i for i, count in enumerate(counts) if count]:
@@ -164,7 +176,7 @@ def _cards_needed(dealt: list[Card]) -> int:
     if total(player) <= 5:
         if len(dealt) < 5:
             return 5
-        return 6 if dealt[4].value in BANKER_DRAWS[total(banker)] else 5
+        return 6 if dealt[4].points in BANKER_DRAWS[total(banker)] else 5
     return 5 if total(banker) <= 5 else 4
 
 
