@@ -34,7 +34,7 @@ class TierFrequency:
 
     event: str
     pays: Fraction
-    combinations: int
+    combinations: int | Fraction  # as Outcome.combinations
     probability: Fraction
     rounds: int
 

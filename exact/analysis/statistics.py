@@ -27,7 +27,7 @@ class Outcome:
 
     event: str
     pays: Fraction
-    combinations: int
+    combinations: int | Fraction  # a Fraction: expected combinations under a mixed strategy
     probability: Fraction
 
     @property
@@ -47,7 +47,7 @@ class BetTable:
 
     @classmethod
     def from_counts(cls, bet_id: str, name: str, paytable: str,
-                    rows: Sequence[tuple[str, Fraction, int]], total: int) -> BetTable:
+                    rows: Sequence[tuple[str, Fraction, int | Fraction]], total: int) -> BetTable:
         summed = sum(count for _, _, count in rows)
         if summed != total:
             raise AssertionError(f"{bet_id}: event counts sum to {summed}, not {total}")

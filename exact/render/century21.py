@@ -18,6 +18,7 @@ from exact.errors import ExactError
 from exact.games.century21.game import (
     CLASS_NAMES,
     GameTable,
+    Mode,
     Result,
     Strategy,
     describe_set,
@@ -130,7 +131,7 @@ def economics_json(economics: TableEconomics) -> dict[str, Any]:
 
 
 def report(rules: Rules, shoe: Shoe, strategy: str = "house", bet: Fraction | int = 10,
-           collection: Fraction | None = None, mode: str = "total",
+           collection: Fraction | None = None, mode: Mode = "total",
            players: int = 1, dealer_wager: Fraction | None = None) -> dict[str, Any]:
     """Everything ``analyze century21`` prints, as plain JSON-ready data."""
     table = game_table(rules, shoe, mode)

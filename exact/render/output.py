@@ -137,7 +137,7 @@ def to_csv(analysis: GameAnalysis) -> str:
     return out.getvalue()
 
 
-def _grouped(number: int) -> str:
+def _grouped(number: int | Fraction) -> str:
     return f"{number:,}"
 
 

@@ -10,8 +10,10 @@ The template is ``exact/reports/templates/century21.typ``.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from fractions import Fraction
 from types import ModuleType
+from typing import Any
 
 from exact.analysis.assumptions import report_assumptions
 from exact.analysis.century21_economics import table_economics
@@ -195,12 +197,13 @@ def example(rules: Rules, dealer: str, seats: dict[int, str],
             "credits": ", ".join(hand.free_collection_credits)}
 
 
-def strategy_tables(table: GameTable, pairs) -> dict[str, object]:
+def strategy_tables(table: GameTable, pairs: Mapping[str, tuple[Strategy, Strategy]]
+                    ) -> dict[str, object]:
     """P(draw) (or P(end) at the dealer's check) per information set, per strategy."""
-    out = {}
+    out: dict[str, object] = {}
     for side, index, names in (("player", 0, ("house", "best", "equilibrium")),
                                ("dealer", 1, ("house", "dealer-best", "equilibrium"))):
-        rows = {}
+        rows: dict[str, dict[str, Any]] = {}
         for name in names:
             for row in table.strategy_table(side, pairs[name][index]):
                 probability: Fraction = row["probability"]
@@ -304,10 +307,7 @@ def _edges(rules: Rules, shoe: Shoe) -> tuple[Fraction, Fraction]:
 
 
 def sensitivity(rules: Rules, context: Context) -> dict[str, object]:
-    decks = []
-    for n in DECKS:
-        house, value = _edges(rules, Shoe.standard(n, n))
-        decks.append({"label": f"{n} + {n}", "decks": n, "house": house, "equilibrium": value})
+    decks = [(n, *_edges(rules, Shoe.standard(n, n))) for n in DECKS]  # (decks, house, value)
     shoe = Shoe.standard(rules.decks, rules.jokers)
     variants = [("Natural pays " + f"{pay} to 1", rules.replace(natural_pays=Fraction(pay)))
                 for pay in NATURAL_PAYS]
@@ -325,13 +325,13 @@ def sensitivity(rules: Rules, context: Context) -> dict[str, object]:
         rows.append({"rule": label, "house": percent(house, 4, True),
                      "equilibrium": percent(value, 4, True), "default": changed == rules})
     chart = charts.edge_against_decks_lines(
-        [d["decks"] for d in decks],
-        {"House Way": [float(d["house"]) * 100 for d in decks],
-         "Equilibrium": [float(d["equilibrium"]) * 100 for d in decks]},
+        [n for n, _, _ in decks],
+        {"House Way": [float(house) * 100 for _, house, _ in decks],
+         "Equilibrium": [float(value) * 100 for _, _, value in decks]},
         context.out_dir / "decks.svg")
-    return {"decks": [{"label": d["label"], "house": percent(d["house"], 4, True),
-                       "house_exact": str(d["house"]),
-                       "equilibrium": percent(d["equilibrium"], 4, True)} for d in decks],
+    return {"decks": [{"label": f"{n} + {n}", "house": percent(house, 4, True),
+                       "house_exact": str(house),
+                       "equilibrium": percent(value, 4, True)} for n, house, value in decks],
             "rules": rows, "chart": chart}
 
 

@@ -53,7 +53,7 @@ class Context:
 
 
 # --- formatting ------------------------------------------------------------------------------
-def grouped(number: int) -> str:
+def grouped(number: float | Fraction) -> str:
     """Display text.
 
     >>> grouped(4998398275503360)
@@ -196,10 +196,13 @@ def summary(analysis: GameAnalysis) -> list[dict[str, str]]:
 def return_tables(analysis: GameAnalysis) -> list[dict[str, object]]:
     """Per wager: every paytable's return table with exact counts and its statistics."""
     out: dict[str, dict[str, object]] = {}
+    tables: dict[str, list[dict[str, object]]] = {}  # the "tables" of each entry of out
     for bet, table in _tables(analysis):
-        entry = out.setdefault(bet.id, {"id": bet.id, "name": bet.name,
-                                        "description": bet.description, "tables": []})
-        entry["tables"].append({
+        if bet.id not in out:
+            tables[bet.id] = []
+            out[bet.id] = {"id": bet.id, "name": bet.name, "description": bet.description,
+                           "tables": tables[bet.id]}
+        tables[bet.id].append({
             "paytable": table.paytable,
             "default": table.paytable == bet.paytable,
             "rows": [{"event": o.event, "pays": pays_text(o.pays),
@@ -392,7 +395,7 @@ def published_checks(game: Game, bets: Sequence[Bet], path: Path) -> dict[str, o
         kind = figure.get("what")
         if kind not in FIGURE_KINDS:
             raise ReportError(f"{where}: 'what' must be one of {FIGURE_KINDS}, got {kind!r}")
-        decks = figure.get("decks", 8)
+        decks = _figure_decks(figure, where)
         if decks not in cache:
             cache[decks] = analyze(game, Shoe.standard(decks), bets)
         computed, label = _computed_figure(tallies, figure, kind, known, cache[decks], where)
@@ -424,7 +427,8 @@ def _feature_tallies(game: Game, figures: Sequence[Mapping[str, object]],
             names = figure.get("features")
             if not isinstance(names, dict) or not names:
                 raise ReportError(f"feature figure {figure!r}: 'features' must be a table")
-            wanted.setdefault(figure.get("decks", 8), set()).update(names)
+            wanted.setdefault(_figure_decks(figure, f"feature figure {figure!r}"),
+                              set()).update(names)
     tallies = {}
     for decks, names in wanted.items():
         ordered = sorted(names)
@@ -437,35 +441,51 @@ def _feature_tallies(game: Game, figures: Sequence[Mapping[str, object]],
     return tallies
 
 
+def _figure_decks(figure: Mapping[str, object], where: str) -> int:
+    """The decks a figure is computed on (8 if it does not say)."""
+    decks = figure.get("decks", 8)
+    if type(decks) is not int:
+        raise ReportError(f"{where}: 'decks' must be a whole number, got {decks!r}")
+    return decks
+
+
 def _computed_figure(tallies: Mapping[int, tuple[list[str], Counter]],
                      figure: Mapping[str, object], kind: str, known: Mapping[str, Bet],
-                     analysis: GameAnalysis, where: str) -> tuple[object, str]:
+                     analysis: GameAnalysis, where: str) -> tuple[Fraction | float, str]:
     if kind == "total":
         return analysis.total, "total (denominator)"
     if kind.startswith("feature"):
-        wanted = dict(figure["features"])
-        names, tally = tallies[figure.get("decks", 8)]
+        features = figure["features"]
+        if not isinstance(features, dict):  # (checked by _feature_tallies already)
+            raise ReportError(f"{where}: 'features' must be a table")
+        wanted = dict(features)
+        names, tally = tallies[_figure_decks(figure, where)]
         positions = [(names.index(n), v) for n, v in wanted.items()]
         count = sum(c for key, c in tally.items() if all(key[i] == v for i, v in positions))
         label = ", ".join(f"{n} = {v}" for n, v in wanted.items())
         return (count, label) if kind == "feature_count" else (
             Fraction(count, analysis.total), f"P({label})")
     bet_id = figure.get("bet")
-    if bet_id not in known:
+    if not isinstance(bet_id, str) or bet_id not in known:
         raise ReportError(f"{where}: unknown bet {bet_id!r}")
     bet_analysis = analysis.bets[bet_id]
-    table = bet_analysis.table(figure.get("paytable"))
+    paytable = figure.get("paytable")
+    if paytable is not None and not isinstance(paytable, str):
+        raise ReportError(f"{where}: 'paytable' must be a paytable's name, got {paytable!r}")
+    table = bet_analysis.table(paytable)
     if kind == "count":
         names = [e.name for e in bet_analysis.bet.events]
-        if figure.get("event") not in names:
-            raise ReportError(f"{where}: bet {bet_id!r} has no event {figure.get('event')!r}")
-        return (bet_analysis.counts[names.index(figure["event"])],
-                f"{table.name}: {figure['event']} (count)")
+        event = figure.get("event")
+        if not isinstance(event, str) or event not in names:
+            raise ReportError(f"{where}: bet {bet_id!r} has no event {event!r}")
+        return bet_analysis.counts[names.index(event)], f"{table.name}: {event} (count)"
     if kind == "house_edge":
         return table.house_edge, f"{table.name} ({table.paytable}): house edge (%)"
     if kind == "house_edge_exact":
         return table.house_edge, f"{table.name} ({table.paytable}): house edge (exact)"
     if kind == "house_edge_resolved":
+        if table.house_edge_per_resolved_bet is None:
+            raise ReportError(f"{where}: bet {bet_id!r} never resolves (it always pushes)")
         return (table.house_edge_per_resolved_bet,
                 f"{table.name} ({table.paytable}): edge per resolved bet (%)")
     return table.standard_deviation, f"{table.name} ({table.paytable}): standard deviation"

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from exact import DATA as PACKAGE_DATA
 from exact.core.parsing import QUANTITIES, parse_integer, parse_number, shown
@@ -26,6 +27,7 @@ from exact.model.game import read_rule_file
 DATA = PACKAGE_DATA / "century21"
 TOTALS = range(10)
 ACTIONS = ("seat-by-seat", "whole-hand")
+_LARGEST_SHOE = QUANTITIES["decks"].maximum or 0  # (the decks' bound is set: 10**22)
 
 
 class RuleWarning(UserWarning):
@@ -100,7 +102,7 @@ class Rules:
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise RuleError(f"rule {name}: must be a non-negative integer, got "
                                 f"{shown(value)}")
-            if value > QUANTITIES["decks"].maximum:
+            if value > _LARGEST_SHOE:
                 raise RuleError(f"rule {name}: {shown(value)} is past the largest shoe "
                                 "(README: Input limits)")
         if self.decks == 0 and self.jokers == 0:
@@ -151,14 +153,15 @@ class Rules:
                           RuleWarning, stacklevel=3)
 
     def __hash__(self) -> int:
-        return self._hash
+        hashed: int = self.__dict__["_hash"]  # set in __post_init__; no field: it is no rule
+        return hashed
 
     def __eq__(self, other: object) -> bool:
         return self is other or (isinstance(other, Rules) and hash(self) == hash(other) and all(
             getattr(self, f.name) == getattr(other, f.name) for f in dataclasses.fields(self)))
 
-    def replace(self, **changes: object) -> Rules:
-        """A copy with some options changed (validated again)."""
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some options changed (validated again: the values may be anything)."""
         return dataclasses.replace(self, **changes)
 
     @property
@@ -196,7 +199,8 @@ class Rules:
         unknown = set(data) - known
         if unknown:
             raise RuleError(f"{source}: unknown rule(s) {sorted(unknown)}")
-        flat: dict[str, object] = {k: v for k, v in data.items()
+        # values as the file gives them: Rules(...) checks every one (__post_init__)
+        flat: dict[str, Any] = {k: v for k, v in data.items()
                                    if k not in ("showdown", "drawing", "collection",
                                                 "settlement")}
         for section in ("showdown", "drawing", "settlement"):
