@@ -58,12 +58,18 @@ class Leaf(NamedTuple):
 
 
 class StrategyGame(Protocol):
-    """What the algorithms of this module use of a game (see the module docstring)."""
+    """What the algorithms of this module use of a game (see the module docstring); read
+    only, so that a frozen dataclass such as :class:`SequenceForm` is one."""
 
-    total: int
-    sets: tuple[Mapping[InfoSet, tuple[Action, ...]], Mapping[InfoSet, tuple[Action, ...]]]
-    parents: tuple[Mapping[InfoSet, Path], Mapping[InfoSet, Path]]
-    leaves: Sequence[Leaf]
+    @property
+    def total(self) -> int: ...
+    @property
+    def sets(self) -> tuple[Mapping[InfoSet, tuple[Action, ...]],
+                            Mapping[InfoSet, tuple[Action, ...]]]: ...
+    @property
+    def parents(self) -> tuple[Mapping[InfoSet, Path], Mapping[InfoSet, Path]]: ...
+    @property
+    def leaves(self) -> Sequence[Leaf]: ...
 
 
 @dataclass(frozen=True)

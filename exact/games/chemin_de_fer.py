@@ -41,6 +41,7 @@ from exact.core.enumerator import falling
 from exact.engines.strategy_games import (
     Equilibria,
     Equilibrium,
+    InfoSet,
     Leaf,
     SequenceForm,
     Strategy,
@@ -49,6 +50,7 @@ from exact.engines.strategy_games import (
     pure,
     zero_sum_equilibrium,
 )
+from exact.engines.strategy_games import Path as StrategyPath
 from exact.engines.strategy_games import best_response as generic_best_response
 from exact.errors import ExactError, RuleError
 from exact.errors import StrategyError as StrategyError
@@ -103,8 +105,9 @@ class Rules:
         path = Path(path)
         data = read_rule_file(path)
         try:
-            house = data["house_way"]
-            third = house["banker_draws_on_player_third"]
+            house = _table(data["house_way"], "[house_way]")
+            third = _table(house["banker_draws_on_player_third"],
+                           "[house_way.banker_draws_on_player_third]")
             return cls(
                 id=str(data["id"]), name=str(data.get("name", data["id"])),
                 naturals=_totals(data["naturals"]),
@@ -155,6 +158,12 @@ def _totals(values: object) -> frozenset[int]:
                                                and 0 <= v <= 9 for v in values):
         raise RuleError(f"expected a list of totals 0-9, got {values!r}")
     return frozenset(values)
+
+
+def _table(value: object, name: str) -> Mapping[str, object]:
+    if not isinstance(value, Mapping):
+        raise RuleError(f"{name} must be a table, got {value!r}")
+    return value
 
 
 def _integer(value: object) -> int:
@@ -209,7 +218,7 @@ def sequence_form(rules: Rules, decks: int | None, information: str) -> Sequence
 @lru_cache(maxsize=32)  # bounded: each commission is a rule set of its own
 def _sequence_form(rules: Rules, decks: int | None, information: str) -> SequenceForm:
     replace = decks is None
-    counts = list(WITH_REPLACEMENT_DECK) if replace else [16 * decks, *[4 * decks] * 9]
+    counts = list(WITH_REPLACEMENT_DECK) if decks is None else [16 * decks, *[4 * decks] * 9]
     size = sum(counts)
 
     def fill(dealt: int) -> int:  # ways to deal the rest of the six-card unit
@@ -274,6 +283,7 @@ def _sequence_form(rules: Rules, decks: int | None, information: str) -> Sequenc
                     if player_total in rules.naturals or banker_total in rules.naturals:
                         add((), (), player_total, banker_total, weight * fill(4))
                         continue
+                    choices: list[tuple[StrategyPath, bool]]  # (Player's choices, stands)
                     if player_total in rules.player_chooses_on:
                         infoset = player_set(information, a, b)
                         player_sets[infoset] = ACTIONS
@@ -302,14 +312,29 @@ def _sequence_form(rules: Rules, decks: int | None, information: str) -> Sequenc
         leaves=leaves)
 
 
-def _banker_order(infoset: tuple) -> tuple:
-    _kind, tag, third = infoset
+def _banker_order(infoset: InfoSet) -> tuple[str, int]:
+    _kind, tag, third = set_parts(infoset)
     return (repr(tag), -1 if third is None else third)
 
 
+Tag = int | tuple[int, int]  # what a side sees of its two cards: their total, or both values
+
+
+def set_parts(infoset: InfoSet) -> tuple[str, Tag, int | None]:
+    """(side, what it sees of its cards, the Player's third card or None) of one of this
+    game's information sets: ``("player", tag)`` or ``("banker", tag, third)``.
+
+    >>> set_parts(("player", 5)), set_parts(("banker", (1, 2), 9))
+    (('player', 5, None), ('banker', (1, 2), 9))
+    """
+    if not isinstance(infoset, tuple) or len(infoset) not in (2, 3):
+        raise StrategyError(f"not an information set of Chemin de Fer: {infoset!r}")
+    return infoset[0], infoset[1], infoset[2] if len(infoset) == 3 else None
+
+
 # --- strategies -------------------------------------------------------------------------------
-def banker_total(infoset: tuple) -> int:
-    tag = infoset[1]
+def banker_total(infoset: InfoSet) -> int:
+    tag = set_parts(infoset)[1]
     return tag if isinstance(tag, int) else sum(tag) % 10
 
 
@@ -324,7 +349,8 @@ def _house_player(rules: Rules):
 
 def _house_banker(rules: Rules):
     return lambda infoset, _actions: (
-        DRAW if rules.house_banker_draws(banker_total(infoset), infoset[2]) else STAND)
+        DRAW if rules.house_banker_draws(banker_total(infoset), set_parts(infoset)[2])
+        else STAND)
 
 
 def equilibrium(rules: Rules, decks: int | None, information: str) -> Equilibrium:
@@ -408,9 +434,10 @@ class Analysis:
         lines.append("")
         lines.append("Banker: D draws, S stands, else the probability of drawing; columns: "
                      "the Player's third card (- stood)")
-        grid: dict[object, dict[int | None, str]] = {}
+        grid: dict[Tag, dict[int | None, str]] = {}
         for h in self.game.sets[1]:
-            grid.setdefault(h[1], {})[h[2]] = _cell(self.strategies[1][h][DRAW])
+            _, tag, third = set_parts(h)
+            grid.setdefault(tag, {})[third] = _cell(self.strategies[1][h][DRAW])
         thirds: list[int | None] = [None, *range(10)]
         lines.append(f"  {'Banker':8}" + "".join(f"{'-' if t is None else t:>7}" for t in thirds))
         for tag, row in grid.items():
@@ -423,17 +450,16 @@ def _cell(probability: Fraction) -> str:
     return "D" if probability == 1 else "S" if probability == 0 else str(probability)
 
 
-def describe_set(infoset: tuple) -> str:
+def describe_set(infoset: InfoSet) -> str:
     """Words for an information set.
 
     >>> describe_set(("banker", (1, 2), None)), describe_set(("banker", 3, 9))
     ('Banker 1+2, Player stood', "Banker 3, Player's third card 9")
     """
-    kind, tag = infoset[0], infoset[1]
+    kind, tag, third = set_parts(infoset)
     own = str(tag) if isinstance(tag, int) else "+".join(map(str, tag))
     if kind == "player":
         return f"Player {own}"
-    third = infoset[2]
     return f"Banker {own}, " + ("Player stood" if third is None
                                 else f"Player's third card {third}")
 
