@@ -170,7 +170,7 @@ class SpreadsheetError(ExactError):
 
 
 class FramesError(ExactError, ImportError):
-    """A DataFrame was asked for but pandas is not installed (:mod:`exact.core.frames`)."""
+    """A DataFrame was asked for but pandas is not installed (:mod:`exact.analysis.frames`)."""
 
 
 class WidgetsError(ExactError, ImportError):

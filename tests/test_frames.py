@@ -8,8 +8,8 @@ from fractions import Fraction
 import pytest
 
 from exact.analysis.bet_analysis import analyze, game_bets
+from exact.analysis.frames import FramesError
 from exact.core.cards import Shoe
-from exact.core.frames import FramesError
 
 from conftest import require_module
 

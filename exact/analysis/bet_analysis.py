@@ -67,8 +67,8 @@ class BetAnalysis:
 
     def to_frame(self):
         """A pandas DataFrame: one row per paytable and event (exact values and floats)."""
+        from exact.analysis.frames import frame
         from exact.analysis.statistics import table_rows
-        from exact.core.frames import frame
 
         return frame(row for table in self.ordered_tables() for row in table_rows(table))
 
@@ -113,8 +113,8 @@ class GameAnalysis:
         >>> frame.loc[0, "probability"]
         Fraction(8954111587648, 19524993263685)
         """
+        from exact.analysis.frames import frame
         from exact.analysis.statistics import table_rows
-        from exact.core.frames import frame
 
         return frame({"game": self.game.id, "shoe_cards": self.shoe.size,
                       "group": bet.bet.group, "own_paytable": table.paytable == bet.bet.paytable,
@@ -125,8 +125,8 @@ class GameAnalysis:
     def summary_frame(self):
         """A pandas DataFrame with one row per bet and paytable: house edge, hit frequency,
         variance and SD, top award and its odds (exact and float)."""
+        from exact.analysis.frames import frame
         from exact.analysis.statistics import summary_row
-        from exact.core.frames import frame
 
         return frame(summary_row(table) for table in self.all_tables())
 

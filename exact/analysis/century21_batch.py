@@ -32,9 +32,8 @@ from typing import Any
 import numpy as np
 
 from exact.analysis.removal import RemovalTable, removable_keys, removal_table
-from exact.core.cards import JOKER, RANKS, Shoe, rank_value
+from exact.core.cards import JOKER, RANKS, Shoe, rank_value, standard_shoe
 from exact.core.enumerator import falling
-from exact.core.shoe_options import standard_shoe
 from exact.engines import cache
 from exact.engines.batch import PayVector
 from exact.engines.compiled import (

@@ -18,7 +18,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
-from exact.core.frames import frame, html_table
+from exact.analysis.frames import frame, html_table
 
 
 @dataclass(frozen=True)
@@ -186,7 +186,7 @@ def one_in_text(probability: Fraction, digits: int = 4) -> str:
     return f"1 in {text}"
 
 
-# --- rows and HTML of bet tables, for DataFrames and notebooks (:mod:`exact.core.frames`) ---------
+# --- rows and HTML of bet tables, for DataFrames and notebooks (:mod:`exact.analysis.frames`) ----
 def table_rows(table: BetTable) -> list[dict[str, Any]]:
     """One row per event of ``table``: exact values and their floats.
 

@@ -15,10 +15,10 @@ from typing import NoReturn
 
 from exact.analysis.bet_analysis import ENGINES, analyze, game_bets
 from exact.cli.own_commands import own_command
+from exact.cli.shoe_options import options_shoe
 from exact.core.cards import Shoe
 from exact.core.files import OUTPUT_HELP, write_file
 from exact.core.parsing import number_option
-from exact.core.shoe_options import options_shoe
 from exact.errors import ExactError, UsageError, one_line
 from exact.games import REGISTRY, game_ids, get_game
 from exact.model.bets import Bet, format_pays

@@ -22,9 +22,9 @@ from exact.analysis.century21_batch import (
 )
 from exact.analysis.removal import parse_tags
 from exact.cli.counting import eor_report, eor_text
+from exact.cli.shoe_options import full_shoe, options_shoe, removed
 from exact.core.cards import Card
 from exact.core.parsing import parse_number
-from exact.core.shoe_options import full_shoe, options_shoe, removed
 from exact.errors import ExactError
 from exact.games.century21.game import Century21
 from exact.games.century21.rules import Rules

@@ -38,6 +38,7 @@ from exact.analysis.simulation import (
     tags_tuple,
 )
 from exact.cli.own_commands import own_command
+from exact.cli.shoe_options import full_shoe, options_shoe
 from exact.core.cards import RANKS, Card, parse_cards
 from exact.core.files import OUTPUT_HELP
 from exact.core.parsing import (
@@ -50,7 +51,6 @@ from exact.core.parsing import (
     shown,
 )
 from exact.core.progress import Tracker
-from exact.core.shoe_options import full_shoe, options_shoe
 from exact.engines.batch import BetEvaluator, supported_bets
 from exact.engines.live import KnownCardError, next_round, slow_with_known
 from exact.errors import BetFileError, ExactError, RuleError

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cached_property
 from typing import NamedTuple
 
@@ -354,3 +355,24 @@ class View:
 
 
 VALUE_VIEW = View()
+
+
+def standard_shoe(decks: int | None, jokers: int | None = None, default_decks: int = 8,
+                  default_jokers: int = 0) -> Shoe:
+    """``decks`` full decks (None: ``default_decks``) and ``jokers`` jokers (None: the game's
+    ``default_jokers`` per ``default_decks`` decks, which must give a whole number).
+
+    >>> standard_shoe(6, None, 8, 8).jokers, standard_shoe(6, 2, 8, 8).jokers
+    (6, 2)
+    """
+    if decks is None:
+        return Shoe.standard(default_decks, default_jokers if jokers is None else jokers)
+    if decks < 1:
+        raise ShoeError(f"--decks {decks}: at least one deck")
+    if jokers is None:
+        proportional = Fraction(default_jokers * decks, default_decks or 1)
+        if proportional.denominator != 1:
+            raise ShoeError(f"--decks {decks}: the game's {default_jokers} jokers to "
+                            f"{default_decks} decks give no whole number; use --jokers or --shoe")
+        jokers = int(proportional)
+    return Shoe.standard(decks, jokers)

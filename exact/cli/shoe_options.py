@@ -20,9 +20,8 @@ exact.errors.ShoeError: --shoe is empty: give a composition such as ..., or leav
 from __future__ import annotations
 
 import argparse
-from fractions import Fraction
 
-from exact.core.cards import Shoe
+from exact.core.cards import Shoe, standard_shoe
 from exact.errors import ShoeError
 
 
@@ -48,27 +47,6 @@ def full_shoe(args: argparse.Namespace, decks: int = 8, jokers: int = 0) -> Shoe
             raise ShoeError(f"--shoe {text!r} names no card")
         return shoe
     return standard_shoe(wanted_decks, wanted_jokers, decks, jokers)
-
-
-def standard_shoe(decks: int | None, jokers: int | None = None, default_decks: int = 8,
-                  default_jokers: int = 0) -> Shoe:
-    """``decks`` full decks (None: ``default_decks``) and ``jokers`` jokers (None: the game's
-    ``default_jokers`` per ``default_decks`` decks, which must give a whole number).
-
-    >>> standard_shoe(6, None, 8, 8).jokers, standard_shoe(6, 2, 8, 8).jokers
-    (6, 2)
-    """
-    if decks is None:
-        return Shoe.standard(default_decks, default_jokers if jokers is None else jokers)
-    if decks < 1:
-        raise ShoeError(f"--decks {decks}: at least one deck")
-    if jokers is None:
-        proportional = Fraction(default_jokers * decks, default_decks or 1)
-        if proportional.denominator != 1:
-            raise ShoeError(f"--decks {decks}: the game's {default_jokers} jokers to "
-                            f"{default_decks} decks give no whole number; use --jokers or --shoe")
-        jokers = int(proportional)
-    return Shoe.standard(decks, jokers)
 
 
 def removed(args: argparse.Namespace, shoe: Shoe) -> Shoe:
