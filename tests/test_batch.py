@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -154,3 +155,30 @@ def test_shoes_whose_size_passes_int64_stay_exact(punto_banco):
     for bet in bets:
         assert [int(c) for c in batch[bet.id][0]] == list(direct.bets[bet.id].counts), bet.id
     assert sum(direct.bets["banker"].counts) == falling(shoe.size, 6) > 2**300
+
+
+def _evaluators(punto_banco):
+    from exact.analysis.century21_batch import evaluator_for
+
+    yield BetEvaluator(punto_banco, [b for b in game_bets(punto_banco) if b.group == "main"])
+    yield evaluator_for()
+
+
+def test_every_evaluator_keeps_the_one_protocol(punto_banco) -> None:
+    """A bet game's evaluator and 21st Century Baccarat's fixed-strategy one answer alike:
+    per wager, counts over N!/(N-r)!, and values that are those counts' numerators over their
+    denominators."""
+    shoes = [Shoe.standard(1, jokers=1), Shoe.standard(1, jokers=1).remove(["5", "X"])]
+    for evaluator in _evaluators(punto_banco):
+        jokerless = [shoe.remove(["X"] * shoe.jokers) for shoe in shoes] \
+            if isinstance(evaluator, BetEvaluator) else shoes
+        counts = evaluator.counts(jokerless)
+        numerators, denominators = evaluator.numerators(jokerless)
+        values = evaluator.expected_values(jokerless)
+        assert set(counts) == set(numerators) == set(denominators) == set(values) != set()
+        for wager, rows in counts.items():
+            assert [int(sum(row)) for row in rows] == [
+                falling(shoe.size, evaluator.round_cards) for shoe in jokerless]
+            assert values[wager] == [Fraction(int(n), int(d)) for n, d in zip(
+                numerators[wager], denominators[wager], strict=True)]
+            assert values[wager][0] != values[wager][1]

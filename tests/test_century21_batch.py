@@ -12,6 +12,7 @@ import pytest
 
 from exact.analysis.century21_batch import (
     CLASS_KEYS,
+    PLAYER,
     Century21Evaluator,
     class_removal_table,
     class_weights,
@@ -91,8 +92,8 @@ def direct_outcomes(evaluator, shoe: Shoe) -> Counter:
 def test_compiled_equals_enumerator_and_game_table_on_small_shoes(evaluator, house_pair,
                                                                   number) -> None:
     shoes = small_joker_shoes(seed=2024, number=number)
-    batch = evaluator.counts(shoes)
-    values = evaluator.expected_values(shoes)
+    batch = evaluator.counts(shoes)[PLAYER]
+    values = evaluator.expected_values(shoes)[PLAYER]
     assert len({shoe.counts for shoe in shoes}) > 0.9 * number
     assert sum(s.jokers > 0 for s in shoes) > 0.6 * number
     for shoe, row, value in zip(shoes, batch, values, strict=True):
@@ -104,14 +105,14 @@ def test_compiled_equals_enumerator_and_game_table_on_small_shoes(evaluator, hou
 
 
 def test_full_shoe_house_way_edge_is_the_published_figure(evaluator) -> None:
-    assert evaluator.expected_values([FULL]) == [HOUSE_WAY_EDGE]
+    assert evaluator.expected_values([FULL]) == {PLAYER: [HOUSE_WAY_EDGE]}
     table = game_table(DEFAULT_RULES, FULL)
     assert evaluator.results(FULL) == dict(table.evaluate(*table.house_way()).counts)
 
 
 def test_compiled_equals_game_table_on_depleted_full_shoes(evaluator, house_pair) -> None:
     shoes = depleted_full_shoes(seed=11, number=4, keep=300)
-    for shoe, row in zip(shoes, evaluator.counts(shoes), strict=True):
+    for shoe, row in zip(shoes, evaluator.counts(shoes)[PLAYER], strict=True):
         table = game_table(DEFAULT_RULES, shoe)
         expected = dict(table.evaluate(*house_pair).counts)
         assert {o: int(c) for o, c in zip(evaluator.outcomes, row, strict=True) if c} == expected
@@ -135,8 +136,8 @@ def test_best_response_pair_is_compiled_too() -> None:
     best = evaluator_for(DEFAULT_RULES, "best")
     table = game_table(DEFAULT_RULES, FULL)
     dealer = table.house_way()[1]
-    assert best.expected_values([FULL])[0] == table.value(table.player_best_response(dealer),
-                                                          dealer) > HOUSE_WAY_EDGE
+    assert best.expected_values([FULL])[PLAYER][0] == table.value(
+        table.player_best_response(dealer), dealer) > HOUSE_WAY_EDGE
     shoe = small_joker_shoes(seed=5, number=1)[0]
     assert Counter(best.results(shoe)) == direct_outcomes(best, shoe)
     with pytest.raises(StrategyError):
@@ -147,9 +148,9 @@ def test_number_tiers_agree(evaluator) -> None:
     shoes = [FULL, *depleted_full_shoes(seed=3, number=3, keep=250),
              *small_joker_shoes(seed=4, number=20)]
     matrix = counts_matrix(shoes)
-    narrow = evaluator.counts(matrix)  # float64 tier: 424**6 < 2**53
-    wide = evaluator.counts(matrix, wider=np.int64)
-    python = evaluator.counts(matrix, wider=object)
+    narrow = evaluator.counts(matrix)[PLAYER]  # float64 tier: 424**6 < 2**53
+    wide = evaluator.counts(matrix, wider=np.int64)[PLAYER]
+    python = evaluator.counts(matrix, wider=object)[PLAYER]
     assert wide.dtype == np.int64 and python.dtype == object
     assert np.array_equal(narrow, wide) and all(
         int(a) == int(b) for a, b in zip(wide.ravel(), python.ravel(), strict=True))
@@ -181,7 +182,7 @@ def test_eor_cli_json_equals_the_evaluator(evaluator, capsys) -> None:
     player = data["bets"]["player"]
     assert Fraction(player["expected_value"]["exact"]) == HOUSE_WAY_EDGE
     effects = {k: Fraction(v["exact"]) for k, v in player["effects_of_removal"].items()}
-    values = evaluator.expected_values([remove_class(FULL, key) for key in CLASS_KEYS])
+    values = evaluator.expected_values([remove_class(FULL, key) for key in CLASS_KEYS])[PLAYER]
     assert effects == {key: value - HOUSE_WAY_EDGE
                        for key, value in zip(CLASS_KEYS, values, strict=True)}
     assert player["effects_of_removal"]["X"]["float"] == float(effects["X"])

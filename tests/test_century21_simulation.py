@@ -64,7 +64,7 @@ def test_every_hand_is_the_real_deal_at_its_exact_edge():
     seed = np.random.SeedSequence(11).spawn(1)
     tallies = play_shoes(setting, seed)[0]
     unseen, pays = replay(seed[0], cut=200)
-    values = evaluator_for(DEFAULT_RULES).expected_values(unseen)
+    values = evaluator_for(DEFAULT_RULES).expected_values(unseen)["player"]
     before, after = tallies["player-before-collection"], tallies["player"]
     assert before.rounds == after.rounds == len(unseen) > 20
     assert before.count_bets == len(unseen)

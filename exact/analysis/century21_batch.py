@@ -16,7 +16,7 @@ of shoes is one :class:`BatchProjection` product: exact outcome counts over ``N!
 float64, int64 or Python integers as :func:`exact.engines.compiled.batch_dtype` bounds them.
 
 >>> evaluator = evaluator_for(DEFAULT_RULES)
->>> evaluator.expected_values([Shoe.standard(8, jokers=8)])[0]
+>>> evaluator.expected_values([Shoe.standard(8, jokers=8)])[PLAYER][0]
 Fraction(-1149375068384, 87616138805055)
 """
 
@@ -35,7 +35,7 @@ from exact.analysis.removal import RemovalTable, removable_keys, removal_table
 from exact.core.cards import JOKER, RANKS, Shoe, rank_value, standard_shoe
 from exact.core.enumerator import falling
 from exact.engines import cache
-from exact.engines.batch import PayVector
+from exact.engines.batch import PayVector, Shoes
 from exact.engines.compiled import (
     BatchProjection,
     CompiledDeal,
@@ -114,13 +114,21 @@ def compiled_pair(deal: Century21Deal) -> CompiledDeal:
     return load_or_compile(deal, _key_parts(deal))
 
 
+PLAYER = "player"  # the one wager the evaluator tracks: the player's bet
+
+
 @dataclass(frozen=True)
 class Century21Evaluator:
     """Exact outcome counts and player's expected value of one fixed pure strategy pair for
-    batches of shoes (rows of :func:`exact.engines.compiled.counts_matrix`)."""
+    batches of shoes (rows of :func:`exact.engines.compiled.counts_matrix`): an
+    :class:`~exact.engines.batch.Evaluator` of one wager, :data:`PLAYER`."""
 
     deal: Century21Deal
     strategy: str = "house"
+
+    @property
+    def round_cards(self) -> int:
+        return self.deal.round_cards
 
     @cached_property
     def compiled(self) -> CompiledDeal:
@@ -160,29 +168,32 @@ class Century21Evaluator:
     def _pays(self) -> PayVector:
         return PayVector.of([pay for _, pay in self.outcomes])
 
-    def counts(self, shoes: Sequence[Shoe] | np.ndarray, wider: type | None = None
-               ) -> np.ndarray:
-        """A (shoes x outcomes) array of exact counts over ``N!/(N-6)!`` (``wider`` as in
-        :meth:`CompiledDeal.batch_term_weights`: int64 or object to cross-check the tiers)."""
+    def counts(self, shoes: Shoes, wider: type | None = None) -> dict[str, np.ndarray]:
+        """The player's (shoes x outcomes) array of exact counts over ``N!/(N-6)!`` (``wider``
+        as in :meth:`CompiledDeal.batch_term_weights`: int64 or object to cross-check the
+        tiers)."""
         matrix = shoes if isinstance(shoes, np.ndarray) else counts_matrix(shoes)
-        return self.projection.counts(matrix, wider)[0]
+        return {PLAYER: self.projection.counts(matrix, wider)[0]}
 
-    def numerators(self, shoes: Sequence[Shoe] | np.ndarray, wider: type | None = None
-                   ) -> tuple[np.ndarray, list[int]]:
-        """Expected values as integer numerators over per-shoe denominators."""
+    def numerators(self, shoes: Shoes, wider: type | None = None
+                   ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+        """The player's expected values as integer numerators over per-shoe denominators."""
         matrix = shoes if isinstance(shoes, np.ndarray) else counts_matrix(shoes)
         totals = [falling(int(n), ROUND_CARDS) for n in shoe_sizes(matrix)]
-        return self._pays.numerators(self.counts(matrix, wider), totals, wider)
+        numerators, denominators = self._pays.numerators(self.counts(matrix, wider)[PLAYER],
+                                                         totals, wider)
+        return {PLAYER: numerators}, {PLAYER: np.array(denominators, dtype=object)}
 
-    def expected_values(self, shoes: Sequence[Shoe] | np.ndarray, wider: type | None = None
-                        ) -> list[Fraction]:
+    def expected_values(self, shoes: Shoes, wider: type | None = None
+                        ) -> dict[str, list[Fraction]]:
         """The player's exact expected pay per unit bet (before collection), per shoe."""
         numerators, denominators = self.numerators(shoes, wider)
-        return [Fraction(int(n), d) for n, d in zip(numerators, denominators, strict=True)]
+        return {PLAYER: [Fraction(int(n), int(d)) for n, d in
+                         zip(numerators[PLAYER], denominators[PLAYER], strict=True)]}
 
     def results(self, shoe: Shoe) -> dict[Outcome, int]:
         """Non-zero outcome counts of one shoe, keyed like :attr:`Result.counts`."""
-        row = self.counts([shoe])[0]
+        row = self.counts([shoe])[PLAYER][0]
         return {outcome: int(c) for outcome, c in zip(self.outcomes, row, strict=True) if c}
 
 
@@ -248,8 +259,8 @@ def class_removal_table(evaluator: Century21Evaluator, shoe: Shoe, depth: int = 
     keys = removable_keys(CLASS_KEYS, lambda key: class_count(shoe, key), depth)
     return removal_table(shoe, keys, lambda cards, key: remove_class(cards, key, depth),
                          lambda card: class_key(card.rank),
-                         lambda shoes: {"player": evaluator.expected_values(shoes)},
-                         {"player": f"Player's bet ({evaluator.strategy} strategy pair)"},
+                         evaluator,
+                         {PLAYER: f"Player's bet ({evaluator.strategy} strategy pair)"},
                          depth, removal_sets)
 
 

@@ -20,7 +20,7 @@ Settings come from :attr:`SimulationConfig.options` (``rules``: a rule file's TO
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -28,6 +28,7 @@ import numpy as np
 from exact.analysis.century21_batch import (
     CLASS_KEYS,
     HELD_FIXED,
+    PLAYER,
     class_key,
     class_removal_table,
     class_weights,
@@ -37,7 +38,7 @@ from exact.analysis.century21_batch import (
 from exact.analysis.removal import RemovalTable
 from exact.analysis.simulation import Edges, SimulationConfig, SimulationError, representatives
 from exact.core.cards import CARDS, Card
-from exact.core.enumerator import deal_from_cards
+from exact.core.enumerator import Record, deal_from_cards
 from exact.core.parsing import load_toml
 from exact.errors import RuleError
 from exact.games.century21.game import ROUND_CARDS, Century21, card_class, record_outcome
@@ -86,7 +87,7 @@ class Century21Play:
         self.names = {wager: names[wager] for wager in config.bet_ids or names}
         self.card_class = np.array([card_class(card) for card in CARDS], dtype=np.int64)
         self._cards = representatives(self.card_class.tolist())
-        self._outcomes: dict[Hashable, Fraction] = {}
+        self._outcomes: dict[Record, Fraction] = {}
 
     @property
     def _fee_per_unit(self) -> Fraction:
@@ -95,12 +96,13 @@ class Century21Play:
     def tag_key(self, card: Card) -> str | None:
         return class_key(card.rank)
 
-    def read_round(self, classes: tuple[int, ...]) -> tuple[Hashable, int]:
+    def read_round(self, classes: tuple[int, ...]) -> tuple[Record, int]:
         return deal_from_cards(self.evaluator.deal, [self._cards[c] for c in classes])
 
     def edges(self, compositions: np.ndarray) -> Edges:
-        numerators, denominators = self.evaluator.numerators(compositions)
-        gross = [int(n) for n in numerators]
+        numerators, over = self.evaluator.numerators(compositions)
+        gross = [int(n) for n in numerators[PLAYER]]
+        denominators = [int(d) for d in over[PLAYER]]
         # n/d - p/q = (n q - p d) / (d q): Python integers, which int64 need not hold
         p, q = self._fee_per_unit.numerator, self._fee_per_unit.denominator
         after = ([n * q - p * d for n, d in zip(gross, denominators, strict=True)],
@@ -108,13 +110,13 @@ class Century21Play:
         return {wager: after if wager == AFTER else (gross, denominators)
                 for wager in self.names}
 
-    def pays(self, records: Sequence[Hashable]) -> dict[str, list[Fraction]]:
+    def pays(self, records: Sequence[Record]) -> dict[str, list[Fraction]]:
         gross = [self._pay(record) for record in records]
         fee = self._fee_per_unit
         return {wager: [pay - fee for pay in gross] if wager == AFTER else gross
                 for wager in self.names}
 
-    def _pay(self, record: Hashable) -> Fraction:
+    def _pay(self, record: Record) -> Fraction:
         # a few hundred distinct hands recur: each is settled once per process
         pay = self._outcomes.get(record)
         if pay is None:

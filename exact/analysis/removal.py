@@ -33,7 +33,7 @@ from fractions import Fraction
 
 from exact.core.cards import RANKS, Card, Shoe, parse_cards
 from exact.core.parsing import parse_integer, shown
-from exact.engines.batch import BetEvaluator
+from exact.engines.batch import BetEvaluator, Evaluator
 from exact.errors import CountError as CountError
 from exact.errors import CountInputError as CountInputError
 from exact.model.bets import Bet
@@ -54,13 +54,13 @@ class RemovalTable:
 
 def effects_of_removal(game: Game, shoe: Shoe, bets: Sequence[Bet], depth: int = 1,
                        removal_sets: Sequence[str] = (),
-                       evaluator: BetEvaluator | None = None) -> RemovalTable:
+                       evaluator: Evaluator | None = None) -> RemovalTable:
     """Exact change of each bet's expected value per card of each rank removed from ``shoe``
     (``depth`` cards of the rank at a time), and for each removal set (e.g. ``"5 5 9"``)."""
     evaluator = evaluator or BetEvaluator(game, bets)
     return removal_table(shoe, removable_keys(RANKS, shoe.count, depth),
                          lambda cards, rank: cards.remove([rank] * depth),
-                         lambda card: card.rank, evaluator.expected_values,
+                         lambda card: card.rank, evaluator,
                          {b.id: b.name for b in bets}, depth, removal_sets)
 
 
@@ -91,20 +91,19 @@ def removable_keys(keys: Sequence[str], count: Callable[[str], int], depth: int
 
 def removal_table(shoe: Shoe, keys: Sequence[str], remove: Callable[[Shoe, str], Shoe],
                   key_of: Callable[[Card], str],
-                  values: Callable[[list[Shoe]], Mapping[str, Sequence[Fraction]]],
-                  names: Mapping[str, str], depth: int = 1,
+                  evaluator: Evaluator, names: Mapping[str, str], depth: int = 1,
                   removal_sets: Sequence[str] = ()) -> RemovalTable:
     """Effects of removal of any game: ``keys`` name the card classes (ranks, or a game's own
     classes), ``remove(shoe, key)`` takes ``depth`` cards of a class out, ``key_of`` classes a
-    card of a removal set, and ``values`` gives each bet's exact expected values for a list of
-    shoes (one batch: the shoe, each class removed, each removal set removed)."""
+    card of a removal set, and ``evaluator`` gives each bet's exact expected values for a list
+    of shoes (one batch: the shoe, each class removed, each removal set removed)."""
     if depth < 1:
         raise CountError(f"removal depth must be at least 1, got {depth}")
     sets = [parse_cards(text) for text in removal_sets]
     if any(not cards for cards in sets):
         raise CountError("a --removal-set names no card; e.g. --removal-set '5 5 9'")
     shoes = [shoe, *(remove(shoe, key) for key in keys), *(shoe.remove(cards) for cards in sets)]
-    values_of = values(shoes)
+    values_of = evaluator.expected_values(shoes)
     base = {bet_id: values_of[bet_id][0] for bet_id in names}
     effects = {bet_id: {key: (values_of[bet_id][1 + i] - base[bet_id]) / depth
                         for i, key in enumerate(keys)} for bet_id in names}

@@ -34,7 +34,7 @@ import math
 import multiprocessing
 import os
 from collections import deque
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -47,6 +47,7 @@ import numpy as np
 from exact.analysis.bet_analysis import game_bets
 from exact.analysis.removal import RANK_WEIGHTS, RemovalTable, effects_of_removal
 from exact.core.cards import CARDS, JOKER, JOKER_ID, RANKS, Card, Shoe, View
+from exact.core.enumerator import Record
 from exact.core.parsing import MAX_SIMULATED_CARDS, MAX_SIMULATED_DECKS, MAX_SIMULATED_SHOES
 from exact.engines.batch import BetEvaluator, supported_bets
 from exact.errors import ShoeError
@@ -121,32 +122,48 @@ class SimulationConfig:
 
 
 # --- what the simulation needs of a game ---------------------------------------------------------
-Edges = Mapping[str, tuple[Sequence[int], Sequence[int]]]  # wager -> (numerators, denominators)
+Integers = Sequence[int] | np.ndarray  # exact integers: a list, or an int64 or object array
+Edges = Mapping[str, tuple[Integers, Integers]]  # wager -> (numerators, denominators)
 
 
 class ShoePlay(Protocol):
     """A game's wagers on real shoes. Rounds are read from sequences of card *classes* (the
     attributes the wagers and the deal see): the engine reads each distinct one once."""
 
-    names: Mapping[str, str]  # tracked wager id -> name, in report order
-    full: np.ndarray  # the full shoe: counts of the 53 card ids
-    decks: int  # the true count is per deck of full.sum() / decks cards
-    round_cards: int  # the most cards a round uses
-    card_class: np.ndarray  # the class of each card id
-    tag_keys: Sequence[str]  # what count tags name (ranks, or a game's classes)
-    weights: Mapping[str, int]  # cards of each tag key in a deck
+    # (read-only members, so that a play may hold them as a dict, a tuple or a string)
+    @property
+    def names(self) -> Mapping[str, str]:
+        """Tracked wager id -> name, in report order."""
+    @property
+    def full(self) -> np.ndarray:
+        """The full shoe: counts of the 53 card ids."""
+    @property
+    def decks(self) -> int:
+        """The true count is per deck of full.sum() / decks cards."""
+    @property
+    def round_cards(self) -> int:
+        """The most cards a round uses."""
+    @property
+    def card_class(self) -> np.ndarray:
+        """The class of each card id."""
+    @property
+    def tag_keys(self) -> Sequence[str]:
+        """What count tags name (ranks, or a game's classes)."""
+    @property
+    def weights(self) -> Mapping[str, int]:
+        """Cards of each tag key in a deck."""
 
     def tag_key(self, card: Card) -> str | None:
         """The tag key of a card (None: tagged 0)."""
 
-    def read_round(self, classes: tuple[int, ...]) -> tuple[Hashable, int]:
+    def read_round(self, classes: tuple[int, ...]) -> tuple[Record, int]:
         """The round dealt from cards of these classes (in dealing order) and the cards it
         used; it must depend on the first ``used`` classes only."""
 
     def edges(self, compositions: np.ndarray) -> Edges:
         """Exact expected value per unit of every wager for each row of 53 card counts."""
 
-    def pays(self, records: Sequence[Hashable]) -> Mapping[str, Sequence[Fraction]]:
+    def pays(self, records: Sequence[Record]) -> Mapping[str, Sequence[Fraction]]:
         """Every wager's pay per unit on each round read."""
 
     def removal(self) -> RemovalTable:
@@ -192,14 +209,14 @@ class BetPlay:
     def tag_key(self, card: Card) -> str | None:
         return None if card.is_joker else card.rank
 
-    def read_round(self, classes: tuple[int, ...]) -> tuple[Hashable, int]:
+    def read_round(self, classes: tuple[int, ...]) -> tuple[Record, int]:
         return _cards_used(self.game, [self._cards[c] for c in classes])
 
     def edges(self, compositions: np.ndarray) -> Edges:
         numerators, denominators = self.evaluator.numerators(compositions)
         return {bet.id: (numerators[bet.id], denominators[bet.id]) for bet in self.bets}
 
-    def pays(self, records: Sequence[Hashable]) -> dict[str, list[Fraction]]:
+    def pays(self, records: Sequence[Record]) -> dict[str, list[Fraction]]:
         events = settle_records(self.game, self.bets, list(records))
         return {bet.id: [bet.events[int(e)].pays for e in events[index]]
                 for index, bet in enumerate(self.bets)}
@@ -353,7 +370,7 @@ _LABELS_COUNT_CARDS: dict[str, bool | int] = {}  # game id -> its records show e
 _CHECKED_ROUNDS = 50
 
 
-def _cards_used(game: Game, cards: Sequence) -> tuple[object, int]:
+def _cards_used(game: Game, cards: Sequence[Card]) -> tuple[Record, int]:
     """The record of the round dealt from the top of ``cards`` and how many cards it used.
 
     A record normally holds the labels of the cards dealt (:data:`exact.core.cards.Label`), so they
@@ -392,7 +409,7 @@ def _labels_in(record: object) -> int:
 
 
 def _read(play: ShoePlay, rounds_seen: dict[tuple[int, ...], tuple], key: tuple[int, ...]
-          ) -> tuple[Hashable, int]:
+          ) -> tuple[Record, int]:
     """The round of a window of classes: a round depends on its first ``used`` cards only, so
     it is kept under that prefix and read once per process."""
     for length in range(1, len(key) + 1):
@@ -412,7 +429,7 @@ class _Shoe:
     wager) before each round."""
 
     compositions: list[np.ndarray] = field(default_factory=list)
-    records: list[Hashable] = field(default_factory=list)
+    records: list[Record] = field(default_factory=list)
     true_counts: list[np.ndarray] = field(default_factory=list)
 
 
@@ -435,7 +452,7 @@ def _deal_shoe(play: ShoePlay, rounds_seen: dict, rules: ShoeRules,
     return shoe
 
 
-def _tally(rounds: range, edges: tuple[Sequence[int], Sequence[int]], pays: Sequence[Fraction],
+def _tally(rounds: range, edges: tuple[Integers, Integers], pays: Sequence[Fraction],
            true_counts: Sequence[float], trigger: float | None) -> BetTally:
     """One wager over one shoe's rounds (indices into the job's batch)."""
     numerators, denominators = edges
@@ -460,7 +477,7 @@ def play_shoes(config: SimulationConfig, seeds: Sequence[np.random.SeedSequence]
     play, rounds_seen = _setup(config)
     triggers = dict(config.triggers)
     wagers = list(play.names)
-    tags = {wager: dict(keys) for wager, keys in config.tags}
+    tags: dict[str, dict[str | None, int]] = {wager: dict(keys) for wager, keys in config.tags}
     tag_of_card = np.array([[tags.get(wager, {}).get(play.tag_key(card), 0) for wager in wagers]
                             for card in CARDS], dtype=np.int64)  # cards x wagers
     shoes = [_deal_shoe(play, rounds_seen, config.shoe, seed, tag_of_card) for seed in seeds]

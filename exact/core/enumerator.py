@@ -31,7 +31,9 @@ from exact.core.cards import Card, Label, Shoe, View
 from exact.errors import ShoeError
 
 State = Any
-Record = Hashable
+# what analyses see of a round: its parts (hands or card groups, as Labels or class
+# indices), then any flags
+Record = tuple[Hashable, ...]
 
 
 @dataclass(frozen=True)

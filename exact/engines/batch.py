@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache, partial
 from math import lcm
+from typing import Protocol
 
 import numpy as np
 
@@ -47,6 +48,33 @@ from exact.errors import BatchError as BatchError
 from exact.model.bets import Bet, settle_records
 from exact.model.features import Needs
 from exact.model.game import Game, compiled_key
+
+Shoes = Sequence[Shoe] | np.ndarray  # shoes, or their rows of 53 card counts (counts_matrix)
+
+
+class Evaluator(Protocol):
+    """What every engine's evaluator offers and every command that evaluates many shoes uses
+    (``eor``, ``edge``, ``simulate``): per tracked wager (by id), exact results for a batch of
+    shoes. :class:`BetEvaluator` is the bet games'; a strategy game evaluates its fixed
+    strategies the same way (21st Century Baccarat: ``exact.analysis.century21_batch``)."""
+
+    @property
+    def round_cards(self) -> int:
+        """``r``, the cards of the counting unit: counts are over ``N!/(N-r)!``."""
+        ...
+
+    def counts(self, shoes: Shoes) -> dict[str, np.ndarray]:
+        """Per wager, a (shoes x events) array of exact counts over ``N!/(N-r)!``."""
+        ...
+
+    def numerators(self, shoes: Shoes) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+        """Per wager, exact expected values as (numerators, denominators): integer arrays
+        (int64 when bounded, else Python ints) with EV = numerator / denominator."""
+        ...
+
+    def expected_values(self, shoes: Shoes) -> dict[str, list[Fraction]]:
+        """Per wager, the exact expected value per unit for every shoe."""
+        ...
 
 
 def batch_path(game: Game, bet: Bet) -> str | None:
@@ -153,7 +181,8 @@ class PayVector:
 
 
 class BetEvaluator:
-    """Exact event counts and expected values of ``bets`` for batches of shoes."""
+    """Exact event counts and expected values of ``bets`` for batches of shoes: the
+    :class:`Evaluator` of a bet game."""
 
     def __init__(self, game: Game, bets: Sequence[Bet]) -> None:
         self.game = game
@@ -175,7 +204,7 @@ class BetEvaluator:
         self.round_cards = next(iter(groups))[1].round_cards if groups else 0
         self._pays = {bet.id: PayVector.of([e.pays for e in bet.events]) for bet in self.bets}
 
-    def counts(self, shoes: Sequence[Shoe] | np.ndarray) -> dict[str, np.ndarray]:
+    def counts(self, shoes: Shoes) -> dict[str, np.ndarray]:
         """Per bet, a (shoes x events) array of exact counts over ``N!/(N-r)!``."""
         matrix = shoes if isinstance(shoes, np.ndarray) else counts_matrix(shoes)
         out: dict[str, np.ndarray] = {}
@@ -184,8 +213,7 @@ class BetEvaluator:
                 out[bet.id] = block
         return {bet.id: out[bet.id] for bet in self.bets}
 
-    def numerators(self, shoes: Sequence[Shoe] | np.ndarray
-                   ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    def numerators(self, shoes: Shoes) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
         """Exact expected values as (numerators, denominators) per bet: integer arrays with
         EV = numerator / denominator (int64 when bounded, else Python ints)."""
         matrix = shoes if isinstance(shoes, np.ndarray) else counts_matrix(shoes)
@@ -196,18 +224,11 @@ class BetEvaluator:
             denominators[bet_id] = np.array(over, dtype=object)
         return numerators, denominators
 
-    def expected_values(self, shoes: Sequence[Shoe] | np.ndarray) -> dict[str, list[Fraction]]:
+    def expected_values(self, shoes: Shoes) -> dict[str, list[Fraction]]:
         """Exact expected value per unit of every bet for every shoe."""
         numerators, denominators = self.numerators(shoes)
         return {bet_id: [Fraction(int(n), int(d)) for n, d in
                          zip(numerators[bet_id], denominators[bet_id], strict=True)]
-                for bet_id in numerators}
-
-    def edges(self, shoes: Sequence[Shoe] | np.ndarray) -> dict[str, np.ndarray]:
-        """Expected values as floats (for display and averages; signs are exact)."""
-        numerators, denominators = self.numerators(shoes)
-        return {bet_id: np.array([int(n) / int(d) for n, d in
-                                  zip(numerators[bet_id], denominators[bet_id], strict=True)])
                 for bet_id in numerators}
 
 

@@ -34,8 +34,8 @@ from fractions import Fraction
 from itertools import combinations_with_replacement
 
 from exact.core.cards import CARDS, JOKER, RANKS, Card, Shoe, View
-from exact.core.enumerator import falling, group_coefficient
-from exact.engines.batch import BetEvaluator
+from exact.core.enumerator import Record, falling, group_coefficient
+from exact.engines.batch import BetEvaluator, Evaluator
 from exact.engines.plan import plan
 from exact.errors import KnownCardError as KnownCardError
 from exact.errors import ShoeError
@@ -60,7 +60,7 @@ class NextRound:
 
 def next_round(game: Game, shoe: Shoe, bets: Sequence[Bet],
                known: Mapping[int, Card] | None = None,
-               evaluator: BetEvaluator | None = None) -> dict[str, NextRound]:
+               evaluator: Evaluator | None = None) -> dict[str, NextRound]:
     """Exact counts of every bet's events for the next round dealt from ``shoe`` (the unseen
     cards), with ``known`` cards forced at their positions (1-based)."""
     known = dict(known or {})
@@ -119,9 +119,9 @@ def _forced(game: Game, shoe: Shoe, bets: Sequence[Bet],
     if size < free_total:
         raise ShoeError(f"{size} unseen cards cannot fill a round of {unit}")
     tallies = {b.id: [0] * len(b.events) for b in bets}
-    memo: dict[object, tuple[int, ...]] = {}
+    memo: dict[Record, tuple[int, ...]] = {}
 
-    def finish(record: object, weight: int) -> None:
+    def finish(record: Record, weight: int) -> None:
         if record not in memo:
             features = {name: game.read(record, name) for name in
                         set().union(*(b.features for b in bets))}
@@ -176,7 +176,7 @@ def _forced_on_deal(game: Game, rest: Shoe, bets: Sequence[Bet],
     unit, free_total, size = deal.round_cards, deal.round_cards - len(known), rest.size
     if size < free_total:
         raise ShoeError(f"{size} unseen cards cannot fill a round of {unit}")
-    leaves: dict[object, int] = {}
+    leaves: dict[Record, int] = {}
     if not isinstance(game, DealtPositions):
         raise CapabilityError(f"{game.id} does not say which positions its draws fill")
     dealt_positions = game.dealt_positions
