@@ -32,7 +32,7 @@ def on_terminal() -> bool:
         return False
 
 
-def _bar(total: int | None, description: str, unit: str, **options: object):
+def _bar(total: int | None, description: str, unit: str, **options: object) -> Any:  # a tqdm bar
     from tqdm import tqdm
 
     return tqdm(total=total, desc=description, unit=unit, file=sys.stderr, leave=False,

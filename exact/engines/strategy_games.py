@@ -36,14 +36,18 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations, product
 from math import lcm
-from typing import Literal, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 
 from exact.errors import SolveError as SolveError
+
+if TYPE_CHECKING:  # numpy and scipy load only when the LP is solved
+    import numpy as np
 
 InfoSet = Hashable
 Action = str
 Path = tuple[tuple[InfoSet, Action], ...]  # one side's (information set, action) choices
 Strategy = dict[InfoSet, dict[Action, Fraction]]
+Chooser = Callable[[InfoSet, tuple[Action, ...]], Action]  # a set and its actions -> one action
 Number = Fraction | int
 DENOMINATOR_LIMITS = (1, 2, 3, 4, 6, 8, 12, 100, 10**4, 10**6, 10**9)
 
@@ -93,7 +97,7 @@ class Equilibrium:
 
     @property
     def verified(self) -> bool:
-        return self.gains == (0, 0)
+        return self.gains == (Fraction(0), Fraction(0))
 
 
 @dataclass(frozen=True)
@@ -108,8 +112,7 @@ class Equilibria:
         return self.exhaustive and len(self.found) == 1
 
 
-def pure(game: StrategyGame, side: int, choose: Callable[[InfoSet, tuple[Action, ...]], Action]
-         ) -> Strategy:
+def pure(game: StrategyGame, side: int, choose: Chooser) -> Strategy:
     """The pure strategy of ``side`` that plays ``choose(set, actions)`` at every set."""
     return {h: _pure(choose(h, actions), actions) for h, actions in game.sets[side].items()}
 
@@ -140,7 +143,7 @@ def evaluate(game: StrategyGame, first: Strategy, second: Strategy) -> tuple[Fra
 
 
 def best_response(game: StrategyGame, side: int, other: Strategy,
-                  default: Callable[[InfoSet, tuple[Action, ...]], Action] | None = None
+                  default: Chooser | None = None
                   ) -> Strategy:
     """``side``'s exact pure best response to the other side's ``other`` strategy.
 
@@ -174,7 +177,7 @@ def best_response(game: StrategyGame, side: int, other: Strategy,
 
 
 def deviation_gains(game: StrategyGame, first: Strategy, second: Strategy,
-                    defaults: tuple[Callable | None, Callable | None] = (None, None)
+                    defaults: tuple[Chooser | None, Chooser | None] = (None, None)
                     ) -> tuple[tuple[Fraction, Fraction], tuple[Fraction, Fraction]]:
     """(both values, both sides' gains by their best deviation), exact. Gains are never
     negative; both are 0 exactly when the pair is a Nash equilibrium."""
@@ -201,15 +204,19 @@ def _sequences(game: StrategyGame, side: int) -> dict[tuple[InfoSet, Action] | N
     return index
 
 
-def solve_lp(game: StrategyGame):
+Sequences = dict[tuple[InfoSet, Action] | None, int]  # a side's sequences -> LP column
+
+
+def solve_lp(game: StrategyGame
+             ) -> tuple[tuple[np.ndarray, np.ndarray], float, tuple[Sequences, Sequences]]:
     """Both sides' realisation plans (floats) and the LP value of side 0, by scipy's HiGHS."""
-    import numpy as np
+    import numpy as np  # (loaded here, on first use: the module imports fast without it)
     from scipy.optimize import linprog
     from scipy.sparse import coo_matrix, csr_matrix, hstack
 
     indexes = (_sequences(game, 0), _sequences(game, 1))
 
-    def constraints(side: int):
+    def constraints(side: int) -> Any:  # a scipy sparse matrix
         rows, cols, data = [0], [0], [1.0]
         for row, infoset in enumerate(sorted(game.sets[side], key=repr), start=1):
             parent = game.parents[side][infoset]
@@ -248,7 +255,8 @@ def solve_lp(game: StrategyGame):
     return (first.x[:n_x], second.x[:n_y]), float(-first.fun), indexes
 
 
-def _behaviour(game: StrategyGame, side: int, plan, index, limit: int) -> Strategy:
+def _behaviour(game: StrategyGame, side: int, plan: np.ndarray, index: Sequences, limit: int
+               ) -> Strategy:
     strategy: Strategy = {}
     for infoset, actions in game.sets[side].items():
         weights = [max(float(plan[index[infoset, a]]), 0.0) for a in actions]
@@ -426,8 +434,10 @@ def _bilinear(game: StrategyGame) -> _Bilinear:
         if any(len(actions) != 2 for actions in game.sets[side].values()) or any(
                 game.parents[side].values()):
             raise SolveError("bimatrix_equilibria needs one binary choice per side and deal")
-    constant: tuple[dict, dict] = ({h: 0 for h in game.sets[0]}, {h: 0 for h in game.sets[1]})
-    slope: tuple[dict, dict] = ({h: defaultdict(int) for h in game.sets[0]},
+    constant: tuple[dict[InfoSet, int], dict[InfoSet, int]] = (
+        {h: 0 for h in game.sets[0]}, {h: 0 for h in game.sets[1]})
+    slope: tuple[dict[InfoSet, dict[InfoSet, int]], dict[InfoSet, dict[InfoSet, int]]] = (
+        {h: defaultdict(int) for h in game.sets[0]},
                                 {h: defaultdict(int) for h in game.sets[1]})
 
     def linear(side: int, path: Path) -> tuple[InfoSet | None, int, int]:
@@ -476,7 +486,7 @@ def bimatrix_equilibria(game: StrategyGame, max_candidates: int = 5_000) -> Equi
     """
     form = _bilinear(game)
     first_sets, second_sets = sorted(game.sets[0], key=repr), sorted(game.sets[1], key=repr)
-    found: dict[tuple, tuple[Strategy, Strategy]] = {}
+    found: dict[PairKey, tuple[Strategy, Strategy]] = {}
     exhaustive = True
     tried = 0
     for size in range(len(first_sets) + 1):
@@ -516,7 +526,8 @@ def _may_vanish(form: _Bilinear, infoset: InfoSet, fixed: Mapping[InfoSet, int],
 
 def _try_support(form: _Bilinear, game: StrategyGame, fixed: Mapping[InfoSet, int],
                  mixed: Sequence[InfoSet], indifferent: Sequence[InfoSet],
-                 second_sets: Sequence[InfoSet]):
+                 second_sets: Sequence[InfoSet]
+                 ) -> tuple[tuple[Strategy, Strategy] | None, bool] | None:
     """(equilibrium or None, whether no degeneracy was met); None if the support is empty."""
     clean = True
     first: dict[InfoSet, Number] = dict(fixed)
@@ -582,12 +593,15 @@ def _behaviours(game: StrategyGame, side: int, first_action: Mapping[InfoSet, Nu
     return result
 
 
-def _key(pair: tuple[Strategy, Strategy]) -> tuple:
+PairKey = tuple[tuple[tuple[str, tuple[Fraction, ...]], ...], ...]  # a pair, by reprs of sets
+
+
+def _key(pair: tuple[Strategy, Strategy]) -> PairKey:
     return tuple(tuple(sorted(((repr(h), tuple(p.values())) for h, p in s.items())))
                  for s in pair)
 
 
-def _equilibria(game: StrategyGame, found: Mapping[tuple, tuple[Strategy, Strategy]]
+def _equilibria(game: StrategyGame, found: Mapping[PairKey, tuple[Strategy, Strategy]]
                 ) -> tuple[Equilibrium, ...]:
     result = []
     for key in sorted(found):

@@ -8,7 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from exact.core.cards import Card
+from exact.core.cards import Card, Shoe
 from exact.core.enumerator import Deal, Distribution, Record, enumerate_rounds
 from exact.core.parsing import load_toml, read_user_file
 from exact.errors import BetFileError, RuleError
@@ -56,7 +56,7 @@ class Game:
         a fresh process reads it back instead of walking the deal again."""
         return _compile(self, needs)
 
-    def enumerate(self, needs: Needs, shoe) -> Distribution:
+    def enumerate(self, needs: Needs, shoe: Shoe) -> Distribution:
         """The direct recursive enumeration (no compilation), for small or one-off shoes."""
         return enumerate_rounds(self.deal(needs), shoe)
 

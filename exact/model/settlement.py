@@ -26,11 +26,13 @@ from fractions import Fraction
 from typing import Any
 
 from exact.core.cards import Card, parse_cards
+from exact.core.enumerator import Record
 from exact.core.parsing import parse_number, shown
 from exact.errors import SettlementError as SettlementError
 from exact.errors import SettlementInputError as SettlementInputError
 from exact.model.bets import Bet, Event, game_bets
 from exact.model.contracts import MainWager
+from exact.model.features import Feature
 from exact.model.game import Game
 
 
@@ -192,7 +194,7 @@ NINES takes them only beside a wager on Player, Banker or Tie
                               "beside a wager on Player, Banker or Tie")
 
 
-def _readable(feature, record) -> bool:
+def _readable(feature: Feature, record: Record) -> bool:
     try:
         feature.read(record)
     except (IndexError, TypeError):
