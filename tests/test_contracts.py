@@ -70,6 +70,14 @@ def test_a_strategy_game_has_no_bet_table_and_says_so() -> None:
     (["edge", "punto-banco", "--information", "cards"], "century21"),
     (["settle", "punto-banco", "--dice", "3"], "century21"),
     (["settle", "century21", "--cards", "9H 9D 2C 3C"], "nine-and-nines, punto-banco"),
+    # a strategy game takes no bet game's option on the commands of bet tables
+    (["design", "century21", "--bet", "tie", "--solve-for", "Tie", "--target-edge", "0.05"],
+     "nine-and-nines, punto-banco"),
+    (["design", "chemin-de-fer", "--bet", "tie", "--solve-for", "Tie", "--target-edge", "1%",
+      "--paytable", "x"], "nine-and-nines, punto-banco"),
+    (["list-bets", "century21", "--bets", "mine.toml"], "nine-and-nines, punto-banco"),
+    (["features", "chemin-de-fer", "--bets", "mine.toml"], "nine-and-nines, punto-banco"),
+    (["eor", "chemin-de-fer", "--decks", "6"], "century21, nine-and-nines, punto-banco"),
 ])
 def test_one_games_option_is_refused_on_another(argv: list[str], owners: str, capsys) -> None:
     assert main(argv) == 2
@@ -81,15 +89,32 @@ def test_one_games_option_is_refused_on_another(argv: list[str], owners: str, ca
 
 def test_every_option_belongs_to_some_game() -> None:
     """No option of a command is refused by every game (each is someone's)."""
-    from exact.cli.app import SHARED_OPTIONS, _command_parsers, build_parser, game_options
+    from exact.cli.app import SHARED_OPTIONS, build_parser, game_options
 
-    for command, parser in _command_parsers(build_parser()).items():
+    commands = build_parser().commands
+    assert {"analyze", "design", "list-bets", "features", "eor", "simulate", "edge",
+            "settle", "games"} <= set(commands)
+    for command, parser in commands.items():
         if command == "games":
             continue
         taken = set(SHARED_OPTIONS).union(*(game_options(get_game(game_id), command)
                                             for game_id in REGISTRY))
-        options = {action.dest for action in parser._actions if action.dest != "help"}
+        options = set(parser.options) - {"help"}
+        assert {"game", "bets"} <= options  # (the options kept include the groups')
         assert options <= taken, (command, options - taken)
+
+
+def test_the_parser_keeps_each_option_under_its_argparse_name() -> None:
+    """The options a command's parser keeps are exactly the names argparse gives the parsed
+    values (every one, defaults included), each with the flag that spells it."""
+    from exact.cli.app import build_parser
+
+    parser = build_parser()
+    args = parser.parse_args(["analyze", "punto-banco"])
+    analyze = parser.commands["analyze"]
+    assert set(analyze.options) - {"help"} == set(vars(args)) - {"command", "run"}
+    assert analyze.options["bet_size"] == "--bet-size" and analyze.options["output"] == "--output"
+    assert analyze.options["json"] == "--json" and analyze.options["strategy"] == "--strategy"
 
 
 def test_bet_size_and_its_old_spelling_agree_on_century21(capsys) -> None:

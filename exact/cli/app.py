@@ -11,7 +11,7 @@ import sys
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from exact.analysis.bet_analysis import ENGINES, analyze, game_bets
 from exact.cli.own_commands import own_command
@@ -30,8 +30,52 @@ EXIT_USAGE = 2
 
 
 class _Parser(argparse.ArgumentParser):
+    """A parser that refuses bad input as a :class:`UsageError`, and keeps what it is given to
+    parse: ``options`` (argparse name -> the option's longest flag, from the public arguments
+    of ``add_argument``, its groups' included) and ``commands`` (subcommand -> its parser), so
+    that a command's options are known without argparse's private lists."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.options: dict[str, str] = {}  # (before argparse adds --help through add_argument)
+        self.commands: dict[str, _Parser] = {}
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
+
+    def add_argument(self, *flags: Any, **kwargs: Any) -> Any:
+        self._keep(flags, kwargs)
+        return super().add_argument(*flags, **kwargs)
+
+    def add_argument_group(self, *args: Any, **kwargs: Any) -> Any:
+        return self._kept(super().add_argument_group(*args, **kwargs))
+
+    def add_mutually_exclusive_group(self, **kwargs: Any) -> Any:
+        return self._kept(super().add_mutually_exclusive_group(**kwargs))
+
+    def add_command(self, commands: Any, name: str, **kwargs: Any) -> _Parser:
+        """``commands.add_parser(name, ...)`` (``commands``: this parser's subparsers), kept."""
+        sub: _Parser = commands.add_parser(name, **kwargs)
+        self.commands[name] = sub
+        return sub
+
+    def _keep(self, flags: Sequence[str], kwargs: dict[str, Any]) -> None:
+        # argparse's documented naming: dest=, else a positional's name, else the first long
+        # flag (else the first flag) without its dashes, inner dashes as underscores
+        longs = [flag for flag in flags if flag.startswith("--")]
+        named = longs[0] if longs else flags[0]
+        dest = kwargs.get("dest") or named.lstrip("-").replace("-", "_")
+        self.options[dest] = max(flags, key=len)
+
+    def _kept(self, group: Any) -> Any:
+        add = group.add_argument
+
+        def add_argument(*flags: Any, **kwargs: Any) -> Any:
+            self._keep(flags, kwargs)
+            return add(*flags, **kwargs)
+
+        setattr(group, "add_argument", add_argument)  # noqa: B010 (an attribute of the group)
+        return group
 
 
 def _selected_bets(game: Game, args: argparse.Namespace) -> list[Bet]:
@@ -149,8 +193,10 @@ def _list_bets(args: argparse.Namespace) -> str:
 
 
 # Per command, the options of a bet game (argparse names); a game with options of its own
-# declares them (exact.model.contracts.OwnOptions). Any other option given is refused, so that one
-# game's options are never silently accepted by another.
+# declares them (exact.model.contracts.OwnOptions), and a strategy game takes none on a command
+# it declares nothing for (`design century21 --bet ...`, `list-bets chemin-de-fer --bets ...`).
+# Any other option given is refused, so that one game's options are never silently accepted by
+# another.
 SHARED_OPTIONS = frozenset({"game", "command", "run", "json", "output"})
 _SHOE = frozenset({"decks", "jokers", "shoe", "remove"})
 BET_GAME_OPTIONS: dict[str, frozenset[str]] = {
@@ -174,28 +220,32 @@ def game_options(game: object, command: str) -> frozenset[str]:
     True
     >>> "strategy" in game_options(get_game("punto-banco"), "analyze")
     False
+    >>> sorted(game_options(get_game("punto-banco"), "list-bets")), game_options(get_game(
+    ...     "century21"), "list-bets")
+    (['bets'], frozenset())
     """
     if isinstance(game, OwnOptions) and command in game.command_options:
         return game.command_options[command]
-    return BET_GAME_OPTIONS.get(command, frozenset())
+    if isinstance(game, BetGame):
+        return BET_GAME_OPTIONS.get(command, frozenset())
+    return frozenset()
 
 
-def refuse_foreign_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+def refuse_foreign_options(parser: _Parser, args: argparse.Namespace) -> None:
     """An option given (not left at its default) that the chosen game does not take is an
     error naming the games that do: ``analyze punto-banco --strategy best`` is refused."""
-    command_parser = _command_parsers(parser).get(getattr(args, "command", ""))
+    command_parser = parser.commands.get(getattr(args, "command", ""))
     if command_parser is None or not isinstance(getattr(args, "game", None), str):
         return
     game = get_game(args.game)  # an unknown id is refused here, by name
     taken = SHARED_OPTIONS | game_options(game, args.command)
-    # argparse lists a parser's options only in its private _actions
-    for action in command_parser._actions:
-        if (action.dest in taken or action.dest not in vars(args)
-                or getattr(args, action.dest) == action.default):
+    given = vars(args)
+    for dest, flag in command_parser.options.items():
+        if (dest in taken or dest not in given
+                or given[dest] == command_parser.get_default(dest)):
             continue
-        flag = max(action.option_strings, key=len)
         owners = [game_id for game_id in sorted(REGISTRY)
-                  if _owns(get_game(game_id), args.command, action.dest)]
+                  if _owns(get_game(game_id), args.command, dest)]
         where = f"an option of {', '.join(owners)}" if owners else "an option of no game"
         raise ExactError(f"{flag} is {where}, not of {args.command} {game.id}")
 
@@ -205,14 +255,6 @@ def _owns(game: object, command: str, option: str) -> bool:
     options declared for a command owns none there)."""
     declared = isinstance(game, OwnOptions) and command in game.command_options
     return (declared or isinstance(game, BetGame)) and option in game_options(game, command)
-
-
-def _command_parsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
-    """The subcommands' parsers by name (argparse keeps them in a private action)."""
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return dict(action.choices)
-    return {}
 
 
 _TYPE_NAMES = {bool: "true/false", int: "integer", str: "text", type(None): "None"}
@@ -237,14 +279,14 @@ def _games(args: argparse.Namespace) -> str:
 OWN_COMMANDS = frozenset({"analyze", "design", "list-bets", "features", "games"})
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> _Parser:
     """The parser of every command; given the ``command`` about to run, one of
     :data:`OWN_COMMANDS`, the other modules' commands are left out (nothing else differs)."""
     parser = _Parser(prog="exact", description="Exact combinatorial analysis of baccarat games.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     def game_command(name: str, help_text: str, run: Callable[[argparse.Namespace], str]):
-        sub = commands.add_parser(name, help=help_text, description=help_text)
+        sub = parser.add_command(commands, name, help=help_text, description=help_text)
         sub.add_argument("game", help=f"game id: {', '.join(sorted(REGISTRY))}")
         sub.add_argument("--bets", action="append", metavar="FILE",
                          help="extra bet file (TOML); may be repeated")
@@ -338,7 +380,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         from exact.cli.settle import add_command as add_settle  # settle one round (issue 14)
 
         add_settle(game_command)
-    games = commands.add_parser("games", help="the games of the toolkit")
+    games = parser.add_command(commands, "games", help="the games of the toolkit")
     games.set_defaults(run=_games, output=None)
     return parser
 
