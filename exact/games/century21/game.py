@@ -31,7 +31,7 @@ the information sets; the equilibrium is the sequence-form linear program
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, cached_property
@@ -40,8 +40,8 @@ from typing import Any, ClassVar, Literal, NamedTuple, cast, get_args
 
 import numpy as np
 
-from exact.core.cards import JOKER, Card, Shoe
-from exact.core.enumerator import Draw, falling
+from exact.core.cards import JOKER, Card, Label, Shoe
+from exact.core.enumerator import Draw, Record, falling
 from exact.errors import ShoeError
 from exact.errors import StrategyError as StrategyError
 from exact.games.century21.rules import DEFAULT_RULES, Rules
@@ -696,6 +696,15 @@ FLOAT64_EXACT = 2**53  # integers below it add exactly in float64
 
 
 # --- the deal as the generic enumerator drives it ---------------------------------------------
+Hand = tuple[int, ...]  # a hand's cards by class: values 0-9, JOKER_CLASS for a joker
+# (player's cards, dealer's cards, whether the dealer stopped before the draws: None until known)
+Century21State = tuple[Hand, Hand, bool | None]
+Century21Record = tuple[Hand, Hand, bool]  # the final hands, and whether the dealer stopped
+# (the dealer stops before the draws, the player draws, whether the dealer draws on the
+# player's cards: None when the dealer stopped)
+DrawPlan = tuple[bool, bool, Callable[[Hand], bool] | None]
+
+
 @dataclass(frozen=True)
 class Century21Deal:
     """A heads-up round under two pure strategies, as a :class:`~exact.core.enumerator.Deal`.
@@ -714,10 +723,10 @@ class Century21Deal:
     def of(cls, rules: Rules, mode: Mode, player: Strategy, dealer: Strategy) -> Century21Deal:
         return cls(rules, mode, _choices(player), _choices(dealer))
 
-    def start(self) -> tuple:
+    def start(self) -> Century21State:
         return ((), (), None)
 
-    def next_draw(self, state: tuple) -> Draw | None:
+    def next_draw(self, state: Century21State) -> Draw | None:
         from exact.core.cards import VALUE_VIEW
         player, dealer, _stopped = state
         if len(player) < 2:
@@ -729,7 +738,7 @@ class Century21Deal:
             return None
         if len(player) == 2 and player_draws:
             return Draw(VALUE_VIEW, 1)
-        if len(dealer) == 2 and dealer_draws(player):
+        if len(dealer) == 2 and dealer_draws is not None and dealer_draws(player):
             return Draw(VALUE_VIEW, 1)
         return None
 
@@ -738,10 +747,10 @@ class Century21Deal:
         return dict(self.player), dict(self.dealer)
 
     @cached_property
-    def _plans(self) -> dict[tuple[int, int, int, int], tuple]:
+    def _plans(self) -> dict[tuple[int, int, int, int], DrawPlan]:
         return {}
 
-    def _plan(self, player: tuple, dealer: tuple):
+    def _plan(self, player: Hand, dealer: Hand) -> DrawPlan:
         # The plan depends only on the first two cards of each hand; the enumerators ask for
         # it at every node (most of a compilation's time), so it is kept per deal.
         a, b = sorted(player[:2])
@@ -751,7 +760,7 @@ class Century21Deal:
             found = self._plans[key] = self._plan_of(a, b, dealer[0], dealer[1])
         return found
 
-    def _plan_of(self, a: int, b: int, up: int, down: int):
+    def _plan_of(self, a: int, b: int, up: int, down: int) -> DrawPlan:
         # A compiled deal enumerates every sequence of card classes, also those the shoe the
         # strategies were solved on cannot deal (two jokers from a one-joker shoe): their
         # information sets are not in the strategies, and their weight in that shoe (or any
@@ -769,7 +778,7 @@ class Century21Deal:
 
         options = hand_actions(rules, two_card_state(up, down))
 
-        def dealer_draws(cards: tuple) -> bool:
+        def dealer_draws(cards: Hand) -> bool:
             third = cards[2] if len(cards) == 3 else None
             seen = third if rules.third_cards_face_up else None
             if len(options) == 1:
@@ -779,7 +788,7 @@ class Century21Deal:
 
         return False, p_action == DRAW, dealer_draws
 
-    def advance(self, state: tuple, labels: tuple) -> tuple:
+    def advance(self, state: Century21State, labels: tuple[Label, ...]) -> Century21State:
         player, dealer, stopped = state
         classes = tuple(JOKER_CLASS if label.value is None else label.value for label in labels)
         if len(player) < 2:
@@ -791,7 +800,7 @@ class Century21Deal:
             return (player + classes, dealer, False)
         return (player, dealer + classes, False)
 
-    def record(self, state: tuple) -> tuple:
+    def record(self, state: Century21State) -> Century21Record:
         player, dealer, _ = state
         stopped = self._plan(player, dealer[:2])[0]
         return (tuple(player), tuple(dealer), stopped)
@@ -812,10 +821,11 @@ def _choices(strategy: Strategy) -> tuple[tuple[InfoSet, str], ...]:
     return tuple(chosen)
 
 
-def record_outcome(rules: Rules, record: Hashable) -> tuple[str, Fraction]:
-    """(how, pay) of a record of :class:`Century21Deal`: (player's classes, dealer's
-    classes, whether the dealer stopped before the draws)."""
-    player, dealer, stopped = cast(tuple[tuple[int, ...], tuple[int, ...], bool], record)
+def record_outcome(rules: Rules, record: Record) -> tuple[str, Fraction]:
+    """(how, pay) of a record of :class:`Century21Deal` (a :data:`Century21Record`: player's
+    classes, dealer's classes, whether the dealer stopped before the draws)."""
+    # the engines hand back any deal's records; this deal's are Century21Records
+    player, dealer, stopped = cast(Century21Record, record)
     p = two_card_state(*player[:2])
     d = two_card_state(*dealer[:2])
     if len(player) == 3:
