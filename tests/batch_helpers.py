@@ -1,10 +1,11 @@
-"""Shared by the batch-evaluator and simulation tests: the tracked bets, random shoes, event
-counts by the direct recursive enumerator to compare against, and the scale-out checks."""
+"""Shared by the engine, batch-evaluator and simulation tests: the tracked bets, random shoes,
+event counts by the direct recursive enumerator (and by any engine, keyed like the reference
+twin's) to compare against, and the scale-out checks."""
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Sequence
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -50,6 +51,19 @@ def small_shoes(generator: np.random.Generator, count: int, ranks: Sequence[int]
 
 def needs_names(bets: Sequence[Bet]) -> list[str]:
     return sorted(set().union(*(bet.features for bet in bets)))
+
+
+def engine_counts(game, shoe: Shoe, names: Sequence[str],
+                  key: Callable[[dict[str, object]], object], engine: str = "direct") -> Counter:
+    """Counts of the game's round records, keyed like the reference's."""
+    needs = game.needs(names)
+    distribution = (game.enumerate(needs, shoe) if engine == "direct"
+                    else game.compiled(needs).distribution(shoe))
+    out: Counter = Counter()
+    for record, count in distribution.counts.items():
+        out[key({name: game.read(record, name) for name in names})] += count
+    assert sum(out.values()) == distribution.total
+    return out
 
 
 # Settled events per bet set: by record, and by the values of the features the bets read.

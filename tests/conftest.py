@@ -1,14 +1,11 @@
 from __future__ import annotations
 
 import sys
-from collections import Counter
-from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
-from exact.core.cards import Shoe
 from exact.games.punto_banco import PuntoBanco
 from exact.model.bets import Bet
 
@@ -33,30 +30,6 @@ def tracked_bets(punto_banco: PuntoBanco) -> list[Bet]:
     from batch_helpers import tracked_bets
 
     return tracked_bets(punto_banco)
-
-
-def engine_counts(game, shoe: Shoe, names: Sequence[str],
-                  key: Callable[[dict[str, object]], object], engine: str = "direct") -> Counter:
-    """Counts of the game's round records, keyed like the reference's."""
-    needs = game.needs(names)
-    distribution = (game.enumerate(needs, shoe) if engine == "direct"
-                    else game.compiled(needs).distribution(shoe))
-    out: Counter = Counter()
-    for record, count in distribution.counts.items():
-        out[key({name: game.read(record, name) for name in names})] += count
-    assert sum(out.values()) == distribution.total
-    return out
-
-
-def require_module(name: str):
-    """The module; outside CI a missing report/notebook package skips the tests that need it,
-    in CI (where `make test` installs them) it fails them."""
-    import importlib
-    import os
-
-    if os.environ.get("CI"):
-        return importlib.import_module(name)
-    return pytest.importorskip(name)
 
 
 # --- Known failures after a merge, each a follow-up named in that session's closing note ------

@@ -14,7 +14,8 @@ from exact.core.enumerator import falling
 from exact.errors import ShoeError
 from exact.reference.punto_banco import brute_force
 
-from conftest import engine_counts
+from batch_helpers import engine_counts
+from shoes import card_shoes, value_shoes
 
 MAIN = ("winner", "player_total", "banker_total", "player_cards", "banker_cards",
         "player_third", "banker_third", "player_initial_total", "banker_initial_total",
@@ -79,12 +80,7 @@ def test_compiled_suit_features_match_card_by_card(punto_banco):
     assert engine_counts(punto_banco, TWELVE, names, _key(names), "compiled") == expected
 
 
-def _tiny(counts: dict[int, int]) -> Shoe:
-    return Shoe(tuple(counts.get(i, 0) for i in range(len(CARDS))))
-
-
-small_shoes = st.dictionaries(st.integers(0, 51), st.integers(1, 2), min_size=3,
-                              max_size=8).map(_tiny).filter(lambda s: 6 <= s.size <= 9)
+small_shoes = card_shoes(copies=2, kinds=(3, 8), largest=9)
 
 
 @given(small_shoes)
@@ -94,15 +90,10 @@ def test_random_tiny_shoes_match_brute_force(punto_banco, shoe):
     assert engine_counts(punto_banco, shoe, names, _key(names)) == expected
 
 
-value_shoes = st.lists(st.integers(0, 12), min_size=10, max_size=10).filter(
-    lambda c: sum(c) >= 6).map(
-    lambda c: Shoe.from_counts({("T" if v == 0 else str(v)): n for v, n in enumerate(c)}))
-
-
 # Ten examples: each direct walk of a ten-class shoe takes about a second, and the batch tests
 # compare the compiled form with the direct enumerator on a thousand more shoes.
 @settings(max_examples=10)
-@given(value_shoes)
+@given(value_shoes())
 def test_compiled_equals_direct_and_counts_sum_to_denominator(punto_banco, shoe):
     needs = punto_banco.needs(MAIN)
     direct = punto_banco.enumerate(needs, shoe)
@@ -115,8 +106,7 @@ colour_preserving = st.permutations(SUITS).filter(  # C, S black; D, H red
     lambda order: {order[0], order[3]} in ({"C", "S"}, {"D", "H"}))
 
 
-@given(st.dictionaries(st.integers(0, 51), st.integers(1, 2), min_size=4, max_size=7).map(
-    _tiny).filter(lambda s: s.size >= 6), colour_preserving)
+@given(card_shoes(copies=2, kinds=(4, 7)), colour_preserving)
 def test_relabelling_suits_changes_nothing(punto_banco, shoe, order):
     """Suits are symmetric, up to colours: a colour-preserving relabelling is a symmetry."""
     relabel = dict(zip(SUITS, order, strict=True))

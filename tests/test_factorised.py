@@ -12,11 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exact.analysis.bet_analysis import analyze
-from exact.core.cards import CARDS, Shoe
+from exact.core.cards import Shoe
 from exact.core.enumerator import falling
 from exact.engines import factorised
 from exact.model.bets import Bet, load_bets
 from exact.reference.punto_banco import brute_force
+
+from shoes import card_shoes
 
 BET_FILE = Path(__file__).parent / "data" / "card_level_bets.toml"
 
@@ -33,10 +35,6 @@ def _reference_counts(bet: Bet, shoe: Shoe) -> list[int]:
     for values, count in brute_force(shoe, names).items():
         counts[bet.settle(dict(zip(names, values, strict=True)))] += count
     return counts
-
-
-def _shoe(counts: dict[int, int]) -> Shoe:
-    return Shoe(tuple(counts.get(i, 0) for i in range(len(CARDS))))
 
 
 # odd shoes: few ranks, many nines, one suit, a lone colour
@@ -57,8 +55,7 @@ def test_card_level_bets_match_brute_force_on_odd_shoes(punto_banco, card_bets, 
         assert counts == _reference_counts(bet, shoe), bet.id
 
 
-small_shoes = st.dictionaries(st.integers(0, 51), st.integers(1, 3), min_size=3,
-                              max_size=7).map(_shoe).filter(lambda s: 6 <= s.size <= 8)
+small_shoes = card_shoes(copies=3, kinds=(3, 7), largest=8)
 
 
 @settings(max_examples=8, deadline=None)

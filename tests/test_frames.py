@@ -11,7 +11,7 @@ from exact.analysis.bet_analysis import analyze, game_bets
 from exact.analysis.frames import FramesError
 from exact.core.cards import Shoe
 
-from conftest import require_module
+from optional import require_module
 
 require_module("pandas")
 

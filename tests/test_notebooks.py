@@ -10,7 +10,7 @@ import pytest
 
 from exact.games import REGISTRY
 
-from conftest import require_module
+from optional import require_module
 
 jupytext = require_module("jupytext")
 nbclient = require_module("nbclient")

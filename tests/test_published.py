@@ -10,7 +10,7 @@ from exact.analysis.bet_analysis import analyze
 from exact.core.cards import Shoe
 from exact.core.enumerator import falling
 
-from conftest import engine_counts
+from batch_helpers import engine_counts
 
 MAIN = {  # decks: (banker, player, tie, total)
     1: (6_737_232_640, 6_548_674_432, 1_372_227_328, 14_658_134_400),

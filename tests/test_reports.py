@@ -22,7 +22,7 @@ from exact.render.spreadsheet import REPORT_WORKBOOK
 from exact.reports import ReportError, available_reports, report_module_name
 from exact.reports.sections import Context, grouped, percent, published_checks
 
-from conftest import require_module
+from optional import require_module
 
 typst = require_module("typst")
 pypdf = require_module("pypdf")

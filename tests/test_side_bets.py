@@ -25,7 +25,6 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
 from exact.analysis.bet_analysis import analyze, game_bets
 from exact.core.cards import CARDS, Shoe
@@ -35,6 +34,7 @@ from exact.model.bets import Bet, load_bets
 from exact.reference.punto_banco import brute_force
 
 from readme_commands import readme_bets
+from shoes import pool_shoes
 
 ROOT = Path(__file__).resolve().parent.parent
 EIGHT = Shoe.standard(8)
@@ -221,20 +221,7 @@ pays = 1
 """
 
 
-@st.composite
-def small_shoes(draw, largest: int = 13) -> Shoe:
-    """A few of the pool's cards (aces, 3, 5, 8, 9, tens, kings in three suits), 0-3 each."""
-    chosen = draw(st.dictionaries(st.sampled_from(POOL), st.integers(1, 3), min_size=2,
-                                  max_size=8))
-    values = [0] * len(CARDS)
-    for index, count in chosen.items():
-        values[index] = min(count, largest - sum(values))
-    if sum(values) < 6:
-        values[POOL[0]] += 6 - sum(values)
-    return Shoe(tuple(values))
-
-
-@given(small_shoes())
+@given(pool_shoes(POOL))
 def test_invariants_between_bets(punto_banco, shipped, shoe):
     extra = load_bets("invariants.toml", punto_banco.features, text=BOTH_PAIRED)
     result = analyze(punto_banco, shoe, [*shipped.values(), *extra], engine="direct").bets
@@ -264,7 +251,7 @@ def test_invariants_between_bets(punto_banco, shipped, shoe):
     assert counts["ez-banker"][0] + counts["ez-banker"][1] == counts["banker"][0]
 
 
-@given(small_shoes(largest=9))
+@given(pool_shoes(POOL, largest=9))
 def test_random_shoes_match_the_brute_force(punto_banco, shipped, shoe):
     bets = [shipped[b] for b in ("perfect-pairs", "either-pair", "dragon-bonus-banker",
                                  "super-6", "big")]

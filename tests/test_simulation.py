@@ -7,7 +7,7 @@ import math
 from exact.core.cards import Shoe
 from exact.reference.punto_banco import simulate
 
-from conftest import engine_counts
+from batch_helpers import engine_counts
 
 ROUNDS = 40_000
 Z = 3.89  # two-sided 99.99% normal quantile: with 12 checks a false alarm is ~1 in 800 seeds

@@ -19,7 +19,7 @@ from exact.render.spreadsheet import (
     sheet_names,
 )
 
-from conftest import require_module
+from optional import require_module
 
 openpyxl = require_module("openpyxl")
 require_module("xlsxwriter")

@@ -7,15 +7,16 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from hypothesis import given
-from hypothesis import strategies as st
 
 from exact.analysis.bet_analysis import analyze
-from exact.core.cards import CARDS, Shoe
+from exact.core.cards import Shoe
 from exact.core.enumerator import falling
 from exact.games.punto_banco import FEATURES, PuntoBanco
 from exact.model.bets import load_bets
 from exact.model.features import Feature, Needs
 from exact.reference.punto_banco import brute_force
+
+from shoes import card_shoes
 
 BETS = """
 [[bet]]
@@ -73,12 +74,7 @@ GAME = WithCrossFeature()
 PARSED = load_bets("staged.toml", GAME.features, text=BETS)
 
 
-def _tiny(counts: dict[int, int]) -> Shoe:
-    return Shoe(tuple(counts.get(i, 0) for i in range(len(CARDS))))
-
-
-@given(st.dictionaries(st.integers(0, 51), st.integers(1, 3), min_size=3, max_size=9).map(
-    _tiny).filter(lambda s: s.size >= 6))
+@given(card_shoes(copies=3, kinds=(3, 9)))
 def test_staged_equals_direct(shoe):
     staged = analyze(GAME, shoe, PARSED)
     direct = analyze(GAME, shoe, PARSED, engine="direct")

@@ -13,7 +13,7 @@ from exact.analysis.designer import EdgeModel
 from exact.core.cards import Shoe
 from exact.errors import InputError
 
-from conftest import require_module
+from optional import require_module
 
 require_module("ipywidgets")
 

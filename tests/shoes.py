@@ -1,0 +1,54 @@
+"""Hypothesis strategies for small random shoes, shared by the tests that compare an engine with
+the card-by-card reference twin (one module, so that every such test draws its shoes alike).
+
+The shoes are small on purpose: the reference walks every ordered deal of six cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hypothesis import strategies as st
+
+from exact.core.cards import CARDS, Shoe
+
+
+def card_counts_shoe(counts: dict[int, int]) -> Shoe:
+    """The shoe holding ``counts[index]`` copies of ``CARDS[index]`` (other cards: none).
+
+    >>> card_counts_shoe({0: 2, 51: 1}).size
+    3
+    """
+    return Shoe(tuple(counts.get(index, 0) for index in range(len(CARDS))))
+
+
+def card_shoes(copies: int = 2, kinds: tuple[int, int] = (3, 8), smallest: int = 6,
+               largest: int | None = None) -> st.SearchStrategy[Shoe]:
+    """Shoes of ``kinds[0]``-``kinds[1]`` of the 52 cards, 1-``copies`` copies of each, of
+    ``smallest``-``largest`` cards (at least six: one round deals up to six)."""
+    return st.dictionaries(st.integers(0, 51), st.integers(1, copies), min_size=kinds[0],
+                           max_size=kinds[1]).map(card_counts_shoe).filter(
+        lambda shoe: smallest <= shoe.size <= (largest or shoe.size))
+
+
+def value_shoes() -> st.SearchStrategy[Shoe]:
+    """Shoes of the ten point values only (ten-valued cards as ``T``), 0-12 cards each, six or
+    more in all."""
+    return st.lists(st.integers(0, 12), min_size=10, max_size=10).filter(
+        lambda counts: sum(counts) >= 6).map(
+        lambda counts: Shoe.from_counts({("T" if value == 0 else str(value)): count
+                                         for value, count in enumerate(counts)}))
+
+
+@st.composite
+def pool_shoes(draw: st.DrawFn, pool: Sequence[int], largest: int = 13) -> Shoe:
+    """A few cards of ``pool`` (indices into ``CARDS``), 1-3 each, at most ``largest`` cards in
+    all, topped up to six with ``pool[0]``."""
+    chosen = draw(st.dictionaries(st.sampled_from(pool), st.integers(1, 3), min_size=2,
+                                  max_size=8))
+    values = [0] * len(CARDS)
+    for index, count in chosen.items():
+        values[index] = min(count, largest - sum(values))
+    if sum(values) < 6:
+        values[pool[0]] += 6 - sum(values)
+    return Shoe(tuple(values))
