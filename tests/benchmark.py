@@ -419,15 +419,19 @@ def card_level_benchmark() -> None:
     them, is printed too): the main-bet analysis against a naive value-level enumerator
     (tests/naive_enumerator.py, also a fresh process: both pay their interpreter start,
     imports and work), `edge --known 1=9H --bet perfect-pairs` against the main-bet
-    analysis (at most 10x), and the six-card one-colour tie against it (at most 3x, under
-    1 GB). Ratios of wall-clock medians of 3 runs, CPU-time ratios beside them (the machine
-    may be shared)."""
+    analysis (at most 10x), `edge --known 1=9H` of the bets on colours and suits read with
+    the third cards (suited third cards, six-card one-colour tie: factorised counting with
+    the card forced, compiled for the question, at most 10x), and the six-card one-colour
+    tie against it (at most 3x, under 1 GB). Ratios of wall-clock medians of 3 runs,
+    CPU-time ratios beside them (the machine may be shared)."""
     main = ["analyze", "punto-banco", "--decks", "8", "--bet", "banker", "--bet", "player",
             "--bet", "tie"]
     known = ["edge", "punto-banco", "--decks", "8", "--known", "1=9H", "--bet", "perfect-pairs"]
-    tie = ["analyze", "punto-banco", "--decks", "8", "--bets",
-           str(Path(__file__).parent / "data" / "card_level_bets.toml"), "--bet",
+    card_level = str(Path(__file__).parent / "data" / "card_level_bets.toml")
+    tie = ["analyze", "punto-banco", "--decks", "8", "--bets", card_level, "--bet",
            "one-colour-tie"]
+    known_card_level = {bet: [*known[:-1], bet, "--bets", card_level]
+                        for bet in ("suited-third-cards", "one-colour-tie")}
     naive = [str(Path(__file__).parent / "naive_enumerator.py"), "8"]
     print("\nFresh processes, 8 decks (issue 13; bytecode cached, compiled forms on disk)")
     firsts = {name: fresh_process(arguments) for name, arguments in
@@ -437,6 +441,8 @@ def card_level_benchmark() -> None:
     main_run = _median_run(main)
     known_run = _median_run(known)
     tie_run = _median_run(tie)
+    known_card_level_runs = {bet: _median_run(arguments)
+                             for bet, arguments in known_card_level.items()}
     for name, label in (("main", "main bets"), ("known", "edge --known 1=9H perfect-pairs"),
                         ("tie", "six-card one-colour tie")):
         seconds, peak, _ = firsts[name]
@@ -447,6 +453,9 @@ def card_level_benchmark() -> None:
     _ratio_line("main bets (banker, player, tie) / naive enumerator", main_run, naive_run, 1.0)
     _ratio_line("edge --known 1=9H --bet perfect-pairs / main bets", known_run, main_run, 10.0,
                 f", peak {known_run[1] / 2**20:,.0f} MB")
+    for bet, run in known_card_level_runs.items():
+        _ratio_line(f"edge --known 1=9H --bet {bet} / main bets", run, main_run, 10.0,
+                    f", peak {run[1] / 2**20:,.0f} MB")
     memory = max(firsts["tie"][1], tie_run[1])
     _ratio_line("six-card one-colour tie / main bets", tie_run, main_run, 3.0,
                 f", peak {memory / 2**20:,.0f} MB (target < 1,024 MB) "

@@ -38,6 +38,7 @@ from typing import Literal, Protocol
 from exact.core.enumerator import Deal, Draw, FixedStageDeal, fixed_stages
 from exact.errors import EngineError as EngineError
 from exact.model.bets import Bet, value_only
+from exact.model.contracts import DealtPositions
 from exact.model.features import Needs
 from exact.model.game import Game
 
@@ -112,15 +113,20 @@ class Factorised:
     name: str = "factorised"
 
     def judge(self, demand: Demand) -> tuple[bool, str]:
-        if demand.scope == "known":
-            return False, "it cannot force a card at a position"
         if demand.value_only:  # (decided before the numpy-heavy module is loaded)
             return False, "it serves card attributes beyond values; this bet reads values"
+        if demand.scope == "known" and not isinstance(demand.game, DealtPositions):
+            return False, ("it forces known cards only in a game that says which positions "
+                           "its draws fill")
         from exact.engines import factorised  # numpy-heavy walk, loaded only when a bet needs it
 
         if not factorised.serves(demand.game, demand.needs):
             return False, ("it serves card attributes read with the third cards or by "
                            "position, on a game dealing a pair of hands")
+        if demand.scope == "known":  # compiled for the one question: the value walk is cut
+            return True, ("card attributes with the third cards or by position: the value "
+                          "sequences with the known cards' values, times attribute "
+                          "multiplicities, the known cards forced")
         return True, ("card attributes with the third cards or by position: value sequences "
                       "times attribute multiplicities")
 
