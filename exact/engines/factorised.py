@@ -69,6 +69,8 @@ Position = tuple[int, int]  # (hand, index): a Punto Banco record is (player han
 Hands = tuple[tuple[Label, ...], ...]  # the record of a positioned game: its hands' labels
 Key = tuple[object, ...]  # a tuple of read values, sorted values or marks
 Values = tuple[int, ...]  # point values, sorted
+# the values on each pool's positions, and the positions holding a known card (its fine class)
+_PooledKey = tuple[tuple[Values, ...], tuple[tuple[Position, Label], ...]]
 
 
 def _value(label: Label) -> int:
@@ -177,7 +179,7 @@ def batch(game: Game, bets: Sequence[Bet]) -> Callable[[np.ndarray], list[np.nda
                           if present)
         if len(cards) > _FEW_CARDS:
             # one compiled form whatever cards a depleted shoe has run out of
-            cards = _DECK
+            cards = DECK
         results: dict[Bet, np.ndarray] = {}
         for group in groups:
             one = _named(game, group, cards, "this batch of shoes")
@@ -187,7 +189,7 @@ def batch(game: Game, bets: Sequence[Bet]) -> Callable[[np.ndarray], list[np.nda
     return counts
 
 
-_DECK = frozenset(card for card in CARDS if not card.is_joker)
+DECK = frozenset(card for card in CARDS if not card.is_joker)
 _FEW_CARDS = 16
 
 
@@ -258,15 +260,51 @@ class FactorisedBet:
         grouped by the fine features' values) and the value sequences that give those pooled
         values (the falling factorials of their other cards, grouped by the value features'
         values). Rounds agreeing on both are settled once."""
+        by_value = self._by_value()
+        keys = self._keys(game)
+        patterns = self._patterns(keys, by_value)
+        if patterns > PATTERN_LIMIT:
+            raise TooFine(f"{patterns:,} patterns of card classes (at most {PATTERN_LIMIT:,})")
+        self._settle(game, features, keys, by_value)
+
+    def patterns(self, game: Game) -> int:
+        """The patterns of card classes a compilation walks, counted without walking them:
+        the engine plan's measure of its cost. Without third cards every position of a pool
+        is dealt in every round, so summed over the pool's values its patterns are the
+        multisets of its size of all the fine classes (each class has one value): a product
+        over the pools, no walk; with third cards, from the value walk.
+
+        >>> from exact.analysis.bet_analysis import game_bets
+        >>> from exact.games import get_game
+        >>> game = get_game("punto-banco")
+        >>> pairs = next(b for b in game_bets(game) if b.id == "perfect-pairs")
+        >>> FactorisedBet(game, (pairs,), DECK, compile=False).patterns(game) == 1378 ** 2
+        True
+        """
+        if "draws" not in game.needs(self.names).stages and not self.known:
+            return prod(comb(len(self.fine_labels) + len(pool) - 1, len(pool))
+                        for pool in self.pools)
+        return self._patterns(self._keys(game), self._by_value())
+
+    def _by_value(self) -> dict[int, list[int]]:
+        """The fine classes of each point value."""
         by_value: dict[int, list[int]] = defaultdict(list)
         for index, label in enumerate(self.fine_labels):
             if label.value is not None:  # always: a joker is no fine label
                 by_value[label.value].append(index)
-        # per pooled key (with the positions of known cards, which are not pooled): a
-        # representative record, and per plain multiset of the other positions' values, the
-        # count of value sequences per value-feature signature
-        keys: dict[tuple[tuple[Values, ...], tuple[tuple[Position, Label], ...]],
-                   tuple[Hands, dict[Values, dict[Key, int]]]] = {}
+        return by_value
+
+    @staticmethod
+    def _patterns(keys: Mapping[_PooledKey, object], by_value: dict[int, list[int]]) -> int:
+        return sum(prod(comb(len(by_value[value]) + values.count(value) - 1,
+                             values.count(value))
+                        for values in pooled for value in set(values)) for pooled, _ in keys)
+
+    def _keys(self, game: Game) -> dict[_PooledKey, tuple[Hands, dict[Values, dict[Key, int]]]]:
+        """Per pooled key (with the positions of known cards, which are not pooled): a
+        representative record, and per plain multiset of the other positions' values, the
+        count of value sequences per value-feature signature."""
+        keys: dict[_PooledKey, tuple[Hands, dict[Values, dict[Key, int]]]] = {}
         unread = self._unread
         needs = game.needs(self.names)
         for record, multiplicity in self._value_sequences(game, needs):
@@ -283,11 +321,12 @@ class FactorisedBet:
                 entry = keys[key] = (record, {})
             per_signature = entry[1].setdefault(plain, {})
             per_signature[signature] = per_signature.get(signature, 0) + multiplicity
-        patterns = sum(prod(comb(len(by_value[value]) + values.count(value) - 1,
-                                 values.count(value))
-                            for values in pooled for value in set(values)) for pooled, _ in keys)
-        if patterns > PATTERN_LIMIT:
-            raise TooFine(f"{patterns:,} patterns of card classes (at most {PATTERN_LIMIT:,})")
+        return keys
+
+    def _settle(self, game: Game, features: dict[str, Feature],
+                keys: dict[_PooledKey, tuple[Hands, dict[Values, dict[Key, int]]]],
+                by_value: dict[int, list[int]]) -> None:
+        """The patterns of every key walked and settled into the compiled arrays."""
         value_names = [name for name, f in features.items() if f in self.value_features]
         fine_names = [name for name in features if name not in value_names]
         fine_readers = [features[name].read for name in fine_names]
