@@ -6,7 +6,7 @@ import json
 from fractions import Fraction
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exact.analysis.bet_analysis import analyze, game_bets
@@ -151,36 +151,32 @@ def test_cli_eor_and_edge(tmp_path, capsys, monkeypatch):
         assert capsys.readouterr().err.count("\n") == 1
 
 
-def test_known_cards_leave_out_the_bets_on_suits_of_third_cards_by_name_unless_asked(
+def test_known_cards_evaluate_the_bets_on_suits_of_third_cards_in_the_default_set(
         capsys, monkeypatch):
-    """With --known, a bet on colours or suits read with the third cards is slow (minutes at
-    8 decks): the default bet set (which the batch evaluator's factorised counting would
-    serve without --known) leaves such bets out and names them; asked for by --bet, one is
-    evaluated. The shipped bets on suits of the first cards (Perfect Pairs) are no longer
-    slow: the default set evaluates them."""
+    """With --known, the bets on colours or suits read with the third cards are counted by
+    factorised counting with the known cards forced: the default bet set (shipped bets and
+    a --bets file) evaluates them, names none as not evaluated, and gives each the edge it
+    gets when asked for alone."""
     from pathlib import Path
 
     from exact.engines.live import slow_with_known
 
     game = __import__("exact.games", fromlist=["get_game"]).get_game("punto-banco")
     bet_file = str(Path(__file__).parent / "data" / "card_level_bets.toml")
-    assert not any(slow_with_known(game, b) for b in game_bets(game))
-    slow = {b.id for b in game_bets(game, [bet_file]) if slow_with_known(game, b)}
-    assert slow == {"one-colour-tie", "suited-third-cards"}
+    assert not any(slow_with_known(game, b) for b in game_bets(game, [bet_file]))
     shoe = "AS:2,AH:2,9S:2,9D:2,KC:2,5H:2"
     monkeypatch.setattr("sys.stdin", __import__("io").StringIO(""))
     assert main(["edge", "punto-banco", "--shoe", shoe, "--known", "1=9S", "--json",
                  "--bets", bet_file]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert set(report["not_evaluated"]) == slow and not slow & set(report["bets"])
-    assert all("third cards" in why for why in report["not_evaluated"].values())
-    assert {"tie", "player-pair", "dragon-7", "perfect-pairs", "four-nines"} <= \
-        set(report["bets"])
+    assert report["not_evaluated"] == {}
+    assert {"tie", "player-pair", "dragon-7", "perfect-pairs", "four-nines", "one-colour-tie",
+            "suited-third-cards"} <= set(report["bets"])
     monkeypatch.setattr("sys.stdin", __import__("io").StringIO(""))
     assert main(["edge", "punto-banco", "--shoe", shoe, "--known", "1=9S", "--json",
                  "--bets", bet_file, "--bet", "one-colour-tie"]) == 0
-    report = json.loads(capsys.readouterr().out)
-    assert list(report["bets"]) == ["one-colour-tie"] and report["not_evaluated"] == {}
+    alone = json.loads(capsys.readouterr().out)
+    assert alone["bets"] == {"one-colour-tie": report["bets"]["one-colour-tie"]}
 
 
 def forced_brute_force_bets(shoe: Shoe, known: dict[int, Card], bets) -> dict[str, list[int]]:
@@ -215,19 +211,64 @@ def forced_brute_force_bets(shoe: Shoe, known: dict[int, Card], bets) -> dict[st
     return out
 
 
-@pytest.mark.parametrize("known", ["1=9H", "2=9H 3=KD", "4=KD 6=2C", "5=5S 6=9D"])
-def test_known_cards_with_bets_on_suits_match_brute_force(punto_banco, known):
-    """The walk of the bets' own deal with forced positions (Perfect Pairs, colours of all six
-    cards, suits of the third cards), on a small odd shoe, against the card-by-card brute
-    force; positions in an unordered pair, third cards, two known cards."""
+_ODD_SHOE = "9H:3,9D:1,5S:2,KD:2,KC:1,2C:1,4H:1,3S:1"
+_OTHER_SHOE = "8S:2,8H:1,AD:2,6C:1,QH:2,3D:1,7S:1"
+
+
+def _card_level_bets(game, ids):
     from pathlib import Path
 
-    shoe = Shoe.parse("9H:3,9D:1,5S:2,KD:2,KC:1,2C:1,4H:1,3S:1")
+    every = game_bets(game, [Path(__file__).parent / "data" / "card_level_bets.toml"])
+    return [b for b in every if b.id in ids]
+
+
+@pytest.mark.parametrize(("shoe_text", "known"), [
+    (_ODD_SHOE, "1=9H"), (_ODD_SHOE, "2=9H 3=KD"), (_ODD_SHOE, "4=KD 6=2C"),
+    (_ODD_SHOE, "5=5S 6=9D"),
+    (_ODD_SHOE, "1=9H 3=KD"),  # the Player's natural
+    (_OTHER_SHOE, "2=8H 4=QH"),  # the Banker's natural
+    (_OTHER_SHOE, "5=AD"),  # a Player's third card
+    (_OTHER_SHOE, "4=3D"),  # a Banker's card
+])
+def test_known_cards_with_bets_on_suits_match_brute_force(punto_banco, shoe_text, known):
+    """Bets on suits and colours with cards known at positions, on small odd shoes, against
+    the card-by-card brute force: Perfect Pairs on the walk of its deal with the cards forced,
+    the six-card one-colour tie, the suited third cards and the red first card on factorised
+    counting with the cards forced; positions in an unordered pair, third cards, two known
+    cards, cards that make a natural."""
+    from exact.engines.plan import plan
+
+    shoe = Shoe.parse(shoe_text)
     forced = {int(p): Card.parse(c) for p, c in (item.split("=") for item in known.split())}
-    every = game_bets(punto_banco, [Path(__file__).parent / "data" / "card_level_bets.toml"])
-    bets = [b for b in every if b.id in ("perfect-pairs", "one-colour-tie",
-                                         "suited-third-cards", "red-first-card")]
+    bets = _card_level_bets(punto_banco, ("perfect-pairs", "one-colour-tie",
+                                          "suited-third-cards", "red-first-card"))
+    engines = {c.bet.id: c.engine for c in plan(punto_banco, bets, "known").choices}
+    assert engines == {"perfect-pairs": "forced", "one-colour-tie": "factorised",
+                       "suited-third-cards": "factorised", "red-first-card": "factorised"}
     result = next_round(punto_banco, shoe, bets, known=forced)
     brute = forced_brute_force_bets(shoe, forced, bets)
     assert {bet_id: list(r.counts) for bet_id, r in result.items()} == brute
     assert all(sum(counts) > 0 for counts in brute.values())
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.lists(st.sampled_from(["9H", "9D", "KC", "QH", "5S", "4H", "AD", "2C"]),
+                min_size=8, max_size=11),
+       st.dictionaries(st.integers(1, 6), st.integers(0, 7), min_size=1, max_size=2))
+def test_known_cards_factorised_agrees_with_the_forced_walk(cards, known_indices):
+    """Any small shoe, one or two known positions (each holding a card of the shoe):
+    factorised counting with the cards forced gives the counts of the walk of the bets' deal
+    with the cards forced (itself checked against the brute force above)."""
+    from exact.engines import live
+    from exact.games import get_game
+
+    game = get_game("punto-banco")
+    shoe = Shoe.parse(",".join(f"{card}:{cards.count(card)}" for card in set(cards)))
+    forced, left = {}, list(cards)
+    for position, index in sorted(known_indices.items()):
+        card = left.pop(index % len(left))
+        forced[position] = Card.parse(card)
+    bets = _card_level_bets(game, ("one-colour-tie", "suited-third-cards"))
+    counted = next_round(game, shoe, bets, known=forced)
+    walked = live._forced(game, shoe, bets, forced)
+    assert {b: r.counts for b, r in counted.items()} == {b: r.counts for b, r in walked.items()}

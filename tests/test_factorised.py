@@ -93,6 +93,32 @@ def test_analyze_serves_card_level_bets_with_third_cards_by_factorised_counting(
         _reference_counts(bet, shoe)
 
 
+def test_the_plan_weighs_factorised_counting_against_the_staged_evaluator(punto_banco,
+                                                                        card_bets):
+    """A bet on the first cards read in unordered pairs goes to factorised counting when a
+    feature reads both hands and its patterns are fewer than the pairs of hands the staged
+    evaluator settles (the nines-by-suit bet), else to the staged evaluator (Perfect Pairs:
+    per-hand features; NINES: more patterns than pairs of hands), in `analyze` and in
+    batches alike; the pattern count the rule reads without a walk is the walk's own."""
+    from exact.analysis.bet_analysis import game_bets
+    from exact.engines.plan import choose
+    from exact.games import get_game
+
+    nine_game = get_game("nine-and-nines")
+    four_nines = next(bet for bet in card_bets if bet.id == "four-nines")
+    pairs = next(bet for bet in game_bets(punto_banco) if bet.id == "perfect-pairs")
+    nines = next(bet for bet in game_bets(nine_game) if bet.id == "nines")
+    for scope in ("shoe", "batch"):
+        assert choose(punto_banco, four_nines, scope).engine == "factorised"
+        assert choose(punto_banco, pairs, scope).engine == "staged"
+        assert choose(nine_game, nines, scope).engine == "staged"
+    assert "341,055 patterns" in choose(punto_banco, four_nines).reason
+    for game, bet in ((punto_banco, four_nines), (punto_banco, pairs), (nine_game, nines)):
+        compiled = factorised.FactorisedBet(game, (bet,), factorised.DECK, compile=False)
+        walked = compiled._patterns(compiled._keys(game), compiled._by_value())
+        assert compiled.patterns(game) == walked
+
+
 def test_value_walk_counts_every_round_once(punto_banco):
     """The backbone: ordered and unordered value walks stand for the same rounds."""
     values = frozenset({0, 4, 9})
@@ -144,7 +170,7 @@ def test_batch_evaluator_serves_card_level_bets_exactly(punto_banco, card_bets):
 
     inline = "".join(f'[[bet]]\nid = "{bet_id}"\n[[bet.event]]\nname = "Win"\n'
                      f'when = "{condition}"\npays = 5\n' for bet_id, condition in FINE_WITH_DRAWS)
-    bets = [bet for bet in card_bets if bet.id != "four-nines"]  # staged: first cards only
+    bets = list(card_bets)  # the nines-by-suit bet too: the plan's cost rule below
     bets += load_bets("inline.toml", punto_banco.features, text=inline)
     assert {batch_path(punto_banco, bet) for bet in bets} == {"factorised"}
     assert plan(punto_banco, bets, "batch").choices == tuple(

@@ -48,7 +48,7 @@ from typing import cast
 import numpy as np
 
 from exact.core.cards import CARDS, Card, Label, Shoe, View
-from exact.core.enumerator import Deal, check_shoe, falling, group_coefficient
+from exact.core.enumerator import Deal, Draw, check_shoe, falling, group_coefficient
 from exact.engines import cache
 from exact.engines.compiled import (
     INT64_LIMIT,
@@ -58,9 +58,10 @@ from exact.engines.compiled import (
     rest_of_round,
     shoe_sizes,
 )
+from exact.errors import ShoeError
 from exact.errors import TooFine as TooFine
 from exact.model.bets import Bet
-from exact.model.contracts import CapabilityError, CardPositions
+from exact.model.contracts import CapabilityError, CardPositions, DealtPositions
 from exact.model.features import ORDER, Feature, Needs
 from exact.model.game import Game
 
@@ -68,6 +69,8 @@ Position = tuple[int, int]  # (hand, index): a Punto Banco record is (player han
 Hands = tuple[tuple[Label, ...], ...]  # the record of a positioned game: its hands' labels
 Key = tuple[object, ...]  # a tuple of read values, sorted values or marks
 Values = tuple[int, ...]  # point values, sorted
+# the values on each pool's positions, and the positions holding a known card (its fine class)
+_PooledKey = tuple[tuple[Values, ...], tuple[tuple[Position, Label], ...]]
 
 
 def _value(label: Label) -> int:
@@ -106,9 +109,15 @@ def serves(game: Game, needs: Needs) -> bool:
     return "draws" in needs.stages or any(needs.ordered(stage) for stage in needs.stages)
 
 
-def evaluate(game: Game, bets: Sequence[Bet], shoe: Shoe) -> list[list[int]]:
+def evaluate(game: Game, bets: Sequence[Bet], shoe: Shoe,
+             known: Mapping[int, Card] | None = None) -> list[list[int]]:
     """Exact event counts of every bet of ``bets`` for ``shoe`` (counts over
-    ``N!/(N-round_cards)!``, as every engine gives them).
+    ``N!/(N-round_cards)!``, as every engine gives them). ``known``: cards known at positions
+    of the round (1 = the first card dealt, a game with
+    :class:`~exact.model.contracts.DealtPositions`), forced there; ``shoe`` is then the shoe
+    left without them and the counts are over ``(N-k)!/(N-round_cards)!`` (the end-play
+    question of :mod:`exact.engines.live`, which calls this for the bets the plan gives this
+    engine). A compilation with known cards serves one question: it is kept in no cache.
 
     >>> from exact.analysis.bet_analysis import analyze, game_bets
     >>> from exact.games import get_game
@@ -128,7 +137,8 @@ def evaluate(game: Game, bets: Sequence[Bet], shoe: Shoe) -> list[list[int]]:
     results: dict[Bet, list[int]] = {}
     for group in by_shape.values():
         unique = tuple(dict.fromkeys(group))
-        compiled = _named(game, unique, present, f"this {shoe.size}-card shoe")
+        compiled = _named(game, unique, present, f"this {shoe.size}-card shoe",
+                          tuple(sorted((known or {}).items())))
         for bet, counts in zip(unique, compiled.counts(shoe), strict=True):
             results[bet] = counts
     return [results[bet] for bet in bets]
@@ -169,7 +179,7 @@ def batch(game: Game, bets: Sequence[Bet]) -> Callable[[np.ndarray], list[np.nda
                           if present)
         if len(cards) > _FEW_CARDS:
             # one compiled form whatever cards a depleted shoe has run out of
-            cards = _DECK
+            cards = DECK
         results: dict[Bet, np.ndarray] = {}
         for group in groups:
             one = _named(game, group, cards, "this batch of shoes")
@@ -179,14 +189,16 @@ def batch(game: Game, bets: Sequence[Bet]) -> Callable[[np.ndarray], list[np.nda
     return counts
 
 
-_DECK = frozenset(card for card in CARDS if not card.is_joker)
+DECK = frozenset(card for card in CARDS if not card.is_joker)
 _FEW_CARDS = 16
 
 
-def _named(game: Game, bets: tuple[Bet, ...], cards: frozenset[Card], where: str
-           ) -> FactorisedBet:
+def _named(game: Game, bets: tuple[Bet, ...], cards: frozenset[Card], where: str,
+           known: tuple[tuple[int, Card], ...] = ()) -> FactorisedBet:
     """The compiled bets, or TooFine naming them, their pattern count and the limit."""
     try:
+        if known:
+            return FactorisedBet(game, bets, cards, known=known)
         return _compiled_bet(game, bets, cards)
     except TooFine as error:
         names = ", ".join(dict.fromkeys(bet.id for bet in bets))
@@ -206,16 +218,26 @@ def _shape(game: Game, bet: Bet) -> Key:
 
 
 class FactorisedBet:
-    """Bets compiled to integer coefficients per term and event (shoe-independent)."""
+    """Bets compiled to integer coefficients per term and event (shoe-independent).
+
+    ``known``: cards known at positions of the round (1 = the first card dealt), forced
+    there: a known card's position holds its value in every value sequence where it is
+    dealt and its fine class in every pattern, with no factor (the shoe counted is the one
+    left without the known cards), and the counting unit is the other positions'
+    ``(N-k)!/(N-r)!`` ordered sequences (as :mod:`exact.engines.live` counts)."""
 
     def __init__(self, game: Game, bets: tuple[Bet, ...], cards: frozenset[Card],
-                 compile: bool = True) -> None:
+                 compile: bool = True, known: tuple[tuple[int, Card], ...] = ()) -> None:
         self.bets = bets
+        self.known = dict(known)
         self.names = sorted(set().union(*(bet.features for bet in bets)))
         self.events = sum(len(bet.events) for bet in bets)
         deal = game.deal(game.needs(self.names))
         self.round_cards = deal.round_cards
+        self.free_cards = deal.round_cards - len(self.known)  # the positions counted
         self.deal = deal
+        if self.known:
+            self._dealt_positions = _dealt(game).dealt_positions
         placed = _placed(game)
         positions: tuple[Position, ...] = placed.card_positions
         self.positions = positions
@@ -227,6 +249,7 @@ class FactorisedBet:
         self.fine_labels = [label for label in self.view.labels if label in seen]
         self.values = frozenset(card.value for card in cards if not card.is_joker)
         self.pools = _pools(positions, fine.values(), placed.stage_positions)
+        self._known_labels = {p: self.view.label(card) for p, card in self.known.items()}
         self.value_features = [f for name, f in features.items() if name not in fine]
         if compile:
             self._compile(game, features)
@@ -237,31 +260,73 @@ class FactorisedBet:
         grouped by the fine features' values) and the value sequences that give those pooled
         values (the falling factorials of their other cards, grouped by the value features'
         values). Rounds agreeing on both are settled once."""
+        by_value = self._by_value()
+        keys = self._keys(game)
+        patterns = self._patterns(keys, by_value)
+        if patterns > PATTERN_LIMIT:
+            raise TooFine(f"{patterns:,} patterns of card classes (at most {PATTERN_LIMIT:,})")
+        self._settle(game, features, keys, by_value)
+
+    def patterns(self, game: Game) -> int:
+        """The patterns of card classes a compilation walks, counted without walking them:
+        the engine plan's measure of its cost. Without third cards every position of a pool
+        is dealt in every round, so summed over the pool's values its patterns are the
+        multisets of its size of all the fine classes (each class has one value): a product
+        over the pools, no walk; with third cards, from the value walk.
+
+        >>> from exact.analysis.bet_analysis import game_bets
+        >>> from exact.games import get_game
+        >>> game = get_game("punto-banco")
+        >>> pairs = next(b for b in game_bets(game) if b.id == "perfect-pairs")
+        >>> FactorisedBet(game, (pairs,), DECK, compile=False).patterns(game) == 1378 ** 2
+        True
+        """
+        if "draws" not in game.needs(self.names).stages and not self.known:
+            return prod(comb(len(self.fine_labels) + len(pool) - 1, len(pool))
+                        for pool in self.pools)
+        return self._patterns(self._keys(game), self._by_value())
+
+    def _by_value(self) -> dict[int, list[int]]:
+        """The fine classes of each point value."""
         by_value: dict[int, list[int]] = defaultdict(list)
         for index, label in enumerate(self.fine_labels):
             if label.value is not None:  # always: a joker is no fine label
                 by_value[label.value].append(index)
-        # per pooled key: a representative record, and per plain multiset of the other
-        # positions' values, the count of value sequences per value-feature signature
-        keys: dict[tuple[Values, ...], tuple[Hands, dict[Values, dict[Key, int]]]] = {}
+        return by_value
+
+    @staticmethod
+    def _patterns(keys: Mapping[_PooledKey, object], by_value: dict[int, list[int]]) -> int:
+        return sum(prod(comb(len(by_value[value]) + values.count(value) - 1,
+                             values.count(value))
+                        for values in pooled for value in set(values)) for pooled, _ in keys)
+
+    def _keys(self, game: Game) -> dict[_PooledKey, tuple[Hands, dict[Values, dict[Key, int]]]]:
+        """Per pooled key (with the positions of known cards, which are not pooled): a
+        representative record, and per plain multiset of the other positions' values, the
+        count of value sequences per value-feature signature."""
+        keys: dict[_PooledKey, tuple[Hands, dict[Values, dict[Key, int]]]] = {}
         unread = self._unread
         needs = game.needs(self.names)
-        for record, multiplicity in value_sequences(game, self._ordered(needs), self.values,
-                                                    "draws" in needs.stages):
+        for record, multiplicity in self._value_sequences(game, needs):
             signature = tuple(f.read(record) for f in self.value_features)
+            known_slots = self._fixed(record)
             pooled = tuple(tuple(sorted(_value(record[h][i]) for h, i in pool
-                                        if i < len(record[h]))) for pool in self.pools)
-            plain = tuple(sorted(_value(record[h][i]) for h, i in unread if i < len(record[h])))
-            entry = keys.get(pooled)
+                                        if i < len(record[h]) and (h, i) not in known_slots))
+                           for pool in self.pools)
+            plain = tuple(sorted(_value(record[h][i]) for h, i in unread
+                                 if i < len(record[h]) and (h, i) not in known_slots))
+            key = (pooled, tuple(sorted(known_slots.items())))
+            entry = keys.get(key)
             if entry is None:
-                entry = keys[pooled] = (record, {})
+                entry = keys[key] = (record, {})
             per_signature = entry[1].setdefault(plain, {})
             per_signature[signature] = per_signature.get(signature, 0) + multiplicity
-        patterns = sum(prod(comb(len(by_value[value]) + values.count(value) - 1,
-                                 values.count(value))
-                            for values in pooled for value in set(values)) for pooled in keys)
-        if patterns > PATTERN_LIMIT:
-            raise TooFine(f"{patterns:,} patterns of card classes (at most {PATTERN_LIMIT:,})")
+        return keys
+
+    def _settle(self, game: Game, features: dict[str, Feature],
+                keys: dict[_PooledKey, tuple[Hands, dict[Values, dict[Key, int]]]],
+                by_value: dict[int, list[int]]) -> None:
+        """The patterns of every key walked and settled into the compiled arrays."""
         value_names = [name for name, f in features.items() if f in self.value_features]
         fine_names = [name for name in features if name not in value_names]
         fine_readers = [features[name].read for name in fine_names]
@@ -278,7 +343,9 @@ class FactorisedBet:
         pair_plain, pair_slot, pair_coefficient = [], [], []  # (plain row, signature slot)
         combo_signature, combo_fine, combo_event = [], [], []
         signature_slots = fine_slots = 0
-        for pooled, (record, plains) in keys.items():
+        settled: dict[Key, tuple[int, ...]] = {}
+        for (pooled, fixed), (record, plains) in keys.items():
+            known_slots = dict(fixed)
             groups, choices = [], []
             fine_taken = [value for values in pooled for value in values]
             pool_values = [set(values) for values in pooled]
@@ -286,7 +353,8 @@ class FactorisedBet:
             for pool_index, values in enumerate(pooled):
                 for value in sorted(set(values)):
                     slots = [(h, i) for h, i in self.pools[pool_index]
-                             if i < len(record[h]) and record[h][i].value == value]
+                             if i < len(record[h]) and record[h][i].value == value
+                             and (h, i) not in known_slots]
                     groups.append(slots)
                     choices.append([
                         (classes, group_coefficient(classes),
@@ -297,6 +365,8 @@ class FactorisedBet:
                                                                      len(slots))])
             by_fine: dict[Key, int] = {}
             hands = [list(hand) for hand in record]
+            for (h, i), label in fixed:  # a known card: its fine class, no factor
+                hands[h][i] = label
             for pattern in product(*choices):
                 orderings, row = 1, cast(tuple[int, ...], ())
                 for slots, (_, coefficient, ids, labels) in zip(groups, pattern, strict=True):
@@ -331,12 +401,17 @@ class FactorisedBet:
                 plain_rows.append(plain_row)
             for signature, signature_slot in by_signature.items():
                 for fine_values, slot in by_fine.items():
-                    read = dict(zip(value_names + fine_names, signature + fine_values,
-                                    strict=True))
-                    for offset, bet in zip(offsets, self.bets, strict=True):
+                    events = settled.get(signature + fine_values)
+                    if events is None:  # many keys read alike: each reading settled once
+                        read = dict(zip(value_names + fine_names, signature + fine_values,
+                                        strict=True))
+                        events = settled[signature + fine_values] = tuple(
+                            offset + bet.settle(read)
+                            for offset, bet in zip(offsets, self.bets, strict=True))
+                    for event in events:
                         combo_signature.append(signature_slot)
                         combo_fine.append(slot)
-                        combo_event.append(offset + bet.settle(read))
+                        combo_event.append(event)
         self._factors = np.array(list(factors), dtype=np.int64).reshape(len(factors), 4)
         self._arrays = {
             "fine_rows": _padded(fine_rows), "fine_orderings": _column(fine_orderings),
@@ -355,6 +430,27 @@ class FactorisedBet:
         labels = [label for classes, *_ in pattern for label in classes]
         return tuple(factor(_FINE, label, labels.count(label), 0)
                      for label in sorted(set(labels)))
+
+    def _value_sequences(self, game: Game, needs: Needs) -> tuple[tuple[Hands, int], ...]:
+        """The value walk, with the known cards' values forced at their positions (a known
+        card in a hand's first two cards makes the walk tell them apart)."""
+        ordered: bool | frozenset[str] = self._ordered(needs)
+        if self.known and not ordered:  # only the pairs holding a known card
+            stages = _dealt(game).position_stages
+            ordered = frozenset(stages[p - 1] for p in self.known) - {"draws"}
+        forced = tuple(sorted((p, _value(self.view.label(card)))
+                              for p, card in self.known.items()))
+        return value_sequences(game, ordered, self.values, "draws" in needs.stages, forced)
+
+    def _fixed(self, record: Hands) -> dict[Position, Label]:
+        """The slots of ``record`` that hold a known card (those dealt), with its fine
+        class."""
+        if not self.known:
+            return {}
+        slots = [(h, i) for h, hand in enumerate(record) for i in range(len(hand))]
+        return {slot: self._known_labels[position] for slot, position in
+                zip(slots, self._dealt_positions(self.deal.start(), record), strict=True)
+                if position in self.known}
 
     def _ordered(self, needs: Needs) -> bool:
         """Whether the value walk must tell a hand's first two cards apart: a feature reads
@@ -379,8 +475,13 @@ class FactorisedBet:
         of them when ``N**round_cards`` does (as in :mod:`exact.engines.compiled`); Python integers
         otherwise.
         """
-        check_shoe(self.deal, shoe)
-        size, unit = shoe.size, self.round_cards
+        if self.known:  # the shoe left without them: its round is the other positions
+            if shoe.size < self.free_cards:
+                raise ShoeError(f"{shoe.size} unseen cards cannot fill a round of "
+                                f"{self.round_cards}")
+        else:
+            check_shoe(self.deal, shoe)
+        size, unit = shoe.size, self.free_cards
         fine = self.view.class_counts(shoe)
         by_value = shoe.by_value()
         values = []
@@ -428,7 +529,7 @@ class FactorisedBet:
             if not card.is_joker:
                 value_hot[index, card.value] = 1
         fine, by_value = matrix @ fine_hot, matrix @ value_hot
-        unit = self.round_cards
+        unit = self.free_cards
         table: np.ndarray = np.ones((len(matrix), len(self._factors)), dtype=dtype)
         for column, (kind, first, second, third) in enumerate(self._factors.tolist()):
             if kind == _FINE:
@@ -468,7 +569,7 @@ class FactorisedBet:
         ``N**round_cards`` fits, Python integers beyond), checked to sum to ``N!/(N-r)!``."""
         matrix = check_batch(self.deal, counts)
         sizes = shoe_sizes(matrix)
-        unit = self.round_cards
+        unit = self.free_cards
         dtype: type = np.int64 if batch_dtype(int(sizes.max(initial=0)), unit) is not object \
             else object
         table = self._factor_table(matrix, sizes, dtype)
@@ -561,6 +662,14 @@ def _placed(game: Game) -> CardPositions:
     if not isinstance(game, CardPositions):
         raise CapabilityError(f"{game.id} does not offer card positions (a record of a pair "
                               "of hands): factorised counting cannot serve it")
+    return game
+
+
+def _dealt(game: Game) -> DealtPositions:
+    """``game`` as the capability known cards need (which positions each draw fills)."""
+    if not isinstance(game, DealtPositions):
+        raise CapabilityError(f"{game.id} does not say which positions its draws fill: "
+                              "factorised counting cannot force a card at a position")
     return game
 
 
@@ -674,31 +783,67 @@ def _column(values: list[int]) -> np.ndarray:
 
 
 @lru_cache(maxsize=8)
-def value_sequences(game: Game, ordered: bool = True, values: frozenset[int] = frozenset(range(10)),
-                    draws: bool = True) -> tuple[tuple[Hands, int], ...]:
+def value_sequences(game: Game, ordered: bool | frozenset[str] = True,
+                    values: frozenset[int] = frozenset(range(10)),
+                    draws: bool = True, forced: tuple[tuple[int, int], ...] = ()
+                    ) -> tuple[tuple[Hands, int], ...]:
     """Every round of cards of ``values`` as point values per position (value labels) with
     its multiplicity: the shoe-independent backbone. ``ordered``: a hand's first two cards are
     dealt one by one (multiplicity 1); otherwise as an unordered pair, sorted, standing for
-    its orderings. ``draws``: with the third cards (else the first four cards only).
+    its orderings (or only the stages named, ``"player"``, ``"banker"``, dealt one by one).
+    ``draws``: with the third cards (else the first four cards only).
+    ``forced``: (position, value) pairs, 1 = the first card dealt (a game that says which
+    positions its draws fill, :class:`~exact.model.contracts.DealtPositions`): only the rounds
+    with that value at that position when it is dealt, of any value (not only ``values``);
+    a position in a hand's first two cards needs its stage ``ordered``.
 
     >>> from exact.games import get_game
-    >>> len(value_sequences(get_game("punto-banco"), values=frozenset({0})))
+    >>> game = get_game("punto-banco")
+    >>> len(value_sequences(game, values=frozenset({0})))
     1
+    >>> nines = value_sequences(game, values=frozenset({0, 9}), forced=((1, 9),))
+    >>> sorted({record[0][0].value for record, _ in nines}), len(nines)
+    ([9], 8)
     """
-    stages = {stage: [ORDER] if ordered else [] for stage in ("player", "banker")}
+    stages = {stage: [ORDER] if ordered is True or (ordered and stage in ordered) else []
+              for stage in ("player", "banker")}
     deal = game.deal(Needs.of(**({"draws": []} if draws else {}), **stages))
     out: list[tuple[Hands, int]] = []
-    _walk(deal, deal.start(), 1, out, values)
+    _walk(deal, deal.start(), 1, out, values, _Forced(game, dict(forced)) if forced else None)
     return tuple(out)
 
 
+class _Forced:
+    """Values forced at positions of the round, and the game that says which positions each
+    draw fills."""
+
+    def __init__(self, game: Game, values: dict[int, int]) -> None:
+        self.values = values
+        self.dealt_positions = _dealt(game).dealt_positions
+
+    def labels(self, deal: Deal, state: object, draw: Draw, free: list[Label]
+               ) -> list[Label]:
+        """The labels a draw may take: the forced value where the draw fills a forced
+        position (where it puts cards depends on the state only), else ``free``."""
+        positions = self.dealt_positions(state, deal.advance(state, (draw.view.labels[0],)
+                                                               * draw.count))
+        wanted = [self.values[p] for p in positions if p in self.values]
+        if not wanted:
+            return free
+        if draw.count != 1:
+            raise AssertionError("a forced position in an unordered group: walk it ordered")
+        return [label for label in draw.view.labels if label.value == wanted[0]]
+
+
 def _walk(deal: Deal, state: object, multiplicity: int, out: list[tuple[Hands, int]],
-          values: frozenset[int]) -> None:
+          values: frozenset[int], forced: _Forced | None = None) -> None:
     draw = deal.next_draw(state)
     if draw is None:
         out.append((cast(Hands, deal.record(state)), multiplicity))  # a positioned game's
         return
     labels: list[Label] = [label for label in draw.view.labels if label.value in values]
+    if forced is not None:
+        labels = forced.labels(deal, state, draw, labels)
     for group in combinations_with_replacement(labels, draw.count):
         _walk(deal, deal.advance(state, group), multiplicity * group_coefficient(group), out,
-              values)
+              values, forced)

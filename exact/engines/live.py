@@ -69,15 +69,31 @@ def next_round(game: Game, shoe: Shoe, bets: Sequence[Bet],
         counts = evaluator.counts([shoe])
         total = falling(shoe.size, evaluator.round_cards)
         return {b.id: NextRound(b, tuple(int(c) for c in counts[b.id][0]), total) for b in bets}
-    plan(game, bets, "known")  # the plan's engine for known positions: this walk ("forced")
-    return _forced(game, shoe, bets, known)
+    _check_known(game, bets, known)
+    chosen = plan(game, bets, "known")  # "factorised" for the card-level bets it serves
+    counted = [choice.bet for choice in chosen.choices if choice.engine == "factorised"]
+    walked = [choice.bet for choice in chosen.choices if choice.engine == "forced"]
+    out = _forced(game, shoe, walked, known) if walked else {}
+    if counted:
+        from exact.engines import factorised  # numpy-heavy: only when a bet needs it
+
+        rest = shoe.remove(list(known.values()))
+        unit = game.deal(game.needs(set().union(*(b.features for b in counted)))).round_cards
+        total = falling(rest.size, unit - len(known))
+        for bet, events in zip(counted, factorised.evaluate(game, counted, rest, known),
+                               strict=True):
+            out[bet.id] = NextRound(bet, tuple(events), total)
+    return {bet.id: out[bet.id] for bet in bets}
 
 
 def slow_with_known(game: Game, bet: Bet) -> bool:
     """Whether forcing a known card makes ``bet`` slow: a bet that sees cards through more
-    classes than the 13 ranks (suits, colours) *and* reads the third cards. The walk of its
-    deal then branches on 20 to 52 classes at each of the six positions, minutes at 8 decks
-    (a bet on suits of the first cards only, Perfect Pairs, takes about a second)."""
+    classes than the 13 ranks (suits, colours) *and* reads the third cards, which factorised
+    counting does not serve (a game without card positions). The walk of its deal then
+    branches on 20 to 52 classes at each of the six positions, minutes at 8 decks (a bet on
+    suits of the first cards only, Perfect Pairs, takes about a second)."""
+    if plan(game, [bet], "known").choices[0].engine == "factorised":
+        return False
     fine = len(_view(game, [bet]).labels) > len(RANKS) + 1  # (+1: the joker's class)
     if not isinstance(game, DealtPositions):  # every position walked card by card
         return fine
@@ -90,8 +106,7 @@ def _view(game: Game, bets: Sequence[Bet]) -> View:
     return View(tuple({a for s in needs.stages for a in needs.attributes(s)}))
 
 
-def _forced(game: Game, shoe: Shoe, bets: Sequence[Bet],
-            known: dict[int, Card]) -> dict[str, NextRound]:
+def _check_known(game: Game, bets: Sequence[Bet], known: dict[int, Card]) -> None:
     unit = game.deal(game.needs(set().union(*(b.features for b in bets)))).round_cards
     for position, card in known.items():
         if not 1 <= position <= unit:
@@ -99,6 +114,11 @@ def _forced(game: Game, shoe: Shoe, bets: Sequence[Bet],
         if card.suit is None and not card.is_joker:
             raise KnownCardError(f"known card {card} at position {position}: give its suit "
                                  "(e.g. 9H): the card itself is forced there")
+
+
+def _forced(game: Game, shoe: Shoe, bets: Sequence[Bet],
+            known: dict[int, Card]) -> dict[str, NextRound]:
+    unit = game.deal(game.needs(set().union(*(b.features for b in bets)))).round_cards
     rest = shoe.remove(list(known.values()))
     if isinstance(game, DealtPositions):
         # one walk per deal: bets on values must not walk the suits another bet reads

@@ -38,6 +38,7 @@ from typing import Literal, Protocol
 from exact.core.enumerator import Deal, Draw, FixedStageDeal, fixed_stages
 from exact.errors import EngineError as EngineError
 from exact.model.bets import Bet, value_only
+from exact.model.contracts import DealtPositions
 from exact.model.features import Needs
 from exact.model.game import Game
 
@@ -112,17 +113,52 @@ class Factorised:
     name: str = "factorised"
 
     def judge(self, demand: Demand) -> tuple[bool, str]:
-        if demand.scope == "known":
-            return False, "it cannot force a card at a position"
         if demand.value_only:  # (decided before the numpy-heavy module is loaded)
             return False, "it serves card attributes beyond values; this bet reads values"
+        if demand.scope == "known" and not isinstance(demand.game, DealtPositions):
+            return False, ("it forces known cards only in a game that says which positions "
+                           "its draws fill")
         from exact.engines import factorised  # numpy-heavy walk, loaded only when a bet needs it
 
         if not factorised.serves(demand.game, demand.needs):
+            cheaper = self._cheaper_than_staged(demand)
+            if cheaper:
+                return True, cheaper
             return False, ("it serves card attributes read with the third cards or by "
-                           "position, on a game dealing a pair of hands")
+                           "position, on a game dealing a pair of hands, or a feature reading "
+                           "both hands' first cards when that walks fewer patterns")
+        if demand.scope == "known":  # compiled for the one question: the value walk is cut
+            return True, ("card attributes with the third cards or by position: the value "
+                          "sequences with the known cards' values, times attribute "
+                          "multiplicities, the known cards forced")
         return True, ("card attributes with the third cards or by position: value sequences "
                       "times attribute multiplicities")
+
+
+    @staticmethod
+    def _cheaper_than_staged(demand: Demand) -> str | None:
+        """The cost rule between this engine and the staged evaluator for a bet on the first
+        cards read in unordered pairs (which :func:`factorised.serves` leaves to the staged
+        evaluator): the staged evaluator settles the bet once per pair of hand signatures on
+        every run, up to every pair of hands (``demand.rounds``: about two million at ranks and
+        suits) when a feature reads both hands, a few cells otherwise (Perfect Pairs: per-hand
+        features); this engine walks its patterns of card classes once (counted from the
+        value walk in milliseconds), then reads them from the disk cache. So: this engine when
+        a feature reads both hands and its patterns are fewer than the pairs of hands (the
+        nines-by-suit bet: 341,055 against 2,047,761)."""
+        from exact.engines import factorised
+
+        game, bet = demand.game, demand.bet
+        if demand.scope == "known" or demand.rounds is None:
+            return None
+        if not any(len(game.features[name].needs.stages) > 1 for name in bet.features):
+            return None
+        compiled = factorised.FactorisedBet(game, (bet,), factorised.DECK, compile=False)
+        patterns = compiled.patterns(game)
+        if patterns >= demand.rounds:
+            return None
+        return (f"a feature reads both hands: {patterns:,} patterns compiled once, fewer than "
+                f"the {demand.rounds:,} pairs of hands the staged evaluator settles every run")
 
 
 @dataclass(frozen=True)
