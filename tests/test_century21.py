@@ -21,7 +21,9 @@ from exact.games.century21.game import (
     Century21Deal,
     StrategyError,
     game_table,
+    has_joker,
     record_outcome,
+    set_order,
     settle,
 )
 from exact.games.century21.rules import Rules, RuleWarning
@@ -149,6 +151,27 @@ def test_joker_value_search_follows_the_pays() -> None:
     assert declared == (False, 1, 2) and pay == 20 and how == "higher_total"
     # two jokers: the Natural unless a total pays more
     assert settle(DEFAULT_RULES, (0, 2, None), (7, 0, None), False)[2][0] is True
+
+
+def test_the_table_is_a_strategy_game_for_the_generic_algorithms() -> None:
+    from exact.engines.strategy_games import best_response, evaluate, is_zero_sum
+
+    table = game_table(DEFAULT_RULES, Shoe.parse("A:3,2:2,5:3,6:3,7:2,9:2,K:4,X:2"))
+    form = table.form
+    assert is_zero_sum(form) and form.total == table.total
+    player, dealer = table.house_way()
+    assert evaluate(form, player, dealer) == (table.value(player, dealer),
+                                              -table.value(player, dealer))
+    # the generic LP orders sets by repr: for these sets the order of the strategy tables
+    for side in (0, 1):
+        assert sorted(form.sets[side], key=repr) == sorted(form.sets[side], key=set_order)
+    # a restricted best response searches only some sets and keeps the others as given
+    free = table.dealer_best_response(player)
+    jokers = table.dealer_best_response(player, only=has_joker, base=dealer)
+    assert {h: p for h, p in jokers.items() if not has_joker(h)} == {
+        h: p for h, p in dealer.items() if not has_joker(h)}
+    assert table.value(player, free) <= table.value(player, jokers) <= table.value(player, dealer)
+    assert best_response(form, 1, player, fixed=dealer) == dealer
 
 
 def test_best_responses_and_equilibrium_bracket_each_other() -> None:

@@ -94,6 +94,7 @@ class Equilibrium:
     values: tuple[Fraction, Fraction]
     gains: tuple[Fraction, Fraction]
     method: str
+    lp_value: float | None = None  # the LP's floating-point value of side 0, when LP-found
 
     @property
     def verified(self) -> bool:
@@ -143,12 +144,15 @@ def evaluate(game: StrategyGame, first: Strategy, second: Strategy) -> tuple[Fra
 
 
 def best_response(game: StrategyGame, side: int, other: Strategy,
-                  default: Chooser | None = None
+                  default: Chooser | None = None,
+                  fixed: Mapping[InfoSet, Mapping[Action, Fraction]] | None = None
                   ) -> Strategy:
     """``side``'s exact pure best response to the other side's ``other`` strategy.
 
     Backward over ``side``'s sets, deepest first: an action is worth the leaves it ends in plus
     the best of the sets it leads to. Ties go to ``default(set, actions)`` (else the first).
+    Sets in ``fixed`` are not searched: they keep the given choice (worth its mix), so a search
+    can be restricted to some sets (21st Century Baccarat's joker hands under House Way).
     """
     ending: dict[tuple[InfoSet, Action], Fraction] = defaultdict(Fraction)
     for leaf in game.leaves:
@@ -169,6 +173,12 @@ def best_response(game: StrategyGame, side: int, other: Strategy,
         actions = sets[infoset]
         scores = {a: ending[infoset, a] + sum((worth[c] for c in children[infoset, a]),
                                                Fraction(0)) for a in actions}
+        if fixed is not None and infoset in fixed:
+            given = fixed[infoset]
+            worth[infoset] = sum((given[a] * scores[a] for a in actions if given[a]),
+                                 Fraction(0))
+            result[infoset] = dict(given)
+            continue
         preferred = default(infoset, actions) if default else actions[0]
         best = max(actions, key=lambda a: (scores[a], a == preferred))
         worth[infoset] = scores[best]
@@ -284,21 +294,23 @@ def zero_sum_equilibrium(game: StrategyGame) -> Equilibrium:
     """
     if not is_zero_sum(game):
         raise SolveError("the game is not zero-sum: use bimatrix_equilibria")
-    plans, _lp_value, indexes = solve_lp(game)
+    plans, lp_value, indexes = solve_lp(game)
     rounded = tuple(_behaviour(game, s, plans[s], indexes[s], 10**6) for s in (0, 1))
     second = _indifference(game, 0, rounded[0], rounded[1])
     first = _indifference(game, 1, rounded[1], rounded[0])
     best: Equilibrium | None = None
     if first is not None and second is not None:
         values, gains = deviation_gains(game, first, second)
-        best = Equilibrium((first, second), values, gains, "LP supports, exact indifference")
+        best = Equilibrium((first, second), values, gains, "LP supports, exact indifference",
+                           lp_value)
         if best.verified:
             return best
     for limit in DENOMINATOR_LIMITS:
         pair = (_behaviour(game, 0, plans[0], indexes[0], limit),
                 _behaviour(game, 1, plans[1], indexes[1], limit))
         values, gains = deviation_gains(game, *pair)
-        found = Equilibrium(pair, values, gains, f"LP rationalised (denominators <= {limit})")
+        found = Equilibrium(pair, values, gains, f"LP rationalised (denominators <= {limit})",
+                            lp_value)
         if found.verified:
             return found
         if best is None or sum(gains) < sum(best.gains):

@@ -8,7 +8,7 @@ The JSON has the shape of every other game's (``toolkit``, ``game``, ``rules``, 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from exact import __version__
 from exact.analysis.century21_economics import TableEconomics, table_economics
@@ -19,6 +19,7 @@ from exact.games.century21.game import (
     CLASS_NAMES,
     GameTable,
     Mode,
+    PlayerSet,
     Result,
     Strategy,
     describe_set,
@@ -79,9 +80,11 @@ def strategy_text(table: GameTable, side: str, strategy: Strategy) -> str:
 def player_grid_text(table: GameTable, strategy: Strategy) -> str:
     """The player's strategy as a grid: own hand (rows) by the dealer's up card (columns);
     D = draw, S = stand, a number = P(draw) of a mixed choice."""
-    ups = sorted({h.up for h in strategy}, key=int)
+    player_sets = cast(dict[PlayerSet, dict[str, Fraction]], strategy)  # the player's sets
+    ups = sorted({h.up for h in player_sets}, key=int)
     rows: dict[str, dict[object, str]] = {}
-    for infoset, probabilities in sorted(strategy.items(), key=lambda item: set_order(item[0])):
+    for infoset, probabilities in sorted(player_sets.items(),
+                                         key=lambda item: set_order(item[0])):
         own = describe_set(infoset).split(" v up ")[0].removeprefix("player ")
         draw = probabilities.get("draw", Fraction(0))
         rows.setdefault(own, {})[infoset.up] = ("D" if draw == 1 else "S" if draw == 0

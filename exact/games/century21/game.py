@@ -18,9 +18,10 @@ against the other side's strategy (see :meth:`GameTable.house_way`).
 
 The engine builds, once per rule set, shoe and information mode, a *game table*: for every pair
 of action sequences (one per side, sequence form) the exact counts of every outcome. Any pair of
-strategies, pure or mixed, is then evaluated exactly; best responses are a backward pass over
-the information sets; the equilibrium is the sequence-form linear program
-(:mod:`exact.games.century21.solve`).
+strategies, pure or mixed, is then evaluated exactly. The table is a strategy game
+(:attr:`GameTable.form`), so the generic algorithms of :mod:`exact.engines.strategy_games` serve
+it: best responses are a backward pass over the information sets; the equilibrium is the
+sequence-form linear program (:mod:`exact.games.century21.solve`).
 
 >>> table = game_table(DEFAULT_RULES, Shoe.standard(1, jokers=1))
 >>> result = table.evaluate(*table.house_way())
@@ -31,7 +32,7 @@ the information sets; the equilibrium is the sequence-form linear program
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, cached_property
@@ -42,6 +43,16 @@ import numpy as np
 
 from exact.core.cards import JOKER, Card, Label, Shoe
 from exact.core.enumerator import Draw, Record, falling
+from exact.engines.strategy_games import InfoSet as StrategySet
+from exact.engines.strategy_games import (
+    Leaf,
+    SequenceForm,
+    Strategy,
+    best_response,
+    evaluate,
+    pure,
+    reach,
+)
 from exact.errors import ShoeError
 from exact.errors import StrategyError as StrategyError
 from exact.games.century21.rules import DEFAULT_RULES, Rules
@@ -93,13 +104,12 @@ class DealerSet(NamedTuple):
 InfoSet = PlayerSet | CheckSet | DealerSet
 
 
-def set_order(infoset: InfoSet) -> str:
-    """The sort key of information sets: their text as plain tuples, the order in which the
-    sequence-form LP and the strategy tables were first written (kept: ties in the LP and
-    the rows of the tables follow it)."""
-    return str(tuple(infoset))
+def set_order(infoset: StrategySet) -> str:
+    """The sort key of information sets: their text as plain tuples, the order of the strategy
+    tables and grids. (The generic LP orders sets by ``repr``; for these named tuples that is
+    the same order, field by field, so the LP's columns and ties are as they always were.)"""
+    return str(tuple(cast(InfoSet, infoset)))
 Sequence_ = tuple[tuple[InfoSet, str], ...]
-Strategy = dict[InfoSet, dict[str, Fraction]]
 
 
 def class_counts(shoe: Shoe) -> tuple[int, ...]:
@@ -257,12 +267,13 @@ def player_tag(rules: Rules, mode: Mode, first: int, second: int) -> object:
     return ("J", hand[0]) if hand[1] == 1 else "N"
 
 
-def has_joker(infoset: InfoSet) -> bool:
+def has_joker(infoset: StrategySet) -> bool:
     """Does the deciding side's own hand hold a joker? (Its choice is then searched.)"""
     if isinstance(infoset, PlayerSet):
         tag = infoset.tag
         return tag in ("J", "N") or (isinstance(tag, tuple) and (JOKER_CLASS in tag or "J" in tag))
-    return isinstance(infoset, CheckSet) or JOKER_CLASS in (infoset.up, infoset.down)
+    return isinstance(infoset, CheckSet) or (isinstance(infoset, DealerSet)
+                                             and JOKER_CLASS in (infoset.up, infoset.down))
 
 
 # --- the game table ---------------------------------------------------------------------------
@@ -286,12 +297,26 @@ class GameTable:
         return [(p, d, sum((self.outcomes[o][1] * c for o, c in counts.items()), Fraction(0)))
                 for (p, d), counts in self.entries.items()]
 
+    @cached_property
+    def form(self) -> SequenceForm:
+        """The table as a strategy game (:mod:`exact.engines.strategy_games`): side 0 the player,
+        side 1 the Player/Dealer, zero-sum, so that the generic exact algorithms (evaluation,
+        best responses, the sequence-form LP) serve this game as they serve chemin de fer."""
+        sets: tuple[dict[StrategySet, tuple[str, ...]], dict[StrategySet, tuple[str, ...]]] = (
+            {h: a for h, a in self.player_sets.items()},
+            {h: a for h, a in self.dealer_sets.items()})
+        parents: tuple[dict[StrategySet, Sequence_], dict[StrategySet, Sequence_]] = (
+            {h: () for h in self.player_sets},
+            {h: self.dealer_parent.get(h, ()) for h in self.dealer_sets})
+        return SequenceForm(self.total, sets, parents,
+                            [Leaf(p, d, pay, -pay) for p, d, pay in self.payoffs])
+
     # strategies -------------------------------------------------------------------------
     def house_way(self) -> tuple[Strategy, Strategy]:
         """House Way for both sides; joker hands' choices by exact search (alternating best
         responses restricted to joker information sets, until neither changes)."""
-        player = {h: _pure(self._house_player(h, a), a) for h, a in self.player_sets.items()}
-        dealer = {h: _pure(self._house_dealer(h, a), a) for h, a in self.dealer_sets.items()}
+        player = pure(self.form, 0, self._house_player)
+        dealer = pure(self.form, 1, self._house_dealer)
         for _ in range(20):
             new_dealer = self.dealer_best_response(player, only=has_joker, base=dealer)
             new_player = self.player_best_response(new_dealer, only=has_joker, base=player)
@@ -300,85 +325,53 @@ class GameTable:
             player, dealer = new_player, new_dealer
         return player, dealer
 
-    def _house_player(self, infoset: InfoSet, actions: tuple[str, ...]) -> str:
+    def _house_player(self, infoset: StrategySet, actions: tuple[str, ...]) -> str:
         if has_joker(infoset) or not isinstance(infoset, PlayerSet):
             return STAND if STAND in actions else actions[0]
         tag = infoset.tag  # no joker: a total, or two cards' classes
         total = tag if isinstance(tag, int) else sum(cast(tuple[int, int], tag)) % 10
         return DRAW if total <= self.rules.house_way_draw_max else STAND
 
-    def _house_dealer(self, infoset: InfoSet, actions: tuple[str, ...]) -> str:
+    def _house_dealer(self, infoset: StrategySet, actions: tuple[str, ...]) -> str:
         if isinstance(infoset, CheckSet):
             return END
         if has_joker(infoset) or isinstance(infoset, PlayerSet):
             return STAND if STAND in actions else actions[0]
-        total = (infoset.up + infoset.down) % 10
+        dealer = cast(DealerSet, infoset)  # neither a check nor the player's: a draw set
+        total = (dealer.up + dealer.down) % 10
         return DRAW if total <= self.rules.dealer_house_way_draw_max else STAND
-
-    def pure(self, side: str, choose: Mapping[InfoSet, str]) -> Strategy:
-        sets = self.player_sets if side == "player" else self.dealer_sets
-        return {h: _pure(choose[h], a) for h, a in sets.items()}
 
     # evaluation -------------------------------------------------------------------------
     def evaluate(self, player: Strategy, dealer: Strategy) -> Result:
         """Exact (expected) outcome counts of a strategy pair."""
         counts: dict[int, Fraction | int] = defaultdict(int)
         for (p, d), entry in self.entries.items():
-            reach = _reach(player, p) * _reach(dealer, d)
-            if reach:
+            weight = reach(player, p) * reach(dealer, d)
+            if weight:
                 for outcome, count in entry.items():
-                    counts[outcome] += reach * count
+                    counts[outcome] += weight * count
         by_outcome = {self.outcomes[o]: _tidy(c) for o, c in sorted(counts.items()) if c}
         return Result(self.rules, self.shoe, self.total, by_outcome)
 
     def value(self, player: Strategy, dealer: Strategy) -> Fraction:
         """The player's expected pay per unit bet."""
-        return sum((_reach(player, p) * _reach(dealer, d) * pay for p, d, pay in self.payoffs),
-                   Fraction(0)) / self.total
+        return evaluate(self.form, player, dealer)[0]
 
-    def player_best_response(self, dealer: Strategy, only=None,
+    def player_best_response(self, dealer: Strategy,
+                             only: Callable[[InfoSet], bool] | None = None,
                              base: Strategy | None = None) -> Strategy:
         """The player's exact best response (pure), one action per information set; ties
         keep House Way. ``only`` restricts the search to some sets (others from ``base``)."""
-        values: dict[InfoSet, dict[str, Fraction]] = defaultdict(lambda: defaultdict(Fraction))
-        for p, d, pay in self.payoffs:
-            if p:
-                values[p[0][0]][p[0][1]] += _reach(dealer, d) * pay
-        result: Strategy = {}
-        for infoset, actions in self.player_sets.items():
-            if only is not None and not only(infoset):
-                result[infoset] = (base or {})[infoset]
-                continue
-            default = self._house_player(infoset, actions)
-            best = max(actions, key=lambda a: (values[infoset][a], a == default))
-            result[infoset] = _pure(best, actions)
-        return result
+        return best_response(self.form, 0, dealer, self._house_player,
+                             _fixed(self.player_sets, only, base))
 
-    def dealer_best_response(self, player: Strategy, only=None,
+    def dealer_best_response(self, player: Strategy,
+                             only: Callable[[InfoSet], bool] | None = None,
                              base: Strategy | None = None) -> Strategy:
-        """The dealer's exact best response (pure): draw sets first, then the check."""
-        values: dict[InfoSet, dict[str, Fraction]] = defaultdict(lambda: defaultdict(Fraction))
-        for p, d, pay in self.payoffs:
-            if d:
-                values[d[-1][0]][d[-1][1]] -= _reach(player, p) * pay
-        result: Strategy = {}
-        order = sorted(self.dealer_sets, key=lambda h: h[0] == "check")
-        for infoset in order:
-            actions = self.dealer_sets[infoset]
-            if only is not None and not only(infoset):
-                result[infoset] = (base or {})[infoset]
-                continue
-            default = self._house_dealer(infoset, actions)
-            if isinstance(infoset, CheckSet):
-                scores = {END: values[infoset][END], CONTINUE: Fraction(0)}
-                for p, d, pay in self.payoffs:
-                    if d and d[0] == (infoset, CONTINUE):
-                        scores[CONTINUE] -= (_reach(player, p) * _reach(result, d[1:]) * pay)
-            else:
-                scores = values[infoset]
-            best = max(actions, key=lambda a: (scores[a], a == default))
-            result[infoset] = _pure(best, actions)
-        return result
+        """The dealer's exact best response (pure), draws before the check; ties keep House
+        Way. ``only`` restricts the search to some sets (others from ``base``)."""
+        return best_response(self.form, 1, player, self._house_dealer,
+                             _fixed(self.dealer_sets, only, base))
 
     # tables ------------------------------------------------------------------------------
     def strategy_table(self, side: str, strategy: Strategy) -> list[dict[str, Any]]:
@@ -416,17 +409,12 @@ def describe_set(infoset: InfoSet) -> str:
     return f"{own}, {seen}"
 
 
-def _pure(action: str, actions: Iterable[str]) -> dict[str, Fraction]:
-    return {a: Fraction(int(a == action)) for a in actions}
-
-
-def _reach(strategy: Strategy, sequence: Sequence_) -> Fraction | int:
-    reach: Fraction | int = 1
-    for infoset, action in sequence:
-        reach *= strategy[infoset][action]
-        if not reach:
-            return 0
-    return reach
+def _fixed(sets: Mapping[InfoSet, tuple[str, ...]], only: Callable[[InfoSet], bool] | None,
+           base: Strategy | None) -> Strategy | None:
+    """The sets a restricted best response does not search, with their given choices."""
+    if only is None:
+        return None
+    return {h: (base or {})[h] for h in sets if not only(h)}
 
 
 def _tidy(value: Fraction | int) -> Fraction | int:
@@ -714,8 +702,8 @@ class Century21Deal:
 
     rules: Rules
     mode: Mode
-    player: tuple[tuple[InfoSet, str], ...]
-    dealer: tuple[tuple[InfoSet, str], ...]
+    player: tuple[tuple[StrategySet, str], ...]
+    dealer: tuple[tuple[StrategySet, str], ...]
     round_cards: int = ROUND_CARDS
     accepts_jokers: bool = True
 
@@ -743,7 +731,7 @@ class Century21Deal:
         return None
 
     @cached_property
-    def _choice_maps(self) -> tuple[dict[InfoSet, str], dict[InfoSet, str]]:
+    def _choice_maps(self) -> tuple[dict[StrategySet, str], dict[StrategySet, str]]:
         return dict(self.player), dict(self.dealer)
 
     @cached_property
@@ -811,7 +799,7 @@ def _unreached(actions: tuple[str, ...]) -> str:
     return STAND if STAND in actions else actions[0]
 
 
-def _choices(strategy: Strategy) -> tuple[tuple[InfoSet, str], ...]:
+def _choices(strategy: Strategy) -> tuple[tuple[StrategySet, str], ...]:
     chosen = []
     for infoset, probabilities in sorted(strategy.items(), key=lambda item: set_order(item[0])):
         pure = [a for a, p in probabilities.items() if p == 1]
