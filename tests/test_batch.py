@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from exact.analysis.bet_analysis import analyze, game_bets
@@ -106,8 +106,7 @@ def winner_projection(punto_banco):
 def test_batch_equals_single_shoe_path(winner_projection, ranks):
     shoe = Shoe.from_counts({rank: count for rank, count in zip("A23456789TJQK", ranks,
                                                                 strict=True)})
-    if shoe.size < 6:
-        return
+    assume(shoe.size >= 6)  # a round needs six cards; shorter shoes are refused elsewhere
     assert [int(c) for c in winner_projection.batch_counts(counts_matrix([shoe]))[0]] == \
         winner_projection.counts(shoe)
 
