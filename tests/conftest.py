@@ -65,7 +65,28 @@ def require_module(name: str):
 KNOWN_FAILURES: dict[str, str] = {}
 
 
+# --- Scheduling on the workers (`make test`: pytest -n auto --dist loadgroup) ------------------
+# A test's xdist group is its file, so a file's tests share a worker and its module fixtures,
+# unless the test names its own group (tests/test_reports.py: one group per report, so that
+# the reports are built on both workers at once). Groups are handed out in the order of the
+# items; the long ones (CPU seconds measured on a 2-core machine, each tens of seconds) go
+# first so that none starts last and leaves the other worker idle at the end.
+LONG_GROUPS = ("test_reports-punto-banco", "tests/test_engine.py", "tests/test_fuzz.py",
+               "tests/test_hostile_inputs.py", "tests/test_notebooks.py",
+               "test_reports-nine-and-nines", "test_reports-century21")
+
+
+def _group(item: pytest.Item) -> str:
+    marker = item.get_closest_marker("xdist_group")
+    return str(marker.args[0]) if marker else item.nodeid.split("::")[0]
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.nodeid in KNOWN_FAILURES:
             item.add_marker(pytest.mark.xfail(reason=KNOWN_FAILURES[item.nodeid], strict=False))
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(_group(item)))
+    rank = {group: index for index, group in enumerate(LONG_GROUPS)}
+    items.sort(key=lambda item: rank.get(_group(item), len(rank)))  # stable: files keep order
