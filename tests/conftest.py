@@ -66,27 +66,48 @@ KNOWN_FAILURES: dict[str, str] = {}
 
 
 # --- Scheduling on the workers (`make test`: pytest -n auto --dist loadgroup) ------------------
-# A test's xdist group is its file, so a file's tests share a worker and its module fixtures,
-# unless the test names its own group (tests/test_reports.py: one group per report, so that
-# the reports are built on both workers at once). Groups are handed out in the order of the
-# items; the long ones (CPU seconds measured on a 2-core machine, each tens of seconds) go
-# first so that none starts last and leaves the other worker idle at the end.
-LONG_GROUPS = ("test_reports-punto-banco", "tests/test_engine.py", "tests/test_fuzz.py",
+# Tests are handed out in groups, each run on one worker (so they share its module fixtures):
+# a group is a file, except the reports' tests, one group per report (tests/test_reports.py
+# parametrizes them by the report's id), so that the reports build on both workers at once.
+# pytest-xdist's own loadgroup cannot be used: it renames items to carry their xdist_group
+# mark, which pytest 9 ignores (every test was scheduled alone). The groups are handed out in
+# the order of the items; the long ones (tens of CPU seconds on a 2-core machine) go first, so
+# that none starts last and leaves the other worker idle at the end.
+LONG_GROUPS = ("tests/test_reports.py[punto-banco]", "tests/test_engine.py", "tests/test_fuzz.py",
                "tests/test_hostile_inputs.py", "tests/test_notebooks.py",
-               "test_reports-nine-and-nines", "test_reports-century21")
+               "tests/test_reports.py[nine-and-nines]", "tests/test_reports.py[century21]")
+SPLIT_FILES = {"tests/test_reports.py": ("punto-banco", "nine-and-nines", "century21")}
 
 
-def _group(item: pytest.Item) -> str:
-    marker = item.get_closest_marker("xdist_group")
-    return str(marker.args[0]) if marker else item.nodeid.split("::")[0]
+def group_of(nodeid: str) -> str:
+    """The group of the test ``nodeid``: its file, or in a split file, file[parameter].
+
+    >>> group_of("tests/test_reports.py::test_x[century21]")
+    'tests/test_reports.py[century21]'
+    >>> group_of("tests/test_cli.py::test_y[century21]")
+    'tests/test_cli.py'
+    """
+    path = nodeid.split("::")[0]
+    parameter = nodeid.rpartition("[")[2].removesuffix("]") if nodeid.endswith("]") else ""
+    return f"{path}[{parameter}]" if parameter in SPLIT_FILES.get(path, ()) else path
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own schedulers
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class GroupScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return group_of(nodeid)
+
+    return GroupScheduling(config, log)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.nodeid in KNOWN_FAILURES:
             item.add_marker(pytest.mark.xfail(reason=KNOWN_FAILURES[item.nodeid], strict=False))
-        if item.get_closest_marker("xdist_group") is None:
-            item.add_marker(pytest.mark.xdist_group(_group(item)))
     rank = {group: index for index, group in enumerate(LONG_GROUPS)}
-    items.sort(key=lambda item: rank.get(_group(item), len(rank)))  # stable: files keep order
+    items.sort(key=lambda item: rank.get(group_of(item.nodeid), len(rank)))  # stable

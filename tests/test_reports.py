@@ -32,13 +32,10 @@ from exact.reports.build import build_report  # noqa: E402
 REPORTS = available_reports()
 
 
-def per_report(*game_ids: str) -> list:
-    """Parameters: each report (default: every one), in the xdist group of its report, so
-    that a report's tests share the worker that builds it, and the reports build side by
-    side on two workers (tests/conftest.py)."""
-    return [pytest.param(game_id, id=game_id,
-                         marks=pytest.mark.xdist_group(f"test_reports-{game_id}"))
-            for game_id in game_ids or REPORTS]
+def per_report(*game_ids: str) -> list[str]:
+    """Parameters: each report (default: every one). `make test` runs a report's tests on the
+    worker that builds it, and the reports side by side (tests/conftest.py, SPLIT_FILES)."""
+    return list(game_ids or REPORTS)
 
 
 @pytest.fixture(scope="module")
