@@ -92,7 +92,7 @@ def group_of(nodeid: str) -> str:
     return f"{path}[{parameter}]" if parameter in SPLIT_FILES.get(path, ()) else path
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own schedulers
+@pytest.hookimpl(tryfirst=True, optionalhook=True)  # before xdist's; without xdist, unused
 def pytest_xdist_make_scheduler(config: pytest.Config, log):
     if config.getvalue("dist") != "loadgroup":
         return None
