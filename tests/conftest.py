@@ -73,10 +73,11 @@ KNOWN_FAILURES: dict[str, str] = {}
 # mark, which pytest 9 ignores (every test was scheduled alone). The groups are handed out in
 # the order of the items; the long ones (tens of CPU seconds on a 2-core machine) go first, so
 # that none starts last and leaves the other worker idle at the end.
-LONG_GROUPS = ("tests/test_reports.py[punto-banco]", "tests/test_engine.py", "tests/test_fuzz.py",
-               "tests/test_hostile_inputs.py", "tests/test_notebooks.py",
-               "tests/test_reports.py[nine-and-nines]", "tests/test_reports.py[century21]")
-SPLIT_FILES = {"tests/test_reports.py": ("punto-banco", "nine-and-nines", "century21")}
+# By file name, so that they hold wherever the files live under tests/.
+LONG_GROUPS = ("test_reports.py[punto-banco]", "test_engine.py", "test_fuzz.py",
+               "test_hostile_inputs.py", "test_notebooks.py", "test_reports.py[nine-and-nines]",
+               "test_reports.py[century21]")
+SPLIT_FILES = {"test_reports.py": ("punto-banco", "nine-and-nines", "century21")}
 
 
 def group_of(nodeid: str) -> str:
@@ -89,7 +90,8 @@ def group_of(nodeid: str) -> str:
     """
     path = nodeid.split("::")[0]
     parameter = nodeid.rpartition("[")[2].removesuffix("]") if nodeid.endswith("]") else ""
-    return f"{path}[{parameter}]" if parameter in SPLIT_FILES.get(path, ()) else path
+    split = SPLIT_FILES.get(path.rpartition("/")[2], ())
+    return f"{path}[{parameter}]" if parameter in split else path
 
 
 @pytest.hookimpl(tryfirst=True, optionalhook=True)  # before xdist's; without xdist, unused
@@ -110,4 +112,5 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if item.nodeid in KNOWN_FAILURES:
             item.add_marker(pytest.mark.xfail(reason=KNOWN_FAILURES[item.nodeid], strict=False))
     rank = {group: index for index, group in enumerate(LONG_GROUPS)}
-    items.sort(key=lambda item: rank.get(group_of(item.nodeid), len(rank)))  # stable
+    items.sort(key=lambda item: rank.get(group_of(item.nodeid).rpartition("/")[2],
+                                         len(rank)))  # stable: the rest keep their order
