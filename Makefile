@@ -35,11 +35,12 @@ analyze: $(STAMP)
 	$(PY) -m exact analyze punto-banco --decks 8
 
 ## Test files run in parallel on every core; a file's tests share one worker (and so its
-## module fixtures, e.g. the reports built once).
+## module fixtures), except the reports' tests, one group per report (tests/conftest.py hands
+## out the groups, the long ones first).
 test: $(STAMP)
 	$(PY) -m ruff check exact tests
 	$(VENV)/bin/lint-imports
-	$(PY) -m pytest -n auto --dist loadfile
+	$(PY) -m pytest -n auto --dist loadgroup --no-loadscope-reorder
 
 ## A long fuzz campaign (issue 11): FUZZ_CASES generated cases (default 20,000) of every
 ## command, random seed printed (FUZZ_SEED=N repeats a run); failures go to fuzz-failures/.

@@ -38,7 +38,52 @@ def tracked_bets(punto_banco: PuntoBanco) -> list[Bet]:
 KNOWN_FAILURES: dict[str, str] = {}
 
 
+# --- Scheduling on the workers (`make test`: pytest -n auto --dist loadgroup) ------------------
+# Tests are handed out in groups, each run on one worker (so they share its module fixtures):
+# a group is a file, except the reports' tests, one group per report (tests/test_reports.py
+# parametrizes them by the report's id), so that the reports build on both workers at once.
+# pytest-xdist's own loadgroup cannot be used: it renames items to carry their xdist_group
+# mark, which pytest 9 ignores (every test was scheduled alone). The groups are handed out in
+# the order of the items; the long ones (tens of CPU seconds on a 2-core machine) go first, so
+# that none starts last and leaves the other worker idle at the end.
+# By file name, so that they hold wherever the files live under tests/.
+LONG_GROUPS = ("test_reports.py[punto-banco]", "test_engine.py", "test_fuzz.py",
+               "test_hostile_inputs.py", "test_notebooks.py", "test_reports.py[nine-and-nines]",
+               "test_reports.py[century21]")
+SPLIT_FILES = {"test_reports.py": ("punto-banco", "nine-and-nines", "century21")}
+
+
+def group_of(nodeid: str) -> str:
+    """The group of the test ``nodeid``: its file, or in a split file, file[parameter].
+
+    >>> group_of("tests/test_reports.py::test_x[century21]")
+    'tests/test_reports.py[century21]'
+    >>> group_of("tests/test_cli.py::test_y[century21]")
+    'tests/test_cli.py'
+    """
+    path = nodeid.split("::")[0]
+    parameter = nodeid.rpartition("[")[2].removesuffix("]") if nodeid.endswith("]") else ""
+    split = SPLIT_FILES.get(path.rpartition("/")[2], ())
+    return f"{path}[{parameter}]" if parameter in split else path
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)  # before xdist's; without xdist, unused
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class GroupScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return group_of(nodeid)
+
+    return GroupScheduling(config, log)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.nodeid in KNOWN_FAILURES:
             item.add_marker(pytest.mark.xfail(reason=KNOWN_FAILURES[item.nodeid], strict=False))
+    rank = {group: index for index, group in enumerate(LONG_GROUPS)}
+    items.sort(key=lambda item: rank.get(group_of(item.nodeid).rpartition("/")[2],
+                                         len(rank)))  # stable: the rest keep their order

@@ -29,14 +29,30 @@ pypdf = require_module("pypdf")
 
 from exact.reports.build import build_report  # noqa: E402
 
+REPORTS = available_reports()
+
+
+def per_report(*game_ids: str) -> list[str]:
+    """Parameters: each report (default: every one). `make test` runs a report's tests on the
+    worker that builds it, and the reports side by side (tests/conftest.py, SPLIT_FILES)."""
+    return list(game_ids or REPORTS)
+
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    """Every available report, built once into a fresh folder (the reproducibility of a whole
-    build, which costs a second build, is the slow test at the end; `make test` checks it on
-    the mini report and by compiling every built report again)."""
+def report(tmp_path_factory):
+    """``report(game_id)``: the PDF of that report, built when a test first asks for it, once
+    per worker, into a fresh folder (the reproducibility of a whole build, which costs a
+    second build, is the slow test at the end; `make test` checks it on the mini report and
+    by compiling every built report again)."""
     out = tmp_path_factory.mktemp("reports")
-    return {game_id: build_report(game_id, out) for game_id in available_reports()}
+    built: dict[str, Path] = {}
+
+    def build(game_id: str) -> Path:
+        if game_id not in built:
+            built[game_id] = build_report(game_id, out)
+        return built[game_id]
+
+    return build
 
 
 _TEXTS: dict[str, str] = {}
@@ -51,18 +67,23 @@ def _text(pdf_path) -> str:
     return _TEXTS[str(pdf_path)]
 
 
-def test_every_registered_game_with_a_report_module_is_built(built):
-    assert "punto-banco" in built
+def test_the_reports_are_the_games_with_a_report_module():
+    assert "punto-banco" in REPORTS
     for game_id in REGISTRY:
         module = report_module_name(game_id)
-        assert (game_id in built) == (game_id in available_reports()), module
-    for path in built.values():
-        assert path.stat().st_size > 10_000
-        assert len(pypdf.PdfReader(str(path)).pages) > 5
+        assert (game_id in REPORTS) == (game_id in available_reports()), module
 
 
-def test_punto_banco_headline_numbers_read_back_from_the_pdf(built, punto_banco):
-    text = _text(built["punto-banco"])
+@pytest.mark.parametrize("game_id", per_report())
+def test_every_report_is_built(report, game_id):
+    path = report(game_id)
+    assert path.stat().st_size > 10_000
+    assert len(pypdf.PdfReader(str(path)).pages) > 5
+
+
+@pytest.mark.parametrize("game_id", per_report("punto-banco"))
+def test_punto_banco_headline_numbers_read_back_from_the_pdf(report, game_id, punto_banco):
+    text = _text(report(game_id))
     result = analyze(punto_banco, Shoe.standard(8))
     banker, player, tie = (result.bets[b] for b in ("banker", "player", "tie"))
     # the published 8-deck counts, and the library's, appear exactly
@@ -76,13 +97,14 @@ def test_punto_banco_headline_numbers_read_back_from_the_pdf(built, punto_banco)
     assert "DISAGREES" not in text
 
 
-def test_punto_banco_report_covers_every_wager_and_paytable(built, punto_banco):
-    data = json.loads((built["punto-banco"].parent / "punto-banco" / "data.json").read_text())
+@pytest.mark.parametrize("game_id", per_report("punto-banco"))
+def test_punto_banco_report_covers_every_wager_and_paytable(report, game_id, punto_banco):
+    data = _data(report, game_id)
     bets = game_bets(punto_banco)
     assert [b["id"] for b in data["bets"]] == [b.id for b in bets]
     assert [(r["bet"], r["paytable"]) for r in data["summary"]] == [
         (b.name, p) for b in bets for p in b.paytables]
-    text = _text(built["punto-banco"])
+    text = _text(report(game_id))
     for bet in bets:
         for paytable in bet.paytables:
             assert paytable in text
@@ -90,12 +112,17 @@ def test_punto_banco_report_covers_every_wager_and_paytable(built, punto_banco):
     assert all(row["agrees"] for row in data["sums"])
 
 
-def test_a_par_sheet_lies_beside_each_pdf(built, punto_banco):
+@pytest.mark.parametrize("game_id", per_report())
+def test_a_par_sheet_lies_beside_each_pdf(report, game_id):
     openpyxl = require_module("openpyxl")
-    for game_id, pdf in built.items():
-        book = openpyxl.load_workbook(pdf.with_suffix(".xlsx"), data_only=True)
-        assert book.sheetnames[0] == "Summary" and len(book.sheetnames) > 1, game_id
-    book = openpyxl.load_workbook(built["punto-banco"].with_suffix(".xlsx"), data_only=True)
+    book = openpyxl.load_workbook(report(game_id).with_suffix(".xlsx"), data_only=True)
+    assert book.sheetnames[0] == "Summary" and len(book.sheetnames) > 1
+
+
+@pytest.mark.parametrize("game_id", per_report("punto-banco"))
+def test_the_punto_banco_par_sheet_has_a_sheet_per_paytable(report, game_id, punto_banco):
+    openpyxl = require_module("openpyxl")
+    book = openpyxl.load_workbook(report(game_id).with_suffix(".xlsx"), data_only=True)
     bets = game_bets(punto_banco)
     assert len(book.sheetnames) == 1 + sum(len(b.paytables) for b in bets)
     banker = analyze(punto_banco, Shoe.standard(8), [bets[0]]).bets["banker"].table()
@@ -106,17 +133,18 @@ def test_a_par_sheet_lies_beside_each_pdf(built, punto_banco):
 INVISIBLE = "\u200b\u200c\u200d\u2060\u00ad\ufeff"  # zero-width, joiners, soft hyphen, BOM
 
 
-def test_numbers_copy_out_of_every_report_as_plain_text(built):
+@pytest.mark.parametrize("game_id", per_report())
+def test_numbers_copy_out_of_every_report_as_plain_text(report, game_id):
     """No invisible character anywhere in a report's text (so none inside a number), and
     long exact figures come out as their plain digits."""
     import re
 
-    for game_id, pdf in built.items():
-        text = _text(pdf)
-        found = sorted({f"U+{ord(c):04X}" for c in text if c in INVISIBLE})
-        assert not found, (game_id, found)
-        assert re.search(r"\d{12,}/\d{12,}", text), game_id  # some exact fraction, whole
-    assert "-1149375068384/87616138805055" in _text(built["century21"])  # House Way's edge
+    text = _text(report(game_id))
+    found = sorted({f"U+{ord(c):04X}" for c in text if c in INVISIBLE})
+    assert not found, found
+    assert re.search(r"\d{12,}/\d{12,}", text)  # some exact fraction, whole
+    if game_id == "century21":
+        assert "-1149375068384/87616138805055" in text  # House Way's edge
 
 
 def _exact_figures(data: object, key: str = "") -> set[str]:
@@ -133,19 +161,20 @@ def _exact_figures(data: object, key: str = "") -> set[str]:
     return set()
 
 
-def test_every_exact_figure_of_every_report_copies_out_as_its_plain_digits(built):
+@pytest.mark.parametrize("game_id", per_report())
+def test_every_exact_figure_of_every_report_copies_out_as_its_plain_digits(report, game_id):
     """Each exact figure of a report's data is found in the PDF's text as the very digits (a
     figure too long for its column may break after its "/", where a reader expects it)."""
-    for game_id, pdf in built.items():
-        figures = _exact_figures(_data(built, game_id))
-        assert len(figures) >= 10, game_id
-        text = _text(pdf).replace("/\n", "/")
-        missing = sorted(f for f in figures if f not in text)
-        assert not missing, (game_id, missing[:3])
+    figures = _exact_figures(_data(report, game_id))
+    assert len(figures) >= 10
+    text = _text(report(game_id)).replace("/\n", "/")
+    missing = sorted(f for f in figures if f not in text)
+    assert not missing, missing[:3]
 
 
-def test_cover_hashes_the_rule_and_bet_files(built, punto_banco):
-    text = _text(built["punto-banco"])
+@pytest.mark.parametrize("game_id", per_report("punto-banco"))
+def test_cover_hashes_the_rule_and_bet_files(report, game_id, punto_banco):
+    text = _text(report(game_id))
     for path in punto_banco.bet_files:
         assert hashlib.sha256(path.read_bytes()).hexdigest() in text
 
@@ -304,32 +333,36 @@ def test_building_the_mini_report_twice_gives_identical_bytes(minis):
     assert sum(name.endswith(".svg") for name in names) >= 3
 
 
-def test_every_built_report_compiles_again_to_the_same_bytes(built, monkeypatch, tmp_path):
+@pytest.mark.parametrize("game_id", per_report())
+def test_every_built_report_compiles_again_to_the_same_bytes(report, game_id, monkeypatch,
+                                                             tmp_path):
     """The build's own Typst step, run again on each built report's data and charts (copied,
     so no number is recomputed), gives the same PDF: the typesetting adds no varying bytes."""
     import shutil
 
     from exact.reports import build
 
+    pdf = report(game_id)
+
     def copied_data(game_id, work_dir):
-        shutil.copytree(built[game_id].parent / game_id, work_dir, dirs_exist_ok=True)
+        shutil.copytree(pdf.parent / game_id, work_dir, dirs_exist_ok=True)
         return json.loads((work_dir / "data.json").read_text())
 
     monkeypatch.setattr(build, "report_data", copied_data)
-    for game_id, pdf in built.items():
-        again = build.build_report(game_id, tmp_path)
-        assert again.read_bytes() == pdf.read_bytes(), game_id
+    again = build.build_report(game_id, tmp_path)
+    assert again.read_bytes() == pdf.read_bytes()
 
 
 @pytest.mark.slow
-def test_building_twice_gives_identical_bytes(built, tmp_path):
+def test_building_twice_gives_identical_bytes(report, tmp_path):
     """Every report built again by the command line in another process: PDFs, par sheets and
     charts are the same bytes (`make test` checks the mini report so, and compiles every built
     report again)."""
     done = subprocess.run([sys.executable, "-m", "exact.reports", "--out", str(tmp_path)],
                           capture_output=True, text=True, timeout=1800)
     assert done.returncode == 0, done.stderr
-    for game_id, pdf in built.items():
+    for game_id in REPORTS:
+        pdf = report(game_id)
         assert pdf.read_bytes() == (tmp_path / f"{game_id}.pdf").read_bytes(), game_id
         workbook = pdf.with_suffix(".xlsx")
         assert workbook.read_bytes() == (tmp_path / workbook.name).read_bytes(), game_id
@@ -371,15 +404,16 @@ def test_report_data_grows_with_every_bet_the_game_ships(tmp_path):
 
 
 # --- the other games' reports ---------------------------------------------------------------
-def _data(built, game_id: str) -> dict:
-    return json.loads((built[game_id].parent / game_id / "data.json").read_text())
+def _data(report, game_id: str) -> dict:
+    return json.loads((report(game_id).parent / game_id / "data.json").read_text())
 
 
-def test_nine_and_nines_numbers_read_back_from_the_pdf(built):
+@pytest.mark.parametrize("game_id", per_report("nine-and-nines"))
+def test_nine_and_nines_numbers_read_back_from_the_pdf(report, game_id):
     from exact.games import get_game
 
-    game = get_game("nine-and-nines")
-    text = _text(built["nine-and-nines"])
+    game = get_game(game_id)
+    text = _text(report(game_id))
     plain = text
     result = analyze(game, Shoe.standard(8), [b for b in game_bets(game)
                                               if b.id in ("nine-player", "nines")])
@@ -389,7 +423,7 @@ def test_nine_and_nines_numbers_read_back_from_the_pdf(built):
     assert percent(nines.house_edge) in text and str(nines.house_edge) in plain
     assert grouped(result.total) in text
     assert "ILLUSTRATIVE" in text and "DISAGREES" not in text
-    data = _data(built, "nine-and-nines")
+    data = _data(report, game_id)
     assert data["published"]["all_agree"] and data["side_checks"]["all_agree"]
     assert data["brute_force"]["all_agree"] and data["simulation"]["all_agree"]
     # the designer's solved pay really gives the target edge, and is in the PDF
@@ -402,12 +436,13 @@ def test_nine_and_nines_numbers_read_back_from_the_pdf(built):
     assert design["exact_pays"] in plain
 
 
-def test_century21_numbers_read_back_from_the_pdf(built):
+@pytest.mark.parametrize("game_id", per_report("century21"))
+def test_century21_numbers_read_back_from_the_pdf(report, game_id):
     from exact.games.century21.game import DEFAULT_RULES, game_table
     from exact.games.century21.rules import DATA
     from exact.games.century21.solve import equilibrium
 
-    text = _text(built["century21"])
+    text = _text(report(game_id))
     plain = text
     table = game_table(DEFAULT_RULES, Shoe.standard(8, jokers=8))
     house = table.evaluate(*table.house_way())
@@ -419,7 +454,7 @@ def test_century21_numbers_read_back_from_the_pdf(built):
     with_fee = house.edge_with_collection(10, 1)
     assert percent(with_fee, 4, True) in text
     assert "DISAGREES" not in text
-    verification = _data(built, "century21")["verification"]
+    verification = _data(report, game_id)["verification"]
     assert all(row["agrees"] for row in verification["sums"])
     assert verification["equilibrium"]["agrees"]
     assert verification["brute_force"]["all_agree"] and verification["simulation"]["agrees"]
@@ -427,8 +462,9 @@ def test_century21_numbers_read_back_from_the_pdf(built):
     assert hashlib.sha256((DATA / "rules.toml").read_bytes()).hexdigest() in text
 
 
-def test_century21_strategy_map_is_a_labelled_chart(built):
-    svg = built["century21"].parent / "century21" / "strategy-map.svg"
+@pytest.mark.parametrize("game_id", per_report("century21"))
+def test_century21_strategy_map_is_a_labelled_chart(report, game_id):
+    svg = report(game_id).parent / game_id / "strategy-map.svg"
     assert svg.is_file() and svg.stat().st_size > 5_000
-    text = _text(built["century21"])
+    text = _text(report(game_id))
     assert "Strategy map" in text and "House Way" in text and "Equilibrium" in text
