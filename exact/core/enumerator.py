@@ -20,8 +20,10 @@ also deal its stages in any order that suits it, e.g. the finely viewed stage fi
 
 from __future__ import annotations
 
+import gc
 from collections import defaultdict
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import combinations_with_replacement
 from math import factorial
@@ -177,8 +179,29 @@ def enumerate_rounds(deal: Deal, shoe: Shoe) -> Distribution:
                      weight * group_weight)
 
     start_view = View(("rank", "suit"))
-    walk(deal.start(), start_view, start_view.class_counts(shoe), 0, 1)
+    with without_collections():
+        walk(deal.start(), start_view, start_view.class_counts(shoe), 0, 1)
     return Distribution.build(dict(out), deal, shoe)
+
+
+@contextmanager
+def without_collections() -> Iterator[None]:
+    """No cyclic garbage collection inside: for walks that make hundreds of thousands of
+    tuples and no cycles (states, records, labels), where every collection would traverse all
+    the objects alive again, taking up to a third of the time (memory is still freed by
+    reference counting).
+
+    >>> with without_collections():
+    ...     gc.isenabled()
+    False
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def deal_from_cards(deal: Deal, cards: Sequence[Card]) -> tuple[Record, int]:

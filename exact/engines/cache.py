@@ -32,12 +32,10 @@ file and a reader sees either the old entry or a new one, never a torn one.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import hmac
 import io
 import json
-import marshal
 import os
 import re
 import stat
@@ -50,6 +48,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
 from exact import __version__
 from exact.core.cards import Label
+from exact.core.enumerator import without_collections
 from exact.errors import CorruptEntry as CorruptEntry
 from exact.errors import one_line
 
@@ -336,27 +335,33 @@ def encode_tuples(items: Sequence[object]) -> tuple[list[object], np.ndarray]:
     """
     import numpy as np
 
-    # Parts are told apart by a typed key (equal values such as 0 and False must not merge):
-    # marshal's bytes, made in C. Version 2 writes no back-references, so equal parts give
-    # equal bytes. The bytes are only compared here, never read back.
-    table: dict[bytes, int] = {}
+    # A part is known by its type and value for an atom (equal values such as 0 and False
+    # must not merge), by its type and its children's indices for a tuple: equal such keys
+    # are equal parts of one type. ``memo`` keeps the index of each tuple by ``id`` (every
+    # part is alive throughout): the hands of a compiled deal share a few dozen labels.
+    table: dict[tuple[object, ...], int] = {}
     values: list[object] = []
-    memo: dict[int, bytes] = {}
+    memo: dict[int, int] = {}
 
     def reference(item: object) -> int:
-        typed = _typed(item, memo)
-        index = table.get(typed)
+        kind = type(item)
+        if kind is tuple or kind is Label:  # a Label stays a Label: features read its fields
+            found = memo.get(id(item))
+            if found is not None:
+                return found
+            children = [reference(part) for part in cast(tuple[object, ...], item)]
+            key: tuple[object, ...] = (kind, *children)
+            value: object = children if kind is tuple else {"label": children}
+        elif item is None or kind in (bool, int, str):
+            key, value = (kind, item), item
+        else:
+            raise TypeError(f"the cache stores tuples of ints, text and None, not {item!r}")
+        index = table.get(key)
         if index is None:
-            if type(item) is tuple:
-                value: object = [reference(part) for part in item]
-            elif type(item) is Label:  # kept a Label: features read its fields by name
-                value = {"label": [reference(part) for part in item]}
-            elif item is None or type(item) in (bool, int, str):
-                value = item
-            else:
-                raise TypeError(f"the cache stores tuples of ints, text and None, not {item!r}")
-            index = table[typed] = len(values)
+            index = table[key] = len(values)
             values.append(value)
+        if kind is tuple or kind is Label:
+            memo[id(item)] = index
         return index
 
     if set(map(type, items)) - {tuple}:
@@ -366,37 +371,23 @@ def encode_tuples(items: Sequence[object]) -> tuple[list[object], np.ndarray]:
     if set(map(len, rows_in)) - {length}:
         raise TypeError("the cache stores a list of tuples of one length")
     rows = np.empty((len(items), length), dtype=np.int64)
-    for column, parts in enumerate(zip(*rows_in, strict=True)):
-        # column by column in C: the typed keys, then one Python call per distinct part only
-        typed = [_typed(part, memo) for part in parts]
-        for part in dict(zip(typed, parts, strict=True)).values():
-            reference(part)
-        rows[:, column] = list(map(table.__getitem__, typed))
+    with without_collections():
+        for column, parts in enumerate(zip(*rows_in, strict=True)):
+            _encode_column(parts, reference, rows[:, column])
     return values, rows
 
 
-def _typed(item: object, memo: dict[int, bytes]) -> bytes:
-    """A key telling ``item`` apart from every other part: marshal's bytes, made in C, when
-    ``item`` holds no :class:`~exact.core.cards.Label` (marshal takes no tuple subclass); else
-    its parts' keys, a label's marked as such. ``memo`` keeps the keys of the parts that hold
-    labels by ``id``, for one call of :func:`encode_tuples` (which holds every part alive):
-    a compiled deal's hundred thousand records share a few dozen labels."""
-    key = memo.get(id(item))
-    if key is not None:
-        return key
-    if type(item) is not Label:
-        try:
-            return marshal.dumps(cast(Any, item), 2)  # marshal's own check: ValueError below
-        except ValueError:
-            if not isinstance(item, tuple):
-                raise TypeError(f"the cache stores tuples of ints, text and None, not {item!r}"
-                                ) from None
-    mark = b"L" if type(item) is Label else b"T"
-    parts = cast(tuple[object, ...], item)
-    key = mark + b"".join(len(part).to_bytes(4, "big") + part
-                          for part in (_typed(one, memo) for one in parts))
-    memo[id(item)] = key
-    return key
+def _encode_column(parts: Sequence[object], reference: Callable[[object], int],
+                   out: np.ndarray) -> None:
+    """The references of one column's ``parts`` into ``out``. Parts are first told apart by a
+    shallow key made almost in C: a tuple's type and the identities of its parts (all alive
+    throughout, so equal keys are equal values of one type), an atom's type and value. A
+    compiled deal's hundred thousand hands are a few hundred shallow keys (their labels are
+    shared objects), so ``reference`` walks those alone."""
+    shallow = [(type(part), *map(id, part)) if isinstance(part, tuple) else (type(part), part)
+               for part in parts]
+    index = {key: reference(part) for key, part in dict(zip(shallow, parts, strict=True)).items()}
+    out[:] = list(map(index.__getitem__, shallow))
 
 
 def decode_tuples(values: object, rows: np.ndarray) -> list[tuple[object, ...]]:
@@ -463,14 +454,9 @@ class LazyTuples(Sequence[tuple[object, ...]]):
         parts = np.empty(len(self._table), dtype=object)
         for index, value in enumerate(self._table):  # one by one: numpy would unpack tuples
             parts[index] = value
-        collecting = gc.isenabled()
-        gc.disable()  # hundreds of thousands of new tuples, no cycles: collections halve speed
-        try:
+        with without_collections():
             return list(zip(*(parts[rows[:, column]].tolist()
                               for column in range(rows.shape[1])), strict=True))
-        finally:
-            if collecting:
-                gc.enable()
 
 
 def _label(parts: list[object]) -> Label:

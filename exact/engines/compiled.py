@@ -52,6 +52,7 @@ from exact.core.enumerator import (
     check_shoe,
     falling,
     group_coefficient,
+    without_collections,
 )
 from exact.engines.cache import (
     CorruptEntry,
@@ -113,17 +114,18 @@ class CompiledDeal:
                      coefficient * group_coefficient(group))
 
         start = View(("rank", "suit"))
-        walk(deal.start(), start, [0] * len(start.labels), (), 1)
-        keys = list(leaves)
-        return cls(
-            deal=deal,
-            factors=list(factor_id),
-            terms=list(term_id),
-            records=list(record_id),
-            leaf_term=np.array([t for t, _ in keys], dtype=np.int64),
-            leaf_record=np.array([r for _, r in keys], dtype=np.int64),
-            leaf_coefficient=np.array([leaves[k] for k in keys], dtype=np.int64),
-        )
+        with without_collections():
+            walk(deal.start(), start, [0] * len(start.labels), (), 1)
+            keys = list(leaves)
+            return cls(
+                deal=deal,
+                factors=list(factor_id),
+                terms=list(term_id),
+                records=list(record_id),
+                leaf_term=np.array([t for t, _ in keys], dtype=np.int64),
+                leaf_record=np.array([r for _, r in keys], dtype=np.int64),
+                leaf_coefficient=np.array([leaves[k] for k in keys], dtype=np.int64),
+            )
 
     @cached_property
     def term_totals(self) -> np.ndarray:
