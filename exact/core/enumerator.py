@@ -164,7 +164,7 @@ def enumerate_rounds(deal: Deal, shoe: Shoe) -> Distribution:
         if draw is None:
             out[deal.record(state)] += weight * falling(size - used, unit - used)
             return
-        if draw.view != view:
+        if draw.view is not view and draw.view != view:
             counts, view = view.regroup(counts, draw.view), draw.view
         present = [i for i, c in enumerate(counts) if c]
         for group in combinations_with_replacement(present, draw.count):
@@ -174,7 +174,7 @@ def enumerate_rounds(deal: Deal, shoe: Shoe) -> Distribution:
                 group_weight *= remaining[index]
                 remaining[index] -= 1
             if group_weight:
-                labels = tuple(view.labels[i] for i in group)
+                labels = tuple(map(view.labels.__getitem__, group))
                 walk(deal.advance(state, labels), view, remaining, used + draw.count,
                      weight * group_weight)
 

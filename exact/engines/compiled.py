@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import DTypeLike
 
-from exact.core.cards import CARDS, JOKER, JOKER_ID, Shoe, View
+from exact.core.cards import CARDS, JOKER, JOKER_ID, Label, Shoe, View
 from exact.core.enumerator import (
     Deal,
     Distribution,
@@ -85,41 +85,53 @@ class CompiledDeal:
 
     @classmethod
     def compile(cls, deal: Deal) -> CompiledDeal:
-        factor_id: dict[Factor, int] = {}
+        factor_id: dict[tuple[int, int, int], int] = {}  # (view number, class, offset)
         term_id: dict[tuple[tuple[int, ...], int], int] = {}
         record_id: dict[Record, int] = {}
         leaves: dict[tuple[int, int], int] = defaultdict(int)
 
-        def walk(state: State, view: View, seen: list[int], factors: tuple[int, ...],
-                 coefficient: int) -> None:
+        # per view met: its number in the factor keys, the classes a draw may take, its
+        # labels (worked out once per view, not at each of the walk's hundred thousand nodes)
+        views: dict[View, tuple[int, list[int], tuple[Label, ...]]] = {}
+
+        def about(view: View) -> tuple[int, list[int], tuple[Label, ...]]:
+            if view not in views:
+                views[view] = (len(views), [i for i, label in enumerate(view.labels)
+                                            if deal.accepts_jokers or label.rank != JOKER],
+                               view.labels)
+            return views[view]
+
+        def walk(state: State, view: View, known: tuple[int, list[int], tuple[Label, ...]],
+                 seen: list[int], factors: tuple[int, ...], coefficient: int) -> None:
             draw = deal.next_draw(state)
             if draw is None:
                 term = term_id.setdefault((tuple(sorted(factors)), len(factors)), len(term_id))
                 record = record_id.setdefault(deal.record(state), len(record_id))
                 leaves[term, record] += coefficient
                 return
-            if draw.view != view:
+            if draw.view is not view and draw.view != view:
                 seen, view = view.regroup(seen, draw.view), draw.view
-            universe = [i for i, label in enumerate(view.labels)
-                        if deal.accepts_jokers or label.rank != JOKER]
+                known = about(view)
+            number, universe, labels_of = known
             for group in combinations_with_replacement(universe, draw.count):
                 after = seen.copy()
                 added = []
                 for index in group:
                     offset = after[index]
-                    added.append(factor_id.setdefault((view, index, offset), len(factor_id)))
+                    added.append(factor_id.setdefault((number, index, offset), len(factor_id)))
                     after[index] = offset + 1
-                labels = tuple(view.labels[i] for i in group)
-                walk(deal.advance(state, labels), view, after, factors + tuple(added),
-                     coefficient * group_coefficient(group))
+                walk(deal.advance(state, tuple(map(labels_of.__getitem__, group))), view, known,
+                     after, factors + tuple(added), coefficient * group_coefficient(group))
 
         start = View(("rank", "suit"))
         with without_collections():
-            walk(deal.start(), start, [0] * len(start.labels), (), 1)
+            walk(deal.start(), start, about(start), [0] * len(start.labels), (), 1)
+            numbered = list(views)
             keys = list(leaves)
             return cls(
                 deal=deal,
-                factors=list(factor_id),
+                factors=[(numbered[number], index, offset)
+                         for number, index, offset in factor_id],
                 terms=list(term_id),
                 records=list(record_id),
                 leaf_term=np.array([t for t, _ in keys], dtype=np.int64),
