@@ -47,6 +47,11 @@ from exact.model import game as base
 from exact.model.game import compiled_key
 
 
+@pytest.fixture(autouse=True)
+def _small_deals_kept(keep_small_deals) -> None:
+    """Every test here writes and reads entries of small deals (quick to build)."""
+
+
 class _Planted:
     """Unpickling this object runs a shell command that creates ``marker``."""
 
@@ -581,3 +586,23 @@ def test_two_processes_building_the_same_entries_at_once(tmp_path) -> None:
     assert [run.returncode for run in runs] == [0] * 4
     assert {out for out, _ in outputs} == {"8281\n"} and all(not err for _, err in outputs)
     assert sorted(p.suffix for p in tmp_path.iterdir()) == [".compiled", ".compiled"]
+
+
+def test_a_small_deal_is_not_kept_on_disk(punto_banco, tmp_path, monkeypatch) -> None:
+    """A deal of fewer records than SMALL_DEAL_RECORDS compiles about as fast as its entry is
+    written and read: neither it nor its bets' event matrices are stored; a large one is."""
+    from exact.engines import compiled as compiled_module
+
+    monkeypatch.setattr(compiled_module, "SMALL_DEAL_RECORDS", 5_000)
+    monkeypatch.setenv("EXACT_CACHE_DIR", str(tmp_path))
+    bet = next(b for b in game_bets(punto_banco) if b.id == "player-pair")
+    needs = punto_banco.needs(bet.features)
+    small = CompiledDeal.compile(punto_banco.deal(needs))
+    assert len(small.records) < compiled_module.SMALL_DEAL_RECORDS
+    compiled_module.load_or_compile(small.deal, ["small"], compile_deal=lambda _: small)
+    batch.event_matrices(punto_banco, needs, small, [bet])
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.setattr(compiled_module, "SMALL_DEAL_RECORDS", len(small.records))
+    compiled_module.load_or_compile(small.deal, ["small"], compile_deal=lambda _: small)
+    batch.event_matrices(punto_banco, needs, small, [bet])
+    assert sorted(path.suffix for path in tmp_path.iterdir()) == [".bet-events", ".compiled"]

@@ -181,7 +181,11 @@ def enumerate_rounds(deal: Deal, shoe: Shoe) -> Distribution:
     start_view = View(("rank", "suit"))
     with without_collections():
         walk(deal.start(), start_view, start_view.class_counts(shoe), 0, 1)
-    return Distribution.build(dict(out), deal, shoe)
+    counts = dict(out)
+    # the recursive closure refers to itself, and so to ``out``: emptied, it leaves the
+    # collector a small cycle, not every record counted (they hold Labels, never skipped)
+    out.clear()
+    return Distribution.build(counts, deal, shoe)
 
 
 @contextmanager

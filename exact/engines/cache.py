@@ -104,8 +104,10 @@ def entry_path(kind: str, key: str) -> Path:
 
 def cached(kind: str, key: str, build: Callable[[], Value],
            encode: Callable[[Value], tuple[Fields, Arrays]],
-           decode: Callable[[Fields, Arrays], Value]) -> Value:
-    """The value kept under ``key``, or ``build()`` stored there.
+           decode: Callable[[Fields, Arrays], Value],
+           keep: Callable[[Value], bool] | None = None) -> Value:
+    """The value kept under ``key``, or ``build()`` stored there (unless ``keep`` says a value
+    so cheap to build is not worth an entry).
 
     ``encode`` turns a value into (JSON-able fields, named arrays); ``decode`` turns them back,
     raising :class:`CorruptEntry` (or ValueError, TypeError, IndexError, KeyError) for data
@@ -129,8 +131,9 @@ def cached(kind: str, key: str, build: Callable[[], Value],
     if found is not None:
         return found[0]
     value = build()
-    fields, arrays = encode(value)
-    store(kind, key, fields, arrays)
+    if keep is None or keep(value):
+        fields, arrays = encode(value)
+        store(kind, key, fields, arrays)
     return value
 
 

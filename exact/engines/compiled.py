@@ -128,7 +128,7 @@ class CompiledDeal:
             walk(deal.start(), start, about(start), [0] * len(start.labels), (), 1)
             numbered = list(views)
             keys = list(leaves)
-            return cls(
+            compiled = cls(
                 deal=deal,
                 factors=[(numbered[number], index, offset)
                          for number, index, offset in factor_id],
@@ -138,6 +138,12 @@ class CompiledDeal:
                 leaf_record=np.array([r for _, r in keys], dtype=np.int64),
                 leaf_coefficient=np.array([leaves[k] for k in keys], dtype=np.int64),
             )
+        # The recursive closure refers to itself, so it and the tables it holds are freed only
+        # by the collector, which would then walk a hundred thousand records again (they hold
+        # Labels, which it never skips): emptied now, only the small cycle is left to it.
+        for table in (factor_id, term_id, record_id, leaves):
+            table.clear()
+        return compiled
 
     @cached_property
     def term_totals(self) -> np.ndarray:
@@ -554,14 +560,26 @@ def counts_matrix(shoes: Sequence[Shoe]) -> np.ndarray:
 
 
 # --- the disk cache ----------------------------------------------------------------------------
+# A deal of fewer records compiles in tens of milliseconds, about what writing its entry (and
+# its bets' event matrices) costs and not much more than reading them back: such a deal is not
+# kept on disk (the NINE bets' deals: 1,378 records; the value-level Punto Banco deal: 103,411).
+SMALL_DEAL_RECORDS = 5_000
+
+
+def worth_keeping(compiled: CompiledDeal) -> bool:
+    """Whether ``compiled`` (and its bets' event matrices) is worth a disk-cache entry."""
+    return len(compiled.records) >= SMALL_DEAL_RECORDS
+
+
 def load_or_compile(deal: Deal, parts: Sequence[str],
                     compile_deal: Callable[[Deal], CompiledDeal] | None = None) -> CompiledDeal:
     """The compiled form of ``deal``, from the disk cache (:mod:`exact.engines.cache`) when
-    ``parts`` (game id, rules, needs...) hash to a stored one, else compiled and stored (best
-    effort: a cache that cannot be written only costs the next run a compilation)."""
+    ``parts`` (game id, rules, needs...) hash to a stored one, else compiled and stored when
+    :func:`worth_keeping` (best effort: a cache that cannot be written only costs the next run
+    a compilation)."""
     compile_deal = compile_deal or CompiledDeal.compile
     return cached("compiled", cache_key(parts), lambda: compile_deal(deal), _encode_compiled,
-                  partial(_decode_compiled, deal))
+                  partial(_decode_compiled, deal), keep=worth_keeping)
 
 
 def _encode_compiled(compiled: CompiledDeal) -> tuple[Fields, dict[str, np.ndarray]]:
