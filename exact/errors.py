@@ -63,6 +63,12 @@ class CorruptEntry(ExactError, ValueError):
     :mod:`exact.engines.cache`, which then recomputes: it never reaches a user."""
 
 
+class CacheWarning(UserWarning):
+    """A cache entry failed a check and was rebuilt (:mod:`exact.engines.cache`): the result
+    is unchanged; the command line prints it as ``exact: warning: ...`` when the run
+    succeeds."""
+
+
 class ExpressionError(BetFileError):
     """A condition that does not parse, uses something outside the whitelist or exceeds a
     limit (:mod:`exact.model.expressions`)."""

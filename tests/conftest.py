@@ -24,6 +24,15 @@ def punto_banco() -> PuntoBanco:
     return PuntoBanco()
 
 
+@pytest.fixture
+def keep_small_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Small compiled deals kept on disk too (they are not, as compiling them costs about what
+    their entry does): the cache tests plant and read entries of small, quick deals."""
+    from exact.engines import compiled
+
+    monkeypatch.setattr(compiled, "SMALL_DEAL_RECORDS", 0)
+
+
 @pytest.fixture(scope="session")
 def tracked_bets(punto_banco: PuntoBanco) -> list[Bet]:
     """The main bets and the tracked side bets of issue 7 (tests/batch_helpers.py)."""

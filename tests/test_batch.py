@@ -120,7 +120,8 @@ def test_bad_batches_raise_shoe_error(evaluator):
         evaluator.counts([Shoe.standard(1, jokers=1)])
 
 
-def test_disk_cache_round_trip_and_concurrent_writers(punto_banco, tmp_path, monkeypatch):
+def test_disk_cache_round_trip_and_concurrent_writers(punto_banco, tmp_path, monkeypatch,
+                                                     keep_small_deals):
     monkeypatch.setenv("EXACT_CACHE_DIR", str(tmp_path))
     deal = punto_banco.deal(Needs.of(player=["rank"]))
     parts = ["punto-banco", "test", "player:rank"]

@@ -1,9 +1,10 @@
 """The disk cache (exact/engines/cache.py) never runs code and never trusts a damaged entry.
 
 For every kind of entry (compiled deals, bet-event matrices, century21 settled outcomes, the
-factorised counter's compiled bets) a damaged file is planted exactly where the entry goes;
-the real computation must then ignore it (no planted code runs), print exactly one warning
-line, give the result computed with no cache, and leave a valid rebuilt entry behind.
+factorised counter's compiled bets, light forms) a damaged file is planted exactly where the
+entry goes; the real computation must then ignore it (no planted code runs), raise exactly one
+warning (one line, which the command line prints when the run succeeds), give the result
+computed with no cache, and leave a valid rebuilt entry behind.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ import shlex
 import subprocess
 import sys
 import threading
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
@@ -39,8 +42,14 @@ from exact.analysis.century21_batch import (
 from exact.core.cards import Shoe
 from exact.engines import batch, cache
 from exact.engines.compiled import CompiledDeal, _decode_compiled
+from exact.errors import CacheWarning
 from exact.model import game as base
 from exact.model.game import compiled_key
+
+
+@pytest.fixture(autouse=True)
+def _small_deals_kept(keep_small_deals) -> None:
+    """Every test here writes and reads entries of small deals (quick to build)."""
 
 
 class _Planted:
@@ -74,6 +83,57 @@ def test_the_planted_payloads_do_run_code_when_unpickled(tmp_path) -> None:
     marker.unlink()
     np.load(io.BytesIO(planted_npy(marker)), allow_pickle=True)
     assert marker.exists()
+
+
+@contextmanager
+def cache_warnings() -> Iterator[list[str]]:
+    """The messages of the cache warnings raised inside the block (each one: no filter hides
+    a repeat), in a list filled when the block ends."""
+    messages: list[str] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield messages
+    messages.extend(str(w.message) for w in caught if issubclass(w.category, CacheWarning))
+
+
+def test_the_command_line_prints_a_cache_warning_only_when_the_run_succeeds(
+        tmp_path, monkeypatch, capsys) -> None:
+    """A damaged entry is one 'exact: warning:' line after a successful run's output, as the
+    command line prints every warning of a run; a run that then fails prints its error line
+    alone (the warning was raised, not printed)."""
+    from exact.analysis import bet_analysis
+    from exact.cli.app import main
+
+    argv = ["analyze", "punto-banco", "--decks", "1", "--bet", "tie"]
+
+    def damaged_run(directory: Path, *more: str) -> tuple[int, str, str, list[Path]]:
+        monkeypatch.setenv("EXACT_CACHE_DIR", str(directory))
+        for clear in (bet_analysis._PROJECTIONS.clear, base._compile.cache_clear,
+                      batch._compiled.cache_clear):
+            clear()  # the in-memory forms would hide the disk
+        assert main(argv) == 0
+        clean = capsys.readouterr().out
+        entries = sorted(directory.iterdir())
+        for path in entries:
+            path.write_bytes(b"not an entry")
+        for clear in (bet_analysis._PROJECTIONS.clear, base._compile.cache_clear,
+                      batch._compiled.cache_clear):
+            clear()
+        status = main([*argv, *more])
+        out, err = capsys.readouterr()
+        assert status != 0 or out == clean
+        return status, out, err, entries
+
+    status, _, error, entries = damaged_run(tmp_path / "failing", "--output",
+                                            str(tmp_path / "no" / "such" / "file.txt"))
+    assert status == 2 and error.count("\n") == 1 and error.startswith("exact: error: ")
+    assert any(str(path) in cache._WARNED for path in entries)  # raised, not printed
+    status, _, error, entries = damaged_run(tmp_path / "succeeding")
+    lines = error.splitlines()
+    assert status == 0 and lines
+    assert all(line.startswith("exact: warning: cache entry ") and line.endswith("; rebuilt")
+               for line in lines)
+    assert {line.split()[4] for line in lines} <= {str(path) for path in entries}
 
 
 # --- building entries by hand (the layout of exact/engines/cache.py's module docstring) -----------
@@ -205,11 +265,10 @@ def _factorised(punto_banco) -> Kind:
 
 
 def _light(punto_banco) -> Kind:
-    """The plain form of a few bets of a value-level deal (exact/engines/light.py), which a fresh
+    """The light form of a few bets of a value-level deal (exact/engines/cache.py), which a fresh
     process reads without numpy: written by the first analysis, read by the next (numpy is
     loaded in the tests, so the reader is called as analysis calls it in a fresh process)."""
     from exact.analysis import bet_analysis as analysis
-    from exact.engines import light
 
     bets = [b for b in game_bets(punto_banco) if b.id in ("banker", "tie", "dragon-7")]
     needs = punto_banco.needs(set().union(*(bet.features for bet in bets)))
@@ -217,11 +276,11 @@ def _light(punto_banco) -> Kind:
     shoes = [Shoe.standard(1), Shoe.standard(1).remove("A 9 K KH")]
 
     def run() -> object:
-        found = light.load(compiled_key(punto_banco, needs), bets, deal)
+        found = cache.load_light(compiled_key(punto_banco, needs), bets, deal)
         if found is None:  # as a first analysis does: the compiled path, which writes it
             analysis._PROJECTIONS.clear()
             analysis.analyze(punto_banco, shoes[0], bets)
-            found = light.load(compiled_key(punto_banco, needs), bets, deal)
+            found = cache.load_light(compiled_key(punto_banco, needs), bets, deal)
         return [found.counts(shoe) for shoe in shoes]
 
     def alter(fields: dict, arrays: dict) -> None:  # a coefficient moved to another column
@@ -232,9 +291,9 @@ def _light(punto_banco) -> Kind:
     def break_(fields: dict, arrays: dict) -> None:  # a coefficient with no counterpart
         fields["matrices"][0][0] += 1
 
-    return Kind("light", lambda: light.entry_key(compiled_key(punto_banco, needs), bets), run,
-                lambda fields, arrays: light._decode(fields, arrays,
-                                                     tuple(len(b.events) for b in bets), deal),
+    return Kind("light", lambda: cache.light_key(compiled_key(punto_banco, needs), bets), run,
+                lambda fields, arrays: cache.decode_light(fields, arrays,
+                                                          tuple(len(b.events) for b in bets), deal),
                 alter, break_)
 
 
@@ -243,13 +302,17 @@ KINDS = ("compiled", "bet-events", "outcomes", "factorised", "light")
 
 def test_every_kind_of_entry_the_package_writes_is_planted() -> None:
     """The kinds above are every kind the package stores (so a new kind cannot escape the
-    planted-file tests): each ``cached("KIND", ...)`` / ``store("KIND", ...)`` call in exact/."""
+    planted-file tests): each ``cached("KIND", ...)`` / ``store("KIND", ...)`` call in exact/
+    (a doctest's example aside), and the light form's kind in the cache module."""
     import re
 
     package = Path(cache.__file__).parents[1]  # the whole package, not exact/engines/
-    written = {kind for path in package.rglob("*.py") if path != Path(cache.__file__)
-               for kind in re.findall(r"\b(?:cached|store)\(\s*\"([^\"]+)\"", path.read_text())}
-    assert written == set(KINDS)
+    code = "\n".join(line for path in package.rglob("*.py")
+                     for line in path.read_text().splitlines()
+                     if not line.lstrip().startswith((">>>", "...")))
+    written = set(re.findall(r"\b(?:cached|store)\(\s*\"([^\"]+)\"", code))
+    assert written | {cache.LIGHT} == set(KINDS)
+    assert "store(LIGHT," in Path(cache.__file__).read_text()
 
 
 @pytest.fixture(params=KINDS)
@@ -324,13 +387,15 @@ def test_a_damaged_entry_is_rebuilt_with_one_warning(kind, damage, tmp_path, mon
     (path.parent / f"{kind.key()}.pickle").write_bytes(planted_pickle(marker))  # old layout
     capsys.readouterr()
 
-    assert kind.run() == expected
-    error = capsys.readouterr().err
+    with cache_warnings() as caught:
+        assert kind.run() == expected
     assert not marker.exists()
-    assert error.count("\n") == 1 and error.startswith(f"exact: warning: cache entry {path} ")
-    assert error.rstrip().endswith("; rebuilt")
-    assert kind.run() == expected  # the rebuilt entry is read back without a warning
-    assert capsys.readouterr().err == ""
+    assert len(caught) == 1 and caught[0].startswith(f"cache entry {path} ")
+    assert caught[0].endswith("; rebuilt") and "\n" not in caught[0]
+    assert capsys.readouterr().err == ""  # a warning, printed by the command line only
+    with cache_warnings() as caught:
+        assert kind.run() == expected  # the rebuilt entry is read back without a warning
+    assert caught == [] and capsys.readouterr().err == ""
     assert cache.load(kind.kind, kind.key(), kind.decode) is not None
     assert not marker.exists()
 
@@ -343,9 +408,10 @@ def test_cold_and_warm_give_the_same_result_and_the_warm_run_reads_the_disk(
     reads = []
     original = cache.read_entry
     monkeypatch.setattr(cache, "read_entry", lambda *a: reads.append(a[1]) or original(*a))
-    warm = kind.run()
+    with cache_warnings() as caught:
+        warm = kind.run()
     assert warm == cold and kind.kind in reads
-    assert capsys.readouterr().err == ""
+    assert caught == [] and capsys.readouterr().err == ""
     _, arrays = original(cache.entry_path(kind.kind, kind.key()), kind.kind, kind.key())
     assert all(a.dtype != object for a in arrays.values())
 
@@ -394,10 +460,9 @@ def test_fifo_directory_and_huge_entries_neither_block_nor_stop_the_run(
         path = cache.entry_path(kind.kind, kind.key())
         path.parent.mkdir()
         plant(path)
-        capsys.readouterr()
-        assert kind.run() == expected
-        error = capsys.readouterr().err
-        assert error.count("\n") == 1 and "; rebuilt" in error
+        with cache_warnings() as caught:
+            assert kind.run() == expected
+        assert len(caught) == 1 and caught[0].endswith("; rebuilt")
 
 
 def _link_to_fifo(path: Path) -> None:
@@ -486,7 +551,7 @@ def test_no_damage_to_an_entry_escapes_the_checks(fuzzed_entry, data) -> None:
         header, _, payload = bytes(entry).split(b"\n", 2)
         digest = hashlib.sha256(key.encode() + b"\n" + payload).hexdigest()
         entry = bytearray(header + b"\n" + digest.encode() + b"\n" + payload)
-    with pytest.MonkeyPatch.context() as patch:
+    with pytest.MonkeyPatch.context() as patch, cache_warnings():  # a damaged one warns
         patch.setenv("EXACT_CACHE_DIR", str(directory))
         cache.entry_path("compiled", key).write_bytes(bytes(entry))
         found = cache.load("compiled", key, decode)
@@ -521,3 +586,23 @@ def test_two_processes_building_the_same_entries_at_once(tmp_path) -> None:
     assert [run.returncode for run in runs] == [0] * 4
     assert {out for out, _ in outputs} == {"8281\n"} and all(not err for _, err in outputs)
     assert sorted(p.suffix for p in tmp_path.iterdir()) == [".compiled", ".compiled"]
+
+
+def test_a_small_deal_is_not_kept_on_disk(punto_banco, tmp_path, monkeypatch) -> None:
+    """A deal of fewer records than SMALL_DEAL_RECORDS compiles about as fast as its entry is
+    written and read: neither it nor its bets' event matrices are stored; a large one is."""
+    from exact.engines import compiled as compiled_module
+
+    monkeypatch.setattr(compiled_module, "SMALL_DEAL_RECORDS", 5_000)
+    monkeypatch.setenv("EXACT_CACHE_DIR", str(tmp_path))
+    bet = next(b for b in game_bets(punto_banco) if b.id == "player-pair")
+    needs = punto_banco.needs(bet.features)
+    small = CompiledDeal.compile(punto_banco.deal(needs))
+    assert len(small.records) < compiled_module.SMALL_DEAL_RECORDS
+    compiled_module.load_or_compile(small.deal, ["small"], compile_deal=lambda _: small)
+    batch.event_matrices(punto_banco, needs, small, [bet])
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.setattr(compiled_module, "SMALL_DEAL_RECORDS", len(small.records))
+    compiled_module.load_or_compile(small.deal, ["small"], compile_deal=lambda _: small)
+    batch.event_matrices(punto_banco, needs, small, [bet])
+    assert sorted(path.suffix for path in tmp_path.iterdir()) == [".bet-events", ".compiled"]

@@ -15,6 +15,7 @@ from exact.analysis.bet_analysis import analyze
 from exact.core.cards import Shoe
 from exact.core.enumerator import falling
 from exact.engines import factorised
+from exact.engines.plan import factorised_serves
 from exact.model.bets import Bet, load_bets
 from exact.reference.punto_banco import brute_force
 
@@ -87,8 +88,8 @@ def test_analyze_serves_card_level_bets_with_third_cards_by_factorised_counting(
     """`analyze` (and so bet validation) picks the factorised engine for such bets."""
     shoe = ODD["one suit"]
     bet = card_bets[2]
-    assert factorised.serves(punto_banco, punto_banco.needs(bet.features))
-    assert not factorised.serves(punto_banco, punto_banco.needs(["winner"]))
+    assert factorised_serves(punto_banco, punto_banco.needs(bet.features))
+    assert not factorised_serves(punto_banco, punto_banco.needs(["winner"]))
     assert list(analyze(punto_banco, shoe, [bet]).bets[bet.id].counts) == \
         _reference_counts(bet, shoe)
 

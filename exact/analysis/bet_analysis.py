@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from exact.analysis.statistics import BetTable
 from exact.core.cards import Shoe
 from exact.core.enumerator import Deal, falling
-from exact.engines import light
+from exact.engines import cache
 from exact.engines.plan import AUTO, command_engines, plan
 from exact.model.bets import Bet, settle_records
 from exact.model.bets import game_bets as game_bets
@@ -35,7 +35,7 @@ from exact.model.game import Game, compiled_key
 
 if TYPE_CHECKING:  # the numpy engines are loaded when a bet needs them (a fresh analysis of
     from exact.engines.compiled import (
-        Projection,  # value bets reads its plain form: exact.engines.light)
+        Projection,  # value bets reads its light form: exact.engines.cache)
     )
 
 __all__ = ["ENGINES", "analyze", "game_bets", "settle_records", "value_only"]
@@ -165,10 +165,10 @@ def _compiled_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
     keys = [(game, deal, bet) for bet in bets]
     missing = [key for key in keys if key not in _PROJECTIONS]
     if missing and "numpy" not in sys.modules:
-        # a fresh process: the bets' plain form on disk answers in Python integers, without
-        # loading numpy (exact.engines.light); later analyses in the process keep the fast path
-        # below
-        form = light.load(compiled_key(game, needs), bets, deal)
+        # a fresh process: the bets' light form on disk (exact.engines.cache) answers in
+        # Python integers, without loading numpy; later analyses in the process keep the fast
+        # path below
+        form = cache.load_light(compiled_key(game, needs), bets, deal)
         if form is not None:
             return form.counts(shoe)
     import numpy as np
@@ -186,7 +186,7 @@ def _compiled_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
             _PROJECTIONS[key] = Projection(compiled, term, event, matrix[term, event],
                                            len(key[2].events))
         if len(missing) == len(keys):
-            light.store(compiled_key(game, needs), bets, compiled, matrices)
+            cache.store_light(compiled_key(game, needs), bets, compiled, matrices)
     weights = compiled.term_weights(shoe)  # once for every bet of the deal
     return [_PROJECTIONS[key].counts_of(weights) for key in keys]
 

@@ -42,6 +42,7 @@ from exact.engines.compiled import (
     counts_matrix,
     rest_of_round,
     shoe_sizes,
+    worth_keeping,
 )
 from exact.engines.plan import EngineError, choose, plan, served
 from exact.errors import BatchError as BatchError
@@ -133,7 +134,8 @@ def event_matrices(game: Game, needs: Needs, compiled: CompiledDeal,
         for i, event_of_record in zip(missing, events, strict=True):
             matrix = BatchProjection.build(compiled, [(event_of_record, len(bets[i].events))])
             matrices[i] = matrix.matrix
-            cache.store("bet-events", keys[i], {}, {"matrix": matrix.matrix})
+            if worth_keeping(compiled):  # a small deal settles as fast as it reads back
+                cache.store("bet-events", keys[i], {}, {"matrix": matrix.matrix})
     return [m for m in matrices if m is not None]
 
 

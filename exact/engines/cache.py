@@ -1,5 +1,8 @@
-"""The disk cache: work worth keeping between runs (compiled deals, bet-event matrices, settled
-outcomes), stored as data that is checked before it is used and can never run code.
+"""The disk cache, the one module of every cache kind: work worth keeping between runs
+(compiled deals, bet-event matrices, settled outcomes, factorised bets, and the light form of a
+few bets, below), stored as data that is checked before it is used and can never run code.
+Every kind goes through :func:`cached` or :func:`load` and :func:`store` here; a kind supplies
+only its encoding (fields and arrays) and its checked decoding.
 
 Every entry is one file, ``$EXACT_CACHE_DIR/<key>.<kind>`` (default ``~/.cache/exact``):
 
@@ -18,11 +21,13 @@ the hash (which binds the entry to the key it is read for: a file copied from an
 or with bytes flipped, truncated or altered, fails it), the JSON, its kind and key, each
 array's header (plain dtype, and a shape that fills exactly the bytes given), and then the
 reader's own structural checks (indices in range, lengths that agree). An entry that fails any
-of them is never used: it is rebuilt and rewritten, with one warning line on standard error,
-``exact: warning: cache entry PATH was corrupt (REASON); rebuilt``. A missing entry is built
-silently. The hash detects damage and misplaced files, not a deliberate forgery (anyone who
-can write the cache directory can also compute it); even a forged entry can do no more than a
-well-formed one: data, checked for shape and range, never code.
+of them is never used: it is rebuilt and rewritten, with one warning (a
+:class:`~exact.errors.CacheWarning`, once per entry and process), which the command line
+prints as ``exact: warning: cache entry PATH was corrupt (REASON); rebuilt`` when the run
+succeeds, like its other warnings. A missing entry is built silently. The hash detects damage
+and misplaced files, not a deliberate forgery (anyone who can write the cache directory can
+also compute it); even a forged entry can do no more than a well-formed one: data, checked
+for shape and range, never code.
 
 Writing is best effort (a cache that cannot be written only costs the next run the work) and
 atomic: a temporary file beside the entry, moved into place with :func:`os.replace`, so that
@@ -32,29 +37,34 @@ file and a reader sees either the old entry or a new one, never a torn one.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import hmac
 import io
 import json
-import marshal
 import os
 import re
 import stat
-import sys
 import tempfile
+import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from functools import cached_property
+from math import prod
+from operator import mul
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast, overload
 
 from exact import __version__
-from exact.core.cards import Label
+from exact.core.cards import Label, Shoe, View
+from exact.core.enumerator import Deal, check_shoe, falling, without_collections
+from exact.errors import CacheWarning as CacheWarning
 from exact.errors import CorruptEntry as CorruptEntry
 from exact.errors import one_line
 
 if TYPE_CHECKING:  # numpy is loaded only to write or read an entry's arrays: an entry of
-    import numpy as np  # JSON fields alone (exact.engines.light) is read without it
+    import numpy as np  # JSON fields alone (a light form) is read without it
+
+    from exact.model.bets import Bet
 
 CACHE_FORMAT = "entry-3"  # enters every key: bump when the layout of an entry changes
 # Bounds on what a read may take (memory about 10x the file at most: tuples of records); the
@@ -94,8 +104,10 @@ def entry_path(kind: str, key: str) -> Path:
 
 def cached(kind: str, key: str, build: Callable[[], Value],
            encode: Callable[[Value], tuple[Fields, Arrays]],
-           decode: Callable[[Fields, Arrays], Value]) -> Value:
-    """The value kept under ``key``, or ``build()`` stored there.
+           decode: Callable[[Fields, Arrays], Value],
+           keep: Callable[[Value], bool] | None = None) -> Value:
+    """The value kept under ``key``, or ``build()`` stored there (unless ``keep`` says a value
+    so cheap to build is not worth an entry).
 
     ``encode`` turns a value into (JSON-able fields, named arrays); ``decode`` turns them back,
     raising :class:`CorruptEntry` (or ValueError, TypeError, IndexError, KeyError) for data
@@ -119,8 +131,9 @@ def cached(kind: str, key: str, build: Callable[[], Value],
     if found is not None:
         return found[0]
     value = build()
-    fields, arrays = encode(value)
-    store(kind, key, fields, arrays)
+    if keep is None or keep(value):
+        fields, arrays = encode(value)
+        store(kind, key, fields, arrays)
     return value
 
 
@@ -314,12 +327,13 @@ def _array(blob: memoryview, as_decimal: bool) -> np.ndarray:
 
 
 def _warn(path: Path, reason: str) -> None:
-    """One line on standard error, once per entry and process."""
+    """A :class:`~exact.errors.CacheWarning` of one line, once per entry and process (the
+    command line prints it when the run succeeds, as it prints every warning of a run)."""
     if str(path) in _WARNED:
         return
     _WARNED.add(str(path))
-    line = f"exact: warning: cache entry {path} was corrupt ({reason}); rebuilt"
-    print(one_line(line[:500]), file=sys.stderr)
+    message = f"cache entry {path} was corrupt ({reason}); rebuilt"
+    warnings.warn(one_line(message[:500]), CacheWarning, stacklevel=3)
 
 
 # --- nested tuples (records) -------------------------------------------------------------------
@@ -336,27 +350,33 @@ def encode_tuples(items: Sequence[object]) -> tuple[list[object], np.ndarray]:
     """
     import numpy as np
 
-    # Parts are told apart by a typed key (equal values such as 0 and False must not merge):
-    # marshal's bytes, made in C. Version 2 writes no back-references, so equal parts give
-    # equal bytes. The bytes are only compared here, never read back.
-    table: dict[bytes, int] = {}
+    # A part is known by its type and value for an atom (equal values such as 0 and False
+    # must not merge), by its type and its children's indices for a tuple: equal such keys
+    # are equal parts of one type. ``memo`` keeps the index of each tuple by ``id`` (every
+    # part is alive throughout): the hands of a compiled deal share a few dozen labels.
+    table: dict[tuple[object, ...], int] = {}
     values: list[object] = []
-    memo: dict[int, bytes] = {}
+    memo: dict[int, int] = {}
 
     def reference(item: object) -> int:
-        typed = _typed(item, memo)
-        index = table.get(typed)
+        kind = type(item)
+        if kind is tuple or kind is Label:  # a Label stays a Label: features read its fields
+            found = memo.get(id(item))
+            if found is not None:
+                return found
+            children = [reference(part) for part in cast(tuple[object, ...], item)]
+            key: tuple[object, ...] = (kind, *children)
+            value: object = children if kind is tuple else {"label": children}
+        elif item is None or kind in (bool, int, str):
+            key, value = (kind, item), item
+        else:
+            raise TypeError(f"the cache stores tuples of ints, text and None, not {item!r}")
+        index = table.get(key)
         if index is None:
-            if type(item) is tuple:
-                value: object = [reference(part) for part in item]
-            elif type(item) is Label:  # kept a Label: features read its fields by name
-                value = {"label": [reference(part) for part in item]}
-            elif item is None or type(item) in (bool, int, str):
-                value = item
-            else:
-                raise TypeError(f"the cache stores tuples of ints, text and None, not {item!r}")
-            index = table[typed] = len(values)
+            index = table[key] = len(values)
             values.append(value)
+        if kind is tuple or kind is Label:
+            memo[id(item)] = index
         return index
 
     if set(map(type, items)) - {tuple}:
@@ -366,37 +386,23 @@ def encode_tuples(items: Sequence[object]) -> tuple[list[object], np.ndarray]:
     if set(map(len, rows_in)) - {length}:
         raise TypeError("the cache stores a list of tuples of one length")
     rows = np.empty((len(items), length), dtype=np.int64)
-    for column, parts in enumerate(zip(*rows_in, strict=True)):
-        # column by column in C: the typed keys, then one Python call per distinct part only
-        typed = [_typed(part, memo) for part in parts]
-        for part in dict(zip(typed, parts, strict=True)).values():
-            reference(part)
-        rows[:, column] = list(map(table.__getitem__, typed))
+    with without_collections():
+        for column, parts in enumerate(zip(*rows_in, strict=True)):
+            _encode_column(parts, reference, rows[:, column])
     return values, rows
 
 
-def _typed(item: object, memo: dict[int, bytes]) -> bytes:
-    """A key telling ``item`` apart from every other part: marshal's bytes, made in C, when
-    ``item`` holds no :class:`~exact.core.cards.Label` (marshal takes no tuple subclass); else
-    its parts' keys, a label's marked as such. ``memo`` keeps the keys of the parts that hold
-    labels by ``id``, for one call of :func:`encode_tuples` (which holds every part alive):
-    a compiled deal's hundred thousand records share a few dozen labels."""
-    key = memo.get(id(item))
-    if key is not None:
-        return key
-    if type(item) is not Label:
-        try:
-            return marshal.dumps(cast(Any, item), 2)  # marshal's own check: ValueError below
-        except ValueError:
-            if not isinstance(item, tuple):
-                raise TypeError(f"the cache stores tuples of ints, text and None, not {item!r}"
-                                ) from None
-    mark = b"L" if type(item) is Label else b"T"
-    parts = cast(tuple[object, ...], item)
-    key = mark + b"".join(len(part).to_bytes(4, "big") + part
-                          for part in (_typed(one, memo) for one in parts))
-    memo[id(item)] = key
-    return key
+def _encode_column(parts: Sequence[object], reference: Callable[[object], int],
+                   out: np.ndarray) -> None:
+    """The references of one column's ``parts`` into ``out``. Parts are first told apart by a
+    shallow key made almost in C: a tuple's type and the identities of its parts (all alive
+    throughout, so equal keys are equal values of one type), an atom's type and value. A
+    compiled deal's hundred thousand hands are a few hundred shallow keys (their labels are
+    shared objects), so ``reference`` walks those alone."""
+    shallow = [(type(part), *map(id, part)) if isinstance(part, tuple) else (type(part), part)
+               for part in parts]
+    index = {key: reference(part) for key, part in dict(zip(shallow, parts, strict=True)).items()}
+    out[:] = list(map(index.__getitem__, shallow))
 
 
 def decode_tuples(values: object, rows: np.ndarray) -> list[tuple[object, ...]]:
@@ -463,14 +469,9 @@ class LazyTuples(Sequence[tuple[object, ...]]):
         parts = np.empty(len(self._table), dtype=object)
         for index, value in enumerate(self._table):  # one by one: numpy would unpack tuples
             parts[index] = value
-        collecting = gc.isenabled()
-        gc.disable()  # hundreds of thousands of new tuples, no cycles: collections halve speed
-        try:
+        with without_collections():
             return list(zip(*(parts[rows[:, column]].tolist()
                               for column in range(rows.shape[1])), strict=True))
-        finally:
-            if collecting:
-                gc.enable()
 
 
 def _label(parts: list[object]) -> Label:
@@ -503,3 +504,187 @@ def check_indices(array: np.ndarray, bound: int, name: str, ndim: int = 1) -> np
     if array.size and (int(array.min()) < 0 or int(array.max()) >= bound):
         raise CorruptEntry(f"{name}: out of range")
     return array
+
+
+# --- the light form: a few bets' compiled counts, read back without numpy -----------------------
+# A compiled deal (:mod:`exact.engines.compiled`) gives every bet's event counts for a shoe as
+# integer coefficients over *terms*, each a product of ``count(class) - offset`` factors times
+# the orderings of the rest of the round. Projected onto the events of the bets asked (the
+# ``(terms x events)`` matrices :func:`exact.engines.batch.event_matrices` keeps on disk), that
+# is a few thousand terms and triples for the value-level deals (the main bets: 52 factors,
+# 6,958 terms). :func:`store_light` keeps exactly that in one entry of kind ``light``, as JSON
+# fields only, no arrays; :func:`load_light` reads and checks it (every index in range, every
+# coefficient a positive integer), and :meth:`LightForm.counts` evaluates a shoe in Python
+# integers (exact, no bound needed). A fresh ``analyze`` of the main bets then pays its
+# interpreter, its imports and milliseconds of work, and never imports numpy (issue 13: no
+# slower than a naive enumerator). Only deals of at most :data:`LIGHT_TERM_LIMIT` terms are kept
+# so (the value-level deals); the others stay with the numpy evaluation, which is faster once
+# numpy is loaded.
+LIGHT = "light"
+LIGHT_TERM_LIMIT = 20_000  # the value-level Punto Banco deal has 6,958 terms
+
+
+@dataclass(frozen=True)
+class LightForm:
+    """The exact event counts of a few bets of a deal: terms that are products of class-count
+    factors, and per bet a ``(terms x events)`` matrix of integer coefficients. Bets whose
+    matrices are one matrix with its columns in another order (Banker, Player and Tie all
+    read who wins) share it: a bet is then a matrix and the column of each of its events."""
+
+    deal: Deal
+    views: tuple[View, ...]
+    factors: list[int]  # flat: (view, class index, offset) per factor
+    terms: list[tuple[int, ...]]  # factor ids; the cards a term uses is its length
+    matrices: list[list[int]]  # flat, row by row: (terms x width) coefficients
+    widths: list[int]
+    bets: list[tuple[int, list[int]]]  # per bet: its matrix, the column of each event
+
+    def counts(self, shoe: Shoe) -> list[list[int]]:
+        """Exact event counts of each bet for ``shoe``, checked to sum to ``N!/(N-r)!``.
+
+        Python integers throughout: every product and sum is exact whatever the shoe."""
+        check_shoe(self.deal, shoe)
+        size, unit = shoe.size, self.deal.round_cards
+        by_view = [view.class_counts(shoe) for view in self.views]
+        factors = self.factors
+        values = [by_view[view][index] - offset for view, index, offset in zip(
+            factors[0::3], factors[1::3], factors[2::3], strict=True)]
+        rest = [falling(size - used, unit - used) for used in range(unit + 1)]
+        weights = [prod(map(values.__getitem__, term), start=rest[len(term)])
+                   for term in self.terms]
+        columns = [[sum(map(mul, weights, matrix[column::width])) for column in range(width)]
+                   for matrix, width in zip(self.matrices, self.widths, strict=True)]
+        total = falling(size, unit)
+        out = []
+        for matrix, order in self.bets:
+            counts = [columns[matrix][column] for column in order]
+            if sum(counts) != total:
+                raise AssertionError("light counts do not sum to N!/(N-r)!: exactness lost")
+            out.append(counts)
+        return out
+
+
+def light_key(key_parts: Sequence[str], bets: Sequence[Bet]) -> str:
+    """The key of a light entry: the compiled deal's key parts and each bet's event conditions
+    (pays do not enter it), in the order asked."""
+    return cache_key([*key_parts, LIGHT, *(
+        f"bet:{len(bet.events)}|" + "|".join(f"{e.name}|{e.condition.text if e.condition else ''}"
+                                             for e in bet.events) for bet in bets)])
+
+
+def load_light(key_parts: Sequence[str], bets: Sequence[Bet], deal: Deal) -> LightForm | None:
+    """The light form of ``bets`` on the compiled deal of ``key_parts``, or None when it is
+    not on disk (or fails a check: warned, and left to be rewritten)."""
+    events = tuple(len(bet.events) for bet in bets)
+    found = load(LIGHT, light_key(key_parts, bets),
+                 lambda fields, arrays: decode_light(fields, arrays, events, deal))
+    return None if found is None else found[0]
+
+
+class CompiledTerms(Protocol):
+    """What the light form keeps of a compiled deal (:class:`exact.engines.compiled.CompiledDeal`,
+    named so without importing it: that module imports this one)."""
+
+    @property
+    def factors(self) -> Sequence[tuple[View, int, int]]: ...
+
+    @property
+    def terms(self) -> Sequence[tuple[tuple[int, ...], int]]: ...
+
+
+def store_light(key_parts: Sequence[str], bets: Sequence[Bet], compiled: CompiledTerms,
+                matrices: Sequence[np.ndarray]) -> None:
+    """Keep the light form of ``bets`` (their ``(terms x events)`` ``matrices`` over
+    ``compiled``) when the deal is small enough; best effort, as every cache write. Flat
+    lists of integers, which the reader checks with a few passes in C."""
+    if len(compiled.terms) > LIGHT_TERM_LIMIT:
+        return
+    views: dict[View, int] = {}
+    factors = [number for view, index, offset in compiled.factors
+               for number in (views.setdefault(view, len(views)), index, offset)]
+    shared: dict[bytes, int] = {}
+    stored: list[list[int]] = []
+    widths: list[int] = []
+    of_bet: list[list[object]] = []
+    for matrix in matrices:
+        # columns in a canonical order: bets that read the same partition share one matrix
+        order = sorted(range(matrix.shape[1]), key=lambda c: matrix[:, c].tobytes())
+        canonical = matrix[:, order]
+        key = canonical.tobytes() + bytes(str(canonical.shape), "ascii")
+        if key not in shared:
+            shared[key] = len(stored)
+            stored.append(canonical.ravel().tolist())
+            widths.append(int(matrix.shape[1]))
+        of_bet.append([shared[key], [order.index(e) for e in range(matrix.shape[1])]])
+    fields = {"views": [list(view.attributes) for view in views], "factors": factors,
+              "term_used": [used for _, used in compiled.terms],
+              "term_factors": [i for factor_ids, _ in compiled.terms for i in factor_ids],
+              "matrices": stored, "widths": widths, "bets": of_bet}
+    store(LIGHT, light_key(key_parts, bets), fields, {})
+
+
+def decode_light(fields: Fields, arrays: Arrays, events: tuple[int, ...], deal: Deal
+                 ) -> LightForm:
+    """A light form from its fields, every index and count checked (CorruptEntry)."""
+    if arrays or set(fields) != {"views", "factors", "term_used", "term_factors", "matrices",
+                                 "widths", "bets"}:
+        raise CorruptEntry("light form fields malformed")
+    unit = deal.round_cards
+    names = fields["views"]
+    if not (isinstance(names, list) and all(isinstance(a, list) and all(
+            isinstance(n, str) for n in a) for a in names)):
+        raise CorruptEntry("views malformed")
+    try:
+        views = tuple(View(tuple(a)) for a in names)
+    except ValueError:
+        raise CorruptEntry("views malformed") from None
+    factors = _integers(fields["factors"], "factors", 3)
+    for view, index, offset in zip(factors[0::3], factors[1::3], factors[2::3], strict=True):
+        if not (view < len(views) and index < len(views[view].labels) and offset < unit):
+            raise CorruptEntry("factor out of range")
+    used = _integers(fields["term_used"], "term_used")
+    flat = _integers(fields["term_factors"], "term_factors")
+    if (used and max(used) > unit) or sum(used) != len(flat) or \
+            (flat and max(flat) >= len(factors) // 3):
+        raise CorruptEntry("terms out of range")
+    terms, start = [], 0
+    for length in used:
+        terms.append(tuple(flat[start:start + length]))
+        start += length
+    widths = _integers(fields["widths"], "widths")
+    matrices = fields["matrices"]
+    if not isinstance(matrices, list) or len(matrices) != len(widths) or not matrices:
+        raise CorruptEntry("matrices malformed")
+    sums = None
+    for width, matrix in zip(widths, matrices, strict=True):
+        _integers(matrix, "matrix", width or 1)
+        if len(matrix) != width * len(terms):
+            raise CorruptEntry("matrix of the wrong shape")
+        # every matrix partitions each term's coefficient among its columns: equal row sums
+        row_sums = [sum(matrix[row:row + width]) for row in range(0, len(matrix), width)]
+        if sums is None:
+            sums = row_sums
+        if row_sums != sums or 0 in row_sums:
+            raise CorruptEntry("matrices do not partition the terms alike")
+    of_bet = fields["bets"]
+    if not isinstance(of_bet, list) or len(of_bet) != len(events):
+        raise CorruptEntry("light form of other bets")
+    bets = []
+    for count, item in zip(events, of_bet, strict=True):
+        if not (isinstance(item, list) and len(item) == 2 and type(item[0]) is int
+                and 0 <= item[0] < len(widths)):
+            raise CorruptEntry("light form: bet malformed")
+        order = _integers(item[1], "bet columns")
+        if sorted(order) != list(range(widths[item[0]])) or len(order) != count:
+            raise CorruptEntry("light form: bet columns malformed")
+        bets.append((item[0], order))
+    return LightForm(deal, views, factors, terms, matrices, widths, bets)
+
+
+def _integers(value: object, name: str, group: int = 1) -> list[int]:
+    """A list of non-negative Python integers, of a length divisible by ``group``; checked
+    in C (a type set and a minimum), as an entry holds tens of thousands of them."""
+    if not isinstance(value, list) or len(value) % group or \
+            not set(map(type, value)) <= {int} or (value and min(value) < 0):
+        raise CorruptEntry(f"light form: {name} malformed")
+    return value

@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import DTypeLike
 
-from exact.core.cards import CARDS, JOKER, JOKER_ID, Shoe, View
+from exact.core.cards import CARDS, JOKER, JOKER_ID, Label, Shoe, View
 from exact.core.enumerator import (
     Deal,
     Distribution,
@@ -52,6 +52,7 @@ from exact.core.enumerator import (
     check_shoe,
     falling,
     group_coefficient,
+    without_collections,
 )
 from exact.engines.cache import (
     CorruptEntry,
@@ -84,46 +85,65 @@ class CompiledDeal:
 
     @classmethod
     def compile(cls, deal: Deal) -> CompiledDeal:
-        factor_id: dict[Factor, int] = {}
+        factor_id: dict[tuple[int, int, int], int] = {}  # (view number, class, offset)
         term_id: dict[tuple[tuple[int, ...], int], int] = {}
         record_id: dict[Record, int] = {}
         leaves: dict[tuple[int, int], int] = defaultdict(int)
 
-        def walk(state: State, view: View, seen: list[int], factors: tuple[int, ...],
-                 coefficient: int) -> None:
+        # per view met: its number in the factor keys, the classes a draw may take, its
+        # labels (worked out once per view, not at each of the walk's hundred thousand nodes)
+        views: dict[View, tuple[int, list[int], tuple[Label, ...]]] = {}
+
+        def about(view: View) -> tuple[int, list[int], tuple[Label, ...]]:
+            if view not in views:
+                views[view] = (len(views), [i for i, label in enumerate(view.labels)
+                                            if deal.accepts_jokers or label.rank != JOKER],
+                               view.labels)
+            return views[view]
+
+        def walk(state: State, view: View, known: tuple[int, list[int], tuple[Label, ...]],
+                 seen: list[int], factors: tuple[int, ...], coefficient: int) -> None:
             draw = deal.next_draw(state)
             if draw is None:
                 term = term_id.setdefault((tuple(sorted(factors)), len(factors)), len(term_id))
                 record = record_id.setdefault(deal.record(state), len(record_id))
                 leaves[term, record] += coefficient
                 return
-            if draw.view != view:
+            if draw.view is not view and draw.view != view:
                 seen, view = view.regroup(seen, draw.view), draw.view
-            universe = [i for i, label in enumerate(view.labels)
-                        if deal.accepts_jokers or label.rank != JOKER]
+                known = about(view)
+            number, universe, labels_of = known
             for group in combinations_with_replacement(universe, draw.count):
                 after = seen.copy()
                 added = []
                 for index in group:
                     offset = after[index]
-                    added.append(factor_id.setdefault((view, index, offset), len(factor_id)))
+                    added.append(factor_id.setdefault((number, index, offset), len(factor_id)))
                     after[index] = offset + 1
-                labels = tuple(view.labels[i] for i in group)
-                walk(deal.advance(state, labels), view, after, factors + tuple(added),
-                     coefficient * group_coefficient(group))
+                walk(deal.advance(state, tuple(map(labels_of.__getitem__, group))), view, known,
+                     after, factors + tuple(added), coefficient * group_coefficient(group))
 
         start = View(("rank", "suit"))
-        walk(deal.start(), start, [0] * len(start.labels), (), 1)
-        keys = list(leaves)
-        return cls(
-            deal=deal,
-            factors=list(factor_id),
-            terms=list(term_id),
-            records=list(record_id),
-            leaf_term=np.array([t for t, _ in keys], dtype=np.int64),
-            leaf_record=np.array([r for _, r in keys], dtype=np.int64),
-            leaf_coefficient=np.array([leaves[k] for k in keys], dtype=np.int64),
-        )
+        with without_collections():
+            walk(deal.start(), start, about(start), [0] * len(start.labels), (), 1)
+            numbered = list(views)
+            keys = list(leaves)
+            compiled = cls(
+                deal=deal,
+                factors=[(numbered[number], index, offset)
+                         for number, index, offset in factor_id],
+                terms=list(term_id),
+                records=list(record_id),
+                leaf_term=np.array([t for t, _ in keys], dtype=np.int64),
+                leaf_record=np.array([r for _, r in keys], dtype=np.int64),
+                leaf_coefficient=np.array([leaves[k] for k in keys], dtype=np.int64),
+            )
+        # The recursive closure refers to itself, so it and the tables it holds are freed only
+        # by the collector, which would then walk a hundred thousand records again (they hold
+        # Labels, which it never skips): emptied now, only the small cycle is left to it.
+        for table in (factor_id, term_id, record_id, leaves):
+            table.clear()
+        return compiled
 
     @cached_property
     def term_totals(self) -> np.ndarray:
@@ -540,14 +560,26 @@ def counts_matrix(shoes: Sequence[Shoe]) -> np.ndarray:
 
 
 # --- the disk cache ----------------------------------------------------------------------------
+# A deal of fewer records compiles in tens of milliseconds, about what writing its entry (and
+# its bets' event matrices) costs and not much more than reading them back: such a deal is not
+# kept on disk (the NINE bets' deals: 1,378 records; the value-level Punto Banco deal: 103,411).
+SMALL_DEAL_RECORDS = 5_000
+
+
+def worth_keeping(compiled: CompiledDeal) -> bool:
+    """Whether ``compiled`` (and its bets' event matrices) is worth a disk-cache entry."""
+    return len(compiled.records) >= SMALL_DEAL_RECORDS
+
+
 def load_or_compile(deal: Deal, parts: Sequence[str],
                     compile_deal: Callable[[Deal], CompiledDeal] | None = None) -> CompiledDeal:
     """The compiled form of ``deal``, from the disk cache (:mod:`exact.engines.cache`) when
-    ``parts`` (game id, rules, needs...) hash to a stored one, else compiled and stored (best
-    effort: a cache that cannot be written only costs the next run a compilation)."""
+    ``parts`` (game id, rules, needs...) hash to a stored one, else compiled and stored when
+    :func:`worth_keeping` (best effort: a cache that cannot be written only costs the next run
+    a compilation)."""
     compile_deal = compile_deal or CompiledDeal.compile
     return cached("compiled", cache_key(parts), lambda: compile_deal(deal), _encode_compiled,
-                  partial(_decode_compiled, deal))
+                  partial(_decode_compiled, deal), keep=worth_keeping)
 
 
 def _encode_compiled(compiled: CompiledDeal) -> tuple[Fields, dict[str, np.ndarray]]:

@@ -88,27 +88,6 @@ def _value(label: Label) -> int:
 PATTERN_LIMIT = 3_000_000
 
 
-def serves(game: Game, needs: Needs) -> bool:
-    """Whether this engine should count bets with ``needs``: a game whose deal is a pair of
-    hands (:class:`~exact.model.contracts.CardPositions`), bets that read a card attribute beyond
-    its value together with third cards, or a hand's first or second card by position (the bets on
-    which the compiled walk over rank-and-suit classes is slow). Bets on unordered first
-    pairs alone stay with the staged evaluator.
-
-    >>> from exact.games import get_game
-    >>> game = get_game("punto-banco")
-    >>> [serves(game, game.needs(names)) for names in (["winner", "all_same_color"],
-    ...     ["player_card1_colour"], ["winner"], ["player_pair"])]
-    [True, True, False, False]
-    """
-    if not isinstance(game, CardPositions) or not game.card_positions:
-        return False
-    if not any(attribute not in ("value", ORDER) for _, attribute in needs.pairs):
-        return False
-    # without third cards and read in unordered pairs, the staged evaluator is quicker
-    return "draws" in needs.stages or any(needs.ordered(stage) for stage in needs.stages)
-
-
 def evaluate(game: Game, bets: Sequence[Bet], shoe: Shoe,
              known: Mapping[int, Card] | None = None) -> list[list[int]]:
     """Exact event counts of every bet of ``bets`` for ``shoe`` (counts over

@@ -38,8 +38,8 @@ from typing import Literal, Protocol
 from exact.core.enumerator import Deal, Draw, FixedStageDeal, fixed_stages
 from exact.errors import EngineError as EngineError
 from exact.model.bets import Bet, value_only
-from exact.model.contracts import DealtPositions
-from exact.model.features import Needs
+from exact.model.contracts import CardPositions, DealtPositions
+from exact.model.features import ORDER, Needs
 from exact.model.game import Game
 
 Scope = Literal["shoe", "batch", "known"]
@@ -104,6 +104,29 @@ class Engine(Protocol):
         ...
 
 
+def factorised_serves(game: Game, needs: Needs) -> bool:
+    """Whether factorised counting (:mod:`exact.engines.factorised`) should count bets with
+    ``needs``: a game whose deal is a pair of hands
+    (:class:`~exact.model.contracts.CardPositions`), bets that read a card attribute beyond its
+    value together with third cards, or a hand's first or second card by position (the bets on
+    which the compiled walk over rank-and-suit classes is slow). Bets on unordered first pairs
+    alone stay with the staged evaluator. Decided here, without loading that numpy-heavy
+    module.
+
+    >>> from exact.games import get_game
+    >>> game = get_game("punto-banco")
+    >>> [factorised_serves(game, game.needs(names)) for names in (["winner", "all_same_color"],
+    ...     ["player_card1_colour"], ["winner"], ["player_pair"])]
+    [True, True, False, False]
+    """
+    if not isinstance(game, CardPositions) or not game.card_positions:
+        return False
+    if not any(attribute not in ("value", ORDER) for _, attribute in needs.pairs):
+        return False
+    # without third cards and read in unordered pairs, the staged evaluator is quicker
+    return "draws" in needs.stages or any(needs.ordered(stage) for stage in needs.stages)
+
+
 @dataclass(frozen=True)
 class Factorised:
     """Factorised counting (:mod:`exact.engines.factorised`): the value walk, with what a bet reads
@@ -118,9 +141,7 @@ class Factorised:
         if demand.scope == "known" and not isinstance(demand.game, DealtPositions):
             return False, ("it forces known cards only in a game that says which positions "
                            "its draws fill")
-        from exact.engines import factorised  # numpy-heavy walk, loaded only when a bet needs it
-
-        if not factorised.serves(demand.game, demand.needs):
+        if not factorised_serves(demand.game, demand.needs):
             cheaper = self._cheaper_than_staged(demand)
             if cheaper:
                 return True, cheaper
@@ -138,7 +159,7 @@ class Factorised:
     @staticmethod
     def _cheaper_than_staged(demand: Demand) -> str | None:
         """The cost rule between this engine and the staged evaluator for a bet on the first
-        cards read in unordered pairs (which :func:`factorised.serves` leaves to the staged
+        cards read in unordered pairs (which :func:`factorised_serves` leaves to the staged
         evaluator): the staged evaluator settles the bet once per pair of hand signatures on
         every run, up to every pair of hands (``demand.rounds``: about two million at ranks and
         suits) when a feature reads both hands, a few cells otherwise (Perfect Pairs: per-hand

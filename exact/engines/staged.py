@@ -28,8 +28,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import combinations_with_replacement
+from typing import Any
 
 import numpy as np
 
@@ -47,6 +48,10 @@ from exact.model.bets import Bet
 from exact.model.expressions import EvaluationError
 from exact.model.game import Game
 
+# Up to this many shoes, and until a larger batch has built it, the excess of the shared
+# pairs is gathered pair by pair instead of the sparse product (StagedDeal._excess): a one-shoe
+# analysis then never loads scipy (a third of a second) nor builds the matrix.
+_GATHERED_SHOES = 4
 _BLOCK = 64  # shoes per block: (shoes x 6,734-key) arrays and one sparse product over 139,282 pairs
 Universe = tuple[tuple[int, ...], ...]  # per stage, the class indices its groups may use
 Hand = tuple[Label, ...]  # a stage's cards, sorted by class
@@ -134,12 +139,23 @@ class _Grid:
     shared: Segments | None = None
     shared_first: np.ndarray | None = None  # per shared pair in ``shared.order``: first hand
     shared_key: np.ndarray | None = None  # ... and its second hand given the first
-    # (events but ``derived`` x first hands) x keys, sparse: how many shared pairs of each
-    # first hand and key settle each event (the pairs of ``shared``, summed by a sparse
-    # product); the event most of them settle (``derived``, say "no pair") takes the rest of
-    # the total excess, which needs no pair at all (:meth:`StagedDeal._excess`)
-    excess: object | None = None
+    # the shared pairs of every event but ``derived`` (the event most of them settle, say "no
+    # pair", which takes the rest of the total excess: :meth:`StagedDeal._excess`): their rows
+    # (event and first hand) and columns (keys) in :attr:`excess`, and its shape
+    excess_pairs: tuple[np.ndarray, np.ndarray, tuple[int, int]] | None = None
     derived: int = 0
+
+    @cached_property
+    def excess(self) -> Any:
+        """(events but ``derived`` x first hands) x keys, sparse: how many shared pairs of
+        each first hand and key settle each event (summed by one sparse product). Built on
+        first use, as it loads scipy: an analysis of a few shoes gathers the pairs instead."""
+        from scipy import sparse
+
+        assert self.excess_pairs is not None
+        rows, keys, shape = self.excess_pairs
+        return sparse.csr_matrix((np.ones(len(rows), dtype=np.int64), (rows, keys)),
+                                 shape=shape, dtype=np.int64)
 
 
 class StagedDeal:
@@ -200,18 +216,14 @@ class StagedDeal:
                 self._grids[bet] = _Grid(Segments.of(grid[signatures[0]], events))
             else:
                 first, second = signatures
-                from scipy import sparse  # only the batch of a bet on both hands needs it
-
                 event = grid[first[self._shared_first], second[self._shared_second]]
                 shared = Segments.of(event, events)
                 hands = len(self.stages[0].groups)
                 derived = int(np.bincount(event, minlength=events).argmax())
                 kept = event != derived
                 row = event[kept] - (event[kept] > derived)  # the events but the derived one
-                excess = sparse.csr_matrix(
-                    (np.ones(int(kept.sum()), dtype=np.int64),
-                     (row * hands + self._shared_first[kept], self._shared_key[kept])),
-                    shape=((events - 1) * hands, len(self._key_second)), dtype=np.int64)
+                excess = (row * hands + self._shared_first[kept], self._shared_key[kept],
+                          ((events - 1) * hands, len(self._key_second)))
                 self._grids[bet] = _Grid(Segments.of(first, grid.shape[0]),
                                          Segments.of(second, grid.shape[1]),
                                          Segments.of(grid.ravel(), events), shared,
@@ -297,9 +309,11 @@ class StagedDeal:
         rest of ``total``: every value a non-negative sum of terms of the exact excess, at
         most ``N**used`` (the bound that chose int64). The per-bet check that counts sum to
         ``N!/(N-r)!`` then holds by construction; the derived excess is checked to be
-        non-negative instead. Python integers: every pair gathered, and checked against
-        ``total``."""
-        if weights.dtype == object:
+        non-negative instead. Python integers, or a few shoes while the sparse matrix is not
+        built (loading scipy costs more than gathering them): every pair gathered, exact in
+        either type by the same bound, and checked against ``total``."""
+        if weights.dtype == object or (
+                len(weights) <= _GATHERED_SHOES and "excess" not in vars(grid)):
             assert grid.shared is not None
             excess = grid.shared.sorted_sums(
                 weights[:, grid.shared_first] * overstated[:, grid.shared_key])

@@ -19,7 +19,7 @@ from functools import cache, cached_property
 from operator import attrgetter
 from pathlib import Path
 from types import MappingProxyType, NoneType
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 from exact import DATA as PACKAGE_DATA
 from exact.core.cards import Card, Label, Shoe, View
@@ -125,8 +125,12 @@ PuntoRecord = tuple[Hand, Hand]  # (player's cards, banker's cards); a hand not 
 
 
 def hand_total(cards: Hand) -> int:
-    # a Punto Banco deal deals no joker (accepts_jokers is False): every value is an int
-    return sum(cast(list[int], [label.value for label in cards])) % 10
+    # a Punto Banco deal deals no joker (accepts_jokers is False), so ``or 0`` never hides a
+    # card; a plain loop, as this runs for every state of every walk (about twice as fast as sum)
+    total = 0
+    for label in cards:
+        total += label.value or 0
+    return total % 10
 
 
 @dataclass(frozen=True)
@@ -234,7 +238,7 @@ class Ranks(str):
 
 
 def _winner(record: PuntoRecord) -> str:
-    player, banker = (hand_total(hand) for hand in record)
+    player, banker = hand_total(record[0]), hand_total(record[1])
     return "player" if player > banker else "banker" if banker > player else "tie"
 
 
