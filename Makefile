@@ -48,11 +48,11 @@ fuzz: $(STAMP)
 	$(PY) tests/fuzz_campaign.py
 
 ## ruff, the import layers (import-linter, pyproject.toml), the import graph with the imports
-## inside functions (tests/test_architecture.py) and mypy (strict on the core; ~1 min cold).
+## inside functions (tests/system/test_architecture.py) and mypy (strict on the core; ~1 min cold).
 lint: $(STAMP)
 	$(PY) -m ruff check exact tests
 	$(VENV)/bin/lint-imports
-	$(PY) -m pytest -p no:xdist -q tests/test_architecture.py
+	$(PY) -m pytest -p no:xdist -q tests/system/test_architecture.py
 	$(PY) -m mypy
 
 bench: $(STAMP)

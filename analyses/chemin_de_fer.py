@@ -51,7 +51,7 @@ def mixed(strategy):
 # figures below are checked by the exact deviation check, by hand (9/11 is exactly what leaves the
 # Banker indifferent with 6 against a standing Player, and the 2 x 2 kernel's closed form gives
 # the value and the Banker's mixing) and by an independent twin (the payoffs written again from
-# scratch, solved by Foster's algorithm and as a plain matrix game; tests/test_chemin_de_fer.py).
+# scratch, solved by Foster's algorithm and as a plain matrix game; tests/games/test_chemin_de_fer.py).
 
 # %%
 kemeny_snell = equilibrium(RULES, None, "totals")

@@ -13,14 +13,14 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-sys.path[:0] = [str(Path(__file__).parent), str(Path(__file__).parent.parent)]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout
 
 from exact.analysis.bet_analysis import analyze, game_bets
 from exact.core.cards import Shoe
 from exact.games import get_game
 from exact.reference.punto_banco import brute_force
 
-from batch_helpers import tracked_bets
+from tests.support.batch_helpers import tracked_bets
 
 
 def timed(function: Callable[[], object], repeat: int = 1) -> float:
@@ -418,7 +418,7 @@ def _ratio_line(label: str, measured: tuple[float, int, float], base: tuple[floa
 def card_level_benchmark() -> None:
     """Issue 13, fresh processes (compiled forms on disk; the first run ever, which compiles
     them, is printed too): the main-bet analysis against a naive value-level enumerator
-    (tests/naive_enumerator.py, also a fresh process: both pay their interpreter start,
+    (tests/support/naive_enumerator.py, also a fresh process: both pay their interpreter start,
     imports and work), `edge --known 1=9H --bet perfect-pairs` against the main-bet
     analysis (at most 10x), `edge --known 1=9H` of the bets on colours and suits read with
     the third cards (suited third cards, six-card one-colour tie: factorised counting with
@@ -435,7 +435,7 @@ def card_level_benchmark() -> None:
     four_nines = [*tie[:-1], "four-nines"]
     known_card_level = {bet: [*known[:-1], bet, "--bets", card_level]
                         for bet in ("suited-third-cards", "one-colour-tie")}
-    naive = [str(Path(__file__).parent / "naive_enumerator.py"), "8"]
+    naive = [str(Path(__file__).parent / "support" / "naive_enumerator.py"), "8"]
     print("\nFresh processes, 8 decks (issue 13; bytecode cached, compiled forms on disk)")
     firsts = {name: fresh_process(arguments) for name, arguments in
               (("main", main), ("known", known), ("tie", tie), ("four", four_nines))}
@@ -452,7 +452,7 @@ def card_level_benchmark() -> None:
         seconds, peak, _ = firsts[name]
         line(f"first run of {label} (compiles if the cache is empty)", seconds, None,
              f"{peak / 2**20:,.0f} MB")
-    line("naive value-level enumerator (tests/naive_enumerator.py)", naive_run[0], None,
+    line("naive value-level enumerator (tests/support/naive_enumerator.py)", naive_run[0], None,
          f"CPU {naive_run[2] * 1000:,.0f} ms")
     _ratio_line("main bets (banker, player, tie) / naive enumerator", main_run, naive_run, 1.0)
     _ratio_line("edge --known 1=9H --bet perfect-pairs / main bets", known_run, main_run, 10.0,

@@ -1,16 +1,12 @@
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 from hypothesis import settings
 
 from exact.games.punto_banco import PuntoBanco
 from exact.model.bets import Bet
 
-sys.path.insert(0, str(Path(__file__).parent))
-# The toy game registers itself when imported: only tests/test_toy_game.py imports it (and
+# The toy game registers itself when imported: only tests/games/test_toy_game.py imports it (and
 # unregisters it), so that no other test sees a game the toolkit does not ship.
 collect_ignore = ["toy_games"]
 
@@ -35,8 +31,8 @@ def keep_small_deals(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(scope="session")
 def tracked_bets(punto_banco: PuntoBanco) -> list[Bet]:
-    """The main bets and the tracked side bets of issue 7 (tests/batch_helpers.py)."""
-    from batch_helpers import tracked_bets
+    """The main bets and the tracked side bets of issue 7 (tests/support/batch_helpers.py)."""
+    from tests.support.batch_helpers import tracked_bets
 
     return tracked_bets(punto_banco)
 
@@ -49,7 +45,7 @@ KNOWN_FAILURES: dict[str, str] = {}
 
 # --- Scheduling on the workers (`make test`: pytest -n auto --dist loadgroup) ------------------
 # Tests are handed out in groups, each run on one worker (so they share its module fixtures):
-# a group is a file, except the reports' tests, one group per report (tests/test_reports.py
+# a group is a file, except the reports' tests, one group per report (tests/reports/test_reports.py
 # parametrizes them by the report's id), so that the reports build on both workers at once.
 # pytest-xdist's own loadgroup cannot be used: it renames items to carry their xdist_group
 # mark, which pytest 9 ignores (every test was scheduled alone). The groups are handed out in
@@ -65,10 +61,10 @@ SPLIT_FILES = {"test_reports.py": ("punto-banco", "nine-and-nines", "century21")
 def group_of(nodeid: str) -> str:
     """The group of the test ``nodeid``: its file, or in a split file, file[parameter].
 
-    >>> group_of("tests/test_reports.py::test_x[century21]")
-    'tests/test_reports.py[century21]'
-    >>> group_of("tests/test_cli.py::test_y[century21]")
-    'tests/test_cli.py'
+    >>> group_of("tests/reports/test_reports.py::test_x[century21]")
+    'tests/reports/test_reports.py[century21]'
+    >>> group_of("tests/cli/test_cli.py::test_y[century21]")
+    'tests/cli/test_cli.py'
     """
     path = nodeid.split("::")[0]
     parameter = nodeid.rpartition("[")[2].removesuffix("]") if nodeid.endswith("]") else ""

@@ -3,7 +3,7 @@
     FUZZ_CASES=20000 FUZZ_SEED=7 python tests/fuzz_campaign.py [COMMAND ...]
 
 Runs FUZZ_CASES generated cases (default 20,000), shared among the commands (default: every
-command, in the proportions of tests/test_fuzz.py), from FUZZ_SEED (default: a random seed,
+command, in the proportions of tests/system/test_fuzz.py), from FUZZ_SEED (default: a random seed,
 printed so that a run can be repeated). Prints the failures grouped by cause with the argv and
 files of a few cases each, and writes every failing case to FUZZ_FAILURES (default
 ``fuzz-failures/``): ``NNN/command.txt`` (the command line, the problems, stderr) beside the
@@ -19,10 +19,10 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout
 
-from fuzzing import ForkServer, report
-from test_fuzz import EXAMPLES, run_campaign
+from tests.support.fuzzing import ForkServer, report
+from tests.system.test_fuzz import EXAMPLES, run_campaign
 
 
 def main(commands: list[str]) -> int:

@@ -70,7 +70,7 @@ EXAMPLES = (
     ("KH 7C", {1: "KC QD 5S", 2: "3C KH 9S", 3: "9S KD", 4: "8C KD", 5: "KC 4D 2S",
                6: "9H KS"}, tuple((seat, 1, 100) for seat in range(1, 7)), 300, 3),
 )
-TINY_SHOE = "A:1,2:1,5:1,6:2,9:1,K:2,X:2"  # ten cards, two jokers (tests/test_century21.py)
+TINY_SHOE = "A:1,2:1,5:1,6:2,9:1,K:2,X:2"  # ten cards, two jokers (tests/games/test_century21.py)
 SIMULATED_ROUNDS = 20_000
 SIMULATION_SEED = 20261130
 HOW = {"higher_total": "higher total", "natural": "Natural (two jokers)",

@@ -1,0 +1,1 @@
+"""Tests of exact.analysis: removal, counts, designer, assumptions, simulation."""

@@ -1,0 +1,1 @@
+"""Tests of exact.cli: outputs, errors and exit statuses of the commands."""

@@ -1,0 +1,1 @@
+"""Tests of exact.core: cards and shoes, parsing, files, progress, data frames."""

@@ -1,0 +1,2 @@
+"""Tests of exact.engines: every counting engine against the reference twin, the plan, the disk
+cache."""

@@ -1,0 +1,1 @@
+"""Tests of each game end to end: rules, published figures, commands."""

@@ -1,0 +1,100 @@
+"""A new bet game joins through the registration seam alone: the README's Dragon Tiger
+(``tests/toy_games``), registered, analysed by the API and the command line, its exact edges
+checked against a brute force over every ordered pair of cards."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from importlib.metadata import EntryPoint
+from pathlib import Path
+
+import pytest
+
+from exact import games
+from exact.analysis.bet_analysis import analyze
+from exact.cli.app import main
+from exact.core.cards import CARDS, RANKS, Shoe
+
+from tests.support.readme_commands import readme_blocks
+
+TOY = Path(__file__).parents[1] / "toy_games"
+
+
+@pytest.fixture
+def dragon_tiger():
+    """The toy game's class, registered by importing its module; unregistered afterwards."""
+    from tests.toy_games.dragon_tiger import DragonTiger
+
+    games.register(DragonTiger)  # registered again (its import registers it only once)
+    yield DragonTiger
+    games.unregister("dragon-tiger")
+
+
+def test_the_readme_shows_the_module_and_bet_file_the_test_runs() -> None:
+    assert readme_blocks("### Adding a game", "python") == [
+        (TOY / "dragon_tiger.py").read_text(encoding="utf-8")]
+    assert readme_blocks("### Adding a game", "toml") == [
+        (TOY / "dragon_tiger.toml").read_text(encoding="utf-8")]
+
+
+def brute_force_edges(shoe: Shoe) -> dict[str, Fraction]:
+    """House edges of Dragon, Tiger and Tie by every ordered pair of card ids: Dragon and
+    Tiger pay 1 to 1 and lose on a tie; Tie pays 8 to 1."""
+    totals = {"dragon": 0, "tiger": 0, "tie": 0}
+    pairs = 0
+    for first, card in enumerate(CARDS):
+        for second, other in enumerate(CARDS):
+            weight = shoe.counts[first] * (shoe.counts[second] - (first == second))
+            if not weight:
+                continue
+            dragon, tiger = RANKS.index(card.rank), RANKS.index(other.rank)
+            pairs += weight
+            for bet, wins in (("dragon", dragon > tiger), ("tiger", tiger > dragon),
+                              ("tie", dragon == tiger)):
+                pays = 8 if bet == "tie" else 1
+                totals[bet] += weight * (pays if wins else -1)
+    return {bet: -Fraction(total, pairs) for bet, total in totals.items()}
+
+
+@pytest.mark.parametrize("shoe", [Shoe.standard(8), Shoe.standard(1).remove("K K Q 7H")],
+                         ids=["8 decks", "1 deck depleted"])
+def test_the_api_gives_the_brute_force_edges_on_every_engine(dragon_tiger, shoe) -> None:
+    game = games.get_game("dragon-tiger")
+    expected = brute_force_edges(shoe)
+    for engine in ("auto", "compiled", "staged", "direct"):
+        result = analyze(game, shoe, engine=engine)
+        assert {bet: analysis.table().house_edge for bet, analysis in result.bets.items()
+                } == expected, engine
+    if shoe == Shoe.standard(8):
+        assert expected == {"dragon": Fraction(31, 415), "tiger": Fraction(31, 415),
+                            "tie": Fraction(136, 415)}
+
+
+def test_the_command_line_analyses_it_in_process(dragon_tiger, capsys) -> None:
+    assert main(["analyze", "dragon-tiger", "--decks", "8", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["game"] == "dragon-tiger" and data["round_cards"] == 2
+    assert {bet: Fraction(entry["house_edge"]) for bet, entry in data["bets"].items()
+            } == brute_force_edges(Shoe.standard(8))
+    assert main(["games"]) == 0
+    assert "dragon-tiger: Dragon Tiger" in capsys.readouterr().out
+    assert main(["analyze", "dragon-tiger", "--strategy", "best"]) == 2  # not its option
+    assert "not of analyze dragon-tiger" in capsys.readouterr().err
+
+
+def test_an_entry_point_registers_a_game_without_an_edit(monkeypatch) -> None:
+    point = EntryPoint("dragon-tiger", "tests.toy_games.dragon_tiger:DragonTiger", "exact.games")
+    monkeypatch.setattr("importlib.metadata.entry_points",
+                        lambda group: [point] if group == games.ENTRY_POINT_GROUP else [])
+    try:
+        games.discover.__wrapped__()  # the cached discovery ran before the patch
+        assert games.get_game("dragon-tiger").name == "Dragon Tiger"
+    finally:
+        games.unregister("dragon-tiger")
+
+
+def test_the_toy_game_is_in_no_default_listing() -> None:
+    assert "dragon-tiger" not in games.game_ids()
+    with pytest.raises(games.UnknownGameError, match="unknown game 'dragon-tiger'"):
+        games.get_game("dragon-tiger")

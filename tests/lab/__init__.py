@@ -1,0 +1,1 @@
+"""Tests of exact.lab and the notebooks of analyses/."""

@@ -1,0 +1,1 @@
+"""Tests of exact.model: bets, expressions, contracts, settlement."""

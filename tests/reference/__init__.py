@@ -1,0 +1,1 @@
+"""Tests of exact.reference, the brute-force twins."""

@@ -1,0 +1,1 @@
+"""Tests of exact.render: the spreadsheets (the text and JSON: tests/cli/)."""

@@ -1,0 +1,1 @@
+"""Tests of exact.reports: the PDF reports."""

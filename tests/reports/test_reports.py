@@ -1,0 +1,470 @@
+"""The PDF reports: built from the library, numbers read back from the PDF, reproducible."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from exact.analysis.bet_analysis import analyze, game_bets
+from exact.analysis.statistics import normal_quantile, result_interval, volatility_index
+from exact.core.cards import Shoe
+from exact.games import REGISTRY
+from exact.render.spreadsheet import REPORT_WORKBOOK
+from exact.reports import ReportError, available_reports, report_module_name
+from exact.reports.sections import Context, grouped, percent, published_checks
+
+from tests.support.optional import require_module
+
+typst = require_module("typst")
+pypdf = require_module("pypdf")
+
+from exact.reports.build import build_report  # noqa: E402
+
+REPORTS = available_reports()
+
+
+def per_report(*game_ids: str) -> list[str]:
+    """Parameters: each report (default: every one). `make test` runs a report's tests on the
+    worker that builds it, and the reports side by side (tests/conftest.py, SPLIT_FILES)."""
+    return list(game_ids or REPORTS)
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    """``report(game_id)``: the PDF of that report, built when a test first asks for it, once
+    per worker, into a fresh folder (the reproducibility of a whole build, which costs a
+    second build, is the slow test at the end; `make test` checks it on the mini report and
+    by compiling every built report again)."""
+    out = tmp_path_factory.mktemp("reports")
+    built: dict[str, Path] = {}
+
+    def build(game_id: str) -> Path:
+        if game_id not in built:
+            built[game_id] = build_report(game_id, out)
+        return built[game_id]
+
+    return build
+
+
+_TEXTS: dict[str, str] = {}
+
+
+def _text(pdf_path) -> str:
+    """The PDF's text as pypdf extracts it (cached: extraction takes seconds)."""
+    if str(pdf_path) not in _TEXTS:
+        reader = pypdf.PdfReader(str(pdf_path))
+        assert len(reader.pages) > 0
+        _TEXTS[str(pdf_path)] = "\n".join(page.extract_text() for page in reader.pages)
+    return _TEXTS[str(pdf_path)]
+
+
+def test_the_reports_are_the_games_with_a_report_module():
+    assert "punto-banco" in REPORTS
+    for game_id in REGISTRY:
+        module = report_module_name(game_id)
+        assert (game_id in REPORTS) == (game_id in available_reports()), module
+
+
+@pytest.mark.parametrize("game_id", per_report())
+def test_every_report_is_built(report, game_id):
+    path = report(game_id)
+    assert path.stat().st_size > 10_000
+    assert len(pypdf.PdfReader(str(path)).pages) > 5
+
+
+@pytest.mark.parametrize("game_id", per_report("punto-banco"))
+def test_punto_banco_headline_numbers_read_back_from_the_pdf(report, game_id, punto_banco):
+    text = _text(report(game_id))
+    result = analyze(punto_banco, Shoe.standard(8))
+    banker, player, tie = (result.bets[b] for b in ("banker", "player", "tie"))
+    # the published 8-deck counts, and the library's, appear exactly
+    assert banker.counts[0] == 2_292_252_566_437_888
+    for count in (banker.counts[0], player.counts[0], tie.counts[0], result.total):
+        assert grouped(count) in text
+    for bet in (banker, player, tie):
+        assert percent(bet.table().house_edge) in text
+    assert str(banker.table().house_edge) in text
+    assert "1.0579%" in text and "1.2351%" in text and "14.3596%" in text
+    assert "DISAGREES" not in text
+
+
+@pytest.mark.parametrize("game_id", per_report("punto-banco"))
+def test_punto_banco_report_covers_every_wager_and_paytable(report, game_id, punto_banco):
+    data = _data(report, game_id)
+    bets = game_bets(punto_banco)
+    assert [b["id"] for b in data["bets"]] == [b.id for b in bets]
+    assert [(r["bet"], r["paytable"]) for r in data["summary"]] == [
+        (b.name, p) for b in bets for p in b.paytables]
+    text = _text(report(game_id))
+    for bet in bets:
+        for paytable in bet.paytables:
+            assert paytable in text
+    assert data["published"]["all_agree"] and data["brute_force"]["all_agree"]
+    assert all(row["agrees"] for row in data["sums"])
+
+
+@pytest.mark.parametrize("game_id", per_report())
+def test_a_par_sheet_lies_beside_each_pdf(report, game_id):
+    openpyxl = require_module("openpyxl")
+    book = openpyxl.load_workbook(report(game_id).with_suffix(".xlsx"), data_only=True)
+    assert book.sheetnames[0] == "Summary" and len(book.sheetnames) > 1
+
+
+@pytest.mark.parametrize("game_id", per_report("punto-banco"))
+def test_the_punto_banco_par_sheet_has_a_sheet_per_paytable(report, game_id, punto_banco):
+    openpyxl = require_module("openpyxl")
+    book = openpyxl.load_workbook(report(game_id).with_suffix(".xlsx"), data_only=True)
+    bets = game_bets(punto_banco)
+    assert len(book.sheetnames) == 1 + sum(len(b.paytables) for b in bets)
+    banker = analyze(punto_banco, Shoe.standard(8), [bets[0]]).bets["banker"].table()
+    assert book["Summary"]["K7"].value == str(banker.house_edge)
+    assert book["Summary"]["D7"].value == pytest.approx(float(banker.house_edge), rel=1e-12)
+
+
+INVISIBLE = "\u200b\u200c\u200d\u2060\u00ad\ufeff"  # zero-width, joiners, soft hyphen, BOM
+
+
+@pytest.mark.parametrize("game_id", per_report())
+def test_numbers_copy_out_of_every_report_as_plain_text(report, game_id):
+    """No invisible character anywhere in a report's text (so none inside a number), and
+    long exact figures come out as their plain digits."""
+    import re
+
+    text = _text(report(game_id))
+    found = sorted({f"U+{ord(c):04X}" for c in text if c in INVISIBLE})
+    assert not found, found
+    assert re.search(r"\d{12,}/\d{12,}", text)  # some exact fraction, whole
+    if game_id == "century21":
+        assert "-1149375068384/87616138805055" in text  # House Way's edge
+
+
+def _exact_figures(data: object, key: str = "") -> set[str]:
+    """Every exact fraction the report's data holds under a key naming it exact (house edges,
+    means, variances, edges of strategies...)."""
+    import re
+
+    if isinstance(data, dict):
+        return {f for k, v in data.items() for f in _exact_figures(v, k)}
+    if isinstance(data, list):
+        return {f for v in data for f in _exact_figures(v, key)}
+    if isinstance(data, str) and key.endswith("exact") and re.fullmatch(r"-?\d+/\d+", data):
+        return {data}
+    return set()
+
+
+@pytest.mark.parametrize("game_id", per_report())
+def test_every_exact_figure_of_every_report_copies_out_as_its_plain_digits(report, game_id):
+    """Each exact figure of a report's data is found in the PDF's text as the very digits (a
+    figure too long for its column may break after its "/", where a reader expects it)."""
+    figures = _exact_figures(_data(report, game_id))
+    assert len(figures) >= 10
+    text = _text(report(game_id)).replace("/\n", "/")
+    missing = sorted(f for f in figures if f not in text)
+    assert not missing, missing[:3]
+
+
+@pytest.mark.parametrize("game_id", per_report("punto-banco"))
+def test_cover_hashes_the_rule_and_bet_files(report, game_id, punto_banco):
+    text = _text(report(game_id))
+    for path in punto_banco.bet_files:
+        assert hashlib.sha256(path.read_bytes()).hexdigest() in text
+
+
+def test_date_comes_from_source_date_epoch(monkeypatch, tmp_path):
+    from exact.reports.sections import build_epoch
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "86400")
+    assert build_epoch() == 86400
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "yesterday")
+    with pytest.raises(ReportError):
+        build_epoch()
+
+
+def test_unknown_game_is_a_typed_error_and_exit_status_2(tmp_path):
+    with pytest.raises(ReportError):
+        build_report("no-such-game", tmp_path)
+    done = subprocess.run([sys.executable, "-m", "exact.reports", "no-such-game", "--out",
+                           str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert not list(tmp_path.glob("*.pdf"))
+
+
+@pytest.mark.parametrize("text", ["[[figure]]\nwhat = 'nonsense'\nvalue = 1\n",
+                                  "[[figure]]\nwhat = 'count'\nbet = 'nobet'\nvalue = 1\n",
+                                  "[[figure\n"])
+def test_malformed_published_figures_are_typed_errors(punto_banco, tmp_path, text):
+    path = tmp_path / "figures.toml"
+    path.write_text(text)
+    with pytest.raises(ReportError):
+        published_checks(punto_banco, game_bets(punto_banco), path)
+
+
+def test_a_wrong_published_figure_is_reported_as_disagreeing(punto_banco, tmp_path):
+    path = tmp_path / "figures.toml"
+    path.write_text("[[figure]]\nwhat = 'count'\nbet = 'tie'\nevent = 'Tie'\ndecks = 1\n"
+                    "value = 1372227329\n[[figure]]\nwhat = 'house_edge'\nbet = 'tie'\n"
+                    "decks = 1\nvalue = '15.7461'\n")
+    rows = published_checks(punto_banco, game_bets(punto_banco), path)["rows"]
+    assert [row["agrees"] for row in rows] == [False, True]
+
+
+# --- statistics helpers of the reports ------------------------------------------------------
+@given(mean=st.fractions(min_value=-1, max_value=1, max_denominator=1000),
+       variance=st.fractions(min_value=Fraction(1, 1000), max_value=100, max_denominator=1000),
+       rounds=st.integers(1, 10**8))
+def test_result_intervals_are_nested_and_shrink_like_one_over_root_n(mean, variance, rounds):
+    widths = []
+    for level in (0.90, 0.95, 0.99):
+        low, high = result_interval(mean, variance, rounds, level)
+        assert low < float(mean) < high
+        widths.append(high - low)
+    assert widths == sorted(widths)
+    low, high = result_interval(mean, variance, 4 * rounds, 0.95)
+    assert (high - low) == pytest.approx(widths[1] / 2)
+    assert volatility_index(variance) == pytest.approx(
+        normal_quantile(0.9) * float(variance) ** 0.5)
+
+
+def test_interval_covers_a_seeded_simulation_as_often_as_stated():
+    import random
+
+    generator = random.Random(6)
+    mean, variance, rounds = Fraction(-1, 37), 1 - Fraction(1, 37) ** 2, 400
+    inside = 0
+    for _ in range(2000):  # even-money bet with win probability 18/37
+        net = sum(1 if generator.random() < 18 / 37 else -1 for _ in range(rounds))
+        low, high = result_interval(mean, variance, rounds, 0.95)
+        inside += low <= net / rounds <= high
+    assert 0.93 <= inside / 2000 <= 0.97
+
+
+def test_context_defaults_to_this_checkout(tmp_path):
+    from exact.reports import TEMPLATES
+
+    assert (TEMPLATES / "punto-banco.typ").is_file()
+
+
+def mini_report(folder: Path) -> Path:
+    """What a new game's report gets with nothing but the required parameters (no published
+    figures, no reference implementation, no worked examples), built into ``folder``: its data,
+    charts and par sheet in ``folder/build``, the PDF ``folder/mini.pdf``. The main bets only:
+    every section is laid out, at a tenth of the charting time of all the side bets."""
+    import shutil
+
+    from exact.games.punto_banco import DATA, PuntoBanco
+    from exact.reports import TEMPLATES
+    from exact.reports.sections import standard_report_data
+
+    punto_banco = PuntoBanco(bet_files=(DATA / "bets.toml",))
+    work = folder / "build"
+    work.mkdir(parents=True)
+    data = standard_report_data(punto_banco, Context(work), decks=2,
+                                rule_set=("standard", "Standard"), depleted_shoes=2)
+    (work / "data.json").write_text(json.dumps(data))
+    shutil.copy(TEMPLATES / "lib.typ", folder / "lib.typ")
+    (folder / "mini.typ").write_text(
+        '#import "lib.typ": *\n#let data = json("/build/data.json")\n'
+        '#standard-report(data, "/build", title: "Mini")\n')
+    pdf = typst.compile(str(folder / "mini.typ"), root=str(folder), ignore_system_fonts=True,
+                        sys_inputs={"date": "2026-1-2"})
+    (folder / "mini.pdf").write_bytes(pdf)
+    return folder / "mini.pdf"
+
+
+@pytest.fixture(scope="module")
+def minis(tmp_path_factory):
+    """The mini report built twice: here, and at the same time in a second process with another
+    string hash seed (so set and dict orders differ), for the reproducibility test."""
+    here, there = tmp_path_factory.mktemp("mini"), tmp_path_factory.mktemp("mini-again")
+    script = ("import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]); "
+              "from tests.reports.test_reports import mini_report; mini_report(Path(sys.argv[2]))")
+    environment = {**os.environ, "PYTHONHASHSEED": "12345"}
+    second = subprocess.Popen([sys.executable, "-c", script, str(Path(__file__).parents[1]),
+                               str(there)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, env=environment, cwd=Path(__file__).parents[2])
+    try:
+        first = mini_report(here)
+    except BaseException:
+        second.kill()  # the first build's error is the one to see
+        raise
+    finally:
+        _output, errors = second.communicate(timeout=600)
+    assert second.returncode == 0, errors
+    return first, there / "mini.pdf"
+
+
+def test_standard_report_lays_out_without_the_optional_sections(minis):
+    pdf = minis[0]
+    data = json.loads((pdf.parent / "build" / "data.json").read_text())
+    assert not {"published", "brute_force", "simulation"} & set(data)
+    text = _text(pdf)
+    assert "Verification" in text and "Published figures" not in text
+    from exact.games.punto_banco import DATA, PuntoBanco
+
+    punto_banco = PuntoBanco(bet_files=(DATA / "bets.toml",))
+    assert grouped(analyze(punto_banco, Shoe.standard(2)).total) in text
+
+
+def _same_files(first: Path, second: Path) -> list[str]:
+    """The files of ``first`` (a folder, recursively), each found with the same bytes in
+    ``second``; returns their relative names."""
+    names = sorted(str(path.relative_to(first)) for path in first.rglob("*") if path.is_file())
+    for name in names:
+        assert (second / name).read_bytes() == (first / name).read_bytes(), name
+    return names
+
+
+def test_building_the_mini_report_twice_gives_identical_bytes(minis):
+    """Data, charts, par sheet and PDF of the standard report, the same bytes when built in
+    another process with another hash seed (the cheap form of the slow whole-build test)."""
+    first, second = minis
+    names = _same_files(first.parent, second.parent)
+    assert {"mini.pdf", "build/data.json", f"build/{REPORT_WORKBOOK}"} <= set(names)
+    assert sum(name.endswith(".svg") for name in names) >= 3
+
+
+@pytest.mark.parametrize("game_id", per_report())
+def test_every_built_report_compiles_again_to_the_same_bytes(report, game_id, monkeypatch,
+                                                             tmp_path):
+    """The build's own Typst step, run again on each built report's data and charts (copied,
+    so no number is recomputed), gives the same PDF: the typesetting adds no varying bytes."""
+    import shutil
+
+    from exact.reports import build
+
+    pdf = report(game_id)
+
+    def copied_data(game_id, work_dir):
+        shutil.copytree(pdf.parent / game_id, work_dir, dirs_exist_ok=True)
+        return json.loads((work_dir / "data.json").read_text())
+
+    monkeypatch.setattr(build, "report_data", copied_data)
+    again = build.build_report(game_id, tmp_path)
+    assert again.read_bytes() == pdf.read_bytes()
+
+
+@pytest.mark.slow
+def test_building_twice_gives_identical_bytes(report, tmp_path):
+    """Every report built again by the command line in another process: PDFs, par sheets and
+    charts are the same bytes (`make test` checks the mini report so, and compiles every built
+    report again)."""
+    done = subprocess.run([sys.executable, "-m", "exact.reports", "--out", str(tmp_path)],
+                          capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0, done.stderr
+    for game_id in REPORTS:
+        pdf = report(game_id)
+        assert pdf.read_bytes() == (tmp_path / f"{game_id}.pdf").read_bytes(), game_id
+        workbook = pdf.with_suffix(".xlsx")
+        assert workbook.read_bytes() == (tmp_path / workbook.name).read_bytes(), game_id
+        charts = sorted((pdf.parent / game_id).glob("*.svg"))
+        assert charts, game_id
+        for chart in charts:
+            assert (tmp_path / game_id / chart.name).read_bytes() == chart.read_bytes(), chart
+
+
+SIDE_BET = """
+[[bet]]
+id = "dragon-7"
+name = "Dragon 7"
+paytable = "40-to-1"
+  [[bet.event]]
+  name = "Banker wins with a three-card 7"
+  when = "winner == 'banker' and banker_total == 7 and banker_cards == 3"
+  pays = 40
+"""
+
+
+def test_report_data_grows_with_every_bet_the_game_ships(tmp_path):
+    """A side bet added as a bet file appears in every section without touching the report."""
+    from exact.games.punto_banco import DATA, PuntoBanco
+    from exact.reports.sections import standard_report_data
+
+    side = tmp_path / "side.toml"
+    side.write_text(SIDE_BET)
+    game = PuntoBanco(bet_files=(DATA / "bets.toml", side))
+    (tmp_path / "build").mkdir()
+    data = standard_report_data(game, Context(tmp_path / "build"), decks=8,
+                                rule_set=("standard", "Standard"), depleted_shoes=2)
+    assert [b["id"] for b in data["bets"]][-1] == "dragon-7"
+    assert data["summary"][-1]["bet"] == "Dragon 7"
+    # published: Dragon 7 at 40 to 1 has a house edge of 7.6113% (8 decks)
+    assert data["summary"][-1]["house_edge"] == "7.6113%"
+    assert "Dragon 7" in data["removal"]["tables"][0]["bets"]
+    assert any(row["bet"] == "Dragon 7" for row in data["depletion"]["rows"])
+
+
+# --- the other games' reports ---------------------------------------------------------------
+def _data(report, game_id: str) -> dict:
+    return json.loads((report(game_id).parent / game_id / "data.json").read_text())
+
+
+@pytest.mark.parametrize("game_id", per_report("nine-and-nines"))
+def test_nine_and_nines_numbers_read_back_from_the_pdf(report, game_id):
+    from exact.games import get_game
+
+    game = get_game(game_id)
+    text = _text(report(game_id))
+    plain = text
+    result = analyze(game, Shoe.standard(8), [b for b in game_bets(game)
+                                              if b.id in ("nine-player", "nines")])
+    nine, nines = result.bets["nine-player"].table(), result.bets["nines"].table()
+    assert nine.house_edge == Fraction(259, 5395)  # issue 4's figure, exact
+    assert "259/5395" in plain and percent(nine.house_edge) in text
+    assert percent(nines.house_edge) in text and str(nines.house_edge) in plain
+    assert grouped(result.total) in text
+    assert "ILLUSTRATIVE" in text and "DISAGREES" not in text
+    data = _data(report, game_id)
+    assert data["published"]["all_agree"] and data["side_checks"]["all_agree"]
+    assert data["brute_force"]["all_agree"] and data["simulation"]["all_agree"]
+    # the designer's solved pay really gives the target edge, and is in the PDF
+    from exact.analysis.designer import EdgeModel
+
+    design = next(d for d in data["designer"] if d["bet"] == "NINES")
+    model = EdgeModel.of(result.bets["nines"])
+    assert model.edge({design["tier"]: Fraction(design["exact_pays"])}) == Fraction(
+        design["target"])
+    assert design["exact_pays"] in plain
+
+
+@pytest.mark.parametrize("game_id", per_report("century21"))
+def test_century21_numbers_read_back_from_the_pdf(report, game_id):
+    from exact.games.century21.game import DEFAULT_RULES, game_table
+    from exact.games.century21.rules import DATA
+    from exact.games.century21.solve import equilibrium
+
+    text = _text(report(game_id))
+    plain = text
+    table = game_table(DEFAULT_RULES, Shoe.standard(8, jokers=8))
+    house = table.evaluate(*table.house_way())
+    assert house.total == 424 * 423 * 422 * 421 * 420 * 419
+    assert grouped(house.total) in text
+    assert percent(house.edge, 4, True) in text and str(house.edge) in plain
+    value = equilibrium(table).value
+    assert percent(value, 4, True) in text and str(value) in plain
+    with_fee = house.edge_with_collection(10, 1)
+    assert percent(with_fee, 4, True) in text
+    assert "DISAGREES" not in text
+    verification = _data(report, game_id)["verification"]
+    assert all(row["agrees"] for row in verification["sums"])
+    assert verification["equilibrium"]["agrees"]
+    assert verification["brute_force"]["all_agree"] and verification["simulation"]["agrees"]
+    # the cover hashes the rule file
+    assert hashlib.sha256((DATA / "rules.toml").read_bytes()).hexdigest() in text
+
+
+@pytest.mark.parametrize("game_id", per_report("century21"))
+def test_century21_strategy_map_is_a_labelled_chart(report, game_id):
+    svg = report(game_id).parent / game_id / "strategy-map.svg"
+    assert svg.is_file() and svg.stat().st_size > 5_000
+    text = _text(report(game_id))
+    assert "Strategy map" in text and "House Way" in text and "Equilibrium" in text

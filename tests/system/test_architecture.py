@@ -1,0 +1,243 @@
+"""The package's import graph, read with :mod:`ast` (imports at the top of a module and those
+inside functions alike): no cycle between modules nor between the packages of exact/; every
+import goes down the layers that pyproject.toml declares for import-linter (command line >
+reports > rendering > analyses > games > engines > model > core); game definitions import no
+analysis, command-line, rendering or report code; the engines know no game; the package reads
+nothing from tests/; every error type lives in :mod:`exact.errors`.
+
+import-linter checks the same layers (``make lint``); this test reads them from pyproject.toml,
+also counts the imports inside functions, and runs without import-linter.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[2] / "exact"
+# Modules outside the layers: the package's root, its entry point, the one error module
+# (below every layer) and the public name of the cards (a re-export of exact.core.cards).
+OUTSIDE_LAYERS = {"exact", "exact.__main__", "exact.errors", "exact.cards"}
+
+
+def _layers() -> tuple[list[list[str]], set[tuple[str, str]], set[tuple[str, str]]]:
+    """The layers of pyproject.toml's import-linter contract (top first, each a list of the
+    packages side by side), its ignored imports, and the pairs of independent packages."""
+    config = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    contract = next(contract for contract in config["tool"]["importlinter"]["contracts"]
+                    if contract["type"] == "layers")
+    layers = [[name.strip() for name in re.split(r"[|:]", layer)] for layer in contract["layers"]]
+    ignored = {(source.strip(), target.strip()) for source, _, target in
+               (edge.partition("->") for edge in contract.get("ignore_imports", []))}
+    independent = {(first.strip(), second.strip()) for layer in contract["layers"]
+                   if "|" in layer for first in layer.split("|") for second in layer.split("|")
+                   if first != second}
+    return layers, ignored, independent
+
+
+LAYERS, ALLOWED, INDEPENDENT = _layers()
+GAMES = LAYERS.index(["exact.games"])
+# Modules of the command line, reports, rendering and analyses: a game definition uses none.
+UPPER = tuple(name for layer in LAYERS[:GAMES] for name in layer)
+# The engines, the model and the core: they import no game.
+LOWER = tuple(name for layer in LAYERS[GAMES + 1:] for name in layer)
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {_module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _resolve(name: str) -> str | None:
+    """The package module that importing ``name`` loads last (``exact.core.cards.Shoe`` ->
+    ``exact.core.cards``), or None for a module outside the package."""
+    while name and name not in MODULES:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def _imports(module: str) -> dict[str, int]:
+    """The package modules ``module`` imports anywhere in its body, with a line of each."""
+    path = MODULES[module]
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: dict[str, int] = {}
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = ".".join([*parts, base] if base else parts)
+            names = [base] + [f"{base}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        for name in names:
+            target = _resolve(name)
+            if target is not None and target != module:
+                found.setdefault(target, node.lineno)
+    return found
+
+
+GRAPH = {module: _imports(module) for module in MODULES}
+
+
+def _cycle(graph: dict[str, dict[str, int]]) -> list[str] | None:
+    """One cycle of ``graph`` (as a path that ends where it starts), or None."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(module: str) -> list[str] | None:
+        state[module] = 1
+        path.append(module)
+        for target in sorted(graph[module]):
+            if state.get(target) == 1:
+                return path[path.index(target):] + [target]
+            if target not in state and (found := visit(target)):
+                return found
+        path.pop()
+        state[module] = 2
+        return None
+
+    for module in sorted(graph):
+        if module not in state and (found := visit(module)):
+            return found
+    return None
+
+
+def _within(module: str, prefixes: tuple[str, ...] | list[str]) -> bool:
+    return any(module == prefix or module.startswith(prefix + ".") for prefix in prefixes)
+
+
+def _layer(module: str) -> tuple[int, str] | None:
+    """(index of the layer, top first; the package) of ``module``, None outside the layers."""
+    for index, layer in enumerate(LAYERS):
+        for package in layer:
+            if _within(module, (package,)):
+                return index, package
+    return None
+
+
+def test_the_graph_is_read() -> None:
+    # a reader that saw no imports, or no layers, would pass every test below
+    assert "exact.core.cards" in GRAPH["exact.core.enumerator"]
+    assert "exact.games.century21.game" in GRAPH["exact.games.century21.solve"]
+    assert _cycle({"a": {"b": 1}, "b": {"a": 2}}) == ["a", "b", "a"]
+    assert _cycle({"a": {"b": 1}, "b": {}}) is None
+    assert len(LAYERS) >= 6 and "exact.cli" in UPPER and "exact.engines" in LOWER
+
+
+def test_no_import_cycle() -> None:
+    cycle = _cycle(GRAPH)
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def _package(module: str) -> str:
+    return ".".join(module.split(".")[:2])
+
+
+def test_no_cycle_between_packages() -> None:
+    packages: dict[str, dict[str, int]] = {}
+    for module, targets in GRAPH.items():
+        edges = packages.setdefault(_package(module), {})
+        for target, line in targets.items():
+            if _package(target) != _package(module) and (module, target) not in ALLOWED:
+                edges.setdefault(_package(target), line)
+    for targets in list(packages.values()):
+        for target in targets:
+            packages.setdefault(target, {})
+    cycle = _cycle(packages)
+    assert cycle is None, "package cycle: " + " -> ".join(cycle or [])
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_every_import_goes_down_the_layers(module: str) -> None:
+    place = _layer(module)
+    if place is None:
+        assert module in OUTSIDE_LAYERS, f"{module} is in no layer of pyproject.toml"
+        return
+    wrong = {}
+    for target, line in GRAPH[module].items():
+        target_place = _layer(target)
+        if target_place is None or (module, target) in ALLOWED:
+            continue
+        if target_place[0] < place[0] or (place[1], target_place[1]) in INDEPENDENT:
+            wrong[target] = line
+    assert not wrong, f"{module} imports up or across the layers: {wrong} (module: line)"
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith("exact.games")))
+def test_games_import_no_upper_layer(module: str) -> None:
+    upward = {target: line for target, line in GRAPH[module].items() if _within(target, UPPER)}
+    assert not upward, f"{module} imports {upward} (module: line)"
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if _within(m, LOWER)))
+def test_engines_import_no_game(module: str) -> None:
+    found = {target: line for target, line in GRAPH[module].items()
+             if _within(target, ("exact.games", *UPPER))}
+    assert not found, f"{module} imports {found} (module: line)"
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    return {id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef
+                          | ast.AsyncFunctionDef)
+            and node.body and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)}
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_package_reads_nothing_from_tests(module: str) -> None:
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    docstrings = _docstrings(tree)
+    paths = [node.lineno for node in ast.walk(tree)
+             if isinstance(node, ast.Constant) and isinstance(node.value, str)
+             and id(node) not in docstrings
+             and re.search(r"(^|/)tests(/|$)", node.value)]
+    assert not paths, f"{module} names tests/ at line(s) {paths}"
+
+
+def test_every_error_type_is_in_errors() -> None:
+    import exact.errors
+
+    known = {name for name, value in vars(exact.errors).items() if isinstance(value, type)}
+    stray = []
+    for module, path in MODULES.items():
+        if module == "exact.errors":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                bases = {ast.unparse(base).rpartition(".")[2] for base in node.bases}
+                if bases & known or any(base.endswith(("Error", "Exception")) for base in bases):
+                    stray.append(f"{module}.{node.name}")
+    assert not stray, f"error types outside exact.errors: {stray}"
+
+
+def test_the_type_checker_exempts_nothing_and_strict_covers_core_model_engines() -> None:
+    """No module is left out of mypy (``ignore_errors``); every module of the core, the model
+    and the engines is checked strictly (engines/light.py excepted while the disk cache module
+    absorbs it); at most ten ``type: ignore`` remain, each with its reason on the line."""
+    config = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    overrides = config["tool"]["mypy"]["overrides"]
+    assert not [o["module"] for o in overrides if o.get("ignore_errors")]
+    strict = {name for o in overrides if o.get("disallow_untyped_defs") for name in o["module"]}
+    lower = {name for name in MODULES if name.startswith(("exact.core.", "exact.model.",
+                                                          "exact.engines."))}
+    assert lower - strict <= {"exact.engines.light"}, sorted(lower - strict)
+    ignores = [(name, line) for name, path in MODULES.items()
+               for line in path.read_text(encoding="utf-8").splitlines()
+               if re.search(r"#\s*type:\s*ignore", line)]
+    assert len(ignores) <= 10, ignores
+    unexplained = [(name, line) for name, line in ignores
+                   if not re.search(r"type:\s*ignore\[[\w-]+(, *[\w-]+)*\]\s+#\s*\S", line)]
+    assert not unexplained

@@ -1,0 +1,67 @@
+"""The fuzz suite (issue 11): generated argument vectors and files for every command, each
+run by the real command line in a forked child under a memory and a time limit
+(tests/support/fuzzing.py), must end with exit 0 or 2, one line on stderr on 2, no traceback, strict
+JSON, no stray file.
+
+Seeded (``derandomize``): the same cases on every run. All failures of a command are collected
+and reported together, grouped by cause, with the argv and files to reproduce them; no
+shrinking (it would re-run a failing case hundreds of times). ``make fuzz`` runs a long
+random campaign with the same strategies (tests/fuzz_campaign.py).
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+
+from tests.support.fuzz_strategies import cases
+from tests.support.fuzzing import ForkServer, problems, report
+
+# Cases per command in `make test` (at least 500 in all); FUZZ_SCALE multiplies them.
+EXAMPLES = {"analyze": 110, "design": 40, "list-bets": 80, "features": 15, "eor": 70,
+            "simulate": 60, "edge": 80, "games": 10, "reports": 50}
+SCALE = float(os.environ.get("FUZZ_SCALE", "1"))
+
+
+@pytest.fixture(scope="module")
+def server():
+    with ForkServer() as running:
+        yield running
+
+
+def run_campaign(server: ForkServer, command: str, examples: int, derandomize: bool = True,
+                 seed: int | None = None, on_failure=None) -> tuple[int, list]:
+    """Run ``examples`` generated cases of ``command``; return (cases run, failures).
+    ``on_failure(case, result, problems)`` is called as each failure is found."""
+    failures: list = []
+    count = 0
+
+    @settings(max_examples=examples, derandomize=derandomize, database=None, deadline=None,
+              phases=(Phase.explicit, Phase.generate), print_blob=False,
+              suppress_health_check=list(HealthCheck))
+    @given(case=cases(command))
+    def one(case) -> None:
+        nonlocal count
+        count += 1
+        result = server.run(case)
+        found = problems(case, result)
+        if found:
+            failures.append((case, result, found))
+            if on_failure is not None:
+                on_failure(case, result, found)
+
+    if seed is not None:
+        from hypothesis import seed as seed_decorator
+
+        one = seed_decorator(seed)(one)
+    one()
+    return count, failures
+
+
+@pytest.mark.parametrize("command", list(EXAMPLES))
+def test_fuzz(server: ForkServer, command: str) -> None:
+    count, failures = run_campaign(server, command, max(1, int(EXAMPLES[command] * SCALE)))
+    assert count >= min(EXAMPLES[command], 5)  # `games` has only a few distinct cases
+    assert not failures, report(failures)

@@ -1,0 +1,90 @@
+"""Every toolkit command the README shows runs, exits 0, and (where it reads no user file)
+prints exactly its recorded output in ``tests/golden/``.
+
+The commands run in this process through :func:`exact.cli.app.main` (the console script's own
+entry point), so that the compiled forms they share are built once. The golden outputs pin
+every figure and every byte of the text, JSON and CSV the README promises. Regenerate them
+only for a reason stated in the commit: ``EXACT_UPDATE_GOLDEN=1 python -m pytest -m ""
+tests/system/test_readme_commands.py``.
+
+A command whose path a cheaper README command already covers may be marked ``slow`` (in
+:data:`SLOW`): ``make test`` leaves it out, ``pytest -m slow`` runs it.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from exact.cli.app import main
+
+from tests.support.readme_commands import ReadmeCommand, readme_commands, user_files
+
+GOLDEN = Path(__file__).parents[1] / "golden"
+COMMANDS = readme_commands()
+
+# Compiling a second strategy pair costs ~10 s cold; `eor century21` covers the same path.
+SLOW = {"eor century21 --decks 6 --strategy best --removal-set \"X X 9\" --json"}
+
+
+def _marks(command: ReadmeCommand) -> list[pytest.MarkDecorator]:
+    return [pytest.mark.slow] if command.text.removeprefix("python -m exact ") in SLOW else []
+
+
+def test_the_readme_shows_commands_of_every_kind() -> None:
+    verbs = {command.argv[0] for command in COMMANDS}
+    assert {"analyze", "design", "eor", "edge", "simulate", "list-bets", "features"} <= verbs
+    assert len({command.slug for command in COMMANDS}) == len(COMMANDS)
+    assert {command.text.removeprefix("python -m exact ") for command in COMMANDS} >= SLOW
+
+
+def run(command: ReadmeCommand, directory: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    user_files(directory, command)
+    monkeypatch.chdir(directory)
+    monkeypatch.setattr("sys.stdin", io.StringIO(command.stdin))
+    status = main(list(command.argv))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+@pytest.mark.parametrize("command", [pytest.param(command, id=command.slug, marks=_marks(command))
+                                     for command in COMMANDS])
+def test_readme_command(command: ReadmeCommand, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                        capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(command, tmp_path, monkeypatch, capsys)
+    assert status == 0, f"{command.text}: exit {status}: {err}"
+    assert "Traceback" not in err
+    if "--json" in command.argv and "-o" not in command.argv:
+        json.loads(out, parse_constant=lambda constant: pytest.fail(f"{constant} in JSON"))
+    if "-o" in command.argv:
+        written = tmp_path / command.argv[command.argv.index("-o") + 1]
+        json.loads(written.read_text(encoding="utf-8"))
+    if command.user_files:
+        return
+    golden = GOLDEN / f"{command.slug}.out"
+    if os.environ.get("EXACT_UPDATE_GOLDEN"):
+        GOLDEN.mkdir(exist_ok=True)
+        golden.write_text(out, encoding="utf-8")
+    assert golden.exists(), f"no golden output for {command.text!r} (see the module docstring)"
+    assert out == golden.read_text(encoding="utf-8"), f"{command.text}: output changed"
+
+
+def test_a_readme_bet_file_joins_the_shipped_bets(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """At 8 decks the default analysis and the README's bet file share one "bets" mapping."""
+    from exact.core.enumerator import falling
+
+    command, = (command for command in COMMANDS if command.user_files == ("my_bets.toml",))
+    status, out, err = run(command, tmp_path, monkeypatch, capsys)
+    assert status == 0, err
+    bets = json.loads(out)["bets"]
+    assert {"banker", "player", "tie", "dragon-7", "both-natural-9", "combined-total"} <= set(bets)
+    assert bets["dragon-7"]["group"] == "side" and bets["banker"]["group"] == "main"
+    combinations = [outcome["combinations"] for outcome in bets["both-natural-9"]["outcomes"]]
+    assert sum(combinations) == falling(416, 6)
