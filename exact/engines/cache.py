@@ -64,7 +64,29 @@ from exact.errors import one_line
 if TYPE_CHECKING:  # numpy is loaded only to write or read an entry's arrays: an entry of
     import numpy as np  # JSON fields alone (a light form) is read without it
 
-    from exact.model.bets import Bet
+
+
+# What a light form's key reads of a bet, as protocols: the engines know no model of bets (the
+# model's game imports the engines, so importing exact.model.bets here would be a cycle).
+class _Condition(Protocol):
+    @property
+    def text(self) -> str: ...
+
+
+class _Event(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def condition(self) -> _Condition | None: ...
+
+
+class Bet(Protocol):
+    """A bet as the light form's key reads it (:class:`exact.model.bets.Bet` is one)."""
+
+    @property
+    def events(self) -> Sequence[_Event]: ...
+
 
 CACHE_FORMAT = "entry-3"  # enters every key: bump when the layout of an entry changes
 # Bounds on what a read may take (memory about 10x the file at most: tuples of records); the

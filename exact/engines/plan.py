@@ -172,6 +172,8 @@ class Factorised:
         game, bet = demand.game, demand.bet
         if demand.scope == "known" or demand.rounds is None:
             return None
+        if not isinstance(game, CardPositions) or not game.card_positions:
+            return None  # factorised counting needs a pair of hands
         if not any(len(game.features[name].needs.stages) > 1 for name in bet.features):
             return None
         compiled = factorised.FactorisedBet(game, (bet,), factorised.DECK, compile=False)
