@@ -38,7 +38,7 @@ from typing import Any
 
 from exact.games.century21.rules import Rules
 from exact.games.century21.table import CircleWager, TableHand, settle_table
-from exact.model.settlement import SettlementError, settlement_json
+from exact.model.settlement import SettlementError, positive_amount, settlement_json
 
 MAX_FILE_BYTES = 64 * 1024
 MAX_SEAT = 99
@@ -83,16 +83,7 @@ def _amount(where: str, value: object) -> Fraction:
     if isinstance(value, bool) or not isinstance(value, int | str):
         raise SettlementError(f"{where}: amount {value!r} must be an integer or a string such "
                               "as \"12.5\"")
-    text = str(value).strip()
-    if not text or len(text) > 40 or any(c not in "0123456789./" for c in text):
-        raise SettlementError(f"{where}: amount {value!r} is not a positive number")
-    try:
-        amount = Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise SettlementError(f"{where}: amount {value!r} is not a number") from None
-    if amount <= 0:
-        raise SettlementError(f"{where}: amount must be positive, got {amount}")
-    return amount
+    return positive_amount(where, str(value), repr(value))
 
 
 def _seat_number(where: str, value: object) -> int:

@@ -40,6 +40,7 @@ from exact.model.settlement import (
     SettlementError,
     Wager,
     check_wagers,
+    positive_amount,
     settle_round,
     settlement_json,
 )
@@ -115,26 +116,12 @@ def parse_wagers(items: Sequence[str], paytables: Sequence[str]) -> list[Wager]:
         bet, sep, amount = item.partition("=")
         if not sep or not bet.strip():
             raise SettlementError(f"--wager {item!r}: expected BET=AMOUNT")
-        wagers.append(Wager(bet.strip(), _amount(f"--wager {item!r}", amount),
+        wagers.append(Wager(bet.strip(), positive_amount(f"--wager {item!r}", amount),
                             chosen.get(bet.strip())))
     unused = sorted(set(chosen) - {wager.bet for wager in wagers})
     if unused:
         raise SettlementError(f"--paytable for {', '.join(unused)}: no --wager on it")
     return wagers
-
-
-def _amount(where: str, text: str) -> Fraction:
-    """A positive exact amount: an integer, a decimal or a fraction, nothing else."""
-    cleaned = text.strip()
-    if not cleaned or len(cleaned) > 40 or any(c not in "0123456789./" for c in cleaned):
-        raise SettlementError(f"{where}: amount {text.strip()!r} is not a positive number")
-    try:
-        amount = Fraction(cleaned)
-    except (ValueError, ZeroDivisionError):
-        raise SettlementError(f"{where}: amount {text.strip()!r} is not a number") from None
-    if amount <= 0:
-        raise SettlementError(f"{where}: amount must be positive, got {amount}")
-    return amount
 
 
 def round_cards(game: Game, text: str) -> list[Card]:

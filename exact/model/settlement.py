@@ -133,6 +133,30 @@ class SettledRound:
         return "\n".join(lines)
 
 
+def positive_amount(where: str, text: str, named: str | None = None) -> Fraction:
+    """A positive exact amount: an integer, a decimal or a fraction, nothing else (at most 40
+    characters, so a hostile amount costs nothing to refuse). ``named``: how a refusal names
+    the value (the stripped text quoted, unless the caller read it as something else).
+
+    >>> positive_amount("--wager", " 12.5 ")
+    Fraction(25, 2)
+    >>> positive_amount("--wager", "1e9")
+    Traceback (most recent call last):
+    exact.errors.SettlementError: --wager: amount '1e9' is not a positive number
+    """
+    cleaned = text.strip()
+    named = repr(cleaned) if named is None else named
+    if not cleaned or len(cleaned) > 40 or any(c not in "0123456789./" for c in cleaned):
+        raise SettlementError(f"{where}: amount {named} is not a positive number")
+    try:
+        amount = Fraction(cleaned)
+    except (ValueError, ZeroDivisionError):
+        raise SettlementError(f"{where}: amount {named} is not a number") from None
+    if amount <= 0:
+        raise SettlementError(f"{where}: amount must be positive, got {amount}")
+    return amount
+
+
 def settle_round(game: Game, cards: str | Sequence[Card], wagers: Iterable[Wager],
                  bets: Mapping[str, Bet] | None = None) -> SettledRound:
     """Deal ``cards`` (in dealing order) as one round of ``game`` and settle ``wagers``."""
