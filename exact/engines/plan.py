@@ -104,6 +104,12 @@ class Engine(Protocol):
         ...
 
 
+def deals_hand_pairs(game: Game) -> bool:
+    """Whether ``game``'s deal is a pair of hands with card positions, which factorised
+    counting needs (:class:`~exact.model.contracts.CardPositions`)."""
+    return isinstance(game, CardPositions) and bool(game.card_positions)
+
+
 def factorised_serves(game: Game, needs: Needs) -> bool:
     """Whether factorised counting (:mod:`exact.engines.factorised`) should count bets with
     ``needs``: a game whose deal is a pair of hands
@@ -119,7 +125,7 @@ def factorised_serves(game: Game, needs: Needs) -> bool:
     ...     ["player_card1_colour"], ["winner"], ["player_pair"])]
     [True, True, False, False]
     """
-    if not isinstance(game, CardPositions) or not game.card_positions:
+    if not deals_hand_pairs(game):
         return False
     if not any(attribute not in ("value", ORDER) for _, attribute in needs.pairs):
         return False
@@ -172,8 +178,8 @@ class Factorised:
         game, bet = demand.game, demand.bet
         if demand.scope == "known" or demand.rounds is None:
             return None
-        if not isinstance(game, CardPositions) or not game.card_positions:
-            return None  # factorised counting needs a pair of hands
+        if not deals_hand_pairs(game):
+            return None
         if not any(len(game.features[name].needs.stages) > 1 for name in bet.features):
             return None
         compiled = factorised.FactorisedBet(game, (bet,), factorised.DECK, compile=False)
