@@ -416,15 +416,23 @@ def encode_tuples(items: Sequence[object]) -> tuple[list[object], np.ndarray]:
 
 def _encode_column(parts: Sequence[object], reference: Callable[[object], int],
                    out: np.ndarray) -> None:
-    """The references of one column's ``parts`` into ``out``. Parts are first told apart by a
-    shallow key made almost in C: a tuple's type and the identities of its parts (all alive
-    throughout, so equal keys are equal values of one type), an atom's type and value. A
-    compiled deal's hundred thousand hands are a few hundred shallow keys (their labels are
-    shared objects), so ``reference`` walks those alone."""
-    shallow = [(type(part), *map(id, part)) if isinstance(part, tuple) else (type(part), part)
-               for part in parts]
-    index = {key: reference(part) for key, part in dict(zip(shallow, parts, strict=True)).items()}
-    out[:] = list(map(index.__getitem__, shallow))
+    """The references of one column's ``parts`` into ``out``. Parts are first told apart by
+    identity (all alive throughout; a compiled deal makes equal parts of its records one
+    object), then each distinct object by a shallow key: a tuple's type and the identities of
+    its parts (equal keys are equal values of one type), an atom's type and value. A compiled
+    deal's hundred thousand records hold a few thousand hand objects and a few hundred shallow
+    keys (their labels are shared objects), so ``reference`` walks those alone."""
+    identities = list(map(id, parts))
+    by_key: dict[tuple[object, ...], int] = {}
+    by_identity: dict[int, int] = {}
+    for identity, part in dict(zip(identities, parts, strict=True)).items():
+        key = ((type(part), *map(id, part)) if isinstance(part, tuple)
+               else (type(part), part))
+        found = by_key.get(key)
+        if found is None:
+            found = by_key[key] = reference(part)
+        by_identity[identity] = found
+    out[:] = list(map(by_identity.__getitem__, identities))
 
 
 def decode_tuples(values: object, rows: np.ndarray) -> list[tuple[object, ...]]:

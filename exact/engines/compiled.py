@@ -88,6 +88,9 @@ class CompiledDeal:
         factor_id: dict[tuple[int, int, int], int] = {}  # (view number, class, offset)
         term_id: dict[tuple[tuple[int, ...], int], int] = {}
         record_id: dict[Record, int] = {}
+        # One object for equal parts of different records (a Banker hand beside many Player
+        # hands): fewer objects alive, and the disk cache encodes each object once.
+        parts: dict[object, object] = {}
         leaves: dict[tuple[int, int], int] = defaultdict(int)
 
         # per view met: its number in the factor keys, the classes a draw may take, its
@@ -106,8 +109,13 @@ class CompiledDeal:
             draw = deal.next_draw(state)
             if draw is None:
                 term = term_id.setdefault((tuple(sorted(factors)), len(factors)), len(term_id))
-                record = record_id.setdefault(deal.record(state), len(record_id))
-                leaves[term, record] += coefficient
+                record = deal.record(state)
+                number = record_id.get(record)
+                if number is None:
+                    if type(record) is tuple:  # equal parts made one object: see ``parts``
+                        record = tuple([parts.setdefault(part, part) for part in record])
+                    number = record_id[record] = len(record_id)
+                leaves[term, number] += coefficient
                 return
             if draw.view is not view and draw.view != view:
                 seen, view = view.regroup(seen, draw.view), draw.view

@@ -169,3 +169,16 @@ def test_the_benchmarks_naive_enumerator_agrees_with_the_engine(punto_banco):
     names = [event.name for event in result.bet.events]
     assert names == ["Banker wins", "Tie", "Player wins"]
     assert list(result.counts) == [count(1)[side] for side in ("banker", "tie", "player")]
+
+
+def test_compiled_records_share_their_equal_parts(punto_banco):
+    """The compile walk makes equal parts of different records one object (a Banker hand beside
+    many Player hands), which keeps memory down and lets the disk cache encode each part once;
+    the records themselves stay distinct and equal to the direct walk's."""
+    from exact.engines.compiled import CompiledDeal
+
+    needs = punto_banco.needs(["winner", "player_pair"])
+    compiled = CompiledDeal.compile(punto_banco.deal(needs))
+    parts = [part for record in compiled.records for part in record]
+    assert len(set(compiled.records)) == len(compiled.records)
+    assert len({id(part) for part in parts}) == len(set(parts)) < len(parts) // 10
