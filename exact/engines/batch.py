@@ -89,13 +89,6 @@ def batch_path(game: Game, bet: Bet) -> str | None:
         return None
 
 
-def batch_supported(game: Game, bet: Bet) -> bool:
-    """Whether the batch evaluator (and so ``eor``, ``simulate`` and ``edge``) serves ``bet``:
-    every bet whose deal is value-level, settled on fixed groups of first cards, or served by
-    factorised counting."""
-    return batch_path(game, bet) is not None
-
-
 def supported_bets(game: Game, bets: Sequence[Bet]) -> tuple[list[Bet], list[Bet]]:
     """``bets`` split into those the batch evaluator serves and the others."""
     return served(game, bets, "batch")

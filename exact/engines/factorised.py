@@ -244,7 +244,7 @@ class FactorisedBet:
         patterns = self._patterns(keys, by_value)
         if patterns > PATTERN_LIMIT:
             raise TooFine(f"{patterns:,} patterns of card classes (at most {PATTERN_LIMIT:,})")
-        self._settle(game, features, keys, by_value)
+        self._settle(features, keys, by_value)
 
     def patterns(self, game: Game) -> int:
         """The patterns of card classes a compilation walks, counted without walking them:
@@ -302,7 +302,7 @@ class FactorisedBet:
             per_signature[signature] = per_signature.get(signature, 0) + multiplicity
         return keys
 
-    def _settle(self, game: Game, features: dict[str, Feature],
+    def _settle(self, features: dict[str, Feature],
                 keys: dict[_PooledKey, tuple[Hands, dict[Values, dict[Key, int]]]],
                 by_value: dict[int, list[int]]) -> None:
         """The patterns of every key walked and settled into the compiled arrays."""

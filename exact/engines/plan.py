@@ -299,9 +299,6 @@ class Plan:
     scope: Scope
     choices: tuple[Choice, ...]
 
-    def engine_of(self, bet_id: str) -> str:
-        return next(choice.engine for choice in self.choices if choice.bet.id == bet_id)
-
     def groups(self, game: Game) -> dict[tuple[str, Deal], tuple[Needs, list[Bet]]]:
         """Bets by (engine, deal): each group is counted once, every bet of it reads its
         counts off the same enumeration."""

@@ -213,7 +213,6 @@ _COMPARE: dict[type, tuple[str, Callable[[Any, Any], Any]]] = {
     ast.LtE: ("<=", operator.le), ast.Gt: (">", operator.gt), ast.GtE: (">=", operator.ge),
     ast.In: ("in", lambda a, b: a in b), ast.NotIn: ("not in", lambda a, b: a not in b),
 }
-_ORDERING = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 _FORBIDDEN_NAMES = {
     ast.Call: "function calls", ast.Attribute: "attribute access", ast.Subscript: "subscripts",
     ast.Lambda: "lambdas", ast.ListComp: "comprehensions", ast.GeneratorExp: "comprehensions",

@@ -77,7 +77,7 @@ def strategy_text(table: GameTable, side: str, strategy: Strategy) -> str:
     return "\n".join(lines)
 
 
-def player_grid_text(table: GameTable, strategy: Strategy) -> str:
+def player_grid_text(strategy: Strategy) -> str:
     """The player's strategy as a grid: own hand (rows) by the dealer's up card (columns);
     D = draw, S = stand, a number = P(draw) of a mixed choice."""
     player_sets = cast(dict[PlayerSet, dict[str, Fraction]], strategy)  # the player's sets
@@ -178,6 +178,6 @@ def report(rules: Rules, shoe: Shoe, strategy: str = "house", bet: Fraction | in
         "deviation_check": check,
         "_table": bet_table,
         "_text": [outcome_text(bet_table),
-                  player_grid_text(table, player) + "\n\n" + strategy_text(table, "player", player),
+                  player_grid_text(player) + "\n\n" + strategy_text(table, "player", player),
                   strategy_text(table, "dealer", dealer)],
     }

@@ -40,8 +40,6 @@ from exact.errors import SpreadsheetError as SpreadsheetError
 # The creation date written when SOURCE_DATE_EPOCH is unset: constant, so same inputs give
 # the same bytes.
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)
-# Spreadsheets keep 15 significant digits of a number.
-EXACT_DIGITS = 15
 HEADER_ROW = 5  # 0-based row of the column headings of a wager sheet
 COLUMNS = ("Event", "Pays", "Combinations", "Probability", "Return",
            "Combinations (exact)", "Probability (exact)", "Return (exact)")

@@ -860,6 +860,3 @@ class Century21(Game):
 
     def describe_rules(self) -> list[str]:
         return self.rules.describe()
-
-    def default_shoe(self) -> Shoe:
-        return shoe_for(self.rules)
