@@ -31,8 +31,8 @@ Features tell the pooling what they read (:attr:`exact.model.features.Feature.ca
 ``order_free``); a feature that declares nothing is taken to read every position its needs
 touch, each on its own (slower, never wrong).
 
-Seam for the engine plan (issue 9): :func:`serves` says whether this engine is the one for a
-set of needs, :func:`evaluate` gives the exact event counts of bets for a shoe.
+The engine plan decides which bets come here (:func:`exact.engines.plan.factorised_serves`);
+:func:`evaluate` gives the exact event counts of bets for a shoe, :func:`batch` for many.
 """
 
 from __future__ import annotations
@@ -637,7 +637,8 @@ def _fine_attributes(needs: Needs) -> set[str]:
 
 
 def _placed(game: Game) -> CardPositions:
-    """``game`` as the capability this engine needs (:func:`serves` chose it for that)."""
+    """``game`` as the capability this engine needs (the plan's
+    :func:`~exact.engines.plan.factorised_serves` chose this engine for that)."""
     if not isinstance(game, CardPositions):
         raise CapabilityError(f"{game.id} does not offer card positions (a record of a pair "
                               "of hands): factorised counting cannot serve it")

@@ -832,7 +832,7 @@ def shoe_for(rules: Rules) -> Shoe:
 @dataclass(frozen=True)
 class Century21(Game):
     """21st Century Baccarat heads-up. Its analysis is a strategy analysis, not a bet table:
-    see :func:`analyze_heads_up` and :mod:`exact.render.century21`."""
+    see :func:`game_table` and :mod:`exact.render.century21`."""
 
     rules: Rules = DEFAULT_RULES
     id: str = "century21"
