@@ -35,7 +35,7 @@ from functools import cached_property, lru_cache
 from math import comb
 from typing import Literal, Protocol
 
-from exact.core.enumerator import Deal, Draw, FixedStageDeal, fixed_stages
+from exact.core.enumerator import Deal, Draw, fixed_stages
 from exact.errors import EngineError as EngineError
 from exact.model.bets import Bet, value_only
 from exact.model.contracts import CardPositions, DealtPositions
@@ -52,8 +52,7 @@ COMPILE_LIMIT = 200_000
 
 
 __all__ = ["AUTO", "COMPILE_LIMIT", "ENGINES", "Choice", "Demand", "Engine", "EngineError",
-           "FixedStageDeal", "Plan", "choose", "command_engines", "engine_names", "fixed_stages",
-           "plan", "register", "served", "value_only"]
+           "Plan", "choose", "command_engines", "engine_names", "plan", "register", "served"]
 
 
 @dataclass(frozen=True)

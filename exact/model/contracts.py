@@ -13,7 +13,7 @@ their own play on real shoes (:class:`OwnShoePlay`), the facts the bet-file vali
 (:class:`WinsWhen`, :class:`SymmetricBets`, :class:`SymmetricFeatures`), bets that need a
 main wager (:class:`MainWager`), rules to state (:class:`HasRules`), and where each card sits
 in a record (:class:`CardPositions`, what factorised counting needs). A deal of fixed card
-groups is :class:`exact.engines.plan.FixedStageDeal`. :func:`require` names what a game does not
+groups is :class:`exact.core.enumerator.FixedStageDeal`. :func:`require` names what a game does not
 offer.
 
 >>> from exact.games import get_game
