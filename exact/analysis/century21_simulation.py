@@ -1,6 +1,9 @@
 """21st Century Baccarat on real shoes: the shoe simulation's play
 (:class:`~exact.analysis.simulation.ShoePlay`).
 
+Layer: analysis, above the games and beside the references; rendering, the reports
+and the command line show its results.
+
 One seat heads-up against the Player/Dealer. Before each hand the unseen composition is
 evaluated exactly by the compiled evaluator (:mod:`exact.analysis.century21_batch`) under a pure
 strategy pair *held fixed*, chosen on the rules' full shoe (House Way both sides by default),

@@ -1,5 +1,7 @@
 """Command line: ``python -m exact`` or ``exact``.
 
+Layer: cli, the top (beside the lab); it may import every layer below.
+
 Bad input gives one line on standard error and exit status 2, never a traceback; output
 files are written whole or not at all.
 """

@@ -1,5 +1,7 @@
 """Command-line subcommands of the remaining-shoe analyses: ``eor``, ``simulate``, ``edge``.
 
+Layer: cli, the top (beside the lab); it may import every layer below.
+
 Kept apart from :mod:`exact.cli.app`, which only registers them (:func:`add_commands`).
 """
 

@@ -1,5 +1,7 @@
 """Writing the files a user asks for (``-o FILE``, reports): whole or not at all.
 
+Layer: core, the lowest; it imports nothing of the package but :mod:`exact.errors`.
+
 Every file the toolkit writes for a user goes through :func:`write_file`:
 
 * the text is written to a temporary file beside the real target, then renamed over it, so a

@@ -1,5 +1,7 @@
 """Exact expected values of many bets for many shoe compositions at once.
 
+Layer: engines, above the model; the engines know no game (the games call them).
+
 A :class:`BetEvaluator` groups a game's bets by what they need of the deal, compiles each
 group once (kept in the disk cache of :mod:`exact.engines.cache`, keyed by game id, rules, needs and
 toolkit version), or, for bets settled on the first cards seen through ranks and suits of both

@@ -1,5 +1,7 @@
 """Factorised counting: bets on ranks, colours and suits of any dealt card, on the value walk.
 
+Layer: engines, above the model; the engines know no game (the games call them).
+
 The deal depends on point values only. So the rounds are walked once at the level of values
 (ordered sequences of point values, about a hundred thousand), and what a bet reads beyond
 values (rank within the ten-value class, colour, suit) is counted as a *multiplicity* of each

@@ -1,6 +1,8 @@
 """Live analysis: the exact edge of every bet for the next round, from the cards seen so far,
 optionally knowing cards at given positions of that round (the end-play question).
 
+Layer: engines, above the model; the engines know no game (the games call them).
+
 Without known positions the next round is dealt from the unseen cards and the compiled
 evaluator answers at once. Knowing the card at position ``p`` (1 = the first card dealt) is not
 the same as merely removing it: the round must have that card *at that position*. So the

@@ -1,5 +1,7 @@
 """The engine plan: which counting engine serves each bet, and why.
 
+Layer: engines, above the model; the engines know no game (the games call them).
+
 Every command that counts bets asks :func:`plan` (``analyze``, ``design``, bet-file
 validation, and the batch evaluator behind ``eor``, ``edge`` and ``simulate``), so a bet is
 served by the same engine whatever the command, and ``--engine NAME`` either runs that engine

@@ -1,5 +1,7 @@
 """Fast exact evaluation of bets settled on a fixed sequence of card groups.
 
+Layer: engines, above the model; the engines know no game (the games call them).
+
 Bets such as Perfect Pairs or NINES are settled on the first two cards of each hand, seen
 through ranks and suits: 1,378 distinct hands each, so 1.9 million pairs of hands. When a deal
 has no draw that depends on earlier cards (``deal.fixed_stages`` is not ``None``), the

@@ -1,5 +1,7 @@
 """Bets and paytables as data.
 
+Layer: model, above the core; the engines, the games and the analyses build on it.
+
 A bet file (TOML) holds ``[[bet]]`` tables. A bet is an ordered list of events, each a
 condition over the game's round features and what it pays; the first event whose condition
 holds settles the bet, and a round no event matches loses (the ``otherwise`` event)::

@@ -1,5 +1,8 @@
 """What a game offers the analyses, as typed contracts.
 
+Layer: model, above the core; it names the engines' ``StrategyGame`` protocol, one of the
+two imports up into the engines the contract allows.
+
 A *bet game* (:class:`BetGame`) deals rounds and settles bets written as data: its features,
 a deal per set of needs, its bet files and its rules. A *strategy game*
 (:class:`~exact.engines.strategy_games.StrategyGame`) has decision points (each side's information

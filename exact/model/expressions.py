@@ -1,5 +1,7 @@
 """Safe condition expressions for bet files, bounded by design.
 
+Layer: model, above the core; the engines, the games and the analyses build on it.
+
 Conditions use Python's expression syntax, restricted to a small whitelist: names of round
 features, integers, strings, ``True``/``False``/``None``, tuples, lists and sets written out,
 arithmetic (``+ - * / // %``, unary ``-``/``+``), comparisons (``== != < <= > >=``, chained),

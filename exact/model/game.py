@@ -1,4 +1,8 @@
-"""What every game offers the analyses: features, a deal per set of needs, bet files."""
+"""What every game offers the analyses: features, a deal per set of needs, bet files.
+
+Layer: model, above the core; ``Game.compiled`` keeps the compiled deal of
+:mod:`exact.engines.compiled`, one of the two imports up into the engines the contract allows.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
 """Settling the wagers of one dealt round, with the reason for each result.
 
+Layer: model, above the core; the engines, the games and the analyses build on it.
+
 A game turns the cards of a round into a record (``Game.record_from_cards``); every bet is
 then settled from that record's features by the same bets-as-data definitions the exact
 analyses use, so a settled round and a return table can never disagree.

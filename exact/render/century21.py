@@ -1,5 +1,7 @@
 """The ``analyze century21`` report: outcomes, edges, strategy tables, table economics.
 
+Layer: render, above the analyses; the reports and the command line print with it.
+
 The JSON has the shape of every other game's (``toolkit``, ``game``, ``rules``, ``shoe``,
 ``counting_unit``, ``total``, ``bets`` with return tables and ``outcomes``) and adds
 ``strategy``, ``strategy_tables`` and ``economics``.

@@ -1,5 +1,7 @@
 """Excel par sheets: a summary sheet and one sheet per wager and paytable, with live formulas.
 
+Layer: render, above the analyses; the reports and the command line print with it.
+
 Each wager sheet is laid out as Event | Pays | Combinations | Probability | Return, with the
 exact counts, probabilities and returns as text beside them (an integer of more than 15 digits
 does not survive as a spreadsheet number, so nothing is left to a silently rounded cell).

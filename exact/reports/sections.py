@@ -1,5 +1,7 @@
 """The sections every game's report shares, computed from the library.
 
+Layer: reports, above rendering; only the command line and the lab sit above it.
+
 Each function returns JSON-ready data: exact integers and fractions as text (so nothing is
 rounded on the way to the template), decimals formatted here for display only. A game's
 report module (``exact/reports/<game module>.py``) calls these and adds what is particular

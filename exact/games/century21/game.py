@@ -1,5 +1,7 @@
 """21st Century Baccarat, heads-up: one player against the Player/Dealer, exactly.
 
+Layer: games, above the engines; the analyses and everything above read the games.
+
 Cards are seen by point value only; the joker is an eleventh class (index 10). The round is a
 small two-player zero-sum game with chance moves:
 
