@@ -41,7 +41,8 @@ if TYPE_CHECKING:  # the numpy engines are loaded when a bet needs them (a fresh
         Projection,  # value bets reads its light form: exact.engines.cache)
     )
 
-__all__ = ["ENGINES", "analyze", "game_bets", "settle_records", "value_only"]
+__all__ = ["ENGINES", "RUNNERS", "BetAnalysis", "GameAnalysis", "analyze", "game_bets",
+           "value_only"]
 
 ENGINES = command_engines()  # the choices of --engine: auto and each engine of one shoe
 

@@ -13,7 +13,7 @@ of shoes, or one shoe with cards known at positions) and answers whether it serv
 the reason. ``auto`` takes the first engine of :data:`ENGINES` (in order of preference) that
 serves the bet. Adding an engine is one entry: :func:`register` it (with the preference it
 takes), and give the commands a way to run it (``RUNNERS`` of :mod:`exact.analysis.bet_analysis` for
-one shoe, ``batch_runner`` of :mod:`exact.engines.batch` for batches).
+one shoe, ``BATCH_RUNNERS`` of :mod:`exact.engines.batch` for batches).
 
 >>> from exact.games import get_game
 >>> from exact.analysis.bet_analysis import game_bets
