@@ -1,6 +1,6 @@
 """Cards, shoes and the views through which a deal sees a card.
 
-Layer: core, the lowest; it imports nothing of the package but :mod:`exact.errors`.
+Layer: core, the lowest; it imports only the core and :mod:`exact.errors`.
 
 A card is one of 52 rank-and-suit cards or a joker. A :class:`Shoe` is a composition:
 how many of each card remain. Shoes are immutable; removing cards returns a new shoe.

@@ -1,6 +1,6 @@
 """The recursive composition enumerator: the exact engine every game runs on.
 
-Layer: core, the lowest; it imports nothing of the package but :mod:`exact.errors`.
+Layer: core, the lowest; it imports only the core and :mod:`exact.errors`.
 
 A game describes its deal as a small state machine (:class:`Deal`): which cards to deal next
 and through which :class:`~exact.core.cards.View`, how a dealt class changes the state, and what the

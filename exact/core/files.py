@@ -1,6 +1,6 @@
 """Writing the files a user asks for (``-o FILE``, reports): whole or not at all.
 
-Layer: core, the lowest; it imports nothing of the package but :mod:`exact.errors`.
+Layer: core, the lowest; it imports only the core and :mod:`exact.errors`.
 
 Every file the toolkit writes for a user goes through :func:`write_file`:
 

@@ -1,6 +1,6 @@
 """One validated parsing layer for every number a user gives, and one reader for user files.
 
-Layer: core, the lowest; it imports nothing of the package but :mod:`exact.errors`.
+Layer: core, the lowest; it imports only the core and :mod:`exact.errors`.
 
 Every number typed on the command line or written in a bet, table or rule file is read here:
 a small grammar of ASCII text, with bounds chosen per quantity (:data:`QUANTITIES`, the table

@@ -1,6 +1,6 @@
 """Progress bars of the long commands (tqdm), drawn only when standard error is a terminal.
 
-Layer: core, the lowest; it imports nothing of the package but :mod:`exact.errors`.
+Layer: core, the lowest; it imports only the core and :mod:`exact.errors`.
 
 Output files and standard output never carry a bar, and a run whose standard error is a file
 or a pipe (tests, CI, ``2> log``) prints nothing extra.
