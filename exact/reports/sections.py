@@ -249,12 +249,8 @@ def _interval_text(table: BetTable, rounds: int, level: Fraction) -> str:
 
 
 # --- sensitivity -----------------------------------------------------------------------------
-def standard_shoe(decks: int) -> Shoe:
-    return Shoe.standard(decks)
-
-
 def analyses_by_decks(game: Game, bets: Sequence[Bet], decks: Sequence[int] = DECKS,
-                      shoe_for: Callable[[int], Shoe] = standard_shoe,
+                      shoe_for: Callable[[int], Shoe] = Shoe.standard,
                       ) -> dict[int, GameAnalysis]:
     """The exact analysis of ``bets`` for the shoe of each number of decks."""
     return {d: analyze(game, shoe_for(d), bets) for d in decks}
@@ -611,7 +607,7 @@ def events_by_decks(by_decks: Mapping[int, GameAnalysis]) -> dict[str, object]:
 def standard_report_data(game: Game, context: Context, *, decks: int, rule_set: tuple[str, str],
                          rule_files: Sequence[Path] = (), examples: Sequence[str] = (),
                          describe_hands: Callable[[object], list[str]] | None = None,
-                         shoe_for: Callable[[int], Shoe] = standard_shoe,
+                         shoe_for: Callable[[int], Shoe] = Shoe.standard,
                          published: Path | None = None, reference: ModuleType | None = None,
                          brute_force_shoes: Sequence[Shoe] = (), simulated_rounds: int = 20_000,
                          depleted_shoes: int = 30, seed: int = 20261130) -> dict[str, object]:
