@@ -2,6 +2,11 @@
 
 Every count is a Python integer over one stated denominator and every probability, pay and
 statistic a :class:`fractions.Fraction`; floats appear only for display.
+
+Layer: outside the layers, below them all (``DATA``, ``__version__``). The layers, top
+first: cli | lab, reports, render, analysis | reference, games, engines, model, core; each
+imports only those below it (pyproject.toml's import-linter contract,
+``tests/system/test_architecture.py``).
 """
 
 from pathlib import Path

@@ -1,3 +1,8 @@
+"""``python -m exact``: the command line (:func:`exact.cli.app.main`).
+
+Layer: outside the layers, the entry point above them all.
+"""
+
 import sys
 
 from exact.cli.app import main

@@ -1,5 +1,7 @@
 """Typed exceptions.
 
+Layer: outside the layers, below them all: every module may raise these.
+
 Every error a user can cause with bad input derives from :class:`ExactError`;
 the command line turns it into one line on standard error and exit status 2.
 """

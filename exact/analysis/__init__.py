@@ -1,6 +1,9 @@
 """What is computed about a game: bet tables and their statistics, the designer, validation,
 removal, simulation, assumptions.
 
+Layer: analysis, above the games and beside the references; rendering, the reports
+and the command line show its results.
+
 The library's entry point is re-exported here (``from exact.analysis import analyze``):
 
 >>> from exact.cards import Shoe

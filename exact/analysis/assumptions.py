@@ -1,5 +1,8 @@
 """The assumptions behind a game's numbers, as data: ``exact/data/<game>/assumptions.toml``.
 
+Layer: analysis, above the games and beside the references; rendering, the reports
+and the command line show its results.
+
 Every analysis of a game carries them (the ``assumptions`` list of each command's JSON, a short
 block at the end of its text, the Assumptions section of the game's PDF report), so a reader
 of a figure sees what was assumed, why, and on what authority:

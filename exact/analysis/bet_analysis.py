@@ -1,5 +1,8 @@
 """Exact analysis of a set of bets of one game for one shoe.
 
+Layer: analysis, above the games and beside the references; rendering, the reports
+and the command line show its results.
+
 The engine plan (:func:`exact.engines.plan.plan`) names the engine of each bet; bets of one engine
 and one deal are enumerated once and every bet of the group reads its event counts off the same
 round records. All tables share the denominator N!/(N-r)!.
@@ -38,7 +41,8 @@ if TYPE_CHECKING:  # the numpy engines are loaded when a bet needs them (a fresh
         Projection,  # value bets reads its light form: exact.engines.cache)
     )
 
-__all__ = ["ENGINES", "analyze", "game_bets", "settle_records", "value_only"]
+__all__ = ["ENGINES", "RUNNERS", "BetAnalysis", "GameAnalysis", "analyze", "game_bets",
+           "value_only"]
 
 ENGINES = command_engines()  # the choices of --engine: auto and each engine of one shoe
 

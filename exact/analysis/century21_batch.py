@@ -1,9 +1,13 @@
 """21st Century Baccarat on many shoes at once: a compiled exact evaluator, effects of removal.
 
+Layer: analysis, above the games and beside the references; rendering, the reports
+and the command line show its results.
+
 House Way depends on the shoe. Its drawing rules are fixed, but a hand holding a joker may
 declare any total, and its choice (draw or stand, end or continue) is an exact search against
-the other side's strategy *on that shoe* (:meth:`GameTable.house_way`); a depleted shoe may
-turn such a choice, and lacks some information sets altogether. A compiled polynomial needs one
+the other side's strategy *on that shoe*
+(:meth:`~exact.games.century21.game.GameTable.house_way`); a depleted shoe may turn such a
+choice, and lacks some information sets altogether. A compiled polynomial needs one
 fixed deal, so the evaluator holds a pure strategy pair fixed, chosen on the rules' full shoe
 (House Way both sides by default, or the player's best response to it, or the dealer's), and
 evaluates *that pair* exactly on any shoe. Where the search on a depleted shoe would choose

@@ -1,12 +1,16 @@
-"""21st Century Baccarat on real shoes: the shoe simulation's play (:class:`ShoePlay`).
+"""21st Century Baccarat on real shoes: the shoe simulation's play
+(:class:`~exact.analysis.simulation.ShoePlay`).
+
+Layer: analysis, above the games and beside the references; rendering, the reports
+and the command line show its results.
 
 One seat heads-up against the Player/Dealer. Before each hand the unseen composition is
 evaluated exactly by the compiled evaluator (:mod:`exact.analysis.century21_batch`) under a pure
 strategy pair *held fixed*, chosen on the rules' full shoe (House Way both sides by default),
-and the hand is dealt from the physical cards by the same pair's :class:`Century21Deal`, in
-the order the deal asks for them (the player's two cards, the dealer's up and down cards, then
-the third cards), and settled by :func:`record_outcome`. Two wagers are tracked, both the
-player's bet on the same hands:
+and the hand is dealt from the physical cards by the same pair's
+:class:`~exact.games.century21.game.Century21Deal`, in the order the deal asks for them (the
+player's two cards, the dealer's up and down cards, then the third cards), and settled by
+:func:`record_outcome`. Two wagers are tracked, both the player's bet on the same hands:
 
 * ``player``: per unit of the table's minimum bet, after its collection (what the player
   pays to sit in; perfect play bets when this exact edge is positive);

@@ -1,6 +1,9 @@
 """Paytable designer: the house edge of a bet as an exact expression in its pays, solved for a
 target edge.
 
+Layer: analysis, above the games and beside the references; rendering, the reports
+and the command line show its results.
+
 A bet's expected return is linear in its pays: ``E = sum(pays_i * P_i)`` over its events, with
 ``P_i`` the exact probability of event ``i`` (from any analysis: it works from event counts, so
 any bet-as-data of any game can be designed). Each tier (event other than the final losing

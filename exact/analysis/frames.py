@@ -1,5 +1,8 @@
 """Analyses as pandas DataFrames and as HTML tables for notebooks.
 
+Layer: analysis, above the games and beside the references; rendering, the reports
+and the command line show its results.
+
 pandas is optional (the ``frames`` extra) and imported only when a frame is asked for. Exact
 values stay exact in the frames: counts are Python integers and probabilities, pays and
 returns are :class:`fractions.Fraction` objects (``object`` columns), each with a ``_float``

@@ -1,5 +1,8 @@
 """A plain Monte Carlo round simulator: physical cards, any game, any bets.
 
+Layer: analysis, above the games and beside the references; rendering, the reports
+and the command line show its results.
+
 Each round is dealt from a freshly shuffled copy of the shoe (seeded ``numpy`` generator), read
 with the game's :meth:`~exact.model.game.Game.record_from_cards` and settled by each bet's
 definition. It shares nothing with the enumerators but the game's own round logic, so it

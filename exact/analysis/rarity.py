@@ -1,5 +1,8 @@
 """How often each tier of a bet hits, and how rare its top award is.
 
+Layer: analysis, above the games and beside the references; rendering, the reports
+and the command line show its results.
+
 For every paying event of a return table: its hit frequency, the odds "1 in X", how many times
 it is expected in a number of independent rounds (100 million by default) and the probability
 that it happens at least once in them, ``1 - (1 - p)**rounds``. Frequencies and expectations

@@ -1,5 +1,8 @@
 """Effects of removal and card-counting systems derived from them.
 
+Layer: analysis, above the games and beside the references; rendering, the reports
+and the command line show its results.
+
 The effect of removal (EOR) of a rank is the exact change in a bet's expected value per unit
 when one card of that rank is taken out of the shoe (the suit with most cards left goes). The
 multi-card version removes ``k`` cards of the rank and divides the change by ``k``; removal

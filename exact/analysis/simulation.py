@@ -1,5 +1,8 @@
 """Shoe simulation with the exact edge of every tracked wager at every round.
 
+Layer: analysis, above the games and beside the references; rendering, the reports
+and the command line show its results.
+
 Real shoes are shuffled (seeded), burned and dealt round by round to the cut card. Before each
 round the composition of the cards not yet seen is recorded; the round is then dealt from the
 physical cards. Once a job's shoes are dealt, every recorded composition is evaluated exactly

@@ -1,5 +1,8 @@
 """Exact statistics of a bet from the counts of its events.
 
+Layer: analysis, above the games and beside the references; rendering, the reports
+and the command line show its results.
+
 Everything here is a :class:`fractions.Fraction` except the standard deviation, which is
 irrational in general: it is given exactly as a sympy expression and as a float for display.
 

@@ -1,6 +1,9 @@
 """Checks of user-supplied paytables (bet files): a tier missing, a tier that can never occur,
 a tier that pays a round the wager does not win, and a symmetrical wager with a one-sided tier.
 
+Layer: analysis, above the games and beside the references; rendering, the reports
+and the command line show its results.
+
 A game may state, per bet id, when the wager wins (``wins_when``: a condition over its
 features) and which wagers must pay Player and Banker alike (``symmetric_bets``); see
 :mod:`exact.games.nine_and_nines`. Each check is an exact count through the ordinary analysis,

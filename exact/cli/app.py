@@ -1,5 +1,7 @@
 """Command line: ``python -m exact`` or ``exact``.
 
+Layer: cli, the top (beside the lab); it may import every layer below.
+
 Bad input gives one line on standard error and exit status 2, never a traceback; output
 files are written whole or not at all.
 """
@@ -373,11 +375,11 @@ def build_parser(command: str | None = None) -> _Parser:
     game_command("list-bets", "the bets and paytables that ship (and those of --bets)",
                  _list_bets)
     game_command("features", "the round features bet conditions may use", _features)
-    if command not in OWN_COMMANDS:
-        from exact.cli.counting import add_commands  # eor, simulate, edge (issue 7)
+    if command not in OWN_COMMANDS:  # imported here: a fresh `analyze` skips their imports
+        from exact.cli.counting import add_commands  # eor, simulate, edge
 
         add_commands(game_command)
-        from exact.cli.settle import add_command as add_settle  # settle one round (issue 14)
+        from exact.cli.settle import add_command as add_settle
 
         add_settle(game_command)
     games = parser.add_command(commands, "games", help="the games of the toolkit")

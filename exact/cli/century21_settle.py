@@ -1,5 +1,7 @@
 """``exact settle century21``: settle one table hand from a table file or options.
 
+Layer: cli, the top (beside the lab); it may import every layer below.
+
 A table file (TOML, at most 64 KiB) names the hand and its wagers::
 
     dealer = "KH 7C"          # the Player/Dealer's cards, up card first

@@ -1,5 +1,7 @@
 """Command-line subcommands of the remaining-shoe analyses: ``eor``, ``simulate``, ``edge``.
 
+Layer: cli, the top (beside the lab); it may import every layer below.
+
 Kept apart from :mod:`exact.cli.app`, which only registers them (:func:`add_commands`).
 """
 
@@ -70,8 +72,9 @@ def _bets(game: Game, args: argparse.Namespace) -> list[Bet]:
         if missing:
             raise ExactError(f"unknown bet(s) {', '.join(missing)}; see `list-bets {game.id}`")
         return [known[b] for b in args.bet]
-    # Bets reading ranks or suits together with the third cards are beyond the batch
-    # evaluator: by default they are left out here (README, Limits).
+    # The default set is every bet the batch evaluator serves: the card-level bets by
+    # factorised counting; only in a game without card positions is such a bet beyond it,
+    # and then left out here, while --bet asks for it by name and is refused (README, Limits).
     served = supported_bets(game, bets)[0]
     if not served:  # a strategy game (century21) has no bet table for these commands
         raise ExactError(f"{game.id} has no bets that this command evaluates (README: "

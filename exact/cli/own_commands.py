@@ -2,6 +2,8 @@
 game's command-line code (``analyze``, ``eor`` and ``edge century21``) joins the command line
 while the game definition imports none of it.
 
+Layer: cli, the top (beside the lab); it may import every layer below.
+
 A game registers in :data:`OWN_COMMANDS` the module of its commands, which defines any of
 ``analyze_command(game, args)``, ``eor_command(game, args)`` and ``edge_command(game, args,
 seen)``. A game whose own ``analyze`` needs nothing above the games may offer it as a method

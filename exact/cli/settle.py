@@ -1,5 +1,7 @@
 """The ``settle`` command: settle one dealt round of a game from its cards and wagers.
 
+Layer: cli, the top (beside the lab); it may import every layer below.
+
 Punto Banco and Baccarat with NINE & NINES take the cards in dealing order (Player, Banker,
 Player, Banker, then third cards) and ``--wager BET=AMOUNT``; every wager is settled by
 :func:`exact.model.settlement.settle_round`, the code path of the exact analyses. 21st Century

@@ -2,6 +2,8 @@
 name: one function for every command (``analyze``, ``design``, ``eor``, ``edge``), so that the
 same options mean the same cards everywhere.
 
+Layer: cli, the top (beside the lab); it may import every layer below.
+
 Without ``--shoe``, ``--decks N`` gives ``N`` full decks with the game's jokers in proportion
 (21st Century Baccarat: 8 jokers to 8 decks) unless ``--jokers`` says how many; with neither,
 the game's own shoe. ``--remove`` then takes cards out. An option given with an empty value is

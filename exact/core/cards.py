@@ -1,5 +1,7 @@
 """Cards, shoes and the views through which a deal sees a card.
 
+Layer: core, the lowest; it imports only the core and :mod:`exact.errors`.
+
 A card is one of 52 rank-and-suit cards or a joker. A :class:`Shoe` is a composition:
 how many of each card remain. Shoes are immutable; removing cards returns a new shoe.
 
@@ -126,8 +128,13 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
 class Shoe:
     """A composition: the number of each of the 53 cards (52 and the joker) left in the shoe.
 
-    Build one with :meth:`standard`, :meth:`from_counts` or :meth:`remove`; the constructor
-    validates the counts.
+    Build one with :meth:`standard`, :meth:`from_counts`, :meth:`parse` or :meth:`remove`; the
+    constructor validates the counts.
+
+    >>> Shoe.standard(8, jokers=8).size, Shoe.parse("A:32,T:128").size
+    (424, 160)
+    >>> Shoe.standard(1).remove("5 5 9H").count("5")
+    2
     """
 
     counts: tuple[int, ...]
@@ -159,7 +166,12 @@ class Shoe:
     @classmethod
     def from_counts(cls, counts: Mapping[str, int]) -> Shoe:
         """From ``{"9H": 3, "K": 8, "X": 2}``: a suited key sets that card; a bare rank is
-        spread over the four suits as evenly as possible (clubs first)."""
+        spread over the four suits as evenly as possible (clubs first).
+
+        >>> shoe = Shoe.from_counts({"9": 5, "X": 2})
+        >>> [shoe.count(card) for card in ("9C", "9D", "9H", "9S", "X")]
+        [2, 1, 1, 1, 2]
+        """
         totals = [0] * len(CARDS)
         for text, count in counts.items():
             card = Card.parse(text)
@@ -237,7 +249,12 @@ class Shoe:
         return self.counts[JOKER_ID]
 
     def describe(self) -> str:
-        """Short human description, e.g. ``8 decks`` or ``412 cards (depleted)``."""
+        """Short human description: full decks (and jokers) by number, any other shoe by its
+        size.
+
+        >>> Shoe.standard(8, jokers=8).describe(), Shoe.standard(8).remove("9").describe()
+        ('8 decks + 8 jokers', '415 cards')
+        """
         decks, rest = self.counts[0], self.counts[:52]
         if all(c == decks for c in rest) and decks > 0:
             text = f"{decks} deck{'s' * (decks != 1)}"

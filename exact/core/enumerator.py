@@ -1,5 +1,7 @@
 """The recursive composition enumerator: the exact engine every game runs on.
 
+Layer: core, the lowest; it imports only the core and :mod:`exact.errors`.
+
 A game describes its deal as a small state machine (:class:`Deal`): which cards to deal next
 and through which :class:`~exact.core.cards.View`, how a dealt class changes the state, and what the
 finished round looks like (its *record*). The enumerator walks that machine over the counts of

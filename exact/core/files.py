@@ -1,5 +1,7 @@
 """Writing the files a user asks for (``-o FILE``, reports): whole or not at all.
 
+Layer: core, the lowest; it imports only the core and :mod:`exact.errors`.
+
 Every file the toolkit writes for a user goes through :func:`write_file`:
 
 * the text is written to a temporary file beside the real target, then renamed over it, so a
@@ -63,7 +65,13 @@ def _kind(mode: int) -> str:
 
 def target_of(path: str | os.PathLike[str]) -> tuple[Path, os.stat_result | None]:
     """The regular file that writing ``path`` replaces (symbolic links followed) and its
-    status (None: it does not exist yet); raises :class:`OutputError` for anything else."""
+    status (None: it does not exist yet); raises :class:`OutputError` for anything else.
+
+    >>> target_of("/")
+    Traceback (most recent call last):
+    ...
+    exact.errors.OutputError: cannot write /: it is a directory, not a regular file
+    """
     name = os.fspath(path)
     if not name.strip():
         raise OutputError("no output file named (an empty file name)")

@@ -1,5 +1,7 @@
 """One validated parsing layer for every number a user gives, and one reader for user files.
 
+Layer: core, the lowest; it imports only the core and :mod:`exact.errors`.
+
 Every number typed on the command line or written in a bet, table or rule file is read here:
 a small grammar of ASCII text, with bounds chosen per quantity (:data:`QUANTITIES`, the table
 the README's "Input limits" cites). Nothing a user writes reaches ``Fraction(str)`` or

@@ -1,5 +1,7 @@
 """Progress bars of the long commands (tqdm), drawn only when standard error is a terminal.
 
+Layer: core, the lowest; it imports only the core and :mod:`exact.errors`.
+
 Output files and standard output never carry a bar, and a run whose standard error is a file
 or a pipe (tests, CI, ``2> log``) prints nothing extra.
 

@@ -1,5 +1,7 @@
 """Exact expected values of many bets for many shoe compositions at once.
 
+Layer: engines, above the model; the engines know no game (the games call them).
+
 A :class:`BetEvaluator` groups a game's bets by what they need of the deal, compiles each
 group once (kept in the disk cache of :mod:`exact.engines.cache`, keyed by game id, rules, needs and
 toolkit version), or, for bets settled on the first cards seen through ranks and suits of both
@@ -87,13 +89,6 @@ def batch_path(game: Game, bet: Bet) -> str | None:
         return choose(game, bet, "batch").engine
     except EngineError:
         return None
-
-
-def batch_supported(game: Game, bet: Bet) -> bool:
-    """Whether the batch evaluator (and so ``eor``, ``simulate`` and ``edge``) serves ``bet``:
-    every bet whose deal is value-level, settled on fixed groups of first cards, or served by
-    factorised counting."""
-    return batch_path(game, bet) is not None
 
 
 def supported_bets(game: Game, bets: Sequence[Bet]) -> tuple[list[Bet], list[Bet]]:

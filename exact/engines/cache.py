@@ -4,6 +4,8 @@ few bets, below), stored as data that is checked before it is used and can never
 Every kind goes through :func:`cached` or :func:`load` and :func:`store` here; a kind supplies
 only its encoding (fields and arrays) and its checked decoding.
 
+Layer: engines, above the model; the engines know no game (the games call them).
+
 Every entry is one file, ``$EXACT_CACHE_DIR/<key>.<kind>`` (default ``~/.cache/exact``):
 
 * a first line ``exact-cache 2``;

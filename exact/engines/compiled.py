@@ -1,5 +1,7 @@
 """The compiled fast path of the enumerator: a deal as a polynomial in the shoe's counts.
 
+Layer: engines, above the model; the engines know no game (the games call them).
+
 Walk a deal once over card *classes* instead of counts. Each finished round is a sequence of
 classes; its weight for any shoe is the product, over its draws, of ``count(class) - offset``
 (``offset`` = cards of that class drawn before it), times the falling factorial of the rest of

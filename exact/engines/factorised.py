@@ -1,5 +1,7 @@
 """Factorised counting: bets on ranks, colours and suits of any dealt card, on the value walk.
 
+Layer: engines, above the model; the engines know no game (the games call them).
+
 The deal depends on point values only. So the rounds are walked once at the level of values
 (ordered sequences of point values, about a hundred thousand), and what a bet reads beyond
 values (rank within the ten-value class, colour, suit) is counted as a *multiplicity* of each
@@ -31,8 +33,8 @@ Features tell the pooling what they read (:attr:`exact.model.features.Feature.ca
 ``order_free``); a feature that declares nothing is taken to read every position its needs
 touch, each on its own (slower, never wrong).
 
-Seam for the engine plan (issue 9): :func:`serves` says whether this engine is the one for a
-set of needs, :func:`evaluate` gives the exact event counts of bets for a shoe.
+The engine plan decides which bets come here (:func:`exact.engines.plan.factorised_serves`);
+:func:`evaluate` gives the exact event counts of bets for a shoe, :func:`batch` for many.
 """
 
 from __future__ import annotations
@@ -244,7 +246,7 @@ class FactorisedBet:
         patterns = self._patterns(keys, by_value)
         if patterns > PATTERN_LIMIT:
             raise TooFine(f"{patterns:,} patterns of card classes (at most {PATTERN_LIMIT:,})")
-        self._settle(game, features, keys, by_value)
+        self._settle(features, keys, by_value)
 
     def patterns(self, game: Game) -> int:
         """The patterns of card classes a compilation walks, counted without walking them:
@@ -302,7 +304,7 @@ class FactorisedBet:
             per_signature[signature] = per_signature.get(signature, 0) + multiplicity
         return keys
 
-    def _settle(self, game: Game, features: dict[str, Feature],
+    def _settle(self, features: dict[str, Feature],
                 keys: dict[_PooledKey, tuple[Hands, dict[Values, dict[Key, int]]]],
                 by_value: dict[int, list[int]]) -> None:
         """The patterns of every key walked and settled into the compiled arrays."""
@@ -637,7 +639,8 @@ def _fine_attributes(needs: Needs) -> set[str]:
 
 
 def _placed(game: Game) -> CardPositions:
-    """``game`` as the capability this engine needs (:func:`serves` chose it for that)."""
+    """``game`` as the capability this engine needs (the plan's
+    :func:`~exact.engines.plan.factorised_serves` chose this engine for that)."""
     if not isinstance(game, CardPositions):
         raise CapabilityError(f"{game.id} does not offer card positions (a record of a pair "
                               "of hands): factorised counting cannot serve it")

@@ -1,14 +1,19 @@
 """Live analysis: the exact edge of every bet for the next round, from the cards seen so far,
 optionally knowing cards at given positions of that round (the end-play question).
 
+Layer: engines, above the model; the engines know no game (the games call them).
+
 Without known positions the next round is dealt from the unseen cards and the compiled
 evaluator answers at once. Knowing the card at position ``p`` (1 = the first card dealt) is not
 the same as merely removing it: the round must have that card *at that position*. So the
 round is enumerated with the known cards forced where they are known and every other
-position branching on the classes of the unseen cards, weighted by how many are left. A game
-that says which positions each draw of its deal fills (``dealt_positions``, with
-``position_stages``: Punto Banco and NINE & NINES) has the bets' own deal walked, each stage
-seen only through what the bets read of it (:func:`_forced_on_deal`: Perfect Pairs with a
+position branching on the classes of the unseen cards, weighted by how many are left. The
+engine plan picks per bet: factorised counting with the known cards forced
+(:mod:`exact.engines.factorised`) for ranks, colours or suits read with the third cards or by
+position; the walk here (the ``forced`` engine) for the others. A game that says which
+positions each draw of its deal fills (``dealt_positions``, with ``position_stages``: Punto
+Banco and NINE & NINES) has the bets' own deal walked, each stage seen only through what the
+bets read of it (:func:`_forced_on_deal`: Perfect Pairs with a
 known first card in about a second at 8 decks); any other game is walked position by
 position in the real dealing order through every attribute the bets need, its rounds read
 with the game's :meth:`~exact.model.game.Game.record_from_cards`.

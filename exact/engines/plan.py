@@ -1,5 +1,7 @@
 """The engine plan: which counting engine serves each bet, and why.
 
+Layer: engines, above the model; the engines know no game (the games call them).
+
 Every command that counts bets asks :func:`plan` (``analyze``, ``design``, bet-file
 validation, and the batch evaluator behind ``eor``, ``edge`` and ``simulate``), so a bet is
 served by the same engine whatever the command, and ``--engine NAME`` either runs that engine
@@ -11,7 +13,7 @@ of shoes, or one shoe with cards known at positions) and answers whether it serv
 the reason. ``auto`` takes the first engine of :data:`ENGINES` (in order of preference) that
 serves the bet. Adding an engine is one entry: :func:`register` it (with the preference it
 takes), and give the commands a way to run it (``RUNNERS`` of :mod:`exact.analysis.bet_analysis` for
-one shoe, ``batch_runner`` of :mod:`exact.engines.batch` for batches).
+one shoe, ``BATCH_RUNNERS`` of :mod:`exact.engines.batch` for batches).
 
 >>> from exact.games import get_game
 >>> from exact.analysis.bet_analysis import game_bets
@@ -35,7 +37,7 @@ from functools import cached_property, lru_cache
 from math import comb
 from typing import Literal, Protocol
 
-from exact.core.enumerator import Deal, Draw, FixedStageDeal, fixed_stages
+from exact.core.enumerator import Deal, Draw, fixed_stages
 from exact.errors import EngineError as EngineError
 from exact.model.bets import Bet, value_only
 from exact.model.contracts import CardPositions, DealtPositions
@@ -52,8 +54,7 @@ COMPILE_LIMIT = 200_000
 
 
 __all__ = ["AUTO", "COMPILE_LIMIT", "ENGINES", "Choice", "Demand", "Engine", "EngineError",
-           "FixedStageDeal", "Plan", "choose", "command_engines", "engine_names", "fixed_stages",
-           "plan", "register", "served", "value_only"]
+           "Plan", "choose", "command_engines", "engine_names", "plan", "register", "served"]
 
 
 @dataclass(frozen=True)
@@ -298,9 +299,6 @@ class Plan:
 
     scope: Scope
     choices: tuple[Choice, ...]
-
-    def engine_of(self, bet_id: str) -> str:
-        return next(choice.engine for choice in self.choices if choice.bet.id == bet_id)
 
     def groups(self, game: Game) -> dict[tuple[str, Deal], tuple[Needs, list[Bet]]]:
         """Bets by (engine, deal): each group is counted once, every bet of it reads its

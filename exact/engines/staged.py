@@ -1,5 +1,7 @@
 """Fast exact evaluation of bets settled on a fixed sequence of card groups.
 
+Layer: engines, above the model; the engines know no game (the games call them).
+
 Bets such as Perfect Pairs or NINES are settled on the first two cards of each hand, seen
 through ranks and suits: 1,378 distinct hands each, so 1.9 million pairs of hands. When a deal
 has no draw that depends on earlier cards (``deal.fixed_stages`` is not ``None``), the
@@ -57,9 +59,9 @@ Universe = tuple[tuple[int, ...], ...]  # per stage, the class indices its group
 Hand = tuple[Label, ...]  # a stage's cards, sorted by class
 
 
-def applicable(game: Game, deal: Deal, bets: Sequence[Bet]) -> bool:
+def applicable(deal: Deal) -> bool:
     """True when ``deal`` is one or two fixed groups and the staged evaluator can serve (the
-    engine plan's test, :class:`exact.engines.plan.Staged`)."""
+    engine plan states the same test, :class:`exact.engines.plan.Staged`)."""
     stages = fixed_stages(deal)
     return stages is not None and 1 <= len(stages) <= 2
 
@@ -163,7 +165,7 @@ class StagedDeal:
     and exact event counts for batches of shoes."""
 
     def __init__(self, game: Game, deal: Deal, universe: Universe | None = None) -> None:
-        if not applicable(game, deal, ()):
+        if not applicable(deal):
             raise ValueError("the staged evaluator serves deals of one or two fixed groups")
         self.deal = deal
         fixed = fixed_stages(deal) or ()  # applicable: one or two fixed groups

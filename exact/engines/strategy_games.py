@@ -1,5 +1,7 @@
 """Two-player strategy games with chance, in sequence form, and exact algorithms over any of them.
 
+Layer: engines, above the model; the engines know no game (the games call them).
+
 A strategy game here is what the algorithms need of it (:class:`StrategyGame`): for each side
 (0 and 1) its information sets with their actions and the own sequence leading to each set
 (perfect recall), and the *leaves*: for every pair of action sequences, one per side, the summed

@@ -1,5 +1,7 @@
 """The games of the toolkit, by command-line id. Each game lives in its own module.
 
+Layer: games, above the engines; the analyses and everything above read the games.
+
 A new game is one module (a class with an ``id``) and its data files; it joins the toolkit by
 :func:`register` (a decorator) or, for an installed package, by an entry point of the group
 ``exact.games`` (``dragon-tiger = "my_package.dragon_tiger:DragonTiger"``), found the first

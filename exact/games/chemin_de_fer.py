@@ -1,5 +1,7 @@
 """Baccara chemin de fer, heads-up: the Player against the Banker, solved exactly.
 
+Layer: games, above the engines; the analyses and everything above read the games.
+
 The coup: two cards each (values 0-9, tens and faces 0); a two-card 8 or 9 on either side ends
 it. Otherwise the Player draws on 0-4, stands on 6-7 and *chooses* on 5 (its only decision);
 then the Banker, seeing its own hand and the Player's third card face up (or that the Player

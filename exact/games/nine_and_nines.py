@@ -1,5 +1,7 @@
 """Baccarat with NINE & NINES: Punto Banco plus two wagers settled on the first four cards.
 
+Layer: games, above the engines; the analyses and everything above read the games.
+
 NINE is placed on a party (Player or Banker) and wins when that party's first two cards total
 9; NINES wins when the Player and/or the Banker has a two-card 9 and pays by a symmetrical
 table. The main wagers then play on under the usual Punto Banco rules, so the deal, the rules

@@ -1,5 +1,7 @@
 """Punto Banco: the deal, its drawing rules (read from data) and its round features.
 
+Layer: games, above the engines; the analyses and everything above read the games.
+
 The deal is staged: the Player's two cards, the Banker's two cards, then the third cards by
 the tableau. Only the stages a bet set needs are dealt, each seen through the card attributes
 its features need (see :mod:`exact.model.features`); the counting unit is always six ordered cards,

@@ -1,1 +1,4 @@
-"""Helpers and widgets of the notebooks in analyses/."""
+"""Helpers and widgets of the notebooks in analyses/.
+
+Layer: lab, the top (beside the command line); the notebooks of ``analyses/`` import it.
+"""

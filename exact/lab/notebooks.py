@@ -1,5 +1,7 @@
 """Small helpers that keep the notebooks of ``analyses/`` thin over the library.
 
+Layer: lab, the top (beside the command line); the notebooks of ``analyses/`` import it.
+
 >>> require_game("punto-banco").name
 'Punto Banco'
 >>> require_game("no-such-game")  # doctest: +ELLIPSIS

@@ -1,5 +1,7 @@
 """An interactive paytable designer for notebooks (ipywidgets).
 
+Layer: lab, the top (beside the command line); the notebooks of ``analyses/`` import it.
+
 A slider per paying tier of one bet; as the pays move, the exact house edge, hit frequency and
 standard deviation are recomputed from the bet's exact event counts (no re-analysis: the edge
 is linear in the pays). A "solve" control asks :func:`exact.analysis.designer.solve_pays` for the

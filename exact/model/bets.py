@@ -1,5 +1,7 @@
 """Bets and paytables as data.
 
+Layer: model, above the core; the engines, the games and the analyses build on it.
+
 A bet file (TOML) holds ``[[bet]]`` tables. A bet is an ordered list of events, each a
 condition over the game's round features and what it pays; the first event whose condition
 holds settles the bet, and a round no event matches loses (the ``otherwise`` event)::
@@ -68,7 +70,11 @@ def parse_pays(value: object, key: str = "pays") -> Fraction:
 
 
 def format_pays(pays: Fraction) -> str:
-    """Exact text of a pay: ``"19/20"``, ``"8"``, ``"0"``, ``"-1"``."""
+    """Exact text of a pay, as the JSON, CSV and text outputs write it.
+
+    >>> format_pays(Fraction(19, 20)), format_pays(Fraction(8)), format_pays(LOSE)
+    ('19/20', '8', '-1')
+    """
     return str(pays)
 
 
@@ -83,7 +89,11 @@ class Event:
 
     @property
     def commission(self) -> Fraction:
-        """Commission per unit on a win: ``gross - pays`` (e.g. 1/20 on 19/20), else 0."""
+        """Commission per unit on a win: ``gross - pays`` (e.g. 1/20 on 19/20), else 0.
+
+        >>> Event("Banker wins", None, Fraction(19, 20), gross=Fraction(1)).commission
+        Fraction(1, 20)
+        """
         return max(Fraction(0), self.gross - self.pays) if self.gross is not None and \
             self.pays > 0 else Fraction(0)
 
@@ -155,7 +165,16 @@ class Bet:
         return [self.paytable, *self.alternatives]
 
     def with_paytable(self, name: str) -> Bet:
-        """The same bet paid by its alternative paytable ``name``."""
+        """The same bet paid by its alternative paytable ``name`` (the paytable it had becomes
+        an alternative).
+
+        >>> tie = Bet("tie", "Tie", (Event("Tie", Expression.parse("winner == 'tie'"),
+        ...                          Fraction(8)), Event("No tie", None, LOSE)),
+        ...           paytable="8-to-1", alternatives={"9-to-1": {"Tie": Fraction(9)}})
+        >>> nine = tie.with_paytable("9-to-1")
+        >>> nine.events[0].pays, nine.paytables
+        (Fraction(9, 1), ['9-to-1', '8-to-1'])
+        """
         if name == self.paytable:
             return self
         if name not in self.alternatives:
@@ -299,7 +318,14 @@ def game_bets(game: Game, bet_files: Iterable[Path | str] = ()) -> list[Bet]:
 
 # --- settling the records of a deal (every engine and analysis) ---------------------------------
 def value_only(game: Game, bet: Bet) -> bool:
-    """Whether ``bet`` reads nothing of the cards but their point values (the cheapest deals)."""
+    """Whether ``bet`` reads nothing of the cards but their point values (the cheapest deals).
+
+    >>> from exact.games import get_game
+    >>> game = get_game("punto-banco")
+    >>> bets = {bet.id: bet for bet in game_bets(game)}
+    >>> value_only(game, bets["banker"]), value_only(game, bets["perfect-pairs"])
+    (True, False)
+    """
     return all(attribute == "value" for _, attribute in game.needs(bet.features).pairs)
 
 

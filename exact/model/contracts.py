@@ -1,5 +1,8 @@
 """What a game offers the analyses, as typed contracts.
 
+Layer: model, above the core; it names the engines' ``StrategyGame`` protocol, one of the
+two imports up into the engines the contract allows.
+
 A *bet game* (:class:`BetGame`) deals rounds and settles bets written as data: its features,
 a deal per set of needs, its bet files and its rules. A *strategy game*
 (:class:`~exact.engines.strategy_games.StrategyGame`) has decision points (each side's information
@@ -13,7 +16,7 @@ their own play on real shoes (:class:`OwnShoePlay`), the facts the bet-file vali
 (:class:`WinsWhen`, :class:`SymmetricBets`, :class:`SymmetricFeatures`), bets that need a
 main wager (:class:`MainWager`), rules to state (:class:`HasRules`), and where each card sits
 in a record (:class:`CardPositions`, what factorised counting needs). A deal of fixed card
-groups is :class:`exact.engines.plan.FixedStageDeal`. :func:`require` names what a game does not
+groups is :class:`exact.core.enumerator.FixedStageDeal`. :func:`require` names what a game does not
 offer.
 
 >>> from exact.games import get_game

@@ -1,5 +1,7 @@
 """Safe condition expressions for bet files, bounded by design.
 
+Layer: model, above the core; the engines, the games and the analyses build on it.
+
 Conditions use Python's expression syntax, restricted to a small whitelist: names of round
 features, integers, strings, ``True``/``False``/``None``, tuples, lists and sets written out,
 arithmetic (``+ - * / // %``, unary ``-``/``+``), comparisons (``== != < <= > >=``, chained),
@@ -213,7 +215,6 @@ _COMPARE: dict[type, tuple[str, Callable[[Any, Any], Any]]] = {
     ast.LtE: ("<=", operator.le), ast.Gt: (">", operator.gt), ast.GtE: (">=", operator.ge),
     ast.In: ("in", lambda a, b: a in b), ast.NotIn: ("not in", lambda a, b: a not in b),
 }
-_ORDERING = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 _FORBIDDEN_NAMES = {
     ast.Call: "function calls", ast.Attribute: "attribute access", ast.Subscript: "subscripts",
     ast.Lambda: "lambdas", ast.ListComp: "comprehensions", ast.GeneratorExp: "comprehensions",

@@ -1,5 +1,7 @@
 """Round features: the vocabulary bet conditions are written in.
 
+Layer: model, above the core; the engines, the games and the analyses build on it.
+
 A game publishes its features; each says what it means, what it needs of the deal (which
 stages, seen through which card attributes) and how to read it off a finished round's record.
 The analysis deals only what the features in use need: a bet set that asks about card values

@@ -1,4 +1,8 @@
-"""What every game offers the analyses: features, a deal per set of needs, bet files."""
+"""What every game offers the analyses: features, a deal per set of needs, bet files.
+
+Layer: model, above the core; ``Game.compiled`` keeps the compiled deal of
+:mod:`exact.engines.compiled`, one of the two imports up into the engines the contract allows.
+"""
 
 from __future__ import annotations
 
@@ -40,6 +44,18 @@ class Game:
         return []
 
     def needs(self, feature_names: Iterable[str]) -> Needs:
+        """What the deal must show of the cards for these features: the union of their needs
+        (a stage and the card attributes it is seen through); an unknown name is refused.
+
+        >>> from exact.games import get_game
+        >>> game = get_game("punto-banco")
+        >>> sorted(game.needs(["winner", "player_pair"]).pairs)
+        [('draws', 'value'), ('player', 'rank'), ('player', 'suit'), ('player', 'value')]
+        >>> game.needs(["winer"])
+        Traceback (most recent call last):
+        ...
+        exact.errors.BetFileError: unknown feature 'winer' for punto-banco
+        """
         needs = Needs()
         for name in feature_names:
             if name not in self.features:
@@ -52,8 +68,8 @@ class Game:
 
     def compiled(self, needs: Needs) -> CompiledDeal:
         """The deal for ``needs`` compiled, kept in the safe disk cache
-        (:mod:`exact.engines.cache`):
-        a fresh process reads it back instead of walking the deal again."""
+        (:mod:`exact.engines.cache`): a fresh process reads it back instead of walking the deal
+        again."""
         return _compile(self, needs)
 
     def enumerate(self, needs: Needs, shoe: Shoe) -> Distribution:
@@ -72,7 +88,14 @@ def read_rule_file(path: Path) -> dict[str, object]:
 
 def compiled_key(game: Game, needs: Needs) -> list[str]:
     """What determines the compiled deal of ``game`` for ``needs``: the disk-cache key parts
-    (the game, its rules, the needs)."""
+    (the game, its rules, the needs), so that a rule changed is a new entry.
+
+    >>> from exact.games import get_game
+    >>> game = get_game("punto-banco")
+    >>> key = compiled_key(game, game.needs(["winner"]))
+    >>> key[0], any(part.startswith("rules:Banker on 6") for part in key), key[-1]
+    ('game=punto-banco', True, 'needs:draws:value')
+    """
     return [f"game={game.id}", f"class={type(game).__module__}.{type(game).__qualname__}",
             *(f"rules:{line}" for line in game.describe_rules()),
             *sorted(f"needs:{stage}:{attribute}" for stage, attribute in needs.pairs)]

@@ -1,5 +1,7 @@
 """Settling the wagers of one dealt round, with the reason for each result.
 
+Layer: model, above the core; the engines, the games and the analyses build on it.
+
 A game turns the cards of a round into a record (``Game.record_from_cards``); every bet is
 then settled from that record's features by the same bets-as-data definitions the exact
 analyses use, so a settled round and a return table can never disagree.
@@ -38,7 +40,16 @@ from exact.model.game import Game
 
 @dataclass(frozen=True)
 class Wager:
-    """An amount placed on a bet (by its id), optionally under a named paytable."""
+    """An amount placed on a bet (by its id), optionally under a named paytable; the amount is
+    read exactly and must be positive.
+
+    >>> Wager("banker", "0.95").amount
+    Fraction(19, 20)
+    >>> Wager("banker", 0)
+    Traceback (most recent call last):
+    ...
+    exact.errors.SettlementError: wager on 'banker': amount must be positive, got 0
+    """
 
     bet: str
     amount: Fraction | int | str
@@ -54,7 +65,15 @@ class Wager:
 
 @dataclass(frozen=True)
 class Settlement:
-    """The result of one wager: the event that settled it, the pay and the money."""
+    """The result of one wager: the event that settled it, the pay and the money.
+
+    >>> tie = Settlement(Wager("tie", 10), "Tie", Fraction(8), Fraction(80), "Tie: 8 to 1")
+    >>> tie.result, tie.won, tie.lost, tie.returned
+    ('win', Fraction(80, 1), Fraction(0, 1), Fraction(90, 1))
+    >>> push = Settlement(Wager("banker", 10), "Tie", Fraction(0), Fraction(0), "Tie: push")
+    >>> push.result, push.pushed, push.returned
+    ('push', Fraction(10, 1), Fraction(10, 1))
+    """
 
     wager: Wager
     event: str

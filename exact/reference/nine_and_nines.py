@@ -1,7 +1,11 @@
 """Independent references for the NINE and NINES wagers: the illustrative tables written out
 by hand over physical cards, a card-by-card brute force, a plain combinatorial count for full
 shoes, and a simulator of the first four cards. Nothing here uses the toolkit's features,
-deals or bet files."""
+deals or bet files.
+
+Layer: reference, beside the analyses; it imports only the core, so it shares no code
+with the fast paths it checks.
+"""
 
 from __future__ import annotations
 

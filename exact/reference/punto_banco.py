@@ -1,6 +1,9 @@
 """Slow, obviously correct references for the tests and the reports: a card-by-card brute
 force and a Monte Carlo round simulator.
 
+Layer: reference, beside the analyses; it imports only the core, so it shares no code
+with the fast paths it checks.
+
 Both deal physical cards in the real order (Player, Banker, Player, Banker, then third
 cards) and apply the textbook tableau written out here by hand, independently of the rule
 file and of the enumerator's staging, views and grouping.

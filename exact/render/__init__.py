@@ -1,1 +1,4 @@
-"""The analyses as text, JSON, CSV and spreadsheets."""
+"""The analyses as text, JSON, CSV and spreadsheets.
+
+Layer: render, above the analyses; the reports and the command line print with it.
+"""

@@ -1,5 +1,7 @@
 """The ``analyze century21`` report: outcomes, edges, strategy tables, table economics.
 
+Layer: render, above the analyses; the reports and the command line print with it.
+
 The JSON has the shape of every other game's (``toolkit``, ``game``, ``rules``, ``shoe``,
 ``counting_unit``, ``total``, ``bets`` with return tables and ``outcomes``) and adds
 ``strategy``, ``strategy_tables`` and ``economics``.
@@ -77,7 +79,7 @@ def strategy_text(table: GameTable, side: str, strategy: Strategy) -> str:
     return "\n".join(lines)
 
 
-def player_grid_text(table: GameTable, strategy: Strategy) -> str:
+def player_grid_text(strategy: Strategy) -> str:
     """The player's strategy as a grid: own hand (rows) by the dealer's up card (columns);
     D = draw, S = stand, a number = P(draw) of a mixed choice."""
     player_sets = cast(dict[PlayerSet, dict[str, Fraction]], strategy)  # the player's sets
@@ -178,6 +180,6 @@ def report(rules: Rules, shoe: Shoe, strategy: str = "house", bet: Fraction | in
         "deviation_check": check,
         "_table": bet_table,
         "_text": [outcome_text(bet_table),
-                  player_grid_text(table, player) + "\n\n" + strategy_text(table, "player", player),
+                  player_grid_text(player) + "\n\n" + strategy_text(table, "player", player),
                   strategy_text(table, "dealer", dealer)],
     }

@@ -1,5 +1,7 @@
 """Rendering analyses: readable text tables, JSON and spreadsheet-ready CSV.
 
+Layer: render, above the analyses; the reports and the command line print with it.
+
 Exact numbers are written as text (``"114753351728/10847218479825"``); floats appear only
 beside them, for display. The JSON shape is stable: later games and bets add keys to it.
 """

@@ -1,5 +1,7 @@
 """Excel par sheets: a summary sheet and one sheet per wager and paytable, with live formulas.
 
+Layer: render, above the analyses; the reports and the command line print with it.
+
 Each wager sheet is laid out as Event | Pays | Combinations | Probability | Return, with the
 exact counts, probabilities and returns as text beside them (an integer of more than 15 digits
 does not survive as a spreadsheet number, so nothing is left to a silently rounded cell).
@@ -40,8 +42,6 @@ from exact.errors import SpreadsheetError as SpreadsheetError
 # The creation date written when SOURCE_DATE_EPOCH is unset: constant, so same inputs give
 # the same bytes.
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)
-# Spreadsheets keep 15 significant digits of a number.
-EXACT_DIGITS = 15
 HEADER_ROW = 5  # 0-based row of the column headings of a wager sheet
 COLUMNS = ("Event", "Pays", "Combinations", "Probability", "Return",
            "Combinations (exact)", "Probability (exact)", "Return (exact)")

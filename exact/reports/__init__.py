@@ -1,5 +1,7 @@
 """Math certification reports: exact data from the library, typeset as PDF with Typst.
 
+Layer: reports, above rendering; only the command line and the lab sit above it.
+
 Each game contributes its report through two small files and nothing else:
 
 * ``exact/reports/<module>.py``, where ``<module>`` is the game id with ``_`` for ``-``

@@ -1,5 +1,7 @@
 """Build the PDF reports: data from the library, charts, then Typst.
 
+Layer: reports, above rendering; only the command line and the lab sit above it.
+
 >>> from exact.reports.build import typst_date
 >>> typst_date(0)
 (1970, 1, 1)

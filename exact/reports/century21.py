@@ -4,6 +4,8 @@ this module builds its own sections from the game table (strategy pairs, return 
 the hand was decided, strategy tables and maps, table economics, statistics, sensitivity to
 rule options, verification) and reuses the shared cover, formatting and intervals.
 
+Layer: reports, above rendering; only the command line and the lab sit above it.
+
 The template is ``exact/reports/templates/century21.typ``.
 """
 

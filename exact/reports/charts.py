@@ -1,5 +1,7 @@
 """Charts of the reports as reproducible vector SVG (matplotlib).
 
+Layer: reports, above rendering; only the command line and the lab sit above it.
+
 Same data, same bytes: the SVG ids are salted with a constant, the date is left out and
 text is drawn as paths, so the chart neither depends on the installed fonts nor on the clock.
 """

@@ -4,6 +4,8 @@ the paytable designer (the edge as an exact expression in the pays, and the pay 
 target edge), the rarity of every tier, and checks of NINE and NINES against the tests'
 independent references (``exact/reference/nine_and_nines.py``).
 
+Layer: reports, above rendering; only the command line and the lab sit above it.
+
 The NINE and NINES tables are ILLUSTRATIVE (the seed prints none); the template says so.
 The template is ``exact/reports/templates/nine-and-nines.typ``; the published and asserted
 figures it is checked against are in ``exact/data/nine_and_nines/published.toml``.

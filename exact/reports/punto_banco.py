@@ -1,6 +1,8 @@
 """The Punto Banco report's data: every wager the game ships (``game_bets``), so side bets
 appear in every section as soon as their bet files do.
 
+Layer: reports, above rendering; only the command line and the lab sit above it.
+
 The template is ``exact/reports/templates/punto-banco.typ``; the published figures it is
 checked against are in ``exact/data/punto_banco/published.toml``.
 """

@@ -1,5 +1,7 @@
 """The sections every game's report shares, computed from the library.
 
+Layer: reports, above rendering; only the command line and the lab sit above it.
+
 Each function returns JSON-ready data: exact integers and fractions as text (so nothing is
 rounded on the way to the template), decimals formatted here for display only. A game's
 report module (``exact/reports/<game module>.py``) calls these and adds what is particular
@@ -247,12 +249,8 @@ def _interval_text(table: BetTable, rounds: int, level: Fraction) -> str:
 
 
 # --- sensitivity -----------------------------------------------------------------------------
-def standard_shoe(decks: int) -> Shoe:
-    return Shoe.standard(decks)
-
-
 def analyses_by_decks(game: Game, bets: Sequence[Bet], decks: Sequence[int] = DECKS,
-                      shoe_for: Callable[[int], Shoe] = standard_shoe,
+                      shoe_for: Callable[[int], Shoe] = Shoe.standard,
                       ) -> dict[int, GameAnalysis]:
     """The exact analysis of ``bets`` for the shoe of each number of decks."""
     return {d: analyze(game, shoe_for(d), bets) for d in decks}
@@ -609,7 +607,7 @@ def events_by_decks(by_decks: Mapping[int, GameAnalysis]) -> dict[str, object]:
 def standard_report_data(game: Game, context: Context, *, decks: int, rule_set: tuple[str, str],
                          rule_files: Sequence[Path] = (), examples: Sequence[str] = (),
                          describe_hands: Callable[[object], list[str]] | None = None,
-                         shoe_for: Callable[[int], Shoe] = standard_shoe,
+                         shoe_for: Callable[[int], Shoe] = Shoe.standard,
                          published: Path | None = None, reference: ModuleType | None = None,
                          brute_force_shoes: Sequence[Shoe] = (), simulated_rounds: int = 20_000,
                          depleted_shoes: int = 30, seed: int = 20261130) -> dict[str, object]:

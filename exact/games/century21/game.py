@@ -1,5 +1,7 @@
 """21st Century Baccarat, heads-up: one player against the Player/Dealer, exactly.
 
+Layer: games, above the engines; the analyses and everything above read the games.
+
 Cards are seen by point value only; the joker is an eleventh class (index 10). The round is a
 small two-player zero-sum game with chance moves:
 
@@ -832,7 +834,7 @@ def shoe_for(rules: Rules) -> Shoe:
 @dataclass(frozen=True)
 class Century21(Game):
     """21st Century Baccarat heads-up. Its analysis is a strategy analysis, not a bet table:
-    see :func:`analyze_heads_up` and :mod:`exact.render.century21`."""
+    see :func:`game_table` and :mod:`exact.render.century21`."""
 
     rules: Rules = DEFAULT_RULES
     id: str = "century21"
@@ -860,6 +862,3 @@ class Century21(Game):
 
     def describe_rules(self) -> list[str]:
         return self.rules.describe()
-
-    def default_shoe(self) -> Shoe:
-        return shoe_for(self.rules)

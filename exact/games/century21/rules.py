@@ -1,5 +1,7 @@
 """The rules of 21st Century Baccarat as data: read from TOML, validated, frozen.
 
+Layer: games, above the engines; the analyses and everything above read the games.
+
 >>> rules = Rules.load()
 >>> rules.decks, rules.jokers, rules.option_totals, rules.collection_fee(10)
 (8, 8, (5, 6), Fraction(1, 1))

@@ -1,5 +1,7 @@
 """The heads-up equilibrium of 21st Century Baccarat: found by LP, stated and checked exactly.
 
+Layer: games, above the engines; the analyses and everything above read the games.
+
 The round is a two-player zero-sum game with perfect recall, so its minimax strategies are the
 solutions of the sequence-form linear programs (Koller, Megiddo and von Stengel 1996). The game
 table is a strategy game (:attr:`GameTable.form`), so the generic algorithms of

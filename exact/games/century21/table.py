@@ -1,6 +1,8 @@
 """Settling one hand at a 21st Century Baccarat table: several seats, backline circles,
 table limits, collection, the dice order and the Player/Dealer's action.
 
+Layer: games, above the engines; the analyses and everything above read the games.
+
 Each seat (1-based) holds one hand; its circles 1 (the seated player), 2 and 3 (backline
 wagers by other players) all share that hand's result against the Player/Dealer's hand.
 Every circle wager pays the table's collection before the hand, unless it uses a free
