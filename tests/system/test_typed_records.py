@@ -1,6 +1,7 @@
 """The record types are checked: mypy, run on two small programs, refuses the one that hands a
-game's features or engines another game's records (or reads a field its record lacks) and
-passes the one that keeps them together (issue 12: typed contracts a checker verifies).
+game's features or engines another game's records, gives a game a deal or features of another
+record type, or reads a field its record lacks, and passes the one that keeps them together
+(issue 12: typed contracts a checker verifies).
 
 Each line the checker must refuse is marked ``# WRONG``; the test fails if mypy misses one,
 reports an error on any other line, or reports anything on the right program.
@@ -20,9 +21,19 @@ ROOT = Path(exact.__file__).resolve().parents[1]
 # the engines' record type follows a game from its compiled deal to its features
 RIGHT = '''
 from exact.engines.batch import event_matrices
-from exact.games.punto_banco import FEATURES, PuntoBanco, PuntoRecord
+from exact.games.punto_banco import FEATURES, PuntoBanco, PuntoBancoDeal, PuntoRecord
 from exact.model.bets import Bet, settle_records
 from exact.model.features import Feature, Needs
+from exact.model.game import Game
+
+
+class Punto(Game[PuntoRecord]):
+    def deal(self, needs: Needs) -> PuntoBancoDeal:
+        raise NotImplementedError
+
+    @property
+    def features(self) -> dict[str, Feature[PuntoRecord]]:
+        return FEATURES
 
 
 def right(game: PuntoBanco, needs: Needs, bets: list[Bet]) -> object:
@@ -39,10 +50,21 @@ CARDS: Feature[PuntoRecord] = Feature("cards", "cards dealt", Needs(), lambda r:
 WRONG = '''
 from exact.engines.batch import event_matrices
 from exact.engines.compiled import CompiledDeal
-from exact.games.century21.game import Century21Deal
+from exact.games.century21.game import Century21Deal, Century21Record
 from exact.games.punto_banco import FEATURES, PuntoBanco, PuntoRecord
+from exact.games.simple import StagesDeal
 from exact.model.bets import Bet, settle_records
 from exact.model.features import Feature, Needs
+from exact.model.game import Game
+
+
+class Punto(Game[PuntoRecord]):
+    def deal(self, needs: Needs) -> StagesDeal:  # WRONG
+        raise NotImplementedError
+
+    @property
+    def features(self) -> dict[str, Feature[Century21Record]]:  # WRONG
+        return {}
 
 
 def wrong(game: PuntoBanco, deal: Century21Deal, needs: Needs, bets: list[Bet]) -> object:
