@@ -53,6 +53,7 @@ from exact.games.century21.game import (
     MODES,
     ROUND_CARDS,
     Century21Deal,
+    Century21Record,
     Mode,
     Strategy,
     StrategyError,
@@ -113,7 +114,7 @@ def _decode_settled(records: int, fields: dict, arrays: dict[str, np.ndarray]
 
 
 @lru_cache(maxsize=8)
-def compiled_pair(deal: Century21Deal) -> CompiledDeal:
+def compiled_pair(deal: Century21Deal) -> CompiledDeal[Century21Record]:
     """The compiled form of ``deal``, from the disk cache when possible."""
     return load_or_compile(deal, _key_parts(deal))
 
@@ -135,7 +136,7 @@ class Century21Evaluator:
         return self.deal.round_cards
 
     @cached_property
-    def compiled(self) -> CompiledDeal:
+    def compiled(self) -> CompiledDeal[Century21Record]:
         return compiled_pair(self.deal)
 
     @cached_property

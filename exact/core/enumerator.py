@@ -29,15 +29,23 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import combinations_with_replacement
 from math import factorial
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from exact.core.cards import Card, Label, Shoe, View
 from exact.errors import ShoeError
 
-State = Any
+State = Any  # a deal's own business: only the deal reads it (see the boundary in Deal)
 # what analyses see of a round: its parts (hands or card groups, as Labels or class
-# indices), then any flags
+# indices), then any flags. Each game has its own record type within this bound (Punto
+# Banco's is a pair of hands, ``PuntoRecord``); ``Record`` itself stands for "any record", in
+# code that never looks inside one (the enumerator, the compiled forms, the disk cache).
 Record = tuple[Hashable, ...]
+# The record type of one game, as a type parameter: of ``Deal`` and ``Distribution`` here, of
+# ``Feature``, ``Game`` and ``CompiledDeal`` in the layers above, so that a type checker follows
+# one game's records from its deal through the engines to its features (a feature of one game
+# handed another game's records is a type error). Generics are erased: no cost at run time.
+RecordT = TypeVar("RecordT", bound=Record)
+RecordT_co = TypeVar("RecordT_co", bound=Record, covariant=True)  # only handed out (Deal)
 
 
 @dataclass(frozen=True)
@@ -48,11 +56,16 @@ class Draw:
     count: int = 1
 
 
-class Deal(Protocol):
+class Deal(Protocol[RecordT_co]):
     """A game's deal, as the enumerator drives it.
 
     Views must never get finer along a deal (a later draw may only see less than an earlier
     one): the enumerator tracks counts per class of the current view.
+
+    Type parameter: ``RecordT_co``, the type of the records the deal hands out (Punto Banco's
+    deal is a ``Deal[PuntoRecord]``). Covariant: a deal of any record type is a
+    ``Deal[Record]``, which is what code that never reads a record (shoe checks, the counting
+    unit) asks for. The state stays untyped (``State``): only the deal's own methods read it.
     """
 
     @property
@@ -72,7 +85,7 @@ class Deal(Protocol):
     def advance(self, state: State, labels: tuple[Label, ...]) -> State:
         """The state after dealing ``labels`` (sorted by class index) for the last draw."""
 
-    def record(self, state: State) -> Record:
+    def record(self, state: State) -> RecordT_co:
         """What analyses see of a finished round (hashable, ideally small)."""
 
 
@@ -85,7 +98,7 @@ class FixedStageDeal(Protocol):
     def fixed_stages(self) -> tuple[tuple[str, Draw], ...] | None: ...
 
 
-def fixed_stages(deal: Deal) -> tuple[tuple[str, Draw], ...] | None:
+def fixed_stages(deal: Deal[Record]) -> tuple[tuple[str, Draw], ...] | None:
     """The deal's fixed groups of first cards, or ``None`` when a draw depends on the cards."""
     return deal.fixed_stages if isinstance(deal, FixedStageDeal) else None
 
@@ -114,7 +127,7 @@ def group_coefficient(indices: Sequence[Hashable]) -> int:
     return result
 
 
-def check_shoe(deal: Deal, shoe: Shoe) -> None:
+def check_shoe(deal: Deal[Record], shoe: Shoe) -> None:
     """Raise :class:`ShoeError` when ``shoe`` cannot deal a round of ``deal``."""
     if shoe.size < deal.round_cards:
         raise ShoeError(f"a shoe of {shoe.size} cards cannot deal a round: "
@@ -124,13 +137,14 @@ def check_shoe(deal: Deal, shoe: Shoe) -> None:
 
 
 @dataclass(frozen=True)
-class Distribution:
+class Distribution(Generic[RecordT]):
     """Exact counts of every distinct round record, over one denominator.
 
-    ``counts`` sum to ``total`` = N!/(N-round_cards)! (checked on construction).
+    ``counts`` sum to ``total`` = N!/(N-round_cards)! (checked on construction). Type
+    parameter: the records' type, that of the deal counted (:class:`Deal`).
     """
 
-    counts: dict[Record, int]
+    counts: dict[RecordT, int]
     total: int
     round_cards: int
     shoe_size: int
@@ -142,7 +156,8 @@ class Distribution:
             raise AssertionError(f"counts sum to {summed}, not the denominator {self.total}")
 
     @classmethod
-    def build(cls, counts: dict[Record, int], deal: Deal, shoe: Shoe) -> Distribution:
+    def build(cls, counts: dict[RecordT, int], deal: Deal[RecordT], shoe: Shoe
+              ) -> Distribution[RecordT]:
         return cls({r: c for r, c in counts.items() if c}, falling(shoe.size, deal.round_cards),
                    deal.round_cards, shoe.size)
 
@@ -152,7 +167,7 @@ class Distribution:
                 f"{n}!/({n}-{r})! = {self.total}")
 
 
-def enumerate_rounds(deal: Deal, shoe: Shoe) -> Distribution:
+def enumerate_rounds(deal: Deal[RecordT], shoe: Shoe) -> Distribution[RecordT]:
     """Walk every deal of ``deal`` over the counts of ``shoe``; exact count per record.
 
     This is the direct engine: it branches only on classes still in the shoe, so it is quick on
@@ -161,7 +176,7 @@ def enumerate_rounds(deal: Deal, shoe: Shoe) -> Distribution:
     """
     check_shoe(deal, shoe)
     size, unit = shoe.size, deal.round_cards
-    out: dict[Record, int] = defaultdict(int)
+    out: dict[RecordT, int] = defaultdict(int)
 
     def walk(state: State, view: View, counts: list[int], used: int, weight: int) -> None:
         draw = deal.next_draw(state)
@@ -212,7 +227,7 @@ def without_collections() -> Iterator[None]:
             gc.enable()
 
 
-def deal_from_cards(deal: Deal, cards: Sequence[Card]) -> tuple[Record, int]:
+def deal_from_cards(deal: Deal[RecordT], cards: Sequence[Card]) -> tuple[RecordT, int]:
     """The record of the round ``deal`` deals from physical ``cards`` (in dealing order) and
     how many cards it used. Each draw takes the next cards, seen through its view and passed
     sorted by class as :func:`enumerate_rounds` passes them, so the record is the one the

@@ -29,12 +29,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache, partial
 from math import lcm
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
 from exact.core.cards import Shoe
-from exact.core.enumerator import Deal
+from exact.core.enumerator import Deal, Record, RecordT
 from exact.core.progress import steps
 from exact.engines import cache, staged
 from exact.engines.compiled import (
@@ -80,7 +80,7 @@ class Evaluator(Protocol):
         ...
 
 
-def batch_path(game: Game, bet: Bet) -> str | None:
+def batch_path(game: Game[Any], bet: Bet) -> str | None:
     """The engine that serves ``bet`` in a batch of shoes (the plan's choice), or ``None``: a
     game without card positions (:class:`~exact.model.contracts.CardPositions`) whose bet reads
     ranks or suits together with the third cards (its compiled walk would take minutes and
@@ -91,22 +91,22 @@ def batch_path(game: Game, bet: Bet) -> str | None:
         return None
 
 
-def supported_bets(game: Game, bets: Sequence[Bet]) -> tuple[list[Bet], list[Bet]]:
+def supported_bets(game: Game[Any], bets: Sequence[Bet]) -> tuple[list[Bet], list[Bet]]:
     """``bets`` split into those the batch evaluator serves and the others."""
     return served(game, bets, "batch")
 
 
-def compiled_for(game: Game, needs: Needs) -> CompiledDeal:
+def compiled_for(game: Game[RecordT], needs: Needs) -> CompiledDeal[RecordT]:
     """The compiled deal of ``game`` for ``needs``, from the disk cache when possible."""
     return _compiled(game, needs)
 
 
 @lru_cache(maxsize=32)
-def _compiled(game: Game, needs: Needs) -> CompiledDeal:
+def _compiled(game: Game[RecordT], needs: Needs) -> CompiledDeal[RecordT]:
     return game.compiled(needs)  # from the disk cache when a run before compiled it
 
 
-def event_matrix_key(game: Game, needs: Needs, bet: Bet) -> str:
+def event_matrix_key(game: Game[Any], needs: Needs, bet: Bet) -> str:
     """The disk-cache key of a bet's event matrix: the compiled key and the bet's event
     conditions (pays do not enter it)."""
     return cache.cache_key([*compiled_key(game, needs), "bet-events",
@@ -114,10 +114,11 @@ def event_matrix_key(game: Game, needs: Needs, bet: Bet) -> str:
                               for e in bet.events)])
 
 
-def event_matrices(game: Game, needs: Needs, compiled: CompiledDeal,
-                    bets: Sequence[Bet]) -> list[np.ndarray]:
+def event_matrices(game: Game[RecordT], needs: Needs, compiled: CompiledDeal[RecordT],
+                   bets: Sequence[Bet]) -> list[np.ndarray]:
     """Per bet, the (terms x events) coefficient matrix; cached on disk
-    (:func:`event_matrix_key`)."""
+    (:func:`event_matrix_key`). ``compiled`` is a deal of ``game`` (one record type: its
+    records are settled by the game's features)."""
     keys = [event_matrix_key(game, needs, bet) for bet in bets]
     matrices: list[np.ndarray | None] = []
     for key, bet in zip(keys, bets, strict=True):
@@ -134,7 +135,7 @@ def event_matrices(game: Game, needs: Needs, compiled: CompiledDeal,
     return [m for m in matrices if m is not None]
 
 
-def _decode_events(compiled: CompiledDeal, events: int, fields: dict[str, object],
+def _decode_events(compiled: CompiledDeal[Record], events: int, fields: dict[str, object],
                    arrays: dict[str, np.ndarray]) -> np.ndarray:
     """A stored (terms x events) coefficient matrix, checked: its shape, and each term's
     coefficients, which the events of a bet partition, sum to that term's in the deal."""
@@ -181,7 +182,7 @@ class BetEvaluator:
     """Exact event counts and expected values of ``bets`` for batches of shoes: the
     :class:`Evaluator` of a bet game."""
 
-    def __init__(self, game: Game, bets: Sequence[Bet]) -> None:
+    def __init__(self, game: Game[Any], bets: Sequence[Bet]) -> None:
         self.game = game
         self.bets = list(bets)
         _, unserved = supported_bets(game, self.bets)
@@ -229,7 +230,7 @@ class BetEvaluator:
                 for bet_id in numerators}
 
 
-def _compiled_batch(game: Game, deal: Deal, needs: Needs,
+def _compiled_batch(game: Game[RecordT], deal: Deal[RecordT], needs: Needs,
                     bets: list[Bet]) -> Callable[[np.ndarray], list[np.ndarray]]:
     compiled = compiled_for(game, needs)
     matrices = event_matrices(game, needs, compiled, bets)
@@ -237,12 +238,12 @@ def _compiled_batch(game: Game, deal: Deal, needs: Needs,
                            tuple(matrix.shape[1] for matrix in matrices)).counts
 
 
-def _staged_batch(game: Game, deal: Deal, needs: Needs,
+def _staged_batch(game: Game[RecordT], deal: Deal[RecordT], needs: Needs,
                   bets: list[Bet]) -> Callable[[np.ndarray], list[np.ndarray]]:
     return partial(staged.staged_deal(game, deal).counts, bets)
 
 
-def _factorised_batch(game: Game, deal: Deal, needs: Needs,
+def _factorised_batch(game: Game[Any], deal: Deal[Record], needs: Needs,
                       bets: list[Bet]) -> Callable[[np.ndarray], list[np.ndarray]]:
     from exact.engines import factorised  # loaded only when a bet needs it
 
@@ -252,6 +253,6 @@ def _factorised_batch(game: Game, deal: Deal, needs: Needs,
 # How each engine of the plan evaluates batches: (game, deal, needs, bets) -> a function of a
 # (shoes x cards) count matrix giving, per bet, its (shoes x events) counts. An engine added to
 # the plan that serves batches adds its entry here.
-BATCH_RUNNERS: dict[str, Callable[[Game, Deal, Needs, list[Bet]],
+BATCH_RUNNERS: dict[str, Callable[[Game[Any], Deal[Any], Needs, list[Bet]],
                                   Callable[[np.ndarray], list[np.ndarray]]]] = {
     "factorised": _factorised_batch, "compiled": _compiled_batch, "staged": _staged_batch}

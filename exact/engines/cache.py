@@ -58,7 +58,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast, overload
 
 from exact import __version__
 from exact.core.cards import Label, Shoe, View
-from exact.core.enumerator import Deal, check_shoe, falling, without_collections
+from exact.core.enumerator import Deal, Record, check_shoe, falling, without_collections
 from exact.errors import CacheWarning as CacheWarning
 from exact.errors import CorruptEntry as CorruptEntry
 from exact.errors import one_line
@@ -563,7 +563,7 @@ class LightForm:
     matrices are one matrix with its columns in another order (Banker, Player and Tie all
     read who wins) share it: a bet is then a matrix and the column of each of its events."""
 
-    deal: Deal
+    deal: Deal[Record]
     views: tuple[View, ...]
     factors: list[int]  # flat: (view, class index, offset) per factor
     terms: list[tuple[int, ...]]  # factor ids; the cards a term uses is its length
@@ -604,7 +604,8 @@ def light_key(key_parts: Sequence[str], bets: Sequence[Bet]) -> str:
                                              for e in bet.events) for bet in bets)])
 
 
-def load_light(key_parts: Sequence[str], bets: Sequence[Bet], deal: Deal) -> LightForm | None:
+def load_light(key_parts: Sequence[str], bets: Sequence[Bet], deal: Deal[Record]
+               ) -> LightForm | None:
     """The light form of ``bets`` on the compiled deal of ``key_parts``, or None when it is
     not on disk (or fails a check: warned, and left to be rewritten)."""
     events = tuple(len(bet.events) for bet in bets)
@@ -655,7 +656,7 @@ def store_light(key_parts: Sequence[str], bets: Sequence[Bet], compiled: Compile
     store(LIGHT, light_key(key_parts, bets), fields, {})
 
 
-def decode_light(fields: Fields, arrays: Arrays, events: tuple[int, ...], deal: Deal
+def decode_light(fields: Fields, arrays: Arrays, events: tuple[int, ...], deal: Deal[Record]
                  ) -> LightForm:
     """A light form from its fields, every index and count checked (CorruptEntry)."""
     if arrays or set(fields) != {"views", "factors", "term_used", "term_factors", "matrices",

@@ -30,6 +30,13 @@ Compiled forms are kept on disk (:func:`load_or_compile`, one entry of :mod:`exa
 per key): the views, factors, terms, leaves and records written out field by field as JSON and
 plain int64 arrays, checked by a content hash and by range checks of every index before use,
 rebuilt (with one warning line) when damaged, and never able to run code.
+
+Typing: :class:`CompiledDeal` takes its deal's record type as its type parameter, so the
+records it hands out (``records``, :meth:`CompiledDeal.distribution`) keep their game's type.
+The boundary is the disk cache: records decoded from an entry are plain tuples, taken as the
+deal's records because the entry's key names the game, its rules and its needs (and the entry
+is checked against its content hash); :func:`_decode_compiled` says so with a ``cast``. The
+projections and batches below never read a record: they take a ``CompiledDeal[Record]``.
 """
 
 from __future__ import annotations
@@ -40,7 +47,7 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from functools import cached_property, partial
 from itertools import combinations_with_replacement
-from typing import Any
+from typing import Any, Generic, cast
 
 import numpy as np
 from numpy.typing import DTypeLike
@@ -50,6 +57,8 @@ from exact.core.enumerator import (
     Deal,
     Distribution,
     Record,
+    RecordT,
+    RecordT_co,
     State,
     check_shoe,
     falling,
@@ -74,22 +83,26 @@ Factor = tuple[View, int, int]  # (view, class index, offset)
 
 
 @dataclass
-class CompiledDeal:
-    """A deal compiled to integer coefficients over products of class counts."""
+class CompiledDeal(Generic[RecordT_co]):
+    """A deal compiled to integer coefficients over products of class counts.
 
-    deal: Deal
+    Type parameter: the type of its deal's records (:class:`~exact.core.enumerator.Deal`),
+    covariant like the deal's: code that reads no record takes a ``CompiledDeal[Record]``.
+    """
+
+    deal: Deal[RecordT_co]
     factors: list[Factor]
     terms: list[tuple[tuple[int, ...], int]]  # (factor ids, cards used)
-    records: Sequence[Record]  # a list, or lazily built from the disk cache
+    records: Sequence[RecordT_co]  # a list, or lazily built from the disk cache
     leaf_term: np.ndarray
     leaf_record: np.ndarray
     leaf_coefficient: np.ndarray
 
     @classmethod
-    def compile(cls, deal: Deal) -> CompiledDeal:
+    def compile(cls: type[CompiledDeal[RecordT]], deal: Deal[RecordT]) -> CompiledDeal[RecordT]:
         factor_id: dict[tuple[int, int, int], int] = {}  # (view number, class, offset)
         term_id: dict[tuple[tuple[int, ...], int], int] = {}
-        record_id: dict[Record, int] = {}
+        record_id: dict[RecordT, int] = {}
         # One object for equal parts of different records (a Banker hand beside many Player
         # hands): fewer objects alive, and the disk cache encodes each object once.
         parts: dict[object, object] = {}
@@ -115,7 +128,8 @@ class CompiledDeal:
                 number = record_id.get(record)
                 if number is None:
                     if type(record) is tuple:  # equal parts made one object: see ``parts``
-                        record = tuple([parts.setdefault(part, part) for part in record])
+                        # (a plain tuple equal to the record: the same record type)
+                        record = cast(RecordT, tuple([parts.setdefault(p, p) for p in record]))
                     number = record_id[record] = len(record_id)
                 leaves[term, number] += coefficient
                 return
@@ -298,7 +312,7 @@ class CompiledDeal:
         np.add.at(coefficients, inverse, self.leaf_coefficient)
         return Projection(self, unique // groups, unique % groups, coefficients, groups)
 
-    def distribution(self, shoe: Shoe) -> Distribution:
+    def distribution(self, shoe: Shoe) -> Distribution[RecordT_co]:
         """The same :class:`Distribution` as :func:`exact.core.enumerator.enumerate_rounds`."""
         counts = self.project(np.arange(len(self.records)), len(self.records)).counts(shoe)
         return Distribution.build(dict(zip(self.records, counts, strict=True)), self.deal, shoe)
@@ -341,7 +355,7 @@ class Segments:
 class Projection:
     """A compiled deal with its records mapped to a few groups: exact counts per group."""
 
-    compiled: CompiledDeal
+    compiled: CompiledDeal[Record]
     term: np.ndarray
     group: np.ndarray
     coefficient: np.ndarray
@@ -384,12 +398,12 @@ class BatchProjection:
     so its counts sum to ``N!/(N-r)!`` for every shoe, which :meth:`counts` checks.
     """
 
-    compiled: CompiledDeal
+    compiled: CompiledDeal[Record]
     matrix: np.ndarray
     sizes: tuple[int, ...]
 
     @classmethod
-    def build(cls, compiled: CompiledDeal,
+    def build(cls, compiled: CompiledDeal[Record],
               group_sets: Sequence[tuple[np.ndarray, int]]) -> BatchProjection:
         """From (group of each record, number of groups) pairs, one per group set."""
         total = sum(groups for _, groups in group_sets)
@@ -501,7 +515,7 @@ def batch_dtype(largest_shoe: int, unit: int) -> type:
     return object
 
 
-def check_batch(deal: Deal, counts: np.ndarray) -> np.ndarray:
+def check_batch(deal: Deal[Record], counts: np.ndarray) -> np.ndarray:
     """A (shoes x 53) count matrix as int64, or :class:`ShoeError` for an impossible shoe."""
     matrix = np.asarray(counts)
     if matrix.ndim != 2 or matrix.shape[1] != len(CARDS):
@@ -576,13 +590,14 @@ def counts_matrix(shoes: Sequence[Shoe]) -> np.ndarray:
 SMALL_DEAL_RECORDS = 5_000
 
 
-def worth_keeping(compiled: CompiledDeal) -> bool:
+def worth_keeping(compiled: CompiledDeal[Record]) -> bool:
     """Whether ``compiled`` (and its bets' event matrices) is worth a disk-cache entry."""
     return len(compiled.records) >= SMALL_DEAL_RECORDS
 
 
-def load_or_compile(deal: Deal, parts: Sequence[str],
-                    compile_deal: Callable[[Deal], CompiledDeal] | None = None) -> CompiledDeal:
+def load_or_compile(deal: Deal[RecordT], parts: Sequence[str],
+                    compile_deal: Callable[[Deal[RecordT]], CompiledDeal[RecordT]] | None = None
+                    ) -> CompiledDeal[RecordT]:
     """The compiled form of ``deal``, from the disk cache (:mod:`exact.engines.cache`) when
     ``parts`` (game id, rules, needs...) hash to a stored one, else compiled and stored when
     :func:`worth_keeping` (best effort: a cache that cannot be written only costs the next run
@@ -592,7 +607,7 @@ def load_or_compile(deal: Deal, parts: Sequence[str],
                   partial(_decode_compiled, deal), keep=worth_keeping)
 
 
-def _encode_compiled(compiled: CompiledDeal) -> tuple[Fields, dict[str, np.ndarray]]:
+def _encode_compiled(compiled: CompiledDeal[Record]) -> tuple[Fields, dict[str, np.ndarray]]:
     """A compiled deal as JSON fields (views, the table of record parts) and int64 arrays."""
     views: dict[View, int] = {}
     factors = [(views.setdefault(view, len(views)), index, offset)
@@ -614,7 +629,8 @@ def _encode_compiled(compiled: CompiledDeal) -> tuple[Fields, dict[str, np.ndarr
     return fields, arrays
 
 
-def _decode_compiled(deal: Deal, fields: Fields, arrays: dict[str, np.ndarray]) -> CompiledDeal:
+def _decode_compiled(deal: Deal[RecordT], fields: Fields, arrays: dict[str, np.ndarray]
+                     ) -> CompiledDeal[RecordT]:
     """The compiled deal of :func:`_encode_compiled`, every index checked against its table."""
     attributes = fields["views"]
     if not (isinstance(attributes, list) and all(
@@ -638,8 +654,10 @@ def _decode_compiled(deal: Deal, fields: Fields, arrays: dict[str, np.ndarray]) 
     for length in used:
         terms.append((tuple(flat[start:start + length]), length))
         start += length
-    # built on first read: counts from cached event matrices never need the records
-    records = LazyTuples(fields["record_parts"], arrays["records"])
+    # built on first read: counts from cached event matrices never need the records. The
+    # typing boundary (module docstring): tuples read back, taken as the records of ``deal``,
+    # which the entry's key (game, rules, needs) and content hash vouch for
+    records = cast(Sequence[RecordT], LazyTuples(fields["record_parts"], arrays["records"]))
     leaf_term = check_indices(arrays["leaf_term"], len(terms), "leaf_term")
     leaf_record = check_indices(arrays["leaf_record"], len(records), "leaf_record")
     leaf_coefficient = check_indices(arrays["leaf_coefficient"], INT64_LIMIT, "leaf_coefficient")

@@ -33,6 +33,12 @@ Features tell the pooling what they read (:attr:`exact.model.features.Feature.ca
 ``order_free``); a feature that declares nothing is taken to read every position its needs
 touch, each on its own (slower, never wrong).
 
+Typing boundary: this engine serves the games with card positions
+(:class:`~exact.model.contracts.CardPositions`, a capability checked at run time), whose records
+are pairs of hands: it builds such records itself (:data:`Hands`) and reads the game's features
+off them, so it takes any game (``Game[Any]``, ``Feature[Any]``) rather than one record type;
+the deal's records are taken as ``Hands`` with a ``cast`` where they are collected (:func:`_walk`).
+
 The engine plan decides which bets come here (:func:`exact.engines.plan.factorised_serves`);
 :func:`evaluate` gives the exact event counts of bets for a shoe, :func:`batch` for many.
 """
@@ -45,12 +51,12 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import combinations_with_replacement, product
 from math import comb, prod
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 
 from exact.core.cards import CARDS, Card, Label, Shoe, View
-from exact.core.enumerator import Deal, Draw, check_shoe, falling, group_coefficient
+from exact.core.enumerator import Deal, Draw, Record, check_shoe, falling, group_coefficient
 from exact.engines import cache
 from exact.engines.compiled import (
     INT64_LIMIT,
@@ -90,7 +96,7 @@ def _value(label: Label) -> int:
 PATTERN_LIMIT = 3_000_000
 
 
-def evaluate(game: Game, bets: Sequence[Bet], shoe: Shoe,
+def evaluate(game: Game[Any], bets: Sequence[Bet], shoe: Shoe,
              known: Mapping[int, Card] | None = None) -> list[list[int]]:
     """Exact event counts of every bet of ``bets`` for ``shoe`` (counts over
     ``N!/(N-round_cards)!``, as every engine gives them). ``known``: cards known at positions
@@ -125,7 +131,7 @@ def evaluate(game: Game, bets: Sequence[Bet], shoe: Shoe,
     return [results[bet] for bet in bets]
 
 
-def batch(game: Game, bets: Sequence[Bet]) -> Callable[[np.ndarray], list[np.ndarray]]:
+def batch(game: Game[Any], bets: Sequence[Bet]) -> Callable[[np.ndarray], list[np.ndarray]]:
     """The batch form for the batch evaluator (:mod:`exact.engines.batch`): a function of a
     (shoes x 53) count matrix giving, per bet, its (shoes x events) exact counts over
     ``N!/(N-round_cards)!``. The bets are compiled (once, then from the caches) for every
@@ -174,7 +180,7 @@ DECK = frozenset(card for card in CARDS if not card.is_joker)
 _FEW_CARDS = 16
 
 
-def _named(game: Game, bets: tuple[Bet, ...], cards: frozenset[Card], where: str,
+def _named(game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card], where: str,
            known: tuple[tuple[int, Card], ...] = ()) -> FactorisedBet:
     """The compiled bets, or TooFine naming them, their pattern count and the limit."""
     try:
@@ -189,7 +195,7 @@ def _named(game: Game, bets: tuple[Bet, ...], cards: frozenset[Card], where: str
                       "limit)") from None
 
 
-def _shape(game: Game, bet: Bet) -> Key:
+def _shape(game: Game[Any], bet: Bet) -> Key:
     features = [game.features[name] for name in sorted(bet.features)]
     fine = [f for f in features if _fine_attributes(f.needs)]
     placed = _placed(game)
@@ -207,7 +213,7 @@ class FactorisedBet:
     left without the known cards), and the counting unit is the other positions'
     ``(N-k)!/(N-r)!`` ordered sequences (as :mod:`exact.engines.live` counts)."""
 
-    def __init__(self, game: Game, bets: tuple[Bet, ...], cards: frozenset[Card],
+    def __init__(self, game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card],
                  compile: bool = True, known: tuple[tuple[int, Card], ...] = ()) -> None:
         self.bets = bets
         self.known = dict(known)
@@ -235,7 +241,7 @@ class FactorisedBet:
         if compile:
             self._compile(game, features)
 
-    def _compile(self, game: Game, features: dict[str, Feature]) -> None:
+    def _compile(self, game: Game[Any], features: dict[str, Feature[Any]]) -> None:
         """Two levels, multiplied per shoe: per *pooled key* (the values on the pooled
         positions), the fine patterns (shoe-dependent falling factorials of fine classes,
         grouped by the fine features' values) and the value sequences that give those pooled
@@ -248,7 +254,7 @@ class FactorisedBet:
             raise TooFine(f"{patterns:,} patterns of card classes (at most {PATTERN_LIMIT:,})")
         self._settle(features, keys, by_value)
 
-    def patterns(self, game: Game) -> int:
+    def patterns(self, game: Game[Any]) -> int:
         """The patterns of card classes a compilation walks, counted without walking them:
         the engine plan's measure of its cost. Without third cards every position of a pool
         is dealt in every round, so summed over the pool's values its patterns are the
@@ -281,7 +287,8 @@ class FactorisedBet:
                              values.count(value))
                         for values in pooled for value in set(values)) for pooled, _ in keys)
 
-    def _keys(self, game: Game) -> dict[_PooledKey, tuple[Hands, dict[Values, dict[Key, int]]]]:
+    def _keys(self, game: Game[Any]
+              ) -> dict[_PooledKey, tuple[Hands, dict[Values, dict[Key, int]]]]:
         """Per pooled key (with the positions of known cards, which are not pooled): a
         representative record, and per plain multiset of the other positions' values, the
         count of value sequences per value-feature signature."""
@@ -304,7 +311,7 @@ class FactorisedBet:
             per_signature[signature] = per_signature.get(signature, 0) + multiplicity
         return keys
 
-    def _settle(self, features: dict[str, Feature],
+    def _settle(self, features: dict[str, Feature[Any]],
                 keys: dict[_PooledKey, tuple[Hands, dict[Values, dict[Key, int]]]],
                 by_value: dict[int, list[int]]) -> None:
         """The patterns of every key walked and settled into the compiled arrays."""
@@ -412,7 +419,7 @@ class FactorisedBet:
         return tuple(factor(_FINE, label, labels.count(label), 0)
                      for label in sorted(set(labels)))
 
-    def _value_sequences(self, game: Game, needs: Needs) -> tuple[tuple[Hands, int], ...]:
+    def _value_sequences(self, game: Game[Any], needs: Needs) -> tuple[tuple[Hands, int], ...]:
         """The value walk, with the known cards' values forced at their positions (a known
         card in a hand's first two cards makes the walk tell them apart)."""
         ordered: bool | frozenset[str] = self._ordered(needs)
@@ -638,7 +645,7 @@ def _fine_attributes(needs: Needs) -> set[str]:
     return {attribute for _, attribute in needs.pairs if attribute not in ("value", ORDER)}
 
 
-def _placed(game: Game) -> CardPositions:
+def _placed(game: Game[Any]) -> CardPositions:
     """``game`` as the capability this engine needs (the plan's
     :func:`~exact.engines.plan.factorised_serves` chose this engine for that)."""
     if not isinstance(game, CardPositions):
@@ -647,7 +654,7 @@ def _placed(game: Game) -> CardPositions:
     return game
 
 
-def _dealt(game: Game) -> DealtPositions:
+def _dealt(game: Game[Any]) -> DealtPositions:
     """``game`` as the capability known cards need (which positions each draw fills)."""
     if not isinstance(game, DealtPositions):
         raise CapabilityError(f"{game.id} does not say which positions its draws fill: "
@@ -655,7 +662,7 @@ def _dealt(game: Game) -> DealtPositions:
     return game
 
 
-def _pools(positions: Sequence[Position], fine: Iterable[Feature],
+def _pools(positions: Sequence[Position], fine: Iterable[Feature[Any]],
            stages: Mapping[str, tuple[Position, ...]]) -> list[tuple[Position, ...]]:
     """Positions no fine feature tells apart, grouped (positions no fine feature reads are
     left out: they are counted by value)."""
@@ -688,7 +695,7 @@ _FORMAT = "factorised-3"
 
 
 @lru_cache(maxsize=64)
-def _compiled_bet(game: Game, bets: tuple[Bet, ...], cards: frozenset[Card]) -> FactorisedBet:
+def _compiled_bet(game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card]) -> FactorisedBet:
     """The compiled bet, kept in the safe disk cache (:mod:`exact.engines.cache`): int64 arrays
     only, every index and count range-checked when loaded, keyed by everything that determines it
     (game, rules, the bet's events and conditions, the cards the shoe may hold)."""
@@ -697,7 +704,7 @@ def _compiled_bet(game: Game, bets: tuple[Bet, ...], cards: frozenset[Card]) -> 
                         lambda fields, arrays: _decode(game, bets, cards, arrays))
 
 
-def entry_key(game: Game, bets: tuple[Bet, ...], cards: frozenset[Card]) -> str:
+def entry_key(game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card]) -> str:
     """The disk-cache key of the compiled ``bets``: the game, its rules, the cards the shoe
     may hold, each bet's events and conditions (pays do not enter it)."""
     parts = [_FORMAT, f"game={game.id}", f"class={type(game).__module__}."
@@ -719,7 +726,7 @@ _LAYOUT = {"fine_rows": 2, "fine_orderings": 1, "fine_slot": 1, "plain_rows": 2,
            "combo_fine": 1, "combo_event": 1, "slots": 1}
 
 
-def _decode(game: Game, bets: tuple[Bet, ...], cards: frozenset[Card],
+def _decode(game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card],
             arrays: dict[str, np.ndarray]) -> FactorisedBet:
     compiled = FactorisedBet(game, bets, cards, compile=False)
     factors = cache.check_indices(arrays["factors"], INT64_LIMIT, "factors", ndim=2)
@@ -765,7 +772,7 @@ def _column(values: list[int]) -> np.ndarray:
 
 
 @lru_cache(maxsize=8)
-def value_sequences(game: Game, ordered: bool | frozenset[str] = True,
+def value_sequences(game: Game[Any], ordered: bool | frozenset[str] = True,
                     values: frozenset[int] = frozenset(range(10)),
                     draws: bool = True, forced: tuple[tuple[int, int], ...] = ()
                     ) -> tuple[tuple[Hands, int], ...]:
@@ -799,11 +806,11 @@ class _Forced:
     """Values forced at positions of the round, and the game that says which positions each
     draw fills."""
 
-    def __init__(self, game: Game, values: dict[int, int]) -> None:
+    def __init__(self, game: Game[Any], values: dict[int, int]) -> None:
         self.values = values
         self.dealt_positions = _dealt(game).dealt_positions
 
-    def labels(self, deal: Deal, state: object, draw: Draw, free: list[Label]
+    def labels(self, deal: Deal[Record], state: object, draw: Draw, free: list[Label]
                ) -> list[Label]:
         """The labels a draw may take: the forced value where the draw fills a forced
         position (where it puts cards depends on the state only), else ``free``."""
@@ -817,7 +824,7 @@ class _Forced:
         return [label for label in draw.view.labels if label.value == wanted[0]]
 
 
-def _walk(deal: Deal, state: object, multiplicity: int, out: list[tuple[Hands, int]],
+def _walk(deal: Deal[Record], state: object, multiplicity: int, out: list[tuple[Hands, int]],
           values: frozenset[int], forced: _Forced | None = None) -> None:
     draw = deal.next_draw(state)
     if draw is None:

@@ -37,9 +37,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations_with_replacement
+from typing import Any
 
 from exact.core.cards import CARDS, JOKER, RANKS, Card, Shoe, View
-from exact.core.enumerator import Record, falling, group_coefficient
+from exact.core.enumerator import RecordT, falling, group_coefficient
 from exact.engines.batch import BetEvaluator, Evaluator
 from exact.engines.plan import plan
 from exact.errors import KnownCardError as KnownCardError
@@ -63,7 +64,7 @@ class NextRound:
                     for c, e in zip(self.counts, self.bet.events, strict=True)), Fraction(0))
 
 
-def next_round(game: Game, shoe: Shoe, bets: Sequence[Bet],
+def next_round(game: Game[Any], shoe: Shoe, bets: Sequence[Bet],
                known: Mapping[int, Card] | None = None,
                evaluator: Evaluator | None = None) -> dict[str, NextRound]:
     """Exact counts of every bet's events for the next round dealt from ``shoe`` (the unseen
@@ -91,7 +92,7 @@ def next_round(game: Game, shoe: Shoe, bets: Sequence[Bet],
     return {bet.id: out[bet.id] for bet in bets}
 
 
-def slow_with_known(game: Game, bet: Bet) -> bool:
+def slow_with_known(game: Game[Any], bet: Bet) -> bool:
     """Whether forcing a known card makes ``bet`` slow: a bet that sees cards through more
     classes than the 13 ranks (suits, colours) *and* reads the third cards, which factorised
     counting does not serve (a game without card positions). The walk of its deal then
@@ -105,13 +106,13 @@ def slow_with_known(game: Game, bet: Bet) -> bool:
     return fine and "draws" in game.needs(bet.features).stages
 
 
-def _view(game: Game, bets: Sequence[Bet]) -> View:
+def _view(game: Game[Any], bets: Sequence[Bet]) -> View:
     """The classes the card-by-card walk branches on: every attribute the bets need."""
     needs = game.needs(set().union(*(b.features for b in bets)))
     return View(tuple({a for s in needs.stages for a in needs.attributes(s)}))
 
 
-def _check_known(game: Game, bets: Sequence[Bet], known: dict[int, Card]) -> None:
+def _check_known(game: Game[Any], bets: Sequence[Bet], known: dict[int, Card]) -> None:
     unit = game.deal(game.needs(set().union(*(b.features for b in bets)))).round_cards
     for position, card in known.items():
         if not 1 <= position <= unit:
@@ -121,7 +122,7 @@ def _check_known(game: Game, bets: Sequence[Bet], known: dict[int, Card]) -> Non
                                  "(e.g. 9H): the card itself is forced there")
 
 
-def _forced(game: Game, shoe: Shoe, bets: Sequence[Bet],
+def _forced(game: Game[RecordT], shoe: Shoe, bets: Sequence[Bet],
             known: dict[int, Card]) -> dict[str, NextRound]:
     unit = game.deal(game.needs(set().union(*(b.features for b in bets)))).round_cards
     rest = shoe.remove(list(known.values()))
@@ -144,9 +145,9 @@ def _forced(game: Game, shoe: Shoe, bets: Sequence[Bet],
     if size < free_total:
         raise ShoeError(f"{size} unseen cards cannot fill a round of {unit}")
     tallies = {b.id: [0] * len(b.events) for b in bets}
-    memo: dict[Record, tuple[int, ...]] = {}
+    memo: dict[RecordT, tuple[int, ...]] = {}
 
-    def finish(record: Record, weight: int) -> None:
+    def finish(record: RecordT, weight: int) -> None:
         if record not in memo:
             features = {name: game.read(record, name) for name in
                         set().union(*(b.features for b in bets))}
@@ -184,7 +185,7 @@ def _forced(game: Game, shoe: Shoe, bets: Sequence[Bet],
     return result
 
 
-def _forced_on_deal(game: Game, rest: Shoe, bets: Sequence[Bet],
+def _forced_on_deal(game: Game[RecordT], rest: Shoe, bets: Sequence[Bet],
                     known: dict[int, Card]) -> dict[str, NextRound]:
     """The walk of the bets' own deal (:meth:`~exact.model.game.Game.deal`), as the
     enumerator walks it, with the known cards forced at their positions: each stage seen
@@ -201,7 +202,7 @@ def _forced_on_deal(game: Game, rest: Shoe, bets: Sequence[Bet],
     unit, free_total, size = deal.round_cards, deal.round_cards - len(known), rest.size
     if size < free_total:
         raise ShoeError(f"{size} unseen cards cannot fill a round of {unit}")
-    leaves: dict[Record, int] = {}
+    leaves: dict[RecordT, int] = {}
     if not isinstance(game, DealtPositions):
         raise CapabilityError(f"{game.id} does not say which positions its draws fill")
     dealt_positions = game.dealt_positions

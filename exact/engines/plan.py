@@ -35,9 +35,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from math import comb
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
-from exact.core.enumerator import Deal, Draw, fixed_stages
+from exact.core.enumerator import Deal, Draw, Record, RecordT, fixed_stages
 from exact.errors import EngineError as EngineError
 from exact.model.bets import Bet, value_only
 from exact.model.contracts import CardPositions, DealtPositions
@@ -61,7 +61,7 @@ __all__ = ["AUTO", "COMPILE_LIMIT", "ENGINES", "Choice", "Demand", "Engine", "En
 class Demand:
     """What one bet asks of an engine: its game, its deal and the scope of the question."""
 
-    game: Game
+    game: Game[Any]  # the plan reads names and needs, never a record
     bet: Bet
     scope: Scope
 
@@ -70,7 +70,7 @@ class Demand:
         return self.game.needs(self.bet.features)
 
     @cached_property
-    def deal(self) -> Deal:
+    def deal(self) -> Deal[Record]:
         return self.game.deal(self.needs)
 
     @cached_property
@@ -105,13 +105,13 @@ class Engine(Protocol):
         ...
 
 
-def deals_hand_pairs(game: Game) -> bool:
+def deals_hand_pairs(game: Game[Any]) -> bool:
     """Whether ``game``'s deal is a pair of hands with card positions, which factorised
     counting needs (:class:`~exact.model.contracts.CardPositions`)."""
     return isinstance(game, CardPositions) and bool(game.card_positions)
 
 
-def factorised_serves(game: Game, needs: Needs) -> bool:
+def factorised_serves(game: Game[Any], needs: Needs) -> bool:
     """Whether factorised counting (:mod:`exact.engines.factorised`) should count bets with
     ``needs``: a game whose deal is a pair of hands
     (:class:`~exact.model.contracts.CardPositions`), bets that read a card attribute beyond its
@@ -300,10 +300,11 @@ class Plan:
     scope: Scope
     choices: tuple[Choice, ...]
 
-    def groups(self, game: Game) -> dict[tuple[str, Deal], tuple[Needs, list[Bet]]]:
+    def groups(self, game: Game[RecordT]
+               ) -> dict[tuple[str, Deal[RecordT]], tuple[Needs, list[Bet]]]:
         """Bets by (engine, deal): each group is counted once, every bet of it reads its
         counts off the same enumeration."""
-        out: dict[tuple[str, Deal], tuple[Needs, list[Bet]]] = {}
+        out: dict[tuple[str, Deal[RecordT]], tuple[Needs, list[Bet]]] = {}
         for choice in self.choices:
             needs = game.needs(choice.bet.features)
             key = (choice.engine, game.deal(needs))
@@ -318,13 +319,13 @@ def _engine(name: str) -> Engine:
     raise EngineError(f"unknown engine {name!r}; known: {', '.join((AUTO, *engine_names()))}")
 
 
-def choose(game: Game, bet: Bet, scope: Scope = "shoe", engine: str = AUTO) -> Choice:
+def choose(game: Game[Any], bet: Bet, scope: Scope = "shoe", engine: str = AUTO) -> Choice:
     """The engine that serves ``bet`` (``engine``, or the preferred one for ``auto``)."""
     return _choose(game, bet, scope, engine, engine_names())
 
 
 @lru_cache(maxsize=4096)  # a warm analysis asks again for the same bets: keep it sub-millisecond
-def _choose(game: Game, bet: Bet, scope: Scope, engine: str,
+def _choose(game: Game[Any], bet: Bet, scope: Scope, engine: str,
             registered: tuple[str, ...]) -> Choice:
     demand = Demand(game, bet, scope)
     if engine != AUTO:
@@ -349,13 +350,14 @@ def _auto(demand: Demand) -> Choice | None:
     return None
 
 
-def plan(game: Game, bets: Sequence[Bet], scope: Scope = "shoe", engine: str = AUTO) -> Plan:
+def plan(game: Game[Any], bets: Sequence[Bet], scope: Scope = "shoe", engine: str = AUTO) -> Plan:
     """Which engine serves each of ``bets`` of ``game`` for ``scope`` (one shoe, a batch of
     shoes, or one shoe with known positions); :class:`EngineError` names a refusal."""
     return Plan(scope, tuple(choose(game, bet, scope, engine) for bet in bets))
 
 
-def served(game: Game, bets: Sequence[Bet], scope: Scope = "batch") -> tuple[list[Bet], list[Bet]]:
+def served(game: Game[Any], bets: Sequence[Bet], scope: Scope = "batch"
+           ) -> tuple[list[Bet], list[Bet]]:
     """``bets`` split into those some engine serves for ``scope`` and the others."""
     yes = [bet for bet in bets if _auto(Demand(game, bet, scope)) is not None]
     return yes, [bet for bet in bets if bet not in yes]

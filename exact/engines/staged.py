@@ -32,12 +32,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import combinations_with_replacement
-from typing import Any
+from typing import Any, Generic
 
 import numpy as np
 
 from exact.core.cards import CARDS, JOKER, Label, Shoe, View
-from exact.core.enumerator import Deal, Draw, check_shoe, fixed_stages, group_coefficient
+from exact.core.enumerator import (
+    Deal,
+    Draw,
+    Record,
+    RecordT,
+    check_shoe,
+    fixed_stages,
+    group_coefficient,
+)
 from exact.engines.compiled import (
     Segments,
     batch_dtype,
@@ -59,14 +67,15 @@ Universe = tuple[tuple[int, ...], ...]  # per stage, the class indices its group
 Hand = tuple[Label, ...]  # a stage's cards, sorted by class
 
 
-def applicable(deal: Deal) -> bool:
+def applicable(deal: Deal[Record]) -> bool:
     """True when ``deal`` is one or two fixed groups and the staged evaluator can serve (the
     engine plan states the same test, :class:`exact.engines.plan.Staged`)."""
     stages = fixed_stages(deal)
     return stages is not None and 1 <= len(stages) <= 2
 
 
-def staged_counts(game: Game, deal: Deal, bets: Sequence[Bet], shoe: Shoe) -> list[list[int]]:
+def staged_counts(game: Game[RecordT], deal: Deal[RecordT], bets: Sequence[Bet], shoe: Shoe
+                  ) -> list[list[int]]:
     """Exact event counts of every bet of ``bets`` (all served by ``deal``) for ``shoe``."""
     check_shoe(deal, shoe)
     # Only the classes the shoe holds: a small shoe then reads few hands (the event grids of
@@ -78,7 +87,8 @@ def staged_counts(game: Game, deal: Deal, bets: Sequence[Bet], shoe: Shoe) -> li
 
 
 @lru_cache(maxsize=16)
-def staged_deal(game: Game, deal: Deal, universe: Universe | None = None) -> StagedDeal:
+def staged_deal(game: Game[RecordT], deal: Deal[RecordT], universe: Universe | None = None
+                ) -> StagedDeal:
     """The shoe-independent part of ``deal`` (every class, or only those of ``universe``)."""
     return StagedDeal(game, deal, universe)
 
@@ -164,10 +174,11 @@ class StagedDeal:
     """A fixed-stage deal's hands, shared-class pairs and bet event grids (shoe-independent),
     and exact event counts for batches of shoes."""
 
-    def __init__(self, game: Game, deal: Deal, universe: Universe | None = None) -> None:
+    def __init__(self, game: Game[RecordT], deal: Deal[RecordT], universe: Universe | None = None
+                 ) -> None:
         if not applicable(deal):
             raise ValueError("the staged evaluator serves deals of one or two fixed groups")
-        self.deal = deal
+        self.deal: Deal[Record] = deal
         fixed = fixed_stages(deal) or ()  # applicable: one or two fixed groups
         if universe is None:
             universe = tuple(tuple(i for i, label in enumerate(draw.view.labels)
@@ -178,7 +189,9 @@ class StagedDeal:
                        in zip(fixed, universe, strict=True)]
         self.used = sum(draw.count for _, draw in fixed)
         self._one_hot = [stage.one_hot() for stage in self.stages]
-        self._reader = _Reader(game, deal, fixed, [stage.hands for stage in self.stages])
+        # one record type for the game and its deal: checked here, where the reader is made
+        self._reader: _Reader[Any] = _Reader(game, deal, fixed,
+                                             [stage.hands for stage in self.stages])
         self._grids: dict[Bet, _Grid] = {}
         if len(self.stages) == 2:
             self._shared_pairs()
@@ -332,17 +345,18 @@ class StagedDeal:
         return np.insert(others, grid.derived, derived, axis=1)
 
 
-class _Reader:
-    """Feature values per hand (and per pair of hands, for features reading both)."""
+class _Reader(Generic[RecordT]):
+    """Feature values per hand (and per pair of hands, for features reading both), read off
+    the records of ``deal``, a deal of ``game`` (of its record type ``RecordT``)."""
 
-    def __init__(self, game: Game, deal: Deal, stages: Sequence[tuple[str, Draw]],
+    def __init__(self, game: Game[RecordT], deal: Deal[RecordT], stages: Sequence[tuple[str, Draw]],
                  hands: list[list[tuple[Label, ...]]]) -> None:
         self.game, self.deal, self.hands = game, deal, hands
         self.stages = [name for name, _ in stages]
         self.views = [draw.view for _, draw in stages]
         self._columns: dict[tuple[int, str], np.ndarray] = {}
 
-    def _record(self, *chosen: tuple[Label, ...]) -> object:
+    def _record(self, *chosen: tuple[Label, ...]) -> RecordT:
         state = self.deal.start()
         for labels in chosen:
             state = self.deal.advance(state, labels)

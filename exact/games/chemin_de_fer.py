@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import ClassVar, Literal, get_args
 
 from exact import DATA as PACKAGE_DATA
-from exact.core.enumerator import falling
+from exact.core.enumerator import Record, falling
 from exact.engines.strategy_games import (
     Equilibria,
     Equilibrium,
@@ -500,7 +500,7 @@ def analyze(rules: Rules, decks: int | None, information: str, strategy: str) ->
 
 # --- the game, as the registry and the command line see it ------------------------------------
 @dataclass(frozen=True)
-class CheminDeFer(Game):
+class CheminDeFer(Game[Record]):  # a strategy game: no records of its own
     """Baccara chemin de fer heads-up: a strategy game (no bet file)."""
 
     rules: Rules = RULES
@@ -515,7 +515,7 @@ class CheminDeFer(Game):
     }
 
     @cached_property
-    def features(self) -> dict[str, Feature]:
+    def features(self) -> dict[str, Feature[Record]]:
         return {}
 
     def describe_rules(self) -> list[str]:

@@ -29,7 +29,7 @@ from exact.core.cards import RANKS, SUITS, Card
 from exact.games.punto_banco import DATA as PUNTO_BANCO_DATA
 from exact.games.punto_banco import FEATURES as PUNTO_BANCO_FEATURES
 from exact.games.punto_banco import Hand, PuntoBanco, PuntoRecord, hand_total
-from exact.model.features import Feature, Needs
+from exact.model.features import Feature, Needs, by_name
 
 DATA = PACKAGE_DATA / "nine_and_nines"
 
@@ -89,7 +89,7 @@ def _suited_nine(hand: Hand) -> CardPair | None:
     return _cards_text(hand) if _two_card_nine(hand) and first.suit == second.suit else None
 
 
-def _side_features(side: str, index: int) -> list[Feature]:
+def _side_features(side: str, index: int) -> list[Feature[PuntoRecord]]:
     title = side.title()
     return [
         Feature(f"{side}_two_card_nine", f"the {title}'s first two cards total 9",
@@ -117,7 +117,7 @@ def _same_initial_cards(record: PuntoRecord) -> bool:
     return sorted(player[:2]) == sorted(banker[:2])
 
 
-NINE_FEATURES: dict[str, Feature] = {f.name: f for f in [
+NINE_FEATURES: dict[str, Feature[PuntoRecord]] = by_name([
     *_side_features("player", 0),
     *_side_features("banker", 1),
     Feature("two_card_nines", "how many of the two hands have a two-card 9",
@@ -130,7 +130,7 @@ NINE_FEATURES: dict[str, Feature] = {f.name: f for f in [
             "both hands hold the same two cards (rank and suit), in either order",
             Needs.of(player=["rank", "suit"], banker=["rank", "suit"]), _same_initial_cards,
             "true/false", (bool,)),
-]}
+])
 
 
 @dataclass(frozen=True)
@@ -142,7 +142,7 @@ class NineAndNines(PuntoBanco):
     bet_files: tuple[Path, ...] = (PUNTO_BANCO_DATA / "bets.toml", DATA / "bets.toml")
 
     @cached_property
-    def features(self) -> dict[str, Feature]:
+    def features(self) -> dict[str, Feature[PuntoRecord]]:
         return {**PUNTO_BANCO_FEATURES, **NINE_FEATURES}
 
     @property

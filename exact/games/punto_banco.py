@@ -28,7 +28,7 @@ from exact.core.cards import Card, Label, Shoe, View
 from exact.core.enumerator import Distribution, Draw
 from exact.core.parsing import parse_integer, shown
 from exact.errors import RuleError, RuleInputError, ShoeError
-from exact.model.features import ORDER, Feature, Needs
+from exact.model.features import ORDER, Feature, Needs, by_name
 from exact.model.game import Game, read_rule_file
 
 DATA = PACKAGE_DATA / "punto_banco"
@@ -253,6 +253,13 @@ def _pair_kind(hand: Hand) -> str:
     return "colored" if first.colour == second.colour else "mixed"
 
 
+def _initial_ranks(hand: Hand) -> Ranks:
+    first, second = hand[0].rank, hand[1].rank
+    if first is None or second is None:  # never when dealt for the feature (it needs ranks)
+        raise TypeError("the ranks of this hand were not dealt")
+    return Ranks(first + second)
+
+
 def _third(hand: Hand) -> int | None:
     return hand[2].value if len(hand) == 3 else None
 
@@ -261,7 +268,7 @@ def _margin(record: PuntoRecord) -> int:
     return abs(hand_total(record[0]) - hand_total(record[1]))
 
 
-def _side_features(side: str, index: int) -> list[Feature]:
+def _side_features(side: str, index: int) -> list[Feature[PuntoRecord]]:
     own: dict[str, list[str]] = {side: []}
     first_two: dict[str, Any] = {"cards": frozenset({(index, 0), (index, 1)}),
                                  "order_free": True}
@@ -287,7 +294,7 @@ def _side_features(side: str, index: int) -> list[Feature]:
                 Needs.of(**{side: ["suit"]}), lambda r: r[index][0].suit == r[index][1].suit,
                 "true/false", (bool,), **first_two),
         Feature(f"{side}_initial_ranks", f"the ranks of the {side.title()}'s first two cards",
-                Needs.of(**{side: ["rank"]}), lambda r: Ranks(r[index][0].rank + r[index][1].rank),
+                Needs.of(**{side: ["rank"]}), lambda r: _initial_ranks(r[index]),
                 'order-free pair of ranks, e.g. "A8" (== "8A"), "9K"', (str,), **first_two),
     ]
 
@@ -307,7 +314,7 @@ def _stage_of(position: tuple[int, int]) -> str:
     return "draws" if index == 2 else _SIDES[hand]
 
 
-def _card_feature(position: tuple[int, int], attribute: str) -> Feature:
+def _card_feature(position: tuple[int, int], attribute: str) -> Feature[PuntoRecord]:
     hand, index = position
     field = attrgetter(attribute)
     name = f"{_SIDES[hand]}_card{index + 1}_{attribute}"
@@ -345,7 +352,7 @@ COUNTED = {
 }
 
 
-def _count_feature(group: str, plural: str) -> Feature:
+def _count_feature(group: str, plural: str) -> Feature[PuntoRecord]:
     positions, described = CARD_GROUPS[group]
     attribute, wanted = COUNTED[plural]
     field = attrgetter(attribute)
@@ -364,7 +371,7 @@ CARD_FEATURES = [*(_card_feature(position, attribute) for position in POSITIONS
                    for attribute in Label._fields),
                  *(_count_feature(group, plural) for group in CARD_GROUPS for plural in COUNTED)]
 
-FEATURES: dict[str, Feature] = {f.name: f for f in [
+FEATURES: dict[str, Feature[PuntoRecord]] = by_name([
     Feature("winner", "which hand has the higher final total", Needs.of(draws=[]), _winner,
             '"player", "banker" or "tie"', (str,)),
     Feature("cards_dealt", "cards dealt in the round", Needs.of(draws=[]),
@@ -376,15 +383,16 @@ FEATURES: dict[str, Feature] = {f.name: f for f in [
             lambda r: len({label.colour for hand in r for label in hand}) == 1, "true/false",
             (bool,), cards=frozenset(POSITIONS), order_free=True),
     Feature("highest_value", "largest point value among all cards dealt", Needs.of(draws=[]),
-            lambda r: max(label.value for hand in r for label in hand), "0-9", (int,)),
+            # ``or 0`` never hides a card: Punto Banco deals no joker (see hand_total)
+            lambda r: max(label.value or 0 for hand in r for label in hand), "0-9", (int,)),
     *_side_features("player", 0),
     *_side_features("banker", 1),
     *CARD_FEATURES,
-]}
+])
 
 
 @dataclass(frozen=True)
-class PuntoBanco(Game):
+class PuntoBanco(Game[PuntoRecord]):
     """Punto Banco under a given tableau."""
 
     rules: Rules = STANDARD_RULES
@@ -397,7 +405,7 @@ class PuntoBanco(Game):
         {"player": ((0, 0), (0, 1)), "banker": ((1, 0), (1, 1)), "draws": ((0, 2), (1, 2))})
 
     @cached_property
-    def features(self) -> dict[str, Feature]:
+    def features(self) -> dict[str, Feature[PuntoRecord]]:
         return FEATURES
 
     def deal(self, needs: Needs) -> PuntoBancoDeal:

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from exact.core.cards import Card, Label, View
-from exact.core.enumerator import Draw, Record, deal_from_cards
+from exact.core.enumerator import Draw, deal_from_cards
 from exact.model.features import Needs
 from exact.model.game import Game
 
@@ -79,7 +79,7 @@ class StagesDeal:
         return state
 
 
-class StagesGame(Game):
+class StagesGame(Game[StagesRecord]):
     """A bet game of fixed card groups: a subclass sets ``id``, ``name``, ``stages`` (stage
     name -> cards dealt to it, in record order), ``features`` and ``bet_files``."""
 
@@ -98,7 +98,7 @@ class StagesGame(Game):
             views[stage] = View(tuple(later))
         return StagesDeal(names, tuple(self.stages.values()), tuple(dealt), views)
 
-    def record_from_cards(self, cards: Sequence[Card]) -> Record:
+    def record_from_cards(self, cards: Sequence[Card]) -> StagesRecord:
         """The record of the round dealt from ``cards`` (every stage, in record order)."""
         every = Needs.of(**{stage: ["rank", "suit"] for stage in self.stages})
         deal = self.deal(every)

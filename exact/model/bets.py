@@ -33,9 +33,9 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from exact.core.enumerator import Record
+from exact.core.enumerator import RecordT
 from exact.core.parsing import load_toml, parse_number, read_user_file, shown
 from exact.errors import BetFileError, BetFileInputError
 from exact.model.expressions import EvaluationError, Expression, ExpressionError
@@ -187,7 +187,7 @@ class Bet:
         return replace(self, events=events, paytable=name, alternatives=others)
 
 
-def load_bets(source: Path | str, features: Iterable[str] | Mapping[str, Feature], *,
+def load_bets(source: Path | str, features: Iterable[str] | Mapping[str, Feature[Any]], *,
               text: str | None = None) -> list[Bet]:
     """Read and validate the bets of a TOML file against a game's feature names; given the
     features themselves (a game's ``features``), conditions are type-checked against the
@@ -295,13 +295,13 @@ def _bet_at_error(raw: str, message: str) -> str:
 
 
 @lru_cache(maxsize=64)
-def _shipped_bets(game: Game, path: Path) -> tuple[Bet, ...]:
+def _shipped_bets(game: Game[Any], path: Path) -> tuple[Bet, ...]:
     """The bets of a file shipped with the package, read once per process (bets are frozen;
     the files of ``--bets`` are read each time, as a user may change them)."""
     return tuple(load_bets(path, game.features))
 
 
-def game_bets(game: Game, bet_files: Iterable[Path | str] = ()) -> list[Bet]:
+def game_bets(game: Game[Any], bet_files: Iterable[Path | str] = ()) -> list[Bet]:
     """The game's shipped bets followed by the bets of ``bet_files`` (ids must be unique)."""
     bets: list[Bet] = []
     for path in (*game.bet_files, *bet_files):
@@ -317,7 +317,7 @@ def game_bets(game: Game, bet_files: Iterable[Path | str] = ()) -> list[Bet]:
 
 
 # --- settling the records of a deal (every engine and analysis) ---------------------------------
-def value_only(game: Game, bet: Bet) -> bool:
+def value_only(game: Game[Any], bet: Bet) -> bool:
     """Whether ``bet`` reads nothing of the cards but their point values (the cheapest deals).
 
     >>> from exact.games import get_game
@@ -329,8 +329,10 @@ def value_only(game: Game, bet: Bet) -> bool:
     return all(attribute == "value" for _, attribute in game.needs(bet.features).pairs)
 
 
-def settle_records(game: Game, bets: Sequence[Bet], records: Sequence[Record]) -> list[np.ndarray]:
-    """Event index of each bet for each record.
+def settle_records(game: Game[RecordT], bets: Sequence[Bet], records: Sequence[RecordT]
+                   ) -> list[np.ndarray]:
+    """Event index of each bet for each record (records of ``game``'s type: its features read
+    them).
 
     Each feature is read once per record and coded as a small integer; a bet's condition then
     runs once per distinct combination of the features it uses (found with numpy), not once

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from exact.core.cards import Card
-from exact.core.enumerator import Deal, Record
+from exact.core.enumerator import Deal, RecordT
 from exact.engines.strategy_games import StrategyGame
 from exact.errors import CapabilityError as CapabilityError
 from exact.model.features import Feature, Needs
@@ -46,23 +46,27 @@ __all__ = ["BetGame", "CapabilityError", "CardPositions", "DealtPositions", "Has
 
 
 @runtime_checkable
-class BetGame(Protocol):
-    """A game of bets as data: rounds dealt from a shoe, read through features."""
+class BetGame(Protocol[RecordT]):
+    """A game of bets as data: rounds dealt from a shoe, read through features.
+
+    Type parameter: ``RecordT``, the game's record type, which its deal hands out and its
+    features read (as in :class:`exact.model.game.Game`); ``isinstance`` checks take the bare
+    ``BetGame`` (generics are erased at run time)."""
 
     id: str
     name: str
     bet_files: tuple[Path, ...]
 
     @property
-    def features(self) -> Mapping[str, Feature]: ...
+    def features(self) -> Mapping[str, Feature[RecordT]]: ...
 
-    def deal(self, needs: Needs) -> Deal: ...
+    def deal(self, needs: Needs) -> Deal[RecordT]: ...
 
     def needs(self, feature_names: Iterable[str]) -> Needs: ...
 
-    def read(self, record: Record, feature: str) -> object: ...
+    def read(self, record: RecordT, feature: str) -> object: ...
 
-    def record_from_cards(self, cards: Sequence[Card]) -> Record: ...
+    def record_from_cards(self, cards: Sequence[Card]) -> RecordT: ...
 
     def describe_rules(self) -> list[str]: ...
 

@@ -6,17 +6,26 @@ A game publishes its features; each says what it means, what it needs of the dea
 stages, seen through which card attributes) and how to read it off a finished round's record.
 The analysis deals only what the features in use need: a bet set that asks about card values
 alone never enumerates suits.
+
+A feature is typed by the record it reads: ``Feature[PuntoRecord]`` reads Punto Banco's records,
+so a type checker refuses it another game's records, or a read of what its record type does not
+have (see ``RecordT_contra`` below).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Generic, TypeVar
 
 from exact.core.cards import ATTRIBUTES
+from exact.core.enumerator import Record, RecordT
 
 ORDER = "order"  # the pseudo-attribute of a stage whose cards are read by position
+# A feature's type parameter: the record type it reads (each game has its own, within the
+# bound ``Record``). Contravariant, as a feature only takes records: a feature that reads any
+# record (a ``Feature[Record]``) serves every game, never the other way round.
+RecordT_contra = TypeVar("RecordT_contra", bound=Record, contravariant=True)
 
 
 @dataclass(frozen=True)
@@ -59,13 +68,18 @@ class Needs:
 
 
 @dataclass(frozen=True)
-class Feature:
-    """A named quantity of a finished round, e.g. ``winner`` or ``player_pair``."""
+class Feature(Generic[RecordT_contra]):
+    """A named quantity of a finished round, e.g. ``winner`` or ``player_pair``, read off a
+    record of type ``RecordT_contra`` (its game's record type, e.g. ``Feature[PuntoRecord]``).
+
+    A game's features are typed by their context, e.g. a list annotated
+    ``list[Feature[PuntoRecord]]`` gives each ``read`` lambda its record type.
+    """
 
     name: str
     doc: str
     needs: Needs
-    read: Callable[[Any], object]  # takes its game's record (each game has its own type)
+    read: Callable[[RecordT_contra], object]
     values: str = ""
     # the Python types of its values (str covers its subclasses); bet files are type-checked
     # against them when loaded (e.g. winner + 1 is refused). Empty: not declared, any value.
@@ -76,3 +90,10 @@ class Feature:
     # None: not declared, so every position its needs touch, in order.
     cards: frozenset[object] | None = None
     order_free: bool = False
+
+
+def by_name(features: Iterable[Feature[RecordT]]) -> dict[str, Feature[RecordT]]:
+    """A game's features by name. Annotated with its record type, e.g.
+    ``FEATURES: dict[str, Feature[PuntoRecord]] = by_name([...])``, it gives the type checker
+    the record type of every feature listed, so each ``read`` lambda is checked against it."""
+    return {feature.name: feature for feature in features}

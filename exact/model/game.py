@@ -1,5 +1,9 @@
 """What every game offers the analyses: features, a deal per set of needs, bet files.
 
+:class:`Game` takes the game's record type as its type parameter (``PuntoBanco`` is a
+``Game[PuntoRecord]``): its deal, its features and the engines that consume them are then
+checked against one record type. Code that reads no record takes any game: ``Game[Any]``.
+
 Layer: model, above the core; ``Game.compiled`` keeps the compiled deal of
 :mod:`exact.engines.compiled`, one of the two imports up into the engines the contract allows.
 """
@@ -10,10 +14,10 @@ import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Generic
 
 from exact.core.cards import Card, Shoe
-from exact.core.enumerator import Deal, Distribution, Record, enumerate_rounds
+from exact.core.enumerator import Deal, Distribution, RecordT, enumerate_rounds
 from exact.core.parsing import load_toml, read_user_file
 from exact.errors import BetFileError, RuleError
 from exact.model.features import Feature, Needs
@@ -22,11 +26,15 @@ if TYPE_CHECKING:
     from exact.engines.compiled import CompiledDeal
 
 
-class Game:
+class Game(Generic[RecordT]):
     """Base of the game definitions: what every game shares. A bet game adds ``features``,
     :meth:`deal` and :meth:`record_from_cards` (the contract
     :class:`exact.model.contracts.BetGame`); a strategy game its own commands
-    (:mod:`exact.model.contracts` names each capability)."""
+    (:mod:`exact.model.contracts` names each capability).
+
+    Type parameter: ``RecordT``, the type of the game's round records, the one its deals
+    hand out, its features read and :meth:`record_from_cards` returns (invariant: it is both
+    given and taken)."""
 
     id: str
     name: str
@@ -34,11 +42,11 @@ class Game:
     if TYPE_CHECKING:  # each game's own (a cached property, or a class attribute)
 
         @property
-        def features(self) -> Mapping[str, Feature]: ...
+        def features(self) -> Mapping[str, Feature[RecordT]]: ...
 
     # A bet game defines these (a strategy game does not: it is then no BetGame).
-    deal: Callable[[Needs], Deal]
-    record_from_cards: Callable[[Sequence[Card]], Record]
+    deal: Callable[[Needs], Deal[RecordT]]
+    record_from_cards: Callable[[Sequence[Card]], RecordT]
 
     def describe_rules(self) -> list[str]:
         return []
@@ -63,16 +71,16 @@ class Game:
             needs = needs | self.features[name].needs
         return needs
 
-    def read(self, record: Record, feature: str) -> object:
+    def read(self, record: RecordT, feature: str) -> object:
         return self.features[feature].read(record)
 
-    def compiled(self, needs: Needs) -> CompiledDeal:
+    def compiled(self, needs: Needs) -> CompiledDeal[RecordT]:
         """The deal for ``needs`` compiled, kept in the safe disk cache
         (:mod:`exact.engines.cache`): a fresh process reads it back instead of walking the deal
         again."""
         return _compile(self, needs)
 
-    def enumerate(self, needs: Needs, shoe: Shoe) -> Distribution:
+    def enumerate(self, needs: Needs, shoe: Shoe) -> Distribution[RecordT]:
         """The direct recursive enumeration (no compilation), for small or one-off shoes."""
         return enumerate_rounds(self.deal(needs), shoe)
 
@@ -86,7 +94,7 @@ def read_rule_file(path: Path) -> dict[str, object]:
         raise RuleError(f"{path}: cannot read rules: {error}") from None
 
 
-def compiled_key(game: Game, needs: Needs) -> list[str]:
+def compiled_key(game: Game[Any], needs: Needs) -> list[str]:
     """What determines the compiled deal of ``game`` for ``needs``: the disk-cache key parts
     (the game, its rules, the needs), so that a rule changed is a new entry.
 
@@ -102,13 +110,13 @@ def compiled_key(game: Game, needs: Needs) -> list[str]:
 
 
 @lru_cache(maxsize=64)
-def _compile(game: Game, needs: Needs) -> CompiledDeal:
+def _compile(game: Game[RecordT], needs: Needs) -> CompiledDeal[RecordT]:
     from exact.engines.compiled import load_or_compile  # numpy: loaded when a deal is compiled
 
     return load_or_compile(game.deal(needs), compiled_key(game, needs), _compile_deal)
 
 
-def _compile_deal(deal: Deal) -> CompiledDeal:
+def _compile_deal(deal: Deal[RecordT]) -> CompiledDeal[RecordT]:
     from exact.core.progress import status
     from exact.engines.compiled import CompiledDeal
 

@@ -28,7 +28,7 @@ from fractions import Fraction
 from typing import Any
 
 from exact.core.cards import Card, parse_cards
-from exact.core.enumerator import Record
+from exact.core.enumerator import RecordT
 from exact.core.parsing import parse_number, shown
 from exact.errors import SettlementError as SettlementError
 from exact.errors import SettlementInputError as SettlementInputError
@@ -176,7 +176,7 @@ def positive_amount(where: str, text: str, named: str | None = None) -> Fraction
     return amount
 
 
-def settle_round(game: Game, cards: str | Sequence[Card], wagers: Iterable[Wager],
+def settle_round(game: Game[RecordT], cards: str | Sequence[Card], wagers: Iterable[Wager],
                  bets: Mapping[str, Bet] | None = None) -> SettledRound:
     """Deal ``cards`` (in dealing order) as one round of ``game`` and settle ``wagers``."""
     dealt = tuple(parse_cards(cards) if isinstance(cards, str) else cards)
@@ -202,7 +202,7 @@ def settle_round(game: Game, cards: str | Sequence[Card], wagers: Iterable[Wager
     return SettledRound(dealt, features, tuple(settlements))
 
 
-def check_wagers(game: Game, wagers: Sequence[Wager], bets: Mapping[str, Bet]) -> None:
+def check_wagers(game: Game[Any], wagers: Sequence[Wager], bets: Mapping[str, Bet]) -> None:
     """Refuse wagers the game does not take as one player's round: unknown bets or
     paytables, a bet twice, and side wagers the game takes only beside a main wager
     (``needs_main_wager``: NINE and NINES). :func:`settle_round` settles any wagers given
@@ -237,7 +237,7 @@ NINES takes them only beside a wager on Player, Banker or Tie
                               "beside a wager on Player, Banker or Tie")
 
 
-def _readable(feature: Feature, record: Record) -> bool:
+def _readable(feature: Feature[RecordT], record: RecordT) -> bool:
     try:
         feature.read(record)
     except (IndexError, TypeError):

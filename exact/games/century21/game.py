@@ -832,7 +832,7 @@ def shoe_for(rules: Rules) -> Shoe:
 
 # --- the game, as the toolkit's registry and command line see it ------------------------------
 @dataclass(frozen=True)
-class Century21(Game):
+class Century21(Game[Century21Record]):
     """21st Century Baccarat heads-up. Its analysis is a strategy analysis, not a bet table:
     see :func:`game_table` and :mod:`exact.render.century21`."""
 
@@ -857,7 +857,7 @@ class Century21(Game):
     }
 
     @cached_property
-    def features(self) -> dict[str, Feature]:
+    def features(self) -> dict[str, Feature[Century21Record]]:
         return {}
 
     def describe_rules(self) -> list[str]:
