@@ -32,13 +32,17 @@ also compute it); even a forged entry can do no more than a well-formed one: dat
 for shape and range, never code.
 
 Writing is best effort (a cache that cannot be written only costs the next run the work) and
-atomic: a temporary file beside the entry, moved into place with :func:`os.replace`, so that
-processes building the same entry at once (test or simulation workers) each leave a complete
-file and a reader sees either the old entry or a new one, never a torn one.
+atomic: a temporary file beside the entry (``.<entry name>.<random>``, which no reader opens),
+flushed to disk and moved into place with :func:`os.replace`, so that processes building the
+same entry at once (test or simulation workers) each leave a complete file and a reader sees
+either the old entry or a new one, never a torn one (after a power loss too: at worst the
+entry is missing, and built again silently).
 """
 
 from __future__ import annotations
 
+import contextlib
+import glob
 import hashlib
 import hmac
 import io
@@ -47,6 +51,7 @@ import os
 import re
 import stat
 import tempfile
+import time
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -97,6 +102,7 @@ CACHE_FORMAT = "entry-3"  # enters every key: bump when the layout of an entry c
 MAX_ENTRY_BYTES = 64 * 2**20
 MAX_METADATA_BYTES = 8 * 2**20
 _MAGIC = b"exact-cache 2\n"
+STALE_TEMPORARY_SECONDS = 3600  # a writer's temporary file this old: its writer was killed
 _PLAIN_KINDS = "biuf"  # bool, signed and unsigned integers, floats: plain numbers
 _DECIMAL = re.compile(r"-?[0-9]{1,4300}")  # Python's own int-to-text limit
 _WARNED: set[str] = set()
@@ -250,16 +256,44 @@ def read_entry(path: Path, kind: str, key: str) -> tuple[Fields, Arrays]:
 def write_atomically(path: Path, chunks: Sequence[bytes]) -> None:
     """Write through a temporary file beside ``path`` moved into place, so concurrent writers
     never leave a torn file; best effort: an unwritable cache only costs the next run the
-    work."""
+    work.
+
+    The temporary file is ``.<entry name>.<random>``: no reader opens it (entries are read by
+    their exact name) and the next write of the entry removes one that a killed writer left
+    more than :data:`STALE_TEMPORARY_SECONDS` ago."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                stream.writelines(chunks)
-            os.replace(temporary, path)
-        finally:
+    except OSError:
+        return
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.writelines(chunks)
+            stream.flush()
+            # the data on disk before the name: else a power loss soon after the rename can
+            # leave an empty entry in place (a warning and a rebuild on the next run)
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except BaseException as error:
+        # only a file not moved into place is removed: once moved, its name is free and
+        # may already be another writer's temporary file
+        with contextlib.suppress(OSError):
             Path(temporary).unlink(missing_ok=True)
+        if not isinstance(error, OSError):
+            raise  # an interrupt: the run stops, with no temporary file left behind
+        return
+    _remove_stale_temporaries(path)
+
+
+def _remove_stale_temporaries(path: Path) -> None:
+    """Remove the temporary files of ``path``'s entry that killed writers left behind (a live
+    writer finishes within seconds; one removed under it only fails to write, quietly)."""
+    now = time.time()
+    try:
+        for leftover in path.parent.glob(f".{glob.escape(path.name)}.*"):
+            with contextlib.suppress(OSError):
+                if now - leftover.lstat().st_mtime > STALE_TEMPORARY_SECONDS:
+                    leftover.unlink()
     except OSError:
         pass
 

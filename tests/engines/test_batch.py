@@ -21,7 +21,7 @@ from exact.engines.compiled import (
     counts_matrix,
     load_or_compile,
 )
-from exact.errors import ShoeError
+from exact.errors import CacheWarning, ShoeError
 from exact.model.features import Needs
 
 from tests.support.batch_helpers import direct_counts, random_depleted, small_shoes
@@ -120,6 +120,7 @@ def test_bad_batches_raise_shoe_error(evaluator):
         evaluator.counts([Shoe.standard(1, jokers=1)])
 
 
+@pytest.mark.filterwarnings("error::exact.errors.CacheWarning")
 def test_disk_cache_round_trip_and_concurrent_writers(punto_banco, tmp_path, monkeypatch,
                                                      keep_small_deals):
     monkeypatch.setenv("EXACT_CACHE_DIR", str(tmp_path))
@@ -132,6 +133,7 @@ def test_disk_cache_round_trip_and_concurrent_writers(punto_banco, tmp_path, mon
         thread.start()
     for thread in threads:
         thread.join()
+    assert len(results) == 4  # a thread that met a CacheWarning (an error here) ends early
     stored = list(tmp_path.glob("*.compiled"))
     assert len(stored) == 1 and not list(tmp_path.glob(".*"))  # no temporary file left behind
     calls = []
@@ -139,9 +141,15 @@ def test_disk_cache_round_trip_and_concurrent_writers(punto_banco, tmp_path, mon
     assert not calls  # served from the cache
     shoe = Shoe.standard(2).remove("9 9 K")
     assert loaded.distribution(shoe) == results[0].distribution(shoe)
-    stored[0].write_bytes(b"torn")  # a damaged entry is compiled again
-    again = load_or_compile(deal, parts)
+    # the writers above warned of nothing (the mark above makes a CacheWarning
+    # an error); this damage, planted on purpose, is warned of once and compiled again
+    stored[0].write_bytes(b"torn")
+    with pytest.warns(CacheWarning, match="not an entry of this format") as caught:
+        again = load_or_compile(deal, parts)
+    assert len(caught) == 1
     assert again.distribution(shoe) == results[0].distribution(shoe)
+    rebuilt = load_or_compile(deal, parts, compile_deal=lambda d: calls.append(d))
+    assert not calls and rebuilt.distribution(shoe) == again.distribution(shoe)  # rewritten
 
 
 def test_shoes_whose_size_passes_int64_stay_exact(punto_banco):

@@ -18,6 +18,7 @@ import shlex
 import subprocess
 import sys
 import threading
+import time
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -586,6 +587,116 @@ def test_two_processes_building_the_same_entries_at_once(tmp_path) -> None:
     assert [run.returncode for run in runs] == [0] * 4
     assert {out for out, _ in outputs} == {"8281\n"} and all(not err for _, err in outputs)
     assert sorted(p.suffix for p in tmp_path.iterdir()) == [".compiled", ".compiled"]
+
+
+_CONTENDER = """
+import sys, time, warnings
+from functools import partial
+from pathlib import Path
+from exact.core.cards import Shoe
+from exact.engines import cache
+from exact.engines.compiled import CompiledDeal, _decode_compiled, _encode_compiled
+from exact.errors import CacheWarning
+from exact.games import get_game
+
+writer, start = sys.argv[1], Path(sys.argv[2])
+contenders, rounds = int(sys.argv[3]), int(sys.argv[4])
+warnings.simplefilter("error", CacheWarning)  # a warned read ends this process with it
+game = get_game("punto-banco")
+deal = game.deal(game.needs(["player_pair"]))
+fresh = CompiledDeal.compile(deal)
+encoded = _encode_compiled(fresh)
+if writer == "in-place":  # the control: no temporary file, the entry rewritten where it lies
+    def in_place(path, chunks):
+        data = b"".join(chunks)
+        path.parent.mkdir(exist_ok=True)
+        with open(path, "wb") as stream:
+            stream.write(data[:len(data) // 2])
+            stream.flush()
+            time.sleep(0.01)
+            stream.write(data[len(data) // 2:])
+    cache.write_atomically = in_place
+(start / str(time.time_ns())).touch()
+deadline = time.monotonic() + 60
+while len(list(start.iterdir())) < contenders and time.monotonic() < deadline:
+    time.sleep(0.002)  # every process writes and reads while the others do
+for _ in range(rounds):
+    cache.store("compiled", "contended", *encoded)
+    found = cache.load("compiled", "contended", partial(_decode_compiled, deal))
+    assert found is not None and list(found[0].records) == list(fresh.records)
+counts = found[0].distribution(Shoe.standard(1).remove("A 9 K KH")).counts
+print(sorted(map(repr, counts.items())))
+"""
+
+
+def _contend(tmp_path: Path, writer: str, contenders: int = 3, rounds: int = 25
+             ) -> list[tuple[int, str, str]]:
+    """``contenders`` processes, started together, each writing the same entry and reading it
+    back ``rounds`` times while the others do the same: (status, output, errors) of each."""
+    start = tmp_path / "start"
+    start.mkdir()
+    environment = {**os.environ, "EXACT_CACHE_DIR": str(tmp_path / "cache"),
+                   "PYTHONPATH": str(Path(__file__).parents[2])}
+    runs = [subprocess.Popen([sys.executable, "-c", _CONTENDER, writer, str(start),
+                              str(contenders), str(rounds)], env=environment,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for _ in range(contenders)]
+    outputs = [run.communicate(timeout=120) for run in runs]
+    return [(run.returncode, out, err) for run, (out, err) in zip(runs, outputs, strict=True)]
+
+
+def test_processes_writing_and_reading_one_entry_at_once_see_only_whole_entries(
+        punto_banco, tmp_path) -> None:
+    """Every read, in every process, while the others replace the entry again and again, is
+    a whole entry (no CacheWarning, which ends the process) equal to a fresh compilation;
+    the counts it gives are the direct enumerator's; one entry and no temporary file stay."""
+    from exact.core.enumerator import enumerate_rounds
+
+    deal = punto_banco.deal(punto_banco.needs(["player_pair"]))
+    direct = enumerate_rounds(deal, Shoe.standard(1).remove("A 9 K KH")).counts
+    results = _contend(tmp_path, "atomic")
+    assert [(status, err) for status, _, err in results] == [(0, "")] * len(results)
+    assert {out for _, out, _ in results} == {f"{sorted(map(repr, direct.items()))}\n"}
+    assert [p.name for p in (tmp_path / "cache").iterdir()] == ["contended.compiled"]
+
+
+def test_the_contention_catches_a_writer_that_rewrites_the_entry_in_place(tmp_path) -> None:
+    """The test above can fail: entries written where they lie (no temporary file) are read
+    torn by the other processes, which meet a CacheWarning."""
+    results = _contend(tmp_path, "in-place")
+    assert any(status != 0 and "CacheWarning" in err for status, _, err in results)
+
+
+_KILLED_WRITER = """
+import os, signal
+from exact.engines import cache
+os.replace = lambda *_: os.kill(os.getpid(), signal.SIGKILL)  # killed before the rename
+cache.store("light", "killed", {"n": 1}, {})
+"""
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a writer killed by SIGKILL")
+def test_a_killed_writers_temporary_file_is_never_read_and_is_removed_once_stale(
+        tmp_path) -> None:
+    environment = {**os.environ, "EXACT_CACHE_DIR": str(tmp_path),
+                   "PYTHONPATH": str(Path(__file__).parents[2])}
+    run = subprocess.run([sys.executable, "-c", _KILLED_WRITER], env=environment, timeout=60)
+    assert run.returncode < 0  # killed
+    [left] = tmp_path.iterdir()
+    assert left.name.startswith(".killed.light.")  # a whole entry, but under no entry's name
+    with cache_warnings() as caught, pytest.MonkeyPatch.context() as patch:
+        patch.setenv("EXACT_CACHE_DIR", str(tmp_path))
+        assert cache.load("light", "killed", lambda fields, _: fields) is None  # missing
+        live = tmp_path / ".killed.light.live"  # a writer still at work: kept
+        live.write_bytes(b"")
+        cache.store("light", "killed", {"n": 2}, {})
+        assert cache.load("light", "killed", lambda fields, _: fields) == ({"n": 2},)
+        assert {p.name for p in tmp_path.iterdir()} == {left.name, live.name, "killed.light"}
+        stale = time.time() - cache.STALE_TEMPORARY_SECONDS - 60
+        os.utime(left, (stale, stale))
+        cache.store("light", "killed", {"n": 3}, {})
+    assert caught == []
+    assert {p.name for p in tmp_path.iterdir()} == {live.name, "killed.light"}
 
 
 def test_a_small_deal_is_not_kept_on_disk(punto_banco, tmp_path, monkeypatch) -> None:
