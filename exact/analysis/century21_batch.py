@@ -175,7 +175,7 @@ class Century21Evaluator:
 
     def counts(self, shoes: Shoes, wider: type | None = None) -> dict[str, np.ndarray]:
         """The player's (shoes x outcomes) array of exact counts over ``N!/(N-6)!`` (``wider``
-        as in :meth:`CompiledDeal.batch_term_weights`: int64 or object to cross-check the
+        as in :meth:`CompiledDeal.batch_type`: int64 or object to cross-check the
         tiers)."""
         matrix = shoes if isinstance(shoes, np.ndarray) else counts_matrix(shoes)
         return {PLAYER: self.projection.counts(matrix, wider)[0]}

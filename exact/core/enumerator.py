@@ -161,11 +161,6 @@ class Distribution(Generic[RecordT]):
         return cls({r: c for r, c in counts.items() if c}, falling(shoe.size, deal.round_cards),
                    deal.round_cards, shoe.size)
 
-    def describe_unit(self) -> str:
-        n, r = self.shoe_size, self.round_cards
-        return (f"ordered sequences of {r} cards from a shoe of {n}: "
-                f"{n}!/({n}-{r})! = {self.total}")
-
 
 def enumerate_rounds(deal: Deal[RecordT], shoe: Shoe) -> Distribution[RecordT]:
     """Walk every deal of ``deal`` over the counts of ``shoe``; exact count per record.

@@ -403,7 +403,7 @@ def encode_tuples(items: Sequence[object]) -> tuple[list[object], np.ndarray]:
     >>> table, rows = encode_tuples([((1, "A"), False), ((1, "A"), 0)])
     >>> table, rows.tolist()
     ([1, 'A', [0, 1], False, 0], [[2, 3], [2, 4]])
-    >>> decode_tuples(table, rows)
+    >>> list(LazyTuples(table, rows))
     [((1, 'A'), False), ((1, 'A'), 0)]
     """
     import numpy as np
@@ -471,11 +471,6 @@ def _encode_column(parts: Sequence[object], reference: Callable[[object], int],
     out[:] = list(map(by_identity.__getitem__, identities))
 
 
-def decode_tuples(values: object, rows: np.ndarray) -> list[tuple[object, ...]]:
-    """The tuples of :func:`encode_tuples`, checked: every reference points backwards."""
-    return list(LazyTuples(values, rows))
-
-
 class LazyTuples(Sequence[tuple[object, ...]]):
     """The tuples of :func:`encode_tuples` as a sequence, checked at once (every reference
     points backwards, every row in range) but built only when first read: a command that
@@ -484,7 +479,7 @@ class LazyTuples(Sequence[tuple[object, ...]]):
 
     >>> table, rows = encode_tuples([((1, "A"), False), ((1, "A"), 0)])
     >>> lazy = LazyTuples(table, rows)
-    >>> len(lazy), lazy[1], list(lazy) == decode_tuples(table, rows)
+    >>> len(lazy), lazy[1], list(lazy) == [((1, 'A'), False), ((1, 'A'), 0)]
     (2, ((1, 'A'), 0), True)
     """
 

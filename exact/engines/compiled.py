@@ -13,7 +13,7 @@ cannot be drawn more often than it has cards), so each term, and every partial s
 by the denominator ``N!/(N-r)!``. When ``N**r`` fits in int64 the evaluation uses int64
 (bounding every intermediate product); otherwise it falls back to Python integers.
 
-Batches (:meth:`CompiledDeal.batch_term_weights`, :meth:`Projection.batch_counts`,
+Batches (:meth:`CompiledDeal.batch_type`, :meth:`Projection.batch_counts`,
 :class:`BatchProjection`) evaluate many shoes at once, a matrix of shoes x factors. Terms share
 prefixes of their (sorted) factor lists, so they are built as a trie, one multiplication per
 node. The number type is chosen per batch from the largest shoe ``N`` by an explicit bound:
@@ -250,25 +250,6 @@ class CompiledDeal(Generic[RecordT_co]):
             out[view] = (one_hot, np.array(rows, dtype=np.int64))
         return out
 
-    def batch_term_weights(self, counts: np.ndarray, wider: DTypeLike | None = None) -> np.ndarray:
-        """Exact weight of every term for every shoe of a batch.
-
-        ``counts`` is a (shoes x 53) integer matrix of card counts (:attr:`Shoe.counts` rows).
-        Returns a (terms x shoes) array whose number type follows the bound in the module
-        docstring (float64 holding exact integers, int64, or Python ints); ``wider`` may ask for
-        a wider type than the bound needs (int64 or object), e.g. to cross-check the tiers.
-        """
-        counts = check_batch(self.deal, counts)
-        sizes = shoe_sizes(counts)
-        unit = self.deal.round_cards
-        dtype = self.batch_type(sizes, wider)
-        level = self.batch_levels(counts, dtype)
-        _, ends = self._trie
-        weights: np.ndarray = np.empty((len(self.terms), counts.shape[0]), dtype=dtype)
-        for used, term_ids, nodes in ends:
-            weights[term_ids] = level[used][nodes] * rest_of_round(sizes, used, unit, dtype)
-        return weights
-
     def batch_type(self, sizes: np.ndarray, wider: DTypeLike | None = None) -> DTypeLike:
         """The number type of a batch of shoes of ``sizes`` cards (:func:`batch_dtype`), or the
         wider ``wider`` (int64 or object) when asked; ValueError if it cannot hold the batch."""
@@ -383,7 +364,7 @@ class Projection:
 
     def batch_counts(self, counts: np.ndarray) -> np.ndarray:
         """Exact counts per group for a batch of shoes: a (shoes x groups) array of int64 or
-        Python ints (see :meth:`CompiledDeal.batch_term_weights`)."""
+        Python ints (see :meth:`CompiledDeal.batch_type`)."""
         matrix = np.zeros((len(self.compiled.terms), self.groups), dtype=np.int64)
         np.add.at(matrix, (self.term, self.group), self.coefficient)
         return BatchProjection(self.compiled, matrix, (self.groups,)).counts(counts)[0]
@@ -434,7 +415,7 @@ class BatchProjection:
 
     def counts(self, counts: np.ndarray, wider: DTypeLike | None = None) -> list[np.ndarray]:
         """Per group set, a (shoes x groups) array of exact counts (int64, or Python ints when
-        the denominator exceeds int64); ``wider`` as in :meth:`CompiledDeal.batch_term_weights`.
+        the denominator exceeds int64); ``wider`` as in :meth:`CompiledDeal.batch_type`.
 
         Per depth ``u``, the coefficients times the trie level sum the ordered ``u``-card
         sequences of the rounds that use ``u`` cards, by group: non-negative integers at most
@@ -665,13 +646,3 @@ def _decode_compiled(deal: Deal[RecordT], fields: Fields, arrays: dict[str, np.n
             or (leaf_coefficient == 0).any():
         raise CorruptEntry("leaves malformed")
     return CompiledDeal(deal, factors, terms, records, leaf_term, leaf_record, leaf_coefficient)
-
-
-def _regroup_seen(seen: dict[int, int], old: View, new: View) -> dict[int, int]:
-    """Cards drawn so far, counted per class of a coarser view."""
-    if not old.refines(new):
-        raise ValueError(f"a deal may not look finer later: {old.attributes} -> {new.attributes}")
-    regrouped: dict[int, int] = defaultdict(int)
-    for index, count in seen.items():
-        regrouped[new.index[old.coarsen(old.labels[index], new)]] += count
-    return dict(regrouped)
