@@ -108,3 +108,25 @@ def test_staged_beyond_int64_equals_direct():
     for bet in PARSED:
         assert staged.bets[bet.id].counts == direct.bets[bet.id].counts
     assert sum(staged.bets["perfect-pairs"].counts) == falling(shoe.size, 6) > 2**63
+
+
+def test_gathered_and_sparse_excess_agree(monkeypatch):
+    """A batch of at most ``_GATHERED_SHOES`` shoes gathers the shared pairs' excess pair by
+    pair, a larger one takes one sparse product: both give the direct enumerator's counts."""
+    import numpy as np
+
+    from exact.engines import staged
+
+    shoes = [Shoe.from_counts(counts) for counts in (
+        {"AS": 2, "AH": 1, "9D": 2, "9S": 1, "KD": 2, "5C": 1},
+        {"AS": 3, "9D": 1, "9S": 2, "KD": 1, "KC": 1, "2H": 2},
+        {"AH": 1, "9D": 3, "KD": 2, "5C": 2, "5S": 1})]
+    deal = GAME.deal(GAME.needs(sorted({name for bet in PARSED for name in bet.features})))
+    expected = [[analyze(GAME, shoe, [bet], engine="direct").bets[bet.id].counts
+                 for bet in PARSED] for shoe in shoes]
+    for gathered in (len(shoes), 0):
+        monkeypatch.setattr(staged, "_GATHERED_SHOES", gathered)
+        counts = staged.StagedDeal(GAME, deal).counts(
+            PARSED, np.array([shoe.counts for shoe in shoes]))
+        assert [[tuple(map(int, per_bet[row])) for per_bet in counts]
+                for row in range(len(shoes))] == expected
