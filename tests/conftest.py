@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import gc
+
 import pytest
 from hypothesis import settings
 
@@ -92,3 +94,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     rank = {group: index for index, group in enumerate(LONG_GROUPS)}
     items.sort(key=lambda item: rank.get(group_of(item.nodeid).rpartition("/")[2],
                                          len(rank)))  # stable: the rest keep their order
+
+
+# --- A worker's end (pytest -n) -----------------------------------------------------------------
+# When every worker has reported, xdist tells them to stop, and execnet gives a worker 5 s to
+# finish before it sends itself SIGINT: the KeyboardInterrupt then lands in whatever runs,
+# often hypothesis's gc callback (a PytestUnraisableExceptionWarning at the end of the run),
+# and the controller waits its 10 s for the worker. What a worker still does then is mostly
+# pytest's last full garbage collections, seconds each over the millions of objects the game
+# caches hold. So a worker collects before it reports (no deadline runs yet; its cyclic garbage
+# is collected and any error in a finalizer reported as before) and freezes what survives: the
+# collections after it scan only what is created later.
+@pytest.hookimpl(trylast=True)  # after the session fixtures' teardown, before xdist reports
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if hasattr(session.config, "workerinput"):  # an xdist worker
+        gc.collect()
+        gc.freeze()

@@ -42,10 +42,16 @@ from exact.analysis.century21_batch import (
 from exact.analysis.removal import RemovalTable
 from exact.analysis.simulation import Edges, SimulationConfig, SimulationError, representatives
 from exact.core.cards import CARDS, Card
-from exact.core.enumerator import Record, deal_from_cards
+from exact.core.enumerator import deal_from_cards
 from exact.core.parsing import load_toml
 from exact.errors import RuleError
-from exact.games.century21.game import ROUND_CARDS, Century21, card_class, record_outcome
+from exact.games.century21.game import (
+    ROUND_CARDS,
+    Century21,
+    Century21Record,
+    card_class,
+    record_outcome,
+)
 from exact.games.century21.rules import Rules
 
 OPTIONS = ("rules", "strategy", "information")
@@ -61,7 +67,8 @@ def rules_from_text(text: str, source: str = "--rules") -> Rules:
 
 
 class Century21Play:
-    """The player's wager on real shoes (module docstring)."""
+    """The player's wager on real shoes (module docstring): a
+    ``ShoePlay[Century21Record]``."""
 
     round_cards = ROUND_CARDS
     tag_keys = CLASS_KEYS
@@ -91,7 +98,7 @@ class Century21Play:
         self.names = {wager: names[wager] for wager in config.bet_ids or names}
         self.card_class = np.array([card_class(card) for card in CARDS], dtype=np.int64)
         self._cards = representatives(self.card_class.tolist())
-        self._outcomes: dict[Record, Fraction] = {}
+        self._outcomes: dict[Century21Record, Fraction] = {}
 
     @property
     def _fee_per_unit(self) -> Fraction:
@@ -100,7 +107,7 @@ class Century21Play:
     def tag_key(self, card: Card) -> str | None:
         return class_key(card.rank)
 
-    def read_round(self, classes: tuple[int, ...]) -> tuple[Record, int]:
+    def read_round(self, classes: tuple[int, ...]) -> tuple[Century21Record, int]:
         return deal_from_cards(self.evaluator.deal, [self._cards[c] for c in classes])
 
     def edges(self, compositions: np.ndarray) -> Edges:
@@ -114,13 +121,13 @@ class Century21Play:
         return {wager: after if wager == AFTER else (gross, denominators)
                 for wager in self.names}
 
-    def pays(self, records: Sequence[Record]) -> dict[str, list[Fraction]]:
+    def pays(self, records: Sequence[Century21Record]) -> dict[str, list[Fraction]]:
         gross = [self._pay(record) for record in records]
         fee = self._fee_per_unit
         return {wager: [pay - fee for pay in gross] if wager == AFTER else gross
                 for wager in self.names}
 
-    def _pay(self, record: Record) -> Fraction:
+    def _pay(self, record: Century21Record) -> Fraction:
         # a few hundred distinct hands recur: each is settled once per process
         pay = self._outcomes.get(record)
         if pay is None:

@@ -50,7 +50,7 @@ import numpy as np
 from exact.analysis.bet_analysis import game_bets
 from exact.analysis.removal import RANK_WEIGHTS, RemovalTable, effects_of_removal
 from exact.core.cards import CARDS, JOKER, JOKER_ID, RANKS, Card, Shoe, View
-from exact.core.enumerator import Record
+from exact.core.enumerator import Record, RecordT
 from exact.core.parsing import MAX_SIMULATED_CARDS, MAX_SIMULATED_DECKS, MAX_SIMULATED_SHOES
 from exact.engines.batch import BetEvaluator, supported_bets
 from exact.errors import ShoeError
@@ -129,9 +129,12 @@ Integers = Sequence[int] | np.ndarray  # exact integers: a list, or an int64 or 
 Edges = Mapping[str, tuple[Integers, Integers]]  # wager -> (numerators, denominators)
 
 
-class ShoePlay(Protocol):
+class ShoePlay(Protocol[RecordT]):
     """A game's wagers on real shoes. Rounds are read from sequences of card *classes* (the
-    attributes the wagers and the deal see): the engine reads each distinct one once."""
+    attributes the wagers and the deal see): the engine reads each distinct one once.
+
+    Type parameter: ``RecordT``, the type of the rounds the play reads and then settles (the
+    engine only carries them from one to the other, so holds any play: ``ShoePlay[Any]``)."""
 
     # (read-only members, so that a play may hold them as a dict, a tuple or a string)
     @property
@@ -159,14 +162,14 @@ class ShoePlay(Protocol):
     def tag_key(self, card: Card) -> str | None:
         """The tag key of a card (None: tagged 0)."""
 
-    def read_round(self, classes: tuple[int, ...]) -> tuple[Record, int]:
+    def read_round(self, classes: tuple[int, ...]) -> tuple[RecordT, int]:
         """The round dealt from cards of these classes (in dealing order) and the cards it
         used; it must depend on the first ``used`` classes only."""
 
     def edges(self, compositions: np.ndarray) -> Edges:
         """Exact expected value per unit of every wager for each row of 53 card counts."""
 
-    def pays(self, records: Sequence[Record]) -> Mapping[str, Sequence[Fraction]]:
+    def pays(self, records: Sequence[RecordT]) -> Mapping[str, Sequence[Fraction]]:
         """Every wager's pay per unit on each round read."""
 
     def removal(self) -> RemovalTable:
@@ -315,22 +318,22 @@ OWN_PLAYS: dict[str, tuple[str, str]] = {
 
 # --- one worker's job --------------------------------------------------------------------------
 # per process: the play of a configuration and the rounds it has read, keyed by class prefix
-_WORKERS: dict[SimulationConfig, tuple[ShoePlay, dict[tuple[int, ...], tuple]]] = {}
+_WORKERS: dict[SimulationConfig, tuple[ShoePlay[Any], dict[tuple[int, ...], tuple]]] = {}
 
 
-def shoe_play(config: SimulationConfig) -> ShoePlay:
+def shoe_play(config: SimulationConfig) -> ShoePlay[Any]:
     """The play of ``config``'s game (its own, or :class:`BetPlay`), built once
     per process; checks the settings."""
     return _setup(config)[0]
 
 
-def _setup(config: SimulationConfig) -> tuple[ShoePlay, dict[tuple[int, ...], tuple]]:
+def _setup(config: SimulationConfig) -> tuple[ShoePlay[Any], dict[tuple[int, ...], tuple]]:
     key = config.play_key
     if key not in _WORKERS:
         game = get_game(config.game)
         if game.id in OWN_PLAYS:
             module, name = OWN_PLAYS[game.id]
-            play: ShoePlay = getattr(import_module(module), name)(game, config)
+            play: ShoePlay[Any] = getattr(import_module(module), name)(game, config)
         else:
             play = (game.shoe_play(config) if isinstance(game, OwnShoePlay)
                     else BetPlay(game, config))
@@ -411,8 +414,8 @@ def _labels_in(record: object) -> int:
     return 0
 
 
-def _read(play: ShoePlay, rounds_seen: dict[tuple[int, ...], tuple], key: tuple[int, ...]
-          ) -> tuple[Record, int]:
+def _read(play: ShoePlay[RecordT], rounds_seen: dict[tuple[int, ...], tuple],
+          key: tuple[int, ...]) -> tuple[RecordT, int]:
     """The round of a window of classes: a round depends on its first ``used`` cards only, so
     it is kept under that prefix and read once per process."""
     for length in range(1, len(key) + 1):
@@ -436,7 +439,7 @@ class _Shoe:
     true_counts: list[np.ndarray] = field(default_factory=list)
 
 
-def _deal_shoe(play: ShoePlay, rounds_seen: dict, rules: ShoeRules,
+def _deal_shoe(play: ShoePlay[Any], rounds_seen: dict, rules: ShoeRules,
                seed: np.random.SeedSequence, tag_of_card: np.ndarray) -> _Shoe:
     order = np.random.default_rng(seed).permutation(np.repeat(np.arange(len(CARDS)), play.full))
     position, shown = _burn(rules, order)

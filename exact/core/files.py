@@ -5,8 +5,9 @@ Layer: core, the lowest; it imports only the core and :mod:`exact.errors`.
 Every file the toolkit writes for a user goes through :func:`write_file`:
 
 * the text is written to a temporary file beside the real target, then renamed over it, so a
-  reader sees the old file or the new one, never half of one, and a failure leaves the old
-  file as it was;
+  reader sees the old file or the new one, never half of one, and a failure (Ctrl-C too)
+  leaves the old file as it was and no temporary file (:func:`replace_atomically`, which the
+  disk cache writes its entries with as well);
 * a symbolic link is followed to the file it names (the link itself is kept); a link to a
   missing file, or a loop of links, is refused;
 * the target must be a regular file or absent: a directory, a device (``/dev/null``,
@@ -32,9 +33,11 @@ exact.errors.OutputError: cannot write ...: it is a directory, not a regular fil
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import secrets
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 
 from exact.errors import OutputError as OutputError
@@ -100,36 +103,64 @@ def write_file(path: str | os.PathLike[str], content: str | bytes) -> None:
     module's docstring for what is followed, refused and kept)."""
     data = content.encode("utf-8") if isinstance(content, str) else content
     target, status = target_of(path)
-    handle, temporary = _temporary(target, path)
     try:
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                if status is not None:  # a replaced file keeps its mode (and owner if we may)
-                    os.fchmod(stream.fileno(), stat.S_IMODE(status.st_mode))
-                    if (status.st_uid, status.st_gid) != (os.geteuid(), os.getegid()):
-                        with contextlib.suppress(PermissionError):
-                            os.fchown(stream.fileno(), status.st_uid, status.st_gid)
-                stream.write(data)
-                stream.flush()
-                os.fsync(stream.fileno())
-            os.replace(temporary, target)
-        except OSError as error:
-            raise OutputError(f"cannot write {shown(path)}: {error.strerror or error}") from None
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+        replace_atomically(target, [data], like=status)
+    except OSError as error:
+        raise OutputError(f"cannot write {shown(path)}: {error.strerror or error}") from None
 
 
-def _temporary(target: Path, path: str | os.PathLike[str]) -> tuple[int, str]:
+def replace_atomically(target: Path, chunks: Iterable[bytes], *, new_mode: int = 0o666,
+                       like: os.stat_result | None = None) -> None:
+    """Write ``chunks`` to a new file beside ``target`` and move it over ``target``: a
+    reader sees the old file or the whole new one, never part of one, also after a power loss
+    (the data reach the disk before the name does).
+
+    The new file is created with ``new_mode`` less the umask (the default, 0666, is what any
+    program gives a new file; mkstemp would give 0600), or, given ``like`` (the status of the
+    file replaced), with that file's mode and, if we may, its owner. Its name is
+    ``.<target name>.<random>.tmp``, which no reader of ``target`` opens.
+
+    Raises OSError; on it, or on any other exception (a chunk iterator's error, Ctrl-C), the
+    target is left as it was and the temporary file removed. The caller decides what an
+    error means (a user's file: a one-line error; the cache: nothing)."""
+    handle, temporary = _temporary(target, new_mode)
+    moved = False
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            if like is not None:
+                _keep_mode_and_owner(stream.fileno(), like)
+            for chunk in chunks:
+                stream.write(chunk)
+            stream.flush()
+            # the data on disk before the name: else a power loss soon after the rename can
+            # leave an empty file in place of the old one
+            os.fsync(stream.fileno())
+        os.replace(temporary, target)
+        moved = True
+    finally:
+        # only a file not moved into place is removed: once moved, its name is free and may
+        # already be another writer's temporary file
+        if not moved:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+
+
+def _keep_mode_and_owner(handle: int, status: os.stat_result) -> None:
+    os.fchmod(handle, stat.S_IMODE(status.st_mode))
+    if (status.st_uid, status.st_gid) != (os.geteuid(), os.getegid()):
+        with contextlib.suppress(PermissionError):  # only root may give a file away
+            os.fchown(handle, status.st_uid, status.st_gid)
+
+
+def _temporary(target: Path, mode: int) -> tuple[int, str]:
     """A new file beside ``target`` (same file system, so the rename is atomic), created with
-    mode 0666 so that the umask gives it the usual permissions (mkstemp would give 0600)."""
+    ``mode`` for the umask to reduce; raises OSError."""
     for _ in range(100):
         name = str(target.parent / f".{target.name}.{secrets.token_hex(4)}.tmp")
         try:
-            return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666), name
+            return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode), name
         except FileExistsError:
             continue
         except OSError as error:
-            raise OutputError(f"cannot write {shown(path)}: {error.strerror} "
-                              f"({shown(target.parent)})") from None
-    raise OutputError(f"cannot write {shown(path)}: no free temporary name beside it")
+            raise OSError(error.errno, f"{error.strerror} ({shown(target.parent)})") from None
+    raise FileExistsError(errno.EEXIST, "no free temporary name beside it")

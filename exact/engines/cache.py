@@ -32,11 +32,12 @@ also compute it); even a forged entry can do no more than a well-formed one: dat
 for shape and range, never code.
 
 Writing is best effort (a cache that cannot be written only costs the next run the work) and
-atomic: a temporary file beside the entry (``.<entry name>.<random>``, which no reader opens),
-flushed to disk and moved into place with :func:`os.replace`, so that processes building the
-same entry at once (test or simulation workers) each leave a complete file and a reader sees
-either the old entry or a new one, never a torn one (after a power loss too: at worst the
-entry is missing, and built again silently).
+atomic (:func:`exact.core.files.replace_atomically`): a temporary file beside the entry
+(``.<entry name>.<random>.tmp``, which no reader opens), flushed to disk and moved into place
+with :func:`os.replace`, so that processes building the same entry at once (test or
+simulation workers) each leave a complete file and a reader sees either the old entry or a new
+one, never a torn one (after a power loss too: at worst the entry is missing, and built again
+silently).
 """
 
 from __future__ import annotations
@@ -50,10 +51,9 @@ import json
 import os
 import re
 import stat
-import tempfile
 import time
 import warnings
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from math import prod
@@ -64,6 +64,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast, overload
 from exact import __version__
 from exact.core.cards import Label, Shoe, View
 from exact.core.enumerator import Deal, Record, check_shoe, falling, without_collections
+from exact.core.files import replace_atomically
 from exact.errors import CacheWarning as CacheWarning
 from exact.errors import CorruptEntry as CorruptEntry
 from exact.errors import one_line
@@ -253,34 +254,20 @@ def read_entry(path: Path, kind: str, key: str) -> tuple[Fields, Arrays]:
     return fields, arrays
 
 
-def write_atomically(path: Path, chunks: Sequence[bytes]) -> None:
+def write_atomically(path: Path, chunks: Iterable[bytes]) -> None:
     """Write through a temporary file beside ``path`` moved into place, so concurrent writers
     never leave a torn file; best effort: an unwritable cache only costs the next run the
     work.
 
-    The temporary file is ``.<entry name>.<random>``: no reader opens it (entries are read by
-    their exact name) and the next write of the entry removes one that a killed writer left
-    more than :data:`STALE_TEMPORARY_SECONDS` ago."""
+    The temporary file is ``.<entry name>.<random>.tmp``: no reader opens it (entries are
+    read by their exact name) and the next write of the entry removes one that a killed writer
+    left more than :data:`STALE_TEMPORARY_SECONDS` ago. An interrupt (Ctrl-C) stops the run with
+    no temporary file left behind."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+        # 0600: an entry is private to its user (as tempfile.mkstemp made them)
+        replace_atomically(path, chunks, new_mode=0o600)
     except OSError:
-        return
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.writelines(chunks)
-            stream.flush()
-            # the data on disk before the name: else a power loss soon after the rename can
-            # leave an empty entry in place (a warning and a rebuild on the next run)
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException as error:
-        # only a file not moved into place is removed: once moved, its name is free and
-        # may already be another writer's temporary file
-        with contextlib.suppress(OSError):
-            Path(temporary).unlink(missing_ok=True)
-        if not isinstance(error, OSError):
-            raise  # an interrupt: the run stops, with no temporary file left behind
         return
     _remove_stale_temporaries(path)
 

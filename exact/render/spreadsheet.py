@@ -37,6 +37,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from exact.analysis.statistics import BetTable
+from exact.core.files import OutputError, write_file
 from exact.errors import SpreadsheetError as SpreadsheetError
 
 # The creation date written when SOURCE_DATE_EPOCH is unset: constant, so same inputs give
@@ -302,24 +303,10 @@ def report_workbook(out_dir: Path, title: str, lines: Sequence[str],
 
 
 def write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` whole or not at all (a temporary file in the same folder,
-    then renamed over it)."""
-    import tempfile
-
-    directory = Path(path).resolve().parent
-    if not directory.is_dir():
-        raise SpreadsheetError(f"cannot write {path}: no directory {directory}")
-    handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{Path(path).name}.")
+    """Write ``data`` to ``path`` as every file a user names is written
+    (:func:`exact.core.files.write_file`: whole or not at all, a link followed, a device or
+    directory refused, a replaced file's mode kept); raises :class:`SpreadsheetError`."""
     try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(temporary, 0o666 & ~mask)  # as an ordinary new file, not mkstemp's 0600
-        os.replace(temporary, path)
-    except OSError as error:
-        Path(temporary).unlink(missing_ok=True)
-        raise SpreadsheetError(f"cannot write {path}: {error.strerror or error}") from None
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+        write_file(path, data)
+    except OutputError as error:
+        raise SpreadsheetError(str(error)) from None

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from exact.cli.app import main
-from exact.core.files import OutputError, write_file
+from exact.core.files import OutputError, replace_atomically, write_file
 
 # the cheapest command with an output: the tie on one deck
 COMMAND = ["analyze", "punto-banco", "--decks", "1", "--bet", "tie", "--json"]
@@ -198,6 +198,84 @@ def test_write_file_api(tmp_path: Path) -> None:
         write_file(tmp_path, "x")
     with pytest.raises(OutputError, match=r"/a\\nb':"):  # a newline in a name stays one line
         write_file(tmp_path / "missing" / "a\nb", "x")
+
+
+class _Failure(Exception):
+    pass
+
+
+def _chunks_then(error: BaseException):
+    yield b"new, first half\n"
+    raise error
+
+
+def _raising(error: BaseException):
+    def fail(*_: object) -> None:
+        raise error
+    return fail
+
+
+# Where the core writer can fail, and with what: an OSError (a full disk), another error of
+# the caller's (its chunks), Ctrl-C; each before anything is in place.
+_FAILURES = {
+    "chunks raise": lambda patch: _chunks_then(_Failure()),
+    "chunks interrupted": lambda patch: _chunks_then(KeyboardInterrupt()),
+    "fsync fails": lambda patch: (patch.setattr(os, "fsync", _raising(OSError(28, "full"))),
+                                  [b"new\n"])[1],
+    "replace fails": lambda patch: (patch.setattr(os, "replace", _raising(OSError(13, "no"))),
+                                    [b"new\n"])[1],
+    "replace interrupted": lambda patch: (
+        patch.setattr(os, "replace", _raising(KeyboardInterrupt())), [b"new\n"])[1],
+}
+
+
+@pytest.mark.parametrize("failure", _FAILURES)
+def test_the_core_writer_leaves_the_old_file_and_no_temporary_on_any_failure(
+        tmp_path: Path, monkeypatch, failure: str) -> None:
+    target = tmp_path / "out.bin"
+    target.write_bytes(b"old\n")
+    with monkeypatch.context() as patch:
+        chunks = _FAILURES[failure](patch)
+        with pytest.raises((OSError, _Failure, KeyboardInterrupt)) as caught:
+            replace_atomically(target, chunks)
+    assert caught.type is not OSError or "fails" in failure  # the caller's error, unchanged
+    assert [p.name for p in tmp_path.iterdir()] == ["out.bin"]  # no temporary, of any name
+    assert target.read_bytes() == b"old\n"
+
+
+def test_the_core_writer_writes_every_chunk_with_the_mode_asked(tmp_path: Path) -> None:
+    target = tmp_path / "out.bin"
+    saved = os.umask(0o027)
+    try:
+        replace_atomically(target, iter([b"a", b"", b"bc"]))
+        assert target.read_bytes() == b"abc"
+        assert stat.S_IMODE(target.stat().st_mode) == 0o640  # 0666 less the umask
+        private = tmp_path / "private"
+        replace_atomically(private, [b"x"], new_mode=0o600)  # the cache's entries
+        assert stat.S_IMODE(private.stat().st_mode) == 0o600
+        private.chmod(0o604)
+        replace_atomically(private, [b"y"], like=private.stat())  # a replaced file's mode kept
+        assert stat.S_IMODE(private.stat().st_mode) == 0o604 and private.read_bytes() == b"y"
+    finally:
+        os.umask(saved)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.bin", "private"]
+
+
+def test_a_workbook_is_written_as_every_user_file(tmp_path: Path) -> None:
+    """The spreadsheet writer refuses what write_file refuses (a directory; a device, which
+    replaced by root would be lost) with its own typed error, and follows a link."""
+    from exact.render.spreadsheet import SpreadsheetError, write_bytes
+
+    with pytest.raises(SpreadsheetError, match="a directory"):
+        write_bytes(tmp_path, b"PK")
+    if os.path.exists("/dev/null"):
+        with pytest.raises(SpreadsheetError, match="character device"):
+            write_bytes(Path("/dev/null"), b"PK")
+    real, link = tmp_path / "real.xlsx", tmp_path / "link.xlsx"
+    real.write_bytes(b"old")
+    link.symlink_to(real)
+    write_bytes(link, b"PK")
+    assert link.is_symlink() and real.read_bytes() == b"PK" and leftovers(tmp_path) == []
 
 
 def test_reports_out_that_is_a_file_is_one_line(tmp_path: Path, capsys) -> None:

@@ -44,7 +44,7 @@ from typing import Any, ClassVar, Literal, NamedTuple, cast, get_args
 import numpy as np
 
 from exact.core.cards import JOKER, Card, Label, Shoe
-from exact.core.enumerator import Draw, Record, falling
+from exact.core.enumerator import Draw, falling
 from exact.engines.strategy_games import InfoSet as StrategySet
 from exact.engines.strategy_games import (
     Leaf,
@@ -811,11 +811,10 @@ def _choices(strategy: Strategy) -> tuple[tuple[StrategySet, str], ...]:
     return tuple(chosen)
 
 
-def record_outcome(rules: Rules, record: Record) -> tuple[str, Fraction]:
-    """(how, pay) of a record of :class:`Century21Deal` (a :data:`Century21Record`: player's
-    classes, dealer's classes, whether the dealer stopped before the draws)."""
-    # the engines hand back any deal's records; this deal's are Century21Records
-    player, dealer, stopped = cast(Century21Record, record)
+def record_outcome(rules: Rules, record: Century21Record) -> tuple[str, Fraction]:
+    """(how, pay) of a record of :class:`Century21Deal` (player's classes, dealer's classes,
+    whether the dealer stopped before the draws)."""
+    player, dealer, stopped = record
     p = two_card_state(*player[:2])
     d = two_card_state(*dealer[:2])
     if len(player) == 3:
