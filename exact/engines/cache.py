@@ -43,7 +43,6 @@ silently).
 from __future__ import annotations
 
 import contextlib
-import glob
 import hashlib
 import hmac
 import io
@@ -104,6 +103,7 @@ MAX_ENTRY_BYTES = 64 * 2**20
 MAX_METADATA_BYTES = 8 * 2**20
 _MAGIC = b"exact-cache 2\n"
 STALE_TEMPORARY_SECONDS = 3600  # a writer's temporary file this old: its writer was killed
+_KEYED_ENTRY = r"[0-9a-f]{64}\.[a-z][a-z-]*"  # <cache_key>.<kind>: a name only this cache writes
 _PLAIN_KINDS = "biuf"  # bool, signed and unsigned integers, floats: plain numbers
 _DECIMAL = re.compile(r"-?[0-9]{1,4300}")  # Python's own int-to-text limit
 _WARNED: set[str] = set()
@@ -260,9 +260,10 @@ def write_atomically(path: Path, chunks: Iterable[bytes]) -> None:
     work.
 
     The temporary file is ``.<entry name>.<random>.tmp``: no reader opens it (entries are
-    read by their exact name) and the next write of the entry removes one that a killed writer
-    left more than :data:`STALE_TEMPORARY_SECONDS` ago. An interrupt (Ctrl-C) stops the run with
-    no temporary file left behind."""
+    read by their exact name), and every write removes those that killed writers left more than
+    :data:`STALE_TEMPORARY_SECONDS` ago, of this entry or of any entry keyed by
+    :func:`cache_key` (other files in the folder are never touched). An interrupt (Ctrl-C)
+    stops the run with no temporary file left behind."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         # 0600: an entry is private to its user (as tempfile.mkstemp made them)
@@ -273,14 +274,18 @@ def write_atomically(path: Path, chunks: Iterable[bytes]) -> None:
 
 
 def _remove_stale_temporaries(path: Path) -> None:
-    """Remove the temporary files of ``path``'s entry that killed writers left behind (a live
-    writer finishes within seconds; one removed under it only fails to write, quietly)."""
+    """Remove the temporary files that killed writers left behind: of ``path``'s entry, or of
+    any entry named by a :func:`cache_key` (a live writer finishes within seconds; one removed
+    under it only fails to write, quietly). Those of keyed entries are found whatever entry
+    the run writes, so a leftover of an entry only ever read again does not stay for good."""
     now = time.time()
+    mine = re.compile(rf"\.{re.escape(path.name)}\..+|\.{_KEYED_ENTRY}\..+\.tmp")
     try:
-        for leftover in path.parent.glob(f".{glob.escape(path.name)}.*"):
-            with contextlib.suppress(OSError):
-                if now - leftover.lstat().st_mtime > STALE_TEMPORARY_SECONDS:
-                    leftover.unlink()
+        for leftover in path.parent.iterdir():
+            if mine.fullmatch(leftover.name):
+                with contextlib.suppress(OSError):
+                    if now - leftover.lstat().st_mtime > STALE_TEMPORARY_SECONDS:
+                        leftover.unlink()
     except OSError:
         pass
 

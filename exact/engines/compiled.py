@@ -82,7 +82,8 @@ _BLOCK = 64  # shoes per block of a batch: its trie levels stay in the cache (~2
 Factor = tuple[View, int, int]  # (view, class index, offset)
 
 
-@dataclass
+# frozen: never reassigned, as its record type is covariant; eq=False: arrays have no ==
+@dataclass(frozen=True, eq=False)
 class CompiledDeal(Generic[RecordT_co]):
     """A deal compiled to integer coefficients over products of class counts.
 
@@ -103,9 +104,17 @@ class CompiledDeal(Generic[RecordT_co]):
         factor_id: dict[tuple[int, int, int], int] = {}  # (view number, class, offset)
         term_id: dict[tuple[tuple[int, ...], int], int] = {}
         record_id: dict[RecordT, int] = {}
-        # One object for equal parts of different records (a Banker hand beside many Player
-        # hands): fewer objects alive, and the disk cache encodes each object once.
-        parts: dict[object, object] = {}
+        # One object for the tuple parts of different records made of the same objects (a
+        # Banker hand of the view's labels beside many Player hands): fewer objects alive, and
+        # the disk cache encodes each object once. Known by their items' identities, which is
+        # cheaper than hashing them and never merges parts that are equal across types
+        # (True == 1); every item stays alive in the part kept, so no identity is reused.
+        tuples: dict[tuple[int, ...], tuple[object, ...]] = {}
+
+        def shared(part: object) -> object:
+            if type(part) is tuple:
+                return tuples.setdefault(tuple(map(id, part)), part)
+            return part
         leaves: dict[tuple[int, int], int] = defaultdict(int)
 
         # per view met: its number in the factor keys, the classes a draw may take, its
@@ -127,9 +136,9 @@ class CompiledDeal(Generic[RecordT_co]):
                 record = deal.record(state)
                 number = record_id.get(record)
                 if number is None:
-                    if type(record) is tuple:  # equal parts made one object: see ``parts``
-                        # (a plain tuple equal to the record: the same record type)
-                        record = cast(RecordT, tuple([parts.setdefault(p, p) for p in record]))
+                    if type(record) is tuple:  # tuple parts made one object: see ``tuples``
+                        # (a plain tuple of parts of the same types: the same record type)
+                        record = cast(RecordT, tuple([shared(part) for part in record]))
                     number = record_id[record] = len(record_id)
                 leaves[term, number] += coefficient
                 return
@@ -165,7 +174,7 @@ class CompiledDeal(Generic[RecordT_co]):
         # The recursive closure refers to itself, so it and the tables it holds are freed only
         # by the collector, which would then walk a hundred thousand records again (they hold
         # Labels, which it never skips): emptied now, only the small cycle is left to it.
-        for table in (factor_id, term_id, record_id, leaves):
+        for table in (factor_id, term_id, record_id, leaves, tuples):
             table.clear()
         return compiled
 

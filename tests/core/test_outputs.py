@@ -216,17 +216,21 @@ def _raising(error: BaseException):
 
 
 # Where the core writer can fail, and with what: an OSError (a full disk), another error of
-# the caller's (its chunks), Ctrl-C; each before anything is in place.
+# the caller's (its chunks), Ctrl-C; each before anything is in place. Each case plants its
+# error and returns the chunks to write.
 _FAILURES = {
-    "chunks raise": lambda patch: _chunks_then(_Failure()),
-    "chunks interrupted": lambda patch: _chunks_then(KeyboardInterrupt()),
-    "fsync fails": lambda patch: (patch.setattr(os, "fsync", _raising(OSError(28, "full"))),
-                                  [b"new\n"])[1],
-    "replace fails": lambda patch: (patch.setattr(os, "replace", _raising(OSError(13, "no"))),
-                                    [b"new\n"])[1],
-    "replace interrupted": lambda patch: (
-        patch.setattr(os, "replace", _raising(KeyboardInterrupt())), [b"new\n"])[1],
+    "chunks raise": lambda patch, error: _chunks_then(error),
+    "chunks interrupted": lambda patch, error: _chunks_then(error),
+    "fsync fails": lambda patch, error: (patch.setattr(os, "fsync", _raising(error)),
+                                         [b"new\n"])[1],
+    "replace fails": lambda patch, error: (patch.setattr(os, "replace", _raising(error)),
+                                           [b"new\n"])[1],
+    "replace interrupted": lambda patch, error: (patch.setattr(os, "replace", _raising(error)),
+                                                 [b"new\n"])[1],
 }
+_ERRORS = {"chunks raise": _Failure, "chunks interrupted": KeyboardInterrupt,
+           "fsync fails": lambda: OSError(28, "full"), "replace fails": lambda: OSError(13, "no"),
+           "replace interrupted": KeyboardInterrupt}
 
 
 @pytest.mark.parametrize("failure", _FAILURES)
@@ -234,11 +238,12 @@ def test_the_core_writer_leaves_the_old_file_and_no_temporary_on_any_failure(
         tmp_path: Path, monkeypatch, failure: str) -> None:
     target = tmp_path / "out.bin"
     target.write_bytes(b"old\n")
+    planted = _ERRORS[failure]()
     with monkeypatch.context() as patch:
-        chunks = _FAILURES[failure](patch)
-        with pytest.raises((OSError, _Failure, KeyboardInterrupt)) as caught:
+        chunks = _FAILURES[failure](patch, planted)
+        with pytest.raises(BaseException) as caught:
             replace_atomically(target, chunks)
-    assert caught.type is not OSError or "fails" in failure  # the caller's error, unchanged
+    assert caught.value is planted  # the caller's error, unchanged
     assert [p.name for p in tmp_path.iterdir()] == ["out.bin"]  # no temporary, of any name
     assert target.read_bytes() == b"old\n"
 

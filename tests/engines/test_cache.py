@@ -694,9 +694,16 @@ def test_a_killed_writers_temporary_file_is_never_read_and_is_removed_once_stale
         assert {p.name for p in tmp_path.iterdir()} == {left.name, live.name, "killed.light"}
         stale = time.time() - cache.STALE_TEMPORARY_SECONDS - 60
         os.utime(left, (stale, stale))
+        # another keyed entry's leftover goes too (that entry may only ever be read again);
+        # a file of the folder this cache did not name stays, however old
+        other = tmp_path / f".{cache.cache_key(['other'])}.compiled.x1y2.tmp"
+        foreign = tmp_path / ".notes.txt.x1y2.tmp"
+        for planted in (other, foreign):
+            planted.write_bytes(b"")
+            os.utime(planted, (stale, stale))
         cache.store("light", "killed", {"n": 3}, {})
     assert caught == []
-    assert {p.name for p in tmp_path.iterdir()} == {live.name, "killed.light"}
+    assert {p.name for p in tmp_path.iterdir()} == {live.name, foreign.name, "killed.light"}
 
 
 def test_a_small_deal_is_not_kept_on_disk(punto_banco, tmp_path, monkeypatch) -> None:

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exact.core.cards import CARDS, SUITS, Shoe
-from exact.core.enumerator import falling
+from exact.core.enumerator import enumerate_rounds, falling
 from exact.errors import ShoeError
 from exact.reference.punto_banco import brute_force
 
@@ -171,14 +171,61 @@ def test_the_benchmarks_naive_enumerator_agrees_with_the_engine(punto_banco):
     assert list(result.counts) == [count(1)[side] for side in ("banker", "tie", "player")]
 
 
-def test_compiled_records_share_their_equal_parts(punto_banco):
-    """The compile walk makes equal parts of different records one object (a Banker hand beside
+def test_compiled_records_share_their_equal_hands(punto_banco):
+    """The compile walk makes equal hands of different records one object (a Banker hand beside
     many Player hands), which keeps memory down and lets the disk cache encode each part once;
-    the records themselves stay distinct and equal to the direct walk's."""
+    every record the direct walk meets is there, part for part of the same types."""
     from exact.engines.compiled import CompiledDeal
 
-    needs = punto_banco.needs(["winner", "player_pair"])
-    compiled = CompiledDeal.compile(punto_banco.deal(needs))
+    deal = punto_banco.deal(punto_banco.needs(["winner", "player_pair"]))
+    compiled = CompiledDeal.compile(deal)
     parts = [part for record in compiled.records for part in record]
     assert len(set(compiled.records)) == len(compiled.records)
     assert len({id(part) for part in parts}) == len(set(parts)) < len(parts) // 10
+    index = {record: record for record in compiled.records}
+    for record in enumerate_rounds(deal, Shoe.standard(1)).counts:
+        assert _types(index[record]) == _types(record)
+
+
+def _types(value: object) -> object:
+    """The types of a record's parts, all the way down (``True == 1``: equality cannot tell)."""
+    if isinstance(value, tuple):
+        return type(value), tuple(_types(part) for part in value)
+    return type(value)
+
+
+def test_compiled_records_keep_parts_that_compare_equal_across_types():
+    """Only hands are shared: a record's flag and another record's number compare equal
+    (``True == 1``) and must each keep their type."""
+    from dataclasses import dataclass
+
+    from exact.core.cards import Label, View
+    from exact.core.enumerator import Draw
+    from exact.engines.compiled import CompiledDeal
+
+    @dataclass(frozen=True)
+    class FlagAndNumber:
+        """One card, recorded as (is it a ten?, its value's parity)."""
+
+        round_cards: int = 1
+        accepts_jokers: bool = False
+
+        def start(self) -> tuple[Label, ...]:
+            return ()
+
+        def next_draw(self, state: tuple[Label, ...]) -> Draw | None:
+            return None if state else Draw(View(()))  # values only
+
+        def advance(self, state: object, labels: tuple[Label, ...]) -> tuple[Label, ...]:
+            return labels
+
+        def record(self, state: tuple[Label, ...]) -> tuple[object, ...]:
+            value = state[0].value
+            return (value == 0, value % 2)
+
+    deal = FlagAndNumber()
+    compiled = {record: record for record in CompiledDeal.compile(deal).records}
+    direct = enumerate_rounds(deal, Shoe.standard(1)).counts
+    assert len(compiled) == len(direct) == 3
+    for record in direct:
+        assert _types(compiled[record]) == _types(record) == (tuple, (bool, int))
