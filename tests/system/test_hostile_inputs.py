@@ -561,3 +561,36 @@ def test_a_refused_run_prints_no_rule_warning_before_its_one_line(tmp_path, caps
     assert main(["edge", "century21", "--rules", str(rules), "--json"]) == 0
     warned = capsys.readouterr().err.splitlines()
     assert warned and all(line.startswith("exact: warning: rules ") for line in warned), warned
+
+
+# --- found by the fuzz campaign after the seams moved (fuzz17) -----------------------------------
+HAND = b'dealer = "KH 7C"\ndealer_wager = 300\n[[seat]]\nseat = 3\ncards = "9S KD"\n' \
+       b'[[wager]]\nseat = 3\ncircle = 1\namount = 100\n'
+
+
+@pytest.mark.parametrize("table", [
+    b'dealer = "KH 7C"\ndealer_wager = ' + b"9" * 5000 + b"\n",
+    b"dealer = " + b"[" * 5000 + b"]" * 5000 + b"\n",
+    HAND.replace(b"amount = 100", b"amount = " + b"[" * 3000 + b"1" + b"]" * 3000),
+    HAND.replace(b"seat = 3\ncards", b"seat = " + b"1" * 4301 + b"\ncards"),
+], ids=["huge-integer", "deep-array", "deep-amount", "huge-seat"])
+def test_century21_table_file_past_toml_bounds_is_refused(server: ForkServer, table) -> None:
+    """`settle century21 --table` read its file with tomllib itself: an integer past Python's
+    4,300-digit limit (ValueError) or nesting too deep (RecursionError) was a traceback. It
+    now reads it as every user file is read (exact.core.parsing.load_toml)."""
+    case, result = run(server, "settle", "century21", "--table", "hand.toml",
+                       files={"hand.toml": table})
+    assert_refused(case, result)
+    assert "not a TOML table file" in result.stderr
+
+
+def test_century21_table_file_reads_like_other_user_files(server: ForkServer) -> None:
+    """The same hand with a byte-order mark and CRLF line ends settles alike."""
+    plain = run(server, "settle", "century21", "--table", "hand.toml", "--json",
+                files={"hand.toml": HAND})
+    marked = run(server, "settle", "century21", "--table", "hand.toml", "--json",
+                 files={"hand.toml": b"\xef\xbb\xbf" + HAND.replace(b"\n", b"\r\n")})
+    for case, result in (plain, marked):
+        assert_clean(case, result)
+        assert result.status == 0
+    assert strict_json(plain[1].stdout)["wagers"] == strict_json(marked[1].stdout)["wagers"]
