@@ -168,8 +168,17 @@ def _design(args: argparse.Namespace) -> str:
     return design_text(design, shoe.describe())
 
 
+def _no_bet_table(game: Game, what: str) -> str:
+    """What ``list-bets`` and ``features`` say of a strategy game (century21, chemin-de-fer):
+    a line, not an empty listing or the bet games' advice on --group and --bet."""
+    return (f"{game.name} ({game.id}) is a strategy game: it has no {what}; see "
+            f"`analyze {game.id} --help` for its options.\n")
+
+
 def _list_bets(args: argparse.Namespace) -> str:
     game = get_game(args.game)
+    if not isinstance(game, BetGame):
+        return _no_bet_table(game, "bet table")
     bets = game_bets(game, args.bets or ())
     groups = list(dict.fromkeys(["main", "variant", "side", *(b.group for b in bets)]))
     lines = ["`analyze` shows every bet; choose with --group GROUP or --bet ID, and pay "
@@ -262,6 +271,8 @@ _TYPE_NAMES = {bool: "true/false", int: "integer", str: "text", type(None): "Non
 
 def _features(args: argparse.Namespace) -> str:
     game = get_game(args.game)
+    if not isinstance(game, BetGame):
+        return _no_bet_table(game, "round features for bet conditions")
     lines = []
     for feature in game.features.values():
         kind = " or ".join(dict.fromkeys(_TYPE_NAMES.get(t, t.__name__) for t in feature.types))
