@@ -139,7 +139,7 @@ def _analyze(args: argparse.Namespace) -> str:
     if args.xlsx:
         from exact.render.spreadsheet import analysis_workbook, write_bytes
 
-        write_bytes(Path(args.xlsx), analysis_workbook(analysis))
+        write_bytes(Path(args.xlsx), analysis_workbook(analysis), [args.output])
         if not (args.json or args.csv or args.output):
             return ""
     return to_json(analysis) if args.json else to_csv(analysis) if args.csv else to_text(analysis)

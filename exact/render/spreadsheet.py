@@ -35,6 +35,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from exact.analysis.statistics import BetTable
+from exact.core.files import target_of, write_file
 from exact.errors import SpreadsheetError as SpreadsheetError
 
 # The creation date written when SOURCE_DATE_EPOCH is unset: constant, so same inputs give
@@ -301,25 +302,12 @@ def report_workbook(out_dir: Path, title: str, lines: Sequence[str],
                 workbook_bytes(title, lines, tables, datetime.fromtimestamp(epoch, UTC)))
 
 
-def write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` whole or not at all (a temporary file in the same folder,
-    then renamed over it)."""
-    import tempfile
-
-    directory = Path(path).resolve().parent
-    if not directory.is_dir():
-        raise SpreadsheetError(f"cannot write {path}: no directory {directory}")
-    handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{Path(path).name}.")
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(temporary, 0o666 & ~mask)  # as an ordinary new file, not mkstemp's 0600
-        os.replace(temporary, path)
-    except OSError as error:
-        Path(temporary).unlink(missing_ok=True)
-        raise SpreadsheetError(f"cannot write {path}: {error.strerror or error}") from None
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+def write_bytes(path: Path, data: bytes, written_after: Sequence[str | None] = ()) -> None:
+    """Write ``data`` to ``path`` whole or not at all, as every output file is written
+    (:func:`exact.core.files.write_file`: a symbolic link is followed, a directory, device or
+    FIFO refused, never replaced). ``written_after``: the files the run writes next (its
+    ``-o``), checked first, so that a run refused for one of them leaves no workbook behind."""
+    for other in written_after:
+        if other is not None:
+            target_of(other)
+    write_file(path, data)

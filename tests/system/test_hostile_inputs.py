@@ -594,3 +594,42 @@ def test_century21_table_file_reads_like_other_user_files(server: ForkServer) ->
         assert_clean(case, result)
         assert result.status == 0
     assert strict_json(plain[1].stdout)["wagers"] == strict_json(marked[1].stdout)["wagers"]
+
+
+SHEET = ("analyze", "punto-banco", "--decks", "1", "--bet", "tie")
+
+
+@pytest.mark.parametrize("name, special", [
+    ("fifo", {"fifos": ["fifo"]}),
+    ("dir", {"directories": ["dir"]}),
+    ("dev", {"devices": {"dev": (1, 3)}}),
+    ("dangling", {"symlinks": {"dangling": "missing/target.xlsx"}}),
+], ids=["fifo", "directory", "device", "dangling-link"])
+def test_xlsx_to_a_fifo_directory_or_device_is_refused(server: ForkServer, name, special) -> None:
+    """--xlsx had its own writer, which renamed the workbook over whatever the name was (a
+    FIFO, a device node: replaced by a regular file). It now writes as -o does."""
+    if name == "dev" and not ROOT:
+        pytest.skip("a device node is made only as root")
+    case, result = run(server, *SHEET, "--xlsx", name, **special)
+    assert_refused(case, result)  # (and the FIFO, directory, device are still there)
+
+
+def test_xlsx_through_a_symlink_writes_its_file(server: ForkServer) -> None:
+    case, result = run(server, *SHEET, "--xlsx", "link", symlinks={"link": "target.xlsx"},
+                       files={"target.xlsx": b"old"}, keep=True)
+    assert_clean(case, result)
+    assert result.status == 0 and result.files_after["link"][0] == "link"
+    assert result.output("target.xlsx")[:2] == b"PK"  # the workbook, through the link
+
+
+@pytest.mark.parametrize("argv", [
+    (*SHEET, "--xlsx", "sheet.xlsx", "-o", "missing/out.txt"),
+    (*SHEET, "--xlsx", "sheet.xlsx", "-o", "dir", "--json"),
+    ("analyze", "century21", "--decks", "1", "--xlsx", "sheet.xlsx", "--csv"),
+], ids=["output-in-a-missing-directory", "output-a-directory", "century21-csv"])
+def test_a_refused_run_leaves_no_workbook(server: ForkServer, argv) -> None:
+    """The workbook was written before the run's -o was checked (or, century21, before --csv
+    was refused): a refused run left a new sheet.xlsx behind."""
+    case, result = run(server, *argv, directories=["dir"])
+    assert_refused(case, result)
+    assert "sheet.xlsx" not in result.files_after
