@@ -18,8 +18,10 @@ from hypothesis import strategies as st
 
 from tests.support.fuzzing import Case, option_value
 
-GAMES = ("punto-banco", "nine-and-nines", "century21")
-COMMANDS = ("analyze", "design", "list-bets", "features", "eor", "simulate", "edge", "games")
+GAMES = ("punto-banco", "nine-and-nines", "century21", "chemin-de-fer")
+STRATEGY_GAMES = ("century21", "chemin-de-fer")  # no bet table: bet options are refused
+COMMANDS = ("analyze", "design", "list-bets", "features", "eor", "simulate", "edge", "settle",
+            "games")
 
 # --- hostile text ---------------------------------------------------------------------------------
 UNICODE_DIGITS = ("²", "³", "¹", "٣", "١٠", "１", "１０", "৩", "߃", "𝟗", "Ⅸ", "½", "⁹", "₉", "〇")
@@ -285,13 +287,31 @@ def bet_file(draw, features: tuple[str, ...], ids: tuple[str, ...] = ("mine", "o
     or raw bytes, non-UTF-8, deep, huge."""
     hostile_weight = min(0.5, HOSTILITY[0] if hostile_weight is None else hostile_weight)
     kind = "bets" if draw(st.floats(0, 1)) >= hostile_weight else draw(
-        st.sampled_from(("bets", "bytes", "deep", "huge", "non-utf8")))
+        st.sampled_from(("bets", "bytes", "deep", "huge", "non-utf8", "nul", "long-line",
+                         "unicode", "crlf-bom", "deep-tables", "huge-number")))
     if kind == "bytes":
         return draw(st.binary(max_size=200))
     if kind == "deep":
         depth = draw(st.sampled_from((1000, 10_000, 100_000)))
         return (f"x = {'[' * depth}{']' * depth}\n").encode() if draw(st.booleans()) else \
             ("a = " + "{b = " * depth + "1" + "}" * depth + "\n").encode()
+    if kind == "deep-tables":  # dotted keys and table headers nested thousands deep
+        depth = draw(st.sampled_from((100, 1000, 20_000)))
+        return draw(st.sampled_from((
+            "[" + ".".join(["a"] * depth) + "]\nx = 1\n",
+            ".".join(["a"] * depth) + " = 1\n",
+            "[[bet]]\nid = 'mine'\n[[bet.event]]\nname = 'e'\nwhen = 'winner == 1'\n"
+            "pays = " + "[" * depth + "1" + "]" * depth + "\n"))).encode()
+    if kind == "huge-number":  # TOML integers and floats past every bound, in every field
+        number = draw(st.sampled_from(("9" * 4299, "9" * 4301, "1" + "0" * 100_000,
+                                       "0x" + "f" * 5000, "1e99999", "-" + "9" * 5000,
+                                       "0o" + "7" * 5000, "1" + "_0" * 3000)))
+        field = draw(st.sampled_from(("pays", "gross", "id", "when")))
+        values = {"pays": "1", "gross": "25", "id": "'mine'", "when": "'winner == 1'",
+                  field: number}
+        extra = "" if field != "gross" else f"gross = {values['gross']}\n"
+        return (f"[[bet]]\nid = {values['id']}\n[[bet.event]]\nname = 'e'\n"
+                f"when = {values['when']}\npays = {values['pays']}\n{extra}").encode()
     bets = []
     for index in range(draw(st.integers(1, 3))):
         bet_id = draw(st.one_of(st.sampled_from(ids), hostile())) if draw(
@@ -308,8 +328,12 @@ def bet_file(draw, features: tuple[str, ...], ids: tuple[str, ...] = ("mine", "o
             if draw(st.floats(0, 1)) < hostile_weight / 3:
                 event[draw(st.sampled_from(("extra", "name", "when")))] = draw(toml_number())
             events.append(event)
+        if kind == "unicode":  # ids that look like the ones asked for, and are not
+            bet_id = draw(st.sampled_from(("ｍine", "mine\u0301", "mi\u200bne", "MINE", "mine ",
+                                           "\u202emine", "mïne", "🎲", "m\x00ine", ids[0])))
         bet: dict = {"id": bet_id,
-                     "name": draw(st.sampled_from(("Mine", "", "\u202eevil", "x" * 500))),
+                     "name": draw(st.sampled_from(("Mine", "", "\u202eevil", "x" * 500, "\x00",
+                                                   "é" * 300, "\U0010ffff", "a\u0000b"))),
                      "event": events}
         if draw(st.floats(0, 1)) < hostile_weight:
             bet["paytables"] = draw(st.one_of(
@@ -329,6 +353,20 @@ def bet_file(draw, features: tuple[str, ...], ids: tuple[str, ...] = ("mine", "o
         cut = draw(st.integers(0, len(data)))
         data = data[:cut] + draw(st.sampled_from((b"\xff", b"\xc3\x28", b"\xed\xa0\x80",
                                                   b"\x80\x80", b"\xfe\xff"))) + data[cut:]
+    elif kind == "nul":  # a NUL byte anywhere: in a string, a key, between lines
+        cut = draw(st.integers(0, len(data)))
+        data = data[:cut] + b"\x00" * draw(st.integers(1, 3)) + data[cut:]
+    elif kind == "long-line":  # one line of megabytes: a name, a condition, a comment
+        size = draw(st.sampled_from((100_000, 2_000_000)))
+        data += draw(st.sampled_from((
+            b"# " + b"x" * size + b"\n",
+            b"[[bet]]\nid = 'long'\nname = '" + b"n" * size + b"'\n[[bet.event]]\nname = 'e'\n"
+            b"when = 'winner == 1'\npays = 1\n",
+            b"[[bet]]\nid = 'long'\n[[bet.event]]\nname = 'e'\nwhen = '" +
+            b" or ".join([b"winner == 'tie'"] * (size // 20)) + b"'\npays = 1\n")))
+    elif kind == "crlf-bom":
+        data = draw(st.sampled_from((b"\xef\xbb\xbf", b"", b"\xef\xbb\xbf\xef\xbb\xbf"))) + \
+            data.replace(b"\n", draw(st.sampled_from((b"\r\n", b"\r", b"\n\r"))))
     return data
 
 
@@ -401,6 +439,138 @@ def rule_file(draw) -> bytes:
     return data
 
 
+CHEMIN_RULES = {
+    "id": "parlor", "name": "Baccara chemin de fer", "naturals": [8, 9],
+    "player_draws_on": [0, 1, 2, 3, 4], "player_stands_on": [6, 7], "player_chooses_on": [5],
+    "decks": 6, "commission": "0",
+    "house_way": {"player_draws_on_five": True,
+                  "banker_draws_when_player_stands": [0, 1, 2, 3, 4, 5]},
+    "house_way.banker_draws_on_player_third": {
+        "0": list(range(10)), "1": list(range(10)), "2": list(range(10)),
+        "3": [0, 1, 2, 3, 4, 5, 6, 7, 9], "4": [2, 3, 4, 5, 6, 7], "5": [4, 5, 6, 7],
+        "6": [6, 7], "7": []},
+}
+# splits of the totals 0-7 between the Player's draw, stand and choice (naturals 8 and 9)
+CHEMIN_SPLITS = (([0, 1, 2, 3, 4], [6, 7], [5]), ([0, 1, 2, 3], [6, 7], [4, 5]),
+                 ([0, 1, 2, 3, 4, 5], [6, 7], []), ([0, 1, 2], [7], [3, 4, 5, 6]),
+                 ([], [], [0, 1, 2, 3, 4, 5, 6, 7]), ([0, 1, 2, 3, 4], [5, 6, 7], []))
+
+
+@st.composite
+def chemin_rule_file(draw) -> bytes:
+    """A chemin de fer rule file: the shipped rules with the Player's choices moved, a field
+    mutated or removed, an unknown key, or raw junk."""
+    level = min(0.5, HOSTILITY[0])
+    kind = "rules" if draw(st.floats(0, 1)) >= level else draw(
+        st.sampled_from(("rules", "bytes", "non-utf8", "deep")))
+    if kind == "bytes":
+        return draw(st.binary(max_size=200))
+    if kind == "deep":
+        return ("naturals = " + "[" * 50_000 + "]" * 50_000 + "\n").encode()
+    rules = json.loads(json.dumps(CHEMIN_RULES))
+    if draw(st.booleans()):
+        draws, stands, chooses = draw(st.sampled_from(CHEMIN_SPLITS))
+        rules.update(player_draws_on=draws, player_stands_on=stands, player_chooses_on=chooses)
+    for _ in range(draw(st.integers(0, 1 + int(6 * level)))):
+        value = draw(st.one_of(toml_number(), st.integers(-3, 12), st.booleans(),
+                               st.sampled_from(("true", "false", "yes", "", "5%", "1/20")),
+                               st.lists(st.integers(-2, 12), max_size=4))
+                     if draw(st.floats(0, 1)) < 2 * level else st.integers(1, 9))
+        where = draw(st.sampled_from(("top", "house", "third", "drop", "unknown")))
+        if where == "top":
+            rules[draw(st.sampled_from(("id", "name", "naturals", "player_draws_on",
+                                        "player_stands_on", "player_chooses_on", "decks",
+                                        "commission")))] = value
+        elif where == "house":
+            rules["house_way"][draw(st.sampled_from(sorted(rules["house_way"])))] = value
+        elif where == "third":
+            key = draw(st.one_of(st.integers(-1, 10).map(str), st.sampled_from(UNICODE_DIGITS)))
+            rules["house_way.banker_draws_on_player_third"][key] = value
+        elif where == "drop":
+            rules.pop(draw(st.sampled_from(sorted(rules))), None)
+        else:
+            rules[draw(st.sampled_from(("bogus", "comission", "Decks")))] = value
+    lines, sections = [], []
+    for key, value in rules.items():
+        if isinstance(value, dict):
+            sections.append((key, value))
+        else:
+            lines.append(f"{key} = {toml_value(value)}")
+    for name, table in sections:
+        lines.append(f"[{name}]")
+        lines += [f"{json.dumps(str(k))} = {toml_value(v)}" for k, v in table.items()]
+    data = ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape")
+    if kind == "non-utf8":
+        data = data[:20] + b"\xff\xfe" + data[20:]
+    return data
+
+
+@st.composite
+def table_file(draw) -> bytes:
+    """A 21st Century Baccarat table file for ``settle century21`` (a hand of the dealer and
+    one to three seats, their wagers), with hostile values now and then, or raw junk."""
+    level = min(0.5, HOSTILITY[0])
+    kind = "table" if draw(st.floats(0, 1)) >= level else draw(
+        st.sampled_from(("table", "bytes", "deep", "huge", "non-utf8")))
+    if kind == "bytes":
+        return draw(st.binary(max_size=200))
+    if kind == "deep":
+        return ("dealer = " + "[" * 50_000 + "]" * 50_000 + "\n").encode()
+    if kind == "huge":
+        return b"# " + b"x" * draw(st.sampled_from((70_000, 3_000_000))) + b"\n"
+
+    def value(valid: st.SearchStrategy) -> object:
+        return draw(st.one_of(toml_number(), st.sampled_from(UNICODE_DIGITS), st.booleans(),
+                              hostile())) if draw(st.floats(0, 1)) < level else draw(valid)
+
+    hand = draw(century21_hand())
+    lines = [f"dealer = {toml_value(value(st.just(hand['dealer'])))}",
+             f"dealer_wager = {toml_value(value(st.sampled_from((300, '300', '12.5', 1000))))}"]
+    if draw(st.booleans()):
+        lines.append(f"dice = {toml_value(value(st.sampled_from(sorted(hand['seats']))))}")
+    for key, valid in (("table", st.sampled_from((1, 2))),
+                       ("action", st.sampled_from(("seat-by-seat", "whole-hand"))),
+                       ("dealer_free_collection", st.booleans())):
+        if draw(st.integers(0, 3)) == 0:
+            lines.append(f"{key} = {toml_value(value(valid))}")
+    if draw(st.floats(0, 1)) < level / 3:
+        lines.append(f"{draw(st.sampled_from(('bogus', 'Dealer', 'seats')))} = 1")
+    for seat, cards in hand["seats"].items():
+        lines += ["[[seat]]", f"seat = {toml_value(value(st.just(seat)))}",
+                  f"cards = {toml_value(value(st.just(cards)))}"]
+        if draw(st.integers(0, 4)) == 0:
+            lines.append(f"natural_declared = {toml_value(value(st.booleans()))}")
+    for seat in hand["seats"]:
+        for circle in range(1, draw(st.integers(1, 3)) + 1):
+            lines += ["[[wager]]", f"seat = {toml_value(value(st.just(seat)))}",
+                      f"circle = {toml_value(value(st.just(circle)))}",
+                      f"amount = {toml_value(value(st.sampled_from((10, 25, '12.5', '25/2'))))}"]
+            if draw(st.integers(0, 4)) == 0:
+                lines.append(f"player = {toml_value(value(st.sampled_from(('Ann', 'Bob'))))}")
+            if draw(st.integers(0, 4)) == 0:
+                lines.append(f"choice = {toml_value(value(st.sampled_from(('draw', 'stand'))))}")
+            if draw(st.integers(0, 5)) == 0:
+                lines.append(f"free_collection = {toml_value(value(st.booleans()))}")
+    data = ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape")
+    if kind == "non-utf8":
+        data = data[:10] + b"\xff" + data[10:]
+    return data
+
+
+C21_CARDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "K", "X", "9H", "KD", "5S")
+
+
+@st.composite
+def century21_hand(draw) -> dict:
+    """Cards of a table hand: the dealer's two to four, each seat's two to four (a random
+    count of cards: many hands are refused for a wrong draw, which is the point too)."""
+    def cards() -> str:
+        return " ".join(draw(st.lists(st.sampled_from(C21_CARDS), min_size=2, max_size=4)))
+
+    seats = draw(st.lists(st.integers(1, 7), min_size=1, max_size=3, unique=True))
+    return {"dealer": cards(), "seats": {seat: cards() for seat in seats}}
+
+
 @st.composite
 def seen_file(draw, jokers: bool = False) -> bytes:
     kind = "cards" if draw(st.floats(0, 1)) >= min(0.5, HOSTILITY[0]) else draw(
@@ -423,19 +593,33 @@ def seen_file(draw, jokers: bool = False) -> bytes:
 CHEAP_BETS = {"punto-banco": ("tie", "player", "banker", "player-pair", "big"),
               "nine-and-nines": ("nines", "nine-player", "nine-banker", "tie")}
 OUTPUTS = ("out.json", "out", "sub/missing/out.txt", "dir", "fifo", "link", "dev", ".", "",
-           "out.txt ", "-")
+           "out.txt ", "-", "old.txt", "ro/out.json", "dir/", "link-dir", "loop", "x" * 300,
+           "dangling")
 
 
 @st.composite
-def output_option(draw) -> tuple[list[str], dict]:
+def output_option(draw, always: bool = False) -> tuple[list[str], dict]:
     """``-o NAME`` into the case's directory: a new file mostly, else a directory, a FIFO, a
-    symlink, a (copied) device node, a missing directory."""
-    if draw(st.integers(0, 3)):
+    symlink (to a file, a directory, itself, nowhere), a (copied) device node, a missing
+    directory, a read-only directory, a file that exists."""
+    if not always and draw(st.integers(0, 3)):
         return [], {}
     name = draw(st.sampled_from(OUTPUTS[:2])) if draw(st.floats(0, 1)) >= 2 * HOSTILITY[0] \
         else draw(st.sampled_from(OUTPUTS))
     extra: dict = {}
-    if name == "dir":
+    if name == "old.txt":
+        extra["files"] = {"old.txt": b"the old content\n"}
+    elif name == "ro/out.json":  # (root writes there all the same)
+        extra["directories"] = ["ro"]
+        extra["read_only"] = ["ro"]
+    elif name == "link-dir":
+        extra["directories"] = ["a-directory"]
+        extra["symlinks"] = {"link-dir": "a-directory"}
+    elif name == "loop":
+        extra["symlinks"] = {"loop": "loop"}
+    elif name == "dangling":
+        extra["symlinks"] = {"dangling": "missing/target.txt"}
+    elif name in ("dir", "dir/"):
         extra["directories"] = ["dir"]
     elif name == "fifo":
         extra["fifos"] = ["fifo"]
@@ -483,16 +667,63 @@ def shoe_options(draw, game: str, allow_default: bool = True, tiny_only: bool = 
     return argv
 
 
+class Special:
+    """An input file that is not one: a directory, a symlink (to a directory, to itself, to
+    nothing, or to the file), a copy of /dev/zero's or /dev/null's node, or nothing at all;
+    :func:`cases` turns it into the case's directories, symlinks and devices."""
+
+    KINDS = ("directory", "loop", "dangling", "link-to-dir", "zero", "null", "missing", "link")
+
+    def __init__(self, kind: str, content: bytes) -> None:
+        self.kind, self.content = kind, content
+
+
 def _files_option(draw, argv: list[str], files: dict, option: str, name: str,
                   content: bytes) -> None:
+    """``option name``, the file holding ``content``, or now and then not a file at all."""
     argv += [option, name]
-    files[name] = content
+    special = draw(st.floats(0, 1)) < HOSTILITY[0] / 4
+    files[name] = Special(draw(st.sampled_from(Special.KINDS)), content) if special else content
+
+
+def _special_files(files: dict) -> tuple[dict, dict]:
+    """``files`` without their :class:`Special` entries, and the case's keyword arguments
+    that make those (directories, symlinks, devices)."""
+    plain: dict = {}
+    extra: dict = {"directories": [], "symlinks": {}, "devices": {}}
+    for name, content in files.items():
+        if not isinstance(content, Special):
+            plain[name] = content
+        elif content.kind == "directory":
+            extra["directories"].append(name)
+        elif content.kind == "loop":
+            extra["symlinks"][name] = name
+        elif content.kind == "dangling":
+            extra["symlinks"][name] = "nowhere/at/all.toml"
+        elif content.kind == "link-to-dir":
+            extra["directories"].append("a-directory")
+            extra["symlinks"][name] = "a-directory"
+        elif content.kind in ("zero", "null"):
+            extra["devices"][name] = (1, 5) if content.kind == "zero" else (1, 3)
+        elif content.kind == "link":
+            plain[f"real/{name}"] = content.content
+            extra["symlinks"][name] = f"real/{name}"
+    return plain, extra
 
 
 @st.composite
 def analyze_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
     argv, files = ["analyze", game], {}
-    if game == "century21":
+    if game == "chemin-de-fer":
+        argv += draw(chemin_options())
+        if draw(st.floats(0, 1)) < HOSTILITY[0] / 2:  # another game's option: refused
+            argv += draw(st.sampled_from((["--bet", "tie"], ["--jokers", "1"], ["--shoe", "A:4"],
+                                          ["--bet-size", "10"], ["--players", "3"],
+                                          ["--remove", "9"], ["--csv"], ["--group", "main"])))
+        if "--rules" in argv:
+            argv.remove("--rules")
+            _files_option(draw, argv, files, "--rules", "rules.toml", draw(chemin_rule_file()))
+    elif game == "century21":
         argv += draw(shoe_options(game))
         tiny = "--decks" not in argv  # a new 1-deck shoe costs a strategy search (seconds)
         if draw(st.integers(0, 2)) == 0 and (tiny or HOSTILITY[0]):
@@ -539,14 +770,39 @@ def analyze_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
             _files_option(draw, argv, files, "--table", "table.toml",
                           draw(bet_file(_features_of(game), ("tie", "player", "nines"))))
     fmt = draw(st.sampled_from(((), ("--json",), ("--json",), ("--csv",))))
-    argv += list(fmt)
+    argv += list(fmt) if game != "chemin-de-fer" or "--csv" not in fmt else []
     return argv, files, b""
+
+
+@st.composite
+def chemin_options(draw) -> list[str]:
+    """The options of ``analyze chemin-de-fer``: decks or with replacement, the information
+    model, the strategy pair, the commission, a rule file (hostile values now and then)."""
+    argv: list[str] = []
+    choice = draw(st.sampled_from(("default", "decks", "replacement", "both")))
+    if choice in ("decks", "both"):
+        argv += ["--decks", draw(either(st.sampled_from(("1", "2", "6", "8", "64")), 0.4))]
+    if choice in ("replacement", "both"):
+        argv.append("--with-replacement")
+    if draw(st.booleans()):
+        argv += ["--information", draw(either(st.sampled_from(
+            ("totals", "banker-cards", "cards", "total")), 0.2))]
+    if draw(st.booleans()):
+        argv += ["--strategy", draw(either(st.sampled_from(
+            ("house", "best", "dealer-best", "equilibrium")), 0.3))]
+    if draw(st.integers(0, 2)) == 0:
+        argv += ["--commission", draw(either(st.sampled_from(
+            ("5%", "0", "1/20", "0.05", "0.1", "10%", "11%", "1/0", "-5%")), 0.6))]
+    if draw(st.integers(0, 2)) == 0:
+        argv.append("--rules")  # its file is drawn by the caller
+    return argv
 
 
 @st.composite
 def design_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
     argv, files = ["design", game], {}
-    argv += draw(shoe_options(game, allow_default=False))
+    argv += draw(shoe_options(game if game not in STRATEGY_GAMES else "punto-banco",
+                              allow_default=False))
     own = draw(st.integers(0, 3)) == 0
     if own:
         _files_option(draw, argv, files, "--bets", "bets.toml", draw(bet_file(_features_of(game))))
@@ -573,6 +829,13 @@ def design_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
 @st.composite
 def counting_options(draw, game: str, argv: list[str], files: dict) -> None:
     """--bet/--bets, and the century21 options, shared by eor, simulate and edge."""
+    if game == "chemin-de-fer":  # no bet table: any bet or century21 option is refused
+        if draw(st.integers(0, 2)) == 0:
+            argv += draw(st.sampled_from((["--bet", "tie"], ["--information", "total"],
+                                          ["--strategy", "best"], ["--bets", "bets.toml"])))
+            if "bets.toml" in argv:
+                files["bets.toml"] = draw(bet_file(_features_of("punto-banco")))
+        return
     if game == "century21":
         if draw(st.integers(0, 2)) == 0:
             argv += ["--information", draw(either(st.sampled_from(
@@ -682,6 +945,71 @@ def edge_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
     return argv, files, stdin
 
 
+SETTLE_BETS = {"punto-banco": ("player", "banker", "tie", "player-pair", "big", "small"),
+               "nine-and-nines": ("nines", "nine-player", "nine-banker", "tie", "banker")}
+SUITED = tuple(r + s for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
+               for s in "CDHS")
+
+
+@st.composite
+def settle_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
+    """``settle``: a round's cards and wagers (Punto Banco, NINE & NINES), a table hand by file
+    or options (21st Century Baccarat), nothing to settle (chemin de fer), with the other
+    games' options now and then (refused)."""
+    argv, files = ["settle", game], {}
+    if game == "century21":
+        if draw(st.booleans()):
+            _files_option(draw, argv, files, "--table", "table.toml", draw(table_file()))
+        else:
+            hand = draw(century21_hand())
+            argv += ["--dealer", draw(either(st.just(hand["dealer"]), 0.3))]
+            for seat, cards in hand["seats"].items():
+                argv += ["--seat", draw(either(st.just(f"{seat}={cards}"), 0.3))]
+                for circle in range(1, draw(st.integers(1, 3)) + 1):
+                    amount = draw(either(st.sampled_from(("10", "25", "12.5", "25/2")), 0.4))
+                    argv += ["--wager", draw(either(st.just(f"{seat}.{circle}={amount}"), 0.2))]
+            argv += ["--dealer-wager", draw(either(st.sampled_from(("300", "1000", "7/2")), 0.4))]
+            if draw(st.integers(0, 2)) == 0:
+                argv += ["--dice", draw(either(st.sampled_from(
+                    tuple(map(str, hand["seats"])) + ("1", "99")), 0.6))]
+        if draw(st.integers(0, 3)) == 0:
+            argv += ["--action", draw(either(st.sampled_from(("seat-by-seat", "whole-hand")),
+                                             0.2))]
+        if draw(st.integers(0, 3)) == 0:
+            _files_option(draw, argv, files, "--rules", "rules.toml", draw(rule_file()))
+        if draw(st.floats(0, 1)) < HOSTILITY[0] / 2:
+            argv += draw(st.sampled_from((["--cards", "9H 5C 9D 2S"], ["--paytable", "tie=x"],
+                                          ["--bets", "bets.toml"])))
+            files.setdefault("bets.toml", b"")
+    elif game in SETTLE_BETS:
+        if draw(st.floats(0, 1)) >= HOSTILITY[0]:
+            cards = " ".join(draw(st.lists(st.sampled_from(SUITED), min_size=4, max_size=6)))
+        else:
+            cards = draw(st.one_of(card_list(False, 7), hostile()))
+        argv += ["--cards", cards]
+        own = draw(st.integers(0, 3)) == 0
+        if own:
+            _files_option(draw, argv, files, "--bets", "bets.toml",
+                          draw(bet_file(_features_of(game))))
+        for _ in range(draw(st.integers(0 if HOSTILITY[0] else 1, 3))):
+            bet = draw(st.sampled_from(SETTLE_BETS[game] + (("mine", "other") if own else ())))
+            amount = draw(either(st.sampled_from(("10", "1", "2.5", "5/2", "100")), 0.5))
+            argv += ["--wager", draw(either(st.just(f"{bet}={amount}"), 0.15))]
+        if draw(st.integers(0, 3)) == 0:
+            argv += ["--paytable", draw(either(st.sampled_from(
+                ("tie=9-to-1", "tie=8-to-1", "mine=alt", "tie", "=x", "player=alt")), 0.4))]
+        if draw(st.floats(0, 1)) < HOSTILITY[0] / 2:
+            argv += draw(st.sampled_from((["--dealer", "KH 7C"], ["--seat", "3=9S KD"],
+                                          ["--dice", "3"], ["--action", "whole-hand"],
+                                          ["--dealer-wager", "300"])))
+    elif draw(st.booleans()):  # chemin de fer: a strategy game, nothing to settle
+        argv += draw(st.sampled_from((["--cards", "9H 5C 9D 2S"], ["--wager", "player=10"],
+                                      ["--dealer", "KH 7C"])))
+    if draw(st.booleans()):
+        argv.append("--json")
+    return argv, files, b""
+
+
 @st.composite
 def simple_argv(draw, command: str, game: str) -> tuple[list[str], dict, bytes]:
     argv, files = [command, draw(either(st.just(game), 0.2))], {}
@@ -719,17 +1047,33 @@ def cases(draw, command: str) -> Case:
         return Case(argv, module="exact.reports")
     HOSTILITY[0] = draw(st.sampled_from(LEVELS))
     game = draw(st.sampled_from(GAMES))
+    if game in STRATEGY_GAMES and command == "design" and draw(st.integers(0, 3)):
+        game = "punto-banco"  # design refuses the strategy games' options: now and then
     builder = {"analyze": analyze_argv, "design": design_argv, "eor": eor_argv,
-               "simulate": simulate_argv, "edge": edge_argv}.get(command)
-    if game == "century21" and command == "design":
-        game = "punto-banco"
+               "simulate": simulate_argv, "edge": edge_argv, "settle": settle_argv}.get(command)
     argv, files, stdin = draw(builder(game) if builder else simple_argv(command, game))
-    out_argv, extra = draw(output_option()) if command not in ("features",) else ([], {})
+    files, extra = _special_files(files)
+    out_argv, output_extra = draw(output_option()) if command not in ("features",) else ([], {})
+    if out_argv and files and draw(st.integers(0, 9)) == 0:  # the output over an input file
+        out_argv[1] = draw(st.sampled_from(sorted(files)))
     argv = argv + out_argv
+    _merge(extra, output_extra)
+    if command == "analyze" and game != "chemin-de-fer" and draw(st.integers(0, 9)) == 0:
+        xlsx_argv, xlsx_extra = draw(output_option(always=True))  # the par sheet, anywhere
+        if xlsx_argv[1] != option_value(argv, "-o", "--output"):
+            argv += ["--xlsx", xlsx_argv[1]]
+            _merge(extra, xlsx_extra)
     if draw(st.floats(0, 1)) < HOSTILITY[0] / 3:  # a stray option, an option twice, = form
         argv.insert(draw(st.integers(2, len(argv))), draw(st.sampled_from(
             ("--decks=1", "--json", "--bogus", "--", "-", "--shoe=", "--bet"))))
-    files = {**files, **extra.get("files", {})}
-    return Case(argv, files=files, stdin=stdin, directories=extra.get("directories", ()),
-                fifos=extra.get("fifos", ()), symlinks=extra.get("symlinks", {}),
-                devices=extra.get("devices", {}))
+    files = {**files, **extra.pop("files", {})}
+    return Case(argv, files=files, stdin=stdin, **extra)
+
+
+def _merge(extra: dict, more: dict) -> None:
+    """Add the files, directories, FIFOs, symlinks, devices of ``more`` to ``extra``."""
+    for key, value in more.items():
+        if isinstance(value, dict):
+            extra.setdefault(key, {}).update(value)
+        else:
+            extra[key] = list(dict.fromkeys([*extra.get(key, ()), *value]))

@@ -511,9 +511,10 @@ def problems(case: Case, result: Result) -> list[str]:
                 strict_json(text)
             except ValueError as error:
                 found.append(f"--json output is not strict JSON: {str(error)[:200]}")
-    if output and result.status != 0:
-        written = case.symlinks.get(output, output)
-        if written in case.files and result.output(written) is not None:
+    sheet = option_value(case.argv, "--xlsx") if case.module == "exact" else None
+    for target in filter(None, (output, sheet)):
+        written = case.symlinks.get(target, target)
+        if result.status != 0 and written in case.files and result.output(written) is not None:
             found.append(f"a failed run changed the output file {written!r}")
     if result.stray:
         found.append(f"files created outside the case directory: {result.stray}")
@@ -521,7 +522,7 @@ def problems(case: Case, result: Result) -> list[str]:
         set(case.devices)
     parents = {str(Path(name).parent) for name in given} - {"."}
     new = [name for name in result.files_after if name not in given and name not in parents]
-    allowed = {output} if output and result.status == 0 else set()
+    allowed = {output, sheet} if result.status == 0 else set()
     leftovers = [name for name in new if name not in allowed]
     if leftovers:
         found.append(f"files left in the case directory: {leftovers[:5]}")

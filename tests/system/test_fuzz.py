@@ -21,7 +21,7 @@ from tests.support.fuzzing import ForkServer, problems, report
 
 # Cases per command in `make test` (at least 500 in all); FUZZ_SCALE multiplies them.
 EXAMPLES = {"analyze": 110, "design": 40, "list-bets": 80, "features": 15, "eor": 70,
-            "simulate": 60, "edge": 80, "games": 10, "reports": 50}
+            "simulate": 60, "edge": 80, "settle": 60, "games": 10, "reports": 50}
 SCALE = float(os.environ.get("FUZZ_SCALE", "1"))
 
 
