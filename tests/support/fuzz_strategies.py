@@ -401,20 +401,14 @@ def _rules_toml(rules: dict) -> str:
 def rule_file(draw) -> bytes:
     """A century21 rule file: the defaults (one deck, one joker) with a few settings
     mutated, or raw junk."""
-    level = min(0.5, HOSTILITY[0])
-    kind = "rules" if draw(st.floats(0, 1)) >= level else draw(
-        st.sampled_from(("rules", "bytes", "non-utf8", "deep")))
-    if kind == "bytes":
-        return draw(st.binary(max_size=200))
-    if kind == "deep":
-        return ("decks = " + "[" * 50_000 + "]" * 50_000 + "\n").encode()
+    level, kind = _rule_kind(draw)
+    if kind in ("bytes", "deep"):
+        return _junk(draw, kind, "decks")
     rules = json.loads(json.dumps(DEFAULT_RULES))
     for _ in range(draw(st.integers(0, 1 + int(6 * level)))):
         where = draw(st.sampled_from(("top", "showdown", "drawing", "collection", "tags",
                                       "by_total", "unknown")))
-        value = draw(st.one_of(toml_number(), st.integers(-3, 12), st.booleans(),
-                               st.lists(st.integers(-2, 12), max_size=4))
-                     if draw(st.floats(0, 1)) < 2 * level else st.integers(1, 9))
+        value = _rule_value(draw, level)
         if where == "top":
             rules[draw(st.sampled_from(("decks", "jokers", "joker_values", "natural_pays",
                                         "win_pays", "drawn_joker_is_nine", "id", "name")))] = value
@@ -433,10 +427,32 @@ def rule_file(draw) -> bytes:
             rules["win_pays_by_total"][key] = value
         else:
             rules[draw(st.sampled_from(("bogus", "decks ", "DECKS")))] = value
-    data = _rules_toml(rules).encode("utf-8", "surrogateescape")
-    if kind == "non-utf8":
-        data = data[:20] + b"\xff\xfe" + data[20:]
-    return data
+    return _spoiled(_rules_toml(rules).encode("utf-8", "surrogateescape"), kind)
+
+
+def _rule_kind(draw) -> tuple[float, str]:
+    """The case's hostility (at most 0.5) and what a rule file is: rules, or now and then
+    random bytes, rules with a byte that is not UTF-8, arrays nested 50,000 deep."""
+    level = min(0.5, HOSTILITY[0])
+    return level, "rules" if draw(st.floats(0, 1)) >= level else draw(
+        st.sampled_from(("rules", "bytes", "non-utf8", "deep")))
+
+
+def _junk(draw, kind: str, key: str) -> bytes:
+    if kind == "bytes":
+        return draw(st.binary(max_size=200))
+    return (f"{key} = " + "[" * 50_000 + "]" * 50_000 + "\n").encode()
+
+
+def _spoiled(data: bytes, kind: str) -> bytes:
+    return data[:20] + b"\xff\xfe" + data[20:] if kind == "non-utf8" else data
+
+
+def _rule_value(draw, level: float, *more: st.SearchStrategy) -> object:
+    """A rule's new value: a small integer mostly, a hostile one with the case's hostility."""
+    return draw(st.one_of(toml_number(), st.integers(-3, 12), st.booleans(), *more,
+                          st.lists(st.integers(-2, 12), max_size=4))
+                if draw(st.floats(0, 1)) < 2 * level else st.integers(1, 9))
 
 
 CHEMIN_RULES = {
@@ -460,22 +476,16 @@ CHEMIN_SPLITS = (([0, 1, 2, 3, 4], [6, 7], [5]), ([0, 1, 2, 3], [6, 7], [4, 5]),
 def chemin_rule_file(draw) -> bytes:
     """A chemin de fer rule file: the shipped rules with the Player's choices moved, a field
     mutated or removed, an unknown key, or raw junk."""
-    level = min(0.5, HOSTILITY[0])
-    kind = "rules" if draw(st.floats(0, 1)) >= level else draw(
-        st.sampled_from(("rules", "bytes", "non-utf8", "deep")))
-    if kind == "bytes":
-        return draw(st.binary(max_size=200))
-    if kind == "deep":
-        return ("naturals = " + "[" * 50_000 + "]" * 50_000 + "\n").encode()
+    level, kind = _rule_kind(draw)
+    if kind in ("bytes", "deep"):
+        return _junk(draw, kind, "naturals")
     rules = json.loads(json.dumps(CHEMIN_RULES))
     if draw(st.booleans()):
         draws, stands, chooses = draw(st.sampled_from(CHEMIN_SPLITS))
         rules.update(player_draws_on=draws, player_stands_on=stands, player_chooses_on=chooses)
     for _ in range(draw(st.integers(0, 1 + int(6 * level)))):
-        value = draw(st.one_of(toml_number(), st.integers(-3, 12), st.booleans(),
-                               st.sampled_from(("true", "false", "yes", "", "5%", "1/20")),
-                               st.lists(st.integers(-2, 12), max_size=4))
-                     if draw(st.floats(0, 1)) < 2 * level else st.integers(1, 9))
+        value = _rule_value(draw, level, st.sampled_from(("true", "false", "yes", "", "5%",
+                                                          "1/20")))
         where = draw(st.sampled_from(("top", "house", "third", "drop", "unknown")))
         if where == "top":
             rules[draw(st.sampled_from(("id", "name", "naturals", "player_draws_on",
@@ -499,10 +509,7 @@ def chemin_rule_file(draw) -> bytes:
     for name, table in sections:
         lines.append(f"[{name}]")
         lines += [f"{json.dumps(str(k))} = {toml_value(v)}" for k, v in table.items()]
-    data = ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape")
-    if kind == "non-utf8":
-        data = data[:20] + b"\xff\xfe" + data[20:]
-    return data
+    return _spoiled(("\n".join(lines) + "\n").encode("utf-8", "surrogateescape"), kind)
 
 
 @st.composite
