@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 import string
 
 from hypothesis import strategies as st
@@ -61,11 +62,21 @@ def either(valid: st.SearchStrategy[str], weight: float = 0.3) -> st.SearchStrat
     """``valid`` most of the time, a hostile value with probability ``weight`` times the
     case's hostility (:data:`HOSTILITY`, drawn once per case): most cases carry one or two
     hostile values, some none (they go deep), a few many."""
-    return st.floats(0, 1).flatmap(
+    return uniform().flatmap(
         lambda x: hostile() if x < weight * HOSTILITY[0] else valid)
 
 
 HOSTILITY = [0.3]  # set per case by :func:`cases` (hypothesis draws stay reproducible)
+# The coin of every "with probability p" of a case: a random.Random seeded by one hypothesis
+# draw per case (:func:`cases`). Hypothesis's own floats are no coin: st.floats(0, 1) is below
+# 0.05 three times in ten (it favours 0 and small values), so the hostile branch of every
+# choice was taken far more often than its weight and few cases went deep.
+COIN = [random.Random(0)]
+
+
+def uniform() -> st.SearchStrategy[float]:
+    """A uniform draw from [0, 1) by the case's coin."""
+    return st.just(None).map(lambda _: COIN[0].random())
 
 
 # --- cards and shoes ------------------------------------------------------------------------------
@@ -75,17 +86,18 @@ SUIT_TEXTS = ("", "", "C", "D", "H", "S", "♣", "♦", "♥", "♠")
 
 def card_text(jokers: bool = False) -> st.SearchStrategy[str]:
     plain = st.builds(lambda r, s: r + s, st.sampled_from(RANK_TEXTS), st.sampled_from(SUIT_TEXTS))
-    choices = [plain]
-    if jokers:
-        choices.append(st.just("X"))
-    choices.append(st.sampled_from(("1X", "Z", "AA", "9Z", "²", "１0", "٣H", "", "X9", "0", "11",
-                                    "1", "\udcff", "9H9H", "ah", "kd", "t")))
-    return st.one_of(*choices)
+    valid = st.one_of(plain, st.just("X")) if jokers else plain
+    junk = st.sampled_from(("1X", "Z", "AA", "9Z", "²", "１0", "٣H", "", "X9", "0", "11", "1",
+                            "\udcff", "9H9H", "ah", "kd", "t"))
+    # a misspelt card as often as the case is hostile (a list of valid cards goes deep)
+    return uniform().flatmap(lambda x: junk if x < HOSTILITY[0] else valid)
 
 
-def card_list(jokers: bool = False, max_size: int = 6) -> st.SearchStrategy[str]:
-    return st.tuples(st.lists(card_text(jokers), max_size=max_size),
-                     st.sampled_from((",", " ", ", ", "\n", ";"))).map(
+def card_list(jokers: bool = False, max_size: int = 6, min_size: int = 0
+              ) -> st.SearchStrategy[str]:
+    return st.tuples(st.lists(card_text(jokers), min_size=min_size, max_size=max_size),
+                     uniform().flatmap(lambda x: st.sampled_from(
+                         ("\n", ";", "\t", "|") if x < HOSTILITY[0] else (",", " ", ", ")))).map(
         lambda parts: parts[1].join(parts[0]))
 
 
@@ -202,12 +214,34 @@ def condition(features: tuple[str, ...], depth: int = 3) -> st.SearchStrategy[st
         return st.one_of(binary, unary, group)
 
     random = st.recursive(atom, grow, max_leaves=8)
-    sensible = st.tuples(st.sampled_from(features), st.sampled_from(("==", "!=", "in", ">=")),
-                         st.sampled_from(("'tie'", "'banker'", "9", "(5, 6)", "None", "True",
-                                          "'A8'", "2"))).map(lambda t: " ".join(t))
+    # well-typed comparisons mostly (a bet that is refused goes no deeper), any now and then
+    typed = st.sampled_from([f for f in features if f in TYPED]).flatmap(
+        lambda f: st.tuples(st.just(f), st.sampled_from(TYPED[f])).map(" ".join))
+    untyped = st.tuples(st.sampled_from(features), st.sampled_from(("==", "!=", "in", ">=")),
+                        st.sampled_from(("'tie'", "'banker'", "9", "(5, 6)", "None", "True",
+                                         "'A8'", "2"))).map(lambda t: " ".join(t))
+    sensible = uniform().flatmap(lambda x: untyped if x < HOSTILITY[0] else typed)
     combined = st.tuples(sensible, st.sampled_from((" and ", " or ")), sensible).map("".join)
-    return st.floats(0, 1).flatmap(lambda x: st.one_of(random, st.sampled_from(
+    return uniform().flatmap(lambda x: st.one_of(random, st.sampled_from(
         HOSTILE_CONDITIONS)) if x < 2 * HOSTILITY[0] else st.one_of(sensible, combined))
+
+
+_NUMBER_TESTS = ("== 9", "!= 0", ">= 5", "in (5, 6)", "not in (0, 1)", "< 3")
+TYPED = {  # comparisons each feature's values can take (features: values and types)
+    "winner": ("== 'tie'", "!= 'banker'", "in ('player', 'tie')"),
+    "cards_dealt": ("== 6", "in (4, 5)", ">= 5"),
+    "player_cards": ("== 3", "!= 2"), "banker_cards": ("== 3", "!= 2"),
+    "player_natural": ("== True", "== False"), "banker_natural": ("== True", "== False"),
+    "player_third": ("== None", "in (8, 9)", "!= None"),
+    "banker_third": ("== None", "in (0, 1)", "!= None"),
+    "player_two_card_nine": ("== True", "== False"),
+    "banker_two_card_nine": ("== True", "== False"),
+    "player_has_ten_value": ("== True", "== False"),
+    "banker_has_ten_value": ("== True", "== False"),
+    **{name: _NUMBER_TESTS for name in ("margin", "highest_value", "player_total",
+                                        "player_initial_total", "banker_total",
+                                        "banker_initial_total")},
+}
 
 
 # --- TOML -----------------------------------------------------------------------------------------
@@ -286,7 +320,7 @@ def bet_file(draw, features: tuple[str, ...], ids: tuple[str, ...] = ("mine", "o
     """A bet file: structured TOML (valid most of the time, hostile values here and there),
     or raw bytes, non-UTF-8, deep, huge."""
     hostile_weight = min(0.5, HOSTILITY[0] if hostile_weight is None else hostile_weight)
-    kind = "bets" if draw(st.floats(0, 1)) >= hostile_weight else draw(
+    kind = "bets" if draw(uniform()) >= hostile_weight else draw(
         st.sampled_from(("bets", "bytes", "deep", "huge", "non-utf8", "nul", "long-line",
                          "unicode", "crlf-bom", "deep-tables", "huge-number")))
     if kind == "bytes":
@@ -315,31 +349,32 @@ def bet_file(draw, features: tuple[str, ...], ids: tuple[str, ...] = ("mine", "o
     bets = []
     for index in range(draw(st.integers(1, 3))):
         bet_id = draw(st.one_of(st.sampled_from(ids), hostile())) if draw(
-            st.floats(0, 1)) < hostile_weight else ids[index % len(ids)]
+            uniform()) < hostile_weight else ids[index % len(ids)]
         events = []
         for position in range(draw(st.integers(1, 3))):
             event = {"name": f"e{position}",
                      "when": draw(condition(features)),
-                     "pays": draw(toml_number()) if draw(st.floats(0, 1)) < hostile_weight
+                     "pays": draw(toml_number()) if draw(uniform()) < hostile_weight
                      else draw(st.sampled_from((1, 2, 8, "19/20", 0.95, "push", 25)))}
             if draw(st.integers(0, 9)) == 0:
-                event["gross"] = draw(toml_number()) if draw(st.floats(0, 1)) < \
+                event["gross"] = draw(toml_number()) if draw(uniform()) < \
                     hostile_weight else 25  # at least every valid pays drawn above
-            if draw(st.floats(0, 1)) < hostile_weight / 3:
+            if draw(uniform()) < hostile_weight / 3:
                 event[draw(st.sampled_from(("extra", "name", "when")))] = draw(toml_number())
             events.append(event)
         if kind == "unicode":  # ids that look like the ones asked for, and are not
             bet_id = draw(st.sampled_from(("ｍine", "mine\u0301", "mi\u200bne", "MINE", "mine ",
                                            "\u202emine", "mïne", "🎲", "m\x00ine", ids[0])))
         bet: dict = {"id": bet_id,
-                     "name": draw(st.sampled_from(("Mine", "", "\u202eevil", "x" * 500, "\x00",
-                                                   "é" * 300, "\U0010ffff", "a\u0000b"))),
+                     "name": draw(st.sampled_from(("Mine", "", "é" * 300)) if draw(
+                         uniform()) >= hostile_weight else st.sampled_from(
+                             ("\u202eevil", "x" * 500, "\x00", "\U0010ffff", "a\u0000b"))),
                      "event": events}
-        if draw(st.floats(0, 1)) < hostile_weight:
+        if draw(uniform()) < hostile_weight:
             bet["paytables"] = draw(st.one_of(
                 st.just({"alt": {"e0": draw(toml_number())}}),
                 st.sampled_from([5, [1, 2], "abc", {"alt": 5}, {"alt": {"nope": 1}}])))
-        if draw(st.floats(0, 1)) < hostile_weight:
+        if draw(uniform()) < hostile_weight:
             bet[draw(st.sampled_from(("group", "otherwise", "paytable", "description",
                                       "unknown")))] = draw(st.one_of(
                                           st.sampled_from(("main", "side", "e0", "")),
@@ -405,7 +440,7 @@ def rule_file(draw) -> bytes:
     if kind in ("bytes", "deep"):
         return _junk(draw, kind, "decks")
     rules = json.loads(json.dumps(DEFAULT_RULES))
-    for _ in range(draw(st.integers(0, 1 + int(6 * level)))):
+    for _ in range(draw(st.integers(0, 1 + int(6 * level))) if level else 0):
         where = draw(st.sampled_from(("top", "showdown", "drawing", "collection", "tags",
                                       "by_total", "unknown")))
         value = _rule_value(draw, level)
@@ -434,7 +469,7 @@ def _rule_kind(draw) -> tuple[float, str]:
     """The case's hostility (at most 0.5) and what a rule file is: rules, or now and then
     random bytes, rules with a byte that is not UTF-8, arrays nested 50,000 deep."""
     level = min(0.5, HOSTILITY[0])
-    return level, "rules" if draw(st.floats(0, 1)) >= level else draw(
+    return level, "rules" if draw(uniform()) >= level else draw(
         st.sampled_from(("rules", "bytes", "non-utf8", "deep")))
 
 
@@ -452,7 +487,7 @@ def _rule_value(draw, level: float, *more: st.SearchStrategy) -> object:
     """A rule's new value: a small integer mostly, a hostile one with the case's hostility."""
     return draw(st.one_of(toml_number(), st.integers(-3, 12), st.booleans(), *more,
                           st.lists(st.integers(-2, 12), max_size=4))
-                if draw(st.floats(0, 1)) < 2 * level else st.integers(1, 9))
+                if draw(uniform()) < 2 * level else st.integers(1, 9))
 
 
 CHEMIN_RULES = {
@@ -483,7 +518,7 @@ def chemin_rule_file(draw) -> bytes:
     if draw(st.booleans()):
         draws, stands, chooses = draw(st.sampled_from(CHEMIN_SPLITS))
         rules.update(player_draws_on=draws, player_stands_on=stands, player_chooses_on=chooses)
-    for _ in range(draw(st.integers(0, 1 + int(6 * level)))):
+    for _ in range(draw(st.integers(0, 1 + int(6 * level))) if level else 0):
         value = _rule_value(draw, level, st.sampled_from(("true", "false", "yes", "", "5%",
                                                           "1/20")))
         where = draw(st.sampled_from(("top", "house", "third", "drop", "unknown")))
@@ -517,7 +552,7 @@ def table_file(draw) -> bytes:
     """A 21st Century Baccarat table file for ``settle century21`` (a hand of the dealer and
     one to three seats, their wagers), with hostile values now and then, or raw junk."""
     level = min(0.5, HOSTILITY[0])
-    kind = "table" if draw(st.floats(0, 1)) >= level else draw(
+    kind = "table" if draw(uniform()) >= level else draw(
         st.sampled_from(("table", "bytes", "deep", "huge", "non-utf8")))
     if kind == "bytes":
         return draw(st.binary(max_size=200))
@@ -528,7 +563,7 @@ def table_file(draw) -> bytes:
 
     def value(valid: st.SearchStrategy) -> object:
         return draw(st.one_of(toml_number(), st.sampled_from(UNICODE_DIGITS), st.booleans(),
-                              hostile())) if draw(st.floats(0, 1)) < level else draw(valid)
+                              hostile())) if draw(uniform()) < level else draw(valid)
 
     hand = draw(century21_hand())
     lines = [f"dealer = {toml_value(value(st.just(hand['dealer'])))}",
@@ -540,7 +575,7 @@ def table_file(draw) -> bytes:
                        ("dealer_free_collection", st.booleans())):
         if draw(st.integers(0, 3)) == 0:
             lines.append(f"{key} = {toml_value(value(valid))}")
-    if draw(st.floats(0, 1)) < level / 3:
+    if draw(uniform()) < level / 3:
         lines.append(f"{draw(st.sampled_from(('bogus', 'Dealer', 'seats')))} = 1")
     for seat, cards in hand["seats"].items():
         lines += ["[[seat]]", f"seat = {toml_value(value(st.just(seat)))}",
@@ -575,12 +610,21 @@ def century21_hand(draw) -> dict:
         return " ".join(draw(st.lists(st.sampled_from(C21_CARDS), min_size=2, max_size=4)))
 
     seats = draw(st.lists(st.integers(1, 7), min_size=1, max_size=3, unique=True))
-    return {"dealer": cards(), "seats": {seat: cards() for seat in seats}}
+    if draw(uniform()) < HOSTILITY[0]:  # a random count of random cards: mostly refused
+        return {"dealer": cards(), "seats": {seat: cards() for seat in seats}}
+    return {"dealer": draw(st.sampled_from(C21_DEALER)),
+            "seats": {seat: draw(st.sampled_from(C21_SEATS)) for seat in seats}}
+
+
+# hands the rules draw to (tests/cli/test_settle.py's table, and two-card hands that stand)
+C21_DEALER = ("KH 7C", "9C KD", "8S 9D", "KH 7C")
+C21_SEATS = ("KC QD 5S", "3C KH 9S", "9S KD", "8C KD", "KC 4D 2S", "9H KS", "X X", "7S 9H",
+             "8D 9C")
 
 
 @st.composite
 def seen_file(draw, jokers: bool = False) -> bytes:
-    kind = "cards" if draw(st.floats(0, 1)) >= min(0.5, HOSTILITY[0]) else draw(
+    kind = "cards" if draw(uniform()) >= min(0.5, HOSTILITY[0]) else draw(
         st.sampled_from(("cards", "bytes", "non-utf8", "huge", "empty")))
     if kind == "bytes":
         return draw(st.binary(max_size=100))
@@ -611,7 +655,7 @@ def output_option(draw, always: bool = False) -> tuple[list[str], dict]:
     directory, a read-only directory, a file that exists."""
     if not always and draw(st.integers(0, 3)):
         return [], {}
-    name = draw(st.sampled_from(OUTPUTS[:2])) if draw(st.floats(0, 1)) >= 2 * HOSTILITY[0] \
+    name = draw(st.sampled_from(OUTPUTS[:2])) if draw(uniform()) >= 2 * HOSTILITY[0] \
         else draw(st.sampled_from(OUTPUTS))
     extra: dict = {}
     if name == "old.txt":
@@ -650,7 +694,7 @@ def shoe_options(draw, game: str, allow_default: bool = True, tiny_only: bool = 
     shoe is one the fork server warmed, or small enough to cost nothing new)."""
     jokers = game == "century21"
     choice = draw(st.sampled_from(("tiny", "decks", "none"))) if draw(
-        st.floats(0, 1)) >= min(0.5, HOSTILITY[0]) else draw(st.sampled_from(
+        uniform()) >= min(0.5, HOSTILITY[0]) else draw(st.sampled_from(
             ("hostile-decks", "hostile-shoe", "both", "tiny")))
     if tiny_only and choice in ("decks", "none"):
         choice = "tiny"
@@ -670,7 +714,7 @@ def shoe_options(draw, game: str, allow_default: bool = True, tiny_only: bool = 
     elif choice == "both":
         argv += ["--decks", "1", "--shoe", draw(st.one_of(tiny_shoe(jokers), st.just("")))]
     if remove and draw(st.integers(0, 3)) == 0:
-        argv += ["--remove", draw(either(card_list(jokers, 3), 1))]
+        argv += ["--remove", draw(either(card_list(jokers, 3, 1), 1))]
     return argv
 
 
@@ -689,7 +733,7 @@ def _files_option(draw, argv: list[str], files: dict, option: str, name: str,
                   content: bytes) -> None:
     """``option name``, the file holding ``content``, or now and then not a file at all."""
     argv += [option, name]
-    special = draw(st.floats(0, 1)) < HOSTILITY[0] / 4
+    special = draw(uniform()) < HOSTILITY[0] / 4
     files[name] = Special(draw(st.sampled_from(Special.KINDS)), content) if special else content
 
 
@@ -723,7 +767,7 @@ def analyze_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
     argv, files = ["analyze", game], {}
     if game == "chemin-de-fer":
         argv += draw(chemin_options())
-        if draw(st.floats(0, 1)) < HOSTILITY[0] / 2:  # another game's option: refused
+        if draw(uniform()) < HOSTILITY[0] / 2:  # another game's option: refused
             argv += draw(st.sampled_from((["--bet", "tie"], ["--jokers", "1"], ["--shoe", "A:4"],
                                           ["--bet-size", "10"], ["--players", "3"],
                                           ["--remove", "9"], ["--csv"], ["--group", "main"])))
@@ -849,10 +893,10 @@ def counting_options(draw, game: str, argv: list[str], files: dict) -> None:
                 ("total", "cards") if "--decks" not in argv else ("total",)), 0.2))]
         if draw(st.integers(0, 2)) == 0:
             _files_option(draw, argv, files, "--rules", "rules.toml", draw(rule_file()))
-        if draw(st.integers(0, 6)) == 0:
-            argv += ["--bet", "tie"]
+        if draw(uniform()) < HOSTILITY[0] / 3:
+            argv += ["--bet", "tie"]  # a bet game's option: refused
         return
-    if draw(st.integers(0, 9)) == 0:
+    if draw(uniform()) < HOSTILITY[0] / 3:
         argv += ["--strategy", "best"]  # a century21 option elsewhere: refused
     if draw(st.integers(0, 2)) == 0:
         _files_option(draw, argv, files, "--bets", "bets.toml", draw(bet_file(_features_of(game))))
@@ -869,12 +913,13 @@ def eor_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
     if draw(st.integers(0, 2)) == 0:
         argv += ["--depth", draw(either(st.sampled_from(("1", "2")), 0.6))]
     for _ in range(draw(st.integers(0, 2))):
-        argv += ["--removal-set", draw(either(card_list(game == "century21", 4), 1))]
+        argv += ["--removal-set", draw(either(card_list(game == "century21", 4, 1), 1))]
     if draw(st.integers(0, 2)) == 0:
         keys = ("A", "2", "5", "9", "T", "10") + (("X",) if game == "century21" else ())
         tag = st.tuples(st.sampled_from(keys), either(st.sampled_from(("1", "-1", "2", "0")),
                                                       0.4)).map(lambda t: f"{t[0]}={t[1]}")
-        argv += ["--tags", draw(either(st.lists(tag, max_size=4).map(",".join), 0.5))]
+        argv += ["--tags", draw(either(st.lists(tag, min_size=1, max_size=4, unique_by=_key)
+                                       .map(",".join), 0.5))]
     if game == "century21" and draw(st.booleans()):
         argv += ["--strategy", draw(either(st.sampled_from(("house", "best", "dealer-best")),
                                            0.3))]
@@ -906,12 +951,13 @@ def simulate_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
         keys = ("A", "2", "5", "9", "T") + (("X",) if game == "century21" else ())
         tag = st.tuples(st.sampled_from(keys), either(st.sampled_from(("1", "-1")), 0.4)).map(
             lambda t: f"{t[0]}={t[1]}")
-        argv += ["--tags", draw(either(st.lists(tag, max_size=3).map(",".join), 0.5))]
+        argv += ["--tags", draw(either(st.lists(tag, min_size=1, max_size=3, unique_by=_key)
+                                       .map(",".join), 0.5))]
     for _ in range(draw(st.integers(0, 2))):
         bet = draw(st.sampled_from(CHEAP_BETS.get(game, ("player",)) + ("mine",)))
         argv += ["--trigger", draw(
             either(st.sampled_from(("2", "-1", "0.5")), 0.6).map(lambda v, b=bet: f"{b}={v}")
-            if draw(st.floats(0, 1)) >= HOSTILITY[0] else
+            if draw(uniform()) >= HOSTILITY[0] else
             st.sampled_from((f"{bet}=nan", f"{bet}=inf", f"{bet}=-inf", f"{bet}=1e999",
                              "=", bet, f"{bet}==1", f"{bet}=-nan")))]
     draw(counting_options(game, argv, files))
@@ -943,7 +989,7 @@ def edge_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
         # card by card: a tiny shoe only (at one deck this takes minutes: see the report)
         argv += ["--known", draw(either(st.tuples(st.sampled_from(("1", "2", "6")),
                                                   card_text()).map(lambda t: f"{t[0]}={t[1]}"),
-                                        0.5) if draw(st.floats(0, 1)) >= HOSTILITY[0] else
+                                        0.5) if draw(uniform()) >= HOSTILITY[0] else
                                  st.sampled_from(("²=9H", "１=9H", "0=9H", "7=9H", "1=", "=9H",
                                                   "1=9H=9H")))]
     draw(counting_options(game, argv, files))
@@ -984,28 +1030,37 @@ def settle_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
                                              0.2))]
         if draw(st.integers(0, 3)) == 0:
             _files_option(draw, argv, files, "--rules", "rules.toml", draw(rule_file()))
-        if draw(st.floats(0, 1)) < HOSTILITY[0] / 2:
+        if draw(uniform()) < HOSTILITY[0] / 2:
             argv += draw(st.sampled_from((["--cards", "9H 5C 9D 2S"], ["--paytable", "tie=x"],
                                           ["--bets", "bets.toml"])))
             files.setdefault("bets.toml", b"")
     elif game in SETTLE_BETS:
-        if draw(st.floats(0, 1)) >= HOSTILITY[0]:
-            cards = " ".join(draw(st.lists(st.sampled_from(SUITED), min_size=4, max_size=6)))
+        if draw(uniform()) >= HOSTILITY[0]:  # a round's cards, as many as it deals
+            cards = _dealt_round(game, draw(st.lists(st.sampled_from(SUITED), min_size=6,
+                                                     max_size=6)))
         else:
-            cards = draw(st.one_of(card_list(False, 7), hostile()))
+            cards = draw(st.one_of(card_list(False, 7), hostile(), st.lists(
+                st.sampled_from(SUITED), min_size=3, max_size=7).map(" ".join)))
         argv += ["--cards", cards]
         own = draw(st.integers(0, 3)) == 0
         if own:
             _files_option(draw, argv, files, "--bets", "bets.toml",
                           draw(bet_file(_features_of(game))))
-        for _ in range(draw(st.integers(0 if HOSTILITY[0] else 1, 3))):
-            bet = draw(st.sampled_from(SETTLE_BETS[game] + (("mine", "other") if own else ())))
+        choices = SETTLE_BETS[game] + (("mine", "other") if own else ())
+        wagered = draw(st.lists(st.sampled_from(choices), min_size=0 if HOSTILITY[0] else 1,
+                                max_size=3, unique=draw(uniform()) >= HOSTILITY[0] / 2))
+        if game == "nine-and-nines" and draw(uniform()) >= HOSTILITY[0]:
+            wagered = ["banker", *wagered]  # the NINE bets are taken beside a main wager
+        for bet in dict.fromkeys(wagered) if wagered.count("banker") > 1 else wagered:
             amount = draw(either(st.sampled_from(("10", "1", "2.5", "5/2", "100")), 0.5))
             argv += ["--wager", draw(either(st.just(f"{bet}={amount}"), 0.15))]
-        if draw(st.integers(0, 3)) == 0:
-            argv += ["--paytable", draw(either(st.sampled_from(
-                ("tie=9-to-1", "tie=8-to-1", "mine=alt", "tie", "=x", "player=alt")), 0.4))]
-        if draw(st.floats(0, 1)) < HOSTILITY[0] / 2:
+        paytable = {"tie": "9-to-1", "banker": "commission-4%", "mine": "alt"}
+        known = [f"{bet}={paytable[bet]}" for bet in wagered if bet in paytable]
+        if draw(st.integers(0, 3)) == 0 and (known or HOSTILITY[0]):
+            argv += ["--paytable", draw(st.sampled_from(known) if known and draw(
+                uniform()) >= HOSTILITY[0] else st.sampled_from(
+                    ("tie=8-to-1", "tie", "=x", "player=alt", "tie=9-to-1")))]
+        if draw(uniform()) < HOSTILITY[0] / 2:
             argv += draw(st.sampled_from((["--dealer", "KH 7C"], ["--seat", "3=9S KD"],
                                           ["--dice", "3"], ["--action", "whole-hand"],
                                           ["--dealer-wager", "300"])))
@@ -1015,6 +1070,20 @@ def settle_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
     if draw(st.booleans()):
         argv.append("--json")
     return argv, files, b""
+
+
+def _key(tag: str) -> str:
+    """The card of a tag ``KEY=VALUE`` (10 and T are one): a count tags each card once."""
+    return tag.partition("=")[0].replace("10", "T")
+
+
+def _dealt_round(game: str, cards: list[str]) -> str:
+    """The first of ``cards`` that a round of ``game`` deals (four to six)."""
+    from exact.core.cards import parse_cards
+    from exact.games import get_game
+
+    record = get_game(game).record_from_cards(parse_cards(" ".join(cards)))
+    return " ".join(cards[:sum(len(hand) for hand in record)])
 
 
 @st.composite
@@ -1052,10 +1121,13 @@ def cases(draw, command: str) -> Case:
             st.booleans()) or "--out" in argv[-1:] else draw(st.lists(game_id, min_size=1,
                                                                       max_size=2))
         return Case(argv, module="exact.reports")
+    COIN[0] = draw(st.randoms(use_true_random=True))
     HOSTILITY[0] = draw(st.sampled_from(LEVELS))
     game = draw(st.sampled_from(GAMES))
-    if game in STRATEGY_GAMES and command == "design" and draw(st.integers(0, 3)):
-        game = "punto-banco"  # design refuses the strategy games' options: now and then
+    foreign = {"design": STRATEGY_GAMES, "eor": ("chemin-de-fer",),
+               "simulate": ("chemin-de-fer",), "edge": ("chemin-de-fer",)}
+    if game in foreign.get(command, ()) and draw(st.integers(0, 3)):
+        game = "punto-banco"  # a game that takes none of the command's options: now and then
     builder = {"analyze": analyze_argv, "design": design_argv, "eor": eor_argv,
                "simulate": simulate_argv, "edge": edge_argv, "settle": settle_argv}.get(command)
     argv, files, stdin = draw(builder(game) if builder else simple_argv(command, game))
@@ -1070,7 +1142,7 @@ def cases(draw, command: str) -> Case:
         if xlsx_argv[1] != option_value(argv, "-o", "--output"):
             argv += ["--xlsx", xlsx_argv[1]]
             _merge(extra, xlsx_extra)
-    if draw(st.floats(0, 1)) < HOSTILITY[0] / 3:  # a stray option, an option twice, = form
+    if draw(uniform()) < HOSTILITY[0] / 3:  # a stray option, an option twice, = form
         argv.insert(draw(st.integers(2, len(argv))), draw(st.sampled_from(
             ("--decks=1", "--json", "--bogus", "--", "-", "--shoe=", "--bet"))))
     files = {**files, **extra.pop("files", {})}
