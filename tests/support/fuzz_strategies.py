@@ -349,7 +349,7 @@ def bet_file(draw, features: tuple[str, ...], ids: tuple[str, ...] = ("mine", "o
     bets = []
     for index in range(draw(st.integers(1, 3))):
         bet_id = draw(st.one_of(st.sampled_from(ids), hostile())) if draw(
-            uniform()) < hostile_weight else ids[index % len(ids)]
+            uniform()) < hostile_weight else ids[index] if index < len(ids) else f"more-{index}"
         events = []
         for position in range(draw(st.integers(1, 3))):
             event = {"name": f"e{position}",
@@ -849,6 +849,14 @@ def chemin_options(draw) -> list[str]:
     return argv
 
 
+DESIGN_TIERS = {  # bets to design, each with the tiers that may be solved for
+    "punto-banco": {"tie": ("Tie", "tie"), "player": ("Player wins",),
+                    "banker": ("Banker wins", "Tie", "banker-wins,tie"),
+                    "big": ("five-or-six-cards",)},
+    "nine-and-nines": {"tie": ("Tie",), "banker": ("Banker wins", "Tie")},
+}
+
+
 @st.composite
 def design_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
     argv, files = ["design", game], {}
@@ -857,18 +865,21 @@ def design_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
     own = draw(st.integers(0, 3)) == 0
     if own:
         _files_option(draw, argv, files, "--bets", "bets.toml", draw(bet_file(_features_of(game))))
-    argv += ["--bet", draw(either(st.sampled_from(
-        ("mine",) if own else ("tie", "player", "banker", "nines", "big")), 0.2))]
-    for _ in range(draw(st.integers(1, 2))):
-        argv += ["--solve-for", draw(either(st.sampled_from(
-            ("Tie", "tie", "Banker wins", "e0", "e0,e1", "Player wins", "Double", "Single")),
-            0.3))]
+    shipped = sorted(DESIGN_TIERS.get(game, DESIGN_TIERS["punto-banco"]))
+    bet = draw(st.sampled_from(("mine",) if own else shipped))
+    argv += ["--bet", draw(either(st.just(bet), 0.2))]
+    tiers = {"mine": ("e0", "e1", "e0,e1"), **DESIGN_TIERS.get(game, {})}.get(bet, ("Tie",))
+    for _ in range(draw(st.integers(1, 2))):  # its own tiers mostly, any now and then
+        argv += ["--solve-for", draw(either(st.sampled_from(tiers), 0.3) if draw(
+            uniform()) >= HOSTILITY[0] else st.sampled_from(
+                ("Tie", "tie", "Banker wins", "e0", "e0,e1", "Player wins", "Double", "Single")))]
     argv += ["--target-edge", draw(either(st.sampled_from(("0.05", "5%", "1/20", "0.01", "-0.1",
                                                            "0", "1%")), 0.5))]
     if draw(st.integers(0, 4)) == 0:
         argv += ["--paytable", draw(either(st.sampled_from(("9-to-1", "8-to-1", "alt")), 0.4))]
     if draw(st.integers(0, 4)) == 0:
-        argv += ["--engine", "direct"] if "--shoe" in argv else ["--engine", draw(hostile())]
+        argv += ["--engine", "direct"] if "--shoe" in argv else ["--engine", draw(either(
+            st.sampled_from(("auto", "compiled")), 1))]
     if draw(st.integers(0, 4)) == 0:
         _files_option(draw, argv, files, "--table", "table.toml",
                       draw(bet_file(_features_of(game), ("tie", "player"))))
@@ -988,7 +999,8 @@ def edge_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
     if "--decks" not in argv and draw(st.integers(0, 3)) == 0:
         # card by card: a tiny shoe only (at one deck this takes minutes: see the report)
         argv += ["--known", draw(either(st.tuples(st.sampled_from(("1", "2", "6")),
-                                                  card_text()).map(lambda t: f"{t[0]}={t[1]}"),
+                                                  st.sampled_from(SUITED)).map(
+                                                      lambda t: f"{t[0]}={t[1]}"),
                                         0.5) if draw(uniform()) >= HOSTILITY[0] else
                                  st.sampled_from(("²=9H", "１=9H", "0=9H", "7=9H", "1=", "=9H",
                                                   "1=9H=9H")))]
