@@ -550,7 +550,8 @@ def invariants(data: object) -> list[str]:
     silently wrong result breaks one): an analysis's counting unit is N!/(N-r)! for its shoe
     and every bet's outcomes count it whole, with probabilities summing to 1; the next round's
     counts (edge) sum to the unseen cards' N!/(N-r)!; a settled round's net is its wins less
-    its losses, and its stake the sum of its wagers.
+    its losses, and its stake the sum of its wagers; a strategy game's best response gains
+    nothing by deviating (an equilibrium: neither side), and no side gains less than nothing.
 
     >>> invariants({"totals": {"won": "3", "lost": "1", "net": "1"}})
     ['settle: net 1 is not won 3 less lost 1']
@@ -579,6 +580,16 @@ def invariants(data: object) -> list[str]:
                     found.append(f"edge: the counts of {bet_id} do not sum to its total")
                 if total != _falling(data["cards_unseen"], 6):  # the two games of six cards
                     found.append(f"edge: total of {bet_id} is not N!/(N-6)! of the unseen cards")
+    check, strategy = data.get("deviation_check"), data.get("strategy")
+    if isinstance(check, dict):  # a strategy game: a best response gains nothing by deviating
+        name = strategy.get("name") if isinstance(strategy, dict) else strategy
+        gains = {"player": check.get("player_gain", check.get("player_gain_by_deviating")),
+                 "dealer": check.get("banker_gain", check.get("dealer_gain_by_deviating"))}
+        best = {"best": ("player",), "dealer-best": ("dealer",),
+                "equilibrium": ("player", "dealer")}.get(str(name), ())
+        for side, gain in gains.items():
+            if gain is not None and (Fraction(gain) < 0 or (side in best and Fraction(gain))):
+                found.append(f"{name}: the {side} gains {gain} by deviating")
     totals = data.get("totals")
     if isinstance(totals, dict) and {"won", "lost", "net"} <= set(totals):
         won, lost, net = (Fraction(totals[key]) for key in ("won", "lost", "net"))
