@@ -793,7 +793,19 @@ def analyze_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
             argv += ["--players", draw(either(st.sampled_from(("1", "3", "7")), 0.6))]
         if draw(st.integers(0, 2)) == 0:
             _files_option(draw, argv, files, "--rules", "rules.toml", draw(rule_file()))
+        if draw(st.integers(0, 4)) == 0 and "--bet" not in argv:
+            argv += ["--bet-size", draw(either(st.sampled_from(("10", "20", "15/2")), 0.6))]
+        if draw(st.integers(0, 4)) == 0:
+            argv += ["--dealer-wager", draw(either(st.sampled_from(("100", "1000", "5")), 0.6))]
+        if draw(uniform()) < HOSTILITY[0] / 3:  # chemin de fer's or a bet game's: refused
+            argv += draw(st.sampled_from((["--with-replacement"], ["--commission", "5%"],
+                                          ["--group", "main"], ["--paytable", "tie=9-to-1"])))
     else:
+        if draw(uniform()) < HOSTILITY[0] / 3:  # a strategy game's option: refused
+            argv += draw(st.sampled_from((["--strategy", "best"], ["--with-replacement"],
+                                          ["--commission", "5%"], ["--players", "3"],
+                                          ["--bet-size", "10"], ["--dealer-wager", "5"],
+                                          ["--information", "cards"], ["--collection", "1"])))
         direct = draw(st.integers(0, 3)) == 0
         argv += draw(shoe_options(game, tiny_only=direct))
         shoe = option_value(argv, "--shoe")
