@@ -561,9 +561,17 @@ def table_file(draw) -> bytes:
     if kind == "huge":
         return b"# " + b"x" * draw(st.sampled_from((70_000, 3_000_000))) + b"\n"
 
+    # one value spoiled (so that it reaches its own check: values are checked in turn, and an
+    # earlier refusal hides a later bug), and now and then others
+    spoiled = draw(st.integers(0, 11)) if draw(uniform()) < 2 * level else -1
+    emitted = [0]
+
     def value(valid: st.SearchStrategy) -> object:
-        return draw(st.one_of(toml_number(), st.sampled_from(UNICODE_DIGITS), st.booleans(),
-                              hostile())) if draw(uniform()) < level else draw(valid)
+        emitted[0] += 1
+        if emitted[0] - 1 == spoiled or draw(uniform()) < level / 4:
+            return draw(st.one_of(toml_number(), st.sampled_from(UNICODE_DIGITS + SEATS),
+                                  st.booleans(), hostile()))
+        return draw(valid)
 
     hand = draw(century21_hand())
     lines = [f"dealer = {toml_value(value(st.just(hand['dealer'])))}",
@@ -599,6 +607,7 @@ def table_file(draw) -> bytes:
     return data
 
 
+SEATS = ("0", "100", "-1", "3.0", " 3", "3 ", "+3", "03", "1e1", "")  # not seat numbers
 C21_CARDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "K", "X", "9H", "KD", "5S")
 
 
@@ -1040,15 +1049,23 @@ def settle_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
         else:
             hand = draw(century21_hand())
             argv += ["--dealer", draw(either(st.just(hand["dealer"]), 0.3))]
+
+            def number(seat: int) -> str:  # a seat as written: now and then not a number
+                return draw(st.sampled_from(UNICODE_DIGITS + SEATS)) if draw(
+                    uniform()) < HOSTILITY[0] / 4 else str(seat)
+
             for seat, cards in hand["seats"].items():
-                argv += ["--seat", draw(either(st.just(f"{seat}={cards}"), 0.3))]
+                argv += ["--seat", draw(either(st.just(f"{number(seat)}={cards}"), 0.3))]
                 for circle in range(1, draw(st.integers(1, 3)) + 1):
                     amount = draw(either(st.sampled_from(("10", "25", "12.5", "25/2")), 0.4))
-                    argv += ["--wager", draw(either(st.just(f"{seat}.{circle}={amount}"), 0.2))]
+                    argv += ["--wager", draw(either(st.just(
+                        f"{number(seat)}.{circle}={amount}"), 0.2))]
             argv += ["--dealer-wager", draw(either(st.sampled_from(("300", "1000", "7/2")), 0.4))]
             if draw(st.integers(0, 2)) == 0:
                 argv += ["--dice", draw(either(st.sampled_from(
-                    tuple(map(str, hand["seats"])) + ("1", "99")), 0.6))]
+                    tuple(map(str, hand["seats"])) + ("1", "99")), 0.6).map(
+                        lambda text: number(int(text)) if text.isascii() and text.isdigit()
+                        else text))]
         if draw(st.integers(0, 3)) == 0:
             argv += ["--action", draw(either(st.sampled_from(("seat-by-seat", "whole-hand")),
                                              0.2))]
