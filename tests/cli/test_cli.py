@@ -115,6 +115,16 @@ def test_strategy_games_say_they_have_no_bets(capsys, game):
         assert "--cards is an option of" in capsys.readouterr().err
 
 
+def test_xlsx_alone_prints_nothing(capsys, tmp_path):
+    """README: with --xlsx alone nothing is printed (fuzz17: the assumptions were, after two
+    blank lines); the workbook is written."""
+    sheet = tmp_path / "par.xlsx"
+    assert main(["analyze", "punto-banco", "--decks", "1", "--bet", "tie", "--xlsx",
+                 str(sheet)]) == 0
+    assert capsys.readouterr().out == ""
+    assert sheet.read_bytes()[:2] == b"PK"
+
+
 def test_same_input_same_bytes(capsys):
     """The same bytes from another process (another string hash seed) as from this one."""
     first = run("analyze", "punto-banco", "--decks", "2", "--json")
