@@ -182,8 +182,10 @@ COMMANDS = ("analyze", "design", "eor", "simulate", "edge", "settle")
 
 def add_for_command(args: Any, text: str) -> str:
     """``text``, the output of a command line run, with the assumptions of its game added
-    (see :func:`add_to_output`); CSV and the listing commands are left as they are."""
-    if getattr(args, "command", None) not in COMMANDS or getattr(args, "csv", False):
+    (see :func:`add_to_output`); CSV, the listing commands and an empty output (``--xlsx``
+    alone, which README says prints nothing: the workbook is the result) are left as they are."""
+    if getattr(args, "command", None) not in COMMANDS or getattr(args, "csv", False) or \
+            not text:
         return text
     from exact.games import get_game
 

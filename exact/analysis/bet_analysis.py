@@ -172,9 +172,9 @@ def _compiled_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
         # a fresh process: the bets' light form on disk (exact.engines.cache) answers in
         # Python integers, without loading numpy; later analyses in the process keep the fast
         # path below
-        form = cache.load_light(compiled_key(game, needs), bets, deal)
-        if form is not None:
-            return form.counts(shoe)
+        counts = cache.light_counts(compiled_key(game, needs), bets, deal, shoe)
+        if counts is not None:
+            return counts
     import numpy as np
 
     from exact.engines.batch import event_matrices

@@ -141,7 +141,7 @@ def _analyze(args: argparse.Namespace) -> str:
     if args.xlsx:
         from exact.render.spreadsheet import analysis_workbook, write_bytes
 
-        write_bytes(Path(args.xlsx), analysis_workbook(analysis))
+        write_bytes(Path(args.xlsx), analysis_workbook(analysis), [args.output])
         if not (args.json or args.csv or args.output):
             return ""
     return to_json(analysis) if args.json else to_csv(analysis) if args.csv else to_text(analysis)
@@ -170,8 +170,17 @@ def _design(args: argparse.Namespace) -> str:
     return design_text(design, shoe.describe())
 
 
+def _no_bet_table(game: Game, what: str) -> str:
+    """What ``list-bets`` and ``features`` say of a strategy game (century21, chemin-de-fer):
+    a line, not an empty listing or the bet games' advice on --group and --bet."""
+    return (f"{game.name} ({game.id}) is a strategy game: it has no {what}; see "
+            f"`analyze {game.id} --help` for its options.\n")
+
+
 def _list_bets(args: argparse.Namespace) -> str:
     game = get_game(args.game)
+    if not isinstance(game, BetGame):
+        return _no_bet_table(game, "bet table")
     bets = game_bets(game, args.bets or ())
     groups = list(dict.fromkeys(["main", "variant", "side", *(b.group for b in bets)]))
     lines = ["`analyze` shows every bet; choose with --group GROUP or --bet ID, and pay "
@@ -264,6 +273,8 @@ _TYPE_NAMES = {bool: "true/false", int: "integer", str: "text", type(None): "Non
 
 def _features(args: argparse.Namespace) -> str:
     game = get_game(args.game)
+    if not isinstance(game, BetGame):
+        return _no_bet_table(game, "round features for bet conditions")
     lines = []
     for feature in game.features.values():
         kind = " or ".join(dict.fromkeys(_TYPE_NAMES.get(t, t.__name__) for t in feature.types))

@@ -52,6 +52,8 @@ def analyze_command(game: Century21, args: argparse.Namespace) -> str:
     fee = None if args.collection is None else _number("--collection", args.collection)
     dealer_wager = getattr(args, "dealer_wager", None)
     wager = None if dealer_wager is None else _number("--dealer-wager", dealer_wager)
+    if args.csv and not args.json:  # before any work, and before the --xlsx file is written
+        raise ExactError("century21: --csv is not supported; use --json")
     data = heads_up_report(rules, shoe, args.strategy, bet, fee, args.information,
                            args.players, wager)
     text = data.pop("_text")
@@ -60,13 +62,12 @@ def analyze_command(game: Century21, args: argparse.Namespace) -> str:
         from exact.render.spreadsheet import heading_lines, workbook_bytes, write_bytes
 
         write_bytes(Path(args.xlsx), workbook_bytes(
-            "21st Century Baccarat", heading_lines(shoe, data["counting_unit"]), [bet_table]))
+            "21st Century Baccarat", heading_lines(shoe, data["counting_unit"]), [bet_table]),
+            [args.output])
         if not (args.json or args.output):
             return ""
     if args.json:
         return json_text(data)
-    if args.csv:
-        raise ExactError("century21: --csv is not supported; use --json")
     head = [f"21st Century Baccarat: {shoe.describe()} ({shoe.size} cards)",
             *(f"  {line}" for line in data["rules"]),
             f"Counting unit: {data['counting_unit']}",

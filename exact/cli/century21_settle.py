@@ -34,10 +34,12 @@ import argparse
 import json
 import tomllib
 from collections.abc import Mapping
+from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from exact.core.parsing import load_toml
 from exact.games.century21.rules import Rules
 from exact.games.century21.table import CircleWager, TableHand, settle_table
 from exact.model.settlement import SettlementError, positive_amount, settlement_json
@@ -81,18 +83,25 @@ def settle_command(game: Any, args: argparse.Namespace) -> str:
     return table_text(data)
 
 
+def _quoted(value: object) -> str:
+    """A file's value in a refusal: a TOML float (read as a Decimal) as written."""
+    return str(value) if isinstance(value, Decimal) else repr(value)
+
+
 def _amount(where: str, value: object) -> Fraction:
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise SettlementError(f"{where}: amount {value!r} must be an integer or a string such "
-                              "as \"12.5\"")
+        raise SettlementError(f"{where}: amount {_quoted(value)} must be an integer or a "
+                              "string such as \"12.5\"")
     return positive_amount(where, str(value), repr(value))
 
 
 def _seat_number(where: str, value: object) -> int:
-    if isinstance(value, str) and value.strip().isdigit():
+    # ASCII digits only: str.isdigit() holds for '²' (which int() refuses) and for '３'
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SEAT:
-        raise SettlementError(f"{where}: seat {value!r} is not a seat number 1-{MAX_SEAT}")
+        raise SettlementError(f"{where}: seat {_quoted(value)} is not a seat number "
+                              f"1-{MAX_SEAT}")
     return value
 
 
@@ -118,7 +127,9 @@ def read_table_file(path: Path) -> dict[str, Any]:
     if len(raw) > MAX_FILE_BYTES:
         raise SettlementError(f"{path}: a table file is at most {MAX_FILE_BYTES} bytes")
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
+        # load_toml: an integer of thousands of digits or nesting too deep is a TOML error
+        # too; utf-8-sig: a byte-order mark is dropped, as from every other user file
+        data = load_toml(raw.decode("utf-8-sig"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise SettlementError(f"{path}: not a TOML table file: {error}") from None
     return hand_from_mapping(data, str(path))
@@ -163,8 +174,9 @@ def hand_from_mapping(data: Mapping[str, Any], source: str) -> dict[str, Any]:
         if missing:
             raise SettlementError(f"{where}: missing {', '.join(missing)}")
         circle = entry["circle"]
-        if isinstance(circle, bool) or circle not in (1, 2, 3):
-            raise SettlementError(f"{where}: circle {circle!r} is not 1, 2 or 3")
+        # an integer: 1.0 (a TOML float, equal to 1) is not a circle's number
+        if isinstance(circle, bool) or not isinstance(circle, int) or circle not in (1, 2, 3):
+            raise SettlementError(f"{where}: circle {_quoted(circle)} is not 1, 2 or 3")
         player = entry.get("player")
         choice = entry.get("choice")
         wagers.append(CircleWager(

@@ -36,6 +36,7 @@ from exact.core.cards import Card, parse_cards
 from exact.errors import ExactError
 from exact.games import get_game
 from exact.games.punto_banco import PuntoRecord
+from exact.model.contracts import BetGame
 from exact.model.game import Game
 from exact.model.settlement import (
     SettledRound,
@@ -84,6 +85,9 @@ def run(args: argparse.Namespace) -> str:
         from exact.cli.century21_settle import settle_command
 
         return settle_command(game, args)
+    if not isinstance(game, BetGame):  # chemin-de-fer: --cards and --wager are refused
+        raise ExactError(f"settle {game.id}: a strategy game has no wagers to settle; see "
+                         f"`analyze {game.id}`")
     if not args.cards:
         raise ExactError(f"settle {game.id}: give the round's cards with --cards")
     if not args.wager:

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations, product
 from math import lcm
@@ -435,10 +435,15 @@ class _Bilinear:
 
     constant: tuple[dict[InfoSet, int], dict[InfoSet, int]]
     slope: tuple[dict[InfoSet, dict[InfoSet, int]], dict[InfoSet, dict[InfoSet, int]]]
+    # terms of the gains evaluated so far (one item, mutable): the enumeration's cost, which a
+    # count of supports tried does not bound (a try costs more the more sets there are)
+    work: list[int] = field(default_factory=lambda: [0], compare=False, repr=False)
 
     def gain(self, side: int, infoset: InfoSet, other: Mapping[InfoSet, Number]) -> Number:
+        row = self.slope[side][infoset]
+        self.work[0] += len(row) + 1
         total: Number = self.constant[side][infoset]
-        for g, s in self.slope[side][infoset].items():
+        for g, s in row.items():
             total += s * other[g]
         return total
 
@@ -483,7 +488,8 @@ def _bilinear(game: StrategyGame) -> _Bilinear:
                                  for h, row in slope[1].items()}))
 
 
-def bimatrix_equilibria(game: StrategyGame, max_candidates: int = 5_000) -> Equilibria:
+def bimatrix_equilibria(game: StrategyGame, max_candidates: int = 5_000,
+                        max_work: int = 5_000_000) -> Equilibria:
     """Every Nash equilibrium of a game where each side makes at most one binary choice per
     deal (the payoffs are bilinear in the two sides' probabilities of their first actions).
 
@@ -492,7 +498,9 @@ def bimatrix_equilibria(game: StrategyGame, max_candidates: int = 5_000) -> Equi
     response fixes the rest of side 1, side 0's indifference at M fixes side 1's mixing at J,
     and side 0's pure choices must be best responses. A tie met outside the supports
     (a possible continuum), an underdetermined system, or a search cut at ``max_candidates``
-    makes the answer not ``exhaustive`` (so not provably unique). The search is complete for
+    supports tried or ``max_work`` terms of gains evaluated (seconds: what bounds the time of
+    a game with many sets, e.g. a rule file's Player choosing on every total) makes the
+    answer not ``exhaustive`` (so not provably unique). The search is complete for
     equilibria where side 1 is indifferent at exactly as many sets as side 0 mixes at (the
     generic case; with one side-0 set, as in chemin de fer's Models 1 and 2, a degenerate
     continuum also shows, as a tie or as several equilibria); a degenerate game where side 0
@@ -507,6 +515,8 @@ def bimatrix_equilibria(game: StrategyGame, max_candidates: int = 5_000) -> Equi
         for mixed in combinations(first_sets, size):
             pure_sets = [h for h in first_sets if h not in mixed]
             for assignment in product((1, 0), repeat=len(pure_sets)):
+                if form.work[0] > max_work:
+                    return Equilibria(_equilibria(game, found), False)
                 fixed = dict(zip(pure_sets, assignment, strict=True))
                 # side 1's sets whose gain can vanish for some mixing of ``mixed``
                 candidates = [g for g in second_sets
@@ -514,7 +524,7 @@ def bimatrix_equilibria(game: StrategyGame, max_candidates: int = 5_000) -> Equi
                               and _may_vanish(form, g, fixed, mixed)] if size else []
                 for indifferent in combinations(candidates, size):
                     tried += 1
-                    if tried > max_candidates:
+                    if tried > max_candidates or form.work[0] > max_work:
                         return Equilibria(_equilibria(game, found), False)
                     outcome = _try_support(form, game, fixed, mixed, indifferent, second_sets)
                     if outcome is None:

@@ -71,6 +71,12 @@ PLAYER_FIVE = ("player", 5)
 ROUND_CARDS = 6
 WITH_REPLACEMENT_DECK = (4, 1, 1, 1, 1, 1, 1, 1, 1, 1)  # one deck's proportions, over 13
 MAX_DECKS = 64
+# the keys of a rule file (exact/data/chemin_de_fer/rules.toml): any other is refused
+RULE_KEYS = frozenset({"id", "name", "naturals", "player_draws_on", "player_stands_on",
+                       "player_chooses_on", "decks", "commission", "house_way"})
+HOUSE_KEYS = frozenset({"player_draws_on_five", "banker_draws_when_player_stands",
+                        "banker_draws_on_player_third"})
+THIRD_KEYS = frozenset(str(total) for total in range(10))
 COMMISSION_TEXT = re.compile(r"\d{1,12}(\.\d{1,12})?%?|\d{1,12}/\d{1,12}")
 
 
@@ -110,6 +116,15 @@ class Rules:
             house = _table(data["house_way"], "[house_way]")
             third = _table(house["banker_draws_on_player_third"],
                            "[house_way.banker_draws_on_player_third]")
+            # a misspelt rule (``comission``) must not leave its default silently in force
+            tables = ((data, RULE_KEYS, "rule"), (house, HOUSE_KEYS, "[house_way] rule"),
+                      (third, THIRD_KEYS, "total of [house_way.banker_draws_on_player_third]"))
+            for table, known, name in tables:
+                unknown = sorted(set(table) - known)
+                if unknown:
+                    raise RuleError(f"{path}: unknown {name}(s) "
+                                    f"{', '.join(map(repr, unknown))}; known: "
+                                    f"{', '.join(sorted(known))}")
             return cls(
                 id=str(data["id"]), name=str(data.get("name", data["id"])),
                 naturals=_totals(data["naturals"]),
@@ -118,7 +133,7 @@ class Rules:
                 player_chooses_on=_totals(data["player_chooses_on"]),
                 decks=_integer(data.get("decks", 6)),
                 commission=parse_commission(str(data.get("commission", "0"))),
-                house_player_draws_on_choice=bool(house["player_draws_on_five"]),
+                house_player_draws_on_choice=_flag(house["player_draws_on_five"]),
                 house_banker_draws_when_player_stands=_totals(
                     house["banker_draws_when_player_stands"]),
                 house_banker_draws_on_player_third=tuple(
@@ -168,6 +183,12 @@ def _table(value: object, name: str) -> Mapping[str, object]:
     return value
 
 
+def _flag(value: object) -> bool:
+    if not isinstance(value, bool):  # bool("false") is True
+        raise RuleError(f"expected true or false, got {value!r}")
+    return value
+
+
 def _integer(value: object) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise RuleError(f"expected an integer, got {value!r}")
@@ -199,7 +220,11 @@ RULES = Rules.load()
 
 # --- the game as a sequence form -----------------------------------------------------------
 def player_set(information: str, first: int, second: int) -> tuple:
-    return PLAYER_FIVE if information != "cards" else ("player", (first, second))
+    """The Player's information set at a choice: its total (one set per total a rule file
+    lets it choose on; the shipped rules' only one is 5, :data:`PLAYER_FIVE`), or its two
+    cards."""
+    return ("player", (first + second) % 10) if information != "cards" else (
+        "player", (first, second))
 
 
 def banker_set(information: str, first: int, second: int, third: int | None) -> tuple:
@@ -490,7 +515,10 @@ def analyze(rules: Rules, decks: int | None, information: str, strategy: str) ->
     elif strategy == "equilibrium":
         every = bimatrix_equilibria(game)
         if not every.found:
-            raise StrategyError("no Nash equilibrium found by the exact support enumeration")
+            bound = "" if every.exhaustive else (" within its bound (the game has too many "
+                                                 "decision points to search them all)")
+            raise StrategyError("no Nash equilibrium found by the exact support enumeration"
+                                + bound)
         (player, banker), method = every.found[0].strategies, every.found[0].method
         count, unique = len(every.found), every.unique
     values, gains = deviation_gains(game, player, banker, defaults)

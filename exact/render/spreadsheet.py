@@ -37,7 +37,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from exact.analysis.statistics import BetTable
-from exact.core.files import OutputError, write_file
+from exact.core.files import OutputError, target_of, write_file
 from exact.errors import SpreadsheetError as SpreadsheetError
 
 # The creation date written when SOURCE_DATE_EPOCH is unset: constant, so same inputs give
@@ -302,10 +302,15 @@ def report_workbook(out_dir: Path, title: str, lines: Sequence[str],
                 workbook_bytes(title, lines, tables, datetime.fromtimestamp(epoch, UTC)))
 
 
-def write_bytes(path: Path, data: bytes) -> None:
+def write_bytes(path: Path, data: bytes, written_after: Sequence[str | None] = ()) -> None:
     """Write ``data`` to ``path`` as every file a user names is written
-    (:func:`exact.core.files.write_file`: whole or not at all, a link followed, a device or
-    directory refused, a replaced file's mode kept); raises :class:`SpreadsheetError`."""
+    (:func:`exact.core.files.write_file`: whole or not at all, a link followed, a device,
+    directory or FIFO refused, never replaced, a replaced file's mode kept); raises
+    :class:`SpreadsheetError`. ``written_after``: the files the run writes next (its ``-o``),
+    checked first, so that a run refused for one of them leaves no workbook behind."""
+    for other in written_after:
+        if other is not None:
+            target_of(other)
     try:
         write_file(path, data)
     except OutputError as error:

@@ -97,6 +97,34 @@ def test_output_file_is_written_whole_or_not_at_all(tmp_path: Path):
     assert not bad.exists() and [p.name for p in tmp_path.iterdir()] == ["out.json"]
 
 
+@pytest.mark.parametrize("game", ["century21", "chemin-de-fer"])
+def test_strategy_games_say_they_have_no_bets(capsys, game):
+    """list-bets and features of a strategy game say it has none in a line (fuzz17: list-bets
+    printed the bet games' advice on --group and --bet, which it refuses, and features an
+    empty listing); settle chemin-de-fer says there is nothing to settle instead of asking
+    for --cards, which it refuses."""
+    for command in ("list-bets", "features"):
+        assert main([command, game]) == 0
+        out = capsys.readouterr().out
+        assert out.count("\n") == 1 and "strategy game" in out and "--group" not in out
+    if game == "chemin-de-fer":
+        assert main(["settle", game]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "no wagers to settle" in err
+        assert main(["settle", game, "--cards", "9H 5C 9D 2S"]) == 2
+        assert "--cards is an option of" in capsys.readouterr().err
+
+
+def test_xlsx_alone_prints_nothing(capsys, tmp_path):
+    """README: with --xlsx alone nothing is printed (fuzz17: the assumptions were, after two
+    blank lines); the workbook is written."""
+    sheet = tmp_path / "par.xlsx"
+    assert main(["analyze", "punto-banco", "--decks", "1", "--bet", "tie", "--xlsx",
+                 str(sheet)]) == 0
+    assert capsys.readouterr().out == ""
+    assert sheet.read_bytes()[:2] == b"PK"
+
+
 def test_same_input_same_bytes(capsys):
     """The same bytes from another process (another string hash seed) as from this one."""
     first = run("analyze", "punto-banco", "--decks", "2", "--json")

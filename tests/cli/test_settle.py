@@ -192,3 +192,37 @@ def test_century21_table_file_declarations_players_and_choices(capsys, tmp_path)
                     '[[wager]]\nseat = 1\ncircle = 2\namount = 50\nchoice = "draw"\n')
     code, _out, err = run(capsys, "settle", "century21", "--table", str(path))
     assert code == 2 and "largest wager in action (seat 1 circle 2, 50) chose to draw" in err
+
+
+@pytest.mark.parametrize("seat", ["²", "³", "٣", "３", "¹"])
+def test_century21_seat_numbers_are_ascii_digits(capsys, seat) -> None:
+    """A Unicode digit as a seat is refused in one line (fuzz17: '²' passed str.isdigit and
+    int() then raised a traceback; '３' was read as seat 3)."""
+    for options in (["--seat", f"{seat}=9S KD", "--wager", "3.1=100"],
+                    ["--seat", "3=9S KD", "--wager", f"{seat}.1=100"],
+                    ["--seat", "3=9S KD", "--wager", "3.1=100", "--dice", seat]):
+        code, out, err = run(capsys, "settle", "century21", "--dealer", "KH 7C",
+                             "--dealer-wager", "300", *options)
+        assert code == 2 and out == "" and err.count("\n") == 1, err
+        assert "is not a seat number" in err and "Traceback" not in err
+
+
+def test_century21_table_file_circle_is_an_integer(capsys, tmp_path) -> None:
+    """circle = 1.0 (a TOML float equal to 1) is not the number of a circle."""
+    path = table_file(tmp_path, seats={1: "KC QD 5S"})
+    with open(path, "a") as stream:
+        stream.write("[[wager]]\nseat = 1\ncircle = 2.0\namount = 10\n")
+    code, out, err = run(capsys, "settle", "century21", "--table", path)
+    assert code == 2 and out == "" and err.count("\n") == 1 and "circle 2.0" in err, err
+
+
+def test_century21_table_file_with_a_byte_order_mark_settles(capsys, tmp_path) -> None:
+    """A table file saved with a byte-order mark reads as every other user file does: the
+    same hand as without it."""
+    path = table_file(tmp_path)
+    plain = settle_json(capsys, "century21", "--table", path)
+    with open(path, "rb") as stream:
+        data = stream.read()
+    with open(path, "wb") as stream:
+        stream.write(b"\xef\xbb\xbf" + data)
+    assert settle_json(capsys, "century21", "--table", path)["wagers"] == plain["wagers"]

@@ -724,3 +724,46 @@ def test_a_small_deal_is_not_kept_on_disk(punto_banco, tmp_path, monkeypatch) ->
     compiled_module.load_or_compile(small.deal, ["small"], compile_deal=lambda _: small)
     batch.event_matrices(punto_banco, needs, small, [bet])
     assert sorted(path.suffix for path in tmp_path.iterdir()) == [".bet-events", ".compiled"]
+
+
+def test_a_forged_light_form_whose_counts_do_not_sum_is_rebuilt(punto_banco, tmp_path,
+                                                                 monkeypatch) -> None:
+    """A light form hashed anew after its coefficients were all doubled passes every check of
+    its fields (each matrix still partitions the terms alike), but its counts do not sum to
+    N!/(N-r)! for a shoe: that was an AssertionError, a traceback in a fresh process (fuzz17).
+    It is now a corrupt entry: warned once, None (the caller takes the compiled path, which
+    rewrites it), and the same counts as with no cache once rebuilt."""
+    from exact.analysis import bet_analysis as analysis
+
+    monkeypatch.setenv("EXACT_CACHE_DIR", str(tmp_path))
+    bets = [b for b in game_bets(punto_banco) if b.id in ("banker", "tie")]
+    needs = punto_banco.needs(set().union(*(bet.features for bet in bets)))
+    deal, parts, shoe = punto_banco.deal(needs), compiled_key(punto_banco, needs), \
+        Shoe.standard(1)
+    analysis._PROJECTIONS.clear()
+    expected = analysis.analyze(punto_banco, shoe, bets)  # writes the light form
+    key = cache.light_key(parts, bets)
+    path = cache.entry_path(cache.LIGHT, key)
+    fields, _arrays = cache.read_entry(path, cache.LIGHT, key)
+    fields["matrices"] = [[2 * c for c in matrix] for matrix in fields["matrices"]]
+    path.write_bytes(forge(cache.LIGHT, key, fields, {}))
+    with cache_warnings() as caught:
+        assert cache.light_counts(parts, bets, deal, shoe) is None
+    assert len(caught) == 1 and "do not sum" in caught[0] and caught[0].endswith("; rebuilt")
+    analysis._PROJECTIONS.clear()
+    again = analysis.analyze(punto_banco, shoe, bets)  # the compiled path rewrites the entry
+    assert {b: r.counts for b, r in again.bets.items()} == \
+        {b: r.counts for b, r in expected.bets.items()}
+    with cache_warnings() as caught:
+        counts = cache.light_counts(parts, bets, deal, shoe)
+    assert caught == [] and counts == [list(expected.bets[b.id].counts) for b in bets]
+    # the command line in a fresh process (no numpy: the light form first) warns and succeeds
+    path.write_bytes(forge(cache.LIGHT, key, fields, {}))
+    ran = subprocess.run([sys.executable, "-m", "exact", "analyze", "punto-banco", "--decks",
+                          "1", "--bet", "banker", "--bet", "tie", "--json"],
+                         capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "EXACT_CACHE_DIR": str(tmp_path)})
+    assert ran.returncode == 0 and "Traceback" not in ran.stderr, ran.stderr[-2000:]
+    assert ran.stderr.startswith("exact: warning: cache entry ") and "do not sum" in ran.stderr
+    assert json.loads(ran.stdout)["bets"]["banker"]["outcomes"][0]["combinations"] == \
+        expected.bets["banker"].counts[0]

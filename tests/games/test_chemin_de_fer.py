@@ -56,6 +56,7 @@ their place, three independent checks of those figures:
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations, pairwise, product
@@ -627,6 +628,91 @@ def test_cards_model_equilibrium_is_verified_with_five_player_sets():
     assert found.verified
     assert len(found.strategies[0]) == 5  # the two-card compositions of 5
     assert found.values[0] >= _solved(6, "banker-cards").values[0]
+
+
+def test_a_player_choosing_on_several_totals_decides_at_each_total_apart():
+    """A rule file may let the Player choose on several totals; under the totals model it
+    knows which, so each total is an information set of its own (fuzz17: every choice total
+    was the one set 'Player 5', so the Player had to play alike on 4 and on 7). Brute force:
+    the best response by total against House Way is the best of the 2**4 pure policies by
+    total, each played in the cards model (where a policy by total is one by cards)."""
+    from dataclasses import replace
+
+    from exact.engines.strategy_games import pure
+
+    rules = replace(RULES, player_draws_on=frozenset({0, 1, 2, 3}),
+                    player_stands_on=frozenset(), player_chooses_on=frozenset({4, 5, 6, 7}))
+    totals, cards = sequence_form(rules, 1, "totals"), sequence_form(rules, 1, "cards")
+    assert sorted(totals.sets[0]) == [("player", total) for total in (4, 5, 6, 7)]
+    banker = house_way(rules, totals)[1]
+    best = evaluate(totals, best_response(totals, 0, banker), banker)[0]
+    cards_banker = house_way(rules, cards)[1]
+    policies = []
+    for choice in product(("draw", "stand"), repeat=4):
+        by_total = dict(zip((4, 5, 6, 7), choice, strict=True))
+        player = pure(cards, 0, lambda infoset, _actions, by_total=by_total:
+                      by_total[sum(infoset[1]) % 10])
+        policies.append(evaluate(cards, player, cards_banker)[0])
+    assert best == max(policies)
+    assert max(policies) > max(policies[0], policies[-1])  # (all draw, all stand: not enough)
+
+
+def test_nash_enumeration_of_a_game_with_many_choices_is_bounded(monkeypatch):
+    """The support enumeration stops after ``max_work`` terms of gains, not only after
+    ``max_candidates`` supports (fuzz17: a rule file letting the Player choose on every
+    total, banker-cards, a commission: each support cost 12 ms, 5,000 of them a minute); the
+    answer then says it is not exhaustive. The shipped games never reach the bound (their
+    results are unchanged: the tests above)."""
+    from dataclasses import replace
+
+    import exact.engines.strategy_games as strategy_games
+
+    rules = replace(RULES, player_draws_on=frozenset(), player_stands_on=frozenset(),
+                    player_chooses_on=frozenset(range(8)), commission=Fraction(1, 20))
+    game = sequence_form(rules, 1, "banker-cards")
+    evaluated = []
+    gain = strategy_games._Bilinear.gain
+
+    def counted(self, side, infoset, other):
+        evaluated.append(len(self.slope[side][infoset]) + 1)
+        return gain(self, side, infoset, other)
+
+    monkeypatch.setattr(strategy_games._Bilinear, "gain", counted)
+    found = strategy_games.bimatrix_equilibria(game, max_work=200_000)
+    assert not found.exhaustive
+    # past the bound by at most one support's gains: every set of both sides, once or twice
+    one_try = 2 * sum(len(row) + 1 for side in (0, 1) for row in _slopes(game, side))
+    assert 200_000 < sum(evaluated) <= 200_000 + one_try
+
+
+def _slopes(game, side):
+    from exact.engines.strategy_games import _bilinear
+
+    return _bilinear(game).slope[side].values()
+
+
+def test_rule_files_refuse_unknown_keys_and_non_boolean_flags(tmp_path):
+    """A misspelt rule or a House Way flag written as text is refused, not silently read as
+    the default (``comission``) or as true (``bool("false")``)."""
+    from exact.errors import RuleError
+    from exact.games.chemin_de_fer import DATA, Rules
+
+    good = (DATA / "rules.toml").read_text()
+    path = tmp_path / "rules.toml"
+    for broken, message in (
+            (good.replace('commission = "0"', 'comission = "5%"'), "unknown rule(s) 'comission'"),
+            (good.replace("player_draws_on_five = true", 'player_draws_on_five = "false"'),
+             "true or false"),
+            (good.replace("player_draws_on_five = true", "player_draws_on_five = 0"),
+             "true or false"),
+            (good.replace("7 = []", "7 = []\n10 = [1]"), "'10'"),
+            (good.replace("[house_way]", "[house_way]\nbanker_draws_on_six = true"),
+             "'banker_draws_on_six'")):
+        path.write_text(broken)
+        with pytest.raises(RuleError, match=re.escape(message)):
+            Rules.load(path)
+    path.write_text(good)
+    assert Rules.load(path) == RULES
 
 
 def test_describe_and_bad_input():

@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import json
 import math
+import random
 import string
 
 from hypothesis import strategies as st
 
 from tests.support.fuzzing import Case, option_value
 
-GAMES = ("punto-banco", "nine-and-nines", "century21")
-COMMANDS = ("analyze", "design", "list-bets", "features", "eor", "simulate", "edge", "games")
+GAMES = ("punto-banco", "nine-and-nines", "century21", "chemin-de-fer")
+STRATEGY_GAMES = ("century21", "chemin-de-fer")  # no bet table: bet options are refused
+COMMANDS = ("analyze", "design", "list-bets", "features", "eor", "simulate", "edge", "settle",
+            "games")
 
 # --- hostile text ---------------------------------------------------------------------------------
 UNICODE_DIGITS = ("²", "³", "¹", "٣", "١٠", "１", "１０", "৩", "߃", "𝟗", "Ⅸ", "½", "⁹", "₉", "〇")
@@ -59,11 +62,21 @@ def either(valid: st.SearchStrategy[str], weight: float = 0.3) -> st.SearchStrat
     """``valid`` most of the time, a hostile value with probability ``weight`` times the
     case's hostility (:data:`HOSTILITY`, drawn once per case): most cases carry one or two
     hostile values, some none (they go deep), a few many."""
-    return st.floats(0, 1).flatmap(
+    return uniform().flatmap(
         lambda x: hostile() if x < weight * HOSTILITY[0] else valid)
 
 
 HOSTILITY = [0.3]  # set per case by :func:`cases` (hypothesis draws stay reproducible)
+# The coin of every "with probability p" of a case: a random.Random seeded by one hypothesis
+# draw per case (:func:`cases`). Hypothesis's own floats are no coin: st.floats(0, 1) is below
+# 0.05 three times in ten (it favours 0 and small values), so the hostile branch of every
+# choice was taken far more often than its weight and few cases went deep.
+COIN = [random.Random(0)]
+
+
+def uniform() -> st.SearchStrategy[float]:
+    """A uniform draw from [0, 1) by the case's coin."""
+    return st.just(None).map(lambda _: COIN[0].random())
 
 
 # --- cards and shoes ------------------------------------------------------------------------------
@@ -73,17 +86,18 @@ SUIT_TEXTS = ("", "", "C", "D", "H", "S", "♣", "♦", "♥", "♠")
 
 def card_text(jokers: bool = False) -> st.SearchStrategy[str]:
     plain = st.builds(lambda r, s: r + s, st.sampled_from(RANK_TEXTS), st.sampled_from(SUIT_TEXTS))
-    choices = [plain]
-    if jokers:
-        choices.append(st.just("X"))
-    choices.append(st.sampled_from(("1X", "Z", "AA", "9Z", "²", "１0", "٣H", "", "X9", "0", "11",
-                                    "1", "\udcff", "9H9H", "ah", "kd", "t")))
-    return st.one_of(*choices)
+    valid = st.one_of(plain, st.just("X")) if jokers else plain
+    junk = st.sampled_from(("1X", "Z", "AA", "9Z", "²", "１0", "٣H", "", "X9", "0", "11", "1",
+                            "\udcff", "9H9H", "ah", "kd", "t"))
+    # a misspelt card as often as the case is hostile (a list of valid cards goes deep)
+    return uniform().flatmap(lambda x: junk if x < HOSTILITY[0] else valid)
 
 
-def card_list(jokers: bool = False, max_size: int = 6) -> st.SearchStrategy[str]:
-    return st.tuples(st.lists(card_text(jokers), max_size=max_size),
-                     st.sampled_from((",", " ", ", ", "\n", ";"))).map(
+def card_list(jokers: bool = False, max_size: int = 6, min_size: int = 0
+              ) -> st.SearchStrategy[str]:
+    return st.tuples(st.lists(card_text(jokers), min_size=min_size, max_size=max_size),
+                     uniform().flatmap(lambda x: st.sampled_from(
+                         ("\n", ";", "\t", "|") if x < HOSTILITY[0] else (",", " ", ", ")))).map(
         lambda parts: parts[1].join(parts[0]))
 
 
@@ -200,12 +214,34 @@ def condition(features: tuple[str, ...], depth: int = 3) -> st.SearchStrategy[st
         return st.one_of(binary, unary, group)
 
     random = st.recursive(atom, grow, max_leaves=8)
-    sensible = st.tuples(st.sampled_from(features), st.sampled_from(("==", "!=", "in", ">=")),
-                         st.sampled_from(("'tie'", "'banker'", "9", "(5, 6)", "None", "True",
-                                          "'A8'", "2"))).map(lambda t: " ".join(t))
+    # well-typed comparisons mostly (a bet that is refused goes no deeper), any now and then
+    typed = st.sampled_from([f for f in features if f in TYPED]).flatmap(
+        lambda f: st.tuples(st.just(f), st.sampled_from(TYPED[f])).map(" ".join))
+    untyped = st.tuples(st.sampled_from(features), st.sampled_from(("==", "!=", "in", ">=")),
+                        st.sampled_from(("'tie'", "'banker'", "9", "(5, 6)", "None", "True",
+                                         "'A8'", "2"))).map(lambda t: " ".join(t))
+    sensible = uniform().flatmap(lambda x: untyped if x < HOSTILITY[0] else typed)
     combined = st.tuples(sensible, st.sampled_from((" and ", " or ")), sensible).map("".join)
-    return st.floats(0, 1).flatmap(lambda x: st.one_of(random, st.sampled_from(
+    return uniform().flatmap(lambda x: st.one_of(random, st.sampled_from(
         HOSTILE_CONDITIONS)) if x < 2 * HOSTILITY[0] else st.one_of(sensible, combined))
+
+
+_NUMBER_TESTS = ("== 9", "!= 0", ">= 5", "in (5, 6)", "not in (0, 1)", "< 3")
+TYPED = {  # comparisons each feature's values can take (features: values and types)
+    "winner": ("== 'tie'", "!= 'banker'", "in ('player', 'tie')"),
+    "cards_dealt": ("== 6", "in (4, 5)", ">= 5"),
+    "player_cards": ("== 3", "!= 2"), "banker_cards": ("== 3", "!= 2"),
+    "player_natural": ("== True", "== False"), "banker_natural": ("== True", "== False"),
+    "player_third": ("== None", "in (8, 9)", "!= None"),
+    "banker_third": ("== None", "in (0, 1)", "!= None"),
+    "player_two_card_nine": ("== True", "== False"),
+    "banker_two_card_nine": ("== True", "== False"),
+    "player_has_ten_value": ("== True", "== False"),
+    "banker_has_ten_value": ("== True", "== False"),
+    **{name: _NUMBER_TESTS for name in ("margin", "highest_value", "player_total",
+                                        "player_initial_total", "banker_total",
+                                        "banker_initial_total")},
+}
 
 
 # --- TOML -----------------------------------------------------------------------------------------
@@ -284,38 +320,61 @@ def bet_file(draw, features: tuple[str, ...], ids: tuple[str, ...] = ("mine", "o
     """A bet file: structured TOML (valid most of the time, hostile values here and there),
     or raw bytes, non-UTF-8, deep, huge."""
     hostile_weight = min(0.5, HOSTILITY[0] if hostile_weight is None else hostile_weight)
-    kind = "bets" if draw(st.floats(0, 1)) >= hostile_weight else draw(
-        st.sampled_from(("bets", "bytes", "deep", "huge", "non-utf8")))
+    kind = "bets" if draw(uniform()) >= hostile_weight else draw(
+        st.sampled_from(("bets", "bytes", "deep", "huge", "non-utf8", "nul", "long-line",
+                         "unicode", "crlf-bom", "deep-tables", "huge-number")))
     if kind == "bytes":
         return draw(st.binary(max_size=200))
     if kind == "deep":
         depth = draw(st.sampled_from((1000, 10_000, 100_000)))
         return (f"x = {'[' * depth}{']' * depth}\n").encode() if draw(st.booleans()) else \
             ("a = " + "{b = " * depth + "1" + "}" * depth + "\n").encode()
+    if kind == "deep-tables":  # dotted keys and table headers nested thousands deep
+        depth = draw(st.sampled_from((100, 1000, 20_000)))
+        return draw(st.sampled_from((
+            "[" + ".".join(["a"] * depth) + "]\nx = 1\n",
+            ".".join(["a"] * depth) + " = 1\n",
+            "[[bet]]\nid = 'mine'\n[[bet.event]]\nname = 'e'\nwhen = 'winner == 1'\n"
+            "pays = " + "[" * depth + "1" + "]" * depth + "\n"))).encode()
+    if kind == "huge-number":  # TOML integers and floats past every bound, in every field
+        number = draw(st.sampled_from(("9" * 4299, "9" * 4301, "1" + "0" * 100_000,
+                                       "0x" + "f" * 5000, "1e99999", "-" + "9" * 5000,
+                                       "0o" + "7" * 5000, "1" + "_0" * 3000)))
+        field = draw(st.sampled_from(("pays", "gross", "id", "when")))
+        values = {"pays": "1", "gross": "25", "id": "'mine'", "when": "'winner == 1'",
+                  field: number}
+        extra = "" if field != "gross" else f"gross = {values['gross']}\n"
+        return (f"[[bet]]\nid = {values['id']}\n[[bet.event]]\nname = 'e'\n"
+                f"when = {values['when']}\npays = {values['pays']}\n{extra}").encode()
     bets = []
     for index in range(draw(st.integers(1, 3))):
         bet_id = draw(st.one_of(st.sampled_from(ids), hostile())) if draw(
-            st.floats(0, 1)) < hostile_weight else ids[index % len(ids)]
+            uniform()) < hostile_weight else ids[index] if index < len(ids) else f"more-{index}"
         events = []
         for position in range(draw(st.integers(1, 3))):
             event = {"name": f"e{position}",
                      "when": draw(condition(features)),
-                     "pays": draw(toml_number()) if draw(st.floats(0, 1)) < hostile_weight
+                     "pays": draw(toml_number()) if draw(uniform()) < hostile_weight
                      else draw(st.sampled_from((1, 2, 8, "19/20", 0.95, "push", 25)))}
             if draw(st.integers(0, 9)) == 0:
-                event["gross"] = draw(toml_number()) if draw(st.floats(0, 1)) < \
+                event["gross"] = draw(toml_number()) if draw(uniform()) < \
                     hostile_weight else 25  # at least every valid pays drawn above
-            if draw(st.floats(0, 1)) < hostile_weight / 3:
+            if draw(uniform()) < hostile_weight / 3:
                 event[draw(st.sampled_from(("extra", "name", "when")))] = draw(toml_number())
             events.append(event)
+        if kind == "unicode":  # ids that look like the ones asked for, and are not
+            bet_id = draw(st.sampled_from(("ｍine", "mine\u0301", "mi\u200bne", "MINE", "mine ",
+                                           "\u202emine", "mïne", "🎲", "m\x00ine", ids[0])))
         bet: dict = {"id": bet_id,
-                     "name": draw(st.sampled_from(("Mine", "", "\u202eevil", "x" * 500))),
+                     "name": draw(st.sampled_from(("Mine", "", "é" * 300)) if draw(
+                         uniform()) >= hostile_weight else st.sampled_from(
+                             ("\u202eevil", "x" * 500, "\x00", "\U0010ffff", "a\u0000b"))),
                      "event": events}
-        if draw(st.floats(0, 1)) < hostile_weight:
+        if draw(uniform()) < hostile_weight:
             bet["paytables"] = draw(st.one_of(
                 st.just({"alt": {"e0": draw(toml_number())}}),
                 st.sampled_from([5, [1, 2], "abc", {"alt": 5}, {"alt": {"nope": 1}}])))
-        if draw(st.floats(0, 1)) < hostile_weight:
+        if draw(uniform()) < hostile_weight:
             bet[draw(st.sampled_from(("group", "otherwise", "paytable", "description",
                                       "unknown")))] = draw(st.one_of(
                                           st.sampled_from(("main", "side", "e0", "")),
@@ -329,6 +388,20 @@ def bet_file(draw, features: tuple[str, ...], ids: tuple[str, ...] = ("mine", "o
         cut = draw(st.integers(0, len(data)))
         data = data[:cut] + draw(st.sampled_from((b"\xff", b"\xc3\x28", b"\xed\xa0\x80",
                                                   b"\x80\x80", b"\xfe\xff"))) + data[cut:]
+    elif kind == "nul":  # a NUL byte anywhere: in a string, a key, between lines
+        cut = draw(st.integers(0, len(data)))
+        data = data[:cut] + b"\x00" * draw(st.integers(1, 3)) + data[cut:]
+    elif kind == "long-line":  # one line of megabytes: a name, a condition, a comment
+        size = draw(st.sampled_from((100_000, 2_000_000)))
+        data += draw(st.sampled_from((
+            b"# " + b"x" * size + b"\n",
+            b"[[bet]]\nid = 'long'\nname = '" + b"n" * size + b"'\n[[bet.event]]\nname = 'e'\n"
+            b"when = 'winner == 1'\npays = 1\n",
+            b"[[bet]]\nid = 'long'\n[[bet.event]]\nname = 'e'\nwhen = '" +
+            b" or ".join([b"winner == 'tie'"] * (size // 20)) + b"'\npays = 1\n")))
+    elif kind == "crlf-bom":
+        data = draw(st.sampled_from((b"\xef\xbb\xbf", b"", b"\xef\xbb\xbf\xef\xbb\xbf"))) + \
+            data.replace(b"\n", draw(st.sampled_from((b"\r\n", b"\r", b"\n\r"))))
     return data
 
 
@@ -363,20 +436,14 @@ def _rules_toml(rules: dict) -> str:
 def rule_file(draw) -> bytes:
     """A century21 rule file: the defaults (one deck, one joker) with a few settings
     mutated, or raw junk."""
-    level = min(0.5, HOSTILITY[0])
-    kind = "rules" if draw(st.floats(0, 1)) >= level else draw(
-        st.sampled_from(("rules", "bytes", "non-utf8", "deep")))
-    if kind == "bytes":
-        return draw(st.binary(max_size=200))
-    if kind == "deep":
-        return ("decks = " + "[" * 50_000 + "]" * 50_000 + "\n").encode()
+    level, kind = _rule_kind(draw)
+    if kind in ("bytes", "deep"):
+        return _junk(draw, kind, "decks")
     rules = json.loads(json.dumps(DEFAULT_RULES))
-    for _ in range(draw(st.integers(0, 1 + int(6 * level)))):
+    for _ in range(draw(st.integers(0, 1 + int(6 * level))) if level else 0):
         where = draw(st.sampled_from(("top", "showdown", "drawing", "collection", "tags",
                                       "by_total", "unknown")))
-        value = draw(st.one_of(toml_number(), st.integers(-3, 12), st.booleans(),
-                               st.lists(st.integers(-2, 12), max_size=4))
-                     if draw(st.floats(0, 1)) < 2 * level else st.integers(1, 9))
+        value = _rule_value(draw, level)
         if where == "top":
             rules[draw(st.sampled_from(("decks", "jokers", "joker_values", "natural_pays",
                                         "win_pays", "drawn_joker_is_nine", "id", "name")))] = value
@@ -395,15 +462,178 @@ def rule_file(draw) -> bytes:
             rules["win_pays_by_total"][key] = value
         else:
             rules[draw(st.sampled_from(("bogus", "decks ", "DECKS")))] = value
-    data = _rules_toml(rules).encode("utf-8", "surrogateescape")
+    return _spoiled(_rules_toml(rules).encode("utf-8", "surrogateescape"), kind)
+
+
+def _rule_kind(draw) -> tuple[float, str]:
+    """The case's hostility (at most 0.5) and what a rule file is: rules, or now and then
+    random bytes, rules with a byte that is not UTF-8, arrays nested 50,000 deep."""
+    level = min(0.5, HOSTILITY[0])
+    return level, "rules" if draw(uniform()) >= level else draw(
+        st.sampled_from(("rules", "bytes", "non-utf8", "deep")))
+
+
+def _junk(draw, kind: str, key: str) -> bytes:
+    if kind == "bytes":
+        return draw(st.binary(max_size=200))
+    return (f"{key} = " + "[" * 50_000 + "]" * 50_000 + "\n").encode()
+
+
+def _spoiled(data: bytes, kind: str) -> bytes:
+    return data[:20] + b"\xff\xfe" + data[20:] if kind == "non-utf8" else data
+
+
+def _rule_value(draw, level: float, *more: st.SearchStrategy) -> object:
+    """A rule's new value: a small integer mostly, a hostile one with the case's hostility."""
+    return draw(st.one_of(toml_number(), st.integers(-3, 12), st.booleans(), *more,
+                          st.lists(st.integers(-2, 12), max_size=4))
+                if draw(uniform()) < 2 * level else st.integers(1, 9))
+
+
+CHEMIN_RULES = {
+    "id": "parlor", "name": "Baccara chemin de fer", "naturals": [8, 9],
+    "player_draws_on": [0, 1, 2, 3, 4], "player_stands_on": [6, 7], "player_chooses_on": [5],
+    "decks": 6, "commission": "0",
+    "house_way": {"player_draws_on_five": True,
+                  "banker_draws_when_player_stands": [0, 1, 2, 3, 4, 5]},
+    "house_way.banker_draws_on_player_third": {
+        "0": list(range(10)), "1": list(range(10)), "2": list(range(10)),
+        "3": [0, 1, 2, 3, 4, 5, 6, 7, 9], "4": [2, 3, 4, 5, 6, 7], "5": [4, 5, 6, 7],
+        "6": [6, 7], "7": []},
+}
+# splits of the totals 0-7 between the Player's draw, stand and choice (naturals 8 and 9)
+CHEMIN_SPLITS = (([0, 1, 2, 3, 4], [6, 7], [5]), ([0, 1, 2, 3], [6, 7], [4, 5]),
+                 ([0, 1, 2, 3, 4, 5], [6, 7], []), ([0, 1, 2], [7], [3, 4, 5, 6]),
+                 ([], [], [0, 1, 2, 3, 4, 5, 6, 7]), ([0, 1, 2, 3, 4], [5, 6, 7], []))
+
+
+@st.composite
+def chemin_rule_file(draw) -> bytes:
+    """A chemin de fer rule file: the shipped rules with the Player's choices moved, a field
+    mutated or removed, an unknown key, or raw junk."""
+    level, kind = _rule_kind(draw)
+    if kind in ("bytes", "deep"):
+        return _junk(draw, kind, "naturals")
+    rules = json.loads(json.dumps(CHEMIN_RULES))
+    if draw(st.booleans()):
+        draws, stands, chooses = draw(st.sampled_from(CHEMIN_SPLITS))
+        rules.update(player_draws_on=draws, player_stands_on=stands, player_chooses_on=chooses)
+    for _ in range(draw(st.integers(0, 1 + int(6 * level))) if level else 0):
+        value = _rule_value(draw, level, st.sampled_from(("true", "false", "yes", "", "5%",
+                                                          "1/20")))
+        where = draw(st.sampled_from(("top", "house", "third", "drop", "unknown")))
+        if where == "top":
+            rules[draw(st.sampled_from(("id", "name", "naturals", "player_draws_on",
+                                        "player_stands_on", "player_chooses_on", "decks",
+                                        "commission")))] = value
+        elif where == "house":
+            rules["house_way"][draw(st.sampled_from(sorted(rules["house_way"])))] = value
+        elif where == "third":
+            key = draw(st.one_of(st.integers(-1, 10).map(str), st.sampled_from(UNICODE_DIGITS)))
+            rules["house_way.banker_draws_on_player_third"][key] = value
+        elif where == "drop":
+            rules.pop(draw(st.sampled_from(sorted(rules))), None)
+        else:
+            rules[draw(st.sampled_from(("bogus", "comission", "Decks")))] = value
+    lines, sections = [], []
+    for key, value in rules.items():
+        if isinstance(value, dict):
+            sections.append((key, value))
+        else:
+            lines.append(f"{key} = {toml_value(value)}")
+    for name, table in sections:
+        lines.append(f"[{name}]")
+        lines += [f"{json.dumps(str(k))} = {toml_value(v)}" for k, v in table.items()]
+    return _spoiled(("\n".join(lines) + "\n").encode("utf-8", "surrogateescape"), kind)
+
+
+@st.composite
+def table_file(draw) -> bytes:
+    """A 21st Century Baccarat table file for ``settle century21`` (a hand of the dealer and
+    one to three seats, their wagers), with hostile values now and then, or raw junk."""
+    level = min(0.5, HOSTILITY[0])
+    kind = "table" if draw(uniform()) >= level else draw(
+        st.sampled_from(("table", "bytes", "deep", "huge", "non-utf8")))
+    if kind == "bytes":
+        return draw(st.binary(max_size=200))
+    if kind == "deep":
+        return ("dealer = " + "[" * 50_000 + "]" * 50_000 + "\n").encode()
+    if kind == "huge":
+        return b"# " + b"x" * draw(st.sampled_from((70_000, 3_000_000))) + b"\n"
+
+    # one value spoiled (so that it reaches its own check: values are checked in turn, and an
+    # earlier refusal hides a later bug), and now and then others
+    spoiled = draw(st.integers(0, 11)) if draw(uniform()) < 2 * level else -1
+    emitted = [0]
+
+    def value(valid: st.SearchStrategy) -> object:
+        emitted[0] += 1
+        if emitted[0] - 1 == spoiled or draw(uniform()) < level / 4:
+            return draw(st.one_of(toml_number(), st.sampled_from(UNICODE_DIGITS + SEATS),
+                                  st.booleans(), hostile()))
+        return draw(valid)
+
+    hand = draw(century21_hand())
+    lines = [f"dealer = {toml_value(value(st.just(hand['dealer'])))}",
+             f"dealer_wager = {toml_value(value(st.sampled_from((300, '300', '12.5', 1000))))}"]
+    if draw(st.booleans()):
+        lines.append(f"dice = {toml_value(value(st.sampled_from(sorted(hand['seats']))))}")
+    for key, valid in (("table", st.sampled_from((1, 2))),
+                       ("action", st.sampled_from(("seat-by-seat", "whole-hand"))),
+                       ("dealer_free_collection", st.booleans())):
+        if draw(st.integers(0, 3)) == 0:
+            lines.append(f"{key} = {toml_value(value(valid))}")
+    if draw(uniform()) < level / 3:
+        lines.append(f"{draw(st.sampled_from(('bogus', 'Dealer', 'seats')))} = 1")
+    for seat, cards in hand["seats"].items():
+        lines += ["[[seat]]", f"seat = {toml_value(value(st.just(seat)))}",
+                  f"cards = {toml_value(value(st.just(cards)))}"]
+        if draw(st.integers(0, 4)) == 0:
+            lines.append(f"natural_declared = {toml_value(value(st.booleans()))}")
+    for seat in hand["seats"]:
+        for circle in range(1, draw(st.integers(1, 3)) + 1):
+            lines += ["[[wager]]", f"seat = {toml_value(value(st.just(seat)))}",
+                      f"circle = {toml_value(value(st.just(circle)))}",
+                      f"amount = {toml_value(value(st.sampled_from((10, 25, '12.5', '25/2'))))}"]
+            if draw(st.integers(0, 4)) == 0:
+                lines.append(f"player = {toml_value(value(st.sampled_from(('Ann', 'Bob'))))}")
+            if draw(st.integers(0, 4)) == 0:
+                lines.append(f"choice = {toml_value(value(st.sampled_from(('draw', 'stand'))))}")
+            if draw(st.integers(0, 5)) == 0:
+                lines.append(f"free_collection = {toml_value(value(st.booleans()))}")
+    data = ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape")
     if kind == "non-utf8":
-        data = data[:20] + b"\xff\xfe" + data[20:]
+        data = data[:10] + b"\xff" + data[10:]
     return data
+
+
+SEATS = ("0", "100", "-1", "3.0", " 3", "3 ", "+3", "03", "1e1", "")  # not seat numbers
+C21_CARDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "K", "X", "9H", "KD", "5S")
+
+
+@st.composite
+def century21_hand(draw) -> dict:
+    """Cards of a table hand: the dealer's two to four, each seat's two to four (a random
+    count of cards: many hands are refused for a wrong draw, which is the point too)."""
+    def cards() -> str:
+        return " ".join(draw(st.lists(st.sampled_from(C21_CARDS), min_size=2, max_size=4)))
+
+    seats = draw(st.lists(st.integers(1, 7), min_size=1, max_size=3, unique=True))
+    if draw(uniform()) < HOSTILITY[0]:  # a random count of random cards: mostly refused
+        return {"dealer": cards(), "seats": {seat: cards() for seat in seats}}
+    return {"dealer": draw(st.sampled_from(C21_DEALER)),
+            "seats": {seat: draw(st.sampled_from(C21_SEATS)) for seat in seats}}
+
+
+# hands the rules draw to (tests/cli/test_settle.py's table, and two-card hands that stand)
+C21_DEALER = ("KH 7C", "9C KD", "8S 9D", "KH 7C")
+C21_SEATS = ("KC QD 5S", "3C KH 9S", "9S KD", "8C KD", "KC 4D 2S", "9H KS", "X X", "7S 9H",
+             "8D 9C")
 
 
 @st.composite
 def seen_file(draw, jokers: bool = False) -> bytes:
-    kind = "cards" if draw(st.floats(0, 1)) >= min(0.5, HOSTILITY[0]) else draw(
+    kind = "cards" if draw(uniform()) >= min(0.5, HOSTILITY[0]) else draw(
         st.sampled_from(("cards", "bytes", "non-utf8", "huge", "empty")))
     if kind == "bytes":
         return draw(st.binary(max_size=100))
@@ -423,19 +653,33 @@ def seen_file(draw, jokers: bool = False) -> bytes:
 CHEAP_BETS = {"punto-banco": ("tie", "player", "banker", "player-pair", "big"),
               "nine-and-nines": ("nines", "nine-player", "nine-banker", "tie")}
 OUTPUTS = ("out.json", "out", "sub/missing/out.txt", "dir", "fifo", "link", "dev", ".", "",
-           "out.txt ", "-")
+           "out.txt ", "-", "old.txt", "ro/out.json", "dir/", "link-dir", "loop", "x" * 300,
+           "dangling")
 
 
 @st.composite
-def output_option(draw) -> tuple[list[str], dict]:
+def output_option(draw, always: bool = False) -> tuple[list[str], dict]:
     """``-o NAME`` into the case's directory: a new file mostly, else a directory, a FIFO, a
-    symlink, a (copied) device node, a missing directory."""
-    if draw(st.integers(0, 3)):
+    symlink (to a file, a directory, itself, nowhere), a (copied) device node, a missing
+    directory, a read-only directory, a file that exists."""
+    if not always and draw(st.integers(0, 3)):
         return [], {}
-    name = draw(st.sampled_from(OUTPUTS[:2])) if draw(st.floats(0, 1)) >= 2 * HOSTILITY[0] \
+    name = draw(st.sampled_from(OUTPUTS[:2])) if draw(uniform()) >= 2 * HOSTILITY[0] \
         else draw(st.sampled_from(OUTPUTS))
     extra: dict = {}
-    if name == "dir":
+    if name == "old.txt":
+        extra["files"] = {"old.txt": b"the old content\n"}
+    elif name == "ro/out.json":  # (root writes there all the same)
+        extra["directories"] = ["ro"]
+        extra["read_only"] = ["ro"]
+    elif name == "link-dir":
+        extra["directories"] = ["a-directory"]
+        extra["symlinks"] = {"link-dir": "a-directory"}
+    elif name == "loop":
+        extra["symlinks"] = {"loop": "loop"}
+    elif name == "dangling":
+        extra["symlinks"] = {"dangling": "missing/target.txt"}
+    elif name in ("dir", "dir/"):
         extra["directories"] = ["dir"]
     elif name == "fifo":
         extra["fifos"] = ["fifo"]
@@ -459,7 +703,7 @@ def shoe_options(draw, game: str, allow_default: bool = True, tiny_only: bool = 
     shoe is one the fork server warmed, or small enough to cost nothing new)."""
     jokers = game == "century21"
     choice = draw(st.sampled_from(("tiny", "decks", "none"))) if draw(
-        st.floats(0, 1)) >= min(0.5, HOSTILITY[0]) else draw(st.sampled_from(
+        uniform()) >= min(0.5, HOSTILITY[0]) else draw(st.sampled_from(
             ("hostile-decks", "hostile-shoe", "both", "tiny")))
     if tiny_only and choice in ("decks", "none"):
         choice = "tiny"
@@ -479,20 +723,67 @@ def shoe_options(draw, game: str, allow_default: bool = True, tiny_only: bool = 
     elif choice == "both":
         argv += ["--decks", "1", "--shoe", draw(st.one_of(tiny_shoe(jokers), st.just("")))]
     if remove and draw(st.integers(0, 3)) == 0:
-        argv += ["--remove", draw(either(card_list(jokers, 3), 1))]
+        argv += ["--remove", draw(either(card_list(jokers, 3, 1), 1))]
     return argv
+
+
+class Special:
+    """An input file that is not one: a directory, a symlink (to a directory, to itself, to
+    nothing, or to the file), a copy of /dev/zero's or /dev/null's node, or nothing at all;
+    :func:`cases` turns it into the case's directories, symlinks and devices."""
+
+    KINDS = ("directory", "loop", "dangling", "link-to-dir", "zero", "null", "missing", "link")
+
+    def __init__(self, kind: str, content: bytes) -> None:
+        self.kind, self.content = kind, content
 
 
 def _files_option(draw, argv: list[str], files: dict, option: str, name: str,
                   content: bytes) -> None:
+    """``option name``, the file holding ``content``, or now and then not a file at all."""
     argv += [option, name]
-    files[name] = content
+    special = draw(uniform()) < HOSTILITY[0] / 4
+    files[name] = Special(draw(st.sampled_from(Special.KINDS)), content) if special else content
+
+
+def _special_files(files: dict) -> tuple[dict, dict]:
+    """``files`` without their :class:`Special` entries, and the case's keyword arguments
+    that make those (directories, symlinks, devices)."""
+    plain: dict = {}
+    extra: dict = {"directories": [], "symlinks": {}, "devices": {}}
+    for name, content in files.items():
+        if not isinstance(content, Special):
+            plain[name] = content
+        elif content.kind == "directory":
+            extra["directories"].append(name)
+        elif content.kind == "loop":
+            extra["symlinks"][name] = name
+        elif content.kind == "dangling":
+            extra["symlinks"][name] = "nowhere/at/all.toml"
+        elif content.kind == "link-to-dir":
+            extra["directories"].append("a-directory")
+            extra["symlinks"][name] = "a-directory"
+        elif content.kind in ("zero", "null"):
+            extra["devices"][name] = (1, 5) if content.kind == "zero" else (1, 3)
+        elif content.kind == "link":
+            plain[f"real/{name}"] = content.content
+            extra["symlinks"][name] = f"real/{name}"
+    return plain, extra
 
 
 @st.composite
 def analyze_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
     argv, files = ["analyze", game], {}
-    if game == "century21":
+    if game == "chemin-de-fer":
+        argv += draw(chemin_options())
+        if draw(uniform()) < HOSTILITY[0] / 2:  # another game's option: refused
+            argv += draw(st.sampled_from((["--bet", "tie"], ["--jokers", "1"], ["--shoe", "A:4"],
+                                          ["--bet-size", "10"], ["--players", "3"],
+                                          ["--remove", "9"], ["--csv"], ["--group", "main"])))
+        if "--rules" in argv:
+            argv.remove("--rules")
+            _files_option(draw, argv, files, "--rules", "rules.toml", draw(chemin_rule_file()))
+    elif game == "century21":
         argv += draw(shoe_options(game))
         tiny = "--decks" not in argv  # a new 1-deck shoe costs a strategy search (seconds)
         if draw(st.integers(0, 2)) == 0 and (tiny or HOSTILITY[0]):
@@ -511,7 +802,19 @@ def analyze_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
             argv += ["--players", draw(either(st.sampled_from(("1", "3", "7")), 0.6))]
         if draw(st.integers(0, 2)) == 0:
             _files_option(draw, argv, files, "--rules", "rules.toml", draw(rule_file()))
+        if draw(st.integers(0, 4)) == 0 and "--bet" not in argv:
+            argv += ["--bet-size", draw(either(st.sampled_from(("10", "20", "15/2")), 0.6))]
+        if draw(st.integers(0, 4)) == 0:
+            argv += ["--dealer-wager", draw(either(st.sampled_from(("100", "1000", "5")), 0.6))]
+        if draw(uniform()) < HOSTILITY[0] / 3:  # chemin de fer's or a bet game's: refused
+            argv += draw(st.sampled_from((["--with-replacement"], ["--commission", "5%"],
+                                          ["--group", "main"], ["--paytable", "tie=9-to-1"])))
     else:
+        if draw(uniform()) < HOSTILITY[0] / 3:  # a strategy game's option: refused
+            argv += draw(st.sampled_from((["--strategy", "best"], ["--with-replacement"],
+                                          ["--commission", "5%"], ["--players", "3"],
+                                          ["--bet-size", "10"], ["--dealer-wager", "5"],
+                                          ["--information", "cards"], ["--collection", "1"])))
         direct = draw(st.integers(0, 3)) == 0
         argv += draw(shoe_options(game, tiny_only=direct))
         shoe = option_value(argv, "--shoe")
@@ -539,29 +842,65 @@ def analyze_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
             _files_option(draw, argv, files, "--table", "table.toml",
                           draw(bet_file(_features_of(game), ("tie", "player", "nines"))))
     fmt = draw(st.sampled_from(((), ("--json",), ("--json",), ("--csv",))))
-    argv += list(fmt)
+    argv += list(fmt) if game != "chemin-de-fer" or "--csv" not in fmt else []
     return argv, files, b""
+
+
+@st.composite
+def chemin_options(draw) -> list[str]:
+    """The options of ``analyze chemin-de-fer``: decks or with replacement, the information
+    model, the strategy pair, the commission, a rule file (hostile values now and then)."""
+    argv: list[str] = []
+    choice = draw(st.sampled_from(("default", "decks", "replacement", "both")))
+    if choice in ("decks", "both"):
+        argv += ["--decks", draw(either(st.sampled_from(("1", "2", "6", "8", "64")), 0.4))]
+    if choice in ("replacement", "both"):
+        argv.append("--with-replacement")
+    if draw(st.booleans()):
+        argv += ["--information", draw(either(st.sampled_from(
+            ("totals", "banker-cards", "cards", "total")), 0.2))]
+    if draw(st.booleans()):
+        argv += ["--strategy", draw(either(st.sampled_from(
+            ("house", "best", "dealer-best", "equilibrium")), 0.3))]
+    if draw(st.integers(0, 2)) == 0:
+        argv += ["--commission", draw(either(st.sampled_from(
+            ("5%", "0", "1/20", "0.05", "0.1", "10%", "11%", "1/0", "-5%")), 0.6))]
+    if draw(st.integers(0, 2)) == 0:
+        argv.append("--rules")  # its file is drawn by the caller
+    return argv
+
+
+DESIGN_TIERS = {  # bets to design, each with the tiers that may be solved for
+    "punto-banco": {"tie": ("Tie", "tie"), "player": ("Player wins",),
+                    "banker": ("Banker wins", "Tie", "banker-wins,tie"),
+                    "big": ("five-or-six-cards",)},
+    "nine-and-nines": {"tie": ("Tie",), "banker": ("Banker wins", "Tie")},
+}
 
 
 @st.composite
 def design_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
     argv, files = ["design", game], {}
-    argv += draw(shoe_options(game, allow_default=False))
+    argv += draw(shoe_options(game if game not in STRATEGY_GAMES else "punto-banco",
+                              allow_default=False))
     own = draw(st.integers(0, 3)) == 0
     if own:
         _files_option(draw, argv, files, "--bets", "bets.toml", draw(bet_file(_features_of(game))))
-    argv += ["--bet", draw(either(st.sampled_from(
-        ("mine",) if own else ("tie", "player", "banker", "nines", "big")), 0.2))]
-    for _ in range(draw(st.integers(1, 2))):
-        argv += ["--solve-for", draw(either(st.sampled_from(
-            ("Tie", "tie", "Banker wins", "e0", "e0,e1", "Player wins", "Double", "Single")),
-            0.3))]
+    shipped = sorted(DESIGN_TIERS.get(game, DESIGN_TIERS["punto-banco"]))
+    bet = draw(st.sampled_from(("mine",) if own else shipped))
+    argv += ["--bet", draw(either(st.just(bet), 0.2))]
+    tiers = {"mine": ("e0", "e1", "e0,e1"), **DESIGN_TIERS.get(game, {})}.get(bet, ("Tie",))
+    for _ in range(draw(st.integers(1, 2))):  # its own tiers mostly, any now and then
+        argv += ["--solve-for", draw(either(st.sampled_from(tiers), 0.3) if draw(
+            uniform()) >= HOSTILITY[0] else st.sampled_from(
+                ("Tie", "tie", "Banker wins", "e0", "e0,e1", "Player wins", "Double", "Single")))]
     argv += ["--target-edge", draw(either(st.sampled_from(("0.05", "5%", "1/20", "0.01", "-0.1",
                                                            "0", "1%")), 0.5))]
     if draw(st.integers(0, 4)) == 0:
         argv += ["--paytable", draw(either(st.sampled_from(("9-to-1", "8-to-1", "alt")), 0.4))]
     if draw(st.integers(0, 4)) == 0:
-        argv += ["--engine", "direct"] if "--shoe" in argv else ["--engine", draw(hostile())]
+        argv += ["--engine", "direct"] if "--shoe" in argv else ["--engine", draw(either(
+            st.sampled_from(("auto", "compiled")), 1))]
     if draw(st.integers(0, 4)) == 0:
         _files_option(draw, argv, files, "--table", "table.toml",
                       draw(bet_file(_features_of(game), ("tie", "player"))))
@@ -573,16 +912,23 @@ def design_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
 @st.composite
 def counting_options(draw, game: str, argv: list[str], files: dict) -> None:
     """--bet/--bets, and the century21 options, shared by eor, simulate and edge."""
+    if game == "chemin-de-fer":  # no bet table: any bet or century21 option is refused
+        if draw(st.integers(0, 2)) == 0:
+            argv += draw(st.sampled_from((["--bet", "tie"], ["--information", "total"],
+                                          ["--strategy", "best"], ["--bets", "bets.toml"])))
+            if "bets.toml" in argv:
+                files["bets.toml"] = draw(bet_file(_features_of("punto-banco")))
+        return
     if game == "century21":
         if draw(st.integers(0, 2)) == 0:
             argv += ["--information", draw(either(st.sampled_from(
                 ("total", "cards") if "--decks" not in argv else ("total",)), 0.2))]
         if draw(st.integers(0, 2)) == 0:
             _files_option(draw, argv, files, "--rules", "rules.toml", draw(rule_file()))
-        if draw(st.integers(0, 6)) == 0:
-            argv += ["--bet", "tie"]
+        if draw(uniform()) < HOSTILITY[0] / 3:
+            argv += ["--bet", "tie"]  # a bet game's option: refused
         return
-    if draw(st.integers(0, 9)) == 0:
+    if draw(uniform()) < HOSTILITY[0] / 3:
         argv += ["--strategy", "best"]  # a century21 option elsewhere: refused
     if draw(st.integers(0, 2)) == 0:
         _files_option(draw, argv, files, "--bets", "bets.toml", draw(bet_file(_features_of(game))))
@@ -599,12 +945,13 @@ def eor_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
     if draw(st.integers(0, 2)) == 0:
         argv += ["--depth", draw(either(st.sampled_from(("1", "2")), 0.6))]
     for _ in range(draw(st.integers(0, 2))):
-        argv += ["--removal-set", draw(either(card_list(game == "century21", 4), 1))]
+        argv += ["--removal-set", draw(either(card_list(game == "century21", 4, 1), 1))]
     if draw(st.integers(0, 2)) == 0:
         keys = ("A", "2", "5", "9", "T", "10") + (("X",) if game == "century21" else ())
         tag = st.tuples(st.sampled_from(keys), either(st.sampled_from(("1", "-1", "2", "0")),
                                                       0.4)).map(lambda t: f"{t[0]}={t[1]}")
-        argv += ["--tags", draw(either(st.lists(tag, max_size=4).map(",".join), 0.5))]
+        argv += ["--tags", draw(either(st.lists(tag, min_size=1, max_size=4, unique_by=_key)
+                                       .map(",".join), 0.5))]
     if game == "century21" and draw(st.booleans()):
         argv += ["--strategy", draw(either(st.sampled_from(("house", "best", "dealer-best")),
                                            0.3))]
@@ -636,12 +983,13 @@ def simulate_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
         keys = ("A", "2", "5", "9", "T") + (("X",) if game == "century21" else ())
         tag = st.tuples(st.sampled_from(keys), either(st.sampled_from(("1", "-1")), 0.4)).map(
             lambda t: f"{t[0]}={t[1]}")
-        argv += ["--tags", draw(either(st.lists(tag, max_size=3).map(",".join), 0.5))]
+        argv += ["--tags", draw(either(st.lists(tag, min_size=1, max_size=3, unique_by=_key)
+                                       .map(",".join), 0.5))]
     for _ in range(draw(st.integers(0, 2))):
         bet = draw(st.sampled_from(CHEAP_BETS.get(game, ("player",)) + ("mine",)))
         argv += ["--trigger", draw(
             either(st.sampled_from(("2", "-1", "0.5")), 0.6).map(lambda v, b=bet: f"{b}={v}")
-            if draw(st.floats(0, 1)) >= HOSTILITY[0] else
+            if draw(uniform()) >= HOSTILITY[0] else
             st.sampled_from((f"{bet}=nan", f"{bet}=inf", f"{bet}=-inf", f"{bet}=1e999",
                              "=", bet, f"{bet}==1", f"{bet}=-nan")))]
     draw(counting_options(game, argv, files))
@@ -672,14 +1020,111 @@ def edge_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
     if "--decks" not in argv and draw(st.integers(0, 3)) == 0:
         # card by card: a tiny shoe only (at one deck this takes minutes: see the report)
         argv += ["--known", draw(either(st.tuples(st.sampled_from(("1", "2", "6")),
-                                                  card_text()).map(lambda t: f"{t[0]}={t[1]}"),
-                                        0.5) if draw(st.floats(0, 1)) >= HOSTILITY[0] else
+                                                  st.sampled_from(SUITED)).map(
+                                                      lambda t: f"{t[0]}={t[1]}"),
+                                        0.5) if draw(uniform()) >= HOSTILITY[0] else
                                  st.sampled_from(("²=9H", "１=9H", "0=9H", "7=9H", "1=", "=9H",
                                                   "1=9H=9H")))]
     draw(counting_options(game, argv, files))
     if draw(st.booleans()):
         argv.append("--json")
     return argv, files, stdin
+
+
+SETTLE_BETS = {"punto-banco": ("player", "banker", "tie", "player-pair", "big", "small"),
+               "nine-and-nines": ("nines", "nine-player", "nine-banker", "tie", "banker")}
+SUITED = tuple(r + s for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
+               for s in "CDHS")
+
+
+@st.composite
+def settle_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
+    """``settle``: a round's cards and wagers (Punto Banco, NINE & NINES), a table hand by file
+    or options (21st Century Baccarat), nothing to settle (chemin de fer), with the other
+    games' options now and then (refused)."""
+    argv, files = ["settle", game], {}
+    if game == "century21":
+        if draw(st.booleans()):
+            _files_option(draw, argv, files, "--table", "table.toml", draw(table_file()))
+        else:
+            hand = draw(century21_hand())
+            argv += ["--dealer", draw(either(st.just(hand["dealer"]), 0.3))]
+
+            def number(seat: int) -> str:  # a seat as written: now and then not a number
+                return draw(st.sampled_from(UNICODE_DIGITS + SEATS)) if draw(
+                    uniform()) < HOSTILITY[0] / 4 else str(seat)
+
+            for seat, cards in hand["seats"].items():
+                argv += ["--seat", draw(either(st.just(f"{number(seat)}={cards}"), 0.3))]
+                for circle in range(1, draw(st.integers(1, 3)) + 1):
+                    amount = draw(either(st.sampled_from(("10", "25", "12.5", "25/2")), 0.4))
+                    argv += ["--wager", draw(either(st.just(
+                        f"{number(seat)}.{circle}={amount}"), 0.2))]
+            argv += ["--dealer-wager", draw(either(st.sampled_from(("300", "1000", "7/2")), 0.4))]
+            if draw(st.integers(0, 2)) == 0:
+                argv += ["--dice", draw(either(st.sampled_from(
+                    tuple(map(str, hand["seats"])) + ("1", "99")), 0.6).map(
+                        lambda text: number(int(text)) if text.isascii() and text.isdigit()
+                        else text))]
+        if draw(st.integers(0, 3)) == 0:
+            argv += ["--action", draw(either(st.sampled_from(("seat-by-seat", "whole-hand")),
+                                             0.2))]
+        if draw(st.integers(0, 3)) == 0:
+            _files_option(draw, argv, files, "--rules", "rules.toml", draw(rule_file()))
+        if draw(uniform()) < HOSTILITY[0] / 2:
+            argv += draw(st.sampled_from((["--cards", "9H 5C 9D 2S"], ["--paytable", "tie=x"],
+                                          ["--bets", "bets.toml"])))
+            files.setdefault("bets.toml", b"")
+    elif game in SETTLE_BETS:
+        if draw(uniform()) >= HOSTILITY[0]:  # a round's cards, as many as it deals
+            cards = _dealt_round(game, draw(st.lists(st.sampled_from(SUITED), min_size=6,
+                                                     max_size=6)))
+        else:
+            cards = draw(st.one_of(card_list(False, 7), hostile(), st.lists(
+                st.sampled_from(SUITED), min_size=3, max_size=7).map(" ".join)))
+        argv += ["--cards", cards]
+        own = draw(st.integers(0, 3)) == 0
+        if own:
+            _files_option(draw, argv, files, "--bets", "bets.toml",
+                          draw(bet_file(_features_of(game))))
+        choices = SETTLE_BETS[game] + (("mine", "other") if own else ())
+        wagered = draw(st.lists(st.sampled_from(choices), min_size=0 if HOSTILITY[0] else 1,
+                                max_size=3, unique=draw(uniform()) >= HOSTILITY[0] / 2))
+        if game == "nine-and-nines" and draw(uniform()) >= HOSTILITY[0]:
+            wagered = ["banker", *wagered]  # the NINE bets are taken beside a main wager
+        for bet in dict.fromkeys(wagered) if wagered.count("banker") > 1 else wagered:
+            amount = draw(either(st.sampled_from(("10", "1", "2.5", "5/2", "100")), 0.5))
+            argv += ["--wager", draw(either(st.just(f"{bet}={amount}"), 0.15))]
+        paytable = {"tie": "9-to-1", "banker": "commission-4%", "mine": "alt"}
+        known = [f"{bet}={paytable[bet]}" for bet in wagered if bet in paytable]
+        if draw(st.integers(0, 3)) == 0 and (known or HOSTILITY[0]):
+            argv += ["--paytable", draw(st.sampled_from(known) if known and draw(
+                uniform()) >= HOSTILITY[0] else st.sampled_from(
+                    ("tie=8-to-1", "tie", "=x", "player=alt", "tie=9-to-1")))]
+        if draw(uniform()) < HOSTILITY[0] / 2:
+            argv += draw(st.sampled_from((["--dealer", "KH 7C"], ["--seat", "3=9S KD"],
+                                          ["--dice", "3"], ["--action", "whole-hand"],
+                                          ["--dealer-wager", "300"])))
+    elif draw(st.booleans()):  # chemin de fer: a strategy game, nothing to settle
+        argv += draw(st.sampled_from((["--cards", "9H 5C 9D 2S"], ["--wager", "player=10"],
+                                      ["--dealer", "KH 7C"])))
+    if draw(st.booleans()):
+        argv.append("--json")
+    return argv, files, b""
+
+
+def _key(tag: str) -> str:
+    """The card of a tag ``KEY=VALUE`` (10 and T are one): a count tags each card once."""
+    return tag.partition("=")[0].replace("10", "T")
+
+
+def _dealt_round(game: str, cards: list[str]) -> str:
+    """The first of ``cards`` that a round of ``game`` deals (four to six)."""
+    from exact.core.cards import parse_cards
+    from exact.games import get_game
+
+    record = get_game(game).record_from_cards(parse_cards(" ".join(cards)))
+    return " ".join(cards[:sum(len(hand) for hand in record)])
 
 
 @st.composite
@@ -717,19 +1162,38 @@ def cases(draw, command: str) -> Case:
             st.booleans()) or "--out" in argv[-1:] else draw(st.lists(game_id, min_size=1,
                                                                       max_size=2))
         return Case(argv, module="exact.reports")
+    COIN[0] = draw(st.randoms(use_true_random=True))
     HOSTILITY[0] = draw(st.sampled_from(LEVELS))
     game = draw(st.sampled_from(GAMES))
+    foreign = {"design": STRATEGY_GAMES, "eor": ("chemin-de-fer",),
+               "simulate": ("chemin-de-fer",), "edge": ("chemin-de-fer",)}
+    if game in foreign.get(command, ()) and draw(st.integers(0, 3)):
+        game = "punto-banco"  # a game that takes none of the command's options: now and then
     builder = {"analyze": analyze_argv, "design": design_argv, "eor": eor_argv,
-               "simulate": simulate_argv, "edge": edge_argv}.get(command)
-    if game == "century21" and command == "design":
-        game = "punto-banco"
+               "simulate": simulate_argv, "edge": edge_argv, "settle": settle_argv}.get(command)
     argv, files, stdin = draw(builder(game) if builder else simple_argv(command, game))
-    out_argv, extra = draw(output_option()) if command not in ("features",) else ([], {})
+    files, extra = _special_files(files)
+    out_argv, output_extra = draw(output_option()) if command not in ("features",) else ([], {})
+    if out_argv and files and draw(st.integers(0, 9)) == 0:  # the output over an input file
+        out_argv[1] = draw(st.sampled_from(sorted(files)))
     argv = argv + out_argv
-    if draw(st.floats(0, 1)) < HOSTILITY[0] / 3:  # a stray option, an option twice, = form
+    _merge(extra, output_extra)
+    if command == "analyze" and game != "chemin-de-fer" and draw(st.integers(0, 9)) == 0:
+        xlsx_argv, xlsx_extra = draw(output_option(always=True))  # the par sheet, anywhere
+        if xlsx_argv[1] != option_value(argv, "-o", "--output"):
+            argv += ["--xlsx", xlsx_argv[1]]
+            _merge(extra, xlsx_extra)
+    if draw(uniform()) < HOSTILITY[0] / 3:  # a stray option, an option twice, = form
         argv.insert(draw(st.integers(2, len(argv))), draw(st.sampled_from(
             ("--decks=1", "--json", "--bogus", "--", "-", "--shoe=", "--bet"))))
-    files = {**files, **extra.get("files", {})}
-    return Case(argv, files=files, stdin=stdin, directories=extra.get("directories", ()),
-                fifos=extra.get("fifos", ()), symlinks=extra.get("symlinks", {}),
-                devices=extra.get("devices", {}))
+    files = {**files, **extra.pop("files", {})}
+    return Case(argv, files=files, stdin=stdin, **extra)
+
+
+def _merge(extra: dict, more: dict) -> None:
+    """Add the files, directories, FIFOs, symlinks, devices of ``more`` to ``extra``."""
+    for key, value in more.items():
+        if isinstance(value, dict):
+            extra.setdefault(key, {}).update(value)
+        else:
+            extra[key] = list(dict.fromkeys([*extra.get(key, ()), *value]))

@@ -508,12 +508,18 @@ def problems(case: Case, result: Result) -> list[str]:
                 found.append(f"exit 0 but no output file {output!r}")
         if text is not None:
             try:
-                strict_json(text)
+                data = strict_json(text)
             except ValueError as error:
                 found.append(f"--json output is not strict JSON: {str(error)[:200]}")
-    if output and result.status != 0:
-        written = case.symlinks.get(output, output)
-        if written in case.files and result.output(written) is not None:
+            else:
+                try:
+                    found += [f"wrong output: {problem}" for problem in invariants(data)]
+                except Exception as error:  # an output of a shape not foreseen: look at it
+                    found.append(f"invariants unreadable: {type(error).__name__}: {error}")
+    sheet = option_value(case.argv, "--xlsx") if case.module == "exact" else None
+    for target in filter(None, (output, sheet)):
+        written = case.symlinks.get(target, target)
+        if result.status != 0 and written in case.files and result.output(written) is not None:
             found.append(f"a failed run changed the output file {written!r}")
     if result.stray:
         found.append(f"files created outside the case directory: {result.stray}")
@@ -521,7 +527,7 @@ def problems(case: Case, result: Result) -> list[str]:
         set(case.devices)
     parents = {str(Path(name).parent) for name in given} - {"."}
     new = [name for name in result.files_after if name not in given and name not in parents]
-    allowed = {output} if output and result.status == 0 else set()
+    allowed = {output, sheet} if result.status == 0 else set()
     leftovers = [name for name in new if name not in allowed]
     if leftovers:
         found.append(f"files left in the case directory: {leftovers[:5]}")
@@ -537,6 +543,68 @@ def problems(case: Case, result: Result) -> list[str]:
     for name in case.directories:
         if result.files_after.get(name, ["missing"])[0] != "dir":
             found.append(f"the directory {name!r} was replaced")
+    return found
+
+
+def _falling(n: int, k: int) -> int:
+    return math.prod(range(n - k + 1, n + 1)) if 0 <= k <= n else 0
+
+
+def invariants(data: object) -> list[str]:
+    """What a --json result must satisfy whatever the inputs, checked without the toolkit (a
+    silently wrong result breaks one): an analysis's counting unit is N!/(N-r)! for its shoe
+    and every bet's outcomes count it whole, with probabilities summing to 1; the next round's
+    counts (edge) sum to the unseen cards' N!/(N-r)!; a settled round's net is its wins less
+    its losses, and its stake the sum of its wagers; a strategy game's best response gains
+    nothing by deviating (an equilibrium: neither side), and no side gains less than nothing.
+
+    >>> invariants({"totals": {"won": "3", "lost": "1", "net": "1"}})
+    ['settle: net 1 is not won 3 less lost 1']
+    """
+    from fractions import Fraction
+
+    found: list[str] = []
+    if not isinstance(data, dict):
+        return found
+    bets = data.get("bets")
+    if isinstance(bets, dict) and "round_cards" in data and isinstance(data.get("shoe"), dict):
+        total, unit = data.get("total"), data["round_cards"]
+        if total != _falling(data["shoe"].get("cards", -1), unit):
+            found.append(f"analyze: total {total} is not N!/(N-{unit})! of the shoe")
+        for bet_id, bet in bets.items():
+            outcomes = bet.get("outcomes", []) if isinstance(bet, dict) else []
+            # (a mixed strategy's combinations are exact fractions, written as text)
+            if outcomes and sum(Fraction(str(o["combinations"])) for o in outcomes) != total:
+                found.append(f"analyze: the outcomes of {bet_id} do not count the total")
+            if outcomes and sum(Fraction(o["probability"]) for o in outcomes) != 1:
+                found.append(f"analyze: the probabilities of {bet_id} do not sum to 1")
+    if isinstance(bets, dict) and "cards_unseen" in data and not data.get("known"):
+        for bet_id, bet in bets.items():
+            if isinstance(bet, dict) and "counts" in bet:
+                total = int(bet["total"])
+                if sum(map(int, bet["counts"])) != total:
+                    found.append(f"edge: the counts of {bet_id} do not sum to its total")
+                if total != _falling(data["cards_unseen"], 6):  # the two games of six cards
+                    found.append(f"edge: total of {bet_id} is not N!/(N-6)! of the unseen cards")
+    check, strategy = data.get("deviation_check"), data.get("strategy")
+    if isinstance(check, dict):  # a strategy game: a best response gains nothing by deviating
+        name = strategy.get("name") if isinstance(strategy, dict) else strategy
+        gains = {"player": check.get("player_gain", check.get("player_gain_by_deviating")),
+                 "dealer": check.get("banker_gain", check.get("dealer_gain_by_deviating"))}
+        best = {"best": ("player",), "dealer-best": ("dealer",),
+                "equilibrium": ("player", "dealer")}.get(str(name), ())
+        for side, gain in gains.items():
+            if gain is not None and (Fraction(gain) < 0 or (side in best and Fraction(gain))):
+                found.append(f"{name}: the {side} gains {gain} by deviating")
+    totals = data.get("totals")
+    if isinstance(totals, dict) and {"won", "lost", "net"} <= set(totals):
+        won, lost, net = (Fraction(totals[key]) for key in ("won", "lost", "net"))
+        if net != won - lost:
+            found.append(f"settle: net {net} is not won {won} less lost {lost}")
+        wagers = data.get("wagers", [])
+        if "staked" in totals and sum(Fraction(w["amount"]) for w in wagers) != \
+                Fraction(totals["staked"]):
+            found.append("settle: the stake is not the sum of the wagers")
     return found
 
 

@@ -561,3 +561,75 @@ def test_a_refused_run_prints_no_rule_warning_before_its_one_line(tmp_path, caps
     assert main(["edge", "century21", "--rules", str(rules), "--json"]) == 0
     warned = capsys.readouterr().err.splitlines()
     assert warned and all(line.startswith("exact: warning: rules ") for line in warned), warned
+
+
+# --- found by the fuzz campaign after the seams moved (fuzz17) -----------------------------------
+HAND = b'dealer = "KH 7C"\ndealer_wager = 300\n[[seat]]\nseat = 3\ncards = "9S KD"\n' \
+       b'[[wager]]\nseat = 3\ncircle = 1\namount = 100\n'
+
+
+@pytest.mark.parametrize("table", [
+    b'dealer = "KH 7C"\ndealer_wager = ' + b"9" * 5000 + b"\n",
+    b"dealer = " + b"[" * 5000 + b"]" * 5000 + b"\n",
+    HAND.replace(b"amount = 100", b"amount = " + b"[" * 3000 + b"1" + b"]" * 3000),
+    HAND.replace(b"seat = 3\ncards", b"seat = " + b"1" * 4301 + b"\ncards"),
+], ids=["huge-integer", "deep-array", "deep-amount", "huge-seat"])
+def test_century21_table_file_past_toml_bounds_is_refused(server: ForkServer, table) -> None:
+    """`settle century21 --table` read its file with tomllib itself: an integer past Python's
+    4,300-digit limit (ValueError) or nesting too deep (RecursionError) was a traceback. It
+    now reads it as every user file is read (exact.core.parsing.load_toml)."""
+    case, result = run(server, "settle", "century21", "--table", "hand.toml",
+                       files={"hand.toml": table})
+    assert_refused(case, result)
+    assert "not a TOML table file" in result.stderr
+
+
+def test_century21_table_file_reads_like_other_user_files(server: ForkServer) -> None:
+    """The same hand with a byte-order mark and CRLF line ends settles alike."""
+    plain = run(server, "settle", "century21", "--table", "hand.toml", "--json",
+                files={"hand.toml": HAND})
+    marked = run(server, "settle", "century21", "--table", "hand.toml", "--json",
+                 files={"hand.toml": b"\xef\xbb\xbf" + HAND.replace(b"\n", b"\r\n")})
+    for case, result in (plain, marked):
+        assert_clean(case, result)
+        assert result.status == 0
+    assert strict_json(plain[1].stdout)["wagers"] == strict_json(marked[1].stdout)["wagers"]
+
+
+SHEET = ("analyze", "punto-banco", "--decks", "1", "--bet", "tie")
+
+
+@pytest.mark.parametrize("name, special", [
+    ("fifo", {"fifos": ["fifo"]}),
+    ("dir", {"directories": ["dir"]}),
+    ("dev", {"devices": {"dev": (1, 3)}}),
+    ("dangling", {"symlinks": {"dangling": "missing/target.xlsx"}}),
+], ids=["fifo", "directory", "device", "dangling-link"])
+def test_xlsx_to_a_fifo_directory_or_device_is_refused(server: ForkServer, name, special) -> None:
+    """--xlsx had its own writer, which renamed the workbook over whatever the name was (a
+    FIFO, a device node: replaced by a regular file). It now writes as -o does."""
+    if name == "dev" and not ROOT:
+        pytest.skip("a device node is made only as root")
+    case, result = run(server, *SHEET, "--xlsx", name, **special)
+    assert_refused(case, result)  # (and the FIFO, directory, device are still there)
+
+
+def test_xlsx_through_a_symlink_writes_its_file(server: ForkServer) -> None:
+    case, result = run(server, *SHEET, "--xlsx", "link", symlinks={"link": "target.xlsx"},
+                       files={"target.xlsx": b"old"}, keep=True)
+    assert_clean(case, result)
+    assert result.status == 0 and result.files_after["link"][0] == "link"
+    assert result.output("target.xlsx")[:2] == b"PK"  # the workbook, through the link
+
+
+@pytest.mark.parametrize("argv", [
+    (*SHEET, "--xlsx", "sheet.xlsx", "-o", "missing/out.txt"),
+    (*SHEET, "--xlsx", "sheet.xlsx", "-o", "dir", "--json"),
+    ("analyze", "century21", "--decks", "1", "--xlsx", "sheet.xlsx", "--csv"),
+], ids=["output-in-a-missing-directory", "output-a-directory", "century21-csv"])
+def test_a_refused_run_leaves_no_workbook(server: ForkServer, argv) -> None:
+    """The workbook was written before the run's -o was checked (or, century21, before --csv
+    was refused): a refused run left a new sheet.xlsx behind."""
+    case, result = run(server, *argv, directories=["dir"])
+    assert_refused(case, result)
+    assert "sheet.xlsx" not in result.files_after
