@@ -636,7 +636,7 @@ def load_light(key_parts: Sequence[str], bets: Sequence[Bet], deal: Deal[Record]
     return None if found is None else found[0]
 
 
-def light_counts(key_parts: Sequence[str], bets: Sequence[Bet], deal: Deal, shoe: Shoe
+def light_counts(key_parts: Sequence[str], bets: Sequence[Bet], deal: Deal[Record], shoe: Shoe
                  ) -> list[list[int]] | None:
     """The exact event counts of ``bets`` for ``shoe`` from their light form on disk, or None
     when it is not there or fails a check, its counts' sum included (warned, and left to be
