@@ -122,11 +122,15 @@ def test_gathered_and_sparse_excess_agree(monkeypatch):
         {"AS": 3, "9D": 1, "9S": 2, "KD": 1, "KC": 1, "2H": 2},
         {"AH": 1, "9D": 3, "KD": 2, "5C": 2, "5S": 1})]
     deal = GAME.deal(GAME.needs(sorted({name for bet in PARSED for name in bet.features})))
-    expected = [[analyze(GAME, shoe, [bet], engine="direct").bets[bet.id].counts
-                 for bet in PARSED] for shoe in shoes]
+    direct = [analyze(GAME, shoe, PARSED, engine="direct").bets for shoe in shoes]
+    expected = [[bets[bet.id].counts for bet in PARSED] for bets in direct]
+    # only the classes the shoes hold, as a one-shoe analysis does: every hand is cheap
+    present = tuple(tuple(i for i, n in enumerate(sum(np.array(draw.view.class_counts(shoe))
+                                                      for shoe in shoes)) if n)
+                    for _, draw in staged.fixed_stages(deal) or ())
     for gathered in (len(shoes), 0):
         monkeypatch.setattr(staged, "_GATHERED_SHOES", gathered)
-        counts = staged.StagedDeal(GAME, deal).counts(
+        counts = staged.StagedDeal(GAME, deal, present).counts(
             PARSED, np.array([shoe.counts for shoe in shoes]))
         assert [[tuple(map(int, per_bet[row])) for per_bet in counts]
                 for row in range(len(shoes))] == expected
