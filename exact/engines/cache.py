@@ -445,11 +445,11 @@ def encode_tuples(items: Sequence[object]) -> tuple[list[object], np.ndarray]:
 def _encode_column(parts: Sequence[object], reference: Callable[[object], int],
                    out: np.ndarray) -> None:
     """The references of one column's ``parts`` into ``out``. Parts are first told apart by
-    identity (all alive throughout; a compiled deal makes equal parts of its records one
-    object), then each distinct object by a shallow key: a tuple's type and the identities of
-    its parts (equal keys are equal values of one type), an atom's type and value. A compiled
-    deal's hundred thousand records hold a few thousand hand objects and a few hundred shallow
-    keys (their labels are shared objects), so ``reference`` walks those alone."""
+    identity (all alive throughout; a compiled deal makes its records' tuple parts built of
+    the same objects one object), then each distinct object by a shallow key: a tuple's type
+    and the identities of its parts (equal keys are equal values of one type), an atom's type
+    and value. A compiled deal's hundred thousand records hold a few hundred hand objects and
+    shallow keys (their labels are shared objects), so ``reference`` walks those alone."""
     identities = list(map(id, parts))
     by_key: dict[tuple[object, ...], int] = {}
     by_identity: dict[int, int] = {}

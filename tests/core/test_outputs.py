@@ -216,21 +216,15 @@ def _raising(error: BaseException):
 
 
 # Where the core writer can fail, and with what: an OSError (a full disk), another error of
-# the caller's (its chunks), Ctrl-C; each before anything is in place. Each case plants its
-# error and returns the chunks to write.
+# the caller's (its chunks), Ctrl-C; each before anything is in place. Per case: the error,
+# and the os function that raises it (None: the chunks raise it after a first chunk).
 _FAILURES = {
-    "chunks raise": lambda patch, error: _chunks_then(error),
-    "chunks interrupted": lambda patch, error: _chunks_then(error),
-    "fsync fails": lambda patch, error: (patch.setattr(os, "fsync", _raising(error)),
-                                         [b"new\n"])[1],
-    "replace fails": lambda patch, error: (patch.setattr(os, "replace", _raising(error)),
-                                           [b"new\n"])[1],
-    "replace interrupted": lambda patch, error: (patch.setattr(os, "replace", _raising(error)),
-                                                 [b"new\n"])[1],
+    "chunks raise": (_Failure, None),
+    "chunks interrupted": (KeyboardInterrupt, None),
+    "fsync fails": (lambda: OSError(28, "full"), "fsync"),
+    "replace fails": (lambda: OSError(13, "no"), "replace"),
+    "replace interrupted": (KeyboardInterrupt, "replace"),
 }
-_ERRORS = {"chunks raise": _Failure, "chunks interrupted": KeyboardInterrupt,
-           "fsync fails": lambda: OSError(28, "full"), "replace fails": lambda: OSError(13, "no"),
-           "replace interrupted": KeyboardInterrupt}
 
 
 @pytest.mark.parametrize("failure", _FAILURES)
@@ -238,9 +232,14 @@ def test_the_core_writer_leaves_the_old_file_and_no_temporary_on_any_failure(
         tmp_path: Path, monkeypatch, failure: str) -> None:
     target = tmp_path / "out.bin"
     target.write_bytes(b"old\n")
-    planted = _ERRORS[failure]()
+    make_error, raiser = _FAILURES[failure]
+    planted = make_error()
     with monkeypatch.context() as patch:
-        chunks = _FAILURES[failure](patch, planted)
+        if raiser is None:
+            chunks = _chunks_then(planted)
+        else:
+            patch.setattr(os, raiser, _raising(planted))
+            chunks = iter([b"new\n"])
         with pytest.raises(BaseException) as caught:
             replace_atomically(target, chunks)
     assert caught.value is planted  # the caller's error, unchanged
