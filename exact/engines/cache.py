@@ -56,7 +56,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from math import prod
-from operator import mul
+from operator import itemgetter, mul
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast, overload
 
@@ -437,8 +437,8 @@ def encode_tuples(items: Sequence[object]) -> tuple[list[object], np.ndarray]:
         raise TypeError("the cache stores a list of tuples of one length")
     rows = np.empty((len(items), length), dtype=np.int64)
     with without_collections():
-        for column, parts in enumerate(zip(*rows_in, strict=True)):
-            _encode_column(parts, reference, rows[:, column])
+        for column in range(length):
+            _encode_column(list(map(itemgetter(column), rows_in)), reference, rows[:, column])
     return values, rows
 
 
@@ -449,18 +449,25 @@ def _encode_column(parts: Sequence[object], reference: Callable[[object], int],
     the same objects one object), then each distinct object by a shallow key: a tuple's type
     and the identities of its parts (equal keys are equal values of one type), an atom's type
     and value. A compiled deal's hundred thousand records hold a few hundred hand objects and
-    shallow keys (their labels are shared objects), so ``reference`` walks those alone."""
-    identities = list(map(id, parts))
+    shallow keys (their labels are shared objects), so ``reference`` walks those alone; the
+    identities are told apart by numpy (addresses: unsigned 64-bit)."""
+    import numpy as np
+
+    identities = np.fromiter(map(id, parts), dtype=np.uint64, count=len(parts))
+    _, first, inverse = np.unique(identities, return_index=True, return_inverse=True)
     by_key: dict[tuple[object, ...], int] = {}
-    by_identity: dict[int, int] = {}
-    for identity, part in dict(zip(identities, parts, strict=True)).items():
+    references = np.empty(len(first), dtype=np.int64)
+    # in order of first appearance, not of address: the table's order, so the entry's bytes,
+    # must not depend on where objects happen to live
+    for distinct in np.argsort(first, kind="stable").tolist():
+        part = parts[first[distinct]]
         key = ((type(part), *map(id, part)) if isinstance(part, tuple)
                else (type(part), part))
         found = by_key.get(key)
         if found is None:
             found = by_key[key] = reference(part)
-        by_identity[identity] = found
-    out[:] = list(map(by_identity.__getitem__, identities))
+        references[distinct] = found
+    out[:] = references[inverse.reshape(-1)]
 
 
 class LazyTuples(Sequence[tuple[object, ...]]):

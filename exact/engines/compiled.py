@@ -110,25 +110,32 @@ class CompiledDeal(Generic[RecordT_co]):
         # cheaper than hashing them and never merges parts that are equal across types
         # (True == 1); every item stays alive in the part kept, so no identity is reused.
         tuples: dict[tuple[int, ...], tuple[object, ...]] = {}
-
-        def shared(part: object) -> object:
-            if type(part) is tuple:
-                return tuples.setdefault(tuple(map(id, part)), part)
-            return part
+        share = tuples.setdefault
         leaves: dict[tuple[int, int], int] = defaultdict(int)
 
-        # per view met: its number in the factor keys, the classes a draw may take, its
-        # labels (worked out once per view, not at each of the walk's hundred thousand nodes)
-        views: dict[View, tuple[int, list[int], tuple[Label, ...]]] = {}
+        # per view met: its number in the factor keys and, per number of cards drawn at once,
+        # the groups of classes a draw may take with their labels and orderings (worked out
+        # once per view, not at each of the walk's hundred thousand nodes)
+        Groups = list[tuple[tuple[int, ...], tuple[Label, ...], int]]
+        Known = tuple[int, dict[int, Groups]]
+        views: dict[View, Known] = {}
 
-        def about(view: View) -> tuple[int, list[int], tuple[Label, ...]]:
+        def about(view: View) -> Known:
             if view not in views:
-                views[view] = (len(views), [i for i, label in enumerate(view.labels)
-                                            if deal.accepts_jokers or label.rank != JOKER],
-                               view.labels)
+                views[view] = (len(views), {})
             return views[view]
 
-        def walk(state: State, view: View, known: tuple[int, list[int], tuple[Label, ...]],
+        def groups_of(view: View, known: Known, count: int) -> Groups:
+            found = known[1].get(count)
+            if found is None:
+                universe = [i for i, label in enumerate(view.labels)
+                            if deal.accepts_jokers or label.rank != JOKER]
+                found = known[1][count] = [
+                    (group, tuple(view.labels[i] for i in group), group_coefficient(group))
+                    for group in combinations_with_replacement(universe, count)]
+            return found
+
+        def walk(state: State, view: View, known: Known,
                  seen: list[int], factors: tuple[int, ...], coefficient: int) -> None:
             draw = deal.next_draw(state)
             if draw is None:
@@ -138,23 +145,25 @@ class CompiledDeal(Generic[RecordT_co]):
                 if number is None:
                     if type(record) is tuple:  # tuple parts made one object: see ``tuples``
                         # (a plain tuple of parts of the same types: the same record type)
-                        record = cast(RecordT, tuple([shared(part) for part in record]))
+                        record = cast(RecordT, tuple([
+                            share(tuple(map(id, part)), part) if type(part) is tuple else part
+                            for part in record]))
                     number = record_id[record] = len(record_id)
                 leaves[term, number] += coefficient
                 return
             if draw.view is not view and draw.view != view:
                 seen, view = view.regroup(seen, draw.view), draw.view
                 known = about(view)
-            number, universe, labels_of = known
-            for group in combinations_with_replacement(universe, draw.count):
+            number = known[0]
+            for group, labels, orderings in groups_of(view, known, draw.count):
                 after = seen.copy()
                 added = []
                 for index in group:
                     offset = after[index]
                     added.append(factor_id.setdefault((number, index, offset), len(factor_id)))
                     after[index] = offset + 1
-                walk(deal.advance(state, tuple(map(labels_of.__getitem__, group))), view, known,
-                     after, factors + tuple(added), coefficient * group_coefficient(group))
+                walk(deal.advance(state, labels), view, known, after, factors + tuple(added),
+                     coefficient * orderings)
 
         start = View(("rank", "suit"))
         with without_collections():

@@ -135,6 +135,11 @@ def hand_total(cards: Hand) -> int:
     return total % 10
 
 
+def _two_card_total(hand: Hand) -> int:
+    first, second = hand[0].value, hand[1].value
+    return ((first or 0) + (second or 0)) % 10  # ``or 0``: as in hand_total
+
+
 @dataclass(frozen=True)
 class PuntoBancoDeal:
     """The staged deal for one set of needs (see module docstring)."""
@@ -148,10 +153,21 @@ class PuntoBancoDeal:
     # initial stages dealt card by card (a feature reads their first or second card): the
     # others are dealt as one unordered group of two, whose labels come sorted by class
     ordered: frozenset[str] = frozenset()
+    _stages: tuple[tuple[bool, bool, Draw, Draw], ...] = field(
+        init=False, repr=False, compare=False)
+    _third: Draw | None = field(init=False, repr=False, compare=False)
 
     def __hash__(self) -> int:
         return hash((self.rules, self.order, tuple(sorted(self.views.items())), self.draws,
                      self.ordered))
+
+    def __post_init__(self) -> None:
+        # worked out once: these run at every state of every walk (a hundred thousand for the
+        # value-level deal), where building a Draw or a view lookup per call shows
+        stages = tuple((stage == "player", stage in self.ordered, Draw(self.views[stage], 1),
+                        Draw(self.views[stage], 2)) for stage in self.order)
+        object.__setattr__(self, "_stages", stages)
+        object.__setattr__(self, "_third", Draw(self.views["draws"]) if self.draws else None)
 
     def start(self) -> PuntoRecord:
         return ((), ())
@@ -165,36 +181,42 @@ class PuntoBancoDeal:
 
     def next_draw(self, state: PuntoRecord) -> Draw | None:
         player, banker = state
-        for stage in self.order:
-            dealt = len(player if stage == "player" else banker)
-            if stage in self.ordered and dealt < 2:
-                return Draw(self.views[stage], 1)
-            if not dealt:
-                return Draw(self.views[stage], 2)
+        if len(player) < 2 or len(banker) < 2:  # an initial stage may be left to deal
+            for is_player, ordered, one_card, two_cards in self._stages:
+                dealt = len(player if is_player else banker)
+                if ordered and dealt < 2:
+                    return one_card
+                if not dealt:
+                    return two_cards
         if not self.draws:
             return None
         return self._third_card(player, banker)
 
     def _third_card(self, player: Hand, banker: Hand) -> Draw | None:
-        rules = self.rules
-        player_total, banker_total = hand_total(player[:2]), hand_total(banker[:2])
-        if player_total in rules.naturals or banker_total in rules.naturals or len(banker) == 3:
+        if len(banker) == 3:
             return None
-        if len(player) == 2 and rules.player_draws(player_total):
-            return Draw(self.views["draws"])
-        player_third = player[2].value if len(player) == 3 else None
-        if rules.banker_draws(banker_total, player_third):
-            return Draw(self.views["draws"])
-        return None
+        rules = self.rules
+        player_total = _two_card_total(player)
+        banker_total = _two_card_total(banker)
+        if player_total in rules.naturals or banker_total in rules.naturals:
+            return None
+        if len(player) == 2:
+            if player_total in rules.player_draws_on:
+                return self._third
+            drawn = banker_total in rules.banker_draws_when_player_stands
+        else:
+            drawn = player[2].value in rules.banker_draws_on_player_third[banker_total]
+        return self._third if drawn else None
 
     def advance(self, state: PuntoRecord, labels: tuple[Label, ...]) -> PuntoRecord:
         player, banker = state
-        for stage in self.order:
-            hand = player if stage == "player" else banker
-            if not hand or (stage in self.ordered and len(hand) < 2):
-                hand = hand + labels
-                return (hand, banker) if stage == "player" else (player, hand)
-        if len(player) == 2 and self.rules.player_draws(hand_total(player)):
+        if len(player) < 2 or len(banker) < 2:
+            for stage in self.order:
+                hand = player if stage == "player" else banker
+                if not hand or (stage in self.ordered and len(hand) < 2):
+                    hand = hand + labels
+                    return (hand, banker) if stage == "player" else (player, hand)
+        if len(player) == 2 and _two_card_total(player) in self.rules.player_draws_on:
             return (player + labels, banker)
         return (player, banker + labels)
 

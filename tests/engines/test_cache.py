@@ -590,7 +590,7 @@ def test_two_processes_building_the_same_entries_at_once(tmp_path) -> None:
 
 
 _CONTENDER = """
-import sys, time, warnings
+import random, sys, time, warnings
 from functools import partial
 from pathlib import Path
 from exact.core.cards import Shoe
@@ -601,6 +601,7 @@ from exact.games import get_game
 
 writer, start = sys.argv[1], Path(sys.argv[2])
 contenders, rounds = int(sys.argv[3]), int(sys.argv[4])
+jitter = random.Random(int(sys.argv[5]))  # out of step with the others
 warnings.simplefilter("error", CacheWarning)  # a warned read ends this process with it
 game = get_game("punto-banco")
 deal = game.deal(game.needs(["player_pair"]))
@@ -620,9 +621,15 @@ if writer == "in-place":  # the control: no temporary file, the entry rewritten 
 deadline = time.monotonic() + 60
 while len(list(start.iterdir())) < contenders and time.monotonic() < deadline:
     time.sleep(0.002)  # every process writes and reads while the others do
+decode = partial(_decode_compiled, deal)
 for _ in range(rounds):
+    time.sleep(jitter.uniform(0, 0.02))
+    # a read at a random moment of the others' writes (a read just after one's own write
+    # would mostly meet it, as every writer writes the same bytes)
+    early = cache.load("compiled", "contended", decode)
+    assert early is None or list(early[0].records) == list(fresh.records)
     cache.store("compiled", "contended", *encoded)
-    found = cache.load("compiled", "contended", partial(_decode_compiled, deal))
+    found = cache.load("compiled", "contended", decode)
     assert found is not None and list(found[0].records) == list(fresh.records)
 counts = found[0].distribution(Shoe.standard(1).remove("A 9 K KH")).counts
 print(sorted(map(repr, counts.items())))
@@ -638,9 +645,9 @@ def _contend(tmp_path: Path, writer: str, contenders: int = 3, rounds: int = 25
     environment = {**os.environ, "EXACT_CACHE_DIR": str(tmp_path / "cache"),
                    "PYTHONPATH": str(Path(__file__).parents[2])}
     runs = [subprocess.Popen([sys.executable, "-c", _CONTENDER, writer, str(start),
-                              str(contenders), str(rounds)], env=environment,
+                              str(contenders), str(rounds), str(index)], env=environment,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            for _ in range(contenders)]
+            for index in range(contenders)]
     outputs = [run.communicate(timeout=120) for run in runs]
     return [(run.returncode, out, err) for run, (out, err) in zip(runs, outputs, strict=True)]
 
