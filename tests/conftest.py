@@ -24,7 +24,7 @@ def punto_banco() -> PuntoBanco:
 
 @pytest.fixture
 def keep_small_deals(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Small compiled deals kept on disk too (they are not, as compiling them costs about what
+    """Small compiled deals kept on disk too (they are not, as compiling them costs less than
     their entry does): the cache tests plant and read entries of small, quick deals."""
     from exact.engines import compiled
 

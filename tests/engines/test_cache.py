@@ -718,7 +718,7 @@ def test_a_small_deal_is_not_kept_on_disk(punto_banco, tmp_path, monkeypatch) ->
     written and read: neither it nor its bets' event matrices are stored; a large one is."""
     from exact.engines import compiled as compiled_module
 
-    monkeypatch.setattr(compiled_module, "SMALL_DEAL_RECORDS", 5_000)
+    monkeypatch.setattr(compiled_module, "SMALL_DEAL_RECORDS", 1_000)  # this module keeps all
     monkeypatch.setenv("EXACT_CACHE_DIR", str(tmp_path))
     bet = next(b for b in game_bets(punto_banco) if b.id == "player-pair")
     needs = punto_banco.needs(bet.features)
