@@ -54,7 +54,8 @@ COMPILE_LIMIT = 200_000
 
 
 __all__ = ["AUTO", "COMPILE_LIMIT", "ENGINES", "Choice", "Demand", "Engine", "EngineError",
-           "Plan", "choose", "command_engines", "engine_names", "plan", "register", "served"]
+           "Plan", "choose", "command_engines", "engine_names", "plan", "register", "served",
+           "staged_refusal"]
 
 
 @dataclass(frozen=True)
@@ -224,11 +225,22 @@ class Staged:
     def judge(self, demand: Demand) -> tuple[bool, str]:
         if demand.scope == "known":
             return False, "it cannot force a card at a position"
-        if demand.stages is None:
-            return False, "its deal draws cards that depend on earlier cards (no fixed stages)"
-        if not 1 <= len(demand.stages) <= 2:
-            return False, f"its deal has {len(demand.stages)} fixed stages (1 or 2 served)"
+        refusal = staged_refusal(demand.stages)
+        if refusal is not None:
+            return False, refusal
         return True, f"one or two fixed groups of first cards ({demand.rounds} distinct rounds)"
+
+
+def staged_refusal(stages: tuple[tuple[str, Draw], ...] | None) -> str | None:
+    """Why the staged evaluator cannot serve a deal of fixed ``stages`` (``fixed_stages`` of
+    the deal), or None when it serves it: the one statement of its rule, which the evaluator
+    checks too (:func:`exact.engines.staged.applicable`, its StagedDeal). It lives here, not in
+    that numpy-heavy module, so that planning loads no numpy."""
+    if stages is None:
+        return "its deal draws cards that depend on earlier cards (no fixed stages)"
+    if not 1 <= len(stages) <= 2:
+        return f"its deal has {len(stages)} fixed stages (1 or 2 served)"
+    return None
 
 
 @dataclass(frozen=True)

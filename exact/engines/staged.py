@@ -54,6 +54,7 @@ from exact.engines.compiled import (
     rest_of_round,
     shoe_sizes,
 )
+from exact.engines.plan import staged_refusal
 from exact.model.bets import Bet
 from exact.model.expressions import EvaluationError
 from exact.model.game import Game
@@ -70,10 +71,9 @@ Hand = tuple[Label, ...]  # a stage's cards, sorted by class
 
 
 def applicable(deal: Deal[Record]) -> bool:
-    """True when ``deal`` is one or two fixed groups and the staged evaluator can serve (the
-    engine plan states the same test, :class:`exact.engines.plan.Staged`)."""
-    stages = fixed_stages(deal)
-    return stages is not None and 1 <= len(stages) <= 2
+    """True when the staged evaluator serves ``deal`` (one or two fixed groups), by the rule
+    the engine plan judges bets with (:func:`exact.engines.plan.staged_refusal`)."""
+    return staged_refusal(fixed_stages(deal)) is None
 
 
 def staged_counts(game: Game[RecordT], deal: Deal[RecordT], bets: Sequence[Bet], shoe: Shoe
@@ -178,10 +178,11 @@ class StagedDeal:
 
     def __init__(self, game: Game[RecordT], deal: Deal[RecordT], universe: Universe | None = None
                  ) -> None:
-        if not applicable(deal):
-            raise ValueError("the staged evaluator serves deals of one or two fixed groups")
+        refusal = staged_refusal(fixed_stages(deal))
+        if refusal is not None:
+            raise ValueError(f"the staged evaluator cannot serve this deal: {refusal}")
         self.deal: Deal[Record] = deal
-        fixed = fixed_stages(deal) or ()  # applicable: one or two fixed groups
+        fixed = fixed_stages(deal) or ()  # served: one or two fixed groups
         if universe is None:
             universe = tuple(tuple(i for i, label in enumerate(draw.view.labels)
                                    if deal.accepts_jokers or label.rank != JOKER)

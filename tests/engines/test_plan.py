@@ -4,9 +4,12 @@ bet is refused by name."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -14,11 +17,15 @@ from exact.analysis import bet_analysis as analysis
 from exact.analysis.bet_analysis import analyze, game_bets
 from exact.cli.app import main
 from exact.core.cards import CARDS, Shoe
-from exact.engines import batch, plan
+from exact.engines import batch, plan, staged
 from exact.engines.batch import BetEvaluator
 from exact.engines.compiled import counts_matrix
 from exact.engines.live import next_round
-from exact.games import get_game
+from exact.games import game_ids, get_game
+from exact.games.simple import StagesGame
+from exact.model.bets import LOSE, Bet, Event
+from exact.model.expressions import Expression
+from exact.model.features import Feature, Needs
 from exact.reference.punto_banco import brute_force
 
 SHOES = {  # a small shoe of ranks and suits, and an odd one (identical cards, for perfects)
@@ -149,3 +156,50 @@ def test_an_engine_registers_with_one_entry(monkeypatch) -> None:
     chosen = plan.plan(GAME, BETS[:3])  # banker, player, tie: value bets
     assert [choice.engine for choice in chosen.choices] == ["compiled", "compiled", "toy"]
     assert chosen.choices[2].reason == "a toy engine for the tie only"
+
+
+class ThreeCards(StagesGame):
+    """A toy of three one-card stages (not registered): a bet reading one, two or three of
+    them has a deal of as many fixed stages, which the shipped games never reach beyond two."""
+
+    id, name, stages = "three-cards", "Three cards", {"first": 1, "second": 1, "third": 1}
+    features: ClassVar = {f"{stage}_ace": Feature(f"{stage}_ace", "an ace",
+                                                  Needs.of(**{stage: ["rank"]}),
+                                                  lambda record, i=i: record[i][0].rank == "A")
+                          for i, stage in enumerate(("first", "second", "third"))}
+
+
+def _aces(count: int) -> Bet:
+    condition = " and ".join(f"{stage}_ace" for stage in ("first", "second", "third")[:count])
+    return Bet(f"aces-{count}", f"{count} aces", (Event("Aces", Expression.parse(condition),
+                                                        Fraction(1)), Event("No", None, LOSE)))
+
+
+# every shipped game with bets (the strategy games have none), and the toy
+STAGED_CASES = [(game, game_bets(game)) for game in map(get_game, game_ids())
+                if game_bets(game)] + [(ThreeCards(), [_aces(count) for count in (1, 2, 3)])]
+
+
+@pytest.mark.parametrize("scope", ["shoe", "batch"])
+@pytest.mark.parametrize(("game", "bets"), STAGED_CASES,
+                         ids=[game.id for game, _ in STAGED_CASES])
+def test_the_plan_and_the_staged_evaluator_apply_one_rule(game, bets, scope) -> None:
+    """The plan's judgement of the staged engine and the evaluator's own test
+    (``staged.applicable``; its StagedDeal refuses the same deals, for the plan's reason) agree
+    on every bet's deal, one bet at a time and several (the plan's staged groups; ``--engine
+    staged`` on all of them, refused naming the first bet it cannot serve and why)."""
+    refused = []
+    for bet in bets:
+        demand = plan.Demand(game, bet, scope)
+        serves, reason = plan._engine("staged").judge(demand)
+        assert serves == staged.applicable(demand.deal), (game.id, bet.id, reason)
+        if not serves:
+            refused.append((bet, reason))
+            with pytest.raises(ValueError, match=re.escape(reason)):
+                staged.StagedDeal(game, demand.deal)
+    assert 0 < len(refused) < len(bets)  # each case has bets on both sides of the rule
+    groups = plan.plan(game, bets, scope).groups(game)
+    assert all(staged.applicable(deal) for name, deal in groups if name == "staged")
+    bet, reason = refused[0]
+    with pytest.raises(plan.EngineError, match=re.escape(f"bet {bet.id}: {reason}")):
+        plan.plan(game, bets, scope, "staged")

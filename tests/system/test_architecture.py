@@ -239,8 +239,8 @@ def test_every_module_states_its_job_then_its_layer() -> None:
 
 def test_the_type_checker_exempts_nothing_and_strict_covers_core_model_engines() -> None:
     """No module is left out of mypy (``ignore_errors``); every module of the core, the model
-    and the engines is checked strictly; at most ten ``type: ignore`` remain, each with its
-    reason on the line."""
+    and the engines is checked strictly, and so is the README's toy game (the module a new game
+    copies); at most ten ``type: ignore`` remain, each with its reason on the line."""
     config = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))
     overrides = config["tool"]["mypy"]["overrides"]
     assert not [o["module"] for o in overrides if o.get("ignore_errors")]
@@ -248,6 +248,8 @@ def test_the_type_checker_exempts_nothing_and_strict_covers_core_model_engines()
     lower = {name for name in MODULES if name.startswith(("exact.core.", "exact.model.",
                                                           "exact.engines."))}
     assert not lower - strict, sorted(lower - strict)
+    assert "tests/toy_games" in config["tool"]["mypy"]["files"]
+    assert "tests.toy_games.dragon_tiger" in strict
     ignores = [(name, line) for name, path in MODULES.items()
                for line in path.read_text(encoding="utf-8").splitlines()
                if re.search(r"#\s*type:\s*ignore", line)]

@@ -4,13 +4,15 @@ from typing import ClassVar
 
 from exact.core.cards import RANKS
 from exact.games import register
-from exact.games.simple import StagesGame
+from exact.games.simple import StagesGame, StagesRecord
 from exact.model.features import Feature, Needs
 
 
-def winner(record) -> str:
-    dragon, tiger = (RANKS.index(cards[0].rank) for cards in record)
-    return "dragon" if dragon > tiger else "tiger" if tiger > dragon else "tie"
+def winner(record: StagesRecord) -> str:
+    dragon, tiger = (cards[0].rank for cards in record)
+    assert dragon and tiger, "both cards are seen through their ranks (the feature needs them)"
+    higher = RANKS.index(dragon) - RANKS.index(tiger)
+    return "dragon" if higher > 0 else "tiger" if higher < 0 else "tie"
 
 
 @register
