@@ -50,13 +50,13 @@ from exact.engines.compiled import (
 from exact.games.century21.game import (
     DEFAULT_RULES,
     JOKER_CLASS,
-    MODES,
     ROUND_CARDS,
     Century21Deal,
     Century21Record,
     Mode,
     Strategy,
     StrategyError,
+    checked_mode,
     class_counts,
     game_table,
     record_outcome,
@@ -206,10 +206,9 @@ class Century21Evaluator:
 def evaluator_for(rules: Rules = DEFAULT_RULES, strategy: str = "house",
                   mode: str = "total") -> Century21Evaluator:
     """The evaluator of the pure pair ``strategy`` fixed on the rules' full shoe."""
-    if mode not in MODES:
-        raise StrategyError(f"unknown player information mode {mode!r}; known: {MODES}")
-    player, dealer = fixed_pair(rules, strategy, mode)
-    return Century21Evaluator(Century21Deal.of(rules, mode, player, dealer), strategy)
+    known = checked_mode(mode)
+    player, dealer = fixed_pair(rules, strategy, known)
+    return Century21Evaluator(Century21Deal.of(rules, known, player, dealer), strategy)
 
 
 # --- effects of removal by card class ------------------------------------------------------------

@@ -39,7 +39,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from exact.core.parsing import load_toml
+from exact.core.parsing import check_keys, load_toml, shown
 from exact.games.century21.rules import Rules
 from exact.games.century21.table import CircleWager, TableHand, settle_table
 from exact.model.settlement import SettlementError, positive_amount, settlement_json
@@ -84,8 +84,10 @@ def settle_command(game: Any, args: argparse.Namespace) -> str:
 
 
 def _quoted(value: object) -> str:
-    """A file's value in a refusal: a TOML float (read as a Decimal) as written."""
-    return str(value) if isinstance(value, Decimal) else repr(value)
+    """A file's value in a refusal: a TOML float (read as a Decimal) as written, anything
+    else as :func:`shown` cuts it (a list of a million items is one short line)."""
+    text = str(value) if isinstance(value, Decimal) else ""
+    return text if 0 < len(text) <= 40 else shown(value)
 
 
 def _amount(where: str, value: object) -> Fraction:
@@ -107,13 +109,13 @@ def _seat_number(where: str, value: object) -> int:
 
 def _flag(where: str, value: object) -> bool:
     if not isinstance(value, bool):
-        raise SettlementError(f"{where}: {value!r} must be true or false")
+        raise SettlementError(f"{where}: {_quoted(value)} must be true or false")
     return value
 
 
 def _text(where: str, value: object) -> str:
     if not isinstance(value, str):
-        raise SettlementError(f"{where}: {value!r} must be a string")
+        raise SettlementError(f"{where}: {_quoted(value)} must be a string")
     return value
 
 
@@ -136,10 +138,7 @@ def read_table_file(path: Path) -> dict[str, Any]:
 
 
 def hand_from_mapping(data: Mapping[str, Any], source: str) -> dict[str, Any]:
-    unknown = sorted(set(data) - FILE_KEYS)
-    if unknown:
-        raise SettlementError(f"{source}: unknown key(s) {', '.join(unknown)}; known: "
-                              f"{', '.join(sorted(FILE_KEYS))}")
+    check_keys(data, FILE_KEYS, source, SettlementError)
     for key in ("dealer", "dealer_wager"):
         if key not in data:
             raise SettlementError(f"{source}: missing {key}")
@@ -150,11 +149,10 @@ def hand_from_mapping(data: Mapping[str, Any], source: str) -> dict[str, Any]:
         raise SettlementError(f"{source}: [[seat]] must be a list of tables")
     for index, entry in enumerate(entries, 1):
         where = f"{source} seat entry {index}"
-        extra = sorted(set(entry) - SEAT_KEYS)
-        if extra or "seat" not in entry or "cards" not in entry:
-            unknown_keys = f"; unknown {', '.join(extra)}" if extra else ""
+        check_keys(entry, SEAT_KEYS, where, SettlementError)
+        if "seat" not in entry or "cards" not in entry:
             raise SettlementError(f"{where}: needs seat and cards (and optionally "
-                                  f"natural_declared){unknown_keys}")
+                                  "natural_declared)")
         seat = _seat_number(where, entry["seat"])
         if seat in seats:
             raise SettlementError(f"{where}: seat {seat} given twice")
@@ -167,9 +165,7 @@ def hand_from_mapping(data: Mapping[str, Any], source: str) -> dict[str, Any]:
         raise SettlementError(f"{source}: [[wager]] must be a list of tables")
     for index, entry in enumerate(entries, 1):
         where = f"{source} wager entry {index}"
-        extra = sorted(set(entry) - WAGER_KEYS)
-        if extra:
-            raise SettlementError(f"{where}: unknown key(s) {', '.join(extra)}")
+        check_keys(entry, WAGER_KEYS, where, SettlementError)
         missing = [key for key in ("seat", "circle", "amount") if key not in entry]
         if missing:
             raise SettlementError(f"{where}: missing {', '.join(missing)}")
@@ -189,8 +185,8 @@ def hand_from_mapping(data: Mapping[str, Any], source: str) -> dict[str, Any]:
     dice = data.get("dice")
     table = data.get("table", 1)
     if isinstance(table, bool) or not isinstance(table, int):
-        raise SettlementError(f"{source}: table {table!r} is the number of a table tag (1, 2, "
-                              "...)")
+        raise SettlementError(f"{source}: table {_quoted(table)} is the number of a table tag "
+                              "(1, 2, ...)")
     action = data.get("action")
     return {"dealer": _text(f"{source} dealer", data["dealer"]),
             "dealer_wager": _amount(f"{source} dealer_wager", data["dealer_wager"]),

@@ -312,7 +312,8 @@ class View:
     def __post_init__(self) -> None:
         unknown = set(self.attributes) - set(ATTRIBUTES)
         if unknown:
-            raise ValueError(f"unknown card attributes {sorted(unknown)}")
+            raise ValueError(f"unknown card attribute(s) {', '.join(sorted(unknown))}; known: "
+                             f"{', '.join(ATTRIBUTES)}")
         # canonical order, and suit implies colour
         wanted = set(self.attributes) | ({"colour"} if "suit" in self.attributes else set())
         object.__setattr__(self, "attributes", tuple(a for a in ATTRIBUTES if a in wanted))

@@ -37,14 +37,14 @@ import math
 import re
 import sys
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
-from exact.errors import InputError
+from exact.errors import ExactError, InputError
 
 MAX_DIGITS = 60
 """Most digits in one number as written (numerator, denominator, decimals and exponent)."""
@@ -331,6 +331,31 @@ def burn_option(text: str) -> str:
 
 
 # --- user files ---------------------------------------------------------------------------------
+MAX_KEYS_SHOWN = 5
+"""Most unknown keys one refusal names; the rest are counted (a file can hold a million)."""
+
+
+def check_keys(table: Mapping[Any, object], known: Iterable[str], where: str,
+               error: type[ExactError], what: str = "key") -> None:
+    """Refuse a table of a user file that holds a key outside ``known``: a misspelt optional
+    key (``comission``) would otherwise leave its default silently in force. The one-line
+    ``error(...)`` (the caller's type) names the unknown keys, sorted and each cut short by
+    :func:`shown`, and lists the known ones.
+
+    >>> check_keys({"id": "x", "nmae": "y"}, {"id", "name"}, "bets.toml: bet 'x'", InputError)
+    Traceback (most recent call last):
+    ...
+    exact.errors.InputError: bets.toml: bet 'x': unknown key(s) 'nmae'; known: id, name
+    """
+    allowed = frozenset(known)
+    unknown = sorted((key for key in table if key not in allowed), key=str)
+    if not unknown:
+        return
+    named = ", ".join(shown(key) for key in unknown[:MAX_KEYS_SHOWN])
+    more = f" and {len(unknown) - MAX_KEYS_SHOWN} more" if len(unknown) > MAX_KEYS_SHOWN else ""
+    raise error(f"{where}: unknown {what}(s) {named}{more}; known: {', '.join(sorted(allowed))}")
+
+
 def read_user_file(path: Path | str, what: str, error: type[Exception] = InputError) -> str:
     """The text of a file a user gave (``what``: "bet file", "rules", ...), read as UTF-8 (a
     leading byte-order mark is dropped), at most :data:`MAX_FILE_BYTES` bytes. Anything

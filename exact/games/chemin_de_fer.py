@@ -40,6 +40,7 @@ from typing import ClassVar, Literal, get_args
 
 from exact import DATA as PACKAGE_DATA
 from exact.core.enumerator import Record, falling
+from exact.core.parsing import check_keys
 from exact.engines.strategy_games import (
     Equilibria,
     Equilibrium,
@@ -117,14 +118,10 @@ class Rules:
             third = _table(house["banker_draws_on_player_third"],
                            "[house_way.banker_draws_on_player_third]")
             # a misspelt rule (``comission``) must not leave its default silently in force
-            tables = ((data, RULE_KEYS, "rule"), (house, HOUSE_KEYS, "[house_way] rule"),
-                      (third, THIRD_KEYS, "total of [house_way.banker_draws_on_player_third]"))
-            for table, known, name in tables:
-                unknown = sorted(set(table) - known)
-                if unknown:
-                    raise RuleError(f"{path}: unknown {name}(s) "
-                                    f"{', '.join(map(repr, unknown))}; known: "
-                                    f"{', '.join(sorted(known))}")
+            check_keys(data, RULE_KEYS, str(path), RuleError, "rule")
+            check_keys(house, HOUSE_KEYS, f"{path}: [house_way]", RuleError, "rule")
+            check_keys(third, THIRD_KEYS, f"{path}: [house_way.banker_draws_on_player_third]",
+                       RuleError, "total")
             return cls(
                 id=str(data["id"]), name=str(data.get("name", data["id"])),
                 naturals=_totals(data["naturals"]),

@@ -26,13 +26,16 @@ from typing import Any, ClassVar
 from exact import DATA as PACKAGE_DATA
 from exact.core.cards import Card, Label, Shoe, View
 from exact.core.enumerator import Distribution, Draw
-from exact.core.parsing import parse_integer, shown
+from exact.core.parsing import check_keys, parse_integer, shown
 from exact.errors import RuleError, RuleInputError, ShoeError
 from exact.model.features import ORDER, Feature, Needs, by_name
 from exact.model.game import Game, read_rule_file
 
 DATA = PACKAGE_DATA / "punto_banco"
 TOTALS = range(10)
+RULE_KEYS = frozenset({"id", "name", "naturals", "player_draws_on",
+                       "banker_draws_when_player_stands", "banker_draws_on_player_third"})
+"""The keys of a rule file; any other is refused."""
 
 
 @dataclass(frozen=True)
@@ -63,13 +66,13 @@ class Rules:
                                self.banker_draws_when_player_stands)):
             _check_totals(label, totals)
         if self.player_draws_on & self.naturals:
-            raise RuleError(f"rules {self.id!r}: the Player cannot draw on a natural total "
-                            f"{sorted(self.player_draws_on & self.naturals)}")
+            raise RuleError(f"rules {shown(self.id)}: the Player cannot draw on a natural "
+                            f"total ({_listed(self.player_draws_on & self.naturals)})")
         missing = [t for t in TOTALS if t not in self.naturals
                    and t not in self.banker_draws_on_player_third]
         if missing:
-            raise RuleError(f"rules {self.id!r}: banker_draws_on_player_third has no entry for "
-                            f"banker total(s) {missing}")
+            raise RuleError(f"rules {shown(self.id)}: banker_draws_on_player_third has no "
+                            f"entry for banker total(s) {_listed(missing)}")
         for total, values in self.banker_draws_on_player_third.items():
             _check_totals(f"banker_draws_on_player_third[{total}]", values)
             _check_totals("banker_draws_on_player_third key", [total])
@@ -84,6 +87,8 @@ class Rules:
         """Read a rule file (TOML); see ``exact/data/punto_banco/rules.toml``."""
         path = Path(path)
         data: dict[str, Any] = read_rule_file(path)  # TOML values, checked by the fields
+        # a misspelt ``name`` would otherwise be ignored and the id shown in its place
+        check_keys(data, RULE_KEYS, str(path), RuleError, "rule")
         try:
             table = data["banker_draws_on_player_third"]
             return cls(

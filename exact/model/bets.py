@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from exact.core.enumerator import RecordT
-from exact.core.parsing import load_toml, parse_number, read_user_file, shown
+from exact.core.parsing import check_keys, load_toml, parse_number, read_user_file, shown
 from exact.errors import BetFileError, BetFileInputError
 from exact.model.expressions import EvaluationError, Expression, ExpressionError
 from exact.model.features import Feature
@@ -46,6 +46,11 @@ if TYPE_CHECKING:
     import numpy as np
 
 PUSH, LOSE = Fraction(0), Fraction(-1)
+BET_KEYS = frozenset({"id", "name", "description", "event", "otherwise", "paytable", "paytables",
+                      "group"})
+"""The keys of a ``[[bet]]`` table; any other is refused."""
+EVENT_KEYS = frozenset({"name", "when", "pays", "gross"})
+"""The keys of a ``[[bet.event]]`` table; any other is refused."""
 
 
 def parse_pays(value: object, key: str = "pays") -> Fraction:
@@ -219,11 +224,8 @@ def _bet(label: str, position: int, entry: object, known: frozenset[str],
     if not isinstance(entry, dict) or not isinstance(entry.get("id"), str) or not entry["id"]:
         raise BetFileError(f"{label}: bet #{position}: needs a string id")
     bet_id = entry["id"]
-    where = f"{label}: bet {bet_id!r}"
-    unknown_keys = set(entry) - {"id", "name", "description", "event", "otherwise", "paytable",
-                                 "paytables", "group"}
-    if unknown_keys:
-        raise BetFileError(f"{where}: unknown key(s) {', '.join(sorted(unknown_keys))}")
+    where = f"{label}: bet {shown(bet_id)}"  # an id of a million characters: one short line
+    check_keys(entry, BET_KEYS, where, BetFileError)
     raw_events = entry.get("event")
     if not isinstance(raw_events, list) or not raw_events:
         raise BetFileError(f"{where}: needs at least one [[bet.event]]")
@@ -259,19 +261,22 @@ def _event(where: str, raw: object, known: frozenset[str],
     if not isinstance(raw, dict) or "name" not in raw or "when" not in raw or "pays" not in raw:
         raise BetFileError(f"{where}: every event needs name, when and pays")
     name = str(raw["name"])
+    where = f"{where}, event {shown(name)}"
+    # a misspelt ``gross`` would silently pay the event without its commission
+    check_keys(raw, EVENT_KEYS, where, BetFileError)
     try:
         condition = Expression.parse(raw["when"], types=types)
     except ExpressionError as error:
-        raise BetFileError(f"{where}, event {name!r}: {error}") from None
-    pays = parse_pays(raw["pays"], f"{where}, event {name!r}: pays")
-    gross = parse_pays(raw["gross"], f"{where}, event {name!r}: gross") if "gross" in raw \
+        raise BetFileError(f"{where}: {error}") from None
+    pays = parse_pays(raw["pays"], f"{where}: pays")
+    gross = parse_pays(raw["gross"], f"{where}: gross") if "gross" in raw \
         else None
     if gross is not None and not (gross > 0 and gross >= pays):
-        raise BetFileError(f"{where}, event {name!r}: gross {shown(raw['gross'])} must be a win "
+        raise BetFileError(f"{where}: gross {shown(raw['gross'])} must be a win "
                            f"at least the pays ({pays}): pays = gross less commission")
     unknown = sorted(condition.names - known)
     if unknown:
-        raise BetFileError(f"{where}, event {name!r}: unknown feature(s) {', '.join(unknown)}")
+        raise BetFileError(f"{where}: unknown feature(s) {', '.join(unknown)}")
     return Event(name, condition, pays, gross)
 
 

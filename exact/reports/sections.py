@@ -35,6 +35,7 @@ from exact.analysis.statistics import (
 )
 from exact.core.cards import JOKER, RANKS, Shoe
 from exact.core.parsing import read_user_file
+from exact.core.parsing import shown as shown_text
 from exact.model.bets import Bet
 from exact.model.game import Game
 from exact.model.settlement import Wager, settle_round
@@ -392,7 +393,8 @@ def published_checks(game: Game, bets: Sequence[Bet], path: Path) -> dict[str, o
         where = f"{path.name}: figure {position}"
         kind = figure.get("what")
         if kind not in FIGURE_KINDS:
-            raise ReportError(f"{where}: 'what' must be one of {FIGURE_KINDS}, got {kind!r}")
+            raise ReportError(f"{where}: 'what' must be one of {', '.join(FIGURE_KINDS)}; "
+                              f"got {shown_text(kind)}")
         decks = _figure_decks(figure, where)
         if decks not in cache:
             cache[decks] = analyze(game, Shoe.standard(decks), bets)

@@ -174,6 +174,54 @@ def test_a_rule_files_shoe_beyond_the_simulated_bound(capsys, tmp_path: Path) ->
                       "--rules", str(big)], "at most 54,000 cards")
 
 
+DATA = Path(__file__).parents[2] / "exact" / "data"
+HOSTILE_KEY = "\\u001b[2J" + "k" * 100_000  # TOML escape: the terminal's clear-screen
+
+
+@pytest.mark.parametrize(("argv", "shipped", "typo", "named"), [
+    (["analyze", "punto-banco", "--table"], None, ('otherwise = "Four aces"', "nmae = 'x'"),
+     "bet 'almost-sure': unknown key(s) 'nmae'; known: "),
+    (["analyze", "punto-banco", "--table"], None, ("pays = 1", "pays = 1\ngros = 2"),
+     "bet 'almost-sure', event 'Wins': unknown key(s) 'gros'; known: gross, name, pays, when"),
+    (["analyze", "chemin-de-fer", "--rules"], "chemin_de_fer",
+     ('commission = "0"', "comission = 5"),
+     "rules.toml: unknown rule(s) 'comission'; known: commission, decks, house_way"),
+    (["analyze", "chemin-de-fer", "--rules"], "chemin_de_fer", ("player_draws_on_five = true",
+                                                               "player_draws_on_5 = true"),
+     "rules.toml: [house_way]: unknown rule(s) 'player_draws_on_5'; known: "),
+    (["analyze", "chemin-de-fer", "--rules"], "chemin_de_fer", ("7 = []", "10 = [1]"),
+     "[house_way.banker_draws_on_player_third]: unknown total(s) '10'; known: 0, 1, 2, 3"),
+    (["analyze", "century21", "--rules"], "century21", ("natural_pays = 1", "natural_pay = 2"),
+     "rules.toml: unknown rule(s) 'natural_pay'; known: collection, decks, drawing"),
+    (["analyze", "century21", "--rules"], "century21", ("must_draw_max = 4", "must_draw_mx = 3"),
+     "rules.toml: [drawing]: unknown rule(s) 'must_draw_mx'; known: dealer_house_way_draw_max"),
+    (["analyze", "century21", "--rules"], "century21", ("fee = 1 }", "fee = 1, fees = 2 }"),
+     "[collection] table_tags entry 1: unknown key(s) 'fees'; known: fee, max_bet, min_bet"),
+    (["simulate", "century21", "--shoes", "1", "--seed", "1", "--rules"], "century21",
+     ("[showdown]", f'[showdown]\n"{HOSTILE_KEY}" = true'),
+     "[showdown]: unknown rule(s) '\\x1b[2J" + "k" * 32 + "…' (100004 characters); known: "
+     "dealer_wins_ties_on_zero, stop_on_dealer_joker_up"),
+])
+def test_a_user_file_with_an_unknown_key_is_one_line_naming_it(
+        argv: list[str], shipped: str | None, typo: tuple[str, str], named: str, capsys,
+        tmp_path: Path) -> None:
+    """Bet files, chemin-de-fer and century21 rule files (century21 table files: test_settle):
+    a misspelt key is refused, not read as its default; a hostile key stays one short line."""
+    good = ALMOST_SURE if shipped is None else (DATA / shipped / "rules.toml").read_text()
+    assert good.count(typo[0]) == 1
+    path = tmp_path / ("bets.toml" if shipped is None else "rules.toml")
+    path.write_text(good.replace(typo[0], typo[1]))
+    line = one_line(capsys, [*argv, str(path)], named)
+    assert line.isprintable() and len(line) < 400 + len(str(path))
+
+
+def test_a_refused_information_mode_lists_the_known_ones_as_words(capsys) -> None:
+    """No Python tuple or list repr (``('total', 'cards')``) in the refusal: chemin-de-fer's
+    ``totals`` passes the option's choices and is refused by century21 itself."""
+    line = one_line(capsys, ["analyze", "century21", "--information", "totals"],
+                    "unknown player information mode 'totals'; known: total, cards")
+    assert not any(bracket in line for bracket in "()[]{}")
+
 def test_no_round_dealt_is_an_error_not_a_division_by_zero(capsys) -> None:
     # the first card's burn (2 to 11 cards) leaves at most 50 of 52 cards: none above the cut
     one_line(capsys, ["simulate", "punto-banco", "--shoes", "3", "--seed", "1", "--bet", "tie",

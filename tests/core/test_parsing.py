@@ -26,12 +26,13 @@ from exact.core.parsing import (
     MAX_DIGITS,
     MAX_FILE_BYTES,
     QUANTITIES,
+    check_keys,
     load_toml,
     parse_integer,
     parse_number,
     read_user_file,
 )
-from exact.errors import BetFileError, InputError, RuleError, ShoeError
+from exact.errors import BetFileError, InputError, RuleError, SettlementError, ShoeError
 from exact.games.century21 import game as century21
 from exact.games.century21.rules import DEFAULT_RULES, Rules
 from exact.model.bets import load_bets, parse_pays
@@ -217,6 +218,29 @@ def test_user_files_are_utf8_and_bounded(tmp_path):
     with pytest.raises(InputError, match="cannot read seen cards"):
         read_user_file(tmp_path, "seen cards")
 
+
+
+@pytest.mark.parametrize("error", [BetFileError, RuleError, SettlementError, InputError])
+@pytest.mark.parametrize(("keys", "named"), [
+    (["nmae"], "'nmae'"),
+    (["b", "a"], "'a', 'b'"),
+    (["x" * 10**6], "'" + "x" * 36 + "…' (1000000 characters)"),
+    (["\x1b[2J\n\u202e"], "'\\x1b[2J\\n\\u202e'"),
+    ([f"k{i}" for i in range(1000)],  # sorted as text: k0, k1, k10, k100, k101
+     ", ".join(map(repr, sorted(f"k{i}" for i in range(1000))[:5])) + " and 995 more"),
+])
+def test_check_keys_names_unknown_keys_shortly_in_the_callers_error(error, keys, named):
+    """An unknown key is named (sorted, as :func:`shown` cuts it: a hostile key of a million
+    characters or of control characters stays one short printable line), the known keys are
+    listed, and the error is of the caller's type."""
+    table = {"id": 1, "name": 2, **dict.fromkeys(keys, 3)}
+    check_keys({"id": 1}, {"id", "name"}, "f.toml", error)  # known keys only: no error
+    with pytest.raises(error) as raised:
+        check_keys(table, {"name", "id"}, "f.toml: bet 'x'", error)
+    message = str(raised.value)
+    assert type(raised.value) is error
+    assert message == f"f.toml: bet 'x': unknown key(s) {named}; known: id, name"
+    assert message.isprintable() and len(message) < 300
 
 # --- the command line -------------------------------------------------------------------------
 

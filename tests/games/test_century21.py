@@ -197,6 +197,30 @@ def test_full_shoe_equilibrium_passes_the_exact_no_deviation_check(mode: str) ->
     assert mixed, "the heads-up game needs mixing at some option hands"
 
 
+def test_every_rule_a_file_may_set_is_a_field_and_every_field_can_be_set() -> None:
+    """The keys a rule file is held to (any other is refused) are the fields of Rules: none
+    refused that the rules have, none accepted that they lack."""
+    import dataclasses
+
+    from exact.games.century21.rules import SECTION_KEYS, TOP_KEYS
+
+    # the [collection] keys are named apart: dealer_pays sets dealer_pays_collection
+    settable = {*TOP_KEYS, "dealer_pays_collection", "table_tags",
+                *(key for section, keys in SECTION_KEYS.items() if section != "collection"
+                  for key in keys)}
+    assert settable == {field.name for field in dataclasses.fields(Rules)}
+    assert SECTION_KEYS["collection"] == {"dealer_pays", "table_tags"}
+
+
+def test_an_unknown_information_mode_is_one_short_line() -> None:
+    from exact.games.century21.game import checked_mode
+
+    assert [checked_mode(mode) for mode in ("total", "cards")] == ["total", "cards"]
+    for mode in ("totals", "x" * 10**5, ("total",)):
+        with pytest.raises(StrategyError) as error:
+            checked_mode(mode)
+        assert str(error.value).endswith("; known: total, cards") and len(str(error.value)) < 120
+
 def test_bad_settings_give_typed_errors_and_moot_ones_warn(tmp_path) -> None:
     with pytest.raises(RuleError, match="jokers"):
         DEFAULT_RULES.replace(jokers=-1)
@@ -209,6 +233,8 @@ def test_bad_settings_give_typed_errors_and_moot_ones_warn(tmp_path) -> None:
         DEFAULT_RULES.replace(house_way_draw_max=8)
     with pytest.raises(RuleError, match="unknown rule"):
         Rules.from_mapping({"jokerz": 3})
+    with pytest.raises(RuleError, match=r"\[settlement\]: unknown rule\(s\) 'must_draw_max'"):
+        Rules.from_mapping({"settlement": {"must_draw_max": 3}})  # a key of another section
     bad = tmp_path / "rules.toml"
     bad.write_text("decks = [")
     with pytest.raises(RuleError, match="cannot read"):

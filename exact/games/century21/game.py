@@ -45,6 +45,7 @@ import numpy as np
 
 from exact.core.cards import JOKER, Card, Label, Shoe
 from exact.core.enumerator import Draw, falling
+from exact.core.parsing import shown
 from exact.engines.strategy_games import InfoSet as StrategySet
 from exact.engines.strategy_games import (
     Leaf,
@@ -463,11 +464,26 @@ def _result(pay: Fraction) -> str:
     return "win" if pay > 0 else "push" if pay == 0 else "loss"
 
 
+def checked_mode(mode: object) -> Mode:
+    """``mode`` if it is a player information mode (:data:`MODES`), else a one-line
+    StrategyError (``--information`` is free text: chemin-de-fer's modes are others).
+
+    >>> checked_mode("totals")
+    Traceback (most recent call last):
+    ...
+    exact.errors.StrategyError: unknown player information mode 'totals'; known: total, cards
+    """
+    for known in MODES:
+        if mode == known:
+            return known
+    raise StrategyError(f"unknown player information mode {shown(mode)}; "
+                        f"known: {', '.join(MODES)}")
+
+
 def game_table(rules: Rules, shoe: Shoe, mode: Mode = "total") -> GameTable:
     """The game table of ``rules`` on ``shoe``; ``mode`` is the player's information: its
     two-card ``total`` or its two ``cards`` (values), with the dealer's up card."""
-    if mode not in MODES:
-        raise StrategyError(f"unknown player information mode {mode!r}; known: {MODES}")
+    mode = checked_mode(mode)
     if shoe.size < ROUND_CARDS:
         raise ShoeError(f"a shoe of {shoe.size} cards cannot deal a heads-up round "
                         f"(the counting unit needs {ROUND_CARDS} cards)")

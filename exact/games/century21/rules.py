@@ -22,13 +22,26 @@ from pathlib import Path
 from typing import Any
 
 from exact import DATA as PACKAGE_DATA
-from exact.core.parsing import QUANTITIES, parse_integer, parse_number, shown
+from exact.core.parsing import QUANTITIES, check_keys, parse_integer, parse_number, shown
 from exact.errors import RuleError, RuleInputError
 from exact.model.game import read_rule_file
 
 DATA = PACKAGE_DATA / "century21"
 TOTALS = range(10)
 ACTIONS = ("seat-by-seat", "whole-hand")
+# A rule file's keys (see DATA / "rules.toml"); any other is refused, so that a misspelt rule
+# does not leave its default silently in force.
+TOP_KEYS = frozenset({"id", "name", "decks", "jokers", "joker_values", "drawn_joker_is_nine",
+                      "natural_pays", "win_pays", "win_pays_by_total"})
+SECTION_KEYS = {
+    "showdown": frozenset({"stop_on_dealer_joker_up", "stop_on_dealer_nine",
+                           "dealer_wins_ties_on_zero", "three_card_nine_pushes_two_card_nine"}),
+    "drawing": frozenset({"must_draw_max", "must_stand_min", "house_way_draw_max",
+                          "dealer_house_way_draw_max", "third_cards_face_up"}),
+    "settlement": frozenset({"action"}),
+    "collection": frozenset({"dealer_pays", "table_tags"}),
+}
+TAG_KEYS = frozenset({"min_bet", "max_bet", "fee"})
 _LARGEST_SHOE = QUANTITIES["decks"].maximum or 0  # (the decks' bound is set: 10**22)
 
 
@@ -113,7 +126,7 @@ class Rules:
         if not values or any(not isinstance(v, int) or isinstance(v, bool) or v not in TOTALS
                              for v in values):
             raise RuleError(f"rule joker_values: a non-empty list of totals 0-9, got "
-                            f"{list(self.joker_values)!r}")
+                            f"{shown(list(self.joker_values))}")
         object.__setattr__(self, "joker_values", values)
         for name in ("natural_pays", "win_pays"):
             object.__setattr__(self, name, _positive(name, getattr(self, name)))
@@ -195,31 +208,25 @@ class Rules:
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, object], source: str = "rules") -> Rules:
-        known = {"id", "name", "decks", "jokers", "joker_values", "drawn_joker_is_nine",
-                 "natural_pays", "win_pays", "win_pays_by_total", "showdown", "drawing",
-                 "collection", "settlement"}
-        unknown = set(data) - known
-        if unknown:
-            raise RuleError(f"{source}: unknown rule(s) {sorted(unknown)}")
+        check_keys(data, {*TOP_KEYS, *SECTION_KEYS}, source, RuleError, "rule")
         # values as the file gives them: Rules(...) checks every one (__post_init__)
-        flat: dict[str, Any] = {k: v for k, v in data.items()
-                                   if k not in ("showdown", "drawing", "collection",
-                                                "settlement")}
-        for section in ("showdown", "drawing", "settlement"):
+        flat: dict[str, Any] = {k: v for k, v in data.items() if k not in SECTION_KEYS}
+        sections: dict[str, Mapping[str, Any]] = {}
+        for section, known in SECTION_KEYS.items():
             part = data.get(section, {})
             if not isinstance(part, Mapping):
                 raise RuleError(f"{source}: [{section}] must be a table")
-            flat.update(part)
-        collection = data.get("collection", {})
-        if not isinstance(collection, Mapping):
-            raise RuleError(f"{source}: [collection] must be a table")
+            check_keys(part, known, f"{source}: [{section}]", RuleError, "rule")
+            sections[section] = part
+            if section != "collection":  # its keys are not the fields' names
+                flat.update(part)
+        collection = sections["collection"]
         try:
             if "dealer_pays" in collection:
                 flat["dealer_pays_collection"] = collection["dealer_pays"]
             if "table_tags" in collection:
-                flat["table_tags"] = tuple(
-                    TableTag(_number("min_bet", t["min_bet"]), _number("max_bet", t["max_bet"]),
-                             _number("fee", t["fee"])) for t in collection["table_tags"])
+                flat["table_tags"] = tuple(_table_tag(source, position, tag) for position, tag
+                                           in enumerate(collection["table_tags"], 1))
             if "joker_values" in flat:
                 flat["joker_values"] = tuple(flat["joker_values"])
             if "win_pays_by_total" in flat:
@@ -230,10 +237,6 @@ class Rules:
                          "third_cards_face_up", "dealer_pays_collection"):
                 if name in flat and not isinstance(flat[name], bool):
                     raise RuleError(f"{source}: rule {name} must be true or false")
-            fields = {f.name for f in dataclasses.fields(cls)}
-            extra = set(flat) - fields
-            if extra:
-                raise RuleError(f"{source}: unknown rule(s) {sorted(extra)}")
             return cls(**flat)
         except (KeyError, TypeError, AttributeError) as error:
             raise RuleError(f"{source}: malformed rule: {error}") from None
@@ -275,6 +278,15 @@ def _positive(name: str, value: object) -> Fraction:
     if number <= 0:
         raise RuleError(f"rule {name}: a pay must be positive, got {number}")
     return number
+
+
+def _table_tag(source: str, position: int, tag: object) -> TableTag:
+    where = f"{source}: [collection] table_tags entry {position}"
+    if not isinstance(tag, Mapping):
+        raise RuleError(f"{where}: must be a table {{ min_bet = ..., max_bet = ..., fee = ... }}")
+    check_keys(tag, TAG_KEYS, where, RuleError)
+    return TableTag(_number("min_bet", tag["min_bet"]), _number("max_bet", tag["max_bet"]),
+                    _number("fee", tag["fee"]))
 
 
 def _number(name: str, value: object) -> Fraction:

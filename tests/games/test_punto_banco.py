@@ -1,0 +1,42 @@
+"""Punto Banco's rule file reader (the deal and bets are tested through the analyses)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from exact.errors import RuleError
+from exact.games.punto_banco import DATA, STANDARD_RULES, Rules
+
+
+@pytest.mark.parametrize(("typo", "message"), [
+    (('name = "', 'nmae = "'), "unknown rule(s) 'nmae'; known: banker_draws_on_player_third"),
+    (("naturals = [8, 9]", "naturals = [8, 9]\nnaturals_pay = 1"), "unknown rule(s) "
+     "'naturals_pay'"),
+])
+def test_a_rule_file_with_an_unknown_key_is_refused(tmp_path: Path, typo: tuple[str, str],
+                                                    message: str) -> None:
+    """A misspelt ``name`` would otherwise be dropped and the id shown in its place."""
+    good = (DATA / "rules.toml").read_text()
+    assert good.count(typo[0]) == 1
+    path = tmp_path / "rules.toml"
+    path.write_text(good.replace(*typo))
+    with pytest.raises(RuleError) as error:
+        Rules.load(path)
+    assert str(error.value).startswith(f"{path}: {message}") and "\n" not in str(error.value)
+    path.write_text(good)
+    assert Rules.load(path) == STANDARD_RULES
+
+
+def test_a_refused_tableau_names_totals_as_numbers_not_a_list(tmp_path: Path) -> None:
+    good = (DATA / "rules.toml").read_text()
+    path = tmp_path / "rules.toml"
+    for old, new, message in (
+            ("player_draws_on = [0, 1, 2, 3, 4, 5]", "player_draws_on = [0, 1, 8, 9]",
+             "cannot draw on a natural total (8, 9)"),
+            ("6 = [6, 7]\n", "", "no entry for banker total(s) 6")):
+        path.write_text(good.replace(old, new))
+        with pytest.raises(RuleError) as error:
+            Rules.load(path)
+        assert message in str(error.value) and "[" not in str(error.value)
