@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: all install analyze test lint bench lab clean report simulate-10k fuzz
+.PHONY: all install analyze test lint bench bench-compare lab clean report simulate-10k fuzz
 
 all: analyze
 
@@ -57,6 +57,11 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) tests/benchmark.py
+
+## Before and after: the same commands (fresh processes, alternating, medians) timed for the
+## revision BASE and this checkout, e.g. `make bench-compare BASE=07da3a8`.
+bench-compare: $(STAMP)
+	$(PY) tests/bench_compare.py $(BASE)
 
 ## 10,000 8-deck shoes, exact per-round edges of Dragon 7 and Panda 8, on the local cores.
 simulate-10k: $(STAMP)

@@ -1,0 +1,126 @@
+"""`make bench-compare BASE=<revision>`: the same commands timed for an earlier revision and
+for this checkout, so "not slower than before" is a measurement anyone can repeat.
+
+Each command runs as a user meets it: a fresh process (`python -m exact ...`), timed from
+process start (interpreter, imports, work, output), bytecode cached per tree, with either an
+empty disk cache (a first run ever) or one warmed by an untimed run. The two trees alternate,
+and which goes first alternates every round, so a machine that slows down or speeds up part
+way weighs on both alike; the figures are medians of wall time and of the child's CPU time
+(user + system, from ``getrusage``). Only command-line commands are compared: they are the
+stable interface, where the library's modules may have moved between the revisions.
+
+On a shared or virtual machine single runs vary by a third; use enough rounds (the default
+is 9) and a quiet machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+CHECKOUT = Path(__file__).resolve().parents[1]
+
+# (label, arguments, cache): "empty" = a fresh cache for every run, "warm" = one kept per tree
+COMMANDS: tuple[tuple[str, list[str], str], ...] = (
+    ("main bets, empty cache",
+     ["analyze", "punto-banco", "--decks", "8", "--bet", "banker", "--bet", "player",
+      "--bet", "tie"], "empty"),
+    ("main bets, cache on disk",
+     ["analyze", "punto-banco", "--decks", "8", "--bet", "banker", "--bet", "player",
+      "--bet", "tie"], "warm"),
+    ("NINES, empty cache", ["analyze", "nine-and-nines", "--decks", "8", "--bet", "nines"],
+     "empty"),
+    ("NINE P+B, empty cache",
+     ["analyze", "nine-and-nines", "--decks", "8", "--bet", "nine-player", "--bet",
+      "nine-banker"], "empty"),
+    ("NINE P+B, cache on disk",
+     ["analyze", "nine-and-nines", "--decks", "8", "--bet", "nine-player", "--bet",
+      "nine-banker"], "warm"),
+    ("all PB bets, empty cache", ["analyze", "punto-banco", "--decks", "8"], "empty"),
+    ("all PB bets, cache on disk", ["analyze", "punto-banco", "--decks", "8"], "warm"),
+    ("eor punto-banco, cache on disk", ["eor", "punto-banco", "--decks", "8"], "warm"),
+    ("eor nine-and-nines, cache on disk", ["eor", "nine-and-nines", "--decks", "8"], "warm"),
+    ("eor century21", ["eor", "century21"], "warm"),
+    ("century21 House Way", ["analyze", "century21"], "warm"),
+    ("century21 equilibrium", ["analyze", "century21", "--strategy", "equilibrium"], "warm"),
+)
+
+
+def run(tree: Path, arguments: list[str], cache: str) -> tuple[float, float]:
+    """Wall and CPU seconds of ``python -m exact ARGUMENTS`` run from ``tree`` (its bytecode
+    kept apart from the other tree's, which has files of the same names)."""
+    environment = {name: value for name, value in os.environ.items()
+                   if name != "PYTHONDONTWRITEBYTECODE"}
+    environment.update(PYTHONPATH=str(tree), EXACT_CACHE_DIR=cache,
+                       PYTHONPYCACHEPREFIX=str(Path(tempfile.gettempdir()) / "exact-compare-pyc"
+                                               / hashlib.sha256(bytes(tree)).hexdigest()[:16]))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "exact", *arguments], cwd=tree,
+                          env=environment, stdin=subprocess.DEVNULL,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=900)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode:
+        raise SystemExit(f"{tree}: exact {' '.join(arguments)} failed: "
+                         f"{done.stderr.decode(errors='replace')[-300:]}")
+    return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+
+
+def compare(trees: tuple[Path, Path], rounds: int, only: list[str]) -> None:
+    chosen = [c for c in COMMANDS if not only or any(word in c[0] for word in only)]
+    with tempfile.TemporaryDirectory(prefix="exact-compare-") as scratch:
+        warm = {tree: str(Path(scratch) / f"warm-{index}") for index, tree in enumerate(trees)}
+        for tree in trees:  # bytecode, and the disk caches of the "warm" lines
+            for _, arguments, cache in chosen:
+                run(tree, arguments, warm[tree] if cache == "warm"
+                    else tempfile.mkdtemp(dir=scratch))
+        samples: dict[tuple[Path, str], list[tuple[float, float]]] = {
+            (tree, label): [] for tree in trees for label, _, _ in chosen}
+        for number in range(rounds):
+            for label, arguments, cache in chosen:
+                for tree in trees if number % 2 == 0 else trees[::-1]:
+                    directory = warm[tree] if cache == "warm" else tempfile.mkdtemp(dir=scratch)
+                    samples[tree, label].append(run(tree, arguments, directory))
+                    if cache == "empty":
+                        shutil.rmtree(directory)
+            print(f"round {number + 1} of {rounds} done", file=sys.stderr, flush=True)
+    print(f"{'command (fresh process, from start)':36} {'before ms':>10} {'after ms':>10} "
+          f"{'ratio':>6} {'CPU before':>11} {'CPU after':>10} {'ratio':>6}")
+    for label, _, _ in chosen:
+        before, after = ([statistics.median(sample[i] for sample in samples[tree, label])
+                          for i in (0, 1)] for tree in trees)
+        print(f"{label:36} {before[0] * 1000:10,.0f} {after[0] * 1000:10,.0f} "
+              f"{after[0] / before[0]:6.2f} {before[1] * 1000:11,.0f} {after[1] * 1000:10,.0f} "
+              f"{after[1] / before[1]:6.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("base", help="the earlier revision (a commit, tag or branch)")
+    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--only", nargs="*", default=[],
+                        help="only the commands whose label contains one of these words")
+    options = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="exact-base-") as directory:
+        base = Path(directory) / "base"
+        subprocess.run(["git", "-C", str(CHECKOUT), "worktree", "add", "--detach", "--quiet",
+                        str(base), options.base], check=True)
+        try:
+            compare((base, CHECKOUT), options.rounds, options.only)
+        finally:
+            subprocess.run(["git", "-C", str(CHECKOUT), "worktree", "remove", "--force",
+                            str(base)], check=False)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,29 @@
+"""`make bench-compare` (tests/bench_compare.py): its commands are ones the command line takes,
+and a comparison of this checkout with itself runs and prints one row per chosen command."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from exact.cli.app import build_parser
+
+from tests import bench_compare
+
+
+@pytest.mark.parametrize("label, arguments", [(c[0], c[1]) for c in bench_compare.COMMANDS])
+def test_every_compared_command_is_one_the_command_line_takes(label, arguments) -> None:
+    build_parser().parse_args(arguments)  # an option the CLI dropped would exit here
+
+
+def test_a_comparison_of_the_checkout_with_itself_prints_its_rows(capsys) -> None:
+    """One round of the quickest line, both trees this checkout: a row with two medians and
+    their ratio (timings are make bench's business, not a test's: only the shape is checked)."""
+    checkout = bench_compare.CHECKOUT
+    bench_compare.compare((checkout, checkout), 1, ["NINE P+B, cache on disk"])
+    rows = [line for line in capsys.readouterr().out.splitlines()
+            if line.startswith("NINE P+B")]
+    assert len(rows) == 1
+    numbers = re.findall(r"\d[\d,]*(?:\.\d+)?", rows[0].removeprefix("NINE P+B"))
+    assert len(numbers) == 6 and all(float(n.replace(",", "")) > 0 for n in numbers)
