@@ -1349,7 +1349,9 @@ def deep_edge_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
 def deep_design_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
     shoe, _ = draw(deep_shoe(game))
     argv, files = ["design", game, *shoe], {}
-    if draw(st.integers(0, 3)) == 0:
+    # now and then a bet file (a tier of its random events is as often as not one that never
+    # occurs, or that no pay brings to the target beside the others' pays: refused)
+    if draw(st.integers(0, 5)) == 0:
         data = draw(bet_file(_features_of(game), hostile_weight=0))
         _files_option(draw, argv, files, "--bets", "bets.toml", data)
         bet = draw(st.sampled_from(_toml(data)["bet"]))
