@@ -4,7 +4,8 @@
 
 Runs FUZZ_CASES generated cases (default 20,000), shared among the commands (default: every
 command, in the proportions of tests/system/test_fuzz.py), from FUZZ_SEED (default: a random seed,
-printed so that a run can be repeated). Prints the failures grouped by cause with the argv and
+printed so that a run can be repeated). Prints each command's depth (cases run, finished with
+exit 0, refused with exit 2, other) and the failures grouped by cause with the argv and
 files of a few cases each, and writes every failing case to FUZZ_FAILURES (default
 ``fuzz-failures/``): ``NNN/command.txt`` (the command line, the problems, stderr) beside the
 case's files and ``stdin``. Exit status 1 if anything failed.
@@ -60,10 +61,10 @@ def main(commands: list[str]) -> int:
     with ForkServer() as server:
         for index, command in enumerate(chosen):
             share = max(1, round(total * EXAMPLES[command] / weight))
-            count, found = run_campaign(server, command, share, derandomize=False,
-                                        seed=seed + index, on_failure=write)
+            count, found, depth = run_campaign(server, command, share, derandomize=False,
+                                               seed=seed + index, on_failure=write)
             ran += count
-            print(f"  {command:10} {count:6} cases, {len(found):4} failing "
+            print(f"  {command:10} {count:6} cases, {len(found):4} failing; depth: {depth} "
                   f"({time.monotonic() - started:.0f} s)", flush=True)
     print(f"{ran} cases in {time.monotonic() - started:.0f} s")
     if not failures:

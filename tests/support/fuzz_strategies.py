@@ -10,6 +10,7 @@ shoes on one worker, and the default 8-deck century21 shoe is never asked for.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import random
@@ -195,8 +196,11 @@ HOSTILE_CONDITIONS = (
 )
 
 
+@functools.lru_cache
 def condition(features: tuple[str, ...], depth: int = 3) -> st.SearchStrategy[str]:
-    """A condition: random grammar over ``features``, or one of the hostile ones."""
+    """A condition: random grammar over ``features``, or one of the hostile ones. Built once
+    per ``features`` (building the recursive grammar cost more than drawing from it; the
+    case's hostility is read when drawing)."""
     atom = st.one_of(st.sampled_from(features), st.sampled_from(STRINGS),
                      st.sampled_from(NUMBERS), st.integers(-20, 20).map(str))
 
@@ -1171,6 +1175,10 @@ def cases(draw, command: str) -> Case:
         game = "punto-banco"  # a game that takes none of the command's options: now and then
     builder = {"analyze": analyze_argv, "design": design_argv, "eor": eor_argv,
                "simulate": simulate_argv, "edge": edge_argv, "settle": settle_argv}.get(command)
+    if command in DEEP_BUILDERS and draw(uniform()) < DEEP_SHARE:
+        HOSTILITY[0] = 0.0  # nor a hostile output, stray option or special file
+        game = draw(st.sampled_from(DEEP_GAMES[command]))
+        builder = DEEP_BUILDERS[command]
     argv, files, stdin = draw(builder(game) if builder else simple_argv(command, game))
     files, extra = _special_files(files)
     out_argv, output_extra = draw(output_option()) if command not in ("features",) else ([], {})
@@ -1197,3 +1205,171 @@ def _merge(extra: dict, more: dict) -> None:
             extra.setdefault(key, {}).update(value)
         else:
             extra[key] = list(dict.fromkeys([*extra.get(key, ()), *value]))
+
+
+# --- deep cases -----------------------------------------------------------------------------------
+# Drawn like the rest, a case of eor, edge or design carries a hostile value or a shoe too small to
+# deal about nine times in ten, and stops at its first check: the analysis and the output behind
+# them were reached by one case in ten. So a share of their cases (:data:`DEEP_SHARE`) is valid
+# throughout: a shoe of one to eight decks, with cards taken out, or of an odd composition; cards
+# removed, seen, known and tagged that the shoe holds; bet files without a hostile value. They
+# stay cheap: century21 only at the decks its warmed House Way serves (another strategy, or its
+# player deciding by cards, is a search of seconds), and no known card of a third-card position
+# (edge --known 5=... or 6=... walks the round card by card: 15 s at one deck, a minute at eight).
+DEEP_SHARE = 0.6
+DEEP_GAMES = {"eor": ("punto-banco", "nine-and-nines", "century21"),
+              "edge": ("punto-banco", "nine-and-nines", "century21"),
+              "design": ("punto-banco", "nine-and-nines")}
+RANKS = "A23456789TJQK"
+
+
+@st.composite
+def deep_shoe(draw, game: str, remove: bool = True) -> tuple[list[str], list[int]]:
+    """Shoe options and the counts of the 53 cards they leave (``exact.core.cards.CARDS``)."""
+    from exact.core.cards import Shoe
+
+    if game == "century21":
+        decks = draw(st.sampled_from((1, 1, 2)))
+        argv, shoe = ["--decks", str(decks)], Shoe.standard(decks, decks)
+    elif draw(st.integers(0, 2)):
+        decks = draw(st.integers(1, 8))
+        argv, shoe = ["--decks", str(decks)], Shoe.standard(decks)
+    else:  # odd: some ranks short, missing or doubled, a suited card or two in excess
+        decks = draw(st.integers(1, 8))
+        counts = {rank: 4 * decks if draw(st.integers(0, 2)) else draw(st.integers(0, 8 * decks))
+                  for rank in RANKS}
+        counts["T"] = max(counts["T"], 4)  # enough cards to deal, not a shoe of one rank
+        counts["5"] = max(counts["5"], 4)
+        entries = [f"{rank}:{count}" for rank, count in counts.items() if count]
+        for _ in range(draw(st.integers(0, 2))):
+            entries.insert(draw(st.integers(0, len(entries))),
+                           f"{draw(st.sampled_from(SUITED))}:{draw(st.integers(1, 5))}")
+        text = ",".join(entries)
+        argv, shoe = ["--shoe", text], Shoe.parse(text)
+    counts = list(shoe.counts)
+    if remove and draw(st.booleans()):
+        argv += ["--remove", ",".join(_take(draw, counts, draw(st.integers(1, 12))))]
+    return argv, counts
+
+
+def _take(draw, counts: list[int], number: int) -> list[str]:
+    """``number`` cards drawn from ``counts`` (at most all but a round's worth of them), taken
+    out of it, as text (``9H``). Never a joker: how many a century21 shoe of --decks holds is
+    the game's to say."""
+    from exact.core.cards import CARDS
+
+    taken = []
+    for _ in range(max(0, min(number, sum(counts) - 12))):
+        left = [i for i, count in enumerate(counts) if count and not CARDS[i].is_joker]
+        index = draw(st.sampled_from(left))
+        counts[index] -= 1
+        taken.append(str(CARDS[index]))
+    return taken
+
+
+@st.composite
+def deep_bets(draw, game: str, argv: list[str], files: dict) -> None:
+    """Valid bet options: shipped bets, or a bet file without hostile values and its ids;
+    century21's House Way and two-card total (:data:`DEEP_SHARE`)."""
+    if game == "century21":
+        if draw(st.integers(0, 2)) == 0:
+            argv += ["--information", "total"]
+        if draw(st.integers(0, 9)) == 0:  # (a second to read: rarely)
+            _files_option(draw, argv, files, "--rules", "rules.toml", draw(rule_file()))
+        return
+    if draw(st.integers(0, 2)) == 0:
+        data = draw(bet_file(_features_of(game), hostile_weight=0))
+        argv += ["--bets", "bets.toml"]
+        files["bets.toml"] = data
+        ids = [bet["id"] for bet in _toml(data)["bet"]]
+        chosen = draw(st.lists(st.sampled_from(ids + ["tie"]), max_size=2, unique=True))
+    else:
+        chosen = draw(st.lists(st.sampled_from(CHEAP_BETS[game]), max_size=2, unique=True))
+    for bet in chosen:
+        argv += ["--bet", bet]
+
+
+def _toml(data: bytes) -> dict:
+    import tomllib
+
+    return tomllib.loads(data.decode())
+
+
+@st.composite
+def deep_eor_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
+    from exact.core.cards import CARDS
+
+    shoe, counts = draw(deep_shoe(game))
+    argv, files = ["eor", game, *shoe], {}
+    if draw(st.integers(0, 2)) == 0:
+        ranks: dict[str, int] = {}
+        for card, count in zip(CARDS, counts, strict=True):
+            ranks[card.rank] = ranks.get(card.rank, 0) + count
+        deepest = 2 if all(count != 1 for count in ranks.values()) else 1
+        argv += ["--depth", str(draw(st.integers(1, deepest)))]
+    for _ in range(draw(st.integers(0, 2))):
+        argv += ["--removal-set", " ".join(_take(draw, list(counts), draw(st.integers(1, 3))))]
+    if draw(st.integers(0, 2)) == 0:
+        keys = [*RANKS[:10]] + (["X"] if game == "century21" else [])
+        tagged = draw(st.lists(st.sampled_from(keys), min_size=1, max_size=5, unique=True))
+        argv += ["--tags", ",".join(f"{key}={draw(st.integers(-2, 2))}" for key in tagged)]
+    if game == "century21" and draw(st.booleans()):
+        argv += ["--strategy", "house"]
+    draw(deep_bets(game, argv, files))
+    if draw(st.booleans()):
+        argv.append("--json")
+    return argv, files, b""
+
+
+@st.composite
+def deep_edge_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
+    shoe, counts = draw(deep_shoe(game, remove=False))
+    argv, files, stdin = ["edge", game, *shoe], {}, b""
+    seen = draw(st.sampled_from((", ", ",", " ", "\n"))).join(
+        _take(draw, counts, draw(st.integers(0, 40)))).encode()
+    where = draw(st.sampled_from(("file", "stdin", "dash")))
+    if where == "file":
+        _files_option(draw, argv, files, "--seen", "seen.txt", seen)
+    else:
+        argv += ["--seen", "-"] if where == "dash" else []
+        stdin = seen
+    if game != "century21" and draw(st.integers(0, 3)) == 0:
+        # two or three: one known card alone costs seconds, two a fraction of one
+        positions = draw(st.lists(st.integers(1, 4), min_size=2, max_size=3, unique=True))
+        for position, card in zip(positions, _take(draw, counts, len(positions)),
+                                  strict=False):
+            argv += ["--known", f"{position}={card}"]
+    draw(deep_bets(game, argv, files))
+    if draw(st.booleans()):
+        argv.append("--json")
+    return argv, files, stdin
+
+
+@st.composite
+def deep_design_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
+    shoe, _ = draw(deep_shoe(game))
+    argv, files = ["design", game, *shoe], {}
+    # now and then a bet file (a tier of its random events is as often as not one that never
+    # occurs, or that no pay brings to the target beside the others' pays: refused)
+    if draw(st.integers(0, 5)) == 0:
+        data = draw(bet_file(_features_of(game), hostile_weight=0))
+        _files_option(draw, argv, files, "--bets", "bets.toml", data)
+        bet = draw(st.sampled_from(_toml(data)["bet"]))
+        bet_id, tiers = bet["id"], [event["name"] for event in bet["event"]]
+    else:
+        bet_id = draw(st.sampled_from(sorted(DESIGN_TIERS[game])))
+        # (the Banker bet's Tie pushes: no pay of it gives an edge above the bet's own)
+        tiers = [tier for tier in DESIGN_TIERS[game][bet_id]
+                 if "," not in tier and (bet_id, tier) != ("banker", "Tie")]
+    argv += ["--bet", bet_id, "--solve-for", draw(st.sampled_from(tiers)), "--target-edge",
+             draw(st.sampled_from(("0.05", "5%", "1/20", "0.01", "1%", "0", "-0.1", "2.5%")))]
+    if bet_id == "tie" and game == "punto-banco" and draw(st.integers(0, 3)) == 0:
+        argv += ["--paytable", "9-to-1"]
+    if draw(st.integers(0, 7)) == 0:
+        argv += ["--engine", "auto"]
+    if draw(st.booleans()):
+        argv.append("--json")
+    return argv, files, b""
+
+
+DEEP_BUILDERS = {"eor": deep_eor_argv, "edge": deep_edge_argv, "design": deep_design_argv}
