@@ -586,7 +586,7 @@ def counts_matrix(shoes: Sequence[Shoe]) -> np.ndarray:
 # A deal of a few hundred records compiles in milliseconds, less than writing its entry (and its
 # bets' event matrices) costs once and not much more than reading them back: such a deal is not
 # kept on disk. Larger ones are: the NINE bets' deals (1,378 records) compile and settle in
-# tens of milliseconds but read back in a few (measured: 37 ms against 14 ms a deal, and an
+# tens of milliseconds but read back in fewer (measured: 37 ms against 14 ms a deal, and an
 # `eor nine-and-nines` from disk 0.2 s faster), the value-level Punto Banco deal (103,411) in
 # about a second against a tenth.
 SMALL_DEAL_RECORDS = 1_000

@@ -167,6 +167,8 @@ class PuntoBancoDeal:
                      self.ordered))
 
     def __post_init__(self) -> None:
+        if self.draws and sorted(self.order) != ["banker", "player"]:
+            raise ValueError("third cards are drawn on both initial hands: deal both")
         # worked out once: these run at every state of every walk (a hundred thousand for the
         # value-level deal), where building a Draw or a view lookup per call shows
         stages = tuple((stage == "player", stage in self.ordered, Draw(self.views[stage], 1),
@@ -242,7 +244,8 @@ def plan_deal(rules: Rules, needs: Needs) -> PuntoBancoDeal:
         later |= set(needs.attributes(stage))
         views[stage] = View(tuple(later))
     ordered = frozenset(stage for stage in initial if needs.ordered(stage))
-    return PuntoBancoDeal(rules, tuple(initial), views, draws, ordered=ordered)
+    # read-only: the deal works its Draws out of the views once (and hashes them)
+    return PuntoBancoDeal(rules, tuple(initial), MappingProxyType(views), draws, ordered=ordered)
 
 
 # --- features --------------------------------------------------------------------------------

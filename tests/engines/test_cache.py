@@ -42,7 +42,7 @@ from exact.analysis.century21_batch import (
 )
 from exact.core.cards import Shoe
 from exact.engines import batch, cache
-from exact.engines.compiled import CompiledDeal, _decode_compiled
+from exact.engines.compiled import SMALL_DEAL_RECORDS, CompiledDeal, _decode_compiled
 from exact.errors import CacheWarning
 from exact.model import game as base
 from exact.model.game import compiled_key
@@ -714,11 +714,12 @@ def test_a_killed_writers_temporary_file_is_never_read_and_is_removed_once_stale
 
 
 def test_a_small_deal_is_not_kept_on_disk(punto_banco, tmp_path, monkeypatch) -> None:
-    """A deal of fewer records than SMALL_DEAL_RECORDS compiles about as fast as its entry is
-    written and read: neither it nor its bets' event matrices are stored; a large one is."""
+    """A deal of fewer records than SMALL_DEAL_RECORDS compiles faster than its entry is
+    written: neither it nor its bets' event matrices are stored; a large one is."""
     from exact.engines import compiled as compiled_module
 
-    monkeypatch.setattr(compiled_module, "SMALL_DEAL_RECORDS", 1_000)  # this module keeps all
+    # the shipped threshold (imported above), as this module's tests keep every deal
+    monkeypatch.setattr(compiled_module, "SMALL_DEAL_RECORDS", SMALL_DEAL_RECORDS)
     monkeypatch.setenv("EXACT_CACHE_DIR", str(tmp_path))
     bet = next(b for b in game_bets(punto_banco) if b.id == "player-pair")
     needs = punto_banco.needs(bet.features)

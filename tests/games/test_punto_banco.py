@@ -40,3 +40,16 @@ def test_a_refused_tableau_names_totals_as_numbers_not_a_list(tmp_path: Path) ->
         with pytest.raises(RuleError) as error:
             Rules.load(path)
         assert message in str(error.value) and "[" not in str(error.value)
+
+
+def test_a_deal_with_third_cards_deals_both_hands_and_its_views_are_read_only() -> None:
+    """Third cards are drawn on both initial hands, so a deal of one hand with draws is refused
+    when built (it would count a missing hand's total as 0); the planned deal's views cannot be
+    changed under the Draws it worked out from them."""
+    from exact.games.punto_banco import PuntoBanco, PuntoBancoDeal, plan_deal
+
+    deal = plan_deal(STANDARD_RULES, PuntoBanco().needs(["winner"]))
+    with pytest.raises(ValueError, match="both"):
+        PuntoBancoDeal(STANDARD_RULES, ("player",), deal.views, True)
+    with pytest.raises(TypeError):
+        deal.views["draws"] = deal.views["player"]  # type: ignore[index]
