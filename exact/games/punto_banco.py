@@ -189,15 +189,23 @@ class PuntoBancoDeal:
     def next_draw(self, state: PuntoRecord) -> Draw | None:
         player, banker = state
         if len(player) < 2 or len(banker) < 2:  # an initial stage may be left to deal
-            for is_player, ordered, one_card, two_cards in self._stages:
-                dealt = len(player if is_player else banker)
-                if ordered and dealt < 2:
-                    return one_card
-                if not dealt:
-                    return two_cards
+            pending = self._initial_stage(player, banker)
+            if pending is not None:
+                return pending[1]
         if not self.draws:
             return None
         return self._third_card(player, banker)
+
+    def _initial_stage(self, player: Hand, banker: Hand) -> tuple[bool, Draw] | None:
+        """The initial stage left to deal (whether it is the Player's, and its draw), if any:
+        the one statement of the dealing order, for :meth:`next_draw` and :meth:`advance`."""
+        for is_player, ordered, one_card, two_cards in self._stages:
+            dealt = len(player if is_player else banker)
+            if ordered and dealt < 2:
+                return is_player, one_card
+            if not dealt:
+                return is_player, two_cards
+        return None
 
     def _third_card(self, player: Hand, banker: Hand) -> Draw | None:
         if len(banker) == 3:
@@ -207,23 +215,18 @@ class PuntoBancoDeal:
         banker_total = _two_card_total(banker)
         if player_total in rules.naturals or banker_total in rules.naturals:
             return None
-        if len(player) == 2:
-            if player_total in rules.player_draws_on:
-                return self._third
-            drawn = banker_total in rules.banker_draws_when_player_stands
-        else:
-            drawn = player[2].value in rules.banker_draws_on_player_third[banker_total]
-        return self._third if drawn else None
+        if len(player) == 2 and rules.player_draws(player_total):
+            return self._third
+        player_third = player[2].value if len(player) == 3 else None
+        return self._third if rules.banker_draws(banker_total, player_third) else None
 
     def advance(self, state: PuntoRecord, labels: tuple[Label, ...]) -> PuntoRecord:
         player, banker = state
         if len(player) < 2 or len(banker) < 2:
-            for stage in self.order:
-                hand = player if stage == "player" else banker
-                if not hand or (stage in self.ordered and len(hand) < 2):
-                    hand = hand + labels
-                    return (hand, banker) if stage == "player" else (player, hand)
-        if len(player) == 2 and _two_card_total(player) in self.rules.player_draws_on:
+            pending = self._initial_stage(player, banker)
+            if pending is not None:
+                return (player + labels, banker) if pending[0] else (player, banker + labels)
+        if len(player) == 2 and self.rules.player_draws(_two_card_total(player)):
             return (player + labels, banker)
         return (player, banker + labels)
 
