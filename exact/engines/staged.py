@@ -178,11 +178,11 @@ class StagedDeal:
 
     def __init__(self, game: Game[RecordT], deal: Deal[RecordT], universe: Universe | None = None
                  ) -> None:
-        refusal = staged_refusal(fixed_stages(deal))
-        if refusal is not None:
+        fixed = fixed_stages(deal)
+        refusal = staged_refusal(fixed)
+        if refusal is not None or fixed is None:  # (None is refused: said for mypy)
             raise ValueError(f"the staged evaluator cannot serve this deal: {refusal}")
         self.deal: Deal[Record] = deal
-        fixed = fixed_stages(deal) or ()  # served: one or two fixed groups
         if universe is None:
             universe = tuple(tuple(i for i, label in enumerate(draw.view.labels)
                                    if deal.accepts_jokers or label.rank != JOKER)
