@@ -104,17 +104,27 @@ def compare(trees: tuple[Path, Path], rounds: int, only: list[str]) -> None:
               f"{after[1] / before[1]:6.2f}")
 
 
+def _rounds(text: str) -> int:
+    if not (text.isascii() and text.isdigit() and len(text) <= 4 and 1 <= int(text) <= 1000):
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a number of rounds, 1 to 1000")
+    return int(text)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("base", help="the earlier revision (a commit, tag or branch)")
-    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--rounds", type=_rounds, default=9)
     parser.add_argument("--only", nargs="*", default=[],
                         help="only the commands whose label contains one of these words")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="exact-base-") as directory:
         base = Path(directory) / "base"
-        subprocess.run(["git", "-C", str(CHECKOUT), "worktree", "add", "--detach", "--quiet",
-                        str(base), options.base], check=True)
+        added = subprocess.run(["git", "-C", str(CHECKOUT), "worktree", "add", "--detach",
+                                "--quiet", str(base), options.base], capture_output=True,
+                               text=True)
+        if added.returncode:
+            parser.exit(2, f"bench_compare: no revision {options.base!r} to compare with: "
+                           f"{' '.join(added.stderr.split())[:200]}\n")
         try:
             compare((base, CHECKOUT), options.rounds, options.only)
         finally:

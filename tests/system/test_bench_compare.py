@@ -29,3 +29,18 @@ def test_a_comparison_of_the_checkout_with_itself_prints_its_rows(capsys, monkey
     assert len(rows) == 1
     numbers = re.findall(r"\d[\d,]*(?:\.\d+)?", rows[0].removeprefix("games listed"))
     assert len(numbers) == 6 and all(float(n.replace(",", "")) > 0 for n in numbers)
+
+
+@pytest.mark.parametrize("arguments", [["no-such-revision"], ["HEAD", "--rounds", "0"],
+                                       ["HEAD", "--rounds", "9" * 100_000],
+                                       ["HEAD", "--rounds", "²"]])
+def test_a_bad_revision_or_number_of_rounds_is_one_line_and_exit_2(arguments) -> None:
+    import subprocess
+    import sys
+
+    script = bench_compare.CHECKOUT / "tests" / "bench_compare.py"
+    done = subprocess.run([sys.executable, str(script), *arguments], capture_output=True,
+                          text=True, timeout=60)
+    last = done.stderr.strip().splitlines()[-1]
+    assert done.returncode == 2 and len(last) < 300 and "Traceback" not in done.stderr
+    assert ("revision" in last) if arguments[0] != "HEAD" else ("rounds" in last)
