@@ -6,7 +6,9 @@ process start (interpreter, imports, work, output), bytecode cached per tree, wi
 empty disk cache (a first run ever) or one warmed by an untimed run. The two trees alternate,
 and which goes first alternates every round, so a machine that slows down or speeds up part
 way weighs on both alike; the figures are medians of wall time and of the child's CPU time
-(user + system, from ``getrusage``). Only command-line commands are compared: they are the
+(user + system, from ``getrusage``). The ratios are paired: each round's after/before ratio
+of the two runs made side by side, then the median of those ratios with its quartiles, so a
+stretch of rounds where the machine ran slow cancels out instead of widening the spread. Only command-line commands are compared: they are the
 stable interface, where the library's modules may have moved between the revisions.
 
 On a shared or virtual machine single runs vary by a third; use enough rounds (the default
@@ -95,14 +97,31 @@ def compare(trees: tuple[Path, Path], rounds: int, only: list[str]) -> None:
                         shutil.rmtree(directory)
             print(f"round {number + 1} of {rounds} done", file=sys.stderr, flush=True)
     print(f"{'command (fresh process, from start)':36} {'before ms':>10} {'after ms':>10} "
-          f"{'ratio':>6} {'CPU before':>11} {'CPU after':>10} {'ratio':>6}")
+          f"{'ratio (quartiles)':>18} {'CPU before':>11} {'CPU after':>10} "
+          f"{'ratio (quartiles)':>18}")
     for label, _, _ in chosen:
-        before, after = ([statistics.median(sample[i] for sample in samples[tree, label])
-                          for i in (0, 1)] for tree in trees)
-        print(f"{label:36} {before[0] * 1000:10,.0f} {after[0] * 1000:10,.0f} "
-              f"{after[0] / before[0]:6.2f} {before[1] * 1000:11,.0f} {after[1] * 1000:10,.0f} "
-              f"{after[1] / before[1]:6.2f}")
+        before, after = samples[trees[0], label], samples[trees[1], label]
+        cells = []
+        for i in (0, 1):  # wall, then CPU
+            ratio = paired_ratio([sample[i] for sample in before],
+                                 [sample[i] for sample in after])
+            cells.append(f"{statistics.median(s[i] for s in before) * 1000:10,.0f} "
+                         f"{statistics.median(s[i] for s in after) * 1000:10,.0f} "
+                         f"{ratio[1]:6.2f} ({ratio[0]:.2f}-{ratio[2]:.2f})")
+        print(f"{label:36} {cells[0]} {cells[1]:>41}")
 
+
+def paired_ratio(before: list[float], after: list[float]) -> tuple[float, float, float]:
+    """Lower quartile, median and upper quartile of the round-by-round ratios after/before.
+
+    >>> paired_ratio([1.0, 2.0, 4.0], [0.9, 1.8, 3.6])  # a machine slowing down: still 0.9
+    (0.9, 0.9, 0.9)
+    """
+    ratios = [a / b for a, b in zip(after, before, strict=True)]
+    if len(ratios) == 1:
+        return ratios[0], ratios[0], ratios[0]
+    low, median, high = statistics.quantiles(ratios, n=4, method="inclusive")
+    return round(low, 12), round(median, 12), round(high, 12)
 
 def _rounds(text: str) -> int:
     if not (text.isascii() and text.isdigit() and len(text) <= 4 and 1 <= int(text) <= 1000):

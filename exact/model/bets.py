@@ -207,6 +207,8 @@ def load_bets(source: Path | str, features: Iterable[str] | Mapping[str, Feature
     entries = data.get("bet")
     if not isinstance(entries, list) or not entries:
         raise BetFileError(f"{label}: no [[bet]] tables")
+    # a misspelt table beside the bets ([[bte]], a stray key) would be dropped unread
+    check_keys(data, ("bet",), label, BetFileError, "top-level key")
     known = frozenset(features)
     types = {name: feature.types for name, feature in features.items()
              if getattr(feature, "types", ())} if isinstance(features, Mapping) else {}

@@ -62,6 +62,8 @@ def test_a_new_bet_from_a_file_is_analysed_exactly(punto_banco, tmp_path: Path):
     ("[[bet]]\nid='x'\n", "needs at least one"),
     ("[[bet]\nid='x'", "not valid TOML"),
     ("title = 'no bets'", "no [[bet]] tables"),
+    ("title = 'mine'\n[[bet]]\nid='x'\n[[bet.event]]\nname='a'\nwhen='winner'\npays=1\n"
+     "[[bte]]\nid='y'", "unknown top-level key(s) 'bte', 'title'; known: bet"),
 ])
 def test_malformed_bet_files_name_the_file_bet_and_problem(punto_banco, text, message):
     with pytest.raises(BetFileError, match=r"mine\.toml") as error:

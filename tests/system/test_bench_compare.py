@@ -18,8 +18,8 @@ def test_every_compared_command_is_one_the_command_line_takes(label, arguments) 
 
 
 def test_a_comparison_of_the_checkout_with_itself_prints_its_rows(capsys, monkeypatch) -> None:
-    """One round of a quick command, both trees this checkout: a row with two medians and
-    their ratio (timings are make bench's business, not a test's: only the shape is checked)."""
+    """One round of a quick command, both trees this checkout: a row with, for wall and CPU
+    time, two medians and their paired ratio with its quartiles (timings are make bench's business, not a test's: only the shape is checked)."""
     checkout = bench_compare.CHECKOUT
     monkeypatch.setattr(bench_compare, "COMMANDS", (("games listed", ["games"], "empty"),
                                                     ("games again", ["games"], "warm")))
@@ -28,7 +28,7 @@ def test_a_comparison_of_the_checkout_with_itself_prints_its_rows(capsys, monkey
             if line.startswith("games")]
     assert len(rows) == 1
     numbers = re.findall(r"\d[\d,]*(?:\.\d+)?", rows[0].removeprefix("games listed"))
-    assert len(numbers) == 6 and all(float(n.replace(",", "")) > 0 for n in numbers)
+    assert len(numbers) == 10 and all(float(n.replace(",", "")) > 0 for n in numbers)
 
 
 @pytest.mark.parametrize("arguments", [["no-such-revision"], ["HEAD", "--rounds", "0"],
