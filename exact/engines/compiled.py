@@ -47,10 +47,9 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from functools import cached_property, partial
 from itertools import combinations_with_replacement
-from typing import Any, Generic, cast
+from typing import TYPE_CHECKING, Any, Generic, cast
 
 import numpy as np
-from numpy.typing import DTypeLike
 
 from exact.core.cards import CARDS, JOKER, JOKER_ID, Label, Shoe, View
 from exact.core.enumerator import (
@@ -75,6 +74,9 @@ from exact.engines.cache import (
     encode_tuples,
 )
 from exact.errors import ShoeError
+
+if TYPE_CHECKING:  # numpy.typing is for the checker only: a command need not import it
+    from numpy.typing import DTypeLike
 
 INT64_LIMIT = 2**63 - 1
 _FLOAT_EXACT_LIMIT = 2**53  # every integer of smaller magnitude is exact in float64
