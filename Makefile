@@ -60,9 +60,10 @@ bench: $(STAMP)
 	$(PY) tests/benchmark.py
 
 ## Before and after: the same commands (fresh processes, alternating, medians) timed for the
-## revision BASE and this checkout, e.g. `make bench-compare BASE=07da3a8`.
+## revision BASE and this checkout, e.g. `make bench-compare BASE=07da3a8`; with
+## ARGS=--instructions, instructions counted under valgrind instead (the same on every run).
 bench-compare: $(STAMP)
-	$(PY) tests/bench_compare.py $(BASE)
+	$(PY) tests/bench_compare.py $(BASE) $(ARGS)
 
 ## 10,000 8-deck shoes, exact per-round edges of Dragon 7 and Panda 8, on the local cores.
 simulate-10k: $(STAMP)

@@ -8,11 +8,15 @@ and which goes first alternates every round, so a machine that slows down or spe
 way weighs on both alike; the figures are medians of wall time and of the child's CPU time
 (user + system, from ``getrusage``). The ratios are paired: each round's after/before ratio
 of the two runs made side by side, then the median of those ratios with its quartiles, so a
-stretch of rounds where the machine ran slow cancels out instead of widening the spread. Only command-line commands are compared: they are the
-stable interface, where the library's modules may have moved between the revisions.
+stretch of rounds where the machine ran slow cancels out instead of widening the spread.
+Only command-line commands are compared: they are the stable interface, where the library's
+modules may have moved between the revisions.
 
 On a shared or virtual machine single runs vary by a third; use enough rounds (the default
-is 9) and a quiet machine.
+is 9) and a quiet machine, or ``--instructions``: each command once per tree under valgrind's
+callgrind, counting the instructions it runs, which no other load on the machine changes
+(they repeat to within about 0.5%). It is about fifty times slower than a timed run, and it
+does not count time spent waiting on memory.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import re
 import resource
 import shutil
 import statistics
@@ -57,9 +62,11 @@ COMMANDS: tuple[tuple[str, list[str], str], ...] = (
 )
 
 
-def run(tree: Path, arguments: list[str], cache: str) -> tuple[float, float]:
-    """Wall and CPU seconds of ``python -m exact ARGUMENTS`` run from ``tree`` (its bytecode
-    kept apart from the other tree's, which has files of the same names)."""
+def run(tree: Path, arguments: list[str], cache: str,
+        wrapper: tuple[str, ...] = ()) -> tuple[float, float, str]:
+    """Wall and CPU seconds and the standard error of ``python -m exact ARGUMENTS`` run from
+    ``tree`` (its bytecode kept apart from the other tree's, which has files of the same
+    names), under ``wrapper`` (a command such as valgrind's) if given."""
     environment = {name: value for name, value in os.environ.items()
                    if name != "PYTHONDONTWRITEBYTECODE"}
     environment.update(PYTHONPATH=str(tree), EXACT_CACHE_DIR=cache,
@@ -67,32 +74,46 @@ def run(tree: Path, arguments: list[str], cache: str) -> tuple[float, float]:
                                                / hashlib.sha256(bytes(tree)).hexdigest()[:16]))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "exact", *arguments], cwd=tree,
+    done = subprocess.run([*wrapper, sys.executable, "-m", "exact", *arguments], cwd=tree,
                           env=environment, stdin=subprocess.DEVNULL,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=900)
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=3600)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    errors = done.stderr.decode(errors="replace")
     if done.returncode:
-        raise SystemExit(f"{tree}: exact {' '.join(arguments)} failed: "
-                         f"{done.stderr.decode(errors='replace')[-300:]}")
-    return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+        raise SystemExit(f"{tree}: exact {' '.join(arguments)} failed: {errors[-300:]}")
+    return (wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime),
+            errors)
+
+
+# One hash seed: string hashing decides the order of sets and dicts, which moves a command's
+# count by about 1% from one seed to another.
+CALLGRIND = ("env", "PYTHONHASHSEED=0", "valgrind", "--tool=callgrind",
+             "--callgrind-out-file=/dev/null")
+
+
+def instructions(tree: Path, arguments: list[str], cache: str) -> int:
+    """Instructions the command runs (valgrind's callgrind counts them), which unlike time
+    do not depend on what else the machine is doing: the same on every run to within about
+    0.5% (memory addresses still vary from run to run)."""
+    errors = run(tree, arguments, cache, CALLGRIND)[2]
+    counted = re.search(r"Collected\s*:\s*(\d+)", errors)
+    if counted is None:
+        raise SystemExit(f"{tree}: callgrind printed no count: {errors[-300:]}")
+    return int(counted.group(1))
 
 
 def compare(trees: tuple[Path, Path], rounds: int, only: list[str]) -> None:
-    chosen = [c for c in COMMANDS if not only or any(word in c[0] for word in only)]
+    chosen = _chosen(only)
     with tempfile.TemporaryDirectory(prefix="exact-compare-") as scratch:
-        warm = {tree: str(Path(scratch) / f"warm-{index}") for index, tree in enumerate(trees)}
-        for tree in trees:  # bytecode, and the disk caches of the "warm" lines
-            for _, arguments, cache in chosen:
-                run(tree, arguments, warm[tree] if cache == "warm"
-                    else tempfile.mkdtemp(dir=scratch))
+        warm = _warmed(trees, chosen, scratch)
         samples: dict[tuple[Path, str], list[tuple[float, float]]] = {
             (tree, label): [] for tree in trees for label, _, _ in chosen}
         for number in range(rounds):
             for label, arguments, cache in chosen:
                 for tree in trees if number % 2 == 0 else trees[::-1]:
                     directory = warm[tree] if cache == "warm" else tempfile.mkdtemp(dir=scratch)
-                    samples[tree, label].append(run(tree, arguments, directory))
+                    samples[tree, label].append(run(tree, arguments, directory)[:2])
                     if cache == "empty":
                         shutil.rmtree(directory)
             print(f"round {number + 1} of {rounds} done", file=sys.stderr, flush=True)
@@ -123,6 +144,37 @@ def paired_ratio(before: list[float], after: list[float]) -> tuple[float, float,
     low, median, high = statistics.quantiles(ratios, n=4, method="inclusive")
     return round(low, 12), round(median, 12), round(high, 12)
 
+
+def compare_instructions(trees: tuple[Path, Path], only: list[str]) -> None:
+    """One run of each command per tree under callgrind: instructions before and after."""
+    chosen = _chosen(only)
+    with tempfile.TemporaryDirectory(prefix="exact-compare-") as scratch:
+        warm = _warmed(trees, chosen, scratch)
+        counts = {(tree, label): instructions(tree, arguments, warm[tree] if cache == "warm"
+                                              else tempfile.mkdtemp(dir=scratch))
+                  for label, arguments, cache in chosen for tree in trees}
+    print(f"{'command (fresh process, from start)':36} {'instructions before':>20} "
+          f"{'after':>16} {'ratio':>6}")
+    for label, _, _ in chosen:
+        before, after = (counts[tree, label] for tree in trees)
+        print(f"{label:36} {before:20,} {after:16,} {after / before:6.3f}")
+
+
+def _chosen(only: list[str]) -> list[tuple[str, list[str], str]]:
+    return [c for c in COMMANDS if not only or any(word in c[0] for word in only)]
+
+
+def _warmed(trees: tuple[Path, Path], chosen: list[tuple[str, list[str], str]],
+            scratch: str) -> dict[Path, str]:
+    """Each tree's cache directory for the "warm" lines, after one untimed run of every
+    chosen command (which also writes each tree's bytecode)."""
+    warm = {tree: str(Path(scratch) / f"warm-{index}") for index, tree in enumerate(trees)}
+    for tree in trees:
+        for _, arguments, cache in chosen:
+            run(tree, arguments, warm[tree] if cache == "warm" else tempfile.mkdtemp(dir=scratch))
+    return warm
+
+
 def _rounds(text: str) -> int:
     if not (text.isascii() and text.isdigit() and len(text) <= 4 and 1 <= int(text) <= 1000):
         raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a number of rounds, 1 to 1000")
@@ -135,7 +187,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=_rounds, default=9)
     parser.add_argument("--only", nargs="*", default=[],
                         help="only the commands whose label contains one of these words")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions once per command under valgrind's callgrind "
+                             "instead of timing rounds (slow, but the same on every run)")
     options = parser.parse_args()
+    if options.instructions and shutil.which("valgrind") is None:
+        parser.exit(2, "bench_compare: --instructions needs valgrind, which is not installed\n")
     with tempfile.TemporaryDirectory(prefix="exact-base-") as directory:
         base = Path(directory) / "base"
         added = subprocess.run(["git", "-C", str(CHECKOUT), "worktree", "add", "--detach",
@@ -145,7 +202,10 @@ def main() -> None:
             parser.exit(2, f"bench_compare: no revision {options.base!r} to compare with: "
                            f"{' '.join(added.stderr.split())[:200]}\n")
         try:
-            compare((base, CHECKOUT), options.rounds, options.only)
+            if options.instructions:
+                compare_instructions((base, CHECKOUT), options.only)
+            else:
+                compare((base, CHECKOUT), options.rounds, options.only)
         finally:
             subprocess.run(["git", "-C", str(CHECKOUT), "worktree", "remove", "--force",
                             str(base)], check=False)
