@@ -15,7 +15,7 @@ modules may have moved between the revisions.
 On a shared or virtual machine single runs vary by a third; use enough rounds (the default
 is 9) and a quiet machine, or ``--instructions``: each command once per tree under valgrind's
 callgrind, counting the instructions it runs, which no other load on the machine changes
-(they repeat to within about 0.5%). It is about fifty times slower than a timed run, and it
+(they repeat to within about 1%). It is about fifty times slower than a timed run, and it
 does not count time spent waiting on memory.
 """
 
@@ -95,7 +95,7 @@ CALLGRIND = ("env", "PYTHONHASHSEED=0", "valgrind", "--tool=callgrind",
 def instructions(tree: Path, arguments: list[str], cache: str) -> int:
     """Instructions the command runs (valgrind's callgrind counts them), which unlike time
     do not depend on what else the machine is doing: the same on every run to within about
-    0.5% (memory addresses still vary from run to run)."""
+    1% (memory addresses still vary from run to run)."""
     errors = run(tree, arguments, cache, CALLGRIND)[2]
     counted = re.search(r"Collected\s*:\s*(\d+)", errors)
     if counted is None:

@@ -65,11 +65,11 @@ def test_instructions_rows_show_both_counts_and_their_ratio(capsys, monkeypatch)
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind")
 def test_callgrind_counts_are_the_same_on_every_run(tmp_path) -> None:
     """The reason for ``--instructions``: a command counted twice gives the same count to
-    within 1% (here 0.1-0.5%: memory addresses, which the collector's timing and the order
+    within 2% (here 0.1-0.7%: memory addresses, which the collector's timing and the order
     of identity-keyed tables follow, still vary), where its time varies by a third."""
     first, second = (bench_compare.instructions(bench_compare.CHECKOUT, ["games"],
                                                 str(tmp_path / name)) for name in "ab")
-    assert first > 1_000_000 and abs(first - second) < first / 100
+    assert first > 1_000_000 and abs(first - second) < first / 50
 
 def test_instructions_without_valgrind_is_one_line_and_exit_2(tmp_path) -> None:
     script = bench_compare.CHECKOUT / "tests" / "bench_compare.py"
