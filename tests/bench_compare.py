@@ -8,8 +8,9 @@ and which goes first alternates every round, so a machine that slows down or spe
 way weighs on both alike; the figures are medians of wall time and of the child's CPU time
 (user + system, from ``getrusage``). The ratios are paired: each round's after/before ratio
 of the two runs made side by side, then the median of those ratios with its quartiles, so a
-stretch of rounds where the machine ran slow cancels out instead of widening the spread. Only command-line commands are compared: they are the
-stable interface, where the library's modules may have moved between the revisions.
+stretch of rounds where the machine ran slow cancels out instead of widening the spread.
+Only command-line commands are compared: they are the stable interface, where the library's
+modules may have moved between the revisions.
 
 On a shared or virtual machine single runs vary by a third; use enough rounds (the default
 is 9) and a quiet machine.

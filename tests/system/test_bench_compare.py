@@ -19,7 +19,8 @@ def test_every_compared_command_is_one_the_command_line_takes(label, arguments) 
 
 def test_a_comparison_of_the_checkout_with_itself_prints_its_rows(capsys, monkeypatch) -> None:
     """One round of a quick command, both trees this checkout: a row with, for wall and CPU
-    time, two medians and their paired ratio with its quartiles (timings are make bench's business, not a test's: only the shape is checked)."""
+    time, two medians and their paired ratio with its quartiles (timings are make bench's
+    business, not a test's: only the shape is checked)."""
     checkout = bench_compare.CHECKOUT
     monkeypatch.setattr(bench_compare, "COMMANDS", (("games listed", ["games"], "empty"),
                                                     ("games again", ["games"], "warm")))
