@@ -45,7 +45,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
-from functools import cached_property, partial
+from functools import cached_property, lru_cache, partial
 from itertools import combinations_with_replacement
 from typing import Any, Generic, cast
 
@@ -65,6 +65,7 @@ from exact.core.enumerator import (
     group_coefficient,
     without_collections,
 )
+from exact.core.progress import status
 from exact.engines.cache import (
     CorruptEntry,
     Fields,
@@ -75,6 +76,8 @@ from exact.engines.cache import (
     encode_tuples,
 )
 from exact.errors import ShoeError
+from exact.model.features import Needs
+from exact.model.game import Game, compiled_key
 
 INT64_LIMIT = 2**63 - 1
 _FLOAT_EXACT_LIMIT = 2**53  # every integer of smaller magnitude is exact in float64
@@ -595,6 +598,19 @@ SMALL_DEAL_RECORDS = 1_000
 def worth_keeping(compiled: CompiledDeal[Record]) -> bool:
     """Whether ``compiled`` (and its bets' event matrices) is worth a disk-cache entry."""
     return len(compiled.records) >= SMALL_DEAL_RECORDS
+
+
+@lru_cache(maxsize=64)
+def compiled_for(game: Game[RecordT], needs: Needs) -> CompiledDeal[RecordT]:
+    """The deal of ``game`` for ``needs`` compiled, kept in the safe disk cache
+    (:mod:`exact.engines.cache`): a fresh process reads it back instead of walking the deal
+    again; once per process."""
+    return load_or_compile(game.deal(needs), compiled_key(game, needs), _compile_deal)
+
+
+def _compile_deal(deal: Deal[RecordT]) -> CompiledDeal[RecordT]:
+    with status(f"compiling a {deal.round_cards}-card deal (once per run)"):
+        return CompiledDeal.compile(deal)
 
 
 def load_or_compile(deal: Deal[RecordT], parts: Sequence[str],

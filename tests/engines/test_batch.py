@@ -18,6 +18,7 @@ from exact.engines.compiled import (
     BatchProjection,
     CompiledDeal,
     batch_dtype,
+    compiled_for,
     counts_matrix,
     load_or_compile,
 )
@@ -65,7 +66,7 @@ def test_published_side_bet_combinations(evaluator):
 
 
 def test_number_tiers_agree(punto_banco):
-    compiled = punto_banco.compiled(punto_banco.needs(["winner"]))
+    compiled = compiled_for(punto_banco, punto_banco.needs(["winner"]))
     events = [np.array([{"player": 0, "banker": 1, "tie": 2}[punto_banco.read(r, "winner")]
                         for r in compiled.records])]
     projection = BatchProjection.build(compiled, [(events[0], 3)])
@@ -83,7 +84,7 @@ def test_number_tiers_agree(punto_banco):
 def test_beyond_int64_falls_back_to_python_integers(punto_banco):
     # 30 decks: 1560**6 > 2**63, so the batch must use Python integers
     assert batch_dtype(1560, 6) is object
-    compiled = punto_banco.compiled(punto_banco.needs(["winner"]))
+    compiled = compiled_for(punto_banco, punto_banco.needs(["winner"]))
     winner = np.array([{"player": 0, "banker": 1, "tie": 2}[punto_banco.read(r, "winner")]
                        for r in compiled.records])
     projection = BatchProjection.build(compiled, [(winner, 3)])
@@ -96,7 +97,7 @@ def test_beyond_int64_falls_back_to_python_integers(punto_banco):
 
 @pytest.fixture(scope="module")
 def winner_projection(punto_banco):
-    compiled = punto_banco.compiled(punto_banco.needs(["winner"]))
+    compiled = compiled_for(punto_banco, punto_banco.needs(["winner"]))
     winner = np.array([{"player": 0, "banker": 1, "tie": 2}[punto_banco.read(r, "winner")]
                        for r in compiled.records])
     return compiled.project(winner, 3)

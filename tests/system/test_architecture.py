@@ -164,11 +164,13 @@ def _package(module: str) -> str:
 
 
 def test_no_cycle_between_packages() -> None:
+    # every import counts, those the layers contract ignores too (a layer exception may not
+    # close a cycle: exact.model once imported exact.engines, which imports exact.model)
     packages: dict[str, dict[str, int]] = {}
     for module, targets in GRAPH.items():
         edges = packages.setdefault(_package(module), {})
         for target, line in targets.items():
-            if _package(target) != _package(module) and (module, target) not in ALLOWED:
+            if _package(target) != _package(module):
                 edges.setdefault(_package(target), line)
     for targets in list(packages.values()):
         for target in targets:
