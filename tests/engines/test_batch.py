@@ -7,8 +7,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import assume, given
-from hypothesis import strategies as st
+from hypothesis import given
 
 from exact.analysis.bet_analysis import analyze, game_bets
 from exact.core.cards import Shoe
@@ -26,6 +25,7 @@ from exact.errors import CacheWarning, ShoeError
 from exact.model.features import Needs
 
 from tests.support.batch_helpers import direct_counts, random_depleted, small_shoes
+from tests.support.shoes import rank_shoes
 
 
 @pytest.fixture(scope="module")
@@ -103,11 +103,8 @@ def winner_projection(punto_banco):
     return compiled.project(winner, 3)
 
 
-@given(ranks=st.lists(st.integers(0, 4), min_size=13, max_size=13))
-def test_batch_equals_single_shoe_path(winner_projection, ranks):
-    shoe = Shoe.from_counts({rank: count for rank, count in zip("A23456789TJQK", ranks,
-                                                                strict=True)})
-    assume(shoe.size >= 6)  # a round needs six cards; shorter shoes are refused elsewhere
+@given(rank_shoes())
+def test_batch_equals_single_shoe_path(winner_projection, shoe):
     assert [int(c) for c in winner_projection.batch_counts(counts_matrix([shoe]))[0]] == \
         winner_projection.counts(shoe)
 
