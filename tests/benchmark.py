@@ -262,14 +262,14 @@ def removal_every_game() -> None:
     on disk (the first run ever compiles them: seconds, once)."""
     from exact.analysis.century21_batch import class_removal_table, evaluator_for
     from exact.analysis.removal import effects_of_removal
-    from exact.engines import batch, staged
+    from exact.engines import staged
     from exact.engines.batch import BetEvaluator
+    from exact.engines.compiled import compiled_for
     from exact.games.century21 import game as century21
     from exact.games.century21.game import DEFAULT_RULES, shoe_for
-    from exact.model import game as base
 
     def fresh() -> None:
-        for cached in (batch._compiled, base._compile, staged.staged_deal, evaluator_for,
+        for cached in (compiled_for, staged.staged_deal, evaluator_for,
                        century21._game_table):
             cached.cache_clear()
 

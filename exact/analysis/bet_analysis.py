@@ -178,9 +178,9 @@ def _compiled_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
     import numpy as np
 
     from exact.engines.batch import event_matrices
-    from exact.engines.compiled import Projection
+    from exact.engines.compiled import Projection, compiled_for
 
-    compiled = game.compiled(needs)  # from the disk cache after the first run
+    compiled = compiled_for(game, needs)  # from the disk cache after the first run
     if missing:
         # each bet's (terms x events) matrix, from the disk cache too: a fresh process then
         # never settles the deal's records (the batch evaluator shares these entries)

@@ -1,5 +1,5 @@
 """21st Century Baccarat on real shoes: the shoe simulation's play
-(:class:`~exact.analysis.simulation.ShoePlay`).
+(:class:`~exact.analysis.shoe_play.ShoePlay`).
 
 Layer: analysis, above the games and beside the references; rendering, the reports
 and the command line show its results.
@@ -40,11 +40,11 @@ from exact.analysis.century21_batch import (
     shoe_of_decks,
 )
 from exact.analysis.removal import RemovalTable
-from exact.analysis.simulation import Edges, SimulationConfig, SimulationError, representatives
+from exact.analysis.shoe_play import Edges, SimulationConfig, representatives
 from exact.core.cards import CARDS, Card
 from exact.core.enumerator import deal_from_cards
 from exact.core.parsing import load_toml
-from exact.errors import RuleError
+from exact.errors import RuleError, SimulationError
 from exact.games.century21.game import (
     ROUND_CARDS,
     Century21,

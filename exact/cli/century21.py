@@ -24,7 +24,6 @@ from exact.analysis.century21_batch import (
     next_hand,
 )
 from exact.analysis.removal import parse_tags
-from exact.cli.counting import eor_report, eor_text
 from exact.cli.shoe_options import full_shoe, options_shoe, removed
 from exact.core.cards import Card
 from exact.core.parsing import parse_number
@@ -33,6 +32,7 @@ from exact.games.century21.game import Century21
 from exact.games.century21.rules import Rules
 from exact.render.century21 import report as heads_up_report
 from exact.render.output import json_text
+from exact.render.removal import eor_report, eor_text
 
 
 def analyze_command(game: Century21, args: argparse.Namespace) -> str:

@@ -8,22 +8,14 @@ Kept apart from :mod:`exact.cli.app`, which only registers them (:func:`add_comm
 from __future__ import annotations
 
 import argparse
-import math
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import replace
-from fractions import Fraction
-from typing import Any
 
 from exact.analysis.bet_analysis import game_bets
 from exact.analysis.removal import (
-    RANK_WEIGHTS,
     CountError,
-    RemovalTable,
-    balanced,
-    betting_correlation,
     break_even_true_count,
-    derive_tags,
     effects_of_removal,
     parse_tags,
 )
@@ -41,7 +33,7 @@ from exact.analysis.simulation import (
 )
 from exact.cli.own_commands import own_command
 from exact.cli.shoe_options import full_shoe, options_shoe
-from exact.core.cards import RANKS, Card, parse_cards
+from exact.core.cards import Card, parse_cards
 from exact.core.files import OUTPUT_HELP
 from exact.core.parsing import (
     burn_option,
@@ -60,8 +52,14 @@ from exact.games import get_game
 from exact.model.bets import Bet
 from exact.model.game import Game
 from exact.render.output import json_text
-
-LEVELS = (1, 2, 3)
+from exact.render.removal import (
+    best_tags,
+    eor_report,
+    eor_text,
+    exact_and_float,
+    finite_or_none,
+    shown_or_none,
+)
 
 
 def _bets(game: Game, args: argparse.Namespace) -> list[Bet]:
@@ -82,66 +80,7 @@ def _bets(game: Game, args: argparse.Namespace) -> list[Bet]:
     return served
 
 
-def _fraction(value: Fraction) -> dict[str, object]:
-    return {"exact": str(value), "float": float(value)}
-
-
-def _finite(value: float) -> float | None:
-    """JSON has no infinity: a count that never turns the edge positive has no trigger."""
-    return value if math.isfinite(value) else None
-
-
-def best_tags(effects: dict[str, Fraction], weights: Mapping[str, int] = RANK_WEIGHTS
-              ) -> tuple[dict[str, int], int, float]:
-    """The derived balanced tags of the level (1-3) with the best betting correlation
-    (the lower level on a tie to 3 decimals)."""
-    best: tuple[dict[str, int], int, float] | None = None
-    for level in LEVELS:
-        tags = derive_tags(effects, level, weights)
-        correlation = betting_correlation(tags, effects, weights)
-        if best is None or round(correlation, 3) > round(best[2], 3):
-            best = (tags, level, correlation)
-    assert best is not None
-    return best
-
-
-def _shown(value: float | None) -> str:
-    return "none" if value is None else f"{value:.2f}"
-
-
 # --- eor -----------------------------------------------------------------------------------------
-def eor_report(table: RemovalTable, user_tags: dict[str, int] | None, decks: int,
-               weights: Mapping[str, int] = RANK_WEIGHTS, key_name: str = "rank"
-               ) -> dict[str, Any]:
-    """The ``eor`` JSON; ``weights`` are the cards of each key (a rank, or a game's card
-    class: ``key_name``) in a deck."""
-    bets = {}
-    for bet_id, effects in table.effects.items():
-        tags, level, correlation = best_tags(dict(effects), weights)
-        entry: dict[str, object] = {
-            "name": table.names[bet_id],
-            "expected_value": _fraction(table.base[bet_id]),
-            "effects_of_removal": {rank: _fraction(e) for rank, e in effects.items()},
-            "derived_count": {"level": level, "tags": tags, "balanced": balanced(tags, weights),
-                              "betting_correlation": correlation,
-                              "break_even_true_count": _finite(break_even_true_count(
-                                  table.base[bet_id], tags, effects, decks, weights))},
-            "removal_sets": {name: {"exact": _fraction(exact), "linear_estimate":
-                                    _fraction(linear)}
-                             for name, (exact, linear) in table.removals[bet_id].items()},
-        }
-        if user_tags is not None:
-            entry["user_count"] = {"tags": user_tags, "balanced": balanced(user_tags, weights),
-                                   "betting_correlation": betting_correlation(user_tags, effects,
-                                                                              weights),
-                                   "break_even_true_count": _finite(break_even_true_count(
-                                       table.base[bet_id], user_tags, effects, decks, weights))}
-        bets[bet_id] = entry
-    return {"shoe": table.shoe.describe(), "cards": table.shoe.size,
-            f"cards_removed_per_{key_name}": table.depth,
-            "unit": "change in expected value per unit wagered, per card removed", "bets": bets}
-
-
 def _eor(args: argparse.Namespace) -> str:
     game = get_game(args.game)
     own = own_command(game, "eor")
@@ -154,37 +93,6 @@ def _eor(args: argparse.Namespace) -> str:
                                removal_sets=args.removal_set or ())
     report = eor_report(table, user_tags, max(shoe.size // 52, 1))
     return json_text(report) if args.json else eor_text(table, report)
-
-
-def eor_text(table: RemovalTable, report: Mapping[str, Any],
-             keys: Sequence[str] = RANKS, key_name: str = "rank") -> str:
-    """The readable ``eor`` report: effects by ``keys`` (ranks, or a game's card classes)."""
-    lines = [f"Effects of removal, {report['shoe']} ({report['cards']} cards); change in "
-             f"expected value per card removed ({table.depth} of the {key_name} at a time), "
-             "in %"]
-    header = f"{'bet':22} {'EV %':>9} " + " ".join(f"{r:>8}" for r in keys)
-    lines.append(header)
-    for bet_id, effects in table.effects.items():
-        lines.append(f"{bet_id:22} {100 * float(table.base[bet_id]):9.4f} "
-                     + " ".join(f"{100 * float(effects[r]):8.5f}" if r in effects else
-                                f"{'-':>8}" for r in keys))
-    lines.append("")
-    lines.append(f"Derived balanced counts (tags by {key_name}; BC = betting correlation; TC* = "
-                 "true count where the linear edge estimate turns positive)")
-    for bet_id, entry in report["bets"].items():
-        count = entry["derived_count"]
-        tags = " ".join(f"{r}={count['tags'][r]:+d}" for r in keys)
-        lines.append(f"{bet_id:22} L{count['level']} {tags}  BC {count['betting_correlation']:.3f}"
-                     f"  TC* {_shown(count['break_even_true_count'])}")
-        if "user_count" in entry:
-            user = entry["user_count"]
-            lines.append(f"{'':22} your tags: BC {user['betting_correlation']:.3f}, "
-                         f"{'balanced' if user['balanced'] else 'UNBALANCED'}, "
-                         f"TC* {_shown(user['break_even_true_count'])}")
-        for name, change in entry["removal_sets"].items():
-            lines.append(f"{'':22} remove {name}: exact {100 * change['exact']['float']:+.5f}%"
-                         f", linear estimate {100 * change['linear_estimate']['float']:+.5f}%")
-    return "\n".join(lines) + "\n"
 
 
 # --- simulate --------------------------------------------------------------------------------
@@ -230,7 +138,7 @@ def _counts(play: ShoePlay, args: argparse.Namespace
         tags[wager] = user_tags if user_tags is not None else best_tags(effects,
                                                                          play.weights)[0]
         if wager not in triggers:
-            trigger = _finite(break_even_true_count(table.base[wager], tags[wager], effects,
+            trigger = finite_or_none(break_even_true_count(table.base[wager], tags[wager], effects,
                                                     play.decks, play.weights))
             if trigger is not None:
                 triggers[wager] = trigger
@@ -278,7 +186,8 @@ def _simulate(args: argparse.Namespace) -> str:
             f"{entry['name'][:22]:22} {100 * entry['positive_frequency']:11.3f}% "
             f"{'-' if average is None else f'{100 * average:.3f}%':>9} "
             f"{entry['perfect_win_per_shoe']:9.4f} {entry['perfect_expected_win_per_shoe']:11.4f} "
-            f"{entry['perfect_win_per_100_hands']:9.4f} | {_shown(entry['count_trigger']):>6} "
+            f"{entry['perfect_win_per_100_hands']:9.4f} | "
+            f"{shown_or_none(entry['count_trigger']):>6} "
             f"{entry['count_bets']:7d} "
             f"{'-' if count_average is None else f'{100 * count_average:.3f}%':>9} "
             f"{entry['count_win_per_shoe']:9.4f} {entry['count_expected_win_per_shoe']:11.4f}")
@@ -329,7 +238,7 @@ def _edge(args: argparse.Namespace) -> str:
               "known": {str(p): str(c) for p, c in sorted(known.items())},
               "not_evaluated": {b.id: KNOWN_TOO_SLOW for b in slow},
               "bets": {bet_id: {"name": r.bet.name,
-                                "expected_value": _fraction(r.expected_value),
+                                "expected_value": exact_and_float(r.expected_value),
                                 "positive": r.expected_value > 0,
                                 "counts": [str(c) for c in r.counts], "total": str(r.total)}
                        for bet_id, r in rounds.items()}}

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache, partial
+from functools import partial
 from math import lcm
 from typing import Any, Protocol
 
@@ -41,6 +41,7 @@ from exact.engines.compiled import (
     INT64_LIMIT,
     BatchProjection,
     CompiledDeal,
+    compiled_for,
     counts_matrix,
     rest_of_round,
     shoe_sizes,
@@ -94,16 +95,6 @@ def batch_path(game: Game[Any], bet: Bet) -> str | None:
 def supported_bets(game: Game[Any], bets: Sequence[Bet]) -> tuple[list[Bet], list[Bet]]:
     """``bets`` split into those the batch evaluator serves and the others."""
     return served(game, bets, "batch")
-
-
-def compiled_for(game: Game[RecordT], needs: Needs) -> CompiledDeal[RecordT]:
-    """The compiled deal of ``game`` for ``needs``, from the disk cache when possible."""
-    return _compiled(game, needs)
-
-
-@lru_cache(maxsize=32)
-def _compiled(game: Game[RecordT], needs: Needs) -> CompiledDeal[RecordT]:
-    return game.compiled(needs)  # from the disk cache when a run before compiled it
 
 
 def event_matrix_key(game: Game[Any], needs: Needs, bet: Bet) -> str:

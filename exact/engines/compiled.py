@@ -45,7 +45,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
-from functools import cached_property, partial
+from functools import cached_property, lru_cache, partial
 from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING, Any, Generic, cast
 
@@ -64,6 +64,7 @@ from exact.core.enumerator import (
     group_coefficient,
     without_collections,
 )
+from exact.core.progress import status
 from exact.engines.cache import (
     CorruptEntry,
     Fields,
@@ -74,6 +75,8 @@ from exact.engines.cache import (
     encode_tuples,
 )
 from exact.errors import ShoeError
+from exact.model.features import Needs
+from exact.model.game import Game, compiled_key
 
 if TYPE_CHECKING:  # numpy.typing is for the checker only: a command need not import it
     from numpy.typing import DTypeLike
@@ -597,6 +600,19 @@ SMALL_DEAL_RECORDS = 1_000
 def worth_keeping(compiled: CompiledDeal[Record]) -> bool:
     """Whether ``compiled`` (and its bets' event matrices) is worth a disk-cache entry."""
     return len(compiled.records) >= SMALL_DEAL_RECORDS
+
+
+@lru_cache(maxsize=64)
+def compiled_for(game: Game[RecordT], needs: Needs) -> CompiledDeal[RecordT]:
+    """The deal of ``game`` for ``needs`` compiled, kept in the safe disk cache
+    (:mod:`exact.engines.cache`): a fresh process reads it back instead of walking the deal
+    again; once per process."""
+    return load_or_compile(game.deal(needs), compiled_key(game, needs), _compile_deal)
+
+
+def _compile_deal(deal: Deal[RecordT]) -> CompiledDeal[RecordT]:
+    with status(f"compiling a {deal.round_cards}-card deal (once per run)"):
+        return CompiledDeal.compile(deal)
 
 
 def load_or_compile(deal: Deal[RecordT], parts: Sequence[str],

@@ -221,7 +221,7 @@ def _forced_on_deal(game: Game[RecordT], rest: Shoe, bets: Sequence[Bet],
         forced = [view.index[view.label(known[p])] for p in positions if p in known]
         free = draw.count - len(forced)
         universe = [i for i, label in enumerate(view.labels)
-                    if counts[i] and (deal.accepts_jokers or label[1] != JOKER)]
+                    if counts[i] and (deal.accepts_jokers or label.rank != JOKER)]
         for group in combinations_with_replacement(universe, free):
             factor = group_coefficient(group)  # orderings among the free positions
             for index in group:

@@ -33,49 +33,27 @@ no game:
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations, product
 from math import lcm
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Literal
 
 from exact.errors import SolveError as SolveError
+from exact.model.strategy_game import Action as Action
+from exact.model.strategy_game import InfoSet as InfoSet
+from exact.model.strategy_game import Leaf as Leaf
+from exact.model.strategy_game import Number as Number
+from exact.model.strategy_game import Path as Path
+from exact.model.strategy_game import StrategyGame as StrategyGame
 
 if TYPE_CHECKING:  # numpy and scipy load only when the LP is solved
     import numpy as np
 
-InfoSet = Hashable
-Action = str
-Path = tuple[tuple[InfoSet, Action], ...]  # one side's (information set, action) choices
 Strategy = dict[InfoSet, dict[Action, Fraction]]
 Chooser = Callable[[InfoSet, tuple[Action, ...]], Action]  # a set and its actions -> one action
-Number = Fraction | int
 DENOMINATOR_LIMITS = (1, 2, 3, 4, 6, 8, 12, 100, 10**4, 10**6, 10**9)
-
-
-class Leaf(NamedTuple):
-    """Both sides' summed payoffs (numerators over the game's ``total``) of one sequence pair."""
-
-    first: Path
-    second: Path
-    first_pay: Number
-    second_pay: Number
-
-
-class StrategyGame(Protocol):
-    """What the algorithms of this module use of a game (see the module docstring); read
-    only, so that a frozen dataclass such as :class:`SequenceForm` is one."""
-
-    @property
-    def total(self) -> int: ...
-    @property
-    def sets(self) -> tuple[Mapping[InfoSet, tuple[Action, ...]],
-                            Mapping[InfoSet, tuple[Action, ...]]]: ...
-    @property
-    def parents(self) -> tuple[Mapping[InfoSet, Path], Mapping[InfoSet, Path]]: ...
-    @property
-    def leaves(self) -> Sequence[Leaf]: ...
 
 
 @dataclass(frozen=True)

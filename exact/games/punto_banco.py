@@ -470,7 +470,9 @@ class PuntoBanco(Game[PuntoRecord]):
 
     def round_distribution(self, shoe: Shoe, feature_names: Iterable[str]) -> Distribution:
         """Exact counts of every round record that the named features can tell apart."""
-        return self.compiled(self.needs(feature_names)).distribution(shoe)
+        from exact.engines.compiled import compiled_for  # numpy: loaded when a deal is compiled
+
+        return compiled_for(self, self.needs(feature_names)).distribution(shoe)
 
     def record_from_cards(self, cards: Sequence[Card]) -> PuntoRecord:
         """Deal Player, Banker, Player, Banker, then third cards by the tableau.

@@ -1,11 +1,10 @@
 """What a game offers the analyses, as typed contracts.
 
-Layer: model, above the core; it names the engines' ``StrategyGame`` protocol, one of the
-two imports up into the engines the contract allows.
+Layer: model, above the core; the engines' algorithms and the games use these contracts.
 
 A *bet game* (:class:`BetGame`) deals rounds and settles bets written as data: its features,
 a deal per set of needs, its bet files and its rules. A *strategy game*
-(:class:`~exact.engines.strategy_games.StrategyGame`) has decision points (each side's information
+(:class:`~exact.model.strategy_game.StrategyGame`) has decision points (each side's information
 sets and their actions, with the sequence leading to each: its ``sets`` and ``parents``) and
 settlement (the payoff of every pair of sequences: its ``leaves``); best response and the
 sequence-form equilibria of :mod:`exact.engines.strategy_games` run on any of them.
@@ -36,9 +35,9 @@ from typing import Any, Protocol, runtime_checkable
 
 from exact.core.cards import Card
 from exact.core.enumerator import Deal, RecordT
-from exact.engines.strategy_games import StrategyGame
 from exact.errors import CapabilityError as CapabilityError
 from exact.model.features import Feature, Needs
+from exact.model.strategy_game import StrategyGame as StrategyGame
 
 __all__ = ["BetGame", "CapabilityError", "CardPositions", "DealtPositions", "HasRules",
            "MainWager", "OwnAnalyze", "OwnEdge", "OwnEor", "OwnOptions", "OwnShoePlay",

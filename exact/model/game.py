@@ -4,15 +4,14 @@
 ``Game[PuntoRecord]``): its deal, its features and the engines that consume them are then
 checked against one record type. Code that reads no record takes any game: ``Game[Any]``.
 
-Layer: model, above the core; ``Game.compiled`` keeps the compiled deal of
-:mod:`exact.engines.compiled`, one of the two imports up into the engines the contract allows.
+Layer: model, above the core; the compiled form of a game's deal is the engines' business
+(:func:`exact.engines.compiled.compiled_for`, keyed by :func:`compiled_key`).
 """
 
 from __future__ import annotations
 
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic
 
@@ -21,9 +20,6 @@ from exact.core.enumerator import Deal, Distribution, RecordT, enumerate_rounds
 from exact.core.parsing import load_toml, read_user_file
 from exact.errors import BetFileError, RuleError
 from exact.model.features import Feature, Needs
-
-if TYPE_CHECKING:
-    from exact.engines.compiled import CompiledDeal
 
 
 class Game(Generic[RecordT]):
@@ -74,12 +70,6 @@ class Game(Generic[RecordT]):
     def read(self, record: RecordT, feature: str) -> object:
         return self.features[feature].read(record)
 
-    def compiled(self, needs: Needs) -> CompiledDeal[RecordT]:
-        """The deal for ``needs`` compiled, kept in the safe disk cache
-        (:mod:`exact.engines.cache`): a fresh process reads it back instead of walking the deal
-        again."""
-        return _compile(self, needs)
-
     def enumerate(self, needs: Needs, shoe: Shoe) -> Distribution[RecordT]:
         """The direct recursive enumeration (no compilation), for small or one-off shoes."""
         return enumerate_rounds(self.deal(needs), shoe)
@@ -107,18 +97,3 @@ def compiled_key(game: Game[Any], needs: Needs) -> list[str]:
     return [f"game={game.id}", f"class={type(game).__module__}.{type(game).__qualname__}",
             *(f"rules:{line}" for line in game.describe_rules()),
             *sorted(f"needs:{stage}:{attribute}" for stage, attribute in needs.pairs)]
-
-
-@lru_cache(maxsize=64)
-def _compile(game: Game[RecordT], needs: Needs) -> CompiledDeal[RecordT]:
-    from exact.engines.compiled import load_or_compile  # numpy: loaded when a deal is compiled
-
-    return load_or_compile(game.deal(needs), compiled_key(game, needs), _compile_deal)
-
-
-def _compile_deal(deal: Deal[RecordT]) -> CompiledDeal[RecordT]:
-    from exact.core.progress import status
-    from exact.engines.compiled import CompiledDeal
-
-    with status(f"compiling a {deal.round_cards}-card deal (once per run)"):
-        return CompiledDeal.compile(deal)

@@ -421,6 +421,8 @@ def _feature_tallies(game: Game, figures: Sequence[Mapping[str, object]],
                      ) -> dict[int, tuple[list[str], Counter]]:
     """Per number of decks, the exact count of every combination of the features that the
     feature figures name: one pass over the round records instead of one per figure."""
+    from exact.engines.compiled import compiled_for  # numpy: loaded when a deal is compiled
+
     wanted: dict[int, set[str]] = {}
     for figure in figures:
         if str(figure.get("what", "")).startswith("feature"):
@@ -432,7 +434,7 @@ def _feature_tallies(game: Game, figures: Sequence[Mapping[str, object]],
     tallies = {}
     for decks, names in wanted.items():
         ordered = sorted(names)
-        distribution = game.compiled(game.needs(ordered)).distribution(Shoe.standard(decks))
+        distribution = compiled_for(game, game.needs(ordered)).distribution(Shoe.standard(decks))
         readers = [game.features[n].read for n in ordered]
         tally: Counter = Counter()
         for record, count in distribution.counts.items():

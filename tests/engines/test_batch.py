@@ -7,8 +7,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import assume, given
-from hypothesis import strategies as st
+from hypothesis import given
 
 from exact.analysis.bet_analysis import analyze, game_bets
 from exact.core.cards import Shoe
@@ -18,6 +17,7 @@ from exact.engines.compiled import (
     BatchProjection,
     CompiledDeal,
     batch_dtype,
+    compiled_for,
     counts_matrix,
     load_or_compile,
 )
@@ -25,6 +25,7 @@ from exact.errors import CacheWarning, ShoeError
 from exact.model.features import Needs
 
 from tests.support.batch_helpers import direct_counts, random_depleted, small_shoes
+from tests.support.shoes import rank_shoes
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +66,7 @@ def test_published_side_bet_combinations(evaluator):
 
 
 def test_number_tiers_agree(punto_banco):
-    compiled = punto_banco.compiled(punto_banco.needs(["winner"]))
+    compiled = compiled_for(punto_banco, punto_banco.needs(["winner"]))
     events = [np.array([{"player": 0, "banker": 1, "tie": 2}[punto_banco.read(r, "winner")]
                         for r in compiled.records])]
     projection = BatchProjection.build(compiled, [(events[0], 3)])
@@ -83,7 +84,7 @@ def test_number_tiers_agree(punto_banco):
 def test_beyond_int64_falls_back_to_python_integers(punto_banco):
     # 30 decks: 1560**6 > 2**63, so the batch must use Python integers
     assert batch_dtype(1560, 6) is object
-    compiled = punto_banco.compiled(punto_banco.needs(["winner"]))
+    compiled = compiled_for(punto_banco, punto_banco.needs(["winner"]))
     winner = np.array([{"player": 0, "banker": 1, "tie": 2}[punto_banco.read(r, "winner")]
                        for r in compiled.records])
     projection = BatchProjection.build(compiled, [(winner, 3)])
@@ -96,17 +97,14 @@ def test_beyond_int64_falls_back_to_python_integers(punto_banco):
 
 @pytest.fixture(scope="module")
 def winner_projection(punto_banco):
-    compiled = punto_banco.compiled(punto_banco.needs(["winner"]))
+    compiled = compiled_for(punto_banco, punto_banco.needs(["winner"]))
     winner = np.array([{"player": 0, "banker": 1, "tie": 2}[punto_banco.read(r, "winner")]
                        for r in compiled.records])
     return compiled.project(winner, 3)
 
 
-@given(ranks=st.lists(st.integers(0, 4), min_size=13, max_size=13))
-def test_batch_equals_single_shoe_path(winner_projection, ranks):
-    shoe = Shoe.from_counts({rank: count for rank, count in zip("A23456789TJQK", ranks,
-                                                                strict=True)})
-    assume(shoe.size >= 6)  # a round needs six cards; shorter shoes are refused elsewhere
+@given(rank_shoes())
+def test_batch_equals_single_shoe_path(winner_projection, shoe):
     assert [int(c) for c in winner_projection.batch_counts(counts_matrix([shoe]))[0]] == \
         winner_projection.counts(shoe)
 

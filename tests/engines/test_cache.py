@@ -42,9 +42,13 @@ from exact.analysis.century21_batch import (
 )
 from exact.core.cards import Shoe
 from exact.engines import batch, cache
-from exact.engines.compiled import SMALL_DEAL_RECORDS, CompiledDeal, _decode_compiled
+from exact.engines.compiled import (
+    SMALL_DEAL_RECORDS,
+    CompiledDeal,
+    _decode_compiled,
+    compiled_for,
+)
 from exact.errors import CacheWarning
-from exact.model import game as base
 from exact.model.game import compiled_key
 
 
@@ -109,16 +113,14 @@ def test_the_command_line_prints_a_cache_warning_only_when_the_run_succeeds(
 
     def damaged_run(directory: Path, *more: str) -> tuple[int, str, str, list[Path]]:
         monkeypatch.setenv("EXACT_CACHE_DIR", str(directory))
-        for clear in (bet_analysis._PROJECTIONS.clear, base._compile.cache_clear,
-                      batch._compiled.cache_clear):
+        for clear in (bet_analysis._PROJECTIONS.clear, compiled_for.cache_clear):
             clear()  # the in-memory forms would hide the disk
         assert main(argv) == 0
         clean = capsys.readouterr().out
         entries = sorted(directory.iterdir())
         for path in entries:
             path.write_bytes(b"not an entry")
-        for clear in (bet_analysis._PROJECTIONS.clear, base._compile.cache_clear,
-                      batch._compiled.cache_clear):
+        for clear in (bet_analysis._PROJECTIONS.clear, compiled_for.cache_clear):
             clear()
         status = main([*argv, *more])
         out, err = capsys.readouterr()
@@ -176,8 +178,7 @@ def _punto_banco(kind: str, punto_banco) -> Kind:
     shoes = [Shoe.standard(1), Shoe.standard(1).remove("A 9 K KH")]
 
     def run() -> object:
-        batch._compiled.cache_clear()  # the in-memory caches would hide the disk
-        base._compile.cache_clear()
+        compiled_for.cache_clear()  # the in-memory cache would hide the disk
         return batch.BetEvaluator(punto_banco, [bet]).expected_values(shoes)
 
     if kind == "compiled":

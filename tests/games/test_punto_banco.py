@@ -52,4 +52,4 @@ def test_a_deal_with_third_cards_deals_both_hands_and_its_views_are_read_only() 
     with pytest.raises(ValueError, match="both"):
         PuntoBancoDeal(STANDARD_RULES, ("player",), deal.views, True)
     with pytest.raises(TypeError):
-        deal.views["draws"] = deal.views["player"]  # type: ignore[index]
+        deal.views["draws"] = deal.views["player"]  # type: ignore[index]  # the write refused

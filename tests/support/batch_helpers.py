@@ -11,6 +11,7 @@ import numpy as np
 
 from exact.analysis.bet_analysis import game_bets
 from exact.core.cards import CARDS, Shoe
+from exact.engines.compiled import compiled_for
 from exact.model.bets import Bet
 from exact.model.features import Needs
 from exact.model.game import Game
@@ -58,7 +59,7 @@ def engine_counts(game, shoe: Shoe, names: Sequence[str],
     """Counts of the game's round records, keyed like the reference's."""
     needs = game.needs(names)
     distribution = (game.enumerate(needs, shoe) if engine == "direct"
-                    else game.compiled(needs).distribution(shoe))
+                    else compiled_for(game, needs).distribution(shoe))
     out: Counter = Counter()
     for record, count in distribution.counts.items():
         out[key({name: game.read(record, name) for name in names})] += count

@@ -40,6 +40,14 @@ def value_shoes() -> st.SearchStrategy[Shoe]:
                                          for value, count in enumerate(counts)}))
 
 
+def rank_shoes(most: int = 4) -> st.SearchStrategy[Shoe]:
+    """Shoes of the thirteen ranks (suits spread by :meth:`Shoe.from_counts`), 0-``most`` cards
+    of each, six or more in all."""
+    return st.lists(st.integers(0, most), min_size=13, max_size=13).filter(
+        lambda counts: sum(counts) >= 6).map(
+        lambda counts: Shoe.from_counts(dict(zip("A23456789TJQK", counts, strict=True))))
+
+
 @st.composite
 def pool_shoes(draw: st.DrawFn, pool: Sequence[int], largest: int = 13) -> Shoe:
     """A few cards of ``pool`` (indices into ``CARDS``), 1-3 each, at most ``largest`` cards in

@@ -21,6 +21,7 @@ ROOT = Path(exact.__file__).resolve().parents[1]
 # the engines' record type follows a game from its compiled deal to its features
 RIGHT = '''
 from exact.engines.batch import event_matrices
+from exact.engines.compiled import compiled_for
 from exact.games.punto_banco import FEATURES, PuntoBanco, PuntoBancoDeal, PuntoRecord
 from exact.model.bets import Bet, settle_records
 from exact.model.features import Feature, Needs
@@ -37,7 +38,7 @@ class Punto(Game[PuntoRecord]):
 
 
 def right(game: PuntoBanco, needs: Needs, bets: list[Bet]) -> object:
-    compiled = game.compiled(needs)
+    compiled = compiled_for(game, needs)
     settle_records(game, bets, compiled.records)
     event_matrices(game, needs, compiled, bets)
     return FEATURES["winner"].read(compiled.records[0])

@@ -1,0 +1,117 @@
+"""The ``eor`` report of a removal table (:class:`exact.analysis.removal.RemovalTable`): its
+JSON (effects of removal, the derived balanced count and the user's, removal sets) and its text,
+by rank or by a game's card classes.
+
+Layer: render, above the analyses; the reports and the command line print with it. The common
+``eor`` command and a game's own (21st Century Baccarat's) both print with it, so neither command
+module imports the other.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from exact.analysis.removal import (
+    RANK_WEIGHTS,
+    RemovalTable,
+    balanced,
+    betting_correlation,
+    break_even_true_count,
+    derive_tags,
+)
+from exact.core.cards import RANKS
+
+LEVELS = (1, 2, 3)
+
+
+def exact_and_float(value: Fraction) -> dict[str, object]:
+    return {"exact": str(value), "float": float(value)}
+
+
+def finite_or_none(value: float) -> float | None:
+    """JSON has no infinity: a count that never turns the edge positive has no trigger."""
+    return value if math.isfinite(value) else None
+
+
+def best_tags(effects: dict[str, Fraction], weights: Mapping[str, int] = RANK_WEIGHTS
+              ) -> tuple[dict[str, int], int, float]:
+    """The derived balanced tags of the level (1-3) with the best betting correlation
+    (the lower level on a tie to 3 decimals)."""
+    best: tuple[dict[str, int], int, float] | None = None
+    for level in LEVELS:
+        tags = derive_tags(effects, level, weights)
+        correlation = betting_correlation(tags, effects, weights)
+        if best is None or round(correlation, 3) > round(best[2], 3):
+            best = (tags, level, correlation)
+    assert best is not None
+    return best
+
+
+def shown_or_none(value: float | None) -> str:
+    return "none" if value is None else f"{value:.2f}"
+
+
+def eor_report(table: RemovalTable, user_tags: dict[str, int] | None, decks: int,
+               weights: Mapping[str, int] = RANK_WEIGHTS, key_name: str = "rank"
+               ) -> dict[str, Any]:
+    """The ``eor`` JSON; ``weights`` are the cards of each key (a rank, or a game's card
+    class: ``key_name``) in a deck."""
+    bets = {}
+    for bet_id, effects in table.effects.items():
+        tags, level, correlation = best_tags(dict(effects), weights)
+        entry: dict[str, object] = {
+            "name": table.names[bet_id],
+            "expected_value": exact_and_float(table.base[bet_id]),
+            "effects_of_removal": {rank: exact_and_float(e) for rank, e in effects.items()},
+            "derived_count": {"level": level, "tags": tags, "balanced": balanced(tags, weights),
+                              "betting_correlation": correlation,
+                              "break_even_true_count": finite_or_none(break_even_true_count(
+                                  table.base[bet_id], tags, effects, decks, weights))},
+            "removal_sets": {name: {"exact": exact_and_float(exact), "linear_estimate":
+                                    exact_and_float(linear)}
+                             for name, (exact, linear) in table.removals[bet_id].items()},
+        }
+        if user_tags is not None:
+            entry["user_count"] = {"tags": user_tags, "balanced": balanced(user_tags, weights),
+                                   "betting_correlation": betting_correlation(user_tags, effects,
+                                                                              weights),
+                                   "break_even_true_count": finite_or_none(break_even_true_count(
+                                       table.base[bet_id], user_tags, effects, decks, weights))}
+        bets[bet_id] = entry
+    return {"shoe": table.shoe.describe(), "cards": table.shoe.size,
+            f"cards_removed_per_{key_name}": table.depth,
+            "unit": "change in expected value per unit wagered, per card removed", "bets": bets}
+
+
+def eor_text(table: RemovalTable, report: Mapping[str, Any],
+             keys: Sequence[str] = RANKS, key_name: str = "rank") -> str:
+    """The readable ``eor`` report: effects by ``keys`` (ranks, or a game's card classes)."""
+    lines = [f"Effects of removal, {report['shoe']} ({report['cards']} cards); change in "
+             f"expected value per card removed ({table.depth} of the {key_name} at a time), "
+             "in %"]
+    header = f"{'bet':22} {'EV %':>9} " + " ".join(f"{r:>8}" for r in keys)
+    lines.append(header)
+    for bet_id, effects in table.effects.items():
+        lines.append(f"{bet_id:22} {100 * float(table.base[bet_id]):9.4f} "
+                     + " ".join(f"{100 * float(effects[r]):8.5f}" if r in effects else
+                                f"{'-':>8}" for r in keys))
+    lines.append("")
+    lines.append(f"Derived balanced counts (tags by {key_name}; BC = betting correlation; TC* = "
+                 "true count where the linear edge estimate turns positive)")
+    for bet_id, entry in report["bets"].items():
+        count = entry["derived_count"]
+        tags = " ".join(f"{r}={count['tags'][r]:+d}" for r in keys)
+        lines.append(f"{bet_id:22} L{count['level']} {tags}  BC {count['betting_correlation']:.3f}"
+                     f"  TC* {shown_or_none(count['break_even_true_count'])}")
+        if "user_count" in entry:
+            user = entry["user_count"]
+            lines.append(f"{'':22} your tags: BC {user['betting_correlation']:.3f}, "
+                         f"{'balanced' if user['balanced'] else 'UNBALANCED'}, "
+                         f"TC* {shown_or_none(user['break_even_true_count'])}")
+        for name, change in entry["removal_sets"].items():
+            lines.append(f"{'':22} remove {name}: exact {100 * change['exact']['float']:+.5f}%"
+                         f", linear estimate {100 * change['linear_estimate']['float']:+.5f}%")
+    return "\n".join(lines) + "\n"
