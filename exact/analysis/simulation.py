@@ -51,7 +51,13 @@ from exact.analysis.bet_analysis import game_bets
 from exact.analysis.removal import RANK_WEIGHTS, RemovalTable, effects_of_removal
 from exact.core.cards import CARDS, JOKER, JOKER_ID, RANKS, Card, Shoe, View
 from exact.core.enumerator import Record, RecordT
-from exact.core.parsing import MAX_SIMULATED_CARDS, MAX_SIMULATED_DECKS, MAX_SIMULATED_SHOES
+from exact.core.parsing import (
+    MAX_SIMULATED_CARDS,
+    MAX_SIMULATED_DECKS,
+    MAX_SIMULATED_SHOES,
+    shown,
+    shown_all,
+)
 from exact.engines.batch import BetEvaluator, supported_bets
 from exact.errors import ShoeError
 from exact.errors import SimulationError as SimulationError
@@ -115,7 +121,7 @@ class SimulationConfig:
         known = {bet.id: bet for bet in bets}
         missing = [b for b in self.bet_ids if b not in known]
         if missing:
-            raise SimulationError(f"unknown bet(s) {', '.join(missing)}")
+            raise SimulationError(f"unknown bet(s) {shown_all(missing)}")
         return [known[b] for b in self.bet_ids]
 
     @property
@@ -567,7 +573,7 @@ def check_scheduler(address: str) -> None:
     Dask is imported: anything else is one error line, not a Dask traceback."""
     from urllib.parse import urlsplit
 
-    problem = f"--scheduler {address!r}: expected tcp://HOST:PORT"
+    problem = f"--scheduler {shown(address)}: expected tcp://HOST:PORT"
     try:
         parts = urlsplit(address)
         port = parts.port

@@ -36,7 +36,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from exact.core.enumerator import RecordT
-from exact.core.parsing import check_keys, load_toml, parse_number, read_user_file, shown
+from exact.core.parsing import (
+    check_keys,
+    load_toml,
+    parse_number,
+    read_user_file,
+    shown,
+    shown_path,
+)
 from exact.errors import BetFileError, BetFileInputError
 from exact.model.expressions import EvaluationError, Expression, ExpressionError
 from exact.model.features import Feature
@@ -183,7 +190,7 @@ class Bet:
         if name == self.paytable:
             return self
         if name not in self.alternatives:
-            raise BetFileError(f"bet {self.id!r} has no paytable {name!r}; "
+            raise BetFileError(f"bet {self.id!r} has no paytable {shown(name)}; "
                                f"known: {', '.join(self.paytables)}")
         table = self.alternatives[name]
         events = tuple(replace(e, pays=table.get(e.name, e.pays)) for e in self.events)
@@ -197,7 +204,7 @@ def load_bets(source: Path | str, features: Iterable[str] | Mapping[str, Feature
     """Read and validate the bets of a TOML file against a game's feature names; given the
     features themselves (a game's ``features``), conditions are type-checked against the
     types their values declare (``winner + 1`` is refused when loaded)."""
-    label = str(source)
+    label = shown_path(source)
     raw = text if text is not None else read_user_file(source, "bet file", BetFileError)
     try:
         data = load_toml(raw)

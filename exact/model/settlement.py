@@ -164,7 +164,7 @@ def positive_amount(where: str, text: str, named: str | None = None) -> Fraction
     exact.errors.SettlementError: --wager: amount '1e9' is not a positive number
     """
     cleaned = text.strip()
-    named = repr(cleaned) if named is None else named
+    named = shown(cleaned) if named is None else named
     if not cleaned or len(cleaned) > 40 or any(c not in "0123456789./" for c in cleaned):
         raise SettlementError(f"{where}: amount {named} is not a positive number")
     try:
