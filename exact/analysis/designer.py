@@ -164,8 +164,8 @@ def solve_pays(analysis: BetAnalysis, solve_for: Sequence[str], target_edge: Fra
         raise DesignError(f"target house edge {target} is not between -100% and 100%")
     for tier in tiers:
         if model.probabilities[tier] == 0:
-            raise DesignError(f"tier {tier!r} of {model.bet_id!r} never occurs on this shoe: "
-                              "its pay cannot change the edge")
+            raise DesignError(f"tier {shown(tier)} of {shown(model.bet_id)} never occurs on this "
+                              "shoe: its pay cannot change the edge")
     expression = model.expression
     fixed = {model.symbols[t]: _rational(p) for t, p in model.current_pays.items()
              if t not in tiers}

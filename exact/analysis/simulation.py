@@ -90,14 +90,14 @@ class ShoeRules:
         if self.decks is not None and (not isinstance(self.decks, int) or self.decks < 1
                                        or self.decks > MAX_DECKS):
             raise SimulationError(f"decks must be an integer from 1 to {MAX_DECKS:,}, "
-                                  f"got {self.decks!r}")
+                                  f"got {shown(self.decks)}")
         if not isinstance(self.cut_cards, int) or self.cut_cards < 0:
             raise SimulationError(f"cut_cards must be a non-negative integer, "
-                                  f"got {self.cut_cards!r}")
+                                  f"got {shown(self.cut_cards)}")
         if self.burn not in ("first-card", "none") and not (str(self.burn).isascii()
                                                             and str(self.burn).isdigit()):
             raise SimulationError(f"burn must be 'first-card', 'none' or a number of cards, "
-                                  f"got {self.burn!r}")
+                                  f"got {shown(self.burn)}")
 
 
 @dataclass(frozen=True)
@@ -558,7 +558,7 @@ def check_settings(shoes: int, seed: int, workers: int = 1, scheduler: str | Non
         if not isinstance(value, int) or isinstance(value, bool) or value < low or (
                 high is not None and value > high):
             bound = f"from {low:,} to {high:,}" if high is not None else f"at least {low}"
-            raise SimulationError(f"--{name} must be a whole number {bound}, got {value!r}")
+            raise SimulationError(f"--{name} must be a whole number {bound}, got {shown(value)}")
     if scheduler is not None:
         check_scheduler(scheduler)
 

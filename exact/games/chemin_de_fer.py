@@ -170,25 +170,25 @@ class Rules:
 def _totals(values: object) -> frozenset[int]:
     if not isinstance(values, list) or not all(isinstance(v, int) and not isinstance(v, bool)
                                                and 0 <= v <= 9 for v in values):
-        raise RuleError(f"expected a list of totals 0-9, got {values!r}")
+        raise RuleError(f"expected a list of totals 0-9, got {shown(values)}")
     return frozenset(values)
 
 
 def _table(value: object, name: str) -> Mapping[str, object]:
     if not isinstance(value, Mapping):
-        raise RuleError(f"{name} must be a table, got {value!r}")
+        raise RuleError(f"{name} must be a table, got {shown(value)}")
     return value
 
 
 def _flag(value: object) -> bool:
     if not isinstance(value, bool):  # bool("false") is True
-        raise RuleError(f"expected true or false, got {value!r}")
+        raise RuleError(f"expected true or false, got {shown(value)}")
     return value
 
 
 def _integer(value: object) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise RuleError(f"expected an integer, got {value!r}")
+        raise RuleError(f"expected an integer, got {shown(value)}")
     return value
 
 

@@ -134,3 +134,37 @@ def test_an_invalid_choice_names_the_choices_as_words(capsys) -> None:
     choices = build_parser().commands["analyze"].actions["engine"].choices
     assert line.endswith(f"argument --engine: invalid choice 'fast'; choose from "
                          f"{', '.join(choices)} (see --help)"), line
+
+
+def _bet_file(bet_id: str = "mine", event: str = "e", when: str = "winner == 'tie'",
+              pays: str = "1", extra: str = "") -> str:
+    return (f'[[bet]]\nid = "{bet_id}"\n{extra}\n[[bet.event]]\nname = "{event}"\n'
+            f'when = """{when}"""\npays = {pays}\n')
+
+
+KEY = "k" * 100_000
+WORD = "k" * 1_900  # conditions are at most 2,000 characters: a long name within them
+BET_FILES = {
+    "an id, with a bad pay": _bet_file(bet_id=KEY, pays='"x"'),
+    "an event, with an unknown feature": _bet_file(event=KEY, when="nosuch == 1"),
+    "an unknown feature": _bet_file(when=WORD + " == 1"),
+    "a paytable's event": _bet_file(extra=f'[bet.paytables]\nalt = {{ "{KEY}" = 2 }}\n'),
+    "a paytable's pay": _bet_file(extra=f'[bet.paytables]\nalt = {{ e = "{KEY}" }}\n'),
+    "a duplicate id": _bet_file(bet_id=KEY) * 2,
+    "otherwise": _bet_file(event=KEY, extra=f'otherwise = "{KEY}"'),
+    "a control character": _bet_file(bet_id="\\u001b[2J\\n" + KEY, pays='"x"'),
+}
+
+
+@pytest.mark.parametrize("command", [["list-bets", "punto-banco", "--bets"],
+                                     ["analyze", "punto-banco", "--bet", "tie", "--table"]])
+@pytest.mark.parametrize("kind", list(BET_FILES))
+def test_a_hostile_name_in_a_bet_file_is_one_short_line(kind: str, command: list[str], capsys,
+                                                         tmp_path: Path) -> None:
+    """Names a bet file gives (ids, events, paytables, features) are quoted cut short."""
+    path = tmp_path / "bets.toml"
+    path.write_text(BET_FILES[kind])
+    assert main([*command, str(path)]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and len(lines[0]) < LONGEST_LINE + len(str(path)), lines[0][:500]
+    assert lines[0].isprintable()
