@@ -13,14 +13,14 @@ import sys
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from exact.analysis.bet_analysis import ENGINES, analyze, game_bets
 from exact.cli.own_commands import own_command
 from exact.cli.shoe_options import options_shoe
 from exact.core.cards import Shoe
 from exact.core.files import OUTPUT_HELP, target_of, write_file
-from exact.core.parsing import number_option, shown, shown_all
+from exact.core.parsing import OneLineParser, number_option, shown, shown_all
 from exact.errors import ExactError, UsageError, one_line
 from exact.games import REGISTRY, game_ids, get_game
 from exact.model.bets import Bet, format_pays
@@ -29,41 +29,20 @@ from exact.model.game import Game
 from exact.render.output import json_text, to_csv, to_json, to_text
 
 EXIT_USAGE = 2
-MAX_MESSAGE = 200  # characters of an argparse refusal (one quoting a whole argument is cut)
 
 
-class _Parser(argparse.ArgumentParser):
-    """A parser that refuses bad input as a :class:`UsageError` of one short line, and keeps
-    what it is given to parse: ``actions`` (argparse name -> the action ``add_argument``
-    returned, its groups' included), ``options`` (argparse name -> the option's longest flag)
-    and ``commands`` (subcommand -> its parser), so that a command's options are known without
-    argparse's private lists."""
+class _Parser(OneLineParser):
+    """A parser that refuses bad input as a :class:`UsageError` of one short line (its base),
+    and keeps what it is given to parse: ``actions`` (argparse name -> the action
+    ``add_argument`` returned, its groups' included), ``options`` (argparse name -> the
+    option's longest flag) and ``commands`` (subcommand -> its parser), so that a command's
+    options are known without argparse's private lists."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.actions: dict[str, argparse.Action] = {}  # (before argparse adds --help)
         self.options: dict[str, str] = {}
         self.commands: dict[str, _Parser] = {}
         super().__init__(*args, **kwargs)
-
-    def error(self, message: str) -> NoReturn:
-        # argparse's refusals not rewritten below (an ambiguous abbreviation, a value given to
-        # a flag: `--b=VALUE`, `--all=VALUE`) quote the argument whole: cut short
-        raise UsageError(message if len(message) <= MAX_MESSAGE else message[:MAX_MESSAGE] + "…")
-
-    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
-        # argparse's own refusal of stray arguments quotes them all, whole
-        parsed, extra = self.parse_known_args(args, namespace)
-        if extra:
-            self.error(f"unrecognized arguments: {shown_all(extra)}")
-        return parsed
-
-    def _check_value(self, action: argparse.Action, value: Any) -> None:
-        # argparse's own refusal of a value outside choices= (options and the command) quotes
-        # the value whole and the choices as Python reprs; argparse has no public hook for it
-        choices = action.choices
-        if choices is not None and value not in choices:
-            raise argparse.ArgumentError(action, f"invalid choice {shown(value)}; choose from "
-                                                 f"{', '.join(map(str, choices))}")
 
     def add_argument(self, *flags: Any, **kwargs: Any) -> Any:
         return self._keep(super().add_argument(*flags, **kwargs))

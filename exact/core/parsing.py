@@ -43,9 +43,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NoReturn
 
-from exact.errors import ExactError, InputError
+from exact.errors import ExactError, InputError, UsageError
 
 MAX_DIGITS = 60
 """Most digits in one number as written (numerator, denominator, decimals and exponent)."""
@@ -338,6 +338,46 @@ def number_option(quantity: str, name: str) -> Callable[[str], int | Fraction]:
 
     read.__name__ = quantity  # argparse names the type in its own messages
     return read
+
+
+MAX_USAGE_MESSAGE = 200
+"""Characters of an argparse refusal that quotes an argument whole (others are rewritten)."""
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argparse parser whose refusals are one short :class:`UsageError` line: argparse's
+    own quote the user's arguments whole (a 100,000-character value, 100,000 characters
+    back) and its choices as Python reprs.
+
+    >>> parser = OneLineParser(prog="x")
+    >>> _ = parser.add_argument("--mode", choices=("fast", "exact"))
+    >>> parser.parse_args(["--mode", "slow"])
+    Traceback (most recent call last):
+    ...
+    exact.errors.UsageError: argument --mode: invalid choice 'slow'; choose from fast, exact
+    """
+
+    def error(self, message: str) -> NoReturn:
+        # argparse's refusals not rewritten below (an ambiguous abbreviation, a value given to
+        # a flag: `--b=VALUE`, `--all=VALUE`) are cut short
+        if len(message) > MAX_USAGE_MESSAGE:
+            message = message[:MAX_USAGE_MESSAGE] + "…"
+        raise UsageError(message)
+
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
+        # argparse's own refusal of stray arguments quotes them all, whole
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:
+            self.error(f"unrecognized arguments: {shown_all(extra)}")
+        return parsed
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        # argparse's refusal of a value outside choices= (an option's, or the command's) quotes
+        # the value whole and the choices as reprs; argparse has no public hook for it
+        choices = action.choices
+        if choices is not None and value not in choices:
+            raise argparse.ArgumentError(action, f"invalid choice {shown(value)}; choose from "
+                                                 f"{', '.join(map(str, choices))}")
 
 
 def burn_option(text: str) -> str:

@@ -126,6 +126,17 @@ def test_argparse_refusals_are_cut_short(argv: list[str], named: str, capsys) ->
     assert len(lines) == 1 and named in lines[0] and len(lines[0]) < LONGEST_LINE, lines
 
 
+@pytest.mark.parametrize("argv", [["--bogus=" + LONG], ["--jobs", LONG], ["--out"]])
+def test_the_reports_command_line_refuses_in_one_short_line(argv: list[str], capsys) -> None:
+    """``python -m exact.reports`` shares the parser (exact.core.parsing.OneLineParser)."""
+    from exact.reports.build import main as reports_main
+
+    assert reports_main(argv) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("exact.reports: "), lines
+    assert len(lines[0]) < LONGEST_LINE, lines[0][:500]
+
+
 def test_an_invalid_choice_names_the_choices_as_words(capsys) -> None:
     """Not argparse's Python reprs (``'auto', 'factorised'``): the choices, comma-separated,
     from the parser itself."""
