@@ -19,7 +19,7 @@ from exact.analysis.bet_analysis import ENGINES, analyze, game_bets
 from exact.cli.own_commands import own_command
 from exact.cli.shoe_options import options_shoe
 from exact.core.cards import Shoe
-from exact.core.files import OUTPUT_HELP, target_of, write_file
+from exact.core.files import OUTPUT_HELP, write_file
 from exact.core.parsing import OneLineParser, number_option, shown, shown_all
 from exact.errors import ExactError, UsageError, one_line
 from exact.games import REGISTRY, game_ids, get_game
@@ -423,14 +423,11 @@ def _run(argv: Sequence[str] | None) -> int:
         args = parser.parse_args(arguments)
         refuse_empty_options(args)
         refuse_foreign_options(parser, args)
-        output = getattr(args, "output", None)
-        for target in (output, getattr(args, "xlsx", None)):
-            if target is not None:  # refused before the work, not after it (and again then)
-                target_of(target)
         text = args.run(args)
         from exact.analysis.assumptions import add_for_command  # every result says what it assumes
 
         text = add_for_command(args, text)
+        output = getattr(args, "output", None)
         if output is not None:
             write_file(output, text)
         else:

@@ -31,6 +31,7 @@ REQUIRED = {"--bet": "tie", "--solve-for": "Tie", "--target-edge": "0.05", "--sh
             "--seed": "1"}
 BET_ROUND = {"--cards": "9H 8D KS QC", "--wager": "tie=10", "--paytable": "tie=9-to-1"}
 NEEDED = {("settle", "punto-banco"): BET_ROUND, ("settle", "nine-and-nines"): BET_ROUND,
+          **{("simulate", game_id): {"--workers": "1"} for game_id in REGISTRY},
           ("settle", "century21"): {"--dealer": "KH 7C", "--seat": "3=9S KD",
                                     "--wager": "3.1=100", "--dealer-wager": "150"}}
 
