@@ -38,6 +38,7 @@ import numpy as np
 from exact.analysis.removal import RemovalTable, removable_keys, removal_table
 from exact.core.cards import JOKER, RANKS, Shoe, rank_value, standard_shoe
 from exact.core.enumerator import falling
+from exact.core.parsing import shown
 from exact.engines import cache
 from exact.engines.batch import PayVector, Shoes
 from exact.engines.compiled import (
@@ -75,7 +76,7 @@ def fixed_pair(rules: Rules, name: str = "house", mode: Mode = "total"
     """The pure strategy pair ``name`` chosen on the rules' full shoe (module docstring)."""
     if name not in PURE_STRATEGIES:
         raise StrategyError(f"the compiled evaluator holds a pure strategy pair fixed: "
-                            f"{', '.join(PURE_STRATEGIES)}, not {name!r}")
+                            f"{', '.join(PURE_STRATEGIES)}, not {shown(name)}")
     return strategy_by_name(game_table(rules, shoe_for(rules), mode), name)
 
 

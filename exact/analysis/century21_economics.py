@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from exact.core.parsing import parse_number
+from exact.core.parsing import parse_number, shown
 from exact.errors import EconomicsError as EconomicsError
 from exact.errors import EconomicsInputError as EconomicsInputError
 from exact.games.century21.game import GameTable
@@ -182,7 +182,7 @@ def table_economics(table: GameTable, players: int, bet: Fraction | int | str,
     table takes action (default: the rules' ``action``).
     """
     if not isinstance(players, int) or isinstance(players, bool) or players < 1:
-        raise EconomicsError(f"players must be a positive integer, got {players!r}")
+        raise EconomicsError(f"players must be a positive integer, got {shown(players)}")
     stake = _money("bet", bet)
     if stake <= 0:
         raise EconomicsError(f"the bet must be positive, got {stake}")

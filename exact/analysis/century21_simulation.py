@@ -43,7 +43,7 @@ from exact.analysis.removal import RemovalTable
 from exact.analysis.shoe_play import Edges, SimulationConfig, representatives
 from exact.core.cards import CARDS, Card
 from exact.core.enumerator import deal_from_cards
-from exact.core.parsing import load_toml
+from exact.core.parsing import load_toml, shown_all
 from exact.errors import RuleError, SimulationError
 from exact.games.century21.game import (
     ROUND_CARDS,
@@ -94,7 +94,7 @@ class Century21Play:
         missing = [wager for wager in config.bet_ids if wager not in names]
         if missing:
             raise SimulationError(f"century21 tracks {', '.join(names)}; "
-                                  f"unknown: {', '.join(missing)}")
+                                  f"unknown: {shown_all(missing)}")
         self.names = {wager: names[wager] for wager in config.bet_ids or names}
         self.card_class = np.array([card_class(card) for card in CARDS], dtype=np.int64)
         self._cards = representatives(self.card_class.tolist())

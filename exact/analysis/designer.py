@@ -34,7 +34,7 @@ from functools import partial
 import sympy
 
 from exact.analysis.bet_analysis import BetAnalysis
-from exact.core.parsing import parse_number
+from exact.core.parsing import parse_number, shown
 from exact.errors import DesignError as DesignError
 
 
@@ -102,7 +102,7 @@ class EdgeModel:
         for tier in self.tiers:
             if wanted.strip().lower() in (tier.lower(), tier_id(tier)):
                 return tier
-        raise DesignError(f"bet {self.bet_id!r} has no tier {wanted!r}; tiers: "
+        raise DesignError(f"bet {self.bet_id!r} has no tier {shown(wanted)}; tiers: "
                           + ", ".join(tier_id(t) for t in self.tiers))
 
 
@@ -164,8 +164,8 @@ def solve_pays(analysis: BetAnalysis, solve_for: Sequence[str], target_edge: Fra
         raise DesignError(f"target house edge {target} is not between -100% and 100%")
     for tier in tiers:
         if model.probabilities[tier] == 0:
-            raise DesignError(f"tier {tier!r} of {model.bet_id!r} never occurs on this shoe: "
-                              "its pay cannot change the edge")
+            raise DesignError(f"tier {shown(tier)} of {shown(model.bet_id)} never occurs on this "
+                              "shoe: its pay cannot change the edge")
     expression = model.expression
     fixed = {model.symbols[t]: _rational(p) for t, p in model.current_pays.items()
              if t not in tiers}

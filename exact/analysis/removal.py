@@ -239,9 +239,10 @@ def parse_tags(text: str, keys: Sequence[str] = RANKS,
         card = Card.parse(name)
         key = None if card.suit is not None else key_of(card)
         if key not in tags:
-            raise CountError(f"bad tag {item!r}: tag one of {', '.join(keys)}")
+            raise CountError(f"bad tag {shown(item)}: tag one of {', '.join(keys)}")
         if key in named:
-            raise CountError(f"bad tag {item!r}: {key} is tagged twice ({named[key]!r} too)")
+            raise CountError(f"bad tag {shown(item)}: {key} is tagged twice "
+                             f"({shown(named[key])} too)")
         named[key] = item
         tags[key] = parse_integer(number, "tag", f"tag {shown(item)}: value",
                                   CountInputError)

@@ -21,7 +21,7 @@ from exact.analysis.bet_analysis import game_bets
 from exact.analysis.removal import RemovalTable
 from exact.core.cards import CARDS, Card
 from exact.core.enumerator import RecordT
-from exact.core.parsing import MAX_SIMULATED_DECKS
+from exact.core.parsing import MAX_SIMULATED_DECKS, shown, shown_all
 from exact.engines.batch import supported_bets
 from exact.errors import SimulationError
 from exact.model.bets import Bet, load_bets
@@ -42,14 +42,14 @@ class ShoeRules:
         if self.decks is not None and (not isinstance(self.decks, int) or self.decks < 1
                                        or self.decks > MAX_DECKS):
             raise SimulationError(f"decks must be an integer from 1 to {MAX_DECKS:,}, "
-                                  f"got {self.decks!r}")
+                                  f"got {shown(self.decks)}")
         if not isinstance(self.cut_cards, int) or self.cut_cards < 0:
             raise SimulationError(f"cut_cards must be a non-negative integer, "
-                                  f"got {self.cut_cards!r}")
+                                  f"got {shown(self.cut_cards)}")
         if self.burn not in ("first-card", "none") and not (str(self.burn).isascii()
                                                             and str(self.burn).isdigit()):
             raise SimulationError(f"burn must be 'first-card', 'none' or a number of cards, "
-                                  f"got {self.burn!r}")
+                                  f"got {shown(self.burn)}")
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ class SimulationConfig:
         known = {bet.id: bet for bet in bets}
         missing = [b for b in self.bet_ids if b not in known]
         if missing:
-            raise SimulationError(f"unknown bet(s) {', '.join(missing)}")
+            raise SimulationError(f"unknown bet(s) {shown_all(missing)}")
         return [known[b] for b in self.bet_ids]
 
     @property

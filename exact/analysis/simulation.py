@@ -57,7 +57,7 @@ from exact.analysis.shoe_play import SimulationConfig as SimulationConfig
 from exact.analysis.shoe_play import representatives as representatives
 from exact.core.cards import CARDS, JOKER, JOKER_ID, RANKS, Card, Shoe, View
 from exact.core.enumerator import Record, RecordT
-from exact.core.parsing import MAX_SIMULATED_CARDS, MAX_SIMULATED_SHOES
+from exact.core.parsing import MAX_SIMULATED_CARDS, MAX_SIMULATED_SHOES, shown
 from exact.engines.batch import BetEvaluator
 from exact.errors import ShoeError
 from exact.errors import SimulationError as SimulationError
@@ -442,7 +442,7 @@ def check_settings(shoes: int, seed: int, workers: int = 1, scheduler: str | Non
         if not isinstance(value, int) or isinstance(value, bool) or value < low or (
                 high is not None and value > high):
             bound = f"from {low:,} to {high:,}" if high is not None else f"at least {low}"
-            raise SimulationError(f"--{name} must be a whole number {bound}, got {value!r}")
+            raise SimulationError(f"--{name} must be a whole number {bound}, got {shown(value)}")
     if scheduler is not None:
         check_scheduler(scheduler)
 
@@ -457,7 +457,7 @@ def check_scheduler(address: str) -> None:
     Dask is imported: anything else is one error line, not a Dask traceback."""
     from urllib.parse import urlsplit
 
-    problem = f"--scheduler {address!r}: expected tcp://HOST:PORT"
+    problem = f"--scheduler {shown(address)}: expected tcp://HOST:PORT"
     try:
         parts = urlsplit(address)
         port = parts.port

@@ -13,14 +13,14 @@ import sys
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from exact.analysis.bet_analysis import ENGINES, analyze, game_bets
 from exact.cli.own_commands import own_command
 from exact.cli.shoe_options import options_shoe
 from exact.core.cards import Shoe
 from exact.core.files import OUTPUT_HELP, write_file
-from exact.core.parsing import number_option
+from exact.core.parsing import OneLineParser, number_option, shown, shown_all
 from exact.errors import ExactError, UsageError, one_line
 from exact.games import REGISTRY, game_ids, get_game
 from exact.model.bets import Bet, format_pays
@@ -31,23 +31,21 @@ from exact.render.output import json_text, to_csv, to_json, to_text
 EXIT_USAGE = 2
 
 
-class _Parser(argparse.ArgumentParser):
-    """A parser that refuses bad input as a :class:`UsageError`, and keeps what it is given to
-    parse: ``options`` (argparse name -> the option's longest flag, from the public arguments
-    of ``add_argument``, its groups' included) and ``commands`` (subcommand -> its parser), so
-    that a command's options are known without argparse's private lists."""
+class _Parser(OneLineParser):
+    """A parser that refuses bad input as a :class:`UsageError` of one short line (its base),
+    and keeps what it is given to parse: ``actions`` (argparse name -> the action
+    ``add_argument`` returned, its groups' included), ``options`` (argparse name -> the
+    option's longest flag) and ``commands`` (subcommand -> its parser), so that a command's
+    options are known without argparse's private lists."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self.options: dict[str, str] = {}  # (before argparse adds --help through add_argument)
+        self.actions: dict[str, argparse.Action] = {}  # (before argparse adds --help)
+        self.options: dict[str, str] = {}
         self.commands: dict[str, _Parser] = {}
         super().__init__(*args, **kwargs)
 
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
-
     def add_argument(self, *flags: Any, **kwargs: Any) -> Any:
-        self._keep(flags, kwargs)
-        return super().add_argument(*flags, **kwargs)
+        return self._keep(super().add_argument(*flags, **kwargs))
 
     def add_argument_group(self, *args: Any, **kwargs: Any) -> Any:
         return self._kept(super().add_argument_group(*args, **kwargs))
@@ -61,20 +59,16 @@ class _Parser(argparse.ArgumentParser):
         self.commands[name] = sub
         return sub
 
-    def _keep(self, flags: Sequence[str], kwargs: dict[str, Any]) -> None:
-        # argparse's documented naming: dest=, else a positional's name, else the first long
-        # flag (else the first flag) without its dashes, inner dashes as underscores
-        longs = [flag for flag in flags if flag.startswith("--")]
-        named = longs[0] if longs else flags[0]
-        dest = kwargs.get("dest") or named.lstrip("-").replace("-", "_")
-        self.options[dest] = max(flags, key=len)
+    def _keep(self, action: argparse.Action) -> argparse.Action:
+        self.actions[action.dest] = action
+        self.options[action.dest] = max(action.option_strings or [action.dest], key=len)
+        return action
 
     def _kept(self, group: Any) -> Any:
         add = group.add_argument
 
         def add_argument(*flags: Any, **kwargs: Any) -> Any:
-            self._keep(flags, kwargs)
-            return add(*flags, **kwargs)
+            return self._keep(add(*flags, **kwargs))
 
         setattr(group, "add_argument", add_argument)  # noqa: B010 (an attribute of the group)
         return group
@@ -90,13 +84,13 @@ def _selected_bets(game: Game, args: argparse.Namespace) -> list[Bet]:
         known = {b.id: b for b in every}
         missing = [b for b in args.bet if b not in known]
         if missing:
-            raise ExactError(f"unknown bet(s) {', '.join(missing)}; see `list-bets {game.id}`")
+            raise ExactError(f"unknown bet(s) {shown_all(missing)}; see `list-bets {game.id}`")
         bets = [known[b] for b in args.bet]
     elif args.group and not args.all:
         groups = {b.group for b in shipped}
         unknown = sorted(set(args.group) - groups)
         if unknown:
-            raise ExactError(f"unknown bet group(s) {', '.join(unknown)}; "
+            raise ExactError(f"unknown bet group(s) {shown_all(unknown)}; "
                              f"known: {', '.join(sorted(groups))}")
         bets = [b for b in shipped if b.group in args.group] + own
     else:
@@ -104,10 +98,10 @@ def _selected_bets(game: Game, args: argparse.Namespace) -> list[Bet]:
     for choice in args.paytable or ():
         bet_id, sep, name = choice.partition("=")
         if not sep:
-            raise ExactError(f"--paytable {choice!r}: expected BET=PAYTABLE")
+            raise ExactError(f"--paytable {shown(choice)}: expected BET=PAYTABLE")
         positions = [i for i, b in enumerate(bets) if b.id == bet_id]
         if not positions:
-            raise ExactError(f"--paytable {choice!r}: no bet {bet_id!r} in this analysis")
+            raise ExactError(f"--paytable {shown(choice)}: no bet {shown(bet_id)} in this analysis")
         bets[positions[0]] = bets[positions[0]].with_paytable(name)
     return bets
 
@@ -160,7 +154,7 @@ def _design(args: argparse.Namespace) -> str:
     shoe = options_shoe(args)
     bets = {b.id: b for b in _with_tables(game, shoe, game_bets(game, args.bets or ()), args)}
     if args.bet not in bets:
-        raise ExactError(f"unknown bet {args.bet!r}; see `list-bets {game.id}`")
+        raise ExactError(f"unknown bet {shown(args.bet)}; see `list-bets {game.id}`")
     analysis = analyze(game, shoe, [bets[args.bet]], engine=args.engine)
     tiers = [t for item in args.solve_for for t in item.split(",") if t.strip()]
     design = solve_pays(analysis.bets[args.bet], tiers, parse_edge(args.target_edge),
@@ -275,6 +269,7 @@ def _features(args: argparse.Namespace) -> str:
     game = get_game(args.game)
     if not isinstance(game, BetGame):
         return _no_bet_table(game, "round features for bet conditions")
+    game_bets(game, args.bets or ())  # a --bets file is checked (its conditions name features)
     lines = []
     for feature in game.features.values():
         kind = " or ".join(dict.fromkeys(_TYPE_NAMES.get(t, t.__name__) for t in feature.types))

@@ -39,7 +39,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from exact.core.parsing import check_keys, load_toml, shown
+from exact.core.parsing import check_keys, load_toml, shown, shown_path
 from exact.games.century21.rules import Rules
 from exact.games.century21.table import CircleWager, TableHand, settle_table
 from exact.model.settlement import SettlementError, positive_amount, settlement_json
@@ -94,12 +94,14 @@ def _amount(where: str, value: object) -> Fraction:
     if isinstance(value, bool) or not isinstance(value, int | str):
         raise SettlementError(f"{where}: amount {_quoted(value)} must be an integer or a "
                               "string such as \"12.5\"")
-    return positive_amount(where, str(value), repr(value))
+    return positive_amount(where, str(value), _quoted(value))
 
 
 def _seat_number(where: str, value: object) -> int:
     # ASCII digits only: str.isdigit() holds for '²' (which int() refuses) and for '３'
-    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+    # (and a few of them: int() refuses thousands of digits, and no seat has more than two)
+    if (isinstance(value, str) and value.strip().isascii() and value.strip().isdigit()
+            and len(value.strip()) <= 4):
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SEAT:
         raise SettlementError(f"{where}: seat {_quoted(value)} is not a seat number "
@@ -125,16 +127,17 @@ def read_table_file(path: Path) -> dict[str, Any]:
         with path.open("rb") as stream:
             raw = stream.read(MAX_FILE_BYTES + 1)
     except OSError as error:
-        raise SettlementError(f"{path}: cannot read: {error.strerror or error}") from None
+        raise SettlementError(f"{shown_path(path)}: cannot read: "
+                              f"{error.strerror or error}") from None
     if len(raw) > MAX_FILE_BYTES:
-        raise SettlementError(f"{path}: a table file is at most {MAX_FILE_BYTES} bytes")
+        raise SettlementError(f"{shown_path(path)}: a table file is at most {MAX_FILE_BYTES} bytes")
     try:
         # load_toml: an integer of thousands of digits or nesting too deep is a TOML error
         # too; utf-8-sig: a byte-order mark is dropped, as from every other user file
         data = load_toml(raw.decode("utf-8-sig"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise SettlementError(f"{path}: not a TOML table file: {error}") from None
-    return hand_from_mapping(data, str(path))
+        raise SettlementError(f"{shown_path(path)}: not a TOML table file: {error}") from None
+    return hand_from_mapping(data, shown_path(path))
 
 
 def hand_from_mapping(data: Mapping[str, Any], source: str) -> dict[str, Any]:
@@ -205,19 +208,21 @@ def hand_from_options(args: argparse.Namespace) -> dict[str, Any]:
     for item in args.seat:
         seat, sep, cards = item.partition("=")
         if not sep:
-            raise SettlementError(f"--seat {item!r}: expected SEAT=CARDS")
-        number = _seat_number(f"--seat {item!r}", seat)
+            raise SettlementError(f"--seat {shown(item)}: expected SEAT=CARDS")
+        number = _seat_number(f"--seat {shown(item)}", seat)
         if number in seats:
-            raise SettlementError(f"--seat {item!r}: seat {number} given twice")
+            raise SettlementError(f"--seat {shown(item)}: seat {number} given twice")
         seats[number] = cards
     wagers = []
     for item in args.wager:
         where, sep, amount = item.partition("=")
         seat, dot, circle = where.partition(".")
         if not sep or not dot or circle.strip() not in ("1", "2", "3"):
-            raise SettlementError(f"--wager {item!r}: expected SEAT.CIRCLE=AMOUNT, e.g. 3.1=100")
-        wagers.append(CircleWager(_seat_number(f"--wager {item!r}", seat), int(circle),
-                                  _amount(f"--wager {item!r}", amount)))
+            raise SettlementError(f"--wager {shown(item)}: expected SEAT.CIRCLE=AMOUNT, "
+                                  "e.g. 3.1=100")
+        named = f"--wager {shown(item)}"
+        wagers.append(CircleWager(_seat_number(named, seat), int(circle),
+                                  _amount(named, amount)))
     return {"dealer": args.dealer, "dealer_wager": _amount("--dealer-wager", args.dealer_wager),
             "dice": None if args.dice is None else _seat_number("--dice", args.dice),
             "dealer_free_collection": False, "table": 1, "action": None,

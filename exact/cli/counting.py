@@ -43,6 +43,7 @@ from exact.core.parsing import (
     read_standard_input,
     read_user_file,
     shown,
+    shown_all,
 )
 from exact.core.progress import Tracker
 from exact.engines.batch import BetEvaluator, supported_bets
@@ -68,7 +69,7 @@ def _bets(game: Game, args: argparse.Namespace) -> list[Bet]:
         known = {b.id: b for b in bets}
         missing = [b for b in args.bet if b not in known]
         if missing:
-            raise ExactError(f"unknown bet(s) {', '.join(missing)}; see `list-bets {game.id}`")
+            raise ExactError(f"unknown bet(s) {shown_all(missing)}; see `list-bets {game.id}`")
         return [known[b] for b in args.bet]
     # The default set is every bet the batch evaluator serves: the card-level bets by
     # factorised counting; only in a game without card positions is such a bet beyond it,
@@ -130,7 +131,7 @@ def _counts(play: ShoePlay, args: argparse.Namespace
     triggers = _parse_triggers(args.trigger)
     unknown = set(triggers) - set(play.names)
     if unknown:
-        raise CountError(f"--trigger for unknown bet(s) {', '.join(sorted(unknown))}")
+        raise CountError(f"--trigger for unknown bet(s) {shown_all(sorted(unknown))}")
     table = play.removal()
     tags = {}
     for wager in play.names:

@@ -33,6 +33,7 @@ from fractions import Fraction
 from typing import Any, cast
 
 from exact.core.cards import Card, parse_cards
+from exact.core.parsing import shown, shown_all
 from exact.errors import ExactError
 from exact.games import get_game
 from exact.games.punto_banco import PuntoRecord
@@ -115,18 +116,18 @@ def parse_wagers(items: Sequence[str], paytables: Sequence[str]) -> list[Wager]:
     for item in paytables:
         bet, sep, name = item.partition("=")
         if not sep or not bet.strip() or not name.strip():
-            raise SettlementError(f"--paytable {item!r}: expected BET=NAME")
+            raise SettlementError(f"--paytable {shown(item)}: expected BET=NAME")
         chosen[bet.strip()] = name.strip()
     wagers = []
     for item in items:
         bet, sep, amount = item.partition("=")
         if not sep or not bet.strip():
-            raise SettlementError(f"--wager {item!r}: expected BET=AMOUNT")
-        wagers.append(Wager(bet.strip(), positive_amount(f"--wager {item!r}", amount),
+            raise SettlementError(f"--wager {shown(item)}: expected BET=AMOUNT")
+        wagers.append(Wager(bet.strip(), positive_amount(f"--wager {shown(item)}", amount),
                             chosen.get(bet.strip())))
     unused = sorted(set(chosen) - {wager.bet for wager in wagers})
     if unused:
-        raise SettlementError(f"--paytable for {', '.join(unused)}: no --wager on it")
+        raise SettlementError(f"--paytable for {shown_all(unused)}: no --wager on it")
     return wagers
 
 

@@ -144,7 +144,7 @@ class Shoe:
             raise ShoeError(f"a shoe needs {len(CARDS)} counts, got {len(self.counts)}")
         for card, count in zip(CARDS, self.counts, strict=True):
             if not isinstance(count, int) or isinstance(count, bool):
-                raise ShoeError(f"count of {card} must be an integer, got {count!r}")
+                raise ShoeError(f"count of {card} must be an integer, got {shown(count)}")
             if count < 0:
                 raise ShoeError(f"count of {card} is negative ({count})")
         if sum(self.counts) > MAX_CARDS:
@@ -176,7 +176,7 @@ class Shoe:
         for text, count in counts.items():
             card = Card.parse(text)
             if not isinstance(count, int) or isinstance(count, bool):
-                raise ShoeError(f"count of {text} must be an integer, got {count!r}")
+                raise ShoeError(f"count of {text} must be an integer, got {shown(count)}")
             if count < 0:
                 raise ShoeError(f"count of {text} is negative ({count})")
             if card.is_joker or card.suit is not None:

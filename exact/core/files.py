@@ -40,6 +40,7 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
+from exact.core.parsing import shown_path as shown
 from exact.errors import OutputError as OutputError
 
 OUTPUT_HELP = ("write to FILE instead of standard output, whole or not at all (a symbolic link "
@@ -48,18 +49,6 @@ OUTPUT_HELP = ("write to FILE instead of standard output, whole or not at all (a
 _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO"),
           (stat.S_ISSOCK, "a socket"))
-
-
-def shown(path: str | os.PathLike[str]) -> str:
-    """A path as one line of text: control characters (a newline in a name) are escaped.
-
-    >>> shown("a\\nb.txt")
-    "'a\\\\nb.txt'"
-    >>> shown("out.json")
-    'out.json'
-    """
-    text = os.fspath(path)
-    return repr(text) if not text.isprintable() else text
 
 
 def _kind(mode: int) -> str:

@@ -34,17 +34,18 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import re
 import sys
 import tomllib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NoReturn
 
-from exact.errors import ExactError, InputError
+from exact.errors import ExactError, InputError, UsageError
 
 MAX_DIGITS = 60
 """Most digits in one number as written (numerator, denominator, decimals and exponent)."""
@@ -151,6 +152,26 @@ def shown(text: object, limit: int = 40) -> str:
         return f"a {_int_digits(text)}-digit integer"
     result = repr(text) if not isinstance(text, Decimal) else repr(str(text))
     return result if len(result) <= limit + 2 else result[:limit] + "…"
+
+
+PATH_SHOWN = 160
+"""Most characters of a file name an error message quotes (a real path is rarely longer; a
+hostile one can be 100,000 characters, refused by the system as too long)."""
+
+
+def shown_path(path: str | os.PathLike[str]) -> str:
+    """A file name as one short line of text: as given when it is printable and not too long,
+    else quoted with its control characters escaped (a newline in a name), and cut short.
+
+    >>> shown_path("out.json"), shown_path("a\\nb.txt")
+    ('out.json', "'a\\\\nb.txt'")
+    >>> shown_path("/" * 1000).endswith("…' (1000 characters)"), len(shown_path("/" * 1000))
+    (True, 177)
+    """
+    text = os.fspath(path)
+    if len(text) > PATH_SHOWN:
+        return shown(text, PATH_SHOWN)
+    return repr(text) if not text.isprintable() else text
 
 
 def _int_digits(value: int) -> int:
@@ -319,6 +340,46 @@ def number_option(quantity: str, name: str) -> Callable[[str], int | Fraction]:
     return read
 
 
+MAX_USAGE_MESSAGE = 200
+"""Characters of an argparse refusal that quotes an argument whole (others are rewritten)."""
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argparse parser whose refusals are one short :class:`UsageError` line: argparse's
+    own quote the user's arguments whole (a 100,000-character value, 100,000 characters
+    back) and its choices as Python reprs.
+
+    >>> parser = OneLineParser(prog="x")
+    >>> _ = parser.add_argument("--mode", choices=("fast", "exact"))
+    >>> parser.parse_args(["--mode", "slow"])
+    Traceback (most recent call last):
+    ...
+    exact.errors.UsageError: argument --mode: invalid choice 'slow'; choose from fast, exact
+    """
+
+    def error(self, message: str) -> NoReturn:
+        # argparse's refusals not rewritten below (an ambiguous abbreviation, a value given to
+        # a flag: `--b=VALUE`, `--all=VALUE`) are cut short
+        if len(message) > MAX_USAGE_MESSAGE:
+            message = message[:MAX_USAGE_MESSAGE] + "…"
+        raise UsageError(message)
+
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
+        # argparse's own refusal of stray arguments quotes them all, whole
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:
+            self.error(f"unrecognized arguments: {shown_all(extra)}")
+        return parsed
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        # argparse's refusal of a value outside choices= (an option's, or the command's) quotes
+        # the value whole and the choices as reprs; argparse has no public hook for it
+        choices = action.choices
+        if choices is not None and value not in choices:
+            raise argparse.ArgumentError(action, f"invalid choice {shown(value)}; choose from "
+                                                 f"{', '.join(map(str, choices))}")
+
+
 def burn_option(text: str) -> str:
     """``simulate --burn``: ``first-card``, ``none`` or a number of cards (as its digits).
 
@@ -351,9 +412,20 @@ def check_keys(table: Mapping[Any, object], known: Iterable[str], where: str,
     unknown = sorted((key for key in table if key not in allowed), key=str)
     if not unknown:
         return
-    named = ", ".join(shown(key) for key in unknown[:MAX_KEYS_SHOWN])
-    more = f" and {len(unknown) - MAX_KEYS_SHOWN} more" if len(unknown) > MAX_KEYS_SHOWN else ""
-    raise error(f"{where}: unknown {what}(s) {named}{more}; known: {', '.join(sorted(allowed))}")
+    raise error(f"{where}: unknown {what}(s) {shown_all(unknown)}; "
+                f"known: {', '.join(sorted(allowed))}")
+
+
+def shown_all(items: Sequence[object]) -> str:
+    """The first :data:`MAX_KEYS_SHOWN` of ``items``, each by :func:`shown`, the rest counted:
+    a refusal naming every bad value of a user (a million of them) stays one short line.
+
+    >>> shown_all(["a", "b" * 50, "c", "d", "e", "f", "g"])
+    "'a', 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb…' (50 characters), 'c', 'd', 'e' and 2 more"
+    """
+    more = len(items) - MAX_KEYS_SHOWN
+    return ", ".join(shown(item) for item in items[:MAX_KEYS_SHOWN]) + (
+        f" and {more} more" if more > 0 else "")
 
 
 def read_user_file(path: Path | str, what: str, error: type[Exception] = InputError) -> str:
@@ -368,9 +440,9 @@ def read_user_file(path: Path | str, what: str, error: type[Exception] = InputEr
     """
     try:
         with open(path, "rb") as stream:
-            return _decoded(stream, f"{path}: cannot read {what}", error)
+            return _decoded(stream, f"{shown_path(path)}: cannot read {what}", error)
     except OSError as failure:
-        raise error(f"{path}: cannot read {what}: "
+        raise error(f"{shown_path(path)}: cannot read {what}: "
                     f"{failure.strerror or failure}") from None
 
 

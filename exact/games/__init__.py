@@ -21,6 +21,7 @@ from functools import cache
 from importlib import import_module
 from typing import TypeVar
 
+from exact.core.parsing import shown
 from exact.errors import UnknownGameError as UnknownGameError
 from exact.model.game import Game
 
@@ -97,7 +98,8 @@ def get_game(game_id: str, **options: object) -> Game:
     if game_id not in REGISTRY:
         discover()
     if game_id not in REGISTRY:
-        raise UnknownGameError(f"unknown game {game_id!r}; known: {', '.join(sorted(REGISTRY))}")
+        raise UnknownGameError(f"unknown game {shown(game_id)}; "
+                               f"known: {', '.join(sorted(REGISTRY))}")
     module, name = REGISTRY[game_id]
     game_class = _CLASSES.get(game_id) or getattr(import_module(module), name)
     game: Game = game_class(**options)

@@ -40,7 +40,7 @@ from typing import ClassVar, Literal, get_args
 
 from exact import DATA as PACKAGE_DATA
 from exact.core.enumerator import Record, falling
-from exact.core.parsing import check_keys
+from exact.core.parsing import check_keys, shown
 from exact.engines.strategy_games import (
     Equilibria,
     Equilibrium,
@@ -170,25 +170,25 @@ class Rules:
 def _totals(values: object) -> frozenset[int]:
     if not isinstance(values, list) or not all(isinstance(v, int) and not isinstance(v, bool)
                                                and 0 <= v <= 9 for v in values):
-        raise RuleError(f"expected a list of totals 0-9, got {values!r}")
+        raise RuleError(f"expected a list of totals 0-9, got {shown(values)}")
     return frozenset(values)
 
 
 def _table(value: object, name: str) -> Mapping[str, object]:
     if not isinstance(value, Mapping):
-        raise RuleError(f"{name} must be a table, got {value!r}")
+        raise RuleError(f"{name} must be a table, got {shown(value)}")
     return value
 
 
 def _flag(value: object) -> bool:
     if not isinstance(value, bool):  # bool("false") is True
-        raise RuleError(f"expected true or false, got {value!r}")
+        raise RuleError(f"expected true or false, got {shown(value)}")
     return value
 
 
 def _integer(value: object) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise RuleError(f"expected an integer, got {value!r}")
+        raise RuleError(f"expected an integer, got {shown(value)}")
     return value
 
 
@@ -202,13 +202,13 @@ def parse_commission(text: str) -> Fraction:
     # a plain decimal, percentage or ratio of short integers: no exponent (1e999999 would
     # build a huge integer), so parsing stays instant whatever a file or command line says
     if not COMMISSION_TEXT.fullmatch(text):
-        raise RuleError(f"commission {text[:40]!r} is not a number like 0.05, 5% or 1/20")
+        raise RuleError(f"commission {shown(text)} is not a number like 0.05, 5% or 1/20")
     try:
         value = Fraction(text[:-1]) / 100 if text.endswith("%") else Fraction(text)
     except (ValueError, ZeroDivisionError):
-        raise RuleError(f"commission {text!r} is not a number like 0.05, 5% or 1/20") from None
+        raise RuleError(f"commission {shown(text)} is not a number like 0.05, 5% or 1/20") from None
     if not 0 <= value <= Fraction(1, 10):
-        raise RuleError(f"commission {text!r} is outside 0 to 1/10")
+        raise RuleError(f"commission {shown(text)} is outside 0 to 1/10")
     return value
 
 
@@ -232,7 +232,7 @@ def banker_set(information: str, first: int, second: int, third: int | None) -> 
 def sequence_form(rules: Rules, decks: int | None, information: str) -> SequenceForm:
     """The game of ``rules`` on a full ``decks``-deck shoe (None: with replacement)."""
     if information not in INFORMATION:
-        raise StrategyError(f"unknown information model {information!r}; known: "
+        raise StrategyError(f"unknown information model {shown(information)}; known: "
                             f"{', '.join(INFORMATION)}")
     if decks is not None and not 1 <= decks <= MAX_DECKS:
         raise StrategyError(f"--decks {decks}: choose 1 to {MAX_DECKS} decks")
@@ -493,7 +493,7 @@ def analyze(rules: Rules, decks: int | None, information: str, strategy: str) ->
     Banker's tableau), dealer-best (the Banker's best response to the Player's House Way) or
     equilibrium (zero-sum: the LP path; with a commission: exact Nash enumeration)."""
     if strategy not in STRATEGIES:
-        raise StrategyError(f"unknown strategy {strategy!r}; known: {', '.join(STRATEGIES)}")
+        raise StrategyError(f"unknown strategy {shown(strategy)}; known: {', '.join(STRATEGIES)}")
     game = sequence_form(rules, decks, information)
     defaults = (_house_player(rules), _house_banker(rules))
     player, banker = house_way(rules, game)

@@ -36,7 +36,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from exact.core.enumerator import RecordT
-from exact.core.parsing import check_keys, load_toml, parse_number, read_user_file, shown
+from exact.core.parsing import (
+    check_keys,
+    load_toml,
+    parse_number,
+    read_user_file,
+    shown,
+    shown_all,
+    shown_path,
+)
 from exact.errors import BetFileError, BetFileInputError
 from exact.model.expressions import EvaluationError, Expression, ExpressionError
 from exact.model.features import Feature
@@ -161,9 +169,9 @@ class Bet:
         """
         event = self.events[index]
         text = event.condition.text if event.condition is not None else ""
-        shown = repr(text) if len(text) <= 200 else repr(text[:200]) + "..."
-        return BetFileError(f"{self.source}: bet {self.id!r}, event {event.name!r}: "
-                            f"cannot evaluate {shown}: {error}")
+        quoted = repr(text) if len(text) <= 200 else repr(text[:200]) + "..."
+        return BetFileError(f"{self.source}: bet {shown(self.id)}, event {shown(event.name)}: "
+                            f"cannot evaluate {quoted}: {error}")
 
     @property
     def paytables(self) -> list[str]:
@@ -183,7 +191,7 @@ class Bet:
         if name == self.paytable:
             return self
         if name not in self.alternatives:
-            raise BetFileError(f"bet {self.id!r} has no paytable {name!r}; "
+            raise BetFileError(f"bet {shown(self.id)} has no paytable {shown(name)}; "
                                f"known: {', '.join(self.paytables)}")
         table = self.alternatives[name]
         events = tuple(replace(e, pays=table.get(e.name, e.pays)) for e in self.events)
@@ -197,7 +205,7 @@ def load_bets(source: Path | str, features: Iterable[str] | Mapping[str, Feature
     """Read and validate the bets of a TOML file against a game's feature names; given the
     features themselves (a game's ``features``), conditions are type-checked against the
     types their values declare (``winner + 1`` is refused when loaded)."""
-    label = str(source)
+    label = shown_path(source)
     raw = text if text is not None else read_user_file(source, "bet file", BetFileError)
     try:
         data = load_toml(raw)
@@ -216,7 +224,7 @@ def load_bets(source: Path | str, features: Iterable[str] | Mapping[str, Feature
     for position, entry in enumerate(entries, 1):
         bet = _bet(label, position, entry, known, types)
         if any(b.id == bet.id for b in bets):
-            raise BetFileError(f"{label}: bet {bet.id!r}: duplicate id")
+            raise BetFileError(f"{label}: bet {shown(bet.id)}: duplicate id")
         bets.append(bet)
     return bets
 
@@ -235,7 +243,8 @@ def _bet(label: str, position: int, entry: object, known: frozenset[str],
     names = [e.name for e in events]
     otherwise = str(entry.get("otherwise", "Loses"))
     if len(set(names + [otherwise])) != len(names) + 1:
-        raise BetFileError(f"{where}: event names must be distinct (otherwise = {otherwise!r})")
+        raise BetFileError(f"{where}: event names must be distinct "
+                           f"(otherwise = {shown(otherwise)})")
     events.append(Event(otherwise, None, LOSE))
     alternatives = {}
     paytables = entry.get("paytables", {})
@@ -244,13 +253,14 @@ def _bet(label: str, position: int, entry: object, known: frozenset[str],
                            f"([bet.paytables.NAME]), not {type(paytables).__name__}")
     for table_name, table in paytables.items():
         if not isinstance(table, dict):
-            raise BetFileError(f"{where}: paytable {table_name!r} must map event names to pays")
+            raise BetFileError(f"{where}: paytable {shown(table_name)} must map event names "
+                               "to pays")
         missing = set(table) - set(names)
         if missing:
-            raise BetFileError(f"{where}: paytable {table_name!r} names unknown event(s) "
-                               f"{', '.join(sorted(missing))}")
+            raise BetFileError(f"{where}: paytable {shown(table_name)} names unknown event(s) "
+                               f"{shown_all(sorted(missing))}")
         alternatives[str(table_name)] = {
-            k: parse_pays(v, f"{where}: paytable {table_name!r}: pays of {k!r}")
+            k: parse_pays(v, f"{where}: paytable {shown(table_name)}: pays of {shown(k)}")
             for k, v in table.items()}
     return Bet(id=bet_id, name=str(entry.get("name", bet_id)), events=tuple(events),
                paytable=str(entry.get("paytable", "standard")), alternatives=alternatives,
@@ -278,7 +288,7 @@ def _event(where: str, raw: object, known: frozenset[str],
                            f"at least the pays ({pays}): pays = gross less commission")
     unknown = sorted(condition.names - known)
     if unknown:
-        raise BetFileError(f"{where}: unknown feature(s) {', '.join(unknown)}")
+        raise BetFileError(f"{where}: unknown feature(s) {shown_all(unknown)}")
     return Event(name, condition, pays, gross)
 
 
@@ -298,7 +308,7 @@ def _bet_at_error(raw: str, message: str) -> str:
             bet_id = ""
         elif bet_id == "" and (match := re.match(r"""id\s*=\s*["']([^"']+)["']""", stripped)):
             bet_id = match.group(1)
-    return f"bet {bet_id!r}: " if bet_id else ""
+    return f"bet {shown(bet_id)}: " if bet_id else ""
 
 
 @lru_cache(maxsize=64)
@@ -317,7 +327,7 @@ def game_bets(game: Game[Any], bet_files: Iterable[Path | str] = ()) -> list[Bet
         for bet in loaded:
             earlier = next((b for b in bets if b.id == bet.id), None)
             if earlier is not None:
-                raise BetFileError(f"{path}: bet {bet.id!r}: duplicate id (already defined "
+                raise BetFileError(f"{path}: bet {shown(bet.id)}: duplicate id (already defined "
                                    f"in {earlier.source})")
             bets.append(bet)
     return bets
@@ -363,7 +373,7 @@ def settle_records(game: Game[RecordT], bets: Sequence[Bet], records: Sequence[R
             values, column = columns[name]
             radix *= len(values)
             if radix >= 2**62:  # the combined code would wrap in int64: never for real bets
-                raise BetFileError(f"{bet.source}: bet {bet.id!r}: combines too many "
+                raise BetFileError(f"{bet.source}: bet {shown(bet.id)}: combines too many "
                                    "feature values")
             key = key * len(values) + column
         _, first, inverse = np.unique(key, return_index=True, return_inverse=True)

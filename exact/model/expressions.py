@@ -59,6 +59,7 @@ from fractions import Fraction
 from functools import reduce
 from typing import TYPE_CHECKING, Any
 
+from exact.core.parsing import shown
 from exact.errors import EvaluationError as EvaluationError
 from exact.errors import ExpressionError as ExpressionError
 
@@ -425,9 +426,9 @@ def _constant(value: object) -> Kind:
     if value is None:
         return _NONE
     if isinstance(value, float):
-        raise ExpressionError(f"floating-point number {value!r} is not allowed: write an exact "
-                              "number as an integer or a fraction a / b")
-    raise ExpressionError(f"constant {value!r} is not allowed")
+        raise ExpressionError(f"floating-point number {shown(value)} is not allowed: write an "
+                              "exact number as an integer or a fraction a / b")
+    raise ExpressionError(f"constant {shown(value)} is not allowed")
 
 
 def _operator_name(op: ast.AST) -> str:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Generic
 
 from exact.core.cards import Card, Shoe
 from exact.core.enumerator import Deal, Distribution, RecordT, enumerate_rounds
-from exact.core.parsing import load_toml, read_user_file
+from exact.core.parsing import load_toml, read_user_file, shown, shown_path
 from exact.errors import BetFileError, RuleError
 from exact.model.features import Feature, Needs
 
@@ -63,7 +63,7 @@ class Game(Generic[RecordT]):
         needs = Needs()
         for name in feature_names:
             if name not in self.features:
-                raise BetFileError(f"unknown feature {name!r} for {self.id}")
+                raise BetFileError(f"unknown feature {shown(name)} for {self.id}")
             needs = needs | self.features[name].needs
         return needs
 
@@ -81,7 +81,7 @@ def read_rule_file(path: Path) -> dict[str, object]:
     try:
         return load_toml(text)
     except tomllib.TOMLDecodeError as error:
-        raise RuleError(f"{path}: cannot read rules: {error}") from None
+        raise RuleError(f"{shown_path(path)}: cannot read rules: {error}") from None
 
 
 def compiled_key(game: Game[Any], needs: Needs) -> list[str]:

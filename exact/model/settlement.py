@@ -59,7 +59,8 @@ class Wager:
         amount = parse_number(self.amount, "bet", f"wager on {shown(self.bet)}: amount",
                               SettlementInputError)
         if amount <= 0:
-            raise SettlementError(f"wager on {self.bet!r}: amount must be positive, got {amount}")
+            raise SettlementError(f"wager on {shown(self.bet)}: amount must be positive, "
+                                  f"got {amount}")
         object.__setattr__(self, "amount", amount)
 
 
@@ -164,7 +165,7 @@ def positive_amount(where: str, text: str, named: str | None = None) -> Fraction
     exact.errors.SettlementError: --wager: amount '1e9' is not a positive number
     """
     cleaned = text.strip()
-    named = repr(cleaned) if named is None else named
+    named = shown(cleaned) if named is None else named
     if not cleaned or len(cleaned) > 40 or any(c not in "0123456789./" for c in cleaned):
         raise SettlementError(f"{where}: amount {named} is not a positive number")
     try:
@@ -187,7 +188,7 @@ def settle_round(game: Game[RecordT], cards: str | Sequence[Card], wagers: Itera
     settlements = []
     for wager in wagers:
         if wager.bet not in known:
-            raise SettlementError(f"no bet {wager.bet!r} in {game.id}")
+            raise SettlementError(f"no bet {shown(wager.bet)} in {game.id}")
         bet = known[wager.bet]
         if wager.paytable:
             bet = bet.with_paytable(wager.paytable)
@@ -220,13 +221,14 @@ NINES takes them only beside a wager on Player, Banker or Tie
     seen: set[tuple[str, str | None]] = set()
     for wager in wagers:
         if wager.bet not in bets:
-            raise SettlementError(f"no bet {wager.bet!r} in {game.id}; see `list-bets "
+            raise SettlementError(f"no bet {shown(wager.bet)} in {game.id}; see `list-bets "
                                   f"{game.id}`")
         if wager.paytable and wager.paytable not in bets[wager.bet].paytables:
-            raise SettlementError(f"bet {wager.bet!r} has no paytable {wager.paytable!r}; "
+            raise SettlementError(f"bet {shown(wager.bet)} has no paytable "
+                                  f"{shown(wager.paytable)}; "
                                   f"known: {', '.join(bets[wager.bet].paytables)}")
         if (wager.bet, wager.paytable) in seen:
-            raise SettlementError(f"two wagers on {wager.bet!r}: give one, with the total")
+            raise SettlementError(f"two wagers on {shown(wager.bet)}: give one, with the total")
         seen.add((wager.bet, wager.paytable))
     needing = game.needs_main_wager if isinstance(game, MainWager) else frozenset()
     if any(bets[w.bet].group in needing for w in wagers) and not any(
@@ -251,7 +253,7 @@ def _money(value: Fraction) -> str:
 
 def _reason(bet: Bet, event: Event, amount: Fraction, deciding: Mapping[str, object]) -> str:
     """Why a wager settled as it did: the event, the features that decided it, the money."""
-    why = ", ".join(f"{name} = {value!r}" for name, value in deciding.items()
+    why = ", ".join(f"{name} = {shown(value)}" for name, value in deciding.items()
                     if event.condition is None or name in event.condition.names)
     head = f"{bet.name}: {event.name}" + (f" ({why})" if why else "")
     staked = f"{_money(amount)} staked"

@@ -29,6 +29,7 @@ from importlib.util import find_spec
 from pathlib import Path
 from types import ModuleType
 
+from exact.core.parsing import shown
 from exact.errors import ReportError as ReportError
 from exact.games import REGISTRY
 
@@ -44,7 +45,7 @@ def report_module_name(game_id: str) -> str:
     'exact.reports.punto_banco'
     """
     if game_id not in REGISTRY:
-        raise ReportError(f"unknown game {game_id!r}; known: {', '.join(sorted(REGISTRY))}")
+        raise ReportError(f"unknown game {shown(game_id)}; known: {', '.join(sorted(REGISTRY))}")
     return "exact.reports." + game_id.replace("-", "_")
 
 

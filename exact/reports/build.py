@@ -9,7 +9,6 @@ Layer: reports, above rendering; only the command line and the lab sit above it.
 
 from __future__ import annotations
 
-import argparse
 import shutil
 import sys
 import time
@@ -18,9 +17,9 @@ from pathlib import Path
 from typing import NoReturn
 
 from exact.core.files import write_file
-from exact.core.parsing import shown
+from exact.core.parsing import OneLineParser, shown
 from exact.core.progress import steps
-from exact.errors import ExactError, one_line
+from exact.errors import ExactError, UsageError, one_line
 from exact.games import get_game
 from exact.render.output import json_text
 from exact.reports import (
@@ -107,11 +106,14 @@ def check_game_ids(game_ids: list[str], templates: Path = TEMPLATES) -> None:
                               f"{', '.join(sorted(known))}")
 
 
-class _Parser(argparse.ArgumentParser):
-    """Usage errors as one line (as ``python -m exact``'s), not argparse's two."""
+class _Parser(OneLineParser):
+    """Usage errors as one short line (as ``python -m exact``'s), not argparse's two."""
 
     def error(self, message: str) -> NoReturn:
-        raise ReportError(f"usage error: {message} (see --help)")
+        try:
+            super().error(message)
+        except UsageError as error:
+            raise ReportError(f"usage error: {error} (see --help)") from None
 
 
 def _common_root(first: Path, second: Path) -> str:

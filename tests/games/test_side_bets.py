@@ -321,7 +321,7 @@ name = "Mine"
 
 
 @pytest.mark.parametrize(("text", "problem"), [
-    (GOOD.format(id="x", when="colour == 'red'", pays=1), "unknown feature(s) colour"),
+    (GOOD.format(id="x", when="colour == 'red'", pays=1), "unknown feature(s) 'colour'"),
     (GOOD.format(id="x", when="winner == ", pays=1), "syntax error"),
     (GOOD.format(id="x", when="winner == 'tie'", pays=-5), "is negative"),
     (GOOD.format(id="x", when="winner == 'tie'", pays='"lots"'), "is not a number"),

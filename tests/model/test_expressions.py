@@ -68,7 +68,7 @@ HOSTILE = {  # condition: what the one-line error says
     "1" * 30 + " > player_total": "more than 20 characters",
     "player_total < 1e999": "floating-point number inf",
     "player_total == 0.5": "floating-point number 0.5",
-    "player_total == nan": "unknown feature(s) nan",
+    "player_total == nan": "unknown feature(s) 'nan'",
     "(" * 1000 + "winner" + ")" * 1000: "at most 2,000",
     "(" * 30 + "winner" + ")" * 30: "brackets nested more than 20 deep",
     "winner == '" + "a" * 3000 + "'": "at most 2,000",

@@ -469,10 +469,15 @@ def option_value(argv: Sequence[str], *names: str) -> str | None:
     return found
 
 
+LONGEST_ERROR = 600
+"""Characters of the one error line: a refusal quotes a hostile value cut short (the case's
+file names are short, the values up to thousands of characters)."""
+
+
 def problems(case: Case, result: Result) -> list[str]:
     """Why ``result`` breaks the contract of issue 11 (empty: it keeps it).
 
-    Exit 0 or 2; on 2 exactly one line on standard error; never a traceback; on 0 with
+    Exit 0 or 2; on 2 exactly one short line on standard error; never a traceback; on 0 with
     ``--json``, the output (standard output or ``-o`` file) is strict JSON; nothing created
     beside the case's directory; no temporary file left in it; a failed run leaves no output
     file; within the time and memory limits."""
@@ -493,6 +498,8 @@ def problems(case: Case, result: Result) -> list[str]:
         lines = result.stderr.splitlines()
         if len(lines) != 1 or not result.stderr.endswith("\n") or not lines[0].strip():
             found.append(f"exit 2 with {len(lines)} lines on stderr (want exactly one)")
+        elif len(lines[0]) > LONGEST_ERROR:
+            found.append(f"an error line of {len(lines[0]):,} characters (a value echoed whole?)")
     output = option_value(case.argv, "-o", "--output")
     if result.status == 0 and "--json" in case.argv and case.module == "exact":
         text: str | None = result.stdout

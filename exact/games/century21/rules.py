@@ -110,7 +110,7 @@ class Rules:
 
     def __post_init__(self) -> None:
         if self.action not in ACTIONS:
-            raise RuleError(f"rule action: {', '.join(ACTIONS)}, got {self.action!r}")
+            raise RuleError(f"rule action: {', '.join(ACTIONS)}, got {shown(self.action)}")
         for name in ("decks", "jokers", "must_draw_max", "must_stand_min", "house_way_draw_max",
                      "dealer_house_way_draw_max"):
             value = getattr(self, name)
@@ -133,7 +133,7 @@ class Rules:
         pays = {}
         for total, pay in dict(self.win_pays_by_total).items():
             if total not in TOTALS:
-                raise RuleError(f"rule win_pays_by_total: {total!r} is not a total 0-9")
+                raise RuleError(f"rule win_pays_by_total: {shown(total)} is not a total 0-9")
             pays[total] = _positive(f"win_pays_by_total[{total}]", pay)
         object.__setattr__(self, "win_pays_by_total", pays)
         if not self.must_draw_max < self.must_stand_min <= 9:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from exact.core.parsing import shown
 from exact.engines.strategy_games import deviation_gains, zero_sum_equilibrium
 from exact.errors import SolveError as SolveError
 from exact.errors import StrategyError
@@ -65,5 +66,5 @@ def strategy_by_name(table: GameTable, name: str) -> tuple[Strategy, Strategy]:
     if name == "equilibrium":
         found = equilibrium(table)
         return found.player, found.dealer
-    raise StrategyError(f"unknown strategy {name!r}; known: house, best, dealer-best, "
+    raise StrategyError(f"unknown strategy {shown(name)}; known: house, best, dealer-best, "
                         "equilibrium")

@@ -235,7 +235,7 @@ def dice_order(seats: Sequence[int], dice_start: int | None) -> list[int]:
     if dice_start is None or not ordered:
         return ordered
     if isinstance(dice_start, bool) or not isinstance(dice_start, int) or dice_start < 1:
-        raise SettlementError(f"dice start {dice_start!r}: a seat number from 1")
+        raise SettlementError(f"dice start {shown(dice_start)}: a seat number from 1")
     first = next((i for i, seat in enumerate(ordered) if seat >= dice_start), 0)
     return ordered[first:] + ordered[:first]
 
