@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -26,6 +27,8 @@ from tests.support.optional import require_module
 
 typst = require_module("typst")
 pypdf = require_module("pypdf")
+
+from pypdf.generic import DecodedStreamObject, NameObject  # noqa: E402
 
 from exact.reports.build import build_report  # noqa: E402
 
@@ -57,13 +60,35 @@ def report(tmp_path_factory):
 
 _TEXTS: dict[str, str] = {}
 
+# A chart's page holds megabytes of path operators (the SVG's lines, and its text drawn as
+# outlines), which pypdf tokenizes one by one to find a few hundred characters of text: three
+# quarters of the reading time of a report. The text is read with them taken out first: the
+# path operators with their operands (m l c v y re), painting and clipping (f F f* B B* b b*
+# h S s n W W*), each a whole token (not the c of cm) outside strings (which are kept whole).
+# Neither draws nor places text; test_reading_without_paths_reads_the_same_text checks it.
+_NUMBER = rb"[-+]?(?:\d+\.?\d*|\.\d+)"
+_PATHS = re.compile(rb"(\((?:\\.|[^\\()])*\))|(?<![^\s\])>])(?:" + _NUMBER
+                    + rb"\s+)*(?:re|[mlcvy]|[fBb]\*?|[hSsnF]|W\*?)(?![^\s/\[\]<>()%])")
+_PATHS_WORTH_DROPPING = 200_000  # bytes of a page's content: below, the pass costs more
+
+
+def _page_text(page) -> str:
+    contents = page.get_contents()
+    if contents is not None:
+        data = contents.get_data()
+        if len(data) > _PATHS_WORTH_DROPPING:
+            kept = DecodedStreamObject()
+            kept.set_data(_PATHS.sub(lambda match: match[1] or b" ", data))
+            page[NameObject("/Contents")] = kept
+    return page.extract_text()
+
 
 def _text(pdf_path) -> str:
     """The PDF's text as pypdf extracts it (cached: extraction takes seconds)."""
     if str(pdf_path) not in _TEXTS:
         reader = pypdf.PdfReader(str(pdf_path))
         assert len(reader.pages) > 0
-        _TEXTS[str(pdf_path)] = "\n".join(page.extract_text() for page in reader.pages)
+        _TEXTS[str(pdf_path)] = "\n".join(_page_text(page) for page in reader.pages)
     return _TEXTS[str(pdf_path)]
 
 
@@ -313,6 +338,17 @@ def test_standard_report_lays_out_without_the_optional_sections(minis):
 
     punto_banco = PuntoBanco(bet_files=(DATA / "bets.toml",))
     assert grouped(analyze(punto_banco, Shoe.standard(2)).total) in text
+
+
+def test_reading_without_paths_reads_the_same_text(minis):
+    """The mini report's chart pages give pypdf the same text with their path operators
+    taken out as with them (_text reads the reports so; it reads smaller pages whole)."""
+    charts = [page for page in pypdf.PdfReader(str(minis[0])).pages
+              if len(page.get_contents().get_data()) > _PATHS_WORTH_DROPPING]
+    assert len(charts) >= 2  # the check meets the pages it is about
+    for page in charts:
+        whole = page.extract_text()
+        assert _page_text(page) == whole and whole.strip()
 
 
 def _same_files(first: Path, second: Path) -> list[str]:

@@ -12,6 +12,7 @@ also counts the imports inside functions, and runs without import-linter.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import tomllib
 from pathlib import Path
@@ -104,7 +105,11 @@ def _imports(module: str) -> dict[str, int]:
     return found
 
 
-GRAPH = {module: _imports(module) for module in MODULES}
+@functools.cache
+def graph() -> dict[str, dict[str, int]]:
+    """Every package module's imports (parsed when a test first asks, not when the file is
+    collected: every pytest worker collects this file, one runs its tests)."""
+    return {module: _imports(module) for module in MODULES}
 
 
 def _cycle(graph: dict[str, dict[str, int]]) -> list[str] | None:
@@ -145,8 +150,8 @@ def _layer(module: str) -> tuple[int, str] | None:
 
 def test_the_graph_is_read() -> None:
     # a reader that saw no imports, or no layers, would pass every test below
-    assert "exact.core.cards" in GRAPH["exact.core.enumerator"]
-    assert "exact.games.century21.game" in GRAPH["exact.games.century21.solve"]
+    assert "exact.core.cards" in graph()["exact.core.enumerator"]
+    assert "exact.games.century21.game" in graph()["exact.games.century21.solve"]
     assert _cycle({"a": {"b": 1}, "b": {"a": 2}}) == ["a", "b", "a"]
     assert _cycle({"a": {"b": 1}, "b": {}}) is None
     # a module named in a registry string, loaded by importlib.import_module
@@ -155,7 +160,7 @@ def test_the_graph_is_read() -> None:
 
 
 def test_no_import_cycle() -> None:
-    cycle = _cycle(GRAPH)
+    cycle = _cycle(graph())
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
 
 
@@ -167,7 +172,7 @@ def test_no_cycle_between_packages() -> None:
     # every import counts, those the layers contract ignores too (a layer exception may not
     # close a cycle: exact.model once imported exact.engines, which imports exact.model)
     packages: dict[str, dict[str, int]] = {}
-    for module, targets in GRAPH.items():
+    for module, targets in graph().items():
         edges = packages.setdefault(_package(module), {})
         for target, line in targets.items():
             if _package(target) != _package(module):
@@ -186,7 +191,7 @@ def test_every_import_goes_down_the_layers(module: str) -> None:
         assert module in OUTSIDE_LAYERS, f"{module} is in no layer of pyproject.toml"
         return
     wrong = {}
-    for target, line in GRAPH[module].items():
+    for target, line in graph()[module].items():
         target_place = _layer(target)
         if target_place is None or (module, target) in ALLOWED:
             continue
@@ -197,13 +202,13 @@ def test_every_import_goes_down_the_layers(module: str) -> None:
 
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith("exact.games")))
 def test_games_import_no_upper_layer(module: str) -> None:
-    upward = {target: line for target, line in GRAPH[module].items() if _within(target, UPPER)}
+    upward = {target: line for target, line in graph()[module].items() if _within(target, UPPER)}
     assert not upward, f"{module} imports {upward} (module: line)"
 
 
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if _within(m, LOWER)))
 def test_engines_import_no_game(module: str) -> None:
-    found = {target: line for target, line in GRAPH[module].items()
+    found = {target: line for target, line in graph()[module].items()
              if _within(target, ("exact.games", *UPPER))}
     assert not found, f"{module} imports {found} (module: line)"
 
