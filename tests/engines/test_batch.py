@@ -24,8 +24,8 @@ from exact.engines.compiled import (
 from exact.errors import CacheWarning, ShoeError
 from exact.model.features import Needs
 
-from tests.support.batch_helpers import direct_counts, random_depleted, small_shoes
-from tests.support.shoes import rank_shoes
+from tests.support.batch_helpers import direct_counts
+from tests.support.shoes import random_depleted, rank_shoes, small_shoes
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,8 @@ from exact.engines.staged import _falling_products
 from exact.games import get_game
 from exact.model.bets import load_bets
 
-from tests.support.batch_helpers import direct_counts, random_depleted, small_shoes
+from tests.support.batch_helpers import direct_counts
+from tests.support.shoes import random_depleted, small_shoes
 
 NINE_RANKS = (0, 7, 1, 6, 2, 5, 3, 4, 8, 9, 12)  # A-8, 2-7, 3-6, 4-5, 9 with T and K
 

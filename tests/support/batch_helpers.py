@@ -1,16 +1,14 @@
-"""Shared by the engine, batch-evaluator and simulation tests: the tracked bets, random shoes,
-event counts by the direct recursive enumerator (and by any engine, keyed like the reference
-twin's) to compare against, and the scale-out checks."""
+"""Shared by the engine, batch-evaluator and simulation tests: the tracked bets, event
+counts by the direct recursive enumerator (and by any engine, keyed like the reference
+twin's) to compare against, and the scale-out checks (random shoes: tests.support.shoes)."""
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 
-import numpy as np
-
 from exact.analysis.bet_analysis import game_bets
-from exact.core.cards import CARDS, Shoe
+from exact.core.cards import Shoe
 from exact.engines.compiled import compiled_for
 from exact.model.bets import Bet
 from exact.model.features import Needs
@@ -22,32 +20,6 @@ TRACKED = ("dragon-7", "panda-8", "egalite-7", "egalite-0")  # shipped side bets
 def tracked_bets(game: Game) -> list[Bet]:
     """The main bets and the tracked side bets of issue 7."""
     return [b for b in game_bets(game) if b.group == "main" or b.id in TRACKED]
-
-
-def random_depleted(generator: np.random.Generator, decks: int, keep: int) -> Shoe:
-    """``keep`` cards drawn at random (without replacement) from ``decks`` full decks."""
-    cards = generator.choice(np.repeat(np.arange(52), decks), size=keep, replace=False)
-    return Shoe(tuple(int(c) for c in np.bincount(cards, minlength=len(CARDS))))
-
-
-def small_shoes(generator: np.random.Generator, count: int, ranks: Sequence[int] = range(13),
-                suits: tuple[int, int] = (1, 1)) -> list[Shoe]:
-    """``count`` shoes of 6-12 cards of 2-5 ranks drawn from ``ranks`` (0 = ace ... 12 = king)
-    and ``suits[0]``-``suits[1]`` suits (0-3 = clubs, diamonds, hearts, spades).
-
-    The direct enumerator stays cheap on them, and so few cards exercise the weights of hands
-    a shoe cannot deal (a class drawn more often than it has cards).
-    """
-    shoes = []
-    for _ in range(count):
-        chosen = generator.choice(np.asarray(ranks), size=int(generator.integers(2, 6)),
-                                  replace=False)
-        suit_set = generator.choice(4, size=int(generator.integers(suits[0], suits[1] + 1)),
-                                    replace=False)
-        pool = (chosen[:, None] * 4 + suit_set[None, :]).ravel()
-        cards = generator.choice(pool, size=int(generator.integers(6, 13)))
-        shoes.append(Shoe(tuple(int(c) for c in np.bincount(cards, minlength=len(CARDS)))))
-    return shoes
 
 
 def needs_names(bets: Sequence[Bet]) -> list[str]:

@@ -1,5 +1,7 @@
-"""Hypothesis strategies for small random shoes, shared by the tests that compare an engine with
-the card-by-card reference twin (one module, so that every such test draws its shoes alike).
+"""Random shoes for the tests, in one module so that every test draws its shoes alike:
+hypothesis strategies for small shoes, shared by the tests that compare an engine with the
+card-by-card reference twin, and seeded numpy draws for the batch tests, which need many
+shoes at once (:func:`small_shoes`, :func:`random_depleted`).
 
 The shoes are small on purpose: the reference walks every ordered deal of six cards.
 """
@@ -8,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 from hypothesis import strategies as st
 
 from exact.core.cards import CARDS, Shoe
@@ -60,3 +63,29 @@ def pool_shoes(draw: st.DrawFn, pool: Sequence[int], largest: int = 13) -> Shoe:
     if sum(values) < 6:
         values[pool[0]] += 6 - sum(values)
     return Shoe(tuple(values))
+
+
+def random_depleted(generator: np.random.Generator, decks: int, keep: int) -> Shoe:
+    """``keep`` cards drawn at random (without replacement) from ``decks`` full decks."""
+    cards = generator.choice(np.repeat(np.arange(52), decks), size=keep, replace=False)
+    return Shoe(tuple(int(c) for c in np.bincount(cards, minlength=len(CARDS))))
+
+
+def small_shoes(generator: np.random.Generator, count: int, ranks: Sequence[int] = range(13),
+                suits: tuple[int, int] = (1, 1)) -> list[Shoe]:
+    """``count`` shoes of 6-12 cards of 2-5 ranks drawn from ``ranks`` (0 = ace ... 12 = king)
+    and ``suits[0]``-``suits[1]`` suits (0-3 = clubs, diamonds, hearts, spades).
+
+    The direct enumerator stays cheap on them, and so few cards exercise the weights of hands
+    a shoe cannot deal (a class drawn more often than it has cards).
+    """
+    shoes = []
+    for _ in range(count):
+        chosen = generator.choice(np.asarray(ranks), size=int(generator.integers(2, 6)),
+                                  replace=False)
+        suit_set = generator.choice(4, size=int(generator.integers(suits[0], suits[1] + 1)),
+                                    replace=False)
+        pool = (chosen[:, None] * 4 + suit_set[None, :]).ravel()
+        cards = generator.choice(pool, size=int(generator.integers(6, 13)))
+        shoes.append(Shoe(tuple(int(c) for c in np.bincount(cards, minlength=len(CARDS)))))
+    return shoes
