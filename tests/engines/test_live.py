@@ -26,32 +26,16 @@ from exact.core.cards import CARDS, Card, Shoe
 from exact.engines import live, staged
 from exact.engines.live import next_round
 from exact.games import get_game
-from exact.model.bets import load_bets
 from exact.reference.nine_and_nines import NINE_EVENTS, NINES_EVENTS, nine_tier, nines_tier
 from exact.reference.punto_banco import FEATURES, play
 
 PUNTO = get_game("punto-banco")
 NINES = get_game("nine-and-nines")
-CARD_LEVEL = Path(__file__).parents[1] / "data" / "card_level_bets.toml"
-# the shipped bets on two fixed groups read both hands alike: these tell the Player's from the
-# Banker's (a known card in the wrong group would show)
-LOPSIDED = load_bets("lopsided.toml", PUNTO.features, text="""
-[[bet]]
-id = "player-perfect-banker-none"
-name = "Player perfect pair, Banker no pair"
-[[bet.event]]
-name = "Yes"
-when = "player_pair == 'perfect' and banker_pair == 'none'"
-pays = 20
-[[bet]]
-id = "player-suited-banker-ten"
-name = "Player suited, Banker a king"
-[[bet.event]]
-name = "Yes"
-when = "player_suited and banker_initial_ranks in ('AK', 'KK', '5K', '9K', '2K')"
-pays = 5
-""")
-BETS = {"punto-banco": [*game_bets(PUNTO, [CARD_LEVEL]), *LOPSIDED],
+DATA = Path(__file__).parents[1] / "data"
+# the card-level examples, and bets on both first pairs that tell the Player's hand from the
+# Banker's (the shipped ones read both alike: a known card in the wrong group would not show)
+BETS = {"punto-banco": game_bets(PUNTO, [DATA / "card_level_bets.toml",
+                                         DATA / "two_group_bets.toml"]),
         "nine-and-nines": game_bets(NINES)}
 GAMES = {"punto-banco": PUNTO, "nine-and-nines": NINES}
 # a few ranks in several suits: pairs, perfect pairs, suited nines, ten-value cards, naturals
