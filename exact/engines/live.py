@@ -10,13 +10,23 @@ round is enumerated with the known cards forced where they are known and every o
 position branching on the classes of the unseen cards, weighted by how many are left. The
 engine plan picks per bet: factorised counting with the known cards forced
 (:mod:`exact.engines.factorised`) for ranks, colours or suits read with the third cards or by
-position; the walk here (the ``forced`` engine) for the others. A game that says which
-positions each draw of its deal fills (``dealt_positions``, with ``position_stages``: Punto
-Banco and NINE & NINES) has the bets' own deal walked, each stage seen only through what the
-bets read of it (:func:`_forced_on_deal`: Perfect Pairs with a
-known first card in about a second at 8 decks); any other game is walked position by
-position in the real dealing order through every attribute the bets need, its rounds read
-with the game's :meth:`~exact.model.game.Game.record_from_cards`.
+position; the ``forced`` engine here for the others. A game that says which positions each
+draw of its deal fills (``dealt_positions``, with ``position_stages``: Punto Banco and NINE &
+NINES) has the bets' own deal walked, each stage seen only through what the bets read of it
+(:func:`_forced_on_deal`), or, for a deal of one or two fixed groups of first cards (Perfect
+Pairs, NINES), read off the staged evaluator's event grids over the hands holding the known
+cards (:func:`_forced_on_groups`: a tenth to a fifth of a second at 8 decks, where the walk
+took one to three seconds); any other game is walked position by position in the real
+dealing order through every attribute the bets need, its rounds read with the game's
+:meth:`~exact.model.game.Game.record_from_cards`.
+
+A known position is the card at that place in the shoe's order: a round that deals fewer
+cards does not deal it, and deals none of its other cards from it. So a bet whose deal never
+fills a known position (Perfect Pairs or NINES, four cards, and card 5 or 6 known) is counted
+on the shoe without that card, with the other known cards forced, by whichever engine serves
+that question (none left: the engines of one shoe) and scaled exactly
+(:func:`_without_unfilled`): the walk of its 1,378 x 1,378 pairs of hands took half a minute
+(Perfect Pairs) to a minute (NINES) at 8 decks.
 
 Counting unit with ``k`` known positions: ordered sequences of the ``r - k`` other positions
 from the ``N - k`` cards neither seen nor known: ``(N-k)!/(N-r)!`` in all.
@@ -40,7 +50,8 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 from exact.core.cards import CARDS, JOKER, RANKS, Card, Shoe, View
-from exact.core.enumerator import RecordT, falling, group_coefficient
+from exact.core.enumerator import Deal, RecordT, falling, fixed_stages, group_coefficient
+from exact.engines import staged
 from exact.engines.batch import BetEvaluator, Evaluator
 from exact.engines.plan import plan
 from exact.errors import KnownCardError as KnownCardError
@@ -76,6 +87,21 @@ def next_round(game: Game[Any], shoe: Shoe, bets: Sequence[Bet],
         total = falling(shoe.size, evaluator.round_cards)
         return {b.id: NextRound(b, tuple(int(c) for c in counts[b.id][0]), total) for b in bets}
     _check_known(game, bets, known)
+    by_unfilled: dict[frozenset[int], list[Bet]] = {}
+    for bet in bets:
+        by_unfilled.setdefault(_unfilled(game, bet, known), []).append(bet)
+    out: dict[str, NextRound] = {}
+    for unfilled, group in by_unfilled.items():
+        if unfilled and shoe.size >= _unit(game, group) + len(unfilled):
+            out.update(_without_unfilled(game, shoe, group, known, unfilled))
+        else:
+            out.update(_with_known(game, shoe, group, known))
+    return {bet.id: out[bet.id] for bet in bets}
+
+
+def _with_known(game: Game[Any], shoe: Shoe, bets: Sequence[Bet], known: dict[int, Card]
+                ) -> dict[str, NextRound]:
+    """The counts with every known card forced, by the engine the plan names per bet."""
     chosen = plan(game, bets, "known")  # "factorised" for the card-level bets it serves
     counted = [choice.bet for choice in chosen.choices if choice.engine == "factorised"]
     walked = [choice.bet for choice in chosen.choices if choice.engine == "forced"]
@@ -89,7 +115,64 @@ def next_round(game: Game[Any], shoe: Shoe, bets: Sequence[Bet],
         for bet, events in zip(counted, factorised.evaluate(game, counted, rest, known),
                                strict=True):
             out[bet.id] = NextRound(bet, tuple(events), total)
-    return {bet.id: out[bet.id] for bet in bets}
+    return out
+
+
+def _unit(game: Game[Any], bets: Sequence[Bet]) -> int:
+    """The counting unit ``r`` of ``bets``: the most cards a round of their deal uses."""
+    return game.deal(game.needs(set().union(*(b.features for b in bets)))).round_cards
+
+
+def _unfilled(game: Game[Any], bet: Bet, known: Mapping[int, Card]) -> frozenset[int]:
+    """The known positions that ``bet``'s deal never fills (Perfect Pairs or NINES, dealt
+    four cards, and a card known at position 5 or 6), where that is sure: a game that says
+    which positions its draws fill, and a deal of fixed groups, which fills the same
+    positions in every round (one walk with any labels finds them). Any other deal may fill
+    every position."""
+    groups = _group_positions(game, game.deal(game.needs(bet.features)))
+    if groups is None:
+        return frozenset()
+    return frozenset(known).difference(*groups)
+
+
+def _group_positions(game: Game[RecordT], deal: Deal[RecordT]) -> list[tuple[int, ...]] | None:
+    """Per group of a deal of fixed groups, the positions it fills (the same in every round:
+    one walk with any labels finds them), or None for any other deal, or a game that does
+    not say which positions its draws fill."""
+    if not isinstance(game, DealtPositions) or fixed_stages(deal) is None:
+        return None
+    groups = []
+    state = deal.start()
+    while (draw := deal.next_draw(state)) is not None:
+        after = deal.advance(state, (draw.view.labels[0],) * draw.count)
+        groups.append(game.dealt_positions(state, after))
+        state = after
+    return groups
+
+
+def _without_unfilled(game: Game[Any], shoe: Shoe, bets: Sequence[Bet],
+                      known: dict[int, Card], unfilled: frozenset[int]) -> dict[str, NextRound]:
+    """The counts when the bets' deal never fills the ``unfilled`` known positions (``m`` of
+    them): those cards only leave the shoe. Counted on the shoe without them, with the other
+    known cards forced (none: the engines of one shoe, the staged grids of Perfect Pairs in a
+    fraction of a second where the walk of 1,378 x 1,378 pairs of hands took half a minute).
+    That count fills the ``m`` positions too, each from the cards left after the round's
+    other ``r - m`` positions: every round's weight is ``falling(N - r, m)`` times its weight
+    with the cards known (``N`` cards unseen, ``r`` the counting unit), which is divided out
+    exactly (checked)."""
+    unit, size = _unit(game, bets), shoe.size
+    inner = {p: card for p, card in known.items() if p not in unfilled}
+    reduced = next_round(game, shoe.remove([known[p] for p in sorted(unfilled)]), bets, inner)
+    scale = falling(size - unit, len(unfilled))
+    total = falling(size - len(known), unit - len(known))
+    out = {}
+    for bet in bets:
+        counts = [divmod(count, scale) for count in reduced[bet.id].counts]
+        if reduced[bet.id].total != total * scale or any(left for _, left in counts):
+            raise AssertionError(f"{bet.id}: counts without the unfilled known positions "
+                                 f"are not {scale} times the counts with them")
+        out[bet.id] = NextRound(bet, tuple(count for count, _ in counts), total)
+    return out
 
 
 def slow_with_known(game: Game[Any], bet: Bet) -> bool:
@@ -97,7 +180,8 @@ def slow_with_known(game: Game[Any], bet: Bet) -> bool:
     classes than the 13 ranks (suits, colours) *and* reads the third cards, which factorised
     counting does not serve (a game without card positions). The walk of its deal then
     branches on 20 to 52 classes at each of the six positions, minutes at 8 decks (a bet on
-    suits of the first cards only, Perfect Pairs, takes about a second)."""
+    suits of the first cards only, Perfect Pairs, takes a fraction of a second at any known
+    position)."""
     if plan(game, [bet], "known").choices[0].engine == "factorised":
         return False
     fine = len(_view(game, [bet]).labels) > len(RANKS) + 1  # (+1: the joker's class)
@@ -128,12 +212,15 @@ def _forced(game: Game[RecordT], shoe: Shoe, bets: Sequence[Bet],
     rest = shoe.remove(list(known.values()))
     if isinstance(game, DealtPositions):
         # one walk per deal: bets on values must not walk the suits another bet reads
-        by_deal: dict[object, list[Bet]] = {}
+        by_deal: dict[Deal[RecordT], list[Bet]] = {}
         for bet in bets:
             by_deal.setdefault(game.deal(game.needs(bet.features)), []).append(bet)
         walked: dict[str, NextRound] = {}
-        for group in by_deal.values():
-            walked.update(_forced_on_deal(game, rest, group, known))
+        for planned, group in by_deal.items():
+            walked.update(_forced_on_groups(game, planned, rest, group, known))
+            left = [bet for bet in group if bet.id not in walked]
+            if left:
+                walked.update(_forced_on_deal(game, rest, left, known))
         return {bet.id: walked[bet.id] for bet in bets}
     view = _view(game, bets)
     counts = view.class_counts(rest)
@@ -185,6 +272,41 @@ def _forced(game: Game[RecordT], shoe: Shoe, bets: Sequence[Bet],
     return result
 
 
+# A bet's event grid reads a feature of both hands once per pair of hands as it sees them
+# (StagedDeal.cross_reads): past about the pairs of hands the walk settles with one card known
+# (52 x 1,378 = 71,656 at ranks and suits) the walk is quicker. NINES reads 6,050 pairs of
+# value-level hands; the nines-by-suit bet, reading both hands' suits, 2.7 million (the walk).
+GRID_READS = 100_000
+
+
+def _forced_on_groups(game: Game[RecordT], deal: Deal[RecordT], rest: Shoe,
+                      bets: Sequence[Bet], known: dict[int, Card]) -> dict[str, NextRound]:
+    """The counts of bets on one or two fixed groups of first cards (Perfect Pairs, NINES)
+    with the known cards forced, from the staged evaluator's event grids
+    (:func:`exact.engines.staged.forced_counts`: only the hands holding the known cards).
+    Only the bets whose grid is cheap to read (:data:`GRID_READS`): the others, and any other
+    deal, are left to the walk (not in the result)."""
+    groups = _group_positions(game, deal)
+    if groups is None or not staged.applicable(deal) or (
+            any(card.is_joker for card in known.values()) and not deal.accepts_jokers):
+        return {}
+    evaluator = staged.staged_deal(game, deal)
+    bets = [bet for bet in bets if evaluator.cross_reads(bet) <= GRID_READS]
+    if not bets:
+        return {}
+    unit = deal.round_cards
+    free_total = unit - len(known)
+    if rest.size < free_total:
+        raise ShoeError(f"{rest.size} unseen cards cannot fill a round of {unit}")
+    views = [draw.view for _, draw in fixed_stages(deal) or ()]
+    forced = [[view.label(known[p]) for p in positions if p in known]
+              for view, positions in zip(views, groups, strict=True)]
+    counts = staged.forced_counts(game, deal, bets, rest, forced, free_total)
+    total = falling(rest.size, free_total)
+    return {bet.id: NextRound(bet, tuple(events), total)
+            for bet, events in zip(bets, counts, strict=True)}
+
+
 def _forced_on_deal(game: Game[RecordT], rest: Shoe, bets: Sequence[Bet],
                     known: dict[int, Card]) -> dict[str, NextRound]:
     """The walk of the bets' own deal (:meth:`~exact.model.game.Game.deal`), as the
@@ -195,9 +317,11 @@ def _forced_on_deal(game: Game[RecordT], rest: Shoe, bets: Sequence[Bet],
     the order in which its positions are chosen (per class, a falling factorial of the cards
     left), so the deal's order serves for the dealing order.
 
-    Perfect Pairs with the first card known: the Player's second card (52 classes) times the
-    Banker's unordered pair (1,378 multisets), some 72,000 rounds, where the walk of every
-    position card by card through 52 classes took minutes."""
+    The nines-by-suit bet with the first card known: the Player's second card (52 classes)
+    times the Banker's unordered pair (1,378 multisets), some 72,000 rounds (about a second
+    at 8 decks), where the walk of every position card by card through 52 classes took
+    minutes. (Perfect Pairs and NINES, whose event grids are cheap, are read off them:
+    :func:`_forced_on_groups`.)"""
     deal = game.deal(game.needs(set().union(*(b.features for b in bets))))
     unit, free_total, size = deal.round_cards, deal.round_cards - len(known), rest.size
     if size < free_total:

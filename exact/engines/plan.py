@@ -260,13 +260,19 @@ class Direct:
 @dataclass(frozen=True)
 class Forced:
     """The forced walk of :mod:`exact.engines.live`: the next round with cards known at
-    positions."""
+    positions (a deal of one or two fixed groups of first cards read off the staged event
+    grids instead, only the hands holding the known cards)."""
 
     name: str = "forced"
 
     def judge(self, demand: Demand) -> tuple[bool, str]:
         if demand.scope != "known":
             return False, "it serves only rounds with cards known at positions"
+        if isinstance(demand.game, DealtPositions) and staged_refusal(demand.stages) is None:
+            return True, ("cards known at positions, fixed groups of first cards: the staged "
+                          "event grids over the hands holding the known cards (the deal "
+                          "walked if the grid reads more pairs of hands than that walk "
+                          "settles; a known card the groups do not deal only leaves the shoe)")
         return True, "cards known at positions: the bets' deal walked with those cards forced"
 
 

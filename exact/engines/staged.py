@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import combinations_with_replacement
+from math import prod
 from typing import Any, Generic
 
 import numpy as np
@@ -43,10 +44,12 @@ from exact.core.enumerator import (
     Record,
     RecordT,
     check_shoe,
+    falling,
     fixed_stages,
     group_coefficient,
 )
 from exact.engines.compiled import (
+    INT64_LIMIT,
     Segments,
     batch_dtype,
     check_batch,
@@ -55,6 +58,7 @@ from exact.engines.compiled import (
     shoe_sizes,
 )
 from exact.engines.plan import staged_refusal
+from exact.errors import ShoeError
 from exact.model.bets import Bet
 from exact.model.expressions import EvaluationError
 from exact.model.game import Game
@@ -86,6 +90,110 @@ def staged_counts(game: Game[RecordT], deal: Deal[RecordT], bets: Sequence[Bet],
                     for _, draw in fixed_stages(deal) or ())
     blocks = staged_deal(game, deal, present).counts(bets, counts_matrix([shoe]))
     return [[int(count) for count in block[0]] for block in blocks]
+
+
+def forced_counts(game: Game[RecordT], deal: Deal[RecordT], bets: Sequence[Bet], rest: Shoe,
+                  forced: Sequence[Sequence[Label]], free_total: int) -> list[list[int]]:
+    """Exact event counts of every bet of ``bets`` (all served by ``deal``) with cards known
+    at positions of its groups: ``forced[s]`` the known cards group ``s`` holds (labels of its
+    view), ``rest`` the shoe without every known card, and the counts over the ordered
+    sequences of the round's ``free_total`` other positions (``falling(rest.size,
+    free_total)`` in all, the unit of :mod:`exact.engines.live`).
+
+    Only the hands holding their group's known cards are dealt, their other cards (the *free*
+    ones) from ``rest``: a hand weighs its free cards' orderings among its free positions
+    times their classes' falling factorials, the second group's given the first group's free
+    cards; the rest of the round fills the positions left. Every pair of hands settles as the
+    bet's event grid says (:meth:`StagedDeal.events`, the grid the shoe evaluation reads).
+    Perfect Pairs or NINES with the first card known: the 52 Player hands holding it times
+    1,378 Banker hands, in one array.
+
+    >>> from exact.analysis.bet_analysis import game_bets
+    >>> from exact.core.cards import Card
+    >>> from exact.games import get_game
+    >>> game = get_game("punto-banco")
+    >>> pair = next(b for b in game_bets(game) if b.id == "player-pair")
+    >>> deal = game.deal(game.needs(pair.features))
+    >>> nine = fixed_stages(deal)[0][1].view.label(Card.parse("9H"))  # as the deal sees it
+    >>> rest = Shoe.parse("9:2,K:4")  # a nine known at position 1: its partner and 4 more
+    >>> forced_counts(game, deal, [pair], rest, [[nine]], 5) == [[2 * 120, 4 * 120]]
+    True
+    """
+    if rest.jokers and not deal.accepts_jokers:
+        raise ShoeError(f"this game has no jokers but the shoe holds {rest.jokers}")
+    grids = staged_deal(game, deal)
+    counts = [stage.view.class_counts(rest) for stage in grids.stages]
+    held = [_Holding.of(stage, [stage.view.index[label] for label in labels], classes)
+            for stage, labels, classes in zip(grids.stages, forced, counts, strict=True)]
+    free = sum(holding.columns.shape[1] for holding in held)
+    # every weight and partial sum counts ordered sequences of the free cards: at most N**free
+    dtype: type = np.int64 if rest.size**free <= INT64_LIMIT else object
+    first = held[0]
+    weights = first.coefficient.astype(dtype) * _falling_products(
+        np.array([counts[0]], dtype=dtype), first.columns, first.repeats)[0]
+    if len(held) == 2:
+        second, stage = held[1], grids.stages[1]
+        coarser = np.array([stage.view.index[grids.stages[0].view.coarsen(label, stage.view)]
+                            for label in grids.stages[0].view.labels], dtype=np.int64)
+        # per first hand, the cards of each class of the second view its free cards took
+        taken = np.zeros((len(first.rows), len(stage.view.labels)), dtype=np.int64)
+        for position in range(first.columns.shape[1]):
+            np.add.at(taken, (np.arange(len(first.rows)), coarser[first.columns[:, position]]),
+                      1)
+        given: np.ndarray = np.ones((len(first.rows), len(second.rows)), dtype=dtype)
+        left = np.array(counts[1], dtype=np.int64)
+        for position in range(second.columns.shape[1]):
+            column = second.columns[:, position]
+            factor = left[column][None, :] - taken[:, column] - second.repeats[None, :, position]
+            given = given * np.maximum(factor, 0).astype(dtype)
+        weights = weights[:, None] * (given * second.coefficient.astype(dtype)[None, :])
+    out = []
+    fill = falling(rest.size - free, free_total - free)
+    for bet in bets:
+        signatures, grid = grids.events(bet)
+        if len(held) == 2:
+            events = grid[signatures[0][first.rows][:, None], signatures[1][held[1].rows][None, :]]
+        else:
+            events = grid[signatures[0][first.rows]]
+        sums = Segments.of(events.ravel(), len(bet.events)).sums(weights.reshape(1, -1))[0]
+        out.append([int(count) * fill for count in sums.tolist()])
+        if sum(out[-1]) != falling(rest.size, free_total):
+            raise AssertionError(f"{bet.id}: forced staged counts do not sum to "
+                                 f"{falling(rest.size, free_total)}")
+    return out
+
+
+@dataclass(frozen=True)
+class _Holding:
+    """The hands of one stage that hold its known cards, and their free cards."""
+
+    rows: np.ndarray  # the hands (indices into the stage's groups)
+    columns: np.ndarray  # (hands x free cards): the free cards' class indices, sorted
+    repeats: np.ndarray  # (hands x free cards): free cards of the same class earlier
+    coefficient: np.ndarray  # orderings of the free cards among the free positions
+
+    @classmethod
+    def of(cls, stage: _Stage, known: Sequence[int], counts: Sequence[int]) -> _Holding:
+        """The hands of ``stage`` holding the ``known`` classes, whose free cards' classes
+        the shoe (``counts`` per class) holds: the others weigh 0."""
+        rows, free = [], []
+        for row, group in enumerate(stage.groups.tolist()):
+            left = list(group)
+            for index in known:
+                if index not in left:
+                    break
+                left.remove(index)
+            else:
+                if all(counts[index] for index in left):
+                    rows.append(row)
+                    free.append(tuple(left))
+        width = stage.groups.shape[1] - len(known)
+        shape = (len(free), width)
+        return cls(np.array(rows, dtype=np.int64),
+                   np.array(free, dtype=np.int64).reshape(shape),
+                   np.array([[f[:p].count(f[p]) for p in range(width)] for f in free],
+                            dtype=np.int64).reshape(shape),
+                   np.array([group_coefficient(f) for f in free], dtype=np.int64))
 
 
 @lru_cache(maxsize=16)
@@ -196,6 +304,7 @@ class StagedDeal:
         self._reader: _Reader[Any] = _Reader(game, deal, fixed,
                                              [stage.hands for stage in self.stages])
         self._grids: dict[Bet, _Grid] = {}
+        self._events: dict[Bet, tuple[list[np.ndarray], np.ndarray]] = {}
         if len(self.stages) == 2:
             self._shared_pairs()
 
@@ -226,9 +335,22 @@ class StagedDeal:
             codes, self._key_offsets[:, position] = np.divmod(codes, radix)
         self._key_second = codes
 
+    def events(self, bet: Bet) -> tuple[list[np.ndarray], np.ndarray]:
+        """Per stage, every hand's signature, and the settling event of every combination of
+        signatures (a vector for one stage, a matrix for two): read once per bet."""
+        if bet not in self._events:
+            self._events[bet] = self._reader.signatures(bet)
+        return self._events[bet]
+
+    def cross_reads(self, bet: Bet) -> int:
+        """The reads of features of both hands that :meth:`events` takes for ``bet`` (0 once
+        read): one per pair of hands as such a feature sees them, the cost that counts (the
+        nines-by-suit bet, reading both hands' suits: 2.7 million; NINES: 6,050)."""
+        return 0 if bet in self._events else self._reader.cross_reads(bet)
+
     def _grid(self, bet: Bet) -> _Grid:
         if bet not in self._grids:
-            signatures, grid = self._reader.signatures(bet)
+            signatures, grid = self.events(bet)
             events = len(bet.events)
             if len(signatures) == 1:
                 self._grids[bet] = _Grid(Segments.of(grid[signatures[0]], events))
@@ -404,6 +526,12 @@ class _Reader(Generic[RecordT]):
             for column, other in enumerate(second):
                 table[row, column] = read(self._record(hand, other))
         return table
+
+    def cross_reads(self, bet: Bet) -> int:
+        """The reads of :meth:`_cross_table` that :meth:`signatures` takes for ``bet``."""
+        return sum(prod(len(self._coarse_hands(stage, name)[1])
+                        for stage in range(len(self.hands)))
+                   for name in sorted(bet.features) if self._stage_of(name) is None)
 
     def signatures(self, bet: Bet) -> tuple[list[np.ndarray], np.ndarray]:
         """The signature of every hand of each stage, and the index of the settling event
