@@ -211,7 +211,7 @@ def _figure(table: object, source: str, where: str) -> Figure:
     features = _features(table.get("features"), kind, where)
     per = table.get("per")
     if per is not None and (kind not in ("count", "feature_count") or type(per) is not int
-                            or not 0 < per or len(str(per)) > MAX_DIGITS):
+                            or per <= 0 or len(str(per)) > MAX_DIGITS):
         raise PublishedFiguresError(f"{where}: 'per' is a positive whole number of a count "
                                     f"figure; got {shown(per)}")
     return Figure(kind, _value(table.get("value"), kind, where),
