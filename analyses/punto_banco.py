@@ -28,6 +28,7 @@ from IPython.display import Markdown, display
 from exact.analysis.bet_analysis import analyze, game_bets
 from exact.core.cards import Shoe
 from exact.lab.notebooks import edge_by_decks_figure, families, require_game
+from exact.reference.published import game_figures
 
 game = require_game("punto-banco")
 bets = game_bets(game)
@@ -36,18 +37,20 @@ result  # shows as a table of every wager and paytable
 
 # %% [markdown]
 # ## Headline numbers
-# The published 8-deck figures (wizardofodds.com): Banker 1.0579 %, Player 1.2351 %,
-# Tie at 8 to 1 14.3596 % and at 9 to 1 4.8440 %; Banker wins 2,292,252,566,437,888 times
-# out of 4,998,398,275,503,360.
+# The published 8-deck figures (wizardofodds.com, read from
+# `exact/data/punto_banco/published.toml`): the house edges of the main bets, and how often
+# the Banker wins out of every ordered 6-card sequence.
 
 # %%
+published = game_figures("punto_banco")
 banker, player, tie = (result.bets[b] for b in ("banker", "player", "tie"))
-assert result.total == 4_998_398_275_503_360
-assert banker.counts[0] == 2_292_252_566_437_888
-assert f"{float(banker.table().house_edge) * 100:.4f}" == "1.0579"
-assert f"{float(player.table().house_edge) * 100:.4f}" == "1.2351"
-assert f"{float(tie.table().house_edge) * 100:.4f}" == "14.3596"
-assert f"{float(tie.table('9-to-1').house_edge) * 100:.4f}" == "4.8440"
+assert result.total == published.value("total")
+assert banker.counts[0] == published.value("count", bet="banker", event="Banker wins")
+for bet, paytable in (("banker", None), ("player", None), ("tie", "8-to-1"), ("tie", "9-to-1")):
+    figure = published.find("house_edge", bet=bet, paytable=paytable)
+    print(f"{bet} ({figure.paytable}): published {figure.value} %, computed",
+          figure.expressed(result.bets[bet].table(paytable).house_edge), "%")
+    assert figure.agrees(result.bets[bet].table(paytable).house_edge)
 for bet in result.bets.values():
     assert sum(bet.counts) == result.total
 print("Banker house edge, exact:", banker.table().house_edge)

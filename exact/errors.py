@@ -185,6 +185,11 @@ class WidgetsError(ExactError, ImportError):
     """The designer was asked for but ipywidgets is not installed (:mod:`exact.lab.widgets`)."""
 
 
+class PublishedFiguresError(ExactError, ValueError):
+    """A malformed published-figures file (``exact/data/<game>/published.toml``): an unknown
+    kind or key, a missing field, a value of the wrong form (:mod:`exact.reference.published`)."""
+
+
 class ReportError(ExactError, RuntimeError):
     """A report that cannot be built (no report module or template, Typst failed)
     (:mod:`exact.reports`)."""

@@ -14,7 +14,6 @@ import hashlib
 import importlib.util
 import os
 import subprocess
-import tomllib
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -34,11 +33,12 @@ from exact.analysis.statistics import (
     volatility_index,
 )
 from exact.core.cards import JOKER, RANKS, Shoe
-from exact.core.parsing import read_user_file
-from exact.core.parsing import shown as shown_text
+from exact.errors import PublishedFiguresError
 from exact.model.bets import Bet
 from exact.model.game import Game
 from exact.model.settlement import Wager, settle_round
+from exact.reference.published import Figure
+from exact.reference.published import load as load_published
 from exact.reports import REPOSITORY, ReportError, charts
 
 DECKS = (1, 2, 4, 6, 8)
@@ -372,52 +372,36 @@ def edge_through_shoe(game: Game, bets: Sequence[Bet], shoe: Shoe, context: Cont
 
 
 # --- verification ----------------------------------------------------------------------------
-FIGURE_KINDS = ("count", "total", "house_edge", "house_edge_resolved", "sd",
-                "feature_count", "feature_probability", "house_edge_exact")
-
-
 def published_checks(game: Game, bets: Sequence[Bet], path: Path) -> dict[str, object]:
-    """Compare the figures of a published-figures file (exact/data/<game>/published.toml)
-    with the library. Counts must agree exactly; rounded figures at their published precision."""
-    text = read_user_file(path, "published figures", ReportError)
+    """Compare the figures of a published-figures file (exact/data/<game>/published.toml,
+    read by :mod:`exact.reference.published`) with the library. Counts must agree exactly;
+    rounded figures at their published precision."""
     try:
-        data = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, ValueError, RecursionError) as error:
-        raise ReportError(f"{path}: cannot read published figures: {error}") from None
+        published = load_published(path)
+    except PublishedFiguresError as error:
+        raise ReportError(str(error)) from None
     known = {bet.id: bet for bet in bets}
     cache: dict[int, GameAnalysis] = {}
-    figures = data.get("figure", [])
-    tallies = _feature_tallies(game, figures)
+    tallies = _feature_tallies(game, published.figures)
     rows = []
-    for position, figure in enumerate(figures, start=1):
+    for position, figure in enumerate(published.figures, start=1):
         where = f"{path.name}: figure {position}"
-        kind = figure.get("what")
-        if kind not in FIGURE_KINDS:
-            raise ReportError(f"{where}: 'what' must be one of {', '.join(FIGURE_KINDS)}; "
-                              f"got {shown_text(kind)}")
-        decks = _figure_decks(figure, where)
-        if decks not in cache:
-            cache[decks] = analyze(game, Shoe.standard(decks), bets)
-        computed, label = _computed_figure(tallies, figure, kind, known, cache[decks], where)
-        published = figure["value"]
-        if kind == "house_edge_exact":  # an exact fraction, e.g. "259/5395"
-            agrees, shown = computed == Fraction(published), str(computed)
-            published_text = str(published)
-        elif isinstance(published, int):
-            agrees, shown = computed == published, grouped(computed)
-            published_text = grouped(published)
-        else:
-            places = len(str(published).partition(".")[2])
-            scale = 100 if kind in ("house_edge", "house_edge_resolved") else 1
-            shown = f"{float(computed) * scale:.{places}f}"
-            agrees, published_text = shown == str(published), str(published)
-        rows.append({"figure": label, "decks": str(decks), "published": published_text,
-                     "computed": shown, "agrees": agrees})
-    return {"source": data.get("source", ""), "rows": rows,
+        if figure.decks not in cache:
+            cache[figure.decks] = analyze(game, Shoe.standard(figure.decks), bets)
+        computed, label = _computed_figure(tallies, figure, known, cache[figure.decks], where)
+        expressed = figure.expressed(computed)
+        rows.append({"figure": label, "decks": str(figure.decks),
+                     "published": _published_text(figure.value),
+                     "computed": _published_text(expressed), "agrees": expressed == figure.value})
+    return {"source": published.source, "rows": rows,
             "all_agree": all(r["agrees"] for r in rows)}
 
 
-def _feature_tallies(game: Game, figures: Sequence[Mapping[str, object]],
+def _published_text(value: int | str) -> str:
+    return grouped(value) if isinstance(value, int) else value
+
+
+def _feature_tallies(game: Game, figures: Sequence[Figure],
                      ) -> dict[int, tuple[list[str], Counter]]:
     """Per number of decks, the exact count of every combination of the features that the
     feature figures name: one pass over the round records instead of one per figure."""
@@ -425,12 +409,11 @@ def _feature_tallies(game: Game, figures: Sequence[Mapping[str, object]],
 
     wanted: dict[int, set[str]] = {}
     for figure in figures:
-        if str(figure.get("what", "")).startswith("feature"):
-            names = figure.get("features")
-            if not isinstance(names, dict) or not names:
-                raise ReportError(f"feature figure {figure!r}: 'features' must be a table")
-            wanted.setdefault(_figure_decks(figure, f"feature figure {figure!r}"),
-                              set()).update(names)
+        if figure.features:
+            unknown = sorted({name for name, _ in figure.features} - set(game.features))
+            if unknown:
+                raise ReportError(f"figure {figure.id}: unknown feature(s) {', '.join(unknown)}")
+            wanted.setdefault(figure.decks, set()).update(n for n, _ in figure.features)
     tallies = {}
     for decks, names in wanted.items():
         ordered = sorted(names)
@@ -443,54 +426,45 @@ def _feature_tallies(game: Game, figures: Sequence[Mapping[str, object]],
     return tallies
 
 
-def _figure_decks(figure: Mapping[str, object], where: str) -> int:
-    """The decks a figure is computed on (8 if it does not say)."""
-    decks = figure.get("decks", 8)
-    if type(decks) is not int:
-        raise ReportError(f"{where}: 'decks' must be a whole number, got {decks!r}")
-    return decks
-
-
-def _computed_figure(tallies: Mapping[int, tuple[list[str], Counter]],
-                     figure: Mapping[str, object], kind: str, known: Mapping[str, Bet],
-                     analysis: GameAnalysis, where: str) -> tuple[Fraction | float, str]:
-    if kind == "total":
-        return analysis.total, "total (denominator)"
-    if kind.startswith("feature"):
-        features = figure["features"]
-        if not isinstance(features, dict):  # (checked by _feature_tallies already)
-            raise ReportError(f"{where}: 'features' must be a table")
-        wanted = dict(features)
-        names, tally = tallies[_figure_decks(figure, where)]
-        positions = [(names.index(n), v) for n, v in wanted.items()]
+def _computed_figure(tallies: Mapping[int, tuple[list[str], Counter]], figure: Figure,
+                     known: Mapping[str, Bet], analysis: GameAnalysis,
+                     where: str) -> tuple[Fraction, str]:
+    """The library's exact value of ``figure`` (in the figure's unit) and a row label."""
+    per = f" per {grouped(figure.per)}" if figure.per else ""
+    if figure.kind == "total":
+        return Fraction(analysis.total), "total (denominator)"
+    if figure.features:
+        names, tally = tallies[figure.decks]
+        positions = [(names.index(n), v) for n, v in figure.features]
         count = sum(c for key, c in tally.items() if all(key[i] == v for i, v in positions))
-        label = ", ".join(f"{n} = {v}" for n, v in wanted.items())
-        return (count, label) if kind == "feature_count" else (
-            Fraction(count, analysis.total), f"P({label})")
-    bet_id = figure.get("bet")
-    if not isinstance(bet_id, str) or bet_id not in known:
-        raise ReportError(f"{where}: unknown bet {bet_id!r}")
-    bet_analysis = analysis.bets[bet_id]
-    paytable = figure.get("paytable")
-    if paytable is not None and not isinstance(paytable, str):
-        raise ReportError(f"{where}: 'paytable' must be a paytable's name, got {paytable!r}")
-    table = bet_analysis.table(paytable)
-    if kind == "count":
+        label = ", ".join(f"{n} = {v}" for n, v in figure.features)
+        if figure.kind == "feature_count":
+            return figure.in_unit(count, analysis.total), f"{label}{per}"
+        return Fraction(count, analysis.total), f"P({label})"
+    if figure.bet is None or figure.bet not in known:
+        raise ReportError(f"{where}: unknown bet {figure.bet!r}")
+    bet_analysis = analysis.bets[figure.bet]
+    if figure.paytable is not None and figure.paytable not in bet_analysis.bet.paytables:
+        raise ReportError(f"{where}: bet {figure.bet!r} has no paytable {figure.paytable!r}")
+    table = bet_analysis.table(figure.paytable)
+    name = f"{table.name} ({table.paytable})"
+    if figure.kind == "count":
         names = [e.name for e in bet_analysis.bet.events]
-        event = figure.get("event")
-        if not isinstance(event, str) or event not in names:
-            raise ReportError(f"{where}: bet {bet_id!r} has no event {event!r}")
-        return bet_analysis.counts[names.index(event)], f"{table.name}: {event} (count)"
-    if kind == "house_edge":
-        return table.house_edge, f"{table.name} ({table.paytable}): house edge (%)"
-    if kind == "house_edge_exact":
-        return table.house_edge, f"{table.name} ({table.paytable}): house edge (exact)"
-    if kind == "house_edge_resolved":
+        if figure.event not in names:
+            raise ReportError(f"{where}: bet {figure.bet!r} has no event {figure.event!r}")
+        count = bet_analysis.counts[names.index(figure.event)]
+        return figure.in_unit(count, analysis.total), f"{table.name}: {figure.event} (count{per})"
+    if figure.kind == "house_edge":
+        return table.house_edge, f"{name}: house edge (%)"
+    if figure.kind == "house_edge_exact":
+        return table.house_edge, f"{name}: house edge (exact)"
+    if figure.kind == "return":
+        return table.expected_value, f"{name}: return per unit"
+    if figure.kind == "house_edge_resolved":
         if table.house_edge_per_resolved_bet is None:
-            raise ReportError(f"{where}: bet {bet_id!r} never resolves (it always pushes)")
-        return (table.house_edge_per_resolved_bet,
-                f"{table.name} ({table.paytable}): edge per resolved bet (%)")
-    return table.standard_deviation, f"{table.name} ({table.paytable}): standard deviation"
+            raise ReportError(f"{where}: bet {figure.bet!r} never resolves (it always pushes)")
+        return table.house_edge_per_resolved_bet, f"{name}: edge per resolved bet (%)"
+    return table.variance, f"{name}: standard deviation"  # rounded exactly from the variance
 
 
 def brute_force_checks(game: Game, bets: Sequence[Bet], shoes: Sequence[Shoe],

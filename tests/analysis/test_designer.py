@@ -22,9 +22,12 @@ from exact.core.cards import Shoe
 from exact.games import get_game
 from exact.reference.nine_and_nines import nines_by_counting
 
+from tests.support.published import NINE_AND_NINES
+
 GAME = get_game("nine-and-nines")
 BETS = {bet.id: bet for bet in game_bets(GAME)}
 NINE = analyze(GAME, Shoe.standard(8), [BETS["nine-player"]]).bets["nine-player"]
+NINE_EDGE = Fraction(NINE_AND_NINES.value("house_edge_exact", bet="nine-player"))  # 259/5395
 _COUNTED = nines_by_counting(Shoe.standard(8))
 _NINES_TIERS = {"Diamond twins": "diamond twins", "Suited twins": "suited twins",
                 "Double without tens": "double without tens", "Double": "double",
@@ -46,7 +49,8 @@ def test_edge_expression_is_exact_and_linear_in_the_pays():
     model = EdgeModel.of(NINE)
     expression = model.expression
     assert expression.subs({model.symbols[t]: sympy.Rational(int(p)) for t, p in
-                            model.current_pays.items()}) == sympy.Rational(259, 5395)
+                            model.current_pays.items()}) == sympy.Rational(
+                                NINE_EDGE.numerator, NINE_EDGE.denominator)
     for tier in model.tiers:
         coefficient = expression.coeff(model.symbols[tier])
         assert coefficient == -sympy.Rational(model.probabilities[tier].numerator,
@@ -144,7 +148,7 @@ def test_design_cli_json_and_errors(capsys):
 def test_analysis_json_and_text_report_tiers_and_top_award(capsys):
     assert main(["analyze", "nine-and-nines", "--bet", "nine-player", "--json"]) == 0
     bet = json.loads(capsys.readouterr().out)["bets"]["nine-player"]
-    assert bet["house_edge"] == "259/5395"
+    assert Fraction(bet["house_edge"]) == NINE_EDGE
     assert [t["event"] for t in bet["tiers"]] == [e.name for e in BETS["nine-player"].events][:-1]
     assert bet["top_award"]["event"] == "Suited A-8"
     assert Fraction(bet["top_award"]["one_in"]) == 1 / Fraction(bet["outcomes"][0]["probability"])

@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from exact.cli.app import main
+
+from tests.support.published import PUNTO_BANCO
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
@@ -21,19 +24,25 @@ def test_json_shape_and_published_counts():
     result = run("analyze", "punto-banco", "--decks", "8", "--json")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
-    assert data["total"] == 4_998_398_275_503_360
+    assert data["total"] == PUNTO_BANCO.value("total")
     assert "416!/(416-6)!" in data["counting_unit"]
     banker = data["bets"]["banker"]
-    assert banker["house_edge"] == "114753351728/10847218479825"
-    assert abs(banker["house_edge_float"] - 0.010579) < 1e-6
+    wins = PUNTO_BANCO.value("count", bet="banker", event="Banker wins")
+    losses = PUNTO_BANCO.value("count", bet="player", event="Player wins")
+    edge = Fraction(banker["house_edge"])
+    assert edge == (losses - Fraction(19, 20) * wins) / data["total"]  # exactly, published counts
+    assert PUNTO_BANCO.find("house_edge", bet="banker").agrees(edge)
+    assert float(banker["house_edge_float"]) == float(Fraction(banker["house_edge"]))
     assert banker["outcomes"][0] == {
-        "event": "Banker wins", "pays": "19/20", "combinations": 2_292_252_566_437_888,
-        "probability": "8954111587648/19524993263685",
-        "return": "42532030041328/97624966318425"}
+        "event": "Banker wins", "pays": "19/20", "combinations": wins,
+        "probability": str(Fraction(wins, data["total"])),
+        "return": str(Fraction(19, 20) * Fraction(wins, data["total"]))}
     assert [o["pays"] for o in data["bets"]["player"]["outcomes"]] == ["1", "0", "-1"]
-    assert data["bets"]["tie"]["outcomes"][0]["combinations"] == 475_627_426_473_216
+    assert data["bets"]["tie"]["outcomes"][0]["combinations"] == PUNTO_BANCO.value(
+        "count", bet="tie", event="Tie")
     nine = data["bets"]["tie"]["alternative_paytables"]["9-to-1"]
-    assert f"{nine['house_edge_float'] * 100:.4f}" == "4.8440"
+    assert PUNTO_BANCO.find("house_edge", bet="tie", paytable="9-to-1").agrees(
+        Fraction(nine["house_edge"]))
 
 
 def test_remove_and_explicit_shoe_agree(capsys):
@@ -53,7 +62,8 @@ def test_csv_keeps_exact_integers_as_text(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("game,shoe_cards,counting_unit,bet,paytable,event,pays,")
     assert "ordered 6-card sequences" in lines[1]
-    assert '"=""475627426473216"""' in lines[1]
+    ties = PUNTO_BANCO.value("count", bet="tie", event="Tie")
+    assert f'"=""{ties}"""' in lines[1]  # the exact count, as text a spreadsheet keeps
     assert len(lines) == 1 + 2 * 2  # two paytables of two events
 
 

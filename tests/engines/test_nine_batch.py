@@ -23,6 +23,7 @@ from exact.games import get_game
 from exact.model.bets import load_bets
 
 from tests.support.batch_helpers import direct_counts
+from tests.support.published import PUNTO_BANCO
 from tests.support.shoes import random_depleted, small_shoes
 
 NINE_RANKS = (0, 7, 1, 6, 2, 5, 3, 4, 8, 9, 12)  # A-8, 2-7, 3-6, 4-5, 9 with T and K
@@ -92,8 +93,9 @@ def test_perfect_pairs_batch_equals_analyze_and_a_plain_count(punto_banco, perfe
 
 
 def test_published_perfect_pairs_through_the_batch_evaluator(punto_banco, perfect_pairs):
-    both, one, none = 2_101_008, 244_747_776, 7_132_734_336  # over C(416,2)·C(414,2) hands
-    assert both + one + none == comb(416, 2) * comb(414, 2)
+    both, one, none = (PUNTO_BANCO.value("count", bet="perfect-pairs", event=event)
+                       for event in ("Both hands", "One hand", "No perfect pair"))
+    assert both + one + none == comb(416, 2) * comb(414, 2)  # over unordered hands
     unit = 2 * 2 * falling(412, 2)
     evaluator = BetEvaluator(punto_banco, [perfect_pairs])
     eight = Shoe.standard(8)
@@ -101,7 +103,7 @@ def test_published_perfect_pairs_through_the_batch_evaluator(punto_banco, perfec
         [both * unit, one * unit, none * unit]
     house_edge = -evaluator.expected_values([eight])["perfect-pairs"][0]
     assert house_edge == 1 - Fraction(251 * both + 26 * one, comb(416, 2) * comb(414, 2))
-    assert f"{float(house_edge) * 100:.2f}" == "6.62"
+    assert PUNTO_BANCO.find("house_edge", bet="perfect-pairs").agrees(house_edge)
 
 
 def test_nines_house_edge_through_the_batch_evaluator(nine_and_nines, nine_bets):

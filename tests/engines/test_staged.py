@@ -16,6 +16,7 @@ from exact.model.bets import load_bets
 from exact.model.features import Feature, Needs
 from exact.reference.punto_banco import brute_force
 
+from tests.support.published import PUNTO_BANCO
 from tests.support.shoes import card_shoes
 
 BETS = """
@@ -93,10 +94,14 @@ def test_staged_equals_brute_force_on_a_small_odd_shoe():
 
 def test_eight_deck_perfect_pairs_published():
     result = analyze(GAME, Shoe.standard(8), PARSED[:1]).bets["perfect-pairs"]
-    # Published over C(416,2)·C(414,2) unordered hands; each counts 2·2 orders × 412·411 fills.
-    unit = 4 * 412 * 411
-    assert [c // unit for c in result.counts] == [2_101_008, 244_747_776, 7_132_734_336]
-    assert f"{float(result.table().house_edge) * 100:.2f}" == "6.62"
+    # Published over C(416,2)·C(414,2) unordered hands (the figures' `per`); this module's
+    # own bet has the shipped bet's events in the same order
+    events = ("Both hands", "One hand", "No perfect pair")
+    for event, count in zip(events, result.counts, strict=True):
+        figure = PUNTO_BANCO.find("count", bet="perfect-pairs", event=event)
+        assert figure.expressed(figure.in_unit(count, result.total)) == figure.value
+    edge = PUNTO_BANCO.find("house_edge", bet="perfect-pairs", paytable="25-250")
+    assert edge.expressed(result.table().house_edge) == edge.value
 
 
 def test_staged_beyond_int64_equals_direct():

@@ -20,8 +20,9 @@ introduction, never the sections with the solutions or the tables.
   unique".
 * Kemeny and Snell's Player draws on 5 with probability 9/11: issue 16 states it; no reachable
   text prints the number, so it is pinned here and derived by hand (below).
-* Punto Banco, 8 decks (wizardofodds.com, /work/shared/reference/published-figures.md): Player
-  1.2351%, Banker (pays 0.95) 1.0579%, to 4 decimals. House Way against House Way is that coup.
+* Punto Banco, 8 decks (wizardofodds.com, read from exact/data/punto_banco/published.toml):
+  Player 1.2351%, Banker (pays 0.95) 1.0579%, to 4 decimals. House Way against House Way is
+  that coup.
 Tried and not found (the search tool's pages, docs, code and issues corpora, its exact-string
 index of GitHub files, and its repository names): the papers' tables (queries on "Model B2" with
 d = 1..8, "Foster's algorithm", the figures this solver gives, e.g. 253/342, -0.012799, -0.01294,
@@ -607,8 +608,10 @@ def test_house_way_against_house_way_is_the_punto_banco_coup():
         assert found.values[1] == Fraction((1 - commission) * wins["banker"] - wins["player"],
                                            total)
     # published: Player 1.2351%, Banker paying 0.95 1.0579% (8 decks)
-    assert round(float(-found.values[0]) * 100, 4) == 1.2351
-    assert round(float(-found.values[1]) * 100, 4) == 1.0579
+    from tests.support.published import PUNTO_BANCO
+
+    assert PUNTO_BANCO.find("house_edge", bet="player").agrees(-found.values[0])
+    assert PUNTO_BANCO.find("house_edge", bet="banker").agrees(-found.values[1])
 
 
 def test_best_responses_never_lose_and_equilibrium_lies_between():

@@ -1,6 +1,7 @@
 """Punto Banco side bets and rule variants (exact/data/punto_banco/side_bets.toml).
 
-Published figures (../shared/reference/published-figures.md) are asserted exactly; every
+The relations between the published figures (exact/data/punto_banco/published.toml) are
+asserted exactly; every
 shipped bet is compared with the card-by-card brute force of exact/reference/punto_banco.py on small
 odd shoes; hypothesis checks invariants between bets on random small shoes.
 
@@ -31,6 +32,7 @@ from exact.core.cards import CARDS, Shoe
 from exact.core.enumerator import falling
 from exact.games.punto_banco import DATA
 from exact.model.bets import Bet, load_bets
+from exact.reference.published import game_figures
 from exact.reference.punto_banco import brute_force
 
 from tests.support.readme_commands import readme_bets
@@ -39,6 +41,7 @@ from tests.support.shoes import pool_shoes
 ROOT = Path(__file__).resolve().parents[2]
 EIGHT = Shoe.standard(8)
 TOTAL_8 = falling(416, 6)
+PUBLISHED = game_figures("punto_banco")
 
 SEED_BETS = {  # id: group; every side bet and rule variant of the seed, defined as data
     "player-pair": "side", "banker-pair": "side", "either-pair": "side", "big": "side",
@@ -66,10 +69,6 @@ def eight(punto_banco, shipped):
     return analyze(punto_banco, EIGHT, bets).bets
 
 
-def percent(value: Fraction, places: int) -> str:
-    return f"{float(value) * 100:.{places}f}"
-
-
 def test_every_seed_bet_ships_as_data(punto_banco, shipped):
     side = load_bets(DATA / "side_bets.toml", punto_banco.features)
     assert {bet.id: bet.group for bet in side} == SEED_BETS
@@ -84,48 +83,41 @@ def test_every_seed_bet_ships_as_data(punto_banco, shipped):
 
 
 # --- published figures, 8 decks ------------------------------------------------------------------
+# Each figure of exact/data/punto_banco/published.toml is compared with the library by
+# tests/system/test_published.py; here, the relations between the bets that the published
+# figures imply, with the figures read from that file.
 
 def test_ez_baccarat(eight):
-    dragon, panda, ez = (eight[b] for b in ("dragon-7", "panda-8", "ez-banker"))
-    assert dragon.counts[0] == 112_633_011_329_024
-    assert percent(dragon.table().house_edge, 4) == "7.6113"
-    assert panda.counts[0] == 172_660_763_262_976
-    assert percent(panda.table().house_edge, 4) == "10.1876"
+    dragon, ez = eight["dragon-7"], eight["ez-banker"]
+    assert dragon.counts[0] == PUBLISHED.value("count", bet="dragon-7", event="Dragon 7")
     assert ez.counts[0] == dragon.counts[0]  # the EZ Banker pushes exactly on a Dragon 7
-    assert percent(ez.table().house_edge, 4) == "1.0183"
+    assert ez.counts[0] + ez.counts[1] == eight["banker"].counts[0]
 
 
 def test_banker_wins_with_six(eight):
-    two_card, three_card = 186_173_936_904_192, 83_058_367_551_488
-    assert two_card + three_card == 269_232_304_455_680
+    two_card, three_card = (PUBLISHED.value("count", bet="super-6", event=event)
+                            for event in ("Two-card 6", "Three-card 6"))
+    on_six = PUBLISHED.value("count", bet="banker-no-commission", event="Banker wins on 6")
+    assert two_card + three_card == on_six
+    assert on_six == PUBLISHED.value("feature_count", winner="banker", banker_total=6)
     super_6 = eight["super-6"]
     assert super_6.counts[:2] == (two_card, three_card)
-    no_commission = eight["banker-no-commission"]
-    assert no_commission.counts[0] == 269_232_304_455_680
-    assert percent(no_commission.table().house_edge, 4) == "1.4581"
-    assert percent(super_6.table("12-23").house_edge, 2) == "11.70"
-    assert percent(super_6.table("12-20").house_edge, 2) == "16.68"
+    assert eight["banker-no-commission"].counts[0] == on_six
     flat = super_6.table("flat-15")
-    assert flat.expected_value == Fraction(16 * (two_card + three_card), TOTAL_8) - 1
+    assert flat.expected_value == Fraction(16 * on_six, TOTAL_8) - 1
 
 
-EGALITE = {  # total: (tie count, London pays, published return)
-    0: (28_979_901_420_544, 150, "-0.124527"), 1: (20_499_217_668_352, 215, "-0.114150"),
-    2: (20_006_606_104_576, 225, "-0.095412"), 3: (22_250_510_129_408, 200, "-0.105243"),
-    4: (36_294_133_463_040, 120, "-0.121401"), 5: (39_684_046_743_808, 110, "-0.118732"),
-    6: (96_170_001_308_416, 45, "-0.114952"), 7: (101_717_538_899_968, 45, "-0.063899"),
-    8: (54_879_416_675_072, 80, "-0.110669"), 9: (55_146_054_060_032, 80, "-0.106348"),
-}
+def tie_count(total: int) -> int:
+    """The published count of ties on ``total`` (the Egalité table)."""
+    return PUBLISHED.value("feature_count", winner="tie", player_total=total)
 
 
-@pytest.mark.parametrize("tie_total", sorted(EGALITE))
+@pytest.mark.parametrize("tie_total", range(10))
 def test_egalite(eight, tie_total):
-    count, pays, published = EGALITE[tie_total]
     table = eight[f"egalite-{tie_total}"].table()
-    assert table.outcomes[0].combinations == count
-    assert table.outcomes[0].pays == pays
-    assert table.expected_value == Fraction(count * (pays + 1), TOTAL_8) - 1
-    assert f"{float(table.expected_value):.6f}" == published
+    assert table.outcomes[0].combinations == tie_count(tie_total)
+    assert table.expected_value == Fraction(tie_count(tie_total) * (table.outcomes[0].pays + 1),
+                                            TOTAL_8) - 1
 
 
 def test_grouped_egalite_adds_up_the_single_totals(eight):
@@ -133,38 +125,43 @@ def test_grouped_egalite_adds_up_the_single_totals(eight):
               "egalite-group-4-5": (4, 5), "egalite-group-6-7": (6, 7),
               "egalite-group-8-9": (8, 9)}
     for bet_id, totals in groups.items():
-        assert eight[bet_id].counts[0] == sum(EGALITE[t][0] for t in totals)
-    assert sum(eight[b].counts[0] for b in groups) == 475_627_426_473_216  # every tie
+        assert eight[bet_id].counts[0] == sum(tie_count(t) for t in totals)
+    every_tie = PUBLISHED.value("count", bet="tie", event="Tie")
+    assert sum(eight[b].counts[0] for b in groups) == every_tie
 
 
 def test_pairs(eight):
     unit = 2 * falling(414, 4)  # one unordered two-card hand -> ordered 6-card sequences
-    assert comb(416, 2) * unit == TOTAL_8
+    hands = PUBLISHED.find("count", bet="player-pair", event="Pair").per
+    assert hands == comb(416, 2) and hands * unit == TOTAL_8
+    pairs = PUBLISHED.value("count", bet="player-pair", event="Pair")
+    tiers = [PUBLISHED.value("count", bet="player-perfect-pair", event=event)
+             for event in ("Perfect pair", "Colored pair", "Mixed pair")]
+    assert sum(tiers) == pairs
     for bet_id in ("player-pair", "banker-pair"):
         pair = eight[bet_id]
-        assert pair.counts[0] == 6_448 * unit
-        assert pair.table().expected_value == Fraction(6_448 * 12, 86_320) - 1
-        assert percent(pair.table().house_edge, 2) == "10.36"
+        assert pair.counts[0] == pairs * unit
+        assert pair.table().expected_value == Fraction(pairs * 12, hands) - 1
     for bet_id in ("player-perfect-pair", "banker-perfect-pair"):
-        tiers = eight[bet_id]
-        assert tiers.counts[:3] == (1_456 * unit, 1_664 * unit, 3_328 * unit)
-        assert tiers.counts[3] == (86_320 - 6_448) * unit
-        value = tiers.table().expected_value
-        assert value == Fraction(1_456 * 26 + 1_664 * 13 + 3_328 * 7, 86_320) - 1
-        assert f"{float(value):.6f}" == "-0.040964"
+        counted = eight[bet_id]
+        assert list(counted.counts[:3]) == [tier * unit for tier in tiers]
+        assert counted.counts[3] == (hands - pairs) * unit
+        pays = [outcome.pays for outcome in counted.table().outcomes[:3]]
+        assert counted.table().expected_value == Fraction(
+            sum((pay + 1) * tier for pay, tier in zip(pays, tiers, strict=True)), hands) - 1
 
 
 def test_perfect_pairs_either_hand(punto_banco, shipped):
-    both, one, none = 2_101_008, 244_747_776, 7_132_734_336
-    assert both + one + none == comb(416, 2) * comb(414, 2) == 7_379_583_120
+    both, one, none = (PUBLISHED.find("count", bet="perfect-pairs", event=event)
+                       for event in ("Both hands", "One hand", "No perfect pair"))
+    assert both.per == comb(416, 2) * comb(414, 2) == both.value + one.value + none.value
     unit = 2 * 2 * falling(412, 2)  # unordered Player hand, unordered Banker hand -> 6 cards
     result = analyze(punto_banco, EIGHT, [shipped["perfect-pairs"]]).bets["perfect-pairs"]
-    assert result.counts == (both * unit, one * unit, none * unit)
+    assert result.counts == (both.value * unit, one.value * unit, none.value * unit)
     table = result.table()
-    assert table.expected_value == Fraction(251 * both + 26 * one, 7_379_583_120) - 1
-    assert percent(table.house_edge, 2) == "6.62"
-    assert result.table("25-either").expected_value == Fraction(26 * (both + one),
-                                                                7_379_583_120) - 1
+    assert table.expected_value == Fraction(251 * both.value + 26 * one.value, both.per) - 1
+    assert result.table("25-either").expected_value == Fraction(
+        26 * (both.value + one.value), both.per) - 1
 
 
 # --- every bet against the card-by-card brute force ----------------------------------------------

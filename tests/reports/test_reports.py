@@ -24,6 +24,7 @@ from exact.reports import ReportError, available_reports, report_module_name
 from exact.reports.sections import Context, grouped, percent, published_checks
 
 from tests.support.optional import require_module
+from tests.support.published import NINE_AND_NINES, PUNTO_BANCO
 
 typst = require_module("typst")
 pypdf = require_module("pypdf")
@@ -112,13 +113,15 @@ def test_punto_banco_headline_numbers_read_back_from_the_pdf(report, game_id, pu
     result = analyze(punto_banco, Shoe.standard(8))
     banker, player, tie = (result.bets[b] for b in ("banker", "player", "tie"))
     # the published 8-deck counts, and the library's, appear exactly
-    assert banker.counts[0] == 2_292_252_566_437_888
+    assert banker.counts[0] == PUNTO_BANCO.value("count", bet="banker", event="Banker wins")
     for count in (banker.counts[0], player.counts[0], tie.counts[0], result.total):
         assert grouped(count) in text
     for bet in (banker, player, tie):
         assert percent(bet.table().house_edge) in text
     assert str(banker.table().house_edge) in text
-    assert "1.0579%" in text and "1.2351%" in text and "14.3596%" in text
+    for bet_id in ("banker", "player"):
+        assert f"{PUNTO_BANCO.value('house_edge', bet=bet_id)}%" in text
+    assert f"{PUNTO_BANCO.value('house_edge', bet='tie', paytable='8-to-1')}%" in text
     assert "DISAGREES" not in text
 
 
@@ -434,7 +437,8 @@ def test_report_data_grows_with_every_bet_the_game_ships(tmp_path):
     assert [b["id"] for b in data["bets"]][-1] == "dragon-7"
     assert data["summary"][-1]["bet"] == "Dragon 7"
     # published: Dragon 7 at 40 to 1 has a house edge of 7.6113% (8 decks)
-    assert data["summary"][-1]["house_edge"] == "7.6113%"
+    dragon_7 = PUNTO_BANCO.value("house_edge", bet="dragon-7")
+    assert data["summary"][-1]["house_edge"] == f"{dragon_7}%"
     assert "Dragon 7" in data["removal"]["tables"][0]["bets"]
     assert any(row["bet"] == "Dragon 7" for row in data["depletion"]["rows"])
 
@@ -454,8 +458,9 @@ def test_nine_and_nines_numbers_read_back_from_the_pdf(report, game_id):
     result = analyze(game, Shoe.standard(8), [b for b in game_bets(game)
                                               if b.id in ("nine-player", "nines")])
     nine, nines = result.bets["nine-player"].table(), result.bets["nines"].table()
-    assert nine.house_edge == Fraction(259, 5395)  # issue 4's figure, exact
-    assert "259/5395" in plain and percent(nine.house_edge) in text
+    published = NINE_AND_NINES.value("house_edge_exact", bet="nine-player")  # issue 4's figure
+    assert nine.house_edge == Fraction(published)
+    assert published in plain and percent(nine.house_edge) in text
     assert percent(nines.house_edge) in text and str(nines.house_edge) in plain
     assert grouped(result.total) in text
     assert "ILLUSTRATIVE" in text and "DISAGREES" not in text

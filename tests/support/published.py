@@ -1,0 +1,9 @@
+"""The shipped published figures (exact/data/<game>/published.toml), for the tests that
+check a figure through another path (a command, an engine, a report, another game)."""
+
+from __future__ import annotations
+
+from exact.reference.published import game_figures
+
+PUNTO_BANCO = game_figures("punto_banco")
+NINE_AND_NINES = game_figures("nine_and_nines")
