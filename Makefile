@@ -38,7 +38,7 @@ analyze: $(STAMP)
 ## module fixtures), except the reports' tests, one group per report (tests/conftest.py hands
 ## out the groups, the long ones first).
 test: $(STAMP)
-	$(PY) -m ruff check exact tests
+	$(PY) -m ruff check exact tests analyses
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -n auto --dist loadgroup --no-loadscope-reorder
 
@@ -51,7 +51,7 @@ fuzz: $(STAMP)
 ## ruff, the import layers (import-linter, pyproject.toml), the import graph with the imports
 ## inside functions (tests/system/test_architecture.py) and mypy (strict on the core; ~1 min cold).
 lint: $(STAMP)
-	$(PY) -m ruff check exact tests
+	$(PY) -m ruff check exact tests analyses
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -p no:xdist -q tests/system/test_architecture.py
 	$(PY) -m mypy

@@ -86,7 +86,7 @@ plt.show()
 
 # %%
 generator = random.Random(2026)
-deck = [card for card, count in zip(CARDS, full.counts) for _ in range(count)]
+deck = [card for card, count in zip(CARDS, full.counts, strict=True) for _ in range(count)]
 N, dealt = full.size, 300
 estimates = {b: [] for b in eor}
 exact_edges = {b: [] for b in eor}
@@ -105,7 +105,7 @@ assert correlations["banker"] > 0.9 and correlations["player"] > 0.9
 assert correlations["tie"] > 0.8
 
 figure, axes = plt.subplots(1, 3, figsize=(11, 3.4))
-for axis, b in zip(axes, eor):
+for axis, b in zip(axes, eor, strict=True):
     axis.plot(estimates[b], exact_edges[b], ".", markersize=4)
     low, high = min(exact_edges[b]), max(exact_edges[b])
     axis.plot([low, high], [low, high], color="grey", linewidth=0.8)
@@ -142,7 +142,7 @@ for _ in range(60):  # the same seeded shoes as above
         running = sum(tags[b][card.rank] for card in removed)
         true_counts[b].append(running / ((N - dealt) / 52))
 figure, axes = plt.subplots(1, 3, figsize=(11, 3.4))
-for axis, b in zip(axes, eor):
+for axis, b in zip(axes, eor, strict=True):
     axis.plot(true_counts[b], exact_edges[b], ".", markersize=5)
     trigger = break_even_true_count(removal.base[b], tags[b], removal.effects[b], 8)
     if abs(trigger) < 50:

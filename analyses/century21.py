@@ -41,7 +41,8 @@ names = {"house": "House Way v House Way", "best": "best response v House Way",
          "equilibrium": "equilibrium v equilibrium"}
 pairs = {name: strategy_by_name(table, name) for name in names}
 results = {name: table.evaluate(*pair) for name, pair in pairs.items()}
-lines = ["| Player v Player/Dealer | Player's edge | Win | Push | Loss | SD | Edge with $1 on $10 |",
+lines = ["| Player v Player/Dealer | Player's edge | Win | Push | Loss | SD "
+         "| Edge with $1 on $10 |",
          "|---|---|---|---|---|---|---|"]
 for name, result in results.items():
     sd = heads_up_table(result, name).standard_deviation

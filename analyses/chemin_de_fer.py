@@ -17,9 +17,9 @@
 # Heads-up, the Player draws on 0-4, stands on 6-7 and chooses on 5; the Banker chooses at every
 # decision point, seeing its own hand and the Player's third card (or that the Player stood).
 # The game is a module and a rules file (`exact/games/chemin_de_fer.py`); the equilibria come
-# from the generic algorithms of `exact/engines/strategy_games.py` (sequence-form LP made exact, exact
-# best responses, exact support enumeration for the commission game). The first cell stops
-# with a clear message if the game (`chemin-de-fer`) is not part of this checkout yet.
+# from the generic algorithms of `exact/engines/strategy_games.py` (sequence-form LP made
+# exact, exact best responses, exact support enumeration for the commission game). The first
+# cell stops with a clear message if the game (`chemin-de-fer`) is not part of this checkout yet.
 
 # %%
 from fractions import Fraction
@@ -51,7 +51,8 @@ def mixed(strategy):
 # figures below are checked by the exact deviation check, by hand (9/11 is exactly what leaves the
 # Banker indifferent with 6 against a standing Player, and the 2 x 2 kernel's closed form gives
 # the value and the Banker's mixing) and by an independent twin (the payoffs written again from
-# scratch, solved by Foster's algorithm and as a plain matrix game; tests/games/test_chemin_de_fer.py).
+# scratch, solved by Foster's algorithm and as a plain matrix game;
+# tests/games/test_chemin_de_fer.py).
 
 # %%
 kemeny_snell = equilibrium(RULES, None, "totals")

@@ -33,7 +33,7 @@ from exact.reference.published import game_figures
 game = require_game("punto-banco")
 bets = game_bets(game)
 result = analyze(game, Shoe.standard(8), bets)
-result  # shows as a table of every wager and paytable
+result  # noqa: B018 (a cell's last value: shown as a table of every wager and paytable)
 
 # %% [markdown]
 # ## Headline numbers
@@ -83,7 +83,8 @@ commissions = [Fraction(k, 100) for k in range(0, 7)]
 edges = [-(win * (1 - c) - lose) for c in commissions]
 break_even = 1 - lose / win
 display(Markdown("| Commission | House edge |\n|---|---|\n" + "\n".join(
-    f"| {float(c):.0%} | {float(e) * 100:.4f}% |" for c, e in zip(commissions, edges))))
+    f"| {float(c):.0%} | {float(e) * 100:.4f}% |"
+    for c, e in zip(commissions, edges, strict=True))))
 print("break-even commission:", break_even, f"= {float(break_even):.4%}")
 assert edges[5] == banker.table().house_edge
 assert 0 < break_even < Fraction(5, 100)
