@@ -61,7 +61,7 @@ bench: $(STAMP)
 
 ## Before and after: the same commands (fresh processes, alternating, medians) timed for the
 ## revision BASE and this checkout, e.g. `make bench-compare BASE=07da3a8`; with
-## ARGS=--instructions, instructions counted under valgrind instead (the same on every run).
+## ARGS=--instructions, instructions counted under valgrind instead (they repeat within 1%).
 bench-compare: $(STAMP)
 	$(PY) tests/bench_compare.py $(BASE) $(ARGS)
 

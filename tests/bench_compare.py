@@ -189,7 +189,7 @@ def main() -> None:
                         help="only the commands whose label contains one of these words")
     parser.add_argument("--instructions", action="store_true",
                         help="count instructions once per command under valgrind's callgrind "
-                             "instead of timing rounds (slow, but the same on every run)")
+                             "instead of timing rounds (slow, but they repeat within 1%)")
     options = parser.parse_args()
     if options.instructions and shutil.which("valgrind") is None:
         parser.exit(2, "bench_compare: --instructions needs valgrind, which is not installed\n")

@@ -197,13 +197,25 @@ def _view(game: Game[Any], bets: Sequence[Bet]) -> View:
 
 
 def _check_known(game: Game[Any], bets: Sequence[Bet], known: dict[int, Card]) -> None:
-    unit = game.deal(game.needs(set().union(*(b.features for b in bets)))).round_cards
+    deal = game.deal(game.needs(set().union(*(b.features for b in bets))))
+    unit = deal.round_cards
     for position, card in known.items():
         if not 1 <= position <= unit:
             raise KnownCardError(f"known position {position}: a round has positions 1-{unit}")
+        if card.is_joker and not deal.accepts_jokers:  # it would be dealt as some card value
+            raise KnownCardError(f"known card {card} at position {position}: this game has "
+                                 "no jokers")
         if card.suit is None and not card.is_joker:
             raise KnownCardError(f"known card {card} at position {position}: give its suit "
                                  "(e.g. 9H): the card itself is forced there")
+
+
+def _check_fills(rest: Shoe, known: Mapping[int, Card], unit: int) -> None:
+    """Refuse a shoe that cannot deal a round around the known cards, counting them among the
+    unseen cards as the user does."""
+    if rest.size < unit - len(known):
+        raise ShoeError(f"{rest.size + len(known)} unseen cards ({len(known)} known) cannot "
+                        f"fill a round of {unit}")
 
 
 def _forced(game: Game[RecordT], shoe: Shoe, bets: Sequence[Bet],
@@ -229,8 +241,7 @@ def _forced(game: Game[RecordT], shoe: Shoe, bets: Sequence[Bet],
         representative.setdefault(view.card_class[CARDS.index(card)], card)
     free_total = unit - len(known)
     size = rest.size
-    if size < free_total:
-        raise ShoeError(f"{size} unseen cards cannot fill a round of {unit}")
+    _check_fills(rest, known, unit)
     tallies = {b.id: [0] * len(b.events) for b in bets}
     memo: dict[RecordT, tuple[int, ...]] = {}
 
@@ -296,8 +307,7 @@ def _forced_on_groups(game: Game[RecordT], deal: Deal[RecordT], rest: Shoe,
         return {}
     unit = deal.round_cards
     free_total = unit - len(known)
-    if rest.size < free_total:
-        raise ShoeError(f"{rest.size} unseen cards cannot fill a round of {unit}")
+    _check_fills(rest, known, unit)
     views = [draw.view for _, draw in fixed_stages(deal) or ()]
     forced = [[view.label(known[p]) for p in positions if p in known]
               for view, positions in zip(views, groups, strict=True)]
@@ -324,8 +334,7 @@ def _forced_on_deal(game: Game[RecordT], rest: Shoe, bets: Sequence[Bet],
     :func:`_forced_on_groups`.)"""
     deal = game.deal(game.needs(set().union(*(b.features for b in bets))))
     unit, free_total, size = deal.round_cards, deal.round_cards - len(known), rest.size
-    if size < free_total:
-        raise ShoeError(f"{size} unseen cards cannot fill a round of {unit}")
+    _check_fills(rest, known, unit)
     leaves: dict[RecordT, int] = {}
     if not isinstance(game, DealtPositions):
         raise CapabilityError(f"{game.id} does not say which positions its draws fill")

@@ -126,8 +126,9 @@ def forced_counts(game: Game[RecordT], deal: Deal[RecordT], bets: Sequence[Bet],
     held = [_Holding.of(stage, [stage.view.index[label] for label in labels], classes)
             for stage, labels, classes in zip(grids.stages, forced, counts, strict=True)]
     free = sum(holding.columns.shape[1] for holding in held)
-    # every weight and partial sum counts ordered sequences of the free cards: at most N**free
-    dtype: type = np.int64 if rest.size**free <= INT64_LIMIT else object
+    # every weight and partial sum counts ordered sequences of the free cards, at most N**free,
+    # and every class count is at most N: int64 holds them all below its limit, else exact ints
+    dtype: type = np.int64 if rest.size ** max(free, 1) <= INT64_LIMIT else object
     first = held[0]
     weights = first.coefficient.astype(dtype) * _falling_products(
         np.array([counts[0]], dtype=dtype), first.columns, first.repeats)[0]
@@ -135,13 +136,14 @@ def forced_counts(game: Game[RecordT], deal: Deal[RecordT], bets: Sequence[Bet],
         second, stage = held[1], grids.stages[1]
         coarser = np.array([stage.view.index[grids.stages[0].view.coarsen(label, stage.view)]
                             for label in grids.stages[0].view.labels], dtype=np.int64)
-        # per first hand, the cards of each class of the second view its free cards took
+        # the second hand's weights are falling factorials of what the first hand left of each
+        # of its classes, so count, per first hand, the cards its free cards took from each
         taken = np.zeros((len(first.rows), len(stage.view.labels)), dtype=np.int64)
         for position in range(first.columns.shape[1]):
             np.add.at(taken, (np.arange(len(first.rows)), coarser[first.columns[:, position]]),
                       1)
         given: np.ndarray = np.ones((len(first.rows), len(second.rows)), dtype=dtype)
-        left = np.array(counts[1], dtype=np.int64)
+        left: np.ndarray = np.array(counts[1], dtype=dtype)
         for position in range(second.columns.shape[1]):
             column = second.columns[:, position]
             factor = left[column][None, :] - taken[:, column] - second.repeats[None, :, position]

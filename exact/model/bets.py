@@ -212,11 +212,11 @@ def load_bets(source: Path | str, features: Iterable[str] | Mapping[str, Feature
     except tomllib.TOMLDecodeError as error:
         raise BetFileError(f"{label}: {_bet_at_error(raw, str(error))}not valid TOML: "
                            f"{error}") from None
+    # a misspelt table beside the bets ([[bte]], a stray key) would be dropped unread
+    check_keys(data, ("bet",), label, BetFileError, "top-level key")
     entries = data.get("bet")
     if not isinstance(entries, list) or not entries:
         raise BetFileError(f"{label}: no [[bet]] tables")
-    # a misspelt table beside the bets ([[bte]], a stray key) would be dropped unread
-    check_keys(data, ("bet",), label, BetFileError, "top-level key")
     known = frozenset(features)
     types = {name: feature.types for name, feature in features.items()
              if getattr(feature, "types", ())} if isinstance(features, Mapping) else {}

@@ -13,6 +13,7 @@ minute to a minute)."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from itertools import permutations
 from pathlib import Path
@@ -25,6 +26,7 @@ from exact.analysis.bet_analysis import game_bets
 from exact.core.cards import CARDS, Card, Shoe
 from exact.engines import live, staged
 from exact.engines.live import next_round
+from exact.errors import KnownCardError, ShoeError
 from exact.games import get_game
 from exact.reference.nine_and_nines import NINE_EVENTS, NINES_EVENTS, nine_tier, nines_tier
 from exact.reference.punto_banco import FEATURES, play
@@ -185,3 +187,54 @@ def test_a_grid_too_costly_to_read_is_left_to_the_walk():
     nines = next(b for b in BETS["nine-and-nines"] if b.id == "nines")
     deal = NINES.deal(NINES.needs(nines.features))
     assert staged.staged_deal(NINES, deal).cross_reads(nines) <= live.GRID_READS
+
+
+def test_the_costly_grid_is_walked_and_the_cheap_one_read(monkeypatch):
+    """The cut-off acts: with the first card known (one deck, where the walk is quick) the
+    nines-by-suit bet goes to the walk of its deal and NINES does not."""
+    walked: list[str] = []
+    original = live._forced_on_deal
+
+    def spy(game, rest, bets, known):
+        walked.extend(bet.id for bet in bets)
+        return original(game, rest, bets, known)
+
+    monkeypatch.setattr(live, "_forced_on_deal", spy)
+    known = {1: Card.parse("9H")}
+    four_nines = next(b for b in BETS["punto-banco"] if b.id == "four-nines")
+    next_round(PUNTO, Shoe.standard(1), [four_nines], known)
+    nines = next(b for b in BETS["nine-and-nines"] if b.id == "nines")
+    next_round(NINES, Shoe.standard(1), [nines], known)
+    assert walked == ["four-nines"]
+
+
+@pytest.mark.parametrize(("game", "bet_id", "known", "decks"), [
+    (NINES, "nines", {3: Card.parse("KD")}, 8),
+    # 10**20 decks: every class count is past int64's limit, so the grid read uses exact ints
+    (PUNTO, "perfect-pairs", {1: Card.parse("9H")}, 10**20),
+], ids=["nines-8-decks", "perfect-pairs-1e20-decks"])
+def test_the_grid_read_agrees_with_the_walk_of_the_deal(game, bet_id, known, decks):
+    """The fast path (the bet's event grid read over the hands holding the known card) and the
+    walk of the deal with the card forced (slow, every round visited) give the same counts."""
+    bet = next(b for b in game_bets(game) if b.id == bet_id)
+    shoe = Shoe.standard(decks)
+    fast = next_round(game, shoe, [bet], known)[bet_id]
+    walked = live._forced_on_deal(game, shoe.remove(list(known.values())), [bet], known)[bet_id]
+    assert (fast.counts, fast.total) == (walked.counts, walked.total)
+
+
+
+@pytest.mark.parametrize("bet_id", ["tie", "perfect-pairs"])  # the walk and the grid read
+@pytest.mark.parametrize(("known", "shoe", "error", "message"), [
+    ({5: "X"}, "AH:4,KS:4,X:1", KnownCardError, "known card X at position 5: this game has no"),
+    ({1: "X"}, "AH:4,KS:4,X:1", KnownCardError, "known card X at position 1: this game has no"),
+    ({5: "9H"}, "9H:1,K:4", ShoeError, "5 unseen cards (1 known) cannot fill a round of 6"),
+    ({1: "9H", 2: "KD"}, "9H:1,KD:1,A:3", ShoeError,
+     "5 unseen cards (2 known) cannot fill a round of 6"),
+])
+def test_known_cards_the_round_cannot_hold_are_refused(bet_id, known, shoe, error, message):
+    """A joker known in a game without jokers would be dealt as some card's value; a shoe too
+    small is refused counting the known cards among the unseen, as the user counts them."""
+    bet = next(b for b in game_bets(PUNTO) if b.id == bet_id)
+    with pytest.raises(error, match=re.escape(message)):
+        next_round(PUNTO, Shoe.parse(shoe), [bet], {p: Card.parse(c) for p, c in known.items()})

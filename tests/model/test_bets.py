@@ -61,7 +61,9 @@ def test_a_new_bet_from_a_file_is_analysed_exactly(punto_banco, tmp_path: Path):
      "bet 'x', event 'a': unknown key(s) 'gros'; known: gross, name, pays, when"),
     ("[[bet]]\nid='x'\n", "needs at least one"),
     ("[[bet]\nid='x'", "not valid TOML"),
-    ("title = 'no bets'", "no [[bet]] tables"),
+    ("title = 'no bets'", "unknown top-level key(s) 'title'; known: bet"),
+    ("", "no [[bet]] tables"),
+    ("[[bte]]\nid='x'", "unknown top-level key(s) 'bte'; known: bet"),
     ("title = 'mine'\n[[bet]]\nid='x'\n[[bet.event]]\nname='a'\nwhen='winner'\npays=1\n"
      "[[bte]]\nid='y'", "unknown top-level key(s) 'bte', 'title'; known: bet"),
 ])
