@@ -132,17 +132,23 @@ def test_a_shoe_of_exactly_one_round(game_id):
     _check(game_id, cards, {6: cards[3], 5: cards[4]})
 
 
-def test_the_bets_on_fixed_groups_take_the_fast_paths_at_eight_decks(monkeypatch):
-    """Perfect Pairs and NINES at 8 decks, a card known at every position 1-6 and at 5 and 6
-    together: never the walk of their deal; each answer checked by the identity below."""
-    walked: list[str] = []
+@pytest.fixture
+def walked(monkeypatch) -> list[str]:
+    """The ids of the bets sent to the walk of their deal (``live._forced_on_deal``)."""
+    sent: list[str] = []
     original = live._forced_on_deal
 
     def spy(game, rest, bets, known):
-        walked.extend(bet.id for bet in bets)
+        sent.extend(bet.id for bet in bets)
         return original(game, rest, bets, known)
 
     monkeypatch.setattr(live, "_forced_on_deal", spy)
+    return sent
+
+
+def test_the_bets_on_fixed_groups_take_the_fast_paths_at_eight_decks(walked):
+    """Perfect Pairs and NINES at 8 decks, a card known at every position 1-6 and at 5 and 6
+    together: never the walk of their deal; each answer checked by the identity below."""
     shoe = Shoe.standard(8)
     for game, bet_id in ((PUNTO, "perfect-pairs"), (NINES, "nines")):
         bet = next(b for b in game_bets(game) if b.id == bet_id)
@@ -189,17 +195,9 @@ def test_a_grid_too_costly_to_read_is_left_to_the_walk():
     assert staged.staged_deal(NINES, deal).cross_reads(nines) <= live.GRID_READS
 
 
-def test_the_costly_grid_is_walked_and_the_cheap_one_read(monkeypatch):
+def test_the_costly_grid_is_walked_and_the_cheap_one_read(walked):
     """The cut-off acts: with the first card known (one deck, where the walk is quick) the
     nines-by-suit bet goes to the walk of its deal and NINES does not."""
-    walked: list[str] = []
-    original = live._forced_on_deal
-
-    def spy(game, rest, bets, known):
-        walked.extend(bet.id for bet in bets)
-        return original(game, rest, bets, known)
-
-    monkeypatch.setattr(live, "_forced_on_deal", spy)
     known = {1: Card.parse("9H")}
     four_nines = next(b for b in BETS["punto-banco"] if b.id == "four-nines")
     next_round(PUNTO, Shoe.standard(1), [four_nines], known)
