@@ -19,7 +19,7 @@ from exact.analysis.bet_analysis import ENGINES, analyze, game_bets
 from exact.cli.own_commands import own_command
 from exact.cli.shoe_options import options_shoe
 from exact.core.cards import Shoe
-from exact.core.files import OUTPUT_HELP, write_file
+from exact.core.files import OUTPUT_HELP, output_name, write_file
 from exact.core.parsing import OneLineParser, number_option, shown, shown_all
 from exact.errors import ExactError, UsageError, one_line
 from exact.games import REGISTRY, game_ids, get_game
@@ -327,8 +327,9 @@ def build_parser(command: str | None = None) -> _Parser:
     formats = analyze_parser.add_mutually_exclusive_group()
     formats.add_argument("--json", action="store_true", help="machine-readable JSON")
     formats.add_argument("--csv", action="store_true", help="spreadsheet-ready CSV")
-    analyze_parser.add_argument("--output", "-o", metavar="FILE", help=OUTPUT_HELP)
-    analyze_parser.add_argument("--xlsx", metavar="FILE",
+    analyze_parser.add_argument("--output", "-o", metavar="FILE", type=output_name,
+                                help=OUTPUT_HELP)
+    analyze_parser.add_argument("--xlsx", metavar="FILE", type=output_name,
                                 help="also write an Excel par sheet (exact counts, live "
                                      "formulas) to FILE; needs the `sheets` extra")
     # --- the strategy games' own options (century21, chemin-de-fer) ------------------------
@@ -377,7 +378,8 @@ def build_parser(command: str | None = None) -> _Parser:
                                help="your own paytable (bet file), validated; replaces the "
                                     "bet of the same id")
     design_parser.add_argument("--json", action="store_true", help="machine-readable JSON")
-    design_parser.add_argument("--output", "-o", metavar="FILE", help=OUTPUT_HELP)
+    design_parser.add_argument("--output", "-o", metavar="FILE", type=output_name,
+                               help=OUTPUT_HELP)
     game_command("list-bets", "the bets and paytables that ship (and those of --bets)",
                  _list_bets)
     game_command("features", "the round features bet conditions may use", _features)

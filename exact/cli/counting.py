@@ -34,7 +34,7 @@ from exact.analysis.simulation import (
 from exact.cli.own_commands import own_command
 from exact.cli.shoe_options import full_shoe, options_shoe
 from exact.core.cards import Card, parse_cards
-from exact.core.files import OUTPUT_HELP
+from exact.core.files import OUTPUT_HELP, output_name
 from exact.core.parsing import (
     burn_option,
     number_option,
@@ -268,7 +268,8 @@ def add_commands(game_command: Callable[..., argparse.ArgumentParser]) -> None:
         parser.add_argument("--bet", action="append", metavar="ID",
                             help="only this bet; may be repeated")
         parser.add_argument("--json", action="store_true", help="machine-readable JSON")
-        parser.add_argument("--output", "-o", metavar="FILE", help=OUTPUT_HELP)
+        parser.add_argument("--output", "-o", metavar="FILE", type=output_name,
+                            help=OUTPUT_HELP)
 
     def heads_up_options(parser: argparse.ArgumentParser, what: str
                          ) -> argparse._ArgumentGroup:

@@ -33,6 +33,7 @@ from fractions import Fraction
 from typing import Any, cast
 
 from exact.core.cards import Card, parse_cards
+from exact.core.files import output_name
 from exact.core.parsing import shown, shown_all
 from exact.errors import ExactError
 from exact.games import get_game
@@ -77,7 +78,8 @@ def add_command(game_command: Callable[..., argparse.ArgumentParser]) -> None:
     century.add_argument("--action", choices=("seat-by-seat", "whole-hand"),
                          help="override the rules' reading of an uncovered table")
     parser.add_argument("--json", action="store_true", help="machine-readable JSON")
-    parser.add_argument("--output", "-o", metavar="FILE", help="write to FILE (atomically)")
+    parser.add_argument("--output", "-o", metavar="FILE", type=output_name,
+                        help="write to FILE (atomically)")
 
 
 def run(args: argparse.Namespace) -> str:

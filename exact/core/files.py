@@ -32,6 +32,7 @@ exact.errors.OutputError: cannot write ...: it is a directory, not a regular fil
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import errno
 import os
@@ -40,11 +41,44 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
+from exact.core.parsing import shown as shown_text
 from exact.core.parsing import shown_path as shown
 from exact.errors import OutputError as OutputError
 
 OUTPUT_HELP = ("write to FILE instead of standard output, whole or not at all (a symbolic link "
                "is followed to its file; a directory, device or FIFO is refused)")
+
+# Linux's limits (NAME_MAX, PATH_MAX): a longer name or path can never be opened there
+NAME_BYTES, PATH_BYTES = 255, 4096
+
+
+def output_name(text: str) -> str:
+    """``--output FILE`` as the command line reads it: a name no file can have (a NUL, a part
+    past :data:`NAME_BYTES` bytes, the whole past :data:`PATH_BYTES`) is refused before
+    any work, not after the analysis it was to hold; whether the file can be written is known
+    when it is written (:func:`target_of`), and a blank one is refused with every blank option.
+
+    >>> output_name("out.json")
+    'out.json'
+    >>> output_name("x" * 300)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: 'xx...' (300 characters): a part of the name is longer than ...
+    """
+    try:
+        encoded = os.fsencode(text)
+    except UnicodeEncodeError:
+        encoded = b"\0"  # not a name the file system can be given
+    if b"\0" in encoded:
+        problem = "not a file name"
+    elif len(encoded) > PATH_BYTES:
+        problem = f"a path longer than {PATH_BYTES:,} bytes"
+    elif any(len(part) > NAME_BYTES for part in encoded.split(b"/")):
+        problem = f"a part of the name is longer than {NAME_BYTES} bytes"
+    else:
+        return text
+    raise argparse.ArgumentTypeError(f"{shown_text(text)}: {problem}")  # short: argparse cuts
+
 
 _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO"),

@@ -4,6 +4,7 @@ line and exit 2 (also as root: nothing is replaced by a regular file); the usual
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import socket
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from exact.cli.app import main
-from exact.core.files import OutputError, replace_atomically, write_file
+from exact.core.files import OutputError, output_name, replace_atomically, write_file
 
 # the cheapest command with an output: the tie on one deck
 COMMAND = ["analyze", "punto-banco", "--decks", "1", "--bet", "tie", "--json"]
@@ -291,3 +292,19 @@ def test_reports_out_that_is_a_file_is_one_line(tmp_path: Path, capsys) -> None:
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == 1 and "cannot write" in lines[0]
     assert blocker.read_text() == "not a folder\n"
+
+
+@pytest.mark.parametrize(("name", "problem"), [
+    ("a\0b", "not a file name"),
+    ("x" * 256, "longer than 255 bytes"), ("d/" + "é" * 128, "longer than 255 bytes"),
+    ("a/" * 2049, "a path longer than 4,096 bytes"), ("\udcff" * 2, None), ("a/b.json", None),
+    ("x" * 255, None),
+])
+def test_an_output_name_no_file_can_have_is_refused_before_any_work(name, problem):
+    """The name is checked in bytes as the file system counts them (é is two); a name that
+    could exist passes, its directory and permissions are checked when it is written."""
+    if problem is None:
+        assert output_name(name) == name
+    else:
+        with pytest.raises(argparse.ArgumentTypeError, match=problem):
+            output_name(name)
