@@ -54,9 +54,10 @@ NAME_BYTES, PATH_BYTES = 255, 4096
 
 def output_name(text: str) -> str:
     """``--output FILE`` as the command line reads it: a name no file can have (a NUL, a part
-    past :data:`NAME_BYTES` bytes, the whole past :data:`PATH_BYTES`) is refused before
-    any work, not after the analysis it was to hold; whether the file can be written is known
-    when it is written (:func:`target_of`), and a blank one is refused with every blank option.
+    past :data:`NAME_BYTES` bytes, the whole past :data:`PATH_BYTES`) or in no directory is
+    refused before any work, not after the analysis it was to hold; the rest (a directory or
+    device named, a full disk) is known when the file is written (:func:`target_of`), and a
+    blank name is refused with every blank option.
 
     >>> output_name("out.json")
     'out.json'
@@ -75,6 +76,8 @@ def output_name(text: str) -> str:
         problem = f"a path longer than {PATH_BYTES:,} bytes"
     elif any(len(part) > NAME_BYTES for part in encoded.split(b"/")):
         problem = f"a part of the name is longer than {NAME_BYTES} bytes"
+    elif text.strip() and not os.path.isdir(os.path.dirname(os.path.realpath(text))):
+        problem = f"no directory {shown_text(os.path.dirname(os.path.realpath(text)))}"
     else:
         return text
     raise argparse.ArgumentTypeError(f"{shown_text(text)}: {problem}")  # short: argparse cuts

@@ -297,12 +297,14 @@ def test_reports_out_that_is_a_file_is_one_line(tmp_path: Path, capsys) -> None:
 @pytest.mark.parametrize(("name", "problem"), [
     ("a\0b", "not a file name"),
     ("x" * 256, "longer than 255 bytes"), ("d/" + "é" * 128, "longer than 255 bytes"),
-    ("a/" * 2049, "a path longer than 4,096 bytes"), ("\udcff" * 2, None), ("a/b.json", None),
+    ("a/" * 2049, "a path longer than 4,096 bytes"), ("\udcff" * 2, None), ("./b.json", None),
+    ("no/such/b.json", "no directory"),
     ("x" * 255, None),
 ])
 def test_an_output_name_no_file_can_have_is_refused_before_any_work(name, problem):
-    """The name is checked in bytes as the file system counts them (é is two); a name that
-    could exist passes, its directory and permissions are checked when it is written."""
+    """The name is checked in bytes as the file system counts them (é is two), and its
+    directory must exist; a name that could be written passes (what it names, a directory
+    or a device, is checked when it is written)."""
     if problem is None:
         assert output_name(name) == name
     else:

@@ -127,8 +127,12 @@ def test_the_command_line_prints_a_cache_warning_only_when_the_run_succeeds(
         assert status != 0 or out == clean
         return status, out, err, entries
 
+    def full_disk(*_: object, **__: object) -> None:  # the write fails only once it is made
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("exact.core.files.replace_atomically", full_disk)
     status, _, error, entries = damaged_run(tmp_path / "failing", "--output",
-                                            str(tmp_path / "no" / "such" / "file.txt"))
+                                            str(tmp_path / "file.txt"))
     assert status == 2 and error.count("\n") == 1 and error.startswith("exact: error: ")
     assert any(str(path) in cache._WARNED for path in entries)  # raised, not printed
     status, _, error, entries = damaged_run(tmp_path / "succeeding")
