@@ -110,7 +110,7 @@ def _with_known(game: Game[Any], shoe: Shoe, bets: Sequence[Bet], known: dict[in
         from exact.engines import factorised  # numpy-heavy: only when a bet needs it
 
         rest = shoe.remove(list(known.values()))
-        unit = game.deal(game.needs(set().union(*(b.features for b in counted)))).round_cards
+        unit = _deal(game, counted).round_cards
         total = falling(rest.size, unit - len(known))
         for bet, events in zip(counted, factorised.evaluate(game, counted, rest, known),
                                strict=True):
@@ -118,9 +118,14 @@ def _with_known(game: Game[Any], shoe: Shoe, bets: Sequence[Bet], known: dict[in
     return out
 
 
+def _deal(game: Game[RecordT], bets: Sequence[Bet]) -> Deal[RecordT]:
+    """The one deal serving all of ``bets`` (every feature they read)."""
+    return game.deal(game.needs(set().union(*(b.features for b in bets))))
+
+
 def _unit(game: Game[Any], bets: Sequence[Bet]) -> int:
     """The counting unit ``r`` of ``bets``: the most cards a round of their deal uses."""
-    return game.deal(game.needs(set().union(*(b.features for b in bets)))).round_cards
+    return _deal(game, bets).round_cards
 
 
 def _unfilled(game: Game[Any], bet: Bet, known: Mapping[int, Card]) -> frozenset[int]:
@@ -197,7 +202,7 @@ def _view(game: Game[Any], bets: Sequence[Bet]) -> View:
 
 
 def _check_known(game: Game[Any], bets: Sequence[Bet], known: dict[int, Card]) -> None:
-    deal = game.deal(game.needs(set().union(*(b.features for b in bets))))
+    deal = _deal(game, bets)
     unit = deal.round_cards
     for position, card in known.items():
         if not 1 <= position <= unit:
@@ -220,7 +225,7 @@ def _check_fills(rest: Shoe, known: Mapping[int, Card], unit: int) -> None:
 
 def _forced(game: Game[RecordT], shoe: Shoe, bets: Sequence[Bet],
             known: dict[int, Card]) -> dict[str, NextRound]:
-    unit = game.deal(game.needs(set().union(*(b.features for b in bets)))).round_cards
+    unit = _unit(game, bets)
     rest = shoe.remove(list(known.values()))
     if isinstance(game, DealtPositions):
         # one walk per deal: bets on values must not walk the suits another bet reads
@@ -298,8 +303,7 @@ def _forced_on_groups(game: Game[RecordT], deal: Deal[RecordT], rest: Shoe,
     Only the bets whose grid is cheap to read (:data:`GRID_READS`): the others, and any other
     deal, are left to the walk (not in the result)."""
     groups = _group_positions(game, deal)
-    if groups is None or not staged.applicable(deal) or (
-            any(card.is_joker for card in known.values()) and not deal.accepts_jokers):
+    if groups is None or not staged.applicable(deal):
         return {}
     evaluator = staged.staged_deal(game, deal)
     bets = [bet for bet in bets if evaluator.cross_reads(bet) <= GRID_READS]
@@ -332,7 +336,7 @@ def _forced_on_deal(game: Game[RecordT], rest: Shoe, bets: Sequence[Bet],
     at 8 decks), where the walk of every position card by card through 52 classes took
     minutes. (Perfect Pairs and NINES, whose event grids are cheap, are read off them:
     :func:`_forced_on_groups`.)"""
-    deal = game.deal(game.needs(set().union(*(b.features for b in bets))))
+    deal = _deal(game, bets)
     unit, free_total, size = deal.round_cards, deal.round_cards - len(known), rest.size
     _check_fills(rest, known, unit)
     leaves: dict[RecordT, int] = {}

@@ -150,7 +150,7 @@ def forced_counts(game: Game[RecordT], deal: Deal[RecordT], bets: Sequence[Bet],
             given = given * np.maximum(factor, 0).astype(dtype)
         weights = weights[:, None] * (given * second.coefficient.astype(dtype)[None, :])
     out = []
-    fill = falling(rest.size - free, free_total - free)
+    fill, total = falling(rest.size - free, free_total - free), falling(rest.size, free_total)
     for bet in bets:
         signatures, grid = grids.events(bet)
         if len(held) == 2:
@@ -159,9 +159,8 @@ def forced_counts(game: Game[RecordT], deal: Deal[RecordT], bets: Sequence[Bet],
             events = grid[signatures[0][first.rows]]
         sums = Segments.of(events.ravel(), len(bet.events)).sums(weights.reshape(1, -1))[0]
         out.append([int(count) * fill for count in sums.tolist()])
-        if sum(out[-1]) != falling(rest.size, free_total):
-            raise AssertionError(f"{bet.id}: forced staged counts do not sum to "
-                                 f"{falling(rest.size, free_total)}")
+        if sum(out[-1]) != total:
+            raise AssertionError(f"{bet.id}: forced staged counts do not sum to {total}")
     return out
 
 
