@@ -76,8 +76,8 @@ def output_name(text: str) -> str:
         problem = f"a path longer than {PATH_BYTES:,} bytes"
     elif any(len(part) > NAME_BYTES for part in encoded.split(b"/")):
         problem = f"a part of the name is longer than {NAME_BYTES} bytes"
-    elif text.strip() and not os.path.isdir(os.path.dirname(os.path.realpath(text))):
-        problem = f"no directory {shown_text(os.path.dirname(os.path.realpath(text)))}"
+    elif text.strip() and not os.path.isdir(parent := os.path.dirname(os.path.realpath(text))):
+        problem = f"no directory {shown_text(parent)}"
     else:
         return text
     raise argparse.ArgumentTypeError(f"{shown_text(text)}: {problem}")  # short: argparse cuts
