@@ -57,10 +57,13 @@ display(Markdown("\n".join(lines)))
 # ## Checks
 # Every strategy pair's (expected) counts sum to the number of ordered six-card sequences;
 # each best response is at least as good for its side as House Way, and the equilibrium lies
-# between them: neither side gains by deviating from it (checked exactly).
+# between them: neither side gains by deviating from it (checked exactly). The House Way edge
+# is the README's (`exact/data/century21/published.toml`: no outside source publishes a figure
+# for the game, so this pins the project's own result).
 
 # %%
 from exact.games.century21.solve import deviation_gaps  # noqa: E402
+from exact.reference.published import game_figures  # noqa: E402
 
 assert table.total == 424 * 423 * 422 * 421 * 420 * 419
 for result in results.values():
@@ -70,6 +73,7 @@ assert edges["best"] >= edges["house"] >= edges["dealer-best"]
 assert edges["dealer-best"] <= edges["equilibrium"] <= edges["best"]
 _, player_gain, dealer_gain = deviation_gaps(table, *pairs["equilibrium"])
 assert player_gain == 0 and dealer_gain == 0
+assert game_figures("century21").find("value_exact", strategy="house").agrees(edges["house"])
 print(f"House Way edge {edges['house']} = {float(edges['house']):+.6%}")
 print(f"Equilibrium value {float(edges['equilibrium']):+.6%} (exact, no side gains by deviating)")
 

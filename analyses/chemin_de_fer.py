@@ -28,6 +28,7 @@ import matplotlib.pyplot as plt
 from IPython.display import Markdown, display
 
 from exact.lab.notebooks import require_game
+from exact.reference.published import game_figures
 
 game = require_game("chemin-de-fer")
 from exact.games.chemin_de_fer import (  # noqa: E402
@@ -45,7 +46,8 @@ def mixed(strategy):
 
 # %% [markdown]
 # ## Kemeny and Snell (1957): with replacement, each side sees its total
-# Published (Ethier and Gámez 2013, abstract and introduction; issue 16): a 2 x 2^88 matrix game
+# Published (Ethier and Gámez 2013, abstract and introduction; issue 16; each figure read from
+# `exact/data/chemin_de_fer/published.toml`, its source quoted there): a 2 x 2^88 matrix game
 # with a unique solution, the Player drawing on 5 with probability 9/11. The published value and
 # the Banker's mixing could not be retrieved here, so they stand beside nothing yet: the exact
 # figures below are checked by the exact deviation check, by hand (9/11 is exactly what leaves the
@@ -55,10 +57,14 @@ def mixed(strategy):
 # tests/games/test_chemin_de_fer.py).
 
 # %%
+published = game_figures("chemin_de_fer")
 kemeny_snell = equilibrium(RULES, None, "totals")
 assert kemeny_snell.verified
-assert kemeny_snell.strategies[0][PLAYER_FIVE]["draw"] == Fraction(9, 11)
-assert nash_equilibria(RULES, None, "totals").unique
+nine_elevenths = published.find("draw_probability", replacement=True, information="totals",
+                                at="Player 5")
+assert nine_elevenths.agrees(kemeny_snell.strategies[0][PLAYER_FIVE]["draw"])
+assert nash_equilibria(RULES, None, "totals").unique == published.value(
+    "unique", replacement=True, information="totals")
 print(f"Player's value {kemeny_snell.values[0]} = {float(kemeny_snell.values[0]):+.6%}")
 print("mixed:", mixed(kemeny_snell.strategies[0]), mixed(kemeny_snell.strategies[1]))
 
@@ -115,7 +121,9 @@ plt.show()
 
 # %%
 casino = nash_equilibria(RULES.with_commission(Fraction(1, 20)), 6, "banker-cards")
-assert casino.unique and casino.found[0].verified
+assert casino.found[0].verified
+assert casino.unique == published.value("unique", decks=6, information="banker-cards",
+                                        commission="1/20")
 found = casino.found[0]
 print(f"Player {float(found.values[0]):+.6%}, Banker {float(found.values[1]):+.6%}; "
       f"mixed: {mixed(found.strategies[0])} {mixed(found.strategies[1])}")

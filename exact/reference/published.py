@@ -8,19 +8,33 @@ shares no code with computing them.
 A file holds a ``source`` and one ``[[figure]]`` table per figure::
 
     what       count | total | house_edge | house_edge_resolved | sd | return |
-               feature_count | feature_probability | house_edge_exact
+               feature_count | feature_probability | house_edge_exact |
+               value_exact | draw_probability | game_size | unique  (the last four: figures
+               of a strategy game, a game where a side chooses, such as chemin de fer)
     decks      number of 52-card decks (default 8)
-    bet        bet id (every kind but total and the feature kinds)
+    bet        bet id (every kind but total, the feature kinds and the strategy-game kinds)
     paytable   paytable name (default: the bet's own)
     event      event name (count)
     features   {feature = value, ...} (feature_count, feature_probability)
     per        (count, feature_count) the count is published over this many equally likely
                units (say unordered two-card hands), not over the ordered 6-card sequences
+    replacement  (strategy-game kinds) true: cards dealt with replacement, in one deck's
+               proportions (then no 'decks')
+    information  (strategy-game kinds) what each side sees: totals | banker-cards | cards
+               (default: the game's own)
+    commission (strategy-game kinds) taken on the Banker's wins, a fraction as text ("1/20")
+    strategy   (value_exact, draw_probability) the strategy pair: house | best | dealer-best |
+               equilibrium
+    at         (draw_probability) the information set, as the game describes it ("Player 5")
     source     where this figure is published (default: the file's source)
     value      an integer, compared exactly (counts); a decimal as text, compared after
                rounding the exact figure to as many decimals (house edges and their
                resolved-bet form in percent, standard deviations, returns per unit staked and
-               probabilities as plain numbers); an exact fraction as text (house_edge_exact)
+               probabilities as plain numbers); an exact fraction as text (house_edge_exact;
+               value_exact, the player's result per unit bet; draw_probability, from 0 to 1);
+               the matrix game's size in pure strategies, "2 x 2^88" (game_size); true or
+               false (unique: whether the game has one solution, Nash equilibrium if not
+               zero-sum)
 
 >>> figures = loads('source = "s"\\n[[figure]]\\nwhat = "house_edge"\\nbet = "tie"\\n'
 ...                 'value = "14.3596"\\n', "example.toml")
@@ -44,36 +58,52 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import isqrt
 from pathlib import Path
-from typing import Literal, cast, get_args
+from typing import Literal, TypedDict, cast, get_args
 
 from exact.core.parsing import MAX_DIGITS, check_keys, load_toml, read_user_file, shown
 from exact.errors import PublishedFiguresError
 
 FigureKind = Literal["count", "total", "house_edge", "house_edge_resolved", "sd", "return",
-                     "feature_count", "feature_probability", "house_edge_exact"]
+                     "feature_count", "feature_probability", "house_edge_exact",
+                     "value_exact", "draw_probability", "game_size", "unique"]
 KINDS: tuple[FigureKind, ...] = get_args(FigureKind)
 COUNTS: frozenset[FigureKind] = frozenset({"count", "total", "feature_count"})
 """Kinds whose value is an integer, compared exactly."""
 PERCENT: frozenset[FigureKind] = frozenset({"house_edge", "house_edge_resolved"})
 """Kinds published in percent."""
-NEEDS_BET: frozenset[FigureKind] = frozenset(KINDS) - {"total", "feature_count",
-                                                      "feature_probability"}
+STRATEGY_KINDS: frozenset[FigureKind] = frozenset({"value_exact", "draw_probability",
+                                                   "game_size", "unique"})
+"""Kinds of a strategy game (sides choose): no bet, a model and a strategy pair instead."""
+EXACT: frozenset[FigureKind] = frozenset({"house_edge_exact", "value_exact", "draw_probability"})
+"""Kinds whose value is an exact fraction."""
+NEEDS_BET: frozenset[FigureKind] = (frozenset(KINDS) - STRATEGY_KINDS
+                                    - {"total", "feature_count", "feature_probability"})
+Information = Literal["totals", "banker-cards", "cards"]
+INFORMATION: tuple[Information, ...] = get_args(Information)
+StrategyName = Literal["house", "best", "dealer-best", "equilibrium"]
+STRATEGIES: tuple[StrategyName, ...] = get_args(StrategyName)
 MAX_DECKS = 1000
 """Most decks a published figure is computed on (a full analysis of each shoe)."""
 FeatureValue = str | int | bool
 
 _DECIMAL = re.compile(r"-?[0-9]+\.[0-9]+", re.ASCII)
 _FRACTION = re.compile(r"-?[0-9]+(?:/[0-9]*[1-9][0-9]*)?", re.ASCII)
-_KEYS = ("what", "decks", "bet", "paytable", "event", "features", "per", "source", "value")
+_POWER = r"2(?:\^(?:[2-9]|[1-9][0-9]{1,3}))?"  # 2, or a power of two up to 2^9999
+_SIZE = re.compile(f"{_POWER} x {_POWER}", re.ASCII)
+_KEYS = ("what", "decks", "bet", "paytable", "event", "features", "per", "replacement",
+         "information", "commission", "strategy", "at", "source", "value")
+_STRATEGY_KEYS = ("replacement", "information", "commission", "strategy", "at")
+_BET_KEYS = ("bet", "paytable", "event")
 
 
 @dataclass(frozen=True)
 class Figure:
     """One published figure: what it is, on which shoe, and its published value (an ``int``
-    for a count, else the published text: a decimal such as ``"1.0579"`` or a fraction)."""
+    for a count, ``True``/``False`` for a uniqueness, else the published text: a decimal such
+    as ``"1.0579"``, a fraction or a game size such as ``"2 x 2^88"``)."""
 
     kind: FigureKind
-    value: int | str
+    value: bool | int | str
     source: str
     decks: int = 8
     bet: str | None = None
@@ -81,11 +111,19 @@ class Figure:
     event: str | None = None
     features: tuple[tuple[str, FeatureValue], ...] = ()
     per: int | None = None
+    replacement: bool = False
+    information: Information | None = None
+    commission: Fraction | None = None
+    strategy: StrategyName | None = None
+    at: str | None = None
 
     @property
     def id(self) -> str:
         """A short readable name (test ids, messages), e.g. ``8d house_edge tie 9-to-1``."""
-        parts = [f"{self.decks}d", self.kind, self.bet, self.paytable, self.event,
+        parts = ["with-replacement" if self.replacement else f"{self.decks}d", self.kind,
+                 self.bet, self.paytable, self.event, self.information,
+                 f"commission {self.commission}" if self.commission is not None else None,
+                 self.strategy, self.at,
                  ",".join(f"{name}={value}" for name, value in self.features) or None]
         return " ".join(part for part in parts if part)
 
@@ -94,24 +132,36 @@ class Figure:
         """Decimals of a decimal figure (0 for the others)."""
         return len(self.value.partition(".")[2]) if isinstance(self.value, str) else 0
 
+    def field(self, name: str) -> object:
+        """A field by name, a figure without a commission having 0 (for :meth:`find`)."""
+        value = getattr(self, name)
+        return (value or Fraction(0)) if name == "commission" else value
+
     def in_unit(self, count: int, total: int) -> Fraction:
         """A count over ``total`` ordered deals expressed in the figure's published unit."""
         return Fraction(count * self.per, total) if self.per else Fraction(count)
 
-    def expressed(self, computed: int | Fraction) -> int | str:
+    def expressed(self, computed: int | Fraction | tuple[int, int]) -> bool | int | str:
         """An exact figure written as this figure is published: an integer when it is one
-        (else its fraction, which then cannot agree), a fraction for an exact edge, or
-        rounded exactly (half to even) to the published decimals, scaled to percent for house
-        edges. For a standard deviation, ``computed`` is the exact variance: the deviation, its
-        irrational square root, is rounded from it exactly.
+        (else its fraction, which then cannot agree), a fraction for an exact figure, a
+        boolean for a uniqueness, or rounded exactly (half to even) to the published decimals,
+        scaled to percent for house edges. For a standard deviation, ``computed`` is the exact
+        variance: the deviation, its irrational square root, is rounded from it exactly. For a
+        game size it is the number of pure strategies of each side.
 
         >>> Figure("sd", "0.9274", "").expressed(Fraction(86, 100))  # sqrt(0.86) = 0.92736...
         '0.9274'
+        >>> Figure("game_size", "2 x 2^88", "").expressed((2, 2**88))
+        '2 x 2^88'
         """
+        if isinstance(computed, tuple):
+            return " x ".join(map(_strategies, computed))
+        if self.kind == "unique":
+            return computed is True
         exact = Fraction(computed)
         if self.kind in COUNTS:
             return exact.numerator if exact.denominator == 1 else str(exact)
-        if self.kind == "house_edge_exact":
+        if self.kind in EXACT or self.kind == "game_size":  # (a number is no game size)
             return str(exact)
         if self.kind == "sd":
             squared = exact * 10 ** (2 * self.places)  # round(sqrt(squared)), exactly
@@ -123,9 +173,17 @@ class Figure:
         sign = "-" if scaled < 0 else ""
         return f"{sign}{digits[:-self.places]}.{digits[-self.places:]}"
 
-    def agrees(self, computed: int | Fraction) -> bool:
+    def agrees(self, computed: int | Fraction | tuple[int, int]) -> bool:
         """Whether the exact ``computed`` figure is the published one at its precision."""
         return self.expressed(computed) == self.value
+
+
+def _strategies(number: int) -> str:
+    """A number of pure strategies as a game size writes it: ``2``, ``2^88``, else the number."""
+    exponent = number.bit_length() - 1
+    if number < 2 or number != 1 << exponent:
+        return str(number)
+    return "2" if exponent == 1 else f"2^{exponent}"
 
 
 @dataclass(frozen=True)
@@ -139,26 +197,30 @@ class PublishedFigures:
     def of_kind(self, kind: FigureKind) -> tuple[Figure, ...]:
         return tuple(f for f in self.figures if f.kind == kind)
 
-    def find(self, kind: FigureKind, *, decks: int = 8, bet: str | None = None,
-             paytable: str | None = None, event: str | None = None,
-             **features: FeatureValue) -> Figure:
-        """The one figure of ``kind`` on ``decks`` decks that has every field given; a
-        :class:`LookupError` unless exactly one has."""
-        wanted = {"bet": bet, "paytable": paytable, "event": event}
-        found = [f for f in self.of_kind(kind) if f.decks == decks
-                 and all(getattr(f, k) == v for k, v in wanted.items() if v is not None)
+    def find(self, kind: FigureKind, *, decks: int = 8, replacement: bool = False,
+             **fields: object) -> Figure:
+        """The one figure of ``kind`` on ``decks`` decks (or dealt with replacement) that has
+        every field given (bet, paytable, event, information, commission, strategy, at; any
+        other name is a feature; a field given as None matches any, a commission given as 0
+        the figures without one); a :class:`LookupError` unless exactly one has."""
+        named = {k: v for k, v in fields.items() if k in _BET_KEYS + _STRATEGY_KEYS}
+        features = {k: v for k, v in fields.items() if k not in named}
+        if named.get("commission") is not None:
+            named["commission"] = Fraction(cast(Fraction | str | int, named["commission"]))
+        found = [f for f in self.of_kind(kind) if f.replacement == replacement
+                 and (replacement or f.decks == decks)
+                 and all(f.field(k) == v for k, v in named.items() if v is not None)
                  and all(dict(f.features).get(k) == v for k, v in features.items())]
         if len(found) != 1:
-            raise LookupError(f"{self.path.name}: {len(found)} {kind} figures on {decks} decks "
-                              f"with {wanted} {features}, not one")
+            shoe = "dealt with replacement" if replacement else f"on {decks} decks"
+            raise LookupError(f"{self.path.name}: {len(found)} {kind} figures {shoe} with "
+                              f"{named} {features}, not one")
         return found[0]
 
-    def value(self, kind: FigureKind, *, decks: int = 8, bet: str | None = None,
-              paytable: str | None = None, event: str | None = None,
-              **features: FeatureValue) -> int | str:
+    def value(self, kind: FigureKind, *, decks: int = 8, replacement: bool = False,
+              **fields: object) -> bool | int | str:
         """The published value of :meth:`find`'s figure."""
-        return self.find(kind, decks=decks, bet=bet, paytable=paytable, event=event,
-                         **features).value
+        return self.find(kind, decks=decks, replacement=replacement, **fields).value
 
 
 def load(path: Path | str) -> PublishedFigures:
@@ -202,8 +264,13 @@ def _figure(table: object, source: str, where: str) -> Figure:
     if type(decks) is not int or not 1 <= decks <= MAX_DECKS:
         raise PublishedFiguresError(f"{where}: 'decks' must be a whole number from 1 to "
                                     f"{MAX_DECKS}; got {shown(decks)}")
+    # a strategy game has no bets, a bet game no strategies: a key of the other kind is a slip
+    foreign = _BET_KEYS if kind in STRATEGY_KINDS else _STRATEGY_KEYS
+    for key in foreign:
+        if key in table:
+            raise PublishedFiguresError(f"{where}: a {kind} figure has no {key!r}")
     fields = {key: _text(table[key], f"{where}: {key!r}") if key in table else None
-              for key in ("bet", "paytable", "event")}
+              for key in ("bet", "paytable", "event", "at")}
     if kind in NEEDS_BET and fields["bet"] is None:
         raise PublishedFiguresError(f"{where}: a {kind} figure names its 'bet'")
     if kind == "count" and fields["event"] is None:
@@ -216,7 +283,48 @@ def _figure(table: object, source: str, where: str) -> Figure:
                                     f"figure; got {shown(per)}")
     return Figure(kind, _value(table.get("value"), kind, where),
                   _text(table.get("source", source), f"{where}: 'source'"), decks,
-                  fields["bet"], fields["paytable"], fields["event"], features, per)
+                  fields["bet"], fields["paytable"], fields["event"], features, per,
+                  **_model(table, kind, where), at=fields["at"])
+
+
+class _Model(TypedDict):
+    replacement: bool
+    information: Information | None
+    commission: Fraction | None
+    strategy: StrategyName | None
+
+
+def _model(table: Mapping[str, object], kind: FigureKind, where: str) -> _Model:
+    """The strategy-game fields of a figure (their absence for the other kinds is checked)."""
+    replacement = table.get("replacement", False)
+    if type(replacement) is not bool:
+        raise PublishedFiguresError(f"{where}: 'replacement' must be true or false; "
+                                    f"got {shown(replacement)}")
+    if replacement and "decks" in table:
+        raise PublishedFiguresError(f"{where}: a figure dealt with replacement has no 'decks'")
+    information = table.get("information")
+    if information is not None and information not in INFORMATION:
+        raise PublishedFiguresError(f"{where}: 'information' must be one of "
+                                    f"{', '.join(INFORMATION)}; got {shown(information)}")
+    commission = table.get("commission")
+    if commission is not None:
+        if (not isinstance(commission, str) or len(commission) > MAX_DIGITS
+                or not _FRACTION.fullmatch(commission) or not 0 <= Fraction(commission) < 1):
+            raise PublishedFiguresError(f"{where}: 'commission' must be a fraction from 0 "
+                                        f"to 1 as text, such as \"1/20\"; got {shown(commission)}")
+        commission = Fraction(commission)
+    strategy = table.get("strategy")
+    if strategy is not None and strategy not in STRATEGIES:
+        raise PublishedFiguresError(f"{where}: 'strategy' must be one of "
+                                    f"{', '.join(STRATEGIES)}; got {shown(strategy)}")
+    if (strategy is None) == (kind in ("value_exact", "draw_probability")):
+        raise PublishedFiguresError(f"{where}: a {kind} figure "
+                                    f"{'has no' if strategy else 'names its'} 'strategy'")
+    if ("at" in table) != (kind == "draw_probability"):
+        raise PublishedFiguresError(f"{where}: a {kind} figure "
+                                    f"{'has no' if 'at' in table else 'names its'} set 'at'")
+    return _Model(replacement=replacement, information=information, commission=commission,
+                  strategy=strategy)
 
 
 def _features(features: object, kind: FigureKind, where: str,
@@ -234,18 +342,29 @@ def _features(features: object, kind: FigureKind, where: str,
     return tuple(features.items())
 
 
-def _value(value: object, kind: FigureKind, where: str) -> int | str:
+def _value(value: object, kind: FigureKind, where: str) -> bool | int | str:
     if kind in COUNTS:
         if type(value) is not int or value < 0 or len(str(value)) > MAX_DIGITS:
             raise PublishedFiguresError(f"{where}: 'value' must be a whole number ({kind}); "
                                         f"got {shown(value)}")
         return value
-    form, pattern = (("a fraction such as \"259/5395\"", _FRACTION) if kind == "house_edge_exact"
-                     else ("a decimal as text, such as \"1.0579\"", _DECIMAL))
-    if not isinstance(value, str) or len(value) > MAX_DIGITS or not pattern.fullmatch(value):
-        raise PublishedFiguresError(f"{where}: 'value' must be {form} ({kind}); "
+    if kind == "unique":
+        if type(value) is not bool:
+            raise PublishedFiguresError(f"{where}: 'value' must be true or false (unique); "
+                                        f"got {shown(value)}")
+        return value
+    if kind == "game_size":
+        form, pattern = "a game size such as \"2 x 2^88\"", _SIZE
+    elif kind in EXACT:
+        form, pattern = "a fraction such as \"259/5395\"", _FRACTION
+    else:
+        form, pattern = "a decimal as text, such as \"1.0579\"", _DECIMAL
+    if (not isinstance(value, str) or len(value) > MAX_DIGITS or not pattern.fullmatch(value)
+            or (kind == "draw_probability" and not 0 <= Fraction(value) <= 1)):
+        between = " from 0 to 1" if kind == "draw_probability" else ""
+        raise PublishedFiguresError(f"{where}: 'value' must be {form}{between} ({kind}); "
                                     f"got {shown(value)}")
-    return str(Fraction(value)) if kind == "house_edge_exact" else value
+    return str(Fraction(value)) if kind in EXACT else value
 
 
 def _text(value: object, where: str) -> str:

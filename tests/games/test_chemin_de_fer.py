@@ -19,7 +19,8 @@ introduction, never the sections with the solutions or the tables.
   Ethier and Gámez"; with the commission, Model B2, "with rare exceptions, the Nash equilibrium is
   unique".
 * Kemeny and Snell's Player draws on 5 with probability 9/11: issue 16 states it; no reachable
-  text prints the number, so it is pinned here and derived by hand (below).
+  text prints the number, so it is pinned (exact/data/chemin_de_fer/published.toml) and derived
+  by hand (below).
 * Punto Banco, 8 decks (wizardofodds.com, read from exact/data/punto_banco/published.toml):
   Player 1.2351%, Banker (pays 0.95) 1.0579%, to 4 decimals. House Way against House Way is
   that coup.
@@ -36,7 +37,10 @@ exact-string look-ups ("Kemeny and Snell", "Downton and Lockwood", "Foster's alg
 "baccara chemin de fer", "859/2288") found no GitHub file about baccarat.
 
 So pinned to publications: the game sizes, the uniqueness for Models A1 and B2 (d = 1..8) and
-with a commission (by the exact enumeration of supports), the Player's 9/11, and Punto Banco.
+with a commission (by the exact enumeration of supports), the Player's 9/11, and Punto Banco;
+each typed once, with its source quoted, in exact/data/chemin_de_fer/published.toml (Punto
+Banco's in exact/data/punto_banco/published.toml), read here through tests/support/published.py
+and checked again, each on its own, by tests/system/test_published.py.
 Not pinned to any publication, because no source giving them was reachable: the Kemeny-Snell
 value and Banker mixing, and Model B2's values, Player mixing and Banker mixing for d = 1..8. In
 their place, three independent checks of those figures:
@@ -81,7 +85,16 @@ from exact.games.chemin_de_fer import (
     sequence_form,
 )
 
-KEMENY_SNELL_DRAW_ON_FIVE = Fraction(9, 11)
+from tests.support.published import CHEMIN_DE_FER, PUNTO_BANCO
+
+KEMENY_SNELL_DRAW_ON_FIVE = Fraction(CHEMIN_DE_FER.value(
+    "draw_probability", replacement=True, information="totals", at="Player 5"))
+
+
+def _published_unique(decks, information, commission=0):
+    """Whether the sources say the model's solution is unique (always so, where they speak)."""
+    return CHEMIN_DE_FER.value("unique", decks=decks or 8, replacement=decks is None,
+                               information=information, commission=commission)
 
 
 @lru_cache(maxsize=32)
@@ -103,14 +116,14 @@ def test_kemeny_snell_model_player_draws_on_five_with_probability_nine_elevenths
     assert found.values[0] == -found.values[1] < 0
 
 
-@pytest.mark.parametrize(("decks", "information", "player_sets", "banker_sets"), [
-    (None, "totals", 1, 88), *[(d, "banker-cards", 1, 484) for d in range(1, 9)],
-    (6, "cards", 5, 484)])
-def test_game_sizes_are_the_published_ones(decks, information, player_sets, banker_sets):
+@pytest.mark.parametrize("figure", CHEMIN_DE_FER.of_kind("game_size"),
+                         ids=lambda figure: figure.id)
+def test_game_sizes_are_the_published_ones(figure):
     """Ethier and Gámez (2013), abstract: Model A1 is a 2 x 2^88 matrix game, Model B2 a
-    2 x 2^484 one and Model B3 a 2^5 x 2^484 one (each information set a binary choice)."""
-    game = sequence_form(RULES, decks, information)
-    assert (len(game.sets[0]), len(game.sets[1])) == (player_sets, banker_sets)
+    2 x 2^484 one (d = 1..8) and Model B3 a 2^5 x 2^484 one (each information set a binary
+    choice)."""
+    game = sequence_form(RULES, None if figure.replacement else figure.decks, figure.information)
+    assert figure.agrees((2 ** len(game.sets[0]), 2 ** len(game.sets[1])))
     assert all(actions == ("draw", "stand") for side in game.sets for actions in side.values())
 
 
@@ -553,7 +566,7 @@ def test_model_b2_player_mixing_is_the_banker_indifference_at_ten_six_against_a_
 # --- the published uniqueness claims, by the exact enumeration of the supports ----------------
 def test_kemeny_snell_solution_is_unique_and_the_enumeration_agrees_with_the_lp():
     every = nash_equilibria(RULES, None, "totals")
-    assert every.unique
+    assert every.unique == _published_unique(None, "totals") is True
     lp = _solved(None, "totals")
     assert every.found[0].strategies == lp.strategies
     assert every.found[0].values == lp.values
@@ -562,7 +575,8 @@ def test_kemeny_snell_solution_is_unique_and_the_enumeration_agrees_with_the_lp(
 @pytest.mark.parametrize("decks", range(2, 9))
 def test_banker_composition_model_solution_is_unique_for_every_deck_count(decks):
     every = nash_equilibria(RULES, decks, "banker-cards")
-    assert every.unique  # Downton and Lockwood: the unique solution, d = 1..8
+    # Downton and Lockwood: the unique solution, d = 1..8
+    assert every.unique == _published_unique(decks, "banker-cards") is True
     found = every.found[0]
     assert found.verified and 0 < found.strategies[0][PLAYER_FIVE]["draw"] < 1
 
@@ -572,7 +586,8 @@ def test_banker_composition_model_has_a_unique_verified_solution(decks):
     lp = _solved(decks, "banker-cards")
     assert lp.verified
     every = nash_equilibria(RULES, decks, "banker-cards")
-    assert every.unique  # Downton and Lockwood: the unique solution, d = 1..8
+    # Downton and Lockwood: the unique solution, d = 1..8
+    assert every.unique == _published_unique(decks, "banker-cards") is True
     assert every.found[0].strategies == lp.strategies
     # the Player mixes on 5 and the Banker seeing its cards does at least as well as seeing
     # only its total (more information cannot hurt the side that has it, nothing else changes)
@@ -583,7 +598,9 @@ def test_banker_composition_model_has_a_unique_verified_solution(decks):
 def test_commission_game_has_a_unique_nash_equilibrium_and_player_indifference_survives():
     rules = RULES.with_commission(Fraction(1, 20))
     every = nash_equilibria(rules, 6, "banker-cards")
-    assert every.unique and every.found[0].verified  # Ethier and Lee: unique but for rare cases
+    # Ethier and Lee: unique but for rare cases
+    assert every.unique == _published_unique(6, "banker-cards", "1/20") is True
+    assert every.found[0].verified
     parlor = _solved(6, "banker-cards")
     found = every.found[0]
     # the Banker's mixing makes the Player indifferent, which the commission does not touch
@@ -608,8 +625,6 @@ def test_house_way_against_house_way_is_the_punto_banco_coup():
         assert found.values[1] == Fraction((1 - commission) * wins["banker"] - wins["player"],
                                            total)
     # published: Player 1.2351%, Banker paying 0.95 1.0579% (8 decks)
-    from tests.support.published import PUNTO_BANCO
-
     assert PUNTO_BANCO.find("house_edge", bet="player").agrees(-found.values[0])
     assert PUNTO_BANCO.find("house_edge", bet="banker").agrees(-found.values[1])
 

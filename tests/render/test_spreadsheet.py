@@ -20,6 +20,7 @@ from exact.render.spreadsheet import (
 )
 
 from tests.support.optional import require_module
+from tests.support.published import CENTURY21
 
 openpyxl = require_module("openpyxl")
 require_module("xlsxwriter")
@@ -197,8 +198,7 @@ def test_century21_writes_its_strategy_table(tmp_path):
     assert main(["analyze", "century21", "--xlsx", str(target)]) == 0
     formulas, stored = _books(target)
     assert formulas.sheetnames == ["Summary", "player house"]
-    # the House Way's edge for the player is -1149375068384/87616138805055: the house's is
-    # its opposite
-    assert stored["Summary"]["D7"].value == pytest.approx(
-        float(Fraction(1149375068384, 87616138805055)), rel=1e-12)
-    assert stored["Summary"]["K7"].value == "1149375068384/87616138805055"
+    # the house's edge is the opposite of the player's under House Way (the README's figure)
+    house_edge = -Fraction(CENTURY21.value("value_exact", strategy="house"))
+    assert stored["Summary"]["D7"].value == pytest.approx(float(house_edge), rel=1e-12)
+    assert stored["Summary"]["K7"].value == str(house_edge)

@@ -1,16 +1,24 @@
 """Every published figure of exact/data/<game>/published.toml (transcribed from
-../shared/reference/published-figures.md), computed here independently of the reports'
-verification and compared with the file: counts exactly, rounded figures at their published
-precision.
+../shared/reference/published-figures.md and, for chemin de fer and 21st Century Baccarat, from
+the sources each figure quotes), computed here independently of the reports' verification and
+compared with the file: counts exactly, rounded figures at their published precision, exact
+figures exactly.
 
 How each kind is computed: bet counts, edges, returns and deviations from the bet analysis of
 a full shoe (the engine the plan chooses); the denominator as N!/(N-6)!; feature counts and
-probabilities by grouping the round records of both the compiled and the direct engine."""
+probabilities by grouping the round records of both the compiled and the direct engine.
+The strategy-game kinds: 21st Century's House Way edge both by the compiled evaluator of the
+fixed strategy pair and by the game table (sequence form); chemin de fer's game sizes both
+from the game's sequence form and by counting its information sets by hand, the Player's
+drawing probability by the LP, by the exhaustive support enumeration and by hand (the
+Banker's indifference where it mixes), uniqueness by the exhaustive support enumeration."""
 
 from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
+from itertools import product
+from math import prod
 
 import pytest
 
@@ -20,11 +28,12 @@ from exact.core.enumerator import falling
 from exact.errors import PublishedFiguresError
 from exact.games import get_game
 from exact.model.game import Game
-from exact.reference.published import KINDS, Figure, game_figures, loads
+from exact.reference.published import KINDS, STRATEGY_KINDS, Figure, game_figures, loads
 
 from tests.support.batch_helpers import engine_counts
 
-GAMES = {"punto_banco": "punto-banco", "nine_and_nines": "nine-and-nines"}
+GAMES = {"punto_banco": "punto-banco", "nine_and_nines": "nine-and-nines",
+         "century21": "century21", "chemin_de_fer": "chemin-de-fer"}
 FILES = {directory: game_figures(directory) for directory in GAMES}
 # How many figures of each kind each file holds: a truncated or half-deleted file fails here
 # instead of silently checking less.
@@ -35,6 +44,11 @@ EXPECTED_KINDS = {
                     "house_edge_resolved": 2, "sd": 3, "feature_count": 30,
                     "feature_probability": 3, "return": 10 + 2},
     "nine_and_nines": {"house_edge_exact": 2, "house_edge": 1 + 4, "count": 3, "total": 1},
+    # the README's House Way edge: no outside source publishes a figure for the game
+    "century21": {"value_exact": 1},
+    # Kemeny and Snell's 9/11; sizes: Model A1, B2 (d = 1..8), B3 (6 decks); uniqueness: A1,
+    # B2 (d = 1..8), B2 with a 5% commission (6 decks)
+    "chemin_de_fer": {"draw_probability": 1, "game_size": 1 + 8 + 1, "unique": 1 + 8 + 1},
 }
 FIGURES = [(directory, figure) for directory, published in FILES.items()
            for figure in published.figures]
@@ -69,9 +83,12 @@ def _feature_counts(game: Game, decks: int, names: tuple[str, ...], engine: str)
     return _TALLIES[key]
 
 
-def computed(directory: str, figure: Figure) -> list[int | Fraction]:
-    """The library's exact figure, in the figure's unit (for a deviation: the variance), once
-    per independent way of computing it."""
+def computed(directory: str, figure: Figure) -> list[int | Fraction | tuple[int, int]]:
+    """The library's exact figure, in the figure's unit (for a deviation: the variance; for a
+    game size: each side's number of pure strategies), once per independent way of computing
+    it."""
+    if figure.kind in STRATEGY_KINDS:
+        return STRATEGY_GAMES[directory](figure)
     game = get_game(GAMES[directory])
     total = falling(52 * figure.decks, 6)
     if figure.kind == "total":
@@ -80,7 +97,7 @@ def computed(directory: str, figure: Figure) -> list[int | Fraction]:
         names = tuple(sorted({name for other in FILES[directory].of_kind(figure.kind)
                               for name, _ in other.features}))
         wanted = dict(figure.features)
-        out: list[int | Fraction] = []
+        out: list[int | Fraction | tuple[int, int]] = []
         for engine in ("compiled", "direct"):
             counts = _feature_counts(game, figure.decks, names, engine)
             assert sum(counts.values()) == total
@@ -108,6 +125,93 @@ def computed(directory: str, figure: Figure) -> list[int | Fraction]:
     return [table.variance]
 
 
+def _century21(figure: Figure) -> list[int | Fraction | tuple[int, int]]:
+    """The player's result under the figure's strategy pair, on the default rules' shoe: from
+    the game table (the sequence form, every pair of action sequences counted) and, for a pure
+    pair, from the compiled evaluator of that pair (a polynomial over the shoe's counts)."""
+    from exact.analysis.century21_batch import PLAYER, evaluator_for
+    from exact.games.century21.game import DEFAULT_RULES, game_table, shoe_for
+    from exact.games.century21.solve import strategy_by_name
+
+    assert figure.kind == "value_exact" and figure.strategy is not None, figure.id
+    assert (figure.decks, figure.replacement, figure.information) == (DEFAULT_RULES.decks,
+                                                                     False, None)
+    shoe = shoe_for(DEFAULT_RULES)
+    table = game_table(DEFAULT_RULES, shoe)
+    out: list[int | Fraction | tuple[int, int]] = [
+        table.evaluate(*strategy_by_name(table, figure.strategy)).edge]
+    if figure.strategy != "equilibrium":  # a mixed pair has no compiled deal
+        evaluator = evaluator_for(DEFAULT_RULES, figure.strategy)
+        out.append(evaluator.expected_values([shoe])[PLAYER][0])
+    return out
+
+
+def _chemin_de_fer(figure: Figure) -> list[int | Fraction | tuple[int, int]]:
+    from exact.games.chemin_de_fer import (
+        RULES,
+        describe_set,
+        equilibrium,
+        nash_equilibria,
+        sequence_form,
+    )
+
+    assert figure.information is not None, figure.id
+    rules = RULES.with_commission(figure.commission) if figure.commission else RULES
+    decks = None if figure.replacement else figure.decks
+    if figure.kind == "game_size":
+        game = sequence_form(rules, decks, figure.information)
+        pure = tuple(prod(len(actions) for actions in side.values()) for side in game.sets)
+        return [(pure[0], pure[1]), _chemin_de_fer_size_by_hand(figure.information)]
+    every = nash_equilibria(rules, decks, figure.information)
+    if figure.kind == "unique":
+        return [every.unique]
+    assert figure.kind == "draw_probability" and figure.strategy == "equilibrium", figure.id
+    lp = equilibrium(rules, decks, figure.information)
+    assert lp.verified and every.unique
+    (where,) = [h for h in lp.strategies[0] if describe_set(h) == figure.at]
+    out: list[int | Fraction | tuple[int, int]] = [
+        found.strategies[0][where]["draw"] for found in (lp, every.found[0])]
+    if figure.replacement and figure.information == "totals" and where == ("player", 5):
+        mixed = [h for h, p in lp.strategies[1].items() if 0 < p["draw"] < 1]
+        assert len(mixed) == 1 and mixed[0][2] is None  # one mixed set, the Player stood
+        out.append(_draw_on_five_by_hand(mixed[0][1]))
+    return out
+
+
+def _chemin_de_fer_size_by_hand(information: str) -> tuple[int, int]:
+    """Each side's pure strategies, a draw-or-stand choice at each of its information sets:
+    the Player chooses on 5 only, knowing its total or, in the cards model, which of the 5
+    two-card hands of total 5 it holds; the Banker chooses with every hand but a natural (8, 9),
+    knowing its total (0-7) or its two cards, and whether the Player stood or which third card
+    (0-9) it drew."""
+    pairs = [(a, b) for a in range(10) for b in range(a, 10)]
+    player = len([p for p in pairs if sum(p) % 10 == 5]) if information == "cards" else 1
+    hands = 8 if information == "totals" else len([p for p in pairs if sum(p) % 10 < 8])
+    return 2**player, 2 ** (hands * 11)
+
+
+def _draw_on_five_by_hand(banker: int) -> Fraction:
+    """With replacement (a card is a 0 with chance 4/13, else 1-9 each 1/13) the Player's
+    probability p of drawing on 5 that leaves the Banker holding ``banker`` against a standing
+    Player indifferent: its gain from drawing over standing against a Player's 5 (which stands
+    with chance 1 - p), 6 and 7, each weighted by the chance of that two-card total, sums to 0."""
+    card = {value: Fraction(4 if value == 0 else 1, 13) for value in range(10)}
+    two_cards = Counter()
+    for first, second in product(range(10), repeat=2):
+        two_cards[(first + second) % 10] += card[first] * card[second]
+
+    def sign(banker_total: int, player_total: int) -> int:
+        return (banker_total > player_total) - (banker_total < player_total)
+
+    gain = {player: two_cards[player] * (sum(chance * sign((banker + x) % 10, player)
+                                             for x, chance in card.items())
+                                         - sign(banker, player)) for player in (5, 6, 7)}
+    return 1 + (gain[6] + gain[7]) / gain[5]
+
+
+STRATEGY_GAMES = {"century21": _century21, "chemin_de_fer": _chemin_de_fer}
+
+
 @pytest.mark.parametrize(("directory", "figure"), FIGURES,
                          ids=[f"{directory}: {figure.id}" for directory, figure in FIGURES])
 def test_published_figure(directory, figure):
@@ -131,6 +235,14 @@ def test_expressed_rounds_exactly_at_the_published_precision():
     deviation = Figure("sd", "2.6409", "s", bet="b")
     assert deviation.expressed(Fraction(26409, 10**4) ** 2) == "2.6409"
     assert deviation.expressed(Fraction(264085, 10**5) ** 2 - Fraction(1, 10**12)) == "2.6408"
+    size = Figure("game_size", "2^5 x 2^484", "s")
+    assert size.agrees((2**5, 2**484)) and not size.agrees((2**5, 2**483))
+    assert size.expressed((2, 3 * 2**4)) == "2 x 48" and size.expressed((1, 2**2)) == "1 x 2^2"
+    assert not size.agrees(2**489)  # a number is no game size
+    unique = Figure("unique", True, "s")
+    assert unique.agrees(True) and not unique.agrees(False) and not unique.agrees(1)
+    nine_elevenths = Figure("draw_probability", "9/11", "s", strategy="equilibrium", at="P 5")
+    assert nine_elevenths.agrees(Fraction(18, 22)) and not nine_elevenths.agrees(Fraction(9, 10))
 
 
 def test_find_names_one_figure():
@@ -143,6 +255,17 @@ def test_find_names_one_figure():
         punto_banco.find("house_edge", bet="tie")  # two paytables
     with pytest.raises(LookupError):
         punto_banco.find("count", decks=2, bet="banker")
+    chemin_de_fer = FILES["chemin_de_fer"]
+    assert chemin_de_fer.value("draw_probability", replacement=True, at="Player 5") == "9/11"
+    assert chemin_de_fer.value("game_size", decks=6, information="cards") == "2^5 x 2^484"
+    commission = chemin_de_fer.find("unique", decks=6, commission="1/20")
+    assert commission is chemin_de_fer.find("unique", decks=6, commission=Fraction(5, 100))
+    assert commission.id == "6d unique banker-cards commission 1/20"
+    with pytest.raises(LookupError):
+        chemin_de_fer.find("unique", decks=6)  # with and without the commission
+    assert chemin_de_fer.find("unique", decks=6, commission=0).commission is None
+    with pytest.raises(LookupError):
+        chemin_de_fer.find("game_size", decks=6, information="totals")  # only with replacement
 
 
 @pytest.mark.parametrize(("text", "problem"), [
@@ -165,6 +288,32 @@ def test_find_names_one_figure():
     ("[[figure]]\nwhat = 'total'\nfeatures = {a = 1}\nvalue = 1\n", "only feature figures"),
     ("source = 'x'\n", "no [[figure]] table"),
     ("figure = 3\n", "no [[figure]] table"),
+    ("[[figure]]\nwhat = 'unique'\nvalue = 'yes'\n", "true or false (unique)"),
+    ("[[figure]]\nwhat = 'unique'\nvalue = 1\n", "true or false (unique)"),
+    ("[[figure]]\nwhat = 'game_size'\nvalue = '2 x 2^1'\n", "a game size"),
+    ("[[figure]]\nwhat = 'game_size'\nvalue = '2 x 2^10000'\n", "a game size"),
+    ("[[figure]]\nwhat = 'game_size'\nvalue = 2\n", "a game size"),
+    ("[[figure]]\nwhat = 'draw_probability'\nstrategy = 'equilibrium'\nat = 'P'\n"
+     "value = '12/11'\n", "from 0 to 1"),
+    ("[[figure]]\nwhat = 'draw_probability'\nstrategy = 'equilibrium'\nvalue = '1/2'\n",
+     "names its set 'at'"),
+    ("[[figure]]\nwhat = 'value_exact'\nat = 'P'\nstrategy = 'house'\nvalue = '1/2'\n",
+     "has no set 'at'"),
+    ("[[figure]]\nwhat = 'value_exact'\nvalue = '-1/2'\n", "names its 'strategy'"),
+    ("[[figure]]\nwhat = 'unique'\nstrategy = 'house'\nvalue = true\n", "has no 'strategy'"),
+    ("[[figure]]\nwhat = 'value_exact'\nstrategy = 'cheat'\nvalue = '1'\n",
+     "'strategy' must be one of"),
+    ("[[figure]]\nwhat = 'unique'\ninformation = 'all'\nvalue = true\n",
+     "'information' must be one of"),
+    ("[[figure]]\nwhat = 'unique'\ncommission = '1'\nvalue = true\n", "'commission' must"),
+    ("[[figure]]\nwhat = 'unique'\ncommission = 0.05\nvalue = true\n", "'commission' must"),
+    ("[[figure]]\nwhat = 'unique'\nreplacement = 'yes'\nvalue = true\n",
+     "'replacement' must be true or false"),
+    ("[[figure]]\nwhat = 'unique'\nreplacement = true\ndecks = 1\nvalue = true\n",
+     "has no 'decks'"),
+    ("[[figure]]\nwhat = 'unique'\nbet = 'tie'\nvalue = true\n", "has no 'bet'"),
+    ("[[figure]]\nwhat = 'total'\ninformation = 'totals'\nvalue = 1\n",
+     "has no 'information'"),
     ("[[figure\n", "not valid TOML"),
     ("a" + ".a" * 300 + " = 1\n", "not valid TOML"),
 ])

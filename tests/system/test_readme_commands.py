@@ -3,9 +3,12 @@ prints exactly its recorded output in ``tests/golden/``.
 
 The commands run in this process through :func:`exact.cli.app.main` (the console script's own
 entry point), so that the compiled forms they share are built once. The golden outputs pin
-every figure and every byte of the text, JSON and CSV the README promises. Regenerate them
-only for a reason stated in the commit: ``EXACT_UPDATE_GOLDEN=1 python -m pytest -m ""
-tests/system/test_readme_commands.py``.
+every figure and every byte of the text, JSON and CSV the README promises. A command that
+writes a workbook (``--xlsx``) also has its workbook pinned, as the canonical text of
+:func:`tests.support.workbook.workbook_cells` (every sheet's cells: formula or typed value and
+number format) in ``tests/golden/<command>.cells``: its layout and formulas, not the bytes
+XlsxWriter happens to write. Regenerate them only for a reason stated in the commit:
+``EXACT_UPDATE_GOLDEN=1 python -m pytest -m "" tests/system/test_readme_commands.py``.
 
 A command whose path a cheaper README command already covers may be marked ``slow`` (in
 :data:`SLOW`): ``make test`` leaves it out, ``pytest -m slow`` runs it.
@@ -23,6 +26,7 @@ import pytest
 from exact.cli.app import main
 
 from tests.support.readme_commands import ReadmeCommand, readme_commands, user_files
+from tests.support.workbook import workbook_cells
 
 GOLDEN = Path(__file__).parents[1] / "golden"
 COMMANDS = readme_commands()
@@ -66,12 +70,19 @@ def test_readme_command(command: ReadmeCommand, tmp_path: Path, monkeypatch: pyt
         json.loads(written.read_text(encoding="utf-8"))
     if command.user_files:
         return
-    golden = GOLDEN / f"{command.slug}.out"
+    _compare_with_golden(command, ".out", out)
+    if "--xlsx" in command.argv:
+        workbook = tmp_path / command.argv[command.argv.index("--xlsx") + 1]
+        _compare_with_golden(command, ".cells", workbook_cells(workbook))
+
+
+def _compare_with_golden(command: ReadmeCommand, suffix: str, text: str) -> None:
+    golden = GOLDEN / f"{command.slug}{suffix}"
     if os.environ.get("EXACT_UPDATE_GOLDEN"):
         GOLDEN.mkdir(exist_ok=True)
-        golden.write_text(out, encoding="utf-8")
-    assert golden.exists(), f"no golden output for {command.text!r} (see the module docstring)"
-    assert out == golden.read_text(encoding="utf-8"), f"{command.text}: output changed"
+        golden.write_text(text, encoding="utf-8")
+    assert golden.exists(), f"no golden {suffix} for {command.text!r} (see the module docstring)"
+    assert text == golden.read_text(encoding="utf-8"), f"{command.text}: {suffix} changed"
 
 
 def test_a_readme_bet_file_joins_the_shipped_bets(tmp_path: Path,
