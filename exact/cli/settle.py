@@ -36,7 +36,7 @@ from exact.core.cards import Card, parse_cards
 from exact.core.files import output_name
 from exact.core.parsing import shown, shown_all
 from exact.errors import ExactError
-from exact.games import get_game
+from exact.games import extension, get_game
 from exact.games.punto_banco import PuntoRecord
 from exact.model.contracts import BetGame
 from exact.model.game import Game
@@ -84,10 +84,9 @@ def add_command(game_command: Callable[..., argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> str:
     game = get_game(args.game)
-    if args.game == "century21":
-        from exact.cli.century21_settle import settle_command
-
-        return settle_command(game, args)
+    own = extension(game, "settle")
+    if own is not None:  # a game that settles its own way (century21: a table hand)
+        return own(game, args)
     if not isinstance(game, BetGame):  # chemin-de-fer: --cards and --wager are refused
         raise ExactError(f"settle {game.id}: a strategy game has no wagers to settle; see "
                          f"`analyze {game.id}`")
