@@ -193,10 +193,8 @@ def add_for_command(args: Any, text: str) -> str:
     # the rules the command ran under (a rule file or a table file may choose another reading)
     rules = getattr(args, "resolved_rules", None)
     rules_file = getattr(args, "rules", None)
-    if rules is None and rules_file and args.game == "century21":
-        from exact.games.century21.rules import Rules
-
-        rules = Rules.load(rules_file)
+    if rules is None and rules_file and isinstance(game, HasRules):  # read as the game reads it
+        rules = type(game.rules).load(rules_file)
     if rules is not None:
         game = _Named(args.game, rules)
     return add_to_output(game, text, bool(getattr(args, "json", False)))

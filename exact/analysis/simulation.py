@@ -8,9 +8,9 @@ round the composition of the cards not yet seen is recorded; the round is then d
 physical cards. Once a job's shoes are dealt, every recorded composition is evaluated exactly
 in one batch and every round settled. What a game tracks, how it evaluates a composition and
 how it deals and settles a round is its :class:`ShoePlay`: :class:`BetPlay` for the games
-with a bet table (:mod:`exact.engines.batch`, bets settled by their definitions), or a game's own,
-registered in :data:`OWN_PLAYS` (21st Century Baccarat: the player's wager under a fixed
-strategy pair) or offered as :class:`~exact.model.contracts.OwnShoePlay`. Two players are followed
+with a bet table (:mod:`exact.engines.batch`, bets settled by their definitions), or the one a
+game declares as its ``shoe-play`` extension (:attr:`exact.model.game.Game.extensions`; 21st
+Century Baccarat: the player's wager under a fixed strategy pair). Two players are followed
 per wager:
 
 * computer-perfect play: bet one unit whenever the exact edge is positive;
@@ -42,7 +42,6 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
-from importlib import import_module
 from typing import Any
 
 import numpy as np
@@ -61,9 +60,8 @@ from exact.core.parsing import MAX_SIMULATED_CARDS, MAX_SIMULATED_SHOES, shown
 from exact.engines.batch import BetEvaluator
 from exact.errors import ShoeError
 from exact.errors import SimulationError as SimulationError
-from exact.games import get_game
+from exact.games import extension, get_game
 from exact.model.bets import settle_records
-from exact.model.contracts import OwnShoePlay
 from exact.model.game import Game
 
 # The bounds are the parsing layer's (README: Input limits), one number each. Memory does not
@@ -199,13 +197,6 @@ class SimulationResult:
         return out
 
 
-# game id -> (module, class) of a game's own play on real shoes (21st Century Baccarat: the
-# player's wager against the House Way), imported on demand: the module builds on this one, and
-# the game definition imports no analysis
-OWN_PLAYS: dict[str, tuple[str, str]] = {
-    "century21": ("exact.analysis.century21_simulation", "Century21Play")}
-
-
 # --- one worker's job --------------------------------------------------------------------------
 # per process: the play of a configuration and the rounds it has read, keyed by class prefix
 _WORKERS: dict[SimulationConfig, tuple[ShoePlay[Any], dict[tuple[int, ...], tuple]]] = {}
@@ -221,12 +212,8 @@ def _setup(config: SimulationConfig) -> tuple[ShoePlay[Any], dict[tuple[int, ...
     key = config.play_key
     if key not in _WORKERS:
         game = get_game(config.game)
-        if game.id in OWN_PLAYS:
-            module, name = OWN_PLAYS[game.id]
-            play: ShoePlay[Any] = getattr(import_module(module), name)(game, config)
-        else:
-            play = (game.shoe_play(config) if isinstance(game, OwnShoePlay)
-                    else BetPlay(game, config))
+        own = extension(game, "shoe-play")
+        play: ShoePlay[Any] = BetPlay(game, config) if own is None else own(game, config)
         cards = int(play.full.sum())
         if cards > MAX_CARDS:  # e.g. a rule file's shoe: every card is dealt physically
             raise SimulationError(f"a simulated shoe holds at most {MAX_CARDS:,} cards "

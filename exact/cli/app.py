@@ -16,13 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from exact.analysis.bet_analysis import ENGINES, analyze, game_bets
-from exact.cli.own_commands import own_command
 from exact.cli.shoe_options import options_shoe
 from exact.core.cards import Shoe
 from exact.core.files import OUTPUT_HELP, output_name, write_file
 from exact.core.parsing import OneLineParser, number_option, shown, shown_all
 from exact.errors import ExactError, UsageError, one_line
-from exact.games import REGISTRY, game_ids, get_game
+from exact.games import REGISTRY, extension, game_ids, get_game
 from exact.model.bets import Bet, format_pays
 from exact.model.contracts import BetGame, OwnOptions
 from exact.model.game import Game
@@ -123,7 +122,7 @@ def _with_tables(game: Game, shoe: Shoe, bets: list[Bet], args: argparse.Namespa
 
 def _analyze(args: argparse.Namespace) -> str:
     game = get_game(args.game)
-    own = own_command(game, "analyze")
+    own = extension(game, "analyze")
     if own is not None:  # a game that renders its own analysis (e.g. century21)
         for name, default in STRATEGY_DEFAULTS.items():
             if getattr(args, name) is None:

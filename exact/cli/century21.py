@@ -1,7 +1,8 @@
 """The commands of 21st Century Baccarat, run its own way (``analyze``, ``eor`` and ``edge
 century21``): the command-line side of :mod:`exact.render.century21` and
-:mod:`exact.analysis.century21_batch`, registered in :mod:`exact.cli.own_commands` so that the game
-definition imports no command-line code.
+:mod:`exact.analysis.century21_batch`, declared by name in the game's ``extensions``
+(:attr:`exact.model.game.Game.extensions`) so that the game definition imports no
+command-line code.
 
 Layer: cli, the top (beside the lab); it may import every layer below.
 """

@@ -31,7 +31,6 @@ from exact.analysis.simulation import (
     simulate,
     tags_tuple,
 )
-from exact.cli.own_commands import own_command
 from exact.cli.shoe_options import full_shoe, options_shoe
 from exact.core.cards import Card, parse_cards
 from exact.core.files import OUTPUT_HELP, output_name
@@ -49,7 +48,7 @@ from exact.core.progress import Tracker
 from exact.engines.batch import BetEvaluator, supported_bets
 from exact.engines.live import KnownCardError, next_round, slow_with_known
 from exact.errors import BetFileError, ExactError, RuleError
-from exact.games import get_game
+from exact.games import extension, get_game
 from exact.model.bets import Bet
 from exact.model.game import Game
 from exact.render.output import json_text
@@ -84,7 +83,7 @@ def _bets(game: Game, args: argparse.Namespace) -> list[Bet]:
 # --- eor -----------------------------------------------------------------------------------------
 def _eor(args: argparse.Namespace) -> str:
     game = get_game(args.game)
-    own = own_command(game, "eor")
+    own = extension(game, "eor")
     if own is not None:  # a game with its own removal analysis (e.g. century21)
         return own(game, args)
     shoe = options_shoe(args)
@@ -220,7 +219,7 @@ def _seen_cards(args: argparse.Namespace) -> list[Card]:
 
 def _edge(args: argparse.Namespace) -> str:
     game = get_game(args.game)
-    own = own_command(game, "edge")
+    own = extension(game, "edge")
     if own is not None:  # a game without a bet table (century21): its own next hand
         return own(game, args, _seen_cards(args))
     bets = _bets(game, args)

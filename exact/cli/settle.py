@@ -32,12 +32,11 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, cast
 
-from exact.core.cards import Card, parse_cards
+from exact.core.cards import Card, Label, parse_cards
 from exact.core.files import output_name
 from exact.core.parsing import shown, shown_all
 from exact.errors import ExactError
-from exact.games import get_game
-from exact.games.punto_banco import PuntoRecord
+from exact.games import extension, get_game
 from exact.model.contracts import BetGame
 from exact.model.game import Game
 from exact.model.settlement import (
@@ -49,6 +48,10 @@ from exact.model.settlement import (
     settle_round,
     settlement_json,
 )
+
+# The record of a game settled by its cards (Punto Banco, NINE & NINES): the Player's and the
+# Banker's hands, each the cards dealt to it
+Hands = tuple[tuple[Label, ...], tuple[Label, ...]]
 
 
 def add_command(game_command: Callable[..., argparse.ArgumentParser]) -> None:
@@ -84,10 +87,9 @@ def add_command(game_command: Callable[..., argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> str:
     game = get_game(args.game)
-    if args.game == "century21":
-        from exact.cli.century21_settle import settle_command
-
-        return settle_command(game, args)
+    own = extension(game, "settle")
+    if own is not None:  # a game that settles its own way (century21: a table hand)
+        return own(game, args)
     if not isinstance(game, BetGame):  # chemin-de-fer: --cards and --wager are refused
         raise ExactError(f"settle {game.id}: a strategy game has no wagers to settle; see "
                          f"`analyze {game.id}`")
@@ -139,7 +141,7 @@ def round_cards(game: Game, text: str) -> list[Card]:
     bare = [str(card) for card in cards if card.suit is None and not card.is_joker]
     if bare:
         raise SettlementError(f"--cards: give every card's suit (e.g. 9H), not {bare[0]}")
-    record = cast(PuntoRecord, game.record_from_cards(cards))  # the games settled by cards
+    record = cast(Hands, game.record_from_cards(cards))
     used = sum(len(hand) for hand in record)
     if used != len(cards):
         raise SettlementError(f"--cards: the round deals {used} cards, got {len(cards)} "
@@ -154,7 +156,7 @@ def _money(value: Fraction) -> str:
 def round_json(game: Game, settled: SettledRound) -> dict[str, Any]:
     features = settled.features
     hands = {}
-    record_hands = cast(PuntoRecord, game.record_from_cards(settled.cards))
+    record_hands = cast(Hands, game.record_from_cards(settled.cards))
     for name, hand in zip(("player", "banker"), record_hands, strict=True):
         hands[name] = {"cards": [f"{label.rank}{label.suit}" for label in hand],
                        "total": features.get(f"{name}_total")}

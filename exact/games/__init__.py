@@ -7,6 +7,12 @@ A new game is one module (a class with an ``id``) and its data files; it joins t
 ``exact.games`` (``dragon-tiger = "my_package.dragon_tiger:DragonTiger"``), found the first
 time a game id is unknown or every game is listed: no module of ``exact`` is edited.
 
+A game whose commands or simulation run its own way (21st Century Baccarat, chemin de fer)
+declares that code, which lives above the games, by name in its
+:attr:`~exact.model.game.Game.extensions`; :func:`extension` loads it when a command asks. The
+registry and the extensions are one mechanism: a dotted name, imported on demand, so that no
+generic module names a game and no game imports the layers above it.
+
 >>> sorted(REGISTRY)[:2]
 ['century21', 'chemin-de-fer']
 >>> get_game("baccarat-royale")
@@ -19,11 +25,12 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import import_module
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from exact.core.parsing import shown
+from exact.errors import CapabilityError
 from exact.errors import UnknownGameError as UnknownGameError
-from exact.model.game import Game
+from exact.model.game import EXTENSION_KINDS, Game
 
 # id -> (module, class): imported on demand so that no module needs to know every game.
 REGISTRY: dict[str, tuple[str, str]] = {
@@ -104,3 +111,33 @@ def get_game(game_id: str, **options: object) -> Game:
     game_class = _CLASSES.get(game_id) or getattr(import_module(module), name)
     game: Game = game_class(**options)
     return game
+
+
+def extension(game: Game, kind: str) -> Any:
+    """``game``'s own code of ``kind`` (one of :data:`~exact.model.game.EXTENSION_KINDS`), loaded
+    from the ``"module:attribute"`` name its ``extensions`` declare; None when it declares
+    none (the common way serves). A kind no layer knows, or a name that does not load, is a
+    :class:`~exact.errors.CapabilityError` naming it.
+
+    >>> extension(get_game("chemin-de-fer"), "analyze").__module__
+    'exact.cli.chemin_de_fer'
+    >>> extension(get_game("punto-banco"), "analyze") is None
+    True
+    """
+    declared = game.extensions
+    unknown = sorted({kind, *declared} - set(EXTENSION_KINDS))
+    if unknown:
+        raise CapabilityError(f"{game.id}: no extension kind {shown(unknown[0])}; kinds: "
+                              f"{', '.join(EXTENSION_KINDS)}")
+    if kind not in declared:
+        return None
+    module, _, attribute = declared[kind].partition(":")
+    try:
+        return getattr(import_module(module), attribute)
+    except ModuleNotFoundError as error:  # the module named, not one it imports, is missing
+        if error.name is None or not (module + ".").startswith(error.name + "."):
+            raise
+        problem = f"no module {module}"
+    except AttributeError:
+        problem = f"{module} has no {shown(attribute)}"
+    raise CapabilityError(f"{game.id} declares its {kind} as {shown(declared[kind])}: {problem}")

@@ -538,6 +538,9 @@ class CheminDeFer(Game[Record]):  # a strategy game: no records of its own
         "analyze": frozenset({"decks", "with_replacement", "information", "strategy",
                               "commission", "rules"}),
     }
+    # its analyze command reads the options above (exact.model.game.Game.extensions)
+    extensions: ClassVar[Mapping[str, str]] = {
+        "analyze": "exact.cli.chemin_de_fer:analyze_command"}
 
     @cached_property
     def features(self) -> dict[str, Feature[Record]]:
@@ -545,17 +548,3 @@ class CheminDeFer(Game[Record]):  # a strategy game: no records of its own
 
     def describe_rules(self) -> list[str]:
         return self.rules.describe()
-
-    def analyze_cli(self, args) -> str:
-        """The ``analyze chemin-de-fer`` command (hook called by :mod:`exact.cli.app`)."""
-        rules = Rules.load(args.rules) if getattr(args, "rules", None) else self.rules
-        commission = getattr(args, "commission", None)
-        if commission is not None:
-            rules = rules.with_commission(parse_commission(commission))
-        with_replacement = getattr(args, "with_replacement", False)
-        if with_replacement and args.decks is not None:
-            raise StrategyError("give either --decks or --with-replacement, not both")
-        decks = None if with_replacement else rules.decks if args.decks is None else args.decks
-        information = {"total": "totals"}.get(args.information, args.information)
-        found = analyze(rules, decks, information, args.strategy)
-        return found.to_json() if args.json else found.to_text()

@@ -10,13 +10,17 @@ settlement (the payoff of every pair of sequences: its ``leaves``); best respons
 sequence-form equilibria of :mod:`exact.engines.strategy_games` run on any of them.
 
 What only some games offer is a named capability, checked with ``isinstance`` (not found by
-``getattr``): a command of their own (:class:`OwnAnalyze`, :class:`OwnEor`, :class:`OwnEdge`),
-their own play on real shoes (:class:`OwnShoePlay`), the facts the bet-file validation reads
-(:class:`WinsWhen`, :class:`SymmetricBets`, :class:`SymmetricFeatures`), bets that need a
-main wager (:class:`MainWager`), rules to state (:class:`HasRules`), and where each card sits
-in a record (:class:`CardPositions`, what factorised counting needs). A deal of fixed card
-groups is :class:`exact.core.enumerator.FixedStageDeal`. :func:`require` names what a game does not
-offer.
+``getattr``): the options their own commands take (:class:`OwnOptions`), the facts the
+bet-file validation reads (:class:`WinsWhen`, :class:`SymmetricBets`,
+:class:`SymmetricFeatures`), bets that need a main wager (:class:`MainWager`), rules to state
+(:class:`HasRules`), and where each card sits in a record (:class:`CardPositions`, what
+factorised counting needs). A deal of fixed card groups is
+:class:`exact.core.enumerator.FixedStageDeal`. :func:`require` names what a game does not offer.
+
+What a game runs its own way above the games (its ``analyze``, ``eor``, ``edge`` or ``settle``
+command, its play on real shoes) is no method of the game and no capability here: the game
+names that code in its :attr:`~exact.model.game.Game.extensions`, and the layer that needs it
+loads it (:func:`exact.games.extension`).
 
 >>> from exact.games import get_game
 >>> isinstance(get_game("punto-banco"), BetGame), isinstance(get_game("century21"), BetGame)
@@ -40,8 +44,8 @@ from exact.model.features import Feature, Needs
 from exact.model.strategy_game import StrategyGame as StrategyGame
 
 __all__ = ["BetGame", "CapabilityError", "CardPositions", "DealtPositions", "HasRules",
-           "MainWager", "OwnAnalyze", "OwnEdge", "OwnEor", "OwnOptions", "OwnShoePlay",
-           "StrategyGame", "SymmetricBets", "SymmetricFeatures", "WinsWhen", "require"]
+           "MainWager", "OwnOptions", "StrategyGame", "SymmetricBets", "SymmetricFeatures",
+           "WinsWhen", "require"]
 
 
 @runtime_checkable
@@ -71,40 +75,12 @@ class BetGame(Protocol[RecordT]):
 
 
 @runtime_checkable
-class OwnAnalyze(Protocol):
-    """A game whose ``analyze`` command is its own (a strategy analysis)."""
-
-    def analyze_cli(self, args: Any) -> str: ...
-
-
-@runtime_checkable
-class OwnEor(Protocol):
-    """A game whose ``eor`` command is its own."""
-
-    def eor_cli(self, args: Any) -> str: ...
-
-
-@runtime_checkable
-class OwnEdge(Protocol):
-    """A game whose ``edge`` command is its own (``seen``: the cards seen)."""
-
-    def edge_cli(self, args: Any, seen: Any) -> str: ...
-
-
-@runtime_checkable
 class OwnOptions(Protocol):
     """A game whose commands take options of their own: per command, the options it reads
     (argparse names, e.g. ``"bet_size"``); the command line refuses every other option of
     that command (beyond the game id, ``--json`` and ``--output``)."""
 
     command_options: Mapping[str, frozenset[str]]
-
-
-@runtime_checkable
-class OwnShoePlay(Protocol):
-    """A game that plays real shoes its own way in ``simulate``."""
-
-    def shoe_play(self, config: Any) -> Any: ...
 
 
 @runtime_checkable
@@ -178,9 +154,7 @@ class CardPositions(Protocol):
 
 _WHAT: dict[type, str] = {
     BetGame: "a bet table (deal, features, record_from_cards): it is a strategy game; "
-             "its own command is `analyze {id}`",
-         OwnAnalyze: "an analysis command of its own", OwnEor: "an eor command of its own",
-         OwnEdge: "an edge command of its own", OwnShoePlay: "a shoe play of its own"}
+             "its own command is `analyze {id}`"}
 
 def require(game: object, capability: type) -> None:
     """Nothing if ``game`` offers ``capability``, else :class:`CapabilityError` naming what it

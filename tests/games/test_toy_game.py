@@ -8,6 +8,7 @@ import json
 from fractions import Fraction
 from importlib.metadata import EntryPoint
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -81,6 +82,42 @@ def test_the_command_line_analyses_it_in_process(dragon_tiger, capsys) -> None:
     assert "dragon-tiger: Dragon Tiger" in capsys.readouterr().out
     assert main(["analyze", "dragon-tiger", "--strategy", "best"]) == 2  # not its option
     assert "not of analyze dragon-tiger" in capsys.readouterr().err
+
+
+def test_the_readme_shows_the_command_module_the_test_runs() -> None:
+    assert readme_blocks("### A command of its own", "python") == [
+        (TOY / "dragon_tiger_settle.py").read_text(encoding="utf-8")]
+
+
+@pytest.fixture
+def settling(dragon_tiger):
+    """Dragon Tiger with its own ``settle``, declared in its extensions as the README shows (the
+    module named here, under tests/): no module of ``exact`` is edited or told of it."""
+    games.unregister(dragon_tiger.id)
+
+    class SettlingDragonTiger(dragon_tiger):
+        extensions: ClassVar = {"settle": "tests.toy_games.dragon_tiger_settle:settle_command"}
+
+    yield games.register(SettlingDragonTiger)
+    games.unregister(dragon_tiger.id)
+
+
+@pytest.mark.parametrize("cards", ["KH 7C", "2D QS", "AS AH", "TC 9D", "JH JS"])
+def test_a_command_of_its_own_joins_through_the_extensions_alone(settling, cards, capsys
+                                                                ) -> None:
+    dragon, tiger = cards.split()
+    higher = RANKS.index(dragon[0]) - RANKS.index(tiger[0])
+    expected = "dragon" if higher > 0 else "tiger" if higher < 0 else "tie"
+    assert main(["settle", "dragon-tiger", "--cards", cards]) == 0
+    assert capsys.readouterr().out == f"Dragon {dragon}, Tiger {tiger}: {expected}\n"
+
+
+def test_its_own_command_refuses_bad_input_in_one_line(settling, capsys) -> None:
+    assert main(["settle", "dragon-tiger", "--cards", "KH 7C 2D"]) == 2
+    assert capsys.readouterr().err == ("exact: error: settle dragon-tiger: give the Dragon's "
+                                       "card, then the Tiger's (--cards)\n")
+    assert main(["eor", "dragon-tiger", "--decks", "1"]) == 0  # the rest the common way
+    assert "dragon" in capsys.readouterr().out
 
 
 def test_an_entry_point_registers_a_game_without_an_edit(monkeypatch) -> None:

@@ -13,19 +13,20 @@ from exact.core.cards import Shoe
 from exact.errors import ExactError
 from exact.games import REGISTRY, get_game
 from exact.model import contracts
+from exact.model.game import EXTENSION_KINDS
 
 OFFERS = {  # game id -> the capabilities it offers
     "punto-banco": {"BetGame", "HasRules"},
     "nine-and-nines": {"BetGame", "HasRules", "WinsWhen", "SymmetricBets", "SymmetricFeatures",
                        "MainWager"},
-    # its analyze, eor and edge commands and its shoe play are registered above the games
-    # (exact.cli.own_commands, exact.analysis.simulation.OWN_PLAYS): the game itself offers its
-    # rules and declares the options its commands take
+    # their own commands (and 21st Century's shoe play) are extensions, named by the game and
+    # loaded above it (exact.model.game.Game.extensions): the games themselves offer their
+    # rules and declare the options their commands take
     "century21": {"OwnOptions", "HasRules"},
-    "chemin-de-fer": {"OwnAnalyze", "OwnOptions", "HasRules"},
+    "chemin-de-fer": {"OwnOptions", "HasRules"},
 }
-CAPABILITIES = ("BetGame", "OwnAnalyze", "OwnEor", "OwnEdge", "OwnOptions", "OwnShoePlay",
-                "WinsWhen", "SymmetricBets", "SymmetricFeatures", "MainWager", "HasRules")
+CAPABILITIES = ("BetGame", "OwnOptions", "WinsWhen", "SymmetricBets", "SymmetricFeatures",
+                "MainWager", "HasRules")
 
 
 @pytest.mark.parametrize("game_id", sorted(REGISTRY))
@@ -35,16 +36,46 @@ def test_each_game_offers_what_it_declares(game_id: str) -> None:
     assert offered == OFFERS[game_id]
 
 
-def test_own_commands_are_found_by_game_id() -> None:
-    from exact.analysis.simulation import OWN_PLAYS
-    from exact.cli.own_commands import own_command
+EXTENDS = {  # game id -> the kinds of its extensions
+    "punto-banco": set(), "nine-and-nines": set(),
+    "century21": {"analyze", "eor", "edge", "settle", "shoe-play"},
+    "chemin-de-fer": {"analyze"},
+}
 
-    own = {command: own_command(get_game("century21"), command) is not None
-           for command in ("analyze", "eor", "edge")}
-    assert own == {"analyze": True, "eor": True, "edge": True}
-    assert own_command(get_game("chemin-de-fer"), "analyze") is not None
-    assert own_command(get_game("chemin-de-fer"), "eor") is None
-    assert set(OWN_PLAYS) <= set(REGISTRY) and "century21" in OWN_PLAYS
+
+@pytest.mark.parametrize("game_id", sorted(REGISTRY))
+def test_each_games_extensions_load_and_are_called_as_their_kind_says(game_id: str) -> None:
+    import inspect
+
+    from exact.games import extension
+
+    game = get_game(game_id)
+    loaded = {kind: extension(game, kind) for kind in EXTENSION_KINDS}
+    assert {kind for kind, code in loaded.items() if code is not None} == EXTENDS[game_id]
+    arguments = {"edge": 3, "shoe-play": 2}  # (game, args, seen), (game, config), else 2
+    for kind, code in loaded.items():
+        if code is not None:
+            assert len(inspect.signature(code).parameters) == arguments.get(kind, 2), kind
+            assert code.__module__.startswith(("exact.cli.", "exact.analysis."))
+
+
+def test_an_extension_that_does_not_load_is_refused_by_name() -> None:
+    from exact.games import extension
+    from exact.games.punto_banco import PuntoBanco
+
+    def declaring(**names: str) -> PuntoBanco:
+        return type("Declaring", (PuntoBanco,), {"extensions": names})()
+
+    with pytest.raises(contracts.CapabilityError, match="no extension kind 'anlyze'"):
+        extension(declaring(anlyze="exact.cli.settle:run"), "edge")
+    with pytest.raises(contracts.CapabilityError, match="no extension kind 'simulate'"):
+        extension(declaring(), "simulate")
+    with pytest.raises(contracts.CapabilityError,
+                       match=re.escape("analyze as 'exact.cli.nowhere:analyze_command': no")):
+        extension(declaring(analyze="exact.cli.nowhere:analyze_command"), "analyze")
+    with pytest.raises(contracts.CapabilityError, match=re.escape("exact.cli.settle has no 'no")):
+        extension(declaring(eor="exact.cli.settle:no_command"), "eor")
+    assert extension(declaring(eor="exact.cli.settle:no_command"), "edge") is None
 
 
 def test_a_strategy_game_has_no_bet_table_and_says_so() -> None:
@@ -126,7 +157,7 @@ def test_bet_size_and_its_old_spelling_agree_on_century21(capsys) -> None:
 
 
 def test_no_capability_is_found_by_getattr() -> None:
-    hooks = ("analyze_cli", "eor_cli", "edge_cli", "shoe_play", "wins_when", "symmetric_bets",
+    hooks = ("extensions", "command_options", "wins_when", "symmetric_bets",
              "symmetric_features", "needs_main_wager", "fixed_stages")
     package = Path(contracts.__file__).parents[1]  # the whole package, not exact/model/
     pattern = re.compile(r"(getattr|hasattr)\([^)]*[\"'](" + "|".join(hooks) + r")[\"']")

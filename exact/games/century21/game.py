@@ -870,6 +870,14 @@ class Century21(Game[Century21Record]):
         "settle": frozenset({"table", "dealer", "seat", "wager", "dealer_wager", "dice",
                              "rules", "action"}),
     }
+    # its own commands and shoe play, above the games (exact.model.game.Game.extensions)
+    extensions: ClassVar[Mapping[str, str]] = {
+        "analyze": "exact.cli.century21:analyze_command",
+        "eor": "exact.cli.century21:eor_command",
+        "edge": "exact.cli.century21:edge_command",
+        "settle": "exact.cli.century21_settle:settle_command",
+        "shoe-play": "exact.analysis.century21_simulation:Century21Play",
+    }
 
     @cached_property
     def features(self) -> dict[str, Feature[Century21Record]]:

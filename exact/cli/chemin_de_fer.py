@@ -1,0 +1,33 @@
+"""The ``analyze chemin-de-fer`` command: the command-line side of
+:func:`exact.games.chemin_de_fer.analyze`, declared in the game's ``extensions``.
+
+Layer: cli, the top (beside the lab); it may import every layer below.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from exact.games.chemin_de_fer import (
+    CheminDeFer,
+    Rules,
+    StrategyError,
+    analyze,
+    parse_commission,
+)
+
+
+def analyze_command(game: CheminDeFer, args: argparse.Namespace) -> str:
+    """``exact analyze chemin-de-fer [--information ...] [--strategy ...] [--commission 5%]
+    [--decks N | --with-replacement] [--rules FILE]``."""
+    rules = Rules.load(args.rules) if getattr(args, "rules", None) else game.rules
+    commission = getattr(args, "commission", None)
+    if commission is not None:
+        rules = rules.with_commission(parse_commission(commission))
+    with_replacement = getattr(args, "with_replacement", False)
+    if with_replacement and args.decks is not None:
+        raise StrategyError("give either --decks or --with-replacement, not both")
+    decks = None if with_replacement else rules.decks if args.decks is None else args.decks
+    information = {"total": "totals"}.get(args.information, args.information)
+    found = analyze(rules, decks, information, args.strategy)
+    return found.to_json() if args.json else found.to_text()
