@@ -46,7 +46,12 @@ from exact.core.parsing import (
     shown_path,
 )
 from exact.errors import BetFileError, BetFileInputError
-from exact.model.expressions import EvaluationError, Expression, ExpressionError
+from exact.model.expressions import (
+    CONDITION_SHOWN,
+    EvaluationError,
+    Expression,
+    ExpressionError,
+)
 from exact.model.features import Feature
 from exact.model.game import Game
 
@@ -169,9 +174,8 @@ class Bet:
         """
         event = self.events[index]
         text = event.condition.text if event.condition is not None else ""
-        quoted = repr(text) if len(text) <= 200 else repr(text[:200]) + "..."
         return BetFileError(f"{self.source}: bet {shown(self.id)}, event {shown(event.name)}: "
-                            f"cannot evaluate {quoted}: {error}")
+                            f"cannot evaluate {shown(text, CONDITION_SHOWN)}: {error}")
 
     @property
     def paytables(self) -> list[str]:

@@ -330,12 +330,13 @@ def test_what_cannot_be_written_is_refused_before_the_work(tmp_path: Path, capsy
     that would take seconds), short enough that argparse's cut does not hit it."""
     blocker = tmp_path / "file"
     blocker.write_text("kept\n")
-    for name, word in [(str(tmp_path), "a directory"), ("/dev/null", "a character device"),
+    os.mkfifo(tmp_path / "pipe")  # refused before it is opened: nothing blocks
+    for name, word in [(str(tmp_path), "a directory"), (str(tmp_path / "pipe"), "a FIFO"),
                        (str(blocker / "out.json"), "Not a directory")]:
         line = _usage_refusal(capsys, "eor", "century21", option, name) if option == "-o" \
             else _usage_refusal(capsys, *COMMAND[:2], option, name)
         assert word in line and line.endswith("(see --help)"), line  # not cut
-    assert blocker.read_text() == "kept\n" and sorted(os.listdir(tmp_path)) == ["file"]
+    assert blocker.read_text() == "kept\n" and sorted(os.listdir(tmp_path)) == ["file", "pipe"]
 
 
 @pytest.mark.parametrize("name", ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1", "/dev/stderr"])
