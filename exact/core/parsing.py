@@ -36,14 +36,17 @@ import argparse
 import math
 import os
 import re
+import select
+import stat
 import sys
+import time
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, BinaryIO, NoReturn
+from typing import Any, NoReturn
 
 from exact.errors import ExactError, InputError, UsageError
 
@@ -428,22 +431,63 @@ def shown_all(items: Sequence[object]) -> str:
         f" and {more} more" if more > 0 else "")
 
 
+MAX_READ_SECONDS = 30.0
+"""Longest wait for a user file that is not a regular file (a FIFO, ``<(command)``, a
+terminal) to be written whole: a FIFO no program ever writes would otherwise hang the run."""
+
+
 def read_user_file(path: Path | str, what: str, error: type[Exception] = InputError) -> str:
     """The text of a file a user gave (``what``: "bet file", "rules", ...), read as UTF-8 (a
-    leading byte-order mark is dropped), at most :data:`MAX_FILE_BYTES` bytes. Anything
-    else is one line: ``error(f"{path}: cannot read {what}: ...")``.
+    leading byte-order mark is dropped), at most :data:`MAX_FILE_BYTES` bytes, and, from
+    anything but a regular file (a FIFO, a shell's ``<(command)``), within
+    :data:`MAX_READ_SECONDS`. Anything else is one line: ``error(f"{path}: cannot read
+    {what}: ...")``.
 
     >>> read_user_file("/nonexistent.toml", "bet file")
     Traceback (most recent call last):
     ...
     exact.errors.InputError: /nonexistent.toml: cannot read bet file: No such file or directory
     """
+    prefix = f"{shown_path(path)}: cannot read {what}"
     try:
-        with open(path, "rb") as stream:
-            return _decoded(stream, f"{shown_path(path)}: cannot read {what}", error)
+        # O_NONBLOCK: opening a FIFO waits for a writer, maybe forever; a regular file
+        # ignores the flag
+        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with open(handle, "rb") as stream:
+            if stat.S_ISREG(os.fstat(handle).st_mode):
+                os.set_blocking(handle, True)
+                data = stream.read(MAX_FILE_BYTES + 1)
+            else:
+                data = _read_within(handle, prefix, error)
     except OSError as failure:
-        raise error(f"{shown_path(path)}: cannot read {what}: "
-                    f"{failure.strerror or failure}") from None
+        raise error(f"{prefix}: {failure.strerror or failure}") from None
+    return _decoded(data, prefix, error)
+
+
+def _read_within(handle: int, prefix: str, error: type[Exception]) -> bytes:
+    """At most :data:`MAX_FILE_BYTES` + 1 bytes of a non-blocking ``handle``, until its end,
+    within :data:`MAX_READ_SECONDS`."""
+    deadline = time.monotonic() + MAX_READ_SECONDS
+    chunks: list[bytes] = []
+    size = 0
+    poller = select.poll()
+    poller.register(handle, select.POLLIN)
+    while size <= MAX_FILE_BYTES:
+        left = deadline - time.monotonic()
+        # a FIFO no one has opened for writing yet is not readable (Linux reports no hang-up
+        # before a writer came): the wait ends at the deadline
+        if left <= 0 or not poller.poll(left * 1000):
+            raise error(f"{prefix}: not written whole within {MAX_READ_SECONDS:g} s (a FIFO "
+                        "that no program writes?)")
+        try:
+            chunk = os.read(handle, min(65536, MAX_FILE_BYTES + 1 - size))
+        except BlockingIOError:
+            continue
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
 
 
 def read_standard_input(what: str, error: type[Exception] = InputError) -> str:
@@ -455,11 +499,10 @@ def read_standard_input(what: str, error: type[Exception] = InputError) -> str:
             raise error(f"{prefix}: larger than {MAX_FILE_BYTES // 2**20} MiB "
                         "(README: Input limits)")
         return text
-    return _decoded(sys.stdin.buffer, prefix, error)
+    return _decoded(sys.stdin.buffer.read(MAX_FILE_BYTES + 1), prefix, error)
 
 
-def _decoded(stream: BinaryIO, prefix: str, error: type[Exception]) -> str:
-    data = stream.read(MAX_FILE_BYTES + 1)
+def _decoded(data: bytes, prefix: str, error: type[Exception]) -> str:
     if len(data) > MAX_FILE_BYTES:
         raise error(f"{prefix}: larger than {MAX_FILE_BYTES // 2**20} MiB "
                     "(README: Input limits)")
