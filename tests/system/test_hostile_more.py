@@ -3,13 +3,16 @@ each a regression test, fast (in-process where the contract allows it)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import socket
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from exact.analysis import simulation
 from exact.cli.app import main
 from exact.core import parsing
 from exact.errors import BetFileError, InputError
@@ -84,3 +87,57 @@ def test_a_fifo_that_is_written_is_read(tmp_path: Path) -> None:
 def test_an_endless_device_is_cut_at_the_size_limit() -> None:
     with pytest.raises(InputError, match="larger than 4 MiB"):
         parsing.read_user_file("/dev/zero", "rules")
+
+
+# --- simulate --scheduler: an address that is not a Dask scheduler, or one with no worker -------
+def _server(answer: bytes | None) -> tuple[socket.socket, str]:
+    """A TCP server on a free local port that accepts and sends ``answer`` (None: nothing,
+    ever), as a stranger at a --scheduler address would."""
+    server = socket.create_server(("127.0.0.1", 0))
+    accepted: list[socket.socket] = []
+
+    def serve() -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                connection, _ = server.accept()
+                accepted.append(connection)  # kept open: a silent peer, not a closed one
+                if answer is not None:
+                    connection.sendall(answer)
+
+    threading.Thread(target=serve, daemon=True).start()
+    return server, f"tcp://127.0.0.1:{server.getsockname()[1]}"
+
+
+SIMULATE = ["simulate", "punto-banco", "--decks", "1", "--shoes", "1", "--seed", "1",
+            "--bet", "tie", "--scheduler"]
+
+
+@pytest.mark.parametrize("answer", [None, b"HTTP/1.1 400 Bad Request\r\n\r\n"],
+                         ids=["silent", "http"])
+def test_a_scheduler_address_that_is_no_scheduler(capsys, monkeypatch, answer) -> None:
+    """A server that accepts and says nothing held the run forever (Dask times out the TCP
+    connection only); one that answers HTTP made Dask allocate exabytes: a MemoryError
+    traceback. Both are one line, in bounded time."""
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(simulation, "SCHEDULER_SECONDS", 0.5)
+    server, address = _server(answer)
+    try:
+        started = time.monotonic()
+        assert main([*SIMULATE, address]) == 2
+        assert time.monotonic() - started < 15
+    finally:
+        server.close()
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "cannot reach the Dask scheduler" in err, err
+    assert "Traceback" not in err and len(err) < 300
+
+
+def test_a_scheduler_with_no_worker_is_refused(capsys, monkeypatch) -> None:
+    """Jobs given to a scheduler no worker ever joins are never done: the run waited forever."""
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.setattr(simulation, "SCHEDULER_SECONDS", 0.5)
+    with distributed.LocalCluster(n_workers=0, processes=False, host="127.0.0.1",
+                                  protocol="tcp", dashboard_address=None) as cluster:
+        assert main([*SIMULATE, cluster.scheduler_address]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "has no worker" in err, err
