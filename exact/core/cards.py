@@ -20,10 +20,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from exact.core.parsing import MAX_CARDS, parse_integer, shown
-from exact.errors import CardError, ShoeError, ShoeInputError
+from exact.core.parsing import MAX_CARDS, parse_integer, shown, wrong_type
+from exact.errors import CardError, ShoeError, ShoeInputError, WrongTypeError
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"  # clubs, diamonds, hearts, spades
@@ -50,6 +50,8 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> Card:
         """Read ``"9H"``, ``"10h"``, ``"K♦"`` or ``"X"`` (joker); a bare rank has no suit."""
+        if not isinstance(text, str):
+            raise WrongTypeError(wrong_type("a card must be text ('9H') or a Card", text))
         raw = text.strip().upper()
         if raw in (JOKER, "JOKER"):
             return cls(JOKER)
@@ -120,8 +122,16 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
     >>> [str(c) for c in parse_cards("5,5, 9H KD")]
     ['5', '5', '9H', 'KD']
     """
-    items = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    items = text.replace(",", " ").split() if isinstance(text, str) else list(_iterable(text))
     return [Card.parse(item) for item in items]
+
+
+def _iterable(cards: object) -> Iterable[Any]:
+    """``cards`` if it is a collection of cards, else a :class:`WrongTypeError` (an int or
+    bytes failed deep inside, as a TypeError or an AttributeError)."""
+    if isinstance(cards, Iterable) and not isinstance(cards, (str, bytes, bytearray)):
+        return cards
+    raise WrongTypeError(wrong_type("cards must be text ('5 5 9H') or a list of cards", cards))
 
 
 @dataclass(frozen=True)
@@ -217,7 +227,7 @@ class Shoe:
         >>> Shoe.standard(2).count("9"), Shoe.standard(2).count("9H")
         (8, 2)
         """
-        card = Card.parse(card) if isinstance(card, str) else card
+        card = card if isinstance(card, Card) else Card.parse(card)
         if card.is_joker or card.suit is not None:
             return self.counts[CARD_ID[card]]
         return sum(self.counts[CARD_ID[Card(card.rank, s)]] for s in SUITS)
@@ -231,7 +241,7 @@ class Shoe:
         exact.errors.ShoeError: cannot remove 9H: none left in the shoe
         """
         parsed = parse_cards(cards) if isinstance(cards, str) else [
-            Card.parse(c) if isinstance(c, str) else c for c in cards]
+            c if isinstance(c, Card) else Card.parse(c) for c in _iterable(cards)]
         counts = list(self.counts)
         for card in parsed:
             if card.is_joker or card.suit is not None:

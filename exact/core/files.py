@@ -19,8 +19,8 @@ Every file the toolkit writes for a user goes through :func:`write_file`:
   refused ``-o`` costs no minutes of analysis; the write checks it again;
 * a new file gets the mode every other program gives it (``0666`` less the umask), a replaced
   file keeps its mode; a file we may not write is refused, as the shell's ``>`` would;
-* any failure (no such directory, no permission on the file or its directory, disk full) is one :class:`OutputError` naming
-  the file, never a traceback.
+* any failure (no such directory, no permission on the file or its directory, disk full) is
+  one :class:`OutputError` naming the file, never a traceback.
 
 >>> import tempfile
 >>> from pathlib import Path

@@ -162,6 +162,16 @@ PATH_SHOWN = 160
 hostile one can be 100,000 characters, refused by the system as too long)."""
 
 
+def wrong_type(what: str, value: object) -> str:
+    """The end of a :class:`~exact.errors.WrongTypeError`'s message: ``"{what}, not {type}
+    {value}"``.
+
+    >>> wrong_type("shoe must be a Shoe", None)
+    'shoe must be a Shoe, not NoneType None'
+    """
+    return f"{what}, not {type(value).__name__} {shown(value)}"
+
+
 def shown_path(path: str | os.PathLike[str]) -> str:
     """A file name as one short line of text: as given when it is printable and not too long,
     else quoted with its control characters escaped (a newline in a name), and cut short.

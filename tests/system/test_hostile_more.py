@@ -12,16 +12,18 @@ from pathlib import Path
 
 import pytest
 
-from exact.analysis import simulation
+from exact.analysis import analyze, simulation
+from exact.cards import Shoe
 from exact.cli.app import main
 from exact.core import parsing
-from exact.errors import BetFileError, InputError
+from exact.errors import BetFileError, ExactError, InputError
 from exact.games import get_game
 from exact.model.bets import load_bets
 
 
 def _bet(condition: str) -> str:
-    return f"[[bet]]\nid = \"x\"\n[[bet.event]]\nname = \"Win\"\nwhen = '''{condition}'''\npays = 1\n"
+    return (f"[[bet]]\nid = \"x\"\n[[bet.event]]\nname = \"Win\"\nwhen = '''{condition}'''\n"
+            "pays = 1\n")
 
 
 def test_a_long_condition_failing_on_a_round_is_quoted_cut_short() -> None:
@@ -141,3 +143,30 @@ def test_a_scheduler_with_no_worker_is_refused(capsys, monkeypatch) -> None:
         assert main([*SIMULATE, cluster.scheduler_address]) == 2
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and "has no worker" in err, err
+
+
+# --- the library's entry points given the wrong types ------------------------------------------
+@pytest.mark.parametrize(("call", "names"), [
+    (lambda game, shoe: analyze(game, None), "shoe must be a Shoe"),
+    (lambda game, shoe: analyze(game, "8"), "shoe must be a Shoe"),
+    (lambda game, shoe: analyze(None, shoe), "game must be a game"),
+    (lambda game, shoe: analyze("punto-banco", shoe), "game must be a game"),
+    (lambda game, shoe: analyze(game, shoe, bets=5), "bets must be a list"),
+    (lambda game, shoe: analyze(game, shoe, bets="tie"), "bets must be a list"),
+    (lambda game, shoe: analyze(game, shoe, bets=["tie"]), "bets must be bets"),
+    (lambda game, shoe: analyze(game, shoe, engine=None), "engine must be"),
+    (lambda game, shoe: shoe.remove(5), "cards must be text"),
+    (lambda game, shoe: shoe.remove(None), "cards must be text"),
+    (lambda game, shoe: shoe.remove(b"AS"), "cards must be text"),
+    (lambda game, shoe: shoe.remove([5]), "a card must be text"),
+    (lambda game, shoe: shoe.count(None), "a card must be text"),
+    (lambda game, shoe: get_game(["punto-banco"]), "unknown game"),
+], ids=["shoe-None", "shoe-str", "game-None", "game-id", "bets-int", "bets-str", "bets-ids",
+        "engine-None", "remove-int", "remove-None", "remove-bytes", "remove-[int]", "count-None",
+        "get_game-list"])
+def test_the_api_given_wrong_types_raises_a_typed_error(call, names) -> None:
+    """Each was an AttributeError or TypeError from deep inside (analyze(None, shoe) even said
+    None was "a strategy game"): now an ExactError (a TypeError too) naming the argument."""
+    game, shoe = get_game("punto-banco"), Shoe.standard(1)
+    with pytest.raises(ExactError, match=names):
+        call(game, shoe)
