@@ -41,6 +41,7 @@ import stat
 import sys
 import time
 import tomllib
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -427,6 +428,46 @@ def check_keys(table: Mapping[Any, object], known: Iterable[str], where: str,
         return
     raise error(f"{where}: unknown {what}(s) {shown_all(unknown)}; "
                 f"known: {', '.join(sorted(allowed))}")
+
+
+# Characters a name from a user file must not hold: they reach the terminal in every table
+# printed (an escape sequence can clear the screen, retitle the window or write the clipboard,
+# U+202E reverses the text after it), so they are refused where the file is read.
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                           "\u2066\u2067\u2068\u2069")
+_TOML_KINDS = {bool: "true/false", int: "a number", Decimal: "a number", list: "an array",
+               dict: "a table"}
+
+
+def plain_text(value: object, where: str, error: type[ExactError] = InputError, *,
+               lines: bool = False) -> str:
+    """``value`` (a name, id or description from a user file) if it is text without control
+    characters (line breaks and tabs allowed when ``lines``) or bidirectional overrides, else
+    one ``error`` naming ``where``. A table or array was once taken as its Python repr.
+
+    >>> plain_text("Dragon 7", "bets.toml: bet 'x': name")
+    'Dragon 7'
+    >>> plain_text("\\x1b[2J", "bets.toml: bet 'x': name")
+    Traceback (most recent call last):
+    ...
+    exact.errors.InputError: bets.toml: bet 'x': name '\\x1b[2J': holds the control character \
+U+001B (names are plain text)
+    >>> plain_text(["a"], "rules.toml: name")
+    Traceback (most recent call last):
+    ...
+    exact.errors.InputError: rules.toml: name: must be text (a TOML string), not an array
+    """
+    if not isinstance(value, str):
+        kind = _TOML_KINDS.get(type(value), "a date or time")
+        raise error(f"{where}: must be text (a TOML string), not {kind}")
+    for character in value:
+        if lines and character in "\n\t":
+            continue
+        if (character in _BIDI_CONTROLS
+                or unicodedata.category(character) in ("Cc", "Zl", "Zp", "Cs")):
+            raise error(f"{where} {shown(value)}: holds the control character "
+                        f"U+{ord(character):04X} (names are plain text)")
+    return value
 
 
 def shown_all(items: Sequence[object]) -> str:

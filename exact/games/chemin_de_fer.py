@@ -40,7 +40,7 @@ from typing import ClassVar, Literal, get_args
 
 from exact import DATA as PACKAGE_DATA
 from exact.core.enumerator import Record, falling
-from exact.core.parsing import check_keys, shown
+from exact.core.parsing import check_keys, plain_text, shown
 from exact.engines.strategy_games import (
     Equilibria,
     Equilibrium,
@@ -123,7 +123,8 @@ class Rules:
             check_keys(third, THIRD_KEYS, f"{path}: [house_way.banker_draws_on_player_third]",
                        RuleError, "total")
             return cls(
-                id=str(data["id"]), name=str(data.get("name", data["id"])),
+                id=plain_text(data["id"], f"{path}: rule id", RuleError),
+                name=plain_text(data.get("name", data["id"]), f"{path}: rule name", RuleError),
                 naturals=_totals(data["naturals"]),
                 player_draws_on=_totals(data["player_draws_on"]),
                 player_stands_on=_totals(data["player_stands_on"]),

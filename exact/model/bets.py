@@ -40,6 +40,7 @@ from exact.core.parsing import (
     check_keys,
     load_toml,
     parse_number,
+    plain_text,
     read_user_file,
     shown,
     shown_all,
@@ -237,7 +238,7 @@ def _bet(label: str, position: int, entry: object, known: frozenset[str],
          types: Mapping[str, tuple[type, ...]]) -> Bet:
     if not isinstance(entry, dict) or not isinstance(entry.get("id"), str) or not entry["id"]:
         raise BetFileError(f"{label}: bet #{position}: needs a string id")
-    bet_id = entry["id"]
+    bet_id = plain_text(entry["id"], f"{label}: bet #{position}: id", BetFileError)
     where = f"{label}: bet {shown(bet_id)}"  # an id of a million characters: one short line
     check_keys(entry, BET_KEYS, where, BetFileError)
     raw_events = entry.get("event")
@@ -245,7 +246,7 @@ def _bet(label: str, position: int, entry: object, known: frozenset[str],
         raise BetFileError(f"{where}: needs at least one [[bet.event]]")
     events = [_event(where, raw, known, types) for raw in raw_events]
     names = [e.name for e in events]
-    otherwise = str(entry.get("otherwise", "Loses"))
+    otherwise = plain_text(entry.get("otherwise", "Loses"), f"{where}: otherwise", BetFileError)
     if len(set(names + [otherwise])) != len(names) + 1:
         raise BetFileError(f"{where}: event names must be distinct "
                            f"(otherwise = {shown(otherwise)})")
@@ -263,20 +264,23 @@ def _bet(label: str, position: int, entry: object, known: frozenset[str],
         if missing:
             raise BetFileError(f"{where}: paytable {shown(table_name)} names unknown event(s) "
                                f"{shown_all(sorted(missing))}")
-        alternatives[str(table_name)] = {
+        alternatives[plain_text(table_name, f"{where}: paytable", BetFileError)] = {
             k: parse_pays(v, f"{where}: paytable {shown(table_name)}: pays of {shown(k)}")
             for k, v in table.items()}
-    return Bet(id=bet_id, name=str(entry.get("name", bet_id)), events=tuple(events),
-               paytable=str(entry.get("paytable", "standard")), alternatives=alternatives,
-               description=str(entry.get("description", "")), source=label,
-               group=str(entry.get("group", "")))
+    text = {key: plain_text(entry.get(key, default), f"{where}: {key}", BetFileError,
+                            lines=key == "description")
+            for key, default in (("name", bet_id), ("paytable", "standard"),
+                                 ("description", ""), ("group", ""))}
+    return Bet(id=bet_id, name=text["name"], events=tuple(events), paytable=text["paytable"],
+               alternatives=alternatives, description=text["description"], source=label,
+               group=text["group"])
 
 
 def _event(where: str, raw: object, known: frozenset[str],
            types: Mapping[str, tuple[type, ...]]) -> Event:
     if not isinstance(raw, dict) or "name" not in raw or "when" not in raw or "pays" not in raw:
         raise BetFileError(f"{where}: every event needs name, when and pays")
-    name = str(raw["name"])
+    name = plain_text(raw["name"], f"{where}: event name", BetFileError)
     where = f"{where}, event {shown(name)}"
     # a misspelt ``gross`` would silently pay the event without its commission
     check_keys(raw, EVENT_KEYS, where, BetFileError)

@@ -12,12 +12,14 @@ from pathlib import Path
 
 import pytest
 
+from exact import DATA
 from exact.analysis import analyze, simulation
 from exact.cards import Shoe
 from exact.cli.app import main
 from exact.core import parsing
-from exact.errors import BetFileError, ExactError, InputError
+from exact.errors import BetFileError, ExactError, InputError, RuleError
 from exact.games import get_game
+from exact.games.punto_banco import Rules as PuntoBancoRules
 from exact.model.bets import load_bets
 
 
@@ -170,3 +172,68 @@ def test_the_api_given_wrong_types_raises_a_typed_error(call, names) -> None:
     game, shoe = get_game("punto-banco"), Shoe.standard(1)
     with pytest.raises(ExactError, match=names):
         call(game, shoe)
+
+
+# --- names from user files reach the terminal: plain text only ---------------------------------
+ESCAPE = "\\u001b]52;c;ZWNobyBoaQ==\\u0007"  # TOML for OSC 52: writes the terminal's clipboard
+
+
+@pytest.mark.parametrize(("key", "value"), [
+    ("name", f'"{ESCAPE}"'), ("description", f'"{ESCAPE}"'), ("group", '"\\u202egroup"'),
+    ("paytable", '"\\u009b2J"'), ("name", "[1, 2]"), ("name", "{ a = 1 }"),
+])
+def test_bet_text_with_control_characters_or_of_another_type_is_refused(key, value) -> None:
+    """A bet's name, description, group... went to standard output as written (escape
+    sequences and bidirectional overrides included), and a table or array as its repr."""
+    text = (f'[[bet]]\nid = "x"\n{key} = {value}\n[[bet.event]]\nname = "W"\n'
+            "when = \"winner == 'tie'\"\npays = 8\n")
+    with pytest.raises(BetFileError, match=f"bet 'x': {key}"):
+        load_bets("mine.toml", list(get_game("punto-banco").features), text=text)
+
+
+def test_an_event_name_with_an_escape_is_refused_and_a_description_may_have_lines() -> None:
+    features = list(get_game("punto-banco").features)
+    event = '[[bet.event]]\nname = "{name}"\nwhen = "winner == \'tie\'"\npays = 8\n'
+    with pytest.raises(BetFileError, match="event name '\\\\x1b"):
+        load_bets("m.toml", features, text='[[bet]]\nid = "x"\n' + event.format(name=ESCAPE))
+    bet = load_bets("m.toml", features, text='[[bet]]\nid = "x"\ndescription = "a\\n\\tb"\n'
+                    + event.format(name="Tie"))[0]
+    assert bet.description == "a\n\tb"
+
+
+@pytest.mark.parametrize("game", ["punto-banco", "chemin-de-fer", "century21"])
+@pytest.mark.parametrize("key", ["id", "name"])
+def test_rule_names_with_control_characters_are_refused(tmp_path: Path, capsys, game: str,
+                                                        key: str) -> None:
+    """A rule file's id and name are printed with every analysis ("Rules: NAME (ID)")."""
+    shipped = (DATA / game.replace("-", "_") / "rules.toml").read_text()
+    line = f'{key} = "{ESCAPE}"'
+    text = "\n".join(line if row.startswith(f"{key} = ") else row
+                     for row in shipped.splitlines())
+    if f"\n{key} = " not in "\n" + shipped:
+        text = f"{line}\n{text}"
+    rules = tmp_path / "rules.toml"
+    rules.write_text(text)
+    if game == "punto-banco":  # its rule files are the library's only (Rules.load)
+        with pytest.raises(RuleError, match=f"rule {key} .*U\\+001B"):
+            PuntoBancoRules.load(rules)
+        return
+    assert main(["analyze", game, "--decks", "1", "--rules", str(rules)]) == 2
+    captured = capsys.readouterr()
+    assert f"rule {key}" in captured.err and "U+001B" in captured.err, captured.err
+    assert "\x1b" not in captured.out + captured.err
+
+
+@pytest.mark.parametrize(("change", "problem"), [
+    ("win_pays_by_total = [1, 2]", "[win_pays_by_total] must be a table"),
+    ("[collection]\ntable_tags = [{ fee = 1 }]", "table_tags entry 1: missing max_bet, min_bet"),
+])
+def test_century21_rule_files_of_the_wrong_shape_say_what_is_wrong(tmp_path: Path, capsys,
+                                                                    change, problem) -> None:
+    """They said "malformed rule: 'list' object has no attribute 'items'" and "malformed
+    rule: 'min_bet'" (Python's own messages)."""
+    rules = tmp_path / "rules.toml"
+    rules.write_text(change + "\n")
+    assert main(["analyze", "century21", "--decks", "1", "--rules", str(rules)]) == 2
+    err = capsys.readouterr().err
+    assert problem in err and "object" not in err, err
