@@ -237,3 +237,13 @@ def test_century21_rule_files_of_the_wrong_shape_say_what_is_wrong(tmp_path: Pat
     assert main(["analyze", "century21", "--decks", "1", "--rules", str(rules)]) == 2
     err = capsys.readouterr().err
     assert problem in err and "object" not in err, err
+
+
+def test_a_cache_directory_named_past_the_system_limit_warns_in_short_lines(
+        tmp_path: Path, capsys, monkeypatch) -> None:
+    """A 5,000-character EXACT_CACHE_DIR: the run succeeds; each warning naming an entry was
+    500 characters of the path; now the path is cut as every file name is."""
+    monkeypatch.setenv("EXACT_CACHE_DIR", str(tmp_path / ("x" * 5000)))
+    assert main(["analyze", "punto-banco", "--decks", "1", "--bet", "tie"]) == 0
+    err = capsys.readouterr().err
+    assert all(len(line) < 300 for line in err.splitlines()), err
