@@ -247,3 +247,20 @@ def test_a_cache_directory_named_past_the_system_limit_warns_in_short_lines(
     assert main(["analyze", "punto-banco", "--decks", "1", "--bet", "tie"]) == 0
     err = capsys.readouterr().err
     assert all(len(line) < 300 for line in err.splitlines()), err
+
+
+def test_settle_with_a_thousand_cards_is_one_short_line(capsys) -> None:
+    """The extra cards were all quoted: 3,000 characters."""
+    assert main(["settle", "punto-banco", "--cards", "9S " * 1000, "--wager", "banker=1"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and len(err) < 300 and "and 991 more" in err, err
+
+
+def test_a_wager_fitting_no_table_tag_of_thousands_is_one_short_line() -> None:
+    from exact.games.century21.rules import Rules
+
+    tags = [{"min_bet": 2 * i + 1, "max_bet": 2 * i + 1, "fee": 1} for i in range(2000)]
+    rules = Rules.from_mapping({"collection": {"table_tags": tags}})
+    with pytest.raises(RuleError, match="fits no table tag") as error:
+        rules.collection_fee(2)
+    assert len(str(error.value)) < 300

@@ -29,6 +29,7 @@ from exact.core.parsing import (
     parse_number,
     plain_text,
     shown,
+    shown_all,
 )
 from exact.errors import RuleError, RuleInputError
 from exact.model.game import read_rule_file
@@ -204,7 +205,7 @@ class Rules:
             if tag.min_bet <= bet <= tag.max_bet:
                 return tag.fee
         raise RuleError(f"a wager of {bet} fits no table tag "
-                        f"({', '.join(f'{t.min_bet}-{t.max_bet}' for t in self.table_tags)})")
+                        f"({shown_all([f'{t.min_bet}-{t.max_bet}' for t in self.table_tags])})")
 
     @classmethod
     def load(cls, path: Path | str = DATA / "rules.toml") -> Rules:
