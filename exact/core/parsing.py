@@ -394,6 +394,39 @@ class OneLineParser(argparse.ArgumentParser):
                                                  f"{', '.join(map(str, choices))}")
 
 
+LAST_EPOCH = 253_402_300_799
+"""The last second of the year 9999: the largest ``SOURCE_DATE_EPOCH`` a date can show."""
+
+
+def source_date_epoch(error: type[ExactError]) -> int | None:
+    """``SOURCE_DATE_EPOCH`` (the date reproducible builds stamp on what they write), or None
+    if it is unset; anything but ASCII digits up to :data:`LAST_EPOCH` is one ``error``
+    (``int()`` took Arabic-Indic digits, and a negative or huge value failed later, as a
+    ValueError traceback from the date it made).
+
+    >>> import os
+    >>> os.environ["SOURCE_DATE_EPOCH"] = "1700000000"
+    >>> source_date_epoch(InputError)
+    1700000000
+    >>> os.environ["SOURCE_DATE_EPOCH"] = "-99999999999999"
+    >>> source_date_epoch(InputError)
+    Traceback (most recent call last):
+    ...
+    exact.errors.InputError: SOURCE_DATE_EPOCH '-99999999999999': must be a Unix time, 0 to \
+253,402,300,799 (ASCII digits)
+    >>> del os.environ["SOURCE_DATE_EPOCH"]
+    """
+    text = os.environ.get("SOURCE_DATE_EPOCH")
+    if not text:
+        return None
+    digits = text.strip(_SPACES)
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 12
+            and int(digits) <= LAST_EPOCH):
+        raise error(f"SOURCE_DATE_EPOCH {shown(text)}: must be a Unix time, 0 to "
+                    f"{LAST_EPOCH:,} (ASCII digits)")
+    return int(digits)
+
+
 def burn_option(text: str) -> str:
     """``simulate --burn``: ``first-card``, ``none`` or a number of cards (as its digits).
 

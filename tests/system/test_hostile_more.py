@@ -264,3 +264,19 @@ def test_a_wager_fitting_no_table_tag_of_thousands_is_one_short_line() -> None:
     with pytest.raises(RuleError, match="fits no table tag") as error:
         rules.collection_fee(2)
     assert len(str(error.value)) < 300
+
+
+@pytest.mark.parametrize("epoch", ["-99999999999999", "99999999999999999", "\u0663", "1e9"])
+def test_a_source_date_epoch_no_date_can_show_is_refused(monkeypatch, epoch: str) -> None:
+    """A negative or huge epoch was a ValueError traceback from the report's date, or "cannot
+    write: Value too large"; Arabic-Indic digits were read as a date."""
+    from exact.errors import ReportError, SpreadsheetError
+    from exact.render.spreadsheet import workbook_bytes
+    from exact.reports.sections import build_epoch
+
+    pytest.importorskip("xlsxwriter")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+    with pytest.raises(ReportError, match="must be a Unix time"):
+        build_epoch()
+    with pytest.raises(SpreadsheetError, match="must be a Unix time"):
+        workbook_bytes("t", [], [])
