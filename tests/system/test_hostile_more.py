@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import socket
 import threading
 import time
@@ -280,3 +281,22 @@ def test_a_source_date_epoch_no_date_can_show_is_refused(monkeypatch, epoch: str
         build_epoch()
     with pytest.raises(SpreadsheetError, match="must be a Unix time"):
         workbook_bytes("t", [], [])
+
+
+@pytest.mark.parametrize(("old", "new", "problem"), [
+    ("decks = 6", "decks = 0", "decks 0 is outside 1 to 64"),
+    ("naturals = [8, 9]", "naturals = [nan]", "rule naturals: expected a list of totals"),
+    ("player_draws_on_five = true", 'player_draws_on_five = "true"',
+     "rule player_draws_on_five: expected true or false"),
+])
+def test_a_chemin_de_fer_rule_error_names_the_file_and_the_rule(tmp_path: Path, old, new,
+                                                                problem) -> None:
+    """They named neither ("decks 0 is outside 1 to 64", "expected true or false, got ...")."""
+    from exact.games.chemin_de_fer import Rules
+
+    shipped = (DATA / "chemin_de_fer" / "rules.toml").read_text()
+    assert old in shipped
+    rules = tmp_path / "rules.toml"
+    rules.write_text(shipped.replace(old, new))
+    with pytest.raises(RuleError, match=f"^{re.escape(str(rules))}: {re.escape(problem)}"):
+        Rules.load(rules)
