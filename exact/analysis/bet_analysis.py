@@ -19,7 +19,7 @@ Fraction(114753351728, 10847218479825)
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -27,11 +27,10 @@ from typing import TYPE_CHECKING
 from exact.analysis.statistics import BetTable
 from exact.core.cards import Shoe
 from exact.core.enumerator import Deal, falling
-from exact.core.parsing import wrong_type
+from exact.core.parsing import expect
 from exact.engines import cache
 from exact.engines.plan import AUTO, command_engines, plan
-from exact.errors import WrongTypeError
-from exact.model.bets import Bet, settle_records
+from exact.model.bets import Bet, checked_bets, settle_records
 from exact.model.bets import game_bets as game_bets
 from exact.model.bets import value_only as value_only
 from exact.model.contracts import BetGame, require
@@ -148,9 +147,13 @@ def analyze(game: Game, shoe: Shoe, bets: Sequence[Bet] | None = None,
     """Exact analysis of ``bets`` (default: the game's shipped bets) for ``shoe``, each bet
     counted by the engine the plan names (``engine``: ``auto`` or one engine for every bet,
     :class:`~exact.engines.plan.EngineError` if it cannot serve one)."""
-    _check_arguments(game, shoe, bets, engine)
+    # the wrong type said at the door: each failed deep inside, as an AttributeError, or as a
+    # CapabilityError calling None a strategy game
+    expect(game, Game, "analyze: game must be a game (exact.games.get_game('punto-banco'))")
+    expect(shoe, Shoe, "analyze: shoe must be a Shoe (exact.cards.Shoe.standard(8))")
+    expect(engine, str, "analyze: engine must be an engine's name")
     require(game, BetGame)  # a strategy game has its own analysis (CapabilityError)
-    bets = game_bets(game) if bets is None else list(bets)
+    bets = game_bets(game) if bets is None else checked_bets(bets, "analyze")
     chosen = plan(game, bets, "shoe", engine)
     results: dict[str, BetAnalysis] = {}
     round_cards = 0
@@ -162,26 +165,6 @@ def analyze(game: Game, shoe: Shoe, bets: Sequence[Bet] | None = None,
     if not bets:
         round_cards = game.deal(Needs()).round_cards
     return GameAnalysis(game, shoe, round_cards, {b.id: results[b.id] for b in bets})
-
-
-def _check_arguments(game: object, shoe: object, bets: object, engine: object) -> None:
-    """A :class:`WrongTypeError` for an argument of :func:`analyze` of the wrong type (each
-    failed deep inside, as an AttributeError, or as a misleading CapabilityError)."""
-    if not isinstance(game, Game):
-        raise WrongTypeError(wrong_type("analyze: game must be a game "
-                                        "(exact.games.get_game('punto-banco'))", game))
-    if not isinstance(shoe, Shoe):
-        raise WrongTypeError(wrong_type("analyze: shoe must be a Shoe "
-                                        "(exact.cards.Shoe.standard(8))", shoe))
-    if bets is not None:
-        if isinstance(bets, (str, bytes)) or not isinstance(bets, Iterable):
-            raise WrongTypeError(wrong_type("analyze: bets must be a list of bets", bets))
-        strangers = [bet for bet in bets if not isinstance(bet, Bet)]
-        if strangers:
-            raise WrongTypeError(wrong_type("analyze: bets must be bets (game_bets(game), "
-                                            "load_bets(...))", strangers[0]))
-    if not isinstance(engine, str):
-        raise WrongTypeError(wrong_type("analyze: engine must be an engine's name", engine))
 
 
 _PROJECTIONS: dict[tuple[Game, Deal, Bet], Projection] = {}

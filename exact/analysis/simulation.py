@@ -58,7 +58,7 @@ from exact.analysis.shoe_play import SimulationConfig as SimulationConfig
 from exact.analysis.shoe_play import representatives as representatives
 from exact.core.cards import CARDS, JOKER, JOKER_ID, RANKS, Card, Shoe, View
 from exact.core.enumerator import Record, RecordT
-from exact.core.parsing import MAX_SIMULATED_CARDS, MAX_SIMULATED_SHOES, shown
+from exact.core.parsing import MAX_SIMULATED_CARDS, MAX_SIMULATED_SHOES, expect, shown
 from exact.engines.batch import BetEvaluator
 from exact.errors import ShoeError
 from exact.errors import SimulationError as SimulationError
@@ -402,6 +402,7 @@ def simulate(config: SimulationConfig, shoes: int, seed: int, workers: int = 1,
 
     Seeds are made job by job and results summed in shoe order as they come, a few jobs per
     worker in flight: memory does not grow with ``shoes`` (at most :data:`MAX_SHOES`)."""
+    expect(config, SimulationConfig, "simulate: config must be a SimulationConfig")
     check_settings(shoes, seed, workers, scheduler)
     names = dict(shoe_play(config).names)  # validates the config and warms the disk cache
     jobs = (range(start, min(start + chunk, shoes)) for start in range(0, shoes, chunk))

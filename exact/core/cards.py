@@ -22,7 +22,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any, NamedTuple
 
-from exact.core.parsing import MAX_CARDS, parse_integer, shown, wrong_type
+from exact.core.parsing import MAX_CARDS, expect, parse_integer, shown, wrong_type
 from exact.errors import CardError, ShoeError, ShoeInputError, WrongTypeError
 
 RANKS = "A23456789TJQK"
@@ -150,6 +150,7 @@ class Shoe:
     counts: tuple[int, ...]
 
     def __post_init__(self) -> None:
+        expect(self.counts, (tuple, list), "Shoe: counts must be a tuple of 53 card counts")
         if len(self.counts) != len(CARDS):
             raise ShoeError(f"a shoe needs {len(CARDS)} counts, got {len(self.counts)}")
         for card, count in zip(CARDS, self.counts, strict=True):
@@ -182,6 +183,7 @@ class Shoe:
         >>> [shoe.count(card) for card in ("9C", "9D", "9H", "9S", "X")]
         [2, 1, 1, 1, 2]
         """
+        expect(counts, Mapping, "Shoe.from_counts: counts must be a mapping ({'9H': 3})")
         totals = [0] * len(CARDS)
         for text, count in counts.items():
             card = Card.parse(text)
@@ -200,6 +202,7 @@ class Shoe:
     @classmethod
     def parse(cls, text: str) -> Shoe:
         """Read ``"A:32,2:32,9H:8,X:8"`` (card or rank, colon, count)."""
+        expect(text, str, "Shoe.parse: text must be text ('A:32,T:128')")
         counts: dict[str, int] = {}
         for item in text.replace(" ", "").split(","):
             if not item:

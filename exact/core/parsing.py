@@ -49,7 +49,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, NoReturn
 
-from exact.errors import ExactError, InputError, UsageError
+from exact.errors import ExactError, InputError, UsageError, WrongTypeError
 
 MAX_DIGITS = 60
 """Most digits in one number as written (numerator, denominator, decimals and exponent)."""
@@ -171,6 +171,21 @@ def wrong_type(what: str, value: object) -> str:
     'shoe must be a Shoe, not NoneType None'
     """
     return f"{what}, not {type(value).__name__} {shown(value)}"
+
+
+def expect(value: object, kinds: type | tuple[type, ...], what: str) -> None:
+    """Nothing if ``value`` is one of ``kinds``, else a :class:`~exact.errors.WrongTypeError`
+    (``what``: "analyze: shoe must be a Shoe"): a library function given the wrong type says
+    so at its door, not with an AttributeError from deep inside.
+
+    >>> expect(None, str, "Shoe.parse: text must be text")
+    Traceback (most recent call last):
+    ...
+    exact.errors.WrongTypeError: Shoe.parse: text must be text, not NoneType None
+    """
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in
+                                         (kinds if isinstance(kinds, tuple) else (kinds,))):
+        raise WrongTypeError(wrong_type(what, value))
 
 
 def shown_path(path: str | os.PathLike[str]) -> str:

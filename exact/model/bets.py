@@ -32,12 +32,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property, lru_cache
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
 from exact.core.enumerator import RecordT
 from exact.core.parsing import (
     check_keys,
+    expect,
     load_toml,
     parse_number,
     plain_text,
@@ -45,8 +46,9 @@ from exact.core.parsing import (
     shown,
     shown_all,
     shown_path,
+    wrong_type,
 )
-from exact.errors import BetFileError, BetFileInputError
+from exact.errors import BetFileError, BetFileInputError, WrongTypeError
 from exact.model.expressions import (
     CONDITION_SHOWN,
     EvaluationError,
@@ -210,6 +212,9 @@ def load_bets(source: Path | str, features: Iterable[str] | Mapping[str, Feature
     """Read and validate the bets of a TOML file against a game's feature names; given the
     features themselves (a game's ``features``), conditions are type-checked against the
     types their values declare (``winner + 1`` is refused when loaded)."""
+    expect(source, (str, PurePath), "load_bets: source must be a file name")
+    expect(text, (str, type(None)), "load_bets: text must be the file's text")
+    expect(features, Iterable, "load_bets: features must be a game's features or their names")
     label = shown_path(source)
     raw = text if text is not None else read_user_file(source, "bet file", BetFileError)
     try:
@@ -326,8 +331,22 @@ def _shipped_bets(game: Game[Any], path: Path) -> tuple[Bet, ...]:
     return tuple(load_bets(path, game.features))
 
 
+def checked_bets(bets: object, where: str) -> list[Bet]:
+    """``bets`` as a list if it is a collection of :class:`Bet`, else a WrongTypeError naming
+    ``where`` (a function of the library: bet ids or None failed deep inside)."""
+    if isinstance(bets, (str, bytes)) or not isinstance(bets, Iterable):
+        raise WrongTypeError(wrong_type(f"{where}: bets must be a list of bets", bets))
+    listed = list(bets)
+    for bet in listed:
+        if not isinstance(bet, Bet):
+            raise WrongTypeError(wrong_type(f"{where}: bets must be bets (game_bets(game), "
+                                            "load_bets(...))", bet))
+    return listed
+
+
 def game_bets(game: Game[Any], bet_files: Iterable[Path | str] = ()) -> list[Bet]:
     """The game's shipped bets followed by the bets of ``bet_files`` (ids must be unique)."""
+    expect(game, Game, "game_bets: game must be a game (exact.games.get_game('punto-banco'))")
     bets: list[Bet] = []
     for path in (*game.bet_files, *bet_files):
         loaded = _shipped_bets(game, path) if path in game.bet_files else \
