@@ -90,12 +90,10 @@ def output_name(text: str) -> str:
     elif not text.strip():
         return text
     else:
-        try:
-            _target(text, shown_text)
-        except _Refused as refusal:
-            problem = str(refusal)
-        else:
+        found = _target(text, shown_text)
+        if not isinstance(found, str):
             return text
+        problem = found
     raise argparse.ArgumentTypeError(f"{shown_text(text)}: {problem}")  # short: argparse cuts
 
 
@@ -106,10 +104,6 @@ _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
 
 def _kind(mode: int) -> str:
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
-
-
-class _Refused(Exception):
-    """Why a name cannot be written (without the name: its callers quote it each their way)."""
 
 
 _DESCRIPTORS = re.compile(r"/proc/(?:self|thread-self|[0-9]+)(?:/task/[0-9]+)?/fd")
@@ -146,38 +140,39 @@ def target_of(path: str | os.PathLike[str]) -> tuple[Path, os.stat_result | None
     name = os.fspath(path)
     if not name.strip():
         raise OutputError("no output file named (an empty file name)")
-    try:
-        return _target(name, shown)
-    except _Refused as refusal:
-        raise OutputError(f"cannot write {shown(name)}: {refusal}") from None
+    found = _target(name, shown)
+    if isinstance(found, str):
+        raise OutputError(f"cannot write {shown(name)}: {found}")
+    return found
 
 
-def _target(name: str, quote: Callable[[str], str]) -> tuple[Path, os.stat_result | None]:
-    """:func:`target_of` for a non-blank ``name``; raises :class:`_Refused`, quoting the
-    files it names with ``quote``."""
+def _target(name: str, quote: Callable[[str], str]
+            ) -> tuple[Path, os.stat_result | None] | str:
+    """:func:`target_of` for a non-blank ``name``, or why it cannot be written (without the
+    name: its callers quote it each their way), quoting the files it names with ``quote``."""
     if _names_a_descriptor(name):
-        raise _Refused("it names an open file descriptor; leave the option out to write to "
-                       "standard output")
+        return ("it names an open file descriptor; leave the option out to write to "
+                "standard output")
     target = Path(os.path.realpath(name))
     try:
         status = os.stat(target)
     except FileNotFoundError:
         if os.path.islink(name):
-            raise _Refused(f"it is a symbolic link to a missing file ({quote(str(target))}); "
-                           "name the file itself") from None
+            return (f"it is a symbolic link to a missing file ({quote(str(target))}); "
+                    "name the file itself")
         status = None
     except OSError as error:  # a loop of links, a name too long, a component not a directory
-        raise _Refused(error.strerror) from None
+        return error.strerror or str(error)
     if status is not None and not stat.S_ISREG(status.st_mode):
-        raise _Refused(f"it is {_kind(status.st_mode)}, not a regular file")
+        return f"it is {_kind(status.st_mode)}, not a regular file"
     if status is not None and not os.access(target, os.W_OK):  # as `>` would, keep it
-        raise _Refused("Permission denied")
+        return "Permission denied"
     if not target.parent.is_dir():
-        raise _Refused(f"no directory {quote(str(target.parent))}")
+        return f"no directory {quote(str(target.parent))}"
     # the new file is made beside the target, then renamed: its directory must be writable
     # (root may write any, but not one on a read-only file system)
     if not os.access(target.parent, os.W_OK | os.X_OK):
-        raise _Refused(f"Permission denied (directory {quote(str(target.parent))})")
+        return f"Permission denied (directory {quote(str(target.parent))})"
     return target, status
 
 
