@@ -15,6 +15,12 @@ class CardError(ExactError, ValueError):
     """A card's text is not a card of this toolkit (e.g. ``"1X"``)."""
 
 
+class WrongTypeError(ExactError, TypeError):
+    """A library function given a value of the wrong type (a game id where a game is needed,
+    None for a shoe): the message names the argument, what it must be and what it got, instead
+    of an AttributeError from deep inside."""
+
+
 class ShoeError(ExactError, ValueError):
     """A shoe is impossible: negative counts, too few cards, a card removed that is not there."""
 

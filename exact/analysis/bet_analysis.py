@@ -27,9 +27,10 @@ from typing import TYPE_CHECKING
 from exact.analysis.statistics import BetTable
 from exact.core.cards import Shoe
 from exact.core.enumerator import Deal, falling
+from exact.core.parsing import expect
 from exact.engines import cache
 from exact.engines.plan import AUTO, command_engines, plan
-from exact.model.bets import Bet, settle_records
+from exact.model.bets import Bet, checked_bets, settle_records
 from exact.model.bets import game_bets as game_bets
 from exact.model.bets import value_only as value_only
 from exact.model.contracts import BetGame, require
@@ -146,8 +147,13 @@ def analyze(game: Game, shoe: Shoe, bets: Sequence[Bet] | None = None,
     """Exact analysis of ``bets`` (default: the game's shipped bets) for ``shoe``, each bet
     counted by the engine the plan names (``engine``: ``auto`` or one engine for every bet,
     :class:`~exact.engines.plan.EngineError` if it cannot serve one)."""
+    # the wrong type said at the door: each failed deep inside, as an AttributeError, or as a
+    # CapabilityError calling None a strategy game
+    expect(game, Game, "analyze: game must be a game (exact.games.get_game('punto-banco'))")
+    expect(shoe, Shoe, "analyze: shoe must be a Shoe (exact.cards.Shoe.standard(8))")
+    expect(engine, str, "analyze: engine must be an engine's name")
     require(game, BetGame)  # a strategy game has its own analysis (CapabilityError)
-    bets = game_bets(game) if bets is None else list(bets)
+    bets = game_bets(game) if bets is None else checked_bets(bets, "analyze")
     chosen = plan(game, bets, "shoe", engine)
     results: dict[str, BetAnalysis] = {}
     round_cards = 0

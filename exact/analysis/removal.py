@@ -35,11 +35,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from exact.core.cards import RANKS, Card, Shoe, parse_cards
-from exact.core.parsing import parse_integer, shown
+from exact.core.parsing import expect, parse_integer, shown
 from exact.engines.batch import BetEvaluator, Evaluator
 from exact.errors import CountError as CountError
 from exact.errors import CountInputError as CountInputError
-from exact.model.bets import Bet
+from exact.model.bets import Bet, checked_bets
 from exact.model.game import Game
 
 
@@ -60,6 +60,9 @@ def effects_of_removal(game: Game, shoe: Shoe, bets: Sequence[Bet], depth: int =
                        evaluator: Evaluator | None = None) -> RemovalTable:
     """Exact change of each bet's expected value per card of each rank removed from ``shoe``
     (``depth`` cards of the rank at a time), and for each removal set (e.g. ``"5 5 9"``)."""
+    expect(game, Game, "effects_of_removal: game must be a game")
+    expect(shoe, Shoe, "effects_of_removal: shoe must be a Shoe")
+    bets = checked_bets(bets, "effects_of_removal")
     evaluator = evaluator or BetEvaluator(game, bets)
     return removal_table(shoe, removable_keys(RANKS, shoe.count, depth),
                          lambda cards, rank: cards.remove([rank] * depth),

@@ -36,6 +36,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -56,7 +57,7 @@ from exact.analysis.shoe_play import SimulationConfig as SimulationConfig
 from exact.analysis.shoe_play import representatives as representatives
 from exact.core.cards import CARDS, JOKER, JOKER_ID, RANKS, Card, Shoe, View
 from exact.core.enumerator import Record, RecordT
-from exact.core.parsing import MAX_SIMULATED_CARDS, MAX_SIMULATED_SHOES, shown
+from exact.core.parsing import MAX_SIMULATED_CARDS, MAX_SIMULATED_SHOES, expect, shown
 from exact.engines.batch import BetEvaluator
 from exact.errors import ShoeError
 from exact.errors import SimulationError as SimulationError
@@ -388,6 +389,7 @@ def simulate(config: SimulationConfig, shoes: int, seed: int, workers: int = 1,
 
     Seeds are made job by job and results summed in shoe order as they come, a few jobs per
     worker in flight: memory does not grow with ``shoes`` (at most :data:`MAX_SHOES`)."""
+    expect(config, SimulationConfig, "simulate: config must be a SimulationConfig")
     check_settings(shoes, seed, workers, scheduler)
     names = dict(shoe_play(config).names)  # validates the config and warms the disk cache
     jobs = (range(start, min(start + chunk, shoes)) for start in range(0, shoes, chunk))
@@ -516,11 +518,7 @@ def _on_dask(config: SimulationConfig, jobs: Iterator[range], scheduler: str, se
     except ImportError:
         raise SimulationError("--scheduler needs dask[distributed]: "
                               "pip install 'exact[scale]'") from None
-    try:
-        client = Client(scheduler, timeout=10)
-    except (OSError, ValueError, TypeError) as error:
-        raise SimulationError(f"cannot reach the Dask scheduler {scheduler}: "
-                              f"{' '.join(str(error).split())}") from None
+    client = _connected(Client, scheduler)
     try:
         window = 4 * max(1, len(client.scheduler_info().get("workers", ())))
         # in job order, whatever order they finish in
@@ -528,6 +526,49 @@ def _on_dask(config: SimulationConfig, jobs: Iterator[range], scheduler: str, se
                                             pure=False) for job in jobs), window)
     finally:
         client.close()
+
+
+SCHEDULER_SECONDS = 10
+"""How long connecting to a Dask scheduler may take, and again how long its first worker may
+take to join: an address that answers nothing, or a scheduler with no worker, would otherwise
+hang the run."""
+
+
+def _connected(client_type: Any, scheduler: str) -> Any:
+    """A Dask client of ``scheduler`` with a worker, within bounded time, or one
+    :class:`SimulationError`. Dask's own timeout covers the TCP connection only: a server that
+    accepts and then says nothing held the run forever, and one that answers with something
+    else (an HTTP server) made Dask try to allocate exabytes (a MemoryError traceback). The
+    client is made on a daemon thread that is given up on at the deadline."""
+    outcome: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            outcome["client"] = client_type(scheduler, timeout=SCHEDULER_SECONDS)
+        except BaseException as error:  # whatever Dask raises on a stranger's answer
+            outcome["error"] = error
+
+    where = f"cannot reach the Dask scheduler {shown(scheduler)}"
+    thread = threading.Thread(target=connect, name="exact-dask-connect", daemon=True)
+    thread.start()
+    thread.join(2 * SCHEDULER_SECONDS)
+    if thread.is_alive():
+        raise SimulationError(f"{where}: no answer within {2 * SCHEDULER_SECONDS} s (is it a "
+                              "Dask scheduler?)")
+    if "error" in outcome:
+        error = outcome["error"]
+        if isinstance(error, KeyboardInterrupt):
+            raise error
+        reason = " ".join(str(error).split())[:150] or type(error).__name__
+        raise SimulationError(f"{where}: {reason}") from None
+    client = outcome["client"]
+    try:
+        client.wait_for_workers(1, timeout=SCHEDULER_SECONDS)
+    except Exception:  # Dask's TimeoutError (which one depends on its version)
+        client.close()
+        raise SimulationError(f"the Dask scheduler {shown(scheduler)} has no worker (none "
+                              f"joined within {SCHEDULER_SECONDS} s)") from None
+    return client
 
 
 def tags_tuple(tags: Mapping[str, Mapping[str, int]], keys: Sequence[str] = RANKS

@@ -39,7 +39,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from exact.core.parsing import check_keys, load_toml, shown, shown_path
+from exact.core.parsing import check_keys, load_toml, read_user_file, shown, shown_path
 from exact.games.century21.rules import Rules
 from exact.games.century21.table import CircleWager, TableHand, settle_table
 from exact.model.settlement import SettlementError, positive_amount, settlement_json
@@ -123,19 +123,15 @@ def _text(where: str, value: object) -> str:
 
 def read_table_file(path: Path) -> dict[str, Any]:
     """The hand of a table file (see the module docstring), checked field by field."""
-    try:
-        with path.open("rb") as stream:
-            raw = stream.read(MAX_FILE_BYTES + 1)
-    except OSError as error:
-        raise SettlementError(f"{shown_path(path)}: cannot read: "
-                              f"{error.strerror or error}") from None
-    if len(raw) > MAX_FILE_BYTES:
+    # read_user_file: a byte-order mark dropped, and a FIFO no one writes waited for a bounded
+    # time, as for every other user file
+    text = read_user_file(path, "table file", SettlementError)
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
         raise SettlementError(f"{shown_path(path)}: a table file is at most {MAX_FILE_BYTES} bytes")
     try:
-        # load_toml: an integer of thousands of digits or nesting too deep is a TOML error
-        # too; utf-8-sig: a byte-order mark is dropped, as from every other user file
-        data = load_toml(raw.decode("utf-8-sig"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        # load_toml: an integer of thousands of digits or nesting too deep is a TOML error too
+        data = load_toml(text)
+    except tomllib.TOMLDecodeError as error:
         raise SettlementError(f"{shown_path(path)}: not a TOML table file: {error}") from None
     return hand_from_mapping(data, shown_path(path))
 

@@ -314,7 +314,8 @@ def add_commands(game_command: Callable[..., argparse.ArgumentParser]) -> None:
                      help="local processes (default: one per core, at most "
                      f"{WORKERS_PER_CORE} per core); results do not depend on it")
     sim.add_argument("--scheduler", metavar="tcp://HOST:PORT",
-                     help="run on this Dask cluster instead")
+                     help="run on this Dask cluster instead (one you trust: Dask sends it, "
+                     "and takes from it, pickles)")
     sim.add_argument("--tags", help="count tags for every bet (default: derived per bet; "
                      "century21: by class A-9, T, X)")
     sim.add_argument("--trigger", action="append", metavar="BET=TC",

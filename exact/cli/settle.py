@@ -145,7 +145,7 @@ def round_cards(game: Game, text: str) -> list[Card]:
     used = sum(len(hand) for hand in record)
     if used != len(cards):
         raise SettlementError(f"--cards: the round deals {used} cards, got {len(cards)} "
-                              f"(extra: {' '.join(map(str, cards[used:]))})")
+                              f"(extra: {shown_all([str(c) for c in cards[used:]])})")
     return cards
 
 

@@ -20,10 +20,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from exact.core.parsing import MAX_CARDS, parse_integer, shown
-from exact.errors import CardError, ShoeError, ShoeInputError
+from exact.core.parsing import MAX_CARDS, expect, parse_integer, shown, wrong_type
+from exact.errors import CardError, ShoeError, ShoeInputError, WrongTypeError
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"  # clubs, diamonds, hearts, spades
@@ -50,6 +50,8 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> Card:
         """Read ``"9H"``, ``"10h"``, ``"K♦"`` or ``"X"`` (joker); a bare rank has no suit."""
+        if not isinstance(text, str):
+            raise WrongTypeError(wrong_type("a card must be text ('9H') or a Card", text))
         raw = text.strip().upper()
         if raw in (JOKER, "JOKER"):
             return cls(JOKER)
@@ -120,8 +122,16 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
     >>> [str(c) for c in parse_cards("5,5, 9H KD")]
     ['5', '5', '9H', 'KD']
     """
-    items = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    items = text.replace(",", " ").split() if isinstance(text, str) else list(_iterable(text))
     return [Card.parse(item) for item in items]
+
+
+def _iterable(cards: object) -> Iterable[Any]:
+    """``cards`` if it is a collection of cards, else a :class:`WrongTypeError` (an int or
+    bytes failed deep inside, as a TypeError or an AttributeError)."""
+    if isinstance(cards, Iterable) and not isinstance(cards, (str, bytes, bytearray)):
+        return cards
+    raise WrongTypeError(wrong_type("cards must be text ('5 5 9H') or a list of cards", cards))
 
 
 @dataclass(frozen=True)
@@ -140,6 +150,7 @@ class Shoe:
     counts: tuple[int, ...]
 
     def __post_init__(self) -> None:
+        expect(self.counts, (tuple, list), "Shoe: counts must be a tuple of 53 card counts")
         if len(self.counts) != len(CARDS):
             raise ShoeError(f"a shoe needs {len(CARDS)} counts, got {len(self.counts)}")
         for card, count in zip(CARDS, self.counts, strict=True):
@@ -172,6 +183,7 @@ class Shoe:
         >>> [shoe.count(card) for card in ("9C", "9D", "9H", "9S", "X")]
         [2, 1, 1, 1, 2]
         """
+        expect(counts, Mapping, "Shoe.from_counts: counts must be a mapping ({'9H': 3})")
         totals = [0] * len(CARDS)
         for text, count in counts.items():
             card = Card.parse(text)
@@ -190,6 +202,7 @@ class Shoe:
     @classmethod
     def parse(cls, text: str) -> Shoe:
         """Read ``"A:32,2:32,9H:8,X:8"`` (card or rank, colon, count)."""
+        expect(text, str, "Shoe.parse: text must be text ('A:32,T:128')")
         counts: dict[str, int] = {}
         for item in text.replace(" ", "").split(","):
             if not item:
@@ -217,7 +230,7 @@ class Shoe:
         >>> Shoe.standard(2).count("9"), Shoe.standard(2).count("9H")
         (8, 2)
         """
-        card = Card.parse(card) if isinstance(card, str) else card
+        card = card if isinstance(card, Card) else Card.parse(card)
         if card.is_joker or card.suit is not None:
             return self.counts[CARD_ID[card]]
         return sum(self.counts[CARD_ID[Card(card.rank, s)]] for s in SUITS)
@@ -231,7 +244,7 @@ class Shoe:
         exact.errors.ShoeError: cannot remove 9H: none left in the shoe
         """
         parsed = parse_cards(cards) if isinstance(cards, str) else [
-            Card.parse(c) if isinstance(c, str) else c for c in cards]
+            c if isinstance(c, Card) else Card.parse(c) for c in _iterable(cards)]
         counts = list(self.counts)
         for card in parsed:
             if card.is_joker or card.suit is not None:

@@ -12,11 +12,15 @@ Every file the toolkit writes for a user goes through :func:`write_file`:
   missing file, or a loop of links, is refused;
 * the target must be a regular file or absent: a directory, a device (``/dev/null``,
   ``/dev/full``), a FIFO or a socket is refused, also when running as root, so none of them
-  is ever replaced by a regular file;
+  is ever replaced by a regular file; so is a name of an open file descriptor
+  (``/dev/stdout``, ``/dev/fd/1``): the rename would replace the file a shell opened on it
+  (``>> log`` clobbered), and standard output is what leaving ``-o`` out gives;
+* the command line checks all of this (:func:`output_name`) before it starts any work, so a
+  refused ``-o`` costs no minutes of analysis; the write checks it again;
 * a new file gets the mode every other program gives it (``0666`` less the umask), a replaced
   file keeps its mode; a file we may not write is refused, as the shell's ``>`` would;
-* any failure (no such directory, no permission, disk full) is one :class:`OutputError` naming
-  the file, never a traceback.
+* any failure (no such directory, no permission on the file or its directory, disk full) is
+  one :class:`OutputError` naming the file, never a traceback.
 
 >>> import tempfile
 >>> from pathlib import Path
@@ -36,9 +40,10 @@ import argparse
 import contextlib
 import errno
 import os
+import re
 import secrets
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from exact.core.parsing import shown as shown_text
@@ -53,11 +58,13 @@ NAME_BYTES, PATH_BYTES = 255, 4096
 
 
 def output_name(text: str) -> str:
-    """``--output FILE`` as the command line reads it: a name no file can have (a NUL, a part
-    past :data:`NAME_BYTES` bytes, the whole past :data:`PATH_BYTES`) or in no directory is
-    refused before any work, not after the analysis it was to hold; the rest (a directory or
-    device named, a full disk) is known when the file is written (:func:`target_of`), and a
-    blank name is refused with every blank option.
+    """``--output FILE`` as the command line reads it: what can be known before any work is
+    refused then, not after the analysis it was to hold (``eor century21`` computes for seconds
+    first): a name no file can have (a NUL, a part past :data:`NAME_BYTES` bytes, the whole
+    past :data:`PATH_BYTES`), and every refusal of :func:`target_of` (no such directory, a
+    directory, device or FIFO named, a file or directory we may not write). What only the
+    write can tell (a full disk) is refused then; a blank name is refused with every blank
+    option. The message is short: argparse cuts its refusals.
 
     >>> output_name("out.json")
     'out.json'
@@ -65,6 +72,10 @@ def output_name(text: str) -> str:
     Traceback (most recent call last):
     ...
     argparse.ArgumentTypeError: 'xx...' (300 characters): a part of the name is longer than ...
+    >>> output_name("/")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: '/': it is a directory, not a regular file
     """
     try:
         encoded = os.fsencode(text)
@@ -76,10 +87,13 @@ def output_name(text: str) -> str:
         problem = f"a path longer than {PATH_BYTES:,} bytes"
     elif any(len(part) > NAME_BYTES for part in encoded.split(b"/")):
         problem = f"a part of the name is longer than {NAME_BYTES} bytes"
-    elif text.strip() and not os.path.isdir(parent := os.path.dirname(os.path.realpath(text))):
-        problem = f"no directory {shown_text(parent)}"
-    else:
+    elif not text.strip():
         return text
+    else:
+        found = _target(text, shown_text)
+        if not isinstance(found, str):
+            return text
+        problem = found
     raise argparse.ArgumentTypeError(f"{shown_text(text)}: {problem}")  # short: argparse cuts
 
 
@@ -92,9 +106,31 @@ def _kind(mode: int) -> str:
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
+_DESCRIPTORS = re.compile(r"/proc/(?:self|thread-self|[0-9]+)(?:/task/[0-9]+)?/fd")
+
+
+def _names_a_descriptor(name: str) -> bool:
+    """Whether ``name``, or a link on its way, is a process's open file (``/dev/stdout``,
+    ``/dev/fd/1``, ``/proc/self/fd/1``). Writing one would replace whatever it is open on by
+    rename: ``exact ... -o /dev/stdout >> log`` would clobber the log it meant to append to,
+    and a pipe's or terminal's is refused anyway; so every one is refused alike."""
+    path = os.path.abspath(name)
+    for _ in range(40):  # the kernel's own limit on links followed
+        if _DESCRIPTORS.fullmatch(os.path.realpath(os.path.dirname(path))):
+            return True
+        try:
+            link = os.readlink(path)
+        except OSError:  # not a link (or nothing there): the end of the chain
+            return False
+        path = os.path.normpath(os.path.join(os.path.dirname(path), link))
+    return False
+
+
 def target_of(path: str | os.PathLike[str]) -> tuple[Path, os.stat_result | None]:
     """The regular file that writing ``path`` replaces (symbolic links followed) and its
-    status (None: it does not exist yet); raises :class:`OutputError` for anything else.
+    status (None: it does not exist yet); raises :class:`OutputError` for anything else: a
+    directory, device, FIFO or socket, a link to nothing, no such directory, a file or a
+    directory we may not write.
 
     >>> target_of("/")
     Traceback (most recent call last):
@@ -104,23 +140,39 @@ def target_of(path: str | os.PathLike[str]) -> tuple[Path, os.stat_result | None
     name = os.fspath(path)
     if not name.strip():
         raise OutputError("no output file named (an empty file name)")
+    found = _target(name, shown)
+    if isinstance(found, str):
+        raise OutputError(f"cannot write {shown(name)}: {found}")
+    return found
+
+
+def _target(name: str, quote: Callable[[str], str]
+            ) -> tuple[Path, os.stat_result | None] | str:
+    """:func:`target_of` for a non-blank ``name``, or why it cannot be written (without the
+    name: its callers quote it each their way), quoting the files it names with ``quote``."""
+    if _names_a_descriptor(name):
+        return ("it names an open file descriptor; leave the option out to write to "
+                "standard output")
     target = Path(os.path.realpath(name))
     try:
         status = os.stat(target)
     except FileNotFoundError:
         if os.path.islink(name):
-            raise OutputError(f"cannot write {shown(name)}: it is a symbolic link to a missing "
-                              f"file ({shown(target)}); name the file itself") from None
+            return (f"it is a symbolic link to a missing file ({quote(str(target))}); "
+                    "name the file itself")
         status = None
     except OSError as error:  # a loop of links, a name too long, a component not a directory
-        raise OutputError(f"cannot write {shown(name)}: {error.strerror}") from None
+        return error.strerror or str(error)
     if status is not None and not stat.S_ISREG(status.st_mode):
-        raise OutputError(f"cannot write {shown(name)}: it is {_kind(status.st_mode)}, not a "
-                          "regular file")
+        return f"it is {_kind(status.st_mode)}, not a regular file"
     if status is not None and not os.access(target, os.W_OK):  # as `>` would, keep it
-        raise OutputError(f"cannot write {shown(name)}: Permission denied")
+        return "Permission denied"
     if not target.parent.is_dir():
-        raise OutputError(f"cannot write {shown(name)}: no directory {shown(target.parent)}")
+        return f"no directory {quote(str(target.parent))}"
+    # the new file is made beside the target, then renamed: its directory must be writable
+    # (root may write any, but not one on a read-only file system)
+    if not os.access(target.parent, os.W_OK | os.X_OK):
+        return f"Permission denied (directory {quote(str(target.parent))})"
     return target, status
 
 

@@ -36,16 +36,20 @@ import argparse
 import math
 import os
 import re
+import select
+import stat
 import sys
+import time
 import tomllib
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, BinaryIO, NoReturn
+from typing import Any, NoReturn
 
-from exact.errors import ExactError, InputError, UsageError
+from exact.errors import ExactError, InputError, UsageError, WrongTypeError
 
 MAX_DIGITS = 60
 """Most digits in one number as written (numerator, denominator, decimals and exponent)."""
@@ -157,6 +161,31 @@ def shown(text: object, limit: int = 40) -> str:
 PATH_SHOWN = 160
 """Most characters of a file name an error message quotes (a real path is rarely longer; a
 hostile one can be 100,000 characters, refused by the system as too long)."""
+
+
+def wrong_type(what: str, value: object) -> str:
+    """The end of a :class:`~exact.errors.WrongTypeError`'s message: ``"{what}, not {type}
+    {value}"``.
+
+    >>> wrong_type("shoe must be a Shoe", None)
+    'shoe must be a Shoe, not NoneType None'
+    """
+    return f"{what}, not {type(value).__name__} {shown(value)}"
+
+
+def expect(value: object, kinds: type | tuple[type, ...], what: str) -> None:
+    """Nothing if ``value`` is one of ``kinds``, else a :class:`~exact.errors.WrongTypeError`
+    (``what``: "analyze: shoe must be a Shoe"): a library function given the wrong type says
+    so at its door, not with an AttributeError from deep inside.
+
+    >>> expect(None, str, "Shoe.parse: text must be text")
+    Traceback (most recent call last):
+    ...
+    exact.errors.WrongTypeError: Shoe.parse: text must be text, not NoneType None
+    """
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in
+                                         (kinds if isinstance(kinds, tuple) else (kinds,))):
+        raise WrongTypeError(wrong_type(what, value))
 
 
 def shown_path(path: str | os.PathLike[str]) -> str:
@@ -380,6 +409,39 @@ class OneLineParser(argparse.ArgumentParser):
                                                  f"{', '.join(map(str, choices))}")
 
 
+LAST_EPOCH = 253_402_300_799
+"""The last second of the year 9999: the largest ``SOURCE_DATE_EPOCH`` a date can show."""
+
+
+def source_date_epoch(error: type[ExactError]) -> int | None:
+    """``SOURCE_DATE_EPOCH`` (the date reproducible builds stamp on what they write), or None
+    if it is unset; anything but ASCII digits up to :data:`LAST_EPOCH` is one ``error``
+    (``int()`` took Arabic-Indic digits, and a negative or huge value failed later, as a
+    ValueError traceback from the date it made).
+
+    >>> import os
+    >>> os.environ["SOURCE_DATE_EPOCH"] = "1700000000"
+    >>> source_date_epoch(InputError)
+    1700000000
+    >>> os.environ["SOURCE_DATE_EPOCH"] = "-99999999999999"
+    >>> source_date_epoch(InputError)
+    Traceback (most recent call last):
+    ...
+    exact.errors.InputError: SOURCE_DATE_EPOCH '-99999999999999': must be a Unix time, 0 to \
+253,402,300,799 (ASCII digits)
+    >>> del os.environ["SOURCE_DATE_EPOCH"]
+    """
+    text = os.environ.get("SOURCE_DATE_EPOCH")
+    if not text:
+        return None
+    digits = text.strip(_SPACES)
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 12
+            and int(digits) <= LAST_EPOCH):
+        raise error(f"SOURCE_DATE_EPOCH {shown(text)}: must be a Unix time, 0 to "
+                    f"{LAST_EPOCH:,} (ASCII digits)")
+    return int(digits)
+
+
 def burn_option(text: str) -> str:
     """``simulate --burn``: ``first-card``, ``none`` or a number of cards (as its digits).
 
@@ -416,6 +478,46 @@ def check_keys(table: Mapping[Any, object], known: Iterable[str], where: str,
                 f"known: {', '.join(sorted(allowed))}")
 
 
+# Characters a name from a user file must not hold: they reach the terminal in every table
+# printed (an escape sequence can clear the screen, retitle the window or write the clipboard,
+# U+202E reverses the text after it), so they are refused where the file is read.
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                           "\u2066\u2067\u2068\u2069")
+_TOML_KINDS = {bool: "true/false", int: "a number", Decimal: "a number", list: "an array",
+               dict: "a table"}
+
+
+def plain_text(value: object, where: str, error: type[ExactError] = InputError, *,
+               lines: bool = False) -> str:
+    """``value`` (a name, id or description from a user file) if it is text without control
+    characters (line breaks and tabs allowed when ``lines``) or bidirectional overrides, else
+    one ``error`` naming ``where``. A table or array was once taken as its Python repr.
+
+    >>> plain_text("Dragon 7", "bets.toml: bet 'x': name")
+    'Dragon 7'
+    >>> plain_text("\\x1b[2J", "bets.toml: bet 'x': name")
+    Traceback (most recent call last):
+    ...
+    exact.errors.InputError: bets.toml: bet 'x': name '\\x1b[2J': holds the control character \
+U+001B (names are plain text)
+    >>> plain_text(["a"], "rules.toml: name")
+    Traceback (most recent call last):
+    ...
+    exact.errors.InputError: rules.toml: name: must be text (a TOML string), not an array
+    """
+    if not isinstance(value, str):
+        kind = _TOML_KINDS.get(type(value), "a date or time")
+        raise error(f"{where}: must be text (a TOML string), not {kind}")
+    for character in value:
+        if lines and character in "\n\t":
+            continue
+        if (character in _BIDI_CONTROLS
+                or unicodedata.category(character) in ("Cc", "Zl", "Zp", "Cs")):
+            raise error(f"{where} {shown(value)}: holds the control character "
+                        f"U+{ord(character):04X} (names are plain text)")
+    return value
+
+
 def shown_all(items: Sequence[object]) -> str:
     """The first :data:`MAX_KEYS_SHOWN` of ``items``, each by :func:`shown`, the rest counted:
     a refusal naming every bad value of a user (a million of them) stays one short line.
@@ -428,22 +530,63 @@ def shown_all(items: Sequence[object]) -> str:
         f" and {more} more" if more > 0 else "")
 
 
+MAX_READ_SECONDS = 30.0
+"""Longest wait for a user file that is not a regular file (a FIFO, ``<(command)``, a
+terminal) to be written whole: a FIFO no program ever writes would otherwise hang the run."""
+
+
 def read_user_file(path: Path | str, what: str, error: type[Exception] = InputError) -> str:
     """The text of a file a user gave (``what``: "bet file", "rules", ...), read as UTF-8 (a
-    leading byte-order mark is dropped), at most :data:`MAX_FILE_BYTES` bytes. Anything
-    else is one line: ``error(f"{path}: cannot read {what}: ...")``.
+    leading byte-order mark is dropped), at most :data:`MAX_FILE_BYTES` bytes, and, from
+    anything but a regular file (a FIFO, a shell's ``<(command)``), within
+    :data:`MAX_READ_SECONDS`. Anything else is one line: ``error(f"{path}: cannot read
+    {what}: ...")``.
 
     >>> read_user_file("/nonexistent.toml", "bet file")
     Traceback (most recent call last):
     ...
     exact.errors.InputError: /nonexistent.toml: cannot read bet file: No such file or directory
     """
+    prefix = f"{shown_path(path)}: cannot read {what}"
     try:
-        with open(path, "rb") as stream:
-            return _decoded(stream, f"{shown_path(path)}: cannot read {what}", error)
+        # O_NONBLOCK: opening a FIFO waits for a writer, maybe forever; a regular file
+        # ignores the flag
+        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with open(handle, "rb") as stream:
+            if stat.S_ISREG(os.fstat(handle).st_mode):
+                os.set_blocking(handle, True)
+                data = stream.read(MAX_FILE_BYTES + 1)
+            else:
+                data = _read_within(handle, prefix, error)
     except OSError as failure:
-        raise error(f"{shown_path(path)}: cannot read {what}: "
-                    f"{failure.strerror or failure}") from None
+        raise error(f"{prefix}: {failure.strerror or failure}") from None
+    return _decoded(data, prefix, error)
+
+
+def _read_within(handle: int, prefix: str, error: type[Exception]) -> bytes:
+    """At most :data:`MAX_FILE_BYTES` + 1 bytes of a non-blocking ``handle``, until its end,
+    within :data:`MAX_READ_SECONDS`."""
+    deadline = time.monotonic() + MAX_READ_SECONDS
+    chunks: list[bytes] = []
+    size = 0
+    poller = select.poll()
+    poller.register(handle, select.POLLIN)
+    while size <= MAX_FILE_BYTES:
+        left = deadline - time.monotonic()
+        # a FIFO no one has opened for writing yet is not readable (Linux reports no hang-up
+        # before a writer came): the wait ends at the deadline
+        if left <= 0 or not poller.poll(left * 1000):
+            raise error(f"{prefix}: not written whole within {MAX_READ_SECONDS:g} s (a FIFO "
+                        "that no program writes?)")
+        try:
+            chunk = os.read(handle, min(65536, MAX_FILE_BYTES + 1 - size))
+        except BlockingIOError:
+            continue
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
 
 
 def read_standard_input(what: str, error: type[Exception] = InputError) -> str:
@@ -455,11 +598,10 @@ def read_standard_input(what: str, error: type[Exception] = InputError) -> str:
             raise error(f"{prefix}: larger than {MAX_FILE_BYTES // 2**20} MiB "
                         "(README: Input limits)")
         return text
-    return _decoded(sys.stdin.buffer, prefix, error)
+    return _decoded(sys.stdin.buffer.read(MAX_FILE_BYTES + 1), prefix, error)
 
 
-def _decoded(stream: BinaryIO, prefix: str, error: type[Exception]) -> str:
-    data = stream.read(MAX_FILE_BYTES + 1)
+def _decoded(data: bytes, prefix: str, error: type[Exception]) -> str:
     if len(data) > MAX_FILE_BYTES:
         raise error(f"{prefix}: larger than {MAX_FILE_BYTES // 2**20} MiB "
                     "(README: Input limits)")

@@ -35,6 +35,7 @@ import numpy as np
 
 from exact.core.cards import Shoe
 from exact.core.enumerator import Deal, Record, RecordT
+from exact.core.parsing import shown_all
 from exact.core.progress import steps
 from exact.engines import cache, staged
 from exact.engines.compiled import (
@@ -178,7 +179,7 @@ class BetEvaluator:
         self.bets = list(bets)
         _, unserved = supported_bets(game, self.bets)
         if unserved:
-            raise BatchError(f"bet(s) {', '.join(b.id for b in unserved)} read ranks or suits "
+            raise BatchError(f"bet(s) {shown_all([b.id for b in unserved])} read ranks or suits "
                              "together with the third cards of a game without card positions "
                              "(no factorised counting): the batch evaluator (eor, simulate, "
                              "edge) serves bets on card values, bets settled on the first "

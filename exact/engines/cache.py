@@ -64,6 +64,7 @@ from exact import __version__
 from exact.core.cards import Label, Shoe, View
 from exact.core.enumerator import Deal, Record, check_shoe, falling, without_collections
 from exact.core.files import replace_atomically
+from exact.core.parsing import shown_path
 from exact.errors import CacheWarning as CacheWarning
 from exact.errors import CorruptEntry as CorruptEntry
 from exact.errors import one_line
@@ -382,8 +383,10 @@ def _warn(path: Path, reason: str) -> None:
     if str(path) in _WARNED:
         return
     _WARNED.add(str(path))
-    message = f"cache entry {path} was corrupt ({reason}); rebuilt"
-    warnings.warn(one_line(message[:500]), CacheWarning, stacklevel=3)
+    # the path cut as every file name is (a 5,000-character EXACT_CACHE_DIR made three
+    # 500-character lines); the reason cut as it comes from the system or the checks
+    message = f"cache entry {shown_path(path)} was corrupt ({reason[:150]}); rebuilt"
+    warnings.warn(one_line(message), CacheWarning, stacklevel=3)
 
 
 # --- nested tuples (records) -------------------------------------------------------------------

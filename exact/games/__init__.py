@@ -102,9 +102,9 @@ def game_ids() -> list[str]:
 
 def get_game(game_id: str, **options: object) -> Game:
     """The game called ``game_id`` (e.g. ``"punto-banco"``), built with ``options``."""
-    if game_id not in REGISTRY:
+    if isinstance(game_id, str) and game_id not in REGISTRY:
         discover()
-    if game_id not in REGISTRY:
+    if not isinstance(game_id, str) or game_id not in REGISTRY:  # a list: not even hashable
         raise UnknownGameError(f"unknown game {shown(game_id)}; "
                                f"known: {', '.join(sorted(REGISTRY))}")
     module, name = REGISTRY[game_id]

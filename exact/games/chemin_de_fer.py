@@ -40,7 +40,7 @@ from typing import ClassVar, Literal, get_args
 
 from exact import DATA as PACKAGE_DATA
 from exact.core.enumerator import Record, falling
-from exact.core.parsing import check_keys, shown
+from exact.core.parsing import check_keys, plain_text, shown
 from exact.engines.strategy_games import (
     Equilibria,
     Equilibrium,
@@ -123,24 +123,31 @@ class Rules:
             check_keys(third, THIRD_KEYS, f"{path}: [house_way.banker_draws_on_player_third]",
                        RuleError, "total")
             return cls(
-                id=str(data["id"]), name=str(data.get("name", data["id"])),
-                naturals=_totals(data["naturals"]),
-                player_draws_on=_totals(data["player_draws_on"]),
-                player_stands_on=_totals(data["player_stands_on"]),
-                player_chooses_on=_totals(data["player_chooses_on"]),
-                decks=_integer(data.get("decks", 6)),
+                id=plain_text(data["id"], f"{path}: rule id", RuleError),
+                name=plain_text(data.get("name", data["id"]), f"{path}: rule name", RuleError),
+                naturals=_totals(data["naturals"], "naturals"),
+                player_draws_on=_totals(data["player_draws_on"], "player_draws_on"),
+                player_stands_on=_totals(data["player_stands_on"], "player_stands_on"),
+                player_chooses_on=_totals(data["player_chooses_on"],
+                                          "player_chooses_on"),
+                decks=_integer(data.get("decks", 6), "decks"),
                 commission=parse_commission(str(data.get("commission", "0"))),
-                house_player_draws_on_choice=_flag(house["player_draws_on_five"]),
+                house_player_draws_on_choice=_flag(house["player_draws_on_five"],
+                                                   "player_draws_on_five"),
                 house_banker_draws_when_player_stands=_totals(
-                    house["banker_draws_when_player_stands"]),
+                    house["banker_draws_when_player_stands"], "banker_draws_when_player_stands"),
                 house_banker_draws_on_player_third=tuple(
-                    _totals(third.get(str(total), [])) for total in range(10)),
+                    _totals(third.get(str(total), []), f"banker_draws_on_player_third {total}")
+                    for total in range(10)),
             )
         except KeyError as error:
             raise RuleError(f"{path}: missing rule {error.args[0]!r}") from None
         except (TypeError, AttributeError, ValueError) as error:
             if isinstance(error, ExactError):
-                raise
+                # a value's own check does not know the file: name it once
+                if str(error).startswith(f"{path}: "):
+                    raise
+                raise RuleError(f"{path}: {error}") from None
             raise RuleError(f"{path}: malformed rule: {error}") from None
 
     def house_banker_draws(self, total: int, third: int | None) -> bool:
@@ -167,10 +174,10 @@ class Rules:
                 f"ties push; commission on Banker wins {self.commission}"]
 
 
-def _totals(values: object) -> frozenset[int]:
+def _totals(values: object, name: str = "totals") -> frozenset[int]:
     if not isinstance(values, list) or not all(isinstance(v, int) and not isinstance(v, bool)
                                                and 0 <= v <= 9 for v in values):
-        raise RuleError(f"expected a list of totals 0-9, got {shown(values)}")
+        raise RuleError(f"rule {name}: expected a list of totals 0-9, got {shown(values)}")
     return frozenset(values)
 
 
@@ -180,15 +187,15 @@ def _table(value: object, name: str) -> Mapping[str, object]:
     return value
 
 
-def _flag(value: object) -> bool:
+def _flag(value: object, name: str = "flag") -> bool:
     if not isinstance(value, bool):  # bool("false") is True
-        raise RuleError(f"expected true or false, got {shown(value)}")
+        raise RuleError(f"rule {name}: expected true or false, got {shown(value)}")
     return value
 
 
-def _integer(value: object) -> int:
+def _integer(value: object, name: str = "number") -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise RuleError(f"expected an integer, got {shown(value)}")
+        raise RuleError(f"rule {name}: expected an integer, got {shown(value)}")
     return value
 
 

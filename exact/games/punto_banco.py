@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 from exact import DATA as PACKAGE_DATA
 from exact.core.cards import Card, Label, Shoe, View
 from exact.core.enumerator import Distribution, Draw
-from exact.core.parsing import check_keys, parse_integer, shown
+from exact.core.parsing import check_keys, parse_integer, plain_text, shown
 from exact.errors import RuleError, RuleInputError, ShoeError
 from exact.model.features import ORDER, Feature, Needs, by_name
 from exact.model.game import Game, read_rule_file
@@ -92,7 +92,8 @@ class Rules:
         try:
             table = data["banker_draws_on_player_third"]
             return cls(
-                id=str(data["id"]), name=str(data.get("name", data["id"])),
+                id=plain_text(data["id"], f"{path}: rule id", RuleError),
+                name=plain_text(data.get("name", data["id"]), f"{path}: rule name", RuleError),
                 naturals=frozenset(data["naturals"]),
                 player_draws_on=frozenset(data["player_draws_on"]),
                 banker_draws_when_player_stands=frozenset(data["banker_draws_when_player_stands"]),

@@ -32,21 +32,29 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property, lru_cache
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
 from exact.core.enumerator import RecordT
 from exact.core.parsing import (
     check_keys,
+    expect,
     load_toml,
     parse_number,
+    plain_text,
     read_user_file,
     shown,
     shown_all,
     shown_path,
+    wrong_type,
 )
-from exact.errors import BetFileError, BetFileInputError
-from exact.model.expressions import EvaluationError, Expression, ExpressionError
+from exact.errors import BetFileError, BetFileInputError, WrongTypeError
+from exact.model.expressions import (
+    CONDITION_SHOWN,
+    EvaluationError,
+    Expression,
+    ExpressionError,
+)
 from exact.model.features import Feature
 from exact.model.game import Game
 
@@ -169,9 +177,8 @@ class Bet:
         """
         event = self.events[index]
         text = event.condition.text if event.condition is not None else ""
-        quoted = repr(text) if len(text) <= 200 else repr(text[:200]) + "..."
         return BetFileError(f"{self.source}: bet {shown(self.id)}, event {shown(event.name)}: "
-                            f"cannot evaluate {quoted}: {error}")
+                            f"cannot evaluate {shown(text, CONDITION_SHOWN)}: {error}")
 
     @property
     def paytables(self) -> list[str]:
@@ -205,6 +212,9 @@ def load_bets(source: Path | str, features: Iterable[str] | Mapping[str, Feature
     """Read and validate the bets of a TOML file against a game's feature names; given the
     features themselves (a game's ``features``), conditions are type-checked against the
     types their values declare (``winner + 1`` is refused when loaded)."""
+    expect(source, (str, PurePath), "load_bets: source must be a file name")
+    expect(text, (str, type(None)), "load_bets: text must be the file's text")
+    expect(features, Iterable, "load_bets: features must be a game's features or their names")
     label = shown_path(source)
     raw = text if text is not None else read_user_file(source, "bet file", BetFileError)
     try:
@@ -233,7 +243,7 @@ def _bet(label: str, position: int, entry: object, known: frozenset[str],
          types: Mapping[str, tuple[type, ...]]) -> Bet:
     if not isinstance(entry, dict) or not isinstance(entry.get("id"), str) or not entry["id"]:
         raise BetFileError(f"{label}: bet #{position}: needs a string id")
-    bet_id = entry["id"]
+    bet_id = plain_text(entry["id"], f"{label}: bet #{position}: id", BetFileError)
     where = f"{label}: bet {shown(bet_id)}"  # an id of a million characters: one short line
     check_keys(entry, BET_KEYS, where, BetFileError)
     raw_events = entry.get("event")
@@ -241,7 +251,7 @@ def _bet(label: str, position: int, entry: object, known: frozenset[str],
         raise BetFileError(f"{where}: needs at least one [[bet.event]]")
     events = [_event(where, raw, known, types) for raw in raw_events]
     names = [e.name for e in events]
-    otherwise = str(entry.get("otherwise", "Loses"))
+    otherwise = plain_text(entry.get("otherwise", "Loses"), f"{where}: otherwise", BetFileError)
     if len(set(names + [otherwise])) != len(names) + 1:
         raise BetFileError(f"{where}: event names must be distinct "
                            f"(otherwise = {shown(otherwise)})")
@@ -259,20 +269,23 @@ def _bet(label: str, position: int, entry: object, known: frozenset[str],
         if missing:
             raise BetFileError(f"{where}: paytable {shown(table_name)} names unknown event(s) "
                                f"{shown_all(sorted(missing))}")
-        alternatives[str(table_name)] = {
+        alternatives[plain_text(table_name, f"{where}: paytable", BetFileError)] = {
             k: parse_pays(v, f"{where}: paytable {shown(table_name)}: pays of {shown(k)}")
             for k, v in table.items()}
-    return Bet(id=bet_id, name=str(entry.get("name", bet_id)), events=tuple(events),
-               paytable=str(entry.get("paytable", "standard")), alternatives=alternatives,
-               description=str(entry.get("description", "")), source=label,
-               group=str(entry.get("group", "")))
+    text = {key: plain_text(entry.get(key, default), f"{where}: {key}", BetFileError,
+                            lines=key == "description")
+            for key, default in (("name", bet_id), ("paytable", "standard"),
+                                 ("description", ""), ("group", ""))}
+    return Bet(id=bet_id, name=text["name"], events=tuple(events), paytable=text["paytable"],
+               alternatives=alternatives, description=text["description"], source=label,
+               group=text["group"])
 
 
 def _event(where: str, raw: object, known: frozenset[str],
            types: Mapping[str, tuple[type, ...]]) -> Event:
     if not isinstance(raw, dict) or "name" not in raw or "when" not in raw or "pays" not in raw:
         raise BetFileError(f"{where}: every event needs name, when and pays")
-    name = str(raw["name"])
+    name = plain_text(raw["name"], f"{where}: event name", BetFileError)
     where = f"{where}, event {shown(name)}"
     # a misspelt ``gross`` would silently pay the event without its commission
     check_keys(raw, EVENT_KEYS, where, BetFileError)
@@ -318,8 +331,22 @@ def _shipped_bets(game: Game[Any], path: Path) -> tuple[Bet, ...]:
     return tuple(load_bets(path, game.features))
 
 
+def checked_bets(bets: object, where: str) -> list[Bet]:
+    """``bets`` as a list if it is a collection of :class:`Bet`, else a WrongTypeError naming
+    ``where`` (a function of the library: bet ids or None failed deep inside)."""
+    if isinstance(bets, (str, bytes)) or not isinstance(bets, Iterable):
+        raise WrongTypeError(wrong_type(f"{where}: bets must be a list of bets", bets))
+    listed = list(bets)
+    for bet in listed:
+        if not isinstance(bet, Bet):
+            raise WrongTypeError(wrong_type(f"{where}: bets must be bets (game_bets(game), "
+                                            "load_bets(...))", bet))
+    return listed
+
+
 def game_bets(game: Game[Any], bet_files: Iterable[Path | str] = ()) -> list[Bet]:
     """The game's shipped bets followed by the bets of ``bet_files`` (ids must be unique)."""
+    expect(game, Game, "game_bets: game must be a game (exact.games.get_game('punto-banco'))")
     bets: list[Bet] = []
     for path in (*game.bet_files, *bet_files):
         loaded = _shipped_bets(game, path) if path in game.bet_files else \

@@ -313,8 +313,13 @@ def _reason(error: BaseException) -> str:
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
+CONDITION_SHOWN = 80
+"""Most characters of a condition an error quotes (:func:`~exact.core.parsing.shown`: cut,
+its length said): a condition may be 4,000 characters, an error is one short line."""
+
+
 def _shown(text: str) -> str:
-    return repr(text) if len(text) <= 200 else repr(text[:200]) + "..."
+    return shown(text, CONDITION_SHOWN)
 
 
 _OPENING, _CLOSING = frozenset("([{"), frozenset(")]}")

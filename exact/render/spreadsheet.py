@@ -28,7 +28,6 @@ b'PK'
 from __future__ import annotations
 
 import io
-import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -38,6 +37,7 @@ from pathlib import Path
 
 from exact.analysis.statistics import BetTable
 from exact.core.files import OutputError, target_of, write_file
+from exact.core.parsing import source_date_epoch
 from exact.errors import SpreadsheetError as SpreadsheetError
 
 # The creation date written when SOURCE_DATE_EPOCH is unset: constant, so same inputs give
@@ -92,13 +92,8 @@ def sheet_names(tables: Sequence[BetTable]) -> list[str]:
 
 
 def _creation_date() -> datetime:
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    if epoch:
-        try:
-            return datetime.fromtimestamp(int(epoch), UTC)
-        except (ValueError, OverflowError, OSError):
-            raise SpreadsheetError("SOURCE_DATE_EPOCH must be an integer Unix time") from None
-    return FIXED_DATE
+    epoch = source_date_epoch(SpreadsheetError)
+    return FIXED_DATE if epoch is None else datetime.fromtimestamp(epoch, UTC)
 
 
 def _xlsxwriter():

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import os
 import subprocess
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -33,6 +32,7 @@ from exact.analysis.statistics import (
     volatility_index,
 )
 from exact.core.cards import JOKER, RANKS, Shoe
+from exact.core.parsing import source_date_epoch
 from exact.errors import PublishedFiguresError
 from exact.model.bets import Bet
 from exact.model.game import Game
@@ -129,11 +129,9 @@ def _git(repository: Path, *arguments: str) -> str | None:
 def build_epoch(repository: Path = REPOSITORY) -> int:
     """The report's date as a Unix time: ``SOURCE_DATE_EPOCH`` if set, else the date of the
     checked-out commit, so that the same inputs give the same bytes."""
-    if os.environ.get("SOURCE_DATE_EPOCH"):
-        try:
-            return int(os.environ["SOURCE_DATE_EPOCH"])
-        except ValueError:
-            raise ReportError("SOURCE_DATE_EPOCH must be an integer Unix time") from None
+    epoch = source_date_epoch(ReportError)
+    if epoch is not None:
+        return epoch
     committed = _git(repository, "log", "-1", "--format=%ct")
     return int(committed) if committed else 0
 

@@ -131,7 +131,7 @@ def test_a_symlink_to_a_device_is_refused(tmp_path: Path, capsys) -> None:
 def test_a_loop_of_symlinks_is_one_line(tmp_path: Path, capsys) -> None:
     (tmp_path / "a").symlink_to(tmp_path / "b")
     (tmp_path / "b").symlink_to(tmp_path / "a")
-    refused(capsys, tmp_path / "a", "cannot write")
+    refused(capsys, tmp_path / "a", "Too many levels of symbolic links")
 
 
 def test_a_read_only_directory(tmp_path: Path, capsys) -> None:
@@ -310,3 +310,64 @@ def test_an_output_name_no_file_can_have_is_refused_before_any_work(name, proble
     else:
         with pytest.raises(argparse.ArgumentTypeError, match=problem):
             output_name(name)
+
+
+def _usage_refusal(capsys, *args: str) -> str:
+    """The one line of a run refused as argparse read its ``-o``: a usage error, so before
+    the command's work started."""
+    assert main([*args]) == 2
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    assert len(lines) == 1 and captured.out == "" and "Traceback" not in captured.err
+    assert lines[0].startswith("exact: usage error: argument --"), lines[0]
+    return lines[0]
+
+
+@pytest.mark.parametrize("option", ["-o", "--xlsx"])
+def test_what_cannot_be_written_is_refused_before_the_work(tmp_path: Path, capsys,
+                                                           option: str) -> None:
+    """A directory, a device, a path through a file: refused by argparse (before the analysis
+    that would take seconds), short enough that argparse's cut does not hit it."""
+    blocker = tmp_path / "file"
+    blocker.write_text("kept\n")
+    os.mkfifo(tmp_path / "pipe")  # refused before it is opened: nothing blocks
+    for name, word in [(str(tmp_path), "a directory"), (str(tmp_path / "pipe"), "a FIFO"),
+                       (str(blocker / "out.json"), "Not a directory")]:
+        line = _usage_refusal(capsys, "eor", "century21", option, name) if option == "-o" \
+            else _usage_refusal(capsys, *COMMAND[:2], option, name)
+        assert word in line and line.endswith("(see --help)"), line  # not cut
+    assert blocker.read_text() == "kept\n" and sorted(os.listdir(tmp_path)) == ["file", "pipe"]
+
+
+@pytest.mark.parametrize("name", ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1", "/dev/stderr"])
+def test_a_descriptor_name_is_refused_whatever_it_is_open_on(name: str) -> None:
+    with pytest.raises(argparse.ArgumentTypeError, match="open file descriptor"):
+        output_name(name)
+
+
+def test_a_descriptor_name_does_not_clobber_the_file_it_is_open_on(tmp_path: Path) -> None:
+    """``-o /dev/stdout >> log`` replaced the log by rename (the run meant to append to it)."""
+    log = tmp_path / "log"
+    log.write_text("earlier\n")
+    with open(log, "a") as stream:
+        result = subprocess.run([sys.executable, "-m", "exact", *COMMAND, "-o", "/dev/stdout"],
+                                stdout=stream, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert result.returncode == 2 and "open file descriptor" in result.stderr, result.stderr
+    assert len(result.stderr.splitlines()) == 1
+    assert log.read_text() == "earlier\n" and leftovers(tmp_path) == []
+
+
+def test_a_read_only_directory_is_refused_before_the_work(tmp_path: Path, capsys,
+                                                           monkeypatch) -> None:
+    """The new file is made beside the target: its directory must be writable. (Root may
+    write any directory, so the test makes the system say no.)"""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False
+                        if Path(path) == folder else real_access(path, mode, **kw))
+    line = _usage_refusal(capsys, *COMMAND, "-o", str(folder / "out.json"))
+    assert "Permission denied (directory" in line
+    with pytest.raises(OutputError, match="Permission denied"):
+        write_file(folder / "out.json", "x")
+    assert list(folder.iterdir()) == []

@@ -22,7 +22,15 @@ from pathlib import Path
 from typing import Any
 
 from exact import DATA as PACKAGE_DATA
-from exact.core.parsing import QUANTITIES, check_keys, parse_integer, parse_number, shown
+from exact.core.parsing import (
+    QUANTITIES,
+    check_keys,
+    parse_integer,
+    parse_number,
+    plain_text,
+    shown,
+    shown_all,
+)
 from exact.errors import RuleError, RuleInputError
 from exact.model.game import read_rule_file
 
@@ -197,7 +205,7 @@ class Rules:
             if tag.min_bet <= bet <= tag.max_bet:
                 return tag.fee
         raise RuleError(f"a wager of {bet} fits no table tag "
-                        f"({', '.join(f'{t.min_bet}-{t.max_bet}' for t in self.table_tags)})")
+                        f"({shown_all([f'{t.min_bet}-{t.max_bet}' for t in self.table_tags])})")
 
     @classmethod
     def load(cls, path: Path | str = DATA / "rules.toml") -> Rules:
@@ -221,6 +229,11 @@ class Rules:
             if section != "collection":  # its keys are not the fields' names
                 flat.update(part)
         collection = sections["collection"]
+        for key in ("id", "name"):
+            if key in flat:
+                flat[key] = plain_text(flat[key], f"{source}: rule {key}", RuleError)
+        if not isinstance(flat.get("win_pays_by_total", {}), Mapping):
+            raise RuleError(f"{source}: [win_pays_by_total] must be a table")
         try:
             if "dealer_pays" in collection:
                 flat["dealer_pays_collection"] = collection["dealer_pays"]
@@ -285,6 +298,9 @@ def _table_tag(source: str, position: int, tag: object) -> TableTag:
     if not isinstance(tag, Mapping):
         raise RuleError(f"{where}: must be a table {{ min_bet = ..., max_bet = ..., fee = ... }}")
     check_keys(tag, TAG_KEYS, where, RuleError)
+    missing = sorted(TAG_KEYS - set(tag))
+    if missing:  # a KeyError was "malformed rule: 'min_bet'"
+        raise RuleError(f"{where}: missing {', '.join(missing)}")
     return TableTag(_number("min_bet", tag["min_bet"]), _number("max_bet", tag["max_bet"]),
                     _number("fee", tag["fee"]))
 
