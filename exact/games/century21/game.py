@@ -43,7 +43,7 @@ from typing import Any, ClassVar, Literal, NamedTuple, cast, get_args
 
 import numpy as np
 
-from exact.core.cards import JOKER, Card, Label, Shoe
+from exact.core.cards import JOKER, VALUE_VIEW, Card, Label, Shoe
 from exact.core.enumerator import Draw, falling
 from exact.core.parsing import shown
 from exact.engines.strategy_games import InfoSet as StrategySet
@@ -733,19 +733,18 @@ class Century21Deal:
         return ((), (), None)
 
     def next_draw(self, state: Century21State) -> Draw | None:
-        from exact.core.cards import VALUE_VIEW
         player, dealer, _stopped = state
         if len(player) < 2:
-            return Draw(VALUE_VIEW, 2)
+            return _TWO_CARDS
         if len(dealer) < 2:
-            return Draw(VALUE_VIEW, 1)
+            return _ONE_CARD
         stopped, player_draws, dealer_draws = self._plan(player, dealer)
         if stopped:
             return None
         if len(player) == 2 and player_draws:
-            return Draw(VALUE_VIEW, 1)
+            return _ONE_CARD
         if len(dealer) == 2 and dealer_draws is not None and dealer_draws(player):
-            return Draw(VALUE_VIEW, 1)
+            return _ONE_CARD
         return None
 
     @cached_property
@@ -758,11 +757,13 @@ class Century21Deal:
 
     def _plan(self, player: Hand, dealer: Hand) -> DrawPlan:
         # The plan depends only on the first two cards of each hand; the enumerators ask for
-        # it at every node (most of a compilation's time), so it is kept per deal.
-        a, b = sorted(player[:2])
-        key = (a, b, dealer[0], dealer[1])
+        # it at every node (most of a compilation's time), so it is kept per deal, keyed by
+        # the cards as dealt (sorting them at every node cost more than the few plans worked
+        # out twice, once per order of the player's pair).
+        key = (player[0], player[1], dealer[0], dealer[1])
         found = self._plans.get(key)
         if found is None:
+            a, b = sorted(player[:2])
             found = self._plans[key] = self._plan_of(a, b, dealer[0], dealer[1])
         return found
 
@@ -796,7 +797,8 @@ class Century21Deal:
 
     def advance(self, state: Century21State, labels: tuple[Label, ...]) -> Century21State:
         player, dealer, stopped = state
-        classes = tuple(JOKER_CLASS if label.value is None else label.value for label in labels)
+        classes = tuple([JOKER_CLASS if label.value is None else label.value
+                         for label in labels])
         if len(player) < 2:
             return (classes, dealer, stopped)
         if len(dealer) < 2:
@@ -808,8 +810,10 @@ class Century21Deal:
 
     def record(self, state: Century21State) -> Century21Record:
         player, dealer, _ = state
-        stopped = self._plan(player, dealer[:2])[0]
-        return (tuple(player), tuple(dealer), stopped)
+        return (player, dealer, self._plan(player, dealer)[0])
+
+
+_TWO_CARDS, _ONE_CARD = Draw(VALUE_VIEW, 2), Draw(VALUE_VIEW, 1)  # frozen: shared by every node
 
 
 def _unreached(actions: tuple[str, ...]) -> str:
