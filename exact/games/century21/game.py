@@ -703,12 +703,13 @@ FLOAT64_EXACT = 2**53  # integers below it add exactly in float64
 
 # --- the deal as the generic enumerator drives it ---------------------------------------------
 Hand = tuple[int, ...]  # a hand's cards by class: values 0-9, JOKER_CLASS for a joker
-# (player's cards, dealer's cards, whether the dealer stopped before the draws: None until known)
-Century21State = tuple[Hand, Hand, bool | None]
 Century21Record = tuple[Hand, Hand, bool]  # the final hands, and whether the dealer stopped
 # (the dealer stops before the draws, the player draws, whether the dealer draws on the
 # player's cards: None when the dealer stopped)
 DrawPlan = tuple[bool, bool, Callable[[Hand], bool] | None]
+# (player's cards, dealer's cards, the round's plan: None until both hold two cards; carried
+# in the state, which the enumerators ask at every node, instead of looked up each time)
+Century21State = tuple[Hand, Hand, DrawPlan | None]
 
 
 @dataclass(frozen=True)
@@ -733,12 +734,10 @@ class Century21Deal:
         return ((), (), None)
 
     def next_draw(self, state: Century21State) -> Draw | None:
-        player, dealer, _stopped = state
-        if len(player) < 2:
-            return _TWO_CARDS
-        if len(dealer) < 2:
-            return _ONE_CARD
-        stopped, player_draws, dealer_draws = self._plan(player, dealer)
+        player, dealer, plan = state
+        if plan is None:
+            return _TWO_CARDS if len(player) < 2 else _ONE_CARD
+        stopped, player_draws, dealer_draws = plan
         if stopped:
             return None
         if len(player) == 2 and player_draws:
@@ -756,14 +755,11 @@ class Century21Deal:
         return {}
 
     def _plan(self, player: Hand, dealer: Hand) -> DrawPlan:
-        # The plan depends only on the first two cards of each hand; the enumerators ask for
-        # it at every node (most of a compilation's time), so it is kept per deal, keyed by
-        # the cards as dealt (sorting them at every node cost more than the few plans worked
-        # out twice, once per order of the player's pair).
-        key = (player[0], player[1], dealer[0], dealer[1])
+        # The plan depends only on the first two cards of each hand, so it is kept per deal.
+        a, b = sorted(player[:2])
+        key = (a, b, dealer[0], dealer[1])
         found = self._plans.get(key)
         if found is None:
-            a, b = sorted(player[:2])
             found = self._plans[key] = self._plan_of(a, b, dealer[0], dealer[1])
         return found
 
@@ -796,21 +792,23 @@ class Century21Deal:
         return False, p_action == DRAW, dealer_draws
 
     def advance(self, state: Century21State, labels: tuple[Label, ...]) -> Century21State:
-        player, dealer, stopped = state
+        player, dealer, plan = state
         classes = tuple([JOKER_CLASS if label.value is None else label.value
                          for label in labels])
         if len(player) < 2:
-            return (classes, dealer, stopped)
-        if len(dealer) < 2:
-            return (player, dealer + classes, stopped)
-        _stop, player_draws, _ = self._plan(player, dealer)
-        if len(player) == 2 and player_draws:
-            return (player + classes, dealer, False)
-        return (player, dealer + classes, False)
+            return (classes, dealer, None)
+        if plan is None:
+            dealer += classes
+            return (player, dealer, self._plan(player, dealer) if len(dealer) == 2 else None)
+        if len(player) == 2 and plan[1]:
+            return (player + classes, dealer, plan)
+        return (player, dealer + classes, plan)
 
     def record(self, state: Century21State) -> Century21Record:
-        player, dealer, _ = state
-        return (player, dealer, self._plan(player, dealer)[0])
+        player, dealer, plan = state
+        if plan is None:
+            raise ValueError("a round ends only once both hands hold two cards")
+        return (player, dealer, plan[0])
 
 
 _TWO_CARDS, _ONE_CARD = Draw(VALUE_VIEW, 2), Draw(VALUE_VIEW, 1)  # frozen: shared by every node
