@@ -23,6 +23,8 @@ from exact.reference.punto_banco import brute_force
 
 from tests.support.batch_helpers import tracked_bets
 
+DATA = Path(__file__).parent / "data"  # the example bet files
+
 
 def timed(function: Callable[[], object], repeat: int = 1) -> float:
     """Median seconds of ``repeat`` calls."""
@@ -516,6 +518,20 @@ def known_positions_benchmark() -> None:
                 raise SystemExit(f"{bet_id}: the walk and the shoe without card 5 disagree")
             line(f"{bet_id} --known 5=9D, 8 decks of 6 ranks: the same", fast, None,
                  f"the walk of its deal {walk:,.2f} s: {walk / fast:,.0f}x faster")
+    # the bets on card values alone share one walk of the deal serving them all: against a
+    # walk per deal, in this run
+    game, known = get_game("punto-banco"), {1: Card.parse("9H")}
+    rest = Shoe.standard(8).remove("9H")
+    bets = [bet for bet in game_bets(game, [DATA / "value_level_bets.toml"])
+            if live._on_values(game, bet)]
+    by_deal: dict[object, list[Bet]] = {}
+    for bet in bets:
+        by_deal.setdefault(game.deal(game.needs(bet.features)), []).append(bet)
+    shared = timed(lambda: live._forced_on_deal(game, rest, bets, known), repeat=3)
+    apart = timed(lambda: [live._forced_on_deal(game, rest, group, known)
+                           for group in by_deal.values()], repeat=3)
+    line(f"{len(bets)} bets on values ({len(by_deal)} deals) --known 1=9H: one walk", shared,
+         None, f"a walk per deal {apart * 1000:,.0f} ms: {apart / shared:.1f}x faster")
 
 
 if __name__ == "__main__":

@@ -13,11 +13,12 @@ engine plan picks per bet: factorised counting with the known cards forced
 position; the ``forced`` engine here for the others. A game that says which positions each
 draw of its deal fills (``dealt_positions``, with ``position_stages``: Punto Banco and NINE &
 NINES) has the bets' own deal walked, each stage seen only through what the bets read of it
-(:func:`_forced_on_deal`), or, for a deal of one or two fixed groups of first cards (Perfect
-Pairs, NINES), read off the staged evaluator's event grids over the hands holding the known
-cards (:func:`_forced_on_groups`: a tenth to a fifth of a second at 8 decks, where the walk
-took one to three seconds); any other game is walked position by position in the real
-dealing order through every attribute the bets need, its rounds read with the game's
+(:func:`_forced_on_deal`; the bets on values alone share one walk), or, for a deal of one or
+two fixed groups of first cards (Perfect Pairs, NINES), read off the staged evaluator's event
+grids over the hands holding the known cards (:func:`_forced_on_groups`: a tenth to a fifth
+of a second at 8 decks, where the walk took one to three seconds); any other game is walked
+position by position in the real dealing order through every attribute the bets need, its
+rounds read with the game's
 :meth:`~exact.model.game.Game.record_from_cards`.
 
 A known position is the card at that place in the shoe's order: a round that deals fewer
