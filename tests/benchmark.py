@@ -23,6 +23,8 @@ from exact.reference.punto_banco import brute_force
 
 from tests.support.batch_helpers import tracked_bets
 
+DATA = Path(__file__).parent / "data"  # the example bet files
+
 
 def timed(function: Callable[[], object], repeat: int = 1) -> float:
     """Median seconds of ``repeat`` calls."""
@@ -293,6 +295,36 @@ def removal_every_game() -> None:
     warm = timed(lambda: class_removal_table(evaluator_for(DEFAULT_RULES), shoe), repeat=3)
     line("century21: House Way pair, 11 card classes, first", first, 1.0)
     line("century21: House Way pair, 11 card classes, warm", warm, 1.0)
+    century21_first_eor()
+
+
+def century21_first_eor() -> None:
+    """The first `eor century21 --strategy best` ever (fresh process, empty disk cache: the
+    pair's deal compiled, its 275,000 records settled) against the same command reading them
+    from the disk cache, timed in this run (medians of 3); then the settlement alone, one
+    per distinct pair of hand states, against its slow twin, every record settled."""
+    from exact.analysis.century21_batch import evaluator_for
+    from exact.games.century21.game import DEFAULT_RULES, record_outcome
+
+    arguments = ["eor", "century21", "--strategy", "best"]
+    fresh_process(arguments)  # the disk cache the warm runs read
+    runs = [fresh_process_within(arguments, 600) for _ in range(3)]
+    if any(run is None for run in runs):
+        print(f"{'eor century21 --strategy best, empty cache':58} FAIL: over 600 s or failed")
+        return
+    first = (statistics.median(r[0] for r in runs if r), max(r[1] for r in runs if r),
+             statistics.median(r[2] for r in runs if r))
+    warm = _median_run(arguments)
+    line("eor century21 --strategy best, empty cache", first[0], None,
+         f"CPU {first[2] * 1000:,.0f} ms, {first[1] / 2**20:,.0f} MB; {first[0] / warm[0]:.1f}x "
+         f"the run with the cache on disk ({warm[0] * 1000:,.0f} ms, CPU "
+         f"{warm[2] * 1000:,.0f} ms)")
+    evaluator = evaluator_for(DEFAULT_RULES, "best")
+    records = list(evaluator.compiled.records)
+    fast = timed(evaluator._settle, repeat=3)
+    slow = timed(lambda: [record_outcome(DEFAULT_RULES, record) for record in records])
+    line("century21 best pair: settling its 275,000 records", fast, None,
+         f"record by record {slow * 1000:,.0f} ms: {slow / fast:,.1f}x faster")
 
 
 def _fresh_environment() -> dict[str, str]:
@@ -452,8 +484,11 @@ def known_positions_benchmark() -> None:
     """`edge --known` with the card at any position (issue: card 5 or 6 known took 28 s for
     Punto Banco and 63 s for NINE & NINES at 8 decks): every default bet of both games, fresh
     processes (median of 3, compiled forms on disk), target 3 s each; then Perfect Pairs and
-    NINES with card 5 known, in this process, against the walk of their deal that the shoe
-    without the card replaces (one run of the walk: half a minute to a minute)."""
+    NINES with card 5 known, in this process: at 8 decks, and against the walk of their deal
+    that the shoe without the card replaces. That walk takes half a minute to a minute at 8
+    decks (1,378 x 1,378 pairs of hands of the 52 rank-and-suit classes), so the ratio is
+    measured on 8 decks of six ranks (24 classes, 300 x 300 pairs), both ways on that shoe in
+    this run."""
     from exact.core.cards import Card
     from exact.engines import live
 
@@ -464,21 +499,39 @@ def known_positions_benchmark() -> None:
             seconds, peak, cpu = _median_run(["edge", game_id, "--decks", "8", *options])
             line(f"edge {game_id} --known {' '.join(known)}", seconds, 3.0,
                  f"CPU {cpu * 1000:,.0f} ms, {peak / 2**20:,.0f} MB")
-    shoe = Shoe.standard(8)
     forced = {5: Card.parse("9D")}
+    few = Shoe.parse(",".join(f"{rank}:32" for rank in ("A", "2", "5", "8", "9", "K")))
     for game_id, bet_id in (("punto-banco", "perfect-pairs"), ("nine-and-nines", "nines")):
         game = get_game(game_id)
         bet = next(b for b in game_bets(game) if b.id == bet_id)
-        live.next_round(game, shoe, [bet], forced)  # the staged grids built once
-        fast = timed(lambda game=game, bet=bet: live.next_round(game, shoe, [bet], forced),
-                     repeat=5)
-        start = time.perf_counter()
-        walked = live._forced_on_deal(game, shoe.remove("9D"), [bet], forced)
-        walk = time.perf_counter() - start
-        if walked[bet_id].counts != live.next_round(game, shoe, [bet], forced)[bet_id].counts:
-            raise SystemExit(f"{bet_id}: the walk and the shoe without card 5 disagree")
-        line(f"{bet_id} --known 5=9D: the shoe without the card", fast, None,
-             f"the walk of its deal {walk:,.1f} s: {walk / fast:,.0f}x faster")
+        for shoe in (Shoe.standard(8), few):
+            live.next_round(game, shoe, [bet], forced)  # the staged grids built once
+            fast = timed(lambda game=game, bet=bet, shoe=shoe:
+                         live.next_round(game, shoe, [bet], forced), repeat=5)
+            if shoe is not few:
+                line(f"{bet_id} --known 5=9D, 8 decks: the shoe without the card", fast)
+                continue
+            start = time.perf_counter()
+            walked = live._forced_on_deal(game, shoe.remove("9D"), [bet], forced)
+            walk = time.perf_counter() - start
+            if walked[bet_id].counts != live.next_round(game, shoe, [bet], forced)[bet_id].counts:
+                raise SystemExit(f"{bet_id}: the walk and the shoe without card 5 disagree")
+            line(f"{bet_id} --known 5=9D, 8 decks of 6 ranks: the same", fast, None,
+                 f"the walk of its deal {walk:,.2f} s: {walk / fast:,.0f}x faster")
+    # the bets on card values alone share one walk of the deal serving them all: against a
+    # walk per deal, in this run
+    game, known = get_game("punto-banco"), {1: Card.parse("9H")}
+    rest = Shoe.standard(8).remove("9H")
+    bets = [bet for bet in game_bets(game, [DATA / "value_level_bets.toml"])
+            if live._on_values(game, bet)]
+    by_deal: dict[object, list[Bet]] = {}
+    for bet in bets:
+        by_deal.setdefault(game.deal(game.needs(bet.features)), []).append(bet)
+    shared = timed(lambda: live._forced_on_deal(game, rest, bets, known), repeat=3)
+    apart = timed(lambda: [live._forced_on_deal(game, rest, group, known)
+                           for group in by_deal.values()], repeat=3)
+    line(f"{len(bets)} bets on values ({len(by_deal)} deals) --known 1=9H: one walk", shared,
+         None, f"a walk per deal {apart * 1000:,.0f} ms: {apart / shared:.1f}x faster")
 
 
 if __name__ == "__main__":

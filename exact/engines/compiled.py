@@ -55,6 +55,7 @@ from exact.core.cards import CARDS, JOKER, JOKER_ID, Label, Shoe, View
 from exact.core.enumerator import (
     Deal,
     Distribution,
+    Draw,
     Record,
     RecordT,
     RecordT_co,
@@ -140,22 +141,23 @@ class CompiledDeal(Generic[RecordT_co]):
                     for group in combinations_with_replacement(universe, count)]
             return found
 
-        def walk(state: State, view: View, known: Known,
+        def leaf(state: State, factors: tuple[int, ...], coefficient: int) -> None:
+            term = term_id.setdefault((tuple(sorted(factors)), len(factors)), len(term_id))
+            record = deal.record(state)
+            number = record_id.get(record)
+            if number is None:
+                if type(record) is tuple:  # tuple parts made one object: see ``tuples``
+                    # (a plain tuple of parts of the same types: the same record type)
+                    record = cast(RecordT, tuple([
+                        share(tuple(map(id, part)), part) if type(part) is tuple else part
+                        for part in record]))
+                number = record_id[record] = len(record_id)
+            leaves[term, number] += coefficient
+
+        def walk(state: State, draw: Draw, view: View, known: Known,
                  seen: list[int], factors: tuple[int, ...], coefficient: int) -> None:
-            draw = deal.next_draw(state)
-            if draw is None:
-                term = term_id.setdefault((tuple(sorted(factors)), len(factors)), len(term_id))
-                record = deal.record(state)
-                number = record_id.get(record)
-                if number is None:
-                    if type(record) is tuple:  # tuple parts made one object: see ``tuples``
-                        # (a plain tuple of parts of the same types: the same record type)
-                        record = cast(RecordT, tuple([
-                            share(tuple(map(id, part)), part) if type(part) is tuple else part
-                            for part in record]))
-                    number = record_id[record] = len(record_id)
-                leaves[term, number] += coefficient
-                return
+            # ``draw`` is the state's next draw, asked by the caller: a child that draws no
+            # more (most of them: the leaves) is finished there, without a call of its own
             if draw.view is not view and draw.view != view:
                 seen, view = view.regroup(seen, draw.view), draw.view
                 known = about(view)
@@ -167,12 +169,21 @@ class CompiledDeal(Generic[RecordT_co]):
                     offset = after[index]
                     added.append(factor_id.setdefault((number, index, offset), len(factor_id)))
                     after[index] = offset + 1
-                walk(deal.advance(state, labels), view, known, after, factors + tuple(added),
-                     coefficient * orderings)
+                child = deal.advance(state, labels)
+                following = deal.next_draw(child)
+                if following is None:
+                    leaf(child, factors + tuple(added), coefficient * orderings)
+                else:
+                    walk(child, following, view, known, after, factors + tuple(added),
+                         coefficient * orderings)
 
         start = View(("rank", "suit"))
         with without_collections():
-            walk(deal.start(), start, about(start), [0] * len(start.labels), (), 1)
+            first = deal.next_draw(deal.start())
+            if first is None:  # a deal of no cards
+                leaf(deal.start(), (), 1)
+            else:
+                walk(deal.start(), first, start, about(start), [0] * len(start.labels), (), 1)
             numbered = list(views)
             keys = list(leaves)
             compiled = cls(

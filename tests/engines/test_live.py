@@ -37,7 +37,8 @@ DATA = Path(__file__).parents[1] / "data"
 # the card-level examples, and bets on both first pairs that tell the Player's hand from the
 # Banker's (the shipped ones read both alike: a known card in the wrong group would not show)
 BETS = {"punto-banco": game_bets(PUNTO, [DATA / "card_level_bets.toml",
-                                         DATA / "two_group_bets.toml"]),
+                                         DATA / "two_group_bets.toml",
+                                         DATA / "value_level_bets.toml"]),
         "nine-and-nines": game_bets(NINES)}
 GAMES = {"punto-banco": PUNTO, "nine-and-nines": NINES}
 # a few ranks in several suits: pairs, perfect pairs, suited nines, ten-value cards, naturals
@@ -204,6 +205,27 @@ def test_the_costly_grid_is_walked_and_the_cheap_one_read(walked):
     nines = next(b for b in BETS["nine-and-nines"] if b.id == "nines")
     next_round(NINES, Shoe.standard(1), [nines], known)
     assert walked == ["four-nines"]
+
+
+def test_the_bets_on_values_share_one_walk(monkeypatch):
+    """The value-level bets (the shipped ones and a file's, their pairs ordered or not: several
+    deals) are walked once, on the deal serving them all, and count as each walked alone on
+    its own deal."""
+    bets = [b for b in BETS["punto-banco"] if live._on_values(PUNTO, b)]
+    assert len({PUNTO.deal(PUNTO.needs(b.features)) for b in bets}) >= 5
+    shoe, known = Shoe.standard(1), {1: Card.parse("9H"), 3: Card.parse("KD")}
+    original = live._forced_on_deal
+    calls = []
+    monkeypatch.setattr(live, "_forced_on_deal", lambda *args: calls.append(args) or
+                        original(*args))
+    shared = next_round(PUNTO, shoe, bets, known)
+    # one walk (the bets on one hand's first two cards are read off their event grids)
+    assert len(calls) == 1
+    assert len({PUNTO.deal(PUNTO.needs(b.features)) for b in calls[0][2]}) >= 4
+    rest = shoe.remove(list(known.values()))
+    for bet in bets:
+        alone = original(PUNTO, rest, [bet], known)[bet.id]
+        assert (shared[bet.id].counts, shared[bet.id].total) == (alone.counts, alone.total)
 
 
 @pytest.mark.parametrize(("game", "bet_id", "known", "decks"), [

@@ -237,6 +237,16 @@ def test_settled_outcomes_round_trip_through_the_disk_cache(evaluator, monkeypat
                                                 for record in again.compiled.records]
 
 
+def test_settling_by_two_card_state_equals_settling_every_record() -> None:
+    # the fast settlement (one per distinct pair of hand states) against its slow twin,
+    # record_outcome record by record, on the best-response pair's 275,000 records
+    best = evaluator_for(DEFAULT_RULES, "best")
+    outcomes, of_record = best._settle()
+    assert len(set(outcomes)) == len(outcomes)
+    assert [outcomes[i] for i in of_record] == [record_outcome(DEFAULT_RULES, record)
+                                                for record in best.compiled.records]
+
+
 def test_edge_cli_gives_the_next_hand_from_the_cards_seen(tmp_path, capsys) -> None:
     seen = tmp_path / "seen.txt"
     seen.write_text("X 9H 9D\nKS 5C X X")

@@ -43,7 +43,7 @@ from typing import Any, ClassVar, Literal, NamedTuple, cast, get_args
 
 import numpy as np
 
-from exact.core.cards import JOKER, Card, Label, Shoe
+from exact.core.cards import JOKER, VALUE_VIEW, Card, Label, Shoe
 from exact.core.enumerator import Draw, falling
 from exact.core.parsing import shown
 from exact.engines.strategy_games import InfoSet as StrategySet
@@ -703,12 +703,13 @@ FLOAT64_EXACT = 2**53  # integers below it add exactly in float64
 
 # --- the deal as the generic enumerator drives it ---------------------------------------------
 Hand = tuple[int, ...]  # a hand's cards by class: values 0-9, JOKER_CLASS for a joker
-# (player's cards, dealer's cards, whether the dealer stopped before the draws: None until known)
-Century21State = tuple[Hand, Hand, bool | None]
 Century21Record = tuple[Hand, Hand, bool]  # the final hands, and whether the dealer stopped
 # (the dealer stops before the draws, the player draws, whether the dealer draws on the
 # player's cards: None when the dealer stopped)
 DrawPlan = tuple[bool, bool, Callable[[Hand], bool] | None]
+# (player's cards, dealer's cards, the round's plan: None until both hold two cards; carried
+# in the state, which the enumerators ask at every node, instead of looked up each time)
+Century21State = tuple[Hand, Hand, DrawPlan | None]
 
 
 @dataclass(frozen=True)
@@ -733,19 +734,16 @@ class Century21Deal:
         return ((), (), None)
 
     def next_draw(self, state: Century21State) -> Draw | None:
-        from exact.core.cards import VALUE_VIEW
-        player, dealer, _stopped = state
-        if len(player) < 2:
-            return Draw(VALUE_VIEW, 2)
-        if len(dealer) < 2:
-            return Draw(VALUE_VIEW, 1)
-        stopped, player_draws, dealer_draws = self._plan(player, dealer)
+        player, dealer, plan = state
+        if plan is None:
+            return _TWO_CARDS if len(player) < 2 else _ONE_CARD
+        stopped, player_draws, dealer_draws = plan
         if stopped:
             return None
         if len(player) == 2 and player_draws:
-            return Draw(VALUE_VIEW, 1)
+            return _ONE_CARD
         if len(dealer) == 2 and dealer_draws is not None and dealer_draws(player):
-            return Draw(VALUE_VIEW, 1)
+            return _ONE_CARD
         return None
 
     @cached_property
@@ -757,8 +755,7 @@ class Century21Deal:
         return {}
 
     def _plan(self, player: Hand, dealer: Hand) -> DrawPlan:
-        # The plan depends only on the first two cards of each hand; the enumerators ask for
-        # it at every node (most of a compilation's time), so it is kept per deal.
+        # The plan depends only on the first two cards of each hand, so it is kept per deal.
         a, b = sorted(player[:2])
         key = (a, b, dealer[0], dealer[1])
         found = self._plans.get(key)
@@ -795,21 +792,26 @@ class Century21Deal:
         return False, p_action == DRAW, dealer_draws
 
     def advance(self, state: Century21State, labels: tuple[Label, ...]) -> Century21State:
-        player, dealer, stopped = state
-        classes = tuple(JOKER_CLASS if label.value is None else label.value for label in labels)
+        player, dealer, plan = state
+        classes = tuple([JOKER_CLASS if label.value is None else label.value
+                         for label in labels])
         if len(player) < 2:
-            return (classes, dealer, stopped)
-        if len(dealer) < 2:
-            return (player, dealer + classes, stopped)
-        _stop, player_draws, _ = self._plan(player, dealer)
-        if len(player) == 2 and player_draws:
-            return (player + classes, dealer, False)
-        return (player, dealer + classes, False)
+            return (classes, dealer, None)
+        if plan is None:
+            dealer += classes
+            return (player, dealer, self._plan(player, dealer) if len(dealer) == 2 else None)
+        if len(player) == 2 and plan[1]:
+            return (player + classes, dealer, plan)
+        return (player, dealer + classes, plan)
 
     def record(self, state: Century21State) -> Century21Record:
-        player, dealer, _ = state
-        stopped = self._plan(player, dealer[:2])[0]
-        return (tuple(player), tuple(dealer), stopped)
+        player, dealer, plan = state
+        if plan is None:
+            raise ValueError("a round ends only once both hands hold two cards")
+        return (player, dealer, plan[0])
+
+
+_TWO_CARDS, _ONE_CARD = Draw(VALUE_VIEW, 2), Draw(VALUE_VIEW, 1)  # frozen: shared by every node
 
 
 def _unreached(actions: tuple[str, ...]) -> str:
