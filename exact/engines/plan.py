@@ -79,6 +79,12 @@ class Demand:
         return value_only(self.game, self.bet)
 
     @cached_property
+    def values_by_position(self) -> bool:
+        """Whether the bet reads card values alone, some of them by position (a hand's first
+        card's value): the compiled walk keeps the value classes and their order only."""
+        return all(attribute in ("value", ORDER) for _, attribute in self.needs.pairs)
+
+    @cached_property
     def stages(self) -> tuple[tuple[str, Draw], ...] | None:
         return fixed_stages(self.deal)
 
@@ -204,6 +210,9 @@ class Compiled:
             return False, "it cannot force a card at a position"
         if demand.value_only:
             return True, "it reads card values only: a small compiled polynomial"
+        if demand.values_by_position:  # at most twice the classes' orders of the value walk
+            return True, ("it reads card values, some by position: a small compiled "
+                          "polynomial")
         if demand.rounds is not None:
             if demand.rounds <= COMPILE_LIMIT:
                 return True, f"its first cards form {demand.rounds} distinct rounds, compiled once"

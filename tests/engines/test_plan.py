@@ -39,7 +39,10 @@ BETS = game_bets(GAME)
 # them)
 CARD_LEVEL = [bet for bet in game_bets(GAME, [Path(__file__).parents[1] / "data" /
                                               "card_level_bets.toml"]) if bet not in BETS]
-NAMES = sorted(set().union(*(bet.features for bet in [*BETS, *CARD_LEVEL])))
+# bets on card values, some by position (a hand's first card): the compiled engine's in batches
+VALUE_LEVEL = [bet for bet in game_bets(GAME, [Path(__file__).parents[1] / "data" /
+                                               "value_level_bets.toml"]) if bet not in BETS]
+NAMES = sorted(set().union(*(bet.features for bet in [*BETS, *CARD_LEVEL, *VALUE_LEVEL])))
 
 
 @cache
@@ -59,7 +62,7 @@ def reference_counts(bets: list, shoe: Shoe) -> dict[str, list[int]]:
 
 
 def served(engine: str, scope: plan.Scope) -> list:
-    bets = CARD_LEVEL if engine == "factorised" else BETS
+    bets = CARD_LEVEL if engine == "factorised" else [*BETS, *VALUE_LEVEL]
     return [bet for bet in bets
             if plan._engine(engine).judge(plan.Demand(GAME, bet, scope))[0]]
 
@@ -104,6 +107,26 @@ def test_every_engine_agrees_with_the_reference(engine: str, scope: plan.Scope,
     if scope == "known":  # two bets: the walk is card by card (values, ranks)
         bets = [bet for bet in bets if bet.id in {"tie", "player-pair"}]
     assert engine_counts(engine, scope, bets, shoe) == reference_counts(bets, shoe)
+
+
+@pytest.mark.parametrize("game_id", ["punto-banco", "nine-and-nines"])
+def test_every_example_bet_is_served_in_batches(game_id: str) -> None:
+    """eor, edge and simulate evaluate their default set in batches: in a game dealing card
+    positions no bet of the shipped or example files may be left out of it (the bets on a
+    card's value by position were, silently, until the compiled engine served them)."""
+    game = get_game(game_id)
+    files = sorted((Path(__file__).parents[1] / "data").glob("*_bets.toml"))
+    bets = game_bets(game, [path for path in files if _loads(game, path)])
+    assert len(bets) > len(game_bets(game))
+    assert batch.supported_bets(game, bets)[1] == []
+
+
+def _loads(game, path: Path) -> bool:
+    try:
+        game_bets(game, [path])
+    except Exception:  # a file of another game's bets
+        return False
+    return True
 
 
 def test_every_command_runs_the_same_engine_for_the_same_bet(monkeypatch) -> None:
