@@ -487,10 +487,19 @@ _TOML_KINDS = {bool: "true/false", int: "a number", Decimal: "a number", list: "
                dict: "a table"}
 
 
+NAME_LONGEST = 200
+"""Most characters of a name or id in a user file (the shipped files' longest is about 50): it
+is printed with every table, so a 3 MB name would flood each one."""
+
+DESCRIPTION_LONGEST = 5_000
+"""Most characters of a description (text with line breaks; the shipped longest is about 200)."""
+
+
 def plain_text(value: object, where: str, error: type[ExactError] = InputError, *,
                lines: bool = False) -> str:
     """``value`` (a name, id or description from a user file) if it is text without control
-    characters (line breaks and tabs allowed when ``lines``) or bidirectional overrides, else
+    characters (line breaks and tabs allowed when ``lines``) or bidirectional overrides and at
+    most :data:`NAME_LONGEST` characters (:data:`DESCRIPTION_LONGEST` when ``lines``), else
     one ``error`` naming ``where``. A table or array was once taken as its Python repr.
 
     >>> plain_text("Dragon 7", "bets.toml: bet 'x': name")
@@ -504,10 +513,18 @@ U+001B (names are plain text)
     Traceback (most recent call last):
     ...
     exact.errors.InputError: rules.toml: name: must be text (a TOML string), not an array
+    >>> plain_text("x" * 201, "rules.toml: name")
+    Traceback (most recent call last):
+    ...
+    exact.errors.InputError: rules.toml: name 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…' (201 \
+characters): at most 200 characters
     """
     if not isinstance(value, str):
         kind = _TOML_KINDS.get(type(value), "a date or time")
         raise error(f"{where}: must be text (a TOML string), not {kind}")
+    longest = DESCRIPTION_LONGEST if lines else NAME_LONGEST
+    if len(value) > longest:
+        raise error(f"{where} {shown(value)}: at most {longest:,} characters")
     for character in value:
         if lines and character in "\n\t":
             continue

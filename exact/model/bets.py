@@ -68,6 +68,22 @@ BET_KEYS = frozenset({"id", "name", "description", "event", "otherwise", "paytab
 EVENT_KEYS = frozenset({"name", "when", "pays", "gross"})
 """The keys of a ``[[bet.event]]`` table; any other is refused."""
 
+# Bounds on what one bet file holds, so that analysing it takes bounded time whatever it
+# contains (README: Input limits). The shipped files hold at most 30 bets, 8 events and 2
+# alternative paytables a bet; each event costs a pass of its condition over the game's rounds
+# and each bet or paytable a settlement, so the file totals bound the work (a file at every
+# bound: 6-16 s for `analyze punto-banco --all`, cache warm), not only the per-bet counts.
+MOST_BETS = 1_000
+"""Most ``[[bet]]`` tables in one bet file."""
+MOST_EVENTS = 100
+"""Most ``[[bet.event]]`` tables in one bet."""
+MOST_PAYTABLES = 100
+"""Most alternative paytables (``[bet.paytables.NAME]``) in one bet."""
+MOST_FILE_EVENTS = 2_000
+"""Most events in all the bets of one file."""
+MOST_FILE_PAYTABLES = 2_000
+"""Most alternative paytables in all the bets of one file."""
+
 
 def parse_pays(value: object, key: str = "pays") -> Fraction:
     """A pay as written in a bet file, as an exact net result per unit (bounds:
@@ -227,14 +243,27 @@ def load_bets(source: Path | str, features: Iterable[str] | Mapping[str, Feature
     entries = data.get("bet")
     if not isinstance(entries, list) or not entries:
         raise BetFileError(f"{label}: no [[bet]] tables")
+    if len(entries) > MOST_BETS:
+        raise BetFileError(f"{label}: {len(entries):,} [[bet]] tables: at most {MOST_BETS:,} a "
+                           "file (README: Input limits)")
     known = frozenset(features)
     types = {name: feature.types for name, feature in features.items()
              if getattr(feature, "types", ())} if isinstance(features, Mapping) else {}
     bets: list[Bet] = []
+    ids: set[str] = set()
+    events = paytables = 0
     for position, entry in enumerate(entries, 1):
         bet = _bet(label, position, entry, known, types)
-        if any(b.id == bet.id for b in bets):
+        if bet.id in ids:
             raise BetFileError(f"{label}: bet {shown(bet.id)}: duplicate id")
+        ids.add(bet.id)
+        events += len(bet.events) - 1  # the losing event is not the file's
+        paytables += len(bet.alternatives)
+        for count, most, what in ((events, MOST_FILE_EVENTS, "[[bet.event]] tables"),
+                                  (paytables, MOST_FILE_PAYTABLES, "alternative paytables")):
+            if count > most:
+                raise BetFileError(f"{label}: bet {shown(bet.id)}: passes {most:,} {what} in "
+                                   "the file (README: Input limits)")
         bets.append(bet)
     return bets
 
@@ -249,6 +278,9 @@ def _bet(label: str, position: int, entry: object, known: frozenset[str],
     raw_events = entry.get("event")
     if not isinstance(raw_events, list) or not raw_events:
         raise BetFileError(f"{where}: needs at least one [[bet.event]]")
+    if len(raw_events) > MOST_EVENTS:
+        raise BetFileError(f"{where}: {len(raw_events):,} [[bet.event]] tables: at most "
+                           f"{MOST_EVENTS:,} a bet (README: Input limits)")
     events = [_event(where, raw, known, types) for raw in raw_events]
     names = [e.name for e in events]
     otherwise = plain_text(entry.get("otherwise", "Loses"), f"{where}: otherwise", BetFileError)
@@ -261,6 +293,9 @@ def _bet(label: str, position: int, entry: object, known: frozenset[str],
     if not isinstance(paytables, dict):
         raise BetFileError(f"{where}: paytables must be a table of paytables "
                            f"([bet.paytables.NAME]), not {type(paytables).__name__}")
+    if len(paytables) > MOST_PAYTABLES:
+        raise BetFileError(f"{where}: {len(paytables):,} alternative paytables: at most "
+                           f"{MOST_PAYTABLES:,} a bet (README: Input limits)")
     for table_name, table in paytables.items():
         if not isinstance(table, dict):
             raise BetFileError(f"{where}: paytable {shown(table_name)} must map event names "

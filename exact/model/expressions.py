@@ -335,6 +335,8 @@ def _scan(text: str, limits: Limits) -> None:
     depth = operators = 0
     try:
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type != tokenize.STRING and not token.string.isascii():
+                _refuse_look_alike(text, token.string)
             if token.type == tokenize.OP:
                 if token.string in _OPENING:
                     depth += 1
@@ -357,6 +359,23 @@ def _scan(text: str, limits: Limits) -> None:
         pass  # raised at the end of the text only (an open bracket or string): all was scanned
     except SyntaxError as error:
         raise ExpressionError(f"syntax error in {_shown(text)}: {error.msg}") from None
+
+
+def _refuse_look_alike(text: str, token: str) -> None:
+    """Refuse a character outside ASCII in a name, number or operator: Python's parser reads
+    names NFKC-normalised, so a full-width ``ｐlayer_total`` would evaluate as ``player_total``
+    while the condition shown reads otherwise (text inside a string literal is left as it is).
+
+    >>> Expression.parse("ｐlayer_total == 5")
+    Traceback (most recent call last):
+    ...
+    exact.errors.ExpressionError: non-ASCII character 'ｐ' (U+FF50) in 'ｐlayer_total == 5': \
+names, numbers and operators are ASCII (Python would read some as others)
+    """
+    character = next(c for c in token if not c.isascii())
+    raise ExpressionError(f"non-ASCII character {shown(character)} (U+{ord(character):04X}) in "
+                          f"{_shown(text)}: names, numbers and operators are ASCII (Python "
+                          "would read some as others)")
 
 
 def _measure(tree: ast.AST, limit: int) -> None:

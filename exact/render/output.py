@@ -119,8 +119,23 @@ def _spreadsheet_text(value: object) -> str:
     return f'="{value}"'
 
 
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_text(value: str) -> str:
+    """A text cell (a bet id, paytable or event name from a user file) that a spreadsheet
+    shows as written: one starting like a formula gets a leading ``'`` (OWASP's advice against
+    CSV injection), since Excel would run ``=HYPERLINK(...)`` opened from a CSV file.
+
+    >>> print(csv_text("=HYPERLINK('http://x')"), csv_text("Banker 6"), sep=" | ")
+    '=HYPERLINK('http://x') | Banker 6
+    """
+    return "'" + value if value.startswith(_FORMULA_STARTS) else value
+
+
 def to_csv(analysis: GameAnalysis) -> str:
-    """One row per event of every bet and paytable; exact columns are spreadsheet text."""
+    """One row per event of every bet and paytable; exact columns are spreadsheet text, text
+    columns are :func:`csv_text` (numbers are written as they are)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["game", "shoe_cards", "counting_unit", "bet", "paytable", "event", "pays",
@@ -130,8 +145,9 @@ def to_csv(analysis: GameAnalysis) -> str:
     for bet in analysis.bets.values():
         for table in bet.tables.values():
             for o in table.outcomes:
-                writer.writerow([analysis.game.id, analysis.shoe.size, unit, table.bet_id,
-                                 table.paytable, o.event, _spreadsheet_text(format_pays(o.pays)),
+                writer.writerow([csv_text(analysis.game.id), analysis.shoe.size, csv_text(unit),
+                                 csv_text(table.bet_id), csv_text(table.paytable),
+                                 csv_text(o.event), _spreadsheet_text(format_pays(o.pays)),
                                  _spreadsheet_text(o.combinations), _spreadsheet_text(table.total),
                                  _spreadsheet_text(o.probability), f"{float(o.probability):.12g}",
                                  _spreadsheet_text(o.expected_return),

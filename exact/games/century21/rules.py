@@ -130,11 +130,18 @@ class Rules:
                                 "(README: Input limits)")
         if self.decks == 0 and self.jokers == 0:
             raise RuleError("rules decks, jokers: the shoe would be empty")
-        values = tuple(sorted(set(self.joker_values)))
+        given = tuple(self.joker_values)
+        if len(given) > len(TOTALS):
+            # each total once: a list of 200,000 repeats was once read and kept in full
+            raise RuleError(f"rule joker_values: {len(given):,} values, at most {len(TOTALS)} "
+                            "(each total 0-9 at most once)")
+        values = tuple(sorted(set(given)))
         if not values or any(not isinstance(v, int) or isinstance(v, bool) or v not in TOTALS
                              for v in values):
             raise RuleError(f"rule joker_values: a non-empty list of totals 0-9, got "
-                            f"{shown(list(self.joker_values))}")
+                            f"{shown(list(given))}")
+        if len(values) != len(given):
+            raise RuleError(f"rule joker_values: each total at most once, got {shown(list(given))}")
         object.__setattr__(self, "joker_values", values)
         for name in ("natural_pays", "win_pays"):
             object.__setattr__(self, name, _positive(name, getattr(self, name)))
