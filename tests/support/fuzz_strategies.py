@@ -370,7 +370,7 @@ def bet_file(draw, features: tuple[str, ...], ids: tuple[str, ...] = ("mine", "o
             bet_id = draw(st.sampled_from(("ｍine", "mine\u0301", "mi\u200bne", "MINE", "mine ",
                                            "\u202emine", "mïne", "🎲", "m\x00ine", ids[0])))
         bet: dict = {"id": bet_id,
-                     "name": draw(st.sampled_from(("Mine", "", "é" * 300)) if draw(
+                     "name": draw(st.sampled_from(("Mine", "", "é" * 200)) if draw(
                          uniform()) >= hostile_weight else st.sampled_from(
                              ("\u202eevil", "x" * 500, "\x00", "\U0010ffff", "a\u0000b"))),
                      "event": events}
