@@ -11,9 +11,9 @@ from exact.analysis.bet_analysis import analyze, game_bets
 from exact.analysis.frames import FramesError
 from exact.core.cards import Shoe
 
-from tests.support.optional import require_module
+from tests.support.optional import required_when_run
 
-require_module("pandas")
+_pandas = required_when_run("pandas")
 
 
 @pytest.fixture(scope="module")

@@ -12,12 +12,11 @@ from exact.analysis.bet_analysis import analyze, game_bets
 from exact.analysis.designer import EdgeModel
 from exact.core.cards import Shoe
 from exact.errors import InputError
+from exact.lab.widgets import PaytableDesigner, WidgetsError
 
-from tests.support.optional import require_module
+from tests.support.optional import required_when_run
 
-require_module("ipywidgets")
-
-from exact.lab.widgets import PaytableDesigner, WidgetsError  # noqa: E402
+_ipywidgets = required_when_run("ipywidgets")
 
 
 @pytest.fixture(scope="module")

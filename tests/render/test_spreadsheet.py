@@ -19,11 +19,10 @@ from exact.render.spreadsheet import (
     sheet_names,
 )
 
-from tests.support.optional import require_module
+from tests.support.optional import require_module, required_when_run
 from tests.support.published import CENTURY21
 
-openpyxl = require_module("openpyxl")
-require_module("xlsxwriter")
+_sheets = required_when_run("openpyxl", "xlsxwriter")
 
 
 @pytest.fixture(scope="module")
@@ -35,6 +34,7 @@ def written(punto_banco, tmp_path_factory):
 
 
 def _books(path):
+    openpyxl = require_module("openpyxl")
     return (openpyxl.load_workbook(path), openpyxl.load_workbook(path, data_only=True))
 
 
