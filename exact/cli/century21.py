@@ -25,12 +25,11 @@ from exact.analysis.century21_batch import (
     next_hand,
 )
 from exact.analysis.removal import parse_tags
-from exact.cli.shoe_options import full_shoe, options_shoe, removed
+from exact.cli.shoe_options import full_shoe, options_shoe, removed, rules_for
 from exact.core.cards import Card
 from exact.core.parsing import parse_number
 from exact.errors import ExactError
 from exact.games.century21.game import Century21
-from exact.games.century21.rules import Rules
 from exact.render.century21 import report as heads_up_report
 from exact.render.output import json_text
 from exact.render.removal import eor_report, eor_text
@@ -38,7 +37,7 @@ from exact.render.removal import eor_report, eor_text
 
 def analyze_command(game: Century21, args: argparse.Namespace) -> str:
     """``exact analyze century21 [--strategy ...] [--bet-size 10] [--collection 1] ...``."""
-    rules = Rules.load(args.rules) if getattr(args, "rules", None) else game.rules
+    rules = rules_for(game, args)
     # the same shoe as eor/edge century21: the rules' jokers stay unless --jokers/--shoe
     shoe = options_shoe(args, rules.decks, rules.jokers)
     # --bet AMOUNT is the old spelling of --bet-size here (--bet is a bet id elsewhere)
@@ -104,7 +103,7 @@ def eor_command(game: Century21, args: argparse.Namespace) -> str:
     """``exact eor century21 [--decks N|--shoe ...] [--strategy ...] [--json]``."""
     if args.bet or args.bets:
         raise ExactError("century21 has one bet, the player's: --bet/--bets do not apply")
-    rules = Rules.load(args.rules) if args.rules else game.rules
+    rules = rules_for(game, args)
     full = full_shoe(args, rules.decks, rules.jokers)
     shoe = removed(args, full)
     evaluator = evaluator_for(rules, args.strategy or "house", args.information or "total")
@@ -130,7 +129,7 @@ def edge_command(game: Century21, args: argparse.Namespace, seen: Sequence[Card]
     if args.known:
         raise ExactError("century21: --known is not supported (the joker and option hands "
                          "are searched over whole hands, not card positions)")
-    rules = Rules.load(args.rules) if args.rules else game.rules
+    rules = rules_for(game, args)
     shoe = full_shoe(args, rules.decks, rules.jokers).remove(seen)
     report = {"cards_seen": len(seen), **next_hand(rules, shoe, args.information or "total")}
     if args.json:

@@ -39,6 +39,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from exact.cli.shoe_options import rules_for
 from exact.core.parsing import check_keys, load_toml, read_user_file, shown, shown_path
 from exact.games.century21.rules import Rules
 from exact.games.century21.table import CircleWager, TableHand, settle_table
@@ -53,7 +54,7 @@ WAGER_KEYS = {"seat", "circle", "amount", "player", "choice", "free_collection"}
 
 
 def settle_command(game: Any, args: argparse.Namespace) -> str:
-    rules = Rules.load(args.rules) if args.rules else game.rules
+    rules = rules_for(game, args)
     if args.cards or args.paytable:
         raise SettlementError("settle century21: give the hands with --dealer and --seat (or "
                               "--table FILE), not --cards/--paytable")

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import argparse
 
+from exact.cli.shoe_options import rules_for
 from exact.games.chemin_de_fer import (
     CheminDeFer,
-    Rules,
     StrategyError,
     analyze,
     parse_commission,
@@ -20,7 +20,7 @@ from exact.games.chemin_de_fer import (
 def analyze_command(game: CheminDeFer, args: argparse.Namespace) -> str:
     """``exact analyze chemin-de-fer [--information ...] [--strategy ...] [--commission 5%]
     [--decks N | --with-replacement] [--rules FILE]``."""
-    rules = Rules.load(args.rules) if getattr(args, "rules", None) else game.rules
+    rules = rules_for(game, args)
     commission = getattr(args, "commission", None)
     if commission is not None:
         rules = rules.with_commission(parse_commission(commission))

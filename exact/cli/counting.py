@@ -153,6 +153,8 @@ def _simulate(args: argparse.Namespace) -> str:
                               bet_ids=tuple(args.bet or ()), shoe=rules,
                               options=_game_options(args))
     play = shoe_play(config)
+    if args.rules is not None:  # the play read the file's text once: the assumptions follow it
+        args.resolved_rules = getattr(play, "rules", None)
     if not play.names:
         raise ExactError(f"{game.id} has no bets that this command evaluates (README: "
                          "'Counting, effects of removal and simulation')")

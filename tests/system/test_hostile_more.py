@@ -490,3 +490,32 @@ def test_text_inside_a_string_literal_may_be_any_character() -> None:
     bet = load_bets("m.toml", list(get_game("punto-banco").features),
                     text=_bet("winner == 'ｐlayer'"))[0]
     assert bet.features == frozenset({"winner"})
+
+
+@pytest.mark.parametrize("argv", [
+    ["analyze", "chemin-de-fer", "--with-replacement"],
+    ["analyze", "century21", "--decks", "1"],
+    ["simulate", "century21", "--shoes", "1", "--seed", "1", "--decks", "1"],
+], ids=["analyze-chemin-de-fer", "analyze-century21", "simulate-century21"])
+def test_a_rule_file_is_read_once(argv, tmp_path: Path, monkeypatch, capsys) -> None:
+    """A rule file is read once a run: the assumptions printed with the result were written
+    from a second read, and a pipe (`--rules <(cat rules.toml)`) gave nothing the second time
+    (chemin de fer: an error after the work; 21st Century: the default rules' assumptions)."""
+    from exact.model import game as game_module
+
+    game_id = argv[1].replace("-", "_")
+    rules = tmp_path / "rules.toml"
+    rules.write_bytes((DATA / game_id / "rules.toml").read_bytes())
+    reads: list[str] = []
+    real = game_module.read_user_file
+
+    def counted(path, *rest, **options):
+        reads.append(str(path))
+        return real(path, *rest, **options)
+
+    monkeypatch.setattr(game_module, "read_user_file", counted)
+    monkeypatch.setattr(parsing, "read_user_file", counted)
+    import exact.cli.counting as counting
+    monkeypatch.setattr(counting, "read_user_file", counted)
+    assert main([*argv, "--rules", str(rules)]) == 0, capsys.readouterr().err
+    assert reads.count(str(rules)) == 1
