@@ -283,12 +283,12 @@ def _games(args: argparse.Namespace) -> str:
 
 # The commands defined in this module: when one of them runs, the modules of the others
 # (simulation, removal, settlement...) are not imported (a fresh `analyze` costs its imports).
-OWN_COMMANDS = frozenset({"analyze", "design", "list-bets", "features", "games"})
+APP_COMMANDS = frozenset({"analyze", "design", "list-bets", "features", "games"})
 
 
 def build_parser(command: str | None = None) -> _Parser:
     """The parser of every command; given the ``command`` about to run, one of
-    :data:`OWN_COMMANDS`, the other modules' commands are left out (nothing else differs)."""
+    :data:`APP_COMMANDS`, the other modules' commands are left out (nothing else differs)."""
     parser = _Parser(prog="exact", description="Exact combinatorial analysis of baccarat games.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -382,7 +382,7 @@ def build_parser(command: str | None = None) -> _Parser:
     game_command("list-bets", "the bets and paytables that ship (and those of --bets)",
                  _list_bets)
     game_command("features", "the round features bet conditions may use", _features)
-    if command not in OWN_COMMANDS:  # imported here: a fresh `analyze` skips their imports
+    if command not in APP_COMMANDS:  # imported here: a fresh `analyze` skips their imports
         from exact.cli.counting import add_commands  # eor, simulate, edge
 
         add_commands(game_command)

@@ -481,7 +481,7 @@ def check_keys(table: Mapping[Any, object], known: Iterable[str], where: str,
 # Characters a name from a user file must not hold: they reach the terminal in every table
 # printed (an escape sequence can clear the screen, retitle the window or write the clipboard,
 # U+202E reverses the text after it), so they are refused where the file is read.
-_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
                            "\u2066\u2067\u2068\u2069")
 _TOML_KINDS = {bool: "true/false", int: "a number", Decimal: "a number", list: "an array",
                dict: "a table"}
@@ -528,7 +528,7 @@ characters): at most 200 characters
     for character in value:
         if lines and character in "\n\t":
             continue
-        if (character in _BIDI_CONTROLS
+        if (character in BIDI_CONTROLS
                 or unicodedata.category(character) in ("Cc", "Zl", "Zp", "Cs")):
             raise error(f"{where} {shown(value)}: holds the control character "
                         f"U+{ord(character):04X} (names are plain text)")

@@ -133,11 +133,13 @@ def extension(game: Game, kind: str) -> Any:
         return None
     module, _, attribute = declared[kind].partition(":")
     try:
-        return getattr(import_module(module), attribute)
+        loaded = import_module(module)
     except ModuleNotFoundError as error:  # the module named, not one it imports, is missing
         if error.name is None or not (module + ".").startswith(error.name + "."):
             raise
         problem = f"no module {module}"
-    except AttributeError:
+    else:  # (an AttributeError raised while the module is imported is its own bug: not here)
+        if hasattr(loaded, attribute):
+            return getattr(loaded, attribute)
         problem = f"{module} has no {shown(attribute)}"
     raise CapabilityError(f"{game.id} declares its {kind} as {shown(declared[kind])}: {problem}")

@@ -59,7 +59,7 @@ from fractions import Fraction
 from functools import reduce
 from typing import TYPE_CHECKING, Any
 
-from exact.core.parsing import shown
+from exact.core.parsing import BIDI_CONTROLS, shown
 from exact.errors import EvaluationError as EvaluationError
 from exact.errors import ExpressionError as ExpressionError
 
@@ -335,8 +335,8 @@ def _scan(text: str, limits: Limits) -> None:
     depth = operators = 0
     try:
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            if token.type != tokenize.STRING and not token.string.isascii():
-                _refuse_look_alike(text, token.string)
+            if not token.string.isascii():
+                _refuse_look_alike(text, token)
             if token.type == tokenize.OP:
                 if token.string in _OPENING:
                     depth += 1
@@ -361,10 +361,20 @@ def _scan(text: str, limits: Limits) -> None:
         raise ExpressionError(f"syntax error in {_shown(text)}: {error.msg}") from None
 
 
-def _refuse_look_alike(text: str, token: str) -> None:
+def _refuse_look_alike(text: str, token: tokenize.TokenInfo) -> None:
     """Refuse a character outside ASCII in a name, number or operator: Python's parser reads
     names NFKC-normalised, so a full-width ``ｐlayer_total`` would evaluate as ``player_total``
-    while the condition shown reads otherwise (text inside a string literal is left as it is).
+    while the condition shown reads otherwise. Text inside a string literal or a comment is
+    left as it is, but for a bidirectional control (U+202E...), which reorders how the rest of
+    the condition reads on screen.
+
+    >>> Expression.parse("winner == 'tie'  # égalité").text
+    "winner == 'tie'  # égalité"
+    >>> Expression.parse("winner == 'tie'  # \u202e")
+    Traceback (most recent call last):
+    ...
+    exact.errors.ExpressionError: bidirectional control U+202E in "winner == 'tie'  # \u202e": \
+it reorders how the condition reads
 
     >>> Expression.parse("ｐlayer_total == 5")
     Traceback (most recent call last):
@@ -372,7 +382,13 @@ def _refuse_look_alike(text: str, token: str) -> None:
     exact.errors.ExpressionError: non-ASCII character 'ｐ' (U+FF50) in 'ｐlayer_total == 5': \
 names, numbers and operators are ASCII (Python would read some as others)
     """
-    character = next(c for c in token if not c.isascii())
+    if token.type in (tokenize.STRING, tokenize.COMMENT):
+        control = next((c for c in token.string if c in BIDI_CONTROLS), None)
+        if control is None:
+            return
+        raise ExpressionError(f"bidirectional control U+{ord(control):04X} in {_shown(text)}: "
+                              "it reorders how the condition reads")
+    character = next(c for c in token.string if not c.isascii())
     raise ExpressionError(f"non-ASCII character {shown(character)} (U+{ord(character):04X}) in "
                           f"{_shown(text)}: names, numbers and operators are ASCII (Python "
                           "would read some as others)")

@@ -473,7 +473,6 @@ def test_csv_text_cells_cannot_run_as_formulas_and_numbers_are_unchanged() -> No
     ("ｐlayer_total == 5", "'ｐ' (U+FF50)"),      # NFKC: Python would read player_total
     ("player_total == ５", "'５' (U+FF15)"),
     ("player_total ≤ 5", "'≤' (U+2264)"),
-    ("player_total == 5  # ｐ", "'ｐ' (U+FF50)"),
 ])
 def test_a_condition_with_a_look_alike_character_is_refused(condition, character) -> None:
     """Python's parser reads names NFKC-normalised: a full-width ``ｐlayer_total`` was
@@ -486,10 +485,18 @@ def test_a_condition_with_a_look_alike_character_is_refused(condition, character
     assert "\n" not in message
 
 
-def test_text_inside_a_string_literal_may_be_any_character() -> None:
-    bet = load_bets("m.toml", list(get_game("punto-banco").features),
-                    text=_bet("winner == 'ｐlayer'"))[0]
+@pytest.mark.parametrize("condition", ["winner == 'ｐlayer'", "winner == 'tie'  # égalité"])
+def test_text_inside_a_string_literal_or_a_comment_may_be_any_character(condition) -> None:
+    bet = load_bets("m.toml", list(get_game("punto-banco").features), text=_bet(condition))[0]
     assert bet.features == frozenset({"winner"})
+
+
+@pytest.mark.parametrize("condition", ["winner == 'tie'  # \u202e", "winner == '\u202etie'"])
+def test_a_bidirectional_control_is_refused_even_in_a_comment_or_a_literal(condition) -> None:
+    """U+202E reorders the rest of the line on screen (Trojan Source): what is shown would not
+    be what runs."""
+    with pytest.raises(BetFileError, match=r"bidirectional control U\+202E"):
+        load_bets("m.toml", list(get_game("punto-banco").features), text=_bet(condition))
 
 
 @pytest.mark.parametrize("argv", [
