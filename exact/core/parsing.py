@@ -435,7 +435,7 @@ def source_date_epoch(error: type[ExactError]) -> int | None:
     if not text:
         return None
     digits = text.strip(_SPACES)
-    if not (digits.isascii() and digits.isdigit() and len(digits) <= 12
+    if not (digits.isascii() and digits.isdigit() and len(digits.lstrip("0")) <= 12
             and int(digits) <= LAST_EPOCH):
         raise error(f"SOURCE_DATE_EPOCH {shown(text)}: must be a Unix time, 0 to "
                     f"{LAST_EPOCH:,} (ASCII digits)")

@@ -230,7 +230,10 @@ def load_bets(source: Path | str, features: Iterable[str] | Mapping[str, Feature
     types their values declare (``winner + 1`` is refused when loaded)."""
     expect(source, (str, PurePath), "load_bets: source must be a file name")
     expect(text, (str, type(None)), "load_bets: text must be the file's text")
-    expect(features, Iterable, "load_bets: features must be a game's features or their names")
+    what = "load_bets: features must be a game's features or their names"
+    expect(features, Iterable, what)
+    if isinstance(features, str):  # iterable, but as its single characters
+        raise WrongTypeError(wrong_type(what, features))
     label = shown_path(source)
     raw = text if text is not None else read_user_file(source, "bet file", BetFileError)
     try:

@@ -199,6 +199,7 @@ def test_a_scheduler_with_no_worker_is_refused(monkeypatch) -> None:
     (lambda game, shoe: load_bets(None, game.features), "load_bets: source must be"),
     (lambda game, shoe: load_bets("x", game.features, text=b"x"), "load_bets: text must be"),
     (lambda game, shoe: load_bets("x", None, text=""), "load_bets: features must be"),
+    (lambda game, shoe: load_bets("x", "winner", text=""), "load_bets: features must be"),
     (lambda game, shoe: game_bets(None), "game_bets: game must be a game"),
     (lambda game, shoe: effects_of_removal(game, None, []), "effects_of_removal: shoe must"),
     (lambda game, shoe: effects_of_removal(game, shoe, None), "effects_of_removal: bets must"),
@@ -207,9 +208,8 @@ def test_a_scheduler_with_no_worker_is_refused(monkeypatch) -> None:
 ], ids=["shoe-None", "shoe-str", "game-None", "game-id", "bets-int", "bets-str", "bets-ids",
         "engine-None", "remove-int", "remove-None", "remove-bytes", "remove-[int]", "count-None",
         "bets-[None]", "get_game-list", "Shoe.parse", "Shoe.from_counts", "Shoe",
-        "load_bets-source",
-        "load_bets-text", "load_bets-features", "game_bets", "eor-shoe", "eor-bets", "eor-ids",
-        "simulate"])
+        "load_bets-source", "load_bets-text", "load_bets-features", "load_bets-feature-str",
+        "game_bets", "eor-shoe", "eor-bets", "eor-ids", "simulate"])
 def test_the_api_given_wrong_types_raises_a_typed_error(call, names) -> None:
     """Each was an AttributeError or TypeError from deep inside (analyze(None, shoe) even said
     None was "a strategy game"): now an ExactError (a TypeError too) naming the argument."""
