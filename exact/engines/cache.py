@@ -178,8 +178,9 @@ def load(kind: str, key: str, decode: Callable[[Fields, Arrays], Value]
         return (decode(fields, arrays),)
     except (FileNotFoundError, NotADirectoryError):
         return None  # not built yet
-    except OSError as error:
-        _warn(path, f"unreadable: {error.strerror or error}")
+    except OSError as error:  # the entry may be whole: the place is what fails (a name too
+        # long for the system, a directory we may not read), so not called corrupt
+        _warn(path, str(error.strerror or error), state="could not be read")
     except (CorruptEntry, ValueError, TypeError, IndexError, KeyError, RecursionError,
             MemoryError) as error:
         reason = str(error) if isinstance(error, CorruptEntry) else \
@@ -377,7 +378,7 @@ def _array(blob: memoryview, as_decimal: bool) -> np.ndarray:
     return np.require(array, requirements=["A", "W"])  # aligned, writable: like a fresh array
 
 
-def _warn(path: Path, reason: str) -> None:
+def _warn(path: Path, reason: str, state: str = "was corrupt") -> None:
     """A :class:`~exact.errors.CacheWarning` of one line, once per entry and process (the
     command line prints it when the run succeeds, as it prints every warning of a run)."""
     if str(path) in _WARNED:
@@ -385,7 +386,7 @@ def _warn(path: Path, reason: str) -> None:
     _WARNED.add(str(path))
     # the path cut as every file name is (a 5,000-character EXACT_CACHE_DIR made three
     # 500-character lines); the reason cut as it comes from the system or the checks
-    message = f"cache entry {shown_path(path)} was corrupt ({reason[:150]}); rebuilt"
+    message = f"cache entry {shown_path(path)} {state} ({reason[:150]}); rebuilt"
     warnings.warn(one_line(message), CacheWarning, stacklevel=3)
 
 
