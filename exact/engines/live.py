@@ -60,9 +60,8 @@ from exact.engines.compiled import INT64_LIMIT
 from exact.engines.plan import plan
 from exact.errors import KnownCardError as KnownCardError
 from exact.errors import ShoeError
-from exact.model.bets import Bet, settle_records
+from exact.model.bets import Bet, settle_records, values_only
 from exact.model.contracts import CapabilityError, DealtPositions
-from exact.model.features import ORDER
 from exact.model.game import Game
 
 
@@ -248,7 +247,7 @@ def _forced(game: Game[RecordT], shoe: Shoe, bets: Sequence[Bet],
             walked.update(_forced_on_groups(game, planned, rest, group, known))
             for bet in group:
                 if bet.id not in walked:
-                    shared = _on_values(game, bet)
+                    shared = values_only(game, bet)
                     walks.setdefault(planned.round_cards if shared else planned, []).append(bet)
         for left in walks.values():
             walked.update(_forced_on_deal(game, rest, left, known))
@@ -300,11 +299,6 @@ def _forced(game: Game[RecordT], shoe: Shoe, bets: Sequence[Bet],
         if sum(outcome.counts) != total:
             raise AssertionError(f"{bet_id}: forced-position counts do not sum to {total}")
     return result
-
-
-def _on_values(game: Game[Any], bet: Bet) -> bool:
-    """Whether ``bet`` reads the cards' point values only, by position or not."""
-    return all(attribute in ("value", ORDER) for _, attribute in game.needs(bet.features).pairs)
 
 
 # A bet's event grid reads a feature of both hands once per pair of hands as it sees them

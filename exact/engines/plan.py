@@ -39,7 +39,7 @@ from typing import Any, Literal, Protocol
 
 from exact.core.enumerator import Deal, Draw, Record, RecordT, fixed_stages
 from exact.errors import EngineError as EngineError
-from exact.model.bets import Bet, value_only
+from exact.model.bets import Bet, value_only, values_only
 from exact.model.contracts import CardPositions, DealtPositions
 from exact.model.features import ORDER, Needs
 from exact.model.game import Game
@@ -82,7 +82,7 @@ class Demand:
     def values_by_position(self) -> bool:
         """Whether the bet reads card values alone, some of them by position (a hand's first
         card's value): the compiled walk keeps the value classes and their order only."""
-        return all(attribute in ("value", ORDER) for _, attribute in self.needs.pairs)
+        return values_only(self.game, self.bet)
 
     @cached_property
     def stages(self) -> tuple[tuple[str, Draw], ...] | None:

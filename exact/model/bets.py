@@ -55,7 +55,7 @@ from exact.model.expressions import (
     Expression,
     ExpressionError,
 )
-from exact.model.features import Feature
+from exact.model.features import ORDER, Feature
 from exact.model.game import Game
 
 if TYPE_CHECKING:
@@ -230,10 +230,9 @@ def load_bets(source: Path | str, features: Iterable[str] | Mapping[str, Feature
     types their values declare (``winner + 1`` is refused when loaded)."""
     expect(source, (str, PurePath), "load_bets: source must be a file name")
     expect(text, (str, type(None)), "load_bets: text must be the file's text")
-    what = "load_bets: features must be a game's features or their names"
-    expect(features, Iterable, what)
-    if isinstance(features, str):  # iterable, but as its single characters
-        raise WrongTypeError(wrong_type(what, features))
+    if isinstance(features, str) or not isinstance(features, Iterable):  # a str: characters
+        raise WrongTypeError(wrong_type("load_bets: features must be a game's features or "
+                                        "their names", features))
     label = shown_path(source)
     raw = text if text is not None else read_user_file(source, "bet file", BetFileError)
     try:
@@ -409,6 +408,24 @@ def value_only(game: Game[Any], bet: Bet) -> bool:
     (True, False)
     """
     return all(attribute == "value" for _, attribute in game.needs(bet.features).pairs)
+
+
+def values_only(game: Game[Any], bet: Bet) -> bool:
+    """Whether ``bet`` reads the cards' point values only, some of them maybe by position (a
+    hand's first card's value): the deals of values, their pairs ordered where read so.
+
+    >>> from exact.games import get_game
+    >>> game = get_game("punto-banco")
+    >>> first_nine = load_bets("x.toml", game.features, text='''[[bet]]
+    ... id = "x"
+    ... [[bet.event]]
+    ... name = "Yes"
+    ... when = "player_card1_value == 9"
+    ... pays = 8''')[0]
+    >>> value_only(game, first_nine), values_only(game, first_nine)
+    (False, True)
+    """
+    return all(attribute in ("value", ORDER) for _, attribute in game.needs(bet.features).pairs)
 
 
 def settle_records(game: Game[RecordT], bets: Sequence[Bet], records: Sequence[RecordT]

@@ -336,7 +336,7 @@ def _scan(text: str, limits: Limits) -> None:
     try:
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
             if not token.string.isascii():
-                _refuse_look_alike(text, token)
+                _check_non_ascii(text, token)
             if token.type == tokenize.OP:
                 if token.string in _OPENING:
                     depth += 1
@@ -361,7 +361,7 @@ def _scan(text: str, limits: Limits) -> None:
         raise ExpressionError(f"syntax error in {_shown(text)}: {error.msg}") from None
 
 
-def _refuse_look_alike(text: str, token: tokenize.TokenInfo) -> None:
+def _check_non_ascii(text: str, token: tokenize.TokenInfo) -> None:
     """Refuse a character outside ASCII in a name, number or operator: Python's parser reads
     names NFKC-normalised, so a full-width ``ｐlayer_total`` would evaluate as ``player_total``
     while the condition shown reads otherwise. Text inside a string literal or a comment is
@@ -370,10 +370,10 @@ def _refuse_look_alike(text: str, token: tokenize.TokenInfo) -> None:
 
     >>> Expression.parse("winner == 'tie'  # égalité").text
     "winner == 'tie'  # égalité"
-    >>> Expression.parse("winner == 'tie'  # \u202e")
+    >>> Expression.parse("winner == 'tie'  # \\u202e")
     Traceback (most recent call last):
     ...
-    exact.errors.ExpressionError: bidirectional control U+202E in "winner == 'tie'  # \u202e": \
+    exact.errors.ExpressionError: bidirectional control U+202E in "winner == 'tie'  # \\u202e": \
 it reorders how the condition reads
 
     >>> Expression.parse("ｐlayer_total == 5")

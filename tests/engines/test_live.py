@@ -28,6 +28,7 @@ from exact.engines import live, staged
 from exact.engines.live import next_round
 from exact.errors import KnownCardError, ShoeError
 from exact.games import get_game
+from exact.model.bets import values_only
 from exact.reference.nine_and_nines import NINE_EVENTS, NINES_EVENTS, nine_tier, nines_tier
 from exact.reference.punto_banco import FEATURES, play
 
@@ -211,7 +212,7 @@ def test_the_bets_on_values_share_one_walk(monkeypatch):
     """The value-level bets (the shipped ones and a file's, their pairs ordered or not: several
     deals) are walked once, on the deal serving them all, and count as each walked alone on
     its own deal."""
-    bets = [b for b in BETS["punto-banco"] if live._on_values(PUNTO, b)]
+    bets = [b for b in BETS["punto-banco"] if values_only(PUNTO, b)]
     assert len({PUNTO.deal(PUNTO.needs(b.features)) for b in bets}) >= 5
     shoe, known = Shoe.standard(1), {1: Card.parse("9H"), 3: Card.parse("KD")}
     original = live._forced_on_deal
