@@ -191,13 +191,23 @@ def add_for_command(args: Any, text: str) -> str:
 
     game: object = get_game(args.game)
     # the rules the command ran under (a rule file or a table file may choose another reading)
-    rules = getattr(args, "resolved_rules", None)
-    rules_file = getattr(args, "rules", None)
-    if rules is None and rules_file and isinstance(game, HasRules):  # read as the game reads it
-        rules = type(game.rules).load(rules_file)
-    if rules is not None:
-        game = _Named(args.game, rules)
+    if isinstance(game, HasRules) and (getattr(args, "resolved_rules", None) is not None
+                                       or getattr(args, "rules", None)):
+        game = _Named(args.game, rules_for(game, args))
     return add_to_output(game, text, bool(getattr(args, "json", False)))
+
+
+def rules_for(game: Any, args: Any) -> Any:
+    """The rules a command runs under: ``game``'s, or its ``--rules FILE`` read once and kept
+    on ``args`` as ``resolved_rules``, which the assumptions printed with the result follow
+    (read again there, a pipe such as ``<(command)`` gave nothing: an error after the work, or
+    the default rules' assumptions printed for a user's rule file)."""
+    found = getattr(args, "resolved_rules", None)
+    if found is None:
+        path = getattr(args, "rules", None)
+        found = type(game.rules).load(path) if path else game.rules
+        args.resolved_rules = found
+    return found
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 
+from exact.analysis.assumptions import rules_for
 from exact.analysis.century21_batch import (
     CLASS_DESCRIPTION,
     CLASS_KEYS,
@@ -25,7 +26,7 @@ from exact.analysis.century21_batch import (
     next_hand,
 )
 from exact.analysis.removal import parse_tags
-from exact.cli.shoe_options import full_shoe, options_shoe, removed, rules_for
+from exact.cli.shoe_options import full_shoe, options_shoe, removed
 from exact.core.cards import Card
 from exact.core.parsing import parse_number
 from exact.errors import ExactError

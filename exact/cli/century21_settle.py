@@ -39,7 +39,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from exact.cli.shoe_options import rules_for
+from exact.analysis.assumptions import rules_for
 from exact.core.parsing import check_keys, load_toml, read_user_file, shown, shown_path
 from exact.games.century21.rules import Rules
 from exact.games.century21.table import CircleWager, TableHand, settle_table

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from exact.cli.shoe_options import rules_for
+from exact.analysis.assumptions import rules_for
 from exact.games.chemin_de_fer import (
     CheminDeFer,
     StrategyError,

@@ -22,23 +22,9 @@ exact.errors.ShoeError: --shoe is empty: give a composition such as ..., or leav
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from exact.core.cards import Shoe, standard_shoe
 from exact.errors import ShoeError
-
-
-def rules_for(game: Any, args: argparse.Namespace) -> Any:
-    """The rules a command runs under: ``game``'s, or its ``--rules FILE`` read once and kept
-    on ``args`` as ``resolved_rules``, which the assumptions printed with the result follow
-    (read again there, a pipe such as ``<(command)`` gave nothing: an error after the work, or
-    the default rules' assumptions printed for a user's rule file)."""
-    found = getattr(args, "resolved_rules", None)
-    if found is None:
-        path = getattr(args, "rules", None)
-        found = type(game.rules).load(path) if path else game.rules
-        args.resolved_rules = found
-    return found
 
 
 def _given(args: argparse.Namespace, option: str, example: str) -> str | None:
