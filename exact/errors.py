@@ -66,6 +66,13 @@ class OutputError(ExactError, OSError):
     (:mod:`exact.core.files`)."""
 
 
+class Terminated(BaseException):
+    """The run was told to stop (SIGTERM): raised by the command line's handler
+    (:mod:`exact.cli.app`) so that every ``finally`` on the way runs (a file being written
+    removes its temporary file); like KeyboardInterrupt, not an error of the input, so no
+    ``except Exception`` stops it."""
+
+
 class CorruptEntry(ExactError, ValueError):
     """A cache entry that must not be used; the message says why (for the warning). Caught by
     :mod:`exact.engines.cache`, which then recomputes: it never reaches a user."""

@@ -9,6 +9,8 @@ files are written whole or not at all.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
 import warnings
 from collections.abc import Callable, Sequence
@@ -18,9 +20,17 @@ from typing import Any
 from exact.analysis.bet_analysis import ENGINES, analyze, game_bets
 from exact.cli.shoe_options import options_shoe
 from exact.core.cards import Shoe
-from exact.core.files import OUTPUT_HELP, output_name, write_file
+from exact.core.files import (
+    INPUT_FILE,
+    OUTPUT_HELP,
+    InputFile,
+    output_name,
+    refuse_clashes,
+    write_file,
+    write_standard_output,
+)
 from exact.core.parsing import OneLineParser, number_option, shown, shown_all
-from exact.errors import ExactError, UsageError, one_line
+from exact.errors import ExactError, Terminated, UsageError, one_line
 from exact.games import REGISTRY, extension, game_ids, get_game
 from exact.model.bets import Bet, format_pays
 from exact.model.contracts import BetGame, OwnOptions
@@ -295,7 +305,7 @@ def build_parser(command: str | None = None) -> _Parser:
     def game_command(name: str, help_text: str, run: Callable[[argparse.Namespace], str]):
         sub = parser.add_command(commands, name, help=help_text, description=help_text)
         sub.add_argument("game", help=f"game id: {', '.join(sorted(REGISTRY))}")
-        sub.add_argument("--bets", action="append", metavar="FILE",
+        sub.add_argument("--bets", action="append", metavar="FILE", type=INPUT_FILE,
                          help="extra bet file (TOML); may be repeated")
         sub.set_defaults(run=run)
         return sub
@@ -317,7 +327,7 @@ def build_parser(command: str | None = None) -> _Parser:
                                 help="analyse every bet (the default; overrides --group)")
     analyze_parser.add_argument("--paytable", action="append", metavar="BET=NAME",
                                 help="pay BET by its alternative paytable NAME")
-    analyze_parser.add_argument("--table", action="append", metavar="FILE",
+    analyze_parser.add_argument("--table", action="append", metavar="FILE", type=INPUT_FILE,
                                 help="your own paytable (bet file): its bets replace those of "
                                      "the same id, after validation; may be repeated")
     analyze_parser.add_argument("--engine", choices=ENGINES, default="auto",
@@ -349,8 +359,8 @@ def build_parser(command: str | None = None) -> _Parser:
                           "0 to 1/10 (e.g. 5%%; default: the rule file's, 0)")
     heads_up.add_argument("--players", type=number_option("players", "--players"),
                           help="players at the table for the Player/Dealer's economics")
-    heads_up.add_argument("--rules", metavar="FILE", help="rule file (TOML) instead of the "
-                          "game's default rules")
+    heads_up.add_argument("--rules", metavar="FILE", type=INPUT_FILE, help="rule file (TOML) "
+                          "instead of the game's default rules")
     heads_up.add_argument("--dealer-wager", metavar="AMOUNT", help="the Player/Dealer's wager "
                           "for the economics (default: it covers every seat)")
     design_parser = game_command(
@@ -373,7 +383,7 @@ def build_parser(command: str | None = None) -> _Parser:
         design_parser.add_argument(flag, type=kind, help=text)
     design_parser.add_argument("--engine", choices=ENGINES, default="auto",
                                help="auto (default) or one engine, refused if it cannot serve")
-    design_parser.add_argument("--table", action="append", metavar="FILE",
+    design_parser.add_argument("--table", action="append", metavar="FILE", type=INPUT_FILE,
                                help="your own paytable (bet file), validated; replaces the "
                                     "bet of the same id")
     design_parser.add_argument("--json", action="store_true", help="machine-readable JSON")
@@ -409,11 +419,84 @@ def main(argv: Sequence[str] | None = None) -> int:
     # when it succeeds: a refused run's standard error is its one line.
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("default")
-        status = _run(argv)
+        status = _stoppable(_run, argv)
     if status == 0:
         for warning in caught:
-            print(f"exact: warning: {one_line(warning.message)}", file=sys.stderr)
+            say(f"exact: warning: {one_line(warning.message)}")
     return status
+
+
+def refuse_clashing_files(parser: _Parser, args: argparse.Namespace) -> None:
+    """No output of the run may be a file it reads, nor another of its outputs: refused
+    before any work (:func:`exact.core.files.refuse_clashes`). The files are those of the
+    command's options, whatever the command: an option typed
+    :class:`~exact.core.files.InputFile` names files read (``-`` is standard input where it
+    says so), one typed :func:`~exact.core.files.output_name` a file written."""
+    command_parser = parser.commands.get(getattr(args, "command", ""))
+    if command_parser is None:
+        return
+    given = vars(args)
+    reads: list[tuple[str, str | None]] = []
+    writes: list[tuple[str, str]] = []
+    for dest, action in command_parser.actions.items():
+        value = given.get(dest)
+        names = value if isinstance(value, list) else [value]
+        flag = command_parser.options[dest]
+        for name in (n for n in names if isinstance(n, str)):
+            if isinstance(action.type, InputFile):
+                reads.append((flag, None if action.type.stdin and name == "-" else name))
+            elif action.type is output_name:
+                writes.append((flag, name))
+    refuse_clashes(reads, writes)
+
+
+EXIT_INTERRUPTED, EXIT_TERMINATED = 128 + signal.SIGINT, 128 + signal.SIGTERM
+
+
+def _stoppable(run: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None) -> int:
+    """``run(argv)``, ended by Ctrl-C (SIGINT) or SIGTERM with one line and the shell's
+    status for it (130, 143) instead of a traceback or a silent death. SIGTERM becomes a
+    :class:`~exact.errors.Terminated` exception (once: a second SIGTERM while the run unwinds
+    is ignored) so that every ``finally`` on the way runs: a file being written loses its
+    temporary file, the old file stays. The handler is the command line's, set for the run
+    only (and only where signals can be handled: the main thread)."""
+    def terminate(number: int, frame: object) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        raise Terminated("terminated (SIGTERM)")
+
+    try:
+        previous = signal.signal(signal.SIGTERM, terminate)
+    except ValueError:  # not the main thread: signals are not ours to handle
+        previous = None
+    try:
+        return run(argv)
+    except KeyboardInterrupt:
+        say("exact: interrupted (Ctrl-C)")
+        return EXIT_INTERRUPTED
+    except Terminated:
+        say("exact: terminated (SIGTERM)")
+        return EXIT_TERMINATED
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def say(line: str) -> None:
+    """``line`` on standard error, whatever becomes of it: closed (``2>&-``), full, or of an
+    encoding that cannot hold the line (the characters it lacks escaped)."""
+    stream = sys.stderr
+    if stream is None:
+        return
+    try:
+        stream.write(line + "\n")
+        stream.flush()
+    except UnicodeEncodeError:
+        encoding = getattr(stream, "encoding", None) or "ascii"
+        with contextlib.suppress(OSError, ValueError):
+            stream.write(line.encode(encoding, "backslashreplace").decode(encoding) + "\n")
+            stream.flush()
+    except (OSError, ValueError):  # nowhere left to say it
+        pass
 
 
 def _run(argv: Sequence[str] | None) -> int:
@@ -424,6 +507,7 @@ def _run(argv: Sequence[str] | None) -> int:
         args = parser.parse_args(arguments)
         refuse_empty_options(args)
         refuse_foreign_options(parser, args)
+        refuse_clashing_files(parser, args)
         text = args.run(args)
         from exact.analysis.assumptions import add_for_command  # every result says what it assumes
 
@@ -432,12 +516,12 @@ def _run(argv: Sequence[str] | None) -> int:
         if output is not None:
             write_file(output, text)
         else:
-            sys.stdout.write(text)
+            write_standard_output(text, sys.stdout)
     except UsageError as error:
-        print(f"exact: usage error: {one_line(error)} (see --help)", file=sys.stderr)
+        say(f"exact: usage error: {one_line(error)} (see --help)")
         return EXIT_USAGE
     except ExactError as error:  # one line, whatever the message quotes (a file's line)
-        print(f"exact: error: {one_line(error)}", file=sys.stderr)
+        say(f"exact: error: {one_line(error)}")
         return EXIT_USAGE
     except BrokenPipeError:
         return 1

@@ -33,7 +33,7 @@ from exact.analysis.simulation import (
 )
 from exact.cli.shoe_options import full_shoe, options_shoe
 from exact.core.cards import Card, parse_cards
-from exact.core.files import OUTPUT_HELP, output_name
+from exact.core.files import INPUT_FILE, OUTPUT_HELP, InputFile, output_name
 from exact.core.parsing import (
     burn_option,
     number_option,
@@ -277,7 +277,7 @@ def add_commands(game_command: Callable[..., argparse.ArgumentParser]) -> None:
         group = parser.add_argument_group(f"century21 options ({what})")
         group.add_argument("--information", choices=("total", "cards"),
                            help="the player decides by its two-card total (default) or cards")
-        group.add_argument("--rules", metavar="FILE", help="rule file (TOML)")
+        group.add_argument("--rules", metavar="FILE", type=INPUT_FILE, help="rule file (TOML)")
         return group
 
     def shoe_options(parser: argparse.ArgumentParser) -> None:
@@ -330,7 +330,7 @@ def add_commands(game_command: Callable[..., argparse.ArgumentParser]) -> None:
     edge = game_command("edge", "exact edge of every bet for the next round, from the cards "
                         "seen", _edge)
     shoe_options(edge)
-    edge.add_argument("--seen", metavar="FILE",
+    edge.add_argument("--seen", metavar="FILE", type=InputFile(stdin=True), default="-",
                       help="cards seen so far (FILE, or '-'/absent for standard input)")
     edge.add_argument("--known", action="append", metavar="POS=CARD",
                       help="card known at a position of the next round, e.g. 1=9H")

@@ -33,7 +33,7 @@ from fractions import Fraction
 from typing import Any, cast
 
 from exact.core.cards import Card, Label, parse_cards
-from exact.core.files import output_name
+from exact.core.files import INPUT_FILE, output_name
 from exact.core.parsing import shown, shown_all
 from exact.errors import ExactError
 from exact.games import extension, get_game
@@ -67,8 +67,9 @@ def add_command(game_command: Callable[..., argparse.ArgumentParser]) -> None:
     parser.add_argument("--paytable", action="append", metavar="BET=NAME",
                         help="settle BET by its alternative paytable NAME")
     century = parser.add_argument_group("century21 (21st Century Baccarat) table hand")
-    century.add_argument("--table", metavar="FILE", help="a table file (TOML): seats, circles, "
-                         "wagers, the Player/Dealer's wager, dice start, declarations, choices")
+    century.add_argument("--table", metavar="FILE", type=INPUT_FILE,
+                         help="a table file (TOML): seats, circles, wagers, the "
+                              "Player/Dealer's wager, dice start, declarations, choices")
     century.add_argument("--dealer", metavar="CARDS", help="the Player/Dealer's cards, up card "
                          "first")
     century.add_argument("--seat", action="append", metavar="SEAT=CARDS",
@@ -76,8 +77,8 @@ def add_command(game_command: Callable[..., argparse.ArgumentParser]) -> None:
     century.add_argument("--dealer-wager", metavar="AMOUNT", help="the Player/Dealer's wager")
     century.add_argument("--dice", metavar="SEAT", help="the seat the dice start the "
                          "comparison at (default: the lowest seat)")
-    century.add_argument("--rules", metavar="FILE", help="rule file (TOML) instead of the "
-                         "game's default rules")
+    century.add_argument("--rules", metavar="FILE", type=INPUT_FILE, help="rule file (TOML) "
+                         "instead of the game's default rules")
     century.add_argument("--action", choices=("seat-by-seat", "whole-hand"),
                          help="override the rules' reading of an uncovered table")
     parser.add_argument("--json", action="store_true", help="machine-readable JSON")

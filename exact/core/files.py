@@ -17,10 +17,18 @@ Every file the toolkit writes for a user goes through :func:`write_file`:
   (``>> log`` clobbered), and standard output is what leaving ``-o`` out gives;
 * the command line checks all of this (:func:`output_name`) before it starts any work, so a
   refused ``-o`` costs no minutes of analysis; the write checks it again;
+* no output may be a file the run reads, or another output of the run (:func:`refuse_clashes`:
+  names resolved, links followed, hard links and ``/dev/stdin`` seen through), also before
+  any work; the options that name files a run reads are marked with :class:`InputFile`;
+* every name valid for the target is valid for the temporary file beside it (its name is cut
+  to fit the file system's limit, and it is made and renamed relative to the directory, so
+  a long path costs nothing more);
 * a new file gets the mode every other program gives it (``0666`` less the umask), a replaced
   file keeps its mode; a file we may not write is refused, as the shell's ``>`` would;
 * any failure (no such directory, no permission on the file or its directory, disk full) is
-  one :class:`OutputError` naming the file, never a traceback.
+  one :class:`OutputError` naming the file, never a traceback; so is a failure to write
+  standard output (:func:`write_standard_output`: a full disk, a closed stream, an encoding
+  that cannot hold the text).
 
 >>> import tempfile
 >>> from pathlib import Path
@@ -45,6 +53,7 @@ import secrets
 import stat
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TextIO
 
 from exact.core.parsing import shown as shown_text
 from exact.core.parsing import shown_path as shown
@@ -95,6 +104,119 @@ def output_name(text: str) -> str:
             return text
         problem = found
     raise argparse.ArgumentTypeError(f"{shown_text(text)}: {problem}")  # short: argparse cuts
+
+
+class InputFile:
+    """The ``type=`` of an option that names a file the run reads (``--bets``, ``--rules``,
+    ``--seen``...): it keeps the name as given, and marks the option, so that the command line
+    knows every file a run reads before any work (:func:`refuse_clashes`), whatever the
+    command. ``stdin``: ``-`` (and the option left out, its default) is standard input.
+
+    >>> InputFile()("bets.toml"), InputFile(stdin=True).stdin
+    ('bets.toml', True)
+    """
+
+    def __init__(self, stdin: bool = False) -> None:
+        self.stdin = stdin
+        self.__name__ = "file name"  # what argparse would call it
+
+    def __call__(self, text: str) -> str:
+        return text
+
+
+INPUT_FILE = InputFile()  # the type= of an option naming a file the run reads
+
+
+# (kind, st_dev, st_ino) of an existing file, or (kind, resolved path) of a name
+_Identity = tuple[object, ...]
+
+
+def _identities(name: str | None) -> set[_Identity]:
+    """What makes ``name`` (None: standard input) the same file as another: the path it
+    resolves to (links followed, ``..`` applied) and, when it exists, its device and inode
+    (a hard link, ``/dev/stdin`` or ``/proc/self/fd/0`` open on it, another spelling on a
+    file system that ignores case)."""
+    found: set[_Identity] = set()
+    try:
+        if name is None:
+            status = os.fstat(0)
+        else:
+            found.add(("path", os.path.realpath(name)))
+            status = os.stat(name)
+    except (OSError, ValueError):  # nothing there (yet), a closed descriptor, a NUL
+        return found
+    found.add(("file", status.st_dev, status.st_ino))
+    return found
+
+
+def refuse_clashes(reads: Iterable[tuple[str, str | None]],
+                   writes: Iterable[tuple[str, str]]) -> None:
+    """Refuse a run whose output is a file it reads, or whose two outputs are one file: each
+    of ``reads`` is (the option, the file name, None for standard input), each of ``writes``
+    (the option, the file name); the names as given, relative to the working directory. A
+    clash is one :class:`OutputError` naming both options. Call it before any work: the run
+    would replace its own input (the file is read first, then renamed over), or one output
+    the other.
+
+    >>> refuse_clashes([("--bets", "a.toml")], [("--output", "./x/../a.toml")]
+    ...                )  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    exact.errors.OutputError: --output ./x/../a.toml is the file --bets a.toml reads: the run ...
+    >>> refuse_clashes([], [("--output", "b.json"), ("--xlsx", "b.json")])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    exact.errors.OutputError: --output b.json and --xlsx b.json are one file: one output would ...
+    """
+    read = [(option, name, _identities(name)) for option, name in reads]
+    written: list[tuple[str, str, set[_Identity]]] = []
+    for option, name in writes:
+        identity = _identities(name)
+        for other, other_name, known in read:
+            if identity & known:
+                source = (f"{other} {shown(other_name)}" if other_name is not None else
+                          f"standard input ({other})")
+                raise OutputError(f"{option} {shown(name)} is the file {source} reads: the "
+                                  "run would replace its own input; write to another file")
+        for other, other_name, known in written:
+            if identity & known:
+                raise OutputError(f"{other} {shown(other_name)} and {option} {shown(name)} "
+                                  "are one file: one output would replace the other; give "
+                                  "each its own file")
+        written.append((option, name, identity))
+
+
+def write_standard_output(text: str, stream: TextIO | None) -> None:
+    """Write ``text`` to ``stream`` (``sys.stdout``; None when the shell closed it, ``>&-``)
+    and flush it; raises :class:`OutputError` for a closed stream, a full disk
+    (``> /dev/full``), an encoding that cannot hold the text (``PYTHONIOENCODING=ascii``;
+    nothing is written then), and :class:`BrokenPipeError` for a reader gone. After a
+    failure the stream's descriptor is pointed at ``/dev/null``: the interpreter's last flush
+    of what stayed in its buffer then succeeds instead of printing a second error."""
+    if stream is None:
+        raise OutputError("cannot write standard output: it is closed; give -o FILE, or "
+                          "leave standard output open")
+    try:
+        stream.write(text)
+        stream.flush()
+    except UnicodeEncodeError as error:
+        character = error.object[error.start:error.start + 1]
+        raise OutputError(f"cannot write standard output: its encoding "
+                          f"({getattr(stream, 'encoding', '?')}) has no {character!r}; set "
+                          "PYTHONIOENCODING=utf-8, or give -o FILE (always UTF-8)") from None
+    except BrokenPipeError:
+        _silence(stream)
+        raise
+    except OSError as error:
+        _silence(stream)
+        raise OutputError(f"cannot write standard output: {error.strerror or error}") from None
+
+
+def _silence(stream: TextIO) -> None:
+    with contextlib.suppress(OSError, ValueError, AttributeError):  # a stream with no file
+        quiet = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(quiet, stream.fileno())
+        os.close(quiet)
 
 
 _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
@@ -169,6 +291,9 @@ def _target(name: str, quote: Callable[[str], str]
         return "Permission denied"
     if not target.parent.is_dir():
         return f"no directory {quote(str(target.parent))}"
+    longest = _name_max(target.parent)
+    if len(os.fsencode(target.name)) > longest:  # a file system of shorter names (eCryptfs)
+        return f"a name longer than {longest} bytes, the most its file system takes"
     # the new file is made beside the target, then renamed: its directory must be writable
     # (root may write any, but not one on a read-only file system)
     if not os.access(target.parent, os.W_OK | os.X_OK):
@@ -196,31 +321,38 @@ def replace_atomically(target: Path, chunks: Iterable[bytes], *, new_mode: int =
     The new file is created with ``new_mode`` less the umask (the default, 0666, is what any
     program gives a new file; mkstemp would give 0600), or, given ``like`` (the status of the
     file replaced), with that file's mode and, if we may, its owner. Its name is
-    ``.<target name>.<random>.tmp``, which no reader of ``target`` opens.
+    ``.<target name>.<random>.tmp``, which no reader of ``target`` opens, with the target's
+    name cut so that it fits the file system's longest name; it is made and renamed relative
+    to the directory held open, so any name valid for ``target`` is valid for it.
 
-    Raises OSError; on it, or on any other exception (a chunk iterator's error, Ctrl-C), the
-    target is left as it was and the temporary file removed. The caller decides what an
-    error means (a user's file: a one-line error; the cache: nothing)."""
-    handle, temporary = _temporary(target, new_mode)
-    moved = False
+    Raises OSError; on it, or on any other exception (a chunk iterator's error, Ctrl-C, the
+    command line's SIGTERM), the target is left as it was and the temporary file removed.
+    The caller decides what an error means (a user's file: a one-line error; the cache:
+    nothing)."""
+    directory = _open_directory(target.parent)
     try:
-        with os.fdopen(handle, "wb") as stream:
-            if like is not None:
-                _keep_mode_and_owner(stream.fileno(), like)
-            for chunk in chunks:
-                stream.write(chunk)
-            stream.flush()
-            # the data on disk before the name: else a power loss soon after the rename can
-            # leave an empty file in place of the old one
-            os.fsync(stream.fileno())
-        os.replace(temporary, target)
-        moved = True
+        handle, temporary = _temporary(directory, target, new_mode)
+        moved = False
+        try:
+            with os.fdopen(handle, "wb") as stream:
+                if like is not None:
+                    _keep_mode_and_owner(stream.fileno(), like)
+                for chunk in chunks:
+                    stream.write(chunk)
+                stream.flush()
+                # the data on disk before the name: else a power loss soon after the rename
+                # can leave an empty file in place of the old one
+                os.fsync(stream.fileno())
+            os.replace(temporary, target.name, src_dir_fd=directory, dst_dir_fd=directory)
+            moved = True
+        finally:
+            # only a file not moved into place is removed: once moved, its name is free and
+            # may already be another writer's temporary file
+            if not moved:
+                with contextlib.suppress(OSError):
+                    os.unlink(temporary, dir_fd=directory)
     finally:
-        # only a file not moved into place is removed: once moved, its name is free and may
-        # already be another writer's temporary file
-        if not moved:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
+        os.close(directory)
 
 
 def _keep_mode_and_owner(handle: int, status: os.stat_result) -> None:
@@ -230,13 +362,47 @@ def _keep_mode_and_owner(handle: int, status: os.stat_result) -> None:
             os.fchown(handle, status.st_uid, status.st_gid)
 
 
-def _temporary(target: Path, mode: int) -> tuple[int, str]:
-    """A new file beside ``target`` (same file system, so the rename is atomic), created with
-    ``mode`` for the umask to reduce; raises OSError."""
+# O_PATH: a directory we may write but not list (mode -wx) still serves as one to work in
+_DIRECTORY_FLAGS = getattr(os, "O_PATH", os.O_RDONLY) | os.O_DIRECTORY | os.O_CLOEXEC
+
+
+def _open_directory(folder: Path) -> int:
+    try:
+        return os.open(folder, _DIRECTORY_FLAGS)
+    except OSError as error:
+        raise OSError(error.errno, f"{error.strerror} ({shown(folder)})") from None
+
+
+def _name_max(folder: str | os.PathLike[str]) -> int:
+    """The longest file name (bytes) the file system of ``folder`` takes."""
+    try:
+        return min(NAME_BYTES, os.pathconf(folder, "PC_NAME_MAX"))
+    except (OSError, ValueError):  # not known (a file system that does not say)
+        return NAME_BYTES
+
+
+def temporary_name(name: str, longest: int = NAME_BYTES) -> str:
+    """The name of the temporary file beside a file ``name``: ``.<name>.<random>.tmp``, the
+    name cut (in bytes, as the file system counts them) so that the whole fits ``longest``.
+
+    >>> len(os.fsencode(temporary_name("x" * 255))), temporary_name("out.json")[:10]
+    (255, '.out.json.')
+    """
+    suffix = f".{secrets.token_hex(4)}.tmp"
+    room = longest - 1 - len(suffix)
+    return "." + os.fsdecode(os.fsencode(name)[:room]) + suffix
+
+
+def _temporary(directory: int, target: Path, mode: int) -> tuple[int, str]:
+    """A new file beside ``target`` (same file system, so the rename is atomic) in the
+    ``directory`` held open, created with ``mode`` for the umask to reduce: its descriptor
+    and name (relative to ``directory``); raises OSError."""
+    longest = _name_max(target.parent)
     for _ in range(100):
-        name = str(target.parent / f".{target.name}.{secrets.token_hex(4)}.tmp")
+        name = temporary_name(target.name, longest)
         try:
-            return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode), name
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
+            return os.open(name, flags, mode, dir_fd=directory), name
         except FileExistsError:
             continue
         except OSError as error:
