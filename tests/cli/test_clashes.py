@@ -177,7 +177,7 @@ def test_two_outputs_on_one_file_are_refused_before_any_work(
         line = _refused(capsys, [*argv, *pair], "--output", "--xlsx")
         assert "one output would replace the other" in line
     assert tripwire == []
-    assert how == "new" and not first.exists() or first.read_text() == "kept\n"
+    assert (how == "new" and not first.exists()) or first.read_text() == "kept\n"
 
 
 SEEN_ARGV = ["edge", "punto-banco", "--decks", "1", "--bet", "tie"]

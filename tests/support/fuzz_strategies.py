@@ -1141,9 +1141,123 @@ def simple_argv(draw, command: str, game: str) -> tuple[list[str], dict, bytes]:
     return argv, files, b""
 
 
+# --- inputs named as outputs (issue 26) -----------------------------------------------------------
+# Per input option of each command: a command line that takes it (valid, so that the clash is
+# what refuses it) and the kind of file it reads; "{bet}" is a bet game.
+CLASH_INPUTS = {
+    ("analyze", "--bets"): (["analyze", "{bet}", "--decks", "1", "--bet", "tie"], "bets"),
+    ("analyze", "--table"): (["analyze", "{bet}", "--decks", "1"], "bets"),
+    ("analyze", "--rules"): (["analyze", "century21", "--decks", "1"], "rules"),
+    ("analyze", "--rules "): (["analyze", "chemin-de-fer"], "chemin-rules"),
+    ("design", "--bets"): (["design", "punto-banco", "--bet", "tie", "--solve-for", "Tie",
+                            "--target-edge", "5%"], "bets"),
+    ("design", "--table"): (["design", "punto-banco", "--bet", "tie", "--solve-for", "Tie",
+                             "--target-edge", "5%"], "bets"),
+    ("eor", "--bets"): (["eor", "{bet}", "--decks", "1"], "bets"),
+    ("eor", "--rules"): (["eor", "century21", "--decks", "1"], "rules"),
+    ("simulate", "--bets"): (["simulate", "{bet}", "--shoes", "1", "--seed", "1"], "bets"),
+    ("simulate", "--rules"): (["simulate", "century21", "--shoes", "1", "--seed", "1"],
+                              "rules"),
+    ("edge", "--bets"): (["edge", "{bet}", "--decks", "1", "--seen", "/dev/null"], "bets"),
+    ("edge", "--rules"): (["edge", "century21", "--decks", "1", "--seen", "/dev/null"],
+                          "rules"),
+    ("edge", "--seen"): (["edge", "{bet}", "--decks", "1"], "seen"),
+    ("settle", "--bets"): (["settle", "punto-banco", "--cards", "9H 5C 9D 2S", "--wager",
+                            "tie=1"], "bets"),
+    ("settle", "--table"): (["settle", "century21"], "table"),
+    ("settle", "--rules"): (["settle", "century21", "--table", "hand.toml"], "rules"),
+}
+# The ways a case names its input file as an output: the name, and what the case directory
+# needs for it (made by the fork server)
+CLASH_NAMES = ("direct", "dot", "dotdot", "symlink", "chain", "hardlink", "linked-dir",
+               "equals")
+CLASH_REFUSAL = "would replace"  # the words of the one line
+
+
+def _clash_content(draw, kind: str, game: str) -> bytes:
+    if kind == "bets":
+        return draw(bet_file(_features_of(game), hostile_weight=0))
+    if kind == "rules":
+        return draw(rule_file())
+    if kind == "chemin-rules":
+        return draw(chemin_rule_file())
+    if kind == "table":
+        return draw(table_file())
+    return draw(seen_file())
+
+
+@st.composite
+def clash_case(draw) -> Case:
+    """A valid command line but for one thing: an output names one of its inputs (through a
+    link, ``..``, a hard link, ``--opt=value``...), or (``analyze``) its two outputs name one
+    file. It must be refused (exit 2, one line) with every given file as it was."""
+    HOSTILITY[0] = 0.0
+    (command, option), (argv, kind) = draw(st.sampled_from(sorted(CLASH_INPUTS.items())))
+    option = option.strip()
+    game = draw(st.sampled_from(("punto-banco", "nine-and-nines")))
+    argv = [game if item == "{bet}" else item for item in argv]
+    if argv[1] == "nine-and-nines" and "tie" in argv:  # (a bet both games have)
+        argv[argv.index("tie")] = "nines"
+    files: dict[str, bytes] = {"hand.toml": b'dealer = "KH 7C"\n'}
+    directories: list[str] = []
+    symlinks: dict[str, str] = {}
+    hardlinks: dict[str, str] = {}
+    stdin = b""
+    how = draw(st.sampled_from(CLASH_NAMES))
+    source = "input.file" if how != "linked-dir" else "real/input.file"
+    content = _clash_content(draw, kind, argv[1])
+    files[source] = content
+    target = {"direct": source, "dot": f"./{source}", "dotdot": f"sub/../{source}",
+              "symlink": "link", "chain": "link2", "hardlink": "hard",
+              "linked-dir": "ln/input.file", "equals": source}[how]
+    if how == "dotdot":
+        directories.append("sub")
+    elif how in ("symlink", "chain"):
+        symlinks["link"] = source
+        if how == "chain":
+            symlinks["link2"] = "link"
+    elif how == "hardlink":
+        hardlinks["hard"] = source
+    elif how == "linked-dir":
+        symlinks["ln"] = "real"
+    if option == "--seen" and draw(st.integers(0, 3)) == 0:  # standard input on the file
+        stdin = content
+        source = draw(st.sampled_from(("-", "/dev/stdin", "/proc/self/fd/0", "")))
+        target = ".stdin"  # the fork server's file of standard input (fd 0 is open on it)
+    inputs: list[str] = []
+    if option == "--bets" and draw(st.booleans()):  # the clash in the second of two
+        files["other.toml"] = draw(bet_file(_features_of(argv[1]), ("extra",), 0))
+        inputs += ["--bets", "other.toml"]
+    if source:
+        inputs += [f"{option}={source}"] if how == "equals" else [option, source]
+    sheet = command == "analyze" and argv[1] != "chemin-de-fer"  # (it has no --xlsx)
+    outputs = ["--output", "-o"] + (["--xlsx"] if sheet else [])
+    output = draw(st.sampled_from(outputs))
+    names = [draw(st.sampled_from(("-o", "--output"))) if output == "-o" else output, target]
+    if sheet and draw(st.integers(0, 3)) == 0:  # both outputs on one file
+        first = draw(st.sampled_from(("out.txt", "old.txt")))
+        if first == "old.txt":
+            files["old.txt"] = b"the old content\n"
+        directories = list(dict.fromkeys([*directories, "sub"]))
+        names = ["-o", first, "--xlsx", draw(st.sampled_from((first, f"./{first}",
+                                                               f"sub/../{first}")))]
+    extra = draw(st.sampled_from(((), ("--json",))))
+    if command == "settle" and extra:
+        extra = ()
+    pieces = [inputs, names, list(extra)]
+    order = draw(st.permutations(range(3)))
+    argv = argv + [item for index in order for item in pieces[index]]
+    return Case(argv, files=files, stdin=stdin, directories=directories, symlinks=symlinks,
+                hardlinks=hardlinks, refused_with=CLASH_REFUSAL)
+
+
 @st.composite
 def cases(draw, command: str) -> Case:
-    """A case of ``command`` (one of :data:`COMMANDS`, or ``"reports"``)."""
+    """A case of ``command`` (one of :data:`COMMANDS`, or ``"reports"``, or ``"clashes"``: an
+    input named as an output, :func:`clash_case`)."""
+    if command == "clashes":
+        COIN[0] = draw(st.randoms(use_true_random=True))
+        return draw(clash_case())
     if command == "games":
         argv = ["games"] + draw(st.lists(st.sampled_from(("--json", "x", "--help", "-o")),
                                          max_size=1))

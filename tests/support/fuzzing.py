@@ -96,6 +96,10 @@ class Case:
     symlinks: dict[str, str] = field(default_factory=dict)
     devices: dict[str, tuple[int, int]] = field(default_factory=dict)
     read_only: Sequence[str] = ()  # directories made read-only (0555) after the files
+    hardlinks: dict[str, str] = field(default_factory=dict)  # name -> an existing file
+    # a substring of the one error line the case must be refused with (exit 2), its given
+    # files left byte for byte as they were; empty: exit 0 or 2 (issue 26's clashes)
+    refused_with: str = ""
     timeout: float = TIME_LIMIT
     keep: bool = False  # keep the case directory (its path is in the result) for inspection
 
@@ -107,7 +111,8 @@ class Case:
             "stdin": base64.b64encode(self.stdin).decode(), "directories": list(self.directories),
             "fifos": list(self.fifos), "symlinks": self.symlinks,
             "devices": {name: list(numbers) for name, numbers in self.devices.items()},
-            "read_only": list(self.read_only), "keep": self.keep})
+            "read_only": list(self.read_only), "keep": self.keep,
+            "hardlinks": self.hardlinks, "refused_with": self.refused_with})
 
     def describe(self, limit: int = 400) -> str:
         """The command and its files, to reproduce a failure (long texts cut)."""
@@ -120,7 +125,7 @@ class Case:
             lines.append(f"  file {name!r} ({len(data)} bytes): {cut(repr(data))}")
         if self.stdin:
             lines.append(f"  stdin ({len(self.stdin)} bytes): {cut(repr(self.stdin))}")
-        for kind in ("directories", "fifos", "symlinks", "devices", "read_only"):
+        for kind in ("directories", "fifos", "symlinks", "devices", "read_only", "hardlinks"):
             if getattr(self, kind):
                 lines.append(f"  {kind}: {getattr(self, kind)!r}")
         return "\n".join(lines)
@@ -169,6 +174,8 @@ def _prepare(case: dict, directory: Path) -> None:
         os.mkfifo(directory / name)
     for name, target in case["symlinks"].items():
         os.symlink(target, directory / name)
+    for name, existing in case.get("hardlinks", {}).items():
+        os.link(directory / existing, directory / name)
     for name, (major, minor) in case["devices"].items():
         if os.geteuid() == 0:  # a copy of a device node, never the machine's own /dev entry
             os.mknod(directory / name, 0o666 | stat.S_IFCHR, os.makedev(major, minor))
@@ -528,10 +535,16 @@ def problems(case: Case, result: Result) -> list[str]:
         written = case.symlinks.get(target, target)
         if result.status != 0 and written in case.files and result.output(written) is not None:
             found.append(f"a failed run changed the output file {written!r}")
+    if case.refused_with:
+        if result.status != 2 or case.refused_with not in result.stderr:
+            found.append(f"not refused with {case.refused_with!r} (exit {result.status})")
+        changed = sorted(name for name in case.files if result.output(name) is not None)
+        if changed:
+            found.append(f"a refused run changed its input {changed[:3]}")
     if result.stray:
         found.append(f"files created outside the case directory: {result.stray}")
     given = set(case.files) | set(case.directories) | set(case.fifos) | set(case.symlinks) | \
-        set(case.devices)
+        set(case.devices) | set(case.hardlinks)
     parents = {str(Path(name).parent) for name in given} - {"."}
     new = [name for name in result.files_after if name not in given and name not in parents]
     allowed = {output, sheet} if result.status == 0 else set()
