@@ -184,7 +184,7 @@ def test_a_failed_rename_leaves_the_old_file_and_no_temporary(tmp_path: Path, ca
     target = tmp_path / "out.json"
     target.write_text("old\n")
 
-    def full_disk(*_: object) -> None:
+    def full_disk(*_: object, **__: object) -> None:  # (it is given the directory's fd)
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", full_disk)
@@ -211,7 +211,7 @@ def _chunks_then(error: BaseException):
 
 
 def _raising(error: BaseException):
-    def fail(*_: object) -> None:
+    def fail(*_: object, **__: object) -> None:
         raise error
     return fail
 

@@ -389,14 +389,18 @@ def test_every_error_type_is_in_errors() -> None:
 
 def test_every_error_type_derives_from_one_base() -> None:
     """Every exception of exact.errors is an ExactError (what the command line turns into one
-    line and exit 2); the one warning is a Warning, never raised."""
+    line and exit 2); the one warning is a Warning, never raised; the one signal (SIGTERM made
+    an exception, like KeyboardInterrupt no Exception) is Terminated."""
     import exact.errors
 
     defined = [value for value in vars(exact.errors).values()
                if isinstance(value, type) and value.__module__ == "exact.errors"]
-    errors = [kind for kind in defined if not issubclass(kind, Warning)]
+    errors = [kind for kind in defined if issubclass(kind, Exception)
+              and not issubclass(kind, Warning)]
     assert len(errors) >= 10
     assert not [kind.__name__ for kind in errors if not issubclass(kind, exact.errors.ExactError)]
+    signals = [kind.__name__ for kind in defined if not issubclass(kind, Exception)]
+    assert signals == ["Terminated"]
     assert [kind.__name__ for kind in defined if issubclass(kind, Warning)] == ["CacheWarning"]
 
 
