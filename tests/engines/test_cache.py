@@ -682,7 +682,7 @@ def test_the_contention_catches_a_writer_that_rewrites_the_entry_in_place(tmp_pa
 _KILLED_WRITER = """
 import os, signal
 from exact.engines import cache
-os.replace = lambda *_: os.kill(os.getpid(), signal.SIGKILL)  # killed before the rename
+os.replace = lambda *_, **__: os.kill(os.getpid(), signal.SIGKILL)  # killed before the rename
 cache.store("light", "killed", {"n": 1}, {})
 """
 
