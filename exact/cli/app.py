@@ -466,8 +466,9 @@ def _stoppable(run: Callable[[Sequence[str] | None], int], argv: Sequence[str] |
 
     try:
         previous = signal.signal(signal.SIGTERM, terminate)
+        installed = True
     except ValueError:  # not the main thread: signals are not ours to handle
-        previous = None
+        previous, installed = None, False
     try:
         return run(argv)
     except KeyboardInterrupt:
@@ -477,8 +478,8 @@ def _stoppable(run: Callable[[Sequence[str] | None], int], argv: Sequence[str] |
         say("exact: terminated (SIGTERM)")
         return EXIT_TERMINATED
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+        if installed:  # (None: a handler set outside Python; the default is the closest)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
 
 
 def say(line: str) -> None:

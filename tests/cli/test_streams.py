@@ -185,3 +185,15 @@ def test_main_restores_the_sigterm_handler_it_set() -> None:
     before = signal.getsignal(signal.SIGTERM)
     assert main(["games"]) == 0
     assert signal.getsignal(signal.SIGTERM) is before
+
+
+def test_main_runs_off_the_main_thread(capsys) -> None:
+    """Only the main thread may set a signal handler: elsewhere (a notebook's worker thread)
+    the run goes on without one."""
+    import threading
+
+    statuses: list[int] = []
+    worker = threading.Thread(target=lambda: statuses.append(main(["games"])))
+    worker.start()
+    worker.join(60)
+    assert statuses == [0] and "punto-banco" in capsys.readouterr().out
