@@ -1242,8 +1242,6 @@ def clash_case(draw) -> Case:
         names = ["-o", first, "--xlsx", draw(st.sampled_from((first, f"./{first}",
                                                                f"sub/../{first}")))]
     extra = draw(st.sampled_from(((), ("--json",))))
-    if command == "settle" and extra:
-        extra = ()
     pieces = [inputs, names, list(extra)]
     order = draw(st.permutations(range(3)))
     argv = argv + [item for index in order for item in pieces[index]]
