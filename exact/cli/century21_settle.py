@@ -69,6 +69,7 @@ WAGER_KEYS = {"seat", "circle", "amount", "player", "choice", "free_collection"}
 def settle_command(game: Any, args: argparse.Namespace) -> str:
     expect(args, argparse.Namespace, "settle_command: args must be the parsed command line")
     rules = rules_for(game, args)
+    shoe = full_shoe(args, rules.decks, rules.jokers)  # read before the hand
     if args.cards or args.paytable:
         raise SettlementError("settle century21: give the hands with --dealer and --seat (or "
                               "--table FILE), not --cards/--paytable")
@@ -93,7 +94,7 @@ def settle_command(game: Any, args: argparse.Namespace) -> str:
     settled = settle_table(rules, hand["dealer"], hand["seats"], hand["wagers"],
                            hand["dealer_wager"], tag, hand["dealer_free_collection"],
                            hand["dice"], hand["undeclared"],
-                           full_shoe(args, rules.decks, rules.jokers))
+                           shoe)
     data = table_json(rules, tag, hand, settled)
     if args.json:
         return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"

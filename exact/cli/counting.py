@@ -309,7 +309,7 @@ def add_commands(game_command: Callable[..., OneLineParser]) -> None:
     sim.add_argument("--tags", help="count tags for every bet (default: derived per bet; "
                      "century21: by class A-9, T, X)")
     sim.add_argument("--trigger", action="append", metavar="BET=TC",
-                     type=KeyedOption("--trigger", "BET=TC", value="true-count"),
+                     type=KeyedOption("--trigger", "BET=TRUE_COUNT", value="true-count"),
                      help="true count at which the count bets BET (default: TC*); may be "
                           "repeated, each bet once")
     bet_options(sim)

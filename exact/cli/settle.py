@@ -107,6 +107,7 @@ def run(args: argparse.Namespace) -> str:
     if not isinstance(game, BetGame):  # chemin-de-fer: --cards and --wager are refused
         raise ExactError(f"settle {game.id}: a strategy game has no wagers to settle; see "
                          f"`analyze {game.id}`")
+    shoe = full_shoe(args)  # the shoe the cards came from, read before the rest
     if not args.cards:
         raise ExactError(f"settle {game.id}: give the round's cards with --cards")
     if not args.wager:
@@ -117,7 +118,7 @@ def run(args: argparse.Namespace) -> str:
     wagers = parse_wagers(args.wager, args.paytable or ())
     check_wagers(game, wagers, bets)
     cards = round_cards(game, args.cards)
-    settled = settle_round(game, cards, wagers, bets, full_shoe(args))
+    settled = settle_round(game, cards, wagers, bets, shoe)
     data = round_json(game, settled)
     if args.json:
         return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"

@@ -417,7 +417,8 @@ class KeyedOption:
 
     def __call__(self, text: str) -> tuple[object, object]:
         key, sep, value = text.partition("=")
-        key_name, value_name = (part.lower() for part in self.form.split("=", 1))
+        key_name, value_name = (part.lower().replace("_", " ")
+                                for part in self.form.split("=", 1))
         if not sep or not key.strip(_SPACES) or not value.strip(_SPACES):
             raise argparse.ArgumentTypeError(f"{shown(text)}: expected {self.form}")
         return (self._side(text, key, self.key, key_name),
@@ -597,15 +598,25 @@ def source_date_epoch(error: type[ExactError]) -> int | None:
     return int(digits)
 
 
-def burn_option(text: str) -> str:
-    """``simulate --burn``: ``first-card``, ``none`` or a number of cards (as its digits).
+@dataclass(frozen=True)
+class BurnOption:
+    """``simulate --burn``: ``first-card``, ``none`` or a number of cards (as its digits),
+    the number read as :class:`NumberOption` reads ``quantity``.
 
-    >>> burn_option("none"), burn_option(" 3 ")
-    ('none', '3')
+    >>> burn_option("none"), burn_option(" 3 "), burn_option("3e1")
+    ('none', '3', '30')
     """
-    if text.strip() in ("first-card", "none"):
-        return text.strip()
-    return str(number_option("burn", "--burn")(text))
+
+    quantity: str = "burn"
+    name: str = "--burn"
+
+    def __call__(self, text: str) -> str:
+        if text.strip() in ("first-card", "none"):
+            return text.strip()
+        return str(NumberOption(self.quantity, self.name)(text))
+
+
+burn_option = BurnOption()
 
 
 # --- user files ---------------------------------------------------------------------------------
