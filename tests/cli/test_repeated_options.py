@@ -55,7 +55,7 @@ def test_a_single_valued_option_given_twice_is_refused(capsys, command, flag, va
 def repeatable() -> Iterator[Any]:
     parser = build_parser()
     for command, sub in sorted(parser.commands.items()):
-        for dest, action in sorted(sub.actions.items()):
+        for _dest, action in sorted(sub.actions.items()):
             if isinstance(action, argparse._AppendAction):
                 flag = max(action.option_strings, key=len)
                 yield pytest.param(command, flag, action, id=f"{command} {flag}")
