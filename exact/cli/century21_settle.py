@@ -19,13 +19,16 @@ A table file (TOML, at most 64 KiB) names the hand and its wagers::
     [[wager]]
     seat = 3
     circle = 1                # 1 the seated player, 2 and 3 backline
-    amount = 100              # an integer or a string ("12.5", "25/2")
+    amount = 100              # a number of the grammar: 100, 12.5, "25/2", "2.5e1"
     player = "Ann"            # optional: who placed it (rule 6 counts a player's spots)
     choice = "draw"           # optional: how this wager's owner wants an option hand played
     free_collection = false   # optional: paid with a free-collection button
 
 Options give the same without the file: ``--dealer``, ``--seat SEAT=CARDS``,
 ``--wager SEAT.CIRCLE=AMOUNT``, ``--dealer-wager``, ``--dice``, ``--action``, ``--rules``.
+Every number (amounts, seats, circles, the table tag) is read by the one number grammar of
+:mod:`exact.core.parsing`, and every card of the hand is counted against the shoe (the rules'
+decks and jokers, or ``--decks``/``--jokers``/``--shoe``).
 """
 
 from __future__ import annotations
