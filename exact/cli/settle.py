@@ -35,7 +35,14 @@ from typing import Any, cast
 from exact.cli.shoe_options import full_shoe
 from exact.core.cards import Card, Label, parse_cards
 from exact.core.files import output_name
-from exact.core.parsing import KeyedOption, expect, number_option, shown, shown_all
+from exact.core.parsing import (
+    KeyedOption,
+    expect,
+    number_option,
+    shown,
+    shown_all,
+    wrong_type,
+)
 from exact.errors import ExactError, WrongTypeError
 from exact.games import extension, get_game
 from exact.model.contracts import BetGame
@@ -134,14 +141,14 @@ def parse_wagers(items: Sequence[tuple[str, object]],
     Wager(bet='tie', amount=Fraction(1, 400), paytable='9-to-1')
     """
     chosen: dict[str, str] = {}
-    for pair in paytables:
-        bet, name = _pair(pair, "paytables", "(BET, NAME)")
+    for choice in paytables:
+        bet, name = _pair(choice, "paytables", "(BET, NAME)")
         if bet in chosen:
             raise SettlementError(f"--paytable: bet {shown(bet)} given twice: give it once")
         chosen[bet] = _text(name, "parse_wagers: a paytable's name must be text")
     wagers = []
-    for pair in items:
-        bet, amount = _pair(pair, "items", "(BET, AMOUNT)")
+    for item in items:
+        bet, amount = _pair(item, "items", "(BET, AMOUNT)")
         wagers.append(Wager(bet, cast(Fraction | int | str, amount), chosen.get(bet)))
     unused = sorted(set(chosen) - {wager.bet for wager in wagers})
     if unused:
@@ -150,11 +157,10 @@ def parse_wagers(items: Sequence[tuple[str, object]],
 
 
 def _pair(pair: object, name: str, form: str) -> tuple[str, object]:
-    expect(pair, tuple, f"parse_wagers: each of {name} must be a pair {form}")
-    if len(pair) != 2:  # type: ignore[arg-type]  # a tuple, checked above
-        raise WrongTypeError(f"parse_wagers: each of {name} must be a pair {form}, not "
-                             f"{shown(pair)}")
-    bet, value = pair  # type: ignore[misc]
+    if not isinstance(pair, tuple) or len(pair) != 2:
+        raise WrongTypeError(wrong_type(f"parse_wagers: each of {name} must be a pair {form}",
+                                        pair))
+    bet, value = pair
     return _text(bet, "parse_wagers: a bet id must be text"), value
 
 

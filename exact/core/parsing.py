@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, NoReturn, cast
+from typing import Any, NoReturn
 
 from exact.errors import ExactError, InputError, UsageError, WrongTypeError
 
@@ -441,26 +441,27 @@ _GIVEN = "_exact_options_given"
 """The namespace attribute (removed once parsed) holding the options given, with their values."""
 
 
-def _given(namespace: argparse.Namespace) -> dict[str, list[object]]:
-    given: dict[str, list[object]] = vars(namespace).setdefault(_GIVEN, {})
+def _given(namespace: argparse.Namespace) -> dict[str, list[Any]]:
+    if not hasattr(namespace, _GIVEN):
+        setattr(namespace, _GIVEN, {})
+    given: dict[str, list[Any]] = getattr(namespace, _GIVEN)
     return given
 
 
-class _Once:
+class _Once(argparse.Action):
     """Mixed into argparse's actions of single-valued options: a second use of the option is
     refused, even with the same value (a command line that says a thing twice was probably
     edited in one place and not the other; stating which one counts would hide that)."""
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: Any, option_string: str | None = None) -> None:
-        action = cast(argparse.Action, self)
-        earlier = _given(namespace).setdefault(action.dest, [])
-        if earlier and action.option_strings:
-            name = option_string or action.option_strings[0]
-            twice = "" if action.nargs == 0 else f" ({shown(earlier[0])}, then {shown(values)})"
+        earlier = _given(namespace).setdefault(self.dest, [])
+        if earlier and self.option_strings:
+            name = option_string or self.option_strings[0]
+            twice = "" if self.nargs == 0 else f" ({shown(earlier[0])}, then {shown(values)})"
             raise argparse.ArgumentError(None, f"{name} given twice{twice}: give it once")
         earlier.append(values)
-        super().__call__(parser, namespace, values, option_string)  # type: ignore[misc]
+        super().__call__(parser, namespace, values, option_string)  # the store action's
 
 
 class _OnceStore(_Once, argparse._StoreAction):
@@ -486,12 +487,13 @@ class _EachOnce(argparse._AppendAction):
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: Any, option_string: str | None = None) -> None:
         earlier = _given(namespace).setdefault(self.dest, [])
-        keyed = isinstance(self.type, KeyedOption)
+        kind = self.type
+        keyed = isinstance(kind, KeyedOption)
         key = values[0] if keyed else values
         if key in ((item[0] if keyed else item) for item in earlier):
             name = option_string or self.option_strings[0]
-            what = f"{self.type.form.split('=')[0].lower()} {shown(key)}" if keyed else \
-                shown(key)
+            what = f"{kind.form.split('=')[0].lower()} {shown(key)}" if isinstance(
+                kind, KeyedOption) else shown(key)
             raise argparse.ArgumentError(None, f"{name}: {what} given twice: give it once")
         earlier.append(values)
         super().__call__(parser, namespace, values, option_string)
@@ -534,7 +536,8 @@ class OneLineParser(argparse.ArgumentParser):
 
     def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
         parsed, extra = super().parse_known_args(args, namespace)
-        given = vars(parsed).pop(_GIVEN, {})
+        given = _given(parsed)
+        delattr(parsed, _GIVEN)
         flags = {flag for action in self._actions if action.dest in given
                  for flag in action.option_strings}
         for first, second, why in self.contradictions:
