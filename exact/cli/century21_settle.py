@@ -96,8 +96,7 @@ def settle_command(game: Any, args: argparse.Namespace) -> str:
     tag = rules.table_tags[tag_index - 1]
     settled = settle_table(rules, hand["dealer"], hand["seats"], hand["wagers"],
                            hand["dealer_wager"], tag, hand["dealer_free_collection"],
-                           hand["dice"], hand["undeclared"],
-                           shoe)
+                           hand["dice"], hand["undeclared"], shoe)
     data = table_json(rules, tag, hand, settled)
     if args.json:
         return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
