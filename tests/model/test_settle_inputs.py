@@ -177,3 +177,38 @@ def test_settle_century21_refuses_a_joker_under_rules_without_jokers(capsys, tmp
     code, _out, err = run(capsys, "settle", "century21", "--rules", rules, "--dealer", "9S 7C",
                          "--seat", "1=9D KD", "--wager", "1.1=10", "--dealer-wager", "100")
     assert code == 0, err
+
+
+@pytest.mark.parametrize("text, value", [
+    ("2.5e-3", Fraction(1, 400)), ("1e12", Fraction(10**12)), ("25/2", Fraction(25, 2)),
+    ("\u0663", None), ("\u00b2", None), ("\uff11", None), ("1_000", None), ("0x10", None),
+    ("nan", None), ("inf", None), ("1e13", None)])
+def test_the_settle_api_reads_amounts_by_the_grammar(text, value) -> None:
+    """Wager, CircleWager, settle_table's dealer wager and parse_wagers take what the grammar
+    takes and raise its typed InputError (a SettlementInputError) for the rest."""
+    from exact.errors import InputError, SettlementInputError
+
+    calls = (lambda: Wager("tie", text).amount,
+             lambda: CircleWager(1, 1, text).amount,
+             lambda: parse_wagers([("tie", text)])[0].amount,
+             lambda: positive_amount("amount", text))
+    for call in calls:
+        if value is None:
+            with pytest.raises(SettlementInputError) as refused:
+                call()
+            assert isinstance(refused.value, InputError)
+        else:
+            assert call() == value
+    if value is None:
+        with pytest.raises(SettlementInputError):
+            settle_table(DEFAULT_RULES, "9H 7C", {1: "9S KD"}, [CircleWager(1, 1, 10)], text)
+
+
+@pytest.mark.parametrize("text", ["\u0663%", "\u0660.\u0660\u0665", "\uff15%", "1_0%", "nan"])
+def test_a_rule_files_commission_is_read_by_the_grammar(text) -> None:
+    from exact.errors import RuleInputError
+    from exact.games.chemin_de_fer import parse_commission
+
+    with pytest.raises(RuleInputError):
+        parse_commission(text)
+    assert parse_commission("2.5e-2") == Fraction(1, 40)
