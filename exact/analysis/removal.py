@@ -233,10 +233,12 @@ def parse_tags(text: str, keys: Sequence[str] = RANKS,
     """
     tags = {key: 0 for key in keys}
     named: dict[str, str] = {}
-    for item in text.replace(" ", "").split(","):
+    # each entry's parts stripped, not every space dropped: "5=1 0" is not a tag of 10
+    for item in (part.strip() for part in text.split(",")):
         if not item:
             continue
         name, sep, number = item.partition("=")
+        name = name.strip()
         if not sep:
             raise CountError(f"bad tag {shown(item)}: expected RANK=INTEGER, e.g. 5=1 or 9=-2")
         card = Card.parse(name)

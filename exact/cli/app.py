@@ -29,7 +29,7 @@ from exact.core.files import (
     write_file,
     write_standard_output,
 )
-from exact.core.parsing import OneLineParser, number_option, shown, shown_all
+from exact.core.parsing import KeyedOption, OneLineParser, number_option, shown, shown_all
 from exact.errors import ExactError, Terminated, UsageError, one_line
 from exact.games import REGISTRY, extension, game_ids, get_game
 from exact.model.bets import Bet, format_pays
@@ -95,7 +95,7 @@ def _selected_bets(game: Game, args: argparse.Namespace) -> list[Bet]:
         if missing:
             raise ExactError(f"unknown bet(s) {shown_all(missing)}; see `list-bets {game.id}`")
         bets = [known[b] for b in args.bet]
-    elif args.group and not args.all:
+    elif args.group:
         groups = {b.group for b in shipped}
         unknown = sorted(set(args.group) - groups)
         if unknown:
@@ -104,13 +104,11 @@ def _selected_bets(game: Game, args: argparse.Namespace) -> list[Bet]:
         bets = [b for b in shipped if b.group in args.group] + own
     else:
         bets = every
-    for choice in args.paytable or ():
-        bet_id, sep, name = choice.partition("=")
-        if not sep:
-            raise ExactError(f"--paytable {shown(choice)}: expected BET=PAYTABLE")
+    for bet_id, name in args.paytable or ():  # (BET, NAME) pairs: KeyedOption
         positions = [i for i, b in enumerate(bets) if b.id == bet_id]
         if not positions:
-            raise ExactError(f"--paytable {shown(choice)}: no bet {shown(bet_id)} in this analysis")
+            raise ExactError(f"--paytable {shown(f'{bet_id}={name}')}: no bet {shown(bet_id)} "
+                             "in this analysis")
         bets[positions[0]] = bets[positions[0]].with_paytable(name)
     return bets
 
@@ -223,7 +221,7 @@ BET_GAME_OPTIONS: dict[str, frozenset[str]] = {
     "simulate": frozenset({"bets", "bet", "shoes", "seed", "decks", "cut", "burn", "workers",
                            "scheduler", "tags", "trigger"}),
     "edge": frozenset({"bets", "bet", "decks", "shoe", "seen", "known"}),
-    "settle": frozenset({"bets", "cards", "wager", "paytable"}),
+    "settle": frozenset({"bets", "cards", "wager", "paytable", "decks", "jokers", "shoe"}),
 }
 
 
@@ -324,9 +322,12 @@ def build_parser(command: str | None = None) -> _Parser:
                                 help="analyse the shipped bets of GROUP (main, variant, side); "
                                      "may be repeated")
     analyze_parser.add_argument("--all", action="store_true",
-                                help="analyse every bet (the default; overrides --group)")
+                                help="analyse every bet (the default; not with --bet or --group)")
     analyze_parser.add_argument("--paytable", action="append", metavar="BET=NAME",
-                                help="pay BET by its alternative paytable NAME")
+                                type=KeyedOption("--paytable", "BET=NAME"),
+                                help="pay BET by its alternative paytable NAME; may be repeated, "
+                                     "each bet once")
+    _refuse_contradictions(analyze_parser)
     analyze_parser.add_argument("--table", action="append", metavar="FILE", type=INPUT_FILE,
                                 help="your own paytable (bet file): its bets replace those of "
                                      "the same id, after validation; may be repeated")
@@ -343,26 +344,31 @@ def build_parser(command: str | None = None) -> _Parser:
                                      "formulas) to FILE; needs the `sheets` extra")
     # --- the strategy games' own options (century21, chemin-de-fer) ------------------------
     heads_up = analyze_parser.add_argument_group("century21 (21st Century Baccarat) options")
-    heads_up.add_argument("--bet-size", metavar="AMOUNT", help="the bet per seat (default: the "
-                          "table's minimum)")
+    heads_up.add_argument("--bet-size", metavar="AMOUNT",
+                          type=number_option("bet", "--bet-size"),
+                          help="the bet per seat (default: the table's minimum)")
     heads_up.add_argument("--strategy",
                           help="house | best | dealer-best | equilibrium (default house)")
-    heads_up.add_argument("--collection", help="collection fee per seat per hand (default: "
-                          "the table tag of the bet size)")
+    heads_up.add_argument("--collection", type=number_option("fee", "--collection"),
+                          help="collection fee per seat per hand (default: the table tag of "
+                               "the bet size)")
     heads_up.add_argument("--information",
                           choices=("total", "cards", "totals", "banker-cards"),
                           help="the player decides by its two-card total or its two cards "
                                "(chemin-de-fer: totals | banker-cards | cards)")
     heads_up.add_argument("--with-replacement", action="store_true", default=None,
                           help="chemin-de-fer: cards dealt with replacement (one deck)")
-    heads_up.add_argument("--commission", help="chemin-de-fer: commission on Banker wins, "
+    heads_up.add_argument("--commission", type=number_option("commission", "--commission"),
+                          help="chemin-de-fer: commission on Banker wins, "
                           "0 to 1/10 (e.g. 5%%; default: the rule file's, 0)")
     heads_up.add_argument("--players", type=number_option("players", "--players"),
                           help="players at the table for the Player/Dealer's economics")
     heads_up.add_argument("--rules", metavar="FILE", type=INPUT_FILE, help="rule file (TOML) "
                           "instead of the game's default rules")
-    heads_up.add_argument("--dealer-wager", metavar="AMOUNT", help="the Player/Dealer's wager "
-                          "for the economics (default: it covers every seat)")
+    heads_up.add_argument("--dealer-wager", metavar="AMOUNT",
+                          type=number_option("bet", "--dealer-wager"),
+                          help="the Player/Dealer's wager for the economics (default: it "
+                               "covers every seat)")
     design_parser = game_command(
         "design", "solve a bet's pays for a target house edge (exact, then practical)", _design)
     design_parser.add_argument("--bet", required=True, metavar="ID", help="the bet to design")
@@ -402,6 +408,16 @@ def build_parser(command: str | None = None) -> _Parser:
     games = parser.add_command(commands, "games", help="the games of the toolkit")
     games.set_defaults(run=_games, output=None)
     return parser
+
+
+def _refuse_contradictions(analyze_parser: _Parser) -> None:
+    """The options of ``analyze`` that contradict each other: each pair is refused together,
+    naming both (:meth:`exact.core.parsing.OneLineParser.refuse_together`)."""
+    for first, second, why in (
+            ("--all", "--bet", "--all analyses every bet, --bet only those named"),
+            ("--all", "--group", "--all analyses every bet, --group only a group's"),
+            ("--bet", "--group", "--bet names the bets, --group a group of them")):
+        analyze_parser.refuse_together(first, second, why)
 
 
 def refuse_empty_options(args: argparse.Namespace) -> None:

@@ -19,13 +19,16 @@ A table file (TOML, at most 64 KiB) names the hand and its wagers::
     [[wager]]
     seat = 3
     circle = 1                # 1 the seated player, 2 and 3 backline
-    amount = 100              # an integer or a string ("12.5", "25/2")
+    amount = 100              # a number of the grammar: 100, 12.5, "25/2", "2.5e1"
     player = "Ann"            # optional: who placed it (rule 6 counts a player's spots)
     choice = "draw"           # optional: how this wager's owner wants an option hand played
     free_collection = false   # optional: paid with a free-collection button
 
 Options give the same without the file: ``--dealer``, ``--seat SEAT=CARDS``,
 ``--wager SEAT.CIRCLE=AMOUNT``, ``--dealer-wager``, ``--dice``, ``--action``, ``--rules``.
+Every number (amounts, seats, circles, the table tag) is read by the one number grammar of
+:mod:`exact.core.parsing`, and every card of the hand is counted against the shoe (the rules'
+decks and jokers, or ``--decks``/``--jokers``/``--shoe``).
 """
 
 from __future__ import annotations
@@ -40,13 +43,26 @@ from pathlib import Path
 from typing import Any
 
 from exact.analysis.assumptions import rules_for
-from exact.core.parsing import check_keys, load_toml, read_user_file, shown, shown_path
+from exact.cli.shoe_options import full_shoe
+from exact.core.parsing import (
+    check_keys,
+    expect,
+    load_toml,
+    parse_integer,
+    read_user_file,
+    shown,
+    shown_path,
+)
 from exact.games.century21.rules import Rules
 from exact.games.century21.table import CircleWager, TableHand, settle_table
-from exact.model.settlement import SettlementError, positive_amount, settlement_json
+from exact.model.settlement import (
+    SettlementError,
+    SettlementInputError,
+    positive_amount,
+    settlement_json,
+)
 
 MAX_FILE_BYTES = 64 * 1024
-MAX_SEAT = 99
 FILE_KEYS = {"dealer", "dealer_wager", "dice", "dealer_free_collection", "table", "action",
              "seat", "wager"}
 SEAT_KEYS = {"seat", "cards", "natural_declared"}
@@ -54,12 +70,15 @@ WAGER_KEYS = {"seat", "circle", "amount", "player", "choice", "free_collection"}
 
 
 def settle_command(game: Any, args: argparse.Namespace) -> str:
+    expect(args, argparse.Namespace, "settle_command: args must be the parsed command line")
     rules = rules_for(game, args)
+    shoe = full_shoe(args, rules.decks, rules.jokers)  # read before the hand
     if args.cards or args.paytable:
         raise SettlementError("settle century21: give the hands with --dealer and --seat (or "
                               "--table FILE), not --cards/--paytable")
     if args.table:
-        if args.dealer or args.seat or args.wager or args.dealer_wager or args.dice:
+        if (args.dealer or args.seat or args.wager or args.dealer_wager is not None
+                or args.dice is not None):
             raise SettlementError("settle century21: give either --table FILE or the hand's "
                                   "options, not both")
         hand = read_table_file(Path(args.table))
@@ -71,13 +90,13 @@ def settle_command(game: Any, args: argparse.Namespace) -> str:
         rules = rules.replace(action=hand["action"])
     args.resolved_rules = rules  # the assumptions printed with the result follow these rules
     tag_index = hand["table"]
-    if not 1 <= tag_index <= len(rules.table_tags):
+    if tag_index > len(rules.table_tags):
         raise SettlementError(f"table {tag_index}: the rules have {len(rules.table_tags)} "
                               "table tag(s), numbered from 1")
     tag = rules.table_tags[tag_index - 1]
     settled = settle_table(rules, hand["dealer"], hand["seats"], hand["wagers"],
                            hand["dealer_wager"], tag, hand["dealer_free_collection"],
-                           hand["dice"], hand["undeclared"])
+                           hand["dice"], hand["undeclared"], shoe)
     data = table_json(rules, tag, hand, settled)
     if args.json:
         return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
@@ -92,22 +111,12 @@ def _quoted(value: object) -> str:
 
 
 def _amount(where: str, value: object) -> Fraction:
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise SettlementError(f"{where}: amount {_quoted(value)} must be an integer or a "
-                              "string such as \"12.5\"")
-    return positive_amount(where, str(value), _quoted(value))
+    # the number grammar: an integer, a decimal (a TOML float as written) or a fraction
+    return positive_amount(f"{where}: amount", value)
 
 
 def _seat_number(where: str, value: object) -> int:
-    # ASCII digits only: str.isdigit() holds for '²' (which int() refuses) and for '３'
-    # (and a few of them: int() refuses thousands of digits, and no seat has more than two)
-    if (isinstance(value, str) and value.strip().isascii() and value.strip().isdigit()
-            and len(value.strip()) <= 4):
-        value = int(value.strip())
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SEAT:
-        raise SettlementError(f"{where}: seat {_quoted(value)} is not a seat number "
-                              f"1-{MAX_SEAT}")
-    return value
+    return parse_integer(value, "seat", f"{where}: seat", SettlementInputError)
 
 
 def _flag(where: str, value: object) -> bool:
@@ -122,8 +131,9 @@ def _text(where: str, value: object) -> str:
     return value
 
 
-def read_table_file(path: Path) -> dict[str, Any]:
+def read_table_file(path: Path | str) -> dict[str, Any]:
     """The hand of a table file (see the module docstring), checked field by field."""
+    expect(path, (Path, str), "read_table_file: path must be a Path or text")
     # read_user_file: a byte-order mark dropped, and a FIFO no one writes waited for a bounded
     # time, as for every other user file
     text = read_user_file(path, "table file", SettlementError)
@@ -138,6 +148,9 @@ def read_table_file(path: Path) -> dict[str, Any]:
 
 
 def hand_from_mapping(data: Mapping[str, Any], source: str) -> dict[str, Any]:
+    """The hand of a table file's table ``data`` (``source`` names it in refusals)."""
+    expect(data, Mapping, "hand_from_mapping: data must be a table file's table (a mapping)")
+    expect(source, str, "hand_from_mapping: source must be text")
     check_keys(data, FILE_KEYS, source, SettlementError)
     for key in ("dealer", "dealer_wager"):
         if key not in data:
@@ -169,10 +182,8 @@ def hand_from_mapping(data: Mapping[str, Any], source: str) -> dict[str, Any]:
         missing = [key for key in ("seat", "circle", "amount") if key not in entry]
         if missing:
             raise SettlementError(f"{where}: missing {', '.join(missing)}")
-        circle = entry["circle"]
-        # an integer: 1.0 (a TOML float, equal to 1) is not a circle's number
-        if isinstance(circle, bool) or not isinstance(circle, int) or circle not in (1, 2, 3):
-            raise SettlementError(f"{where}: circle {_quoted(circle)} is not 1, 2 or 3")
+        circle = parse_integer(entry["circle"], "circle", f"{where}: circle",
+                               SettlementInputError)
         player = entry.get("player")
         choice = entry.get("choice")
         wagers.append(CircleWager(
@@ -183,10 +194,8 @@ def hand_from_mapping(data: Mapping[str, Any], source: str) -> dict[str, Any]:
     if not wagers:
         raise SettlementError(f"{source}: no [[wager]]: nothing to settle")
     dice = data.get("dice")
-    table = data.get("table", 1)
-    if isinstance(table, bool) or not isinstance(table, int):
-        raise SettlementError(f"{source}: table {_quoted(table)} is the number of a table tag "
-                              "(1, 2, ...)")
+    table = parse_integer(data.get("table", 1), "table-tag", f"{source}: table",
+                          SettlementInputError)
     action = data.get("action")
     return {"dealer": _text(f"{source} dealer", data["dealer"]),
             "dealer_wager": _amount(f"{source} dealer_wager", data["dealer_wager"]),
@@ -198,31 +207,24 @@ def hand_from_mapping(data: Mapping[str, Any], source: str) -> dict[str, Any]:
 
 
 def hand_from_options(args: argparse.Namespace) -> dict[str, Any]:
-    if not args.dealer or not args.seat or not args.wager or not args.dealer_wager:
+    """The hand of the options: ``--seat`` and ``--wager`` are pairs, their numbers already
+    read by the grammar (:class:`~exact.core.parsing.KeyedOption`)."""
+    if not args.dealer or not args.seat or not args.wager or args.dealer_wager is None:
         raise SettlementError("settle century21: give --table FILE, or --dealer, --seat, "
                               "--wager and --dealer-wager")
-    seats: dict[int, str] = {}
-    for item in args.seat:
-        seat, sep, cards = item.partition("=")
-        if not sep:
-            raise SettlementError(f"--seat {shown(item)}: expected SEAT=CARDS")
-        number = _seat_number(f"--seat {shown(item)}", seat)
-        if number in seats:
-            raise SettlementError(f"--seat {shown(item)}: seat {number} given twice")
-        seats[number] = cards
+    seats: dict[int, str] = dict(args.seat)  # each seat once: the option's action checks
     wagers = []
-    for item in args.wager:
-        where, sep, amount = item.partition("=")
+    for where, amount in args.wager:
+        named = f"--wager {shown(f'{where}={amount}')}"
         seat, dot, circle = where.partition(".")
-        if not sep or not dot or circle.strip() not in ("1", "2", "3"):
-            raise SettlementError(f"--wager {shown(item)}: expected SEAT.CIRCLE=AMOUNT, "
-                                  "e.g. 3.1=100")
-        named = f"--wager {shown(item)}"
-        wagers.append(CircleWager(_seat_number(named, seat), int(circle),
+        if not dot:
+            raise SettlementError(f"{named}: expected SEAT.CIRCLE=AMOUNT, e.g. 3.1=100")
+        wagers.append(CircleWager(_seat_number(named, seat),
+                                  parse_integer(circle, "circle", f"{named}: circle",
+                                                SettlementInputError),
                                   _amount(named, amount)))
     return {"dealer": args.dealer, "dealer_wager": _amount("--dealer-wager", args.dealer_wager),
-            "dice": None if args.dice is None else _seat_number("--dice", args.dice),
-            "dealer_free_collection": False, "table": 1, "action": None,
+            "dice": args.dice, "dealer_free_collection": False, "table": 1, "action": None,
             "seats": seats, "wagers": wagers, "undeclared": []}
 
 

@@ -13,7 +13,6 @@ from exact.games.chemin_de_fer import (
     CheminDeFer,
     StrategyError,
     analyze,
-    parse_commission,
 )
 
 
@@ -21,9 +20,9 @@ def analyze_command(game: CheminDeFer, args: argparse.Namespace) -> str:
     """``exact analyze chemin-de-fer [--information ...] [--strategy ...] [--commission 5%]
     [--decks N | --with-replacement] [--rules FILE]``."""
     rules = rules_for(game, args)
-    commission = getattr(args, "commission", None)
+    commission = getattr(args, "commission", None)  # read by the number grammar (app.py)
     if commission is not None:
-        rules = rules.with_commission(parse_commission(commission))
+        rules = rules.with_commission(commission)
     with_replacement = getattr(args, "with_replacement", False)
     if with_replacement and args.decks is not None:
         raise StrategyError("give either --decks or --with-replacement, not both")

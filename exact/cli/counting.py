@@ -11,6 +11,7 @@ import argparse
 import os
 from collections.abc import Callable
 from dataclasses import replace
+from fractions import Fraction
 
 from exact.analysis.bet_analysis import game_bets
 from exact.analysis.removal import (
@@ -35,18 +36,17 @@ from exact.cli.shoe_options import full_shoe, options_shoe
 from exact.core.cards import Card, parse_cards
 from exact.core.files import INPUT_FILE, OUTPUT_HELP, InputFile, output_name
 from exact.core.parsing import (
+    KeyedOption,
+    OneLineParser,
     burn_option,
     number_option,
-    parse_integer,
-    parse_number,
     read_standard_input,
     read_user_file,
-    shown,
     shown_all,
 )
 from exact.core.progress import Tracker
 from exact.engines.batch import BetEvaluator, supported_bets
-from exact.engines.live import KnownCardError, next_round, slow_with_known
+from exact.engines.live import next_round, slow_with_known
 from exact.errors import BetFileError, ExactError, RuleError
 from exact.games import extension, get_game
 from exact.model.bets import Bet
@@ -96,15 +96,9 @@ def _eor(args: argparse.Namespace) -> str:
 
 
 # --- simulate --------------------------------------------------------------------------------
-def _parse_triggers(items: list[str] | None) -> dict[str, float]:
-    triggers = {}
-    for item in items or ():
-        bet_id, sep, number = item.partition("=")
-        if not sep:
-            raise CountError(f"--trigger {shown(item)}: expected BET=TRUE_COUNT, e.g. dragon-7=4")
-        triggers[bet_id] = float(parse_number(number, "true-count",
-                                              f"--trigger {shown(item)}: true count"))
-    return triggers
+def _parse_triggers(items: list[tuple[str, Fraction]] | None) -> dict[str, float]:
+    # (BET, TC) pairs, each bet once, the count read by the grammar (KeyedOption)
+    return {bet_id: float(count) for bet_id, count in items or ()}
 
 
 def _bet_texts(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
@@ -197,17 +191,9 @@ def _simulate(args: argparse.Namespace) -> str:
 
 
 # --- edge --------------------------------------------------------------------------------------
-def _parse_known(items: list[str] | None) -> dict[int, Card]:
-    known: dict[int, Card] = {}
-    for item in items or ():
-        position_text, sep, text = item.partition("=")
-        if not sep:
-            raise KnownCardError(f"--known {shown(item)}: expected POSITION=CARD, e.g. 1=9H")
-        position = parse_integer(position_text, "position", f"--known {shown(item)}: position")
-        if position in known:
-            raise KnownCardError(f"--known: position {position} given twice")
-        known[position] = Card.parse(text)
-    return known
+def _parse_known(items: list[tuple[int, str]] | None) -> dict[int, Card]:
+    # (POSITION, CARD) pairs, each position once, read by the grammar (KeyedOption)
+    return {position: Card.parse(text) for position, text in items or ()}
 
 
 def _seen_cards(args: argparse.Namespace) -> list[Card]:
@@ -262,7 +248,7 @@ KNOWN_TOO_SLOW = ("with --known, a bet on colours or suits read with the third c
 
 
 # --- registration ------------------------------------------------------------------------------
-def add_commands(game_command: Callable[..., argparse.ArgumentParser]) -> None:
+def add_commands(game_command: Callable[..., OneLineParser]) -> None:
     """Add ``eor``, ``simulate`` and ``edge`` through :mod:`exact.cli.app`'s ``game_command``."""
 
     def bet_options(parser: argparse.ArgumentParser) -> None:
@@ -315,13 +301,17 @@ def add_commands(game_command: Callable[..., argparse.ArgumentParser]) -> None:
                      default=min(os.cpu_count() or 1, 1024),
                      help="local processes (default: one per core, at most "
                      f"{WORKERS_PER_CORE} per core); results do not depend on it")
+    sim.refuse_together("--scheduler", "--workers",
+                        "--workers sets local processes, --scheduler runs on a Dask cluster")
     sim.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                      help="run on this Dask cluster instead (one you trust: Dask sends it, "
                      "and takes from it, pickles)")
     sim.add_argument("--tags", help="count tags for every bet (default: derived per bet; "
                      "century21: by class A-9, T, X)")
     sim.add_argument("--trigger", action="append", metavar="BET=TC",
-                     help="true count at which the count bets BET (default: TC*)")
+                     type=KeyedOption("--trigger", "BET=TRUE_COUNT", value="true-count"),
+                     help="true count at which the count bets BET (default: TC*); may be "
+                          "repeated, each bet once")
     bet_options(sim)
     heads_up = heads_up_options(sim, "the player's bet, one seat heads-up, under a pure "
                                 "strategy pair held fixed")
@@ -333,7 +323,9 @@ def add_commands(game_command: Callable[..., argparse.ArgumentParser]) -> None:
     edge.add_argument("--seen", metavar="FILE", type=InputFile(stdin=True), default="-",
                       help="cards seen so far (FILE, or '-'/absent for standard input)")
     edge.add_argument("--known", action="append", metavar="POS=CARD",
-                      help="card known at a position of the next round, e.g. 1=9H")
+                      type=KeyedOption("--known", "POSITION=CARD", key="position"),
+                      help="card known at a position of the next round, e.g. 1=9H; may be "
+                           "repeated, each position once")
     bet_options(edge)
     heads_up_options(edge, "the next hand under House Way and under the player's best response, "
                      "both searched on the unseen cards")

@@ -32,10 +32,18 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, cast
 
+from exact.cli.shoe_options import full_shoe
 from exact.core.cards import Card, Label, parse_cards
 from exact.core.files import INPUT_FILE, output_name
-from exact.core.parsing import shown, shown_all
-from exact.errors import ExactError
+from exact.core.parsing import (
+    KeyedOption,
+    expect,
+    number_option,
+    shown,
+    shown_all,
+    wrong_type,
+)
+from exact.errors import ExactError, WrongTypeError
 from exact.games import extension, get_game
 from exact.model.contracts import BetGame
 from exact.model.game import Game
@@ -44,7 +52,6 @@ from exact.model.settlement import (
     SettlementError,
     Wager,
     check_wagers,
-    positive_amount,
     settle_round,
     settlement_json,
 )
@@ -62,10 +69,20 @@ def add_command(game_command: Callable[..., argparse.ArgumentParser]) -> None:
                         help="the round's cards in dealing order, e.g. '9H 5C 9D 2S' (Player, "
                              "Banker, Player, Banker, then third cards)")
     parser.add_argument("--wager", action="append", metavar="BET=AMOUNT",
+                        type=KeyedOption("--wager", "BET=AMOUNT", value="bet"),
                         help="a wager, e.g. banker=10 (century21: SEAT.CIRCLE=AMOUNT, e.g. "
-                             "3.1=100); may be repeated")
+                             "3.1=100); may be repeated, each bet once")
     parser.add_argument("--paytable", action="append", metavar="BET=NAME",
+                        type=KeyedOption("--paytable", "BET=NAME"),
                         help="settle BET by its alternative paytable NAME")
+    parser.add_argument("--decks", type=number_option("decks", "--decks"),
+                        help="full decks in the shoe the cards came from (default 8; "
+                             "century21: the rules')")
+    parser.add_argument("--jokers", type=number_option("jokers", "--jokers"),
+                        help="jokers in that shoe (default 0; century21: the rules' "
+                             "proportion)")
+    parser.add_argument("--shoe", help="that shoe's composition, e.g. 'A:32,T:128,9H:8': "
+                        "the round may use no card more often than it holds")
     century = parser.add_argument_group("century21 (21st Century Baccarat) table hand")
     century.add_argument("--table", metavar="FILE", type=INPUT_FILE,
                          help="a table file (TOML): seats, circles, wagers, the "
@@ -73,10 +90,14 @@ def add_command(game_command: Callable[..., argparse.ArgumentParser]) -> None:
     century.add_argument("--dealer", metavar="CARDS", help="the Player/Dealer's cards, up card "
                          "first")
     century.add_argument("--seat", action="append", metavar="SEAT=CARDS",
-                         help="a seat's cards, e.g. 3='9S KD'; may be repeated")
-    century.add_argument("--dealer-wager", metavar="AMOUNT", help="the Player/Dealer's wager")
-    century.add_argument("--dice", metavar="SEAT", help="the seat the dice start the "
-                         "comparison at (default: the lowest seat)")
+                         type=KeyedOption("--seat", "SEAT=CARDS", key="seat"),
+                         help="a seat's cards, e.g. 3='9S KD'; may be repeated, each seat once")
+    century.add_argument("--dealer-wager", metavar="AMOUNT",
+                         type=number_option("bet", "--dealer-wager"),
+                         help="the Player/Dealer's wager")
+    century.add_argument("--dice", metavar="SEAT", type=number_option("seat", "--dice"),
+                         help="the seat the dice start the comparison at (default: the "
+                              "lowest seat)")
     century.add_argument("--rules", metavar="FILE", type=INPUT_FILE, help="rule file (TOML) "
                          "instead of the game's default rules")
     century.add_argument("--action", choices=("seat-by-seat", "whole-hand"),
@@ -94,6 +115,7 @@ def run(args: argparse.Namespace) -> str:
     if not isinstance(game, BetGame):  # chemin-de-fer: --cards and --wager are refused
         raise ExactError(f"settle {game.id}: a strategy game has no wagers to settle; see "
                          f"`analyze {game.id}`")
+    shoe = full_shoe(args)  # the shoe the cards came from, read before the rest
     if not args.cards:
         raise ExactError(f"settle {game.id}: give the round's cards with --cards")
     if not args.wager:
@@ -104,40 +126,54 @@ def run(args: argparse.Namespace) -> str:
     wagers = parse_wagers(args.wager, args.paytable or ())
     check_wagers(game, wagers, bets)
     cards = round_cards(game, args.cards)
-    settled = settle_round(game, cards, wagers, bets)
+    settled = settle_round(game, cards, wagers, bets, shoe)
     data = round_json(game, settled)
     if args.json:
         return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     return round_text(data)
 
 
-def parse_wagers(items: Sequence[str], paytables: Sequence[str]) -> list[Wager]:
-    """``BET=AMOUNT`` items (and ``BET=NAME`` paytable choices) as wagers.
+def parse_wagers(items: Sequence[tuple[str, object]],
+                 paytables: Sequence[tuple[str, str]] = ()) -> list[Wager]:
+    """``(BET, AMOUNT)`` pairs (``--wager``, read by :class:`~exact.core.parsing.KeyedOption`)
+    and ``(BET, NAME)`` paytable choices as wagers, each bet once.
 
-    >>> parse_wagers(["banker=10", "tie=2.5"], ["tie=9-to-1"])[1]
-    Wager(bet='tie', amount=Fraction(5, 2), paytable='9-to-1')
+    >>> parse_wagers([("banker", 10), ("tie", "2.5e-3")], [("tie", "9-to-1")])[1]
+    Wager(bet='tie', amount=Fraction(1, 400), paytable='9-to-1')
     """
     chosen: dict[str, str] = {}
-    for item in paytables:
-        bet, sep, name = item.partition("=")
-        if not sep or not bet.strip() or not name.strip():
-            raise SettlementError(f"--paytable {shown(item)}: expected BET=NAME")
-        chosen[bet.strip()] = name.strip()
+    for choice in paytables:
+        bet, name = _pair(choice, "paytables", "(BET, NAME)")
+        if bet in chosen:
+            raise SettlementError(f"--paytable: bet {shown(bet)} given twice: give it once")
+        chosen[bet] = _text(name, "parse_wagers: a paytable's name must be text")
     wagers = []
     for item in items:
-        bet, sep, amount = item.partition("=")
-        if not sep or not bet.strip():
-            raise SettlementError(f"--wager {shown(item)}: expected BET=AMOUNT")
-        wagers.append(Wager(bet.strip(), positive_amount(f"--wager {shown(item)}", amount),
-                            chosen.get(bet.strip())))
+        bet, amount = _pair(item, "items", "(BET, AMOUNT)")
+        wagers.append(Wager(bet, cast(Fraction | int | str, amount), chosen.get(bet)))
     unused = sorted(set(chosen) - {wager.bet for wager in wagers})
     if unused:
         raise SettlementError(f"--paytable for {shown_all(unused)}: no --wager on it")
     return wagers
 
 
+def _pair(pair: object, name: str, form: str) -> tuple[str, object]:
+    if not isinstance(pair, tuple) or len(pair) != 2:
+        raise WrongTypeError(wrong_type(f"parse_wagers: each of {name} must be a pair {form}",
+                                        pair))
+    bet, value = pair
+    return _text(bet, "parse_wagers: a bet id must be text"), value
+
+
+def _text(value: object, what: str) -> str:
+    expect(value, str, what)
+    return cast(str, value)
+
+
 def round_cards(game: Game, text: str) -> list[Card]:
     """The cards of one round, each with its suit, no more than the round deals."""
+    expect(game, Game, "round_cards: game must be a Game")
+    expect(text, str, "round_cards: text must be the round's cards (text)")
     cards = parse_cards(text)
     bare = [str(card) for card in cards if card.suit is None and not card.is_joker]
     if bare:
@@ -155,6 +191,8 @@ def _money(value: Fraction) -> str:
 
 
 def round_json(game: Game, settled: SettledRound) -> dict[str, Any]:
+    expect(game, Game, "round_json: game must be a Game")
+    expect(settled, SettledRound, "round_json: settled must be a SettledRound")
     features = settled.features
     hands = {}
     record_hands = cast(Hands, game.record_from_cards(settled.cards))
@@ -174,6 +212,7 @@ def round_json(game: Game, settled: SettledRound) -> dict[str, Any]:
 
 
 def round_text(data: Mapping[str, Any]) -> str:
+    expect(data, Mapping, "round_text: data must be round_json's mapping")
     lines = [f"{data['game_name']}: {' '.join(data['cards'])}"]
     for name, hand in data["hands"].items():
         third = " (drew a third card)" if len(hand["cards"]) == 3 else ""

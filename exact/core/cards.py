@@ -204,10 +204,12 @@ class Shoe:
         """Read ``"A:32,2:32,9H:8,X:8"`` (card or rank, colon, count)."""
         expect(text, str, "Shoe.parse: text must be text ('A:32,T:128')")
         counts: dict[str, int] = {}
-        for item in text.replace(" ", "").split(","):
+        # each entry's parts stripped, not every space dropped: "A:3 2" is not 32 cards
+        for item in (part.strip() for part in text.split(",")):
             if not item:
                 continue
             key, sep, number = item.partition(":")
+            key = key.strip()
             if not sep:
                 raise ShoeError(f"bad shoe entry {shown(item)}: expected CARD:COUNT, e.g. 9H:8 "
                                 "or 5:32")

@@ -30,7 +30,6 @@ equilibria are the generic algorithms of that module.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -40,7 +39,7 @@ from typing import ClassVar, Literal, get_args
 
 from exact import DATA as PACKAGE_DATA
 from exact.core.enumerator import Record, falling
-from exact.core.parsing import check_keys, plain_text, shown
+from exact.core.parsing import check_keys, parse_number, plain_text, shown
 from exact.engines.strategy_games import (
     Equilibria,
     Equilibrium,
@@ -55,7 +54,7 @@ from exact.engines.strategy_games import (
 )
 from exact.engines.strategy_games import Path as StrategyPath
 from exact.engines.strategy_games import best_response as generic_best_response
-from exact.errors import ExactError, RuleError
+from exact.errors import ExactError, RuleError, RuleInputError
 from exact.errors import StrategyError as StrategyError
 from exact.model.features import Feature
 from exact.model.game import Game, read_rule_file
@@ -78,7 +77,6 @@ RULE_KEYS = frozenset({"id", "name", "naturals", "player_draws_on", "player_stan
 HOUSE_KEYS = frozenset({"player_draws_on_five", "banker_draws_when_player_stands",
                         "banker_draws_on_player_third"})
 THIRD_KEYS = frozenset(str(total) for total in range(10))
-COMMISSION_TEXT = re.compile(r"\d{1,12}(\.\d{1,12})?%?|\d{1,12}/\d{1,12}")
 
 
 @dataclass(frozen=True)
@@ -199,24 +197,14 @@ def _integer(value: object, name: str = "number") -> int:
     return value
 
 
-def parse_commission(text: str) -> Fraction:
-    """A commission from ``"0.05"``, ``"5%"`` or ``"1/20"``, exactly.
+def parse_commission(text: object) -> Fraction:
+    """A commission from ``"0.05"``, ``"5%"`` or ``"1/20"``, exactly: the number grammar's
+    ``commission`` (:mod:`exact.core.parsing`; ``\\d`` took Arabic-Indic digits).
 
     >>> parse_commission("5%"), parse_commission("1/20"), parse_commission("0.05")
     (Fraction(1, 20), Fraction(1, 20), Fraction(1, 20))
     """
-    text = text.strip()
-    # a plain decimal, percentage or ratio of short integers: no exponent (1e999999 would
-    # build a huge integer), so parsing stays instant whatever a file or command line says
-    if not COMMISSION_TEXT.fullmatch(text):
-        raise RuleError(f"commission {shown(text)} is not a number like 0.05, 5% or 1/20")
-    try:
-        value = Fraction(text[:-1]) / 100 if text.endswith("%") else Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise RuleError(f"commission {shown(text)} is not a number like 0.05, 5% or 1/20") from None
-    if not 0 <= value <= Fraction(1, 10):
-        raise RuleError(f"commission {shown(text)} is outside 0 to 1/10")
-    return value
+    return parse_number(text, "commission", "commission", RuleInputError)
 
 
 RULES = Rules.load()

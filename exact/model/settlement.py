@@ -22,14 +22,15 @@ commission; a round sums them over its wagers.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from exact.core.cards import Card, parse_cards
+from exact.core.cards import Card, Shoe, parse_cards
 from exact.core.enumerator import RecordT
-from exact.core.parsing import parse_number, shown
+from exact.core.parsing import expect, parse_number, shown
 from exact.errors import SettlementError as SettlementError
 from exact.errors import SettlementInputError as SettlementInputError
 from exact.model.bets import Bet, Event, game_bets
@@ -56,6 +57,8 @@ class Wager:
     paytable: str | None = None
 
     def __post_init__(self) -> None:
+        expect(self.bet, str, "Wager: bet must be a bet id (text)")
+        expect(self.paytable, (str, type(None)), "Wager: paytable must be a name (text) or None")
         amount = parse_number(self.amount, "bet", f"wager on {shown(self.bet)}: amount",
                               SettlementInputError)
         if amount <= 0:
@@ -153,35 +156,87 @@ class SettledRound:
         return "\n".join(lines)
 
 
-def positive_amount(where: str, text: str, named: str | None = None) -> Fraction:
-    """A positive exact amount: an integer, a decimal or a fraction, nothing else (at most 40
-    characters, so a hostile amount costs nothing to refuse). ``named``: how a refusal names
-    the value (the stripped text quoted, unless the caller read it as something else).
+def positive_amount(where: str, value: object) -> Fraction:
+    """A positive exact amount (``where``: how a refusal names it), read by the number grammar
+    of :mod:`exact.core.parsing` as a ``bet``: an integer, a decimal (``2.5e-3``) or a
+    fraction, from text or a TOML number.
 
-    >>> positive_amount("--wager", " 12.5 ")
-    Fraction(25, 2)
-    >>> positive_amount("--wager", "1e9")
+    >>> positive_amount("--wager", " 12.5 "), positive_amount("--wager", "1e12")
+    (Fraction(25, 2), Fraction(1000000000000, 1))
+    >>> positive_amount("--wager", "٣")
     Traceback (most recent call last):
-    exact.errors.SettlementError: --wager: amount '1e9' is not a positive number
+    ...
+    exact.errors.SettlementInputError: --wager '٣': is not a number (ASCII digits 0-9; e.g. 2, \
+0.95 or 19/20)
     """
-    cleaned = text.strip()
-    named = shown(cleaned) if named is None else named
-    if not cleaned or len(cleaned) > 40 or any(c not in "0123456789./" for c in cleaned):
-        raise SettlementError(f"{where}: amount {named} is not a positive number")
-    try:
-        amount = Fraction(cleaned)
-    except (ValueError, ZeroDivisionError):
-        raise SettlementError(f"{where}: amount {named} is not a number") from None
+    expect(where, str, "positive_amount: where must be text")
+    amount = parse_number(value, "bet", where, SettlementInputError)
     if amount <= 0:
         raise SettlementError(f"{where}: amount must be positive, got {amount}")
     return amount
 
 
+DEFAULT_SHOE = Shoe.standard(8)
+"""The shoe a round of a bet game is settled from unless one is given: the command line's
+default (8 decks, no jokers)."""
+
+
+def check_in_shoe(cards: Sequence[Card], shoe: Shoe, what: str = "the round") -> None:
+    """Refuse cards that ``shoe`` could not have dealt together: a card (or joker) used more
+    often than the shoe holds it, or a rank more often than all its suits (a card without its
+    suit takes any suit left).
+
+    >>> check_in_shoe(parse_cards("9H 9D 9H"), Shoe.standard(1))
+    Traceback (most recent call last):
+    ...
+    exact.errors.SettlementError: the round has 2 of 9H; the shoe (1 deck) holds 1
+    """
+    expect(shoe, Shoe, "settle: shoe must be a Shoe (or None for the default)")
+    uses = Counter(cards)
+    ranks = Counter(card.rank for card in cards)
+    for card, used in sorted(uses.items(), key=lambda item: str(item[0])):
+        bare = not card.is_joker and card.suit is None
+        held = shoe.count(card)
+        if bare or used > held:
+            used, held = (ranks[card.rank], shoe.count(card.rank)) if bare else (used, held)
+            if used > held:
+                name = f"rank {card.rank}" if bare else "X (joker)" if card.is_joker else card
+                raise SettlementError(f"{what} has {used} of {name}; the shoe "
+                                      f"({shoe.describe()}) holds {held}")
+
+
 def settle_round(game: Game[RecordT], cards: str | Sequence[Card], wagers: Iterable[Wager],
-                 bets: Mapping[str, Bet] | None = None) -> SettledRound:
-    """Deal ``cards`` (in dealing order) as one round of ``game`` and settle ``wagers``."""
+                 bets: Mapping[str, Bet] | None = None, shoe: Shoe | None = None
+                 ) -> SettledRound:
+    """Deal ``cards`` (in dealing order) as one round of ``game`` and settle ``wagers``;
+    the cards must be ones ``shoe`` (default :data:`DEFAULT_SHOE`) holds. A wrong type is a
+    :class:`~exact.errors.WrongTypeError`.
+
+    >>> from exact.games import get_game
+    >>> settle_round(get_game("punto-banco"), "9H 5C 9H 2S", [], shoe=Shoe.standard(1))
+    Traceback (most recent call last):
+    ...
+    exact.errors.SettlementError: the round has 2 of 9H; the shoe (1 deck) holds 1
+    >>> settle_round("punto-banco", "9H 5C 9D 2S", [])
+    Traceback (most recent call last):
+    ...
+    exact.errors.WrongTypeError: settle_round: game must be a Game (get_game("punto-banco")), \
+not str 'punto-banco'
+    """
+    expect(game, Game, "settle_round: game must be a Game (get_game(\"punto-banco\"))")
+    expect(cards, (str, Sequence), "settle_round: cards must be text or a sequence of Cards")
     dealt = tuple(parse_cards(cards) if isinstance(cards, str) else cards)
+    for card in dealt:
+        expect(card, Card, "settle_round: each card must be a Card")
+    expect(wagers, Iterable, "settle_round: wagers must be an iterable of Wagers")
+    wagers = list(wagers)
+    for wager in wagers:
+        expect(wager, Wager, "settle_round: each wager must be a Wager")
+    expect(bets, (Mapping, type(None)), "settle_round: bets must map bet ids to Bets, or be None")
+    check_in_shoe(dealt, DEFAULT_SHOE if shoe is None else shoe)
     known = bets if bets is not None else {b.id: b for b in game_bets(game)}
+    for bet in known.values():
+        expect(bet, Bet, "settle_round: bets must map bet ids to Bets")
     record = game.record_from_cards(dealt)
     features = {name: feature.read(record) for name, feature in game.features.items()
                 if _readable(feature, record)}
@@ -218,11 +273,17 @@ def check_wagers(game: Game[Any], wagers: Sequence[Wager], bets: Mapping[str, Be
     exact.errors.SettlementError: NINES without a main wager: Baccarat with NINE & \
 NINES takes them only beside a wager on Player, Banker or Tie
     """
+    expect(game, Game, "check_wagers: game must be a Game")
+    expect(wagers, Sequence, "check_wagers: wagers must be a sequence of Wagers")
+    for wager in wagers:
+        expect(wager, Wager, "check_wagers: each wager must be a Wager")
+    expect(bets, Mapping, "check_wagers: bets must map bet ids to Bets")
     seen: set[tuple[str, str | None]] = set()
     for wager in wagers:
         if wager.bet not in bets:
             raise SettlementError(f"no bet {shown(wager.bet)} in {game.id}; see `list-bets "
                                   f"{game.id}`")
+        expect(bets[wager.bet], Bet, "check_wagers: bets must map bet ids to Bets")
         if wager.paytable and wager.paytable not in bets[wager.bet].paytables:
             raise SettlementError(f"bet {shown(wager.bet)} has no paytable "
                                   f"{shown(wager.paytable)}; "
@@ -278,6 +339,9 @@ def _plain(value: object) -> object:
 def settlement_json(settlement: Settlement, collection: Fraction = Fraction(0),
                     player: str | None = None) -> dict[str, Any]:
     """One settled wager as data: result, money (exact, as text) and reason."""
+    expect(settlement, Settlement, "settlement_json: settlement must be a Settlement")
+    expect(collection, (Fraction, int), "settlement_json: collection must be a Fraction")
+    expect(player, (str, type(None)), "settlement_json: player must be text or None")
     wager = settlement.wager
     out: dict[str, Any] = {
         "bet": wager.bet, "amount": str(wager.amount), "paytable": wager.paytable,

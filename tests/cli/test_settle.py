@@ -95,11 +95,11 @@ def test_punto_banco_seed_examples(capsys) -> None:
     (["punto-banco", "--cards", "7H 4C KD", "--wager", "banker=1"], "at least 4 cards"),
     (["punto-banco", "--cards", "7 4C KD 5S", "--wager", "banker=1"], "suit"),
     (["punto-banco", "--cards", "7H 4C KD 5S", "--wager", "banker=-1"], "positive"),
-    (["punto-banco", "--cards", "7H 4C KD 5S", "--wager", "banker=nan"], "positive number"),
+    (["punto-banco", "--cards", "7H 4C KD 5S", "--wager", "banker=nan"], "not finite"),
     (["punto-banco", "--cards", "7H 4C KD 5S", "--wager", "banker"], "BET=AMOUNT"),
     (["punto-banco", "--cards", "7H 4C KD 5S", "--wager", "nines=1"], "no bet 'nines'"),
     (["punto-banco", "--cards", "7H 4C KD 5S", "--wager", "banker=1", "--wager", "banker=2"],
-     "two wagers"),
+     "--wager: bet 'banker' given twice"),
     (["punto-banco", "--cards", "7H 4C KD 5S", "--wager", "tie=1", "--paytable", "tie=7-to-1"],
      "no paytable"),
     (["punto-banco", "--wager", "banker=1"], "--cards"),
@@ -156,7 +156,9 @@ def test_century21_table_file_settles_seat_by_seat_in_dice_order(capsys, tmp_pat
      "wager entry 2: unknown key(s) 'bet', 'color'; known: amount, choice"),
     ("table = 9", "table tag"),
     ('action = "sideways"', "rule action"),
-    ("[[wager]]\nseat = 1\ncircle = 1\namount = 1.5", "integer or a string"),
+    ("[[wager]]\nseat = 1\ncircle = 2\namount = 1.5", "3/2 is outside the table limits"),
+    ("[[wager]]\nseat = 1\ncircle = 2\namount = '\u0663'", "amount '\u0663': is not a number"),
+    ("[[wager]]\nseat = 1\ncircle = 2\namount = true", "amount True: is not a number"),
     ("[[wager]]\nseat = 7\ncircle = 1\namount = 10", "dealt no hand"),
     ("[[wager]]\nseat = 1\ncircle = 4\namount = 10", "circle 4"),
     ("[[wager]]\nseat = 1\ncircle = 2\namount = 10\nchoice = 'hit'", "not draw or stand"),
@@ -208,16 +210,26 @@ def test_century21_seat_numbers_are_ascii_digits(capsys, seat) -> None:
         code, out, err = run(capsys, "settle", "century21", "--dealer", "KH 7C",
                              "--dealer-wager", "300", *options)
         assert code == 2 and out == "" and err.count("\n") == 1, err
-        assert "is not a seat number" in err and "Traceback" not in err
+        assert "is not a whole number (ASCII digits" in err and "Traceback" not in err
 
 
-def test_century21_table_file_circle_is_an_integer(capsys, tmp_path) -> None:
-    """circle = 1.0 (a TOML float equal to 1) is not the number of a circle."""
-    path = table_file(tmp_path, seats={1: "KC QD 5S"})
-    with open(path, "a") as stream:
-        stream.write("[[wager]]\nseat = 1\ncircle = 2.0\namount = 10\n")
-    code, out, err = run(capsys, "settle", "century21", "--table", path)
-    assert code == 2 and out == "" and err.count("\n") == 1 and "circle 2.0" in err, err
+def test_century21_table_file_numbers_follow_the_grammar(capsys, tmp_path) -> None:
+    """A table file's numbers are read by the one number grammar: circle = 2.0 is the whole
+    number 2 (as `--decks 8.0` is 8), circle = 2.5 is not a circle, an amount may be a TOML
+    float, a decimal with an exponent or a fraction."""
+    for circle, amount, verdict in (("2.0", "10", "seat 1 circle 2"),
+                                    ("2", "12.5", "seat 1 circle 2"),
+                                    ("2", '"2.5e1"', "seat 1 circle 2"),
+                                    ("2", '"25/2"', "seat 1 circle 2"),
+                                    ("2.5", "10", "circle '2.5': is not a whole number"),
+                                    ("4", "10", "circle 4: must be at most 3"),
+                                    ('"\u0662"', "10", "is not a whole number (ASCII")):
+        path = table_file(tmp_path, seats={1: "KC QD 5S"})
+        with open(path, "a") as stream:
+            stream.write(f"[[wager]]\nseat = 1\ncircle = {circle}\namount = {amount}\n")
+        code, out, err = run(capsys, "settle", "century21", "--table", path)
+        assert verdict in (out if code == 0 else err), (circle, amount, err)
+        assert code == 0 or (out == "" and err.count("\n") == 1 and code == 2), err
 
 
 def test_century21_table_file_with_a_byte_order_mark_settles(capsys, tmp_path) -> None:

@@ -71,7 +71,7 @@ def sound(case: Case) -> bool:
         if args.command == "edge":
             seen = case.stdin if args.seen in (None, "-") else case.files[args.seen]
             shoe = shoe.remove(parse_cards(seen.decode()))
-            known = [item.split("=") for item in args.known or []]
+            known = args.known or []  # (position, card) pairs, the position read already
             if any(not 1 <= int(position) <= 6 for position, _ in known):
                 return False
             shoe.remove([Card.parse(card) for _, card in known])

@@ -870,7 +870,7 @@ class Century21(Game[Century21Record]):
                                "information", "rules"}),
         "edge": frozenset({"decks", "shoe", "seen", "known", "information", "rules"}),
         "settle": frozenset({"table", "dealer", "seat", "wager", "dealer_wager", "dice",
-                             "rules", "action"}),
+                             "rules", "action", "decks", "jokers", "shoe"}),
     }
     # its own commands and shoe play, above the games (exact.model.game.Game.extensions)
     extensions: ClassVar[Mapping[str, str]] = {

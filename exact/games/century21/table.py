@@ -36,8 +36,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from exact.core.cards import Card, parse_cards
-from exact.core.parsing import parse_number, shown
+from exact.core.cards import Card, Shoe, parse_cards
+from exact.core.parsing import expect, parse_number, shown
 from exact.errors import CardError
 from exact.games.century21.game import (
     DRAW,
@@ -48,10 +48,17 @@ from exact.games.century21.game import (
     declarations,
     hand_actions,
     settle_declared,
+    shoe_for,
     two_card_state,
 )
 from exact.games.century21.rules import DEFAULT_RULES, Rules, TableTag
-from exact.model.settlement import Settlement, SettlementError, SettlementInputError, Wager
+from exact.model.settlement import (
+    Settlement,
+    SettlementError,
+    SettlementInputError,
+    Wager,
+    check_in_shoe,
+)
 
 CIRCLES = (1, 2, 3)
 
@@ -126,14 +133,18 @@ class TableHand:
         return sum(self.collections.values(), Fraction(0)) + self.dealer_collection
 
 
-def _hand(cards: str | Sequence[Card], who: str) -> list[int]:
+def _cards(cards: str | Sequence[Card], who: str) -> list[Card]:
+    expect(cards, (str, Sequence), f"settle_table: {who}'s cards must be text or a sequence "
+                                   "of Cards")
     try:
         parsed = parse_cards(cards) if isinstance(cards, str) else list(cards)
     except CardError as error:
         raise SettlementError(f"{who}: {error}") from None
+    for card in parsed:
+        expect(card, Card, f"settle_table: each of {who}'s cards must be a Card")
     if len(parsed) not in (2, 3):
         raise SettlementError(f"{who}: a hand has 2 or 3 cards, got {len(parsed)}")
-    return [card_class(card) for card in parsed]
+    return parsed
 
 
 def _state(classes: list[int]) -> tuple[int, int, int | None]:
@@ -145,18 +156,44 @@ def settle_table(rules: Rules, dealer_cards: str | Sequence[Card],
                  seat_cards: Mapping[int, str | Sequence[Card]], wagers: Sequence[CircleWager],
                  dealer_wager: Fraction | int | str, table: TableTag | None = None,
                  dealer_free_collection: bool = False, dice_start: int | None = None,
-                 undeclared_naturals: Sequence[int] = ()) -> TableHand:
+                 undeclared_naturals: Sequence[int] = (), shoe: Shoe | None = None
+                 ) -> TableHand:
     """Settle one hand (see the module docstring). Cards are in dealing order; the dealer's
     first card is its up card. ``dice_start``: the seat the dice start the comparison at
     (default the lowest seat; an empty position starts at the next seat clockwise).
-    ``undeclared_naturals``: seats whose Natural was not declared (they play as 9). Raises
-    SettlementError on any impossible input."""
+    ``undeclared_naturals``: seats whose Natural was not declared (they play as 9). Every
+    card of the hand, the dealer's and all seats' together, must be one ``shoe`` (default:
+    the rules' decks and jokers) holds. Raises SettlementError on any impossible input, and
+    WrongTypeError on an argument of the wrong type.
+
+    >>> settle_table(DEFAULT_RULES.replace(jokers=0), "9H 7C", {1: "X 2S"},
+    ...              [CircleWager(1, 1, 10)], dealer_wager=100)
+    Traceback (most recent call last):
+    ...
+    exact.errors.SettlementError: the hand has 1 of X (joker); the shoe (8 decks) holds 0
+    """
+    expect(rules, Rules, "settle_table: rules must be a Rules")
+    expect(seat_cards, Mapping, "settle_table: seat_cards must map seats to cards")
+    expect(wagers, Sequence, "settle_table: wagers must be a sequence of CircleWagers")
+    for wager in wagers:
+        expect(wager, CircleWager, "settle_table: each wager must be a CircleWager")
+    expect(table, (TableTag, type(None)), "settle_table: table must be a TableTag or None")
+    expect(dealer_free_collection, bool, "settle_table: dealer_free_collection must be a bool")
+    expect(dice_start, (int, type(None)), "settle_table: dice_start must be a seat (int)")
+    expect(undeclared_naturals, (Sequence, set, frozenset),
+           "settle_table: undeclared_naturals must be seats")
     tag = table or rules.table
     stake = parse_number(dealer_wager, "bet", "dealer wager", SettlementInputError)
     if stake <= 0:
         raise SettlementError(f"the Player/Dealer's wager must be positive, got {stake}")
-    dealer = _hand(dealer_cards, "Player/Dealer")
-    seats = {seat: _hand(cards, f"seat {seat}") for seat, cards in seat_cards.items()}
+    dealt = {"Player/Dealer": _cards(dealer_cards, "Player/Dealer")}
+    for seat, cards in seat_cards.items():
+        expect(seat, int, "settle_table: seat_cards must map seats (int) to cards")
+        dealt[f"seat {seat}"] = _cards(cards, f"seat {seat}")
+    check_in_shoe([card for cards in dealt.values() for card in cards],
+                  shoe_for(rules) if shoe is None else shoe, "the hand")
+    dealer = [card_class(card) for card in dealt["Player/Dealer"]]
+    seats = {seat: [card_class(card) for card in dealt[f"seat {seat}"]] for seat in seat_cards}
     stops = dealer_stops(rules, dealer[0], dealer[1])
     stopped = END_ in stops
     _check_draws(rules, dealer, "Player/Dealer", stopped)
