@@ -25,10 +25,14 @@ from exact import __version__
 from exact.analysis.assumptions import report_assumptions
 from exact.analysis.bet_analysis import GameAnalysis, analyze
 from exact.analysis.statistics import (
+    EXACT_BIT_BUDGET,
+    METHODS,
+    NORMAL_SKEWNESS_LIMIT,
     BetTable,
     normal_quantile,
     one_in_text,
     result_interval,
+    rounds_interval,
     volatility_index,
 )
 from exact.core.cards import JOKER, RANKS, Shoe
@@ -42,9 +46,8 @@ from exact.reference.published import load as load_published
 from exact.reports import REPOSITORY, ReportError, charts
 
 DECKS = (1, 2, 4, 6, 8)
-ROUNDS = tuple(10**k for k in range(3, 9))
+ROUNDS = tuple(10**k for k in range(1, 9))
 LEVELS = (Fraction(90, 100), Fraction(95, 100), Fraction(99, 100))
-SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 @dataclass(frozen=True)
@@ -69,40 +72,34 @@ def percent(value: Fraction | float, digits: int = 4, sign: bool = False) -> str
     """Display text.
 
     >>> percent(Fraction(114753351728, 10847218479825)), percent(Fraction(-1, 8), 2, True)
-    ('1.0579%', '−12.50%')
+    ('1.0579%', '-12.50%')
     """
-    return _minus(f"{float(value) * 100:{'+' if sign else ''}.{digits}f}%")
+    return f"{float(value) * 100:{'+' if sign else ''}.{digits}f}%"
 
 
 def decimal(value: Fraction | float, digits: int = 10) -> str:
-    """Fixed decimals for ordinary values, ``digits`` significant figures for tiny ones.
+    """Fixed decimals for ordinary values, ``digits`` significant figures in plain scientific
+    notation for tiny ones: every figure printed is one that ``float()`` and a spreadsheet read
+    back (ASCII minus, ``e`` exponent; no typographic minus, no superscripts).
 
     >>> decimal(Fraction(1, 3)), decimal(Fraction(1, 3 * 10**7)), decimal(Fraction(-2))
-    ('0.3333333333', '3.333333333×10⁻⁸', '−2.0000000000')
+    ('0.3333333333', '3.333333333e-08', '-2.0000000000')
     """
     number = float(value)
     if number != 0 and abs(number) < 1e-4:
-        mantissa, exponent = f"{number:.{digits - 1}e}".split("e")
-        return _minus(f"{mantissa}×10{str(int(exponent)).translate(SUPERSCRIPTS)}")
-    return _minus(f"{number:.{digits}f}")
+        return f"{number:.{digits - 1}e}"
+    return f"{number:.{digits}f}"
 
 
 def scientific(value: float, digits: int = 4) -> str:
-    """Display text.
+    """Display text, signed, in plain scientific notation (see :func:`decimal`).
 
-    >>> scientific(-0.000371234), scientific(0.0)
-    ('−3.712×10⁻⁴', '0')
+    >>> scientific(-0.000371234), scientific(0.0), scientific(0.00123)
+    ('-3.712e-04', '0', '+1.230e-03')
     """
     if value == 0:
         return "0"
-    mantissa, exponent = f"{value:+.{digits - 1}e}".split("e")
-    mantissa = _minus(mantissa)
-    return f"{mantissa}×10{str(int(exponent)).translate(SUPERSCRIPTS)}"
-
-
-def _minus(text: str) -> str:
-    """Typographic minus signs (the hyphen is too short beside digits)."""
-    return text.replace("-", "−")
+    return f"{value:+.{digits - 1}e}"
 
 
 def pays_text(pays: Fraction) -> str:
@@ -223,7 +220,7 @@ def return_tables(analysis: GameAnalysis) -> list[dict[str, object]]:
 
 
 def statistics(analysis: GameAnalysis) -> dict[str, object]:
-    """Variance, SD and the intervals of the average result after 10^3..10^8 rounds."""
+    """Variance, SD and the intervals of the average result after 10..10^8 rounds."""
     bets = []
     for bet, table in _tables(analysis):
         bets.append({
@@ -232,19 +229,35 @@ def statistics(analysis: GameAnalysis) -> dict[str, object]:
             "mean": decimal(table.expected_value), "mean_exact": str(table.expected_value),
             "variance": decimal(table.variance), "variance_exact": str(table.variance),
             "sd": f"{table.standard_deviation:.10f}", "sd_exact": table.standard_deviation_exact,
-            "intervals": [{"rounds": f"10{str(len(str(n)) - 1).translate(SUPERSCRIPTS)}",
-                           # one cell per confidence level
-                           "cells": [_interval_text(table, n, level) for level in LEVELS]}
-                          for n in ROUNDS],
-        })
+            **interval_rows(table)})
+    return {**interval_key(), "rounds": [grouped(n) for n in ROUNDS], "bets": bets}
+
+
+def interval_rows(table: BetTable) -> dict[str, object]:
+    """The intervals of ``table``'s average result after each of :data:`ROUNDS` rounds at each
+    of :data:`LEVELS`, each row naming its method (exact.analysis.statistics.rounds_interval),
+    and the range no interval leaves: the lowest and highest pay."""
+    one_round = table.one_round
+    rows = []
+    for n in ROUNDS:
+        found = [rounds_interval(one_round, n, level) for level in LEVELS]
+        rows.append({"rounds": grouped(n), "method": found[-1].method,
+                     "clipped": any(f.clipped for f in found),
+                     # one cell per confidence level
+                     "cells": [f"{percent(f.low, 3, True)} to {percent(f.high, 3, True)}"
+                               for f in found],
+                     "bounds": [[float(f.low), float(f.high)] for f in found]})
+    return {"intervals": rows, "lowest": percent(one_round.pays[0], 1, True),
+            "highest": percent(one_round.pays[-1], 1, True),
+            "skewness": f"{one_round.skewness:.4f}"}
+
+
+def interval_key() -> dict[str, object]:
+    """What the interval tables' methods mean, for the template's key."""
     return {"levels": [f"{float(level) * 100:.0f}%" for level in LEVELS],
             "quantiles": [f"{normal_quantile(level):.4f}" for level in LEVELS],
-            "rounds": [grouped(n) for n in ROUNDS], "bets": bets}
-
-
-def _interval_text(table: BetTable, rounds: int, level: Fraction) -> str:
-    low, high = result_interval(table.expected_value, table.variance, rounds, level)
-    return f"{percent(low, 3, True)} … {percent(high, 3, True)}"
+            "methods": METHODS, "skewness_limit": str(float(NORMAL_SKEWNESS_LIMIT)),
+            "exact_budget": grouped(EXACT_BIT_BUDGET)}
 
 
 # --- sensitivity -----------------------------------------------------------------------------
@@ -557,11 +570,11 @@ def _net(amount: Fraction) -> str:
     """Display text.
 
     >>> _net(Fraction(19, 2)), _net(Fraction(-10)), _net(Fraction(0))
-    ('+19/2 (+9.5)', '−10', '0')
+    ('+19/2 (+9.5)', '-10', '0')
     """
-    text = _minus(("+" if amount > 0 else "") + str(amount))
+    text = ("+" if amount > 0 else "") + str(amount)
     if amount.denominator != 1:
-        text += f" ({_minus(f'{float(amount):+g}')})"
+        text += f" ({float(amount):+g})"
     return text
 
 
