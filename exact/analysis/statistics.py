@@ -14,6 +14,7 @@ irrational in general: it is given exactly as a sympy expression and as a float 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -277,8 +278,8 @@ class RoundsInterval:
     """Where the average net result per unit wagered after ``rounds`` rounds lies with
     probability at least (``exact``, ``chernoff``) or about (``normal``) ``level``."""
 
-    low: Fraction | float
-    high: Fraction | float
+    low: Fraction
+    high: Fraction
     method: str
     clipped: bool = False
 
@@ -305,9 +306,7 @@ def rounds_interval(one_round: OneRound, rounds: int, level: Fraction) -> Rounds
         return _exact_interval(one_round, rounds, Fraction(level))
     if abs(one_round.skewness) <= float(NORMAL_SKEWNESS_LIMIT) * math.sqrt(rounds):
         low, high = result_interval(one_round.mean, one_round.central_moment(2), rounds, level)
-        lowest, highest = float(one_round.pays[0]), float(one_round.pays[-1])
-        clipped = low < lowest or high > highest
-        return RoundsInterval(max(low, lowest), min(high, highest), "normal", clipped)
+        return _within(one_round, low, high, "normal")
     return _chernoff_interval(one_round, rounds, Fraction(level))
 
 
@@ -332,9 +331,18 @@ def _chernoff_interval(one_round: OneRound, rounds: int, level: Fraction) -> Rou
     pairs = list(zip(one_round.pays, one_round.probabilities, strict=True))
     high = _upper_end(pairs, rounds, tail)
     low = -_upper_end([(-x, q) for x, q in pairs], rounds, tail)
-    # inside [min, max] by construction; the clip only guards the floats' last bits
-    return RoundsInterval(max(low, float(one_round.pays[0])),
-                          min(high, float(one_round.pays[-1])), "chernoff")
+    # inside [min, max] by construction: a clip only mends the floats' last bits, so it is
+    # not flagged
+    return dataclasses.replace(_within(one_round, low, high, "chernoff"), clipped=False)
+
+
+def _within(one_round: OneRound, low: float, high: float, method: str) -> RoundsInterval:
+    """``[low, high]`` cut back to the possible range, exactly (the floats as Fractions)."""
+    lowest, highest = one_round.pays[0], one_round.pays[-1]
+    exact_low, exact_high = Fraction(low), Fraction(high)
+    clipped = exact_low < lowest or exact_high > highest
+    return RoundsInterval(min(max(exact_low, lowest), highest),
+                          max(min(exact_high, highest), lowest), method, clipped)
 
 
 def _upper_end(pairs: Sequence[tuple[Fraction, Fraction]], rounds: int, tail: Fraction) -> float:

@@ -268,19 +268,45 @@ def analyses_by_decks(game: Game, bets: Sequence[Bet], decks: Sequence[int] = DE
     return {d: analyze(game, shoe_for(d), bets) for d in decks}
 
 
-def deck_sensitivity(by_decks: Mapping[int, GameAnalysis], context: Context) -> dict[str, object]:
-    """House edge of every wager and paytable for each number of decks, with a chart."""
+def group_family(bet: Bet) -> str:
+    """The family a wager is charted with when its game's report names none: its group."""
+    return f"{bet.group.capitalize()} wagers" if bet.group else "Wagers"
+
+
+def _family_panels(bets: Sequence[Bet], family: Callable[[Bet], str],
+                   lines: Callable[[Bet], list[tuple[str, list[float]]]],
+                   x: Sequence[object]) -> list[dict[str, object]]:
+    """One chart panel per family of ``bets`` (in order of first appearance), holding the
+    ``lines`` of each of its wagers."""
+    panels: dict[str, dict[str, object]] = {}
+    for bet in bets:
+        panel = panels.setdefault(family(bet), {"title": family(bet), "x": list(x),
+                                                "lines": []})
+        panel["lines"] += lines(bet)  # type: ignore[operator]
+    return list(panels.values())
+
+
+def deck_sensitivity(by_decks: Mapping[int, GameAnalysis], context: Context,
+                     family: Callable[[Bet], str] = group_family) -> dict[str, object]:
+    """House edge of every wager and paytable for each number of decks, with a chart of one
+    panel per family of wagers."""
     decks = sorted(by_decks)
-    rows, series = [], {}
+    rows = []
     first = by_decks[decks[0]]
+    series: dict[str, list[tuple[str, list[float]]]] = {}
     for bet_id, bet_analysis in first.bets.items():
+        series[bet_id] = []
         for paytable in bet_analysis.bet.paytables:
             edges = [by_decks[d].bets[bet_id].table(paytable).house_edge for d in decks]
             rows.append({"bet": bet_analysis.bet.name, "paytable": paytable,
                          "edges": [percent(e) for e in edges]})
-            series[f"{bet_analysis.bet.name} ({paytable})"] = [float(e) * 100 for e in edges]
-    chart = charts.edge_against_decks(decks, series, context.out_dir / "decks.svg")
-    return {"decks": [str(d) for d in decks], "rows": rows, "chart": chart}
+            series[bet_id].append((f"{bet_analysis.bet.name} ({paytable})",
+                                   [float(e) * 100 for e in edges]))
+    bets = [b.bet for b in first.bets.values()]
+    charts_ = charts.family_lines(_family_panels(bets, family, lambda b: series[b.id], decks),
+                                  context.out_dir / "decks.svg",
+                                  xlabel="number of 52-card decks", ylabel="house edge (%)")
+    return {"decks": [str(d) for d in decks], "rows": rows, "charts": charts_}
 
 
 def pay_sensitivity(analysis: GameAnalysis, context: Context) -> dict[str, object]:
@@ -311,12 +337,12 @@ def pay_sensitivity(analysis: GameAnalysis, context: Context) -> dict[str, objec
                            "edges": [float(edge(low)) * 100, float(edge(high)) * 100],
                            "current": (float(outcome.pays), float(table.house_edge) * 100),
                            "break_even": float(break_even)})
-    chart = charts.edge_against_pay(panels, context.out_dir / "pays.svg")
-    return {"rows": rows, "chart": chart}
+    return {"rows": rows, "charts": charts.edge_against_pay(panels, context.out_dir / "pays.svg")}
 
 
 def effects_of_removal(game: Game, bets: Sequence[Bet], shoe: Shoe,
-                       context: Context, per_table: int = 5) -> dict[str, object]:
+                       context: Context, per_table: int = 5,
+                       family: Callable[[Bet], str] = group_family) -> dict[str, object]:
     """Change of each wager's house edge (default paytable) when one card of each rank is
     removed from ``shoe``: every depleted shoe is re-analysed exactly."""
     base = analyze(game, shoe, bets)
@@ -336,10 +362,14 @@ def effects_of_removal(game: Game, bets: Sequence[Bet], shoe: Shoe,
                        "rows": [{"rank": rank, "values": [scientific(float(effects[b][i]) * 100)
                                                           for b in chunk]}
                                 for i, rank in enumerate(ranks)]})
-    chart = charts.effects_of_removal(
-        ranks, [{"title": names[b], "values": [float(v) * 100 for v in effects[b]]}
-                      for b in ids], context.out_dir / "eor.svg")
-    return {"shoe": shoe.describe(), "tables": tables, "chart": chart,
+    bet_list = [base.bets[b].bet for b in ids]
+    chart_names = charts.family_lines(
+        _family_panels(bet_list, family, lambda b: [(names[b.id], [float(v) * 100 for v in
+                                                                   effects[b.id]])],
+                       [str(r) for r in ranks]),
+        context.out_dir / "eor.svg", xlabel="rank removed (one card)",
+        ylabel="change in house edge (pp)", bars=True)
+    return {"shoe": shoe.describe(), "tables": tables, "charts": chart_names,
             # exact: removing a card drawn at random from the shoe leaves every expectation
             # unchanged, so the effects weighted by the cards of each rank sum to zero
             "sums": [{"bet": names[b], "sum": str(
@@ -374,12 +404,12 @@ def edge_through_shoe(game: Game, bets: Sequence[Bet], shoe: Shoe, context: Cont
              "high": percent(max(column)),
              "advantage": f"{sum(e < 0 for e in column)} of {len(column)}"}
             for b in edges for depth, column in zip(depths, edges[b], strict=True)]
-    chart = charts.edge_through_shoe(depths, [
+    chart_names = charts.edge_through_shoe(depths, [
         {"title": names[b], "full": float(base.bets[b].table().house_edge) * 100,
          "edges": [[float(e) * 100 for e in column] for column in edges[b]]} for b in edges],
         context.out_dir / "depletion.svg")
     return {"shoe": shoe.describe(), "shoes": str(shoes), "seed": str(seed),
-            "depths": [str(d) for d in depths], "rows": rows, "chart": chart}
+            "depths": [str(d) for d in depths], "rows": rows, "charts": chart_names}
 
 
 # --- verification ----------------------------------------------------------------------------
@@ -599,7 +629,8 @@ def standard_report_data(game: Game, context: Context, *, decks: int, rule_set: 
                          shoe_for: Callable[[int], Shoe] = Shoe.standard,
                          published: Path | None = None, reference: ModuleType | None = None,
                          brute_force_shoes: Sequence[Shoe] = (), simulated_rounds: int = 20_000,
-                         depleted_shoes: int = 30, seed: int = 20261130) -> dict[str, object]:
+                         depleted_shoes: int = 30, seed: int = 20261130,
+                         family: Callable[[Bet], str] = group_family) -> dict[str, object]:
     """Every section that ``templates/lib.typ``'s ``standard-report`` lays out, for every wager
     the game ships (``game_bets``), at ``decks`` decks (the sensitivity uses 1, 2, 4, 6, 8).
 
@@ -630,9 +661,9 @@ def standard_report_data(game: Game, context: Context, *, decks: int, rule_set: 
         "statistics": statistics(analysis),
         "examples": [worked_example(game, cards, bets, describe_hands or _no_hands)
                      for cards in examples],
-        "decks_sensitivity": deck_sensitivity(by_decks, context),
+        "decks_sensitivity": deck_sensitivity(by_decks, context, family),
         "pays_sensitivity": pay_sensitivity(analysis, context),
-        "removal": effects_of_removal(game, bets, shoe, context),
+        "removal": effects_of_removal(game, bets, shoe, context, family=family),
         "depletion": edge_through_shoe(game, bets, shoe, context, shoes=depleted_shoes,
                                        seed=seed),
         "sums": sums_check(by_decks),
