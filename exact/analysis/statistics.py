@@ -15,6 +15,7 @@ irrational in general: it is given exactly as a sympy expression and as a float 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -310,10 +311,17 @@ def rounds_interval(one_round: OneRound, rounds: int, level: Fraction) -> Rounds
     return _chernoff_interval(one_round, rounds, Fraction(level))
 
 
+@functools.lru_cache(maxsize=4)
+def _total_distribution(one_round: OneRound, rounds: int,
+                        ) -> tuple[Fraction, Fraction, list[int], int]:
+    """:meth:`OneRound.total_distribution`, kept for the other levels of the same row."""
+    return one_round.total_distribution(rounds)
+
+
 def _exact_interval(one_round: OneRound, rounds: int, level: Fraction) -> RoundsInterval:
     """The exact quantiles at (1 - level)/2 and (1 + level)/2: the lowest totals whose
     cumulative probability reaches each, so the interval holds at least ``level``."""
-    lowest, step, counts, denominator = one_round.total_distribution(rounds)
+    lowest, step, counts, denominator = _total_distribution(one_round, rounds)
     tail = (1 - level) / 2
     targets = [tail * denominator, (1 - tail) * denominator]
     found: list[Fraction] = []

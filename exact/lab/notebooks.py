@@ -12,7 +12,7 @@ exact.errors.GameNotAvailable: game 'no-such-game' is not in this checkout of ex
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from exact.analysis.bet_analysis import GameAnalysis
 from exact.analysis.removal import RemovalTable

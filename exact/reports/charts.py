@@ -312,7 +312,8 @@ def strategy_map(rows: Sequence[str], columns: Sequence[str],
             axis.set_yticks(range(len(rows)), list(rows), fontsize=6)
             axis.grid(False)
             axis.set_title(str(panel["title"]))
-            axis.set_xlabel("dealer's up card (point value)")
+        # one label under the middle panel: the panels are too narrow for one each
+        axes[0][len(panels) // 2].set_xlabel("dealer's up card (point value)")
         axes[0][0].set_ylabel("player's hand")
         if image is not None:
             bar = figure.colorbar(image, ax=list(axes[0]), fraction=0.03, pad=0.02)

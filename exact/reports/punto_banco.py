@@ -13,9 +13,9 @@ from collections.abc import Callable, Sequence
 
 from exact.core.cards import Shoe
 from exact.games.punto_banco import DATA, STANDARD_RULES, PuntoBanco, hand_total
+from exact.model.bets import Bet
 from exact.reference import punto_banco as reference
 from exact.reports import sections
-from exact.model.bets import Bet
 from exact.reports.sections import Context, decimal, grouped
 
 DECKS = 8

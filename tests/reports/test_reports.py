@@ -532,9 +532,9 @@ def test_the_charts_page_is_the_templates():
     setup = re.search(r'set page\(paper: "a4", margin: \(x: (\d+)mm, top: (\d+)mm, '
                       r"bottom: (\d+)mm\)", (TEMPLATES / "lib.typ").read_text())
     assert setup, "lib.typ's page setup changed: update exact/reports/charts.py"
-    assert charts.PAGE_MM == (210, 297)
-    assert charts.MARGIN_MM == {"x": int(setup[1]), "top": int(setup[2]),
-                                "bottom": int(setup[3])}
+    margins = {"x": int(setup[1]), "top": int(setup[2]), "bottom": int(setup[3])}
+    assert margins == charts.MARGIN_MM
+    assert charts.PAGE_MM == (210, 297)  # A4, as the regular expression demands
 
 
 def _svg_size(path: Path) -> tuple[float, float]:
