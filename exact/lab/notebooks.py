@@ -21,10 +21,10 @@ from exact.errors import GameNotAvailable as GameNotAvailable
 from exact.games import REGISTRY, get_game
 from exact.model.bets import Bet
 from exact.model.game import Game
-from exact.reports.punto_banco import FAMILIES as FAMILIES
-from exact.reports.punto_banco import OTHER_FAMILY as OTHER_FAMILY
-from exact.reports.punto_banco import bet_family as bet_family
-from exact.reports.punto_banco import families as families
+from exact.reports.charts import FAMILIES as FAMILIES
+from exact.reports.charts import OTHER_FAMILY as OTHER_FAMILY
+from exact.reports.charts import bet_family as bet_family
+from exact.reports.charts import families as families
 
 
 def require_game(game_id: str, **options: object) -> Game:
@@ -60,7 +60,7 @@ def edge_table(analysis: GameAnalysis) -> str:
 
 
 # --- charts people read --------------------------------------------------------------------------
-# The families of bets are the reports' (exact/reports/punto_banco.py), so a notebook's charts
+# The families of bets are the reports' (exact.reports.charts), so a notebook's charts
 # and a report's gather the same bets.
 def _panels(count: int, columns: int = 2, width: float = 5.2, height: float = 3.2):
     import matplotlib.pyplot as plt

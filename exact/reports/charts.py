@@ -18,12 +18,13 @@ from __future__ import annotations
 import io
 import math
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from exact.core.files import write_file
+from exact.model.bets import Bet
 
 # The page of templates/lib.typ (`set page(paper: "a4", margin: (x: 20mm, top: 22mm,
 # bottom: 22mm))`); tests/reports/test_reports.py reads the template and checks these.
@@ -336,3 +337,43 @@ def edge_against_decks_lines(decks: Sequence[int], series: Mapping[str, Sequence
         axis.set_ylabel("player's edge (%)")
         axis.legend(fontsize=7)
         return _save(plt, figure, path)
+
+
+# --- families of wagers -------------------------------------------------------------------------
+# A family gathers the bets a reader compares with one another: the Punto Banco reports' charts
+# (exact/reports/punto_banco.py, nine_and_nines.py) and notebooks (exact.lab.notebooks) draw
+# one panel per family. The first rule that matches a bet names its family (a bet file's own
+# bets fall into "Other side bets"); the rules read bet ids and groups, data of the bet files.
+FAMILIES: tuple[tuple[str, Callable[[Bet], bool]], ...] = (
+    ("Main bets and commission-free Banker", lambda bet: bet.group in ("main", "variant")),
+    ("Pairs", lambda bet: "pair" in bet.id),
+    ("Egalité (tie on one total)", lambda bet: bet.id.startswith("egalite-")
+     and "group" not in bet.id),
+    ("Egalité, grouped totals", lambda bet: bet.id.startswith("egalite-group")),
+    ("Big and Small (cards dealt)", lambda bet: bet.id in ("big", "small")),
+    ("Dragon Bonus", lambda bet: bet.id.startswith("dragon-bonus")),
+)
+OTHER_FAMILY = "Other side bets"
+
+
+def bet_family(bet: Bet) -> str:
+    """The family a bet is charted with.
+
+    >>> from exact.analysis.bet_analysis import game_bets
+    >>> from exact.games import get_game
+    >>> bets = {b.id: b for b in game_bets(get_game("punto-banco"))}
+    >>> [bet_family(bets[b]) for b in ("tie", "either-pair", "dragon-7")]
+    ['Main bets and commission-free Banker', 'Pairs', 'Other side bets']
+    >>> bet_family(bets["egalite-3"]), bet_family(bets["egalite-group-0"])
+    ('Egalité (tie on one total)', 'Egalité, grouped totals')
+    """
+    return next((name for name, member in FAMILIES if member(bet)), OTHER_FAMILY)
+
+
+def families(bets: Sequence[Bet]) -> dict[str, list[Bet]]:
+    """``bets`` by family, families in the order of :data:`FAMILIES`, bets in their order."""
+    order = [name for name, _ in FAMILIES] + [OTHER_FAMILY]
+    grouped: dict[str, list[Bet]] = {name: [] for name in order}
+    for bet in bets:
+        grouped[bet_family(bet)].append(bet)
+    return {name: members for name, members in grouped.items() if members}

@@ -28,8 +28,9 @@ from exact.games.punto_banco import STANDARD_RULES
 from exact.reference import nine_and_nines as nine_reference
 from exact.reference import punto_banco as reference
 from exact.reports import sections
+from exact.reports.charts import bet_family
 from exact.reports.punto_banco import BRUTE_FORCE_SHOES as MAIN_BRUTE_FORCE_SHOES
-from exact.reports.punto_banco import _hands, bet_family
+from exact.reports.punto_banco import _hands
 from exact.reports.sections import Context, decimal, grouped, percent
 
 DECKS = 8

@@ -9,13 +9,11 @@ checked against are in ``exact/data/punto_banco/published.toml``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
 from exact.core.cards import Shoe
 from exact.games.punto_banco import DATA, STANDARD_RULES, PuntoBanco, hand_total
-from exact.model.bets import Bet
 from exact.reference import punto_banco as reference
 from exact.reports import sections
+from exact.reports.charts import bet_family
 from exact.reports.sections import Context, decimal, grouped
 
 DECKS = 8
@@ -27,43 +25,6 @@ EXAMPLES = ("9H 5C 9D 2S", "2C KS AD 4D 5H 3C", "7H 6C KD AS", "TC 3H 7S 2D 4D")
 BRUTE_FORCE_SHOES = ("AS:2,5H:2,5D:1,9C:2,KH:2,KS:1", "2C:2,3H:1,4S:2,6D:2,8C:1,TH:2")
 SIMULATED_ROUNDS = 20_000
 SIMULATION_SEED = 20261130
-
-# A family gathers the bets a reader compares with one another: the report's charts draw one
-# panel per family, as the notebooks do (exact.lab.notebooks). The first rule that matches a
-# bet names its family (a bet file's own bets fall into "Other side bets").
-FAMILIES: tuple[tuple[str, Callable[[Bet], bool]], ...] = (
-    ("Main bets and commission-free Banker", lambda bet: bet.group in ("main", "variant")),
-    ("Pairs", lambda bet: "pair" in bet.id),
-    ("Egalité (tie on one total)", lambda bet: bet.id.startswith("egalite-")
-     and "group" not in bet.id),
-    ("Egalité, grouped totals", lambda bet: bet.id.startswith("egalite-group")),
-    ("Big and Small (cards dealt)", lambda bet: bet.id in ("big", "small")),
-    ("Dragon Bonus", lambda bet: bet.id.startswith("dragon-bonus")),
-)
-OTHER_FAMILY = "Other side bets"
-
-
-def bet_family(bet: Bet) -> str:
-    """The family a bet is charted with.
-
-    >>> from exact.analysis.bet_analysis import game_bets
-    >>> from exact.games import get_game
-    >>> bets = {b.id: b for b in game_bets(get_game("punto-banco"))}
-    >>> [bet_family(bets[b]) for b in ("tie", "either-pair", "dragon-7")]
-    ['Main bets and commission-free Banker', 'Pairs', 'Other side bets']
-    >>> bet_family(bets["egalite-3"]), bet_family(bets["egalite-group-0"])
-    ('Egalité (tie on one total)', 'Egalité, grouped totals')
-    """
-    return next((name for name, member in FAMILIES if member(bet)), OTHER_FAMILY)
-
-
-def families(bets: Sequence[Bet]) -> dict[str, list[Bet]]:
-    """``bets`` by family, families in the order of :data:`FAMILIES`, bets in their order."""
-    order = [name for name, _ in FAMILIES] + [OTHER_FAMILY]
-    grouped: dict[str, list[Bet]] = {name: [] for name in order}
-    for bet in bets:
-        grouped[bet_family(bet)].append(bet)
-    return {name: members for name, members in grouped.items() if members}
 
 
 def report_data(game: PuntoBanco, context: Context) -> dict[str, object]:

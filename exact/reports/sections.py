@@ -278,12 +278,10 @@ def _family_panels(bets: Sequence[Bet], family: Callable[[Bet], str],
                    x: Sequence[object]) -> list[dict[str, object]]:
     """One chart panel per family of ``bets`` (in order of first appearance), holding the
     ``lines`` of each of its wagers."""
-    panels: dict[str, dict[str, object]] = {}
+    members: dict[str, list[tuple[str, list[float]]]] = {}
     for bet in bets:
-        panel = panels.setdefault(family(bet), {"title": family(bet), "x": list(x),
-                                                "lines": []})
-        panel["lines"] += lines(bet)  # type: ignore[operator]
-    return list(panels.values())
+        members.setdefault(family(bet), []).extend(lines(bet))
+    return [{"title": name, "x": list(x), "lines": drawn} for name, drawn in members.items()]
 
 
 def deck_sensitivity(by_decks: Mapping[int, GameAnalysis], context: Context,
