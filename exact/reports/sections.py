@@ -247,8 +247,9 @@ def interval_rows(table: BetTable) -> dict[str, object]:
                      "cells": [f"{percent(f.low, 3, True)} to {percent(f.high, 3, True)}"
                                for f in found],
                      "bounds": [[float(f.low), float(f.high)] for f in found]})
-    return {"intervals": rows, "lowest": percent(one_round.pays[0], 1, True),
-            "highest": percent(one_round.pays[-1], 1, True),
+    # the range at the cells' precision, so a printed end never seems to pass it by rounding
+    return {"intervals": rows, "lowest": percent(one_round.pays[0], 3, True),
+            "highest": percent(one_round.pays[-1], 3, True),
             "skewness": f"{one_round.skewness:.4f}"}
 
 

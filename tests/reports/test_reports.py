@@ -630,6 +630,11 @@ def test_every_printed_interval_lies_in_the_possible_range(report, game_id):
             assert row["method"] in ("exact", "normal", "chernoff")
             for low, high in row["bounds"]:
                 assert lowest - 1e-12 <= low <= high <= highest + 1e-12, (bet, row)
+            for cell in row["cells"]:  # as printed, in percent
+                printed = re.fullmatch(r"([-+][\d.]+)% to ([-+][\d.]+)%", cell)
+                assert printed, cell
+                assert lowest * 100 <= float(printed[1]) <= float(printed[2]) <= highest * 100
+                assert cell in text
 
 
 @pytest.mark.parametrize("game_id", per_report("nine-and-nines"))
