@@ -230,20 +230,22 @@ class OneRound:
         variance = self.central_moment(2)
         return float(self.central_moment(3)) / float(variance) ** 1.5 if variance else 0.0
 
-    def _grid(self) -> tuple[int, list[int], list[int], int]:
-        """(scale D, pays times D less the lowest, weights, weight total L): the pays on an
-        integer grid of step 1/D and the probabilities as integers over L."""
+    def _grid(self) -> tuple[Fraction, list[int], list[int], int]:
+        """(step, positions, weights, weight total L): pay i is the lowest pay plus
+        ``positions[i]`` steps, on the coarsest grid holding every pay, and its probability
+        is ``weights[i] / L``, integers."""
         scale = math.lcm(*(p.denominator for p in self.pays))
-        steps = [int(p * scale) for p in self.pays]
+        offsets = [int((p - self.pays[0]) * scale) for p in self.pays]
+        common = math.gcd(*offsets) or 1
         total = math.lcm(*(q.denominator for q in self.probabilities))
         weights = [int(q * total) for q in self.probabilities]
-        return scale, [s - steps[0] for s in steps], weights, total
+        return Fraction(common, scale), [o // common for o in offsets], weights, total
 
     def exact_cost(self, rounds: int) -> int:
         """Bits of the packed polynomial :meth:`total_distribution` builds for ``rounds``."""
-        _, steps, _, total = self._grid()
+        _, positions, _, total = self._grid()
         slot = -(-(rounds * total.bit_length() + 1) // 8) * 8
-        return (rounds * steps[-1] + 1) * slot
+        return (rounds * positions[-1] + 1) * slot
 
     def total_distribution(self, rounds: int) -> tuple[Fraction, Fraction, list[int], int]:
         """The exact distribution of the total net result of ``rounds`` independent rounds:
@@ -261,17 +263,15 @@ class OneRound:
         """
         if rounds < 1:
             raise ValueError(f"rounds must be a positive integer, got {rounds}")
-        scale, steps, weights, total = self._grid()
-        step = math.gcd(*steps) if steps[-1] else 1
-        steps = [s // step for s in steps]
+        step, positions, weights, total = self._grid()
         slot_bytes = -(-(rounds * total.bit_length() + 1) // 8)
-        packed = sum(w << (8 * slot_bytes * s) for w, s in zip(weights, steps, strict=True))
+        packed = sum(w << (8 * slot_bytes * p) for w, p in zip(weights, positions, strict=True))
         power = pow(packed, rounds)
-        size = rounds * steps[-1] + 1
+        size = rounds * positions[-1] + 1
         raw = power.to_bytes(size * slot_bytes, "little")
         counts = [int.from_bytes(raw[k * slot_bytes:(k + 1) * slot_bytes], "little")
                   for k in range(size)]
-        return (rounds * self.pays[0], Fraction(step, scale), counts, total**rounds)
+        return (rounds * self.pays[0], step, counts, total**rounds)
 
 
 @dataclass(frozen=True)
