@@ -61,9 +61,9 @@ def report(tmp_path_factory):
 
 _TEXTS: dict[str, str] = {}
 
-# A chart's page holds megabytes of path operators (the SVG's lines, and its text drawn as
-# outlines), which pypdf tokenizes one by one to find a few hundred characters of text: three
-# quarters of the reading time of a report. The text is read with them taken out first: the
+# A chart's page can hold megabytes of path operators (the SVG's lines and markers; its text
+# is text), which pypdf tokenizes one by one to find a few hundred characters of text: once
+# three quarters of the reading time of a report. The text is read with them taken out first: the
 # path operators with their operands (m l c v y re), painting and clipping (f F f* B B* b b*
 # h S s n W W*), each a whole token (not the c of cm) outside strings (which are kept whole).
 # Neither draws nor places text; test_reading_without_paths_reads_the_same_text checks it.
