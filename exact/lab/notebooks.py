@@ -12,7 +12,7 @@ exact.errors.GameNotAvailable: game 'no-such-game' is not in this checkout of ex
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from exact.analysis.bet_analysis import GameAnalysis
 from exact.analysis.removal import RemovalTable
@@ -21,6 +21,10 @@ from exact.errors import GameNotAvailable as GameNotAvailable
 from exact.games import REGISTRY, get_game
 from exact.model.bets import Bet
 from exact.model.game import Game
+from exact.reports.charts import FAMILIES as FAMILIES
+from exact.reports.charts import OTHER_FAMILY as OTHER_FAMILY
+from exact.reports.charts import bet_family as bet_family
+from exact.reports.charts import families as families
 
 
 def require_game(game_id: str, **options: object) -> Game:
@@ -56,42 +60,8 @@ def edge_table(analysis: GameAnalysis) -> str:
 
 
 # --- charts people read --------------------------------------------------------------------------
-# A family gathers the bets a reader compares with one another; the first rule that matches a
-# bet names its family (a bet file's own bets fall into "Other side bets").
-FAMILIES: tuple[tuple[str, Callable[[Bet], bool]], ...] = (
-    ("Main bets and commission-free Banker", lambda bet: bet.group in ("main", "variant")),
-    ("Pairs", lambda bet: "pair" in bet.id),
-    ("Egalité (tie on one total)", lambda bet: bet.id.startswith("egalite-")
-     and "group" not in bet.id),
-    ("Egalité, grouped totals", lambda bet: bet.id.startswith("egalite-group")),
-    ("Big and Small (cards dealt)", lambda bet: bet.id in ("big", "small")),
-    ("Dragon Bonus", lambda bet: bet.id.startswith("dragon-bonus")),
-)
-OTHER_FAMILY = "Other side bets"
-
-
-def bet_family(bet: Bet) -> str:
-    """The family a bet is charted with.
-
-    >>> from exact.analysis.bet_analysis import game_bets
-    >>> bets = {b.id: b for b in game_bets(require_game("punto-banco"))}
-    >>> [bet_family(bets[b]) for b in ("tie", "either-pair", "dragon-7")]
-    ['Main bets and commission-free Banker', 'Pairs', 'Other side bets']
-    >>> bet_family(bets["egalite-3"]), bet_family(bets["egalite-group-0"])
-    ('Egalité (tie on one total)', 'Egalité, grouped totals')
-    """
-    return next((name for name, member in FAMILIES if member(bet)), OTHER_FAMILY)
-
-
-def families(bets: Sequence[Bet]) -> dict[str, list[Bet]]:
-    """``bets`` by family, families in the order of :data:`FAMILIES`, bets in their order."""
-    order = [name for name, _ in FAMILIES] + [OTHER_FAMILY]
-    grouped: dict[str, list[Bet]] = {name: [] for name in order}
-    for bet in bets:
-        grouped[bet_family(bet)].append(bet)
-    return {name: members for name, members in grouped.items() if members}
-
-
+# The families of bets are the reports' (exact.reports.charts), so a notebook's charts
+# and a report's gather the same bets.
 def _panels(count: int, columns: int = 2, width: float = 5.2, height: float = 3.2):
     import matplotlib.pyplot as plt
 

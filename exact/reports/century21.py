@@ -19,7 +19,7 @@ from typing import Any
 
 from exact.analysis.assumptions import report_assumptions
 from exact.analysis.century21_economics import table_economics
-from exact.analysis.statistics import BetTable, normal_quantile, result_interval
+from exact.analysis.statistics import BetTable, result_interval
 from exact.core.cards import Shoe
 from exact.games.century21.game import (
     CLASS_NAMES,
@@ -37,15 +37,7 @@ from exact.games.century21.table import CircleWager, settle_table
 from exact.reference import century21 as century21_reference
 from exact.render.century21 import counting_unit, heads_up_table
 from exact.reports import charts, sections
-from exact.reports.sections import (
-    LEVELS,
-    ROUNDS,
-    SUPERSCRIPTS,
-    Context,
-    decimal,
-    grouped,
-    percent,
-)
+from exact.reports.sections import Context, decimal, grouped, percent
 
 STRATEGIES = {
     "house": ("House Way", "House Way", "Both sides play House Way"),
@@ -277,9 +269,9 @@ def _money(value: Fraction) -> str:
     """Display text.
 
     >>> _money(Fraction(-11312, 10000)), _money(Fraction(1, 3))
-    ('−1.1312', '+0.3333')
+    ('-1.1312', '+0.3333')
     """
-    return sections._minus(f"{float(value):+.4f}")
+    return f"{float(value):+.4f}"
 
 
 def statistics(tables: dict[str, BetTable]) -> dict[str, object]:
@@ -289,17 +281,8 @@ def statistics(tables: dict[str, BetTable]) -> dict[str, object]:
             "strategy": STRATEGIES[name][2],
             "mean": decimal(table.expected_value), "mean_exact": str(table.expected_value),
             "variance": decimal(table.variance), "variance_exact": str(table.variance),
-            "sd": f"{table.standard_deviation:.10f}",
-            "intervals": [{"rounds": f"10{str(len(str(n)) - 1).translate(SUPERSCRIPTS)}",
-                           "cells": [_interval(table, n, level) for level in LEVELS]}
-                          for n in ROUNDS]})
-    return {"levels": [f"{float(level) * 100:.0f}%" for level in LEVELS],
-            "quantiles": [f"{normal_quantile(level):.4f}" for level in LEVELS], "bets": bets}
-
-
-def _interval(table: BetTable, rounds: int, level: Fraction) -> str:
-    low, high = result_interval(table.expected_value, table.variance, rounds, level)
-    return f"{percent(low, 3, True)} … {percent(high, 3, True)}"
+            "sd": f"{table.standard_deviation:.10f}", **sections.interval_rows(table)})
+    return {**sections.interval_key(), "bets": bets}
 
 
 def _edges(rules: Rules, shoe: Shoe) -> tuple[Fraction, Fraction]:
@@ -352,7 +335,7 @@ def verification(table: GameTable, found: Equilibrium, results: dict[str, Result
     out: dict[str, object] = {
         "product": grouped(product), "sums": sums,
         "equilibrium": {"value": str(value), "value_percent": percent(value, 6, True),
-                        "lp_value": sections._minus(f"{found.lp_value:.12f}"),
+                        "lp_value": f"{found.lp_value:.12f}",
                         "player_gain": str(player_gain), "dealer_gain": str(dealer_gain),
                         "agrees": player_gain == 0 and dealer_gain == 0},
     }

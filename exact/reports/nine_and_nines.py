@@ -28,6 +28,7 @@ from exact.games.punto_banco import STANDARD_RULES
 from exact.reference import nine_and_nines as nine_reference
 from exact.reference import punto_banco as reference
 from exact.reports import sections
+from exact.reports.charts import bet_family
 from exact.reports.punto_banco import BRUTE_FORCE_SHOES as MAIN_BRUTE_FORCE_SHOES
 from exact.reports.punto_banco import _hands
 from exact.reports.sections import Context, decimal, grouped, percent
@@ -61,7 +62,8 @@ def report_data(game, context: Context) -> dict[str, object]:
         published=NINE_DATA / "published.toml",
         reference=reference,
         brute_force_shoes=[Shoe.parse(text) for text in MAIN_BRUTE_FORCE_SHOES],
-        simulated_rounds=SIMULATED_ROUNDS, depleted_shoes=DEPLETED_SHOES, seed=SIMULATION_SEED)
+        simulated_rounds=SIMULATED_ROUNDS, depleted_shoes=DEPLETED_SHOES, seed=SIMULATION_SEED,
+        family=family)
     bets = [b for b in game_bets(game) if b.id in SIDE_BETS]
     analysis = analyze(game, Shoe.standard(DECKS), bets)
     data["designer"] = [designer(analysis.bets[bet_id], tier)
@@ -69,6 +71,11 @@ def report_data(game, context: Context) -> dict[str, object]:
     data["rarity"] = rarity(analysis.bets.values())
     data["side_checks"] = side_checks(game, bets, analysis, nine_reference)
     return data
+
+
+def family(bet) -> str:
+    """The side wagers of the game in one family of the charts, the rest as Punto Banco's."""
+    return "NINE and NINES" if bet.id in SIDE_BETS else bet_family(bet)
 
 
 # --- paytable designer and rarity ---------------------------------------------------------------

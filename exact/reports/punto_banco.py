@@ -13,6 +13,7 @@ from exact.core.cards import Shoe
 from exact.games.punto_banco import DATA, STANDARD_RULES, PuntoBanco, hand_total
 from exact.reference import punto_banco as reference
 from exact.reports import sections
+from exact.reports.charts import bet_family
 from exact.reports.sections import Context, decimal, grouped
 
 DECKS = 8
@@ -35,7 +36,7 @@ def report_data(game: PuntoBanco, context: Context) -> dict[str, object]:
         published=DATA / "published.toml",
         reference=reference,
         brute_force_shoes=[Shoe.parse(text) for text in BRUTE_FORCE_SHOES],
-        simulated_rounds=SIMULATED_ROUNDS, seed=SIMULATION_SEED)
+        simulated_rounds=SIMULATED_ROUNDS, seed=SIMULATION_SEED, family=bet_family)
     data["totals"] = _final_totals(game, shoe)
     data["cards_dealt"] = _cards_dealt(game, shoe)
     return data

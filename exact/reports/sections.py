@@ -25,10 +25,14 @@ from exact import __version__
 from exact.analysis.assumptions import report_assumptions
 from exact.analysis.bet_analysis import GameAnalysis, analyze
 from exact.analysis.statistics import (
+    EXACT_BIT_BUDGET,
+    METHODS,
+    NORMAL_SKEWNESS_LIMIT,
     BetTable,
     normal_quantile,
     one_in_text,
     result_interval,
+    rounds_interval,
     volatility_index,
 )
 from exact.core.cards import JOKER, RANKS, Shoe
@@ -42,9 +46,8 @@ from exact.reference.published import load as load_published
 from exact.reports import REPOSITORY, ReportError, charts
 
 DECKS = (1, 2, 4, 6, 8)
-ROUNDS = tuple(10**k for k in range(3, 9))
+ROUNDS = tuple(10**k for k in range(1, 9))
 LEVELS = (Fraction(90, 100), Fraction(95, 100), Fraction(99, 100))
-SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 @dataclass(frozen=True)
@@ -69,40 +72,34 @@ def percent(value: Fraction | float, digits: int = 4, sign: bool = False) -> str
     """Display text.
 
     >>> percent(Fraction(114753351728, 10847218479825)), percent(Fraction(-1, 8), 2, True)
-    ('1.0579%', '−12.50%')
+    ('1.0579%', '-12.50%')
     """
-    return _minus(f"{float(value) * 100:{'+' if sign else ''}.{digits}f}%")
+    return f"{float(value) * 100:{'+' if sign else ''}.{digits}f}%"
 
 
 def decimal(value: Fraction | float, digits: int = 10) -> str:
-    """Fixed decimals for ordinary values, ``digits`` significant figures for tiny ones.
+    """Fixed decimals for ordinary values, ``digits`` significant figures in plain scientific
+    notation for tiny ones: every figure printed is one that ``float()`` and a spreadsheet read
+    back (ASCII minus, ``e`` exponent; no typographic minus, no superscripts).
 
     >>> decimal(Fraction(1, 3)), decimal(Fraction(1, 3 * 10**7)), decimal(Fraction(-2))
-    ('0.3333333333', '3.333333333×10⁻⁸', '−2.0000000000')
+    ('0.3333333333', '3.333333333e-08', '-2.0000000000')
     """
     number = float(value)
     if number != 0 and abs(number) < 1e-4:
-        mantissa, exponent = f"{number:.{digits - 1}e}".split("e")
-        return _minus(f"{mantissa}×10{str(int(exponent)).translate(SUPERSCRIPTS)}")
-    return _minus(f"{number:.{digits}f}")
+        return f"{number:.{digits - 1}e}"
+    return f"{number:.{digits}f}"
 
 
 def scientific(value: float, digits: int = 4) -> str:
-    """Display text.
+    """Display text, signed, in plain scientific notation (see :func:`decimal`).
 
-    >>> scientific(-0.000371234), scientific(0.0)
-    ('−3.712×10⁻⁴', '0')
+    >>> scientific(-0.000371234), scientific(0.0), scientific(0.00123)
+    ('-3.712e-04', '0', '+1.230e-03')
     """
     if value == 0:
         return "0"
-    mantissa, exponent = f"{value:+.{digits - 1}e}".split("e")
-    mantissa = _minus(mantissa)
-    return f"{mantissa}×10{str(int(exponent)).translate(SUPERSCRIPTS)}"
-
-
-def _minus(text: str) -> str:
-    """Typographic minus signs (the hyphen is too short beside digits)."""
-    return text.replace("-", "−")
+    return f"{value:+.{digits - 1}e}"
 
 
 def pays_text(pays: Fraction) -> str:
@@ -223,7 +220,7 @@ def return_tables(analysis: GameAnalysis) -> list[dict[str, object]]:
 
 
 def statistics(analysis: GameAnalysis) -> dict[str, object]:
-    """Variance, SD and the intervals of the average result after 10^3..10^8 rounds."""
+    """Variance, SD and the intervals of the average result after 10..10^8 rounds."""
     bets = []
     for bet, table in _tables(analysis):
         bets.append({
@@ -232,19 +229,36 @@ def statistics(analysis: GameAnalysis) -> dict[str, object]:
             "mean": decimal(table.expected_value), "mean_exact": str(table.expected_value),
             "variance": decimal(table.variance), "variance_exact": str(table.variance),
             "sd": f"{table.standard_deviation:.10f}", "sd_exact": table.standard_deviation_exact,
-            "intervals": [{"rounds": f"10{str(len(str(n)) - 1).translate(SUPERSCRIPTS)}",
-                           # one cell per confidence level
-                           "cells": [_interval_text(table, n, level) for level in LEVELS]}
-                          for n in ROUNDS],
-        })
+            **interval_rows(table)})
+    return {**interval_key(), "rounds": [grouped(n) for n in ROUNDS], "bets": bets}
+
+
+def interval_rows(table: BetTable) -> dict[str, object]:
+    """The intervals of ``table``'s average result after each of :data:`ROUNDS` rounds at each
+    of :data:`LEVELS`, each row naming its method (exact.analysis.statistics.rounds_interval),
+    and the range no interval leaves: the lowest and highest pay."""
+    one_round = table.one_round
+    rows = []
+    for n in ROUNDS:
+        found = [rounds_interval(one_round, n, level) for level in LEVELS]
+        rows.append({"rounds": grouped(n), "method": found[-1].method,
+                     "clipped": any(f.clipped for f in found),
+                     # one cell per confidence level
+                     "cells": [f"{percent(f.low, 3, True)} to {percent(f.high, 3, True)}"
+                               for f in found],
+                     "bounds": [[float(f.low), float(f.high)] for f in found]})
+    # the range at the cells' precision, so a printed end never seems to pass it by rounding
+    return {"intervals": rows, "lowest": percent(one_round.pays[0], 3, True),
+            "highest": percent(one_round.pays[-1], 3, True),
+            "skewness": f"{one_round.skewness:.4f}"}
+
+
+def interval_key() -> dict[str, object]:
+    """What the interval tables' methods mean, for the template's key."""
     return {"levels": [f"{float(level) * 100:.0f}%" for level in LEVELS],
             "quantiles": [f"{normal_quantile(level):.4f}" for level in LEVELS],
-            "rounds": [grouped(n) for n in ROUNDS], "bets": bets}
-
-
-def _interval_text(table: BetTable, rounds: int, level: Fraction) -> str:
-    low, high = result_interval(table.expected_value, table.variance, rounds, level)
-    return f"{percent(low, 3, True)} … {percent(high, 3, True)}"
+            "methods": METHODS, "skewness_limit": str(float(NORMAL_SKEWNESS_LIMIT)),
+            "exact_budget": grouped(EXACT_BIT_BUDGET)}
 
 
 # --- sensitivity -----------------------------------------------------------------------------
@@ -255,19 +269,43 @@ def analyses_by_decks(game: Game, bets: Sequence[Bet], decks: Sequence[int] = DE
     return {d: analyze(game, shoe_for(d), bets) for d in decks}
 
 
-def deck_sensitivity(by_decks: Mapping[int, GameAnalysis], context: Context) -> dict[str, object]:
-    """House edge of every wager and paytable for each number of decks, with a chart."""
+def group_family(bet: Bet) -> str:
+    """The family a wager is charted with when its game's report names none: its group."""
+    return f"{bet.group.capitalize()} wagers" if bet.group else "Wagers"
+
+
+def _family_panels(bets: Sequence[Bet], family: Callable[[Bet], str],
+                   lines: Callable[[Bet], list[tuple[str, list[float]]]],
+                   x: Sequence[object]) -> list[dict[str, object]]:
+    """One chart panel per family of ``bets`` (in order of first appearance), holding the
+    ``lines`` of each of its wagers."""
+    members: dict[str, list[tuple[str, list[float]]]] = {}
+    for bet in bets:
+        members.setdefault(family(bet), []).extend(lines(bet))
+    return [{"title": name, "x": list(x), "lines": drawn} for name, drawn in members.items()]
+
+
+def deck_sensitivity(by_decks: Mapping[int, GameAnalysis], context: Context,
+                     family: Callable[[Bet], str] = group_family) -> dict[str, object]:
+    """House edge of every wager and paytable for each number of decks, with a chart of one
+    panel per family of wagers."""
     decks = sorted(by_decks)
-    rows, series = [], {}
+    rows = []
     first = by_decks[decks[0]]
+    series: dict[str, list[tuple[str, list[float]]]] = {}
     for bet_id, bet_analysis in first.bets.items():
+        series[bet_id] = []
         for paytable in bet_analysis.bet.paytables:
             edges = [by_decks[d].bets[bet_id].table(paytable).house_edge for d in decks]
             rows.append({"bet": bet_analysis.bet.name, "paytable": paytable,
                          "edges": [percent(e) for e in edges]})
-            series[f"{bet_analysis.bet.name} ({paytable})"] = [float(e) * 100 for e in edges]
-    chart = charts.edge_against_decks(decks, series, context.out_dir / "decks.svg")
-    return {"decks": [str(d) for d in decks], "rows": rows, "chart": chart}
+            series[bet_id].append((f"{bet_analysis.bet.name} ({paytable})",
+                                   [float(e) * 100 for e in edges]))
+    bets = [b.bet for b in first.bets.values()]
+    charts_ = charts.family_lines(_family_panels(bets, family, lambda b: series[b.id], decks),
+                                  context.out_dir / "decks.svg",
+                                  xlabel="number of 52-card decks", ylabel="house edge (%)")
+    return {"decks": [str(d) for d in decks], "rows": rows, "charts": charts_}
 
 
 def pay_sensitivity(analysis: GameAnalysis, context: Context) -> dict[str, object]:
@@ -298,12 +336,12 @@ def pay_sensitivity(analysis: GameAnalysis, context: Context) -> dict[str, objec
                            "edges": [float(edge(low)) * 100, float(edge(high)) * 100],
                            "current": (float(outcome.pays), float(table.house_edge) * 100),
                            "break_even": float(break_even)})
-    chart = charts.edge_against_pay(panels, context.out_dir / "pays.svg")
-    return {"rows": rows, "chart": chart}
+    return {"rows": rows, "charts": charts.edge_against_pay(panels, context.out_dir / "pays.svg")}
 
 
 def effects_of_removal(game: Game, bets: Sequence[Bet], shoe: Shoe,
-                       context: Context, per_table: int = 5) -> dict[str, object]:
+                       context: Context, per_table: int = 5,
+                       family: Callable[[Bet], str] = group_family) -> dict[str, object]:
     """Change of each wager's house edge (default paytable) when one card of each rank is
     removed from ``shoe``: every depleted shoe is re-analysed exactly."""
     base = analyze(game, shoe, bets)
@@ -323,10 +361,14 @@ def effects_of_removal(game: Game, bets: Sequence[Bet], shoe: Shoe,
                        "rows": [{"rank": rank, "values": [scientific(float(effects[b][i]) * 100)
                                                           for b in chunk]}
                                 for i, rank in enumerate(ranks)]})
-    chart = charts.effects_of_removal(
-        ranks, [{"title": names[b], "values": [float(v) * 100 for v in effects[b]]}
-                      for b in ids], context.out_dir / "eor.svg")
-    return {"shoe": shoe.describe(), "tables": tables, "chart": chart,
+    bet_list = [base.bets[b].bet for b in ids]
+    chart_names = charts.family_lines(
+        _family_panels(bet_list, family, lambda b: [(names[b.id], [float(v) * 100 for v in
+                                                                   effects[b.id]])],
+                       [str(r) for r in ranks]),
+        context.out_dir / "eor.svg", xlabel="rank removed (one card)",
+        ylabel="change in house edge (pp)", bars=True)
+    return {"shoe": shoe.describe(), "tables": tables, "charts": chart_names,
             # exact: removing a card drawn at random from the shoe leaves every expectation
             # unchanged, so the effects weighted by the cards of each rank sum to zero
             "sums": [{"bet": names[b], "sum": str(
@@ -361,12 +403,12 @@ def edge_through_shoe(game: Game, bets: Sequence[Bet], shoe: Shoe, context: Cont
              "high": percent(max(column)),
              "advantage": f"{sum(e < 0 for e in column)} of {len(column)}"}
             for b in edges for depth, column in zip(depths, edges[b], strict=True)]
-    chart = charts.edge_through_shoe(depths, [
+    chart_names = charts.edge_through_shoe(depths, [
         {"title": names[b], "full": float(base.bets[b].table().house_edge) * 100,
          "edges": [[float(e) * 100 for e in column] for column in edges[b]]} for b in edges],
         context.out_dir / "depletion.svg")
     return {"shoe": shoe.describe(), "shoes": str(shoes), "seed": str(seed),
-            "depths": [str(d) for d in depths], "rows": rows, "chart": chart}
+            "depths": [str(d) for d in depths], "rows": rows, "charts": chart_names}
 
 
 # --- verification ----------------------------------------------------------------------------
@@ -557,11 +599,11 @@ def _net(amount: Fraction) -> str:
     """Display text.
 
     >>> _net(Fraction(19, 2)), _net(Fraction(-10)), _net(Fraction(0))
-    ('+19/2 (+9.5)', '−10', '0')
+    ('+19/2 (+9.5)', '-10', '0')
     """
-    text = _minus(("+" if amount > 0 else "") + str(amount))
+    text = ("+" if amount > 0 else "") + str(amount)
     if amount.denominator != 1:
-        text += f" ({_minus(f'{float(amount):+g}')})"
+        text += f" ({float(amount):+g})"
     return text
 
 
@@ -586,7 +628,8 @@ def standard_report_data(game: Game, context: Context, *, decks: int, rule_set: 
                          shoe_for: Callable[[int], Shoe] = Shoe.standard,
                          published: Path | None = None, reference: ModuleType | None = None,
                          brute_force_shoes: Sequence[Shoe] = (), simulated_rounds: int = 20_000,
-                         depleted_shoes: int = 30, seed: int = 20261130) -> dict[str, object]:
+                         depleted_shoes: int = 30, seed: int = 20261130,
+                         family: Callable[[Bet], str] = group_family) -> dict[str, object]:
     """Every section that ``templates/lib.typ``'s ``standard-report`` lays out, for every wager
     the game ships (``game_bets``), at ``decks`` decks (the sensitivity uses 1, 2, 4, 6, 8).
 
@@ -617,9 +660,9 @@ def standard_report_data(game: Game, context: Context, *, decks: int, rule_set: 
         "statistics": statistics(analysis),
         "examples": [worked_example(game, cards, bets, describe_hands or _no_hands)
                      for cards in examples],
-        "decks_sensitivity": deck_sensitivity(by_decks, context),
+        "decks_sensitivity": deck_sensitivity(by_decks, context, family),
         "pays_sensitivity": pay_sensitivity(analysis, context),
-        "removal": effects_of_removal(game, bets, shoe, context),
+        "removal": effects_of_removal(game, bets, shoe, context, family=family),
         "depletion": edge_through_shoe(game, bets, shoe, context, shoes=depleted_shoes,
                                        seed=seed),
         "sums": sums_check(by_decks),

@@ -61,9 +61,9 @@ def report(tmp_path_factory):
 
 _TEXTS: dict[str, str] = {}
 
-# A chart's page holds megabytes of path operators (the SVG's lines, and its text drawn as
-# outlines), which pypdf tokenizes one by one to find a few hundred characters of text: three
-# quarters of the reading time of a report. The text is read with them taken out first: the
+# A chart's page can hold megabytes of path operators (the SVG's lines and markers; its text
+# is text), which pypdf tokenizes one by one to find a few hundred characters of text: once
+# three quarters of the reading time of a report. The text is read with them taken out first: the
 # path operators with their operands (m l c v y re), painting and clipping (f F f* B B* b b*
 # h S s n W W*), each a whole token (not the c of cm) outside strings (which are kept whole).
 # Neither draws nor places text; test_reading_without_paths_reads_the_same_text checks it.
@@ -73,11 +73,11 @@ _PATHS = re.compile(rb"(\((?:\\.|[^\\()])*\))|(?<![^\s\])>])(?:" + _NUMBER
 _PATHS_WORTH_DROPPING = 200_000  # bytes of a page's content: below, the pass costs more
 
 
-def _page_text(page) -> str:
+def _page_text(page, worth_dropping: int = _PATHS_WORTH_DROPPING) -> str:
     contents = page.get_contents()
     if contents is not None:
         data = contents.get_data()
-        if len(data) > _PATHS_WORTH_DROPPING:
+        if len(data) > worth_dropping:
             kept = DecodedStreamObject()
             kept.set_data(_PATHS.sub(lambda match: match[1] or b" ", data))
             page[NameObject("/Contents")] = kept
@@ -346,12 +346,13 @@ def test_standard_report_lays_out_without_the_optional_sections(minis):
 def test_reading_without_paths_reads_the_same_text(minis):
     """The mini report's chart pages give pypdf the same text with their path operators
     taken out as with them (_text reads the reports so; it reads smaller pages whole)."""
-    charts = [page for page in pypdf.PdfReader(str(minis[0])).pages
-              if len(page.get_contents().get_data()) > _PATHS_WORTH_DROPPING]
-    assert len(charts) >= 2  # the check meets the pages it is about
+    pages = pypdf.PdfReader(str(minis[0])).pages
+    # the chart pages: the most drawing (their text is text, so they are no longer the
+    # megabytes of outlines that made the pass worth it, but a table's rules are paths too)
+    charts = sorted(pages, key=lambda page: -len(page.get_contents().get_data()))[:3]
     for page in charts:
         whole = page.extract_text()
-        assert _page_text(page) == whole and whole.strip()
+        assert _page_text(page, worth_dropping=0) == whole and whole.strip()
 
 
 def _same_files(first: Path, second: Path) -> list[str]:
@@ -509,3 +510,140 @@ def test_century21_strategy_map_is_a_labelled_chart(report, game_id):
     assert svg.is_file() and svg.stat().st_size > 5_000
     text = _text(report(game_id))
     assert "Strategy map" in text and "House Way" in text and "Equilibrium" in text
+
+
+# --- charts that fit, numbers that copy, intervals inside the possible range (issue 27) -------
+def _pdftotext(pdf: Path) -> str:
+    """The PDF's text as poppler's pdftotext reads it (what a reader's copy gives), or as
+    pypdf reads it where poppler is not installed."""
+    import shutil
+
+    if shutil.which("pdftotext") is None:
+        return _text(pdf)
+    done = subprocess.run(["pdftotext", "-enc", "UTF-8", str(pdf), "-"], capture_output=True,
+                          text=True, timeout=300, check=True)
+    return done.stdout
+
+
+def test_the_charts_page_is_the_templates():
+    """The text area the charts are sized for is the one lib.typ sets."""
+    from exact.reports import TEMPLATES, charts
+
+    setup = re.search(r'set page\(paper: "a4", margin: \(x: (\d+)mm, top: (\d+)mm, '
+                      r"bottom: (\d+)mm\)", (TEMPLATES / "lib.typ").read_text())
+    assert setup, "lib.typ's page setup changed: update exact/reports/charts.py"
+    margins = {"x": int(setup[1]), "top": int(setup[2]), "bottom": int(setup[3])}
+    assert margins == charts.MARGIN_MM
+    assert charts.PAGE_MM == (210, 297)  # A4, as the regular expression demands
+
+
+def _svg_size(path: Path) -> tuple[float, float]:
+    head = path.read_text()[:2000]
+    width = re.search(r'<svg[^>]*\swidth="([\d.]+)pt"', head)
+    height = re.search(r'<svg[^>]*\sheight="([\d.]+)pt"', head)
+    assert width and height, path
+    return float(width[1]), float(height[1])
+
+
+def _chart_names(data: object) -> list[str]:
+    """Every chart file the report's data names (``chart`` and ``charts`` keys)."""
+    if isinstance(data, dict):
+        names = []
+        for key, value in data.items():
+            if key in ("chart", "strategy_map") and isinstance(value, str):
+                names.append(value)
+            elif key == "charts":
+                names += value
+            else:
+                names += _chart_names(value)
+        return names
+    if isinstance(data, list):
+        return [name for value in data for name in _chart_names(value)]
+    return []
+
+
+@pytest.mark.parametrize("game_id", per_report())
+def test_no_chart_is_taller_than_the_text_area(report, game_id):
+    """Each chart, placed at the text's width as the templates place it, fits the page's text
+    area with room for its caption; every SVG of the data folder is one the report shows."""
+    from exact.reports import charts
+
+    folder = report(game_id).parent / game_id
+    names = _chart_names(_data(report, game_id))
+    assert sorted(names) == sorted(p.name for p in folder.glob("*.svg"))
+    text_width, text_height = charts.TEXT_WIDTH * 72, charts.TEXT_HEIGHT * 72
+    for name in names:
+        width, height = _svg_size(folder / name)
+        shown = height * text_width / width  # image(..., width: 100%)
+        assert shown <= charts.MAX_HEIGHT * 72 + 0.5 < text_height, (name, shown)
+
+
+@pytest.mark.parametrize("game_id", per_report())
+def test_every_chart_text_is_text_in_the_pdf(report, game_id):
+    """Chart text is SVG text, not outlines, and every piece of it (panel titles, legends,
+    axis labels, ticks) is found in the PDF's text."""
+    import html
+
+    folder = report(game_id).parent / game_id
+    text = " ".join(_pdftotext(report(game_id)).split())
+    titles = 0
+    for svg in sorted(folder.glob("*.svg")):
+        content = svg.read_text()
+        pieces = [html.unescape(t) for t in re.findall(r"<text\b[^>]*>([^<]+)</text>", content)]
+        assert pieces, svg.name
+        missing = sorted({p for p in pieces if " ".join(p.split()) not in text})
+        assert not missing, (svg.name, missing[:5])
+        titles += sum("font-size: 7.5px" in line for line in content.splitlines())
+    assert titles >= 3
+
+
+BAD_CHARACTERS = ("\u2212\u00ad\ufeff" + "".join(map(chr, range(0x200B, 0x2010)))
+                  + "".join(map(chr, range(0x2060, 0x2065))))
+
+
+@pytest.mark.parametrize("game_id", per_report())
+def test_every_negative_number_copies_out_as_ascii(report, game_id):
+    """No typographic minus, no invisible character anywhere in the text, and every negative
+    decimal (plain or in e-notation) is a token float() reads."""
+    text = _pdftotext(report(game_id))
+    found = sorted({f"U+{ord(c):04X}" for c in text if c in BAD_CHARACTERS})
+    assert not found, found
+    negatives = re.findall(r"(?<![\w.])-[\d.,]*\d(?:e[-+]\d+)?%?", text)
+    assert len(negatives) > 50
+    for token in negatives:
+        float(token.rstrip("%").replace(",", ""))
+    assert not re.search(r"\d×10|10[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]", text)
+
+
+@pytest.mark.parametrize("game_id", per_report())
+def test_every_printed_interval_lies_in_the_possible_range(report, game_id):
+    """Each statistics interval lies between the lowest and the highest pay, names one of the
+    three methods, and the methods are explained in the PDF."""
+    statistics = _data(report, game_id)["statistics"]
+    text = " ".join(_pdftotext(report(game_id)).split())
+    for method in statistics["methods"].values():
+        assert method in text
+    for bet in statistics["bets"]:
+        lowest = float(bet["lowest"].rstrip("%")) / 100
+        highest = float(bet["highest"].rstrip("%")) / 100
+        for row in bet["intervals"]:
+            assert row["method"] in ("exact", "normal", "chernoff")
+            for low, high in row["bounds"]:
+                assert lowest - 1e-12 <= low <= high <= highest + 1e-12, (bet, row)
+            for cell in row["cells"]:  # as printed, in percent
+                printed = re.fullmatch(r"([-+][\d.]+)% to ([-+][\d.]+)%", cell)
+                assert printed, cell
+                assert lowest * 100 <= float(printed[1]) <= float(printed[2]) <= highest * 100
+                assert cell in text
+
+
+@pytest.mark.parametrize("game_id", per_report("nine-and-nines"))
+def test_nines_after_1000_rounds_cannot_lose_more_than_the_stakes(report, game_id):
+    """Issue 27's example: the NINES interval after 1,000 rounds was -227.8% ... +201.9%."""
+    bet = next(b for b in _data(report, game_id)["statistics"]["bets"] if b["bet"] == "NINES")
+    row = next(r for r in bet["intervals"] if r["rounds"] == "1,000")
+    for low, high in row["bounds"]:
+        assert -1 <= low <= high <= 30000
+    text = _pdftotext(report(game_id))
+    for cell in row["cells"]:
+        assert cell in text
