@@ -1,0 +1,352 @@
+"""The verification simulator's dealer: Punto Banco rounds dealt through real shoes, vectorised
+with numpy over many shoes at once, and the features of every dealt round as small integer codes.
+
+Layer: reference, beside the analyses. It shares no code with the fast paths it checks: no
+enumerator, no compiled or batch engine, no game ``Deal``, not even
+:mod:`exact.reference.punto_banco`'s tableau. The third-card rules below are written again
+from the seed's rule text (``/work/shared/seeds/004_*.txt``, "Third Card Rules"), and the
+features from the words of the bet files; the tests check both against the card-by-card
+brute force of :mod:`exact.reference.punto_banco`. The one thing taken from a game is the
+value type of the NINE & NINES pair features (:class:`~exact.games.nine_and_nines.CardPair`,
+which compares order-free with a bet file's text), so that a condition reads the value as it
+reads the game's.
+
+A job deals ``shoes`` shoes from one seeded generator: each shoe is shuffled (its own row of
+``Generator.permuted``), its first card shown and as many cards burned as its value (ten for
+a ten-value card), then rounds are dealt, Player, Banker, Player, Banker and the third cards,
+while more than ``cut_cards`` cards are left (the cut card). Every shoe advances one round per
+step, all shoes at once.
+
+>>> import numpy as np
+>>> spec = ShoeSpec.standard(8)
+>>> rounds = deal(spec, np.random.SeedSequence(7), 3)
+>>> rounds.cards.shape[0], int(rounds.shoe.max())
+(6, 2)
+>>> sorted({int(n) for n in (rounds.cards != ABSENT).sum(axis=0)})
+[4, 5, 6]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from exact.core.cards import CARDS, JOKER_ID, RANKS, SUITS
+from exact.errors import SimulationError
+
+ABSENT = JOKER_ID + 1
+"""The card id of a position the round did not deal (no third card)."""
+MAX_SHOE_CARDS = 4_000
+POSITIONS = ("player1", "player2", "player3", "banker1", "banker2", "banker3")
+
+
+def _table(read: Callable[[int], int]) -> np.ndarray:
+    """A lookup by card id (the 52 cards, the joker, then an absent card as -1)."""
+    return np.array([read(card) for card in range(JOKER_ID + 1)] + [-1], dtype=np.int8)
+
+
+# Written from the seed: "Tens and face cards count as zero", aces one, 2-9 their face value.
+VALUE = _table(lambda c: 0 if c == JOKER_ID or CARDS[c].rank in "TJQK"
+               else RANKS.index(CARDS[c].rank) + 1)
+RANK = _table(lambda c: RANKS.index(CARDS[c].rank) if c != JOKER_ID else 13)
+SUIT = _table(lambda c: SUITS.index(CARDS[c].suit or "C") if c != JOKER_ID else -2)
+RED = _table(lambda c: int(CARDS[c].suit in ("D", "H")) if c != JOKER_ID else -2)
+# The seed's "Third Card Rule" once the Player has drawn (its entries are written for the
+# Banker's two-card total, "0 - 1 - 2: Always draws" ... "7: Always stands"): row = Banker's
+# total 0-7, column = value of the Player's third card.
+BANKER_DRAWS_ON = {0: range(10), 1: range(10), 2: range(10), 3: (0, 1, 2, 3, 4, 5, 6, 7, 9),
+                   4: (2, 3, 4, 5, 6, 7), 5: (4, 5, 6, 7), 6: (6, 7), 7: ()}
+BANKER_DRAWS = np.zeros((10, 10), dtype=bool)
+for _total, _thirds in BANKER_DRAWS_ON.items():
+    BANKER_DRAWS[_total, list(_thirds)] = True
+
+
+@dataclass(frozen=True)
+class ShoeSpec:
+    """The shoe (count of each card id), the cards left behind the cut card and the burn."""
+
+    counts: tuple[int, ...]
+    cut_cards: int = 14
+    burn: str = "first-card"
+
+    def __post_init__(self) -> None:
+        size = sum(self.counts)
+        if len(self.counts) != JOKER_ID + 1 or min(self.counts) < 0:
+            raise SimulationError("a shoe gives a count for each of the 53 cards")
+        if self.counts[JOKER_ID]:
+            raise SimulationError("the verification simulator deals Punto Banco: no joker")
+        if self.cut_cards < 6:
+            raise SimulationError(f"cut_cards must be at least 6 (a round takes up to 6 cards), "
+                                  f"got {self.cut_cards}")
+        if size > MAX_SHOE_CARDS:
+            raise SimulationError(f"a shoe of {size:,} cards: at most {MAX_SHOE_CARDS:,}")
+        if self.burn not in ("first-card", "none"):
+            raise SimulationError(f"burn must be 'first-card' or 'none', got {self.burn!r}")
+        if size - (11 if self.burn == "first-card" else 0) <= self.cut_cards:
+            raise SimulationError(f"a shoe of {size} cards with the cut card {self.cut_cards} "
+                                  "from the end may deal no round")
+
+    @classmethod
+    def standard(cls, decks: int, cut_cards: int = 14, burn: str = "first-card") -> ShoeSpec:
+        return cls((decks,) * JOKER_ID + (0,), cut_cards, burn)
+
+    @property
+    def size(self) -> int:
+        return sum(self.counts)
+
+
+@dataclass(frozen=True)
+class Rounds:
+    """The rounds of a job: ``cards[k]`` the card ids at position ``POSITIONS[k]`` of every
+    round (``ABSENT`` where none was dealt), ``depth[r]`` the cards gone from the shoe before
+    round ``r`` (the shown and burned cards included), ``shoe[r]`` its shoe's number in the
+    job; a shoe's rounds in dealing order, the shoes interleaved."""
+
+    cards: np.ndarray
+    depth: np.ndarray
+    shoe: np.ndarray
+
+
+def deal(spec: ShoeSpec, seed: np.random.SeedSequence, shoes: int) -> Rounds:
+    """Shuffle ``shoes`` shoes with one generator seeded by ``seed`` and deal them to the cut.
+
+    The cards a round takes depend only on the cards from its first: the rounds that would
+    start at every position of every shoe are played at once, then each shoe's rounds are
+    followed from the burn, one round of every shoe per step."""
+    generator = np.random.Generator(np.random.PCG64(seed))
+    deck = np.repeat(np.arange(JOKER_ID + 1, dtype=np.uint8), spec.counts)
+    size = deck.size
+    order = np.full((shoes, size + 6), ABSENT, dtype=np.uint8)  # 6 past the end: no round
+    order[:, :size] = generator.permuted(np.tile(deck, (shoes, 1)), axis=1)
+    values = _points(order)
+    card = [values[:, k:k + size] for k in range(5)]
+    player = (card[0] + card[2]) % 10
+    banker = (card[1] + card[3]) % 10
+    natural = (player >= 8) | (banker >= 8)
+    player_draws = ~natural & (player <= 5)
+    # Player stands: the Banker draws on 0-5; Player drew: the tableau on his third card
+    banker_draws = ~natural & np.where(player_draws, _banker_draws(banker, card[4]), banker <= 5)
+    used = 4 + player_draws.astype(np.int8) + banker_draws
+    if spec.burn == "first-card":
+        # the first card is shown, then as many burned as it counts (a ten-value card: ten)
+        shown = values[:, 0].astype(np.int64)
+        position = 1 + np.where(shown == 0, 10, shown)
+    else:
+        position = np.zeros(shoes, dtype=np.int64)
+    rows = np.arange(shoes)
+    starts, numbers = [], []
+    while True:
+        live = size - position > spec.cut_cards
+        if not live.any():
+            break
+        rows, position = rows[live], position[live]
+        starts.append(position)
+        numbers.append(rows)
+        position = position + used[rows, position]
+    if not starts:
+        return Rounds(np.zeros((6, 0), np.uint8), np.zeros(0, np.int64), np.zeros(0, np.int64))
+    number = np.concatenate(numbers)
+    start = np.concatenate(starts)
+    # the rounds in step order (the counts made of them do not depend on it)
+    at = number * order.shape[1] + start
+    window = [order.ravel()[at + k] for k in range(6)]
+    drew = player_draws.ravel()[number * size + start]
+    cards = np.empty((6, len(start)), dtype=np.uint8)
+    cards[0], cards[1], cards[3], cards[4] = window[0], window[2], window[1], window[3]
+    cards[2] = np.where(drew, window[4], ABSENT)
+    cards[5] = np.where(banker_draws.ravel()[number * size + start],
+                        np.where(drew, window[5], window[4]), ABSENT)
+    return Rounds(cards, start, number)
+
+
+def _banker_draws(banker: np.ndarray, third: np.ndarray) -> np.ndarray:
+    """BANKER_DRAWS[banker, third], by comparisons (a gather costs more on large arrays): on
+    0-2 always; on 3 unless the third card is 8; on 4, 5, 6 from 2, 4, 6 up to 7; never on 7.
+    The module checks it against the table when it is imported."""
+    middle = (banker >= 4) & (banker <= 6) & (third >= 2 * banker - 6) & (third <= 7)
+    return (banker <= 2) | ((banker == 3) & (third != 8)) | middle
+
+
+_TOTALS = np.repeat(np.arange(8, dtype=np.int8), 10)
+_THIRDS = np.tile(np.arange(10, dtype=np.int8), 8)
+if not np.array_equal(_banker_draws(_TOTALS, _THIRDS), BANKER_DRAWS[:8].ravel()):
+    raise AssertionError("_banker_draws is not the seed's tableau")
+
+
+# --- features --------------------------------------------------------------------------------
+# A card id is 4 x rank + suit (exact.core.cards.CARDS); reading ranks, suits and values from
+# it by arithmetic costs less than a lookup. Checked against the tables when imported.
+def _rank(cards: np.ndarray) -> np.ndarray:
+    return cards >> 2  # 13 for an absent card
+
+
+def _suit(cards: np.ndarray) -> np.ndarray:
+    return cards & 3
+
+
+def _points(cards: np.ndarray) -> np.ndarray:
+    rank = _rank(cards)
+    return (rank + 1) * (rank < 9)  # tens and faces, and an absent card: 0
+
+
+_IDS = np.arange(JOKER_ID, dtype=np.uint8)
+_RED_SUITS = (SUITS.index("D"), SUITS.index("H"))
+for _read, _table_of in ((_rank, RANK), (_suit, SUIT), (_points, VALUE)):
+    if not np.array_equal(_read(_IDS), _table_of[:JOKER_ID]):
+        raise AssertionError(f"{_read.__name__} does not read card ids as exact.core.cards")
+if not np.array_equal(np.isin(_suit(_IDS), _RED_SUITS), RED[:JOKER_ID] == 1):
+    raise AssertionError("the red suits are not exact.core.cards'")
+
+
+class Reader:
+    """Reads the features of one job's rounds as small integer codes, each computed once."""
+
+    def __init__(self, cards: np.ndarray) -> None:
+        self.cards = cards
+        self._cache: dict[tuple[object, ...], np.ndarray] = {}
+
+    def column(self, key: tuple[object, ...], make: Callable[[], np.ndarray]) -> np.ndarray:
+        if key not in self._cache:
+            self._cache[key] = make()
+        return self._cache[key]
+
+    def rank(self, position: int) -> np.ndarray:
+        return self.column(("rank", position), lambda: _rank(self.cards[position]))
+
+    def suit(self, position: int) -> np.ndarray:
+        return self.column(("suit", position), lambda: _suit(self.cards[position]))
+
+    def red(self, position: int) -> np.ndarray:
+        # suits 1 and 2 (D, H): uint8 wraps clubs' 0 - 1 to 255
+        return self.column(("red", position), lambda: (self.suit(position) - 1) < 2)
+
+    def value(self, position: int) -> np.ndarray:
+        return self.column(("value", position), lambda: _points(self.cards[position]))
+
+    def dealt(self, position: int) -> np.ndarray:
+        return self.column(("dealt", position), lambda: self.cards[position] != ABSENT)
+
+    def total(self, side: int, cards: int = 3) -> np.ndarray:
+        def make() -> np.ndarray:
+            return np.asarray(sum(self.value(3 * side + i) for i in range(cards))) % 10
+        return self.column(("total", side, cards), make)
+
+
+@dataclass(frozen=True)
+class Coded:
+    """A feature as codes 0..len(values)-1 and the value each code stands for."""
+
+    read: Callable[[Reader], np.ndarray]
+    values: tuple[object, ...]
+
+
+PAIR_KINDS = ("none", "perfect", "colored", "mixed")
+RANK_PAIRS = tuple(RANKS[low] + RANKS[high] for low in range(13) for high in range(13))
+
+
+def _side(side: int) -> dict[str, Coded]:
+    first, second, third = 3 * side, 3 * side + 1, 3 * side + 2
+    name = ("player", "banker")[side]
+
+    def paired(r: Reader) -> np.ndarray:
+        return r.rank(first) == r.rank(second)
+
+    def suited(r: Reader) -> np.ndarray:
+        return r.suit(first) == r.suit(second)
+
+    def pair(r: Reader) -> np.ndarray:
+        # none 0, perfect 1 (the same card), colored 2, mixed 3
+        same_colour = r.red(first) == r.red(second)
+        perfect = r.cards[first] == r.cards[second]
+        return paired(r) * (3 - same_colour - perfect.astype(np.uint8))
+
+    def ranks(r: Reader) -> np.ndarray:
+        a, b = r.rank(first).astype(np.int16), r.rank(second).astype(np.int16)
+        return np.minimum(a, b) * 13 + np.maximum(a, b)
+
+    def nine(r: Reader) -> np.ndarray:
+        return r.total(side, 2) == 9
+
+    def ten(r: Reader) -> np.ndarray:
+        return (r.value(first) == 0) | (r.value(second) == 0)
+
+    def suited_nine(r: Reader) -> np.ndarray:
+        # code 0: not a suited two-card 9; else 1 + the pair's index in SUITED_NINES
+        a, b = r.rank(first), r.rank(second)
+        index = SUITED_NINE_INDEX[np.minimum(a, b), np.maximum(a, b)] * 4 + r.suit(first)
+        return np.where(suited(r) & nine(r), 1 + index, 0)
+
+    def third_value(r: Reader) -> np.ndarray:
+        return np.where(r.dealt(third), r.value(third), 10)
+
+    return {
+        f"{name}_total": Coded(lambda r: r.total(side), tuple(range(10))),
+        f"{name}_initial_total": Coded(lambda r: r.total(side, 2), tuple(range(10))),
+        f"{name}_cards": Coded(lambda r: r.dealt(third), (2, 3)),
+        f"{name}_third": Coded(third_value, (*range(10), None)),
+        f"{name}_natural": Coded(lambda r: r.total(side, 2) >= 8, (False, True)),
+        f"{name}_pair": Coded(pair, PAIR_KINDS),
+        f"{name}_paired": Coded(paired, (False, True)),
+        f"{name}_suited": Coded(suited, (False, True)),
+        f"{name}_initial_ranks": Coded(ranks, RANK_PAIRS),
+        f"{name}_two_card_nine": Coded(nine, (False, True)),
+        f"{name}_has_ten_value": Coded(ten, (False, True)),
+        f"{name}_suited_nine": Coded(suited_nine, (None, *SUITED_NINES)),
+    }
+
+
+def _suited_nines() -> tuple[tuple[object, ...], np.ndarray]:
+    from exact.games.nine_and_nines import CardPair  # the value type only (module docstring)
+
+    index = np.full((13, 13), -1, dtype=np.int64)
+    pairs: list[object] = []
+    for low in range(13):
+        for high in range(low, 13):
+            points = [0 if RANKS[i] in "TJQK" else i + 1 for i in (low, high)]
+            if sum(points) % 10 == 9 and low != high:
+                index[low, high] = len(pairs) // 4
+                pairs.extend(CardPair(f"{RANKS[low]}{s} {RANKS[high]}{s}") for s in SUITS)
+    return tuple(pairs), index
+
+
+SUITED_NINES, SUITED_NINE_INDEX = _suited_nines()
+
+
+def _winner(r: Reader) -> np.ndarray:
+    player, banker = r.total(0), r.total(1)
+    return (player < banker) + 2 * (player == banker).astype(np.uint8)  # player, banker, tie
+
+
+def _highest(r: Reader) -> np.ndarray:
+    return np.max(np.stack([r.value(i) for i in range(6)]), axis=0)
+
+
+def _colours(r: Reader) -> np.ndarray:
+    dealt = sum(r.dealt(i).astype(np.uint8) for i in range(6))
+    red = sum((r.red(i) & r.dealt(i)).astype(np.uint8) for i in range(6))
+    return (red == 0) | (red == dealt)
+
+
+FEATURES: dict[str, Coded] = {
+    **_side(0), **_side(1),
+    "winner": Coded(_winner, ("player", "banker", "tie")),
+    "margin": Coded(lambda r: np.abs(r.total(0).astype(np.int8) - r.total(1).astype(np.int8)),
+                    tuple(range(10))),
+    "cards_dealt": Coded(lambda r: r.dealt(2).astype(np.uint8) + r.dealt(5), (4, 5, 6)),
+    "highest_value": Coded(_highest, tuple(range(10))),
+    "all_same_color": Coded(_colours, (False, True)),
+    "two_card_nines": Coded(lambda r: (r.total(0, 2) == 9).astype(np.uint8)
+                            + (r.total(1, 2) == 9), (0, 1, 2)),
+    "both_two_card_nines": Coded(lambda r: (r.total(0, 2) == 9) & (r.total(1, 2) == 9),
+                                 (False, True)),
+}
+"""Every feature the simulator reads, by the game's name for it."""
+
+
+def codes(rounds: Rounds, names: Sequence[str], reader: Reader | None = None
+          ) -> list[np.ndarray]:
+    """The codes of the named features for every round of ``rounds``."""
+    reader = reader or Reader(rounds.cards)
+    return [FEATURES[name].read(reader) for name in names]
