@@ -1,5 +1,6 @@
 """The verification simulation: shuffled shoes dealt round by round to the cut card by a dealer
-independent of the enumerator (:mod:`exact.reference.shoe_rounds`), every wager settled by its
+independent of the enumerator (the game's, e.g. :mod:`exact.analysis.punto_banco_dealer`),
+every wager settled by its
 own definition, and each simulated edge set against the exact one.
 
 Layer: analysis, above the games and beside the references; the reports show its results.
@@ -40,16 +41,16 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any, Protocol
 
 import numpy as np
 
 from exact.analysis.simulation import check_settings, map_in_order
 from exact.analysis.statistics import BetTable
-from exact.core.parsing import MAX_SIMULATED_ROUNDS
+from exact.core.cards import CARDS, Shoe
+from exact.core.parsing import MAX_SIMULATED_CARDS, MAX_SIMULATED_ROUNDS
 from exact.errors import SimulationError
 from exact.model.bets import Bet
-from exact.reference import shoe_rounds
-from exact.reference.shoe_rounds import ShoeSpec
 
 ROUNDS = 100_000_000
 """Rounds the reports simulate by default (a lab's order of magnitude per paytable)."""
@@ -62,6 +63,59 @@ MIN_JOBS = 16
 GROUP_CODES = 1 << 14
 """Most code combinations a group of bets counts in one ``bincount`` (per depth bucket)."""
 DEPTH_BUCKETS = 8
+
+
+@dataclass(frozen=True)
+class ShoeSpec:
+    """The shoe (count of each card id), the cards left behind the cut card and the burn."""
+
+    counts: tuple[int, ...]
+    cut_cards: int = 14
+    burn: str = "first-card"
+
+    def __post_init__(self) -> None:
+        if len(self.counts) != len(CARDS) or min(self.counts) < 0:
+            raise SimulationError(f"a shoe gives a count for each of the {len(CARDS)} cards")
+        if self.size > MAX_SIMULATED_CARDS:
+            raise SimulationError(f"a shoe of {self.size:,} cards: at most "
+                                  f"{MAX_SIMULATED_CARDS:,}")
+        if self.burn not in ("first-card", "none"):
+            raise SimulationError(f"burn must be 'first-card' or 'none', got {self.burn!r}")
+        if not isinstance(self.cut_cards, int) or self.cut_cards < 0:
+            raise SimulationError(f"cut_cards must be a whole number, got {self.cut_cards!r}")
+
+    @classmethod
+    def standard(cls, decks: int, cut_cards: int = 14, burn: str = "first-card") -> ShoeSpec:
+        return cls(tuple(Shoe.standard(decks).counts), cut_cards, burn)
+
+    @property
+    def size(self) -> int:
+        return sum(self.counts)
+
+
+class Coded(Protocol):
+    """A feature as a dealer reads it: codes 0..len(values)-1 for every round of a job, and
+    the value each code stands for."""
+
+    @property
+    def values(self) -> tuple[object, ...]: ...
+
+    @property
+    def read(self) -> Callable[[Any], np.ndarray]: ...
+
+
+class Dealer(Protocol):
+    """Deals a game's rounds through shoes (``exact/analysis/<game>_dealer.py``): given as a
+    class with static methods (not an instance), so that worker processes receive it by name."""
+
+    @property
+    def features(self) -> Mapping[str, Coded]: ...
+
+    def check(self, spec: ShoeSpec, /) -> None: ...
+
+    def deal(self, spec: ShoeSpec, seed: np.random.SeedSequence, shoes: int, /) -> Any: ...
+
+    def reader(self, rounds: Any, /) -> Any: ...
 
 
 @dataclass
@@ -103,8 +157,8 @@ class WagerSimulation:
         total = int(per_job_rounds.sum())
         if total == 0:
             return Fraction(0), math.nan, 0
-        net = sum(Fraction(int(n)) * pay for n, pay in
-                  zip(per_job_counts.sum(axis=0), pays, strict=True))
+        net = sum((int(n) * pay for n, pay in zip(per_job_counts.sum(axis=0), pays, strict=True)),
+                  Fraction(0))
         edge = -net / total
         # batch means: the spread of each job's net result about the overall ratio
         floats = np.array([float(pay) for pay in pays])
@@ -117,9 +171,9 @@ class WagerSimulation:
         return edge, error, total
 
 
-def simulate_wagers(bets: Sequence[Bet], spec: ShoeSpec, rounds: int = ROUNDS, seed: int = 0,
-                    *, workers: int = 1, scheduler: str | None = None,
-                    buckets: int = DEPTH_BUCKETS,
+def simulate_wagers(dealer: Dealer, bets: Sequence[Bet], spec: ShoeSpec,
+                    rounds: int = ROUNDS, seed: int = 0, *, workers: int = 1,
+                    scheduler: str | None = None, buckets: int = DEPTH_BUCKETS,
                     progress: Callable[[int, int], None] | None = None) -> WagerSimulation:
     """Deal whole jobs of shoes from ``seed`` until at least ``rounds`` rounds are dealt, and
     count every bet's events, by depth in the shoe (``buckets`` equal slices of the cards)."""
@@ -127,15 +181,16 @@ def simulate_wagers(bets: Sequence[Bet], spec: ShoeSpec, rounds: int = ROUNDS, s
         raise SimulationError(f"rounds must be a whole number from 1 to {MAX_ROUNDS:,}, "
                               f"got {rounds!r}")
     check_settings(1, seed, workers, scheduler)
-    simulated = [b for b in bets if b.features <= shoe_rounds.FEATURES.keys()]
+    dealer.check(spec)
+    simulated = [b for b in bets if b.features <= dealer.features.keys()]
     if not simulated:
         raise SimulationError("no wager reads only features the verification dealer reads")
     bucket_cards = -(-spec.size // buckets)
     # about five cards a round; the job size depends on nothing but the request
     per_shoe = max(1, (spec.size - 8 - spec.cut_cards) // 5)
     shoes_per_job = min(JOB_SHOES, max(1, -(-rounds // (per_shoe * MIN_JOBS))))
-    groups = _groups(simulated)
-    arguments = ((groups, spec, seed, job, shoes_per_job, bucket_cards, buckets)
+    groups = _groups(simulated, dealer)
+    arguments = ((dealer, groups, spec, seed, job, shoes_per_job, bucket_cards, buckets)
                  for job in range(MAX_ROUNDS))
     started = time.perf_counter()
     job_rounds: list[np.ndarray] = []
@@ -166,7 +221,7 @@ def simulate_wagers(bets: Sequence[Bet], spec: ShoeSpec, rounds: int = ROUNDS, s
 Group = tuple[tuple[str, ...], tuple[Bet, ...]]
 
 
-def _groups(bets: Sequence[Bet]) -> list[Group]:
+def _groups(bets: Sequence[Bet], dealer: Dealer) -> list[Group]:
     """The bets grouped by the features they read, groups merged while their codes fit one
     ``bincount``: one count of the rounds per group, whatever the number of bets."""
     by_features: dict[tuple[str, ...], list[Bet]] = {}
@@ -174,7 +229,7 @@ def _groups(bets: Sequence[Bet]) -> list[Group]:
         by_features.setdefault(tuple(sorted(bet.features)), []).append(bet)
 
     def size(names: Sequence[str]) -> int:
-        return math.prod(len(shoe_rounds.FEATURES[n].values) for n in names)
+        return math.prod(len(dealer.features[n].values) for n in names)
 
     groups: list[tuple[tuple[str, ...], list[Bet]]] = []
     for names, members in sorted(by_features.items(), key=lambda item: size(item[0])):
@@ -193,15 +248,16 @@ _SETTLED: dict[tuple[tuple[str, ...], Bet], np.ndarray] = {}
 (-1: not met yet), so a combination is settled once per process, not once per job."""
 
 
-def _job(groups: Sequence[Group], spec: ShoeSpec, seed: int, job: int, shoes: int,
-         bucket_cards: int, buckets: int) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+def _job(dealer: Dealer, groups: Sequence[Group], spec: ShoeSpec, seed: int, job: int,
+         shoes: int, bucket_cards: int, buckets: int
+         ) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     """Deal job ``job``'s shoes; rounds per depth bucket and every bet's event counts."""
-    rounds = shoe_rounds.deal(spec, np.random.SeedSequence(seed, spawn_key=(job,)), shoes)
+    rounds = dealer.deal(spec, np.random.SeedSequence(seed, spawn_key=(job,)), shoes)
     bucket = np.minimum(rounds.depth // bucket_cards, buckets - 1).astype(np.int32)
-    reader = shoe_rounds.Reader(rounds.cards)
+    reader = dealer.reader(rounds)
     out: dict[str, np.ndarray] = {}
     for names, members in groups:
-        features = [shoe_rounds.FEATURES[n] for n in names]
+        features = [dealer.features[n] for n in names]
         sizes = [len(f.values) for f in features]
         domain = math.prod(sizes)
         key = bucket * domain
@@ -224,7 +280,7 @@ def _job(groups: Sequence[Group], spec: ShoeSpec, seed: int, job: int, shoes: in
     return np.bincount(bucket, minlength=buckets), out
 
 
-def _events(bet: Bet, names: tuple[str, ...], features: Sequence[shoe_rounds.Coded],
+def _events(bet: Bet, names: tuple[str, ...], features: Sequence[Coded],
             sizes: Sequence[int]) -> np.ndarray:
     key = (names, bet)
     if key not in _SETTLED:
@@ -232,7 +288,7 @@ def _events(bet: Bet, names: tuple[str, ...], features: Sequence[shoe_rounds.Cod
     return _SETTLED[key]
 
 
-def _decode(key: int, features: Sequence[shoe_rounds.Coded], sizes: Sequence[int]
+def _decode(key: int, features: Sequence[Coded], sizes: Sequence[int]
             ) -> tuple[object, ...]:
     values: list[object] = []
     for feature, radix in zip(reversed(features), reversed(sizes), strict=True):

@@ -19,6 +19,7 @@ from types import ModuleType
 
 from exact.analysis.bet_analysis import BetAnalysis, analyze, game_bets
 from exact.analysis.designer import EdgeModel, solve_pays
+from exact.analysis.punto_banco_dealer import PuntoBancoDealer
 from exact.analysis.rarity import tier_frequencies
 from exact.core.cards import Shoe
 from exact.games.nine_and_nines import DATA as NINE_DATA
@@ -58,7 +59,8 @@ def report_data(game, context: Context) -> dict[str, object]:
         published=NINE_DATA / "published.toml",
         reference=reference,
         brute_force_shoes=[Shoe.parse(text) for text in MAIN_BRUTE_FORCE_SHOES],
-        verify=verification.for_context(context, SIMULATION_SEED, game.id))
+        verify=verification.for_context(context, PuntoBancoDealer, SIMULATION_SEED,
+                                         game.id))
     bets = [b for b in game_bets(game) if b.id in SIDE_BETS]
     analysis = analyze(game, Shoe.standard(DECKS), bets)
     data["designer"] = [designer(analysis.bets[bet_id], tier)

@@ -9,6 +9,7 @@ checked against are in ``exact/data/punto_banco/published.toml``.
 
 from __future__ import annotations
 
+from exact.analysis.punto_banco_dealer import PuntoBancoDealer
 from exact.core.cards import Shoe
 from exact.games.punto_banco import DATA, STANDARD_RULES, PuntoBanco, hand_total
 from exact.reference import punto_banco as reference
@@ -34,7 +35,8 @@ def report_data(game: PuntoBanco, context: Context) -> dict[str, object]:
         published=DATA / "published.toml",
         reference=reference,
         brute_force_shoes=[Shoe.parse(text) for text in BRUTE_FORCE_SHOES],
-        verify=verification.for_context(context, SIMULATION_SEED, game.id))
+        verify=verification.for_context(context, PuntoBancoDealer, SIMULATION_SEED,
+                                         game.id))
     data["totals"] = _final_totals(game, shoe)
     data["cards_dealt"] = _cards_dealt(game, shoe)
     return data

@@ -24,6 +24,8 @@ from exact.analysis.bet_analysis import GameAnalysis
 from exact.analysis.verification import (
     ROUNDS,
     Z_LIMIT,
+    Dealer,
+    ShoeSpec,
     Verdict,
     WagerSimulation,
     simulate_wagers,
@@ -32,7 +34,6 @@ from exact.analysis.verification import (
 )
 from exact.core.parsing import parse_integer
 from exact.errors import ExactError
-from exact.reference.shoe_rounds import ShoeSpec
 from exact.reports import ReportError
 from exact.reports.sections import Context, grouped, percent
 
@@ -53,16 +54,17 @@ def setting(given: int | None, variable: str, default: int, what: str) -> int:
         raise ReportError(str(error)) from None
 
 
-def for_context(context: Context, seed: int, label: str
+def for_context(context: Context, dealer: Dealer, seed: int, label: str
                 ) -> Callable[[GameAnalysis], dict[str, object]]:
     """The ``verify`` of :func:`~exact.reports.sections.standard_report_data`: the sections
-    below with the context's rounds and workers."""
-    return partial(simulation_sections, seed=seed, rounds=context.rounds,
+    below, dealt by the game's ``dealer``, with the context's rounds and workers."""
+    return partial(simulation_sections, dealer=dealer, seed=seed, rounds=context.rounds,
                    workers=context.workers, label=label)
 
 
-def simulation_sections(analysis: GameAnalysis, seed: int, rounds: int | None = None,
-                        workers: int | None = None, label: str = "") -> dict[str, object]:
+def simulation_sections(analysis: GameAnalysis, dealer: Dealer, seed: int,
+                        rounds: int | None = None, workers: int | None = None,
+                        label: str = "") -> dict[str, object]:
     """``{"simulation": ..., "depletion": ...}``: each wager under each paytable, simulated
     against its exact edge, and every wager's simulated edge by depth in the shoe."""
     rounds = setting(rounds, ROUNDS_VARIABLE, ROUNDS, "simulated-rounds")
@@ -70,8 +72,8 @@ def simulation_sections(analysis: GameAnalysis, seed: int, rounds: int | None = 
     shoe = analysis.shoe
     try:
         spec = ShoeSpec(tuple(shoe.counts))
-        simulation = simulate_wagers([b.bet for b in analysis.bets.values()], spec, rounds,
-                                     seed, workers=workers)
+        simulation = simulate_wagers(dealer, [b.bet for b in analysis.bets.values()], spec,
+                                     rounds, seed, workers=workers)
     except ExactError as error:
         raise ReportError(f"verification simulation: {error}") from None
     print(f"{label or 'report'}: verification simulation of {simulation.rounds:,} rounds in "

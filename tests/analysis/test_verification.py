@@ -11,10 +11,13 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from exact.analysis import punto_banco_dealer as dealer
 from exact.analysis.bet_analysis import analyze, game_bets
+from exact.analysis.punto_banco_dealer import ABSENT, PuntoBancoDealer
 from exact.analysis.verification import (
     ROUNDS,
     Z_LIMIT,
+    ShoeSpec,
     simulate_wagers,
     through_the_shoe,
     verdicts,
@@ -23,8 +26,6 @@ from exact.core.cards import CARDS, Shoe
 from exact.errors import SimulationError
 from exact.games import get_game
 from exact.reference import punto_banco as reference
-from exact.reference import shoe_rounds
-from exact.reference.shoe_rounds import ABSENT, ShoeSpec
 
 # A small shoe of the reports' brute force (pairs, suits and colours all occur)
 TINY = "AS:2,5H:2,5D:1,9C:2,KH:2,KS:1"
@@ -41,11 +42,11 @@ def test_the_dealer_plays_every_round_as_the_reference(punto_banco):
     same cards in dealing order and then cards it must not use, makes the same two hands, and
     every feature both read has the same value, and the game's own features agree too."""
     game = get_game("nine-and-nines")
-    rounds = shoe_rounds.deal(ShoeSpec.standard(8), np.random.SeedSequence(11), 40)
-    reader = shoe_rounds.Reader(rounds.cards)
-    names = sorted(shoe_rounds.FEATURES)
+    rounds = dealer.deal(ShoeSpec.standard(8), np.random.SeedSequence(11), 40)
+    reader = dealer.Reader(rounds.cards)
+    names = sorted(dealer.FEATURES)
     assert set(names) <= set(game.features)
-    codes = {n: shoe_rounds.FEATURES[n].read(reader) for n in names}
+    codes = {n: dealer.FEATURES[n].read(reader) for n in names}
     filler = [CARDS[0]] * 6  # never read: the reference stops where the round does
     for index in range(rounds.cards.shape[1]):
         player, banker = _hands(rounds.cards, index)
@@ -53,7 +54,7 @@ def test_the_dealer_plays_every_round_as_the_reference(punto_banco):
         assert reference.play(dealt + filler) == (player, banker)
         record = game.record_from_cards(dealt)
         for name in names:
-            mine = shoe_rounds.FEATURES[name].values[int(codes[name][index])]
+            mine = dealer.FEATURES[name].values[int(codes[name][index])]
             assert mine == game.features[name].read(record), (name, dealt)
             if name in reference.FEATURES:
                 assert mine == reference.FEATURES[name](player, banker), (name, dealt)
@@ -78,12 +79,12 @@ def test_frequencies_on_a_tiny_shoe_converge_to_the_exact_probabilities():
     rounds = 0
     seen: Counter = Counter()
     for job in range(4):
-        dealt = shoe_rounds.deal(spec, np.random.SeedSequence(20261203, spawn_key=(job,)),
+        dealt = dealer.deal(spec, np.random.SeedSequence(20261203, spawn_key=(job,)),
                                  50_000)
         assert (dealt.depth == 0).all()  # the first round of every shuffle, and only it
-        codes = shoe_rounds.codes(dealt, names)
+        codes = dealer.codes(dealt, names)
         keys = np.stack(codes).T
-        values = [shoe_rounds.FEATURES[n].values for n in names]
+        values = [dealer.FEATURES[n].values for n in names]
         for key, count in Counter(map(tuple, keys.tolist())).items():
             seen[tuple(v[k] for v, k in zip(values, key, strict=True))] += count
         rounds += dealt.depth.size
@@ -101,7 +102,7 @@ def six_decks():
     bets = [b for b in game_bets(game) if b.id in ("banker", "player", "tie", "perfect-pairs",
                                                  "dragon-7", "either-pair")]
     analysis = analyze(game, Shoe.standard(6), bets)
-    simulation = simulate_wagers(bets, ShoeSpec.standard(6), 400_000, seed=5)
+    simulation = simulate_wagers(PuntoBancoDealer, bets, ShoeSpec.standard(6), 400_000, seed=5)
     return bets, analysis, simulation
 
 
@@ -136,7 +137,7 @@ def test_a_planted_wrong_pay_disagrees(six_decks):
     events[0] = dataclasses.replace(events[0], pays=Fraction(9))
     wrong = dataclasses.replace(tie, events=tuple(events), alternatives={})
     assert wrong.events[0].pays == 9
-    simulation = simulate_wagers([wrong], ShoeSpec.standard(6), 200_000, seed=5)
+    simulation = simulate_wagers(PuntoBancoDealer, [wrong], ShoeSpec.standard(6), 200_000, seed=5)
     right = analysis.bets["tie"].table("8-to-1")
     (verdict,) = verdicts(simulation, {"tie": [right]})
     assert not verdict.agrees and verdict.z < -Z_LIMIT
@@ -152,14 +153,14 @@ def test_the_same_seed_gives_the_same_counts_on_any_number_of_workers():
     bets = [b for b in game_bets(get_game("punto-banco")) if b.id in ("banker", "tie",
                                                                       "player-pair")]
     spec = ShoeSpec.standard(8)
-    inline = simulate_wagers(bets, spec, 60_000, seed=9)
-    pooled = simulate_wagers(bets, spec, 60_000, seed=9, workers=2)
-    again = simulate_wagers(bets, spec, 60_000, seed=9)
+    inline = simulate_wagers(PuntoBancoDealer, bets, spec, 60_000, seed=9)
+    pooled = simulate_wagers(PuntoBancoDealer, bets, spec, 60_000, seed=9, workers=2)
+    again = simulate_wagers(PuntoBancoDealer, bets, spec, 60_000, seed=9)
     for other in (pooled, again):
         assert other.rounds_by_job.tobytes() == inline.rounds_by_job.tobytes()
         for bet in bets:
             assert other.counts[bet.id].tobytes() == inline.counts[bet.id].tobytes()
-    different = simulate_wagers(bets, spec, 60_000, seed=10)
+    different = simulate_wagers(PuntoBancoDealer, bets, spec, 60_000, seed=10)
     assert different.counts["banker"].tobytes() != inline.counts["banker"].tobytes()
 
 
@@ -178,8 +179,11 @@ def test_the_default_is_a_labs_number_of_rounds_and_bad_settings_are_refused():
     assert ROUNDS == 10**8
     bets = game_bets(get_game("punto-banco"))[:1]
     with pytest.raises(SimulationError, match="rounds must be"):
-        simulate_wagers(bets, ShoeSpec.standard(8), 0)
+        simulate_wagers(PuntoBancoDealer, bets, ShoeSpec.standard(8), 0)
     with pytest.raises(SimulationError, match="cut_cards"):
-        ShoeSpec.standard(8, cut_cards=2)
+        simulate_wagers(PuntoBancoDealer, bets, ShoeSpec.standard(8, cut_cards=2), 10)
     with pytest.raises(SimulationError, match="no joker"):
-        ShoeSpec(tuple(Shoe.standard(8, jokers=1).counts))
+        simulate_wagers(PuntoBancoDealer, bets, ShoeSpec(tuple(Shoe.standard(8, jokers=1).counts)),
+                        10)
+    with pytest.raises(SimulationError, match="burn"):
+        ShoeSpec.standard(8, burn="3")

@@ -20,8 +20,7 @@ from exact.analysis.statistics import normal_quantile, result_interval, volatili
 from exact.core.cards import Shoe
 from exact.games import REGISTRY
 from exact.render.spreadsheet import REPORT_WORKBOOK
-from exact.reports import ReportError, available_reports, report_module_name
-from exact.reports import verification
+from exact.reports import ReportError, available_reports, report_module_name, verification
 from exact.reports.sections import Context, grouped, percent, published_checks
 
 from tests.support.optional import require_module
@@ -453,6 +452,7 @@ paytable = "40-to-1"
 
 def test_report_data_grows_with_every_bet_the_game_ships(tmp_path):
     """A side bet added as a bet file appears in every section without touching the report."""
+    from exact.analysis.punto_banco_dealer import PuntoBancoDealer
     from exact.games.punto_banco import DATA, PuntoBanco
     from exact.reports.sections import standard_report_data
 
@@ -462,7 +462,8 @@ def test_report_data_grows_with_every_bet_the_game_ships(tmp_path):
     (tmp_path / "build").mkdir()
     context = Context(tmp_path / "build", rounds=20_000)
     data = standard_report_data(game, context, decks=8, rule_set=("standard", "Standard"),
-                                verify=verification.for_context(context, 7, game.id))
+                                verify=verification.for_context(context, PuntoBancoDealer, 7,
+                                                                game.id))
     assert [b["id"] for b in data["bets"]][-1] == "dragon-7"
     assert data["summary"][-1]["bet"] == "Dragon 7"
     # published: Dragon 7 at 40 to 1 has a house edge of 7.6113% (8 decks)

@@ -1,15 +1,15 @@
 """The verification simulator's dealer: Punto Banco rounds dealt through real shoes, vectorised
 with numpy over many shoes at once, and the features of every dealt round as small integer codes.
 
-Layer: reference, beside the analyses. It shares no code with the fast paths it checks: no
-enumerator, no compiled or batch engine, no game ``Deal``, not even
-:mod:`exact.reference.punto_banco`'s tableau. The third-card rules below are written again
-from the seed's rule text (``/work/shared/seeds/004_*.txt``, "Third Card Rules"), and the
-features from the words of the bet files; the tests check both against the card-by-card
-brute force of :mod:`exact.reference.punto_banco`. The one thing taken from a game is the
-value type of the NINE & NINES pair features (:class:`~exact.games.nine_and_nines.CardPair`,
-which compares order-free with a bet file's text), so that a condition reads the value as it
-reads the game's.
+Layer: analysis, above the games; it imports only the core (and one value type, below), so it
+shares no code with the exact paths it checks: no enumerator, no compiled or batch engine, no
+game ``Deal``, not even :mod:`exact.reference.punto_banco`'s tableau. The third-card rules
+below are written again from the seed's rule text ("Third Card Rules"), the features from the
+words of the bet files; the tests check every dealt round against the card-by-card reference
+(:mod:`exact.reference.punto_banco`) and the game's own features. The one thing taken from a
+game is the value type of the NINE & NINES pair features
+(:class:`~exact.games.nine_and_nines.CardPair`, which compares order-free with a bet file's
+text), so that a condition reads the value as it reads the game's.
 
 A job deals ``shoes`` shoes from one seeded generator: each shoe is shuffled (its own row of
 ``Generator.permuted``), its first card shown and as many cards burned as its value (ten for
@@ -19,6 +19,7 @@ step, all shoes at once.
 
 >>> import numpy as np
 >>> spec = ShoeSpec.standard(8)
+>>> check(spec)
 >>> rounds = deal(spec, np.random.SeedSequence(7), 3)
 >>> rounds.cards.shape[0], int(rounds.shoe.max())
 (6, 2)
@@ -33,12 +34,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from exact.analysis.verification import ShoeSpec
 from exact.core.cards import CARDS, JOKER_ID, RANKS, SUITS
 from exact.errors import SimulationError
 
 ABSENT = JOKER_ID + 1
 """The card id of a position the round did not deal (no third card)."""
-MAX_SHOE_CARDS = 4_000
 POSITIONS = ("player1", "player2", "player3", "banker1", "banker2", "banker3")
 
 
@@ -63,38 +64,16 @@ for _total, _thirds in BANKER_DRAWS_ON.items():
     BANKER_DRAWS[_total, list(_thirds)] = True
 
 
-@dataclass(frozen=True)
-class ShoeSpec:
-    """The shoe (count of each card id), the cards left behind the cut card and the burn."""
-
-    counts: tuple[int, ...]
-    cut_cards: int = 14
-    burn: str = "first-card"
-
-    def __post_init__(self) -> None:
-        size = sum(self.counts)
-        if len(self.counts) != JOKER_ID + 1 or min(self.counts) < 0:
-            raise SimulationError("a shoe gives a count for each of the 53 cards")
-        if self.counts[JOKER_ID]:
-            raise SimulationError("the verification simulator deals Punto Banco: no joker")
-        if self.cut_cards < 6:
-            raise SimulationError(f"cut_cards must be at least 6 (a round takes up to 6 cards), "
-                                  f"got {self.cut_cards}")
-        if size > MAX_SHOE_CARDS:
-            raise SimulationError(f"a shoe of {size:,} cards: at most {MAX_SHOE_CARDS:,}")
-        if self.burn not in ("first-card", "none"):
-            raise SimulationError(f"burn must be 'first-card' or 'none', got {self.burn!r}")
-        if size - (11 if self.burn == "first-card" else 0) <= self.cut_cards:
-            raise SimulationError(f"a shoe of {size} cards with the cut card {self.cut_cards} "
-                                  "from the end may deal no round")
-
-    @classmethod
-    def standard(cls, decks: int, cut_cards: int = 14, burn: str = "first-card") -> ShoeSpec:
-        return cls((decks,) * JOKER_ID + (0,), cut_cards, burn)
-
-    @property
-    def size(self) -> int:
-        return sum(self.counts)
+def check(spec: ShoeSpec) -> None:
+    """Refuse a shoe this dealer cannot deal: a joker, or a cut card that leaves a round short."""
+    if spec.counts[JOKER_ID]:
+        raise SimulationError("the verification dealer deals Punto Banco: no joker")
+    if spec.cut_cards < 6:
+        raise SimulationError(f"cut_cards must be at least 6 (a round takes up to 6 cards), "
+                              f"got {spec.cut_cards}")
+    if spec.size - (11 if spec.burn == "first-card" else 0) <= spec.cut_cards:
+        raise SimulationError(f"a shoe of {spec.size} cards with the cut card {spec.cut_cards} "
+                              "from the end may deal no round")
 
 
 @dataclass(frozen=True)
@@ -350,3 +329,17 @@ def codes(rounds: Rounds, names: Sequence[str], reader: Reader | None = None
     """The codes of the named features for every round of ``rounds``."""
     reader = reader or Reader(rounds.cards)
     return [FEATURES[name].read(reader) for name in names]
+
+
+class PuntoBancoDealer:
+    """The dealer of Punto Banco and its variants for
+    :func:`exact.analysis.verification.simulate_wagers` (a class: worker processes receive it
+    by name)."""
+
+    features = FEATURES
+    check = staticmethod(check)
+    deal = staticmethod(deal)
+
+    @staticmethod
+    def reader(rounds: Rounds) -> Reader:
+        return Reader(rounds.cards)
