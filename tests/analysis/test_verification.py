@@ -164,6 +164,20 @@ def test_the_same_seed_gives_the_same_counts_on_any_number_of_workers():
     assert different.counts["banker"].tobytes() != inline.counts["banker"].tobytes()
 
 
+def test_the_same_seed_gives_the_same_counts_on_a_dask_cluster():
+    distributed = pytest.importorskip("distributed")
+    bets = [b for b in game_bets(get_game("punto-banco")) if b.id in ("banker", "tie")]
+    spec = ShoeSpec.standard(8)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  host="127.0.0.1", protocol="tcp", dashboard_address=None) \
+            as cluster:
+        on_dask = simulate_wagers(PuntoBancoDealer, bets, spec, 30_000, seed=9,
+                                  scheduler=cluster.scheduler_address)
+    inline = simulate_wagers(PuntoBancoDealer, bets, spec, 30_000, seed=9)
+    assert on_dask.rounds_by_job.tobytes() == inline.rounds_by_job.tobytes()
+    assert on_dask.counts["tie"].tobytes() == inline.counts["tie"].tobytes()
+
+
 def test_the_edge_through_the_shoe_covers_every_round(six_decks):
     _, _, simulation = six_decks
     rows = list(through_the_shoe(simulation, "banker"))
