@@ -89,55 +89,51 @@ class Rounds:
 
 
 def deal(spec: ShoeSpec, seed: np.random.SeedSequence, shoes: int) -> Rounds:
-    """Shuffle ``shoes`` shoes with one generator seeded by ``seed`` and deal them to the cut.
-
-    The cards a round takes depend only on the cards from its first: the rounds that would
-    start at every position of every shoe are played at once, then each shoe's rounds are
-    followed from the burn, one round of every shoe per step."""
+    """Shuffle ``shoes`` shoes with one generator seeded by ``seed`` and deal them to the cut:
+    one round of every shoe still before its cut card per step."""
     generator = np.random.Generator(np.random.PCG64(seed))
     deck = np.repeat(np.arange(JOKER_ID + 1, dtype=np.uint8), spec.counts)
     size = deck.size
-    order = np.full((shoes, size + 6), ABSENT, dtype=np.uint8)  # 6 past the end: no round
-    order[:, :size] = generator.permuted(np.tile(deck, (shoes, 1)), axis=1)
-    values = _points(order)
-    card = [values[:, k:k + size] for k in range(5)]
-    player = (card[0] + card[2]) % 10
-    banker = (card[1] + card[3]) % 10
-    natural = (player >= 8) | (banker >= 8)
-    player_draws = ~natural & (player <= 5)
-    # Player stands: the Banker draws on 0-5; Player drew: the tableau on his third card
-    banker_draws = ~natural & np.where(player_draws, _banker_draws(banker, card[4]), banker <= 5)
-    used = 4 + player_draws.astype(np.int8) + banker_draws
+    order = generator.permuted(np.tile(deck, (shoes, 1)), axis=1).ravel()
     if spec.burn == "first-card":
         # the first card is shown, then as many burned as it counts (a ten-value card: ten)
-        shown = values[:, 0].astype(np.int64)
+        shown = _points(order[::size]).astype(np.int64)
         position = 1 + np.where(shown == 0, 10, shown)
     else:
         position = np.zeros(shoes, dtype=np.int64)
-    rows = np.arange(shoes)
+    first = np.arange(shoes) * size  # each shoe's first card in ``order``
+    at = first + position
+    ends = first + size - spec.cut_cards  # a round starts before the cut card
+    columns: list[list[np.ndarray]] = [[] for _ in POSITIONS]
     starts, numbers = [], []
     while True:
-        live = size - position > spec.cut_cards
-        if not live.any():
+        live = at < ends
+        if not live.all():
+            at, first, ends = at[live], first[live], ends[live]
+        if at.size == 0:
             break
-        rows, position = rows[live], position[live]
-        starts.append(position)
-        numbers.append(rows)
-        position = position + used[rows, position]
+        window = [order[at + k] for k in range(6)]  # P B P B, then the third cards
+        value = [_points(card) for card in window[:5]]
+        player = (value[0] + value[2]) % 10
+        banker = (value[1] + value[3]) % 10
+        natural = (player >= 8) | (banker >= 8)
+        player_draws = ~natural & (player <= 5)
+        # Player stands: the Banker draws on 0-5; Player drew: the tableau on his third card
+        banker_draws = ~natural & np.where(player_draws, _banker_draws(banker, value[4]),
+                                           banker <= 5)
+        for column, card in zip(columns, (
+                window[0], window[2], np.where(player_draws, window[4], ABSENT),
+                window[1], window[3],
+                np.where(banker_draws, np.where(player_draws, window[5], window[4]), ABSENT)),
+                strict=True):
+            column.append(card)
+        starts.append(at - first)
+        numbers.append(first // size)
+        at = at + 4 + player_draws + banker_draws
     if not starts:
         return Rounds(np.zeros((6, 0), np.uint8), np.zeros(0, np.int64), np.zeros(0, np.int64))
-    number = np.concatenate(numbers)
-    start = np.concatenate(starts)
-    # the rounds in step order (the counts made of them do not depend on it)
-    at = number * order.shape[1] + start
-    window = [order.ravel()[at + k] for k in range(6)]
-    drew = player_draws.ravel()[number * size + start]
-    cards = np.empty((6, len(start)), dtype=np.uint8)
-    cards[0], cards[1], cards[3], cards[4] = window[0], window[2], window[1], window[3]
-    cards[2] = np.where(drew, window[4], ABSENT)
-    cards[5] = np.where(banker_draws.ravel()[number * size + start],
-                        np.where(drew, window[5], window[4]), ABSENT)
-    return Rounds(cards, start, number)
+    return Rounds(np.stack([np.concatenate(column) for column in columns]),
+                  np.concatenate(starts), np.concatenate(numbers))
 
 
 def _banker_draws(banker: np.ndarray, third: np.ndarray) -> np.ndarray:

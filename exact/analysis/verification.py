@@ -56,9 +56,10 @@ ROUNDS = 100_000_000
 """Rounds the reports simulate by default (a lab's order of magnitude per paytable)."""
 MAX_ROUNDS = MAX_SIMULATED_ROUNDS
 Z_LIMIT = 4
-JOB_SHOES = 2_000
-"""Most shoes in one job (about 160,000 rounds of an 8-deck shoe): big enough that numpy's
-per-call cost vanishes, small enough to leave many batches for the standard error."""
+JOB_SHOES = 5_000
+"""Most shoes in one job (about 400,000 rounds of an 8-deck shoe): big enough that numpy's
+per-call cost vanishes, small enough to leave many batches for the standard error (250 in
+10^8 rounds)."""
 MIN_JOBS = 16
 GROUP_CODES = 1 << 14
 """Most code combinations a group of bets counts in one ``bincount`` (per depth bucket)."""
