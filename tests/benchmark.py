@@ -75,6 +75,35 @@ def main() -> None:
     removal_every_game()
     card_level_benchmark()
     known_positions_benchmark()
+    verification_benchmark()
+
+
+def verification_benchmark(rounds: int = 10_000_000) -> None:
+    """Issue 27: the reports' verification simulation (shoes shuffled and dealt to the cut
+    card, every Punto Banco wager settled), in rounds per second: per core on one process,
+    and on every core. Target: 5 million rounds/s per core, so that the reports' 10^8 rounds
+    take well under a minute on two cores."""
+    import os
+
+    from exact.analysis.punto_banco_dealer import PuntoBancoDealer
+    from exact.analysis.verification import ShoeSpec, simulate_wagers
+
+    bets = game_bets(get_game("punto-banco"))
+    spec = ShoeSpec.standard(8)
+    print(f"Verification simulation, Punto Banco, 8 decks, all {len(bets)} wagers")
+    simulate_wagers(PuntoBancoDealer, bets, spec, 200_000, seed=1)  # settles what it meets, once
+    started = time.process_time()
+    one = simulate_wagers(PuntoBancoDealer, bets, spec, rounds, seed=2)
+    cpu = time.process_time() - started
+    line(f"{one.rounds:,} rounds on 1 process", one.seconds, None,
+         f"= {one.rate / 1e6:.2f} million rounds/s ({one.rounds / cpu / 1e6:.2f} million per "
+         f"CPU second; target 5: {'PASS' if one.rounds / cpu >= 5e6 else 'FAIL'})")
+    cores = os.cpu_count() or 1
+    if cores > 1:
+        every = simulate_wagers(PuntoBancoDealer, bets, spec, rounds, seed=2, workers=cores)
+        line(f"{every.rounds:,} rounds on {cores} processes", every.seconds, None,
+             f"= {every.rate / 1e6:.2f} million rounds/s; 10^8 rounds in "
+             f"{1e8 / every.rate:.0f} s")
 
 
 def bench_nine_and_nines(limit_seconds: int = 60) -> None:

@@ -396,12 +396,8 @@ def simulate(config: SimulationConfig, shoes: int, seed: int, workers: int = 1,
     report = progress or (lambda done, total: None)
     tallies = {wager: BetTally() for wager in names}
     rounds = done = 0
-    if scheduler:
-        results = _on_dask(config, jobs, scheduler, seed)
-    elif workers == 1:
-        results = (play_shoes(config, shoe_seeds(seed, job)) for job in jobs)
-    else:
-        results = _on_processes(config, jobs, workers, seed)
+    results = map_in_order(play_shoes, ((config, shoe_seeds(seed, job)) for job in jobs),
+                           workers, scheduler)
     for result in results:
         for shoe in result:
             for wager, tally in shoe.items():
@@ -481,11 +477,24 @@ def _in_order(futures: Iterator, window: int) -> Iterator:
         yield pending.popleft().result()
 
 
-def _on_processes(config: SimulationConfig, jobs: Iterator[range], workers: int, seed: int
-                  ) -> Iterator[list[dict[str, BetTally]]]:
-    with _worker_pool(workers) as pool:
-        yield from _in_order((pool.submit(play_shoes, config, shoe_seeds(seed, job))
-                              for job in jobs), 4 * workers)
+def map_in_order(function: Callable[..., Any], arguments: Iterator[tuple[Any, ...]],
+                 workers: int = 1, scheduler: str | None = None) -> Iterator[Any]:
+    """``function(*a)`` for each ``a`` of ``arguments``, in order: inline (``workers=1``), on
+    ``workers`` local processes or on the Dask cluster at ``scheduler``, a few jobs per worker
+    in flight (``arguments`` may be endless: stop reading when done). ``function`` must be a
+    module-level function (pickled by name)."""
+    if scheduler:
+        yield from _on_dask(function, arguments, scheduler)
+    elif workers == 1:
+        for argument in arguments:
+            yield function(*argument)
+    else:
+        with _worker_pool(workers) as pool:
+            try:
+                yield from _in_order((pool.submit(function, *argument)
+                                      for argument in arguments), 4 * workers)
+            finally:  # a reader that stopped early: the jobs not yet started are dropped
+                pool.shutdown(cancel_futures=True)
 
 
 _ONE_THREAD = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS",
@@ -510,8 +519,8 @@ def _worker_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
                 os.environ[name] = value
 
 
-def _on_dask(config: SimulationConfig, jobs: Iterator[range], scheduler: str, seed: int
-             ) -> Iterator[list[dict[str, BetTally]]]:
+def _on_dask(function: Callable[..., Any], arguments: Iterator[tuple[Any, ...]],
+             scheduler: str) -> Iterator[Any]:
     check_scheduler(scheduler)
     try:
         from distributed import Client
@@ -522,8 +531,8 @@ def _on_dask(config: SimulationConfig, jobs: Iterator[range], scheduler: str, se
     try:
         window = 4 * max(1, len(client.scheduler_info().get("workers", ())))
         # in job order, whatever order they finish in
-        yield from _in_order((client.submit(play_shoes, config, shoe_seeds(seed, job),
-                                            pure=False) for job in jobs), window)
+        yield from _in_order((client.submit(function, *argument, pure=False)
+                              for argument in arguments), window)
     finally:
         client.close()
 

@@ -66,6 +66,8 @@ MAX_SIMULATED_CARDS = 54 * MAX_SIMULATED_DECKS
 decks with two jokers each)."""
 MAX_SIMULATED_SHOES = 10_000_000
 """Most shoes one simulation plays (days of one core at tens of milliseconds a shoe)."""
+MAX_SIMULATED_ROUNDS = 10**11
+"""Most rounds of a verification simulation (hours of two cores at millions a second)."""
 MONEY = 10**12
 """Largest pay (N to 1), bet size, table limit or collection fee."""
 
@@ -98,6 +100,9 @@ QUANTITIES: dict[str, Quantity] = {
     # simulation
     "shoes": Quantity(1, MAX_SIMULATED_SHOES, meaning="`simulate --shoes`"),
     "seed": Quantity(0, 2**128 - 1, meaning="`simulate --seed`"),
+    "simulated-rounds": Quantity(1, MAX_SIMULATED_ROUNDS,
+                                 meaning="rounds of the reports' verification simulation "
+                                 "(`EXACT_REPORT_ROUNDS`)"),
     "workers": Quantity(1, 1024, meaning="`simulate --workers` (and at most 4 per core)"),
     "true-count": Quantity(-10**6, 10**6, integer=False,
                            meaning="`simulate --trigger BET=TC`: a true count"),

@@ -280,24 +280,6 @@ def edge_against_pay(panels: Sequence[Mapping[str, Any]], path: Path) -> list[st
     return _paged_grid(panels, path, draw)
 
 
-def edge_through_shoe(depths: Sequence[int], panels: Sequence[Mapping[str, Any]],
-                      path: Path) -> list[str]:
-    """One panel per wager: box plots of the exact house edge (%) of seeded random shoes
-    after each number of cards dealt. Each panel: ``title``, ``edges`` (one list per depth)
-    and ``full`` (the full shoe's edge)."""
-    def draw(axis, panel: Mapping[str, Any]) -> None:
-        axis.boxplot(panel["edges"], widths=0.55, showfliers=True,
-                     flierprops={"markersize": 2.5})
-        axis.set_xticks(range(1, len(depths) + 1), [str(d) for d in depths])
-        axis.axhline(panel["full"], color="#1f4e79", linewidth=0.8, linestyle="--")
-        axis.axhline(0, color="#c00000", linewidth=0.8)
-        axis.set_title(_wrapped(str(panel["title"])))
-        axis.set_xlabel("cards dealt before the round")
-        axis.set_ylabel("house edge (%)")
-
-    return _paged_grid(panels, path, draw)
-
-
 def strategy_map(rows: Sequence[str], columns: Sequence[str],
                  panels: Sequence[Mapping[str, Any]], path: Path) -> str:
     """One heat map per strategy: P(draw) (0 to 1) by hand (rows) and card (columns). Each

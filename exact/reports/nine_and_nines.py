@@ -19,15 +19,15 @@ from types import ModuleType
 
 from exact.analysis.bet_analysis import BetAnalysis, analyze, game_bets
 from exact.analysis.designer import EdgeModel, solve_pays
+from exact.analysis.punto_banco_dealer import PuntoBancoDealer
 from exact.analysis.rarity import tier_frequencies
-from exact.analysis.statistics import result_interval
 from exact.core.cards import Shoe
 from exact.games.nine_and_nines import DATA as NINE_DATA
 from exact.games.punto_banco import DATA as PUNTO_BANCO_DATA
 from exact.games.punto_banco import STANDARD_RULES
 from exact.reference import nine_and_nines as nine_reference
 from exact.reference import punto_banco as reference
-from exact.reports import sections
+from exact.reports import sections, verification
 from exact.reports.charts import bet_family
 from exact.reports.punto_banco import BRUTE_FORCE_SHOES as MAIN_BRUTE_FORCE_SHOES
 from exact.reports.punto_banco import _hands
@@ -44,9 +44,7 @@ EXAMPLES = ("4H 3D 5C 3S", "3H 4S 6C 5S", "6C AH KD 8H", "JC 2D 9D 7D", "5C 5H 5
 # brute force deals whole rounds, so it uses Punto Banco's smaller shoes.
 BRUTE_FORCE_SHOES = ("9D:2,KD:2,9S:2,QS:2,4H:1,5H:1,AC:1,8C:1,3S:1,6D:1,7D:1,2C:1",
                      "9D:2,KD:2,4H:2,5H:2,9C:1,TC:1,8S:1,AS:1,5D:1,6S:1")
-SIMULATED_ROUNDS = 20_000
 SIMULATION_SEED = 20261130
-DEPLETED_SHOES = 20
 # The designer's examples: one tier of each side wager solved for this edge (NINES: the
 # issue's own example, `design nine-and-nines --bet nines --solve-for double`).
 TARGET_EDGE = Fraction(5, 100)
@@ -62,7 +60,8 @@ def report_data(game, context: Context) -> dict[str, object]:
         published=NINE_DATA / "published.toml",
         reference=reference,
         brute_force_shoes=[Shoe.parse(text) for text in MAIN_BRUTE_FORCE_SHOES],
-        simulated_rounds=SIMULATED_ROUNDS, depleted_shoes=DEPLETED_SHOES, seed=SIMULATION_SEED,
+        verify=verification.for_context(context, PuntoBancoDealer, SIMULATION_SEED,
+                                         game.id),
         family=family)
     bets = [b for b in game_bets(game) if b.id in SIDE_BETS]
     analysis = analyze(game, Shoe.standard(DECKS), bets)
@@ -125,7 +124,8 @@ def rarity(bet_analyses) -> list[dict[str, object]]:
 # --- checks against exact/reference/nine_and_nines.py ---------------------------------------------
 def side_checks(game, bets, analysis, reference: ModuleType) -> dict[str, object]:
     """NINE and NINES against the tests' independent references: a card-by-card brute force
-    on small shoes, a plain count of NINES on the full shoe, a seeded simulation."""
+    on small shoes and a plain count of NINES on the full shoe (the verification simulation
+    deals them with every other wager)."""
     brute = []
     for text in BRUTE_FORCE_SHOES:
         shoe = Shoe.parse(text)
@@ -145,25 +145,8 @@ def side_checks(game, bets, analysis, reference: ModuleType) -> dict[str, object
             for e, c, n in zip(nines.bet.events, expected, nines.counts, strict=True)]
     full = {"shoe": Shoe.standard(DECKS).describe(), "rows": rows,
             "all_agree": all(r["agrees"] for r in rows)}
-    seen = reference.simulate_first_four(Shoe.standard(DECKS), SIMULATED_ROUNDS, SIMULATION_SEED)
-    level = Fraction(999, 1000)
-    simulated = []
-    for position, bet_id in enumerate(SIDE_BETS):
-        bet_analysis = analysis.bets[bet_id]
-        table = bet_analysis.table()
-        per_event = _events(seen, position, bet_analysis, reference)
-        net = sum(c * e.pays for c, e in zip(per_event, bet_analysis.bet.events, strict=True))
-        average = Fraction(net, SIMULATED_ROUNDS)
-        low, high = result_interval(table.expected_value, table.variance, SIMULATED_ROUNDS, level)
-        simulated.append({"bet": table.name, "exact": percent(table.expected_value, 4, True),
-                          "simulated": percent(average, 4, True),
-                          "interval": f"{percent(low, 3, True)} … {percent(high, 3, True)}",
-                          "agrees": low <= average <= high})
     return {"brute_force": brute, "full_count": full,
-            "simulation": {"rounds": grouped(SIMULATED_ROUNDS), "seed": str(SIMULATION_SEED),
-                           "level": f"{float(level):.1%}", "rows": simulated},
-            "all_agree": (all(r["agrees"] for r in brute) and full["all_agree"]
-                          and all(r["agrees"] for r in simulated))}
+            "all_agree": all(r["agrees"] for r in brute) and full["all_agree"]}
 
 
 def _events(tiers: Counter, position: int, bet_analysis: BetAnalysis,

@@ -9,10 +9,11 @@ checked against are in ``exact/data/punto_banco/published.toml``.
 
 from __future__ import annotations
 
+from exact.analysis.punto_banco_dealer import PuntoBancoDealer
 from exact.core.cards import Shoe
 from exact.games.punto_banco import DATA, STANDARD_RULES, PuntoBanco, hand_total
 from exact.reference import punto_banco as reference
-from exact.reports import sections
+from exact.reports import sections, verification
 from exact.reports.charts import bet_family
 from exact.reports.sections import Context, decimal, grouped
 
@@ -23,7 +24,6 @@ EXAMPLES = ("9H 5C 9D 2S", "2C KS AD 4D 5H 3C", "7H 6C KD AS", "TC 3H 7S 2D 4D")
 # Small, odd shoes for the card-by-card brute force: few distinct cards keep it quick, and
 # pairs, suits and colours all occur.
 BRUTE_FORCE_SHOES = ("AS:2,5H:2,5D:1,9C:2,KH:2,KS:1", "2C:2,3H:1,4S:2,6D:2,8C:1,TH:2")
-SIMULATED_ROUNDS = 20_000
 SIMULATION_SEED = 20261130
 
 
@@ -36,7 +36,9 @@ def report_data(game: PuntoBanco, context: Context) -> dict[str, object]:
         published=DATA / "published.toml",
         reference=reference,
         brute_force_shoes=[Shoe.parse(text) for text in BRUTE_FORCE_SHOES],
-        simulated_rounds=SIMULATED_ROUNDS, seed=SIMULATION_SEED, family=bet_family)
+        verify=verification.for_context(context, PuntoBancoDealer, SIMULATION_SEED,
+                                         game.id),
+        family=bet_family)
     data["totals"] = _final_totals(game, shoe)
     data["cards_dealt"] = _cards_dealt(game, shoe)
     return data

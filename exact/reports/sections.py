@@ -31,7 +31,6 @@ from exact.analysis.statistics import (
     BetTable,
     normal_quantile,
     one_in_text,
-    result_interval,
     rounds_interval,
     volatility_index,
 )
@@ -56,6 +55,10 @@ class Context:
 
     out_dir: Path
     repository: Path = REPOSITORY
+    rounds: int | None = None
+    """Rounds of the verification simulation (None: ``EXACT_REPORT_ROUNDS``, else 10^8)."""
+    workers: int | None = None
+    """Its worker processes (None: ``EXACT_REPORT_WORKERS``, else one)."""
 
 
 # --- formatting ------------------------------------------------------------------------------
@@ -376,41 +379,6 @@ def effects_of_removal(game: Game, bets: Sequence[Bet], shoe: Shoe,
                 for b in ids]}
 
 
-def edge_through_shoe(game: Game, bets: Sequence[Bet], shoe: Shoe, context: Context,
-                      depths: Sequence[int] = (), shoes: int = 30,
-                      seed: int = 20261130) -> dict[str, object]:
-    """How the exact edge spreads as the shoe is dealt: for each depth, ``shoes`` seeded
-    random depletions of ``shoe`` analysed exactly (default paytables)."""
-    import random
-
-    from exact.core.cards import CARDS
-
-    depths = list(depths) or [shoe.size // 4, shoe.size // 2, 3 * shoe.size // 4]
-    generator = random.Random(seed)
-    deck = [card for card, count in zip(CARDS, shoe.counts, strict=True) for _ in range(count)]
-    base = analyze(game, shoe, bets)
-    edges: dict[str, list[list[Fraction]]] = {b: [] for b in base.bets}
-    for depth in depths:
-        for column in edges.values():
-            column.append([])
-        for _ in range(shoes):
-            left = analyze(game, shoe.remove(generator.sample(deck, depth)), bets)
-            for bet_id in edges:
-                edges[bet_id][-1].append(left.bets[bet_id].table().house_edge)
-    names = {b: base.bets[b].bet.name for b in base.bets}
-    rows = [{"bet": names[b], "depth": str(depth),
-             "low": percent(min(column)), "median": percent(sorted(column)[len(column) // 2]),
-             "high": percent(max(column)),
-             "advantage": f"{sum(e < 0 for e in column)} of {len(column)}"}
-            for b in edges for depth, column in zip(depths, edges[b], strict=True)]
-    chart_names = charts.edge_through_shoe(depths, [
-        {"title": names[b], "full": float(base.bets[b].table().house_edge) * 100,
-         "edges": [[float(e) * 100 for e in column] for column in edges[b]]} for b in edges],
-        context.out_dir / "depletion.svg")
-    return {"shoe": shoe.describe(), "shoes": str(shoes), "seed": str(seed),
-            "depths": [str(d) for d in depths], "rows": rows, "charts": chart_names}
-
-
 # --- verification ----------------------------------------------------------------------------
 def published_checks(game: Game, bets: Sequence[Bet], path: Path) -> dict[str, object]:
     """Compare the figures of a published-figures file (exact/data/<game>/published.toml,
@@ -542,33 +510,6 @@ def _composition(shoe: Shoe) -> str:
                     for card, count in zip(CARDS, shoe.counts, strict=True) if count)
 
 
-def simulation_checks(analysis: GameAnalysis,
-                      simulate: Callable[[Shoe, int, int, Sequence[str]], Counter],
-                      reference_features: Iterable[str], rounds: int, seed: int,
-                      level: Fraction = Fraction(999, 1000)) -> dict[str, object]:
-    """A seeded simulation of ``rounds`` independent rounds: each wager's average result
-    must fall in the ``level`` interval around its exact expectation."""
-    known = set(reference_features)
-    covered = [b for b in analysis.bets.values() if b.bet.features <= known]
-    names = sorted(set().union(*(b.bet.features for b in covered)))
-    seen = simulate(analysis.shoe, rounds, seed, names)
-    rows = []
-    for bet_analysis in covered:
-        table, bet = bet_analysis.table(), bet_analysis.bet
-        net = sum(count * bet.events[bet.settle({n: v for n, v in zip(names, key, strict=True)
-                                                 if n in bet.features})].pays
-                  for key, count in seen.items())
-        average = Fraction(net, rounds)
-        low, high = result_interval(table.expected_value, table.variance, rounds, level)
-        rows.append({"bet": table.name, "paytable": table.paytable,
-                     "exact": percent(table.expected_value, 4, True),
-                     "simulated": percent(average, 4, True),
-                     "interval": f"{percent(low, 3, True)} … {percent(high, 3, True)}",
-                     "agrees": low <= average <= high})
-    return {"rounds": grouped(rounds), "seed": str(seed), "level": f"{float(level):.1%}",
-            "rows": rows, "all_agree": all(r["agrees"] for r in rows)}
-
-
 def sums_check(by_decks: Mapping[int, GameAnalysis]) -> list[dict[str, object]]:
     """Every wager's event counts sum to the shoe's denominator, for every shoe."""
     rows = []
@@ -627,15 +568,17 @@ def standard_report_data(game: Game, context: Context, *, decks: int, rule_set: 
                          describe_hands: Callable[[object], list[str]] | None = None,
                          shoe_for: Callable[[int], Shoe] = Shoe.standard,
                          published: Path | None = None, reference: ModuleType | None = None,
-                         brute_force_shoes: Sequence[Shoe] = (), simulated_rounds: int = 20_000,
-                         depleted_shoes: int = 30, seed: int = 20261130,
+                         brute_force_shoes: Sequence[Shoe] = (),
+                         verify: Callable[[GameAnalysis], Mapping[str, object]] | None = None,
                          family: Callable[[Bet], str] = group_family) -> dict[str, object]:
     """Every section that ``templates/lib.typ``'s ``standard-report`` lays out, for every wager
     the game ships (``game_bets``), at ``decks`` decks (the sensitivity uses 1, 2, 4, 6, 8).
 
     ``reference``, if given, is a slow independent implementation with ``brute_force(shoe,
-    names, by=)``, ``simulate(shoe, rounds, seed, names)`` and ``FEATURES`` (like
-    ``exact/reference/punto_banco.py``): it adds the brute-force and simulation checks.
+    names, by=)`` and ``FEATURES`` (like ``exact/reference/punto_banco.py``): it adds the
+    brute-force checks. ``verify(analysis)``, if given, adds its sections (the verification
+    simulation and the edge through the shoe:
+    :func:`exact.reports.verification.simulation_sections`).
     """
     from exact.analysis.bet_analysis import game_bets
 
@@ -663,8 +606,6 @@ def standard_report_data(game: Game, context: Context, *, decks: int, rule_set: 
         "decks_sensitivity": deck_sensitivity(by_decks, context, family),
         "pays_sensitivity": pay_sensitivity(analysis, context),
         "removal": effects_of_removal(game, bets, shoe, context, family=family),
-        "depletion": edge_through_shoe(game, bets, shoe, context, shoes=depleted_shoes,
-                                       seed=seed),
         "sums": sums_check(by_decks),
         "events_by_decks": events_by_decks(by_decks),
     }
@@ -678,8 +619,8 @@ def standard_report_data(game: Game, context: Context, *, decks: int, rule_set: 
             game, bets, brute_force_shoes,
             lambda small, names: reference.brute_force(small, names, by="card"),
             reference.FEATURES)
-        data["simulation"] = simulation_checks(analysis, reference.simulate, reference.FEATURES,
-                                               simulated_rounds, seed)
+    if verify is not None:
+        data.update(verify(analysis))
     return data
 
 

@@ -20,7 +20,7 @@ from exact.analysis.statistics import normal_quantile, result_interval, volatili
 from exact.core.cards import Shoe
 from exact.games import REGISTRY
 from exact.render.spreadsheet import REPORT_WORKBOOK
-from exact.reports import ReportError, available_reports, report_module_name
+from exact.reports import ReportError, available_reports, report_module_name, verification
 from exact.reports.sections import Context, grouped, percent, published_checks
 
 from tests.support.optional import require_module
@@ -34,6 +34,9 @@ from pypdf.generic import DecodedStreamObject, NameObject  # noqa: E402
 from exact.reports.build import build_report  # noqa: E402
 
 REPORTS = available_reports()
+# The reports simulate 10^8 rounds unless told: the tests build them with far fewer (and say
+# so in the PDF, which they check).
+os.environ.setdefault(verification.ROUNDS_VARIABLE, "200000")
 
 
 def per_report(*game_ids: str) -> list[str]:
@@ -138,6 +141,30 @@ def test_punto_banco_report_covers_every_wager_and_paytable(report, game_id, pun
             assert paytable in text
     assert data["published"]["all_agree"] and data["brute_force"]["all_agree"]
     assert all(row["agrees"] for row in data["sums"])
+
+
+@pytest.mark.parametrize("game_id", per_report("punto-banco", "nine-and-nines"))
+def test_the_verification_simulation_shows_its_rounds_seed_and_every_wager(report, game_id):
+    """Every wager under every paytable is simulated and agrees; the PDF says how many rounds
+    were dealt (at least those asked for: here the tests' EXACT_REPORT_ROUNDS) and the seed."""
+    from exact.games import get_game
+
+    data = _data(report, game_id)
+    simulation = data["simulation"]
+    bets = game_bets(get_game(game_id))
+    assert [(r["bet"], r["paytable"]) for r in simulation["rows"]] == [
+        (b.name, p) for b in bets for p in b.paytables]
+    assert simulation["all_agree"] and not simulation["not_simulated"]
+    asked = int(os.environ[verification.ROUNDS_VARIABLE])
+    assert simulation["asked"] == grouped(asked)
+    assert int(simulation["rounds"].replace(",", "")) >= asked
+    text = " ".join(_text(report(game_id)).split())
+    assert f"{simulation['rounds']} rounds ({simulation['asked']} asked" in text
+    assert f"seed {simulation['seed']}" in text
+    depletion = data["depletion"]
+    assert len(depletion["rows"]) == len(bets) and len(depletion["depths"]) == 8
+    assert sum(int(n.replace(",", "")) for n in depletion["rounds_by_depth"]) == int(
+        simulation["rounds"].replace(",", ""))
 
 
 @pytest.mark.parametrize("game_id", per_report())
@@ -297,7 +324,7 @@ def mini_report(folder: Path) -> Path:
     work = folder / "build"
     work.mkdir(parents=True)
     data = standard_report_data(punto_banco, Context(work), decks=2,
-                                rule_set=("standard", "Standard"), depleted_shoes=2)
+                                rule_set=("standard", "Standard"))
     (work / "data.json").write_text(json.dumps(data))
     shutil.copy(TEMPLATES / "lib.typ", folder / "lib.typ")
     (folder / "mini.typ").write_text(
@@ -426,6 +453,7 @@ paytable = "40-to-1"
 
 def test_report_data_grows_with_every_bet_the_game_ships(tmp_path):
     """A side bet added as a bet file appears in every section without touching the report."""
+    from exact.analysis.punto_banco_dealer import PuntoBancoDealer
     from exact.games.punto_banco import DATA, PuntoBanco
     from exact.reports.sections import standard_report_data
 
@@ -433,15 +461,37 @@ def test_report_data_grows_with_every_bet_the_game_ships(tmp_path):
     side.write_text(SIDE_BET)
     game = PuntoBanco(bet_files=(DATA / "bets.toml", side))
     (tmp_path / "build").mkdir()
-    data = standard_report_data(game, Context(tmp_path / "build"), decks=8,
-                                rule_set=("standard", "Standard"), depleted_shoes=2)
+    context = Context(tmp_path / "build", rounds=20_000)
+    data = standard_report_data(game, context, decks=8, rule_set=("standard", "Standard"),
+                                verify=verification.for_context(context, PuntoBancoDealer, 7,
+                                                                game.id))
     assert [b["id"] for b in data["bets"]][-1] == "dragon-7"
     assert data["summary"][-1]["bet"] == "Dragon 7"
     # published: Dragon 7 at 40 to 1 has a house edge of 7.6113% (8 decks)
     dragon_7 = PUNTO_BANCO.value("house_edge", bet="dragon-7")
     assert data["summary"][-1]["house_edge"] == f"{dragon_7}%"
     assert "Dragon 7" in data["removal"]["tables"][0]["bets"]
-    assert any(row["bet"] == "Dragon 7" for row in data["depletion"]["rows"])
+    assert any(row["bet"] == "Dragon 7 (40-to-1)" for row in data["depletion"]["rows"])
+    assert any(row["bet"] == "Dragon 7" for row in data["simulation"]["rows"])
+    assert data["simulation"]["asked"] == "20,000"
+
+
+def test_the_verification_simulation_deals_the_rounds_it_says(monkeypatch):
+    """10^8 rounds unless told (the tests tell it fewer through EXACT_REPORT_ROUNDS); a bad
+    number is one error naming the variable."""
+    from exact.analysis.verification import ROUNDS
+
+    monkeypatch.delenv(verification.ROUNDS_VARIABLE, raising=False)
+    assert verification.setting(None, verification.ROUNDS_VARIABLE, ROUNDS,
+                                "simulated-rounds") == ROUNDS == 10**8
+    monkeypatch.setenv(verification.ROUNDS_VARIABLE, "5000")
+    assert verification.setting(None, verification.ROUNDS_VARIABLE, ROUNDS,
+                                "simulated-rounds") == 5000
+    assert verification.setting(7, verification.ROUNDS_VARIABLE, ROUNDS,
+                                "simulated-rounds") == 7
+    monkeypatch.setenv(verification.ROUNDS_VARIABLE, "lots")
+    with pytest.raises(ReportError, match="EXACT_REPORT_ROUNDS"):
+        verification.setting(None, verification.ROUNDS_VARIABLE, ROUNDS, "simulated-rounds")
 
 
 # --- the other games' reports ---------------------------------------------------------------
