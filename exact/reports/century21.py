@@ -37,6 +37,7 @@ from exact.games.century21.table import CircleWager, settle_table
 from exact.reference import century21 as century21_reference
 from exact.render.century21 import counting_unit, heads_up_table
 from exact.reports import charts, sections
+from exact.reports.config import ReportConfig
 from exact.reports.sections import (
     LEVELS,
     ROUNDS,
@@ -81,13 +82,17 @@ HOW = {"higher_total": "higher total", "natural": "Natural (two jokers)",
        "lower_total": "lower total", "ties_on_zero": "tie on 0 (dealer wins)"}
 
 
-def report_data(game: Century21, context: Context) -> dict[str, object]:
+def report_data(config: ReportConfig, context: Context) -> dict[str, object]:
+    """The report of the configuration's rules (``--rules``: the game's rules as loaded)."""
+    game = config.game
+    assert isinstance(game, Century21)
     rules = game.rules
     shoe = Shoe.standard(rules.decks, rules.jokers)
     table = game_table(rules, shoe)
     found = equilibrium(table)
     pairs = strategy_pairs(table, found)
     files = [DATA / "rules.toml"] if rules == DEFAULT_RULES else []
+    files += config.inputs
     cover = sections.cover(game, shoe, [], files, context)
     results = {name: table.evaluate(*pair) for name, pair in pairs.items()}
     tables = {name: heads_up_table(results[name], name) for name in pairs}

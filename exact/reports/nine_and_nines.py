@@ -29,7 +29,8 @@ from exact.reference import nine_and_nines as nine_reference
 from exact.reference import punto_banco as reference
 from exact.reports import sections
 from exact.reports.punto_banco import BRUTE_FORCE_SHOES as MAIN_BRUTE_FORCE_SHOES
-from exact.reports.punto_banco import _hands
+from exact.reports.config import ReportConfig
+from exact.reports.punto_banco import _hands, report_decks
 from exact.reports.sections import Context, decimal, grouped, percent
 
 DECKS = 8
@@ -53,21 +54,33 @@ DESIGNED_TIERS = {"nine-player": "Unsuited 9 without a ten", "nines": "Double"}
 RARITY_ROUNDS = 100_000_000
 
 
-def report_data(game, context: Context) -> dict[str, object]:
+def report_data(config: ReportConfig, context: Context) -> dict[str, object]:
+    """The standard sections of the configuration; the side wagers' own sections (designer,
+    rarity, reference checks) for its side wagers that are the shipped ones, on its shoe."""
+    game = config.game
+    shoe = config.shoe or Shoe.standard(DECKS)
     data = sections.standard_report_data(
-        game, context, decks=DECKS, rule_set=(game.rules.id, game.rules.name),
+        game, context, decks=report_decks(shoe), rule_set=(game.rules.id, game.rules.name),
+        shoe=shoe, bets=config.bets, inputs=config.inputs,
         rule_files=[PUNTO_BANCO_DATA / "rules.toml"] if game.rules == STANDARD_RULES else [],
         examples=EXAMPLES, describe_hands=_hands,
         published=NINE_DATA / "published.toml",
         reference=reference,
         brute_force_shoes=[Shoe.parse(text) for text in MAIN_BRUTE_FORCE_SHOES],
         simulated_rounds=SIMULATED_ROUNDS, depleted_shoes=DEPLETED_SHOES, seed=SIMULATION_SEED)
-    bets = [b for b in game_bets(game) if b.id in SIDE_BETS]
-    analysis = analyze(game, Shoe.standard(DECKS), bets)
+    shipped = {b.id: b for b in game_bets(game)}
+    bets = [b for b in (config.bets or game_bets(game))
+            if b.id in SIDE_BETS and b.source == shipped[b.id].source]
+    data["designer"], data["rarity"] = [], []
+    if not bets:
+        return data
+    analysis = analyze(game, shoe, bets)
     data["designer"] = [designer(analysis.bets[bet_id], tier)
-                        for bet_id, tier in DESIGNED_TIERS.items()]
+                        for bet_id, tier in DESIGNED_TIERS.items() if bet_id in analysis.bets]
     data["rarity"] = rarity(analysis.bets.values())
-    data["side_checks"] = side_checks(game, bets, analysis, nine_reference)
+    if [b.id for b in bets] == list(SIDE_BETS) and shoe == Shoe.standard(DECKS) and all(
+            b.paytable == shipped[b.id].paytable for b in bets):  # the references' own
+        data["side_checks"] = side_checks(game, bets, analysis, nine_reference)
     return data
 
 

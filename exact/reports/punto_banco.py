@@ -1,5 +1,6 @@
-"""The Punto Banco report's data: every wager the game ships (``game_bets``), so side bets
-appear in every section as soon as their bet files do.
+"""The Punto Banco report's data: the configuration's wagers (by default every wager the
+game ships, ``game_bets``, so side bets appear in every section as soon as their bet files
+do) on its shoe (by default 8 decks).
 
 Layer: reports, above rendering; only the command line and the lab sit above it.
 
@@ -13,6 +14,7 @@ from exact.core.cards import Shoe
 from exact.games.punto_banco import DATA, STANDARD_RULES, PuntoBanco, hand_total
 from exact.reference import punto_banco as reference
 from exact.reports import sections
+from exact.reports.config import ReportConfig
 from exact.reports.sections import Context, decimal, grouped
 
 DECKS = 8
@@ -26,10 +28,13 @@ SIMULATED_ROUNDS = 20_000
 SIMULATION_SEED = 20261130
 
 
-def report_data(game: PuntoBanco, context: Context) -> dict[str, object]:
-    shoe = Shoe.standard(DECKS)
+def report_data(config: ReportConfig, context: Context) -> dict[str, object]:
+    game = config.game
+    assert isinstance(game, PuntoBanco)
+    shoe = config.shoe or Shoe.standard(DECKS)
     data = sections.standard_report_data(
-        game, context, decks=DECKS, rule_set=(game.rules.id, game.rules.name),
+        game, context, decks=report_decks(shoe), rule_set=(game.rules.id, game.rules.name),
+        shoe=shoe, bets=config.bets, inputs=config.inputs,
         rule_files=[DATA / "rules.toml"] if game.rules == STANDARD_RULES else [],
         examples=EXAMPLES, describe_hands=_hands,
         published=DATA / "published.toml",
@@ -39,6 +44,17 @@ def report_data(game: PuntoBanco, context: Context) -> dict[str, object]:
     data["totals"] = _final_totals(game, shoe)
     data["cards_dealt"] = _cards_dealt(game, shoe)
     return data
+
+
+def report_decks(shoe: Shoe) -> int:
+    """The decks the sensitivity tables mark as this report's: the shoe's own when it is a
+    standard one, else the 8 decks it is compared with.
+
+    >>> report_decks(Shoe.standard(6)), report_decks(Shoe.standard(6).remove("5"))
+    (6, 8)
+    """
+    decks = shoe.size // 52
+    return decks if decks and shoe == Shoe.standard(decks) else DECKS
 
 
 def _hands(record) -> list[str]:
