@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from exact.core.cards import Shoe
-from exact.core.parsing import check_keys, load_toml, plain_text, read_user_file, shown
+from exact.core.parsing import check_keys, load_toml, plain_text, read_user_file, shown_path
 from exact.errors import SubmissionError
 from exact.model.bets import Bet
 from exact.model.game import Game
@@ -90,7 +90,7 @@ or directory
     """
     import tomllib
 
-    where = shown(str(path))
+    where = shown_path(path)
     text = read_user_file(path, "submission file", SubmissionError)
     try:
         data = load_toml(text)
