@@ -32,7 +32,7 @@ from exact.model.contracts import BetGame
 # (argparse names); ``rules`` is the strategy games'.
 _DECIDING = ("decks", "jokers", "shoe", "remove", "bets", "bet", "group", "all", "paytable",
              "table", "rules")
-assert CONFIGURATION_OPTIONS < frozenset(_DECIDING)
+assert frozenset(_DECIDING) > CONFIGURATION_OPTIONS
 
 SUBMISSION_HELP = ("document control (TOML): client or manufacturer, game name, rules "
                    "document and version, jurisdiction, author, reviewer, report version, "

@@ -190,8 +190,8 @@ def _refuse_foreign(folder: Path, old: dict[str, str], names: list[str]) -> None
     foreign_names = [name for name in names if foreign(folder / name)]
     if foreign_names:
         more = f" (and {len(foreign_names) - 1} more)" if len(foreign_names) > 1 else ""
-        raise ReportError(f"{folder / foreign_names[0]}{more}: not written by the report builder, or "
-                          "changed since; move it away or build to another file")
+        raise ReportError(f"{folder / foreign_names[0]}{more}: not written by the report "
+                          "builder, or changed since; move it away or build to another file")
 
 
 def _install(work: Path, folder: Path, old: dict[str, str]) -> None:

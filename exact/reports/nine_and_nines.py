@@ -28,8 +28,8 @@ from exact.games.punto_banco import STANDARD_RULES
 from exact.reference import nine_and_nines as nine_reference
 from exact.reference import punto_banco as reference
 from exact.reports import sections
-from exact.reports.punto_banco import BRUTE_FORCE_SHOES as MAIN_BRUTE_FORCE_SHOES
 from exact.reports.config import ReportConfig
+from exact.reports.punto_banco import BRUTE_FORCE_SHOES as MAIN_BRUTE_FORCE_SHOES
 from exact.reports.punto_banco import _hands, report_decks
 from exact.reports.sections import Context, decimal, grouped, percent
 

@@ -193,7 +193,7 @@ def test_the_builder_replaces_only_its_own_files(tmp_path):
 def test_a_users_data_json_is_never_replaced(tmp_path):
     (tmp_path / "tiny").mkdir()
     (tmp_path / "tiny" / "data.json").write_text("{}")
-    with pytest.raises(ReportError, match="data.json"):
+    with pytest.raises(ReportError, match=r"data\.json"):
         build_report(_tiny(), tmp_path / "tiny.pdf")
     assert (tmp_path / "tiny" / "data.json").read_text() == "{}"
     assert not (tmp_path / "tiny.pdf").exists()
