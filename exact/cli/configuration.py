@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import warnings
+from collections.abc import Collection
 from typing import Any
 
 from exact.analysis.bet_analysis import game_bets
@@ -23,8 +24,9 @@ CONFIGURATION_OPTIONS = frozenset({"decks", "jokers", "shoe", "remove", "bet", "
 """The bet games' configuration options (argparse names), besides ``--bets``."""
 
 
-def add_configuration_options(parser: Any) -> None:
-    """The options of :data:`CONFIGURATION_OPTIONS` and the strategy games' own group."""
+def add_configuration_options(parser: Any, strategy: Collection[str] | None = None) -> None:
+    """The options of :data:`CONFIGURATION_OPTIONS` and the strategy games' own group
+    (:data:`STRATEGY_OPTIONS`; only the flags in ``strategy`` if given)."""
     parser.add_argument("--decks", type=number_option("decks", "--decks"),
                         help="full decks in the shoe (default 8)")
     parser.add_argument("--jokers", type=number_option("jokers", "--jokers"),
@@ -46,26 +48,32 @@ def add_configuration_options(parser: Any) -> None:
                              "the same id, after validation; may be repeated")
     # --- the strategy games' own options (century21, chemin-de-fer) ------------------------
     heads_up = parser.add_argument_group("century21 (21st Century Baccarat) options")
-    heads_up.add_argument("--bet-size", metavar="AMOUNT", help="the bet per seat (default: the "
-                          "table's minimum)")
-    heads_up.add_argument("--strategy",
-                          help="house | best | dealer-best | equilibrium (default house)")
-    heads_up.add_argument("--collection", help="collection fee per seat per hand (default: "
-                          "the table tag of the bet size)")
-    heads_up.add_argument("--information",
-                          choices=("total", "cards", "totals", "banker-cards"),
-                          help="the player decides by its two-card total or its two cards "
-                               "(chemin-de-fer: totals | banker-cards | cards)")
-    heads_up.add_argument("--with-replacement", action="store_true", default=None,
-                          help="chemin-de-fer: cards dealt with replacement (one deck)")
-    heads_up.add_argument("--commission", help="chemin-de-fer: commission on Banker wins, "
-                          "0 to 1/10 (e.g. 5%%; default: the rule file's, 0)")
-    heads_up.add_argument("--players", type=number_option("players", "--players"),
-                          help="players at the table for the Player/Dealer's economics")
-    heads_up.add_argument("--rules", metavar="FILE", help="rule file (TOML) instead of the "
-                          "game's default rules")
-    heads_up.add_argument("--dealer-wager", metavar="AMOUNT", help="the Player/Dealer's wager "
-                          "for the economics (default: it covers every seat)")
+    for flag, options in STRATEGY_OPTIONS.items():
+        if strategy is None or flag in strategy:
+            heads_up.add_argument(flag, **options)
+
+
+STRATEGY_OPTIONS: dict[str, dict[str, Any]] = {
+    "--bet-size": {"metavar": "AMOUNT", "help": "the bet per seat (default: the table's "
+                   "minimum)"},
+    "--strategy": {"help": "house | best | dealer-best | equilibrium (default house)"},
+    "--collection": {"help": "collection fee per seat per hand (default: the table tag of the "
+                     "bet size)"},
+    "--information": {"choices": ("total", "cards", "totals", "banker-cards"),
+                      "help": "the player decides by its two-card total or its two cards "
+                              "(chemin-de-fer: totals | banker-cards | cards)"},
+    "--with-replacement": {"action": "store_true", "default": None,
+                           "help": "chemin-de-fer: cards dealt with replacement (one deck)"},
+    "--commission": {"help": "chemin-de-fer: commission on Banker wins, 0 to 1/10 (e.g. 5%%; "
+                     "default: the rule file's, 0)"},
+    "--players": {"type": number_option("players", "--players"),
+                  "help": "players at the table for the Player/Dealer's economics"},
+    "--rules": {"metavar": "FILE", "help": "rule file (TOML) instead of the game's default "
+                "rules"},
+    "--dealer-wager": {"metavar": "AMOUNT", "help": "the Player/Dealer's wager for the "
+                       "economics (default: it covers every seat)"},
+}
+"""The strategy games' own options (their flags), in the order ``--help`` shows them."""
 
 
 def selected_bets(game: Game, args: argparse.Namespace) -> list[Bet]:

@@ -43,7 +43,8 @@ def add_command(game_command: Callable[..., Any]) -> None:
     """Add ``report`` through :mod:`exact.cli.app`'s ``game_command``."""
     parser = game_command("report", "the certification report (PDF) of exactly the "
                           "configuration the options give", lambda args: run(args, parser))
-    add_configuration_options(parser)
+    # the strategy games' reports cover every strategy: of their options, the rules decide
+    add_configuration_options(parser, strategy=("--rules",))
     parser.add_argument("--output", "-o", dest="pdf", required=True, metavar="FILE.pdf",
                         type=output_name, help="the report, written whole or not at all; its "
                         "data and charts go to the folder of its name without .pdf beside it")
