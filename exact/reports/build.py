@@ -35,6 +35,7 @@ from exact.reports import (
     template_path,
 )
 from exact.reports.config import ReportConfig
+from exact.reports.document import exposure, plain_assumptions
 from exact.reports.sections import Context, build_epoch, commit, sha256, shown_file
 
 BUILD = REPOSITORY / "reports" / "build"
@@ -102,6 +103,11 @@ def build_report(config: ReportConfig | str, pdf: str | os.PathLike[str],
     try:
         data = report_data(config, work)
         data["submission"] = config.submission.json()
+        if "assumptions" in data:
+            data["assumptions"] = plain_assumptions(data["assumptions"])  # type: ignore[arg-type]
+        if "awards" in data:
+            data["exposure"] = exposure(data.pop("awards"),  # type: ignore[arg-type]
+                                        config.submission.bet_limit)
         data["reproduction"] = reproduction(config, pdf, xlsx)
         write_file(work / "data.json", json_text(data, indent=1))
         # Typst reads files only under its root: the template's folder and the build folder

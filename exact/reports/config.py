@@ -21,10 +21,18 @@ import datetime
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 
 from exact.core.cards import Shoe
-from exact.core.parsing import check_keys, load_toml, plain_text, read_user_file, shown_path
+from exact.core.parsing import (
+    check_keys,
+    load_toml,
+    parse_number,
+    plain_text,
+    read_user_file,
+    shown_path,
+)
 from exact.errors import SubmissionError
 from exact.model.bets import Bet
 from exact.model.game import Game
@@ -60,13 +68,15 @@ class Submission:
     reviewer: str = ""
     report_version: str = ""
     revisions: tuple[Revision, ...] = ()
+    bet_limit: Fraction | None = None  # the table's largest bet: the exposure is at it
     path: Path | None = None
 
     def absent(self) -> list[str]:
         """The fields not given, as the report names them."""
         missing = [] if (self.client or self.manufacturer) else ["client or manufacturer"]
         missing += [label.lower() for key, label in FIELDS[2:] if not getattr(self, key)]
-        return missing + ([] if self.revisions else ["revision history"])
+        missing += [] if self.revisions else ["revision history"]
+        return missing + ([] if self.bet_limit is not None else ["bet limit"])
 
     def json(self) -> dict[str, object]:
         return {"given": self.path is not None,
@@ -74,12 +84,14 @@ class Submission:
                            for key, label in FIELDS if getattr(self, key)],
                 "revisions": [{"version": r.version, "date": r.date,
                                "description": r.description} for r in self.revisions],
+                "bet_limit": str(self.bet_limit) if self.bet_limit is not None else "",
                 "absent": self.absent()}
 
 
 def load_submission(path: str | Path) -> Submission:
     """The submission file at ``path`` (TOML: the keys of :data:`FIELDS`, text, and
-    ``[[revision]]`` tables of ``version``, ``date`` and ``description``); any other key, or a
+    ``[[revision]]`` tables of ``version``, ``date`` and ``description``, and ``bet_limit``, the
+    table's largest bet, for the exposure); any other key, or a
     value that is not plain text, is one :class:`SubmissionError` naming the file and key.
 
     >>> load_submission("/nonexistent.toml")
@@ -96,7 +108,13 @@ or directory
         data = load_toml(text)
     except tomllib.TOMLDecodeError as error:
         raise SubmissionError(f"{where}: not valid TOML: {error}") from None
-    check_keys(data, [key for key, _ in FIELDS] + ["revision"], where, SubmissionError)
+    check_keys(data, [key for key, _ in FIELDS] + ["revision", "bet_limit"], where,
+               SubmissionError)
+    limit = None
+    if "bet_limit" in data:
+        limit = Fraction(parse_number(data["bet_limit"], "bet", f"{where}: bet_limit"))
+        if limit <= 0:
+            raise SubmissionError(f"{where}: bet_limit {limit}: must be positive")
     values = {key: plain_text(data[key], f"{where}: {key}", SubmissionError)
               for key, _ in FIELDS if key in data}
     revisions = data.get("revision", [])
@@ -119,7 +137,7 @@ or directory
             plain_text(date, f"{place}: date", SubmissionError),
             plain_text(table["description"], f"{place}: description", SubmissionError,
                        lines=True)))
-    return Submission(**values, revisions=tuple(history), path=Path(path))
+    return Submission(**values, revisions=tuple(history), bet_limit=limit, path=Path(path))
 
 
 @dataclass(frozen=True)

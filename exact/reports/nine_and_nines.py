@@ -30,7 +30,7 @@ from exact.reference import punto_banco as reference
 from exact.reports import sections
 from exact.reports.config import ReportConfig
 from exact.reports.punto_banco import BRUTE_FORCE_SHOES as MAIN_BRUTE_FORCE_SHOES
-from exact.reports.punto_banco import _hands, report_decks
+from exact.reports.punto_banco import _hands, report_decks, tableau
 from exact.reports.sections import Context, decimal, grouped, percent
 
 DECKS = 8
@@ -71,6 +71,7 @@ def report_data(config: ReportConfig, context: Context) -> dict[str, object]:
     shipped = {b.id: b for b in game_bets(game)}
     bets = [b for b in (config.bets or game_bets(game))
             if b.id in SIDE_BETS and b.source == shipped[b.id].source]
+    data.update(tableau(game))
     data["designer"], data["rarity"] = [], []
     if not bets:
         return data

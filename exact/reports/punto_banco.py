@@ -41,9 +41,32 @@ def report_data(config: ReportConfig, context: Context) -> dict[str, object]:
         reference=reference,
         brute_force_shoes=[Shoe.parse(text) for text in BRUTE_FORCE_SHOES],
         simulated_rounds=SIMULATED_ROUNDS, seed=SIMULATION_SEED)
+    data.update(tableau(game))
     data["totals"] = _final_totals(game, shoe)
     data["cards_dealt"] = _cards_dealt(game, shoe)
     return data
+
+
+def tableau(game: PuntoBanco) -> dict[str, object]:
+    """The rules as a lab reads them: the Banker's third-card tableau as a grid (rows: its
+    two-card total, columns: the Player's third card, or "stood"), and the other rules as
+    sentences (the grid replaces the "Banker on N, Player drew" lines).
+
+    >>> from exact.games import get_game
+    >>> grid = tableau(get_game("punto-banco"))["tableau"]
+    >>> grid["rows"][3]["cells"], grid["rows"][7]["cells"][-1]
+    (['D', 'D', 'D', 'D', 'D', 'D', 'D', 'D', 'S', 'D', 'D'], 'S')
+    """
+    rules = game.rules
+    banker_totals = [t for t in range(10) if t not in rules.naturals]
+    rows = [{"total": str(total),
+             "cells": ["D" if card in rules.banker_draws_on_player_third.get(total, ()) else "S"
+                       for card in range(10)]
+             + ["D" if total in rules.banker_draws_when_player_stands else "S"]}
+            for total in banker_totals]
+    lines = [line for line in game.describe_rules() if not line.startswith("Banker on ")]
+    return {"rules": lines, "tableau": {"cards": [str(card) for card in range(10)],
+                                        "rows": rows}}
 
 
 def report_decks(shoe: Shoe) -> int:

@@ -201,6 +201,20 @@ def summary(analysis: GameAnalysis) -> list[dict[str, str]]:
     return rows
 
 
+def top_awards(analysis: GameAnalysis) -> list[dict[str, str]]:
+    """Per wager and paytable that can win: its largest pay (exact), the probability of being
+    paid it, and its odds (the build adds the payout at the submission's bet limit)."""
+    rows = []
+    for bet, table in _tables(analysis):
+        top = table.top_award()
+        if top is not None:
+            rows.append({"bet": bet.name, "paytable": table.paytable, "pays": str(top.pays),
+                         "pays_text": pays_text(top.pays), "event": top.event,
+                         "probability": decimal(top.probability),
+                         "odds": one_in_text(top.probability)})
+    return rows
+
+
 def return_tables(analysis: GameAnalysis) -> list[dict[str, object]]:
     """Per wager: every paytable's return table with exact counts and its statistics."""
     out: dict[str, dict[str, object]] = {}
@@ -631,6 +645,7 @@ def standard_report_data(game: Game, context: Context, *, decks: int, rule_set: 
         "denominator": grouped(analysis.total),
         "round_cards": str(analysis.round_cards),
         "summary": summary(analysis),
+        "awards": top_awards(analysis),
         "bets": return_tables(analysis),
         "statistics": statistics(analysis),
         "examples": [worked_example(game, cards, bets, describe_hands or _no_hands)

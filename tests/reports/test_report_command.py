@@ -233,7 +233,9 @@ def test_a_malformed_submission_file_is_one_typed_error(tmp_path, text, message)
 @pytest.mark.parametrize(("arguments", "message"), [
     (["punto-banco", "-o", "r.txt"], "ends in .pdf"),
     (["punto-banco", "-o", "r.pdf", "--submission", "missing.toml"], "cannot read submission"),
-    (["punto-banco", "-o", "r.pdf", "--strategy", "best"], "--strategy is an option of"),
+    (["punto-banco", "-o", "r.pdf", "--strategy", "best"], "unrecognized arguments"),
+    (["century21", "-o", "r.pdf", "--decks", "6"], "--decks is an option of nine-and-nines, "
+                                                   "punto-banco, not of report century21"),
     (["punto-banco", "-o", "r.pdf", "--bet", "nobet"], "unknown bet(s) 'nobet'"),
     (["chemin-de-fer", "-o", "r.pdf"], "no report for 'chemin-de-fer'"),
     (["punto-banco", "-o", "/no/such/folder/r.pdf"], "no directory"),
@@ -263,3 +265,34 @@ def test_make_report_runs_the_report_command():
     from exact.reports import available_reports
 
     assert sorted(games) == sorted(available_reports())
+
+
+def test_what_a_lab_reads_tableau_exposure_glossary_plain_assumptions(built):
+    """The third-card rule as a grid (not "Banker on 7 ... never" lines), the top award of
+    each wager with its payout at the submission's bet limit, a glossary, and assumptions
+    without command-line jargon."""
+    from exact.games import get_game
+
+    data = _data(built)
+    rules = get_game("punto-banco").rules
+    grid = {row["total"]: row["cells"] for row in data["tableau"]["rows"]}
+    assert sorted(grid) == [str(t) for t in range(8)]  # the Banker's totals that are no natural
+    for total, cells in grid.items():
+        drawn = rules.banker_draws_on_player_third.get(int(total), frozenset())
+        assert cells[:10] == ["D" if card in drawn else "S" for card in range(10)]
+        assert cells[10] == ("D" if int(total) in rules.banker_draws_when_player_stands else "S")
+    assert not any(line.startswith("Banker on ") for line in data["rules"])
+    exposure = data["exposure"]
+    assert exposure["limit"] == "5,000"
+    high_tie = next(row for row in exposure["rows"] if row["bet"] == "High Tie")
+    assert (high_tie["pays"], high_tie["payout"], high_tie["event"]) == ("40", "200,000",
+                                                                         "Tie on 9")
+    banker = next(row for row in exposure["rows"] if row["bet"] == "Banker")
+    assert banker["payout"] == "4,750"  # 19/20 of the limit
+    text = pdf_text(built / "r.pdf")
+    assert "Player's third card" in text and "Top awards and exposure" in text
+    assert "200,000" in text and "Glossary" in text
+    assumptions = text[text.index("Assumptions\n", text.index("Worked examples")):]
+    assumptions = assumptions[:assumptions.index("Method")]
+    assert "`" not in assumptions and "--table" not in assumptions
+    assert "the effects-of-removal analysis" in assumptions
