@@ -41,8 +41,8 @@ SUBMISSION_HELP = ("document control (TOML): client or manufacturer, game name, 
 
 def add_command(game_command: Callable[..., Any]) -> None:
     """Add ``report`` through :mod:`exact.cli.app`'s ``game_command``."""
-    parser = game_command("report", "the certification report (PDF) of exactly the "
-                          "configuration the options give", lambda args: run(args, parser))
+    parser: Any = game_command("report", "the certification report (PDF) of exactly the "
+                               "configuration the options give", lambda args: run(args, parser))
     # the strategy games' reports cover every strategy: of their options, the rules decide
     add_configuration_options(parser, strategy=("--rules",))
     parser.add_argument("--output", "-o", dest="pdf", required=True, metavar="FILE.pdf",
@@ -104,6 +104,7 @@ def report_config(args: argparse.Namespace, options: tuple[str, ...]) -> Any:
         if args.bet or args.group or args.paytable or args.table or args.bets:
             bets = chosen_only(with_tables(game, full, selected_bets(game, args), args))
     elif getattr(args, "rules", None):
-        game = dataclasses.replace(game, rules=rules_for(game, args))
+        # every game is a frozen dataclass (Game itself is not one, hence the ignore)
+        game = dataclasses.replace(game, rules=rules_for(game, args))  # type: ignore[type-var]
         inputs.append(Path(args.rules))
     return ReportConfig(game, shoe, bets, options, tuple(inputs), submission)

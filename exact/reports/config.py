@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 import datetime
+import os
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -164,15 +165,17 @@ class ReportConfig:
 
         return cls(get_game(game_id))
 
-    def command(self, pdf: str | Path, xlsx: str | Path | None = None) -> str:
+    def command(self, pdf: str | os.PathLike[str],
+                xlsx: str | os.PathLike[str] | None = None) -> str:
         """The shell line that builds this report to ``pdf`` (and ``xlsx``), quoted.
 
         >>> ReportConfig.shipped("punto-banco").command("my report.pdf")
         "exact report punto-banco -o 'my report.pdf'"
         """
-        words: list[str] = ["exact", "report", self.game.id, *self.options, "-o", str(pdf)]
+        words: list[str] = ["exact", "report", self.game.id, *self.options, "-o",
+                            os.fspath(pdf)]
         if xlsx is not None:
-            words += ["--xlsx", str(xlsx)]
+            words += ["--xlsx", os.fspath(xlsx)]
         if self.submission.path is not None:
             words += ["--submission", str(self.submission.path)]
         return shlex.join(words)

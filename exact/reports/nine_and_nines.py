@@ -24,7 +24,7 @@ from exact.analysis.statistics import result_interval
 from exact.core.cards import Shoe
 from exact.games.nine_and_nines import DATA as NINE_DATA
 from exact.games.punto_banco import DATA as PUNTO_BANCO_DATA
-from exact.games.punto_banco import STANDARD_RULES
+from exact.games.punto_banco import STANDARD_RULES, PuntoBanco
 from exact.reference import nine_and_nines as nine_reference
 from exact.reference import punto_banco as reference
 from exact.reports import sections
@@ -58,6 +58,7 @@ def report_data(config: ReportConfig, context: Context) -> dict[str, object]:
     """The standard sections of the configuration; the side wagers' own sections (designer,
     rarity, reference checks) for its side wagers that are the shipped ones, on its shoe."""
     game = config.game
+    assert isinstance(game, PuntoBanco)  # NINE & NINES is Punto Banco with two side wagers
     shoe = config.shoe or Shoe.standard(DECKS)
     data = sections.standard_report_data(
         game, context, decks=report_decks(shoe), rule_set=(game.rules.id, game.rules.name),
