@@ -14,7 +14,7 @@ import argparse
 import dataclasses
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from exact.cli.configuration import (
     CONFIGURATION_OPTIONS,
@@ -104,7 +104,7 @@ def report_config(args: argparse.Namespace, options: tuple[str, ...]) -> Any:
         if args.bet or args.group or args.paytable or args.table or args.bets:
             bets = chosen_only(with_tables(game, full, selected_bets(game, args), args))
     elif getattr(args, "rules", None):
-        # every game is a frozen dataclass (Game itself is not one, hence the ignore)
-        game = dataclasses.replace(game, rules=rules_for(game, args))  # type: ignore[type-var]
+        # every game is a frozen dataclass (Game itself is not one, hence Any)
+        game = dataclasses.replace(cast(Any, game), rules=rules_for(game, args))
         inputs.append(Path(args.rules))
     return ReportConfig(game, shoe, bets, options, tuple(inputs), submission)

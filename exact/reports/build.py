@@ -103,11 +103,11 @@ def build_report(config: ReportConfig | str, pdf: str | os.PathLike[str],
     try:
         data = report_data(config, work)
         data["submission"] = config.submission.json()
-        if "assumptions" in data:
-            data["assumptions"] = plain_assumptions(data["assumptions"])  # type: ignore[arg-type]
-        if "awards" in data:
-            data["exposure"] = exposure(data.pop("awards"),  # type: ignore[arg-type]
-                                        config.submission.bet_limit)
+        assumptions, awards = data.get("assumptions"), data.pop("awards", None)
+        if isinstance(assumptions, list):
+            data["assumptions"] = plain_assumptions(assumptions)
+        if isinstance(awards, list):
+            data["exposure"] = exposure(awards, config.submission.bet_limit)
         data["reproduction"] = reproduction(config, pdf, xlsx)
         write_file(work / "data.json", json_text(data, indent=1))
         # Typst reads files only under its root: the template's folder and the build folder

@@ -37,6 +37,7 @@ def plain_words(text: str) -> str:
 
 
 def plain_assumptions(items: Sequence[Mapping[str, str]]) -> list[dict[str, str]]:
+    """The assumptions as the report shows them: :func:`plain_words` in what it prints."""
     return [{key: plain_words(value) if key in ("text", "why", "short") else value
              for key, value in item.items()} for item in items]
 
