@@ -16,6 +16,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import NoReturn
@@ -108,7 +109,9 @@ def build_report(config: ReportConfig | str, pdf: str | os.PathLike[str],
             data["assumptions"] = plain_assumptions(assumptions)
         if isinstance(awards, list):
             data["exposure"] = exposure(awards, config.submission.bet_limit)
-        data["reproduction"] = reproduction(config, pdf, xlsx)
+        cover = data.get("cover")
+        data["reproduction"] = reproduction(config, pdf, xlsx, cover.get("files", ())
+                                            if isinstance(cover, dict) else ())
         write_file(work / "data.json", json_text(data, indent=1))
         # Typst reads files only under its root: the template's folder and the build folder
         # must share it, so the root is their common parent.
@@ -147,9 +150,11 @@ def build_shipped(game_id: str, out_dir: Path = BUILD) -> Path:
 
 
 def reproduction(config: ReportConfig, pdf: str | os.PathLike[str],
-                 xlsx: str | os.PathLike[str] | None) -> dict[str, object]:
+                 xlsx: str | os.PathLike[str] | None,
+                 files: Sequence[object] = ()) -> dict[str, object]:
     """The command that rebuilds the report, the software that built it and the SHA-256 of
-    every input file."""
+    every input file: ``files``, the cover's (rule, bet and table files, as the report module
+    found them), and the submission file."""
     import platform
     from importlib.metadata import PackageNotFoundError, version
 
@@ -165,8 +170,8 @@ def reproduction(config: ReportConfig, pdf: str | os.PathLike[str],
                          {"name": "Python", "version": platform.python_version()},
                          *({"name": name, "version": installed(name.lower())}
                            for name in ("numpy", "sympy", "typst"))],
-            "files": [{"path": shown_file(path, REPOSITORY), "sha256": sha256(path)}
-                      for path in config.input_files()]}
+            "files": [*files, *({"path": shown_file(path, REPOSITORY), "sha256": sha256(path)}
+                                for path in [config.submission.path] if path is not None)]}
 
 
 def _manifest(folder: Path) -> dict[str, str]:

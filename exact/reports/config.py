@@ -180,14 +180,6 @@ class ReportConfig:
             words += ["--submission", str(self.submission.path)]
         return shlex.join(words)
 
-    def input_files(self) -> list[Path]:
-        """Every file that decides the report: the game's bet files, the options' files and
-        the submission file."""
-        files = [*self.game.bet_files, *self.inputs]
-        if self.submission.path is not None:
-            files.append(self.submission.path)
-        return list(dict.fromkeys(files))
-
 
 def chosen_only(bets: Sequence[Bet]) -> tuple[Bet, ...]:
     """``bets`` each paid by its own paytable only (the alternatives dropped): a submitted
