@@ -50,9 +50,12 @@ def report(tmp_path_factory):
     by compiling every built report again)."""
     out = tmp_path_factory.mktemp("reports")
     built: dict[str, Path] = {}
+    (out / "notes.txt").write_text("the user's\n")  # a user's files beside the reports
 
     def build(game_id: str) -> Path:
         if game_id not in built:
+            (out / game_id).mkdir()
+            (out / game_id / "notes.txt").write_text("the user's\n")
             built[game_id] = build_shipped(game_id, out)
         return built[game_id]
 
@@ -138,6 +141,19 @@ def test_punto_banco_report_covers_every_wager_and_paytable(report, game_id, pun
             assert paytable in text
     assert data["published"]["all_agree"] and data["brute_force"]["all_agree"]
     assert all(row["agrees"] for row in data["sums"])
+
+
+@pytest.mark.parametrize("game_id", per_report())
+def test_the_build_leaves_the_users_files_in_the_output_and_data_folders(report, game_id):
+    """`python -m exact.reports --out DIR` used to empty DIR/<game> and replace DIR/<game>.xlsx:
+    a user's files beside the report and in its data folder survive the build."""
+    pdf = report(game_id)
+    assert (pdf.parent / "notes.txt").read_text() == "the user's\n"
+    assert (pdf.parent / game_id / "notes.txt").read_text() == "the user's\n"
+    from exact.reports.build import MANIFEST
+
+    manifest = json.loads((pdf.parent / game_id / MANIFEST).read_text())
+    assert "data.json" in manifest and "notes.txt" not in manifest
 
 
 @pytest.mark.parametrize("game_id", per_report())
