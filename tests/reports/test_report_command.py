@@ -111,8 +111,11 @@ def test_every_exact_figure_is_what_analyze_gives_on_the_same_options(built):
         theirs = analysis["bets"][next(b["id"] for b in data["bets"] if b["name"] == row["bet"])]
         assert Fraction(row["variance_exact"]) == Fraction(theirs["variance"])
         assert row["sd_exact"] == theirs["standard_deviation_exact"]
-    figures = _fractions({k: v for k, v in data.items() if k in ("bets", "statistics")})
+    figures = _fractions(data)  # every exact figure of the report, wherever it is
     assert len(figures) >= 6 and figures <= expected, figures - expected
+    for row in data["exposure"]["rows"]:  # the top awards: the largest pay analyze shows
+        theirs = analysis["bets"][next(b["id"] for b in data["bets"] if b["name"] == row["bet"])]
+        assert Fraction(row["pays"]) == max(Fraction(o["pays"]) for o in theirs["outcomes"])
 
 
 def test_the_submission_is_on_the_cover_and_the_attestation_page(built):
