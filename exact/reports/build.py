@@ -95,12 +95,17 @@ def build_report(config: ReportConfig | str, pdf: str | os.PathLike[str],
         if importlib.util.find_spec("xlsxwriter") is None:
             raise ReportError("--xlsx needs XlsxWriter (the `sheets` extra)")
     folder = data_folder(pdf)
+    if folder.exists() and not folder.is_dir():
+        raise ReportError(f"{folder}: not a folder (the report's data and charts go there)")
     old = _manifest(folder)
     _refuse_foreign(folder, old, ["data.json"])  # the rest once their names are known
     import typst
 
     template = template_path(game_id, templates)
-    work = Path(tempfile.mkdtemp(prefix=".exact-report-", dir=target.parent))
+    try:
+        work = Path(tempfile.mkdtemp(prefix=".exact-report-", dir=target.parent))
+    except OSError as error:
+        raise ReportError(f"cannot write beside {pdf}: {error.strerror or error}") from None
     try:
         data = report_data(config, work)
         data["submission"] = config.submission.json()
@@ -132,7 +137,12 @@ def build_report(config: ReportConfig | str, pdf: str | os.PathLike[str],
         workbook = work / REPORT_WORKBOOK
         sheet = workbook.read_bytes() if workbook.is_file() else None
         workbook.unlink(missing_ok=True)  # it goes to --xlsx, not to the data folder
-        _install(work, folder, old)
+        try:
+            _install(work, folder, old)
+        except OSError as error:  # an OutputError (the manifest) is one already
+            if isinstance(error, ExactError):
+                raise
+            raise ReportError(f"cannot write {folder}: {error.strerror or error}") from None
         write_file(pdf, document)
         if xlsx is not None and sheet is not None:
             write_file(xlsx, sheet)
@@ -209,8 +219,6 @@ def _install(work: Path, folder: Path, old: dict[str, str]) -> None:
     """Move the files built in ``work`` into ``folder``: the builder's earlier files that are
     unchanged are replaced or removed, any other file is left as it is."""
     built = {path.name: sha256(path) for path in sorted(work.iterdir()) if path.is_file()}
-    if folder.exists() and not folder.is_dir():
-        raise ReportError(f"{folder}: not a folder (the report's data folder)")
     _refuse_foreign(folder, old, list(built))
     folder.mkdir(exist_ok=True)
     for name, digest in old.items():

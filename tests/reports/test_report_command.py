@@ -299,3 +299,11 @@ def test_what_a_lab_reads_tableau_exposure_glossary_plain_assumptions(built):
     assumptions = assumptions[:assumptions.index("Method")]
     assert "`" not in assumptions and "--table" not in assumptions
     assert "the effects-of-removal analysis" in assumptions
+
+
+def test_a_data_folder_that_is_a_file_is_refused_before_any_work(tmp_path):
+    (tmp_path / "tiny").write_text("a file of the user's\n")
+    with pytest.raises(ReportError, match="not a folder"):
+        build_report(_tiny(), tmp_path / "tiny.pdf")
+    assert (tmp_path / "tiny").read_text() == "a file of the user's\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tiny"]
