@@ -86,7 +86,7 @@ def build_report(config: ReportConfig | str, pdf: str | os.PathLike[str],
         config = ReportConfig.shipped(config)
     game_id = config.game.id
     check_game_ids([game_id], templates)
-    if not str(pdf).endswith(".pdf"):
+    if not os.fspath(pdf).lower().endswith(".pdf"):
         raise ReportError(f"{shown(str(pdf))}: a report's file name ends in .pdf (its data "
                           "folder is the name without it)")
     target, _ = target_of(pdf)  # before any work: a refused output costs no minutes
@@ -211,8 +211,9 @@ def _refuse_foreign(folder: Path, old: dict[str, str], names: list[str]) -> None
     foreign_names = [name for name in names if foreign(folder / name)]
     if foreign_names:
         more = f" (and {len(foreign_names) - 1} more)" if len(foreign_names) > 1 else ""
+        why = "changed since" if old else "no manifest lists it: a build before manifests?"
         raise ReportError(f"{folder / foreign_names[0]}{more}: not written by the report "
-                          "builder, or changed since; move it away or build to another file")
+                          f"builder ({why}); move it away or build to another file")
 
 
 def _install(work: Path, folder: Path, old: dict[str, str]) -> None:
