@@ -24,7 +24,7 @@ from tests.support.fuzzing import ForkServer, problems, report
 # Cases per command in `make test` (at least 500 in all); FUZZ_SCALE multiplies them.
 # (edge: 60, not 80, since most of its cases now run to the end, at about twice the cost)
 EXAMPLES = {"analyze": 110, "design": 40, "list-bets": 80, "features": 15, "eor": 70,
-            "simulate": 60, "edge": 60, "settle": 60, "games": 10, "reports": 50}
+            "simulate": 60, "edge": 60, "settle": 60, "games": 10, "reports": 50, "report": 40}
 SCALE = float(os.environ.get("FUZZ_SCALE", "1"))
 
 
