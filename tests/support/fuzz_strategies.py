@@ -1166,10 +1166,10 @@ def cases(draw, command: str) -> Case:
             st.booleans()) or "--out" in argv[-1:] else draw(st.lists(game_id, min_size=1,
                                                                       max_size=2))
         return Case(argv, module="exact.reports")
-    if command == "report":
-        return draw(report_case())
     COIN[0] = draw(st.randoms(use_true_random=True))
     HOSTILITY[0] = draw(st.sampled_from(LEVELS))
+    if command == "report":
+        return draw(report_case())
     game = draw(st.sampled_from(GAMES))
     foreign = {"design": STRATEGY_GAMES, "eor": ("chemin-de-fer",),
                "simulate": ("chemin-de-fer",), "edge": ("chemin-de-fer",)}
