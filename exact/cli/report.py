@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, cast
 
@@ -24,14 +25,15 @@ from exact.cli.configuration import (
 )
 from exact.cli.shoe_options import options_shoe
 from exact.core.files import output_name
-from exact.errors import ReportError
+from exact.core.parsing import parse_number, shown
+from exact.errors import ExactError, ReportError
 from exact.games import get_game
 from exact.model.contracts import BetGame
 
 # The options that decide a configuration, in the order the reproduction command gives them
 # (argparse names); ``rules`` is the strategy games'.
 _DECIDING = ("decks", "jokers", "shoe", "remove", "bets", "bet", "group", "all", "paytable",
-             "table", "rules")
+             "table", "rules", "bet_size", "collection")
 assert frozenset(_DECIDING) > CONFIGURATION_OPTIONS
 
 SUBMISSION_HELP = ("document control (TOML): client or manufacturer, game name, rules "
@@ -43,8 +45,9 @@ def add_command(game_command: Callable[..., Any]) -> None:
     """Add ``report`` through :mod:`exact.cli.app`'s ``game_command``."""
     parser: Any = game_command("report", "the certification report (PDF) of exactly the "
                                "configuration the options give", lambda args: run(args, parser))
-    # the strategy games' reports cover every strategy: of their options, the rules decide
-    add_configuration_options(parser, strategy=("--rules",))
+    # the strategy games' reports cover every strategy: of their options, the rules and the
+    # stakes of the economics decide
+    add_configuration_options(parser, strategy=("--rules", "--bet-size", "--collection"))
     parser.add_argument("--output", "-o", dest="pdf", required=True, metavar="FILE.pdf",
                         type=output_name, help="the report, written whole or not at all; its "
                         "data and charts go to the folder of its name without .pdf beside it")
@@ -96,6 +99,7 @@ def report_config(args: argparse.Namespace, options: tuple[str, ...]) -> Any:
     submission = load_submission(args.submission) if args.submission else Submission()
     inputs = [Path(p) for p in (*(args.bets or ()), *(args.table or ()))]
     shoe = bets = None
+    stakes: tuple[Fraction | None, Fraction | None] = (None, None)
     if isinstance(game, BetGame):
         given_shoe = any(getattr(args, n, None) is not None
                          for n in ("decks", "jokers", "shoe", "remove"))
@@ -103,8 +107,22 @@ def report_config(args: argparse.Namespace, options: tuple[str, ...]) -> Any:
         shoe = full if given_shoe else None
         if args.bet or args.group or args.paytable or args.table or args.bets:
             bets = chosen_only(with_tables(game, full, selected_bets(game, args), args))
-    elif getattr(args, "rules", None):
-        # every game is a frozen dataclass (Game itself is not one, hence Any)
-        game = dataclasses.replace(cast(Any, game), rules=rules_for(game, args))
-        inputs.append(Path(args.rules))
-    return ReportConfig(game, shoe, bets, options, tuple(inputs), submission)
+    else:
+        if getattr(args, "rules", None):
+            # every game is a frozen dataclass (Game itself is not one, hence Any)
+            game = dataclasses.replace(cast(Any, game), rules=rules_for(game, args))
+            inputs.append(Path(args.rules))
+        stakes = (_stake(args, "bet_size", "bet"), _stake(args, "collection", "fee"))
+    return ReportConfig(game, shoe, bets, options, tuple(inputs), submission, stakes)
+
+
+def _stake(args: argparse.Namespace, option: str, quantity: str) -> Fraction | None:
+    """``--bet-size`` (positive) or ``--collection`` (at least 0), exactly; None if not given."""
+    text = getattr(args, option, None)
+    if text is None:
+        return None
+    flag = "--" + option.replace("_", "-")
+    amount = Fraction(parse_number(text, quantity, where=flag))
+    if quantity == "bet" and amount <= 0:
+        raise ExactError(f"{flag} {shown(text)}: the bet must be positive")
+    return amount

@@ -307,3 +307,29 @@ def test_a_data_folder_that_is_a_file_is_refused_before_any_work(tmp_path):
         build_report(_tiny(), tmp_path / "tiny.pdf")
     assert (tmp_path / "tiny").read_text() == "a file of the user's\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["tiny"]
+
+
+def test_a_century21_report_of_the_clients_rules_and_stakes(tmp_path):
+    """century21's report takes its rule file and the stakes of its economics, the edge after
+    the collection is the library's for that bet, and the command records them."""
+    from exact.core.cards import Shoe as Cards
+    from exact.games.century21.game import DEFAULT_RULES, game_table
+    from exact.games.century21.rules import DATA
+    from exact.reports.sections import percent
+
+    rules = tmp_path / "house rules.toml"
+    rules.write_text((DATA / "rules.toml").read_text().replace('name = "', 'name = "Client: ', 1))
+    done = exact("report", "century21", "--rules", str(rules), "--bet-size", "25", "-o",
+                 str(tmp_path / "c.pdf"))
+    assert done.returncode == 0, done.stderr
+    data = json.loads((tmp_path / "c" / "data.json").read_text())
+    assert data["rules_name"].startswith("Client: ") and data["bet"] == "25"
+    table = game_table(DEFAULT_RULES, Cards.standard(8, jokers=8))
+    house = table.evaluate(*table.house_way())
+    fee = DEFAULT_RULES.collection_fee(25)
+    assert data["fee"] == str(fee)
+    assert data["summary"][0]["edge_with_collection"] == percent(
+        house.edge_with_collection(25, fee), 4, True)
+    assert shlex.split(data["reproduction"]["command"])[3:5] == [f"--rules={rules}",
+                                                                  "--bet-size=25"]
+    assert str(rules.name) in {Path(f["path"]).name for f in data["reproduction"]["files"]}
