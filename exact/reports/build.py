@@ -291,6 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     executor = None
     try:
         check_game_ids(games)  # every id, before the first (long) build
+        arguments.out.mkdir(parents=True, exist_ok=True)  # the folder asked for, as before
         jobs = (parse_integer(arguments.jobs, "workers", where="--jobs")
                 if arguments.jobs is not None else os.cpu_count() or 1)
         jobs = min(jobs, len(games))
