@@ -84,7 +84,10 @@ def given_options(args: argparse.Namespace, parser: Any) -> tuple[str, ...]:
         if value is True:
             words.append(flag)
         else:
-            words += [f"{flag}={item}" for item in (value if isinstance(value, list) else [value])]
+            for item in value if isinstance(value, list) else [value]:
+                # a KEY=VALUE option may be read as its (key, value) pair: written back whole
+                text = "=".join(map(str, item)) if isinstance(item, tuple) else str(item)
+                words.append(f"{flag}={text}")
     return tuple(words)
 
 
@@ -122,7 +125,9 @@ def _stake(args: argparse.Namespace, option: str, quantity: str) -> Fraction | N
     if text is None:
         return None
     flag = "--" + option.replace("_", "-")
-    amount = Fraction(parse_number(text, quantity, where=flag))
+    # the option's type may have read it by the number grammar already
+    amount = Fraction(text) if isinstance(text, int | Fraction) else Fraction(
+        parse_number(text, quantity, where=flag))
     if quantity == "bet" and amount <= 0:
         raise ExactError(f"{flag} {shown(text)}: the bet must be positive")
     return amount
