@@ -31,8 +31,16 @@ $(REPORT_STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[report]'
 	@touch $@
 
-report: $(REPORT_STAMP)
-	$(PY) -m exact.reports --out reports/build
+## Each report is built by the command a user runs for their own configuration (`exact report
+## GAME -o FILE.pdf --xlsx FILE.xlsx`, README: Reports and notebooks), one game per target, so
+## `make -j2 report` builds two at once; each PDF's reproduction section prints its command.
+REPORT_GAMES := punto-banco nine-and-nines century21
+
+report: $(addprefix report-,$(REPORT_GAMES))
+
+report-%: $(REPORT_STAMP)
+	mkdir -p reports/build
+	$(PY) -m exact report $* -o reports/build/$*.pdf --xlsx reports/build/$*.xlsx
 
 ## The main analysis: exact return tables of the 8-deck Punto Banco bets.
 analyze: $(STAMP)

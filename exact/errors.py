@@ -204,8 +204,13 @@ class PublishedFiguresError(ExactError, ValueError):
 
 
 class ReportError(ExactError, RuntimeError):
-    """A report that cannot be built (no report module or template, Typst failed)
-    (:mod:`exact.reports`)."""
+    """A report that cannot be built (no report module or template, Typst failed, a file in
+    its data folder that it did not write) (:mod:`exact.reports`)."""
+
+
+class SubmissionError(InputError):
+    """A malformed submission file (``exact report --submission FILE``): an unknown key, a
+    value of the wrong form or past its bound (:mod:`exact.reports.config`)."""
 
 
 def one_line(message: object) -> str:

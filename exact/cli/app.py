@@ -18,8 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from exact.analysis.bet_analysis import ENGINES, analyze, game_bets
+from exact.cli.configuration import (
+    CONFIGURATION_OPTIONS,
+    add_configuration_options,
+    selected_bets,
+    with_tables,
+)
 from exact.cli.shoe_options import options_shoe
-from exact.core.cards import Shoe
 from exact.core.files import (
     INPUT_FILE,
     OUTPUT_HELP,
@@ -29,10 +34,10 @@ from exact.core.files import (
     write_file,
     write_standard_output,
 )
-from exact.core.parsing import KeyedOption, OneLineParser, number_option, shown, shown_all
+from exact.core.parsing import OneLineParser, number_option, shown
 from exact.errors import ExactError, Terminated, UsageError, one_line
 from exact.games import REGISTRY, extension, game_ids, get_game
-from exact.model.bets import Bet, format_pays
+from exact.model.bets import format_pays
 from exact.model.contracts import BetGame, OwnOptions
 from exact.model.game import Game
 from exact.render.output import json_text, to_csv, to_json, to_text
@@ -83,51 +88,6 @@ class _Parser(OneLineParser):
         return group
 
 
-def _selected_bets(game: Game, args: argparse.Namespace) -> list[Bet]:
-    """The bets to analyse: ``--bet`` ids, else ``--group``s, else every bet (shipped and of
-    ``--bets`` files); bets of ``--bets`` files always join a ``--group`` selection."""
-    every = game_bets(game, args.bets or ())
-    shipped = every[:len(game_bets(game))]
-    own = every[len(shipped):]
-    if args.bet:
-        known = {b.id: b for b in every}
-        missing = [b for b in args.bet if b not in known]
-        if missing:
-            raise ExactError(f"unknown bet(s) {shown_all(missing)}; see `list-bets {game.id}`")
-        bets = [known[b] for b in args.bet]
-    elif args.group:
-        groups = {b.group for b in shipped}
-        unknown = sorted(set(args.group) - groups)
-        if unknown:
-            raise ExactError(f"unknown bet group(s) {shown_all(unknown)}; "
-                             f"known: {', '.join(sorted(groups))}")
-        bets = [b for b in shipped if b.group in args.group] + own
-    else:
-        bets = every
-    for bet_id, name in args.paytable or ():  # (BET, NAME) pairs: KeyedOption
-        positions = [i for i, b in enumerate(bets) if b.id == bet_id]
-        if not positions:
-            raise ExactError(f"--paytable {shown(f'{bet_id}={name}')}: no bet {shown(bet_id)} "
-                             "in this analysis")
-        bets[positions[0]] = bets[positions[0]].with_paytable(name)
-    return bets
-
-
-def _with_tables(game: Game, shoe: Shoe, bets: list[Bet], args: argparse.Namespace) -> list[Bet]:
-    """Bets of ``--table`` files replace the bets of the same id, after validation: an error
-    stops the run, each warning is one line on standard error once the run succeeds (main)."""
-    from exact.analysis.validation import check_bets, with_tables
-
-    if not getattr(args, "table", None):
-        return bets
-    tabled = with_tables(game, bets, args.table)
-    own = [bet for bet in tabled if bet.source in args.table]
-    replaced = {bet.id: bet for bet in bets}
-    for issue in check_bets(game, own, shoe, args.engine, replaced):
-        warnings.warn(f"{issue.where}: {issue.message}", stacklevel=1)  # main prints it
-    return tabled
-
-
 def _analyze(args: argparse.Namespace) -> str:
     game = get_game(args.game)
     own = extension(game, "analyze")
@@ -137,7 +97,7 @@ def _analyze(args: argparse.Namespace) -> str:
                 setattr(args, name, default)
         return own(game, args)
     shoe = options_shoe(args)
-    bets = _with_tables(game, shoe, _selected_bets(game, args), args)
+    bets = with_tables(game, shoe, selected_bets(game, args), args)
     analysis = analyze(game, shoe, bets, engine=args.engine)
     if args.xlsx:
         from exact.render.spreadsheet import analysis_workbook, write_bytes
@@ -159,7 +119,7 @@ def _design(args: argparse.Namespace) -> str:
 
     game = get_game(args.game)
     shoe = options_shoe(args)
-    bets = {b.id: b for b in _with_tables(game, shoe, game_bets(game, args.bets or ()), args)}
+    bets = {b.id: b for b in with_tables(game, shoe, game_bets(game, args.bets or ()), args)}
     if args.bet not in bets:
         raise ExactError(f"unknown bet {shown(args.bet)}; see `list-bets {game.id}`")
     analysis = analyze(game, shoe, [bets[args.bet]], engine=args.engine)
@@ -209,7 +169,7 @@ def _list_bets(args: argparse.Namespace) -> str:
 # it declares nothing for (`design century21 --bet ...`, `list-bets chemin-de-fer --bets ...`).
 # Any other option given is refused, so that one game's options are never silently accepted by
 # another.
-SHARED_OPTIONS = frozenset({"game", "command", "run", "json", "output"})
+SHARED_OPTIONS = frozenset({"game", "command", "run", "json", "output", "pdf", "submission"})
 _SHOE = frozenset({"decks", "jokers", "shoe", "remove"})
 BET_GAME_OPTIONS: dict[str, frozenset[str]] = {
     "analyze": _SHOE | {"bets", "bet", "group", "all", "paytable", "table", "engine", "csv",
@@ -222,6 +182,7 @@ BET_GAME_OPTIONS: dict[str, frozenset[str]] = {
                            "scheduler", "tags", "trigger"}),
     "edge": frozenset({"bets", "bet", "decks", "shoe", "seen", "known"}),
     "settle": frozenset({"bets", "cards", "wager", "paytable", "decks", "jokers", "shoe"}),
+    "report": CONFIGURATION_OPTIONS | {"bets", "xlsx"},
 }
 
 
@@ -309,28 +270,7 @@ def build_parser(command: str | None = None) -> _Parser:
         return sub
 
     analyze_parser = game_command("analyze", "exact return tables of a game's bets", _analyze)
-    analyze_parser.add_argument("--decks", type=number_option("decks", "--decks"),
-                                help="full decks in the shoe (default 8)")
-    analyze_parser.add_argument("--jokers", type=number_option("jokers", "--jokers"),
-                                help="jokers in the shoe (default 0, or the game's own shoe)")
-    analyze_parser.add_argument("--shoe", help="explicit composition, e.g. 'A:32,T:128,9H:8'")
-    analyze_parser.add_argument("--remove", help="cards taken out, e.g. '5,5,9H,KD'")
-    analyze_parser.add_argument("--bet", action="append", metavar="ID",
-                                help="analyse only this bet; may be repeated (century21: the "
-                                     "bet size, the old spelling of --bet-size)")
-    analyze_parser.add_argument("--group", action="append", metavar="GROUP",
-                                help="analyse the shipped bets of GROUP (main, variant, side); "
-                                     "may be repeated")
-    analyze_parser.add_argument("--all", action="store_true",
-                                help="analyse every bet (the default; not with --bet or --group)")
-    analyze_parser.add_argument("--paytable", action="append", metavar="BET=NAME",
-                                type=KeyedOption("--paytable", "BET=NAME"),
-                                help="pay BET by its alternative paytable NAME; may be repeated, "
-                                     "each bet once")
-    _refuse_contradictions(analyze_parser)
-    analyze_parser.add_argument("--table", action="append", metavar="FILE", type=INPUT_FILE,
-                                help="your own paytable (bet file): its bets replace those of "
-                                     "the same id, after validation; may be repeated")
+    add_configuration_options(analyze_parser)
     analyze_parser.add_argument("--engine", choices=ENGINES, default="auto",
                                 help="auto (default: the engine plan's choice per bet), or one "
                                      "engine for every bet, refused if it cannot serve one")
@@ -342,33 +282,6 @@ def build_parser(command: str | None = None) -> _Parser:
     analyze_parser.add_argument("--xlsx", metavar="FILE", type=output_name,
                                 help="also write an Excel par sheet (exact counts, live "
                                      "formulas) to FILE; needs the `sheets` extra")
-    # --- the strategy games' own options (century21, chemin-de-fer) ------------------------
-    heads_up = analyze_parser.add_argument_group("century21 (21st Century Baccarat) options")
-    heads_up.add_argument("--bet-size", metavar="AMOUNT",
-                          type=number_option("bet", "--bet-size"),
-                          help="the bet per seat (default: the table's minimum)")
-    heads_up.add_argument("--strategy",
-                          help="house | best | dealer-best | equilibrium (default house)")
-    heads_up.add_argument("--collection", type=number_option("fee", "--collection"),
-                          help="collection fee per seat per hand (default: the table tag of "
-                               "the bet size)")
-    heads_up.add_argument("--information",
-                          choices=("total", "cards", "totals", "banker-cards"),
-                          help="the player decides by its two-card total or its two cards "
-                               "(chemin-de-fer: totals | banker-cards | cards)")
-    heads_up.add_argument("--with-replacement", action="store_true", default=None,
-                          help="chemin-de-fer: cards dealt with replacement (one deck)")
-    heads_up.add_argument("--commission", type=number_option("commission", "--commission"),
-                          help="chemin-de-fer: commission on Banker wins, "
-                          "0 to 1/10 (e.g. 5%%; default: the rule file's, 0)")
-    heads_up.add_argument("--players", type=number_option("players", "--players"),
-                          help="players at the table for the Player/Dealer's economics")
-    heads_up.add_argument("--rules", metavar="FILE", type=INPUT_FILE, help="rule file (TOML) "
-                          "instead of the game's default rules")
-    heads_up.add_argument("--dealer-wager", metavar="AMOUNT",
-                          type=number_option("bet", "--dealer-wager"),
-                          help="the Player/Dealer's wager for the economics (default: it "
-                               "covers every seat)")
     design_parser = game_command(
         "design", "solve a bet's pays for a target house edge (exact, then practical)", _design)
     design_parser.add_argument("--bet", required=True, metavar="ID", help="the bet to design")
@@ -405,19 +318,12 @@ def build_parser(command: str | None = None) -> _Parser:
         from exact.cli.settle import add_command as add_settle
 
         add_settle(game_command)
+        from exact.cli.report import add_command as add_report
+
+        add_report(game_command)
     games = parser.add_command(commands, "games", help="the games of the toolkit")
     games.set_defaults(run=_games, output=None)
     return parser
-
-
-def _refuse_contradictions(analyze_parser: _Parser) -> None:
-    """The options of ``analyze`` that contradict each other: each pair is refused together,
-    naming both (:meth:`exact.core.parsing.OneLineParser.refuse_together`)."""
-    for first, second, why in (
-            ("--all", "--bet", "--all analyses every bet, --bet only those named"),
-            ("--all", "--group", "--all analyses every bet, --group only a group's"),
-            ("--bet", "--group", "--bet names the bets, --group a group of them")):
-        analyze_parser.refuse_together(first, second, why)
 
 
 def refuse_empty_options(args: argparse.Namespace) -> None:

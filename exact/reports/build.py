@@ -9,18 +9,24 @@ Layer: reports, above rendering; only the command line and the lab sit above it.
 
 from __future__ import annotations
 
+import importlib.util
+import json
+import os
+import shlex
 import shutil
 import sys
+import tempfile
 import time
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import NoReturn
 
-from exact.core.files import write_file
+from exact import __version__
+from exact.core.files import target_of, write_file
 from exact.core.parsing import OneLineParser, shown
 from exact.core.progress import steps
 from exact.errors import ExactError, UsageError, one_line
-from exact.games import get_game
 from exact.render.output import json_text
 from exact.reports import (
     REPOSITORY,
@@ -30,7 +36,9 @@ from exact.reports import (
     report_module,
     template_path,
 )
-from exact.reports.sections import Context, build_epoch
+from exact.reports.config import ReportConfig
+from exact.reports.document import exposure, plain_assumptions
+from exact.reports.sections import Context, build_epoch, commit, sha256, shown_file
 
 BUILD = REPOSITORY / "reports" / "build"
 
@@ -40,54 +48,195 @@ def typst_date(epoch: int) -> tuple[int, int, int]:
     return moment.year, moment.month, moment.day
 
 
-def report_data(game_id: str, work_dir: Path) -> dict[str, object]:
+MANIFEST = ".exact-report.json"
+"""The data folder's list of the files the builder wrote there (name -> SHA-256): only those,
+unchanged since, are ever replaced or removed; a user's file beside them is never touched."""
+
+
+def report_data(config: ReportConfig, work_dir: Path) -> dict[str, object]:
     """The report's data (and its charts, written into ``work_dir``)."""
+    game_id = config.game.id
     module = report_module(game_id)
     if module is None:
         raise ReportError(f"{game_id}: no report module {game_id!r} (see exact/reports/)")
     work_dir.mkdir(parents=True, exist_ok=True)
-    return module.report_data(get_game(game_id), Context(work_dir))
+    data: dict[str, object] = module.report_data(config, Context(work_dir))
+    return data
 
 
-def build_report(game_id: str, out_dir: Path = BUILD, templates: Path = TEMPLATES) -> Path:
-    """Build ``<out_dir>/<game_id>.pdf``; its data and charts go to ``<out_dir>/<game_id>/``.
+def data_folder(pdf: str | os.PathLike[str]) -> Path:
+    """Where the data (``data.json``) and charts of the report ``pdf`` go: the folder of its
+    name without ``.pdf``, beside it (``reports/build/punto-banco/``)."""
+    path = Path(pdf)
+    return path.parent / path.name[:-len(".pdf")]
 
-    The PDF is written whole or not at all; its bytes depend only on the inputs (the date is
-    ``SOURCE_DATE_EPOCH`` or the commit's date, fonts are Typst's own)."""
-    check_game_ids([game_id], templates)  # before any path is made of it
+
+def build_report(config: ReportConfig | str, pdf: str | os.PathLike[str],
+                 xlsx: str | os.PathLike[str] | None = None,
+                 templates: Path = TEMPLATES) -> Path:
+    """Build the report of ``config`` (or of a game id's shipped configuration) to ``pdf``,
+    its par sheet to ``xlsx`` if given, its data and charts to :func:`data_folder`.
+
+    Every output is checked before the work starts and written whole or not at all; in the
+    data folder only the files of the builder's last build (its manifest) are replaced or
+    removed, and a file of the same name that it did not write stops the build before any
+    file is touched. The bytes depend only on the inputs (the date is ``SOURCE_DATE_EPOCH`` or
+    the commit's date, fonts are Typst's own)."""
+    if isinstance(config, str):
+        check_game_ids([config], templates)
+        config = ReportConfig.shipped(config)
+    game_id = config.game.id
+    check_game_ids([game_id], templates)
+    if not os.fspath(pdf).lower().endswith(".pdf"):
+        raise ReportError(f"{shown(str(pdf))}: a report's file name ends in .pdf (its data "
+                          "folder is the name without it)")
+    target, _ = target_of(pdf)  # before any work: a refused output costs no minutes
+    if xlsx is not None:
+        target_of(xlsx)
+        if importlib.util.find_spec("xlsxwriter") is None:
+            raise ReportError("--xlsx needs XlsxWriter (the `sheets` extra)")
+    folder = data_folder(pdf)
+    if folder.exists() and not folder.is_dir():
+        raise ReportError(f"{folder}: not a folder (the report's data and charts go there)")
+    old = _manifest(folder)
+    _refuse_foreign(folder, old, ["data.json"])  # the rest once their names are known
     import typst
 
     template = template_path(game_id, templates)
-    out_dir = out_dir.resolve()
-    work_dir = out_dir / game_id
-    if work_dir.parent != out_dir:  # a game id is one plain name; never empty a folder elsewhere
-        raise ReportError(f"{game_id!r}: not a folder name inside {out_dir}")
-    if work_dir.is_symlink():  # rmtree would refuse it; the report's own folder is replaced
-        work_dir.unlink()
-    elif work_dir.exists():
-        shutil.rmtree(work_dir)
-    data = report_data(game_id, work_dir)
-    write_file(work_dir / "data.json", json_text(data, indent=1))
-    # Typst reads files only under its root: the template's folder and the build folder must
-    # share it, so the root is their common parent.
-    root = Path(_common_root(templates.resolve(), work_dir))
-    epoch = build_epoch()
     try:
-        pdf = typst.compile(str(template.resolve()), root=str(root), ignore_system_fonts=True,
-                            font_paths=[], timestamp=epoch,
-                            sys_inputs={"data": "/" + str(work_dir.relative_to(root)),
-                                        "date": "-".join(map(str, typst_date(epoch)))})
-    except RuntimeError as error:  # typst.TypstError is a RuntimeError
-        # Typst's diagnostics span lines; the error is reported on one
-        raise ReportError(f"{game_id}: Typst failed: {' '.join(str(error).split())}") from None
-    target = out_dir / f"{game_id}.pdf"
-    write_file(target, pdf)
-    from exact.render.spreadsheet import REPORT_WORKBOOK
+        work = Path(tempfile.mkdtemp(prefix=".exact-report-", dir=target.parent))
+    except OSError as error:
+        raise ReportError(f"cannot write beside {pdf}: {error.strerror or error}") from None
+    try:
+        data = report_data(config, work)
+        data["submission"] = config.submission.json()
+        assumptions, awards = data.get("assumptions"), data.pop("awards", None)
+        if isinstance(assumptions, list):
+            data["assumptions"] = plain_assumptions(assumptions)
+        if isinstance(awards, list):
+            data["exposure"] = exposure(awards, config.submission.bet_limit)
+        cover = data.get("cover")
+        data["reproduction"] = reproduction(config, pdf, xlsx, cover.get("files", ())
+                                            if isinstance(cover, dict) else ())
+        write_file(work / "data.json", json_text(data, indent=1))
+        # Typst reads files only under its root: the template's folder and the build folder
+        # must share it, so the root is their common parent.
+        root = Path(_common_root(templates.resolve(), work.resolve()))
+        epoch = build_epoch()
+        try:
+            document = typst.compile(
+                str(template.resolve()), root=str(root), ignore_system_fonts=True,
+                font_paths=[], timestamp=epoch,
+                sys_inputs={"data": "/" + str(work.resolve().relative_to(root)),
+                            "date": "-".join(map(str, typst_date(epoch)))})
+        except RuntimeError as error:  # typst.TypstError is a RuntimeError
+            # Typst's diagnostics span lines; the error is reported on one
+            raise ReportError(f"{game_id}: Typst failed: {' '.join(str(error).split())}"
+                              ) from None
+        from exact.render.spreadsheet import REPORT_WORKBOOK
 
-    workbook = work_dir / REPORT_WORKBOOK
-    if workbook.is_file():  # the par sheet, beside the PDF
-        workbook.replace(out_dir / f"{game_id}.xlsx")
-    return target
+        workbook = work / REPORT_WORKBOOK
+        sheet = workbook.read_bytes() if workbook.is_file() else None
+        workbook.unlink(missing_ok=True)  # it goes to --xlsx, not to the data folder
+        try:
+            _install(work, folder, old)
+        except OSError as error:  # an OutputError (the manifest) is one already
+            if isinstance(error, ExactError):
+                raise
+            raise ReportError(f"cannot write {folder}: {error.strerror or error}") from None
+        write_file(pdf, document)
+        if xlsx is not None and sheet is not None:
+            write_file(xlsx, sheet)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)  # the builder's own fresh folder
+    return Path(pdf)
+
+
+def build_shipped(game_id: str, out_dir: Path = BUILD) -> Path:
+    """The shipped report of ``game_id`` as ``make report`` builds it: ``<out_dir>/<game
+    id>.pdf``, its par sheet beside it (with XlsxWriter), its data in ``<out_dir>/<game id>/``."""
+    check_game_ids([game_id])  # before any path is made of it
+    xlsx = out_dir / f"{game_id}.xlsx" if importlib.util.find_spec("xlsxwriter") else None
+    return build_report(ReportConfig.shipped(game_id), out_dir / f"{game_id}.pdf", xlsx)
+
+
+def reproduction(config: ReportConfig, pdf: str | os.PathLike[str],
+                 xlsx: str | os.PathLike[str] | None,
+                 files: Sequence[object] = ()) -> dict[str, object]:
+    """The command that rebuilds the report, the software that built it and the SHA-256 of
+    every input file: ``files``, the cover's (rule, bet and table files, as the report module
+    found them), and the submission file."""
+    import platform
+    from importlib.metadata import PackageNotFoundError, version
+
+    def installed(package: str) -> str:
+        try:
+            return version(package)
+        except PackageNotFoundError:
+            return "not installed"
+
+    from exact.reports.verification import ROUNDS_VARIABLE
+
+    command = config.command(pdf, xlsx)
+    rounds = os.environ.get(ROUNDS_VARIABLE)
+    if rounds is not None:  # it decides the verification section's figures: part of the command
+        command = f"{ROUNDS_VARIABLE}={shlex.quote(rounds)} {command}"
+    return {"command": command,
+            "versions": [{"name": "exact", "version": __version__},
+                         {"name": "commit", "version": commit(REPOSITORY)},
+                         {"name": "Python", "version": platform.python_version()},
+                         *({"name": name, "version": installed(name.lower())}
+                           for name in ("numpy", "sympy", "typst"))],
+            "files": [*files, *({"path": shown_file(path, REPOSITORY), "sha256": sha256(path)}
+                                for path in [config.submission.path] if path is not None)]}
+
+
+def _manifest(folder: Path) -> dict[str, str]:
+    """The builder's manifest of ``folder`` (empty if none): plain names to SHA-256."""
+    path = folder / MANIFEST
+    if not path.is_file():
+        return {}
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        manifest = None
+    if not (isinstance(manifest, dict) and all(
+            isinstance(name, str) and Path(name).name == name and name not in ("", ".", "..")
+            and isinstance(digest, str) for name, digest in manifest.items())):
+        raise ReportError(f"{path}: not a manifest the report builder wrote; move it away")
+    return manifest
+
+
+def _refuse_foreign(folder: Path, old: dict[str, str], names: list[str]) -> None:
+    """A file of ``names`` in ``folder`` that the builder did not write (or that changed
+    since) is refused: the user's file is never replaced."""
+    def foreign(path: Path) -> bool:
+        if not (path.exists() or path.is_symlink()):
+            return False
+        return path.is_symlink() or not path.is_file() or old.get(path.name) != sha256(path)
+
+    foreign_names = [name for name in names if foreign(folder / name)]
+    if foreign_names:
+        more = f" (and {len(foreign_names) - 1} more)" if len(foreign_names) > 1 else ""
+        why = "changed since" if old else "no manifest lists it: a build before manifests?"
+        raise ReportError(f"{folder / foreign_names[0]}{more}: not written by the report "
+                          f"builder ({why}); move it away or build to another file")
+
+
+def _install(work: Path, folder: Path, old: dict[str, str]) -> None:
+    """Move the files built in ``work`` into ``folder``: the builder's earlier files that are
+    unchanged are replaced or removed, any other file is left as it is."""
+    built = {path.name: sha256(path) for path in sorted(work.iterdir()) if path.is_file()}
+    _refuse_foreign(folder, old, list(built))
+    folder.mkdir(exist_ok=True)
+    for name, digest in old.items():
+        stale = folder / name
+        if name not in built and stale.is_file() and not stale.is_symlink() \
+                and sha256(stale) == digest:
+            stale.unlink()
+    for name in built:
+        os.replace(work / name, folder / name)
+    write_file(folder / MANIFEST, json.dumps(built, indent=1, sort_keys=True) + "\n")
 
 
 def check_game_ids(game_ids: list[str], templates: Path = TEMPLATES) -> None:
@@ -124,7 +273,7 @@ def _common_root(first: Path, second: Path) -> str:
 
 def _timed_build(game_id: str, out_dir: Path) -> tuple[Path, float]:
     started = time.perf_counter()
-    return build_report(game_id, out_dir), time.perf_counter() - started
+    return build_shipped(game_id, out_dir), time.perf_counter() - started
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -149,6 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     executor = None
     try:
         check_game_ids(games)  # every id, before the first (long) build
+        arguments.out.mkdir(parents=True, exist_ok=True)  # the folder asked for, as before
         jobs = (parse_integer(arguments.jobs, "workers", where="--jobs")
                 if arguments.jobs is not None else os.cpu_count() or 1)
         jobs = min(jobs, len(games))

@@ -39,6 +39,7 @@ from exact.games.century21.table import CircleWager, settle_table
 from exact.reference import century21 as century21_reference
 from exact.render.century21 import counting_unit, heads_up_table
 from exact.reports import charts, sections
+from exact.reports.config import ReportConfig
 from exact.reports.sections import Context, decimal, grouped, percent
 
 STRATEGIES = {
@@ -75,13 +76,22 @@ HOW = {"higher_total": "higher total", "natural": "Natural (two jokers)",
        "lower_total": "lower total", "ties_on_zero": "tie on 0 (dealer wins)"}
 
 
-def report_data(game: Century21, context: Context) -> dict[str, object]:
+def report_data(config: ReportConfig, context: Context) -> dict[str, object]:
+    """The report of the configuration's rules (``--rules``: the game's rules as loaded)."""
+    game = config.game
+    assert isinstance(game, Century21)
     rules = game.rules
     shoe = Shoe.standard(rules.decks, rules.jokers)
     table = game_table(rules, shoe)
     found = equilibrium(table)
     pairs = strategy_pairs(table, found)
     files = [DATA / "rules.toml"] if rules == DEFAULT_RULES else []
+    files += config.inputs
+    given_bet, given_fee = config.stakes
+    # the rule text's example table unless a bet is given (its fee: the rules' table tag)
+    bet = Fraction(BET) if given_bet is None else given_bet
+    fee = (given_fee if given_fee is not None else Fraction(FEE) if given_bet is None
+           else Fraction(rules.collection_fee(bet)))
     cover = sections.cover(game, shoe, [], files, context)
     results = {name: table.evaluate(*pair) for name, pair in pairs.items()}
     tables = {name: heads_up_table(results[name], name) for name in pairs}
@@ -96,13 +106,14 @@ def report_data(game: Century21, context: Context) -> dict[str, object]:
         "round_cards": "6",
         "denominator": grouped(table.total),
         "denominator_product": "·".join(str(shoe.size - k) for k in range(6)),
-        "bet": str(BET), "fee": str(FEE),
-        "summary": [summary_row(name, results[name], tables[name]) for name in pairs],
+        "bet": _amount(bet), "fee": _amount(fee),
+        "summary": [summary_row(name, results[name], tables[name], bet, fee)
+                    for name in pairs],
         "examples": [example(rules, *hand) for hand in EXAMPLES],
         "returns": [return_table(name, tables[name]) for name in pairs],
         "strategies": strategy_tables(table, pairs),
         "strategy_map": strategy_map(table, pairs, context),
-        "economics": economics(table),
+        "economics": economics(table, bet, fee),
         "statistics": statistics(tables),
         "sensitivity": sensitivity(rules, context),
         "verification": verification(table, found, results, context),
@@ -110,6 +121,15 @@ def report_data(game: Century21, context: Context) -> dict[str, object]:
     sections.par_sheet(context, game.name, shoe, counting_unit(shoe, table.total),
                        list(tables.values()))
     return data
+
+
+def _amount(amount: Fraction) -> str:
+    """A stake as the report prints it.
+
+    >>> _amount(Fraction(10)), _amount(Fraction(25, 2))
+    ('10', '12.5')
+    """
+    return str(amount.numerator) if amount.denominator == 1 else f"{float(amount):g}"
 
 
 # --- strategies and their results ----------------------------------------------------------------
@@ -122,9 +142,10 @@ def strategy_pairs(table: GameTable, found: Equilibrium,
             "equilibrium": (found.player, found.dealer)}
 
 
-def summary_row(name: str, result: Result, table: BetTable) -> dict[str, str]:
+def summary_row(name: str, result: Result, table: BetTable, bet: Fraction = Fraction(BET),
+                fee: Fraction = Fraction(FEE)) -> dict[str, str]:
     player, dealer, meaning = STRATEGIES[name]
-    with_fee = result.edge_with_collection(BET, FEE)
+    with_fee = result.edge_with_collection(bet, fee)
     return {"id": name, "player": player, "dealer": dealer, "meaning": meaning,
             "edge": percent(result.edge, 4, True), "edge_exact": str(result.edge),
             "win": percent(result.probability("win"), 3),
@@ -238,16 +259,17 @@ def strategy_map(table: GameTable, pairs, context: Context) -> str:
 
 
 # --- economics, statistics, sensitivity ---------------------------------------------------------
-def economics(table: GameTable) -> dict[str, object]:
+def economics(table: GameTable, bet: Fraction = Fraction(BET),
+              fee: Fraction = Fraction(FEE)) -> dict[str, object]:
     rows = []
     for players in PLAYERS:
-        e = table_economics(table, players, BET, FEE, checking=False)
+        e = table_economics(table, players, bet, fee, checking=False)
         rows.append({"players": str(players),
                      "player_net": _money(e.player_net), "dealer_gross": _money(e.dealer_gross),
                      "dealer_net": _money(e.dealer_net), "house": _money(e.house_collection),
                      "break_even": ("never" if e.dealer_break_even_bet is None
                                     else f"{float(e.dealer_break_even_bet):.2f}")})
-    first = table_economics(table, 1, BET, FEE, checking=True)
+    first = table_economics(table, 1, bet, fee, checking=True)
     limited = []
     for reading in ("seat-by-seat", "whole-hand"):
         e = table_economics(table, LIMITED[0], LIMITED[1], checking=False,
@@ -256,7 +278,7 @@ def economics(table: GameTable) -> dict[str, object]:
                         "seats": str(e.seats_in_action), "player_net": _money(e.player_net),
                         "dealer_gross": _money(e.dealer_gross),
                         "dealer_net": _money(e.dealer_net), "house": _money(e.house_collection)})
-    return {"bet": str(BET), "fee": str(FEE), "rows": rows, "limited": limited,
+    return {"bet": _amount(bet), "fee": _amount(fee), "rows": rows, "limited": limited,
             "limited_players": str(LIMITED[0]), "limited_bet": str(LIMITED[1]),
             "limited_dealer_wager": str(LIMITED[2]),
             "limited_fee": str(table.rules.collection_fee(LIMITED[1])),

@@ -24,13 +24,14 @@ from exact.analysis.rarity import tier_frequencies
 from exact.core.cards import Shoe
 from exact.games.nine_and_nines import DATA as NINE_DATA
 from exact.games.punto_banco import DATA as PUNTO_BANCO_DATA
-from exact.games.punto_banco import STANDARD_RULES
+from exact.games.punto_banco import STANDARD_RULES, PuntoBanco
 from exact.reference import nine_and_nines as nine_reference
 from exact.reference import punto_banco as reference
 from exact.reports import sections, verification
 from exact.reports.charts import bet_family
+from exact.reports.config import ReportConfig
 from exact.reports.punto_banco import BRUTE_FORCE_SHOES as MAIN_BRUTE_FORCE_SHOES
-from exact.reports.punto_banco import _hands
+from exact.reports.punto_banco import _hands, report_decks, tableau
 from exact.reports.sections import Context, decimal, grouped, percent
 
 DECKS = 8
@@ -52,9 +53,15 @@ DESIGNED_TIERS = {"nine-player": "Unsuited 9 without a ten", "nines": "Double"}
 RARITY_ROUNDS = 100_000_000
 
 
-def report_data(game, context: Context) -> dict[str, object]:
+def report_data(config: ReportConfig, context: Context) -> dict[str, object]:
+    """The standard sections of the configuration; the side wagers' own sections (designer,
+    rarity, reference checks) for its side wagers that are the shipped ones, on its shoe."""
+    game = config.game
+    assert isinstance(game, PuntoBanco)  # NINE & NINES is Punto Banco with two side wagers
+    shoe = config.shoe or Shoe.standard(DECKS)
     data = sections.standard_report_data(
-        game, context, decks=DECKS, rule_set=(game.rules.id, game.rules.name),
+        game, context, decks=report_decks(shoe), rule_set=(game.rules.id, game.rules.name),
+        shoe=shoe, bets=config.bets, inputs=config.inputs,
         rule_files=[PUNTO_BANCO_DATA / "rules.toml"] if game.rules == STANDARD_RULES else [],
         examples=EXAMPLES, describe_hands=_hands,
         published=NINE_DATA / "published.toml",
@@ -63,12 +70,20 @@ def report_data(game, context: Context) -> dict[str, object]:
         verify=verification.for_context(context, PuntoBancoDealer, SIMULATION_SEED,
                                          game.id),
         family=family)
-    bets = [b for b in game_bets(game) if b.id in SIDE_BETS]
-    analysis = analyze(game, Shoe.standard(DECKS), bets)
+    shipped = {b.id: b for b in game_bets(game)}
+    bets = [b for b in (config.bets or game_bets(game))
+            if b.id in SIDE_BETS and b.source == shipped[b.id].source]
+    data.update(tableau(game))
+    data["designer"], data["rarity"] = [], []
+    if not bets:
+        return data
+    analysis = analyze(game, shoe, bets)
     data["designer"] = [designer(analysis.bets[bet_id], tier)
-                        for bet_id, tier in DESIGNED_TIERS.items()]
+                        for bet_id, tier in DESIGNED_TIERS.items() if bet_id in analysis.bets]
     data["rarity"] = rarity(analysis.bets.values())
-    data["side_checks"] = side_checks(game, bets, analysis, nine_reference)
+    if [b.id for b in bets] == list(SIDE_BETS) and shoe == Shoe.standard(DECKS) and all(
+            b.paytable == shipped[b.id].paytable for b in bets):  # the references' own
+        data["side_checks"] = side_checks(game, bets, analysis, nine_reference)
     return data
 
 

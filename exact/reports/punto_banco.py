@@ -1,5 +1,6 @@
-"""The Punto Banco report's data: every wager the game ships (``game_bets``), so side bets
-appear in every section as soon as their bet files do.
+"""The Punto Banco report's data: the configuration's wagers (by default every wager the
+game ships, ``game_bets``, so side bets appear in every section as soon as their bet files
+do) on its shoe (by default 8 decks).
 
 Layer: reports, above rendering; only the command line and the lab sit above it.
 
@@ -15,6 +16,7 @@ from exact.games.punto_banco import DATA, STANDARD_RULES, PuntoBanco, hand_total
 from exact.reference import punto_banco as reference
 from exact.reports import sections, verification
 from exact.reports.charts import bet_family
+from exact.reports.config import ReportConfig
 from exact.reports.sections import Context, decimal, grouped
 
 DECKS = 8
@@ -27,10 +29,13 @@ BRUTE_FORCE_SHOES = ("AS:2,5H:2,5D:1,9C:2,KH:2,KS:1", "2C:2,3H:1,4S:2,6D:2,8C:1,
 SIMULATION_SEED = 20261130
 
 
-def report_data(game: PuntoBanco, context: Context) -> dict[str, object]:
-    shoe = Shoe.standard(DECKS)
+def report_data(config: ReportConfig, context: Context) -> dict[str, object]:
+    game = config.game
+    assert isinstance(game, PuntoBanco)
+    shoe = config.shoe or Shoe.standard(DECKS)
     data = sections.standard_report_data(
-        game, context, decks=DECKS, rule_set=(game.rules.id, game.rules.name),
+        game, context, decks=report_decks(shoe), rule_set=(game.rules.id, game.rules.name),
+        shoe=shoe, bets=config.bets, inputs=config.inputs,
         rule_files=[DATA / "rules.toml"] if game.rules == STANDARD_RULES else [],
         examples=EXAMPLES, describe_hands=_hands,
         published=DATA / "published.toml",
@@ -39,9 +44,43 @@ def report_data(game: PuntoBanco, context: Context) -> dict[str, object]:
         verify=verification.for_context(context, PuntoBancoDealer, SIMULATION_SEED,
                                          game.id),
         family=bet_family)
+    data.update(tableau(game))
     data["totals"] = _final_totals(game, shoe)
     data["cards_dealt"] = _cards_dealt(game, shoe)
     return data
+
+
+def tableau(game: PuntoBanco) -> dict[str, object]:
+    """The rules as a lab reads them: the Banker's third-card tableau as a grid (rows: its
+    two-card total, columns: the Player's third card, or "stood"), and the other rules as
+    sentences (the grid replaces the "Banker on N, Player drew" lines).
+
+    >>> from exact.games import get_game
+    >>> grid = tableau(get_game("punto-banco"))["tableau"]
+    >>> grid["rows"][3]["cells"], grid["rows"][7]["cells"][-1]
+    (['D', 'D', 'D', 'D', 'D', 'D', 'D', 'D', 'S', 'D', 'D'], 'S')
+    """
+    rules = game.rules
+    banker_totals = [t for t in range(10) if t not in rules.naturals]
+    rows = [{"total": str(total),
+             "cells": ["D" if card in rules.banker_draws_on_player_third.get(total, ()) else "S"
+                       for card in range(10)]
+             + ["D" if total in rules.banker_draws_when_player_stands else "S"]}
+            for total in banker_totals]
+    lines = [line for line in game.describe_rules() if not line.startswith("Banker on ")]
+    return {"rules": lines, "tableau": {"cards": [str(card) for card in range(10)],
+                                        "rows": rows}}
+
+
+def report_decks(shoe: Shoe) -> int:
+    """The decks the sensitivity tables mark as this report's: the shoe's own when it is a
+    standard one, else the 8 decks it is compared with.
+
+    >>> report_decks(Shoe.standard(6)), report_decks(Shoe.standard(6).remove("5"))
+    (6, 8)
+    """
+    decks = shoe.size // 52
+    return decks if decks and shoe == Shoe.standard(decks) else DECKS
 
 
 def _hands(record) -> list[str]:

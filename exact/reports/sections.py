@@ -10,6 +10,7 @@ to its game; the Typst templates only lay the text out.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib.util
 import subprocess
@@ -140,29 +141,35 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def commit(repository: Path = REPOSITORY) -> str:
+    """The checked-out commit of the toolkit, and whether its code has changes beside it."""
+    found = _git(repository, "rev-parse", "HEAD") or "unknown (not a git checkout)"
+    if _git(repository, "status", "--porcelain", "--", "exact", "reports"):
+        found += " + uncommitted changes"
+    return found
+
+
 def cover(game: Game, shoe: Shoe, bets: Sequence[Bet], files: Iterable[Path],
           context: Context) -> dict[str, object]:
     """Game, rule set, paytables, toolkit version and commit, file hashes, date."""
-    commit = _git(context.repository, "rev-parse", "HEAD") or "unknown (not a git checkout)"
-    if _git(context.repository, "status", "--porcelain", "--", "exact", "reports"):
-        commit += " + uncommitted changes"
     epoch = build_epoch(context.repository)
     return {
         "game": game.name,
         "game_id": game.id,
         "shoe": shoe.describe(),
         "version": __version__,
-        "commit": commit,
+        "commit": commit(context.repository),
         "epoch": epoch,
         "date": datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%d"),
         "paytables": [{"bet": bet.name, "id": bet.id, "default": bet.paytable,
                        "alternatives": ", ".join(bet.alternatives) or "none"} for bet in bets],
-        "files": [{"path": _relative(path, context.repository), "sha256": sha256(path)}
-                  for path in files],
+        "files": [{"path": shown_file(path, context.repository), "sha256": sha256(path)}
+                  for path in dict.fromkeys(files)],
     }
 
 
-def _relative(path: Path, root: Path) -> str:
+def shown_file(path: Path, root: Path) -> str:
+    """A file's name as a report shows it: relative to the repository, else its name."""
     try:
         return str(path.resolve().relative_to(root))
     except ValueError:
@@ -191,6 +198,20 @@ def summary(analysis: GameAnalysis) -> list[dict[str, str]]:
             "top_award": pays_text(top.pays) if top else "none",
             "top_odds": one_in_text(top.probability) if top else "",
         })
+    return rows
+
+
+def top_awards(analysis: GameAnalysis) -> list[dict[str, str]]:
+    """Per wager and paytable that can win: its largest pay (exact), the probability of being
+    paid it, and its odds (the build adds the payout at the submission's bet limit)."""
+    rows = []
+    for bet, table in _tables(analysis):
+        top = table.top_award()
+        if top is not None:
+            rows.append({"bet": bet.name, "paytable": table.paytable, "pays": str(top.pays),
+                         "pays_text": pays_text(top.pays), "event": top.event,
+                         "probability": decimal(top.probability),
+                         "odds": one_in_text(top.probability)})
     return rows
 
 
@@ -380,14 +401,20 @@ def effects_of_removal(game: Game, bets: Sequence[Bet], shoe: Shoe,
 
 
 # --- verification ----------------------------------------------------------------------------
-def published_checks(game: Game, bets: Sequence[Bet], path: Path) -> dict[str, object]:
+def published_checks(game: Game, bets: Sequence[Bet], path: Path,
+                     only_these: bool = False) -> dict[str, object]:
     """Compare the figures of a published-figures file (exact/data/<game>/published.toml,
     read by :mod:`exact.reference.published`) with the library. Counts must agree exactly;
-    rounded figures at their published precision."""
+    rounded figures at their published precision. ``only_these``: the figures of a wager
+    not in ``bets`` are left out (a configuration without it), not refused."""
     try:
         published = load_published(path)
     except PublishedFiguresError as error:
         raise ReportError(str(error)) from None
+    if only_these:
+        ids = {bet.id for bet in bets}
+        published = dataclasses.replace(published, figures=tuple(
+            f for f in published.figures if f.bet is None or f.bet in ids))
     known = {bet.id: bet for bet in bets}
     cache: dict[int, GameAnalysis] = {}
     tallies = _feature_tallies(game, published.figures)
@@ -565,14 +592,18 @@ def events_by_decks(by_decks: Mapping[int, GameAnalysis]) -> dict[str, object]:
 # --- the whole standard report -----------------------------------------------------------------
 def standard_report_data(game: Game, context: Context, *, decks: int, rule_set: tuple[str, str],
                          rule_files: Sequence[Path] = (), examples: Sequence[str] = (),
+                         shoe: Shoe | None = None, bets: Sequence[Bet] | None = None,
+                         inputs: Sequence[Path] = (),
                          describe_hands: Callable[[object], list[str]] | None = None,
                          shoe_for: Callable[[int], Shoe] = Shoe.standard,
                          published: Path | None = None, reference: ModuleType | None = None,
                          brute_force_shoes: Sequence[Shoe] = (),
                          verify: Callable[[GameAnalysis], Mapping[str, object]] | None = None,
                          family: Callable[[Bet], str] = group_family) -> dict[str, object]:
-    """Every section that ``templates/lib.typ``'s ``standard-report`` lays out, for every wager
-    the game ships (``game_bets``), at ``decks`` decks (the sensitivity uses 1, 2, 4, 6, 8).
+    """Every section that ``templates/lib.typ``'s ``standard-report`` lays out, for ``bets``
+    (default: every wager the game ships, ``game_bets``) on ``shoe`` (default: ``decks``
+    decks; the sensitivity uses 1, 2, 4, 6, 8 and ``decks``). ``inputs`` are the files of the
+    configuration besides the game's (hashed on the cover).
 
     ``reference``, if given, is a slow independent implementation with ``brute_force(shoe,
     names, by=)`` and ``FEATURES`` (like ``exact/reference/punto_banco.py``): it adds the
@@ -582,12 +613,13 @@ def standard_report_data(game: Game, context: Context, *, decks: int, rule_set: 
     """
     from exact.analysis.bet_analysis import game_bets
 
-    bets = game_bets(game)
-    shoe = shoe_for(decks)
+    bets = list(game_bets(game) if bets is None else bets)
+    shoe = shoe_for(decks) if shoe is None else shoe
     by_decks = analyses_by_decks(game, bets, sorted({*DECKS, decks}), shoe_for)
-    analysis = by_decks[decks]
+    # a shoe of the options (--shoe, --remove) is analysed itself; a standard one is reused
+    analysis = by_decks[decks] if shoe == shoe_for(decks) else analyze(game, shoe, bets)
     data: dict[str, object] = {
-        "cover": cover(game, shoe, bets, [*rule_files, *game.bet_files], context),
+        "cover": cover(game, shoe, bets, [*rule_files, *game.bet_files, *inputs], context),
         "rules": game.describe_rules(),
         "assumptions": report_assumptions(game),
         "rules_id": rule_set[0],
@@ -599,6 +631,7 @@ def standard_report_data(game: Game, context: Context, *, decks: int, rule_set: 
         "denominator": grouped(analysis.total),
         "round_cards": str(analysis.round_cards),
         "summary": summary(analysis),
+        "awards": top_awards(analysis),
         "bets": return_tables(analysis),
         "statistics": statistics(analysis),
         "examples": [worked_example(game, cards, bets, describe_hands or _no_hands)
@@ -613,7 +646,11 @@ def standard_report_data(game: Game, context: Context, *, decks: int, rule_set: 
 
     par_sheet(context, game.name, shoe, analysis.counting_unit, analysis_tables(analysis))
     if published is not None:
-        data["published"] = published_checks(game, bets, published)
+        # the shipped wagers of the configuration (a --table's own bet has no published
+        # figures): the library checked against the figures published for them
+        own = {bet.id: bet.source for bet in bets}
+        shipped = [bet for bet in game_bets(game) if own.get(bet.id) == bet.source]
+        data["published"] = published_checks(game, shipped, published, only_these=True)
     if reference is not None:
         data["brute_force"] = brute_force_checks(
             game, bets, brute_force_shoes,

@@ -28,7 +28,7 @@ LONGEST_LINE = 300  # characters of the one line on standard error (the file nam
 # check that they are given: those argparse requires (the test fails when a command requires
 # one not listed here), and those a command asks for itself (settle's round).
 REQUIRED = {"--bet": "tie", "--solve-for": "Tie", "--target-edge": "0.05", "--shoes": "1",
-            "--seed": "1"}
+            "--seed": "1", "--output": "r.pdf"}  # (report's --output: the PDF it writes)
 BET_ROUND = {"--cards": "9H 8D KS QC", "--wager": "tie=10", "--paytable": "tie=9-to-1"}
 NEEDED = {("settle", "punto-banco"): BET_ROUND, ("settle", "nine-and-nines"): BET_ROUND,
           **{("simulate", game_id): {"--workers": "1"} for game_id in REGISTRY},

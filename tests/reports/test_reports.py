@@ -31,7 +31,7 @@ pypdf = require_module("pypdf")
 
 from pypdf.generic import DecodedStreamObject, NameObject  # noqa: E402
 
-from exact.reports.build import build_report  # noqa: E402
+from exact.reports.build import build_report, build_shipped  # noqa: E402
 
 REPORTS = available_reports()
 # The reports simulate 10^8 rounds unless told: the tests build them with far fewer (and say
@@ -53,10 +53,13 @@ def report(tmp_path_factory):
     by compiling every built report again)."""
     out = tmp_path_factory.mktemp("reports")
     built: dict[str, Path] = {}
+    (out / "notes.txt").write_text("the user's\n")  # a user's files beside the reports
 
     def build(game_id: str) -> Path:
         if game_id not in built:
-            built[game_id] = build_report(game_id, out)
+            (out / game_id).mkdir()
+            (out / game_id / "notes.txt").write_text("the user's\n")
+            built[game_id] = build_shipped(game_id, out)
         return built[game_id]
 
     return build
@@ -165,6 +168,19 @@ def test_the_verification_simulation_shows_its_rounds_seed_and_every_wager(repor
     assert len(depletion["rows"]) == len(bets) and len(depletion["depths"]) == 8
     assert sum(int(n.replace(",", "")) for n in depletion["rounds_by_depth"]) == int(
         simulation["rounds"].replace(",", ""))
+
+
+@pytest.mark.parametrize("game_id", per_report())
+def test_the_build_leaves_the_users_files_in_the_output_and_data_folders(report, game_id):
+    """`python -m exact.reports --out DIR` used to empty DIR/<game> and replace DIR/<game>.xlsx:
+    a user's files beside the report and in its data folder survive the build."""
+    pdf = report(game_id)
+    assert (pdf.parent / "notes.txt").read_text() == "the user's\n"
+    assert (pdf.parent / game_id / "notes.txt").read_text() == "the user's\n"
+    from exact.reports.build import MANIFEST
+
+    manifest = json.loads((pdf.parent / game_id / MANIFEST).read_text())
+    assert "data.json" in manifest and "notes.txt" not in manifest
 
 
 @pytest.mark.parametrize("game_id", per_report())
@@ -411,32 +427,34 @@ def test_every_built_report_compiles_again_to_the_same_bytes(report, game_id, mo
 
     pdf = report(game_id)
 
-    def copied_data(game_id, work_dir):
+    def copied_data(config, work_dir):
         shutil.copytree(pdf.parent / game_id, work_dir, dirs_exist_ok=True)
+        (work_dir / build.MANIFEST).unlink()
         return json.loads((work_dir / "data.json").read_text())
 
+    # the reproduction command names the first build's files (it rebuilds that one)
+    built = json.loads((pdf.parent / game_id / "data.json").read_text())["reproduction"]
     monkeypatch.setattr(build, "report_data", copied_data)
-    again = build.build_report(game_id, tmp_path)
+    monkeypatch.setattr(build, "reproduction", lambda *arguments: built)
+    again = build.build_shipped(game_id, tmp_path)
     assert again.read_bytes() == pdf.read_bytes()
 
 
 @pytest.mark.slow
-def test_building_twice_gives_identical_bytes(report, tmp_path):
-    """Every report built again by the command line in another process: PDFs, par sheets and
-    charts are the same bytes (`make test` checks the mini report so, and compiles every built
-    report again)."""
-    done = subprocess.run([sys.executable, "-m", "exact.reports", "--out", str(tmp_path)],
-                          capture_output=True, text=True, timeout=1800)
-    assert done.returncode == 0, done.stderr
+def test_building_twice_gives_identical_bytes(tmp_path):
+    """Every report built by the command line twice, in two folders, by the same command
+    (which each report prints): PDFs, par sheets and charts are the same bytes (`make test`
+    checks the mini report so, and compiles every built report again)."""
+    for folder in ("first", "second"):
+        (tmp_path / folder).mkdir()
+        done = subprocess.run([sys.executable, "-m", "exact.reports", "--out", "build"],
+                              capture_output=True, text=True, timeout=1800,
+                              cwd=tmp_path / folder)
+        assert done.returncode == 0, done.stderr
+    names = _same_files(tmp_path / "first" / "build", tmp_path / "second" / "build")
     for game_id in REPORTS:
-        pdf = report(game_id)
-        assert pdf.read_bytes() == (tmp_path / f"{game_id}.pdf").read_bytes(), game_id
-        workbook = pdf.with_suffix(".xlsx")
-        assert workbook.read_bytes() == (tmp_path / workbook.name).read_bytes(), game_id
-        charts = sorted((pdf.parent / game_id).glob("*.svg"))
-        assert charts, game_id
-        for chart in charts:
-            assert (tmp_path / game_id / chart.name).read_bytes() == chart.read_bytes(), chart
+        assert {f"{game_id}.pdf", f"{game_id}.xlsx", f"{game_id}/data.json"} <= set(names)
+        assert any(name.startswith(f"{game_id}/") and name.endswith(".svg") for name in names)
 
 
 SIDE_BET = """

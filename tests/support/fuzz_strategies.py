@@ -1280,6 +1280,8 @@ def cases(draw, command: str) -> Case:
         return Case(argv, module="exact.reports")
     COIN[0] = draw(st.randoms(use_true_random=True))
     HOSTILITY[0] = draw(st.sampled_from(LEVELS))
+    if command == "report":
+        return draw(report_case())
     game = draw(st.sampled_from(GAMES))
     foreign = {"design": STRATEGY_GAMES, "eor": ("chemin-de-fer",),
                "simulate": ("chemin-de-fer",), "edge": ("chemin-de-fer",)}
@@ -1485,3 +1487,46 @@ def deep_design_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
 
 
 DEEP_BUILDERS = {"eor": deep_eor_argv, "edge": deep_edge_argv, "design": deep_design_argv}
+
+
+SUBMISSION_KEYS = ("client", "manufacturer", "game_name", "rules_document", "rules_version",
+                   "jurisdiction", "author", "reviewer", "report_version", "bet_limit")
+
+
+@st.composite
+def submission_file(draw) -> bytes:
+    """A submission file (``exact report --submission``): its keys with valid or hostile values,
+    a misspelt key, revisions of every shape, or the hostile bytes of a bet file."""
+    if draw(st.integers(0, 4)) == 0:
+        return draw(bet_file(("winner",)))
+    value = st.one_of(st.text(max_size=30), toml_number(), st.sampled_from(
+        (Raw("[1]"), Raw("{a = 1}"), Raw("1979-05-27"), "\u202e", "x" * 300, "\x1b[2J")))
+    lines = [f"{key} = {toml_value(draw(value))}"
+             for key in draw(st.lists(st.sampled_from((*SUBMISSION_KEYS, "clinet")),
+                                      unique=True, max_size=5))]
+    for _ in range(draw(st.integers(0, 3))):
+        lines.append("[[revision]]")
+        lines += [f"{key} = {toml_value(draw(value))}"
+                  for key in draw(st.lists(st.sampled_from(("version", "date", "description",
+                                                            "by")), unique=True))]
+    if draw(st.booleans()):
+        lines.append(f"revision = {toml_value(draw(value))}")
+    return "\n".join(lines).encode("utf-8", "surrogatepass") + b"\n"
+
+
+@st.composite
+def report_case(draw) -> Case:
+    """``exact report``: a hostile submission file, output name or game; never a whole build
+    (a minute): every case names an unknown bet, read after the submission file."""
+    game = draw(st.sampled_from((*GAMES, "nope", "x" * 300)))
+    out = draw(st.sampled_from(("r.pdf", "r.PDF", "r.txt", "r", "missing/r.pdf", ".", "r/")))
+    argv = ["report", game, "-o", out, "--bet", "no-such-bet"]
+    files = {}
+    if draw(st.integers(0, 5)):
+        argv += ["--submission", "submission.toml"]
+        files["submission.toml"] = draw(submission_file())
+    if draw(st.booleans()):
+        argv += ["--xlsx", draw(st.sampled_from(("r.xlsx", "r.pdf", "missing/r.xlsx")))]
+    if draw(st.booleans()):
+        files["r/data.json"] = b"{}"  # a user's file where the report's data would go
+    return Case(argv, files=files)

@@ -77,9 +77,7 @@ def _parse(line: str) -> ReadmeCommand | None:
 
 def readme_bets() -> str:
     """The TOML examples of the README section "Side bets and your own bets"."""
-    readme = README.read_text(encoding="utf-8")
-    section = readme[readme.index("## Side bets and your own bets"):]
-    return "\n".join(re.findall(r"```toml\n(.*?)```", section, flags=re.DOTALL))
+    return "\n".join(readme_blocks("## Side bets and your own bets", "toml"))
 
 
 def readme_blocks(heading: str, language: str) -> list[str]:
@@ -121,6 +119,7 @@ USER_FILES = {
     "my_rules.toml": lambda: _shipped("century21/rules.toml"),
     "seen.txt": lambda: "9H 9D 8C 5S 2H\n",
     "hand.toml": _readme_table_hand,
+    "submission.toml": lambda: readme_blocks("## Reports and notebooks", "toml")[0],
 }
 
 

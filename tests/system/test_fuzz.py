@@ -27,7 +27,7 @@ from tests.support.fuzzing import ForkServer, problems, report
 # (tests/support/fuzz_strategies.py, clash_case), each refused before any work (cheap).
 EXAMPLES = {"analyze": 110, "design": 40, "list-bets": 80, "features": 15, "eor": 70,
             "simulate": 60, "edge": 60, "settle": 60, "games": 10, "reports": 50,
-            "clashes": 40}
+            "clashes": 40, "report": 40}
 SCALE = float(os.environ.get("FUZZ_SCALE", "1"))
 
 

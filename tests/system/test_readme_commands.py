@@ -67,7 +67,11 @@ def test_readme_command(command: ReadmeCommand, tmp_path: Path, monkeypatch: pyt
         json.loads(out, parse_constant=lambda constant: pytest.fail(f"{constant} in JSON"))
     if "-o" in command.argv:
         written = tmp_path / command.argv[command.argv.index("-o") + 1]
-        json.loads(written.read_text(encoding="utf-8"))
+        if command.argv[0] == "report":  # the PDF, and its data beside it
+            assert written.read_bytes().startswith(b"%PDF-")
+            json.loads((tmp_path / written.stem / "data.json").read_text(encoding="utf-8"))
+        else:
+            json.loads(written.read_text(encoding="utf-8"))
     if command.user_files:
         return
     _compare_with_golden(command, ".out", out)

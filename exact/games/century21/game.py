@@ -871,6 +871,7 @@ class Century21(Game[Century21Record]):
         "edge": frozenset({"decks", "shoe", "seen", "known", "information", "rules"}),
         "settle": frozenset({"table", "dealer", "seat", "wager", "dealer_wager", "dice",
                              "rules", "action", "decks", "jokers", "shoe"}),
+        "report": frozenset({"rules", "bet_size", "collection", "xlsx"}),
     }
     # its own commands and shoe play, above the games (exact.model.game.Game.extensions)
     extensions: ClassVar[Mapping[str, str]] = {
