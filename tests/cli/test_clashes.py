@@ -50,7 +50,13 @@ INPUTS = {
                             "tie=1", "--bets"], BETS),
     ("settle", "--table"): (["settle", "century21", "--table"], TABLE_HAND),
     ("settle", "--rules"): (["settle", "century21", "--table", "hand.toml", "--rules"], RULES),
+    ("report", "--bets"): (["report", "punto-banco", "--decks", "1", "--bets"], BETS),
+    ("report", "--table"): (["report", "punto-banco", "--decks", "1", "--table"], BETS),
+    ("report", "--rules"): (["report", "century21", "--rules"], RULES),
+    ("report", "--submission"): (["report", "punto-banco", "--submission"], b'client = "X"\n'),
 }
+# report's -o is required: a case naming the input as --xlsx gives it another file
+REQUIRED_OUTPUT = {"report": ("--output", ["-o", "report.pdf"])}
 
 
 def _file_options() -> dict[str, tuple[list[str], list[str]]]:
@@ -144,6 +150,9 @@ def test_an_input_named_as_an_output_is_refused_before_any_work(
         output: str) -> None:
     monkeypatch.chdir(tmp_path)
     argv, source, content = _prepare(tmp_path, (command, option))
+    required, given = REQUIRED_OUTPUT.get(command, (output, []))
+    if output != required:
+        argv = [*argv, *given]
     for how, name in _names(tmp_path, source).items():
         line = _refused(capsys, [*argv, output, name], option, output)
         assert "would replace its own input" in line, (how, line)

@@ -31,7 +31,8 @@ HARD = ("2.5e-3", "1e12", "\u0663", "\u00b2", "\uff11\uff12", "1_000", "0x10", "
 TEXT_OPTIONS = frozenset({
     "help", "game", "bets", "bet", "group", "all", "paytable", "table", "engine", "json", "csv",
     "output", "xlsx", "strategy", "information", "with_replacement", "rules", "remove",
-    "solve_for", "removal_set", "scheduler", "seen", "cards", "dealer", "action",
+    "solve_for", "removal_set", "scheduler", "seen", "cards", "dealer", "action", "pdf",
+    "submission",
 })
 
 # Options holding numbers inside a composite text, read at run time by the grammar (in
@@ -41,7 +42,7 @@ Reader = Callable[[str], object]
 COMPOSITE: dict[tuple[str, str], tuple[str, str, str, Reader]] = {
     **{(command, "shoe"): ("cards", "A:{}", "punto-banco",
                            lambda text: Shoe.parse(text).count("A"))
-       for command in ("analyze", "design", "eor", "edge", "settle")},
+       for command in ("analyze", "design", "eor", "edge", "settle", "report")},
     **{(command, "tags"): ("tag", "A={}", "punto-banco", lambda text: parse_tags(text)["A"])
        for command in ("eor", "simulate")},
     # --bet AMOUNT is century21's old spelling of --bet-size (an id elsewhere)
