@@ -21,7 +21,6 @@ from exact.analysis.rarity import tier_frequencies, top_award
 from exact.analysis.statistics import BetTable
 from exact.model.bets import format_pays
 
-
 SIGN_CONVENTION = ("house edge: positive favours the house; effect of removal: change in house "
                    "edge per card removed")
 """The one sign convention of every output (``analyze``, ``eor``, ``edge``, ``simulate``, the

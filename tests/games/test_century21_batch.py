@@ -263,7 +263,8 @@ def test_edge_cli_gives_the_next_hand_from_the_cards_seen(tmp_path, capsys) -> N
     # the default table: a 1 collection on a 10 bet
     assert -Fraction(entries["house"]["house_edge_with_collection"]["exact"]) == \
         house.edge - Fraction(1, 10)
-    assert entries["house"]["player_advantage"] is False and entries["house"]["break_even_bet"] is None
+    assert entries["house"]["player_advantage"] is False
+    assert entries["house"]["break_even_bet"] is None
     # an explicit small shoe, as text: the exact value of the game table on what is unseen
     fives = tmp_path / "fives.txt"
     fives.write_text(" ".join(["5"] * 8))
