@@ -272,4 +272,4 @@ def test_edge_cli_gives_the_next_hand_from_the_cards_seen(tmp_path, capsys) -> N
     text = capsys.readouterr().out
     assert text.startswith("Next hand of 21st Century Baccarat: 8 cards seen, 24 unseen")
     small = game_table(DEFAULT_RULES, Shoe.parse("X:8,9:8,K:8"))
-    assert f"exact {small.evaluate(*small.house_way()).edge}" in text
+    assert f"exact {-small.evaluate(*small.house_way()).edge}" in text  # the house edge
