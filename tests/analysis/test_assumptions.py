@@ -184,3 +184,16 @@ def test_an_assumption_names_known_commands(tmp_path) -> None:
                     'commands = ["deal"]\n')
     with pytest.raises(AssumptionError, match="commands"):
         _read(path)
+
+
+def test_the_reports_assumptions_allow_for_their_simulations() -> None:
+    """The Punto Banco and NINE & NINES reports deal shoes to the cut card in their verification
+    simulation: their assumptions do not say the cut card is not modelled; the 21st Century
+    report simulates rounds from fresh shoes and keeps the fresh shoe's line."""
+    from exact.analysis.assumptions import report_assumptions
+
+    for game in ("punto-banco", "nine-and-nines"):
+        texts = [item["text"] for item in report_assumptions(game)]
+        assert not any(NOT_MODELLED in text for text in texts)
+        assert any("with the burn and the cut card they state" in text for text in texts)
+    assert any(NOT_MODELLED in item["text"] for item in report_assumptions("century21"))
