@@ -45,6 +45,8 @@ SOURCES = {
     "reading-chosen": "a reading chosen among several",
     "method": "a modelling choice of the analysis",
 }
+COMMANDS = ("analyze", "design", "eor", "simulate", "edge", "settle")
+"""The commands whose output carries the game's assumptions (not ``features``, ``list-bets``)."""
 # game id -> its data folder (the folders are named as the game modules are)
 FOLDERS = {"punto-banco": "punto_banco", "nine-and-nines": "nine_and_nines",
            "century21": "century21"}
@@ -64,15 +66,27 @@ class Assumption:
     when: tuple[tuple[str, object], ...] = ()
     """Rule settings the assumption holds under (an attribute of the game's rules -> value);
     empty: always."""
+    commands: tuple[str, ...] = ()
+    """The commands whose output it describes (of :data:`COMMANDS` and ``report``; empty: all):
+    how the cards come out differs between them (a fresh shoe, cards removed, cards seen, a
+    simulated shoe with its burn and cut card, one round's cards), and each states only its own."""
 
     def applies(self, rules: object) -> bool:
         return all(getattr(rules, name, None) == value for name, value in self.when)
 
-    def as_json(self) -> dict[str, str]:
+    def for_command(self, command: str | None) -> bool:
+        return not self.commands or command in self.commands
+
+    def as_json(self, values: Mapping[str, str] | None = None) -> dict[str, str]:
+        """The JSON form; ``{name}`` in the texts is replaced by ``values[name]`` (a command's
+        settings, such as the simulated cut card)."""
         out = {"id": self.id, "text": self.text, "source": self.source, "why": self.why}
         if self.quote:
             out["quote"] = self.quote
         out["short"] = self.brief
+        for key in ("text", "short", "why"):
+            for name, value in (values or {}).items():
+                out[key] = out[key].replace("{" + name + "}", value)
         return out
 
     @property
@@ -105,11 +119,16 @@ def _read(path: Path) -> tuple[Assumption, ...]:
         when = entry.get("when", {})
         if not isinstance(when, Mapping):
             raise AssumptionError(f"{where}: when must be a table")
+        commands = entry.get("commands", [])
+        if not isinstance(commands, list) or not all(c in (*COMMANDS, "report")
+                                                     for c in commands):
+            raise AssumptionError(f"{where}: commands must be a list of "
+                                  f"{', '.join((*COMMANDS, 'report'))}")
         found.append(Assumption(entry["id"], " ".join(entry["text"].split()), entry["source"],
                                 " ".join(entry["why"].split()),
                                 " ".join(str(entry.get("quote", "")).split()),
                                 " ".join(str(entry.get("short", "")).split()),
-                                tuple(sorted(when.items()))))
+                                tuple(sorted(when.items())), tuple(commands)))
     return tuple(found)
 
 
@@ -118,9 +137,11 @@ def _for_folder(folder: str) -> tuple[Assumption, ...]:
     return _read(DATA / folder / "assumptions.toml")
 
 
-def game_assumptions(game_id: str, rules: object = None) -> list[Assumption]:
+def game_assumptions(game_id: str, rules: object = None, command: str | None = "analyze"
+                     ) -> list[Assumption]:
     """The assumptions of ``game_id`` (NINE & NINES adds its own to Punto Banco's), those with
-    a ``when`` kept only if ``rules`` match it."""
+    a ``when`` kept only if ``rules`` match it, those for some commands only if ``command`` is
+    one (the default: ``analyze``'s, a fresh shoe's; None: every one)."""
     folders = ["punto_banco", "nine_and_nines"] if game_id == "nine-and-nines" else [
         FOLDERS.get(game_id, game_id.replace("-", "_"))]
     found: list[Assumption] = []
@@ -129,18 +150,26 @@ def game_assumptions(game_id: str, rules: object = None) -> list[Assumption]:
             found.extend(_for_folder(folder))
     if game_id == "nine-and-nines":  # NINE & NINES restates Punto Banco's paytable origin
         found = [item for item in found if item.id != "side-bet-paytables"]
-    return [item for item in found if not item.when or rules is None or item.applies(rules)]
+    return [item for item in found
+            if (not item.when or rules is None or item.applies(rules))
+            and (command is None or item.for_command(command))]
 
 
 def _rules_of(game: object) -> object:
     return game.rules if isinstance(game, HasRules) else None
 
 
-def assumptions_json(game: object) -> list[dict[str, str]]:
-    """The ``assumptions`` list of a command's JSON for ``game`` (a Game or a game id)."""
+def assumptions_json(game: object, command: str | None = "analyze",
+                     values: Mapping[str, str] | None = None) -> list[dict[str, str]]:
+    """The ``assumptions`` list of ``command``'s JSON for ``game`` (a Game or a game id);
+    ``values``: the command's settings its assumptions state (see :meth:`Assumption.as_json`)."""
     game_id = game if isinstance(game, str) else game.id  # type: ignore[attr-defined]  # any game-like
     rules = None if isinstance(game, str) else _rules_of(game)
-    return [item.as_json() for item in game_assumptions(game_id, rules)]
+    if command == "simulate" and values is None:  # the simulation's default burn and cut card
+        from exact.analysis.shoe_play import ShoeRules
+
+        values = ShoeRules().in_words()
+    return [item.as_json(values) for item in game_assumptions(game_id, rules, command)]
 
 
 def assumptions_text(items: Sequence[Mapping[str, str]]) -> str:
@@ -155,10 +184,11 @@ def assumptions_text(items: Sequence[Mapping[str, str]]) -> str:
     return "\n".join(lines)
 
 
-def add_to_output(game: object, text: str, as_json: bool) -> str:
-    """A command's output with the game's assumptions added: an ``assumptions`` key in a JSON
+def add_to_output(game: object, text: str, as_json: bool, command: str | None = "analyze",
+                  values: Mapping[str, str] | None = None) -> str:
+    """``command``'s output with the game's assumptions added: an ``assumptions`` key in a JSON
     object (other JSON left as is), or the text block at the end of text output."""
-    items = assumptions_json(game)
+    items = assumptions_json(game, command, values)
     if not items:
         return text
     if not as_json:
@@ -176,8 +206,6 @@ def add_to_output(game: object, text: str, as_json: bool) -> str:
         return text
 
 
-COMMANDS = ("analyze", "design", "eor", "simulate", "edge", "settle")
-"""The commands whose output carries the game's assumptions (not ``features``, ``list-bets``)."""
 
 
 def add_for_command(args: Any, text: str) -> str:
@@ -194,7 +222,13 @@ def add_for_command(args: Any, text: str) -> str:
     if isinstance(game, HasRules) and (getattr(args, "resolved_rules", None) is not None
                                        or getattr(args, "rules", None)):
         game = _Named(args.game, rules_for(game, args))
-    return add_to_output(game, text, bool(getattr(args, "json", False)))
+    command = args.command
+    values = None
+    if command == "simulate":
+        from exact.analysis.shoe_play import ShoeRules
+
+        values = ShoeRules(decks=None, cut_cards=args.cut, burn=args.burn).in_words()
+    return add_to_output(game, text, bool(getattr(args, "json", False)), command, values)
 
 
 def rules_for(game: Any, args: Any) -> Any:
@@ -218,4 +252,5 @@ class _Named:
 
 def report_assumptions(game: object) -> list[dict[str, str]]:
     """The assumptions as a PDF report shows them: each with its source in words."""
-    return [{**item, "source_label": SOURCES[item["source"]]} for item in assumptions_json(game)]
+    return [{**item, "source_label": SOURCES[item["source"]]}
+            for item in assumptions_json(game, "report")]

@@ -299,13 +299,14 @@ EDGE_STRATEGIES = {
 
 
 def next_hand(rules: Rules, shoe: Shoe, mode: Mode = "total") -> dict[str, Any]:
-    """The player's exact expected value on the next hand dealt from ``shoe`` (the unseen
-    cards), for each of :data:`EDGE_STRATEGIES`, before and after the collection at the
-    table's minimum bet; both strategies are searched afresh on ``shoe``.
+    """The exact house edge of the player's bet on the next hand dealt from ``shoe`` (the
+    unseen cards; the player's expected loss per unit bet, positive when the player is behind,
+    as every output signs it), for each of :data:`EDGE_STRATEGIES`, before and after the
+    collection at the table's minimum bet; both strategies are searched afresh on ``shoe``.
 
     >>> hand = next_hand(DEFAULT_RULES, Shoe.standard(8, jokers=8))
-    >>> hand["strategies"]["house"]["expected_value"]["exact"]
-    '-1149375068384/87616138805055'
+    >>> hand["strategies"]["house"]["house_edge"]["exact"]
+    '1149375068384/87616138805055'
     """
     table = game_table(rules, shoe, mode)
     bet = rules.table.min_bet
@@ -315,14 +316,16 @@ def next_hand(rules: Rules, shoe: Shoe, mode: Mode = "total") -> dict[str, Any]:
         result = table.evaluate(*strategy_by_name(table, name))
         after = result.edge_with_collection(bet, fee)
         strategies[name] = {"description": description,
-                            "expected_value": _exact(result.edge),
-                            "with_collection": _exact(after), "positive": after > 0,
+                            "house_edge": _exact(-result.edge),
+                            "house_edge_with_collection": _exact(-after),
+                            "player_advantage": after > 0,
                             # the bet whose win covers the collection (same fee assumed)
                             "break_even_bet": (str(fee / result.edge) if result.edge > 0
                                                else None)}
     return {"game": "century21", "cards_unseen": shoe.size, "information": mode,
             "bet": str(bet), "collection": str(fee),
-            "per": "player's pay per unit bet on the next hand", "strategies": strategies}
+            "per": "house edge of the player's bet on the next hand: the player's expected loss "
+                   "per unit bet", "strategies": strategies}
 
 
 def _exact(value: Fraction) -> dict[str, object]:
@@ -330,5 +333,5 @@ def _exact(value: Fraction) -> dict[str, object]:
 
 
 HELD_FIXED = ("both sides' pure strategies are held fixed as chosen on the rules' full shoe; "
-              "player's pay per unit bet, before collection")
+              "house edge = the player's expected loss per unit bet, before collection")
 CLASS_DESCRIPTION = "A-9 by rank, T = every ten-value card (10, J, Q, K), X = joker"

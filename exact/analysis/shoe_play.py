@@ -52,6 +52,18 @@ class ShoeRules:
                                   f"got {shown(self.burn)}")
 
 
+    def in_words(self) -> dict[str, str]:
+        """The burn and the cut card as the assumptions of ``simulate`` state them."""
+        if self.burn == "first-card":
+            burn = ("at the start of each shoe the first card is shown, then as many cards as "
+                    "its value burned face down (ten for a ten-value card or a joker)")
+        elif self.burn == "none":
+            burn = "no card is burned"
+        else:
+            burn = f"at the start of each shoe {self.burn} card(s) are burned face down"
+        return {"burn": burn, "cut": str(self.cut_cards)}
+
+
 @dataclass(frozen=True)
 class SimulationConfig:
     """Everything a worker needs to play shoes: picklable, rebuilt into a play in the worker."""

@@ -168,9 +168,11 @@ class SimulationResult:
     triggers: dict[str, float]
 
     def summary(self) -> dict[str, dict[str, Any]]:
-        """Per wager: frequency of positive-edge rounds, average edge when betting, win per
-        shoe and per 100 hands dealt, for perfect play and for the count (None where nothing
-        was dealt or bet)."""
+        """Per wager: frequency of the rounds where the player has the advantage (the exact
+        house edge is negative), average house edge when betting, the player's win per shoe and
+        per 100 hands dealt, for perfect play and for the count (None where nothing was dealt
+        or bet). Signs as every output gives them: the house edge is positive for the house;
+        a win is what the player won."""
         out = {}
         hands = self.rounds or None
         for bet_id, tally in self.tallies.items():
@@ -179,16 +181,18 @@ class SimulationResult:
             out[bet_id] = {
                 "name": self.names[bet_id],
                 "rounds": tally.rounds,
-                "positive_rounds": tally.positive,
-                "positive_frequency": tally.positive / tally.rounds if tally.rounds else 0.0,
-                "perfect_average_edge": edge_sum / tally.positive if tally.positive else None,
+                "player_advantage_rounds": tally.positive,
+                "player_advantage_frequency": tally.positive / tally.rounds if tally.rounds
+                else 0.0,
+                "perfect_average_house_edge": -edge_sum / tally.positive if tally.positive
+                else None,
                 "perfect_win": str(tally.perfect_win),
                 "perfect_win_per_shoe": float(tally.perfect_win) / self.shoes,
                 "perfect_win_per_100_hands": hands and 100 * float(tally.perfect_win) / hands,
                 "perfect_expected_win_per_shoe": edge_sum / self.shoes,
                 "count_trigger": self.triggers.get(bet_id),
                 "count_bets": tally.count_bets,
-                "count_average_edge": count_edge / tally.count_bets if tally.count_bets
+                "count_average_house_edge": -count_edge / tally.count_bets if tally.count_bets
                 else None,
                 "count_win": str(tally.count_win),
                 "count_win_per_shoe": float(tally.count_win) / self.shoes,

@@ -32,7 +32,7 @@ from exact.core.parsing import parse_number
 from exact.errors import ExactError
 from exact.games.century21.game import Century21
 from exact.render.century21 import report as heads_up_report
-from exact.render.output import json_text
+from exact.render.output import SIGN_CONVENTION, json_text
 from exact.render.removal import eor_report, eor_text
 
 
@@ -71,13 +71,14 @@ def analyze_command(game: Century21, args: argparse.Namespace) -> str:
         return json_text(data)
     head = [f"21st Century Baccarat: {shoe.describe()} ({shoe.size} cards)",
             *(f"  {line}" for line in data["rules"]),
-            f"Counting unit: {data['counting_unit']}",
+            f"Counting unit: {data['counting_unit']}", f"Signs: {SIGN_CONVENTION}",
             f"Strategy: {args.strategy} (player decides by its two-card "
             f"{args.information} and the up card)", ""]
     economics = data["economics"]
     tail = [
-        f"Player's edge per unit bet: {data['player_edge_float'] * 100:+.4f}% = "
-        f"{data['player_edge']}",
+        f"House edge (the player's expected loss per unit bet): "
+        f"{-data['player_edge_float'] * 100:+.4f}% = {-Fraction(data['player_edge'])}; "
+        f"the player's edge {data['player_edge_float'] * 100:+.4f}%",
         f"With a {data['collection']} collection on a {data['bet']} bet: "
         f"{data['player_edge_with_collection_float'] * 100:+.4f}% of the bet",
         f"Table of {economics['counts']}: Player/Dealer nets "
@@ -132,15 +133,18 @@ def edge_command(game: Century21, args: argparse.Namespace, seen: Sequence[Card]
                          "are searched over whole hands, not card positions)")
     rules = rules_for(game, args)
     shoe = full_shoe(args, rules.decks, rules.jokers).remove(seen)
-    report = {"cards_seen": len(seen), **next_hand(rules, shoe, args.information or "total")}
+    report = {"cards_seen": len(seen), "sign_convention": SIGN_CONVENTION,
+              **next_hand(rules, shoe, args.information or "total")}
     if args.json:
         return json_text(report)
     lines = [f"Next hand of 21st Century Baccarat: {len(seen)} cards seen, {shoe.size} unseen; "
-             f"player's pay per unit bet, collection {report['collection']} on a "
-             f"{report['bet']} bet"]
+             f"house edge of the player's bet (the player's expected loss per unit bet), "
+             f"collection {report['collection']} on a {report['bet']} bet",
+             f"Signs: {SIGN_CONVENTION}"]
     for name, entry in report["strategies"].items():
-        value, after = entry["expected_value"], entry["with_collection"]
+        value, after = entry["house_edge"], entry["house_edge_with_collection"]
         lines.append(f"{name:6} {100 * value['float']:+9.4f}%  after collection "
-                     f"{100 * after['float']:+9.4f}%  {'BET' if entry['positive'] else '':3} "
+                     f"{100 * after['float']:+9.4f}%  "
+                     f"{'BET' if entry['player_advantage'] else '':3} "
                      f"exact {value['exact']}  ({entry['description']})")
     return "\n".join(lines) + "\n"

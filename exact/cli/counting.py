@@ -51,7 +51,7 @@ from exact.errors import BetFileError, ExactError, RuleError
 from exact.games import extension, get_game
 from exact.model.bets import Bet
 from exact.model.game import Game
-from exact.render.output import json_text
+from exact.render.output import SIGN_CONVENTION, json_text
 from exact.render.removal import (
     best_tags,
     eor_report,
@@ -164,22 +164,24 @@ def _simulate(args: argparse.Namespace) -> str:
                            "rounds": result.rounds, "seed": args.seed,
                            "shoe_rules": {"decks": play.decks, "cards": cards,
                                           "cut_cards": rules.cut_cards, "burn": rules.burn},
+                           "sign_convention": SIGN_CONVENTION, "wins": SIMULATED_WINS,
                            "tags": tags, "bets": summary})
     settings = "".join(f", {key} {value}" for key, value in play.describe().items()
                        if key in ("strategy", "bet", "collection"))
     lines = [f"{result.shoes} shoes of {play.decks} decks, {cards} cards (seed {args.seed}, "
              f"cut card {rules.cut_cards} from the end, burn {rules.burn}{settings}): "
              f"{result.rounds} rounds, {result.rounds / result.shoes:.1f} a shoe",
-             "Perfect play bets 1 unit when the exact edge is positive; the count bets 1 unit "
-             "when the true count reaches TC*.",
-             f"{'bet':22} {'+edge rounds':>12} {'avg edge':>9} {'win/shoe':>9} "
+             f"Signs: {SIGN_CONVENTION}", f"Key: {SIMULATED_WINS}",
+             "Perfect play bets 1 unit when the exact house edge is negative (the player's "
+             "advantage); the count bets 1 unit when the true count reaches TC*.",
+             f"{'bet':22} {'player-adv':>12} {'avg edge':>9} {'win/shoe':>9} "
              f"{'E[win]/shoe':>11} {'win/100h':>9} | {'TC*':>6} {'bets':>7} {'avg edge':>9} "
              f"{'win/shoe':>9} {'E[win]/shoe':>11}"]
     for entry in summary.values():
-        average = entry["perfect_average_edge"]
-        count_average = entry["count_average_edge"]
+        average = entry["perfect_average_house_edge"]
+        count_average = entry["count_average_house_edge"]
         lines.append(
-            f"{entry['name'][:22]:22} {100 * entry['positive_frequency']:11.3f}% "
+            f"{entry['name'][:22]:22} {100 * entry['player_advantage_frequency']:11.3f}% "
             f"{'-' if average is None else f'{100 * average:.3f}%':>9} "
             f"{entry['perfect_win_per_shoe']:9.4f} {entry['perfect_expected_win_per_shoe']:11.4f} "
             f"{entry['perfect_win_per_100_hands']:9.4f} | "
@@ -188,6 +190,10 @@ def _simulate(args: argparse.Namespace) -> str:
             f"{'-' if count_average is None else f'{100 * count_average:.3f}%':>9} "
             f"{entry['count_win_per_shoe']:9.4f} {entry['count_expected_win_per_shoe']:11.4f}")
     return "\n".join(lines) + "\n"
+
+
+SIMULATED_WINS = ("player-adv: share of rounds with the player's advantage; avg edge: average "
+                  "house edge of the rounds bet; win: units the player won")
 
 
 # --- edge --------------------------------------------------------------------------------------
@@ -223,21 +229,23 @@ def _edge(args: argparse.Namespace) -> str:
     rounds = next_round(game, shoe, bets, known,
                         evaluator=None if known else BetEvaluator(game, bets))
     report = {"cards_seen": len(seen), "cards_unseen": shoe.size,
+              "sign_convention": SIGN_CONVENTION,
               "known": {str(p): str(c) for p, c in sorted(known.items())},
               "not_evaluated": {b.id: KNOWN_TOO_SLOW for b in slow},
               "bets": {bet_id: {"name": r.bet.name,
-                                "expected_value": exact_and_float(r.expected_value),
-                                "positive": r.expected_value > 0,
+                                "house_edge": exact_and_float(-r.expected_value),
+                                "player_advantage": r.expected_value > 0,
                                 "counts": [str(c) for c in r.counts], "total": str(r.total)}
                        for bet_id, r in rounds.items()}}
     if args.json:
         return json_text(report)
     where = "".join(f", card {p} is {c}" for p, c in sorted(known.items()))
-    lines = [f"Next round: {len(seen)} cards seen, {shoe.size} unseen{where}"]
+    lines = [f"Next round: {len(seen)} cards seen, {shoe.size} unseen{where}; house edge of "
+             "each bet (BET: the player has the advantage)", f"Signs: {SIGN_CONVENTION}"]
     for bet_id, r in rounds.items():
-        value = r.expected_value
-        lines.append(f"{bet_id:22} {100 * float(value):+9.4f}%  {'BET' if value > 0 else '':3} "
-                     f"exact {value}")
+        edge = -r.expected_value
+        lines.append(f"{bet_id:22} {100 * float(edge):+9.4f}%  {'BET' if edge < 0 else '':3} "
+                     f"exact {edge}")
     if slow:
         lines.append(f"Not evaluated: {', '.join(b.id for b in slow)} ({KNOWN_TOO_SLOW})")
     return "\n".join(lines) + "\n"

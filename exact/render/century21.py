@@ -31,7 +31,7 @@ from exact.games.century21.game import (
 from exact.games.century21.rules import Rules
 from exact.games.century21.solve import strategy_by_name
 from exact.model.bets import format_pays
-from exact.render.output import table_json
+from exact.render.output import SIGN_CONVENTION, table_json
 
 
 def counting_unit(shoe: Shoe, total: int) -> str:
@@ -167,6 +167,9 @@ def report(rules: Rules, shoe: Shoe, strategy: str = "house", bet: Fraction | in
         "round_cards": 6,
         "total": result.total,
         "strategy": {"name": strategy, "player_information": mode},
+        "sign_convention": SIGN_CONVENTION,
+        "house_edge": str(-result.edge),
+        "house_edge_float": float(-result.edge),
         "player_edge": str(result.edge),
         "player_edge_float": float(result.edge),
         "bet": str(Fraction(bet)),

@@ -21,6 +21,11 @@ from exact.analysis.rarity import tier_frequencies, top_award
 from exact.analysis.statistics import BetTable
 from exact.model.bets import format_pays
 
+SIGN_CONVENTION = ("house edge: positive favours the house; effect of removal: change in house "
+                   "edge per card removed")
+"""The one sign convention of every output (``analyze``, ``eor``, ``edge``, ``simulate``, the
+reports), said once in each output's header or key (``sign_convention`` in JSON)."""
+
 
 def json_text(data: Any, indent: int | None = 2) -> str:
     """``data`` as strictly valid JSON (RFC 8259), the one way every command writes JSON.
@@ -104,6 +109,7 @@ def analysis_json(analysis: GameAnalysis) -> dict[str, Any]:
         "rules": analysis.game.describe_rules(),
         "shoe": shoe_json(analysis),
         "counting_unit": analysis.counting_unit,
+        "sign_convention": SIGN_CONVENTION,
         "round_cards": analysis.round_cards,
         "total": analysis.total,
         "bets": {bet_id: bet_json(bet) for bet_id, bet in analysis.bets.items()},
@@ -197,7 +203,7 @@ def table_text(table: BetTable) -> str:
 def to_text(analysis: GameAnalysis) -> str:
     head = [f"{analysis.game.name}: {analysis.shoe.describe()} ({analysis.shoe.size} cards)",
             *(f"  {line}" for line in analysis.game.describe_rules()),
-            f"Counting unit: {analysis.counting_unit}", ""]
+            f"Counting unit: {analysis.counting_unit}", f"Signs: {SIGN_CONVENTION}", ""]
     body: list[str] = []
     for bet in analysis.bets.values():
         body.extend(table_text(t) + "\n" for t in bet.tables.values())

@@ -23,6 +23,7 @@ from exact.analysis.removal import (
     derive_tags,
 )
 from exact.core.cards import RANKS
+from exact.render.output import SIGN_CONVENTION
 
 LEVELS = (1, 2, 3)
 
@@ -58,20 +59,24 @@ def eor_report(table: RemovalTable, user_tags: dict[str, int] | None, decks: int
                weights: Mapping[str, int] = RANK_WEIGHTS, key_name: str = "rank"
                ) -> dict[str, Any]:
     """The ``eor`` JSON; ``weights`` are the cards of each key (a rank, or a game's card
-    class: ``key_name``) in a deck."""
+    class: ``key_name``) in a deck.
+
+    Signs as every output gives them (:data:`exact.render.output.SIGN_CONVENTION`): the house
+    edge (the negated expected value of a unit wager) and the effects of removal as changes in
+    it, so a card whose removal helps the player has a negative effect and a positive tag."""
     bets = {}
     for bet_id, effects in table.effects.items():
         tags, level, correlation = best_tags(dict(effects), weights)
         entry: dict[str, object] = {
             "name": table.names[bet_id],
-            "expected_value": exact_and_float(table.base[bet_id]),
-            "effects_of_removal": {rank: exact_and_float(e) for rank, e in effects.items()},
+            "house_edge": exact_and_float(-table.base[bet_id]),
+            "eor_house_edge": {rank: exact_and_float(-e) for rank, e in effects.items()},
             "derived_count": {"level": level, "tags": tags, "balanced": balanced(tags, weights),
                               "betting_correlation": correlation,
                               "break_even_true_count": finite_or_none(break_even_true_count(
                                   table.base[bet_id], tags, effects, decks, weights))},
-            "removal_sets": {name: {"exact": exact_and_float(exact), "linear_estimate":
-                                    exact_and_float(linear)}
+            "removal_sets": {name: {"change_in_house_edge": exact_and_float(-exact),
+                                    "linear_estimate": exact_and_float(-linear)}
                              for name, (exact, linear) in table.removals[bet_id].items()},
         }
         if user_tags is not None:
@@ -83,24 +88,30 @@ def eor_report(table: RemovalTable, user_tags: dict[str, int] | None, decks: int
         bets[bet_id] = entry
     return {"shoe": table.shoe.describe(), "cards": table.shoe.size,
             f"cards_removed_per_{key_name}": table.depth,
-            "unit": "change in expected value per unit wagered, per card removed", "bets": bets}
+            "sign_convention": SIGN_CONVENTION,
+            "unit": "house edge per unit wagered; eor_house_edge: change in house edge per "
+                    "card removed", "count_tags": COUNT_TAGS, "bets": bets}
+
+
+COUNT_TAGS = ("a tag is + for a card whose removal helps the player (lowers the house edge); "
+              "TC* = true count where the linear estimate of the house edge turns negative")
 
 
 def eor_text(table: RemovalTable, report: Mapping[str, Any],
              keys: Sequence[str] = RANKS, key_name: str = "rank") -> str:
     """The readable ``eor`` report: effects by ``keys`` (ranks, or a game's card classes)."""
     lines = [f"Effects of removal, {report['shoe']} ({report['cards']} cards); change in "
-             f"expected value per card removed ({table.depth} of the {key_name} at a time), "
-             "in %"]
-    header = f"{'bet':22} {'EV %':>9} " + " ".join(f"{r:>8}" for r in keys)
+             f"house edge per card removed ({table.depth} of the {key_name} at a time), in %",
+             f"Signs: {SIGN_CONVENTION}"]
+    header = f"{'bet':22} {'edge %':>9} " + " ".join(f"{r:>8}" for r in keys)
     lines.append(header)
     for bet_id, effects in table.effects.items():
-        lines.append(f"{bet_id:22} {100 * float(table.base[bet_id]):9.4f} "
-                     + " ".join(f"{100 * float(effects[r]):8.5f}" if r in effects else
+        lines.append(f"{bet_id:22} {-100 * float(table.base[bet_id]):9.4f} "
+                     + " ".join(f"{-100 * float(effects[r]):8.5f}" if r in effects else
                                 f"{'-':>8}" for r in keys))
     lines.append("")
-    lines.append(f"Derived balanced counts (tags by {key_name}; BC = betting correlation; TC* = "
-                 "true count where the linear edge estimate turns positive)")
+    lines.append(f"Derived balanced counts (tags by {key_name}; BC = betting correlation; "
+                 f"{COUNT_TAGS})")
     for bet_id, entry in report["bets"].items():
         count = entry["derived_count"]
         tags = " ".join(f"{r}={count['tags'][r]:+d}" for r in keys)
@@ -112,6 +123,7 @@ def eor_text(table: RemovalTable, report: Mapping[str, Any],
                          f"{'balanced' if user['balanced'] else 'UNBALANCED'}, "
                          f"TC* {shown_or_none(user['break_even_true_count'])}")
         for name, change in entry["removal_sets"].items():
-            lines.append(f"{'':22} remove {name}: exact {100 * change['exact']['float']:+.5f}%"
-                         f", linear estimate {100 * change['linear_estimate']['float']:+.5f}%")
+            lines.append(f"{'':22} remove {name}: change in house edge "
+                         f"{100 * change['change_in_house_edge']['float']:+.5f}%, linear "
+                         f"estimate {100 * change['linear_estimate']['float']:+.5f}%")
     return "\n".join(lines) + "\n"

@@ -39,6 +39,7 @@ from exact.analysis.statistics import BetTable
 from exact.core.files import OutputError, target_of, write_file
 from exact.core.parsing import source_date_epoch
 from exact.errors import SpreadsheetError as SpreadsheetError
+from exact.render.output import SIGN_CONVENTION
 
 # The creation date written when SOURCE_DATE_EPOCH is unset: constant, so same inputs give
 # the same bytes.
@@ -284,7 +285,10 @@ def analysis_workbook(analysis, created: datetime | None = None) -> bytes:
 
 
 def heading_lines(shoe, counting_unit: str) -> list[str]:
-    return [f"{shoe.describe()} ({shoe.size} cards)", f"Counting unit: {counting_unit}"]
+    """The lines under a par sheet's title: the shoe, the counting unit and the sign convention
+    (the Summary's key; a wager sheet has room for the first two)."""
+    return [f"{shoe.describe()} ({shoe.size} cards)", f"Counting unit: {counting_unit}",
+            f"Signs: {SIGN_CONVENTION}"]
 
 
 REPORT_WORKBOOK = "par-sheet.xlsx"  # in a report's work folder; the build puts it beside the PDF

@@ -43,6 +43,7 @@ from exact.model.game import Game
 from exact.model.settlement import Wager, settle_round
 from exact.reference.published import Figure
 from exact.reference.published import load as load_published
+from exact.render.output import SIGN_CONVENTION
 from exact.reports import REPOSITORY, ReportError, charts
 
 DECKS = (1, 2, 4, 6, 8)
@@ -393,6 +394,9 @@ def effects_of_removal(game: Game, bets: Sequence[Bet], shoe: Shoe,
         context.out_dir / "eor.svg", xlabel="rank removed (one card)",
         ylabel="change in house edge (pp)", bars=True)
     return {"shoe": shoe.describe(), "tables": tables, "charts": chart_names,
+            "sign_convention": SIGN_CONVENTION,
+            "exact": {b: {rank: str(e) for rank, e in zip(ranks, effects[b], strict=True)}
+                      for b in ids},
             # exact: removing a card drawn at random from the shoe leaves every expectation
             # unchanged, so the effects weighted by the cards of each rank sum to zero
             "sums": [{"bet": names[b], "sum": str(

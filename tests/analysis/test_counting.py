@@ -126,15 +126,15 @@ def test_cli_eor_and_edge(tmp_path, capsys, monkeypatch):
                  "--tags", "4=-1,8=1", "--removal-set", "9 9"]) == 0
     report = json.loads(capsys.readouterr().out, parse_constant=pytest.fail)  # strict JSON
     dragon = report["bets"]["dragon-7"]
-    assert Fraction(dragon["expected_value"]["exact"]) < 0
+    assert Fraction(dragon["house_edge"]["exact"]) > 0
     assert dragon["derived_count"]["balanced"] and dragon["user_count"]["balanced"]
-    assert set(dragon["effects_of_removal"]) == set(RANKS)
+    assert set(dragon["eor_house_edge"]) == set(RANKS)
     seen = tmp_path / "seen.txt"
     seen.write_text("9H 9D 8C\n8S 9S\n")
     assert main(["edge", "punto-banco", "--seen", str(seen), "--json", "--bet", "tie"]) == 0
     edge = json.loads(capsys.readouterr().out)
     assert edge["cards_unseen"] == 411
-    assert Fraction(edge["bets"]["tie"]["expected_value"]["exact"]) == expected_value(
+    assert -Fraction(edge["bets"]["tie"]["house_edge"]["exact"]) == expected_value(
         __import__("exact.games", fromlist=["get_game"]).get_game("punto-banco"),
         Shoe.standard(8).remove("9H 9D 8C 8S 9S"),
         next(b for b in game_bets(

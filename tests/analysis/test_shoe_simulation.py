@@ -91,7 +91,7 @@ def test_cli_simulate(capsys):
     report = json.loads(capsys.readouterr().out)
     assert report["shoes"] == 3 and report["rounds"] > 150
     dragon = report["bets"]["dragon-7"]
-    assert 0 <= dragon["positive_rounds"] <= dragon["rounds"] == report["rounds"]
+    assert 0 <= dragon["player_advantage_rounds"] <= dragon["rounds"] == report["rounds"]
     assert main([*argv, "--workers", "1"]) == 0  # the default is one worker per core
     assert json.loads(capsys.readouterr().out) == report  # same seed, same result
     assert main(["simulate", "punto-banco", "--shoes", "1", "--seed", "1",

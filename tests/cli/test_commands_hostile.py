@@ -144,7 +144,7 @@ def test_a_set_naming_nothing_is_refused(argv: list[str], word: str, capsys) -> 
 def test_the_largest_depth_the_shoe_allows_still_works(capsys) -> None:
     assert main(["eor", "punto-banco", "--decks", "1", "--depth", "4", "--bet", "tie",
                  "--json"]) == 0
-    effects = strict_json(capsys.readouterr().out)["bets"]["tie"]["effects_of_removal"]
+    effects = strict_json(capsys.readouterr().out)["bets"]["tie"]["eor_house_edge"]
     assert len(effects) == 13 and any(Fraction(e["exact"]) != 0 for e in effects.values())
 
 

@@ -201,7 +201,7 @@ def test_edge_command_on_a_card_level_bet(punto_banco, card_bets, tmp_path, caps
     counts = _reference_counts(bet, ODD["nines and tens, two suits"])
     assert [int(c) for c in printed["counts"]] == counts and any(counts[:-1])
     edge = sum(e.pays * c for e, c in zip(bet.events, counts, strict=True)) / sum(counts)
-    assert Fraction(printed["expected_value"]["exact"]) == edge
+    assert -Fraction(printed["house_edge"]["exact"]) == edge
 
 
 def test_design_command_on_a_card_level_bet(card_bets, capsys):

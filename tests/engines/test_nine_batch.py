@@ -171,7 +171,7 @@ def test_eor_and_edge_include_nines_and_perfect_pairs_by_default(capsys, tmp_pat
     assert main(["edge", "punto-banco", "--decks", "8", "--seen", str(seen), "--json"]) == 0
     edge = json.loads(capsys.readouterr().out)
     shoe = Shoe.standard(8).remove("AS AS 9D")
-    assert Fraction(edge["bets"]["perfect-pairs"]["expected_value"]["exact"]) == \
+    assert -Fraction(edge["bets"]["perfect-pairs"]["house_edge"]["exact"]) == \
         Fraction(sum(c * p for c, p in zip(_plain_perfect_pairs(shoe), (250, 25, -1),
                                            strict=True)), falling(shoe.size, 6))
 

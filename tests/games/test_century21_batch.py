@@ -183,12 +183,12 @@ def test_eor_cli_json_equals_the_evaluator(evaluator, capsys) -> None:
     assert list(data)[:6] == ["game", "strategy", "information", "held_fixed", "classes",
                               "count_weights"]
     player = data["bets"]["player"]
-    assert Fraction(player["expected_value"]["exact"]) == HOUSE_WAY_EDGE
-    effects = {k: Fraction(v["exact"]) for k, v in player["effects_of_removal"].items()}
+    assert -Fraction(player["house_edge"]["exact"]) == HOUSE_WAY_EDGE
+    effects = {k: -Fraction(v["exact"]) for k, v in player["eor_house_edge"].items()}
     values = evaluator.expected_values([remove_class(FULL, key) for key in CLASS_KEYS])[PLAYER]
     assert effects == {key: value - HOUSE_WAY_EDGE
                        for key, value in zip(CLASS_KEYS, values, strict=True)}
-    assert player["effects_of_removal"]["X"]["float"] == float(effects["X"])
+    assert player["eor_house_edge"]["X"]["float"] == -float(effects["X"])
     assert player["derived_count"]["balanced"] is True
     assert player["user_count"]["tags"]["T"] == 1 and player["user_count"]["balanced"] is False
     assert main(["eor", "century21", "--decks", "8"]) == 0
@@ -258,11 +258,13 @@ def test_edge_cli_gives_the_next_hand_from_the_cards_seen(tmp_path, capsys) -> N
     house = table.evaluate(*table.house_way())
     best = table.value(table.player_best_response(table.house_way()[1]), table.house_way()[1])
     entries = data["strategies"]
-    assert Fraction(entries["house"]["expected_value"]["exact"]) == house.edge
-    assert Fraction(entries["best"]["expected_value"]["exact"]) == best >= house.edge
+    assert -Fraction(entries["house"]["house_edge"]["exact"]) == house.edge
+    assert -Fraction(entries["best"]["house_edge"]["exact"]) == best >= house.edge
     # the default table: a 1 collection on a 10 bet
-    assert Fraction(entries["house"]["with_collection"]["exact"]) == house.edge - Fraction(1, 10)
-    assert entries["house"]["positive"] is False and entries["house"]["break_even_bet"] is None
+    assert -Fraction(entries["house"]["house_edge_with_collection"]["exact"]) == \
+        house.edge - Fraction(1, 10)
+    assert entries["house"]["player_advantage"] is False
+    assert entries["house"]["break_even_bet"] is None
     # an explicit small shoe, as text: the exact value of the game table on what is unseen
     fives = tmp_path / "fives.txt"
     fives.write_text(" ".join(["5"] * 8))
@@ -270,4 +272,4 @@ def test_edge_cli_gives_the_next_hand_from_the_cards_seen(tmp_path, capsys) -> N
     text = capsys.readouterr().out
     assert text.startswith("Next hand of 21st Century Baccarat: 8 cards seen, 24 unseen")
     small = game_table(DEFAULT_RULES, Shoe.parse("X:8,9:8,K:8"))
-    assert f"exact {small.evaluate(*small.house_way()).edge}" in text
+    assert f"exact {-small.evaluate(*small.house_way()).edge}" in text  # the house edge

@@ -380,6 +380,8 @@ def test_standard_report_lays_out_without_the_optional_sections(minis):
     assert not {"published", "brute_force", "simulation"} & set(data)
     text = _text(pdf)
     assert "Verification" in text and "Published figures" not in text
+    assert "Signs." in text  # the sign convention, said once (issue 27)
+    assert data["removal"]["sign_convention"].startswith("house edge: positive favours the house")
     from exact.games.punto_banco import DATA, PuntoBanco
 
     punto_banco = PuntoBanco(bet_files=(DATA / "bets.toml",))

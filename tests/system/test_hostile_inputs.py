@@ -125,8 +125,8 @@ def test_set_literal_condition_in_the_batch_evaluator(server: ForkServer) -> Non
     case, result = run(server, "eor", "punto-banco", "--decks", "1", "--bets", "bets.toml",
                        "--bet", "mine", "--json", files=files)
     assert_clean(case, result)
-    if result.status == 0:  # the bet always pays 1: its expected value is exactly 1
-        assert Fraction(strict_json(result.stdout)["bets"]["mine"]["expected_value"]["exact"]) == 1
+    if result.status == 0:  # the bet always pays 1: its house edge is exactly -1
+        assert Fraction(strict_json(result.stdout)["bets"]["mine"]["house_edge"]["exact"]) == -1
 
 
 @pytest.mark.parametrize("game", ["punto-banco", "century21"])
@@ -483,7 +483,7 @@ def test_century21_rules_of_one_deck_and_one_joker(server: ForkServer) -> None:
     assert_clean(case, result)
     analysed = strict_json(result.stdout)
     assert analysed["shoe"]["cards"] == 53
-    assert effects["bets"]["player"]["expected_value"]["exact"] == analysed["player_edge"]
+    assert effects["bets"]["player"]["house_edge"]["exact"] == analysed["house_edge"]
 
 
 @pytest.mark.parametrize("argv", [
