@@ -209,16 +209,23 @@ def _exact_text(value: Fraction | int) -> str:
 
 
 def _exact_value(value: Fraction | int) -> str:
-    """``value`` as a formula term: an integer, or ``(n/d)``."""
+    """``value`` as a formula term: ``n/d``, or an integer; a fraction whose terms a double
+    cannot hold (over 300 digits) as the nearest double, which is all a spreadsheet computes."""
     value = Fraction(value)
-    return str(value.numerator) if value.denominator == 1 else \
-        f"({value.numerator}/{value.denominator})"
+    if max(len(str(abs(value.numerator))), len(str(value.denominator))) > 300:
+        return repr(float(value))
+    return str(value) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
 def differs(live: str, exact: str) -> str:
     """The formula test "the live cell no longer equals the exact figure": relative for large
-    figures (counts of 16 digits and more), absolute near zero."""
-    return f"ABS({live}-{exact})>{TOLERANCE}*MAX(1,ABS({exact}))"
+    figures (counts of 16 digits and more), absolute near zero.
+
+    >>> differs("B7", "19/20")
+    'ABS(B7-(19/20))>1E-12*MAX(1,ABS(19/20))'
+    """
+    term = exact if re.fullmatch(r"\d+|[A-Z]+\(.*\)", exact) else f"({exact})"
+    return f"ABS({live}-{term})>{TOLERANCE}*MAX(1,ABS({exact}))"
 
 
 def _check(tests: Sequence[str]) -> str:
