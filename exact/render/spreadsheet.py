@@ -87,7 +87,7 @@ STYLES: dict[str, dict[str, Any]] = {
     "count": {"num_format": "#,##0"},
     "pays": {"num_format": "0.######", **INPUT},
     "input": {"bold": True, "valign": "top", **INPUT},
-    # an exact figure, set off from the right-aligned number before it
+    # text set off from the right-aligned number before it (an exact figure, an event)
     "exact": {"indent": 1},
     "total_exact": {"indent": 1, "bold": True, "top": 1},
     "pays_number": {"num_format": "0.######"},
@@ -271,7 +271,8 @@ class _Styles:
     the order of use, so the bytes stay the same)."""
 
     def __init__(self, book) -> None:
-        self.book, self.made = book, {}
+        self.book = book
+        self.made: dict[tuple[str, bool], Any] = {}
 
     def __call__(self, name: str, wrap: bool = False):
         if (name, wrap) not in self.made:
@@ -471,7 +472,7 @@ def _wager_sheet(sheet: _Sheet, name: str, table: BetTable, title: str,
     sheet.formula(total - 1, 3, f"=SUM({probabilities})", "total_probability", 1.0)
     sheet.formula(total - 1, 4, f"=SUM({returns})", "total_return", float(table.expected_value))
     sheet.blank(total - 1, 5, "total_text")
-    totals = (table.total, Fraction(1), table.expected_value)
+    totals: tuple[Fraction | int, ...] = (table.total, Fraction(1), table.expected_value)
     for column, figure in enumerate(totals, start=6):
         sheet.text(total - 1, column, _exact_text(figure), "total_exact")
     sheet.formula(total - 1, 9, _check([differs(f"{live}{total}", _exact_value(figure))
@@ -543,7 +544,7 @@ def _summary_sheet(sheet: _Sheet, tables: Sequence[BetTable], layouts: Sequence[
             sheet.formula(row, column, f"={cell}", style, value)
         top = table.top_award()
         if top is not None:
-            sheet.text(row, 7, top.event)
+            sheet.text(row, 7, top.event, "exact")
             sheet.formula(row, 8, f"={names[table.outcomes.index(top)]}", "pays_number",
                           float(top.pays))
             odds = layout.reference(f"$B${layout.statistic_row('Top award odds (1 in)')}")
