@@ -79,6 +79,7 @@ TOLERANCE = "1E-12"
 WIDTH_CAP = 50.0  # a column's width in characters at most; longer text wraps
 HEADING_LINES = 3  # a column heading wraps to at most this many lines
 LINE_HEIGHT = 15.0  # points per line of a wrapped row (Calibri 11)
+MAX_ROW_HEIGHT = 409.0  # points, Excel's limit
 INPUT = {"bg_color": "#FFF2CC", "font_color": "#0000FF", "border": 1, "border_color": "#BF9000"}
 STYLES: dict[str, dict[str, Any]] = {
     "text": {},
@@ -172,7 +173,7 @@ def pay_names(tables: Sequence[BetTable]) -> list[list[str]]:
     and underscores (valid in every spreadsheet, never a cell reference, since it holds an
     underscore), at most 255 characters, unique ignoring case as Excel compares names."""
     def part(text: str) -> str:
-        return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")[:60] or "x"
+        return re.sub(r"[^a-z0-9]+", "_", text.lower())[:60].strip("_") or "x"
 
     taken: set[str] = set()
     names = []
@@ -284,9 +285,11 @@ class _Styles:
 
     @staticmethod
     def width(text: str, name: str) -> float:
-        """The width ``text`` takes in a cell of style ``name`` (bold, indented or not)."""
+        """The width ``text`` takes in a cell of style ``name`` (bold, larger, indented or
+        not)."""
         style = STYLES[name]
-        return _text_width(text, bool(style.get("bold"))) + 1.5 * style.get("indent", 0)
+        return (_text_width(text, bool(style.get("bold"))) * style.get("font_size", 11) / 11
+                + 1.5 * style.get("indent", 0))
 
 
 class _Sheet:
@@ -379,7 +382,7 @@ class _Sheet:
                 self.lines[row] = max(self.lines.get(row, 1), math.ceil(width / room))
         for row, lines in sorted(self.lines.items()):
             if lines > 1:
-                sheet.set_row(row, LINE_HEIGHT * lines)
+                sheet.set_row(row, min(MAX_ROW_HEIGHT, LINE_HEIGHT * lines))
         sheet.set_landscape()
         sheet.set_paper(9)  # A4
         sheet.fit_to_pages(1, 0)  # one page wide, as many tall as it takes
