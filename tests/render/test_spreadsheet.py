@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import math
 import re
 import shutil
@@ -11,8 +12,11 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from exact.analysis.bet_analysis import analyze
+from exact.analysis.statistics import BetTable
 from exact.cli.app import main
 from exact.core.cards import Shoe
 from exact.render.spreadsheet import (
@@ -21,6 +25,7 @@ from exact.render.spreadsheet import (
     SpreadsheetError,
     analysis_tables,
     analysis_workbook,
+    pay_names,
     sheet_names,
 )
 
@@ -58,10 +63,10 @@ class Evaluator:
     """Evaluates the formulas the par sheets use (+ - * / ^, comparisons, SUM, SUMIF, SUMPRODUCT,
     SQRT, ABS, MAX, IF, OR, COUNTIF, references across sheets, defined names) over exact
     fractions, reading the numbers the sheet holds; ``overrides``: cells given other values, as
-    a user typing into them."""
+    a user typing into them; ``number=float``: in double precision, as a spreadsheet does."""
 
-    def __init__(self, book, overrides=None):
-        self.book, self.overrides = book, overrides or {}
+    def __init__(self, book, overrides=None, number=Fraction):
+        self.book, self.overrides, self.number = book, overrides or {}, number
 
     def cell(self, sheet: str, reference: str):
         if (sheet, reference) in self.overrides:
@@ -72,7 +77,7 @@ class Evaluator:
         if value is None or isinstance(value, str):
             return value  # a blank or a heading inside a range COUNTIF counts over
         assert isinstance(value, int), (sheet, reference, value)  # counts and pays: exact
-        return Fraction(value)
+        return self.number(value)
 
     def cells(self, sheet: str, column: str, top: str, last: str, bottom: str):
         assert column == last, (column, last)
@@ -111,7 +116,7 @@ class Evaluator:
                        Fraction(0))
 
         python = _TOKEN.sub(token, text[1:])
-        names = {"S": sheet, "V": self.cell, "R": self.cells, "N": self.name, "F": Fraction,
+        names = {"S": sheet, "V": self.cell, "R": self.cells, "N": self.name, "F": self.number,
                  "SUMIF": sumif, "SUM": lambda values: sum(values, Fraction(0)),
                  "SUMPRODUCT": lambda *columns: sum(
                      (math.prod(v) for v in zip(*columns, strict=True)), Fraction(0)),
@@ -215,15 +220,18 @@ def test_changing_a_pay_in_the_sheet_moves_the_edge_and_flags_the_submitted_figu
     changed = Evaluator(formulas, {(name, "B7"): Fraction(24, 25)})
     assert changed.cell(name, f"B{rows['House edge']}") == \
         analysis.bets["banker"].table("commission-4%").house_edge
-    flagged = {key for key, formula in _checks(formulas).items()
-               if changed.formula(key[0], formula) == CHANGED}
-    assert flagged == {(name, f"J{rows[row]}") for row in (
-        "Banker wins", "Total", "House edge", "Return to player", "Variance",
-        "Standard deviation")} | {("Summary", "L7")}
-    unchanged = Evaluator(formulas)
-    assert all(unchanged.formula(key[0], formula) == "" for key, formula in
-               _checks(formulas).items())
-    assert len(_checks(formulas)) > 10 * len(formulas.sheetnames)
+    checks = _checks(formulas)
+    assert len(checks) > 10 * len(formulas.sheetnames)
+    # exactly, and in double precision as a spreadsheet computes (no false alarm from rounding)
+    for number in (Fraction, float):
+        changed = Evaluator(formulas, {(name, "B7"): number(Fraction(24, 25))}, number)
+        flagged = {key for key, formula in checks.items()
+                   if changed.formula(key[0], formula) == CHANGED}
+        assert flagged == {(name, f"J{rows[row]}") for row in (
+            "Banker wins", "Total", "House edge", "Return to player", "Variance",
+            "Standard deviation")} | {("Summary", "L7")}, number
+        unchanged = Evaluator(formulas, number=number)
+        assert all(unchanged.formula(key[0], formula) == "" for key, formula in checks.items())
     # the tiniest edit a lab could mean is seen too: a pay moved by a billionth
     nudged = Evaluator(formulas, {(name, "B8"): Fraction(1, 10**9)})
     assert nudged.cell(name, "J8") == CHANGED and nudged.cell(name, "J7") == ""
@@ -449,3 +457,27 @@ def test_century21_writes_its_strategy_table(tmp_path):
     house_edge = -Fraction(CENTURY21.value("value_exact", strategy="house"))
     assert stored["Summary"]["D7"].value == pytest.approx(float(house_edge), rel=1e-12)
     assert stored["Summary"]["K7"].value == str(house_edge)
+
+
+_TEXT = st.text(min_size=1, max_size=80)
+
+
+@given(st.lists(st.tuples(_TEXT, _TEXT, st.lists(_TEXT, min_size=1, max_size=4)),
+                min_size=1, max_size=4))
+def test_pay_names_are_valid_excel_names_whatever_the_bet_files_say(bets):
+    """Bet ids, paytables and events come from user files: every pay still gets a name Excel
+    takes (letters, digits and underscores, at most 255 characters, not a cell reference),
+    unique as Excel compares names (ignoring case), and XlsxWriter defines each."""
+    xlsxwriter = require_module("xlsxwriter")
+    tables = [BetTable.from_counts(bet_id, "Bet", paytable,
+                                   [(event, Fraction(index), 1) for index, event in
+                                    enumerate(events)], total=len(events))
+              for bet_id, paytable, events in bets]
+    names = [name for row in pay_names(tables) for name in row]
+    assert len(names) == sum(len(events) for _, _, events in bets)
+    assert len({name.lower() for name in names}) == len(names)
+    book = xlsxwriter.Workbook(io.BytesIO(), {"in_memory": True})
+    book.add_worksheet("s")
+    for name in names:
+        assert re.fullmatch(r"pay_[a-z0-9_]+", name) and len(name) <= 255, name
+        assert book.define_name(name, "=s!$B$7") == 0, name  # -1 (and a warning) if refused
