@@ -74,7 +74,8 @@ LEGEND = ("Input", "cells like this hold the pays (workbook names pay_<bet>_<pay
           "change one and every formula follows. The (exact) columns keep the figures as "
           f"submitted; {CHANGED} marks a live value that no longer matches them.")
 # A live value "matches" its exact figure within this relative tolerance (absolute below 1):
-# the spreadsheet's own double-precision sums are off by ~1e-15, an edited pay by far more.
+# the spreadsheet's own double-precision sums are off by ~1e-15, and so is a literal of more
+# than 15 digits in a formula, which Excel reads to 15; an edited pay is off by far more.
 TOLERANCE = "1E-12"
 WIDTH_CAP = 50.0  # a column's width in characters at most; longer text wraps
 HEADING_LINES = 3  # a column heading wraps to at most this many lines
