@@ -2,14 +2,22 @@
 
 Layer: render, above the analyses; the reports and the command line print with it.
 
-Each wager sheet is laid out as Event | Pays | Combinations | Probability | Return, with the
-exact counts, probabilities and returns as text beside them (an integer of more than 15 digits
-does not survive as a spreadsheet number, so nothing is left to a silently rounded cell).
-Probability, return, the totals and every statistic below the table are *formulas* over the
-counts and the pays, so that a lab can change a pay and see the edge follow; each formula
-carries its value as computed exactly by the library (rounded to a float only at the end), so
-a viewer that does not recalculate shows the right numbers. The summary's figures are formulas
-too, referring to the wager sheets.
+Each wager sheet is laid out as Event | Pays | Combinations | Probability | Return, then the
+submitted figures as exact text (pays, counts, probabilities and returns as the library computed
+them: an integer of more than 15 digits does not survive as a spreadsheet number, so nothing is
+left to a silently rounded cell) and a check column. Probability, return, the totals and every
+statistic below the table are *formulas* over the counts and the pays, so that a lab can change a
+pay and see the edge follow; each formula carries its value as computed exactly by the library
+(rounded to a float only at the end), so a viewer that does not recalculate shows the right
+numbers. The pays are the sheet's inputs: styled as such (a legend on every sheet says so) and
+defined as workbook names ``pay_<bet>_<paytable>_<event>``. A check cell compares each live value
+with its submitted exact figure and shows ``CHANGED`` (and the stale exact cells turn red) once
+an edit moves it, so that an edited sheet never passes off the shipped figures as its own. The
+summary's figures are formulas too, referring to the wager sheets, and its check column says
+which sheets were edited.
+
+Every sheet prints on A4 landscape, one page wide, its column headings repeated on each page;
+columns are as wide as their longest text (up to :data:`WIDTH_CAP`; longer text wraps).
 
 Writing needs XlsxWriter (the ``sheets`` extra). The bytes depend only on the inputs: the
 workbook's creation date is ``SOURCE_DATE_EPOCH`` (or a fixed date), and XlsxWriter dates the
@@ -23,17 +31,21 @@ members of the zip archive with a constant.
 b'PK'
 >>> sheet_names([coin, coin])
 ['coin even', 'coin even (2)']
+>>> pay_names([coin, coin])
+[['pay_coin_even_heads', 'pay_coin_even_tails'], ['pay_coin_even_heads_2', 'pay_coin_even_tails_2']]
 """
 
 from __future__ import annotations
 
 import io
+import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from exact.analysis.statistics import BetTable
 from exact.core.files import OutputError, target_of, write_file
@@ -45,11 +57,72 @@ from exact.render.output import SIGN_CONVENTION
 # the same bytes.
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)
 HEADER_ROW = 5  # 0-based row of the column headings of a wager sheet
+LEGEND_ROW = HEADER_ROW - 1
+SUBMITTED = "submitted figure (exact)"
+CHECK = "Live vs submitted"
+CHANGED = "CHANGED"
 COLUMNS = ("Event", "Pays", "Combinations", "Probability", "Return",
-           "Combinations (exact)", "Probability (exact)", "Return (exact)")
+           f"Pays, {SUBMITTED}", f"Combinations, {SUBMITTED}", f"Probability, {SUBMITTED}",
+           f"Return, {SUBMITTED}", CHECK)
+CHECK_COLUMN = "J"
+# the statistics below a wager's table: their exact figures span the table's columns C to I,
+# their checks share its column J
+STATISTICS_COLUMNS = ("Statistic", "Live value", SUBMITTED.capitalize(), *[""] * 6, CHECK)
 SUMMARY_COLUMNS = ("Bet", "Bet id", "Paytable", "House edge", "Return to player",
                    "Hit frequency", "Standard deviation", "Top award", "Top award pays",
-                   "Top award odds (1 in)", "House edge (exact, as shipped)", "Sheet")
+                   "Top award odds (1 in)", f"House edge, {SUBMITTED}", CHECK, "Sheet")
+LEGEND = ("Input", "cells like this hold the pays (workbook names pay_<bet>_<paytable>_<event>): "
+          "change one and every formula follows. The (exact) columns keep the figures as "
+          f"submitted; {CHANGED} marks a live value that no longer matches them.")
+# A live value "matches" its exact figure within this relative tolerance (absolute below 1):
+# the spreadsheet's own double-precision sums are off by ~1e-15, and so is a literal of more
+# than 15 digits in a formula, which Excel reads to 15; an edited pay is off by far more.
+TOLERANCE = "1E-12"
+WIDTH_CAP = 50.0  # a column's width in characters at most; longer text wraps
+HEADING_LINES = 3  # a column heading wraps to at most this many lines
+LINE_HEIGHT = 15.0  # points per line of a wrapped row (Calibri 11)
+MAX_ROW_HEIGHT = 409.0  # points, Excel's limit
+INPUT = {"bg_color": "#FFF2CC", "font_color": "#0000FF", "border": 1, "border_color": "#BF9000"}
+STYLES: dict[str, dict[str, Any]] = {
+    "text": {},
+    "title": {"bold": True, "font_size": 13},
+    "head": {"bold": True, "bottom": 1, "text_wrap": True, "valign": "bottom"},
+    "count": {"num_format": "#,##0"},
+    "pays": {"num_format": "0.######", **INPUT},
+    "input": {"bold": True, "valign": "top", **INPUT},
+    # text set off from the right-aligned number before it (an exact figure, an event)
+    "exact": {"indent": 1},
+    "total_exact": {"indent": 1, "bold": True, "top": 1},
+    "pays_number": {"num_format": "0.######"},
+    "probability": {"num_format": "0.000000000000"},
+    "return": {"num_format": "+0.000000000000;-0.000000000000;0"},
+    "percent": {"num_format": "0.0000%"},
+    "number": {"num_format": "0.000000"},
+    "odds": {"num_format": "#,##0.0"},
+    "bold": {"bold": True},
+    "check": {"bold": True, "font_color": "#C00000"},
+    "total_count": {"num_format": "#,##0", "bold": True, "top": 1},
+    "total_probability": {"num_format": "0.000000000000", "bold": True, "top": 1},
+    "total_return": {"num_format": "+0.000000000000;-0.000000000000;0", "bold": True,
+                     "top": 1},
+    "total_text": {"bold": True, "top": 1},
+    "total_check": {"bold": True, "top": 1, "font_color": "#C00000"},
+    # conditional formats: the check cell that says CHANGED, the exact cells it disowns
+    "changed": {"bold": True, "font_color": "#FFFFFF", "bg_color": "#C00000"},
+    "stale": {"font_color": "#9C0006", "bg_color": "#FFC7CE", "font_strikeout": True},
+}
+# How each number format shows a value, for the width of its column (Excel shows ##### in a
+# column too narrow for a number, so numbers are never capped).
+SHOWN: dict[str, Callable[[float], str]] = {
+    "count": lambda v: f"{round(v):,}",
+    "pays": lambda v: f"{v:.6f}".rstrip("0").rstrip("."),
+    "pays_number": lambda v: f"{v:.6f}".rstrip("0").rstrip("."),
+    "probability": lambda v: f"{v:.12f}",
+    "return": lambda v: f"{v:+.12f}",
+    "percent": lambda v: f"{v * 100:.4f}%",
+    "number": lambda v: f"{v:.6f}",
+    "odds": lambda v: f"{v:,.1f}",
+}
 
 
 @dataclass(frozen=True)
@@ -69,6 +142,11 @@ class Layout:
 
     def reference(self, cell: str) -> str:
         return f"'{self.sheet.replace(chr(39), chr(39) * 2)}'!{cell}"
+
+    def checks(self) -> str:
+        """The range of the sheet's check cells, the table's and its statistics'."""
+        return self.reference(f"${CHECK_COLUMN}${self.first}:"
+                              f"${CHECK_COLUMN}${self.statistic_row(STATISTICS[-1])}")
 
 
 STATISTICS = ("House edge", "Return to player", "Hit frequency", "Push frequency",
@@ -92,6 +170,29 @@ def sheet_names(tables: Sequence[BetTable]) -> list[str]:
     return names
 
 
+def pay_names(tables: Sequence[BetTable]) -> list[list[str]]:
+    """A workbook name per pay cell, ``pay_<bet>_<paytable>_<event>``: ASCII letters, digits
+    and underscores (valid in every spreadsheet, never a cell reference, since it holds an
+    underscore), at most 255 characters, unique ignoring case as Excel compares names."""
+    def part(text: str) -> str:
+        return re.sub(r"[^a-z0-9]+", "_", text.lower())[:60].strip("_") or "x"
+
+    taken: set[str] = set()
+    names = []
+    for table in tables:
+        row = []
+        for outcome in table.outcomes:
+            base = f"pay_{part(table.bet_id)}_{part(table.paytable)}_{part(outcome.event)}"
+            name, number = base, 1
+            while name in taken:
+                number += 1
+                name = f"{base}_{number}"
+            taken.add(name)
+            row.append(name)
+        names.append(row)
+    return names
+
+
 def _creation_date() -> datetime:
     epoch = source_date_epoch(SpreadsheetError)
     return FIXED_DATE if epoch is None else datetime.fromtimestamp(epoch, UTC)
@@ -110,6 +211,192 @@ def _exact_text(value: Fraction | int) -> str:
     return str(value)
 
 
+def _exact_value(value: Fraction | int) -> str:
+    """``value`` as a formula term: ``n/d``, or an integer; a fraction whose terms a double
+    cannot hold (over 300 digits) as the nearest double, which is all a spreadsheet computes."""
+    value = Fraction(value)
+    if max(len(str(abs(value.numerator))), len(str(value.denominator))) > 300:
+        return repr(float(value))
+    return str(value) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def differs(live: str, exact: str) -> str:
+    """The formula test "the live cell no longer equals the exact figure": relative for large
+    figures (counts of 16 digits and more), absolute near zero.
+
+    >>> differs("B7", "19/20")
+    'ABS(B7-(19/20))>1E-12*MAX(1,ABS(19/20))'
+    """
+    term = exact if re.fullmatch(r"\d+|[A-Z]+\(.*\)", exact) else f"({exact})"
+    return f"ABS({live}-{term})>{TOLERANCE}*MAX(1,ABS({exact}))"
+
+
+def _check(tests: Sequence[str]) -> str:
+    test = tests[0] if len(tests) == 1 else f"OR({','.join(tests)})"
+    return f'=IF({test},"{CHANGED}","")'
+
+
+# --- widths: estimated in Excel's unit, the width of a digit of the default font ------------
+_NARROW = frozenset(" .,:;'!|()[]/-ijlftI1")
+
+
+def _text_width(text: str, bold: bool = False) -> float:
+    """The width ``text`` takes, in digits, generously (a viewer without Calibri substitutes a
+    wider font: DejaVu Sans in LibreOffice on Linux), with the cell's padding."""
+    width = sum(0.6 if c in _NARROW else 1.25 if c.isupper() or c in "mw%@" else 1.0
+                for c in text)
+    return width * (1.15 if bold else 1.05) + 1.5
+
+
+def _wrapped_lines(text: str, width: float, bold: bool) -> int:
+    """How many lines ``text`` takes wrapped at spaces in a column ``width`` digits wide."""
+    lines, line = 1, ""
+    for word in text.split():
+        longer = f"{line} {word}" if line else word
+        if line and _text_width(longer, bold) > width:
+            lines, line = lines + 1, word
+        else:
+            line = longer
+    return lines
+
+
+def _heading_width(text: str) -> float:
+    """The narrowest width, at least the longest word's, that wraps a column heading to at
+    most :data:`HEADING_LINES` lines."""
+    width = max(_text_width(word, True) for word in text.split()) if text.split() else 0
+    while _wrapped_lines(text, width, True) > HEADING_LINES:
+        width += 1
+    return width
+
+
+class _Styles:
+    """The workbook's formats by name, each also in a wrapping variant, made on first use (in
+    the order of use, so the bytes stay the same)."""
+
+    def __init__(self, book) -> None:
+        self.book = book
+        self.made: dict[tuple[str, bool], Any] = {}
+
+    def __call__(self, name: str, wrap: bool = False):
+        if (name, wrap) not in self.made:
+            properties = dict(STYLES[name])
+            if wrap:
+                properties.update(text_wrap=True, valign="top")
+            self.made[name, wrap] = self.book.add_format(properties)
+        return self.made[name, wrap]
+
+    @staticmethod
+    def width(text: str, name: str) -> float:
+        """The width ``text`` takes in a cell of style ``name`` (bold, larger, indented or
+        not)."""
+        style = STYLES[name]
+        return (_text_width(text, bool(style.get("bold"))) * style.get("font_size", 11) / 11
+                + 1.5 * style.get("indent", 0))
+
+
+class _Sheet:
+    """A worksheet being written, and what its layout needs once every cell is in: each
+    column's widest text, the rows that wrap, the heading lines to write across the table."""
+
+    def __init__(self, worksheet, styles: _Styles, columns: int) -> None:
+        self.worksheet, self.styles = worksheet, styles
+        self.widths = [0.0] * columns
+        self.lines: dict[int, int] = {}
+        self.headings: dict[int, list[str]] = {}
+        self.spans: list[tuple[int, int, int, str, str]] = []
+        self.last_row = 0
+
+    def _fit(self, row: int, column: int, width: float) -> bool:
+        """Record a cell's width; True if it must wrap."""
+        self.last_row = max(self.last_row, row)
+        if width <= WIDTH_CAP:
+            self.widths[column] = max(self.widths[column], width)
+            return False
+        self.widths[column] = WIDTH_CAP
+        lines = math.ceil(width / (WIDTH_CAP - 1.5))
+        self.lines[row] = max(self.lines.get(row, 1), lines)
+        return True
+
+    def text(self, row: int, column: int, text: str, style: str = "text") -> None:
+        wrap = self._fit(row, column, self.styles.width(text, style))
+        self.worksheet.write_string(row, column, text, self.styles(style, wrap))
+
+    def number(self, row: int, column: int, value: Fraction | int, style: str) -> None:
+        """A number cell: an integer as itself, a fraction as the formula ``=n/d``."""
+        value = Fraction(value)
+        self._fit(row, column, self.styles.width(SHOWN[style](float(value)), style))
+        if value.denominator == 1:
+            self.worksheet.write_number(row, column, int(value), self.styles(style))
+        else:
+            self.worksheet.write_formula(row, column, f"={value.numerator}/{value.denominator}",
+                                         self.styles(style), float(value))
+
+    def formula(self, row: int, column: int, formula: str, style: str,
+                value: float | str) -> None:
+        # a text formula is a check: CHANGED is the widest it shows
+        shown = CHANGED if isinstance(value, str) else SHOWN[style.removeprefix("total_")](value)
+        self._fit(row, column, self.styles.width(shown, style))
+        self.worksheet.write_formula(row, column, formula, self.styles(style), value)
+
+    def blank(self, row: int, column: int, style: str) -> None:
+        self.worksheet.write_blank(row, column, None, self.styles(style))
+
+    def link(self, row: int, column: int, target: str, text: str) -> None:
+        self._fit(row, column, _text_width(text))
+        self.worksheet.write_url(row, column, f"internal:{target}", string=text)
+
+    def heading(self, row: int, texts: Sequence[str]) -> None:
+        """Column headings: bold, wrapped to at most :data:`HEADING_LINES` lines."""
+        self.headings[row] = list(texts)
+        for column, text in enumerate(texts):
+            if not text:  # under a span: its rule still runs across
+                self.worksheet.write_blank(row, column, None, self.styles("head"))
+                continue
+            self.widths[column] = max(self.widths[column], _heading_width(text))
+            self.worksheet.write_string(row, column, text, self.styles("head"))
+        self.last_row = max(self.last_row, row)
+
+    def span(self, row: int, column: int, text: str, style: str = "text",
+             last: int | None = None) -> None:
+        """A line of text from ``column`` to column ``last`` (the table's right edge by default),
+        whatever the columns' widths: written at the end, merged and wrapped when longer."""
+        self.last_row = max(self.last_row, row)
+        self.spans.append((row, column, len(self.widths) - 1 if last is None else last, text,
+                           style))
+
+    def finish(self, title: str) -> None:
+        """Widths, wrapped rows' heights, the spans, and the print setup."""
+        sheet, last_column = self.worksheet, len(self.widths) - 1
+        widths = [round(max(width, 4.0), 1) for width in self.widths]
+        for column, width in enumerate(widths):
+            sheet.set_column(column, column, width)
+        for row, texts in self.headings.items():
+            lines = max(_wrapped_lines(text, width, True) for text, width in zip(
+                texts, widths, strict=False) if text)
+            self.lines[row] = max(self.lines.get(row, 1), lines)
+        for row, column, last, text, style in self.spans:
+            room = sum(widths[column:last + 1])
+            width = self.styles.width(text, style)
+            if width <= room or column == last:
+                sheet.write_string(row, column, text, self.styles(style))
+            else:
+                sheet.merge_range(row, column, row, last, text, self.styles(style, True))
+                self.lines[row] = max(self.lines.get(row, 1), math.ceil(width / room))
+        for row, lines in sorted(self.lines.items()):
+            if lines > 1:
+                sheet.set_row(row, min(MAX_ROW_HEIGHT, LINE_HEIGHT * lines))
+        sheet.set_landscape()
+        sheet.set_paper(9)  # A4
+        sheet.fit_to_pages(1, 0)  # one page wide, as many tall as it takes
+        sheet.repeat_rows(HEADER_ROW)
+        sheet.print_area(0, 0, self.last_row, last_column)
+        sheet.set_margins(left=0.5, right=0.5, top=0.75, bottom=0.75)
+        footer = title.replace("&", "&&")[:120]
+        sheet.set_header("&L&A")  # the sheet's name
+        sheet.set_footer(f"&L{footer}&RPage &P of &N")
+        sheet.freeze_panes(HEADER_ROW + 1, 1)
+
+
 def workbook_bytes(title: str, lines: Sequence[str], tables: Sequence[BetTable],
                    created: datetime | None = None) -> bytes:
     """The workbook of ``tables`` (summary first) as .xlsx bytes; ``lines`` describe the game,
@@ -121,54 +408,48 @@ def workbook_bytes(title: str, lines: Sequence[str], tables: Sequence[BetTable],
     book.set_properties({"title": f"{title}: par sheet", "author": "exact",
                          "comments": "Exact counts; formulas for every derived figure",
                          "created": (created or _creation_date()).replace(tzinfo=None)})
-    formats = {
-        "title": book.add_format({"bold": True, "font_size": 13}),
-        "head": book.add_format({"bold": True, "bottom": 1, "text_wrap": True}),
-        "count": book.add_format({"num_format": "#,##0"}),
-        "pays": book.add_format({"num_format": "0.######"}),
-        "probability": book.add_format({"num_format": "0.000000000000"}),
-        "return": book.add_format({"num_format": "+0.000000000000;-0.000000000000;0"}),
-        "percent": book.add_format({"num_format": "0.0000%"}),
-        "number": book.add_format({"num_format": "0.000000"}),
-        "odds": book.add_format({"num_format": "#,##0.0"}),
-        "bold": book.add_format({"bold": True}),
-        "total_count": book.add_format({"num_format": "#,##0", "bold": True, "top": 1}),
-        "total_probability": book.add_format({"num_format": "0.000000000000", "bold": True,
-                                              "top": 1}),
-        "total_return": book.add_format({"num_format": "+0.000000000000;-0.000000000000;0",
-                                         "bold": True, "top": 1}),
-        "total_text": book.add_format({"bold": True, "top": 1}),
-    }
+    styles = _Styles(book)
     names = sheet_names(tables)
-    summary = book.add_worksheet("Summary")
-    layouts = [_wager_sheet(book.add_worksheet(name), name, table, title, lines, formats)
-               for name, table in zip(names, tables, strict=True)]
-    _summary_sheet(summary, tables, layouts, title, lines, formats)
+    pays = pay_names(tables)
+    summary = _Sheet(book.add_worksheet("Summary"), styles, len(SUMMARY_COLUMNS))
+    layouts = []
+    for name, table, table_pays in zip(names, tables, pays, strict=True):
+        sheet = _Sheet(book.add_worksheet(name), styles, len(COLUMNS))
+        layouts.append(_wager_sheet(sheet, name, table, title, lines))
+        for row, pay in enumerate(table_pays, start=layouts[-1].first):
+            book.define_name(pay, f"={layouts[-1].reference(f'$B${row}')}")
+        sheet.finish(title)
+    _summary_sheet(summary, tables, layouts, pays, title, lines)
+    summary.finish(title)
     book.close()
     return buffer.getvalue()
 
 
-def _heading(sheet, title: str, lines: Sequence[str], formats) -> None:
-    sheet.write_string(0, 0, title, formats["title"])
+def _heading(sheet: _Sheet, title: str, lines: Sequence[str]) -> None:
+    sheet.span(0, 0, title, "title")
     for row, line in enumerate(lines[:HEADER_ROW - 2], start=1):
-        sheet.write_string(row, 0, line)
+        sheet.span(row, 0, line)
+    sheet.text(LEGEND_ROW, 0, LEGEND[0], "input")
+    sheet.span(LEGEND_ROW, 1, LEGEND[1])
 
 
-def _number(sheet, row: int, column: int, value: Fraction | int, style) -> None:
-    """A number cell: an integer as itself, a fraction as the formula ``=n/d``."""
-    value = Fraction(value)
-    if value.denominator == 1:
-        sheet.write_number(row, column, int(value), style)
-    else:
-        sheet.write_formula(row, column, f"={value.numerator}/{value.denominator}", style,
-                            float(value))
+def _flag_changes(sheet: _Sheet, checks: str, stale: str, first_check: str) -> None:
+    """Conditional formats: a check cell that says CHANGED stands out, and so do the exact
+    figures of its row that no longer hold (``first_check``: the check of the range's first
+    row, column absolute)."""
+    sheet.worksheet.conditional_format(checks, {
+        "type": "cell", "criteria": "==", "value": f'"{CHANGED}"',
+        "format": sheet.styles("changed")})
+    sheet.worksheet.conditional_format(stale, {
+        "type": "formula", "criteria": f'={first_check}="{CHANGED}"',
+        "format": sheet.styles("stale")})
 
 
-def _wager_sheet(sheet, name: str, table: BetTable, title: str, lines: Sequence[str],
-                 formats) -> Layout:
+def _wager_sheet(sheet: _Sheet, name: str, table: BetTable, title: str,
+                 lines: Sequence[str]) -> Layout:
     _heading(sheet, f"{table.name} [{table.bet_id}], paytable {table.paytable}",
-             [title, *lines], formats)
-    sheet.write_row(HEADER_ROW, 0, COLUMNS, formats["head"])
+             [title, *lines])
+    sheet.heading(HEADER_ROW, COLUMNS)
     first = HEADER_ROW + 2  # 1-based row of the first event
     last = first + len(table.outcomes) - 1
     total = last + 1
@@ -176,101 +457,111 @@ def _wager_sheet(sheet, name: str, table: BetTable, title: str, lines: Sequence[
     for index, outcome in enumerate(table.outcomes):
         row = first - 1 + index  # 0-based
         excel_row = row + 1
-        sheet.write_string(row, 0, outcome.event)
-        _number(sheet, row, 1, outcome.pays, formats["pays"])
-        _number(sheet, row, 2, outcome.combinations, formats["count"])
-        sheet.write_formula(row, 3, f"=C{excel_row}/C${total}", formats["probability"],
-                            float(outcome.probability))
-        sheet.write_formula(row, 4, f"=B{excel_row}*D{excel_row}", formats["return"],
-                            float(outcome.expected_return))
-        sheet.write_string(row, 5, _exact_text(outcome.combinations))
-        sheet.write_string(row, 6, _exact_text(outcome.probability))
-        sheet.write_string(row, 7, _exact_text(outcome.expected_return))
-    sheet.write_string(total - 1, 0, "Total", formats["total_text"])
-    sheet.write_blank(total - 1, 1, None, formats["total_text"])
-    sheet.write_formula(total - 1, 2, f"=SUM({counts})", formats["total_count"], table.total)
-    sheet.write_formula(total - 1, 3, f"=SUM({probabilities})", formats["total_probability"],
-                        1.0)
-    sheet.write_formula(total - 1, 4, f"=SUM({returns})", formats["total_return"],
-                        float(table.expected_value))
-    sheet.write_string(total - 1, 5, _exact_text(table.total), formats["total_text"])
-    sheet.write_string(total - 1, 6, "1", formats["total_text"])
-    sheet.write_string(total - 1, 7, _exact_text(table.expected_value), formats["total_text"])
+        sheet.text(row, 0, outcome.event)
+        sheet.number(row, 1, outcome.pays, "pays")
+        sheet.number(row, 2, outcome.combinations, "count")
+        sheet.formula(row, 3, f"=C{excel_row}/C${total}", "probability",
+                      float(outcome.probability))
+        sheet.formula(row, 4, f"=B{excel_row}*D{excel_row}", "return",
+                      float(outcome.expected_return))
+        figures = (outcome.pays, outcome.combinations, outcome.probability,
+                   outcome.expected_return)
+        for column, figure in enumerate(figures, start=5):
+            sheet.text(row, column, _exact_text(figure), "exact")
+        sheet.formula(row, 9, _check([differs(f"{live}{excel_row}", _exact_value(figure))
+                                      for live, figure in zip("BCDE", figures, strict=True)]),
+                      "check", "")
+    sheet.text(total - 1, 0, "Total", "total_text")
+    sheet.blank(total - 1, 1, "total_text")
+    sheet.formula(total - 1, 2, f"=SUM({counts})", "total_count", table.total)
+    sheet.formula(total - 1, 3, f"=SUM({probabilities})", "total_probability", 1.0)
+    sheet.formula(total - 1, 4, f"=SUM({returns})", "total_return", float(table.expected_value))
+    sheet.blank(total - 1, 5, "total_text")
+    totals: tuple[Fraction | int, ...] = (table.total, Fraction(1), table.expected_value)
+    for column, figure in enumerate(totals, start=6):
+        sheet.text(total - 1, column, _exact_text(figure), "total_exact")
+    sheet.formula(total - 1, 9, _check([differs(f"{live}{total}", _exact_value(figure))
+                                        for live, figure in zip("CDE", totals, strict=True)]),
+                  "total_check", "")
+    _flag_changes(sheet, f"J{first}:J{total}", f"F{first}:I{total}", f"$J{first}")
 
     layout = Layout(name, first, last)
+    sheet.heading(total, STATISTICS_COLUMNS)
     top = table.top_award()
-    top_row = None if top is None else first + table.outcomes.index(top)
-    statistics = {
-        "House edge": (f"=-E{total}", table.house_edge, "percent"),
-        "Return to player": (f"=1+E{total}", table.return_to_player, "percent"),
-        "Hit frequency": (f'=SUMIF({pays},">0",{probabilities})', table.hit_frequency,
-                          "percent"),
-        "Push frequency": (f'=SUMIF({pays},"=0",{probabilities})', table.push_frequency,
-                           "percent"),
-        "Loss frequency": (f'=SUMIF({pays},"<0",{probabilities})', table.loss_frequency,
-                           "percent"),
-        "Variance": (f"=SUMPRODUCT({pays},{pays},{probabilities})-E{total}^2", table.variance,
-                     "number"),
+    variance = f"B{layout.statistic_row('Variance')}"
+    statistics: dict[str, tuple[str, float, str, str, str]] = {
+        "House edge": (f"=-E{total}", float(table.house_edge), "percent",
+                       _exact_text(table.house_edge), _exact_value(table.house_edge)),
+        "Return to player": (f"=1+E{total}", float(table.return_to_player), "percent",
+                             _exact_text(table.return_to_player),
+                             _exact_value(table.return_to_player)),
+        "Hit frequency": (f'=SUMIF({pays},">0",{probabilities})', float(table.hit_frequency),
+                          "percent", _exact_text(table.hit_frequency),
+                          _exact_value(table.hit_frequency)),
+        "Push frequency": (f'=SUMIF({pays},"=0",{probabilities})',
+                           float(table.push_frequency), "percent",
+                           _exact_text(table.push_frequency), _exact_value(table.push_frequency)),
+        "Loss frequency": (f'=SUMIF({pays},"<0",{probabilities})',
+                           float(table.loss_frequency), "percent",
+                           _exact_text(table.loss_frequency), _exact_value(table.loss_frequency)),
+        "Variance": (f"=SUMPRODUCT({pays},{pays},{probabilities})-E{total}^2",
+                     float(table.variance), "number", _exact_text(table.variance),
+                     _exact_value(table.variance)),
+        "Standard deviation": (f"=SQRT({variance})", table.standard_deviation, "number",
+                               table.standard_deviation_exact,
+                               f"SQRT({_exact_value(table.variance)})"),
     }
-    for statistic, (formula, value, style) in statistics.items():
-        row = layout.statistic_row(statistic) - 1
-        sheet.write_string(row, 0, statistic, formats["bold"])
-        sheet.write_formula(row, 1, formula, formats[style], float(value))
-        sheet.write_string(row, 2, _exact_text(value))
-    row = layout.statistic_row("Standard deviation") - 1
-    sheet.write_string(row, 0, "Standard deviation", formats["bold"])
-    sheet.write_formula(row, 1, f"=SQRT(B{layout.statistic_row('Variance')})", formats["number"],
-                        table.standard_deviation)
-    sheet.write_string(row, 2, table.standard_deviation_exact)
-    row = layout.statistic_row("Top award odds (1 in)") - 1
-    sheet.write_string(row, 0, "Top award odds (1 in)", formats["bold"])
     if top is not None:
-        sheet.write_formula(row, 1, f"=1/D{top_row}", formats["odds"],
-                            float(1 / top.probability))
-        sheet.write_string(row, 2, f"{top.event}: 1 in {_exact_text(1 / top.probability)}")
-    sheet.set_column(0, 0, max(14, min(48, max(len(o.event) for o in table.outcomes) + 2)))
-    sheet.set_column(1, 1, 12)
-    sheet.set_column(2, 2, 24)
-    sheet.set_column(3, 4, 17)
-    sheet.set_column(5, 7, 30)
-    sheet.freeze_panes(HEADER_ROW + 1, 1)
+        top_row = first + table.outcomes.index(top)
+        odds = 1 / top.probability
+        statistics["Top award odds (1 in)"] = (
+            f"=1/D{top_row}", float(odds), "odds", f"{top.event}: 1 in {_exact_text(odds)}",
+            _exact_value(odds))
+    for statistic in STATISTICS:
+        row = layout.statistic_row(statistic) - 1
+        sheet.text(row, 0, statistic, "bold")
+        if statistic in statistics:
+            formula, value, style, text, exact = statistics[statistic]
+            sheet.formula(row, 1, formula, style, value)
+            sheet.span(row, 2, text, "exact", last=8)
+            sheet.formula(row, 9, _check([differs(f"B{row + 1}", exact)]), "check", "")
+    rows = (layout.statistic_row(STATISTICS[0]), layout.statistic_row(STATISTICS[-1]))
+    _flag_changes(sheet, f"J{rows[0]}:J{rows[1]}", f"C{rows[0]}:C{rows[1]}", f"$J{rows[0]}")
     return layout
 
 
-def _summary_sheet(sheet, tables: Sequence[BetTable], layouts: Sequence[Layout], title: str,
-                   lines: Sequence[str], formats) -> None:
-    _heading(sheet, f"{title}: par sheet", lines, formats)
-    sheet.write_row(HEADER_ROW, 0, SUMMARY_COLUMNS, formats["head"])
-    for index, (table, layout) in enumerate(zip(tables, layouts, strict=True)):
+def _summary_sheet(sheet: _Sheet, tables: Sequence[BetTable], layouts: Sequence[Layout],
+                   pays: Sequence[Sequence[str]], title: str, lines: Sequence[str]) -> None:
+    _heading(sheet, f"{title}: par sheet", lines)
+    sheet.heading(HEADER_ROW, SUMMARY_COLUMNS)
+    first = HEADER_ROW + 2
+    for index, (table, layout, names) in enumerate(zip(tables, layouts, pays, strict=True)):
         row = HEADER_ROW + 1 + index
-        sheet.write_string(row, 0, table.name)
-        sheet.write_string(row, 1, table.bet_id)
-        sheet.write_string(row, 2, table.paytable)
+        sheet.text(row, 0, table.name)
+        sheet.text(row, 1, table.bet_id)
+        sheet.text(row, 2, table.paytable)
         for column, (statistic, value, style) in enumerate((
                 ("House edge", float(table.house_edge), "percent"),
                 ("Return to player", float(table.return_to_player), "percent"),
                 ("Hit frequency", float(table.hit_frequency), "percent"),
                 ("Standard deviation", table.standard_deviation, "number")), start=3):
             cell = layout.reference(f"$B${layout.statistic_row(statistic)}")
-            sheet.write_formula(row, column, f"={cell}", formats[style], value)
+            sheet.formula(row, column, f"={cell}", style, value)
         top = table.top_award()
         if top is not None:
-            top_row = layout.first + table.outcomes.index(top)
-            sheet.write_string(row, 7, top.event)
-            sheet.write_formula(row, 8, f"={layout.reference(f'$B${top_row}')}",
-                                formats["pays"], float(top.pays))
+            sheet.text(row, 7, top.event, "exact")
+            sheet.formula(row, 8, f"={names[table.outcomes.index(top)]}", "pays_number",
+                          float(top.pays))
             odds = layout.reference(f"$B${layout.statistic_row('Top award odds (1 in)')}")
-            sheet.write_formula(row, 9, f"={odds}", formats["odds"], float(1 / top.probability))
-        sheet.write_string(row, 10, _exact_text(table.house_edge))
-        sheet.write_url(row, 11, f"internal:{layout.reference('A1')}", string=layout.sheet)
-    sheet.set_column(0, 0, 30)
-    sheet.set_column(1, 2, 16)
-    sheet.set_column(3, 6, 14)
-    sheet.set_column(7, 7, 30)
-    sheet.set_column(8, 9, 14)
-    sheet.set_column(10, 10, 34)
-    sheet.set_column(11, 11, 24)
-    sheet.freeze_panes(HEADER_ROW + 1, 1)
+            sheet.formula(row, 9, f"={odds}", "odds", float(1 / top.probability))
+        sheet.text(row, 10, _exact_text(table.house_edge), "exact")
+        sheet.formula(row, 11, _check([differs(f"D{row + 1}", _exact_value(table.house_edge)),
+                                       f'COUNTIF({layout.checks()},"{CHANGED}")>0']),
+                      "check", "")
+        sheet.link(row, 12, layout.reference("A1"), layout.sheet)
+    last = HEADER_ROW + len(tables)
+    if tables:
+        _flag_changes(sheet, f"L{first}:L{last + 1}", f"K{first}:K{last + 1}", f"$L{first}")
 
 
 def analysis_tables(analysis) -> list[BetTable]:
