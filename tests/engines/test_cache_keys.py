@@ -82,7 +82,7 @@ def test_each_pair_collides_under_the_old_key_yet_counts_differently(pair, punto
     assert analysis.bets["a"].counts != analysis.bets["b"].counts
 
 
-# --- in one process --------------------------------------------------------------------------------
+# --- in one process ------------------------------------------------------------------------------
 def _forget() -> None:
     """The in-memory forms a process keeps in front of the disk, forgotten."""
     from exact.analysis import bet_analysis
