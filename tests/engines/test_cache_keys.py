@@ -15,13 +15,16 @@ through the factorised counter's entries.
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from exact.analysis.bet_analysis import game_bets
@@ -82,15 +85,140 @@ def test_each_pair_collides_under_the_old_key_yet_counts_differently(pair, punto
     assert analysis.bets["a"].counts != analysis.bets["b"].counts
 
 
+def _pair_bets(punto_banco, pair: str, directory: Path) -> tuple:
+    path = directory / f"{pair}.toml"
+    path.write_text(bet_file(pair))
+    bets = {b.id: b for b in game_bets(punto_banco, [path]) if b.id in "ab"}
+    return bets["a"], bets["b"]
+
+
+@pytest.mark.parametrize("pair", list(PAIRS))
+def test_every_kind_of_key_tells_the_pair_apart(pair, punto_banco, tmp_path) -> None:
+    """The keys of the bet-event matrix, the light form and the factorised entry differ for
+    the two bets of each pair (their old keys were one), and a key is the same text for the
+    same bet loaded twice (an entry is found again)."""
+    from exact.core.cards import CARDS
+    from exact.engines import batch, cache, factorised
+    from exact.model.game import compiled_key
+
+    first, second = _pair_bets(punto_banco, pair, tmp_path)
+    again, _ = _pair_bets(punto_banco, pair, tmp_path / "..")
+    needs = punto_banco.needs(first.features | second.features)
+    parts, cards = compiled_key(punto_banco, needs), frozenset(CARDS[:52])
+    makers = [lambda bet: batch.event_matrix_key(punto_banco, needs, bet),
+              lambda bet: cache.light_key(parts, [bet]),
+              lambda bet: factorised.entry_key(punto_banco, (bet,), cards)]
+    for make in makers:
+        assert make(first) != make(second)
+        assert make(first).text != make(second).text and \
+            make(first).digest != make(second).digest
+        assert make(first) == make(again)
+    assert cache.light_key(parts, [first, second]) != cache.light_key(parts, [second, first])
+
+
+def _one_event_key(punto_banco, when: str, name: str = "Win") -> str:
+    from exact.engines import batch
+    from exact.model.bets import LOSE, Bet, Event
+    from exact.model.expressions import Expression
+
+    bet = Bet("x", "x", (Event(name, Expression.parse(when), LOSE), Event("Loses", None, LOSE)))
+    return batch.event_matrix_key(punto_banco, punto_banco.needs(bet.features), bet).text
+
+
+def test_a_key_holds_the_parsed_condition_not_its_text(punto_banco) -> None:
+    """Conditions differing only in comments, spacing or brackets share a key (one tree);
+    a string literal, a name, a number's type or an event's name do not."""
+    key = _one_event_key(punto_banco, "winner == 'tie'")
+    for same in ("winner=='tie'", "(winner == 'tie')  # the Tie", "winner == \"tie\" #|x"):
+        assert _one_event_key(punto_banco, same) == key
+    for other in ("winner == 'tie|'", "winner == 'banker'", "'tie' == winner",
+                  "winner != 'tie'", "winner == 'tie' and True", "winner == 'tie' and 1"):
+        assert _one_event_key(punto_banco, other) != key
+    assert _one_event_key(punto_banco, "winner == 'tie'", name="Win|") != key
+    assert _one_event_key(punto_banco, "winner == 'tie' and True") != \
+        _one_event_key(punto_banco, "winner == 'tie' and 1")
+
+
+def test_a_key_holds_plain_values_only() -> None:
+    """Text, integers, booleans, None and lists: a float or an object (whose text would not be
+    canonical) is refused, and values of different types never share a text."""
+    from fractions import Fraction
+
+    from exact.engines import cache
+
+    for bad in (1.5, Fraction(1, 2), {"a": 1}, object(), b"x", {1}):
+        with pytest.raises(TypeError):
+            cache.cache_key("test", [bad])
+    with pytest.raises(ValueError):
+        cache.cache_key("Test.kind", [])
+    values = [1, True, "1", "true", None, "null", [1], [[1]], ["1"], 0, False, "", []]
+    assert len({cache.cache_key("test", [v]).text for v in values}) == len(values)
+    assert cache.cache_key("test", ["a|b", "c"]) != cache.cache_key("test", ["a", "b|c"])
+    assert cache.cache_key("test", ["a\nb"]) != cache.cache_key("test", ["a", "b"])
+    assert cache.cache_key("one", ["x"]) != cache.cache_key("two", ["x"])
+
+
+def test_an_entry_is_checked_against_its_full_key(punto_banco, tmp_path,
+                                                  monkeypatch, capsys) -> None:
+    """Were two keys' digests one (every key given one file name here), the second bet would
+    meet the first's entry: its full key tells them apart, so it is treated as corrupt (one
+    warning line), rebuilt, and each bet gets its own counts; an entry hashed for the right
+    key but holding another key's text (a forger's) is refused by the full key it holds."""
+    from exact.analysis.bet_analysis import analyze
+    from exact.engines import batch, cache
+
+    monkeypatch.setattr(cache.Key, "digest", property(lambda key: "0" * 64))
+    first, second = _pair_bets(punto_banco, "name-and-comment", tmp_path)
+    shoe = Shoe.standard(1)
+    expected = {}
+    for bet in (first, second):
+        monkeypatch.setenv("EXACT_CACHE_DIR", str(tmp_path / f"alone-{bet.id}"))
+        _forget()
+        expected[bet.id] = analyze(punto_banco, shoe, [bet]).bets[bet.id].counts
+    assert expected["a"] != expected["b"]
+    monkeypatch.setenv("EXACT_CACHE_DIR", str(tmp_path / "shared"))
+    cache._WARNED.clear()
+    for number, bet in enumerate((first, second, first)):
+        _forget()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            assert analyze(punto_banco, shoe, [bet]).bets[bet.id].counts == expected[bet.id]
+        messages = [str(w.message) for w in caught if issubclass(w.category, CacheWarning)]
+        if number == 0:  # nothing on disk yet
+            assert messages == []
+        else:  # the other bet's entry, under the one name: its content hash, which covers
+            # the key's full text, fails (a forger's would pass it: see below)
+            assert messages and all("content hash does not match" in message and
+                                    message.endswith("; rebuilt") for message in messages)
+        cache._WARNED.clear()
+    # the entry of the first bet forged for the second: hashed for the second's key, the
+    # first's key text kept in its metadata
+    from tests.engines.test_cache import forge
+
+    needs = punto_banco.needs(first.features)
+    keys = [batch.event_matrix_key(punto_banco, needs, bet) for bet in (first, second)]
+    path = cache.entry_path(keys[0])
+    fields, arrays = cache.read_entry(path, keys[0])
+    with io.BytesIO() as blob:
+        np.save(blob, arrays["matrix"])
+        path.write_bytes(forge(keys[0], fields, {"matrix": blob.getvalue()}, hash_key=keys[1]))
+    with pytest.raises(cache.CorruptEntry, match="entry of another key"):
+        cache.read_entry(path, keys[1])
+    _forget()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert analyze(punto_banco, shoe, [second]).bets["b"].counts == expected["b"]
+    assert any("entry of another key" in str(w.message) for w in caught)
+
+
 # --- in one process ------------------------------------------------------------------------------
 def _forget() -> None:
-    """The in-memory forms a process keeps in front of the disk, forgotten."""
+    """The in-memory forms of bets a process keeps in front of the disk, forgotten (the
+    compiled deal, keyed by the game and needs alone, stays)."""
     from exact.analysis import bet_analysis
     from exact.engines import factorised
-    from exact.engines.compiled import compiled_for
 
     bet_analysis._PROJECTIONS.clear()
-    compiled_for.cache_clear()
     factorised._compiled_bet.cache_clear()
 
 
@@ -127,13 +255,11 @@ def test_cold_warm_and_mixed_orders_in_one_process(pair, command, tmp_path, monk
         return json.loads(out)["bets"]
 
     cold = {bet_id: run(f"cold-{bet_id}", bet_id) for bet_id in "ab"}
-    # A then B, B then A: each in the other's directory, then again (warm), in one shared
-    # directory, and both together in one run (the same entries read for both bets)
+    # A then B and B then A in one directory (each bet in the directory the other warmed),
+    # then warm again after the other; both together in one run, cold and warm (the entries
+    # of both bets read in one run)
     assert run("cold-a", "b") == cold["b"] and run("cold-b", "a") == cold["a"]
     assert run("cold-a", "a") == cold["a"] and run("cold-b", "b") == cold["b"]
-    for order in ("ab", "ba"):
-        for bet_id in order * 2:
-            assert run(f"shared-{order}", bet_id) == cold[bet_id]
     for _ in range(2):
         assert run("both", "a", "b") == {**cold["a"], **cold["b"]}
     if command == "analyze":  # the entries the pair's bets went through: of the right kind
@@ -142,7 +268,27 @@ def test_cold_warm_and_mixed_orders_in_one_process(pair, command, tmp_path, monk
 
 
 # --- through the command line, in fresh processes -------------------------------------------------
-def _fresh(command: str, bets: Path, directory: Path, bet_id: str, seen: Path) -> dict:
+@pytest.fixture(scope="module")
+def compiled_entries(tmp_path_factory) -> list[Path]:
+    """The compiled deals' entries (keyed by the game and needs alone, no bet), made once: each
+    fresh directory below starts with them, so a cold run of a bet compiles no deal (seconds)
+    and builds only the entries of its bet."""
+    directory = tmp_path_factory.mktemp("compiled")
+    subprocess.run([sys.executable, "-m", "exact", "analyze", "punto-banco", "--decks", "1",
+                    "--bet", "tie"], check=True, capture_output=True, timeout=300,
+                   env={**os.environ, "EXACT_CACHE_DIR": str(directory),
+                        "PYTHONPATH": str(Path(__file__).parents[2])})
+    found = sorted(directory.glob("*.compiled"))
+    assert found
+    return found
+
+
+def _fresh(command: str, bets: Path, directory: Path, bet_id: str, seen: Path,
+           compiled: list[Path]) -> dict:
+    if not directory.exists():
+        directory.mkdir()
+        for entry in compiled:
+            shutil.copy(entry, directory / entry.name)
     ran = subprocess.run([sys.executable, "-m", "exact", *_argv(command, bets, bet_id,
                                                                    seen=seen)],
                          capture_output=True, text=True, timeout=300,
@@ -152,19 +298,26 @@ def _fresh(command: str, bets: Path, directory: Path, bet_id: str, seen: Path) -
     return json.loads(ran.stdout)["bets"]
 
 
-FRESH = [pytest.param(pair, command, marks=[] if command == "analyze" or pair in (
-    "name-and-comment", "card-string-literal") else [pytest.mark.slow])
-    for pair in PAIRS for command in COMMANDS]
+# Every pair through a fresh `analyze` (the light form); eor and edge each on one value-level
+# and one card-level pair, the others `slow` (the in-process test covers them)
+FAST = {("analyze", "name-and-comment"), ("analyze", "string-literal"),
+        ("analyze", "card-string-literal"), ("eor", "card-string-literal"),
+        ("eor", "name-and-comment"), ("edge", "card-name-and-comment"),
+        ("edge", "string-literal")}
+FRESH = [pytest.param(pair, command, marks=[] if (command, pair) in FAST else [pytest.mark.slow])
+         for pair in PAIRS for command in COMMANDS]
 
 
 @pytest.mark.parametrize(("pair", "command"), FRESH)
-def test_cold_warm_and_mixed_orders_through_the_command_line(pair, command, tmp_path) -> None:
+def test_cold_warm_and_mixed_orders_through_the_command_line(pair, command, tmp_path,
+                                                             compiled_entries) -> None:
     """Fresh processes: A and B cold in fresh directories, then each in the directory the
-    other warmed, then both again in a shared one."""
+    other warmed (A then B, B then A)."""
     bets, seen = tmp_path / "bets.toml", tmp_path / "seen.txt"
     bets.write_text(bet_file(pair))
     seen.write_text(SEEN)
-    cold = {bet_id: _fresh(command, bets, tmp_path / bet_id, bet_id, seen) for bet_id in "ab"}
-    assert _fresh(command, bets, tmp_path / "a", "b", seen) == cold["b"]
-    assert _fresh(command, bets, tmp_path / "b", "a", seen) == cold["a"]
-    assert _fresh(command, bets, tmp_path / "a", "a", seen) == cold["a"]
+    def fresh(directory: str, bet_id: str) -> dict:
+        return _fresh(command, bets, tmp_path / directory, bet_id, seen, compiled_entries)
+
+    cold = {bet_id: fresh(bet_id, bet_id) for bet_id in "ab"}
+    assert fresh("a", "b") == cold["b"] and fresh("b", "a") == cold["a"]
