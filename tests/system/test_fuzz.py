@@ -28,7 +28,7 @@ from tests.support.fuzzing import Differential, ForkServer, problems, report, ru
 # "cache", bets run cold and warm (cache_case, six to nine runs a case, issue 26).
 EXAMPLES = {"analyze": 110, "design": 40, "list-bets": 80, "features": 15, "eor": 70,
             "simulate": 60, "edge": 60, "settle": 60, "games": 10, "reports": 50,
-            "clashes": 40, "report": 40, "cache": 2}
+            "clashes": 40, "report": 40, "cache": 4}
 SCALE = float(os.environ.get("FUZZ_SCALE", "1"))
 
 
