@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache, partial
 from math import gcd
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -61,7 +61,6 @@ from exact.games.century21.game import (
     class_counts,
     game_table,
     record_outcome,
-    set_order,
     shoe_for,
     two_card_state,
 )
@@ -81,12 +80,13 @@ def fixed_pair(rules: Rules, name: str = "house", mode: Mode = "total"
     return strategy_by_name(game_table(rules, shoe_for(rules), mode), name)
 
 
-def _key_parts(deal: Century21Deal) -> list[str]:
-    """What determines the compiled form: rules, information mode and every pure choice."""
-    return ["game=century21", f"mode={deal.mode}",
-            *(f"rules:{line}" for line in deal.rules.describe()),
-            *(f"player:{set_order(infoset)}={action}" for infoset, action in deal.player),
-            *(f"dealer:{set_order(infoset)}={action}" for infoset, action in deal.dealer)]
+def _key_parts(deal: Century21Deal) -> list[object]:
+    """What determines the compiled form: rules, information mode and every pure choice (each
+    information set as the plain tuple it is: text, integers, booleans and None)."""
+    return [["game", "century21"], ["mode", deal.mode], ["rules", deal.rules.describe()],
+            *([side, [[tuple(cast(tuple[object, ...], infoset)), action]
+                      for infoset, action in choices]]
+              for side, choices in (("player", deal.player), ("dealer", deal.dealer)))]
 
 
 def _encode_settled(settled: tuple[list[Outcome], np.ndarray]) -> tuple[dict, dict]:
@@ -145,7 +145,7 @@ class Century21Evaluator:
     def _settled(self) -> tuple[list[Outcome], np.ndarray]:
         """The distinct outcomes, and the outcome of every compiled record; kept in the disk
         cache beside the compiled form (settling its 275,000 records takes most of a second)."""
-        return cache.cached("outcomes", cache.cache_key([*_key_parts(self.deal), "outcomes"]),
+        return cache.cached(cache.cache_key("outcomes", _key_parts(self.deal)),
                             self._settle, _encode_settled,
                             partial(_decode_settled, len(self.compiled.records)))
 

@@ -98,12 +98,10 @@ def supported_bets(game: Game[Any], bets: Sequence[Bet]) -> tuple[list[Bet], lis
     return served(game, bets, "batch")
 
 
-def event_matrix_key(game: Game[Any], needs: Needs, bet: Bet) -> str:
-    """The disk-cache key of a bet's event matrix: the compiled key and the bet's event
-    conditions (pays do not enter it)."""
-    return cache.cache_key([*compiled_key(game, needs), "bet-events",
-                            *(f"{e.name}|{e.condition.text if e.condition else ''}"
-                              for e in bet.events)])
+def event_matrix_key(game: Game[Any], needs: Needs, bet: Bet) -> cache.Key:
+    """The disk-cache key of a bet's event matrix: the compiled key and the bet's events
+    (:func:`exact.engines.cache.bet_part`)."""
+    return cache.cache_key("bet-events", [*compiled_key(game, needs), cache.bet_part(bet)])
 
 
 def event_matrices(game: Game[RecordT], needs: Needs, compiled: CompiledDeal[RecordT],
@@ -114,7 +112,7 @@ def event_matrices(game: Game[RecordT], needs: Needs, compiled: CompiledDeal[Rec
     keys = [event_matrix_key(game, needs, bet) for bet in bets]
     matrices: list[np.ndarray | None] = []
     for key, bet in zip(keys, bets, strict=True):
-        found = cache.load("bet-events", key, partial(_decode_events, compiled, len(bet.events)))
+        found = cache.load(key, partial(_decode_events, compiled, len(bet.events)))
         matrices.append(found[0] if found else None)
     missing = [i for i, m in enumerate(matrices) if m is None]
     if missing:
@@ -123,7 +121,7 @@ def event_matrices(game: Game[RecordT], needs: Needs, compiled: CompiledDeal[Rec
             matrix = BatchProjection.build(compiled, [(event_of_record, len(bets[i].events))])
             matrices[i] = matrix.matrix
             if worth_keeping(compiled):  # a small deal settles as fast as it reads back
-                cache.store("bet-events", keys[i], {}, {"matrix": matrix.matrix})
+                cache.store(keys[i], {}, {"matrix": matrix.matrix})
     return [m for m in matrices if m is not None]
 
 

@@ -6,12 +6,26 @@ only its encoding (fields and arrays) and its checked decoding.
 
 Layer: engines, above the model; the engines know no game (the games call them).
 
-Every entry is one file, ``$EXACT_CACHE_DIR/<key>.<kind>`` (default ``~/.cache/exact``):
+An entry's key (:class:`Key`, made by :func:`cache_key`) is its kind (the engine that wrote
+it) and the canonical text of everything that decides its numbers: JSON of nested lists of
+text, integers, booleans and nulls, so that no two different keys have one text (a ``|`` or a
+newline in an event name or a condition is a character of a JSON string, not a separator).
+It holds the cache format, the toolkit version, the kind, and what the kind's maker gives:
+the game (its id, class and every line of its rules), the needs or cards the entry covers,
+and each bet's events, each by its name and the canonical form of its parsed condition
+(:func:`exact.model.expressions.canonical_form`: two conditions differing only in a comment,
+spacing or brackets share an entry; any other difference, a string literal's text included,
+does not). Pays never enter a key (they are applied after the counts).
 
-* a first line ``exact-cache 2``;
-* a second line, the SHA-256 (hex) of the entry's key followed by everything after this line;
+Every entry is one file, ``$EXACT_CACHE_DIR/<digest>.<kind>`` (default ``~/.cache/exact``),
+``digest`` the SHA-256 (hex) of the key's text:
+
+* a first line ``exact-cache 3``;
+* a second line, the SHA-256 (hex) of the entry's key text followed by everything after this
+  line;
 * a line with the length in bytes of the metadata, then the metadata: JSON (an object with the
-  entry's ``kind``, its ``key``, its small fields and the name and length of every array);
+  entry's ``kind``, its full ``key`` text, its small fields and the name and length of every
+  array);
 * the arrays, one after the other, each a ``.npy`` blob (numpy's own format): numbers or
   fixed-width text only. An array of Python integers past int64 (numpy's object dtype) is
   stored as decimal text and read back as integers; nothing of object dtype is ever written or
@@ -20,7 +34,8 @@ Every entry is one file, ``$EXACT_CACHE_DIR/<key>.<kind>`` (default ``~/.cache/e
 Reading checks, in order: a regular file of at most :data:`MAX_ENTRY_BYTES` (its metadata at
 most :data:`MAX_METADATA_BYTES`; a larger entry is not written), the first line,
 the hash (which binds the entry to the key it is read for: a file copied from another key,
-or with bytes flipped, truncated or altered, fails it), the JSON, its kind and key, each
+or with bytes flipped, truncated or altered, fails it), the JSON, its kind and its full key
+text, equal to the key asked for (so that not even two keys of one digest share an entry), each
 array's header (plain dtype, and a shape that fills exactly the bytes given), and then the
 reader's own structural checks (indices in range, lengths that agree). An entry that fails any
 of them is never used: it is rebuilt and rewritten, with one warning (a
@@ -42,6 +57,7 @@ silently).
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import hashlib
 import hmac
@@ -68,17 +84,18 @@ from exact.core.parsing import shown_path
 from exact.errors import CacheWarning as CacheWarning
 from exact.errors import CorruptEntry as CorruptEntry
 from exact.errors import one_line
+from exact.model.expressions import canonical_form
 
 if TYPE_CHECKING:  # numpy is loaded only to write or read an entry's arrays: an entry of
     import numpy as np  # JSON fields alone (a light form) is read without it
 
 
 
-# What a light form's key reads of a bet, as protocols: the engines know no model of bets (the
-# model's game imports the engines, so importing exact.model.bets here would be a cycle).
+# What a key reads of a bet, as protocols: every engine's bets (exact.model.bets.Bet) and the
+# light form's alike.
 class _Condition(Protocol):
     @property
-    def text(self) -> str: ...
+    def tree(self) -> ast.expr: ...
 
 
 class _Event(Protocol):
@@ -90,21 +107,22 @@ class _Event(Protocol):
 
 
 class Bet(Protocol):
-    """A bet as the light form's key reads it (:class:`exact.model.bets.Bet` is one)."""
+    """A bet as a key reads it (:class:`exact.model.bets.Bet` is one)."""
 
     @property
     def events(self) -> Sequence[_Event]: ...
 
 
-CACHE_FORMAT = "entry-3"  # enters every key: bump when the layout of an entry changes
+CACHE_FORMAT = "entry-4"  # enters every key: bump when the layout of an entry or a key changes
 # Bounds on what a read may take (memory about 10x the file at most: tuples of records); the
 # largest entry today, century21's compiled deal, is 14 MB with 0.1 MB of metadata. A larger
 # entry is not written (only not cached), so a bound never makes an entry fail every run.
 MAX_ENTRY_BYTES = 64 * 2**20
 MAX_METADATA_BYTES = 8 * 2**20
-_MAGIC = b"exact-cache 2\n"
+_MAGIC = b"exact-cache 3\n"
 STALE_TEMPORARY_SECONDS = 3600  # a writer's temporary file this old: its writer was killed
-_KEYED_ENTRY = r"[0-9a-f]{64}\.[a-z][a-z-]*"  # <cache_key>.<kind>: a name only this cache writes
+_KIND = re.compile(r"[a-z][a-z-]*")
+_KEYED_ENTRY = rf"[0-9a-f]{{64}}\.{_KIND.pattern}"  # <digest>.<kind>: a name only this cache writes
 _PLAIN_KINDS = "biuf"  # bool, signed and unsigned integers, floats: plain numbers
 _DECIMAL = re.compile(r"-?[0-9]{1,4300}")  # Python's own int-to-text limit
 _WARNED: set[str] = set()
@@ -119,22 +137,65 @@ def cache_directory() -> Path:
     return Path(configured) if configured else Path.home() / ".cache" / "exact"
 
 
-def cache_key(parts: Sequence[str]) -> str:
-    """A hash of what determines an entry, with the toolkit and layout versions.
+@dataclass(frozen=True)
+class Key:
+    """An entry's key: its ``kind`` (the engine that wrote it) and ``text``, the canonical text
+    of everything that decides it (:func:`cache_key`)."""
 
-    >>> len(cache_key(["punto-banco", "standard tableau", "draws:value"]))
-    64
+    kind: str
+    text: str
+
+    @property
+    def digest(self) -> str:
+        """The SHA-256 (hex) of the text: the entry's file name."""
+        return hashlib.sha256(self.text.encode()).hexdigest()
+
+
+def cache_key(kind: str, parts: Sequence[object]) -> Key:
+    """The key of an entry of ``kind`` decided by ``parts`` (with the cache format and the
+    toolkit version): its text is canonical JSON of nested lists of text, integers, booleans
+    and None (tuples are lists; anything else, a float or an object, is a TypeError: its text
+    would not be canonical), so two different keys never share a text.
+
+    >>> key = cache_key("compiled", [["game", "punto-banco"], ["needs", [["draws", "value"]]]])
+    >>> key.text.endswith('"compiled",[["game","punto-banco"],["needs",[["draws","value"]]]]]')
+    True
+    >>> len(key.digest), key.text.startswith(f'["{CACHE_FORMAT}","{__version__}"')
+    (64, True)
+    >>> cache_key("compiled", ["a|b", "c"]) == cache_key("compiled", ["a", "b|c"])
+    False
     """
-    text = "\n".join([*parts, __version__, CACHE_FORMAT])
-    return hashlib.sha256(text.encode()).hexdigest()
+    if not _KIND.fullmatch(kind):
+        raise ValueError(f"an entry kind is lower-case letters and dashes, not {kind!r}")
+    text = json.dumps([CACHE_FORMAT, __version__, kind, _key_value(parts)], ensure_ascii=True,
+                      separators=(",", ":"), allow_nan=False)
+    return Key(kind, text)
 
 
-def entry_path(kind: str, key: str) -> Path:
-    """The file of the entry ``kind`` (e.g. ``"compiled"``) under ``key``."""
-    return cache_directory() / f"{key}.{kind}"
+def _key_value(value: object) -> object:
+    """``value`` as JSON of one meaning: checked to hold text, integers, booleans, None and
+    lists (or tuples) of them only."""
+    if value is None or type(value) in (str, int, bool):
+        return value
+    if isinstance(value, list | tuple):
+        return [_key_value(item) for item in value]
+    raise TypeError(f"a cache key holds text, integers, booleans and lists, not "
+                    f"{type(value).__name__}")
 
 
-def cached(kind: str, key: str, build: Callable[[], Value],
+def bet_part(bet: Bet) -> list[object]:
+    """What a key holds of a bet: each event's name and the canonical form of its parsed
+    condition (None for the ``otherwise`` event), in order; pays do not enter it."""
+    return ["bet", [[event.name, None if event.condition is None
+                     else canonical_form(event.condition.tree)] for event in bet.events]]
+
+
+def entry_path(key: Key) -> Path:
+    """The file of the entry under ``key``."""
+    return cache_directory() / f"{key.digest}.{key.kind}"
+
+
+def cached(key: Key, build: Callable[[], Value],
            encode: Callable[[Value], tuple[Fields, Arrays]],
            decode: Callable[[Fields, Arrays], Value],
            keep: Callable[[Value], bool] | None = None) -> Value:
@@ -150,7 +211,8 @@ def cached(kind: str, key: str, build: Callable[[], Value],
     >>> saved = os.environ.get("EXACT_CACHE_DIR")
     >>> os.environ["EXACT_CACHE_DIR"] = tempfile.mkdtemp()
     >>> def squares(build):
-    ...     return cached("example", "k", build, lambda array: ({"n": len(array)}, {"a": array}),
+    ...     return cached(cache_key("example", ["squares"]), build,
+    ...                   lambda array: ({"n": len(array)}, {"a": array}),
     ...                   lambda fields, arrays: arrays["a"][:fields["n"]])
     >>> squares(lambda: np.arange(4) ** 2).tolist()  # built and stored
     [0, 1, 4, 9]
@@ -159,22 +221,21 @@ def cached(kind: str, key: str, build: Callable[[], Value],
     >>> _ = (os.environ.pop("EXACT_CACHE_DIR") if saved is None
     ...      else os.environ.update(EXACT_CACHE_DIR=saved))
     """
-    found = load(kind, key, decode)
+    found = load(key, decode)
     if found is not None:
         return found[0]
     value = build()
     if keep is None or keep(value):
         fields, arrays = encode(value)
-        store(kind, key, fields, arrays)
+        store(key, fields, arrays)
     return value
 
 
-def load(kind: str, key: str, decode: Callable[[Fields, Arrays], Value]
-         ) -> tuple[Value] | None:
+def load(key: Key, decode: Callable[[Fields, Arrays], Value]) -> tuple[Value] | None:
     """``(value,)`` from the entry, or None when it is missing or fails a check (warned)."""
-    path = entry_path(kind, key)
+    path = entry_path(key)
     try:
-        fields, arrays = read_entry(path, kind, key)
+        fields, arrays = read_entry(path, key)
         return (decode(fields, arrays),)
     except (FileNotFoundError, NotADirectoryError):
         return None  # not built yet
@@ -189,8 +250,7 @@ def load(kind: str, key: str, decode: Callable[[Fields, Arrays], Value]
     return None
 
 
-def store(kind: str, key: str, fields: Mapping[str, object], arrays: Mapping[str, np.ndarray]
-          ) -> None:
+def store(key: Key, fields: Mapping[str, object], arrays: Mapping[str, np.ndarray]) -> None:
     """Write the entry (best effort, atomic); see the module docstring for the layout."""
     import numpy as np
 
@@ -203,17 +263,18 @@ def store(kind: str, key: str, fields: Mapping[str, object], arrays: Mapping[str
         names.append([name, len(blobs[-1])])
         if as_decimal:
             decimal.append(name)
-    metadata = json.dumps({"kind": kind, "key": key, "fields": dict(fields), "arrays": names,
+    metadata = json.dumps({"kind": key.kind, "key": key.text, "fields": dict(fields),
+                           "arrays": names,
                            "decimal": decimal}, separators=(",", ":"), allow_nan=False,
                           ensure_ascii=True).encode()
     payload = b"".join([b"%d\n" % len(metadata), metadata, *blobs])
     if len(metadata) > MAX_METADATA_BYTES or len(_MAGIC) + 65 + len(payload) > MAX_ENTRY_BYTES:
         return  # too large to be read back: not cached
     digest = _digest(key, payload).encode()
-    write_atomically(entry_path(kind, key), [_MAGIC, digest, b"\n", payload])
+    write_atomically(entry_path(key), [_MAGIC, digest, b"\n", payload])
 
 
-def read_entry(path: Path, kind: str, key: str) -> tuple[Fields, Arrays]:
+def read_entry(path: Path, key: Key) -> tuple[Fields, Arrays]:
     """The fields and arrays of the entry at ``path``, checked (module docstring); raises
     :class:`CorruptEntry` for any entry that fails a check, OSError when it cannot be read."""
     data = _read_regular(path)
@@ -235,9 +296,10 @@ def read_entry(path: Path, kind: str, key: str) -> tuple[Fields, Arrays]:
     if metadata_end > len(data):
         raise CorruptEntry("truncated")
     metadata = json.loads(bytes(data[header_end + 1:metadata_end]))
-    if not isinstance(metadata, dict) or metadata.get("kind") != kind \
-            or metadata.get("key") != key:
-        raise CorruptEntry(f"not the {kind} entry of this key")
+    if not isinstance(metadata, dict) or metadata.get("kind") != key.kind:
+        raise CorruptEntry(f"not a {key.kind} entry")
+    if metadata.get("key") != key.text:  # the full key: not even one digest of two keys
+        raise CorruptEntry(f"the {key.kind} entry of another key")
     fields, names, decimal = (metadata.get(n) for n in ("fields", "arrays", "decimal"))
     if not (isinstance(fields, dict) and isinstance(names, list) and isinstance(decimal, list)):
         raise CorruptEntry("metadata incomplete")
@@ -292,8 +354,8 @@ def _remove_stale_temporaries(path: Path) -> None:
         pass
 
 
-def _digest(key: str, payload: bytes | memoryview) -> str:
-    hasher = hashlib.sha256(key.encode())
+def _digest(key: Key, payload: bytes | memoryview) -> str:
+    hasher = hashlib.sha256(key.text.encode())
     hasher.update(b"\n")
     hasher.update(payload)
     return hasher.hexdigest()
@@ -629,25 +691,23 @@ class LightForm:
         return out
 
 
-def light_key(key_parts: Sequence[str], bets: Sequence[Bet]) -> str:
-    """The key of a light entry: the compiled deal's key parts and each bet's event conditions
-    (pays do not enter it), in the order asked."""
-    return cache_key([*key_parts, LIGHT, *(
-        f"bet:{len(bet.events)}|" + "|".join(f"{e.name}|{e.condition.text if e.condition else ''}"
-                                             for e in bet.events) for bet in bets)])
+def light_key(key_parts: Sequence[object], bets: Sequence[Bet]) -> Key:
+    """The key of a light entry: the compiled deal's key parts and each bet's events
+    (:func:`bet_part`), in the order asked."""
+    return cache_key(LIGHT, [*key_parts, *map(bet_part, bets)])
 
 
-def load_light(key_parts: Sequence[str], bets: Sequence[Bet], deal: Deal[Record]
+def load_light(key_parts: Sequence[object], bets: Sequence[Bet], deal: Deal[Record]
                ) -> LightForm | None:
     """The light form of ``bets`` on the compiled deal of ``key_parts``, or None when it is
     not on disk (or fails a check: warned, and left to be rewritten)."""
     events = tuple(len(bet.events) for bet in bets)
-    found = load(LIGHT, light_key(key_parts, bets),
+    found = load(light_key(key_parts, bets),
                  lambda fields, arrays: decode_light(fields, arrays, events, deal))
     return None if found is None else found[0]
 
 
-def light_counts(key_parts: Sequence[str], bets: Sequence[Bet], deal: Deal[Record], shoe: Shoe
+def light_counts(key_parts: Sequence[object], bets: Sequence[Bet], deal: Deal[Record], shoe: Shoe
                  ) -> list[list[int]] | None:
     """The exact event counts of ``bets`` for ``shoe`` from their light form on disk, or None
     when it is not there or fails a check, its counts' sum included (warned, and left to be
@@ -658,7 +718,7 @@ def light_counts(key_parts: Sequence[str], bets: Sequence[Bet], deal: Deal[Recor
     try:
         return form.counts(shoe)
     except CorruptEntry as error:
-        _warn(entry_path(LIGHT, light_key(key_parts, bets)), str(error))
+        _warn(entry_path(light_key(key_parts, bets)), str(error))
         return None
 
 
@@ -673,7 +733,7 @@ class CompiledTerms(Protocol):
     def terms(self) -> Sequence[tuple[tuple[int, ...], int]]: ...
 
 
-def store_light(key_parts: Sequence[str], bets: Sequence[Bet], compiled: CompiledTerms,
+def store_light(key_parts: Sequence[object], bets: Sequence[Bet], compiled: CompiledTerms,
                 matrices: Sequence[np.ndarray]) -> None:
     """Keep the light form of ``bets`` (their ``(terms x events)`` ``matrices`` over
     ``compiled``) when the deal is small enough; best effort, as every cache write. Flat
@@ -701,7 +761,7 @@ def store_light(key_parts: Sequence[str], bets: Sequence[Bet], compiled: Compile
               "term_used": [used for _, used in compiled.terms],
               "term_factors": [i for factor_ids, _ in compiled.terms for i in factor_ids],
               "matrices": stored, "widths": widths, "bets": of_bet}
-    store(LIGHT, light_key(key_parts, bets), fields, {})
+    store(light_key(key_parts, bets), fields, {})
 
 
 def decode_light(fields: Fields, arrays: Arrays, events: tuple[int, ...], deal: Deal[Record]

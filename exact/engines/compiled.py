@@ -626,7 +626,7 @@ def _compile_deal(deal: Deal[RecordT]) -> CompiledDeal[RecordT]:
         return CompiledDeal.compile(deal)
 
 
-def load_or_compile(deal: Deal[RecordT], parts: Sequence[str],
+def load_or_compile(deal: Deal[RecordT], parts: Sequence[object],
                     compile_deal: Callable[[Deal[RecordT]], CompiledDeal[RecordT]] | None = None
                     ) -> CompiledDeal[RecordT]:
     """The compiled form of ``deal``, from the disk cache (:mod:`exact.engines.cache`) when
@@ -634,7 +634,7 @@ def load_or_compile(deal: Deal[RecordT], parts: Sequence[str],
     :func:`worth_keeping` (best effort: a cache that cannot be written only costs the next run
     a compilation)."""
     compile_deal = compile_deal or CompiledDeal.compile
-    return cached("compiled", cache_key(parts), lambda: compile_deal(deal), _encode_compiled,
+    return cached(cache_key("compiled", parts), lambda: compile_deal(deal), _encode_compiled,
                   partial(_decode_compiled, deal), keep=worth_keeping)
 
 

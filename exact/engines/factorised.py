@@ -71,7 +71,7 @@ from exact.errors import TooFine as TooFine
 from exact.model.bets import Bet
 from exact.model.contracts import CapabilityError, CardPositions, DealtPositions
 from exact.model.features import ORDER, Feature, Needs
-from exact.model.game import Game
+from exact.model.game import Game, game_key
 
 Position = tuple[int, int]  # (hand, index): a Punto Banco record is (player hand, banker hand)
 Hands = tuple[tuple[Label, ...], ...]  # the record of a positioned game: its hands' labels
@@ -699,21 +699,17 @@ def _compiled_bet(game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card]
     """The compiled bet, kept in the safe disk cache (:mod:`exact.engines.cache`): int64 arrays
     only, every index and count range-checked when loaded, keyed by everything that determines it
     (game, rules, the bet's events and conditions, the cards the shoe may hold)."""
-    return cache.cached("factorised", entry_key(game, bets, cards),
+    return cache.cached(entry_key(game, bets, cards),
                         lambda: FactorisedBet(game, bets, cards), _encode,
                         lambda fields, arrays: _decode(game, bets, cards, arrays))
 
 
-def entry_key(game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card]) -> str:
-    """The disk-cache key of the compiled ``bets``: the game, its rules, the cards the shoe
-    may hold, each bet's events and conditions (pays do not enter it)."""
-    parts = [_FORMAT, f"game={game.id}", f"class={type(game).__module__}."
-             f"{type(game).__qualname__}", *(f"rules:{line}" for line in game.describe_rules()),
-             "cards:" + " ".join(sorted(str(card) for card in cards)),
-             *(f"bet:{len(bet.events)}|" + "|".join(
-                 f"{e.name}|{e.condition.text if e.condition else ''}" for e in bet.events)
-               for bet in bets)]
-    return cache.cache_key(parts)
+def entry_key(game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card]) -> cache.Key:
+    """The disk-cache key of the compiled ``bets``: the layout, the game and its rules, the
+    cards the shoe may hold, each bet's events (:func:`exact.engines.cache.bet_part`)."""
+    return cache.cache_key("factorised", [
+        ["layout", _FORMAT], *game_key(game), ["cards", sorted(str(card) for card in cards)],
+        *map(cache.bet_part, bets)])
 
 
 def _encode(compiled: FactorisedBet) -> tuple[cache.Fields, dict[str, np.ndarray]]:

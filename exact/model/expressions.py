@@ -313,6 +313,42 @@ def _reason(error: BaseException) -> str:
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
+def canonical_form(node: ast.AST) -> list[object]:
+    """The canonical form of a checked condition's tree (:attr:`Expression.tree`), as the disk
+    cache keys it (:mod:`exact.engines.cache`): nested lists, each node its type's name then
+    its fields in order (the load context left out), each constant tagged with its type. Two
+    conditions share it exactly when they parse to one tree: comments, spacing, brackets and
+    the spelling of a number do not enter it; a name, an operator or a string's text does,
+    and so does the type of a constant (``True`` is not ``1``).
+
+    >>> canonical_form(Expression.parse("winner == 'tie'  # the Tie").tree)
+    ['Compare', ['Name', 'winner'], [['Eq']], [['Constant', 'str', 'tie']]]
+    >>> forms = {str(canonical_form(Expression.parse(text).tree)) for text in (
+    ...     "(t == 0x9)", "t==9 # |", "t == 9")}
+    >>> len(forms), canonical_form(Expression.parse("t == True").tree)[3]
+    (1, [['Constant', 'bool', True]])
+    """
+    if isinstance(node, ast.Constant):
+        value = node.value  # (its ``kind``, a u-prefix, changes nothing)
+        if value is not None and type(value) not in (bool, int, str):
+            raise TypeError(f"no canonical form of a {type(value).__name__} constant")
+        return ["Constant", type(value).__name__, value]
+    form: list[object] = [type(node).__name__]
+    for name in node._fields:
+        value = getattr(node, name)
+        if name == "ctx":
+            continue
+        if isinstance(value, list):
+            form.append([canonical_form(item) for item in value])
+        elif isinstance(value, ast.AST):
+            form.append(canonical_form(value))
+        elif isinstance(value, str):  # a name's identifier
+            form.append(value)
+        else:
+            raise TypeError(f"no canonical form of {type(node).__name__}.{name}")
+    return form
+
+
 CONDITION_SHOWN = 80
 """Most characters of a condition an error quotes (:func:`~exact.core.parsing.shown`: cut,
 its length said): a condition may be 4,000 characters, an error is one short line."""

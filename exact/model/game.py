@@ -103,16 +103,23 @@ def read_rule_file(path: Path) -> dict[str, object]:
         raise RuleError(f"{shown_path(path)}: cannot read rules: {error}") from None
 
 
-def compiled_key(game: Game[Any], needs: Needs) -> list[str]:
+def game_key(game: Game[Any]) -> list[object]:
+    """What of ``game`` decides its disk-cache entries (:mod:`exact.engines.cache`): its id,
+    its class and every line of its rules, so that a rule changed is a new entry."""
+    return [["game", game.id], ["class", f"{type(game).__module__}.{type(game).__qualname__}"],
+            ["rules", game.describe_rules()]]
+
+
+def compiled_key(game: Game[Any], needs: Needs) -> list[object]:
     """What determines the compiled deal of ``game`` for ``needs``: the disk-cache key parts
-    (the game, its rules, the needs), so that a rule changed is a new entry.
+    (:func:`game_key`, and the needs).
 
     >>> from exact.games import get_game
     >>> game = get_game("punto-banco")
     >>> key = compiled_key(game, game.needs(["winner"]))
-    >>> key[0], any(part.startswith("rules:Banker on 6") for part in key), key[-1]
-    ('game=punto-banco', True, 'needs:draws:value')
+    >>> key[0], key[2][1][0], key[-1]
+    (['game', 'punto-banco'], 'Tableau: Standard Punto Banco tableau (standard)', \
+['needs', [['draws', 'value']]])
     """
-    return [f"game={game.id}", f"class={type(game).__module__}.{type(game).__qualname__}",
-            *(f"rules:{line}" for line in game.describe_rules()),
-            *sorted(f"needs:{stage}:{attribute}" for stage, attribute in needs.pairs)]
+    return [*game_key(game), ["needs", sorted([stage, attribute]
+                                              for stage, attribute in needs.pairs)]]

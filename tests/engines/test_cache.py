@@ -150,25 +150,26 @@ def npy(array: np.ndarray) -> bytes:
     return buffer.getvalue()
 
 
-def forge(kind: str, key: str, fields: dict, blobs: dict[str, bytes],
-          hash_key: str | None = None, digest: bytes | None = None) -> bytes:
-    """An entry file; hashed for ``hash_key`` (default ``key``; "" hashes without a key) or
-    with a given ``digest`` line."""
+def forge(key: cache.Key, fields: dict, blobs: dict[str, bytes],
+          hash_key: cache.Key | str | None = None, digest: bytes | None = None) -> bytes:
+    """An entry file of ``key``; hashed for ``hash_key`` (default ``key``; "" hashes without
+    a key) or with a given ``digest`` line."""
     names = [[name, len(blob)] for name, blob in blobs.items()]
-    metadata = json.dumps({"kind": kind, "key": key, "fields": fields, "arrays": names,
-                           "decimal": []}).encode()
+    metadata = json.dumps({"kind": key.kind, "key": key.text, "fields": fields,
+                           "arrays": names, "decimal": []}).encode()
     payload = b"%d\n" % len(metadata) + metadata + b"".join(blobs.values())
     if digest is None:
-        prefix = b"" if hash_key == "" else (hash_key or key).encode() + b"\n"
+        hashed = hash_key if isinstance(hash_key, cache.Key) else key
+        prefix = b"" if hash_key == "" else hashed.text.encode() + b"\n"
         digest = hashlib.sha256(prefix + payload).hexdigest().encode()
-    return b"exact-cache 2\n" + digest + b"\n" + payload
+    return cache._MAGIC + digest + b"\n" + payload
 
 
 # --- the three kinds of entry --------------------------------------------------------------
 @dataclass
 class Kind:
     kind: str
-    key: Callable[[], str]
+    key: Callable[[], cache.Key]
     run: Callable[[], object]
     decode: Callable[[dict, dict], object]
     alter: Callable[[dict, dict], None]  # (fields, arrays): a change keeping shapes and ranges
@@ -189,8 +190,8 @@ def _punto_banco(kind: str, punto_banco) -> Kind:
         def break_(fields: dict, arrays: dict) -> None:
             arrays["leaf_record"][0] = arrays["records"].shape[0]
 
-        return Kind(kind, lambda: cache.cache_key(compiled_key(punto_banco, needs)), run,
-                    partial(_decode_compiled, deal),
+        return Kind(kind, lambda: cache.cache_key("compiled", compiled_key(punto_banco, needs)),
+                    run, partial(_decode_compiled, deal),
                     lambda fields, arrays: arrays["leaf_coefficient"].__setitem__(
                         0, arrays["leaf_coefficient"][0] + 1), break_)
     compiled = CompiledDeal.compile(deal)
@@ -240,7 +241,7 @@ def _century21(deal) -> Kind:
     def break_(fields: dict, arrays: dict) -> None:
         arrays["of_record"][0] = arrays["of_record"].max() + 1
 
-    return Kind("outcomes", lambda: cache.cache_key([*_key_parts(deal), "outcomes"]), run,
+    return Kind("outcomes", lambda: cache.cache_key("outcomes", _key_parts(deal)), run,
                 partial(_decode_settled, len(compiled_pair(deal).records)), alter, break_)
 
 
@@ -308,17 +309,17 @@ KINDS = ("compiled", "bet-events", "outcomes", "factorised", "light")
 
 def test_every_kind_of_entry_the_package_writes_is_planted() -> None:
     """The kinds above are every kind the package stores (so a new kind cannot escape the
-    planted-file tests): each ``cached("KIND", ...)`` / ``store("KIND", ...)`` call in exact/
-    (a doctest's example aside), and the light form's kind in the cache module."""
+    planted-file tests): each ``cache_key("KIND", ...)`` call in exact/ (a doctest's example
+    aside), and the light form's kind in the cache module."""
     import re
 
     package = Path(cache.__file__).parents[1]  # the whole package, not exact/engines/
     code = "\n".join(line for path in package.rglob("*.py")
                      for line in path.read_text().splitlines()
                      if not line.lstrip().startswith((">>>", "...")))
-    written = set(re.findall(r"\b(?:cached|store)\(\s*\"([^\"]+)\"", code))
+    written = set(re.findall(r"\bcache_key\(\s*\"([^\"]+)\"", code))
     assert written | {cache.LIGHT} == set(KINDS)
-    assert "store(LIGHT," in Path(cache.__file__).read_text()
+    assert "cache_key(LIGHT," in Path(cache.__file__).read_text()
 
 
 @pytest.fixture(params=KINDS)
@@ -341,8 +342,8 @@ def _reference(kind: Kind, directory: Path, monkeypatch) -> tuple[object, bytes,
     if kind.kind not in _REFERENCES:
         monkeypatch.setenv("EXACT_CACHE_DIR", str(directory))
         result = kind.run()
-        path = cache.entry_path(kind.kind, kind.key())
-        fields, arrays = cache.read_entry(path, kind.kind, kind.key())
+        path = cache.entry_path(kind.key())
+        fields, arrays = cache.read_entry(path, kind.key())
         _REFERENCES[kind.kind] = result, path.read_bytes(), fields, arrays
     result, valid, fields, arrays = _REFERENCES[kind.kind]
     return result, valid, json.loads(json.dumps(fields)), {n: a.copy() for n, a in arrays.items()}
@@ -354,7 +355,7 @@ def _damaged(kind: Kind, damage: str, valid: bytes, fields: dict, arrays: dict,
     if damage == "pickle":
         return planted_pickle(marker)
     if damage == "npy-object":  # a well-formed entry, correct hash, arrays that would unpickle
-        return forge(kind.kind, key, fields, {name: planted_npy(marker)
+        return forge(key, fields, {name: planted_npy(marker)
                                               for name in (arrays or ["planted"])})
     if damage == "flipped":
         middle = len(valid) // 2
@@ -363,22 +364,25 @@ def _damaged(kind: Kind, damage: str, valid: bytes, fields: dict, arrays: dict,
     if damage == "truncated":
         return valid[:len(valid) * 2 // 3]
     if damage == "foreign":  # the same content stored for another key
-        return forge(kind.kind, cache.cache_key(["another entry"]), fields,
-                     {name: npy(array) for name, array in arrays.items()},
-                     hash_key=cache.cache_key(["another entry"]))
+        return forge(cache.cache_key(kind.kind, ["another entry"]), fields,
+                     {name: npy(array) for name, array in arrays.items()})
+    if damage == "other-key":  # another key's entry under this key's name, hashed for
+        # this key (as if the two keys' digests were one): the full key in the metadata tells
+        return forge(cache.cache_key(kind.kind, ["another entry"]), fields,
+                     {name: npy(array) for name, array in arrays.items()}, hash_key=key)
     if damage == "broken":  # hashed correctly (a forger), but impossible data
         kind.break_(fields, arrays)
-        return forge(kind.kind, key, fields, {name: npy(a) for name, a in arrays.items()})
+        return forge(key, fields, {name: npy(a) for name, a in arrays.items()})
     kind.alter(fields, arrays)  # altered data of the right shapes
     blobs = {name: npy(array) for name, array in arrays.items()}
     if damage == "altered-stale-hash":
-        return forge(kind.kind, key, fields, blobs, digest=valid.split(b"\n")[1])
+        return forge(key, fields, blobs, digest=valid.split(b"\n")[1])
     assert damage == "altered-keyless-hash"
-    return forge(kind.kind, key, fields, blobs, hash_key="")
+    return forge(key, fields, blobs, hash_key="")
 
 
 DAMAGES = ["pickle", "npy-object", "flipped", "truncated", "altered-stale-hash",
-           "altered-keyless-hash", "foreign", "broken"]
+           "altered-keyless-hash", "foreign", "other-key", "broken"]
 
 
 @pytest.mark.parametrize("damage", DAMAGES)
@@ -387,10 +391,10 @@ def test_a_damaged_entry_is_rebuilt_with_one_warning(kind, damage, tmp_path, mon
     expected, valid, fields, arrays = _reference(kind, tmp_path / "clean", monkeypatch)
     marker = tmp_path / "MARKER"
     monkeypatch.setenv("EXACT_CACHE_DIR", str(tmp_path / "cache"))
-    path = cache.entry_path(kind.kind, kind.key())
+    path = cache.entry_path(kind.key())
     path.parent.mkdir()
     path.write_bytes(_damaged(kind, damage, valid, fields, arrays, marker))
-    (path.parent / f"{kind.key()}.pickle").write_bytes(planted_pickle(marker))  # old layout
+    (path.parent / f"{kind.key().digest}.pickle").write_bytes(planted_pickle(marker))  # old
     capsys.readouterr()
 
     with cache_warnings() as caught:
@@ -402,7 +406,7 @@ def test_a_damaged_entry_is_rebuilt_with_one_warning(kind, damage, tmp_path, mon
     with cache_warnings() as caught:
         assert kind.run() == expected  # the rebuilt entry is read back without a warning
     assert caught == [] and capsys.readouterr().err == ""
-    assert cache.load(kind.kind, kind.key(), kind.decode) is not None
+    assert cache.load(kind.key(), kind.decode) is not None
     assert not marker.exists()
 
 
@@ -413,12 +417,12 @@ def test_cold_and_warm_give_the_same_result_and_the_warm_run_reads_the_disk(
     assert cold == _reference(kind, tmp_path / "clean", monkeypatch)[0]
     reads = []
     original = cache.read_entry
-    monkeypatch.setattr(cache, "read_entry", lambda *a: reads.append(a[1]) or original(*a))
+    monkeypatch.setattr(cache, "read_entry", lambda *a: reads.append(a[1].kind) or original(*a))
     with cache_warnings() as caught:
         warm = kind.run()
     assert warm == cold and kind.kind in reads
     assert caught == [] and capsys.readouterr().err == ""
-    _, arrays = original(cache.entry_path(kind.kind, kind.key()), kind.kind, kind.key())
+    _, arrays = original(cache.entry_path(kind.key()), kind.key())
     assert all(a.dtype != object for a in arrays.values())
 
 
@@ -439,22 +443,24 @@ def test_a_compiled_deal_round_trips_exactly(punto_banco, tmp_path, monkeypatch)
 def test_python_integers_past_int64_are_kept_as_decimal_text(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("EXACT_CACHE_DIR", str(tmp_path))
     huge = np.array([[2**70, -(3**50)], [0, 7]], dtype=object)
-    cache.store("test", "k", {"note": "x"}, {"huge": huge, "small": np.arange(3)})
-    fields, arrays = cache.read_entry(cache.entry_path("test", "k"), "test", "k")
+    key = cache.cache_key("test", ["k"])
+    cache.store(key, {"note": "x"}, {"huge": huge, "small": np.arange(3)})
+    fields, arrays = cache.read_entry(cache.entry_path(key), key)
     assert fields == {"note": "x"} and arrays["huge"].tolist() == huge.tolist()
     assert arrays["small"].tolist() == [0, 1, 2]
     with pytest.raises(TypeError):
-        cache.store("test", "k", {}, {"fractions": np.array([Fraction(1, 2)], dtype=object)})
+        cache.store(key, {}, {"fractions": np.array([Fraction(1, 2)], dtype=object)})
 
 
 def test_an_entry_too_large_to_read_back_is_not_written(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("EXACT_CACHE_DIR", str(tmp_path))
-    cache.store("test", "small", {}, {"a": np.arange(10)})
-    size = cache.entry_path("test", "small").stat().st_size
+    small, fits, large = (cache.cache_key("test", [name]) for name in ("small", "fits", "large"))
+    cache.store(small, {}, {"a": np.arange(10)})
+    size = cache.entry_path(small).stat().st_size
     monkeypatch.setattr(cache, "MAX_ENTRY_BYTES", size)
-    cache.store("test", "fits", {}, {"a": np.arange(10)})
-    cache.store("test", "large", {}, {"a": np.arange(11)})
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["fits.test", "small.test"]
+    cache.store(fits, {}, {"a": np.arange(10)})
+    cache.store(large, {}, {"a": np.arange(11)})
+    assert sorted(tmp_path.iterdir()) == sorted(map(cache.entry_path, (small, fits)))
 
 
 def test_fifo_directory_and_huge_entries_neither_block_nor_stop_the_run(
@@ -463,7 +469,7 @@ def test_fifo_directory_and_huge_entries_neither_block_nor_stop_the_run(
     expected, *_ = _reference(kind, tmp_path / "clean", monkeypatch)
     for number, plant in enumerate([os.mkfifo, os.mkdir, _huge, _link_to_fifo]):
         monkeypatch.setenv("EXACT_CACHE_DIR", str(tmp_path / str(number)))
-        path = cache.entry_path(kind.kind, kind.key())
+        path = cache.entry_path(kind.key())
         path.parent.mkdir()
         plant(path)
         with cache_warnings() as caught:
@@ -499,21 +505,21 @@ def test_concurrent_builders_leave_one_valid_entry(punto_banco, tmp_path, monkey
     monkeypatch.setenv("EXACT_CACHE_DIR", str(tmp_path))
     deal = punto_banco.deal(punto_banco.needs(["player_pair"]))
     encoded = _encoded(CompiledDeal.compile(deal))
-    threads = [threading.Thread(target=cache.store, args=("compiled", kind.key(), *encoded))
+    threads = [threading.Thread(target=cache.store, args=(kind.key(), *encoded))
                for _ in range(6)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    assert [p.name for p in tmp_path.iterdir()] == [f"{kind.key()}.compiled"]
-    assert cache.load("compiled", kind.key(), partial(_decode_compiled, deal)) is not None
+    assert [p.name for p in tmp_path.iterdir()] == [f"{kind.key().digest}.compiled"]
+    assert cache.load(kind.key(), partial(_decode_compiled, deal)) is not None
     # a reader while the entry is replaced again and again sees a whole entry every time
-    writer = threading.Thread(target=lambda: [cache.store("compiled", kind.key(), *encoded)
+    writer = threading.Thread(target=lambda: [cache.store(kind.key(), *encoded)
                                               for _ in range(20)])
     writer.start()
     reads = []
     while writer.is_alive() or not reads:
-        reads.append(cache.load("compiled", kind.key(), partial(_decode_compiled, deal)))
+        reads.append(cache.load(kind.key(), partial(_decode_compiled, deal)))
     writer.join()
     assert all(read is not None for read in reads)
     assert capsys.readouterr().err == ""
@@ -532,8 +538,8 @@ def fuzzed_entry(punto_banco, tmp_path_factory):
     directory = tmp_path_factory.mktemp("fuzz")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("EXACT_CACHE_DIR", str(directory))
-        cache.store("compiled", kind.key(), *_encoded(CompiledDeal.compile(deal)))
-        entry = cache.entry_path("compiled", kind.key()).read_bytes()
+        cache.store(kind.key(), *_encoded(CompiledDeal.compile(deal)))
+        entry = cache.entry_path(kind.key()).read_bytes()
     return kind.key(), entry, directory, partial(_decode_compiled, deal)
 
 
@@ -555,12 +561,12 @@ def test_no_damage_to_an_entry_escapes_the_checks(fuzzed_entry, data) -> None:
             entry[at:at] = data.draw(st.binary(min_size=1, max_size=16))
     if data.draw(st.booleans()) and entry.count(b"\n") >= 2:
         header, _, payload = bytes(entry).split(b"\n", 2)
-        digest = hashlib.sha256(key.encode() + b"\n" + payload).hexdigest()
+        digest = hashlib.sha256(key.text.encode() + b"\n" + payload).hexdigest()
         entry = bytearray(header + b"\n" + digest.encode() + b"\n" + payload)
     with pytest.MonkeyPatch.context() as patch, cache_warnings():  # a damaged one warns
         patch.setenv("EXACT_CACHE_DIR", str(directory))
-        cache.entry_path("compiled", key).write_bytes(bytes(entry))
-        found = cache.load("compiled", key, decode)
+        cache.entry_path(key).write_bytes(bytes(entry))
+        found = cache.load(key, decode)
     if found is not None:
         compiled = found[0]
         assert len(compiled.leaf_term) == len(compiled.leaf_record)
@@ -627,14 +633,15 @@ deadline = time.monotonic() + 60
 while len(list(start.iterdir())) < contenders and time.monotonic() < deadline:
     time.sleep(0.002)  # every process writes and reads while the others do
 decode = partial(_decode_compiled, deal)
+key = cache.cache_key("compiled", ["contended"])
 for _ in range(rounds):
     time.sleep(jitter.uniform(0, 0.02))
     # a read at a random moment of the others' writes (a read just after one's own write
     # would mostly meet it, as every writer writes the same bytes)
-    early = cache.load("compiled", "contended", decode)
+    early = cache.load(key, decode)
     assert early is None or list(early[0].records) == list(fresh.records)
-    cache.store("compiled", "contended", *encoded)
-    found = cache.load("compiled", "contended", decode)
+    cache.store(key, *encoded)
+    found = cache.load(key, decode)
     assert found is not None and list(found[0].records) == list(fresh.records)
 counts = found[0].distribution(Shoe.standard(1).remove("A 9 K KH")).counts
 print(sorted(map(repr, counts.items())))
@@ -669,7 +676,9 @@ def test_processes_writing_and_reading_one_entry_at_once_see_only_whole_entries(
     results = _contend(tmp_path, "atomic")
     assert [(status, err) for status, _, err in results] == [(0, "")] * len(results)
     assert {out for _, out, _ in results} == {f"{sorted(map(repr, direct.items()))}\n"}
-    assert [p.name for p in (tmp_path / "cache").iterdir()] == ["contended.compiled"]
+    contended = cache.cache_key("compiled", ["contended"])
+    assert [p.name for p in (tmp_path / "cache").iterdir()] == [
+        f"{contended.digest}.compiled"]
 
 
 def test_the_contention_catches_a_writer_that_rewrites_the_entry_in_place(tmp_path) -> None:
@@ -683,7 +692,7 @@ _KILLED_WRITER = """
 import os, signal
 from exact.engines import cache
 os.replace = lambda *_, **__: os.kill(os.getpid(), signal.SIGKILL)  # killed before the rename
-cache.store("light", "killed", {"n": 1}, {})
+cache.store(cache.cache_key("light", ["killed"]), {"n": 1}, {})
 """
 
 
@@ -695,27 +704,29 @@ def test_a_killed_writers_temporary_file_is_never_read_and_is_removed_once_stale
     run = subprocess.run([sys.executable, "-c", _KILLED_WRITER], env=environment, timeout=60)
     assert run.returncode < 0  # killed
     [left] = tmp_path.iterdir()
-    assert left.name.startswith(".killed.light.")  # a whole entry, but under no entry's name
+    killed = cache.cache_key("light", ["killed"])
+    entry = f"{killed.digest}.light"
+    assert left.name.startswith(f".{entry}.")  # a whole entry, but under no entry's name
     with cache_warnings() as caught, pytest.MonkeyPatch.context() as patch:
         patch.setenv("EXACT_CACHE_DIR", str(tmp_path))
-        assert cache.load("light", "killed", lambda fields, _: fields) is None  # missing
-        live = tmp_path / ".killed.light.live"  # a writer still at work: kept
+        assert cache.load(killed, lambda fields, _: fields) is None  # missing
+        live = tmp_path / f".{entry}.live"  # a writer still at work: kept
         live.write_bytes(b"")
-        cache.store("light", "killed", {"n": 2}, {})
-        assert cache.load("light", "killed", lambda fields, _: fields) == ({"n": 2},)
-        assert {p.name for p in tmp_path.iterdir()} == {left.name, live.name, "killed.light"}
+        cache.store(killed, {"n": 2}, {})
+        assert cache.load(killed, lambda fields, _: fields) == ({"n": 2},)
+        assert {p.name for p in tmp_path.iterdir()} == {left.name, live.name, entry}
         stale = time.time() - cache.STALE_TEMPORARY_SECONDS - 60
         os.utime(left, (stale, stale))
         # another keyed entry's leftover goes too (that entry may only ever be read again);
         # a file of the folder this cache did not name stays, however old
-        other = tmp_path / f".{cache.cache_key(['other'])}.compiled.x1y2.tmp"
+        other = tmp_path / f".{cache.cache_key('compiled', ['other']).digest}.compiled.x1y2.tmp"
         foreign = tmp_path / ".notes.txt.x1y2.tmp"
         for planted in (other, foreign):
             planted.write_bytes(b"")
             os.utime(planted, (stale, stale))
-        cache.store("light", "killed", {"n": 3}, {})
+        cache.store(killed, {"n": 3}, {})
     assert caught == []
-    assert {p.name for p in tmp_path.iterdir()} == {live.name, foreign.name, "killed.light"}
+    assert {p.name for p in tmp_path.iterdir()} == {live.name, foreign.name, entry}
 
 
 def test_a_small_deal_is_not_kept_on_disk(punto_banco, tmp_path, monkeypatch) -> None:
@@ -756,10 +767,10 @@ def test_a_forged_light_form_whose_counts_do_not_sum_is_rebuilt(punto_banco, tmp
     analysis._PROJECTIONS.clear()
     expected = analysis.analyze(punto_banco, shoe, bets)  # writes the light form
     key = cache.light_key(parts, bets)
-    path = cache.entry_path(cache.LIGHT, key)
-    fields, _arrays = cache.read_entry(path, cache.LIGHT, key)
+    path = cache.entry_path(key)
+    fields, _arrays = cache.read_entry(path, key)
     fields["matrices"] = [[2 * c for c in matrix] for matrix in fields["matrices"]]
-    path.write_bytes(forge(cache.LIGHT, key, fields, {}))
+    path.write_bytes(forge(key, fields, {}))
     with cache_warnings() as caught:
         assert cache.light_counts(parts, bets, deal, shoe) is None
     assert len(caught) == 1 and "do not sum" in caught[0] and caught[0].endswith("; rebuilt")
@@ -771,7 +782,7 @@ def test_a_forged_light_form_whose_counts_do_not_sum_is_rebuilt(punto_banco, tmp
         counts = cache.light_counts(parts, bets, deal, shoe)
     assert caught == [] and counts == [list(expected.bets[b.id].counts) for b in bets]
     # the command line in a fresh process (no numpy: the light form first) warns and succeeds
-    path.write_bytes(forge(cache.LIGHT, key, fields, {}))
+    path.write_bytes(forge(key, fields, {}))
     ran = subprocess.run([sys.executable, "-m", "exact", "analyze", "punto-banco", "--decks",
                           "1", "--bet", "banker", "--bet", "tie", "--json"],
                          capture_output=True, text=True, timeout=120,

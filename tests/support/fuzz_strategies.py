@@ -18,7 +18,7 @@ import string
 
 from hypothesis import strategies as st
 
-from tests.support.fuzzing import Case, option_value
+from tests.support.fuzzing import Case, Differential, option_value
 
 GAMES = ("punto-banco", "nine-and-nines", "century21", "chemin-de-fer")
 STRATEGY_GAMES = ("century21", "chemin-de-fer")  # no bet table: bet options are refused
@@ -1252,10 +1252,13 @@ def clash_case(draw) -> Case:
 @st.composite
 def cases(draw, command: str) -> Case:
     """A case of ``command`` (one of :data:`COMMANDS`, or ``"reports"``, or ``"clashes"``: an
-    input named as an output, :func:`clash_case`)."""
+    input named as an output, :func:`clash_case`, or ``"cache"``: a
+    :class:`~tests.support.fuzzing.Differential` of :func:`cache_case`)."""
     if command == "clashes":
         COIN[0] = draw(st.randoms(use_true_random=True))
         return draw(clash_case())
+    if command == "cache":
+        return draw(cache_case())
     if command == "games":
         argv = ["games"] + draw(st.lists(st.sampled_from(("--json", "x", "--help", "-o")),
                                          max_size=1))
@@ -1530,3 +1533,83 @@ def report_case(draw) -> Case:
     if draw(st.booleans()):
         files["r/data.json"] = b"{}"  # a user's file where the report's data would go
     return Case(argv, files=files)
+
+
+# --- cache keys (issue 26) ------------------------------------------------------------------------
+# Bets whose old cache key was one: the key joined each event's name and condition text with
+# "|", and an event name may hold "|" as a condition may in a comment or a string literal.
+# Run cold and warm in every order (tests.support.fuzzing.Differential), each must give its own
+# result. Conditions on card features go to the factorised counter's entries, the others to
+# the compiled deal's bet-event matrices (and, in a fresh process, light forms).
+CARD_TESTS = {
+    "player_card1_colour": ("== 'red'", "!= 'black'"),
+    "banker_card1_suit": ("== 'H'", "in ('S', 'C')"),
+    "player_card2_rank": ("== 'K'", "in ('A', 'T')"),
+    "banker_card2_colour": ("== 'black'",),
+    "player_card3_suit": ("== None", "== 'D'"),
+    "player_paired": ("== True",),
+}
+VALUE_TESTS = {name: TYPED[name] for name in VALUE_FEATURES if name in TYPED}
+EVENT_NAMES = ("Win", "W|", "a # b", "'", '"', "x|y", "Événement", "|", "#", "Win|'")
+
+
+@st.composite
+def plain_condition(draw, tests: dict[str, tuple[str, ...]]) -> str:
+    """A valid condition of one or two comparisons from ``tests``, its text literals in double
+    quotes (it may be put inside a single-quoted literal)."""
+    names = draw(st.lists(st.sampled_from(sorted(tests)), min_size=1, max_size=2, unique=True))
+    parts = [f"{name} {draw(st.sampled_from(tests[name]))}" for name in names]
+    return draw(st.sampled_from((" and ", " or "))).join(parts).replace("'", '"')
+
+
+@st.composite
+def ambiguous_events(draw, tests: dict[str, tuple[str, ...]]
+                     ) -> tuple[tuple[str, str], tuple[str, str]]:
+    """Two events ``(name, condition)`` that the old key told apart by nothing (``name|
+    condition`` is one text), reading different conditions as often as not: the ``|`` in
+    one's name and in the other's comment, or in its string literal."""
+    first, second = draw(plain_condition(tests)), draw(plain_condition(tests))
+    name = draw(st.sampled_from(EVENT_NAMES))
+    if draw(st.booleans()):  # a comment: "x #|y" reads x; the name "N|x #" goes with y
+        spacing = draw(st.sampled_from(("", " ", "  ")))
+        return (f"{name}|{first}{spacing}#", second), (name, f"{first}{spacing}#|{second}")
+    # a string literal: "'|x #' != '' and y" reads y; "x #' != '' and y" reads x
+    return ((name, f"'|{first} #' != '' and {second}"),
+            (f"{name}|'", f"{first} #' != '' and {second}"))
+
+
+@st.composite
+def cache_case(draw) -> Differential:
+    """A :class:`~tests.support.fuzzing.Differential` of ``analyze``, ``eor`` or ``edge``:
+    the two bets of :func:`ambiguous_events` (three times in four; one event of each, now and
+    then after a shared one) or the two of a generated bet file, each asked alone, and now and
+    then both together."""
+    COIN[0] = draw(st.randoms(use_true_random=True))
+    HOSTILITY[0] = 0.0
+    game = draw(st.sampled_from(("punto-banco", "nine-and-nines")))
+    command = draw(st.sampled_from(("analyze", "eor", "edge")))
+    tests = CARD_TESTS if draw(st.booleans()) else VALUE_TESTS
+    shoe, counts = draw(deep_shoe(game, remove=command != "edge"))
+    if draw(st.integers(0, 3)):
+        shared = draw(st.one_of(st.none(), plain_condition(tests)))
+        bets = []
+        for bet_id, (name, when) in zip("ab", draw(ambiguous_events(tests)), strict=True):
+            events = [] if shared is None else [{"name": "Shared", "when": shared, "pays": 2}]
+            bets.append({"id": bet_id, "event": [*events, {"name": name, "when": when,
+                                                            "pays": 3}]})
+        data, ids = "".join(map(_bet_toml, bets)).encode(), ("a", "b")
+    else:
+        data, ids = draw(bet_file(_features_of(game), ids=("a", "b"), hostile_weight=0)), ("a", "b")
+    files = {"bets.toml": data}
+    base = [command, game, *shoe, "--bets", "bets.toml"]
+    if command == "edge":
+        files["seen.txt"] = " ".join(_take(draw, counts, draw(st.integers(0, 10)))).encode()
+        base += ["--seen", "seen.txt"]
+    if draw(st.booleans()):
+        base.append("--json")
+    asked = {label: [label] for label in ids}
+    if draw(st.integers(0, 3)) == 0:
+        asked["both"] = list(ids)
+    return Differential({label: Case([*base, *(item for bet_id in chosen
+                                                for item in ("--bet", bet_id))], files=files)
+                         for label, chosen in asked.items()})

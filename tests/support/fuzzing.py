@@ -102,6 +102,7 @@ class Case:
     refused_with: str = ""
     timeout: float = TIME_LIMIT
     keep: bool = False  # keep the case directory (its path is in the result) for inspection
+    environment: dict[str, str] = field(default_factory=dict)  # set in the child (a cache dir)
 
     def to_json(self) -> str:
         return json.dumps({
@@ -112,7 +113,8 @@ class Case:
             "fifos": list(self.fifos), "symlinks": self.symlinks,
             "devices": {name: list(numbers) for name, numbers in self.devices.items()},
             "read_only": list(self.read_only), "keep": self.keep,
-            "hardlinks": self.hardlinks, "refused_with": self.refused_with})
+            "hardlinks": self.hardlinks, "refused_with": self.refused_with,
+            "environment": self.environment})
 
     def describe(self, limit: int = 400) -> str:
         """The command and its files, to reproduce a failure (long texts cut)."""
@@ -125,7 +127,8 @@ class Case:
             lines.append(f"  file {name!r} ({len(data)} bytes): {cut(repr(data))}")
         if self.stdin:
             lines.append(f"  stdin ({len(self.stdin)} bytes): {cut(repr(self.stdin))}")
-        for kind in ("directories", "fifos", "symlinks", "devices", "read_only", "hardlinks"):
+        for kind in ("directories", "fifos", "symlinks", "devices", "read_only", "hardlinks",
+                     "environment"):
             if getattr(self, kind):
                 lines.append(f"  {kind}: {getattr(self, kind)!r}")
         return "\n".join(lines)
@@ -216,6 +219,7 @@ def _child(case: dict, directory: Path) -> None:
         sys.stdout = stream(1, "wb", "strict")
         sys.stderr = stream(2, "wb", "backslashreplace")
         sys.argv = ["exact", *case["argv"]]
+        os.environ.update(case.get("environment", {}))
         try:
             if case["module"] == "exact.reports":
                 from exact.reports.build import main as reports_main
@@ -564,6 +568,60 @@ def problems(case: Case, result: Result) -> list[str]:
         if result.files_after.get(name, ["missing"])[0] != "dir":
             found.append(f"the directory {name!r} was replaced")
     return found
+
+
+@dataclass
+class Differential:
+    """Runs of one command line, one for each bet (``cases``: label -> case), that must not
+    share cache entries (issue 26): each is run cold, in a fresh ``EXACT_CACHE_DIR``, then in
+    the directory the next label's cold run warmed, then in its own again (warmed by itself
+    and by the other); every run must give what its cold run gave (status, standard output),
+    with no cache warning, and keep every rule of :func:`problems`."""
+
+    cases: dict[str, Case]
+
+    def to_json(self) -> str:
+        return json.dumps({label: json.loads(case.to_json())
+                           for label, case in self.cases.items()})
+
+    def describe(self, limit: int = 400) -> str:
+        return "\n".join(f"[{label}] {case.describe(limit)}"
+                         for label, case in self.cases.items())
+
+
+def run_differential(server: ForkServer, differential: Differential
+                     ) -> tuple[list[Result], list[tuple[Case, Result, list[str]]]]:
+    """Run ``differential``'s schedule (its docstring) in cache directories of a temporary
+    folder outside the server's root; the cold runs' results and the failures, each with
+    the case as run (its cache directory named in ``environment``)."""
+    from dataclasses import replace
+
+    labels = list(differential.cases)
+    failures: list[tuple[Case, Result, list[str]]] = []
+    cold: dict[str, Result] = {}
+    with tempfile.TemporaryDirectory(prefix="exact-fuzz-cache-") as folder:
+        def run(label: str, directory: str) -> Result:
+            case = replace(differential.cases[label],
+                           environment={"EXACT_CACHE_DIR": str(Path(folder) / directory)})
+            result = server.run(case)
+            found = problems(case, result)
+            if "cache entry" in result.stderr:
+                found.append("a cache warning: an entry met under another key")
+            if label in cold and (result.status, result.stdout) != (
+                    cold[label].status, cold[label].stdout):
+                found.append(f"cache: not the cold run's result (status {result.status} "
+                             f"against {cold[label].status}; run after {directory})")
+            if found:
+                failures.append((case, result, found))
+            return result
+
+        for label in labels:
+            cold[label] = run(label, label)
+        for index, label in enumerate(labels):
+            run(label, labels[(index + 1) % len(labels)])
+        for label in labels:
+            run(label, label)
+    return list(cold.values()), failures
 
 
 def _falling(n: int, k: int) -> int:

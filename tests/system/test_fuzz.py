@@ -19,15 +19,16 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
 from tests.support.fuzz_strategies import cases
-from tests.support.fuzzing import ForkServer, problems, report
+from tests.support.fuzzing import Differential, ForkServer, problems, report, run_differential
 
 # Cases per command in `make test` (at least 500 in all); FUZZ_SCALE multiplies them.
 # (edge: 60, not 80, since most of its cases now run to the end, at about twice the cost)
 # Besides the commands, classes of cases across them: "clashes", an input named as an output
-# (tests/support/fuzz_strategies.py, clash_case), each refused before any work (cheap).
+# (tests/support/fuzz_strategies.py, clash_case), each refused before any work (cheap);
+# "cache", bets run cold and warm (cache_case, six to nine runs a case, issue 26).
 EXAMPLES = {"analyze": 110, "design": 40, "list-bets": 80, "features": 15, "eor": 70,
             "simulate": 60, "edge": 60, "settle": 60, "games": 10, "reports": 50,
-            "clashes": 40, "report": 40}
+            "clashes": 40, "report": 40, "cache": 4}
 SCALE = float(os.environ.get("FUZZ_SCALE", "1"))
 
 
@@ -72,14 +73,19 @@ def run_campaign(server: ForkServer, command: str, examples: int, derandomize: b
             return
         seen.add(key)
         count += 1
-        result = server.run(case)
-        depth["run"] += 1
-        depth[{0: "finished", 2: "refused"}.get(result.status, "other")] += 1
-        found = problems(case, result)
-        if found:
-            failures.append((case, result, found))
+        if isinstance(case, Differential):  # runs cold and warm: their cold runs' depth
+            results, found_all = run_differential(server, case)
+        else:
+            result = server.run(case)
+            results, found = [result], problems(case, result)
+            found_all = [(case, result, found)] if found else []
+        for result in results:
+            depth["run"] += 1
+            depth[{0: "finished", 2: "refused"}.get(result.status, "other")] += 1
+        for failure in found_all:
+            failures.append(failure)
             if on_failure is not None:
-                on_failure(case, result, found)
+                on_failure(*failure)
 
     if seed is not None:
         from hypothesis import seed as seed_decorator
@@ -93,7 +99,7 @@ def run_campaign(server: ForkServer, command: str, examples: int, derandomize: b
 # refused at its first check tests only the parsers): about 60% do (DEEP_SHARE in
 # tests/support/fuzz_strategies.py), and tests/system/test_fuzz_depth.py checks the generator
 # alone on a larger sample.
-DEPTH = {"eor": 0.4, "edge": 0.4, "design": 0.4}
+DEPTH = {"eor": 0.4, "edge": 0.4, "design": 0.4, "cache": 0.5}
 
 
 @pytest.mark.parametrize("command", list(EXAMPLES))
