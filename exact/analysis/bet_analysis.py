@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING
 
 from exact.analysis.statistics import BetTable
 from exact.core.cards import Shoe
-from exact.core.enumerator import Deal, falling
+from exact.core.enumerator import Deal, estimated_leaves, falling
+from exact.core import work
 from exact.core.parsing import expect
 from exact.engines import cache
 from exact.engines.plan import AUTO, command_engines, plan
@@ -154,6 +155,11 @@ def analyze(game: Game, shoe: Shoe, bets: Sequence[Bet] | None = None,
     expect(engine, str, "analyze: engine must be an engine's name")
     require(game, BetGame)  # a strategy game has its own analysis (CapabilityError)
     bets = game_bets(game) if bets is None else checked_bets(bets, "analyze")
+    with work.budget():  # every bet, event and paytable of the run draws from one bound
+        return _analyze(game, shoe, bets, engine)
+
+
+def _analyze(game: Game, shoe: Shoe, bets: Sequence[Bet], engine: str) -> GameAnalysis:
     chosen = plan(game, bets, "shoe", engine)
     results: dict[str, BetAnalysis] = {}
     round_cards = 0
@@ -203,6 +209,14 @@ def _compiled_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
 
 def _direct_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
                    shoe: Shoe) -> list[list[int]]:
+    # the walk's size, estimated in milliseconds, refused before it starts if past the bound
+    # (ranks and suits with the third cards: hundreds of millions of leaves on 8 decks)
+    leaves = estimated_leaves(deal, shoe)
+    features = len(set().union(*(bet.features for bet in bets)))
+    work.check(leaves * (work.LEAF_UNITS + features * work.READ_UNITS),
+               f"the direct enumeration of this {shoe.size}-card shoe for bet"
+               f"{'s' * (len(bets) > 1)} {', '.join(bet.id for bet in bets)} (about "
+               f"{leaves:,} rounds walked)")
     distribution = game.enumerate(needs, shoe)
     records = list(distribution.counts)
     result = []

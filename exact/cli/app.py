@@ -542,4 +542,8 @@ def _run(argv: Sequence[str] | None) -> int:
         return EXIT_USAGE
     except BrokenPipeError:
         return 1
+    except MemoryError:  # a limit set outside (ulimit -v) met before the work bound: one line
+        print("exact: error: out of memory (the work bound of README: Input limits assumes "
+              "about 1.5 GB)", file=sys.stderr)
+        return EXIT_USAGE
     return 0

@@ -57,6 +57,7 @@ import numpy as np
 
 from exact.core.cards import CARDS, Card, Label, Shoe, View
 from exact.core.enumerator import Deal, Draw, Record, check_shoe, falling, group_coefficient
+from exact.core.work import PATTERN_UNITS, spend
 from exact.engines import cache
 from exact.engines.compiled import (
     INT64_LIMIT,
@@ -68,7 +69,7 @@ from exact.engines.compiled import (
 )
 from exact.errors import ShoeError
 from exact.errors import TooFine as TooFine
-from exact.model.bets import Bet
+from exact.model.bets import Bet, settlement_units
 from exact.model.contracts import CapabilityError, CardPositions, DealtPositions
 from exact.model.features import ORDER, Feature, Needs
 from exact.model.game import Game
@@ -252,6 +253,11 @@ class FactorisedBet:
         patterns = self._patterns(keys, by_value)
         if patterns > PATTERN_LIMIT:
             raise TooFine(f"{patterns:,} patterns of card classes (at most {PATTERN_LIMIT:,})")
+        # each pattern walked, then settled by every bet (at worst): a condition near the
+        # operator bound on a million patterns is minutes, refused here before the walk
+        spend(patterns * (PATTERN_UNITS + sum(settlement_units(bet) for bet in self.bets)),
+              f"{patterns:,} patterns of card classes settled by "
+              f"{len(self.bets)} bet{'s' * (len(self.bets) > 1)}")
         self._settle(features, keys, by_value)
 
     def patterns(self, game: Game[Any]) -> int:
