@@ -214,12 +214,7 @@ def estimated_leaves(deal: Deal[Record], shoe: Shoe, probes: int = 256) -> int:
     probability), seeded so that a run is reproducible; milliseconds, so that a walk of
     billions of leaves is refused before it starts (:mod:`exact.core.work`).
 
-    >>> from exact.games import get_game
-    >>> game = get_game("punto-banco")
-    >>> deal = game.deal(game.needs(["winner"]))
-    >>> exact = sum(1 for _ in _leaves(deal, Shoe.standard(1)))
-    >>> 0.5 < estimated_leaves(deal, Shoe.standard(1)) / exact < 2
-    True
+    Tested against the leaves walked (tests/engines/test_work_bound.py).
     """
     check_shoe(deal, shoe)
     generator = Random(0)
@@ -243,28 +238,6 @@ def estimated_leaves(deal: Deal[Record], shoe: Shoe, probes: int = 256) -> int:
             state, counts = deal.advance(state, tuple(view.labels[i] for i in group)), remaining
         total += inverse
     return total // probes
-
-
-def _leaves(deal: Deal[RecordT], shoe: Shoe) -> Iterator[RecordT]:
-    """Every leaf of the walk (tests of the estimate only: small shoes)."""
-    def walk(state: State, view: View, counts: list[int]) -> Iterator[RecordT]:
-        draw = deal.next_draw(state)
-        if draw is None:
-            yield deal.record(state)
-            return
-        if draw.view is not view and draw.view != view:
-            counts, view = view.regroup(counts, draw.view), draw.view
-        present = [i for i, c in enumerate(counts) if c]
-        for group in combinations_with_replacement(present, draw.count):
-            remaining = counts.copy()
-            for index in group:
-                remaining[index] -= 1
-            if min(remaining) >= 0:
-                yield from walk(deal.advance(state, tuple(view.labels[i] for i in group)),
-                                view, remaining)
-
-    start = View(("rank", "suit"))
-    yield from walk(deal.start(), start, start.class_counts(shoe))
 
 
 @contextmanager

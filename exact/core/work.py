@@ -5,7 +5,8 @@ Layer: core, the lowest; it imports only :mod:`exact.errors`.
 A bound per bet or per condition is not a bound per run: a file of many bets, each within its
 own limits, or one condition near the operator bound evaluated on every round of a fine deal,
 could still take minutes and gigabytes. So the work of a run is counted in one unit (about the
-cost of one node of a condition's tree evaluated once, some 0.15 microseconds here) and drawn
+cost of one node of a condition's tree evaluated once: about half a microsecond on a loaded
+2-core machine) and drawn
 from one budget. Each engine says what a step will cost *before* taking it (the factorised
 patterns to settle, the signatures a bet's conditions will run on, ...) and the walks of a deal
 draw as they go, so the run is refused with one line (:class:`~exact.errors.TooFine`) before
@@ -30,21 +31,21 @@ from dataclasses import dataclass
 
 from exact.errors import TooFine
 
-WORK_LIMIT = 250_000_000
-"""Units of work one run may do (README: Input limits): about 40 seconds and well under 1.5 GB
-on a loaded 2-core machine. The factorised pattern limit (3 million patterns of a one-node
-condition) fits within it."""
+WORK_LIMIT = 50_000_000
+"""Units of work one run may do (README: Input limits): about 25 seconds at most, and well
+under 1.5 GB, on a loaded 2-core machine (the estimates are upper bounds: most runs take less),
+within the fuzz campaign's 30 seconds of CPU a case."""
 
-CONDITION_UNITS = 20
+CONDITION_UNITS = 10
 """Units of one settlement of a bet beyond its conditions' nodes (reading the features)."""
-READ_UNITS = 10
+READ_UNITS = 2
 """Units of one feature read off one record (a Python call per record and feature)."""
-PATTERN_UNITS = 70
+PATTERN_UNITS = 20
 """Units of one factorised pattern walked, before any condition is evaluated on it."""
-LEAF_UNITS = 100
-"""Units of one leaf of a deal walked card by card (the direct and compiled walks): about 10
-microseconds and 160 bytes kept (measured: ranks and colours of six cards, 8 decks), so a walk
-stops within about 2.5 million leaves, 30 seconds and half a gigabyte."""
+LEAF_UNITS = 30
+"""Units of one leaf of a deal walked card by card (the direct and compiled walks): 10 to 15
+microseconds and about 160 bytes kept (measured: ranks and colours of six cards, 8 decks), so a
+walk stops within 4 million leaves and under a gigabyte."""
 
 
 @dataclass

@@ -57,7 +57,7 @@ import numpy as np
 
 from exact.core.cards import CARDS, Card, Label, Shoe, View
 from exact.core.enumerator import Deal, Draw, Record, check_shoe, falling, group_coefficient
-from exact.core.work import PATTERN_UNITS, spend
+from exact.core.work import PATTERN_UNITS, Meter, spend
 from exact.engines import cache
 from exact.engines.compiled import (
     INT64_LIMIT,
@@ -301,7 +301,11 @@ class FactorisedBet:
         keys: dict[_PooledKey, tuple[Hands, dict[Values, dict[Key, int]]]] = {}
         unread = self._unread
         needs = game.needs(self.names)
+        # the value walk of each shape of bet is drawn from the run's budget too: a file of
+        # many shapes each walked once would otherwise be unbounded
+        meter = Meter("the value walk of a card-level bet's shape")
         for record, multiplicity in self._value_sequences(game, needs):
+            meter.tick()
             signature = tuple(f.read(record) for f in self.value_features)
             known_slots = self._fixed(record)
             pooled = tuple(tuple(sorted(_value(record[h][i]) for h, i in pool

@@ -451,6 +451,12 @@ def spend_settlements(bet: Bet, times: int) -> None:
           f"{settlement_units(bet):,} units each")
 
 
+EVENT_DTYPE = "int16"
+"""The event index of each record, per bet: a bet has at most :data:`MOST_EVENTS` events, and
+a file of 1,000 bets settled over a deal's hundred thousand records kept one int64 array each
+(800 MB); int16 keeps them in a quarter of that."""
+
+
 def settle_records(game: Game[RecordT], bets: Sequence[Bet], records: Sequence[RecordT]
                    ) -> list[np.ndarray]:
     """Event index of each bet for each record (records of ``game``'s type: its features read
@@ -486,6 +492,6 @@ def settle_records(game: Game[RecordT], bets: Sequence[Bet], records: Sequence[R
         spend_settlements(bet, len(first))
         settled = [bet.settle({name: columns[name][0][columns[name][1][position]]
                                for name in wanted}) for position in first]
-        events.append(np.asarray(settled, dtype=np.int64)[inverse.reshape(-1)]
-                      if len(records) else np.empty(0, dtype=np.int64))
+        events.append(np.asarray(settled, dtype=EVENT_DTYPE)[inverse.reshape(-1)]
+                      if len(records) else np.empty(0, dtype=EVENT_DTYPE))
     return events
