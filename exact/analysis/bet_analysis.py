@@ -25,9 +25,9 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from exact.analysis.statistics import BetTable
+from exact.core import work
 from exact.core.cards import Shoe
 from exact.core.enumerator import Deal, estimated_leaves, falling
-from exact.core import work
 from exact.core.parsing import expect
 from exact.engines import cache
 from exact.engines.plan import AUTO, command_engines, plan

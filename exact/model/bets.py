@@ -36,7 +36,6 @@ from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
 from exact.core.enumerator import RecordT
-from exact.core.work import CONDITION_UNITS, READ_UNITS, spend
 from exact.core.parsing import (
     check_keys,
     expect,
@@ -49,6 +48,7 @@ from exact.core.parsing import (
     shown_path,
     wrong_type,
 )
+from exact.core.work import CONDITION_UNITS, READ_UNITS, spend
 from exact.errors import BetFileError, BetFileInputError, WrongTypeError
 from exact.model.expressions import (
     CONDITION_SHOWN,

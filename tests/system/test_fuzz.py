@@ -24,10 +24,11 @@ from tests.support.fuzzing import ForkServer, problems, report
 # Cases per command in `make test` (at least 500 in all); FUZZ_SCALE multiplies them.
 # (edge: 60, not 80, since most of its cases now run to the end, at about twice the cost)
 # Besides the commands, classes of cases across them: "clashes", an input named as an output
-# (tests/support/fuzz_strategies.py, clash_case), each refused before any work (cheap).
+# (tests/support/fuzz_strategies.py, clash_case), each refused before any work (cheap), and
+# "engine-overrides", card-level bets under every --engine (engine_override_argv).
 EXAMPLES = {"analyze": 110, "design": 40, "list-bets": 80, "features": 15, "eor": 70,
             "simulate": 60, "edge": 60, "settle": 60, "games": 10, "reports": 50,
-            "clashes": 40}
+            "clashes": 40, "engine-overrides": 30}
 SCALE = float(os.environ.get("FUZZ_SCALE", "1"))
 
 
