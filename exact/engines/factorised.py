@@ -132,6 +132,26 @@ def evaluate(game: Game[Any], bets: Sequence[Bet], shoe: Shoe,
     return [results[bet] for bet in bets]
 
 
+def counted_work(game: Game[Any], bets: Sequence[Bet], shoe: Shoe) -> int:
+    """The work (:mod:`exact.core.work` units) of compiling ``bets`` for ``shoe``, summed over
+    their shapes whose patterns count without a walk (no third cards: a product, instant), as
+    :meth:`FactorisedBet._compile` will draw it; a shape with third cards is drawn when its
+    value walk has counted its patterns. So a file whose card-level bets together pass the
+    bound is refused before any of its bets is counted (:mod:`exact.analysis.bet_analysis`)."""
+    present = frozenset(CARDS[i] for i, count in enumerate(shoe.counts) if count)
+    by_shape: dict[Key, list[Bet]] = defaultdict(list)
+    for bet in bets:
+        by_shape[_shape(game, bet)].append(bet)
+    total = 0
+    for (_, _, stages), group in by_shape.items():
+        if "draws" in stages:
+            continue
+        unique = tuple(dict.fromkeys(group))
+        patterns = FactorisedBet(game, unique, present, compile=False).patterns(game)
+        total += patterns * (PATTERN_UNITS + sum(settlement_units(bet) for bet in unique))
+    return total
+
+
 def batch(game: Game[Any], bets: Sequence[Bet]) -> Callable[[np.ndarray], list[np.ndarray]]:
     """The batch form for the batch evaluator (:mod:`exact.engines.batch`): a function of a
     (shoes x 53) count matrix giving, per bet, its (shoes x events) exact counts over

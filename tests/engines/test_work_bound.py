@@ -130,7 +130,7 @@ def test_a_heavy_condition_is_refused_before_any_settlement(monkeypatch, tmp_pat
     bet, = load_bets("heavy4.toml", GAME.features, text=text)
     settled = []
     monkeypatch.setattr(Bet, "settle", lambda self, env: settled.append(1) or 0)
-    with work.budget(10_000), pytest.raises(TooFine, match="patterns of card classes"):
+    with work.budget(10_000), pytest.raises(TooFine, match="units of work"):
         analyze(GAME, Shoe.standard(8), [bet], engine="factorised")
     assert settled == []
 
@@ -150,10 +150,25 @@ def test_a_file_at_the_bounds_is_refused_up_front(tmp_path: Path, monkeypatch,
     bets = load_bets(path, GAME.features)
     settled = []
     monkeypatch.setattr(Bet, "settle", lambda self, env: settled.append(1) or 0)
-    with pytest.raises(TooFine, match=r"settled by 20 bets: about [\d,]+ units of work") as caught:
+    with pytest.raises(TooFine, match=r"bets of this run together: about [\d,]+ units") as caught:
         analyze(GAME, Shoe.standard(8), bets)
     assert "\n" not in str(caught.value) and "Input limits" in str(caught.value)
     assert settled == []
+
+
+def test_a_file_past_the_bound_is_refused_before_the_shipped_bets_are_counted(
+        tmp_path: Path, monkeypatch, capsys) -> None:
+    """``analyze --bets F`` counts the shipped bets too: the file's card-level work is summed
+    with theirs and refused before any engine runs, not after the shipped bets' work."""
+    import exact.analysis.bet_analysis as bet_analysis
+
+    path = _bet_file(tmp_path / "bound.toml", 20, 10, _heavy_when(FOUR, 20))
+    ran = []
+    monkeypatch.setattr(bet_analysis, "RUNNERS", {name: lambda *a, name=name: ran.append(name)
+                                                  for name in bet_analysis.RUNNERS})
+    assert main(["analyze", "punto-banco", "--bets", str(path)]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "units of work" in error and ran == []
 
 
 def _card_level(bet_id: str):
