@@ -143,8 +143,8 @@ def counted_work(game: Game[Any], bets: Sequence[Bet], shoe: Shoe) -> int:
     for bet in bets:
         by_shape[_shape(game, bet)].append(bet)
     total = 0
-    for (_, _, stages), group in by_shape.items():
-        if "draws" in stages:
+    for group in by_shape.values():
+        if "draws" in game.needs(group[0].features).stages:  # a walk counts its patterns
             continue
         unique = tuple(dict.fromkeys(group))
         patterns = FactorisedBet(game, unique, present, compile=False).patterns(game)
