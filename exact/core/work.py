@@ -103,18 +103,23 @@ def _current() -> Budget:
 
 
 class Meter:
-    """Draws a walk's leaves from the budget in chunks, as the walk goes (its size is known
-    only by walking): the walk stops within one chunk of the bound."""
+    """Draws a walk's steps from the budget in chunks, each chunk before its steps are taken,
+    as the walk goes (its size is known only by walking): the walk stops before the chunk that
+    would pass the bound."""
 
     CHUNK = 1 << 14
 
     def __init__(self, what: str, units: int = LEAF_UNITS) -> None:
         self.what, self.units, self.count = what, units, 0
         self.outside = Budget(WORK_LIMIT)  # the walk's own bound when no run is open
+        # a chunk is at most a hundredth of the bound, however costly one step is (a
+        # settlement of a thousand bets' conditions)
+        self.chunk = max(1, min(self.CHUNK, WORK_LIMIT // (100 * max(units, 1))))
 
     def tick(self) -> None:
-        self.count += 1
-        if self.count % self.CHUNK == 0:
+        """One step done; every chunk of steps drawn, before the next chunk is taken."""
+        if self.count % self.chunk == 0:
             current = _CURRENT.get()
             (current if current is not None else self.outside).spend(
-                self.CHUNK * self.units, f"{self.what} (past {self.count:,} rounds walked)")
+                self.chunk * self.units, f"{self.what} (past {self.count:,} steps)")
+        self.count += 1

@@ -133,11 +133,12 @@ def evaluate(game: Game[Any], bets: Sequence[Bet], shoe: Shoe,
 
 
 def counted_work(game: Game[Any], bets: Sequence[Bet], shoe: Shoe) -> int:
-    """The work (:mod:`exact.core.work` units) of compiling ``bets`` for ``shoe``, summed over
-    their shapes whose patterns count without a walk (no third cards: a product, instant), as
-    :meth:`FactorisedBet._compile` will draw it; a shape with third cards is drawn when its
-    value walk has counted its patterns. So a file whose card-level bets together pass the
-    bound is refused before any of its bets is counted (:mod:`exact.analysis.bet_analysis`)."""
+    """The work (:mod:`exact.core.work` units) of walking the patterns of ``bets`` for
+    ``shoe``, summed over their shapes whose patterns count without a walk (no third cards: a
+    product, instant), as :meth:`FactorisedBet._compile` will draw it; a shape with third cards
+    is drawn when its value walk has counted its patterns, and the settlements as they come.
+    So a file whose card-level patterns together pass the bound is refused before any of its
+    bets is counted (:mod:`exact.analysis.bet_analysis`)."""
     present = frozenset(CARDS[i] for i, count in enumerate(shoe.counts) if count)
     by_shape: dict[Key, list[Bet]] = defaultdict(list)
     for bet in bets:
@@ -148,7 +149,7 @@ def counted_work(game: Game[Any], bets: Sequence[Bet], shoe: Shoe) -> int:
             continue
         unique = tuple(dict.fromkeys(group))
         patterns = FactorisedBet(game, unique, present, compile=False).patterns(game)
-        total += patterns * (PATTERN_UNITS + sum(settlement_units(bet) for bet in unique))
+        total += patterns * PATTERN_UNITS
     return total
 
 
@@ -273,11 +274,10 @@ class FactorisedBet:
         patterns = self._patterns(keys, by_value)
         if patterns > PATTERN_LIMIT:
             raise TooFine(f"{patterns:,} patterns of card classes (at most {PATTERN_LIMIT:,})")
-        # each pattern walked, then settled by every bet (at worst): a condition near the
-        # operator bound on a million patterns is minutes, refused here before the walk
-        spend(patterns * (PATTERN_UNITS + sum(settlement_units(bet) for bet in self.bets)),
-              f"{patterns:,} patterns of card classes settled by "
-              f"{len(self.bets)} bet{'s' * (len(self.bets) > 1)}")
+        # each pattern walked: drawn before the walk; the settlements (one per distinct reading
+        # of the bets' features, far fewer than the patterns for most bets) are drawn as they
+        # are met, each before its conditions run (_settle)
+        spend(patterns * PATTERN_UNITS, f"{patterns:,} patterns of card classes")
         self._settle(features, keys, by_value)
 
     def patterns(self, game: Game[Any]) -> int:
@@ -362,6 +362,10 @@ class FactorisedBet:
         combo_signature, combo_fine, combo_event = [], [], []
         signature_slots = fine_slots = 0
         settled: dict[Key, tuple[int, ...]] = {}
+        meter = Meter(f"the settlements of bet{'s' * (len(self.bets) > 1)} "
+                      f"{', '.join(bet.id for bet in self.bets[:5])}"
+                      f"{', ...' * (len(self.bets) > 5)} on the patterns",
+                      sum(settlement_units(bet) for bet in self.bets))
         for (pooled, fixed), (record, plains) in keys.items():
             known_slots = dict(fixed)
             groups, choices = [], []
@@ -421,6 +425,7 @@ class FactorisedBet:
                 for fine_values, slot in by_fine.items():
                     events = settled.get(signature + fine_values)
                     if events is None:  # many keys read alike: each reading settled once
+                        meter.tick()
                         read = dict(zip(value_names + fine_names, signature + fine_values,
                                         strict=True))
                         events = settled[signature + fine_values] = tuple(
