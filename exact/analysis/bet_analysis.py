@@ -25,8 +25,9 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from exact.analysis.statistics import BetTable
+from exact.core import work
 from exact.core.cards import Shoe
-from exact.core.enumerator import Deal, falling
+from exact.core.enumerator import Deal, estimated_leaves, falling
 from exact.core.parsing import expect
 from exact.engines import cache
 from exact.engines.plan import AUTO, command_engines, plan
@@ -154,10 +155,17 @@ def analyze(game: Game, shoe: Shoe, bets: Sequence[Bet] | None = None,
     expect(engine, str, "analyze: engine must be an engine's name")
     require(game, BetGame)  # a strategy game has its own analysis (CapabilityError)
     bets = game_bets(game) if bets is None else checked_bets(bets, "analyze")
+    with work.budget():  # every bet, event and paytable of the run draws from one bound
+        return _analyze(game, shoe, bets, engine)
+
+
+def _analyze(game: Game, shoe: Shoe, bets: Sequence[Bet], engine: str) -> GameAnalysis:
     chosen = plan(game, bets, "shoe", engine)
+    groups = chosen.groups(game)
+    _check_work(game, groups, shoe)
     results: dict[str, BetAnalysis] = {}
     round_cards = 0
-    for (name, deal), (needs, group) in chosen.groups(game).items():
+    for (name, deal), (needs, group) in groups.items():
         round_cards = deal.round_cards
         counts = RUNNERS[name](game, deal, needs, group, shoe)
         for bet, bet_counts in zip(group, counts, strict=True):
@@ -165,6 +173,31 @@ def analyze(game: Game, shoe: Shoe, bets: Sequence[Bet] | None = None,
     if not bets:
         round_cards = game.deal(Needs()).round_cards
     return GameAnalysis(game, shoe, round_cards, {b.id: results[b.id] for b in bets})
+
+
+def _check_work(game: Game, groups: Mapping[tuple[str, Deal], tuple[Needs, list[Bet]]],
+                shoe: Shoe) -> None:
+    """The run's work that can be counted before any of it is done, summed over every group
+    of bets and checked against the run's bound (:mod:`exact.core.work`): the card-level
+    compilations without third cards and the direct walks. The rest (settlements, walks
+    counted as they go) is drawn step by step, each step before it runs."""
+    total = 0
+    for (name, deal), (_needs, group) in groups.items():
+        if name == "factorised":
+            from exact.engines import factorised
+
+            total += factorised.counted_work(game, group, shoe)
+        elif name == "direct":
+            total += _walk_work(deal, group, shoe)
+    count = sum(len(group) for _, group in groups.values())
+    work.check(total, f"the {count} bet{'s' * (count != 1)} of this run together")
+
+
+def _walk_work(deal: Deal, bets: Sequence[Bet], shoe: Shoe) -> int:
+    """The work of the direct walk of ``deal`` on ``shoe`` and of reading ``bets``' features
+    off its rounds, estimated in milliseconds (:func:`estimated_leaves`)."""
+    features = len(set().union(*(bet.features for bet in bets)))
+    return estimated_leaves(deal, shoe) * (work.LEAF_UNITS + features * work.READ_UNITS)
 
 
 _PROJECTIONS: dict[tuple[Game, Deal, Bet], Projection] = {}
@@ -203,6 +236,12 @@ def _compiled_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
 
 def _direct_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
                    shoe: Shoe) -> list[list[int]]:
+    # the walk's size, estimated in milliseconds, refused before it starts if past the bound
+    # (ranks and suits with the third cards: hundreds of millions of leaves on 8 decks)
+    work.check(_walk_work(deal, bets, shoe),
+               f"the direct enumeration of this {shoe.size}-card shoe for bet"
+               f"{'s' * (len(bets) > 1)} {', '.join(bet.id for bet in bets)} (about "
+               f"{estimated_leaves(deal, shoe):,} rounds walked)")
     distribution = game.enumerate(needs, shoe)
     records = list(distribution.counts)
     result = []

@@ -448,4 +448,8 @@ def _run(argv: Sequence[str] | None) -> int:
         return EXIT_USAGE
     except BrokenPipeError:
         return 1
+    except MemoryError:  # a limit set outside (ulimit -v) met before the work bound: one line
+        say("exact: error: out of memory (the work bound of README: Input limits assumes "
+            "about 1.5 GB)")
+        return EXIT_USAGE
     return 0

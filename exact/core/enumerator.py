@@ -29,9 +29,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import combinations_with_replacement
 from math import factorial
+from random import Random
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from exact.core.cards import Card, Label, Shoe, View
+from exact.core.work import Meter
 from exact.errors import ShoeError
 
 State = Any  # a deal's own business: only the deal reads it (see the boundary in Deal)
@@ -172,10 +174,14 @@ def enumerate_rounds(deal: Deal[RecordT], shoe: Shoe) -> Distribution[RecordT]:
     check_shoe(deal, shoe)
     size, unit = shoe.size, deal.round_cards
     out: dict[RecordT, int] = defaultdict(int)
+    # drawn from the run's work budget as it goes: a deal read through ranks and suits with
+    # the third cards has billions of leaves on a full shoe (--engine direct)
+    meter = Meter("the direct enumeration of this shoe")
 
     def walk(state: State, view: View, counts: list[int], used: int, weight: int) -> None:
         draw = deal.next_draw(state)
         if draw is None:
+            meter.tick()
             out[deal.record(state)] += weight * falling(size - used, unit - used)
             return
         if draw.view is not view and draw.view != view:
@@ -200,6 +206,38 @@ def enumerate_rounds(deal: Deal[RecordT], shoe: Shoe) -> Distribution[RecordT]:
     # collector a small cycle, not every record counted (they hold Labels, never skipped)
     out.clear()
     return Distribution.build(counts, deal, shoe)
+
+
+def estimated_leaves(deal: Deal[Record], shoe: Shoe, probes: int = 256) -> int:
+    """About how many leaves :func:`enumerate_rounds` walks for ``deal`` and ``shoe``, from
+    ``probes`` random paths (Knuth's estimator, unbiased: each path counts the inverse of its
+    probability), seeded so that a run is reproducible; milliseconds, so that a walk of
+    billions of leaves is refused before it starts (:mod:`exact.core.work`).
+
+    Tested against the leaves walked (tests/engines/test_work_bound.py).
+    """
+    check_shoe(deal, shoe)
+    generator = Random(0)
+    total = 0
+    for _ in range(probes):
+        state, view = deal.start(), View(("rank", "suit"))
+        counts, inverse = view.class_counts(shoe), 1
+        while (draw := deal.next_draw(state)) is not None:
+            if draw.view is not view and draw.view != view:
+                counts, view = view.regroup(counts, draw.view), draw.view
+            present = [i for i, c in enumerate(counts) if c]
+            group = tuple(sorted(generator.choice(present) for _ in range(draw.count)))
+            remaining = counts.copy()
+            for index in group:
+                remaining[index] -= 1
+            if min(remaining) < 0:  # a group the shoe cannot deal: no leaf on this path
+                inverse = 0
+                break
+            # sorted independent choices give a multiset with probability orderings / P**k
+            inverse = inverse * len(present) ** draw.count // group_coefficient(group)
+            state, counts = deal.advance(state, tuple(view.labels[i] for i in group)), remaining
+        total += inverse
+    return total // probes
 
 
 @contextmanager

@@ -66,6 +66,7 @@ from exact.core.enumerator import (
     without_collections,
 )
 from exact.core.progress import status
+from exact.core.work import Meter
 from exact.engines.cache import (
     CorruptEntry,
     Fields,
@@ -141,7 +142,12 @@ class CompiledDeal(Generic[RecordT_co]):
                     for group in combinations_with_replacement(universe, count)]
             return found
 
+        # drawn from the run's work budget as it goes (ranks and suits with the third cards:
+        # billions of leaves)
+        meter = Meter("the compiled walk of this deal")
+
         def leaf(state: State, factors: tuple[int, ...], coefficient: int) -> None:
+            meter.tick()
             term = term_id.setdefault((tuple(sorted(factors)), len(factors)), len(term_id))
             record = deal.record(state)
             number = record_id.get(record)

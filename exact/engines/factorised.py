@@ -57,6 +57,7 @@ import numpy as np
 
 from exact.core.cards import CARDS, Card, Label, Shoe, View
 from exact.core.enumerator import Deal, Draw, Record, check_shoe, falling, group_coefficient
+from exact.core.work import PATTERN_UNITS, Meter, spend
 from exact.engines import cache
 from exact.engines.compiled import (
     INT64_LIMIT,
@@ -68,7 +69,7 @@ from exact.engines.compiled import (
 )
 from exact.errors import ShoeError
 from exact.errors import TooFine as TooFine
-from exact.model.bets import Bet
+from exact.model.bets import Bet, settlement_units
 from exact.model.contracts import CapabilityError, CardPositions, DealtPositions
 from exact.model.features import ORDER, Feature, Needs
 from exact.model.game import Game, game_key
@@ -129,6 +130,27 @@ def evaluate(game: Game[Any], bets: Sequence[Bet], shoe: Shoe,
         for bet, counts in zip(unique, compiled.counts(shoe), strict=True):
             results[bet] = counts
     return [results[bet] for bet in bets]
+
+
+def counted_work(game: Game[Any], bets: Sequence[Bet], shoe: Shoe) -> int:
+    """The work (:mod:`exact.core.work` units) of walking the patterns of ``bets`` for
+    ``shoe``, summed over their shapes whose patterns count without a walk (no third cards: a
+    product, instant), as :meth:`FactorisedBet._compile` will draw it; a shape with third cards
+    is drawn when its value walk has counted its patterns, and the settlements as they come.
+    So a file whose card-level patterns together pass the bound is refused before any of its
+    bets is counted (:mod:`exact.analysis.bet_analysis`)."""
+    present = frozenset(CARDS[i] for i, count in enumerate(shoe.counts) if count)
+    by_shape: dict[Key, list[Bet]] = defaultdict(list)
+    for bet in bets:
+        by_shape[_shape(game, bet)].append(bet)
+    total = 0
+    for group in by_shape.values():
+        if "draws" in game.needs(group[0].features).stages:  # a walk counts its patterns
+            continue
+        unique = tuple(dict.fromkeys(group))
+        patterns = FactorisedBet(game, unique, present, compile=False).patterns(game)
+        total += patterns * PATTERN_UNITS
+    return total
 
 
 def batch(game: Game[Any], bets: Sequence[Bet]) -> Callable[[np.ndarray], list[np.ndarray]]:
@@ -252,6 +274,10 @@ class FactorisedBet:
         patterns = self._patterns(keys, by_value)
         if patterns > PATTERN_LIMIT:
             raise TooFine(f"{patterns:,} patterns of card classes (at most {PATTERN_LIMIT:,})")
+        # each pattern walked: drawn before the walk; the settlements (one per distinct reading
+        # of the bets' features, far fewer than the patterns for most bets) are drawn as they
+        # are met, each before its conditions run (_settle)
+        spend(patterns * PATTERN_UNITS, f"{patterns:,} patterns of card classes")
         self._settle(features, keys, by_value)
 
     def patterns(self, game: Game[Any]) -> int:
@@ -295,7 +321,11 @@ class FactorisedBet:
         keys: dict[_PooledKey, tuple[Hands, dict[Values, dict[Key, int]]]] = {}
         unread = self._unread
         needs = game.needs(self.names)
+        # the value walk of each shape of bet is drawn from the run's budget too: a file of
+        # many shapes each walked once would otherwise be unbounded
+        meter = Meter("the value walk of a card-level bet's shape")
         for record, multiplicity in self._value_sequences(game, needs):
+            meter.tick()
             signature = tuple(f.read(record) for f in self.value_features)
             known_slots = self._fixed(record)
             pooled = tuple(tuple(sorted(_value(record[h][i]) for h, i in pool
@@ -332,6 +362,10 @@ class FactorisedBet:
         combo_signature, combo_fine, combo_event = [], [], []
         signature_slots = fine_slots = 0
         settled: dict[Key, tuple[int, ...]] = {}
+        meter = Meter(f"the settlements of bet{'s' * (len(self.bets) > 1)} "
+                      f"{', '.join(bet.id for bet in self.bets[:5])}"
+                      f"{', ...' * (len(self.bets) > 5)} on the patterns",
+                      sum(settlement_units(bet) for bet in self.bets))
         for (pooled, fixed), (record, plains) in keys.items():
             known_slots = dict(fixed)
             groups, choices = [], []
@@ -391,6 +425,7 @@ class FactorisedBet:
                 for fine_values, slot in by_fine.items():
                     events = settled.get(signature + fine_values)
                     if events is None:  # many keys read alike: each reading settled once
+                        meter.tick()
                         read = dict(zip(value_names + fine_names, signature + fine_values,
                                         strict=True))
                         events = settled[signature + fine_values] = tuple(

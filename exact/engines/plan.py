@@ -37,7 +37,9 @@ from functools import cached_property, lru_cache
 from math import comb
 from typing import Any, Literal, Protocol
 
-from exact.core.enumerator import Deal, Draw, Record, RecordT, fixed_stages
+from exact.core.cards import Shoe
+from exact.core.enumerator import Deal, Draw, Record, RecordT, estimated_leaves, fixed_stages
+from exact.core.work import LEAF_UNITS, WORK_LIMIT
 from exact.errors import EngineError as EngineError
 from exact.model.bets import Bet, value_only, values_only
 from exact.model.contracts import CardPositions, DealtPositions
@@ -221,6 +223,12 @@ class Compiled:
         if demand.scope == "batch":
             return False, ("it reads ranks or suits together with the third cards: its compiled "
                            "batch form would take minutes and gigabytes")
+        # the walk's leaves, estimated in milliseconds over every class of a full shoe: ranks
+        # or suits with the third cards are hundreds of millions (minutes, gigabytes)
+        leaves = estimated_leaves(demand.deal, Shoe.standard(8))
+        if leaves * LEAF_UNITS > WORK_LIMIT:
+            return False, (f"its compiled walk of ranks or suits with the third cards has about "
+                           f"{leaves:,} rounds, past the work bound (README: Input limits)")
         return True, "one shoe: the compiled walk of ranks or suits with the third cards"
 
 

@@ -74,9 +74,10 @@ MAX_DECKS = 64
 # the keys of a rule file (exact/data/chemin_de_fer/rules.toml): any other is refused
 RULE_KEYS = frozenset({"id", "name", "naturals", "player_draws_on", "player_stands_on",
                        "player_chooses_on", "decks", "commission", "house_way"})
-HOUSE_KEYS = frozenset({"player_draws_on_five", "banker_draws_when_player_stands",
-                        "banker_draws_on_player_third"})
+HOUSE_KEYS = frozenset({"player_draws_on_five", "player_draws_on_choice",
+                        "banker_draws_when_player_stands", "banker_draws_on_player_third"})
 THIRD_KEYS = frozenset(str(total) for total in range(10))
+FIVE = 5  # the Player's option of the game as published: the only total its flag speaks of
 
 
 @dataclass(frozen=True)
@@ -91,7 +92,8 @@ class Rules:
     player_chooses_on: frozenset[int]
     decks: int
     commission: Fraction
-    house_player_draws_on_choice: bool
+    # House Way: the choice totals on which the Player draws (it stands on the others)
+    house_player_draws_on: frozenset[int]
     house_banker_draws_when_player_stands: frozenset[int]
     house_banker_draws_on_player_third: tuple[frozenset[int], ...] = field(hash=True)
 
@@ -105,6 +107,10 @@ class Rules:
             raise RuleError(f"commission {self.commission} is outside 0 to 1/10")
         if not 1 <= self.decks <= MAX_DECKS:
             raise RuleError(f"decks {self.decks} is outside 1 to {MAX_DECKS}")
+        if not self.house_player_draws_on <= self.player_chooses_on:
+            raise RuleError(f"rules {self.id!r}: House Way has the Player draw on "
+                            f"{sorted(self.house_player_draws_on - self.player_chooses_on)}, "
+                            "where it does not choose")
 
     @classmethod
     def load(cls, path: Path | str = DATA / "rules.toml") -> Rules:
@@ -112,31 +118,27 @@ class Rules:
         path = Path(path)
         data = read_rule_file(path)
         try:
-            house = _table(data["house_way"], "[house_way]")
-            third = _table(house["banker_draws_on_player_third"],
-                           "[house_way.banker_draws_on_player_third]")
             # a misspelt rule (``comission``) must not leave its default silently in force
             check_keys(data, RULE_KEYS, str(path), RuleError, "rule")
+            house = _table(data["house_way"], "[house_way]")
             check_keys(house, HOUSE_KEYS, f"{path}: [house_way]", RuleError, "rule")
-            check_keys(third, THIRD_KEYS, f"{path}: [house_way.banker_draws_on_player_third]",
-                       RuleError, "total")
+            naturals = _totals(data["naturals"], "naturals")
+            draws_on = _totals(data["player_draws_on"], "player_draws_on")
+            chooses_on = _totals(data["player_chooses_on"], "player_chooses_on")
             return cls(
                 id=plain_text(data["id"], f"{path}: rule id", RuleError),
                 name=plain_text(data.get("name", data["id"]), f"{path}: rule name", RuleError),
-                naturals=_totals(data["naturals"], "naturals"),
-                player_draws_on=_totals(data["player_draws_on"], "player_draws_on"),
+                naturals=naturals,
+                player_draws_on=draws_on,
                 player_stands_on=_totals(data["player_stands_on"], "player_stands_on"),
-                player_chooses_on=_totals(data["player_chooses_on"],
-                                          "player_chooses_on"),
+                player_chooses_on=chooses_on,
                 decks=_integer(data.get("decks", 6), "decks"),
                 commission=parse_commission(str(data.get("commission", "0"))),
-                house_player_draws_on_choice=_flag(house["player_draws_on_five"],
-                                                   "player_draws_on_five"),
+                house_player_draws_on=_house_player_draws(house, chooses_on, path),
                 house_banker_draws_when_player_stands=_totals(
                     house["banker_draws_when_player_stands"], "banker_draws_when_player_stands"),
-                house_banker_draws_on_player_third=tuple(
-                    _totals(third.get(str(total), []), f"banker_draws_on_player_third {total}")
-                    for total in range(10)),
+                house_banker_draws_on_player_third=_house_third_rows(
+                    house, naturals, bool(draws_on or chooses_on), path),
             )
         except KeyError as error:
             raise RuleError(f"{path}: missing rule {error.args[0]!r}") from None
@@ -170,6 +172,68 @@ class Rules:
                 "Banker chooses at every decision point, seeing its hand and the Player's "
                 "third card (or that the Player stood)",
                 f"ties push; commission on Banker wins {self.commission}"]
+
+
+def _house_player_draws(house: Mapping[str, object], chooses_on: frozenset[int],
+                        path: Path) -> frozenset[int]:
+    """The choice totals on which House Way's Player draws, each said by the file.
+
+    ``player_draws_on_five`` is the Player's option of the published game (Kemeny and Snell,
+    Ethier and Gámez: draw or stand on 5) and speaks of a 5 only; a rule file letting the
+    Player choose on other totals gives House Way for each in
+    ``[house_way.player_draws_on_choice]`` (``4 = true``). A choice left out, or a row for a
+    total the Player does not choose on, is refused: House Way is never guessed."""
+    where = f"{path}: [house_way]"
+    draws: set[int] = set()
+    if FIVE in chooses_on:
+        if "player_draws_on_five" not in house:
+            raise RuleError(f"{where}: missing rule 'player_draws_on_five' (the Player "
+                            "chooses on 5: say whether House Way draws there)")
+        if _flag(house["player_draws_on_five"], "player_draws_on_five"):
+            draws.add(FIVE)
+    elif "player_draws_on_five" in house:
+        raise RuleError(f"{where}: player_draws_on_five is given but the Player does not "
+                        f"choose on 5 (player_chooses_on = {sorted(chooses_on)})")
+    others = sorted(chooses_on - {FIVE})
+    table = _table(house.get("player_draws_on_choice", {}),
+                   "[house_way.player_draws_on_choice]")
+    known = [str(total) for total in others]
+    check_keys(table, known, f"{path}: [house_way.player_draws_on_choice] (the Player's "
+               "choice totals other than 5; 5 is player_draws_on_five)", RuleError, "total")
+    missing = [key for key in known if key not in table]
+    if missing:
+        raise RuleError(f"{where}: House Way for the Player's choice on {', '.join(missing)} "
+                        "is missing: give each in [house_way.player_draws_on_choice] "
+                        "(true: draw, false: stand)")
+    draws.update(total for total in others
+                 if _flag(table[str(total)], f"player_draws_on_choice {total}"))
+    return frozenset(draws)
+
+
+def _house_third_rows(house: Mapping[str, object], naturals: frozenset[int], player_draws: bool,
+                      path: Path) -> tuple[frozenset[int], ...]:
+    """House Way's Banker against a Player's third card, one row per total the Banker decides
+    on (every total but the naturals, if the Player ever draws). A row left out is refused,
+    not read as "never draw", and so is a row the rules never consult."""
+    where = f"{path}: [house_way.banker_draws_on_player_third]"
+    needed = [str(total) for total in range(10) if player_draws and total not in naturals]
+    if needed and "banker_draws_on_player_third" not in house:
+        raise RuleError(f"{path}: [house_way]: missing rule 'banker_draws_on_player_third' "
+                        f"(rows {', '.join(needed)})")
+    third = _table(house.get("banker_draws_on_player_third", {}),
+                   "[house_way.banker_draws_on_player_third]")
+    check_keys(third, THIRD_KEYS, where, RuleError, "total")
+    unused = sorted(key for key in third if key not in needed)
+    if unused:
+        raise RuleError(f"{where}: row(s) {', '.join(unused)} are never consulted (naturals "
+                        + ("end the coup" if player_draws else "end the coup, and the Player "
+                           "never draws") + ")")
+    missing = [key for key in needed if key not in third]
+    if missing:
+        raise RuleError(f"{where}: missing row(s) {', '.join(missing)}: the Banker decides on "
+                        "each of these totals against a third card (give [] to stand on all)")
+    return tuple(_totals(third.get(str(total), []), f"banker_draws_on_player_third {total}")
+                 for total in range(10))
 
 
 def _totals(values: object, name: str = "totals") -> frozenset[int]:
@@ -352,23 +416,29 @@ def set_parts(infoset: InfoSet) -> tuple[str, Tag, int | None]:
 
 
 # --- strategies -------------------------------------------------------------------------------
-def banker_total(infoset: InfoSet) -> int:
+def own_total(infoset: InfoSet) -> int:
+    """The total of the side whose information set this is (Player or Banker).
+
+    >>> own_total(("player", (2, 3))), own_total(("banker", 6, None))
+    (5, 6)
+    """
     tag = set_parts(infoset)[1]
     return tag if isinstance(tag, int) else sum(tag) % 10
 
 
 def house_way(rules: Rules, game: SequenceForm) -> tuple[Strategy, Strategy]:
-    """The casino tableau for both sides (the Player's choice on 5 as the rules say)."""
+    """The casino tableau for both sides (the Player's choices as the rule file says)."""
     return (pure(game, 0, _house_player(rules)), pure(game, 1, _house_banker(rules)))
 
 
 def _house_player(rules: Rules):
-    return lambda _infoset, _actions: DRAW if rules.house_player_draws_on_choice else STAND
+    return lambda infoset, _actions: (
+        DRAW if own_total(infoset) in rules.house_player_draws_on else STAND)
 
 
 def _house_banker(rules: Rules):
     return lambda infoset, _actions: (
-        DRAW if rules.house_banker_draws(banker_total(infoset), set_parts(infoset)[2])
+        DRAW if rules.house_banker_draws(own_total(infoset), set_parts(infoset)[2])
         else STAND)
 
 

@@ -48,6 +48,7 @@ from exact.core.parsing import (
     shown_path,
     wrong_type,
 )
+from exact.core.work import CONDITION_UNITS, READ_UNITS, spend
 from exact.errors import BetFileError, BetFileInputError, WrongTypeError
 from exact.model.expressions import (
     CONDITION_SHOWN,
@@ -428,6 +429,34 @@ def values_only(game: Game[Any], bet: Bet) -> bool:
     return all(attribute in ("value", ORDER) for _, attribute in game.needs(bet.features).pairs)
 
 
+def settlement_units(bet: Bet) -> int:
+    """The work of settling ``bet`` once (:mod:`exact.core.work` units): reading its features,
+    then, at worst, every event's condition evaluated (the nodes of its tree)."""
+    return CONDITION_UNITS + sum(event.condition.nodes for event in bet.events
+                                 if event.condition is not None)
+
+
+def spend_reads(records: int, features: int) -> None:
+    """Draw reading ``features`` features off each of ``records`` records from the run's work
+    budget, before they are read."""
+    spend(records * features * READ_UNITS,
+          f"{features} feature{'s' * (features != 1)} read off {records:,} rounds")
+
+
+def spend_settlements(bet: Bet, times: int) -> None:
+    """Draw ``times`` settlements of ``bet`` from the run's work budget, before they run: a
+    condition near the operator bound run on millions of signatures is refused up front."""
+    spend(times * settlement_units(bet),
+          f"{bet.source}: bet {shown(bet.id)}: {times:,} settlements of "
+          f"{settlement_units(bet):,} units each")
+
+
+EVENT_DTYPE = "int16"
+"""The event index of each record, per bet: a bet has at most :data:`MOST_EVENTS` events, and
+a file of 1,000 bets settled over a deal's hundred thousand records kept one int64 array each
+(800 MB); int16 keeps them in a quarter of that."""
+
+
 def settle_records(game: Game[RecordT], bets: Sequence[Bet], records: Sequence[RecordT]
                    ) -> list[np.ndarray]:
     """Event index of each bet for each record (records of ``game``'s type: its features read
@@ -440,6 +469,7 @@ def settle_records(game: Game[RecordT], bets: Sequence[Bet], records: Sequence[R
     import numpy as np  # loaded when records are settled (a fresh analysis may never need it)
 
     names = sorted(set().union(*(bet.features for bet in bets)))
+    spend_reads(len(records), len(names))
     columns: dict[str, tuple[list[object], np.ndarray]] = {}
     for name in names:
         read = game.features[name].read
@@ -459,8 +489,9 @@ def settle_records(game: Game[RecordT], bets: Sequence[Bet], records: Sequence[R
                                    "feature values")
             key = key * len(values) + column
         _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        spend_settlements(bet, len(first))
         settled = [bet.settle({name: columns[name][0][columns[name][1][position]]
                                for name in wanted}) for position in first]
-        events.append(np.asarray(settled, dtype=np.int64)[inverse.reshape(-1)]
-                      if len(records) else np.empty(0, dtype=np.int64))
+        events.append(np.asarray(settled, dtype=EVENT_DTYPE)[inverse.reshape(-1)]
+                      if len(records) else np.empty(0, dtype=EVENT_DTYPE))
     return events

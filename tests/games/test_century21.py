@@ -4,6 +4,7 @@ best responses and the exact equilibrium."""
 from __future__ import annotations
 
 import math
+import re
 import warnings
 from collections import Counter
 from fractions import Fraction
@@ -435,3 +436,30 @@ def test_cli_json_of_a_mixed_strategy_writes_expected_counts_as_fractions(capsys
     top = Fraction(player["top_award"]["combinations"])
     assert top.denominator > 1
     assert Fraction(player["tiers"][0]["combinations"]) == top
+
+
+@pytest.mark.parametrize(("table", "message"), [
+    ({"9": 2, "09": 3}, "key '09': a total is one digit 0-9, written once"),
+    ({"09": 3}, "key '09': a total is one digit 0-9"),
+    ({"+9": 3}, "key '+9': a total is one digit 0-9"),
+    ({9: 2, "9": 3}, "total 9 is given twice"),
+    ({"10": 2}, "key '10'"),
+    ({True: 2}, "key True"),
+])
+def test_a_total_is_one_key_written_one_way(table, message) -> None:
+    """Issue 26: ``9 = 2`` and ``"09" = 3`` kept the later pay silently. A key is one digit;
+    any other spelling, and one total twice (possible from the library), is refused."""
+    with pytest.raises(RuleError, match=re.escape(message)):
+        Rules.from_mapping({"win_pays_by_total": table})
+    assert Rules.from_mapping({"win_pays_by_total": {"9": 2}}).win_pays_by_total == {
+        9: Fraction(2)}
+
+
+def test_a_rule_file_giving_a_total_twice_is_one_line(tmp_path, capsys) -> None:
+    from exact.cli.app import main
+
+    path = tmp_path / "rules.toml"
+    path.write_text('[win_pays_by_total]\n9 = 2\n"09" = 3\n')
+    assert main(["analyze", "century21", "--decks", "1", "--rules", str(path)]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "'09': a total is one digit" in error

@@ -791,3 +791,102 @@ def test_cli_text_and_errors(capsys):
         # a number the grammar refuses (--commission 1/5) is refused as the line is parsed
         assert error.startswith(("exact: error:", "exact: usage error:"))
         assert error.count("\n") == 1
+
+
+# --- House Way in a rule file: every row the rules consult, said explicitly (issue 26) ----------
+def _rule_file(tmp_path, text: str):
+    path = tmp_path / "rules.toml"
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("row", ["0", "3", "5", "7"])
+def test_a_house_way_row_left_out_is_refused_not_read_as_never_draw(tmp_path, capsys, row):
+    """Issue 26: rows of the Banker's tableau left out were read as "never draw" (a file
+    without rows 3-7 gave the Player +4.03%, exit 0). Each row the Banker decides on must be
+    given; the one line names the missing row."""
+    from exact.errors import RuleError
+    from exact.games.chemin_de_fer import DATA, Rules
+
+    good = (DATA / "rules.toml").read_text()
+    line = next(line for line in good.splitlines() if line.startswith(f"{row} = ["))
+    path = _rule_file(tmp_path, good.replace(line + "\n", ""))
+    with pytest.raises(RuleError, match=rf"missing row\(s\) {row}:"):
+        Rules.load(path)
+    assert main(["analyze", "chemin-de-fer", "--rules", str(path), "--strategy", "house"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and f"missing row(s) {row}" in error
+
+
+def test_the_four_percent_file_is_refused(tmp_path, capsys):
+    """The shape of the audit's file: the tableau cut to rows 0-2 (the Banker would never draw
+    on 3-7 against a third card: the Player's House Way edge became positive)."""
+    from exact.games.chemin_de_fer import DATA
+
+    good = (DATA / "rules.toml").read_text()
+    cut = good[:good.index("3 = [")]
+    assert main(["analyze", "chemin-de-fer", "--rules", str(_rule_file(tmp_path, cut)),
+                 "--strategy", "house"]) == 2
+    assert "missing row(s) 3, 4, 5, 6, 7:" in capsys.readouterr().err
+
+
+def test_rows_the_rules_never_consult_are_refused(tmp_path):
+    from exact.errors import RuleError
+    from exact.games.chemin_de_fer import DATA, Rules
+
+    good = (DATA / "rules.toml").read_text()
+    with pytest.raises(RuleError, match=r"row\(s\) 8 are never consulted"):
+        Rules.load(_rule_file(tmp_path, good.replace("7 = []", "7 = []\n8 = [1]")))
+
+
+def test_the_five_flag_speaks_of_a_five_only(tmp_path, capsys):
+    """Issue 26: ``player_draws_on_five`` applied to every total the Player chose on. It is the
+    Player's option on 5 (the published game's only one); another choice total needs its own
+    explicit House Way row, and the flag is refused where the Player does not choose on 5."""
+    from exact.errors import RuleError
+    from exact.games.chemin_de_fer import DATA, Rules
+
+    good = (DATA / "rules.toml").read_text()
+    four = good.replace("player_draws_on = [0, 1, 2, 3, 4]", "player_draws_on = [0, 1, 2, 3]"
+                        ).replace("player_chooses_on = [5]", "player_chooses_on = [4, 5]")
+    with pytest.raises(RuleError, match=r"House Way for the Player's choice on 4 is missing"):
+        Rules.load(_rule_file(tmp_path, four))
+    assert main(["analyze", "chemin-de-fer", "--rules", str(tmp_path / "rules.toml")]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+    for stands in (True, False):
+        text = four + f"\n[house_way.player_draws_on_choice]\n4 = {str(not stands).lower()}\n"
+        rules = Rules.load(_rule_file(tmp_path, text))
+        assert rules.house_player_draws_on == ({5} if stands else {4, 5})
+        game = sequence_form(rules, None, "totals")
+        player = house_way(rules, game)[0]
+        assert player[("player", 5)]["draw"] == 1
+        assert player[("player", 4)]["draw"] == (0 if stands else 1)
+    # a choice row for 5 (the flag's), for a total the Player does not choose on, and the
+    # flag without a choice on 5: each refused
+    for text, message in (
+            (four + "\n[house_way.player_draws_on_choice]\n4 = true\n5 = true\n", "'5'"),
+            (four + "\n[house_way.player_draws_on_choice]\n4 = true\n6 = true\n", "'6'"),
+            (good.replace("player_stands_on = [6, 7]", "player_stands_on = [5, 6, 7]")
+             .replace("player_chooses_on = [5]", "player_chooses_on = []"),
+             "player_draws_on_five is given but the Player does not choose on 5")):
+        with pytest.raises(RuleError, match=re.escape(message)):
+            Rules.load(_rule_file(tmp_path, text))
+
+
+def test_house_way_with_the_flag_on_five_only_matches_the_twin_choice(tmp_path):
+    """The audit's other shape: the Player choosing on 4 and 5 with the flag true used to draw
+    on both. Now House Way draws on 4 only if the file says so, and its value equals the
+    game's own evaluation of that pure policy."""
+    from exact.engines.strategy_games import evaluate, pure
+    from exact.games.chemin_de_fer import DATA, Rules
+
+    good = (DATA / "rules.toml").read_text()
+    text = (good.replace("player_draws_on = [0, 1, 2, 3, 4]", "player_draws_on = [0, 1, 2, 3]")
+            .replace("player_chooses_on = [5]", "player_chooses_on = [4, 5]")
+            + "\n[house_way.player_draws_on_choice]\n4 = false\n")
+    rules = Rules.load(_rule_file(tmp_path, text))
+    game = sequence_form(rules, None, "totals")
+    banker = house_way(rules, game)[1]
+    stands_on_four = pure(game, 0, lambda infoset, _a: "stand" if infoset[1] == 4 else "draw")
+    assert evaluate(game, house_way(rules, game)[0], banker) == evaluate(
+        game, stands_on_four, banker)

@@ -25,10 +25,11 @@ from tests.support.fuzzing import Differential, ForkServer, problems, report, ru
 # (edge: 60, not 80, since most of its cases now run to the end, at about twice the cost)
 # Besides the commands, classes of cases across them: "clashes", an input named as an output
 # (tests/support/fuzz_strategies.py, clash_case), each refused before any work (cheap);
-# "cache", bets run cold and warm (cache_case, six to nine runs a case, issue 26).
+# "cache", bets run cold and warm (cache_case, six to nine runs a case, issue 26); and
+# "engine-overrides", card-level bets under every --engine (engine_override_argv).
 EXAMPLES = {"analyze": 110, "design": 40, "list-bets": 80, "features": 15, "eor": 70,
             "simulate": 60, "edge": 60, "settle": 60, "games": 10, "reports": 50,
-            "clashes": 40, "report": 40, "cache": 4}
+            "clashes": 40, "report": 40, "cache": 4, "engine-overrides": 30}
 SCALE = float(os.environ.get("FUZZ_SCALE", "1"))
 
 

@@ -250,8 +250,7 @@ class Rules:
             if "joker_values" in flat:
                 flat["joker_values"] = tuple(flat["joker_values"])
             if "win_pays_by_total" in flat:
-                flat["win_pays_by_total"] = {_total_key(k): v for k, v in
-                                             flat["win_pays_by_total"].items()}
+                flat["win_pays_by_total"] = _pays_by_total(flat["win_pays_by_total"], source)
             for name in ("drawn_joker_is_nine", "stop_on_dealer_joker_up", "stop_on_dealer_nine",
                          "dealer_wins_ties_on_zero", "three_card_nine_pushes_two_card_nine",
                          "third_cards_face_up", "dealer_pays_collection"):
@@ -317,8 +316,33 @@ def _number(name: str, value: object) -> Fraction:
                         RuleInputError)
 
 
-def _total_key(key: object) -> int:
-    return parse_integer(key, "total", "rule win_pays_by_total key", RuleInputError)
+TOTAL_KEYS = {str(total): total for total in TOTALS}
+
+
+def _pays_by_total(table: Mapping[object, object], source: str) -> dict[int, object]:
+    """``[win_pays_by_total]`` by total. A key is one total written one way: one ASCII digit
+    (TOML's ``9`` and ``"9"`` are the same key), or an int 0-9 from the library. ``"09"``,
+    ``" 9"`` or ``"+9"`` is no total key (it would be a second spelling of 9, and with ``9 = 2``
+    beside it one of the two pays would be lost without a word); the same total given twice
+    (``9`` and ``"9"`` from the library) is refused too."""
+    pays: dict[int, object] = {}
+    for key, pay in table.items():
+        total = _total_key(key, source)
+        if total in pays:
+            raise RuleError(f"{source}: rule win_pays_by_total: total {total} is given twice")
+        pays[total] = pay
+    return pays
+
+
+def _total_key(key: object, source: str) -> int:
+    if isinstance(key, int) and not isinstance(key, bool) and key in TOTALS:
+        return key
+    if isinstance(key, str) and key in TOTAL_KEYS:
+        return TOTAL_KEYS[key]
+    if isinstance(key, str):
+        parse_integer(key, "total", f"{source}: rule win_pays_by_total key", RuleInputError)
+    raise RuleError(f"{source}: rule win_pays_by_total key {shown(key)}: a total is one digit 0-9, "
+                    "written once")
 
 
 def _listed(values) -> str:
