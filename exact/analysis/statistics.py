@@ -142,8 +142,8 @@ def square_root_text(value: Fraction) -> str:
     sqrt(p/q) as sqrt(p)*sqrt(q)/q, takes squares out of each radicand, multiplies the two
     radicands left and takes squares out of the product.
 
-    >>> square_root_text(Fraction(7, 9)), square_root_text(Fraction(8, 3)), square_root_text(Fraction(4, 9))
-    ('sqrt(7)/3', '2*sqrt(6)/3', '2/3')
+    >>> [square_root_text(Fraction(*pair)) for pair in ((7, 9), (8, 3), (4, 9), (12, 1))]
+    ['sqrt(7)/3', '2*sqrt(6)/3', '2/3', '2*sqrt(3)']
 
     sympy may also find a square of a prime above 2**15 in a cofactor with other such primes
     (by Pollard's methods); this does not (one number in some 300,000 has such a square): the
