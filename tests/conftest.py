@@ -56,7 +56,7 @@ KNOWN_FAILURES: dict[str, str] = {}
 # By file name, so that they hold wherever the files live under tests/.
 LONG_GROUPS = ("test_reports.py[punto-banco]", "test_engine.py", "test_fuzz.py",
                "test_hostile_inputs.py", "test_notebooks.py", "test_reports.py[nine-and-nines]",
-               "test_reports.py[century21]")
+               "test_reports.py[century21]", "test_benchmark_quick.py")
 SPLIT_FILES = {"test_reports.py": ("punto-banco", "nine-and-nines", "century21")}
 
 
