@@ -57,6 +57,7 @@ from exact.model.expressions import (
     ExpressionError,
 )
 from exact.model.features import ORDER, Feature
+from exact.model.literals import check_literals
 from exact.model.game import Game
 
 if TYPE_CHECKING:
@@ -252,11 +253,12 @@ def load_bets(source: Path | str, features: Iterable[str] | Mapping[str, Feature
     known = frozenset(features)
     types = {name: feature.types for name, feature in features.items()
              if getattr(feature, "types", ())} if isinstance(features, Mapping) else {}
+    domains = _domains(features)
     bets: list[Bet] = []
     ids: set[str] = set()
     events = paytables = 0
     for position, entry in enumerate(entries, 1):
-        bet = _bet(label, position, entry, known, types)
+        bet = _bet(label, position, entry, known, types, domains)
         if bet.id in ids:
             raise BetFileError(f"{label}: bet {shown(bet.id)}: duplicate id")
         ids.add(bet.id)
@@ -272,7 +274,7 @@ def load_bets(source: Path | str, features: Iterable[str] | Mapping[str, Feature
 
 
 def _bet(label: str, position: int, entry: object, known: frozenset[str],
-         types: Mapping[str, tuple[type, ...]]) -> Bet:
+         types: Mapping[str, tuple[type, ...]], domains: Mapping[str, Feature[Any]]) -> Bet:
     if not isinstance(entry, dict) or not isinstance(entry.get("id"), str) or not entry["id"]:
         raise BetFileError(f"{label}: bet #{position}: needs a string id")
     bet_id = plain_text(entry["id"], f"{label}: bet #{position}: id", BetFileError)
@@ -284,7 +286,7 @@ def _bet(label: str, position: int, entry: object, known: frozenset[str],
     if len(raw_events) > MOST_EVENTS:
         raise BetFileError(f"{where}: {len(raw_events):,} [[bet.event]] tables: at most "
                            f"{MOST_EVENTS:,} a bet (README: Input limits)")
-    events = [_event(where, raw, known, types) for raw in raw_events]
+    events = [_event(where, raw, known, types, domains) for raw in raw_events]
     names = [e.name for e in events]
     otherwise = plain_text(entry.get("otherwise", "Loses"), f"{where}: otherwise", BetFileError)
     if len(set(names + [otherwise])) != len(names) + 1:
@@ -320,7 +322,7 @@ def _bet(label: str, position: int, entry: object, known: frozenset[str],
 
 
 def _event(where: str, raw: object, known: frozenset[str],
-           types: Mapping[str, tuple[type, ...]]) -> Event:
+           types: Mapping[str, tuple[type, ...]], domains: Mapping[str, Feature[Any]]) -> Event:
     if not isinstance(raw, dict) or "name" not in raw or "when" not in raw or "pays" not in raw:
         raise BetFileError(f"{where}: every event needs name, when and pays")
     name = plain_text(raw["name"], f"{where}: event name", BetFileError)
@@ -340,7 +342,27 @@ def _event(where: str, raw: object, known: frozenset[str],
     unknown = sorted(condition.names - known)
     if unknown:
         raise BetFileError(f"{where}: unknown feature(s) {shown_all(unknown)}")
+    _check_values(where, condition, domains)
     return Event(name, condition, pays, gross)
+
+
+def _domains(features: Iterable[str] | Mapping[str, Feature[Any]]) -> dict[str, Feature[Any]]:
+    """The features that declare their values (``Feature.domain``), by name: the literals of
+    a condition are checked against those (names alone: nothing to check against)."""
+    if not isinstance(features, Mapping):
+        return {}
+    return {name: feature for name, feature in features.items()
+            if getattr(feature, "domain", None) is not None}
+
+
+def _check_values(where: str, condition: Expression, domains: Mapping[str, Feature[Any]]
+                  ) -> None:
+    """Refuse a literal no feature of ``condition`` can take, a comparison that never holds
+    and a condition its comparisons never decide (:mod:`exact.model.literals`)."""
+    try:
+        check_literals(condition, domains)
+    except ExpressionError as error:
+        raise BetFileError(f"{where}: {error}") from None
 
 
 def _bet_at_error(raw: str, message: str) -> str:
