@@ -82,8 +82,8 @@ class _Checker:
         self.trials = MOST_TRIALS
 
     def outcomes(self, node: ast.expr) -> tuple[Outcomes | None, ast.expr | None]:
-        """The truth values ``node`` can take (None: not known), and the sub-expression whose
-        values decide it when it can take one only."""
+        """The truth values ``node`` can take (None: not known), and the comparison that
+        decides it when it can take one only (None: no comparison does)."""
         match node:
             case ast.BoolOp(op=op, values=values):
                 parts = [self.outcomes(value) for value in values]
@@ -93,7 +93,8 @@ class _Checker:
                     if outcome == frozenset({deciding}):
                         return outcome, culprit
                 if all(outcome == frozenset({not deciding}) for outcome, _ in parts):
-                    return frozenset({not deciding}), parts[0][1]
+                    return frozenset({not deciding}), next(
+                        (culprit for _, culprit in parts if culprit is not None), None)
                 return _EITHER, None
             case ast.UnaryOp(op=ast.Not(), operand=operand):
                 outcome, culprit = self.outcomes(operand)
@@ -106,9 +107,9 @@ class _Checker:
                     raise ExpressionError(f"{_quoted(ast.unparse(node))} never holds: "
                                           f"{_values(node, self.features)}")
                 return outcome, node
-            case ast.Constant():
-                return None, None  # a condition written constant (True) says so itself
-        return self._tried(node), node
+        # a feature or a sum read as true or false (``when = "winner"``) is not a comparison
+        # with a literal: what it can be counts, but it alone is never refused
+        return self._tried(node), None
 
     def _check_members(self, node: ast.Compare) -> None:
         """Each literal compared with a feature by ==, !=, in, not in is one of its values."""
