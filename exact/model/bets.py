@@ -58,8 +58,8 @@ from exact.model.expressions import (
     ExpressionError,
 )
 from exact.model.features import ORDER, Feature
-from exact.model.literals import check_literals
 from exact.model.game import Game
+from exact.model.literals import check_literals
 
 if TYPE_CHECKING:
     import numpy as np

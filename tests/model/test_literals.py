@@ -56,7 +56,7 @@ def refusal(tmp_path: Path, capsys, text: str, game: str = "punto-banco") -> str
     return lines[0]
 
 
-# --- each literal of the issue -------------------------------------------------------------------
+# --- each literal of the issue --------------------------------------------------------------------
 @pytest.mark.parametrize(("condition", "shown"), [
     ("winner == 'Player'", r"'Player' is not a value of winner \(\"player\", \"banker\" or "
                            r"\"tie\"\): did you mean 'player'\?"),
@@ -149,7 +149,7 @@ def test_every_shipped_bet_file_readme_bet_and_test_data_file_still_loads():
                                      str(error)), error
 
 
-# --- the property: the checker against a brute force ------------------------------------------------
+# --- the property: the checker against a brute force ----------------------------------------------
 OPERATORS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
              ">": operator.gt, ">=": operator.ge, "in": lambda a, b: a in b,
              "not in": lambda a, b: a not in b}
@@ -238,7 +238,7 @@ def test_a_refused_comparison_never_holds_on_any_round_a_small_shoe_deals(name, 
             assert True not in outcomes, condition
 
 
-# --- the declared values are the dealt values -------------------------------------------------------
+# --- the declared values are the dealt values -----------------------------------------------------
 def _dealt_values(game, rounds: int = 3_000) -> dict[str, set]:
     """The values of every feature over brute-force rounds: seeded random rounds of an 8-deck
     shoe, rounds of one rank (every count up to 6), and every two first cards of each hand."""
@@ -279,7 +279,7 @@ def test_each_feature_declares_exactly_the_values_its_game_deals(game):
         assert set(declared) <= dealt[name], (name, set(declared) - dealt[name])
 
 
-# --- paytables and ids ------------------------------------------------------------------------------
+# --- paytables and ids ----------------------------------------------------------------------------
 @pytest.mark.parametrize("extra", ["", "paytable = 'eight'\n"])
 def test_an_alternative_paytable_named_like_the_default_is_refused(tmp_path, capsys, extra):
     default = "eight" if extra else "standard"
@@ -314,7 +314,7 @@ def test_shipped_ids_groups_and_paytables_are_plain():
             assert set(text) <= ID_CHARACTERS, text
 
 
-# --- --table: one rule, with and without --bet ------------------------------------------------------
+# --- --table: one rule, with and without --bet ----------------------------------------------------
 def test_a_table_bet_of_a_new_id_is_one_bet_among_the_others(tmp_path, capsys):
     """--table bets join the bets before --bet or --group choose: --bet may name a new one,
     and --bet of another bet does not get it added; --group gets it as a bet of your own."""

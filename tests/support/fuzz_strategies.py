@@ -1368,7 +1368,7 @@ def cases(draw, command: str) -> Case:
     return Case(argv, files=files, stdin=stdin, **extra)
 
 
-# --- never-true literals ---------------------------------------------------------------------------
+# --- never-true literals --------------------------------------------------------------------------
 # A feature compared with a literal it never takes ('Player', '10' for 'T', 'h', 10, a Cyrillic
 # letter) must be refused when the bet file is read, naming the feature; one it takes must not
 # be refused for it. The case is `list-bets` (the bet file is read whole) or, now and then, an
@@ -1419,7 +1419,7 @@ def literal_case(draw) -> Case:
         literal = value
         # a proper subset of the values: the condition can be true and false
         others = [v for v in draw(st.lists(st.sampled_from(domain), max_size=2))
-                  if not v == value][:len(set(map(str, domain))) - 2]
+                  if v != value][:len(set(map(str, domain))) - 2]
         others = [literal] + others
     op = draw(st.sampled_from(("==", "!=", "in", "not in")))
     if op in ("in", "not in"):
