@@ -97,6 +97,18 @@ def test_a_literal_no_feature_can_take_is_refused_in_one_line(tmp_path, capsys, 
     assert re.search(shown, line), line
 
 
+def test_a_table_file_is_checked_as_a_bet_file(tmp_path, capsys):
+    path = tmp_path / "table.toml"
+    path.write_text(bet_text("winner == 'Tie'", bet_id="tie"), encoding="utf-8")
+    for command in (["analyze", "punto-banco", "--decks", "1", "--bet", "tie"],
+                    ["design", "punto-banco", "--decks", "1", "--bet", "tie", "--solve-for",
+                     "Yes", "--target-edge", "5%"]):
+        assert main([*command, "--table", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "'Tie' is not a value of winner" in err, err
+        assert "did you mean 'tie'?" in err
+
+
 def test_the_library_refuses_with_a_typed_error():
     for condition in ("winner == 'Player'", "player_total + banker_total == 19"):
         with pytest.raises(BetFileError, match="bet 'mine', event 'Yes'"):
