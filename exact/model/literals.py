@@ -80,6 +80,7 @@ class _Checker:
     def __init__(self, features: Mapping[str, Feature[Any]]) -> None:
         self.features = features
         self.trials = MOST_TRIALS
+        self.hashed: dict[str, frozenset[object]] = {}
 
     def outcomes(self, node: ast.expr) -> tuple[Outcomes | None, ast.expr | None]:
         """The truth values ``node`` can take (None: not known), and the comparison that
@@ -128,8 +129,21 @@ class _Checker:
                     isinstance(other, ast.Tuple | ast.List | ast.Set) else [other]
                 for item in items:
                     literal = _literal(item)
-                    if literal is not _UNKNOWN and not _member(literal, feature):
+                    if literal is not _UNKNOWN and not self._member(literal, feature):
                         raise ExpressionError(_not_a_value(literal, feature))
+
+    def _member(self, literal: object, feature: Feature[Any]) -> bool:
+        """Whether some value of ``feature`` equals ``literal`` by the values' own == (an
+        order-free pair of ranks equals "8A" as "A8"); a hashed look-up first, as a domain
+        may hold over a thousand values."""
+        domain = feature.domain or ()
+        hashed = self.hashed.setdefault(feature.name, frozenset(domain))
+        try:
+            if literal in hashed:
+                return True
+        except TypeError:  # an unhashable literal: compared one by one below
+            pass
+        return any(value == literal for value in domain)
 
     def _tried(self, node: ast.expr) -> Outcomes | None:
         """The truth values ``node`` takes over every combination of its features' values,
@@ -144,7 +158,8 @@ class _Checker:
         if combinations > min(MOST_COMBINATIONS, self.trials):
             return None
         self.trials -= combinations
-        expression = Expression(ast.unparse(node), node, frozenset(names))
+        # (its text is only for messages, which name the comparison itself: none here)
+        expression = Expression("", node, frozenset(names))
         seen: set[bool] = set()
         for values in itertools.product(*domains):
             try:
@@ -170,22 +185,11 @@ def _literal(node: ast.expr) -> object:
             isinstance(node, ast.Tuple | ast.List | ast.Set):
         return _UNKNOWN
     try:
-        return Expression(ast.unparse(node), node, frozenset()).evaluate({})
+        return Expression("", node, frozenset()).evaluate({})
     except EvaluationError:
         return _UNKNOWN  # e.g. 1/0: an error on every round, said when evaluated
 
 
-def _member(literal: object, feature: Feature[Any]) -> bool:
-    """Whether some value of ``feature`` equals ``literal`` by the values' own == (an
-    order-free pair of ranks equals "8A" as "A8"); a hashed look-up first, as a domain may
-    hold over a thousand values."""
-    domain = feature.domain or ()
-    try:
-        if literal in frozenset(domain):
-            return True
-    except TypeError:
-        pass
-    return any(value == literal for value in domain)
 
 
 def _not_a_value(literal: object, feature: Feature[Any]) -> str:
