@@ -97,7 +97,7 @@ def _analyze(args: argparse.Namespace) -> str:
                 setattr(args, name, default)
         return own(game, args)
     shoe = options_shoe(args)
-    bets = with_tables(game, shoe, selected_bets(game, args), args)
+    bets = selected_bets(game, args, shoe)
     analysis = analyze(game, shoe, bets, engine=args.engine)
     if args.xlsx:
         from exact.render.spreadsheet import analysis_workbook, write_bytes

@@ -49,7 +49,8 @@ def add_configuration_options(parser: Any, strategy: Collection[str] | None = No
     _refuse_contradictions(parser)
     parser.add_argument("--table", action="append", metavar="FILE", type=INPUT_FILE,
                         help="your own paytable (bet file): its bets replace those of "
-                             "the same id, after validation; may be repeated")
+                             "the same id (or join as new bets) before --bet and --group "
+                             "choose, after validation; may be repeated")
     # --- the strategy games' own options (century21, chemin-de-fer) ------------------------
     heads_up = parser.add_argument_group("century21 (21st Century Baccarat) options")
     for flag, options in STRATEGY_OPTIONS.items():
@@ -93,12 +94,17 @@ STRATEGY_OPTIONS: dict[str, dict[str, Any]] = {
 """The strategy games' own options (their flags), in the order ``--help`` shows them."""
 
 
-def selected_bets(game: Game, args: argparse.Namespace) -> list[Bet]:
-    """The bets to analyse: ``--bet`` ids, else ``--group``s, else every bet (shipped and of
-    ``--bets`` files); bets of ``--bets`` files always join a ``--group`` selection."""
-    every = game_bets(game, args.bets or ())
-    shipped = every[:len(game_bets(game))]
-    own = every[len(shipped):]
+def selected_bets(game: Game, args: argparse.Namespace, shoe: Shoe) -> list[Bet]:
+    """The bets to analyse: ``--bet`` ids, else ``--group``s, else every bet (shipped, of
+    ``--bets`` files and of ``--table`` files, validated on ``shoe``). One rule for
+    ``--table``: its bets replace the bets of the same id (or join as new bets) before
+    anything is chosen, so ``--bet`` and ``--group`` choose among them as among any bets. A
+    bet of your own (``--bets``, or a ``--table`` bet of a new id) always joins a ``--group``
+    selection; a table bet replacing a shipped one is chosen by the group of the bet it
+    replaces."""
+    pool = game_bets(game, args.bets or ())
+    groups_of = {b.id: b.group for b in pool[:len(game_bets(game))]}  # the shipped bets'
+    every = with_tables(game, shoe, pool, args)
     if args.bet:
         known = {b.id: b for b in every}
         missing = [b for b in args.bet if b not in known]
@@ -106,14 +112,14 @@ def selected_bets(game: Game, args: argparse.Namespace) -> list[Bet]:
             raise ExactError(f"unknown bet(s) {shown_all(missing)}; see `list-bets {game.id}`")
         bets = [known[b] for b in args.bet]
     elif args.group:
-        groups = {b.group for b in shipped}
+        groups = set(groups_of.values())
         unknown = sorted(set(args.group) - groups)
         if unknown:
             raise ExactError(f"unknown bet group(s) {shown_all(unknown)}; "
                              f"known: {', '.join(sorted(groups))}")
-        bets = [b for b in shipped if b.group in args.group] + own
+        bets = [b for b in every if b.id not in groups_of or groups_of[b.id] in args.group]
     else:
-        bets = every
+        bets = list(every)
     for bet_id, name in args.paytable or ():  # (BET, NAME) pairs: KeyedOption
         positions = [i for i, b in enumerate(bets) if b.id == bet_id]
         if not positions:

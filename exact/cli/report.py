@@ -21,7 +21,6 @@ from exact.cli.configuration import (
     CONFIGURATION_OPTIONS,
     add_configuration_options,
     selected_bets,
-    with_tables,
 )
 from exact.cli.shoe_options import options_shoe
 from exact.core.files import INPUT_FILE, output_name
@@ -109,7 +108,7 @@ def report_config(args: argparse.Namespace, options: tuple[str, ...]) -> Any:
         full = options_shoe(args)
         shoe = full if given_shoe else None
         if args.bet or args.group or args.paytable or args.table or args.bets:
-            bets = chosen_only(with_tables(game, full, selected_bets(game, args), args))
+            bets = chosen_only(selected_bets(game, args, full))
     else:
         if getattr(args, "rules", None):
             # every game is a frozen dataclass (Game itself is not one, hence Any)

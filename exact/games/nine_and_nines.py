@@ -25,10 +25,10 @@ from pathlib import Path
 from types import NoneType
 
 from exact import DATA as PACKAGE_DATA
-from exact.core.cards import RANKS, SUITS, Card
+from exact.core.cards import RANKS, SUITS, Card, rank_value
 from exact.games.punto_banco import DATA as PUNTO_BANCO_DATA
 from exact.games.punto_banco import FEATURES as PUNTO_BANCO_FEATURES
-from exact.games.punto_banco import Hand, PuntoBanco, PuntoRecord, hand_total
+from exact.games.punto_banco import TRUTHS, Hand, PuntoBanco, PuntoRecord, hand_total
 from exact.model.features import Feature, Needs, by_name
 
 DATA = PACKAGE_DATA / "nine_and_nines"
@@ -89,26 +89,38 @@ def _suited_nine(hand: Hand) -> CardPair | None:
     return _cards_text(hand) if _two_card_nine(hand) and first.suit == second.suit else None
 
 
+# The values of the card-pair features (Feature.domain): every two cards a hand may hold (two
+# of one card from a shoe of several decks), and those a suited two-card 9 may be.
+_CARDS = [rank + suit for rank in RANKS for suit in SUITS]
+CARD_PAIRS: tuple[CardPair, ...] = tuple(dict.fromkeys(
+    CardPair(f"{first} {second}") for first in _CARDS for second in _CARDS))
+SUITED_NINES: tuple[CardPair, ...] = tuple(
+    pair for pair in CARD_PAIRS if pair[1] == pair[-1]
+    and (rank_value(pair[0]) + rank_value(pair[-2])) % 10 == 9)
+
+
 def _side_features(side: str, index: int) -> list[Feature[PuntoRecord]]:
     title = side.title()
     return [
         Feature(f"{side}_two_card_nine", f"the {title}'s first two cards total 9",
                 Needs.of(**{side: []}), lambda r: _two_card_nine(r[index]), "true/false",
-                (bool,)),
+                (bool,), domain=TRUTHS),
         # a ten-value card is the only value 0, and the only way to 9 with one is 9 + ten
         Feature(f"{side}_has_ten_value",
                 f"the {title}'s first two cards include a ten-value card (10, J, Q, K)",
                 Needs.of(**{side: []}), lambda r: any(label.value == 0 for label in r[index][:2]),
-                "true/false", (bool,)),
+                "true/false", (bool,), domain=TRUTHS),
         Feature(f"{side}_initial_cards", f"the {title}'s first two cards, rank and suit",
                 Needs.of(**{side: ["rank", "suit"]}), lambda r: _cards_text(r[index]),
-                'order-free pair of cards, e.g. "9D KD" (== "KD 9D")', (str,)),
+                'order-free pair of cards, e.g. "9D KD" (== "KD 9D")', (str,),
+                domain=CARD_PAIRS),
         # Few values (32 suited nines and None), so tables written with it stay fast to
         # evaluate exactly, where the 1,378 values of _initial_cards would not.
         Feature(f"{side}_suited_nine",
                 f"the {title}'s first two cards if they are a suited two-card 9, else None",
                 Needs.of(**{side: ["rank", "suit"]}), lambda r: _suited_nine(r[index]),
-                'None or an order-free pair of cards, e.g. "9D KD"', (str, NoneType)),
+                'None or an order-free pair of cards, e.g. "9D KD"', (str, NoneType),
+                domain=(*SUITED_NINES, None)),
     ]
 
 
@@ -122,14 +134,16 @@ NINE_FEATURES: dict[str, Feature[PuntoRecord]] = by_name([
     *_side_features("banker", 1),
     Feature("two_card_nines", "how many of the two hands have a two-card 9",
             Needs.of(player=[], banker=[]),
-            lambda r: _two_card_nine(r[0]) + _two_card_nine(r[1]), "0, 1 or 2", (int,)),
+            lambda r: _two_card_nine(r[0]) + _two_card_nine(r[1]), "0, 1 or 2", (int,),
+            domain=(0, 1, 2)),
     Feature("both_two_card_nines", "both hands have a two-card 9",
             Needs.of(player=[], banker=[]),
-            lambda r: _two_card_nine(r[0]) and _two_card_nine(r[1]), "true/false", (bool,)),
+            lambda r: _two_card_nine(r[0]) and _two_card_nine(r[1]), "true/false", (bool,),
+            domain=TRUTHS),
     Feature("same_initial_cards",
             "both hands hold the same two cards (rank and suit), in either order",
             Needs.of(player=["rank", "suit"], banker=["rank", "suit"]), _same_initial_cards,
-            "true/false", (bool,)),
+            "true/false", (bool,), domain=TRUTHS),
 ])
 
 

@@ -24,7 +24,7 @@ from types import MappingProxyType, NoneType
 from typing import Any, ClassVar
 
 from exact import DATA as PACKAGE_DATA
-from exact.core.cards import Card, Label, Shoe, View
+from exact.core.cards import RANKS, SUITS, Card, Label, Shoe, View
 from exact.core.enumerator import Distribution, Draw
 from exact.core.parsing import check_keys, parse_integer, plain_text, shown
 from exact.errors import RuleError, RuleInputError, ShoeError
@@ -273,6 +273,15 @@ class Ranks(str):
     __hash__ = str.__hash__
 
 
+# The values each feature can take (Feature.domain), for any shoe and tableau of the game.
+DIGITS: tuple[int, ...] = tuple(range(10))
+TRUTHS: tuple[bool, ...] = (False, True)
+RANK_PAIRS: tuple[Ranks, ...] = tuple(dict.fromkeys(
+    Ranks(first + second) for first in RANKS for second in RANKS))
+_ATTRIBUTE_DOMAINS: dict[str, tuple[object, ...]] = {
+    "value": DIGITS, "rank": tuple(RANKS), "colour": ("red", "black"), "suit": tuple(SUITS)}
+
+
 def _winner(record: PuntoRecord) -> str:
     player, banker = hand_total(record[0]), hand_total(record[1])
     return "player" if player > banker else "banker" if banker > player else "tie"
@@ -308,28 +317,32 @@ def _side_features(side: str, index: int) -> list[Feature[PuntoRecord]]:
                                  "order_free": True}
     return [
         Feature(f"{side}_total", f"{side.title()}'s final total", Needs.of(draws=[]),
-                lambda r: hand_total(r[index]), "0-9", (int,)),
+                lambda r: hand_total(r[index]), "0-9", (int,), domain=DIGITS),
         Feature(f"{side}_initial_total", f"{side.title()}'s two-card total", Needs.of(**own),
-                lambda r: hand_total(r[index][:2]), "0-9", (int,)),
+                lambda r: hand_total(r[index][:2]), "0-9", (int,), domain=DIGITS),
         Feature(f"{side}_cards", f"cards in the {side.title()}'s final hand", Needs.of(draws=[]),
-                lambda r: len(r[index]), "2 or 3", (int,)),
+                lambda r: len(r[index]), "2 or 3", (int,), domain=(2, 3)),
         Feature(f"{side}_natural", f"{side.title()}'s two-card total is 8 or 9", Needs.of(**own),
-                lambda r: hand_total(r[index][:2]) in (8, 9), "true/false", (bool,)),
+                lambda r: hand_total(r[index][:2]) in (8, 9), "true/false", (bool,),
+                domain=TRUTHS),
         Feature(f"{side}_third", f"value of the {side.title()}'s third card, or none",
-                Needs.of(draws=[]), lambda r: _third(r[index]), "0-9 or None", (int, NoneType)),
+                Needs.of(draws=[]), lambda r: _third(r[index]), "0-9 or None", (int, NoneType),
+                domain=(*DIGITS, None)),
         Feature(f"{side}_pair", f"kind of pair of the {side.title()}'s first two cards",
                 Needs.of(**{side: ["rank", "suit"]}), lambda r: _pair_kind(r[index]),
                 '"none", "mixed" (same rank, different colours), "colored" (same rank and '
-                'colour, different suits), "perfect" (same rank and suit)', (str,), **first_two),
+                'colour, different suits), "perfect" (same rank and suit)', (str,),
+                domain=("none", "mixed", "colored", "perfect"), **first_two),
         Feature(f"{side}_paired", f"the {side.title()}'s first two cards have the same rank",
                 Needs.of(**{side: ["rank"]}), lambda r: r[index][0].rank == r[index][1].rank,
-                "true/false", (bool,), **first_two),
+                "true/false", (bool,), domain=TRUTHS, **first_two),
         Feature(f"{side}_suited", f"the {side.title()}'s first two cards have the same suit",
                 Needs.of(**{side: ["suit"]}), lambda r: r[index][0].suit == r[index][1].suit,
-                "true/false", (bool,), **first_two),
+                "true/false", (bool,), domain=TRUTHS, **first_two),
         Feature(f"{side}_initial_ranks", f"the ranks of the {side.title()}'s first two cards",
                 Needs.of(**{side: ["rank"]}), lambda r: _initial_ranks(r[index]),
-                'order-free pair of ranks, e.g. "A8" (== "8A"), "9K"', (str,), **first_two),
+                'order-free pair of ranks, e.g. "A8" (== "8A"), "9K"', (str,),
+                domain=RANK_PAIRS, **first_two),
     ]
 
 
@@ -362,11 +375,13 @@ def _card_feature(position: tuple[int, int], attribute: str) -> Feature[PuntoRec
     dealt = index < 2
     # the first and second cards of a hand are told apart: that stage is dealt in order
     needs = Needs.of(**{_stage_of(position): fine + ([ORDER] if dealt else [])})
+    domain = _ATTRIBUTE_DOMAINS[attribute]
     return Feature(name, f"{attribute} of the {_SIDES[hand].title()}'s {_ORDINALS[index]} card"
                    + ("" if dealt else " (None when not dealt)"), needs, read,
                    _ATTRIBUTE_VALUES[attribute] + ("" if dealt else " or None"),
                    scalar if dealt else (*scalar, NoneType),
-                   cards=frozenset({position}) if fine else None)
+                   cards=frozenset({position}) if fine else None,
+                   domain=domain if dealt else (*domain, None))
 
 
 # groups of cards counted by the counting features: name -> (positions, description)
@@ -398,7 +413,8 @@ def _count_feature(group: str, plural: str) -> Feature[PuntoRecord]:
 
     return Feature(f"{group}_{plural}", f"how many {plural} among {described}",
                    Needs.of(**{stage: [attribute] for stage in stages}), read,
-                   f"0-{len(positions)}", (int,), cards=frozenset(positions), order_free=True)
+                   f"0-{len(positions)}", (int,), cards=frozenset(positions), order_free=True,
+                   domain=tuple(range(len(positions) + 1)))
 
 
 CARD_FEATURES = [*(_card_feature(position, attribute) for position in POSITIONS
@@ -407,18 +423,19 @@ CARD_FEATURES = [*(_card_feature(position, attribute) for position in POSITIONS
 
 FEATURES: dict[str, Feature[PuntoRecord]] = by_name([
     Feature("winner", "which hand has the higher final total", Needs.of(draws=[]), _winner,
-            '"player", "banker" or "tie"', (str,)),
+            '"player", "banker" or "tie"', (str,), domain=("player", "banker", "tie")),
     Feature("cards_dealt", "cards dealt in the round", Needs.of(draws=[]),
-            lambda r: len(r[0]) + len(r[1]), "4, 5 or 6", (int,)),
+            lambda r: len(r[0]) + len(r[1]), "4, 5 or 6", (int,), domain=(4, 5, 6)),
     Feature("margin", "winner's final total minus the loser's (0 on a tie)", Needs.of(draws=[]),
-            _margin, "0-9", (int,)),
+            _margin, "0-9", (int,), domain=DIGITS),
     Feature("all_same_color", "every card dealt in the round has one colour",
             Needs.of(draws=["colour"]),
             lambda r: len({label.colour for hand in r for label in hand}) == 1, "true/false",
-            (bool,), cards=frozenset(POSITIONS), order_free=True),
+            (bool,), cards=frozenset(POSITIONS), order_free=True, domain=TRUTHS),
     Feature("highest_value", "largest point value among all cards dealt", Needs.of(draws=[]),
             # ``or 0`` never hides a card: Punto Banco deals no joker (see hand_total)
-            lambda r: max(label.value or 0 for hand in r for label in hand), "0-9", (int,)),
+            lambda r: max(label.value or 0 for hand in r for label in hand), "0-9", (int,),
+            domain=DIGITS),
     *_side_features("player", 0),
     *_side_features("banker", 1),
     *CARD_FEATURES,

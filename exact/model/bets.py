@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -58,6 +59,7 @@ from exact.model.expressions import (
 )
 from exact.model.features import ORDER, Feature
 from exact.model.game import Game
+from exact.model.literals import check_literals
 
 if TYPE_CHECKING:
     import numpy as np
@@ -84,6 +86,10 @@ MOST_FILE_EVENTS = 2_000
 """Most events in all the bets of one file."""
 MOST_FILE_PAYTABLES = 2_000
 """Most alternative paytables in all the bets of one file."""
+ID_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.%")
+"""What a bet id, group or paytable name is written with (ASCII letters, digits, ``- _ . %``):
+they are typed on the command line (``--bet``, ``--paytable BET=NAME``), so no look-alike or
+invisible character may make two read alike. Names and descriptions may be any plain text."""
 
 
 def parse_pays(value: object, key: str = "pays") -> Fraction:
@@ -252,11 +258,12 @@ def load_bets(source: Path | str, features: Iterable[str] | Mapping[str, Feature
     known = frozenset(features)
     types = {name: feature.types for name, feature in features.items()
              if getattr(feature, "types", ())} if isinstance(features, Mapping) else {}
+    domains = _domains(features)
     bets: list[Bet] = []
     ids: set[str] = set()
     events = paytables = 0
     for position, entry in enumerate(entries, 1):
-        bet = _bet(label, position, entry, known, types)
+        bet = _bet(label, position, entry, known, types, domains)
         if bet.id in ids:
             raise BetFileError(f"{label}: bet {shown(bet.id)}: duplicate id")
         ids.add(bet.id)
@@ -272,10 +279,10 @@ def load_bets(source: Path | str, features: Iterable[str] | Mapping[str, Feature
 
 
 def _bet(label: str, position: int, entry: object, known: frozenset[str],
-         types: Mapping[str, tuple[type, ...]]) -> Bet:
+         types: Mapping[str, tuple[type, ...]], domains: Mapping[str, Feature[Any]]) -> Bet:
     if not isinstance(entry, dict) or not isinstance(entry.get("id"), str) or not entry["id"]:
         raise BetFileError(f"{label}: bet #{position}: needs a string id")
-    bet_id = plain_text(entry["id"], f"{label}: bet #{position}: id", BetFileError)
+    bet_id = _plain_id(entry["id"], f"{label}: bet #{position}: id")
     where = f"{label}: bet {shown(bet_id)}"  # an id of a million characters: one short line
     check_keys(entry, BET_KEYS, where, BetFileError)
     raw_events = entry.get("event")
@@ -284,7 +291,7 @@ def _bet(label: str, position: int, entry: object, known: frozenset[str],
     if len(raw_events) > MOST_EVENTS:
         raise BetFileError(f"{where}: {len(raw_events):,} [[bet.event]] tables: at most "
                            f"{MOST_EVENTS:,} a bet (README: Input limits)")
-    events = [_event(where, raw, known, types) for raw in raw_events]
+    events = [_event(where, raw, known, types, domains) for raw in raw_events]
     names = [e.name for e in events]
     otherwise = plain_text(entry.get("otherwise", "Loses"), f"{where}: otherwise", BetFileError)
     if len(set(names + [otherwise])) != len(names) + 1:
@@ -307,20 +314,21 @@ def _bet(label: str, position: int, entry: object, known: frozenset[str],
         if missing:
             raise BetFileError(f"{where}: paytable {shown(table_name)} names unknown event(s) "
                                f"{shown_all(sorted(missing))}")
-        alternatives[plain_text(table_name, f"{where}: paytable", BetFileError)] = {
+        alternatives[_plain_id(table_name, f"{where}: paytable")] = {
             k: parse_pays(v, f"{where}: paytable {shown(table_name)}: pays of {shown(k)}")
             for k, v in table.items()}
     text = {key: plain_text(entry.get(key, default), f"{where}: {key}", BetFileError,
                             lines=key == "description")
             for key, default in (("name", bet_id), ("paytable", "standard"),
                                  ("description", ""), ("group", ""))}
+    _check_ids(where, text, alternatives)
     return Bet(id=bet_id, name=text["name"], events=tuple(events), paytable=text["paytable"],
                alternatives=alternatives, description=text["description"], source=label,
                group=text["group"])
 
 
 def _event(where: str, raw: object, known: frozenset[str],
-           types: Mapping[str, tuple[type, ...]]) -> Event:
+           types: Mapping[str, tuple[type, ...]], domains: Mapping[str, Feature[Any]]) -> Event:
     if not isinstance(raw, dict) or "name" not in raw or "when" not in raw or "pays" not in raw:
         raise BetFileError(f"{where}: every event needs name, when and pays")
     name = plain_text(raw["name"], f"{where}: event name", BetFileError)
@@ -340,7 +348,61 @@ def _event(where: str, raw: object, known: frozenset[str],
     unknown = sorted(condition.names - known)
     if unknown:
         raise BetFileError(f"{where}: unknown feature(s) {shown_all(unknown)}")
+    _check_values(where, condition, domains)
     return Event(name, condition, pays, gross)
+
+
+def _plain_id(value: object, where: str) -> str:
+    """``value`` if it is an id of :data:`ID_CHARACTERS`, else one BetFileError naming the
+    first other character (a Cyrillic 'а' in 'plаyer', an invisible U+200B).
+
+    >>> _plain_id("pl\u0430yer", "mine.toml: bet #1: id")
+    Traceback (most recent call last):
+    ...
+    exact.errors.BetFileError: mine.toml: bet #1: id 'plаyer': holds 'а' (U+0430 CYRILLIC SMALL \
+LETTER A): ids are ASCII letters, digits, '-', '_', '.' and '%'
+    """
+    text = plain_text(value, where, BetFileError)
+    other = next((c for c in text if c not in ID_CHARACTERS), None)
+    if other is not None:
+        name = unicodedata.name(other, "")
+        raise BetFileError(f"{where} {shown(text)}: holds {shown(other)} (U+{ord(other):04X}"
+                           f"{' ' + name if name else ''}): ids are ASCII letters, digits, "
+                           "'-', '_', '.' and '%'")
+    return text
+
+
+def _check_ids(where: str, text: Mapping[str, str],
+               alternatives: Mapping[str, Mapping[str, Fraction]]) -> None:
+    """The group and paytable are ids (:data:`ID_CHARACTERS`); an alternative paytable may not
+    take the default's name (it would be dropped for the default's pays, and listed twice)."""
+    for key in ("group", "paytable"):
+        if text[key]:
+            _plain_id(text[key], f"{where}: {key}")
+    if text["paytable"] in alternatives:
+        raise BetFileError(f"{where}: paytable {shown(text['paytable'])} is both the default "
+                           f"(paytable = {shown(text['paytable'])}, the pays of the events) "
+                           f"and an alternative ([bet.paytables.{text['paytable']}]): give the "
+                           "alternative another name")
+
+
+def _domains(features: Iterable[str] | Mapping[str, Feature[Any]]) -> dict[str, Feature[Any]]:
+    """The features that declare their values (``Feature.domain``), by name: the literals of
+    a condition are checked against those (names alone: nothing to check against)."""
+    if not isinstance(features, Mapping):
+        return {}
+    return {name: feature for name, feature in features.items()
+            if getattr(feature, "domain", None) is not None}
+
+
+def _check_values(where: str, condition: Expression, domains: Mapping[str, Feature[Any]]
+                  ) -> None:
+    """Refuse a literal no feature of ``condition`` can take, a comparison that never holds
+    and a condition its comparisons never decide (:mod:`exact.model.literals`)."""
+    try:
+        check_literals(condition, domains)
+    except ExpressionError as error:
+        raise BetFileError(f"{where}: {error}") from None
 
 
 def _bet_at_error(raw: str, message: str) -> str:

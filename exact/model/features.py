@@ -90,6 +90,12 @@ class Feature(Generic[RecordT_contra]):
     # None: not declared, so every position its needs touch, in order.
     cards: frozenset[object] | None = None
     order_free: bool = False
+    # Every value it can take on some round of its game, as its read returns them (so that a
+    # literal is matched with the values' own ==, e.g. an order-free pair of ranks), for any
+    # shoe and rules of the game: a comparison of the feature with a literal it can never
+    # take, or one that can never decide the condition, is refused when a bet file is loaded
+    # (exact.model.literals). None: not declared, any value (no such check).
+    domain: tuple[object, ...] | None = None
 
 
 def by_name(features: Iterable[Feature[RecordT]]) -> dict[str, Feature[RecordT]]:

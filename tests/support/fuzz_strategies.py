@@ -1314,6 +1314,8 @@ def cases(draw, command: str) -> Case:
         argv = ["games"] + draw(st.lists(st.sampled_from(("--json", "x", "--help", "-o")),
                                          max_size=1))
         return Case(argv)
+    if command == "literals":
+        return draw(literal_case())
     if command == "reports":
         # never a real game id, and always one game id that --out does not consume: with no
         # game the command builds every report (a minute), and a game id is a path
@@ -1364,6 +1366,80 @@ def cases(draw, command: str) -> Case:
             ("--decks=1", "--json", "--bogus", "--", "-", "--shoe=", "--bet"))))
     files = {**files, **extra.pop("files", {})}
     return Case(argv, files=files, stdin=stdin, **extra)
+
+
+# --- never-true literals --------------------------------------------------------------------------
+# A feature compared with a literal it never takes ('Player', '10' for 'T', 'h', 10, a Cyrillic
+# letter) must be refused when the bet file is read, naming the feature; one it takes must not
+# be refused for it. The case is `list-bets` (the bet file is read whole) or, now and then, an
+# analysis of the bet at one deck (literals inside: it runs to the end).
+LITERAL_GAMES = ("punto-banco", "nine-and-nines")
+LOOK_ALIKES = {"a": "\u0430", "e": "\u0435", "o": "\u043e", "p": "\u0440", "c": "\u0441",
+               "x": "\u0445", "y": "\u0443", "A": "\u0391", "H": "\u041d", "T": "\u0422",
+               "K": "\u039a", "C": "\u0421"}
+
+
+def _near_misses(value: object) -> list[object]:
+    """Literals a user might write for ``value`` that no value of a feature is."""
+    if isinstance(value, bool) or value is None:
+        return [2, -1, "true", "None"]
+    if isinstance(value, int):
+        return [value + 10, -1 - value, str(value), None]
+    text = str(value)
+    misses = [text.swapcase(), text + " ", text.replace("T", "10"), text + text[-1:], "",
+              *(text.replace(letter, twin, 1) for letter, twin in LOOK_ALIKES.items()
+                if letter in text)]
+    return [m for m in misses if m != text]
+
+
+def _literal_text(value: object) -> str:
+    return repr(value) if not isinstance(value, str) else json.dumps(value, ensure_ascii=False
+                                                                      ).replace('"', "'")
+
+
+@st.composite
+def literal_case(draw) -> Case:
+    """A bet whose one condition compares a feature with a literal inside or outside the
+    values it can take (``Feature.domain``), by ==, !=, in or not in, on either side."""
+    from exact.games import get_game
+
+    game = draw(st.sampled_from(LITERAL_GAMES))
+    features = get_game(game).features
+    name = draw(st.sampled_from(sorted(features)))
+    domain = features[name].domain
+    assert domain is not None, name
+    outside = draw(st.booleans())
+    value = draw(st.sampled_from(domain))
+    if outside:
+        misses = [m for m in _near_misses(value) if not any(v == m for v in domain)
+                  and (isinstance(m, str) == isinstance(value, str) or m is None)]
+        literal = draw(st.sampled_from(misses)) if misses else 99
+        others = [literal] + draw(st.lists(st.sampled_from(domain), max_size=2))
+    else:
+        literal = value
+        # a proper subset of the values: the condition can be true and false
+        others = [v for v in draw(st.lists(st.sampled_from(domain), max_size=2))
+                  if v != value][:len(set(map(str, domain))) - 2]
+        others = [literal] + others
+    op = draw(st.sampled_from(("==", "!=", "in", "not in")))
+    if op in ("in", "not in"):
+        items = draw(st.permutations(others))
+        bracket = draw(st.sampled_from(("({},)", "[{}]", "{{{}}}")))
+        condition = f"{name} {op} " + bracket.format(", ".join(map(_literal_text, items)))
+    else:
+        pair = (name, _literal_text(literal))
+        condition = f"{pair[0]} {op} {pair[1]}" if draw(st.booleans()) else \
+            f"{pair[1]} {op} {pair[0]}"  # either side
+    if draw(st.integers(0, 3)) == 0:  # inside a larger condition
+        condition = draw(st.sampled_from(("({}) and winner != 'tie'", "player_total > 4 or ({})",
+                                          "not ({})"))).format(condition)
+    text = ("[[bet]]\nid = 'mine'\n[[bet.event]]\nname = 'Yes'\n"
+            f"when = {json.dumps(condition, ensure_ascii=False)}\npays = 1\n")
+    cheap = not outside and not features[name].needs.stages - {"player", "banker"} and \
+        game == "punto-banco" and draw(st.integers(0, 3)) == 0
+    argv = ["analyze", game, "--decks", "1", "--bets", "bets.toml", "--bet", "mine"] if cheap \
+        else ["list-bets", game, "--bets", "bets.toml"]
+    return Case(argv, files={"bets.toml": text.encode()}, literal=(name, outside))
 
 
 def _merge(extra: dict, more: dict) -> None:

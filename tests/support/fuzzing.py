@@ -103,6 +103,10 @@ class Case:
     timeout: float = TIME_LIMIT
     keep: bool = False  # keep the case directory (its path is in the result) for inspection
     environment: dict[str, str] = field(default_factory=dict)  # set in the child (a cache dir)
+    # a case of the "never-true literals" class: (feature, whether its literal is outside the
+    # feature's values); outside, the run must be refused naming the feature, inside it must
+    # not be refused for its literal (see literal_problems)
+    literal: tuple[str, bool] | None = None
 
     def to_json(self) -> str:
         return json.dumps({
@@ -114,7 +118,7 @@ class Case:
             "devices": {name: list(numbers) for name, numbers in self.devices.items()},
             "read_only": list(self.read_only), "keep": self.keep,
             "hardlinks": self.hardlinks, "refused_with": self.refused_with,
-            "environment": self.environment})
+            "environment": self.environment, "literal": self.literal})
 
     def describe(self, limit: int = 400) -> str:
         """The command and its files, to reproduce a failure (long texts cut)."""
@@ -567,7 +571,26 @@ def problems(case: Case, result: Result) -> list[str]:
     for name in case.directories:
         if result.files_after.get(name, ["missing"])[0] != "dir":
             found.append(f"the directory {name!r} was replaced")
-    return found
+    return found + literal_problems(case, result)
+
+
+# How a refusal of a literal reads (exact.model.literals)
+LITERAL_REFUSALS = ("is not a value of", "never holds", "always holds")
+
+
+def literal_problems(case: Case, result: Result) -> list[str]:
+    """A case of the never-true literals class: a literal outside its feature's values is
+    refused (exit 2) by a line naming the feature; one inside them is not refused for it."""
+    if case.literal is None:
+        return []
+    feature, outside = case.literal
+    refused = result.status == 2 and any(r in result.stderr for r in LITERAL_REFUSALS)
+    if outside and not (refused and feature in result.stderr):
+        return [f"a literal {feature} never takes was not refused naming it (exit "
+                f"{result.status})"]
+    if not outside and refused:
+        return [f"a literal {feature} can take was refused: {result.stderr.strip()[:200]}"]
+    return []
 
 
 @dataclass

