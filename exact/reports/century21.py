@@ -12,17 +12,20 @@ The template is ``exact/reports/templates/century21.typ``.
 from __future__ import annotations
 
 import dataclasses
-import math
+import sys
 from collections.abc import Mapping
 from fractions import Fraction
 from types import ModuleType
 from typing import Any
 
+from exact.analysis import century21_dealer
 from exact.analysis.assumptions import report_assumptions
 from exact.analysis.century21_economics import table_economics
 from exact.analysis.statistics import BetTable
-from exact.analysis.verification import Z_LIMIT
+from exact.analysis.century21_dealer import HouseWayRules
+from exact.analysis.verification import ROUNDS, Z_LIMIT
 from exact.core.cards import Shoe
+from exact.errors import ExactError
 from exact.games.century21.game import (
     CLASS_NAMES,
     Century21,
@@ -38,9 +41,11 @@ from exact.games.century21.solve import Equilibrium, deviation_gaps, equilibrium
 from exact.games.century21.table import CircleWager, settle_table
 from exact.reference import century21 as century21_reference
 from exact.render.century21 import counting_unit, heads_up_table
-from exact.reports import charts, sections
+from exact.render.output import SIGN_CONVENTION
+from exact.reports import ReportError, charts, sections
 from exact.reports.config import ReportConfig
 from exact.reports.sections import Context, decimal, grouped, percent
+from exact.reports.verification import ROUNDS_VARIABLE, WORKERS_VARIABLE, setting, z_text
 
 STRATEGIES = {
     "house": ("House Way", "House Way", "Both sides play House Way"),
@@ -68,7 +73,6 @@ EXAMPLES = (
                6: "9H KS"}, tuple((seat, 1, 100) for seat in range(1, 7)), 300, 3),
 )
 TINY_SHOE = "A:1,2:1,5:1,6:2,9:1,K:2,X:2"  # ten cards, two jokers (tests/games/test_century21.py)
-SIMULATED_ROUNDS = 200_000  # the pure-Python reference: a few seconds
 SIMULATION_SEED = 20261130
 HOW = {"higher_total": "higher total", "natural": "Natural (two jokers)",
        "natural_push": "Natural against Natural", "tie": "tie", "dealer_natural":
@@ -101,6 +105,7 @@ def report_data(config: ReportConfig, context: Context) -> dict[str, object]:
         "assumptions": report_assumptions(game),
         "rules_id": rules.id,
         "rules_name": rules.name,
+        "sign_convention": SIGN_CONVENTION,
         "options": options(rules),
         "decks": str(rules.decks), "jokers": str(rules.jokers), "cards": str(shoe.size),
         "round_cards": "6",
@@ -144,15 +149,19 @@ def strategy_pairs(table: GameTable, found: Equilibrium,
 
 def summary_row(name: str, result: Result, table: BetTable, bet: Fraction = Fraction(BET),
                 fee: Fraction = Fraction(FEE)) -> dict[str, str]:
+    """One strategy pair's headline figures. Signs: the house edge is minus the player's
+    expected result per unit bet (positive: the player loses to the Player/Dealer), as
+    ``exact analyze century21`` prints it."""
     player, dealer, meaning = STRATEGIES[name]
-    with_fee = result.edge_with_collection(bet, fee)
+    with_fee = -result.edge_with_collection(bet, fee)
     return {"id": name, "player": player, "dealer": dealer, "meaning": meaning,
-            "edge": percent(result.edge, 4, True), "edge_exact": str(result.edge),
+            "house_edge": percent(-result.edge, 4, True),
+            "house_edge_exact": str(-result.edge),
             "win": percent(result.probability("win"), 3),
             "push": percent(result.probability("push"), 3),
             "loss": percent(result.probability("loss"), 3),
             "sd": f"{table.standard_deviation:.4f}",
-            "edge_with_collection": percent(with_fee, 4, True)}
+            "house_edge_with_collection": percent(with_fee, 4, True)}
 
 
 def return_table(name: str, table: BetTable) -> dict[str, object]:
@@ -172,9 +181,9 @@ def return_table(name: str, table: BetTable) -> dict[str, object]:
             "probability": decimal(o.probability), "return": decimal(o.expected_return)})
     return {"id": name, "title": STRATEGIES[name][2], "rows": rows,
             "exact_counts": all(isinstance(o.combinations, int) for o in table.outcomes),
-            "total": grouped(table.total), "edge": percent(table.expected_value, 6, True),
-            "return": decimal(table.expected_value),
-            "edge_exact": str(table.expected_value)}
+            "total": grouped(table.total), "return": decimal(table.expected_value),
+            "house_edge": percent(-table.expected_value, 6, True),
+            "house_edge_exact": str(-table.expected_value)}
 
 
 def options(rules: Rules) -> list[dict[str, str]]:
@@ -283,7 +292,7 @@ def economics(table: GameTable, bet: Fraction = Fraction(BET),
             "limited_dealer_wager": str(LIMITED[2]),
             "limited_fee": str(table.rules.collection_fee(LIMITED[1])),
             "default_reading": table.rules.action,
-            "player_break_even": ("never (the player's edge is negative)"
+            "player_break_even": ("never (the house edge is positive)"
                                   if first.player_break_even_bet is None
                                   else f"{float(first.player_break_even_bet):.2f}"),
             "checker_net": _money(first.checker_net)}
@@ -310,9 +319,10 @@ def statistics(tables: dict[str, BetTable]) -> dict[str, object]:
 
 
 def _edges(rules: Rules, shoe: Shoe) -> tuple[Fraction, Fraction]:
-    """(House Way edge, equilibrium value) of the player, exact."""
+    """The house edges (minus the player's expected result) of House Way and of the
+    equilibrium, exact."""
     table = game_table(rules, shoe)
-    return table.value(*table.house_way()), equilibrium(table).value
+    return -table.value(*table.house_way()), -equilibrium(table).value
 
 
 def sensitivity(rules: Rules, context: Context) -> dict[str, object]:
@@ -364,7 +374,7 @@ def verification(table: GameTable, found: Equilibrium, results: dict[str, Result
                         "agrees": player_gain == 0 and dealer_gain == 0},
     }
     out["brute_force"] = brute_force(century21_reference)
-    out["simulation"] = simulation(century21_reference, results["house"], table.shoe)
+    out["simulation"] = simulation(house_way_rules(table.rules), results["house"], context)
     return out
 
 
@@ -392,19 +402,59 @@ def brute_force(reference: ModuleType) -> dict[str, object]:
             "all_agree": brute == engine}
 
 
-def simulation(reference: ModuleType, result: Result, shoe: Shoe) -> dict[str, object]:
-    """The reference's House Way hands, each from a freshly shuffled shoe, against the exact
-    edge: z-score with the exact SD of one hand (the hands are independent), "disagrees"
-    beyond |z| = Z_LIMIT as in the other reports."""
-    cards = [v for v, count in enumerate(shoe.by_value()) for _ in range(count)]
-    cards += [reference.X] * shoe.jokers
-    pays = reference.simulate(cards, SIMULATED_ROUNDS, SIMULATION_SEED)
-    average = sum(pays, Fraction(0)) / SIMULATED_ROUNDS
-    variance = sum((pay * pay * Fraction(c) for (_h, pay), c in result.counts.items()),
-                   Fraction(0)) / result.total - result.edge ** 2
-    error = math.sqrt(float(variance) / SIMULATED_ROUNDS)
-    z = float(average - result.edge) / error
-    return {"rounds": grouped(SIMULATED_ROUNDS), "seed": str(SIMULATION_SEED),
-            "exact": percent(result.edge, 4, True), "simulated": percent(average, 4, True),
-            "error": percent(Fraction(error), 4), "z": f"{z:+.2f}", "limit": str(Z_LIMIT),
-            "agrees": abs(z) <= Z_LIMIT}
+def house_way_rules(rules: Rules) -> HouseWayRules:
+    """The options the verification dealer plays, as plain values (it does not read the
+    game's rules object: :mod:`exact.analysis.century21_dealer`), and the report's shoe, the
+    rules' decks and jokers."""
+    try:
+        return HouseWayRules(
+            decks=rules.decks, jokers=rules.jokers, joker_values=tuple(rules.joker_values),
+            drawn_joker_is_nine=rules.drawn_joker_is_nine, natural_pays=rules.natural_pays,
+            win_pays=rules.win_pays, win_pays_by_total=tuple(sorted(
+                rules.win_pays_by_total.items())),
+            stop_on_dealer_joker_up=rules.stop_on_dealer_joker_up,
+            stop_on_dealer_nine=rules.stop_on_dealer_nine,
+            dealer_wins_ties_on_zero=rules.dealer_wins_ties_on_zero,
+            three_card_nine_pushes_two_card_nine=rules.three_card_nine_pushes_two_card_nine,
+            must_draw_max=rules.must_draw_max, must_stand_min=rules.must_stand_min,
+            house_way_draw_max=rules.house_way_draw_max,
+            dealer_house_way_draw_max=rules.dealer_house_way_draw_max)
+    except ExactError as error:
+        raise ReportError(f"verification simulation: {error}") from None
+
+
+def simulation(rules: HouseWayRules, result: Result, context: Context,
+               seed: int = SIMULATION_SEED) -> dict[str, object]:
+    """House Way hands dealt by the independent numpy dealer, each from a freshly shuffled
+    shoe (what the exact figure means: one hand from the full shoe), against the exact house
+    edge of ``result``: the z-score, "disagrees" beyond |z| = Z_LIMIT as in the other reports,
+    and each pay's simulated frequency against its exact probability. The hands are the
+    context's (``EXACT_REPORT_ROUNDS``, else 10^8), on the context's workers."""
+    hands = setting(context.rounds, ROUNDS_VARIABLE, ROUNDS, "simulated-rounds")
+    workers = setting(context.workers, WORKERS_VARIABLE, 1, "workers")
+    try:
+        found = century21_dealer.simulate(rules, hands, seed, workers=workers)
+    except ExactError as error:
+        raise ReportError(f"verification simulation: {error}") from None
+    print(f"century21: House Way verification simulation of {found.hands:,} hands in "
+          f"{found.seconds:.1f} s: {found.rate / 1e6:.2f} million hands/s on {workers} "
+          "worker(s)", file=sys.stderr, flush=True)
+    by_pay: dict[Fraction, Fraction] = {}
+    for (_how, pay), count in result.counts.items():
+        by_pay[pay] = by_pay.get(pay, Fraction(0)) + Fraction(count) / result.total
+    variance = sum((pay * pay * p for pay, p in by_pay.items()), Fraction(0)) - result.edge ** 2
+    checked = century21_dealer.check(found, -result.edge, variance)
+    dealt = dict(zip(found.pays, (int(n) for n in found.counts.sum(axis=0)), strict=True))
+    pays = [{"pays": sections.pays_text(pay), "exact": decimal(by_pay.get(pay, Fraction(0))),
+             "simulated": decimal(Fraction(dealt.get(pay, 0), found.hands)),
+             "hands": grouped(dealt.get(pay, 0))}
+            for pay in sorted(set(by_pay) | set(dealt), reverse=True)]
+    return {"rounds": grouped(found.hands), "asked": grouped(hands), "seed": str(seed),
+            "shoe": f"{rules.decks} decks + {rules.jokers} jokers",
+            "cards": str(century21_dealer.shoe_classes(rules).size),
+            "jobs": str(found.counts.shape[0]),
+            "exact": percent(checked.exact, 4, True), "exact_fraction": str(checked.exact),
+            "simulated": percent(checked.simulated, 4, True),
+            "error": percent(Fraction(checked.error), 4), "z": z_text(checked.z),
+            "limit": str(Z_LIMIT), "agrees": checked.agrees, "pays": pays}
+

@@ -308,7 +308,7 @@ def strategy_map(rows: Sequence[str], columns: Sequence[str],
 
 def edge_against_decks_lines(decks: Sequence[int], series: Mapping[str, Sequence[float]],
                              path: Path) -> str:
-    """One panel, one line per series: the player's edge (%) against the number of decks."""
+    """One panel, one line per series: the house edge (%) against the number of decks."""
     with _style() as plt:
         figure, axis = plt.subplots(figsize=(TEXT_WIDTH, 2.6))
         for (label, values), marker in zip(series.items(), "osd^v", strict=False):
@@ -316,7 +316,7 @@ def edge_against_decks_lines(decks: Sequence[int], series: Mapping[str, Sequence
                       label=label)
         axis.set_xticks(list(decks))
         axis.set_xlabel("number of 52-card decks (jokers: one per deck)")
-        axis.set_ylabel("player's edge (%)")
+        axis.set_ylabel("house edge (%)")
         axis.legend(fontsize=7)
         return _save(plt, figure, path)
 

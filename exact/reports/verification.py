@@ -97,15 +97,15 @@ def _row(verdict: Verdict) -> dict[str, object]:
             "exact": percent(verdict.exact, 4, True),
             "simulated": percent(verdict.simulated, 4, True),
             "error": percent(Fraction(verdict.error), 4),
-            "z": _z_text(verdict.z),
+            "z": z_text(verdict.z),
             "top": f"{verdict.top_seen:,} / {verdict.top_expected:,.1f}",
             "agrees": verdict.agrees}
 
 
-def _z_text(z: float) -> str:
+def z_text(z: float) -> str:
     """ASCII signs (numbers copy), and an infinite z said as such.
 
-    >>> _z_text(-1.234), _z_text(0.0), _z_text(float("inf"))
+    >>> z_text(-1.234), z_text(0.0), z_text(float("inf"))
     ('-1.23', '+0.00', 'inf')
     """
     return "inf" if z in (float("inf"), float("-inf")) else f"{z:+.2f}"
