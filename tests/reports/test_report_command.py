@@ -337,8 +337,8 @@ def test_a_century21_report_of_the_clients_rules_and_stakes(tmp_path):
     house = table.evaluate(*table.house_way())
     fee = DEFAULT_RULES.collection_fee(25)
     assert data["fee"] == str(fee)
-    assert data["summary"][0]["edge_with_collection"] == percent(
-        house.edge_with_collection(25, fee), 4, True)
+    assert data["summary"][0]["house_edge_with_collection"] == percent(
+        -house.edge_with_collection(25, fee), 4, True)
     words = shlex.split(data["reproduction"]["command"])
     words = words[next(i for i, w in enumerate(words) if w == "exact"):]  # after VARIABLE=value
     assert words[3:5] == [f"--rules={rules}", "--bet-size=25"]

@@ -215,7 +215,7 @@ def test_numbers_copy_out_of_every_report_as_plain_text(report, game_id):
     assert not found, found
     assert re.search(r"\d{12,}/\d{12,}", text)  # some exact fraction, whole
     if game_id == "century21":
-        assert "-1149375068384/87616138805055" in text  # House Way's edge
+        assert "1149375068384/87616138805055" in text  # House Way's house edge
 
 
 def _exact_figures(data: object, key: str = "") -> set[str]:
@@ -560,18 +560,94 @@ def test_century21_numbers_read_back_from_the_pdf(report, game_id):
     house = table.evaluate(*table.house_way())
     assert house.total == 424 * 423 * 422 * 421 * 420 * 419
     assert grouped(house.total) in text
-    assert percent(house.edge, 4, True) in text and str(house.edge) in plain
+    # the headline figures are house edges: minus the player's expected result per unit bet
+    assert percent(-house.edge, 4, True) in text and str(-house.edge) in plain
+    assert "Player's edge" not in text and "player's edge" not in text
     value = equilibrium(table).value
-    assert percent(value, 4, True) in text and str(value) in plain
+    assert percent(-value, 4, True) in text and str(-value) in plain
     with_fee = house.edge_with_collection(10, 1)
-    assert percent(with_fee, 4, True) in text
+    assert percent(-with_fee, 4, True) in text
     assert "DISAGREES" not in text
-    verification = _data(report, game_id)["verification"]
-    assert all(row["agrees"] for row in verification["sums"])
-    assert verification["equilibrium"]["agrees"]
-    assert verification["brute_force"]["all_agree"] and verification["simulation"]["agrees"]
+    data = _data(report, game_id)
+    assert data["summary"][0]["house_edge_exact"] == str(-house.edge)
+    checks = data["verification"]
+    assert all(row["agrees"] for row in checks["sums"])
+    assert checks["equilibrium"]["agrees"]
+    assert checks["brute_force"]["all_agree"] and checks["simulation"]["agrees"]
+    # the simulation the report shows: the hands asked for (the tests' 200,000), its seed, the
+    # exact house edge it is set against
+    simulation = checks["simulation"]
+    asked = int(os.environ[verification.ROUNDS_VARIABLE])
+    assert simulation["rounds"] == grouped(asked) and f"{grouped(asked)} House Way hands" in text
+    assert simulation["exact_fraction"] == str(-house.edge) and simulation["seed"] in text
     # the cover hashes the rule file
     assert hashlib.sha256((DATA / "rules.toml").read_bytes()).hexdigest() in text
+
+
+@pytest.mark.parametrize("game_id", per_report("century21"))
+def test_century21_report_house_edge_is_the_analyze_commands(report, game_id):
+    """One sign convention (issue 27): the report's House Way house edge is the very figure
+    ``exact analyze century21 --json`` prints as ``house_edge``, and the report says how it
+    signs."""
+    done = subprocess.run([sys.executable, "-m", "exact", "analyze", "century21", "--json"],
+                          capture_output=True, text=True, timeout=600, check=True)
+    analyzed = json.loads(done.stdout)
+    data = _data(report, game_id)
+    house = next(row for row in data["summary"] if row["id"] == "house")
+    assert house["house_edge_exact"] == analyzed["house_edge"]
+    assert Fraction(house["house_edge_exact"]) > 0  # the player loses to House Way
+    assert data["returns"][0]["house_edge_exact"] == analyzed["house_edge"]
+    assert data["sign_convention"] == analyzed["sign_convention"]
+    assert analyzed["sign_convention"].split(";")[0] in _text(report(game_id))
+
+
+def _century21_house_way():
+    from exact.games.century21.game import DEFAULT_RULES, game_table
+
+    table = game_table(DEFAULT_RULES, Shoe.standard(8, jokers=8))
+    return DEFAULT_RULES, table.evaluate(*table.house_way())
+
+
+def test_century21_verification_sees_a_planted_wrong_pay(tmp_path):
+    """The report's simulation of a game whose pays are planted wrong (a win paying 21 to 20,
+    a two-card 9 beating a three-card 9) against the shipped exact edge: "disagrees"; the
+    shipped game's own: "agrees"."""
+    import dataclasses
+
+    from exact.reports import century21
+
+    rules, house = _century21_house_way()
+    shipped = century21.house_way_rules(rules)
+    context = Context(tmp_path, rounds=2_000_000)
+    assert century21.simulation(shipped, house, context)["agrees"]
+    for planted in (dataclasses.replace(shipped, win_pays=Fraction(21, 20)),
+                    dataclasses.replace(shipped, three_card_nine_pushes_two_card_nine=False)):
+        found = century21.simulation(planted, house, context)
+        assert not found["agrees"] and abs(float(found["z"])) > 4, planted
+
+
+def test_century21_verification_deals_10_to_the_8_hands_unless_told(monkeypatch, tmp_path):
+    """The default is the issue's 10^8 hands (the tests ask for fewer through
+    EXACT_REPORT_ROUNDS), and the workers are the reports' setting."""
+    from exact.analysis import century21_dealer
+    from exact.reports import century21
+
+    asked = []
+    real = century21_dealer.simulate
+
+    def spy(rules, hands, seed, *, workers=1):
+        asked.append((hands, workers))
+        return real(rules, 1000, seed, workers=1)
+
+    monkeypatch.setattr(century21_dealer, "simulate", spy)
+    monkeypatch.delenv(verification.ROUNDS_VARIABLE, raising=False)
+    monkeypatch.setenv(verification.WORKERS_VARIABLE, "1")
+    rules, house = _century21_house_way()
+    century21.simulation(century21.house_way_rules(rules), house, Context(tmp_path))
+    assert asked == [(10**8, 1)]
+    monkeypatch.setenv(verification.ROUNDS_VARIABLE, "not a number")
+    with pytest.raises(ReportError, match="EXACT_REPORT_ROUNDS"):
+        century21.simulation(century21.house_way_rules(rules), house, Context(tmp_path))
 
 
 @pytest.mark.parametrize("game_id", per_report("century21"))
