@@ -20,9 +20,9 @@ from typing import Any
 
 from exact.analysis import century21_dealer
 from exact.analysis.assumptions import report_assumptions
+from exact.analysis.century21_dealer import HouseWayRules
 from exact.analysis.century21_economics import table_economics
 from exact.analysis.statistics import BetTable
-from exact.analysis.century21_dealer import HouseWayRules
 from exact.analysis.verification import ROUNDS, Z_LIMIT
 from exact.core.cards import Shoe
 from exact.errors import ExactError
