@@ -130,8 +130,6 @@ def verification_benchmark() -> None:
     card, every Punto Banco wager settled), in rounds per second: per core on one process,
     and on every core. Target: 5 million rounds/s per core, so that the reports' 10^8 rounds
     take well under a minute on two cores."""
-    import os
-
     from exact.analysis.punto_banco_dealer import PuntoBancoDealer
     from exact.analysis.verification import ShoeSpec, simulate_wagers
 
@@ -141,18 +139,32 @@ def verification_benchmark() -> None:
     print(f"Verification simulation, Punto Banco, {DECKS} decks, all {len(bets)} wagers")
     # a first run settles what it meets, once per process: the timed run is the dealing
     simulate_wagers(PuntoBancoDealer, bets, spec, size(200_000, 20_000), seed=1)
+
+    def run(workers: int) -> tuple[int, float]:
+        done = simulate_wagers(PuntoBancoDealer, bets, spec, rounds, seed=2, workers=workers)
+        return done.rounds, done.seconds
+
+    simulation_rates("rounds", run, 5e6)
+
+
+def simulation_rates(unit: str, run: Callable[[int], tuple[int, float]], target: float
+                     ) -> None:
+    """The lines of a verification simulation's speed: ``run(workers)`` deals and gives the
+    (count, seconds) of its ``unit``; per CPU second on one process (against ``target``), and
+    on every core."""
     started = time.process_time()
-    one = simulate_wagers(PuntoBancoDealer, bets, spec, rounds, seed=2)
+    count, seconds = run(1)
     cpu = time.process_time() - started
-    line(f"{one.rounds:,} rounds on 1 process", one.seconds, None,
-         f"= {one.rate / 1e6:.2f} million rounds/s ({one.rounds / cpu / 1e6:.2f} million per "
-         f"CPU second) {verdict(one.rounds / cpu >= 5e6, 'target 5 per CPU second')}")
+    goal = verdict(count / cpu >= target, f"target {target / 1e6:g} per CPU second")
+    line(f"{count:,} {unit} on 1 process", seconds, None,
+         f"= {count / seconds / 1e6:.2f} million {unit}/s ({count / cpu / 1e6:.2f} million "
+         f"per CPU second) {goal}")
     cores = os.cpu_count() or 1
     if cores > 1:
-        every = simulate_wagers(PuntoBancoDealer, bets, spec, rounds, seed=2, workers=cores)
-        line(f"{every.rounds:,} rounds on {cores} processes", every.seconds, None,
-             f"= {every.rate / 1e6:.2f} million rounds/s; 10^8 rounds in "
-             f"{1e8 / every.rate:.0f} s")
+        count, seconds = run(cores)
+        line(f"{count:,} {unit} on {cores} processes", seconds, None,
+             f"= {count / seconds / 1e6:.2f} million {unit}/s; 10^8 {unit} in "
+             f"{1e8 / (count / seconds):.0f} s")
 
 
 def century21_verification_benchmark() -> None:
@@ -160,8 +172,6 @@ def century21_verification_benchmark() -> None:
     each from a freshly shuffled shoe), in hands per second: per CPU second on one process,
     and on every core. Target: 1 million hands per CPU second (the report's 10^8 hands in
     under two minutes on one core)."""
-    import os
-
     from exact.analysis.century21_dealer import HouseWayRules, simulate
 
     hands = size(10_000_000, 20_000)
@@ -169,18 +179,12 @@ def century21_verification_benchmark() -> None:
     print(f"Verification simulation, 21st Century Baccarat House Way, {DECKS} decks + "
           f"{DECKS} jokers")
     simulate(rules, size(100_000, 1_000), seed=1)  # the rules' table, once per process
-    started = time.process_time()
-    one = simulate(rules, hands, seed=2)
-    cpu = time.process_time() - started
-    line(f"{one.hands:,} hands on 1 process", one.seconds, None,
-         f"= {one.rate / 1e6:.2f} million hands/s ({one.hands / cpu / 1e6:.2f} million per "
-         f"CPU second) {verdict(one.hands / cpu >= 1e6, 'target 1 per CPU second')}")
-    cores = os.cpu_count() or 1
-    if cores > 1:
-        every = simulate(rules, hands, seed=2, workers=cores)
-        line(f"{every.hands:,} hands on {cores} processes", every.seconds, None,
-             f"= {every.rate / 1e6:.2f} million hands/s; 10^8 hands in "
-             f"{1e8 / every.rate:.0f} s")
+
+    def run(workers: int) -> tuple[int, float]:
+        done = simulate(rules, hands, seed=2, workers=workers)
+        return done.hands, done.seconds
+
+    simulation_rates("hands", run, 1e6)
 
 
 def bench_nine_and_nines(limit_seconds: int = 60) -> None:

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -51,6 +51,7 @@ from itertools import product
 import numpy as np
 
 from exact.analysis.simulation import check_settings, map_in_order
+from exact.analysis.verification import Verdict
 from exact.core.parsing import MAX_SIMULATED_ROUNDS
 from exact.errors import SimulationError
 
@@ -59,7 +60,6 @@ JOKER = 10
 JOB_HANDS = 1 << 20
 """Hands of one job (one seeded generator, one batch of the standard error): large enough that
 numpy's per-call cost vanishes, small enough for about a hundred batches in 10^8 hands."""
-Z_LIMIT = 4
 
 
 @dataclass(frozen=True)
@@ -301,34 +301,17 @@ def simulate(rules: HouseWayRules, hands: int, seed: int = 0, *, workers: int = 
                               time.perf_counter() - started, workers)
 
 
-@dataclass(frozen=True)
-class Check:
-    """The simulated House Way house edge against the exact one (house edge: positive favours
-    the house, i.e. minus the Player's edge)."""
-
-    exact: Fraction
-    simulated: Fraction
-    error: float
-    hands: int
-
-    @property
-    def z(self) -> float:
-        difference = float(self.simulated - self.exact)
-        if self.error > 0:
-            return difference / self.error
-        return 0.0 if difference == 0 else math.copysign(math.inf, difference)
-
-    @property
-    def agrees(self) -> bool:
-        return abs(self.z) <= Z_LIMIT
-
-
-def check(simulation: HouseWaySimulation, exact_house_edge: Fraction,
-          exact_variance: Fraction) -> Check:
-    """The standard error is the larger of the exact SD of one hand over the square root of
-    the hands (the hands are independent) and the jobs' spread."""
+def check(simulation: HouseWaySimulation, exact: Mapping[Fraction, Fraction]) -> Verdict:
+    """The simulated House Way house edge against the exact one, given the exact probability
+    of each pay to the Player (house edge: minus the Player's expected pay). The standard
+    error is the larger of the exact SD of one hand over the square root of the hands (the
+    hands are independent) and the jobs' spread; the top award is the highest pay."""
+    mean = sum((pay * p for pay, p in exact.items()), Fraction(0))
+    variance = sum((pay * pay * p for pay, p in exact.items()), Fraction(0)) - mean ** 2
     spread = simulation.batch_error()
-    error = max(math.sqrt(float(exact_variance) / simulation.hands),
+    error = max(math.sqrt(float(variance) / simulation.hands),
                 0.0 if math.isnan(spread) else spread)
-    return Check(exact_house_edge, -simulation.player_edge, error, simulation.hands)
-
+    top = max(exact)
+    dealt = dict(zip(simulation.pays, simulation.counts.sum(axis=0).tolist(), strict=True))
+    return Verdict("house-way", "House Way", "house", -mean, -simulation.player_edge, error,
+                   simulation.hands, int(dealt.get(top, 0)), float(exact[top]) * simulation.hands)

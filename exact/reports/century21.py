@@ -442,8 +442,7 @@ def simulation(rules: HouseWayRules, result: Result, context: Context,
     by_pay: dict[Fraction, Fraction] = {}
     for (_how, pay), count in result.counts.items():
         by_pay[pay] = by_pay.get(pay, Fraction(0)) + Fraction(count) / result.total
-    variance = sum((pay * pay * p for pay, p in by_pay.items()), Fraction(0)) - result.edge ** 2
-    checked = century21_dealer.check(found, -result.edge, variance)
+    checked = century21_dealer.check(found, by_pay)
     dealt = dict(zip(found.pays, (int(n) for n in found.counts.sum(axis=0)), strict=True))
     pays = [{"pays": sections.pays_text(pay), "exact": decimal(by_pay.get(pay, Fraction(0))),
              "simulated": decimal(Fraction(dealt.get(pay, 0), found.hands)),
