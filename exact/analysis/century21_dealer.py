@@ -231,7 +231,7 @@ def settle(classes: np.ndarray, table: RulesTable) -> np.ndarray:
     player = (value[:, 0] + value[:, 1]) % 10 + 10 * (joker[:, 0] + joker[:, 1])
     dealer = (value[:, 2] + value[:, 3]) % 10 + 10 * (2 * joker[:, 2] + joker[:, 3])
     index = ((player * DEALER_STATES + dealer) * 11 + c[:, 4]) * 11 + c[:, 5]
-    return table.codes[index]
+    return np.asarray(table.codes[index])
 
 
 def _job(rules: HouseWayRules, seed: int, job: int, hands: int) -> np.ndarray:
