@@ -50,15 +50,24 @@ def test_every_hand_settles_as_the_reference_settles_it(given, rules):
             assert pay == _reference_pay(row, given), row.tolist()
 
 
-def test_every_state_of_the_table_is_the_plain_play():
+@pytest.mark.parametrize(("rules", "every"), [
+    (HouseWayRules(), 1),
+    # options the reference does not read: jokers of few values, a drawn joker wild, no stop
+    # on the dealer's 9, two-card 9s beating three-card 9s, other House Ways
+    (HouseWayRules(joker_values=(0, 5), drawn_joker_is_nine=False, stop_on_dealer_nine=False,
+                   three_card_nine_pushes_two_card_nine=False, house_way_draw_max=4,
+                   dealer_house_way_draw_max=6, win_pays=Fraction(19, 20)), 5),
+    (HouseWayRules(joker_values=(1,), stop_on_dealer_joker_up=False, must_draw_max=5,
+                   must_stand_min=6), 5),
+])
+def test_every_state_of_the_table_is_the_plain_play(rules, every):
     """The table's shortcut (a hand's state: sums mod 10 and where the jokers lie) loses
-    nothing: every ordered two-card pair of each side, with every two next cards, settles as
-    the plain play of those very cards."""
-    rules = HouseWayRules()
+    nothing: every ordered two-card pair of each side (every ``every``-th row), with next
+    cards of every kind, settles as the plain play of those very cards."""
     table = dealer.rules_table(rules)
     pairs = [(a, b) for a in range(11) for b in range(11)]
     rows = np.array([[*p, *d, t, f] for p in pairs for d in pairs for t in (0, 5, 9, JOKER)
-                     for f in (3, JOKER)], dtype=np.uint8)
+                     for f in (3, JOKER)], dtype=np.uint8)[::every]
     codes = dealer.settle(rows, table)
     for row, code in zip(rows, codes, strict=True):
         assert table.pays[code] == dealer.play(row.tolist(), rules), row.tolist()
@@ -131,6 +140,13 @@ def test_the_same_seed_deals_the_same_hands_and_jobs_are_independent():
     # a job is its seed's alone: the first job of a longer run is the same
     longer = dealer.simulate(rules, 2 * dealer.JOB_HANDS, seed=9)
     assert np.array_equal(first.counts[0], longer.counts[0])
+
+
+def test_the_counts_do_not_depend_on_the_workers(monkeypatch):
+    monkeypatch.setattr(dealer, "JOB_HANDS", 10_000)  # jobs are cut by the parent process
+    one = dealer.simulate(HouseWayRules(), 25_000, seed=4)
+    two = dealer.simulate(HouseWayRules(), 25_000, seed=4, workers=2)
+    assert one.counts.shape[0] == 3 and np.array_equal(one.counts, two.counts)
 
 
 @pytest.mark.parametrize("hands", [0, -1, 1.5, True, 10**13])
