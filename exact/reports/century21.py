@@ -404,24 +404,15 @@ def brute_force(reference: ModuleType) -> dict[str, object]:
 
 def house_way_rules(rules: Rules) -> HouseWayRules:
     """The options the verification dealer plays, as plain values (it does not read the
-    game's rules object: :mod:`exact.analysis.century21_dealer`), and the report's shoe, the
-    rules' decks and jokers."""
+    game's rules object: :mod:`exact.analysis.century21_dealer`), the same names; the shoe is
+    the rules' decks and jokers, as the report's."""
+    values = {f.name: getattr(rules, f.name) for f in dataclasses.fields(HouseWayRules)}
+    values["joker_values"] = tuple(rules.joker_values)
+    values["win_pays_by_total"] = tuple(sorted(rules.win_pays_by_total.items()))
     try:
-        return HouseWayRules(
-            decks=rules.decks, jokers=rules.jokers, joker_values=tuple(rules.joker_values),
-            drawn_joker_is_nine=rules.drawn_joker_is_nine, natural_pays=rules.natural_pays,
-            win_pays=rules.win_pays, win_pays_by_total=tuple(sorted(
-                rules.win_pays_by_total.items())),
-            stop_on_dealer_joker_up=rules.stop_on_dealer_joker_up,
-            stop_on_dealer_nine=rules.stop_on_dealer_nine,
-            dealer_wins_ties_on_zero=rules.dealer_wins_ties_on_zero,
-            three_card_nine_pushes_two_card_nine=rules.three_card_nine_pushes_two_card_nine,
-            must_draw_max=rules.must_draw_max, must_stand_min=rules.must_stand_min,
-            house_way_draw_max=rules.house_way_draw_max,
-            dealer_house_way_draw_max=rules.dealer_house_way_draw_max)
+        return HouseWayRules(**values)
     except ExactError as error:
         raise ReportError(f"verification simulation: {error}") from None
-
 
 def simulation(rules: HouseWayRules, result: Result, context: Context,
                seed: int = SIMULATION_SEED) -> dict[str, object]:

@@ -618,6 +618,11 @@ def test_century21_verification_sees_a_planted_wrong_pay(tmp_path):
 
     rules, house = _century21_house_way()
     shipped = century21.house_way_rules(rules)
+    # the rule file's options reach the dealer, and its defaults are that file's
+    from exact.analysis.century21_dealer import HouseWayRules
+    assert shipped == HouseWayRules()
+    assert century21.house_way_rules(rules.replace(natural_pays=Fraction(3))) == \
+        HouseWayRules(natural_pays=Fraction(3))
     context = Context(tmp_path, rounds=2_000_000)
     assert century21.simulation(shipped, house, context)["agrees"]
     for planted in (dataclasses.replace(shipped, win_pays=Fraction(21, 20)),
