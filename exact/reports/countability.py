@@ -65,7 +65,8 @@ def conclusion(entry: Mapping[str, Any], trigger_text: str, where: str) -> Verdi
     gains in units per 100 rounds dealt, for the player).
 
     >>> row = {"count_trigger": 2.5, "perfect_expected_win_per_100_hands": 0.7,
-    ...        "perfect_expected_win_per_100_hands_se": 0.1, "count_bets": 10, "count_bet_frequency": 0.01,
+    ...        "perfect_expected_win_per_100_hands_se": 0.1, "count_bets": 10,
+    ...        "count_bet_frequency": 0.01,
     ...        "count_expected_win_per_100_hands": 0.5,
     ...        "count_expected_win_per_100_hands_se": 0.1}
     >>> conclusion(row, "+2.50", "here").kind

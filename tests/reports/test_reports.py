@@ -20,7 +20,13 @@ from exact.analysis.statistics import normal_quantile, result_interval, volatili
 from exact.core.cards import Shoe
 from exact.games import REGISTRY
 from exact.render.spreadsheet import REPORT_WORKBOOK
-from exact.reports import ReportError, available_reports, report_module_name, verification
+from exact.reports import (
+    ReportError,
+    available_reports,
+    countability,
+    report_module_name,
+    verification,
+)
 from exact.reports.sections import Context, grouped, percent, published_checks
 
 from tests.support.optional import require_module
@@ -37,6 +43,7 @@ REPORTS = available_reports()
 # The reports simulate 10^8 rounds unless told: the tests build them with far fewer (and say
 # so in the PDF, which they check).
 os.environ.setdefault(verification.ROUNDS_VARIABLE, "200000")
+os.environ.setdefault(countability.SHOES_VARIABLE, "20")
 
 
 def per_report(*game_ids: str) -> list[str]:
