@@ -522,6 +522,23 @@ def test_the_verification_simulation_deals_the_rounds_it_says(monkeypatch):
 
 
 # --- the other games' reports ---------------------------------------------------------------
+@pytest.mark.parametrize("game_id", per_report("punto-banco", "nine-and-nines"))
+def test_the_countability_section_covers_every_wager(report, game_id):
+    """Every wager of the report with its count and conclusion, the shoes (the tests' few)
+    stated; its figures are `exact simulate`'s (tests/reports/test_countability.py)."""
+    from exact.games import get_game
+
+    data = _data(report, game_id)["countability"]
+    assert data["simulated"] and data["shoes"] == os.environ[countability.SHOES_VARIABLE]
+    assert [row["id"] for row in data["rows"]] == [b.id for b in game_bets(get_game(game_id))]
+    text = " ".join(_text(report(game_id)).split())
+    assert "Countability" in text and f"{data['shoes']} shoes" in text
+    for row in data["rows"]:
+        assert row["verdict"] in ("countable", "not-shown", "losing", "no-trigger",
+                                  "never-triggered")
+        assert " ".join(row["conclusion"].split())[:60] in text
+
+
 def _data(report, game_id: str) -> dict:
     return json.loads((report(game_id).parent / game_id / "data.json").read_text())
 
