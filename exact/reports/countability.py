@@ -18,6 +18,7 @@ The number of shoes is ``shoes``, else the environment's ``EXACT_REPORT_SHOES``,
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -91,7 +92,8 @@ def conclusion(entry: Mapping[str, Any], trigger_text: str, where: str) -> Verdi
     gain = entry["count_expected_win_per_100_hands"]
     error = entry["count_expected_win_per_100_hands_se"] or 0.0
     betting = percent(entry["count_bet_frequency"], 2)
-    figure = f"{gain:+.4f} units per 100 rounds dealt (SE {error:.4f})"
+    digits = _digits(error)
+    figure = (f"{gain:+.{digits}f} units per 100 rounds dealt (SE {error:.{digits}f})")
     if gain - Z * error > 0:
         return Verdict("countable", f"countable: {figure} {where} with the count, betting "
                        f"{betting} of the rounds (true count {trigger_text} or more)")
@@ -111,8 +113,25 @@ def _signed(value: float | None, digits: int = 4) -> str:
     return "n/a" if value is None else f"{value:+.{digits}f}"
 
 
+def _digits(error: float | None) -> int:
+    """Decimals that show a standard error to two significant figures (4 to 8).
+
+    >>> _digits(0.0312), _digits(0.00034), _digits(None), _digits(0.0)
+    (4, 5, 4, 4)
+    """
+    if not error:
+        return 4
+    return min(8, max(4, 1 - math.floor(math.log10(error))))
+
+
 def _with_error(value: float | None, error: float | None) -> str:
-    return f"{_signed(value)} ({'n/a' if error is None else f'{error:.4f}'})"
+    """Display text: a figure and, in brackets, its standard error, at the same decimals.
+
+    >>> _with_error(0.00066, 0.00034), _with_error(-1.5, None)
+    ('+0.00066 (0.00034)', '-1.5000 (n/a)')
+    """
+    digits = _digits(error)
+    return f"{_signed(value, digits)} ({'n/a' if error is None else f'{error:.{digits}f}'})"
 
 
 def section(game: Game, bets: Sequence[Bet], shoe: Shoe, seed: int,

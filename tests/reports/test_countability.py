@@ -29,7 +29,14 @@ from exact.analysis.simulation import counted as counted_config
 from exact.cli.app import main
 from exact.core.cards import Shoe
 from exact.reports import ReportError
-from exact.reports.countability import FIGURES, SHOES_VARIABLE, Z, conclusion, section
+from exact.reports.countability import (
+    FIGURES,
+    SHOES_VARIABLE,
+    Z,
+    _digits,
+    conclusion,
+    section,
+)
 
 WAGERS = ("banker", "tie", "player-pair", "dragon-7", "panda-8")
 SHOES, SEED = 24, 20261130
@@ -114,7 +121,9 @@ def test_each_conclusion_follows_its_figures(counted):
         assert row["verdict"] == expected, row["id"]
         assert row["conclusion"].startswith("countable" if expected == "countable" else "not ")
         if expected in ("countable", "losing", "not-shown"):
-            assert f"{gain:+.4f} units per 100 rounds" in row["conclusion"]
+            digits = _digits(error)
+            assert (f"{gain:+.{digits}f} units per 100 rounds dealt (SE {error:.{digits}f})"
+                    in row["conclusion"])
 
 
 @given(gain=st.floats(-50, 50), error=st.floats(0, 10), bets=st.integers(0, 5),
