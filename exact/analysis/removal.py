@@ -219,6 +219,24 @@ def betting_correlation(tags: Mapping[str, int], effects: Mapping[str, Fraction]
     return covariance / spread if spread else 0.0
 
 
+COUNT_LEVELS = (1, 2, 3)
+"""The levels of the derived counts tried (the largest tag's size)."""
+
+
+def best_tags(effects: Mapping[str, Fraction], weights: Mapping[str, int] = RANK_WEIGHTS
+              ) -> tuple[dict[str, int], int, float]:
+    """The derived balanced tags of the level (1-3) with the best betting correlation
+    (the lower level on a tie to 3 decimals)."""
+    best: tuple[dict[str, int], int, float] | None = None
+    for level in COUNT_LEVELS:
+        tags = derive_tags(effects, level, weights)
+        correlation = betting_correlation(tags, effects, weights)
+        if best is None or round(correlation, 3) > round(best[2], 3):
+            best = (tags, level, correlation)
+    assert best is not None
+    return best
+
+
 def _rank_of(card: Card) -> str | None:
     return None if card.is_joker else card.rank
 

@@ -75,8 +75,13 @@ class SimulationConfig:
     triggers: tuple[tuple[str, float], ...] = ()  # wager id -> true count at which to bet
     shoe: ShoeRules = field(default_factory=ShoeRules)
     options: tuple[tuple[str, str], ...] = ()  # a game's own settings (e.g. a rule file's text)
+    # The wagers themselves, as a library caller (a report) already holds them, each paid by
+    # its own paytable: these are tracked, and bet_texts and bet_ids are not read.
+    given_bets: tuple[Bet, ...] = ()
 
     def bets(self, game: Game) -> list[Bet]:
+        if self.given_bets:
+            return list(self.given_bets)
         bets = game_bets(game)
         for label, text in self.bet_texts:
             bets += load_bets(label, game.features, text=text)

@@ -47,7 +47,15 @@ from typing import Any
 
 import numpy as np
 
-from exact.analysis.removal import RANK_WEIGHTS, RemovalTable, effects_of_removal
+from exact.analysis.removal import (
+    RANK_WEIGHTS,
+    CountError,
+    RemovalTable,
+    best_tags,
+    betting_correlation,
+    break_even_true_count,
+    effects_of_removal,
+)
 from exact.analysis.shoe_play import MAX_DECKS as MAX_DECKS
 from exact.analysis.shoe_play import Edges as Edges
 from exact.analysis.shoe_play import Integers as Integers
@@ -57,7 +65,13 @@ from exact.analysis.shoe_play import SimulationConfig as SimulationConfig
 from exact.analysis.shoe_play import representatives as representatives
 from exact.core.cards import CARDS, JOKER, JOKER_ID, RANKS, Card, Shoe, View
 from exact.core.enumerator import Record, RecordT
-from exact.core.parsing import MAX_SIMULATED_CARDS, MAX_SIMULATED_SHOES, expect, shown
+from exact.core.parsing import (
+    MAX_SIMULATED_CARDS,
+    MAX_SIMULATED_SHOES,
+    expect,
+    shown,
+    shown_all,
+)
 from exact.engines.batch import BetEvaluator
 from exact.errors import ShoeError
 from exact.errors import SimulationError as SimulationError
@@ -139,9 +153,28 @@ class BetTally:
     # rounded sum, as fsum of the per-shoe sums would be, without a list growing per shoe.
     edge_total: Fraction = Fraction(0)
     count_edge_total: Fraction = Fraction(0)
+    # The spread between shoes (the shoe, not the round, is the independent unit: the rounds
+    # of a shoe share its cards): the shoes, and the sums over them of the squared rounds and,
+    # per figure of SPREAD_FIGURES, of the shoe's figure squared and times its rounds.
+    shoes: int = 0
+    rounds_square: int = 0
+    moments: dict[str, tuple[Fraction, Fraction]] = field(default_factory=dict)
+
+    def close_shoe(self) -> None:
+        """Make this one shoe's tally the spread's first shoe (after its rounds are tallied)."""
+        self.shoes, self.rounds_square = 1, self.rounds ** 2
+        figures = (self.perfect_win, self.count_win, Fraction(math.fsum(self.edge_sum_positive)),
+                   Fraction(math.fsum(self.count_edge)))
+        self.moments = {name: (value * value, value * self.rounds)
+                        for name, value in zip(SPREAD_FIGURES, figures, strict=True)}
 
     def merge(self, other: BetTally) -> None:
         """Add one shoe's tally (or a merged one) to this one."""
+        self.shoes += other.shoes
+        self.rounds_square += other.rounds_square
+        for name, (square, cross) in other.moments.items():
+            mine = self.moments.get(name, (Fraction(0), Fraction(0)))
+            self.moments[name] = (mine[0] + square, mine[1] + cross)
         self.rounds += other.rounds
         self.positive += other.positive
         self.edge_total += other.edge_total + Fraction(math.fsum(other.edge_sum_positive))
@@ -157,6 +190,25 @@ class BetTally:
     def count_edge_sum(self) -> float:
         """Sum of the edges of the rounds the count bet."""
         return float(self.count_edge_total + Fraction(math.fsum(self.count_edge)))
+
+    def per_100_rounds_error(self, figure: str, total: float) -> float | None:
+        """Standard error of ``100 * total / rounds``, where ``total`` is the sum over the shoes
+        of ``figure`` (one of :data:`SPREAD_FIGURES`): the ratio estimator's, from the spread
+        between shoes (None below two shoes, or with no round)."""
+        if self.shoes < 2 or not self.rounds or figure not in self.moments:
+            return None
+        square, cross = self.moments[figure]
+        ratio = total / self.rounds
+        residual = (float(square) - 2 * ratio * float(cross)
+                    + ratio * ratio * self.rounds_square)
+        variance = max(residual, 0.0) / (self.shoes - 1) / self.shoes
+        return 100 * math.sqrt(variance) / (self.rounds / self.shoes)
+
+
+SPREAD_FIGURES = ("perfect_win", "count_win", "perfect_expected_win", "count_expected_win")
+"""The figures of a shoe whose spread between shoes gives the standard errors: the units
+perfect play and the count won, and what each expected to win (the sum of the exact edges of
+the rounds it bet)."""
 
 
 @dataclass
@@ -198,7 +250,25 @@ class SimulationResult:
                 "count_win_per_shoe": float(tally.count_win) / self.shoes,
                 "count_win_per_100_hands": hands and 100 * float(tally.count_win) / hands,
                 "count_expected_win_per_shoe": count_edge / self.shoes,
+                "count_bet_frequency": tally.count_bets / tally.rounds if tally.rounds
+                else 0.0,
+                **self._per_100_rounds(tally, edge_sum, count_edge),
             }
+        return out
+
+    def _per_100_rounds(self, tally: BetTally, edge_sum: float, count_edge: float
+                        ) -> dict[str, float | None]:
+        """Per 100 rounds dealt, with standard errors from the spread between shoes: the
+        units won and the units expected (the exact edges of the rounds bet), for perfect play
+        and for the count."""
+        totals = {"perfect_win": float(tally.perfect_win), "count_win": float(tally.count_win),
+                  "perfect_expected_win": edge_sum, "count_expected_win": count_edge}
+        out: dict[str, float | None] = {}
+        for figure, total in totals.items():
+            if figure.endswith("expected_win"):
+                out[f"{figure}_per_100_hands"] = (100 * total / tally.rounds if tally.rounds
+                                                  else None)
+            out[f"{figure}_per_100_hands_se"] = tally.per_100_rounds_error(figure, total)
         return out
 
 
@@ -211,6 +281,57 @@ def shoe_play(config: SimulationConfig) -> ShoePlay[Any]:
     """The play of ``config``'s game (its own, or :class:`BetPlay`), built once
     per process; checks the settings."""
     return _setup(config)[0]
+
+
+@dataclass(frozen=True)
+class Count:
+    """A wager's count: its tags (by the play's tag keys), their level (the largest tag's size;
+    None for a user's tags), betting correlation with the effects of removal, and the true
+    count at which it bets (None: never)."""
+
+    tags: dict[str, int]
+    level: int | None
+    correlation: float
+    trigger: float | None
+
+
+def derived_counts(play: ShoePlay[Any], tags: Mapping[str, int] | None = None,
+                   triggers: Mapping[str, float] | None = None) -> dict[str, Count]:
+    """Per wager of ``play``: the count ``simulate`` plays. Its tags are ``tags`` for every
+    wager, else the balanced ones derived from the wager's effects of removal on the full shoe
+    (the level 1-3 of the best betting correlation); its trigger is ``triggers[wager]``, else
+    TC*, the true count where the linear estimate of the house edge turns negative (None if it
+    never does)."""
+    triggers = dict(triggers or {})
+    unknown = set(triggers) - set(play.names)
+    if unknown:
+        raise CountError(f"--trigger for unknown bet(s) {shown_all(sorted(unknown))}")
+    table = play.removal()
+    out = {}
+    for wager in play.names:
+        effects = dict(table.effects[wager])
+        if tags is None:
+            chosen, level, correlation = best_tags(effects, play.weights)
+        else:
+            chosen, level = dict(tags), None
+            correlation = betting_correlation(chosen, effects, play.weights)
+        trigger = triggers.get(wager)
+        if wager not in triggers:
+            found = break_even_true_count(table.base[wager], chosen, effects, play.decks,
+                                          play.weights)
+            trigger = found if math.isfinite(found) else None
+        out[wager] = Count(chosen, level, correlation, trigger)
+    return out
+
+
+def counted(config: SimulationConfig, counts: Mapping[str, Count], keys: Sequence[str]
+            ) -> SimulationConfig:
+    """``config`` playing ``counts`` (tags by ``keys``, the play's tag keys)."""
+    from dataclasses import replace
+
+    return replace(config, tags=tags_tuple({w: c.tags for w, c in counts.items()}, keys),
+                   triggers=tuple(sorted((w, c.trigger) for w, c in counts.items()
+                                         if c.trigger is not None)))
 
 
 def _setup(config: SimulationConfig) -> tuple[ShoePlay[Any], dict[tuple[int, ...], tuple]]:
@@ -356,6 +477,7 @@ def _tally(rounds: range, edges: tuple[Integers, Integers], pays: Sequence[Fract
             tally.count_bets += 1
             tally.count_win += pays[k]
             tally.count_edge.append(edge)
+    tally.close_shoe()
     return tally
 
 

@@ -10,27 +10,23 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Callable
-from dataclasses import replace
 from fractions import Fraction
 
 from exact.analysis.bet_analysis import game_bets
-from exact.analysis.removal import (
-    CountError,
-    break_even_true_count,
-    effects_of_removal,
-    parse_tags,
-)
+from exact.analysis.removal import effects_of_removal, parse_tags
 from exact.analysis.simulation import (
     MAX_DECKS,
     MAX_SHOES,
     WORKERS_PER_CORE,
+    Count,
     ShoePlay,
     ShoeRules,
     SimulationConfig,
     check_settings,
+    counted,
+    derived_counts,
     shoe_play,
     simulate,
-    tags_tuple,
 )
 from exact.cli.shoe_options import full_shoe, options_shoe
 from exact.core.cards import Card, parse_cards
@@ -53,11 +49,9 @@ from exact.model.bets import Bet
 from exact.model.game import Game
 from exact.render.output import SIGN_CONVENTION, json_text
 from exact.render.removal import (
-    best_tags,
     eor_report,
     eor_text,
     exact_and_float,
-    finite_or_none,
     shown_or_none,
 )
 
@@ -115,28 +109,11 @@ def _game_options(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
     return tuple(options)
 
 
-def _counts(play: ShoePlay, args: argparse.Namespace
-            ) -> tuple[dict[str, dict[str, int]], dict[str, float]]:
-    """Per wager: the count's tags (``--tags``, or derived from the effects of removal on the
-    full shoe) and triggers (``--trigger``, or the true count TC* where the linear estimate
-    of the edge turns positive; none if it never does)."""
+def _counts(play: ShoePlay, args: argparse.Namespace) -> dict[str, Count]:
+    """Per wager: the count (``--tags``, or derived from the effects of removal on the full
+    shoe) and its trigger (``--trigger``, or TC*)."""
     user_tags = parse_tags(args.tags, play.tag_keys, play.tag_key) if args.tags else None
-    triggers = _parse_triggers(args.trigger)
-    unknown = set(triggers) - set(play.names)
-    if unknown:
-        raise CountError(f"--trigger for unknown bet(s) {shown_all(sorted(unknown))}")
-    table = play.removal()
-    tags = {}
-    for wager in play.names:
-        effects = dict(table.effects[wager])
-        tags[wager] = user_tags if user_tags is not None else best_tags(effects,
-                                                                         play.weights)[0]
-        if wager not in triggers:
-            trigger = finite_or_none(break_even_true_count(table.base[wager], tags[wager], effects,
-                                                    play.decks, play.weights))
-            if trigger is not None:
-                triggers[wager] = trigger
-    return tags, triggers
+    return derived_counts(play, user_tags, _parse_triggers(args.trigger))
 
 
 def _simulate(args: argparse.Namespace) -> str:
@@ -152,9 +129,9 @@ def _simulate(args: argparse.Namespace) -> str:
     if not play.names:
         raise ExactError(f"{game.id} has no bets that this command evaluates (README: "
                          "'Counting, effects of removal and simulation')")
-    tags, triggers = _counts(play, args)
-    config = replace(config, tags=tags_tuple(tags, play.tag_keys),
-                     triggers=tuple(sorted(triggers.items())))
+    counts = _counts(play, args)
+    tags = {wager: count.tags for wager, count in counts.items()}
+    config = counted(config, counts, play.tag_keys)
     result = simulate(config, args.shoes, args.seed, workers=args.workers,
                       scheduler=args.scheduler, progress=Tracker("shoes", "shoe"))
     summary = result.summary()

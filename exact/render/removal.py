@@ -18,14 +18,12 @@ from exact.analysis.removal import (
     RANK_WEIGHTS,
     RemovalTable,
     balanced,
+    best_tags,
     betting_correlation,
     break_even_true_count,
-    derive_tags,
 )
 from exact.core.cards import RANKS
 from exact.render.output import SIGN_CONVENTION
-
-LEVELS = (1, 2, 3)
 
 
 def exact_and_float(value: Fraction) -> dict[str, object]:
@@ -35,20 +33,6 @@ def exact_and_float(value: Fraction) -> dict[str, object]:
 def finite_or_none(value: float) -> float | None:
     """JSON has no infinity: a count that never turns the edge positive has no trigger."""
     return value if math.isfinite(value) else None
-
-
-def best_tags(effects: dict[str, Fraction], weights: Mapping[str, int] = RANK_WEIGHTS
-              ) -> tuple[dict[str, int], int, float]:
-    """The derived balanced tags of the level (1-3) with the best betting correlation
-    (the lower level on a tie to 3 decimals)."""
-    best: tuple[dict[str, int], int, float] | None = None
-    for level in LEVELS:
-        tags = derive_tags(effects, level, weights)
-        correlation = betting_correlation(tags, effects, weights)
-        if best is None or round(correlation, 3) > round(best[2], 3):
-            best = (tags, level, correlation)
-    assert best is not None
-    return best
 
 
 def shown_or_none(value: float | None) -> str:

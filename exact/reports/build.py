@@ -175,12 +175,15 @@ def reproduction(config: ReportConfig, pdf: str | os.PathLike[str],
         except PackageNotFoundError:
             return "not installed"
 
+    from exact.reports.countability import SHOES_VARIABLE
     from exact.reports.verification import ROUNDS_VARIABLE
 
     command = config.command(pdf, xlsx)
-    rounds = os.environ.get(ROUNDS_VARIABLE)
-    if rounds is not None:  # it decides the verification section's figures: part of the command
-        command = f"{ROUNDS_VARIABLE}={shlex.quote(rounds)} {command}"
+    # they decide the simulations' figures: part of the command (in this order)
+    for variable in (SHOES_VARIABLE, ROUNDS_VARIABLE):
+        value = os.environ.get(variable)
+        if value is not None:
+            command = f"{variable}={shlex.quote(value)} {command}"
     return {"command": command,
             "versions": [{"name": "exact", "version": __version__},
                          {"name": "commit", "version": commit(REPOSITORY)},

@@ -27,7 +27,7 @@ from exact.games.punto_banco import DATA as PUNTO_BANCO_DATA
 from exact.games.punto_banco import STANDARD_RULES, PuntoBanco
 from exact.reference import nine_and_nines as nine_reference
 from exact.reference import punto_banco as reference
-from exact.reports import sections, verification
+from exact.reports import countability, sections, verification
 from exact.reports.charts import bet_family
 from exact.reports.config import ReportConfig
 from exact.reports.punto_banco import BRUTE_FORCE_SHOES as MAIN_BRUTE_FORCE_SHOES
@@ -70,6 +70,8 @@ def report_data(config: ReportConfig, context: Context) -> dict[str, object]:
         verify=verification.for_context(context, PuntoBancoDealer, SIMULATION_SEED,
                                          game.id),
         family=family)
+    data["countability"] = countability.for_report(game, config.bets, shoe, context,
+                                                   SIMULATION_SEED)
     shipped = {b.id: b for b in game_bets(game)}
     bets = [b for b in (config.bets or game_bets(game))
             if b.id in SIDE_BETS and b.source == shipped[b.id].source]

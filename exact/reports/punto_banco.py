@@ -14,7 +14,7 @@ from exact.analysis.punto_banco_dealer import PuntoBancoDealer
 from exact.core.cards import Shoe
 from exact.games.punto_banco import DATA, STANDARD_RULES, PuntoBanco, hand_total
 from exact.reference import punto_banco as reference
-from exact.reports import sections, verification
+from exact.reports import countability, sections, verification
 from exact.reports.charts import bet_family
 from exact.reports.config import ReportConfig
 from exact.reports.sections import Context, decimal, grouped
@@ -44,6 +44,8 @@ def report_data(config: ReportConfig, context: Context) -> dict[str, object]:
         verify=verification.for_context(context, PuntoBancoDealer, SIMULATION_SEED,
                                          game.id),
         family=bet_family)
+    data["countability"] = countability.for_report(game, config.bets, shoe, context,
+                                                   SIMULATION_SEED)
     data.update(tableau(game))
     data["totals"] = _final_totals(game, shoe)
     data["cards_dealt"] = _cards_dealt(game, shoe)

@@ -24,12 +24,13 @@ from tests.support.optional import require_module
 
 require_module("typst")
 
-from exact.reports import verification  # noqa: E402
+from exact.reports import countability, verification  # noqa: E402
 from exact.reports.build import MANIFEST, build_report  # noqa: E402
 
 # a few rounds of the verification simulation (as tests/reports/test_reports.py): the printed
 # reproduction command carries the setting
 os.environ.setdefault(verification.ROUNDS_VARIABLE, "200000")
+os.environ.setdefault(countability.SHOES_VARIABLE, "20")
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 FILES = Path("tests/data/report")  # relative: the command is run from the repository
@@ -139,7 +140,8 @@ def test_the_submission_is_on_the_cover_and_the_attestation_page(built):
 def test_the_reproduction_command_rebuilds_the_same_bytes(built, tmp_path):
     data = _data(built)
     command = data["reproduction"]["command"]
-    assert re.match(rf"{verification.ROUNDS_VARIABLE}=\d+ exact report punto-banco ", command)
+    assert re.match(rf"{verification.ROUNDS_VARIABLE}=\d+ {countability.SHOES_VARIABLE}=\d+ "
+                    r"exact report punto-banco ", command)
     assert " ".join(pdf_text(built / "r.pdf").split()).count(command) == 1
     versions = {v["name"]: v["version"] for v in data["reproduction"]["versions"]}
     assert {"exact", "commit", "Python", "numpy", "sympy", "typst"} <= set(versions)
@@ -218,7 +220,8 @@ def test_without_a_submission_file_the_report_names_what_is_absent(tmp_path):
     assert "not given" in pdf_text(pdf, 2)
     data = json.loads((tmp_path / "tiny" / "data.json").read_text())
     # a library call: the command names the configuration only when it was given one
-    assert re.match(rf"{verification.ROUNDS_VARIABLE}=\d+ exact report punto-banco -o ",
+    assert re.match(rf"{verification.ROUNDS_VARIABLE}=\d+ {countability.SHOES_VARIABLE}=\d+ "
+                    r"exact report punto-banco -o ",
                     data["reproduction"]["command"])
 
 

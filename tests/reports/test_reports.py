@@ -20,7 +20,13 @@ from exact.analysis.statistics import normal_quantile, result_interval, volatili
 from exact.core.cards import Shoe
 from exact.games import REGISTRY
 from exact.render.spreadsheet import REPORT_WORKBOOK
-from exact.reports import ReportError, available_reports, report_module_name, verification
+from exact.reports import (
+    ReportError,
+    available_reports,
+    countability,
+    report_module_name,
+    verification,
+)
 from exact.reports.sections import Context, grouped, percent, published_checks
 
 from tests.support.optional import require_module
@@ -37,6 +43,7 @@ REPORTS = available_reports()
 # The reports simulate 10^8 rounds unless told: the tests build them with far fewer (and say
 # so in the PDF, which they check).
 os.environ.setdefault(verification.ROUNDS_VARIABLE, "200000")
+os.environ.setdefault(countability.SHOES_VARIABLE, "20")
 
 
 def per_report(*game_ids: str) -> list[str]:
@@ -515,6 +522,23 @@ def test_the_verification_simulation_deals_the_rounds_it_says(monkeypatch):
 
 
 # --- the other games' reports ---------------------------------------------------------------
+@pytest.mark.parametrize("game_id", per_report("punto-banco", "nine-and-nines"))
+def test_the_countability_section_covers_every_wager(report, game_id):
+    """Every wager of the report with its count and conclusion, the shoes (the tests' few)
+    stated; its figures are `exact simulate`'s (tests/reports/test_countability.py)."""
+    from exact.games import get_game
+
+    data = _data(report, game_id)["countability"]
+    assert data["simulated"] and data["shoes"] == os.environ[countability.SHOES_VARIABLE]
+    assert [row["id"] for row in data["rows"]] == [b.id for b in game_bets(get_game(game_id))]
+    text = " ".join(_text(report(game_id)).split())
+    assert "Countability" in text and f"{data['shoes']} shoes" in text
+    for row in data["rows"]:
+        assert row["verdict"] in ("countable", "not-shown", "losing", "no-trigger",
+                                  "never-triggered")
+        assert " ".join(row["conclusion"].split())[:60] in text
+
+
 def _data(report, game_id: str) -> dict:
     return json.loads((report(game_id).parent / game_id / "data.json").read_text())
 
