@@ -137,7 +137,10 @@ def with_tables(game: Game, shoe: Shoe, bets: list[Bet], args: argparse.Namespac
     if not getattr(args, "table", None):
         return bets
     tabled = with_tables(game, bets, args.table)
-    own = [bet for bet in tabled if bet.source in args.table]
+    # the table files' bets are those with_tables brought in: told apart from the pool by
+    # identity, not by Bet.source (a display label, cut or quoted for a long or odd name)
+    pooled = {id(bet) for bet in bets}
+    own = [bet for bet in tabled if id(bet) not in pooled]
     replaced = {bet.id: bet for bet in bets}
     for issue in check_bets(game, own, shoe, args.engine, replaced):
         warnings.warn(f"{issue.where}: {issue.message}", stacklevel=1)  # main prints it

@@ -24,7 +24,7 @@ from exact.cli.configuration import (
 )
 from exact.cli.shoe_options import options_shoe
 from exact.core.files import INPUT_FILE, output_name
-from exact.core.parsing import parse_number, shown
+from exact.core.parsing import parse_number
 from exact.errors import ExactError, ReportError
 from exact.games import get_game
 from exact.model.contracts import BetGame
@@ -65,6 +65,8 @@ def run(args: argparse.Namespace, parser: Any) -> str:
     try:
         pdf = build_report(config, args.pdf, args.xlsx)
     except OSError as error:  # the data folder or a temporary folder beside the PDF
+        if isinstance(error, ExactError):  # an OutputError names its own file already
+            raise
         raise ReportError(f"cannot write {error.filename or args.pdf}: "
                           f"{error.strerror or error}") from None
     also = f" and {args.xlsx}" if args.xlsx else ""
@@ -128,5 +130,5 @@ def _stake(args: argparse.Namespace, option: str, quantity: str) -> Fraction | N
     amount = Fraction(text) if isinstance(text, int | Fraction) else Fraction(
         parse_number(text, quantity, where=flag))
     if quantity == "bet" and amount <= 0:
-        raise ExactError(f"{flag} {shown(text)}: the bet must be positive")
+        raise ExactError(f"{flag} {amount}: the bet must be positive")
     return amount

@@ -96,6 +96,12 @@ def build_report(config: ReportConfig | str, pdf: str | os.PathLike[str],
         if importlib.util.find_spec("xlsxwriter") is None:
             raise ReportError("--xlsx needs XlsxWriter (the `sheets` extra)")
     folder = data_folder(pdf)
+    if not Path(pdf).name[:-len(".pdf")]:  # ".pdf": the data folder would be the PDF's own
+        raise ReportError(f"{shown(str(pdf))}: a report's name needs a stem before .pdf "
+                          "(its data folder is the name without it)")
+    if xlsx is not None and _within(Path(xlsx), folder):
+        raise ReportError(f"--xlsx {shown(str(xlsx))} is in or is the report's data folder "
+                          f"{shown(str(folder))}: write the par sheet beside it")
     if folder.exists() and not folder.is_dir():
         raise ReportError(f"{folder}: not a folder (the report's data and charts go there)")
     old = _manifest(folder)
@@ -152,12 +158,44 @@ def build_report(config: ReportConfig | str, pdf: str | os.PathLike[str],
     return Path(pdf)
 
 
+OUTPUTS = ".exact-report-outputs.json"
+"""In a shipped report's data folder: the SHA-256 of the PDF and par sheet the builder wrote
+beside it, so that a later build replaces them only if they are still its own."""
+
+
 def build_shipped(game_id: str, out_dir: Path = BUILD) -> Path:
     """The shipped report of ``game_id`` as ``make report`` builds it: ``<out_dir>/<game
-    id>.pdf``, its par sheet beside it (with XlsxWriter), its data in ``<out_dir>/<game id>/``."""
+    id>.pdf``, its par sheet beside it (with XlsxWriter), its data in ``<out_dir>/<game id>/``.
+
+    Those two names are implicit (the user named a folder, not them): a file there that the
+    builder did not write, or that changed since, is refused before any work, never replaced.
+    """
     check_game_ids([game_id])  # before any path is made of it
+    pdf = out_dir / f"{game_id}.pdf"
     xlsx = out_dir / f"{game_id}.xlsx" if importlib.util.find_spec("xlsxwriter") else None
-    return build_report(ReportConfig.shipped(game_id), out_dir / f"{game_id}.pdf", xlsx)
+    record = data_folder(pdf) / OUTPUTS
+    ours = _outputs_record(record)
+    for target in (pdf, xlsx):
+        if target is not None and (target.exists() or target.is_symlink()) and (
+                not target.is_file() or ours.get(target.name) != sha256(target)):
+            raise ReportError(f"{target}: not a file this builder wrote (or changed since); "
+                              "move it away, or name the outputs: exact report GAME -o FILE")
+    built = build_report(ReportConfig.shipped(game_id), pdf, xlsx)
+    written = {path.name: sha256(path) for path in (pdf, xlsx) if path is not None
+               and path.is_file()}
+    write_file(record, json_text(written, indent=1))
+    return built
+
+
+def _outputs_record(path: Path) -> dict[str, str]:
+    """The builder's record of the outputs beside a data folder (empty if none or unreadable:
+    then every existing output counts as the user's)."""
+    try:
+        record = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    except (OSError, ValueError):
+        return {}
+    return {name: digest for name, digest in record.items() if isinstance(digest, str)} \
+        if isinstance(record, dict) else {}
 
 
 def reproduction(config: ReportConfig, pdf: str | os.PathLike[str],
@@ -192,6 +230,12 @@ def reproduction(config: ReportConfig, pdf: str | os.PathLike[str],
                            for name in ("numpy", "sympy", "typst"))],
             "files": [*files, *({"path": shown_file(path, REPOSITORY), "sha256": sha256(path)}
                                 for path in [config.submission.path] if path is not None)]}
+
+
+def _within(path: Path, folder: Path) -> bool:
+    """Whether ``path`` is ``folder`` or a file under it (names resolved, links followed)."""
+    resolved, home = Path(os.path.realpath(path)), Path(os.path.realpath(folder))
+    return resolved == home or home in resolved.parents
 
 
 def _manifest(folder: Path) -> dict[str, str]:

@@ -83,7 +83,7 @@ def report_data(config: ReportConfig, context: Context) -> dict[str, object]:
     data["designer"] = [designer(analysis.bets[bet_id], tier)
                         for bet_id, tier in DESIGNED_TIERS.items() if bet_id in analysis.bets]
     data["rarity"] = rarity(analysis.bets.values())
-    if [b.id for b in bets] == list(SIDE_BETS) and shoe == Shoe.standard(DECKS) and all(
+    if sorted(b.id for b in bets) == sorted(SIDE_BETS) and shoe == Shoe.standard(DECKS) and all(
             b.paytable == shipped[b.id].paytable for b in bets):  # the references' own
         data["side_checks"] = side_checks(game, bets, analysis, nine_reference)
     return data

@@ -243,3 +243,21 @@ def test_a_real_run_with_distinct_files_is_unchanged(tmp_path: Path, monkeypatch
                  "mine", "--json", "-o", "out.json"]) == 0
     assert (tmp_path / "out.json").read_text().startswith("{")
     assert (tmp_path / "bets.toml").read_bytes() == BETS
+
+
+def test_a_table_file_with_a_long_path_is_validated(tmp_path: Path, capsys) -> None:
+    """A --table's bets were told from the pool by Bet.source, a display label cut and quoted
+    past 160 characters: under a long folder name the table was not validated at all, and a
+    tier paying rounds the wager does not win went through (exit 0)."""
+    folder = tmp_path / ("d" * 170)
+    folder.mkdir()
+    table = folder / "n.toml"
+    table.write_text('[[bet]]\nid = "nine-player"\nname = "NINE (Player)"\ngroup = "nine"\n'
+                     'otherwise = "No Player two-card 9"\n[[bet.event]]\nname = "Nine"\n'
+                     'when = "player_total == 9"\npays = 1\n')
+    for name in (table, folder / ".." / folder.name / "n.toml"):
+        assert main(["analyze", "nine-and-nines", "--decks", "1", "--bet", "nine-player",
+                     "--table", str(name)]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and captured.err.count("\n") == 1
+        assert "are paid by a tier" in captured.err

@@ -346,3 +346,60 @@ def test_a_century21_report_of_the_clients_rules_and_stakes(tmp_path):
     words = words[next(i for i, w in enumerate(words) if w == "exact"):]  # after VARIABLE=value
     assert words[3:5] == [f"--rules={rules}", "--bet-size=25"]
     assert str(rules.name) in {Path(f["path"]).name for f in data["reproduction"]["files"]}
+
+
+def test_the_xlsx_in_the_data_folder_or_a_pdf_without_a_stem_is_refused_before_any_work(
+        tmp_path, monkeypatch, capsys):
+    """`--xlsx r` beside `-o r.pdf` names the report's own data folder: it failed after the
+    whole build with the PDF's name in the message; `-o .pdf` put the data loose in the folder."""
+    from exact.cli.app import main
+    from exact.reports import build
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(build, "report_data", lambda *args: pytest.fail("work started"))
+    (tmp_path / "sub").mkdir()
+    for argv, why, folder in ((["-o", "r.pdf", "--xlsx", "r"], "data folder", False),
+                              (["-o", "r.pdf", "--xlsx", "r/sheet.xlsx"], "data folder", True),
+                              (["-o", ".pdf"], "stem", False), (["-o", "sub/.PDF"], "stem", False)):
+        if folder:  # a data folder of an earlier build
+            (tmp_path / "r").mkdir()
+        assert main(["report", "punto-banco", "--decks", "1", "--bet", "banker", *argv]) == 2
+        captured = capsys.readouterr()
+        assert captured.err.count("\n") == 1 and why in captured.err, captured.err
+        assert not (tmp_path / "r.pdf").exists()
+        assert not list((tmp_path / "r").iterdir()) if folder else not (tmp_path / "r").exists()
+        if folder:
+            (tmp_path / "r").rmdir()
+
+
+def test_a_shipped_build_never_replaces_a_pdf_or_workbook_it_did_not_write(tmp_path,
+                                                                           monkeypatch):
+    """`python -m exact.reports GAME --out DIR` names a folder, not DIR/GAME.pdf and
+    DIR/GAME.xlsx: it replaced a user's files of those names (issue 26). Now only the
+    builder's own, unchanged since, are replaced."""
+    from exact.reports import build
+
+    calls = []
+
+    def fake_build(config, pdf, xlsx):  # the outputs a build writes, without the build
+        calls.append(pdf)
+        Path(pdf).write_bytes(b"%PDF built " + bytes([len(calls)]))
+        Path(xlsx).write_bytes(b"PK built " + bytes([len(calls)]))
+        build.data_folder(pdf).mkdir(exist_ok=True)
+        return Path(pdf)
+
+    monkeypatch.setattr(build, "build_report", fake_build)
+    pdf, xlsx = tmp_path / "punto-banco.pdf", tmp_path / "punto-banco.xlsx"
+    for target in (pdf, xlsx):
+        target.write_bytes(b"the user's own")
+        with pytest.raises(ReportError, match="not a file this builder wrote"):
+            build.build_shipped("punto-banco", tmp_path)
+        assert target.read_bytes() == b"the user's own" and not calls
+        target.unlink()
+    build.build_shipped("punto-banco", tmp_path)
+    build.build_shipped("punto-banco", tmp_path)  # its own outputs: replaced
+    assert len(calls) == 2 and pdf.read_bytes().endswith(b"\x02")
+    xlsx.write_bytes(b"edited by the user")
+    with pytest.raises(ReportError, match="changed since"):
+        build.build_shipped("punto-banco", tmp_path)
+    assert xlsx.read_bytes() == b"edited by the user" and len(calls) == 2
