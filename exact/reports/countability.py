@@ -50,12 +50,15 @@ Punto Banco wager."""
 Z = 2
 """A gain is called positive (or negative) when it lies more than this many standard errors
 from zero."""
+PRACTICAL = 0.1
+"""Units per 100 rounds dealt (a thousandth of the flat bet a round) below which a positive
+gain is called negligible: a count that wins less is of no use at a table, however sure."""
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """The one-line conclusion of a wager: ``kind`` is countable, not-shown, losing, no-trigger
-    or never-triggered."""
+    """The one-line conclusion of a wager: ``kind`` is countable, negligible, not-shown,
+    losing, no-trigger or never-triggered."""
 
     kind: str
     text: str
@@ -74,6 +77,9 @@ def conclusion(entry: Mapping[str, Any], trigger_text: str, where: str) -> Verdi
     'countable'
     >>> conclusion({**row, "count_expected_win_per_100_hands_se": 0.3}, "+2.50", "here").kind
     'not-shown'
+    >>> conclusion({**row, "count_expected_win_per_100_hands": 0.05,
+    ...             "count_expected_win_per_100_hands_se": 0.01}, "+2.50", "here").kind
+    'negligible'
     >>> conclusion({**row, "count_expected_win_per_100_hands": -0.7}, "+2.50", "here").kind
     'losing'
     >>> conclusion({**row, "count_trigger": None}, "none", "here").text[:45]
@@ -94,6 +100,9 @@ def conclusion(entry: Mapping[str, Any], trigger_text: str, where: str) -> Verdi
     betting = percent(entry["count_bet_frequency"], 2)
     digits = _digits(error)
     figure = (f"{gain:+.{digits}f} units per 100 rounds dealt (SE {error:.{digits}f})")
+    if gain - Z * error > 0 and gain < PRACTICAL:
+        return Verdict("negligible", f"not practically countable: the count's {figure} {where} "
+                       f"is above zero but below {PRACTICAL} units per 100 rounds")
     if gain - Z * error > 0:
         return Verdict("countable", f"countable: {figure} {where} with the count, betting "
                        f"{betting} of the rounds (true count {trigger_text} or more)")
@@ -148,6 +157,7 @@ def section(game: Game, bets: Sequence[Bet], shoe: Shoe, seed: int,
     spec = ShoeSpec.standard(max(decks, 1))
     base: dict[str, object] = {"seed": str(seed), "asked": grouped(shoes),
                                "variable": SHOES_VARIABLE, "z": str(Z),
+                               "practical": str(PRACTICAL),
                                "sign_convention": SIGN_CONVENTION, "rows": [],
                                "not_simulated": [b.name for b in others]}
     if not decks or shoe != Shoe.standard(decks):

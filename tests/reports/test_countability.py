@@ -31,6 +31,7 @@ from exact.core.cards import Shoe
 from exact.reports import ReportError
 from exact.reports.countability import (
     FIGURES,
+    PRACTICAL,
     SHOES_VARIABLE,
     Z,
     _digits,
@@ -113,14 +114,14 @@ def test_each_conclusion_follows_its_figures(counted):
         elif not figures["count_bets"]:
             expected = "never-triggered"
         elif gain - Z * error > 0:
-            expected = "countable"
+            expected = "countable" if gain >= PRACTICAL else "negligible"
         elif gain + Z * error < 0:
             expected = "losing"
         else:
             expected = "not-shown"
         assert row["verdict"] == expected, row["id"]
         assert row["conclusion"].startswith("countable" if expected == "countable" else "not ")
-        if expected in ("countable", "losing", "not-shown"):
+        if expected in ("countable", "negligible", "losing", "not-shown"):
             digits = _digits(error)
             assert (f"{gain:+.{digits}f} units per 100 rounds dealt (SE {error:.{digits}f})"
                     in row["conclusion"])
@@ -138,7 +139,8 @@ def test_the_verdict_is_decided_by_the_gain_and_its_error(gain, error, bets, tri
     if trigger is None or not bets:
         assert verdict.kind in ("no-trigger", "never-triggered")
     else:
-        assert (verdict.kind == "countable") == (gain > Z * error)
+        assert (verdict.kind == "countable") == (gain > Z * error and gain >= PRACTICAL)
+        assert (verdict.kind == "negligible") == (Z * error < gain < PRACTICAL)
         assert (verdict.kind == "losing") == (gain < -Z * error)
 
 
