@@ -63,7 +63,7 @@ class Budget:
         if self.spent + units > self.limit:
             raise TooFine(f"{what}: about {units:,} units of work, with the {self.spent:,} "
                           f"spent, past the bound of {self.limit:,} a run may do (README: "
-                          "Input limits); refused before the work (a smaller shoe, fewer "
+                          "Input limits); refused before that step (a smaller shoe, fewer "
                           "bets, or conditions reading fewer cards stay within it)")
 
 
