@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from exact import __version__
 from exact.analysis.bet_analysis import ENGINES, analyze, game_bets
 from exact.cli.configuration import (
     CONFIGURATION_OPTIONS,
@@ -34,7 +35,7 @@ from exact.core.files import (
     write_file,
     write_standard_output,
 )
-from exact.core.parsing import OneLineParser, number_option, shown
+from exact.core.parsing import OneLineParser, number_option, shown, suggestion
 from exact.errors import ExactError, Terminated, UsageError, one_line
 from exact.games import REGISTRY, extension, game_ids, get_game
 from exact.model.bets import format_pays
@@ -121,7 +122,8 @@ def _design(args: argparse.Namespace) -> str:
     shoe = options_shoe(args)
     bets = {b.id: b for b in with_tables(game, shoe, game_bets(game, args.bets or ()), args)}
     if args.bet not in bets:
-        raise ExactError(f"unknown bet {shown(args.bet)}; see `list-bets {game.id}`")
+        raise ExactError(f"unknown bet {shown(args.bet)}{suggestion([args.bet], bets)}; see "
+                         f"`list-bets {game.id}`")
     analysis = analyze(game, shoe, [bets[args.bet]], engine=args.engine)
     tiers = [t for item in args.solve_for for t in item.split(",") if t.strip()]
     design = solve_pays(analysis.bets[args.bet], tiers, parse_edge(args.target_edge),
@@ -259,6 +261,7 @@ def build_parser(command: str | None = None) -> _Parser:
     """The parser of every command; given the ``command`` about to run, one of
     :data:`APP_COMMANDS`, the other modules' commands are left out (nothing else differs)."""
     parser = _Parser(prog="exact", description="Exact combinatorial analysis of baccarat games.")
+    parser.add_argument("--version", action="version", version=f"exact {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     def game_command(name: str, help_text: str, run: Callable[[argparse.Namespace], str]):
@@ -427,7 +430,12 @@ def _run(argv: Sequence[str] | None) -> int:
         arguments = sys.argv[1:] if argv is None else list(argv)
         command = next((a for a in arguments if not a.startswith("-")), None)
         parser = build_parser(command)
-        args = parser.parse_args(arguments)
+        try:
+            args = parser.parse_args(arguments)
+        except SystemExit as done:  # --help or --version: printed, nothing to run
+            if done.code in (0, None):
+                return 0
+            raise
         refuse_empty_options(args)
         refuse_foreign_options(parser, args)
         refuse_clashing_files(parser, args)

@@ -15,7 +15,7 @@ from typing import Any
 from exact.analysis.bet_analysis import game_bets
 from exact.core.cards import Shoe
 from exact.core.files import INPUT_FILE
-from exact.core.parsing import KeyedOption, number_option, shown, shown_all
+from exact.core.parsing import KeyedOption, number_option, shown, shown_all, suggestion
 from exact.errors import ExactError
 from exact.model.bets import Bet
 from exact.model.game import Game
@@ -109,13 +109,15 @@ def selected_bets(game: Game, args: argparse.Namespace, shoe: Shoe) -> list[Bet]
         known = {b.id: b for b in every}
         missing = [b for b in args.bet if b not in known]
         if missing:
-            raise ExactError(f"unknown bet(s) {shown_all(missing)}; see `list-bets {game.id}`")
+            raise ExactError(f"unknown bet(s) {shown_all(missing)}{suggestion(missing, known)}; "
+                             f"see `list-bets {game.id}`")
         bets = [known[b] for b in args.bet]
     elif args.group:
         groups = set(groups_of.values())
         unknown = sorted(set(args.group) - groups)
         if unknown:
-            raise ExactError(f"unknown bet group(s) {shown_all(unknown)}; "
+            raise ExactError(f"unknown bet group(s) {shown_all(unknown)}"
+                             f"{suggestion(unknown, groups)}; "
                              f"known: {', '.join(sorted(groups))}")
         bets = [b for b in every if b.id not in groups_of or groups_of[b.id] in args.group]
     else:

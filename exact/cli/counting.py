@@ -39,6 +39,7 @@ from exact.core.parsing import (
     read_standard_input,
     read_user_file,
     shown_all,
+    suggestion,
 )
 from exact.core.progress import Tracker
 from exact.engines.batch import BetEvaluator, supported_bets
@@ -62,7 +63,8 @@ def _bets(game: Game, args: argparse.Namespace) -> list[Bet]:
         known = {b.id: b for b in bets}
         missing = [b for b in args.bet if b not in known]
         if missing:
-            raise ExactError(f"unknown bet(s) {shown_all(missing)}; see `list-bets {game.id}`")
+            raise ExactError(f"unknown bet(s) {shown_all(missing)}{suggestion(missing, known)}; "
+                             f"see `list-bets {game.id}`")
         return [known[b] for b in args.bet]
     # The default set is every bet the batch evaluator serves: the card-level bets by
     # factorised counting; only in a game without card positions is such a bet beyond it,

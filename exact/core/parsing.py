@@ -843,3 +843,24 @@ def load_toml(text: str) -> dict[str, object]:
         elif isinstance(failure, RecursionError):
             message = "nested too deeply"
         raise tomllib.TOMLDecodeError(message) from None
+
+
+def suggestion(names: Sequence[object], known: Iterable[str]) -> str:
+    """`` (did you mean ...?)`` naming the known id nearest each misspelt name (difflib's ratio
+    at least 0.6), or ``""``: a clause for a refusal to put after the names it refuses. Names
+    longer than 100 characters get none (no id is, and comparing them would cost for nothing).
+
+    >>> suggestion(["dragon7", "tei"], ["dragon-7", "panda-8", "tie"])
+    " (did you mean 'dragon-7', 'tie'?)"
+    >>> suggestion(["zzz"], ["tie"])
+    ''
+    """
+    import difflib
+
+    choices = sorted(set(known))
+    found: list[str] = []
+    for name in names[:MAX_KEYS_SHOWN]:
+        if isinstance(name, str) and len(name) <= 100:
+            found += difflib.get_close_matches(name, choices, n=1, cutoff=0.6)
+    unique = list(dict.fromkeys(found))
+    return f" (did you mean {shown_all(unique)}?)" if unique else ""

@@ -27,7 +27,7 @@ from functools import cache
 from importlib import import_module
 from typing import Any, TypeVar
 
-from exact.core.parsing import shown
+from exact.core.parsing import shown, suggestion
 from exact.errors import CapabilityError
 from exact.errors import UnknownGameError as UnknownGameError
 from exact.model.game import EXTENSION_KINDS, Game
@@ -105,7 +105,7 @@ def get_game(game_id: str, **options: object) -> Game:
     if isinstance(game_id, str) and game_id not in REGISTRY:
         discover()
     if not isinstance(game_id, str) or game_id not in REGISTRY:  # a list: not even hashable
-        raise UnknownGameError(f"unknown game {shown(game_id)}; "
+        raise UnknownGameError(f"unknown game {shown(game_id)}{suggestion([game_id], REGISTRY)}; "
                                f"known: {', '.join(sorted(REGISTRY))}")
     module, name = REGISTRY[game_id]
     game_class = _CLASSES.get(game_id) or getattr(import_module(module), name)
