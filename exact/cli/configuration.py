@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import warnings
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from exact.analysis.bet_analysis import game_bets
@@ -106,12 +106,7 @@ def selected_bets(game: Game, args: argparse.Namespace, shoe: Shoe) -> list[Bet]
     groups_of = {b.id: b.group for b in pool[:len(game_bets(game))]}  # the shipped bets'
     every = with_tables(game, shoe, pool, args)
     if args.bet:
-        known = {b.id: b for b in every}
-        missing = [b for b in args.bet if b not in known]
-        if missing:
-            raise ExactError(f"unknown bet(s) {shown_all(missing)}{suggestion(missing, known)}; "
-                             f"see `list-bets {game.id}`")
-        bets = [known[b] for b in args.bet]
+        bets = bets_named(game, every, args.bet)
     elif args.group:
         groups = set(groups_of.values())
         unknown = sorted(set(args.group) - groups)
@@ -129,6 +124,17 @@ def selected_bets(game: Game, args: argparse.Namespace, shoe: Shoe) -> list[Bet]
                              "in this analysis")
         bets[positions[0]] = bets[positions[0]].with_paytable(name)
     return bets
+
+
+def bets_named(game: Game, bets: Sequence[Bet], ids: Sequence[str]) -> list[Bet]:
+    """The bets of ``ids`` among ``bets``, in the order given; an id none has is refused in one
+    line naming the nearest known ids."""
+    known = {b.id: b for b in bets}
+    missing = [b for b in ids if b not in known]
+    if missing:
+        raise ExactError(f"unknown bet(s) {shown_all(missing)}{suggestion(missing, known)}; "
+                         f"see `list-bets {game.id}`")
+    return [known[b] for b in ids]
 
 
 def with_tables(game: Game, shoe: Shoe, bets: list[Bet], args: argparse.Namespace) -> list[Bet]:

@@ -28,6 +28,7 @@ from exact.analysis.simulation import (
     shoe_play,
     simulate,
 )
+from exact.cli.configuration import bets_named
 from exact.cli.shoe_options import full_shoe, options_shoe
 from exact.core.cards import Card, parse_cards
 from exact.core.files import INPUT_FILE, OUTPUT_HELP, InputFile, output_name
@@ -38,8 +39,6 @@ from exact.core.parsing import (
     number_option,
     read_standard_input,
     read_user_file,
-    shown_all,
-    suggestion,
 )
 from exact.core.progress import Tracker
 from exact.engines.batch import BetEvaluator, supported_bets
@@ -60,12 +59,7 @@ from exact.render.removal import (
 def _bets(game: Game, args: argparse.Namespace) -> list[Bet]:
     bets = game_bets(game, args.bets or ())
     if args.bet:
-        known = {b.id: b for b in bets}
-        missing = [b for b in args.bet if b not in known]
-        if missing:
-            raise ExactError(f"unknown bet(s) {shown_all(missing)}{suggestion(missing, known)}; "
-                             f"see `list-bets {game.id}`")
-        return [known[b] for b in args.bet]
+        return bets_named(game, bets, args.bet)
     # The default set is every bet the batch evaluator serves: the card-level bets by
     # factorised counting; only in a game without card positions is such a bet beyond it,
     # and then left out here, while --bet asks for it by name and is refused (README, Limits).
