@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: all install analyze test lint bench bench-compare lab clean report simulate-10k fuzz
+.PHONY: all install docs analyze test lint bench bench-compare lab clean report simulate-10k fuzz
 
 all: analyze
 
@@ -41,6 +41,14 @@ report: $(addprefix report-,$(REPORT_GAMES))
 report-%: $(REPORT_STAMP)
 	mkdir -p reports/build
 	$(PY) -m exact report $* -o reports/build/$*.pdf --xlsx reports/build/$*.xlsx
+
+## The documentation site from docs/ into docs/_build/html (open index.html there), offline:
+## warnings are errors, every cross-reference checked (-n). The commands the pages show run in
+## `make test` (tests/system/test_readme_commands.py), and so does this build
+## (tests/system/test_docs.py); a few seconds.
+docs: $(STAMP)
+	$(PY) -m sphinx -W --keep-going -n -q -b html docs docs/_build/html
+	@echo "the site: docs/_build/html/index.html"
 
 ## The main analysis: exact return tables of the 8-deck Punto Banco bets.
 analyze: $(STAMP)

@@ -391,9 +391,9 @@ def test_issue_examples_as_processes(tmp_path):
     assert len(results) == len(IN_PROCESSES)
 
 
-# --- the README states the bounds the code has ------------------------------------------------
-def test_the_readme_input_limits_are_the_codes():
-    """One section "Input limits"; its table is exactly :func:`quantities_table`, and every
+# --- the docs state the bounds the code has --------------------------------------------------
+def test_the_documented_input_limits_are_the_codes():
+    """One page "Input limits" (docs/explanation); its table is exactly :func:`quantities_table`, and every
     other bound it states is the constant the code uses (so neither can drift)."""
     from exact.analysis.simulation import ROUNDS_KEPT, WORKERS_PER_CORE
     from exact.core.parsing import (
@@ -407,14 +407,12 @@ def test_the_readme_input_limits_are_the_codes():
     from exact.engines.cache import MAX_ENTRY_BYTES, MAX_METADATA_BYTES
     from exact.model.expressions import LIMITS, MAX_BITS
 
-    readme = (Path(__file__).parents[2] / "README.md").read_text()
-    assert readme.count("### Input limits") == 1 and "Input limits of" not in readme
-    start = readme.index("### Input limits\n")
-    section = readme[start:readme.index("\n### ", start + 1)]
+    section = (Path(__file__).parents[2] / "docs" / "explanation" / "input-limits.md").read_text()
+    assert section.startswith("# Input limits")
     begin, end = "<!-- generated: exact.core.parsing.quantities_table() -->\n", \
         "\n<!-- end of generated table -->"
     table = section[section.index(begin) + len(begin):section.index(end)]
-    assert table == quantities_table(), "README's table is stale: paste quantities_table()"
+    assert table == quantities_table(), "the Input limits page's table is stale: paste quantities_table()"
     flat = " ".join(section.replace("**", "").split())
     stated = [
         f"at most {MAX_DIGITS} digits", f"exponent of at most {MAX_EXPONENT}",

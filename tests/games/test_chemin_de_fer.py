@@ -127,12 +127,13 @@ def test_game_sizes_are_the_published_ones(figure):
     assert all(actions == ("draw", "stand") for side in game.sets for actions in side.values())
 
 
-def test_readme_results_table_is_what_the_solver_gives():
-    """The README's table of Model B2 solutions (d = 1..8) is checked, not copied by hand."""
+def test_documented_results_table_is_what_the_solver_gives():
+    """The site's table of Model B2 solutions (d = 1..8) is checked, not copied by hand."""
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    section = readme[readme.index("### Results (Model 2"):]
+    page = Path(__file__).resolve().parents[2] / "docs" / "research" / "chemin-de-fer.md"
+    readme = page.read_text()
+    section = readme[readme.index("## Results (Model 2"):]
     rows = [line.split("|")[1:-1] for line in section.splitlines()
             if line.startswith("| ") and "deck" in line.split("|")[1]]
     assert [row[0].strip() for row in rows] == ["1 deck", *(f"{d} decks" for d in range(2, 9))]

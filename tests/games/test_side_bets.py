@@ -35,7 +35,7 @@ from exact.model.bets import Bet, load_bets
 from exact.reference.published import game_figures
 from exact.reference.punto_banco import brute_force
 
-from tests.support.readme_commands import readme_bets
+from tests.support.readme_commands import example_bets
 from tests.support.shoes import pool_shoes
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -257,7 +257,7 @@ def test_random_shoes_match_the_brute_force(punto_banco, shipped, shoe):
     assert {b.id: list(result[b.id].counts) for b in bets} == expected
 
 
-# --- your own bets, from the README --------------------------------------------------------------
+# --- your own bets, the shipped example ------------------------------------------------------------
 
 def run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "exact", *args], capture_output=True, text=True,
@@ -266,7 +266,7 @@ def run(*args: str) -> subprocess.CompletedProcess:
 
 def test_bets_written_only_in_toml_are_analysed_exactly(punto_banco, tmp_path):
     path = tmp_path / "my_bets.toml"
-    path.write_text(readme_bets())
+    path.write_text(example_bets())
     mine = load_bets(path, punto_banco.features)
     assert {bet.id for bet in mine} == {"both-natural-9", "combined-total"}
     spec = ODD_SHOES[1]

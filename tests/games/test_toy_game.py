@@ -17,7 +17,7 @@ from exact.analysis.bet_analysis import analyze
 from exact.cli.app import main
 from exact.core.cards import CARDS, RANKS, Shoe
 
-from tests.support.readme_commands import readme_blocks
+from tests.support.readme_commands import included_files
 
 TOY = Path(__file__).parents[1] / "toy_games"
 
@@ -32,11 +32,9 @@ def dragon_tiger():
     games.unregister("dragon-tiger")
 
 
-def test_the_readme_shows_the_module_and_bet_file_the_test_runs() -> None:
-    assert readme_blocks("### Adding a game", "python") == [
-        (TOY / "dragon_tiger.py").read_text(encoding="utf-8")]
-    assert readme_blocks("### Adding a game", "toml") == [
-        (TOY / "dragon_tiger.toml").read_text(encoding="utf-8")]
+def test_the_site_shows_the_module_and_bet_file_the_test_runs() -> None:
+    assert included_files("contributing/adding-a-game.md") == [
+        (TOY / "dragon_tiger.py").resolve(), (TOY / "dragon_tiger.toml").resolve()]
 
 
 def brute_force_edges(shoe: Shoe) -> dict[str, Fraction]:
@@ -84,9 +82,9 @@ def test_the_command_line_analyses_it_in_process(dragon_tiger, capsys) -> None:
     assert "not of analyze dragon-tiger" in capsys.readouterr().err
 
 
-def test_the_readme_shows_the_command_module_the_test_runs() -> None:
-    assert readme_blocks("### A command of its own", "python") == [
-        (TOY / "dragon_tiger_settle.py").read_text(encoding="utf-8")]
+def test_the_site_shows_the_command_module_the_test_runs() -> None:
+    assert included_files("contributing/a-command-of-its-own.md") == [
+        (TOY / "dragon_tiger_settle.py").resolve()]
 
 
 @pytest.fixture

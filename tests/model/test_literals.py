@@ -144,14 +144,18 @@ def test_nine_and_nines_card_pairs_are_checked_by_their_own_equality():
             load_bets("mine.toml", NINES.features, text=bet_text(wrong))
 
 
-def test_every_shipped_bet_file_readme_bet_and_test_data_file_still_loads():
+def test_every_shipped_bet_file_documented_bet_and_test_data_file_still_loads():
     for game in (PUNTO, NINES):
         assert game_bets(game)
-    blocks = re.findall(r"```toml\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
-    readme = [b for b in blocks if "[[bet]]" in b and "dragon" not in b]
-    assert readme
-    for block in readme:
-        load_bets("README.toml", NINES.features, text=block)
+    pages = [ROOT / "README.md", *(ROOT / "docs").rglob("*.md")]
+    blocks = [block for page in pages
+              for block in re.findall(r"```toml\n(.*?)```", page.read_text(), re.S)]
+    documented = [b for b in blocks if "[[bet]]" in b and "dragon" not in b]
+    documented += [path.read_text() for path in sorted((ROOT / "examples").rglob("*.toml"))
+                   if "[[bet]]" in path.read_text()]
+    assert documented
+    for block in documented:
+        load_bets("documented.toml", NINES.features, text=block)
     for path in sorted((ROOT / "tests" / "data").rglob("*.toml")):
         for game in (PUNTO, NINES):
             try:

@@ -381,10 +381,11 @@ def test_a_bet_file_past_a_bound_is_refused_and_one_at_it_is_read(monkeypatch, b
     assert "\n" not in str(error.value)
 
 
-def test_the_bet_file_bounds_are_far_above_the_shipped_files_and_in_the_readme() -> None:
+def test_the_bet_file_bounds_are_far_above_the_shipped_files_and_documented() -> None:
     """Every shipped or test bet file is well within the bounds (a bound is a limit for
-    hostile files, not for real ones), and the README states each one."""
-    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    hostile files, not for real ones), and the site's Input limits states each one."""
+    readme = (Path(__file__).parents[2] / "docs" / "explanation" / "input-limits.md").read_text(
+        encoding="utf-8")
     files = [*DATA.glob("*/*bets.toml"), *(Path(__file__).parents[1] / "data").glob("*.toml")]
     bets = [b for f in files for b in tomllib.loads(f.read_text(encoding="utf-8"))["bet"]]
     per_file = max(len(tomllib.loads(f.read_text(encoding="utf-8"))["bet"]) for f in files)

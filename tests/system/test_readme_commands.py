@@ -1,16 +1,17 @@
-"""Every toolkit command the README shows runs, exits 0, and (where it reads no user file)
-prints exactly its recorded output in ``tests/golden/``.
+"""Every toolkit command the README and the documentation site (docs/) show runs, exits 0,
+and prints exactly its recorded output in ``tests/golden/``.
 
 The commands run in this process through :func:`exact.cli.app.main` (the console script's own
 entry point), so that the compiled forms they share are built once. The golden outputs pin
-every figure and every byte of the text, JSON and CSV the README promises. A command that
+every figure and every byte of the text, JSON and CSV the pages promise. A command reads
+only files that ship (in ``examples/``), so every one of them has its golden. A command that
 writes a workbook (``--xlsx``) also has its workbook pinned, as the canonical text of
 :func:`tests.support.workbook.workbook_cells` (every sheet's cells: formula or typed value and
 number format) in ``tests/golden/<command>.cells``: its layout and formulas, not the bytes
 XlsxWriter happens to write. Regenerate them only for a reason stated in the commit:
 ``EXACT_UPDATE_GOLDEN=1 python -m pytest -m "" tests/system/test_readme_commands.py``.
 
-A command whose path a cheaper README command already covers may be marked ``slow`` (in
+A command whose path a cheaper documented command already covers may be marked ``slow`` (in
 :data:`SLOW`): ``make test`` leaves it out, ``pytest -m slow`` runs it.
 """
 
@@ -25,7 +26,14 @@ import pytest
 
 from exact.cli.app import main
 
-from tests.support.readme_commands import ReadmeCommand, readme_commands, user_files
+from tests.support.readme_commands import (
+    EXAMPLES,
+    README,
+    ROOT,
+    ReadmeCommand,
+    copy_examples,
+    readme_commands,
+)
 from tests.support.workbook import workbook_cells
 
 GOLDEN = Path(__file__).parents[1] / "golden"
@@ -46,9 +54,28 @@ def test_the_readme_shows_commands_of_every_kind() -> None:
     assert {command.text.removeprefix("python -m exact ") for command in COMMANDS} >= SLOW
 
 
+def test_every_file_a_documented_command_reads_ships_in_examples() -> None:
+    """No documented command reads a file the repository does not ship (issue 31)."""
+    read = {name for command in COMMANDS for name in command.reads}
+    assert read, "no documented command reads an example file"
+    for name in read:
+        assert name.startswith("examples/") and (ROOT / name).is_file(), name
+    shipped = {str(path.relative_to(ROOT)) for path in EXAMPLES.rglob("*") if path.is_file()}
+    assert shipped <= read, f"examples no documented command uses: {sorted(shipped - read)}"
+
+
+def test_the_readme_is_short_and_its_commands_run_as_written() -> None:
+    """The README stays a front page (at most 150 lines); its commands are among those run
+    here, each spelled as a user types it after `source .venv/bin/activate` or with .venv/bin."""
+    text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 150
+    mine = readme_commands(text)
+    assert len(mine) >= 5 and set(mine) <= set(COMMANDS)
+
+
 def run(command: ReadmeCommand, directory: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    user_files(directory, command)
+    copy_examples(directory)
     monkeypatch.chdir(directory)
     monkeypatch.setattr("sys.stdin", io.StringIO(command.stdin))
     status = main(list(command.argv))
@@ -72,8 +99,6 @@ def test_readme_command(command: ReadmeCommand, tmp_path: Path, monkeypatch: pyt
             json.loads((tmp_path / written.stem / "data.json").read_text(encoding="utf-8"))
         else:
             json.loads(written.read_text(encoding="utf-8"))
-    if command.user_files:
-        return
     _compare_with_golden(command, ".out", out)
     if "--xlsx" in command.argv:
         workbook = tmp_path / command.argv[command.argv.index("--xlsx") + 1]
@@ -89,13 +114,15 @@ def _compare_with_golden(command: ReadmeCommand, suffix: str, text: str) -> None
     assert text == golden.read_text(encoding="utf-8"), f"{command.text}: {suffix} changed"
 
 
-def test_a_readme_bet_file_joins_the_shipped_bets(tmp_path: Path,
+def test_a_documented_bet_file_joins_the_shipped_bets(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    """At 8 decks the default analysis and the README's bet file share one "bets" mapping."""
+    """At 8 decks the default analysis and the example bet file share one "bets" mapping."""
     from exact.core.enumerator import falling
 
-    command, = (command for command in COMMANDS if command.user_files == ("my_bets.toml",))
+    command, = (command for command in COMMANDS
+                if command.reads == ("examples/bets/my-bets.toml",) and "--decks" in command.argv
+                and "-o" not in command.argv and command.argv[0] == "analyze")
     status, out, err = run(command, tmp_path, monkeypatch, capsys)
     assert status == 0, err
     bets = json.loads(out)["bets"]
