@@ -14,7 +14,7 @@ from exact import __version__  # noqa: E402
 
 project = "exact"
 author = "the exact authors"
-copyright = "2026, the exact authors"  # noqa: A001 (Sphinx's name)
+copyright = "2026, the exact authors"
 version = release = __version__
 
 extensions = [

@@ -16,7 +16,7 @@ import json
 import os
 import shlex
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from docutils import nodes
 from docutils.parsers.rst import directives
@@ -72,7 +72,7 @@ class ExactOutput(SphinxDirective):
 
     required_arguments = 1
     final_argument_whitespace = True
-    option_spec = {"shape": directives.flag, "lines": directives.positive_int}
+    option_spec: ClassVar = {"shape": directives.flag, "lines": directives.positive_int}
 
     def run(self) -> list[nodes.Node]:
         arguments = shlex.split(self.arguments[0])

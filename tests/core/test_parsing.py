@@ -393,7 +393,8 @@ def test_issue_examples_as_processes(tmp_path):
 
 # --- the docs state the bounds the code has --------------------------------------------------
 def test_the_documented_input_limits_are_the_codes():
-    """One page "Input limits" (docs/explanation); its table is exactly :func:`quantities_table`, and every
+    """One page "Input limits" (docs/explanation); its table is exactly
+    :func:`quantities_table`, and every
     other bound it states is the constant the code uses (so neither can drift)."""
     from exact.analysis.simulation import ROUNDS_KEPT, WORKERS_PER_CORE
     from exact.core.parsing import (
@@ -412,7 +413,7 @@ def test_the_documented_input_limits_are_the_codes():
     begin, end = "<!-- generated: exact.core.parsing.quantities_table() -->\n", \
         "\n<!-- end of generated table -->"
     table = section[section.index(begin) + len(begin):section.index(end)]
-    assert table == quantities_table(), "the Input limits page's table is stale: paste quantities_table()"
+    assert table == quantities_table(), "Input limits' table is stale: paste quantities_table()"
     flat = " ".join(section.replace("**", "").split())
     stated = [
         f"at most {MAX_DIGITS} digits", f"exponent of at most {MAX_EXPONENT}",

@@ -257,7 +257,7 @@ def test_random_shoes_match_the_brute_force(punto_banco, shipped, shoe):
     assert {b.id: list(result[b.id].counts) for b in bets} == expected
 
 
-# --- your own bets, the shipped example ------------------------------------------------------------
+# --- your own bets, the shipped example -----------------------------------------------------------
 
 def run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "exact", *args], capture_output=True, text=True,
