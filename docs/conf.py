@@ -33,6 +33,7 @@ myst_enable_extensions = ["colon_fence", "deflist"]
 
 html_theme = "alabaster"
 html_title = f"exact {__version__}"
+html_theme_options = {"page_width": "1240px", "sidebar_width": "260px"}
 html_static_path: list[str] = []
 
 # Every reference is checked (-n); the standard library's and numpy's types are not in this
@@ -56,3 +57,4 @@ nitpick_ignore_regex += [
     (r"py:class", r".*(D\[k\]|set-like|view on D|integer -- return).*"),
     (r"py:class", r"numbers\.Rational"),
 ]
+smartquotes = False  # `--bet` stays two hyphens, as typed, not an en dash
