@@ -1,5 +1,6 @@
-"""Cards and shoes under their public name (``from exact.cards import Shoe``, the README's
-Library section): every public name of :mod:`exact.core.cards`, where they are defined.
+"""Cards and shoes under their public name (``from exact.cards import Shoe``, the
+documentation's "The library"): every public name of :mod:`exact.core.cards`, where they are
+defined.
 
 Layer: outside the layers, a public name over the core (the package's own modules import
 :mod:`exact.core.cards`).

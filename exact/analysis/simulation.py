@@ -79,7 +79,7 @@ from exact.games import extension, get_game
 from exact.model.bets import settle_records
 from exact.model.game import Game
 
-# The bounds are the parsing layer's (README: Input limits), one number each. Memory does not
+# The bounds are the parsing layer's (docs: Input limits), one number each. Memory does not
 # grow with the number of shoes: seeds are made job by job, results summed as they come and
 # the rounds read are kept only up to ROUNDS_KEPT per process.
 MAX_SHOES = MAX_SIMULATED_SHOES
@@ -344,7 +344,7 @@ def _setup(config: SimulationConfig) -> tuple[ShoePlay[Any], dict[tuple[int, ...
         if cards > MAX_CARDS:  # e.g. a rule file's shoe: every card is dealt physically
             raise SimulationError(f"a simulated shoe holds at most {MAX_CARDS:,} cards "
                                   f"({MAX_DECKS:,} decks with jokers); this one has {cards:,} "
-                                  "(README: Input limits)")
+                                  "(docs: Input limits)")
         if config.shoe.cut_cards >= cards:
             raise SimulationError(f"cut_cards must be below the shoe's {cards} cards, "
                                   f"got {config.shoe.cut_cards}")

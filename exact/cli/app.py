@@ -457,7 +457,7 @@ def _run(argv: Sequence[str] | None) -> int:
     except BrokenPipeError:
         return 1
     except MemoryError:  # a limit set outside (ulimit -v) met before the work bound: one line
-        say("exact: error: out of memory (the work bound of README: Input limits assumes "
+        say("exact: error: out of memory (the work bound of docs: Input limits assumes "
             "about 1.5 GB)")
         return EXIT_USAGE
     return 0

@@ -65,8 +65,8 @@ def _bets(game: Game, args: argparse.Namespace) -> list[Bet]:
     # and then left out here, while --bet asks for it by name and is refused (README, Limits).
     served = supported_bets(game, bets)[0]
     if not served:  # a strategy game (century21) has no bet table for these commands
-        raise ExactError(f"{game.id} has no bets that this command evaluates (README: "
-                         "'Counting, effects of removal and simulation')")
+        raise ExactError(f"{game.id} has no bets that this command evaluates (docs: "
+                         "'Counting, effects of removal and live edges')")
     return served
 
 
@@ -123,8 +123,8 @@ def _simulate(args: argparse.Namespace) -> str:
     if args.rules is not None:  # the play read the file's text once: the assumptions follow it
         args.resolved_rules = getattr(play, "rules", None)
     if not play.names:
-        raise ExactError(f"{game.id} has no bets that this command evaluates (README: "
-                         "'Counting, effects of removal and simulation')")
+        raise ExactError(f"{game.id} has no bets that this command evaluates (docs: "
+                         "'Counting, effects of removal and live edges')")
     counts = _counts(play, args)
     tags = {wager: count.tags for wager, count in counts.items()}
     config = counted(config, counts, play.tag_keys)

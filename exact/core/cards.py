@@ -160,7 +160,7 @@ class Shoe:
                 raise ShoeError(f"count of {card} is negative ({count})")
         if sum(self.counts) > MAX_CARDS:
             raise ShoeError(f"a shoe of more than {MAX_CARDS:.0e} cards is past the largest "
-                            "supported (README: Input limits)")
+                            "supported (docs: Input limits)")
 
     @classmethod
     def standard(cls, decks: int = 8, jokers: int = 0) -> Shoe:
@@ -171,7 +171,7 @@ class Shoe:
                                 f"got {shown(number)}")
             if number > MAX_CARDS:
                 raise ShoeError(f"{name} {shown(number)}: a shoe of more than {MAX_CARDS:.0e} "
-                                "cards is past the largest supported (README: Input limits)")
+                                "cards is past the largest supported (docs: Input limits)")
         return cls((decks,) * 52 + (jokers,))
 
     @classmethod

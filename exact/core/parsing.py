@@ -4,7 +4,7 @@ Layer: core, the lowest; it imports only the core and :mod:`exact.errors`.
 
 Every number typed on the command line or written in a bet, table or rule file is read here:
 a small grammar of ASCII text, with bounds chosen per quantity (:data:`QUANTITIES`, the table
-the README's "Input limits" cites). Nothing a user writes reaches ``Fraction(str)`` or
+the documentation's "Input limits" cites). Nothing a user writes reaches ``Fraction(str)`` or
 ``int(str)`` unchecked: ``"1e999999999"``, 5,000-digit integers, ``"²"``, ``nan`` and ``1e400``
 are one-line :class:`~exact.errors.InputError`\\ s, never a hang or a traceback.
 
@@ -137,8 +137,8 @@ QUANTITIES: dict[str, Quantity] = {
 
 
 def quantities_table() -> str:
-    """:data:`QUANTITIES` as the Markdown table of the README's "Input limits" (a test checks
-    that the README holds exactly this text).
+    """:data:`QUANTITIES` as the Markdown table of the page "Input limits"
+    (docs/explanation/input-limits.md; a test checks that the page holds exactly this text).
 
     >>> print(quantities_table().splitlines()[2])
     | `decks` | 0 | `10**22` | whole number | full 52-card decks in a shoe: `--decks`, rule \
@@ -241,7 +241,7 @@ def _check(value: Fraction, quantity: str, where: str | None, raw: object,
                                                  else f"must be at least {_bound(spec.minimum)}"))
     if spec.maximum is not None and value > spec.maximum:
         raise error(f"{label} {shown(raw)}: must be at most {_bound(spec.maximum)} "
-                    "(README: Input limits)")
+                    "(docs: Input limits)")
     return value
 
 
@@ -279,7 +279,7 @@ def _from_text(text: str, quantity: str, where: str | None,
         raise error(f"{label} {shown(text)}: is not a number (not finite)")
     if sum(c.isdigit() for c in body) > MAX_DIGITS:
         raise error(f"{label} {shown(text)}: more than {MAX_DIGITS} digits "
-                         "(README: Input limits)")
+                         "(docs: Input limits)")
     kind = "whole number" if spec.integer else "number"
     example = "e.g. 8" if spec.integer else "e.g. 0.05, 1/20 or 5%" if spec.percent else \
         "e.g. 2, 0.95 or 19/20"
@@ -296,7 +296,7 @@ def _from_text(text: str, quantity: str, where: str | None,
         exponent = int(match.group(5) or 0) * (-1 if match.group(4) == "-" else 1)
         if abs(exponent) > MAX_EXPONENT:
             raise error(f"{label} {shown(text)}: exponent beyond {MAX_EXPONENT} "
-                             "(README: Input limits)")
+                             "(docs: Input limits)")
         value = Fraction(int(whole + decimals or "0"), 10**len(decimals)) * Fraction(10)**exponent
         sign = match.group(1)
     else:
@@ -317,7 +317,7 @@ def parse_number(value: object, quantity: str, where: str | None = None,
     Traceback (most recent call last):
     ...
     exact.errors.InputError: bets.toml: bet 'x', event 'y': pays '1e999999999': exponent \
-beyond 60 (README: Input limits)
+beyond 60 (docs: Input limits)
     """
     label = _label(quantity, where)
     if quantity not in QUANTITIES:
@@ -327,7 +327,7 @@ beyond 60 (README: Input limits)
     if isinstance(value, int):
         if _int_digits(value) > MAX_DIGITS:
             raise error(f"{label} {shown(value)}: more than {MAX_DIGITS} digits "
-                             "(README: Input limits)")
+                             "(docs: Input limits)")
         number = Fraction(value)
     elif isinstance(value, float):
         if not math.isfinite(value):
@@ -340,7 +340,7 @@ beyond 60 (README: Input limits)
         number = _from_text(str(value), quantity, where, error)
     elif isinstance(value, Fraction):
         if max(_int_digits(value.numerator), _int_digits(value.denominator)) > MAX_DIGITS:
-            raise error(f"{label}: more than {MAX_DIGITS} digits (README: Input limits)")
+            raise error(f"{label}: more than {MAX_DIGITS} digits (docs: Input limits)")
         number = value
     elif isinstance(value, str):
         number = _from_text(value, quantity, where, error)
@@ -787,7 +787,7 @@ def read_standard_input(what: str, error: type[Exception] = InputError) -> str:
         text = sys.stdin.read(MAX_FILE_BYTES + 1)
         if len(text) > MAX_FILE_BYTES:
             raise error(f"{prefix}: larger than {MAX_FILE_BYTES // 2**20} MiB "
-                        "(README: Input limits)")
+                        "(docs: Input limits)")
         return text
     return _decoded(sys.stdin.buffer.read(MAX_FILE_BYTES + 1), prefix, error)
 
@@ -795,7 +795,7 @@ def read_standard_input(what: str, error: type[Exception] = InputError) -> str:
 def _decoded(data: bytes, prefix: str, error: type[Exception]) -> str:
     if len(data) > MAX_FILE_BYTES:
         raise error(f"{prefix}: larger than {MAX_FILE_BYTES // 2**20} MiB "
-                    "(README: Input limits)")
+                    "(docs: Input limits)")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as failure:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from exact.errors import TooFine
 
 WORK_LIMIT = 50_000_000
-"""Units of work one run may do (README: Input limits): about 25 seconds at most, and well
+"""Units of work one run may do (docs: Input limits): about 25 seconds at most, and well
 under 1.5 GB, on a loaded 2-core machine (the estimates are upper bounds: most runs take less),
 within the fuzz campaign's 30 seconds of CPU a case."""
 
@@ -62,7 +62,7 @@ class Budget:
     def check(self, units: int, what: str) -> None:
         if self.spent + units > self.limit:
             raise TooFine(f"{what}: about {units:,} units of work, with the {self.spent:,} "
-                          f"spent, past the bound of {self.limit:,} a run may do (README: "
+                          f"spent, past the bound of {self.limit:,} a run may do (docs: "
                           "Input limits); refused before that step (a smaller shoe, fewer "
                           "bets, or conditions reading fewer cards stay within it)")
 

@@ -228,7 +228,7 @@ class Compiled:
         leaves = estimated_leaves(demand.deal, Shoe.standard(8))
         if leaves * LEAF_UNITS > WORK_LIMIT:
             return False, (f"its compiled walk of ranks or suits with the third cards has about "
-                           f"{leaves:,} rounds, past the work bound (README: Input limits)")
+                           f"{leaves:,} rounds, past the work bound (docs: Input limits)")
         return True, "one shoe: the compiled walk of ranks or suits with the third cards"
 
 

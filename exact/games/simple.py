@@ -6,7 +6,7 @@ Layer: games, above the engines; the analyses and everything above read the game
 
 A record is one tuple of :class:`~exact.core.cards.Label` per stage, in the order of
 :attr:`StagesGame.stages` (a stage not needed by the bets in play is ``()``); the cards of a
-stage of several cards come sorted by class. The README's "Adding a game" shows a whole game
+stage of several cards come sorted by class. The documentation's "Adding a game" shows a whole game
 (Dragon Tiger) written on it.
 
 >>> from exact.core.cards import Shoe

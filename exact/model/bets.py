@@ -72,7 +72,7 @@ EVENT_KEYS = frozenset({"name", "when", "pays", "gross"})
 """The keys of a ``[[bet.event]]`` table; any other is refused."""
 
 # Bounds on what one bet file holds, so that analysing it takes bounded time whatever it
-# contains (README: Input limits). The shipped files hold at most 30 bets, 8 events and 2
+# contains (docs: Input limits). The shipped files hold at most 30 bets, 8 events and 2
 # alternative paytables a bet; each event costs a pass of its condition over the game's rounds
 # and each bet or paytable a settlement, so the file totals bound the work (a file at every
 # bound: 6-16 s for `analyze punto-banco --all`, cache warm), not only the per-bet counts.
@@ -254,7 +254,7 @@ def load_bets(source: Path | str, features: Iterable[str] | Mapping[str, Feature
         raise BetFileError(f"{label}: no [[bet]] tables")
     if len(entries) > MOST_BETS:
         raise BetFileError(f"{label}: {len(entries):,} [[bet]] tables: at most {MOST_BETS:,} a "
-                           "file (README: Input limits)")
+                           "file (docs: Input limits)")
     known = frozenset(features)
     types = {name: feature.types for name, feature in features.items()
              if getattr(feature, "types", ())} if isinstance(features, Mapping) else {}
@@ -273,7 +273,7 @@ def load_bets(source: Path | str, features: Iterable[str] | Mapping[str, Feature
                                   (paytables, MOST_FILE_PAYTABLES, "alternative paytables")):
             if count > most:
                 raise BetFileError(f"{label}: bet {shown(bet.id)}: passes {most:,} {what} in "
-                                   "the file (README: Input limits)")
+                                   "the file (docs: Input limits)")
         bets.append(bet)
     return bets
 
@@ -290,7 +290,7 @@ def _bet(label: str, position: int, entry: object, known: frozenset[str],
         raise BetFileError(f"{where}: needs at least one [[bet.event]]")
     if len(raw_events) > MOST_EVENTS:
         raise BetFileError(f"{where}: {len(raw_events):,} [[bet.event]] tables: at most "
-                           f"{MOST_EVENTS:,} a bet (README: Input limits)")
+                           f"{MOST_EVENTS:,} a bet (docs: Input limits)")
     events = [_event(where, raw, known, types, domains) for raw in raw_events]
     names = [e.name for e in events]
     otherwise = plain_text(entry.get("otherwise", "Loses"), f"{where}: otherwise", BetFileError)
@@ -305,7 +305,7 @@ def _bet(label: str, position: int, entry: object, known: frozenset[str],
                            f"([bet.paytables.NAME]), not {type(paytables).__name__}")
     if len(paytables) > MOST_PAYTABLES:
         raise BetFileError(f"{where}: {len(paytables):,} alternative paytables: at most "
-                           f"{MOST_PAYTABLES:,} a bet (README: Input limits)")
+                           f"{MOST_PAYTABLES:,} a bet (docs: Input limits)")
     for table_name, table in paytables.items():
         if not isinstance(table, dict):
             raise BetFileError(f"{where}: paytable {shown(table_name)} must map event names "

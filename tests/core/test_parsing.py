@@ -61,7 +61,7 @@ def test_the_grammar_refuses_everything_else(text):
 @pytest.mark.parametrize("text", ["1e999999999", "1e-400", "1e61", "9" * (MAX_DIGITS + 1),
                                   "1/" + "3" * MAX_DIGITS, "0." + "0" * MAX_DIGITS + "1"])
 def test_huge_texts_are_refused_at_once(text):
-    with pytest.raises(InputError, match="README: Input limits"):
+    with pytest.raises(InputError, match="docs: Input limits"):
         parse_number(text, "pays")
 
 

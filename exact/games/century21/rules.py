@@ -127,7 +127,7 @@ class Rules:
                                 f"{shown(value)}")
             if value > _LARGEST_SHOE:
                 raise RuleError(f"rule {name}: {shown(value)} is past the largest shoe "
-                                "(README: Input limits)")
+                                "(docs: Input limits)")
         if self.decks == 0 and self.jokers == 0:
             raise RuleError("rules decks, jokers: the shoe would be empty")
         given = tuple(self.joker_values)
