@@ -126,7 +126,7 @@ def test_strategy_games_say_they_have_no_bets(capsys, game):
 
 
 def test_xlsx_alone_prints_nothing(capsys, tmp_path):
-    """README: with --xlsx alone nothing is printed (fuzz17: the assumptions were, after two
+    """Documented: with --xlsx alone nothing is printed (fuzz17: the assumptions were, after two
     blank lines); the workbook is written."""
     sheet = tmp_path / "par.xlsx"
     assert main(["analyze", "punto-banco", "--decks", "1", "--bet", "tie", "--xlsx",

@@ -46,7 +46,7 @@ def single_valued() -> Iterator[Any]:
 @pytest.mark.parametrize("command, flag, value", list(single_valued()))
 def test_a_single_valued_option_given_twice_is_refused(capsys, command, flag, value) -> None:
     """Twice with the same value is refused too: a command line that says a thing twice was
-    edited in one place and not the other more often than not (README: Command line)."""
+    edited in one place and not the other more often than not (docs: Command-line conventions)."""
     assert main([command, "punto-banco", flag, *value, flag, *value]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"{flag} given twice" in err, err

@@ -105,7 +105,7 @@ def test_the_one_and_a_half_kilobyte_bet_is_past_the_bound() -> None:
     """The audit's bet: one condition near the operator bound over the ranks of all six
     cards (1.66 million patterns) took 88 s and 1.25 GB here. Its factorised work, the
     patterns times the settlement's units at worst, is far past the bound, so the run is
-    refused as its settlements draw the budget (README: Input limits gives the time of that
+    refused as its settlements draw the budget (docs: Input limits gives the time of that
     refusal); the quick tests below refuse the same condition on fewer cards."""
     from exact.engines.factorised import DECK, PATTERN_UNITS, FactorisedBet
     from exact.model.bets import settlement_units

@@ -260,7 +260,7 @@ def test_unicode_digit_rule_key_is_refused(server: ForkServer) -> None:
 ], ids=["3000-minus", "3000-plus", "3000-not", "5000-terms", "10000-parens", "10000-lists",
         "5000-digits"])
 def test_deep_or_long_conditions_end_cleanly(server: ForkServer, when: str) -> None:
-    """Deep or long conditions: past the documented bounds (README: Input limits), refused
+    """Deep or long conditions: past the documented bounds (docs: Input limits), refused
     with one line naming the bet; never a RecursionError, never a traceback."""
     assert_refused(*run(server, "analyze", "punto-banco", "--shoe", TINY_SHOE, "--engine", "direct",
                       "--bets", "bets.toml", "--bet", "mine", files={"bets.toml": toml_bet(when)}))
