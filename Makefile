@@ -60,7 +60,7 @@ analyze: $(STAMP)
 ## should the environment set it): a module is compiled once, not in every process that
 ## imports it (the workers, and the hundreds of command lines the tests start).
 test: $(STAMP)
-	$(PY) -m ruff check exact tests analyses
+	$(PY) -m ruff check exact tests analyses docs
 	$(VENV)/bin/lint-imports
 	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n auto --dist loadgroup --no-loadscope-reorder
 
@@ -73,7 +73,7 @@ fuzz: $(STAMP)
 ## ruff, the import layers (import-linter, pyproject.toml), the import graph with the imports
 ## inside functions (tests/system/test_architecture.py) and mypy (strict on the core; ~1 min cold).
 lint: $(STAMP)
-	$(PY) -m ruff check exact tests analyses
+	$(PY) -m ruff check exact tests analyses docs
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -p no:xdist -q tests/system/test_architecture.py
 	$(PY) -m mypy

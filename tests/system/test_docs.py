@@ -49,6 +49,14 @@ def test_every_section_picks_its_pages_up_by_glob() -> None:
         assert re.search(toctree, index), section
 
 
+def test_the_readme_links_to_files_that_exist() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    links = re.findall(r"\]\(([^)#:]+)\)", readme)
+    assert any(link.startswith("docs/") for link in links)
+    for link in links:
+        assert (ROOT / link).exists(), link
+
+
 def test_every_page_starts_with_its_title() -> None:
     for page in PAGES:
         assert page.read_text(encoding="utf-8").startswith("# "), page

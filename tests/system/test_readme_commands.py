@@ -20,6 +20,8 @@ from __future__ import annotations
 import io
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -84,6 +86,22 @@ def test_the_readme_is_short_and_its_commands_run_as_written() -> None:
     assert len(text.splitlines()) <= 150
     mine = readme_commands(text)
     assert len(mine) >= 5 and set(mine) <= set(COMMANDS)
+
+
+def test_exact_is_on_the_path_as_the_readme_says() -> None:
+    """`source .venv/bin/activate` puts the console script `exact` on the path (the README's
+    set-up): run as a user would, in a shell whose path does not have it before."""
+    bin_dir = Path(sys.executable).parent
+    if not (bin_dir / "activate").is_file():
+        pytest.skip("the tests do not run from a virtual environment")
+    path = os.pathsep.join(part for part in os.environ.get("PATH", "").split(os.pathsep)
+                           if Path(part).resolve() != bin_dir.resolve())
+    environment = {**os.environ, "PATH": path or "/usr/bin:/bin"}
+    environment.pop("VIRTUAL_ENV", None)
+    shell = subprocess.run(["bash", "-c", f'source "{bin_dir}/activate" && exact --version'],
+                           capture_output=True, text=True, timeout=60, env=environment)
+    assert shell.returncode == 0, shell.stderr
+    assert shell.stdout == (GOLDEN / "--version.out").read_text(encoding="utf-8")
 
 
 def run(command: ReadmeCommand, directory: Path, monkeypatch: pytest.MonkeyPatch,
