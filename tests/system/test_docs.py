@@ -2,10 +2,10 @@
 checked, and every example in it runs.
 
 The site's ``sh`` commands run against their goldens in ``test_readme_commands.py``; its
-Python examples (``pycon`` blocks, ``>>>`` sessions) run here as doctests, and so do the
-docstrings of the site's own extension. A ``python`` block a page shows as code to read, not a
-session, must be a file the tests run, shown whole by ``literalinclude``: none is written
-inline, where it could drift.
+Python examples run here: ``pycon`` blocks (``>>>`` sessions) as doctests, ``python`` blocks as
+a script per page; and so do the docstrings of the site's own extension. Code a page shows
+that a test runs elsewhere (a module of a toy game) is shown whole by ``literalinclude``, from
+the file the test runs, so it cannot drift.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.readme_commands import DOCS, ROOT, documented_pages
+from tests.support.readme_commands import DOCS, ROOT, copy_examples, documented_pages
 
 PAGES = [page for page in documented_pages() if page.is_relative_to(DOCS)]
 SECTIONS = ("tutorials", "how-to", "reference", "explanation", "research", "contributing")
@@ -64,7 +64,12 @@ def test_every_page_starts_with_its_title() -> None:
 
 @pytest.mark.parametrize("page", [page for page in PAGES if "```pycon" in page.read_text()],
                          ids=lambda page: str(page.relative_to(DOCS)))
-def test_the_python_sessions_of_a_page_run(page: Path) -> None:
+def test_the_python_sessions_of_a_page_run(page: Path, tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page's ``pycon`` blocks run as one doctest, from a folder holding the example files
+    (as the repository's root does)."""
+    copy_examples(tmp_path)
+    monkeypatch.chdir(tmp_path)
     text = page.read_text(encoding="utf-8")
     session = "\n".join(re.findall(r"```pycon\n(.*?)```", text, flags=re.DOTALL))
     test = doctest.DocTestParser().get_doctest(session, {}, str(page), str(page), 0)
@@ -74,9 +79,16 @@ def test_the_python_sessions_of_a_page_run(page: Path) -> None:
     assert runner.summarize(verbose=False).failed == 0
 
 
-def test_no_page_writes_python_code_inline() -> None:
-    for page in PAGES:
-        assert "```python" not in page.read_text(encoding="utf-8"), page
+@pytest.mark.parametrize("page", [page for page in PAGES if "```python\n" in page.read_text()],
+                         ids=lambda page: str(page.relative_to(DOCS)))
+def test_the_python_code_of_a_page_runs(page: Path, tmp_path: Path,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page's ``python`` blocks run, in order, as one script, from a folder holding the
+    example files (as the repository's root does)."""
+    code = "\n".join(re.findall(r"```python\n(.*?)```", page.read_text(), flags=re.DOTALL))
+    copy_examples(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, str(page), "exec"), {"__name__": "__docs__"})
 
 
 def test_the_extension_docstrings_run() -> None:
