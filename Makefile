@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: all install docs analyze test lint bench bench-compare lab clean report simulate-10k fuzz
+.PHONY: all install docs analyze test test-browser lint bench bench-compare lab clean report simulate-10k fuzz
 
 all: analyze
 
@@ -92,9 +92,28 @@ simulate-10k: $(STAMP)
 	$(PY) -m exact simulate punto-banco --shoes 10000 --seed 20261130 \
 		--bet dragon-7 --bet panda-8 --workers 2
 
+## JupyterLab on the notebooks of analyses/ (jupytext percent scripts: a double-click opens one
+## as a notebook, by the default-viewer setting of analyses/jupyterlab-overrides.json copied into
+## the venv's app settings). As root, usual in containers, it passes --allow-root.
+## LAB_ARGS adds options (the browser test: --no-browser --port=N ...); LAB_DIR serves another
+## folder (the browser test serves a copy, so that JupyterLab's autosave never rewrites analyses/).
+LAB_DIR ?= analyses
+LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings
+
 lab: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[lab]'
-	$(VENV)/bin/jupyter lab analyses
+	mkdir -p $(LAB_SETTINGS)
+	cp analyses/jupyterlab-overrides.json $(LAB_SETTINGS)/overrides.json
+	$(VENV)/bin/jupyter lab $(LAB_DIR) $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
+
+## The designer in a real browser: `make lab` started on 127.0.0.1, Debian's Chromium driven by
+## Playwright opens the designer notebook, runs it, moves a pay and sees the edge change.
+## Needs /usr/bin/chromium (Debian's chromium package; installed here when run as root).
+test-browser: $(LAB_STAMP)
+	$(VENV)/bin/uv pip install --quiet --system-certs --python $(PY) -e '.[lab,browser]'
+	test -x /usr/bin/chromium || { test "$$(id -u)" = 0 && apt-get install -y -q chromium; } \
+		|| { echo "make test-browser needs Debian's chromium (apt-get install chromium)"; exit 2; }
+	EXACT_BROWSER_TESTS=1 $(PY) -m pytest -p no:xdist -q tests/browser
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache reports/build

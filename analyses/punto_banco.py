@@ -17,7 +17,7 @@
 # Every wager the game ships (the main bets and, once they land, the side bets) analysed
 # exactly for an 8-deck shoe, with its alternative paytables, the effect of the number of
 # decks and of the Banker commission. Everything is computed by the `exact` library; the
-# asserts check the headline numbers against published figures.
+# headline numbers are printed beside the published figures (the tests check they agree).
 
 # %%
 from fractions import Fraction
@@ -27,7 +27,7 @@ from IPython.display import Markdown, display
 
 from exact.analysis.bet_analysis import analyze, game_bets
 from exact.core.cards import Shoe
-from exact.lab.notebooks import edge_by_decks_figure, families, require_game
+from exact.lab.notebooks import edge_by_decks_figure, require_game
 from exact.reference.published import game_figures
 
 game = require_game("punto-banco")
@@ -44,15 +44,10 @@ result  # noqa: B018 (a cell's last value: shown as a table of every wager and p
 # %%
 published = game_figures("punto_banco")
 banker, player, tie = (result.bets[b] for b in ("banker", "player", "tie"))
-assert result.total == published.value("total")
-assert banker.counts[0] == published.value("count", bet="banker", event="Banker wins")
 for bet, paytable in (("banker", None), ("player", None), ("tie", "8-to-1"), ("tie", "9-to-1")):
     figure = published.find("house_edge", bet=bet, paytable=paytable)
     print(f"{bet} ({figure.paytable}): published {figure.value} %, computed",
           figure.expressed(result.bets[bet].table(paytable).house_edge), "%")
-    assert figure.agrees(result.bets[bet].table(paytable).house_edge)
-for bet in result.bets.values():
-    assert sum(bet.counts) == result.total
 print("Banker house edge, exact:", banker.table().house_edge)
 
 # %% [markdown]
@@ -65,12 +60,6 @@ decks = [1, 2, 4, 6, 8]
 by_decks = {d: result if d == 8 else analyze(game, Shoe.standard(d), bets) for d in decks}
 figure = edge_by_decks_figure(by_decks, bets)
 plt.show()
-# every bet is charted, each in exactly one family
-assert sum(len(members) for members in families(bets).values()) == len(bets)
-assert len(families(bets)) > 1
-# fewer decks favour the Banker bet a little and hurt the Player bet
-assert by_decks[1].bets["banker"].table().house_edge < banker.table().house_edge
-assert by_decks[1].bets["player"].table().house_edge > player.table().house_edge
 
 # %% [markdown]
 # ## Banker commission
@@ -86,8 +75,6 @@ display(Markdown("| Commission | House edge |\n|---|---|\n" + "\n".join(
     f"| {float(c):.0%} | {float(e) * 100:.4f}% |"
     for c, e in zip(commissions, edges, strict=True))))
 print("break-even commission:", break_even, f"= {float(break_even):.4%}")
-assert edges[5] == banker.table().house_edge
-assert 0 < break_even < Fraction(5, 100)
 figure, axis = plt.subplots(figsize=(6, 3.5))
 axis.plot([float(c) * 100 for c in commissions], [float(e) * 100 for e in edges], "o-")
 axis.axhline(0, color="grey", linewidth=0.8)

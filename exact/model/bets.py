@@ -26,6 +26,7 @@ Pays are net results per unit: a win of ``pays`` to 1, ``"push"`` (0) or ``"lose
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 import unicodedata
@@ -228,6 +229,62 @@ class Bet:
         others = {self.paytable: {e.name: e.pays for e in self.events},
                   **{k: v for k, v in self.alternatives.items() if k != name}}
         return replace(self, events=events, paytable=name, alternatives=others)
+
+
+def _toml_string(text: str) -> str:
+    # JSON's escapes (\" \\ \n \uXXXX ...) are TOML basic-string escapes too; ASCII only, so
+    # no invisible or look-alike character reaches the file unescaped
+    return json.dumps(text, ensure_ascii=True)
+
+
+def bets_toml(bets: Iterable[Bet], heading: str = "") -> str:
+    """The bets as a bet file (the TOML that :func:`load_bets`, ``--bets`` and ``--table``
+    read): every event's condition as its text, every pay exact (``"19/20"``), the
+    alternative paytables kept. ``heading`` becomes comment lines at the top.
+
+    >>> tie = Bet("tie", "Tie", (Event("Tie", Expression.parse("winner == 'tie'"),
+    ...                          Fraction(9)), Event("No tie", None, LOSE)), paytable="9-to-1")
+    >>> print(bets_toml([tie], "A designed paytable"))
+    # A designed paytable
+    <BLANKLINE>
+    [[bet]]
+    id = "tie"
+    name = "Tie"
+    paytable = "9-to-1"
+    otherwise = "No tie"
+    <BLANKLINE>
+      [[bet.event]]
+      name = "Tie"
+      when = "winner == 'tie'"
+      pays = "9"
+    <BLANKLINE>
+    """
+    lines = [f"# {line}".rstrip() for line in heading.splitlines()]
+    for bet in bets:
+        *events, losing = bet.events
+        if losing.condition is not None or losing.pays != LOSE:
+            raise BetFileError(f"bet {shown(bet.id)}: its last event must be the losing "
+                               "'otherwise' to be written as a bet file")
+        lines += ["", "[[bet]]", f"id = {_toml_string(bet.id)}",
+                  f"name = {_toml_string(bet.name)}"]
+        lines += [f"{key} = {_toml_string(value)}" for key, value in (
+            ("group", bet.group), ("description", bet.description),
+            ("paytable", bet.paytable)) if value]
+        lines.append(f"otherwise = {_toml_string(losing.name)}")
+        for event in events:
+            if event.condition is None:
+                raise BetFileError(f"bet {shown(bet.id)}: event {shown(event.name)} before the "
+                                   "last has no condition")
+            lines += ["", "  [[bet.event]]", f"  name = {_toml_string(event.name)}",
+                      f"  when = {_toml_string(event.condition.text)}",
+                      f"  pays = {_toml_string(format_pays(event.pays))}"]
+            if event.gross is not None:
+                lines.append(f"  gross = {_toml_string(format_pays(event.gross))}")
+        for name, table in bet.alternatives.items():
+            lines += ["", f"  [bet.paytables.{_toml_string(name)}]"]
+            lines += [f"  {_toml_string(event)} = {_toml_string(format_pays(pays))}"
+                      for event, pays in table.items()]
+    return "\n".join(lines).lstrip("\n") + "\n"
 
 
 def load_bets(source: Path | str, features: Iterable[str] | Mapping[str, Feature[Any]], *,

@@ -1,6 +1,8 @@
-"""Every notebook of analyses/ runs top to bottom (its own asserts check its headline
-numbers). A notebook whose game is not in this checkout stops at its first cell with
-GameNotAvailable: that, and only that, is a skip.
+"""Every notebook of analyses/ runs top to bottom, then its checks (tests/lab/checks/NAME.py,
+run in the notebook's kernel as one more cell) hold: the headline numbers against published
+figures. The checks live here, not in the notebooks, so that a user who edits a pay meets an
+analysis, not an AssertionError. A notebook whose game is not in this checkout stops at its
+first cell with GameNotAvailable: that, and only that, is a skip.
 
 The kernel client polls its sockets in short slices. With pyzmq's asyncio sockets a wake-up is
 sometimes lost: the kernel has sent a cell's reply within a second, but the client's poll does
@@ -12,6 +14,7 @@ that truly runs too long fails with the notebook's name and the cell, not a sile
 
 from __future__ import annotations
 
+import ast
 import time
 from pathlib import Path
 from queue import Empty
@@ -24,6 +27,7 @@ from tests.support.optional import require_module
 
 jupytext = require_module("jupytext")
 nbclient = require_module("nbclient")
+nbformat = require_module("nbformat")
 require_module("ipykernel")
 
 from jupyter_client.asynchronous import AsyncKernelClient  # noqa: E402 (after nbclient's check)
@@ -61,6 +65,17 @@ class _SlicedKernelManager(AsyncKernelManager):
 
 ANALYSES = Path(__file__).resolve().parents[2] / "analyses"
 NOTEBOOKS = sorted(ANALYSES.glob("*.py"))
+CHECKS = Path(__file__).resolve().parent / "checks"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_no_notebook_asserts_and_each_has_its_checks(path):
+    asserts = [node.lineno for node in ast.walk(ast.parse(path.read_text()))
+               if isinstance(node, ast.Assert)]
+    assert not asserts, f"{path.name}: assert on line(s) {asserts}; checks go in {CHECKS}"
+    checks = CHECKS / path.name
+    assert checks.is_file() and any(isinstance(node, ast.Assert) for node in
+                                    ast.walk(ast.parse(checks.read_text()))), checks
 
 
 def test_there_is_a_notebook_per_game_and_one_on_card_counting():
@@ -69,11 +84,13 @@ def test_there_is_a_notebook_per_game_and_one_on_card_counting():
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def test_notebook_runs_and_its_asserts_hold(path):
+def test_notebook_runs_and_its_checks_hold(path, tmp_path, monkeypatch):
     text = path.read_text()
     assert "# %%" in text, "notebooks are jupytext percent-format scripts"
     notebook = jupytext.reads(text, fmt="py:percent")
     assert all(not cell.get("outputs") for cell in notebook.cells if cell.cell_type == "code")
+    notebook.cells.append(nbformat.v4.new_code_cell((CHECKS / path.name).read_text()))
+    monkeypatch.setenv("EXACT_DESIGNS", str(tmp_path))  # the designer's saved tables
     client = nbclient.NotebookClient(notebook, timeout=CELL_TIMEOUT, startup_timeout=60,
                                      kernel_name="python3", shutdown_kernel="immediate",
                                      kernel_manager_class=_SlicedKernelManager,
