@@ -62,7 +62,7 @@ def percent(value: Fraction, digits: int = 4) -> str:
 
 
 def shoe_json(analysis: GameAnalysis) -> dict[str, Any]:
-    return {"cards": analysis.shoe.size, "description": analysis.shoe.describe()}
+    return analysis.shoe.fields()
 
 
 def table_json(table: BetTable) -> dict[str, Any]:

@@ -71,6 +71,7 @@ def eor_report(table: RemovalTable, user_tags: dict[str, int] | None, decks: int
                                        table.base[bet_id], user_tags, effects, decks, weights))}
         bets[bet_id] = entry
     return {"shoe": table.shoe.describe(), "cards": table.shoe.size,
+            "shoe_composition": table.shoe.fields(),
             f"cards_removed_per_{key_name}": table.depth,
             "sign_convention": SIGN_CONVENTION,
             "unit": "house edge per unit wagered; eor_house_edge: change in house edge per "
