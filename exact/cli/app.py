@@ -35,7 +35,7 @@ from exact.core.files import (
     write_file,
     write_standard_output,
 )
-from exact.core.parsing import OneLineParser, number_option, shown, suggestion
+from exact.core.parsing import OneLineParser, number_option, shown, shown_all, suggestion
 from exact.errors import ExactError, Terminated, UsageError, one_line
 from exact.games import REGISTRY, extension, game_ids, get_game
 from exact.model.bets import format_pays
@@ -61,6 +61,18 @@ class _Parser(OneLineParser):
 
     def add_argument(self, *flags: Any, **kwargs: Any) -> Any:
         return self._keep(super().add_argument(*flags, **kwargs))
+
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
+        # a misspelt option gets the nearest of the command's options (did you mean ...?)
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:
+            command = self.commands.get(getattr(parsed, "command", None) or "", self)
+            flags = [flag for action in command.actions.values()
+                     for flag in action.option_strings if flag.startswith("--")]
+            typed = [item.split("=")[0] for item in extra if item.startswith("--")]
+            self.error(f"unrecognized arguments: {shown_all(extra)}"
+                       f"{suggestion(typed, flags)}")
+        return parsed
 
     def add_argument_group(self, *args: Any, **kwargs: Any) -> Any:
         return self._kept(super().add_argument_group(*args, **kwargs))

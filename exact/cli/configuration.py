@@ -15,7 +15,14 @@ from typing import Any
 from exact.analysis.bet_analysis import game_bets
 from exact.core.cards import Shoe
 from exact.core.files import INPUT_FILE
-from exact.core.parsing import KeyedOption, number_option, shown, shown_all, suggestion
+from exact.core.parsing import (
+    KeyedOption,
+    number_option,
+    old_spelling,
+    shown,
+    shown_all,
+    suggestion,
+)
 from exact.errors import ExactError
 from exact.model.bets import Bet
 from exact.model.game import Game
@@ -35,8 +42,8 @@ def add_configuration_options(parser: Any, strategy: Collection[str] | None = No
     parser.add_argument("--shoe", help="explicit composition, e.g. 'A:32,T:128,9H:8'")
     parser.add_argument("--remove", help="cards taken out, e.g. '5,5,9H,KD'")
     parser.add_argument("--bet", action="append", metavar="ID",
-                        help="analyse only this bet; may be repeated (century21: the "
-                             "bet size, the old spelling of --bet-size)")
+                        help="analyse only this bet; may be repeated (century21: read as "
+                             "--bet-size, its old spelling, with a warning)")
     parser.add_argument("--group", action="append", metavar="GROUP",
                         help="analyse the shipped bets of GROUP (main, variant, side); "
                              "may be repeated")
@@ -68,16 +75,25 @@ def _refuse_contradictions(parser: Any) -> None:
         parser.refuse_together(first, second, why)
 
 
+STRATEGIES = ("house", "best", "dealer-best", "equilibrium")
+"""The strategy games' ``--strategy`` values (eor and simulate: the first three)."""
+INFORMATION = old_spelling({"totals": "total"}, "--information")
+"""``--information`` (both strategy games spell the total ``total``; chemin-de-fer's old
+``totals`` is read with a warning)."""
+
 STRATEGY_OPTIONS: dict[str, dict[str, Any]] = {
     "--bet-size": {"metavar": "AMOUNT", "type": number_option("bet", "--bet-size"),
                    "help": "the bet per seat (default: the table's minimum)"},
-    "--strategy": {"help": "house | best | dealer-best | equilibrium (default house)"},
+    "--strategy": {"choices": STRATEGIES, "help": "house | best | dealer-best | equilibrium "
+                                                  "(default house)"},
     "--collection": {"type": number_option("fee", "--collection"),
                      "help": "collection fee per seat per hand (default: the table tag of the "
                              "bet size)"},
-    "--information": {"choices": ("total", "cards", "totals", "banker-cards"),
-                      "help": "the player decides by its two-card total or its two cards "
-                              "(chemin-de-fer: totals | banker-cards | cards)"},
+    "--information": {"choices": ("total", "cards", "banker-cards"), "type": INFORMATION,
+                      "help": "total (default): the player decides by its two-card total; "
+                              "cards: by its two cards (chemin-de-fer: each side by its own "
+                              "total, cards, or banker-cards; 'totals' is the old spelling of "
+                              "total)"},
     "--with-replacement": {"action": "store_true", "default": None,
                            "help": "chemin-de-fer: cards dealt with replacement (one deck)"},
     "--commission": {"type": number_option("commission", "--commission"),
@@ -121,7 +137,7 @@ def selected_bets(game: Game, args: argparse.Namespace, shoe: Shoe) -> list[Bet]
         positions = [i for i, b in enumerate(bets) if b.id == bet_id]
         if not positions:
             raise ExactError(f"--paytable {shown(f'{bet_id}={name}')}: no bet {shown(bet_id)} "
-                             "in this analysis")
+                             f"in this analysis{suggestion([bet_id], (b.id for b in bets))}")
         bets[positions[0]] = bets[positions[0]].with_paytable(name)
     return bets
 

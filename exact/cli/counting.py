@@ -28,7 +28,7 @@ from exact.analysis.simulation import (
     shoe_play,
     simulate,
 )
-from exact.cli.configuration import bets_named
+from exact.cli.configuration import INFORMATION, STRATEGIES, bets_named
 from exact.cli.shoe_options import full_shoe, options_shoe
 from exact.core.cards import Card, parse_cards
 from exact.core.files import INPUT_FILE, OUTPUT_HELP, InputFile, output_name
@@ -242,7 +242,7 @@ def add_commands(game_command: Callable[..., OneLineParser]) -> None:
     def heads_up_options(parser: argparse.ArgumentParser, what: str
                          ) -> argparse._ArgumentGroup:
         group = parser.add_argument_group(f"century21 options ({what})")
-        group.add_argument("--information", choices=("total", "cards"),
+        group.add_argument("--information", choices=("total", "cards"), type=INFORMATION,
                            help="the player decides by its two-card total (default) or cards")
         group.add_argument("--rules", metavar="FILE", type=INPUT_FILE, help="rule file (TOML)")
         return group
@@ -264,7 +264,8 @@ def add_commands(game_command: Callable[..., OneLineParser]) -> None:
     bet_options(eor)
     heads_up = heads_up_options(eor, "effects of removal on the player's expected value under "
                                 "a fixed pure strategy pair")
-    heads_up.add_argument("--strategy", help="house (default) | best | dealer-best")
+    heads_up.add_argument("--strategy", choices=STRATEGIES[:3],
+                          help="house (default) | best | dealer-best")
 
     sim = game_command("simulate", "shoe simulation with the exact edge at every round", _simulate)
     sim.add_argument("--shoes", type=number_option("shoes", "--shoes"), required=True,
@@ -296,7 +297,8 @@ def add_commands(game_command: Callable[..., OneLineParser]) -> None:
     bet_options(sim)
     heads_up = heads_up_options(sim, "the player's bet, one seat heads-up, under a pure "
                                 "strategy pair held fixed")
-    heads_up.add_argument("--strategy", help="house (default) | best | dealer-best")
+    heads_up.add_argument("--strategy", choices=STRATEGIES[:3],
+                          help="house (default) | best | dealer-best")
 
     edge = game_command("edge", "exact edge of every bet for the next round, from the cards "
                         "seen", _edge)

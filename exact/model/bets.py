@@ -46,6 +46,7 @@ from exact.core.parsing import (
     read_user_file,
     shown,
     shown_all,
+    suggestion,
     shown_path,
     wrong_type,
 )
@@ -221,7 +222,8 @@ class Bet:
         if name == self.paytable:
             return self
         if name not in self.alternatives:
-            raise BetFileError(f"bet {shown(self.id)} has no paytable {shown(name)}; "
+            raise BetFileError(f"bet {shown(self.id)} has no paytable {shown(name)}"
+                               f"{suggestion([name], self.paytables)}; "
                                f"known: {', '.join(self.paytables)}")
         table = self.alternatives[name]
         events = tuple(replace(e, pays=table.get(e.name, e.pays)) for e in self.events)
