@@ -109,6 +109,8 @@ def _analyze(args: argparse.Namespace) -> str:
             if getattr(args, name) is None:
                 setattr(args, name, default)
         return own(game, args)
+    if isinstance(args.decks, tuple):
+        return _by_decks(game, args)
     shoe = options_shoe(args)
     bets = selected_bets(game, args, shoe)
     analysis = analyze(game, shoe, bets, engine=args.engine)
@@ -116,9 +118,49 @@ def _analyze(args: argparse.Namespace) -> str:
         from exact.render.spreadsheet import analysis_workbook, write_bytes
 
         write_bytes(Path(args.xlsx), analysis_workbook(analysis), [args.output])
+        written(args.xlsx, "Excel par sheet")
         if not (args.json or args.csv or args.output):
             return ""
+    if analysis_view(args) == "summary":
+        from exact.render.views import summary_csv, summary_json, summary_text
+
+        return (summary_json(analysis) if args.json else summary_csv(analysis) if args.csv
+                else summary_text(analysis))
     return to_json(analysis) if args.json else to_csv(analysis) if args.csv else to_text(analysis)
+
+
+def analysis_view(args: argparse.Namespace) -> str:
+    """``--view``, or else the view a user scanning first wants: the summary (one line per
+    bet and paytable) of every bet in text, the full return tables once bets are chosen
+    (``--bet``, ``--group``) and in JSON and CSV (whose readers are programs)."""
+    if args.view is not None:
+        return str(args.view)
+    chosen = args.bet or args.group or args.json or args.csv
+    return "full" if chosen else "summary"
+
+
+def _by_decks(game: Game, args: argparse.Namespace) -> str:
+    """``analyze GAME --decks 1,2,4,6,8``: the house edge of every bet on each shoe."""
+    from exact.render.views import decks_csv, decks_json, decks_text
+
+    for flag, given in (("--view", args.view), ("--xlsx", args.xlsx), ("--shoe", args.shoe)):
+        if given is not None:
+            raise ExactError(f"--decks {','.join(map(str, args.decks))} compares numbers of "
+                             f"decks: {flag} does not apply")
+    analyses = {}
+    for decks in args.decks:
+        one = argparse.Namespace(**{**vars(args), "decks": decks})
+        shoe = options_shoe(one)
+        analyses[decks] = analyze(game, shoe, selected_bets(game, one, shoe),
+                                  engine=args.engine)
+    return (decks_json(analyses) if args.json else decks_csv(analyses) if args.csv
+            else decks_text(analyses))
+
+
+def written(name: str, what: str) -> None:
+    """The line saying which file a run wrote (standard error: standard output stays the
+    document, for a pipe): ``exact: wrote 'par.xlsx' (Excel par sheet)``."""
+    say(f"exact: wrote {shown(name)} ({what})")
 
 
 # The defaults of the strategy games' own analyses (group "century21 ... options" below).
@@ -187,7 +229,7 @@ SHARED_OPTIONS = frozenset({"game", "command", "run", "json", "output", "pdf", "
 _SHOE = frozenset({"decks", "jokers", "shoe", "remove"})
 BET_GAME_OPTIONS: dict[str, frozenset[str]] = {
     "analyze": _SHOE | {"bets", "bet", "group", "all", "paytable", "table", "engine", "csv",
-                        "xlsx"},
+                        "xlsx", "view"},
     "design": _SHOE | {"bets", "bet", "solve_for", "target_edge", "paytable", "engine", "table"},
     "list-bets": frozenset({"bets"}),
     "features": frozenset({"bets"}),
@@ -289,6 +331,10 @@ def build_parser(command: str | None = None) -> _Parser:
     analyze_parser.add_argument("--engine", choices=ENGINES, default="auto",
                                 help="auto (default: the engine plan's choice per bet), or one "
                                      "engine for every bet, refused if it cannot serve one")
+    analyze_parser.add_argument("--view", choices=("summary", "full"),
+                                help="summary: one line per bet and paytable; full: every "
+                                     "return table and statistic (default: summary for every "
+                                     "bet in text, full with --bet, --group, --json or --csv)")
     formats = analyze_parser.add_mutually_exclusive_group()
     formats.add_argument("--json", action="store_true", help="machine-readable JSON")
     formats.add_argument("--csv", action="store_true", help="spreadsheet-ready CSV")
@@ -339,6 +385,17 @@ def build_parser(command: str | None = None) -> _Parser:
     games = parser.add_command(commands, "games", help="the games of the toolkit")
     games.set_defaults(run=_games, output=None)
     return parser
+
+
+def refuse_deck_columns(args: argparse.Namespace) -> None:
+    """Several numbers of ``--decks`` (side by side) are for ``analyze`` of a bet game; the
+    strategy games and the report take one."""
+    decks = getattr(args, "decks", None)
+    if isinstance(decks, tuple) and not (args.command == "analyze"
+                                         and isinstance(get_game(args.game), BetGame)):
+        raise ExactError(f"--decks {','.join(map(str, decks))}: several numbers of decks side "
+                         f"by side are for `analyze` of a bet game, not {args.command} "
+                         f"{args.game}")
 
 
 def refuse_empty_options(args: argparse.Namespace) -> None:
@@ -451,6 +508,7 @@ def _run(argv: Sequence[str] | None) -> int:
         refuse_empty_options(args)
         refuse_foreign_options(parser, args)
         refuse_clashing_files(parser, args)
+        refuse_deck_columns(args)
         text = args.run(args)
         from exact.analysis.assumptions import add_for_command  # every result says what it assumes
 
@@ -458,6 +516,9 @@ def _run(argv: Sequence[str] | None) -> int:
         output = getattr(args, "output", None)
         if output is not None:
             write_file(output, text)
+            kind = ("JSON" if getattr(args, "json", False) else
+                    "CSV" if getattr(args, "csv", False) else "text")
+            written(output, kind)
         else:
             write_standard_output(text, sys.stdout)
     except UsageError as error:

@@ -35,8 +35,10 @@ CONFIGURATION_OPTIONS = frozenset({"decks", "jokers", "shoe", "remove", "bet", "
 def add_configuration_options(parser: Any, strategy: Collection[str] | None = None) -> None:
     """The options of :data:`CONFIGURATION_OPTIONS` and the strategy games' own group
     (:data:`STRATEGY_OPTIONS`; only the flags in ``strategy`` if given)."""
-    parser.add_argument("--decks", type=number_option("decks", "--decks"),
-                        help="full decks in the shoe (default 8)")
+    parser.add_argument("--decks", type=decks_option,
+                        help="full decks in the shoe (default 8); on analyze of a bet game, "
+                             "several (e.g. 1,2,4,6,8) give the house edge by decks side by "
+                             "side")
     parser.add_argument("--jokers", type=number_option("jokers", "--jokers"),
                         help="jokers in the shoe (default 0, or the game's own shoe)")
     parser.add_argument("--shoe", help="explicit composition, e.g. 'A:32,T:128,9H:8'")
@@ -63,6 +65,36 @@ def add_configuration_options(parser: Any, strategy: Collection[str] | None = No
     for flag, options in STRATEGY_OPTIONS.items():
         if strategy is None or flag in strategy:
             heads_up.add_argument(flag, **options)
+
+
+MAX_DECK_COLUMNS = 16
+"""At most this many numbers of decks side by side (``--decks 1,2,4,6,8``)."""
+_ONE_DECKS = number_option("decks", "--decks")
+
+
+def decks_option(text: str) -> int | tuple[int, ...]:
+    """``--decks``: one number of decks, or several comma-separated (a tuple, each once, at
+    most :data:`MAX_DECK_COLUMNS`), each read by the number grammar.
+
+    >>> decks_option("8"), decks_option("1, 2,8")
+    (8, (1, 2, 8))
+    >>> decks_option("8,8")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: 8 given twice: give each number of decks once
+    """
+    parts = text.split(",")
+    if len(parts) == 1:
+        return int(_ONE_DECKS(text))
+    if len(parts) > MAX_DECK_COLUMNS:
+        raise argparse.ArgumentTypeError(f"{len(parts)} numbers of decks: at most "
+                                         f"{MAX_DECK_COLUMNS} side by side")
+    values = tuple(int(_ONE_DECKS(part)) for part in parts)
+    for index, value in enumerate(values):
+        if value in values[:index]:
+            raise argparse.ArgumentTypeError(f"{value} given twice: give each number of "
+                                             "decks once")
+    return values
 
 
 def _refuse_contradictions(parser: Any) -> None:
