@@ -11,6 +11,7 @@ import argparse
 import os
 from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
 from exact.analysis.bet_analysis import game_bets
 from exact.analysis.removal import effects_of_removal, parse_tags
@@ -131,6 +132,8 @@ def _simulate(args: argparse.Namespace) -> str:
     result = simulate(config, args.shoes, args.seed, workers=args.workers,
                       scheduler=args.scheduler, progress=Tracker("shoes", "shoe"))
     summary = result.summary()
+    for entry in summary.values():
+        entry.update(confidence_intervals(entry))
     cards = int(play.full.sum())
     if args.json:
         return json_text({"game": game.id, **play.describe(), "shoes": result.shoes,
@@ -162,7 +165,52 @@ def _simulate(args: argparse.Namespace) -> str:
             f"{entry['count_bets']:7d} "
             f"{'-' if count_average is None else f'{100 * count_average:.3f}%':>9} "
             f"{entry['count_win_per_shoe']:9.4f} {entry['count_expected_win_per_shoe']:11.4f}")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + error_lines(summary)) + "\n"
+
+
+Z_95 = 1.959963984540054
+"""The normal quantile of a two-sided 95% confidence interval."""
+_INTERVALS = ("perfect_win", "count_win")
+
+
+def confidence_intervals(entry: dict[str, Any]) -> dict[str, list[float] | None]:
+    """The 95% confidence interval (estimate +- 1.96 standard errors, from the spread between
+    shoes) of the units won per 100 rounds dealt, for perfect play and for the count; None
+    where there is no standard error (fewer than two shoes).
+
+    >>> confidence_intervals({"perfect_win_per_100_hands": 1.0,
+    ...     "perfect_win_per_100_hands_se": 0.5, "count_win_per_100_hands": 0.0,
+    ...     "count_win_per_100_hands_se": None})
+    {'perfect_win_per_100_hands_ci95': [0.020018007729973, 1.979981992270027], \
+'count_win_per_100_hands_ci95': None}
+    """
+    out: dict[str, list[float] | None] = {}
+    for figure in _INTERVALS:
+        value, error = entry[f"{figure}_per_100_hands"], entry[f"{figure}_per_100_hands_se"]
+        out[f"{figure}_per_100_hands_ci95"] = (
+            None if value is None or error is None else [value - Z_95 * error,
+                                                         value + Z_95 * error])
+    return out
+
+
+def error_lines(summary: dict[str, dict[str, Any]]) -> list[str]:
+    """The units won per 100 rounds dealt with their standard errors and 95% confidence
+    intervals, per bet (perfect play, then the count)."""
+    lines = ["", "Units won per 100 rounds dealt, with the standard error (se, from the "
+             "spread between shoes) and the 95% confidence interval:",
+             f"{'bet':22} {'perfect':>9} {'se':>8} {'95% interval':>21} | "
+             f"{'count':>9} {'se':>8} {'95% interval':>21}"]
+    for entry in summary.values():
+        cells = []
+        for figure in _INTERVALS:
+            value = entry[f"{figure}_per_100_hands"]
+            error = entry[f"{figure}_per_100_hands_se"]
+            interval = entry[f"{figure}_per_100_hands_ci95"]
+            cells.append(f"{'-' if value is None else f'{value:.4f}':>9} "
+                         f"{'-' if error is None else f'{error:.4f}':>8} "
+                         f"{'-' if interval is None else f'[{interval[0]:.4f}, {interval[1]:.4f}]':>21}")
+        lines.append(f"{entry['name'][:22]:22} {cells[0]} | {cells[1]}")
+    return lines
 
 
 SIMULATED_WINS = ("player-adv: share of rounds with the player's advantage; avg edge: average "
