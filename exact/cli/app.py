@@ -314,12 +314,15 @@ APP_COMMANDS = frozenset({"analyze", "design", "list-bets", "features", "games"}
 def build_parser(command: str | None = None) -> _Parser:
     """The parser of every command; given the ``command`` about to run, one of
     :data:`APP_COMMANDS`, the other modules' commands are left out (nothing else differs)."""
-    parser = _Parser(prog="exact", description="Exact combinatorial analysis of baccarat games.")
+    parser = _Parser(prog="exact", description="Exact combinatorial analysis of baccarat games.",
+                     epilog=examples(None), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"exact {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     def game_command(name: str, help_text: str, run: Callable[[argparse.Namespace], str]):
-        sub = parser.add_command(commands, name, help=help_text, description=help_text)
+        sub = parser.add_command(commands, name, help=help_text, description=help_text,
+                                 epilog=examples(name),
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
         sub.add_argument("game", help=f"game id: {', '.join(sorted(REGISTRY))}")
         sub.add_argument("--bets", action="append", metavar="FILE", type=INPUT_FILE,
                          help="extra bet file (TOML); may be repeated")
@@ -382,9 +385,39 @@ def build_parser(command: str | None = None) -> _Parser:
         from exact.cli.report import add_command as add_report
 
         add_report(game_command)
-    games = parser.add_command(commands, "games", help="the games of the toolkit")
+    games = parser.add_command(commands, "games", help="the games of the toolkit",
+                               epilog=examples("games"),
+                               formatter_class=argparse.RawDescriptionHelpFormatter)
     games.set_defaults(run=_games, output=None)
     return parser
+
+
+EXAMPLES: dict[str | None, tuple[str, ...]] = {
+    None: ("exact games", "exact analyze punto-banco", "exact analyze GAME --help"),
+    "analyze": ("exact analyze punto-banco",
+                "exact analyze punto-banco --bet tie --paytable tie=9-to-1",
+                "exact analyze punto-banco --group main --decks 1,2,4,6,8",
+                "exact analyze punto-banco --decks 6 --remove 5,5 --view full --json",
+                "exact analyze century21 --strategy best --bet-size 10"),
+    "design": ("exact design punto-banco --bet tie --solve-for tie --target-edge 5%",),
+    "list-bets": ("exact list-bets punto-banco",),
+    "features": ("exact features punto-banco",),
+    "eor": ("exact eor punto-banco --decks 8 --bet dragon-7",
+            "exact eor century21 --remove 'X 9 9'"),
+    "simulate": ("exact simulate punto-banco --shoes 100 --seed 7 --bet dragon-7",),
+    "edge": ("exact edge punto-banco --decks 8 --seen seen.txt",
+             "echo '9H 9D 8C' | exact edge punto-banco --decks 8"),
+    "settle": ("exact settle punto-banco --cards '7H 4C KD 5S' --wager banker=25",
+               "exact settle century21 --dealer 'KH 7C' --seat '3=9S KD' --wager 3.1=100"),
+    "report": ("exact report punto-banco -o punto-banco.pdf --xlsx punto-banco.xlsx",),
+    "games": ("exact games",),
+}
+"""A few commands per ``--help`` (its epilog), run by the tests."""
+
+
+def examples(command: str | None) -> str:
+    """The epilog of ``command``'s ``--help`` (None: the top level's)."""
+    return "examples:\n" + "".join(f"  {line}\n" for line in EXAMPLES.get(command, ()))
 
 
 def refuse_deck_columns(args: argparse.Namespace) -> None:
@@ -529,6 +562,10 @@ def _run(argv: Sequence[str] | None) -> int:
         return EXIT_USAGE
     except BrokenPipeError:
         return 1
+    except ModuleNotFoundError as error:  # a package a command imports late (an extra's)
+        from exact.cli import missing_package
+
+        return missing_package(error)
     except MemoryError:  # a limit set outside (ulimit -v) met before the work bound: one line
         say("exact: error: out of memory (the work bound of README: Input limits assumes "
             "about 1.5 GB)")
