@@ -76,7 +76,7 @@ def analyze_command(game: Century21, args: argparse.Namespace) -> str:
             return ""
     if args.json:
         return json_text(data)
-    head = [f"21st Century Baccarat: {shoe.describe()} ({shoe.size} cards)",
+    head = [f"21st Century Baccarat: {shoe.headline()}",
             *(f"  {line}" for line in data["rules"]),
             f"Counting unit: {data['counting_unit']}", f"Signs: {SIGN_CONVENTION}",
             f"Strategy: {args.strategy} (player decides by its two-card "

@@ -293,6 +293,15 @@ class Shoe:
                                          for card, n in counted.items())
         return text
 
+    def headline(self) -> str:
+        """:meth:`describe` with the number of cards, once: the shoe as an output's heading.
+
+        >>> Shoe.standard(1).remove("9").headline(), Shoe.parse("A:32,T:128").headline()
+        ('1 deck less 9C (51 cards)', '160 cards')
+        """
+        text = self.describe()
+        return text if self.outline() is None else f"{text} ({self.size} cards)"
+
     def outline(self) -> tuple[int, tuple[Card, ...]] | None:
         """``(decks, removed)``: the shoe as ``decks`` full decks (the most of any card) less
         the ``removed`` cards (in card order), jokers apart; None when less than half of those

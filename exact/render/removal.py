@@ -85,7 +85,7 @@ COUNT_TAGS = ("a tag is + for a card whose removal helps the player (lowers the 
 def eor_text(table: RemovalTable, report: Mapping[str, Any],
              keys: Sequence[str] = RANKS, key_name: str = "rank") -> str:
     """The readable ``eor`` report: effects by ``keys`` (ranks, or a game's card classes)."""
-    lines = [f"Effects of removal, {report['shoe']} ({report['cards']} cards); change in "
+    lines = [f"Effects of removal, {table.shoe.headline()}; change in "
              f"house edge per card removed ({table.depth} of the {key_name} at a time), in %",
              f"Signs: {SIGN_CONVENTION}"]
     header = f"{'bet':22} {'edge %':>9} " + " ".join(f"{r:>8}" for r in keys)

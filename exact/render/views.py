@@ -47,7 +47,7 @@ def summary_text(analysis: GameAnalysis) -> str:
     """One line per bet and paytable (each bet's own paytable first): the house edge, the
     hit and push frequencies and the standard deviation of one unit bet."""
     rows = [SUMMARY_COLUMNS] + [_summary_cells(t) for t in analysis.all_tables()]
-    head = [f"{analysis.game.name}: {analysis.shoe.describe()} ({analysis.shoe.size} cards)",
+    head = [f"{analysis.game.name}: {analysis.shoe.headline()}",
             f"Signs: {SIGN_CONVENTION}", ""]
     tail = ["", "Each bet's own paytable first. The return tables, the exact fractions and the "
             "rules: --view full (or --json)."]
