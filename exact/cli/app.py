@@ -408,7 +408,8 @@ EXAMPLES: dict[str | None, tuple[str, ...]] = {
     "edge": ("exact edge punto-banco --decks 8 --seen seen.txt",
              "echo '9H 9D 8C' | exact edge punto-banco --decks 8"),
     "settle": ("exact settle punto-banco --cards '7H 4C KD 5S' --wager banker=25",
-               "exact settle century21 --dealer 'KH 7C' --seat '3=9S KD' --wager 3.1=100"),
+               "exact settle century21 --dealer 'KH 7C' --seat '3=9S KD' --wager 3.1=100 "
+               "--dealer-wager 150"),
     "report": ("exact report punto-banco -o punto-banco.pdf --xlsx punto-banco.xlsx",),
     "games": ("exact games",),
 }
