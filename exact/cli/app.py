@@ -160,7 +160,7 @@ def _by_decks(game: Game, args: argparse.Namespace) -> str:
 def written(name: str, what: str) -> None:
     """The line saying which file a run wrote (standard error: standard output stays the
     document, for a pipe): ``exact: wrote 'par.xlsx' (Excel par sheet)``."""
-    say(f"exact: wrote {shown(name)} ({what})")
+    say(f"exact: wrote {name!r} ({what})")  # whole: a path is bounded (output_name)
 
 
 # The defaults of the strategy games' own analyses (group "century21 ... options" below).

@@ -17,6 +17,7 @@ from exact.core.cards import Shoe
 from exact.core.files import INPUT_FILE
 from exact.core.parsing import (
     KeyedOption,
+    NumberOption,
     number_option,
     old_spelling,
     shown,
@@ -69,10 +70,7 @@ def add_configuration_options(parser: Any, strategy: Collection[str] | None = No
 
 MAX_DECK_COLUMNS = 16
 """At most this many numbers of decks side by side (``--decks 1,2,4,6,8``)."""
-_ONE_DECKS = number_option("decks", "--decks")
-
-
-def decks_option(text: str) -> int | tuple[int, ...]:
+class DecksOption(NumberOption):
     """``--decks``: one number of decks, or several comma-separated (a tuple, each once, at
     most :data:`MAX_DECK_COLUMNS`), each read by the number grammar.
 
@@ -83,18 +81,23 @@ def decks_option(text: str) -> int | tuple[int, ...]:
     ...
     argparse.ArgumentTypeError: 8 given twice: give each number of decks once
     """
-    parts = text.split(",")
-    if len(parts) == 1:
-        return int(_ONE_DECKS(text))
-    if len(parts) > MAX_DECK_COLUMNS:
-        raise argparse.ArgumentTypeError(f"{len(parts)} numbers of decks: at most "
-                                         f"{MAX_DECK_COLUMNS} side by side")
-    values = tuple(int(_ONE_DECKS(part)) for part in parts)
-    for index, value in enumerate(values):
-        if value in values[:index]:
-            raise argparse.ArgumentTypeError(f"{value} given twice: give each number of "
-                                             "decks once")
-    return values
+
+    def __call__(self, text: str) -> Any:
+        parts = text.split(",")
+        if len(parts) == 1:
+            return super().__call__(text)
+        if len(parts) > MAX_DECK_COLUMNS:
+            raise argparse.ArgumentTypeError(f"{len(parts)} numbers of decks: at most "
+                                             f"{MAX_DECK_COLUMNS} side by side")
+        values = tuple(super(DecksOption, self).__call__(part) for part in parts)
+        for index, value in enumerate(values):
+            if value in values[:index]:
+                raise argparse.ArgumentTypeError(f"{value} given twice: give each number of "
+                                                 "decks once")
+        return values
+
+
+decks_option = DecksOption("decks", "--decks")
 
 
 def _refuse_contradictions(parser: Any) -> None:
