@@ -5,15 +5,13 @@ Layer: cli, the top (beside the lab); it may import every layer below.
 
 ``main`` is defined here: the console script ``exact`` is ``exact.cli:main``, and a Python that
 lacks a package the toolkit needs (numpy...) gets one line saying which, not a traceback from
-the imports."""
+the imports (:mod:`exact.cli.missing`)."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 
-EXIT_MISSING = 1
-"""The exit status when a package the toolkit needs is missing (not the input's fault: 2 is)."""
+from exact.cli.missing import missing_package
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -25,19 +23,4 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run(argv)
 
 
-def missing_package(error: ModuleNotFoundError) -> int:
-    """One line naming the package ``error`` found missing, on standard error; a module of the
-    toolkit itself missing is a broken installation, raised as it is."""
-    name = (error.name or "").partition(".")[0]
-    if not name or name == "exact":
-        raise error
-    try:
-        sys.stderr.write(f"exact: error: the Python package {name!r} is not installed in "
-                         f"{sys.executable}: run `make install` and use .venv/bin/python, or "
-                         f"`pip install exact` (README: Set-up)\n")
-    except (OSError, ValueError, AttributeError):  # standard error closed or absent
-        pass
-    return EXIT_MISSING
-
-
-__all__ = ["main", "missing_package"]
+__all__ = ["main"]

@@ -564,7 +564,7 @@ def _run(argv: Sequence[str] | None) -> int:
     except BrokenPipeError:
         return 1
     except ModuleNotFoundError as error:  # a package a command imports late (an extra's)
-        from exact.cli import missing_package
+        from exact.cli.missing import missing_package
 
         return missing_package(error)
     except MemoryError:  # a limit set outside (ulimit -v) met before the work bound: one line

@@ -2,7 +2,7 @@
 edge by number of decks side by side (``--decks 1,2,4,6,8``), in text, JSON and CSV. The full
 view (every return table) is :mod:`exact.render.output`'s.
 
-Layer: render (beside reports); it may import analysis and the layers below.
+Layer: render, above the analyses; the command line prints with it.
 
 Every figure here is read from the exact tables: the float columns are for display, the exact
 fraction stands beside each in JSON and CSV.

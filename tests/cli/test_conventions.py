@@ -302,7 +302,7 @@ def test_a_missing_package_is_one_line_not_a_traceback(tmp_path: Path, how) -> N
 
 
 def test_a_missing_module_of_the_toolkit_itself_is_not_hidden() -> None:
-    from exact.cli import missing_package
+    from exact.cli.missing import missing_package
 
     with pytest.raises(ModuleNotFoundError):
         missing_package(ModuleNotFoundError("No module named 'exact.gone'", name="exact.gone"))
