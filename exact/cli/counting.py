@@ -206,9 +206,11 @@ def error_lines(summary: dict[str, dict[str, Any]]) -> list[str]:
             value = entry[f"{figure}_per_100_hands"]
             error = entry[f"{figure}_per_100_hands_se"]
             interval = entry[f"{figure}_per_100_hands_ci95"]
+            shown_interval = ("-" if interval is None
+                              else f"[{interval[0]:.4f}, {interval[1]:.4f}]")
             cells.append(f"{'-' if value is None else f'{value:.4f}':>9} "
                          f"{'-' if error is None else f'{error:.4f}':>8} "
-                         f"{'-' if interval is None else f'[{interval[0]:.4f}, {interval[1]:.4f}]':>21}")
+                         f"{shown_interval:>21}")
         lines.append(f"{entry['name'][:22]:22} {cells[0]} | {cells[1]}")
     return lines
 

@@ -7,6 +7,7 @@ where the toolkit's imports fail.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 
 EXIT_MISSING = 1
@@ -19,10 +20,8 @@ def missing_package(error: ModuleNotFoundError) -> int:
     name = (error.name or "").partition(".")[0]
     if not name or name == "exact":
         raise error
-    try:
+    with contextlib.suppress(OSError, ValueError, AttributeError):  # stderr closed or absent
         sys.stderr.write(f"exact: error: the Python package {name!r} is not installed in "
                          f"{sys.executable}: run `make install` and use .venv/bin/python, or "
                          f"`pip install exact` (README: Set-up)\n")
-    except (OSError, ValueError, AttributeError):  # standard error closed or absent
-        pass
     return EXIT_MISSING

@@ -46,8 +46,8 @@ from exact.core.parsing import (
     read_user_file,
     shown,
     shown_all,
-    suggestion,
     shown_path,
+    suggestion,
     wrong_type,
 )
 from exact.core.work import CONDITION_UNITS, READ_UNITS, spend

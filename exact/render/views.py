@@ -15,9 +15,9 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from exact import __version__
 from exact.analysis.bet_analysis import GameAnalysis
 from exact.analysis.statistics import BetTable
-from exact import __version__
 from exact.render.output import SIGN_CONVENTION, csv_text, json_text, percent
 from exact.render.output import _spreadsheet_text as exact_cell
 

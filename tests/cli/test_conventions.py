@@ -226,13 +226,14 @@ def test_simulate_gives_standard_errors_and_intervals(capsys) -> None:
     argv = ["simulate", "punto-banco", "--shoes", "20", "--seed", "3", "--bet", "dragon-7",
             "--workers", "1"]
     status, out, _ = run(capsys, [*argv, "--json"])
+    assert status == 0
     entry = json.loads(out)["bets"]["dragon-7"]
     value, error = entry["perfect_win_per_100_hands"], entry["perfect_win_per_100_hands_se"]
     assert error > 0
     low, high = entry["perfect_win_per_100_hands_ci95"]
     assert low == pytest.approx(value - 1.959964 * error) and high == pytest.approx(
         value + 1.959964 * error)
-    status, text, _ = run(capsys, argv)
+    _, text, _ = run(capsys, argv)
     row = next(line for line in text.splitlines()[::-1] if line.startswith("Dragon 7"))
     assert f"{value:.4f}" in row and f"{error:.4f}" in row and f"[{low:.4f}, {high:.4f}]" in row
 
