@@ -178,11 +178,12 @@ def confidence_intervals(entry: dict[str, Any]) -> dict[str, list[float] | None]
     shoes) of the units won per 100 rounds dealt, for perfect play and for the count; None
     where there is no standard error (fewer than two shoes).
 
-    >>> confidence_intervals({"perfect_win_per_100_hands": 1.0,
+    >>> found = confidence_intervals({"perfect_win_per_100_hands": 1.0,
     ...     "perfect_win_per_100_hands_se": 0.5, "count_win_per_100_hands": 0.0,
     ...     "count_win_per_100_hands_se": None})
-    {'perfect_win_per_100_hands_ci95': [0.020018007729973, 1.979981992270027], \
-'count_win_per_100_hands_ci95': None}
+    >>> [round(x, 4) for x in found["perfect_win_per_100_hands_ci95"]], found[
+    ...     "count_win_per_100_hands_ci95"]
+    ([0.02, 1.98], None)
     """
     out: dict[str, list[float] | None] = {}
     for figure in _INTERVALS:
