@@ -30,29 +30,7 @@ def run(capsys, argv: list[str]) -> tuple[int, str, str]:
     return status, captured.out, captured.err
 
 
-# --- 1. did you mean, for every id a user types ------------------------------------------------
-@pytest.mark.parametrize(("argv", "meant"), [
-    (["analyze", "punto-banco", "--bet", "tie", "--paytable", "tie=9-to1"], "'9-to-1'"),
-    (["analyze", "punto-banco", "--paytable", "te=9-to-1"], "'tie'"),
-    (["analyze", "punto-banco", "--engine", "factorized"], "'factorised'"),
-    (["analyze", "century21", "--strategy", "bset"], "'best'"),
-    (["analyze", "century21", "--information", "totls"], "'total'"),
-    (["eor", "century21", "--strategy", "dealer-bets"], "'dealer-best'"),
-    (["analyse", "punto-banco"], "'analyze'"),
-    (["analyze", "punto-banco", "--decsk", "8"], "'--decks'"),
-    (["analyze", "punto-banco", "--view", "sumary"], "'summary'"),
-    (["design", "punto-banco", "--bet", "tie", "--solve-for", "Te", "--target-edge", "5%"],
-     "'tie'"),
-    (["design", "punto-banco", "--bet", "tie", "--solve-for", "tie", "--target-edge", "5%",
-      "--paytable", "9-to1"], "'9-to-1'"),
-    (["settle", "punto-banco", "--cards", "7H 4C KD 5S", "--wager", "bankr=25"], "'banker'"),
-    (["settle", "punto-banco", "--cards", "7H 4C KD 5S", "--wager", "banker=25",
-      "--paytable", "banker=comission-4"], "'commission-4%'"),
-])
-def test_a_misspelt_id_gets_one_line_with_the_id_meant(capsys, argv, meant) -> None:
-    status, out, err = run(capsys, argv)
-    assert (status, out, err.count("\n")) == (2, "", 1), err
-    assert f"(did you mean {meant}?)" in err, err
+# --- 1. did you mean, for every id a user types: tests/cli/test_suggestions.py ------------
 
 
 # --- 2. one meaning per option name ------------------------------------------------------------
