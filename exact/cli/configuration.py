@@ -89,6 +89,9 @@ class DecksOption(NumberOption):
         if len(parts) > MAX_DECK_COLUMNS:
             raise argparse.ArgumentTypeError(f"{len(parts)} numbers of decks: at most "
                                              f"{MAX_DECK_COLUMNS} side by side")
+        if not all(part.strip() for part in parts):
+            raise argparse.ArgumentTypeError(f"{shown(text)}: a number of decks is missing "
+                                             "between the commas")
         values = tuple(super(DecksOption, self).__call__(part) for part in parts)
         for index, value in enumerate(values):
             if value in values[:index]:
