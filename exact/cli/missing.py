@@ -23,5 +23,5 @@ def missing_package(error: ModuleNotFoundError) -> int:
     with contextlib.suppress(OSError, ValueError, AttributeError):  # stderr closed or absent
         sys.stderr.write(f"exact: error: the Python package {name!r} is not installed in "
                          f"{sys.executable}: run `make install` and use .venv/bin/python, or "
-                         f"`pip install exact` (README: Set-up)\n")
+                         f"`pip install exact` (the README's set-up)\n")
     return EXIT_MISSING
