@@ -5,6 +5,6 @@ Layer: outside the layers, the entry point above them all.
 
 import sys
 
-from exact.cli.app import main
+from exact.cli import main
 
 sys.exit(main())

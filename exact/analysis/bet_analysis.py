@@ -139,8 +139,7 @@ class GameAnalysis:
     def _repr_html_(self) -> str:
         from exact.analysis.statistics import summary_html
 
-        return summary_html(self.all_tables(), f"{self.game.name}: {self.shoe.describe()} "
-                                           f"({self.shoe.size} cards)")
+        return summary_html(self.all_tables(), f"{self.game.name}: {self.shoe.headline()}")
 
 
 def analyze(game: Game, shoe: Shoe, bets: Sequence[Bet] | None = None,

@@ -34,7 +34,7 @@ from functools import partial
 import sympy
 
 from exact.analysis.bet_analysis import BetAnalysis
-from exact.core.parsing import parse_number, shown
+from exact.core.parsing import parse_number, shown, suggestion
 from exact.errors import DesignError as DesignError
 
 
@@ -102,7 +102,9 @@ class EdgeModel:
         for tier in self.tiers:
             if wanted.strip().lower() in (tier.lower(), tier_id(tier)):
                 return tier
-        raise DesignError(f"bet {self.bet_id!r} has no tier {shown(wanted)}; tiers: "
+        ids = [tier_id(t) for t in self.tiers]
+        raise DesignError(f"bet {self.bet_id!r} has no tier {shown(wanted)}"
+                          f"{suggestion([tier_id(wanted)], ids)}; tiers: "
                           + ", ".join(tier_id(t) for t in self.tiers))
 
 

@@ -35,7 +35,7 @@ from exact.core.files import (
     write_file,
     write_standard_output,
 )
-from exact.core.parsing import OneLineParser, number_option, shown, suggestion
+from exact.core.parsing import OneLineParser, number_option, shown, shown_all, suggestion
 from exact.errors import ExactError, Terminated, UsageError, one_line
 from exact.games import REGISTRY, extension, game_ids, get_game
 from exact.model.bets import format_pays
@@ -61,6 +61,18 @@ class _Parser(OneLineParser):
 
     def add_argument(self, *flags: Any, **kwargs: Any) -> Any:
         return self._keep(super().add_argument(*flags, **kwargs))
+
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
+        # a misspelt option gets the nearest of the command's options (did you mean ...?)
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:
+            command = self.commands.get(getattr(parsed, "command", None) or "", self)
+            flags = [flag for action in command.actions.values()
+                     for flag in action.option_strings if flag.startswith("--")]
+            typed = [item.split("=")[0] for item in extra if item.startswith("--")]
+            self.error(f"unrecognized arguments: {shown_all(extra)}"
+                       f"{suggestion(typed, flags)}")
+        return parsed
 
     def add_argument_group(self, *args: Any, **kwargs: Any) -> Any:
         return self._kept(super().add_argument_group(*args, **kwargs))
@@ -97,6 +109,8 @@ def _analyze(args: argparse.Namespace) -> str:
             if getattr(args, name) is None:
                 setattr(args, name, default)
         return own(game, args)
+    if isinstance(args.decks, tuple):
+        return _by_decks(game, args)
     shoe = options_shoe(args)
     bets = selected_bets(game, args, shoe)
     analysis = analyze(game, shoe, bets, engine=args.engine)
@@ -104,9 +118,49 @@ def _analyze(args: argparse.Namespace) -> str:
         from exact.render.spreadsheet import analysis_workbook, write_bytes
 
         write_bytes(Path(args.xlsx), analysis_workbook(analysis), [args.output])
+        written(args.xlsx, "Excel par sheet")
         if not (args.json or args.csv or args.output):
             return ""
+    if analysis_view(args) == "summary":
+        from exact.render.views import summary_csv, summary_json, summary_text
+
+        return (summary_json(analysis) if args.json else summary_csv(analysis) if args.csv
+                else summary_text(analysis))
     return to_json(analysis) if args.json else to_csv(analysis) if args.csv else to_text(analysis)
+
+
+def analysis_view(args: argparse.Namespace) -> str:
+    """``--view``, or else the view a user scanning first wants: the summary (one line per
+    bet and paytable) of every bet in text, the full return tables once bets are chosen
+    (``--bet``, ``--group``) and in JSON and CSV (whose readers are programs)."""
+    if args.view is not None:
+        return str(args.view)
+    chosen = args.bet or args.group or args.json or args.csv
+    return "full" if chosen else "summary"
+
+
+def _by_decks(game: Game, args: argparse.Namespace) -> str:
+    """``analyze GAME --decks 1,2,4,6,8``: the house edge of every bet on each shoe."""
+    from exact.render.views import decks_csv, decks_json, decks_text
+
+    for flag, given in (("--view", args.view), ("--xlsx", args.xlsx), ("--shoe", args.shoe)):
+        if given is not None:
+            raise ExactError(f"--decks {','.join(map(str, args.decks))} compares numbers of "
+                             f"decks: {flag} does not apply")
+    analyses = {}
+    for decks in args.decks:
+        one = argparse.Namespace(**{**vars(args), "decks": decks})
+        shoe = options_shoe(one)
+        analyses[decks] = analyze(game, shoe, selected_bets(game, one, shoe),
+                                  engine=args.engine)
+    return (decks_json(analyses) if args.json else decks_csv(analyses) if args.csv
+            else decks_text(analyses))
+
+
+def written(name: str, what: str) -> None:
+    """The line saying which file a run wrote (standard error: standard output stays the
+    document, for a pipe): ``exact: wrote 'par.xlsx' (Excel par sheet)``."""
+    say(f"exact: wrote {name!r} ({what})")  # whole: a path is bounded (output_name)
 
 
 # The defaults of the strategy games' own analyses (group "century21 ... options" below).
@@ -175,7 +229,7 @@ SHARED_OPTIONS = frozenset({"game", "command", "run", "json", "output", "pdf", "
 _SHOE = frozenset({"decks", "jokers", "shoe", "remove"})
 BET_GAME_OPTIONS: dict[str, frozenset[str]] = {
     "analyze": _SHOE | {"bets", "bet", "group", "all", "paytable", "table", "engine", "csv",
-                        "xlsx"},
+                        "xlsx", "view"},
     "design": _SHOE | {"bets", "bet", "solve_for", "target_edge", "paytable", "engine", "table"},
     "list-bets": frozenset({"bets"}),
     "features": frozenset({"bets"}),
@@ -260,12 +314,15 @@ APP_COMMANDS = frozenset({"analyze", "design", "list-bets", "features", "games"}
 def build_parser(command: str | None = None) -> _Parser:
     """The parser of every command; given the ``command`` about to run, one of
     :data:`APP_COMMANDS`, the other modules' commands are left out (nothing else differs)."""
-    parser = _Parser(prog="exact", description="Exact combinatorial analysis of baccarat games.")
+    parser = _Parser(prog="exact", description="Exact combinatorial analysis of baccarat games.",
+                     epilog=examples(None), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"exact {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     def game_command(name: str, help_text: str, run: Callable[[argparse.Namespace], str]):
-        sub = parser.add_command(commands, name, help=help_text, description=help_text)
+        sub = parser.add_command(commands, name, help=help_text, description=help_text,
+                                 epilog=examples(name),
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
         sub.add_argument("game", help=f"game id: {', '.join(sorted(REGISTRY))}")
         sub.add_argument("--bets", action="append", metavar="FILE", type=INPUT_FILE,
                          help="extra bet file (TOML); may be repeated")
@@ -277,6 +334,10 @@ def build_parser(command: str | None = None) -> _Parser:
     analyze_parser.add_argument("--engine", choices=ENGINES, default="auto",
                                 help="auto (default: the engine plan's choice per bet), or one "
                                      "engine for every bet, refused if it cannot serve one")
+    analyze_parser.add_argument("--view", choices=("summary", "full"),
+                                help="summary: one line per bet and paytable; full: every "
+                                     "return table and statistic (default: summary for every "
+                                     "bet in text, full with --bet, --group, --json or --csv)")
     formats = analyze_parser.add_mutually_exclusive_group()
     formats.add_argument("--json", action="store_true", help="machine-readable JSON")
     formats.add_argument("--csv", action="store_true", help="spreadsheet-ready CSV")
@@ -324,9 +385,51 @@ def build_parser(command: str | None = None) -> _Parser:
         from exact.cli.report import add_command as add_report
 
         add_report(game_command)
-    games = parser.add_command(commands, "games", help="the games of the toolkit")
+    games = parser.add_command(commands, "games", help="the games of the toolkit",
+                               epilog=examples("games"),
+                               formatter_class=argparse.RawDescriptionHelpFormatter)
     games.set_defaults(run=_games, output=None)
     return parser
+
+
+EXAMPLES: dict[str | None, tuple[str, ...]] = {
+    None: ("exact games", "exact analyze punto-banco", "exact analyze GAME --help"),
+    "analyze": ("exact analyze punto-banco",
+                "exact analyze punto-banco --bet tie --paytable tie=9-to-1",
+                "exact analyze punto-banco --group main --decks 1,2,4,6,8",
+                "exact analyze punto-banco --decks 6 --remove 5,5 --view full --json",
+                "exact analyze century21 --strategy best --bet-size 10"),
+    "design": ("exact design punto-banco --bet tie --solve-for tie --target-edge 5%",),
+    "list-bets": ("exact list-bets punto-banco",),
+    "features": ("exact features punto-banco",),
+    "eor": ("exact eor punto-banco --decks 8 --bet dragon-7",
+            "exact eor century21 --remove 'X 9 9'"),
+    "simulate": ("exact simulate punto-banco --shoes 100 --seed 7 --bet dragon-7",),
+    "edge": ("exact edge punto-banco --decks 8 --seen seen.txt",
+             "echo '9H 9D 8C' | exact edge punto-banco --decks 8"),
+    "settle": ("exact settle punto-banco --cards '7H 4C KD 5S' --wager banker=25",
+               "exact settle century21 --dealer 'KH 7C' --seat '3=9S KD' --wager 3.1=100 "
+               "--dealer-wager 150"),
+    "report": ("exact report punto-banco -o punto-banco.pdf --xlsx punto-banco.xlsx",),
+    "games": ("exact games",),
+}
+"""A few commands per ``--help`` (its epilog), run by the tests."""
+
+
+def examples(command: str | None) -> str:
+    """The epilog of ``command``'s ``--help`` (None: the top level's)."""
+    return "examples:\n" + "".join(f"  {line}\n" for line in EXAMPLES.get(command, ()))
+
+
+def refuse_deck_columns(args: argparse.Namespace) -> None:
+    """Several numbers of ``--decks`` (side by side) are for ``analyze`` of a bet game; the
+    strategy games and the report take one."""
+    decks = getattr(args, "decks", None)
+    if isinstance(decks, tuple) and not (args.command == "analyze"
+                                         and isinstance(get_game(args.game), BetGame)):
+        raise ExactError(f"--decks {','.join(map(str, decks))}: several numbers of decks side "
+                         f"by side are for `analyze` of a bet game, not {args.command} "
+                         f"{args.game}")
 
 
 def refuse_empty_options(args: argparse.Namespace) -> None:
@@ -439,6 +542,7 @@ def _run(argv: Sequence[str] | None) -> int:
         refuse_empty_options(args)
         refuse_foreign_options(parser, args)
         refuse_clashing_files(parser, args)
+        refuse_deck_columns(args)
         text = args.run(args)
         from exact.analysis.assumptions import add_for_command  # every result says what it assumes
 
@@ -446,6 +550,9 @@ def _run(argv: Sequence[str] | None) -> int:
         output = getattr(args, "output", None)
         if output is not None:
             write_file(output, text)
+            kind = ("JSON" if getattr(args, "json", False) else
+                    "CSV" if getattr(args, "csv", False) else "text")
+            written(output, kind)
         else:
             write_standard_output(text, sys.stdout)
     except UsageError as error:
@@ -456,6 +563,10 @@ def _run(argv: Sequence[str] | None) -> int:
         return EXIT_USAGE
     except BrokenPipeError:
         return 1
+    except ModuleNotFoundError as error:  # a package a command imports late (an extra's)
+        from exact.cli.missing import missing_package
+
+        return missing_package(error)
     except MemoryError:  # a limit set outside (ulimit -v) met before the work bound: one line
         say("exact: error: out of memory (the work bound of docs: Input limits assumes "
             "about 1.5 GB)")

@@ -10,6 +10,7 @@ Layer: cli, the top (beside the lab); it may import every layer below.
 from __future__ import annotations
 
 import argparse
+import warnings
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -43,6 +44,9 @@ def analyze_command(game: Century21, args: argparse.Namespace) -> str:
     shoe = options_shoe(args, rules.decks, rules.jokers)
     # --bet AMOUNT is the old spelling of --bet-size here (--bet is a bet id elsewhere)
     sizes = [("--bet", size) for size in args.bet or []]
+    if sizes:
+        warnings.warn("--bet is the old spelling of --bet-size for century21 (elsewhere --bet "
+                      "names a bet)", stacklevel=1)
     if getattr(args, "bet_size", None) is not None:
         sizes.append(("--bet-size", args.bet_size))
     if len(sizes) > 1:
@@ -65,11 +69,14 @@ def analyze_command(game: Century21, args: argparse.Namespace) -> str:
         write_bytes(Path(args.xlsx), workbook_bytes(
             "21st Century Baccarat", heading_lines(shoe, data["counting_unit"]), [bet_table]),
             [args.output])
+        from exact.cli.app import written
+
+        written(args.xlsx, "Excel par sheet")
         if not (args.json or args.output):
             return ""
     if args.json:
         return json_text(data)
-    head = [f"21st Century Baccarat: {shoe.describe()} ({shoe.size} cards)",
+    head = [f"21st Century Baccarat: {shoe.headline()}",
             *(f"  {line}" for line in data["rules"]),
             f"Counting unit: {data['counting_unit']}", f"Signs: {SIGN_CONVENTION}",
             f"Strategy: {args.strategy} (player decides by its two-card "

@@ -75,11 +75,11 @@ def settle_command(game: Any, args: argparse.Namespace) -> str:
     shoe = full_shoe(args, rules.decks, rules.jokers)  # read before the hand
     if args.cards or args.paytable:
         raise SettlementError("settle century21: give the hands with --dealer and --seat (or "
-                              "--table FILE), not --cards/--paytable")
+                              "--table-hand FILE), not --cards/--paytable")
     if args.table:
         if (args.dealer or args.seat or args.wager or args.dealer_wager is not None
                 or args.dice is not None):
-            raise SettlementError("settle century21: give either --table FILE or the hand's "
+            raise SettlementError("settle century21: give either --table-hand FILE or the hand's "
                                   "options, not both")
         hand = read_table_file(Path(args.table))
     else:
@@ -210,7 +210,7 @@ def hand_from_options(args: argparse.Namespace) -> dict[str, Any]:
     """The hand of the options: ``--seat`` and ``--wager`` are pairs, their numbers already
     read by the grammar (:class:`~exact.core.parsing.KeyedOption`)."""
     if not args.dealer or not args.seat or not args.wager or args.dealer_wager is None:
-        raise SettlementError("settle century21: give --table FILE, or --dealer, --seat, "
+        raise SettlementError("settle century21: give --table-hand FILE, or --dealer, --seat, "
                               "--wager and --dealer-wager")
     seats: dict[int, str] = dict(args.seat)  # each seat once: the option's action checks
     wagers = []

@@ -15,7 +15,15 @@ from typing import Any
 from exact.analysis.bet_analysis import game_bets
 from exact.core.cards import Shoe
 from exact.core.files import INPUT_FILE
-from exact.core.parsing import KeyedOption, number_option, shown, shown_all, suggestion
+from exact.core.parsing import (
+    KeyedOption,
+    NumberOption,
+    number_option,
+    old_spelling,
+    shown,
+    shown_all,
+    suggestion,
+)
 from exact.errors import ExactError
 from exact.model.bets import Bet
 from exact.model.game import Game
@@ -28,15 +36,17 @@ CONFIGURATION_OPTIONS = frozenset({"decks", "jokers", "shoe", "remove", "bet", "
 def add_configuration_options(parser: Any, strategy: Collection[str] | None = None) -> None:
     """The options of :data:`CONFIGURATION_OPTIONS` and the strategy games' own group
     (:data:`STRATEGY_OPTIONS`; only the flags in ``strategy`` if given)."""
-    parser.add_argument("--decks", type=number_option("decks", "--decks"),
-                        help="full decks in the shoe (default 8)")
+    parser.add_argument("--decks", type=decks_option,
+                        help="full decks in the shoe (default 8); on analyze of a bet game, "
+                             "several (e.g. 1,2,4,6,8) give the house edge by decks side by "
+                             "side")
     parser.add_argument("--jokers", type=number_option("jokers", "--jokers"),
                         help="jokers in the shoe (default 0, or the game's own shoe)")
     parser.add_argument("--shoe", help="explicit composition, e.g. 'A:32,T:128,9H:8'")
     parser.add_argument("--remove", help="cards taken out, e.g. '5,5,9H,KD'")
     parser.add_argument("--bet", action="append", metavar="ID",
-                        help="analyse only this bet; may be repeated (century21: the "
-                             "bet size, the old spelling of --bet-size)")
+                        help="analyse only this bet; may be repeated (century21: read as "
+                             "--bet-size, its old spelling, with a warning)")
     parser.add_argument("--group", action="append", metavar="GROUP",
                         help="analyse the shipped bets of GROUP (main, variant, side); "
                              "may be repeated")
@@ -58,6 +68,41 @@ def add_configuration_options(parser: Any, strategy: Collection[str] | None = No
             heads_up.add_argument(flag, **options)
 
 
+MAX_DECK_COLUMNS = 16
+"""At most this many numbers of decks side by side (``--decks 1,2,4,6,8``)."""
+class DecksOption(NumberOption):
+    """``--decks``: one number of decks, or several comma-separated (a tuple, each once, at
+    most :data:`MAX_DECK_COLUMNS`), each read by the number grammar.
+
+    >>> decks_option("8"), decks_option("1, 2,8")
+    (8, (1, 2, 8))
+    >>> decks_option("8,8")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: 8 given twice: give each number of decks once
+    """
+
+    def __call__(self, text: str) -> Any:
+        parts = text.split(",")
+        if len(parts) == 1:
+            return super().__call__(text)
+        if len(parts) > MAX_DECK_COLUMNS:
+            raise argparse.ArgumentTypeError(f"{len(parts)} numbers of decks: at most "
+                                             f"{MAX_DECK_COLUMNS} side by side")
+        if not all(part.strip() for part in parts):
+            raise argparse.ArgumentTypeError(f"{shown(text)}: a number of decks is missing "
+                                             "between the commas")
+        values = tuple(super(DecksOption, self).__call__(part) for part in parts)
+        for index, value in enumerate(values):
+            if value in values[:index]:
+                raise argparse.ArgumentTypeError(f"{value} given twice: give each number of "
+                                                 "decks once")
+        return values
+
+
+decks_option = DecksOption("decks", "--decks")
+
+
 def _refuse_contradictions(parser: Any) -> None:
     """The configuration options that contradict each other: each pair is refused together,
     naming both (:meth:`exact.core.parsing.OneLineParser.refuse_together`)."""
@@ -68,16 +113,25 @@ def _refuse_contradictions(parser: Any) -> None:
         parser.refuse_together(first, second, why)
 
 
+STRATEGIES = ("house", "best", "dealer-best", "equilibrium")
+"""The strategy games' ``--strategy`` values (eor and simulate: the first three)."""
+INFORMATION = old_spelling({"totals": "total"}, "--information")
+"""``--information`` (both strategy games spell the total ``total``; chemin-de-fer's old
+``totals`` is read with a warning)."""
+
 STRATEGY_OPTIONS: dict[str, dict[str, Any]] = {
     "--bet-size": {"metavar": "AMOUNT", "type": number_option("bet", "--bet-size"),
                    "help": "the bet per seat (default: the table's minimum)"},
-    "--strategy": {"help": "house | best | dealer-best | equilibrium (default house)"},
+    "--strategy": {"choices": STRATEGIES, "help": "house | best | dealer-best | equilibrium "
+                                                  "(default house)"},
     "--collection": {"type": number_option("fee", "--collection"),
                      "help": "collection fee per seat per hand (default: the table tag of the "
                              "bet size)"},
-    "--information": {"choices": ("total", "cards", "totals", "banker-cards"),
-                      "help": "the player decides by its two-card total or its two cards "
-                              "(chemin-de-fer: totals | banker-cards | cards)"},
+    "--information": {"choices": ("total", "cards", "banker-cards"), "type": INFORMATION,
+                      "help": "total (default): the player decides by its two-card total; "
+                              "cards: by its two cards (chemin-de-fer: each side by its own "
+                              "total, cards, or banker-cards; 'totals' is the old spelling of "
+                              "total)"},
     "--with-replacement": {"action": "store_true", "default": None,
                            "help": "chemin-de-fer: cards dealt with replacement (one deck)"},
     "--commission": {"type": number_option("commission", "--commission"),
@@ -121,7 +175,7 @@ def selected_bets(game: Game, args: argparse.Namespace, shoe: Shoe) -> list[Bet]
         positions = [i for i, b in enumerate(bets) if b.id == bet_id]
         if not positions:
             raise ExactError(f"--paytable {shown(f'{bet_id}={name}')}: no bet {shown(bet_id)} "
-                             "in this analysis")
+                             f"in this analysis{suggestion([bet_id], (b.id for b in bets))}")
         bets[positions[0]] = bets[positions[0]].with_paytable(name)
     return bets
 

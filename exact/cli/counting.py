@@ -11,6 +11,7 @@ import argparse
 import os
 from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
 from exact.analysis.bet_analysis import game_bets
 from exact.analysis.removal import effects_of_removal, parse_tags
@@ -28,7 +29,7 @@ from exact.analysis.simulation import (
     shoe_play,
     simulate,
 )
-from exact.cli.configuration import bets_named
+from exact.cli.configuration import INFORMATION, STRATEGIES, bets_named
 from exact.cli.shoe_options import full_shoe, options_shoe
 from exact.core.cards import Card, parse_cards
 from exact.core.files import INPUT_FILE, OUTPUT_HELP, InputFile, output_name
@@ -131,6 +132,8 @@ def _simulate(args: argparse.Namespace) -> str:
     result = simulate(config, args.shoes, args.seed, workers=args.workers,
                       scheduler=args.scheduler, progress=Tracker("shoes", "shoe"))
     summary = result.summary()
+    for entry in summary.values():
+        entry.update(confidence_intervals(entry))
     cards = int(play.full.sum())
     if args.json:
         return json_text({"game": game.id, **play.describe(), "shoes": result.shoes,
@@ -162,7 +165,55 @@ def _simulate(args: argparse.Namespace) -> str:
             f"{entry['count_bets']:7d} "
             f"{'-' if count_average is None else f'{100 * count_average:.3f}%':>9} "
             f"{entry['count_win_per_shoe']:9.4f} {entry['count_expected_win_per_shoe']:11.4f}")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + error_lines(summary)) + "\n"
+
+
+Z_95 = 1.959963984540054
+"""The normal quantile of a two-sided 95% confidence interval."""
+_INTERVALS = ("perfect_win", "count_win")
+
+
+def confidence_intervals(entry: dict[str, Any]) -> dict[str, list[float] | None]:
+    """The 95% confidence interval (estimate +- 1.96 standard errors, from the spread between
+    shoes) of the units won per 100 rounds dealt, for perfect play and for the count; None
+    where there is no standard error (fewer than two shoes).
+
+    >>> found = confidence_intervals({"perfect_win_per_100_hands": 1.0,
+    ...     "perfect_win_per_100_hands_se": 0.5, "count_win_per_100_hands": 0.0,
+    ...     "count_win_per_100_hands_se": None})
+    >>> [round(x, 4) for x in found["perfect_win_per_100_hands_ci95"]], found[
+    ...     "count_win_per_100_hands_ci95"]
+    ([0.02, 1.98], None)
+    """
+    out: dict[str, list[float] | None] = {}
+    for figure in _INTERVALS:
+        value, error = entry[f"{figure}_per_100_hands"], entry[f"{figure}_per_100_hands_se"]
+        out[f"{figure}_per_100_hands_ci95"] = (
+            None if value is None or error is None else [value - Z_95 * error,
+                                                         value + Z_95 * error])
+    return out
+
+
+def error_lines(summary: dict[str, dict[str, Any]]) -> list[str]:
+    """The units won per 100 rounds dealt with their standard errors and 95% confidence
+    intervals, per bet (perfect play, then the count)."""
+    lines = ["", "Units won per 100 rounds dealt, with the standard error (se, from the "
+             "spread between shoes) and the 95% confidence interval:",
+             f"{'bet':22} {'perfect':>9} {'se':>8} {'95% interval':>21} | "
+             f"{'count':>9} {'se':>8} {'95% interval':>21}"]
+    for entry in summary.values():
+        cells = []
+        for figure in _INTERVALS:
+            value = entry[f"{figure}_per_100_hands"]
+            error = entry[f"{figure}_per_100_hands_se"]
+            interval = entry[f"{figure}_per_100_hands_ci95"]
+            shown_interval = ("-" if interval is None
+                              else f"[{interval[0]:.4f}, {interval[1]:.4f}]")
+            cells.append(f"{'-' if value is None else f'{value:.4f}':>9} "
+                         f"{'-' if error is None else f'{error:.4f}':>8} "
+                         f"{shown_interval:>21}")
+        lines.append(f"{entry['name'][:22]:22} {cells[0]} | {cells[1]}")
+    return lines
 
 
 SIMULATED_WINS = ("player-adv: share of rounds with the player's advantage; avg edge: average "
@@ -242,7 +293,7 @@ def add_commands(game_command: Callable[..., OneLineParser]) -> None:
     def heads_up_options(parser: argparse.ArgumentParser, what: str
                          ) -> argparse._ArgumentGroup:
         group = parser.add_argument_group(f"century21 options ({what})")
-        group.add_argument("--information", choices=("total", "cards"),
+        group.add_argument("--information", choices=("total", "cards"), type=INFORMATION,
                            help="the player decides by its two-card total (default) or cards")
         group.add_argument("--rules", metavar="FILE", type=INPUT_FILE, help="rule file (TOML)")
         return group
@@ -264,7 +315,8 @@ def add_commands(game_command: Callable[..., OneLineParser]) -> None:
     bet_options(eor)
     heads_up = heads_up_options(eor, "effects of removal on the player's expected value under "
                                 "a fixed pure strategy pair")
-    heads_up.add_argument("--strategy", help="house (default) | best | dealer-best")
+    heads_up.add_argument("--strategy", choices=STRATEGIES[:3],
+                          help="house (default) | best | dealer-best")
 
     sim = game_command("simulate", "shoe simulation with the exact edge at every round", _simulate)
     sim.add_argument("--shoes", type=number_option("shoes", "--shoes"), required=True,
@@ -296,7 +348,8 @@ def add_commands(game_command: Callable[..., OneLineParser]) -> None:
     bet_options(sim)
     heads_up = heads_up_options(sim, "the player's bet, one seat heads-up, under a pure "
                                 "strategy pair held fixed")
-    heads_up.add_argument("--strategy", help="house (default) | best | dealer-best")
+    heads_up.add_argument("--strategy", choices=STRATEGIES[:3],
+                          help="house (default) | best | dealer-best")
 
     edge = game_command("edge", "exact edge of every bet for the next round, from the cards "
                         "seen", _edge)

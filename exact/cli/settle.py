@@ -37,6 +37,7 @@ from exact.core.cards import Card, Label, parse_cards
 from exact.core.files import INPUT_FILE, output_name
 from exact.core.parsing import (
     KeyedOption,
+    OldFlag,
     expect,
     number_option,
     shown,
@@ -84,9 +85,12 @@ def add_command(game_command: Callable[..., argparse.ArgumentParser]) -> None:
     parser.add_argument("--shoe", help="that shoe's composition, e.g. 'A:32,T:128,9H:8': "
                         "the round may use no card more often than it holds")
     century = parser.add_argument_group("century21 (21st Century Baccarat) table hand")
-    century.add_argument("--table", metavar="FILE", type=INPUT_FILE,
-                         help="a table file (TOML): seats, circles, wagers, the "
-                              "Player/Dealer's wager, dice start, declarations, choices")
+    # --table names a paytable file on analyze, design and report: here the old spelling
+    century.add_argument("--table-hand", "--table", dest="table", metavar="FILE",
+                         type=INPUT_FILE, action=OldFlag, old="--table",
+                         help="a table hand file (TOML): seats, circles, wagers, the "
+                              "Player/Dealer's wager, dice start, declarations, choices "
+                              "(--table: its old spelling, with a warning)")
     century.add_argument("--dealer", metavar="CARDS", help="the Player/Dealer's cards, up card "
                          "first")
     century.add_argument("--seat", action="append", metavar="SEAT=CARDS",

@@ -16,6 +16,7 @@ how many of each card remain. Shoes are immutable; removing cards returns a new 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -32,6 +33,10 @@ JOKER = "X"
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 _SYMBOL_SUITS = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}
 _RANK_ALIASES = {"10": "T", "1": "A"}
+
+
+LISTED_REMOVED = 24
+"""At most this many cards taken out are named in :meth:`Shoe.describe` (more: their number)."""
 
 
 @dataclass(frozen=True, order=True)
@@ -264,19 +269,67 @@ class Shoe:
         return self.counts[JOKER_ID]
 
     def describe(self) -> str:
-        """Short human description: full decks (and jokers) by number, any other shoe by its
-        size.
+        """Short human description: full decks (and jokers) by number, and the cards taken out
+        of them by name (up to :data:`LISTED_REMOVED`, then by number); a shoe that is not most
+        of whole decks (an explicit composition) by its size.
 
         >>> Shoe.standard(8, jokers=8).describe(), Shoe.standard(8).remove("9").describe()
-        ('8 decks + 8 jokers', '415 cards')
+        ('8 decks + 8 jokers', '8 decks less 9C')
+        >>> Shoe.standard(1).remove("5 5 9H KD").describe(), Shoe.parse("A:32,T:128").describe()
+        ('1 deck less 5C, 5D, 9H, KD', '160 cards')
         """
-        decks, rest = self.counts[0], self.counts[:52]
-        if all(c == decks for c in rest) and decks > 0:
-            text = f"{decks} deck{'s' * (decks != 1)}"
-            if self.jokers:
-                text += f" + {self.jokers} joker{'s' * (self.jokers != 1)}"
-            return text
-        return f"{self.size} cards"
+        outline = self.outline()
+        if outline is None:
+            return f"{self.size} cards"
+        decks, removed = outline
+        text = f"{decks} deck{'s' * (decks != 1)}"
+        if self.jokers:
+            text += f" + {self.jokers} joker{'s' * (self.jokers != 1)}"
+        if len(removed) > LISTED_REMOVED:
+            return f"{text} less {len(removed)} cards"
+        if removed:
+            counted = Counter(removed)
+            text += " less " + ", ".join(f"{card}" + (f" x{n}" if n > 1 else "")
+                                         for card, n in counted.items())
+        return text
+
+    def headline(self) -> str:
+        """:meth:`describe` with the number of cards, once: the shoe as an output's heading.
+
+        >>> Shoe.standard(1).remove("9").headline(), Shoe.parse("A:32,T:128").headline()
+        ('1 deck less 9C (51 cards)', '160 cards')
+        """
+        text = self.describe()
+        return text if self.outline() is None else f"{text} ({self.size} cards)"
+
+    def outline(self) -> tuple[int, tuple[Card, ...]] | None:
+        """``(decks, removed)``: the shoe as ``decks`` full decks (the most of any card) less
+        the ``removed`` cards (in card order), jokers apart; None when less than half of those
+        decks is left (an explicit composition, not decks with cards taken out).
+
+        >>> Shoe.standard(2).remove("AS 7H").outline()
+        (2, (Card(rank='A', suit='S'), Card(rank='7', suit='H')))
+        """
+        decks = max(self.counts[:52])
+        missing = decks * 52 - sum(self.counts[:52])
+        if decks == 0 or 2 * missing > decks * 52:
+            return None
+        removed = tuple(card for card, count in zip(CARDS[:52], self.counts[:52], strict=True)
+                        for _ in range(decks - count))
+        return decks, removed
+
+    def fields(self) -> dict[str, object]:
+        """The shoe for JSON: ``cards`` and ``description`` (as before), ``decks`` and
+        ``jokers``, and ``removed`` (the card texts taken out of the decks); ``decks`` and
+        ``removed`` are None for a shoe that is not decks less some cards (:meth:`outline`).
+
+        >>> Shoe.standard(1).remove("5 5").fields()["removed"]
+        ['5C', '5D']
+        """
+        outline = self.outline()
+        return {"cards": self.size, "description": self.describe(),
+                "decks": None if outline is None else outline[0], "jokers": self.jokers,
+                "removed": None if outline is None else [str(c) for c in outline[1]]}
 
     def by_value(self) -> tuple[int, ...]:
         """Counts of point values 0..9 (jokers excluded).

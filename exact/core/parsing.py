@@ -42,7 +42,8 @@ import sys
 import time
 import tomllib
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+import warnings
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -473,6 +474,24 @@ class _OnceStore(_Once, argparse._StoreAction):
     pass
 
 
+class OldFlag(_OnceStore):
+    """``action=OldFlag, old="--table"``: an option whose flag ``old`` (among its
+    ``option_strings``) is its old spelling, read as the new one (the longest) with one
+    warning line: a flag that meant one thing for one game and another elsewhere keeps
+    working while its new name says what it is."""
+
+    def __init__(self, *args: Any, old: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.old = old
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        super().__call__(parser, namespace, values, option_string)
+        if option_string == self.old:
+            new = max(self.option_strings, key=len)
+            warnings.warn(f"{self.old} is the old spelling of {new}", stacklevel=2)
+
+
 class _OnceConst(_Once, argparse._StoreConstAction):
     pass
 
@@ -502,6 +521,29 @@ class _EachOnce(argparse._AppendAction):
             raise argparse.ArgumentError(None, f"{name}: {what} given twice: give it once")
         earlier.append(values)
         super().__call__(parser, namespace, values, option_string)
+
+
+def old_spelling(aliases: Mapping[str, str], option: str) -> Callable[[str], str]:
+    """An option's ``type=``: a value spelt the old way (a key of ``aliases``) is read as its
+    new spelling, with one warning line (the command line prints it once the run succeeds);
+    any other value is kept as typed (for ``choices=`` to check).
+
+    >>> import warnings
+    >>> read = old_spelling({"totals": "total"}, "--information")
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     read("totals"), read("cards"), str(caught[0].message)
+    ('total', 'cards', '--information totals is the old spelling of --information total')
+    """
+    def read(text: str) -> str:
+        new = aliases.get(text)
+        if new is None:
+            return text
+        warnings.warn(f"{option} {text} is the old spelling of {option} {new}", stacklevel=2)
+        return new
+
+    read.__name__ = option.lstrip("-")  # argparse names the type in its refusals
+    return read
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -569,8 +611,10 @@ class OneLineParser(argparse.ArgumentParser):
         # the value whole and the choices as reprs; argparse has no public hook for it
         choices = action.choices
         if choices is not None and value not in choices:
-            raise argparse.ArgumentError(action, f"invalid choice {shown(value)}; choose from "
-                                                 f"{', '.join(map(str, choices))}")
+            known = [str(choice) for choice in choices]
+            raise argparse.ArgumentError(action, f"invalid choice {shown(value)}"
+                                                 f"{suggestion([value], known)}; choose from "
+                                                 f"{', '.join(known)}")
 
 
 LAST_EPOCH = 253_402_300_799

@@ -48,6 +48,7 @@ from exact.core.parsing import (
     shown,
     shown_all,
     shown_path,
+    suggestion,
     wrong_type,
 )
 from exact.core.work import CONDITION_UNITS, READ_UNITS, spend
@@ -222,7 +223,8 @@ class Bet:
         if name == self.paytable:
             return self
         if name not in self.alternatives:
-            raise BetFileError(f"bet {shown(self.id)} has no paytable {shown(name)}; "
+            raise BetFileError(f"bet {shown(self.id)} has no paytable {shown(name)}"
+                               f"{suggestion([name], self.paytables)}; "
                                f"known: {', '.join(self.paytables)}")
         table = self.alternatives[name]
         events = tuple(replace(e, pays=table.get(e.name, e.pays)) for e in self.events)

@@ -30,7 +30,7 @@ from typing import Any
 
 from exact.core.cards import Card, Shoe, parse_cards
 from exact.core.enumerator import RecordT
-from exact.core.parsing import expect, parse_number, shown
+from exact.core.parsing import expect, parse_number, shown, suggestion
 from exact.errors import SettlementError as SettlementError
 from exact.errors import SettlementInputError as SettlementInputError
 from exact.model.bets import Bet, Event, game_bets
@@ -243,7 +243,8 @@ not str 'punto-banco'
     settlements = []
     for wager in wagers:
         if wager.bet not in known:
-            raise SettlementError(f"no bet {shown(wager.bet)} in {game.id}")
+            raise SettlementError(f"no bet {shown(wager.bet)} in {game.id}"
+                                  f"{suggestion([wager.bet], known)}")
         bet = known[wager.bet]
         if wager.paytable:
             bet = bet.with_paytable(wager.paytable)
@@ -281,12 +282,14 @@ NINES takes them only beside a wager on Player, Banker or Tie
     seen: set[tuple[str, str | None]] = set()
     for wager in wagers:
         if wager.bet not in bets:
-            raise SettlementError(f"no bet {shown(wager.bet)} in {game.id}; see `list-bets "
+            raise SettlementError(f"no bet {shown(wager.bet)} in {game.id}"
+                                  f"{suggestion([wager.bet], bets)}; see `list-bets "
                                   f"{game.id}`")
         expect(bets[wager.bet], Bet, "check_wagers: bets must map bet ids to Bets")
         if wager.paytable and wager.paytable not in bets[wager.bet].paytables:
             raise SettlementError(f"bet {shown(wager.bet)} has no paytable "
-                                  f"{shown(wager.paytable)}; "
+                                  f"{shown(wager.paytable)}"
+                                  f"{suggestion([wager.paytable], bets[wager.bet].paytables)}; "
                                   f"known: {', '.join(bets[wager.bet].paytables)}")
         if (wager.bet, wager.paytable) in seen:
             raise SettlementError(f"two wagers on {shown(wager.bet)}: give one, with the total")

@@ -162,7 +162,7 @@ def report(rules: Rules, shoe: Shoe, strategy: str = "house", bet: Fraction | in
         "game": "century21",
         "game_name": "21st Century Baccarat",
         "rules": rules.describe(),
-        "shoe": {"cards": shoe.size, "description": shoe.describe()},
+        "shoe": shoe.fields(),
         "counting_unit": counting_unit(shoe, result.total),
         "round_cards": 6,
         "total": result.total,

@@ -62,7 +62,7 @@ def percent(value: Fraction, digits: int = 4) -> str:
 
 
 def shoe_json(analysis: GameAnalysis) -> dict[str, Any]:
-    return {"cards": analysis.shoe.size, "description": analysis.shoe.describe()}
+    return analysis.shoe.fields()
 
 
 def table_json(table: BetTable) -> dict[str, Any]:
@@ -201,7 +201,7 @@ def table_text(table: BetTable) -> str:
 
 
 def to_text(analysis: GameAnalysis) -> str:
-    head = [f"{analysis.game.name}: {analysis.shoe.describe()} ({analysis.shoe.size} cards)",
+    head = [f"{analysis.game.name}: {analysis.shoe.headline()}",
             *(f"  {line}" for line in analysis.game.describe_rules()),
             f"Counting unit: {analysis.counting_unit}", f"Signs: {SIGN_CONVENTION}", ""]
     body: list[str] = []

@@ -71,6 +71,7 @@ def eor_report(table: RemovalTable, user_tags: dict[str, int] | None, decks: int
                                        table.base[bet_id], user_tags, effects, decks, weights))}
         bets[bet_id] = entry
     return {"shoe": table.shoe.describe(), "cards": table.shoe.size,
+            "shoe_composition": table.shoe.fields(),
             f"cards_removed_per_{key_name}": table.depth,
             "sign_convention": SIGN_CONVENTION,
             "unit": "house edge per unit wagered; eor_house_edge: change in house edge per "
@@ -84,7 +85,7 @@ COUNT_TAGS = ("a tag is + for a card whose removal helps the player (lowers the 
 def eor_text(table: RemovalTable, report: Mapping[str, Any],
              keys: Sequence[str] = RANKS, key_name: str = "rank") -> str:
     """The readable ``eor`` report: effects by ``keys`` (ranks, or a game's card classes)."""
-    lines = [f"Effects of removal, {report['shoe']} ({report['cards']} cards); change in "
+    lines = [f"Effects of removal, {table.shoe.headline()}; change in "
              f"house edge per card removed ({table.depth} of the {key_name} at a time), in %",
              f"Signs: {SIGN_CONVENTION}"]
     header = f"{'bet':22} {'edge %':>9} " + " ".join(f"{r:>8}" for r in keys)

@@ -578,7 +578,7 @@ def analysis_workbook(analysis, created: datetime | None = None) -> bytes:
 def heading_lines(shoe, counting_unit: str) -> list[str]:
     """The lines under a par sheet's title: the shoe, the counting unit and the sign convention
     (the Summary's key; a wager sheet has room for the first two)."""
-    return [f"{shoe.describe()} ({shoe.size} cards)", f"Counting unit: {counting_unit}",
+    return [shoe.headline(), f"Counting unit: {counting_unit}",
             f"Signs: {SIGN_CONVENTION}"]
 
 

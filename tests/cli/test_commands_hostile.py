@@ -217,9 +217,9 @@ def test_a_user_file_with_an_unknown_key_is_one_line_naming_it(
 
 def test_a_refused_information_mode_lists_the_known_ones_as_words(capsys) -> None:
     """No Python tuple or list repr (``('total', 'cards')``) in the refusal: chemin-de-fer's
-    ``totals`` passes the option's choices and is refused by century21 itself."""
-    line = one_line(capsys, ["analyze", "century21", "--information", "totals"],
-                    "unknown player information mode 'totals'; known: total, cards")
+    ``banker-cards`` passes the option's choices and is refused by century21 itself."""
+    line = one_line(capsys, ["analyze", "century21", "--information", "banker-cards"],
+                    "unknown player information mode 'banker-cards'; known: total, cards")
     assert not any(bracket in line for bracket in "()[]{}")
 
 def test_no_round_dealt_is_an_error_not_a_division_by_zero(capsys) -> None:

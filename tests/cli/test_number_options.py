@@ -32,7 +32,7 @@ TEXT_OPTIONS = frozenset({
     "help", "game", "bets", "bet", "group", "all", "paytable", "table", "engine", "json", "csv",
     "output", "xlsx", "strategy", "information", "with_replacement", "rules", "remove",
     "solve_for", "removal_set", "scheduler", "seen", "cards", "dealer", "action", "pdf",
-    "submission",
+    "submission", "view",
 })
 
 # Options holding numbers inside a composite text, read at run time by the grammar (in

@@ -169,7 +169,7 @@ def test_century21_bad_table_files(capsys, tmp_path, extra, message) -> None:
     if extra.startswith("[["):
         with open(path, "a") as stream:
             stream.write(extra + "\n")
-    code, out, err = run(capsys, "settle", "century21", "--table", path)
+    code, out, err = run(capsys, "settle", "century21", "--table-hand", path)
     assert code == 2 and out == "" and err.count("\n") == 1 and message in err, err
 
 
@@ -177,7 +177,7 @@ def test_century21_oversized_and_missing_table_files(capsys, tmp_path) -> None:
     big = tmp_path / "big.toml"
     big.write_text("# " + "x" * 70_000 + "\n")
     for path, message in ((big, "at most"), (tmp_path / "none.toml", "cannot read")):
-        code, _out, err = run(capsys, "settle", "century21", "--table", str(path))
+        code, _out, err = run(capsys, "settle", "century21", "--table-hand", str(path))
         assert code == 2 and message in err and err.count("\n") == 1
 
 
@@ -196,7 +196,7 @@ def test_century21_table_file_declarations_players_and_choices(capsys, tmp_path)
                     '[[seat]]\nseat = 1\ncards = "3C 2D"\n'
                     '[[wager]]\nseat = 1\ncircle = 1\namount = 10\nchoice = "stand"\n'
                     '[[wager]]\nseat = 1\ncircle = 2\namount = 50\nchoice = "draw"\n')
-    code, _out, err = run(capsys, "settle", "century21", "--table", str(path))
+    code, _out, err = run(capsys, "settle", "century21", "--table-hand", str(path))
     assert code == 2 and "largest wager in action (seat 1 circle 2, 50) chose to draw" in err
 
 
@@ -227,7 +227,7 @@ def test_century21_table_file_numbers_follow_the_grammar(capsys, tmp_path) -> No
         path = table_file(tmp_path, seats={1: "KC QD 5S"})
         with open(path, "a") as stream:
             stream.write(f"[[wager]]\nseat = 1\ncircle = {circle}\namount = {amount}\n")
-        code, out, err = run(capsys, "settle", "century21", "--table", path)
+        code, out, err = run(capsys, "settle", "century21", "--table-hand", path)
         assert verdict in (out if code == 0 else err), (circle, amount, err)
         assert code == 0 or (out == "" and err.count("\n") == 1 and code == 2), err
 

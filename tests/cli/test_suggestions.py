@@ -27,7 +27,24 @@ def test_version_prints_the_toolkits_version() -> None:
     (["eor", "punto-banco", "--bet", "panda8"], "'panda-8'"),
     (["design", "punto-banco", "--bet", "tei", "--solve-for", "Tie", "--target-edge", "5%"],
      "'tie'"),
-    (["list-bets", "nine-and-nine"], "'nine-and-nines'")])
+    (["list-bets", "nine-and-nine"], "'nine-and-nines'"),
+    # every other id a user types (issue 31): paytables, tiers, choices, options, settle's
+    (["analyze", "punto-banco", "--bet", "tie", "--paytable", "tie=9-to1"], "'9-to-1'"),
+    (["analyze", "punto-banco", "--paytable", "te=9-to-1"], "'tie'"),
+    (["analyze", "punto-banco", "--engine", "factorized"], "'factorised'"),
+    (["analyze", "century21", "--strategy", "bset"], "'best'"),
+    (["analyze", "century21", "--information", "totls"], "'total'"),
+    (["eor", "century21", "--strategy", "dealer-bets"], "'dealer-best'"),
+    (["analyse", "punto-banco"], "'analyze'"),
+    (["analyze", "punto-banco", "--decsk", "8"], "'--decks'"),
+    (["analyze", "punto-banco", "--view", "sumary"], "'summary'"),
+    (["design", "punto-banco", "--bet", "tie", "--solve-for", "Te", "--target-edge", "5%"],
+     "'tie'"),
+    (["design", "punto-banco", "--bet", "tie", "--solve-for", "tie", "--target-edge", "5%",
+      "--paytable", "9-to1"], "'9-to-1'"),
+    (["settle", "punto-banco", "--cards", "7H 4C KD 5S", "--wager", "bankr=25"], "'banker'"),
+    (["settle", "punto-banco", "--cards", "7H 4C KD 5S", "--wager", "banker=25",
+      "--paytable", "banker=comission-4"], "'commission-4%'")])
 def test_a_misspelt_id_is_refused_with_a_suggestion(capsys, argv, meant) -> None:
     assert main(argv) == 2
     captured = capsys.readouterr()

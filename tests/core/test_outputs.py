@@ -164,7 +164,8 @@ def test_a_new_file_has_the_umask_mode(tmp_path: Path, capsys, umask: int, mode:
 def test_the_real_command_line_writes_with_the_umask_mode(tmp_path: Path) -> None:
     target = tmp_path / "out.json"
     result = run(*COMMAND, "-o", str(target), umask=0o027)
-    assert result.returncode == 0 and result.stderr == "", result.stderr
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == f"exact: wrote {str(target)!r} (JSON)\n"  # the one line (issue 31)
     assert stat.S_IMODE(target.stat().st_mode) == 0o640
     assert json.loads(target.read_text())["total"] == 14_658_134_400
 

@@ -852,6 +852,12 @@ def analyze_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
         if draw(st.integers(0, 3)) == 0:
             _files_option(draw, argv, files, "--table", "table.toml",
                           draw(bet_file(_features_of(game), ("tie", "player", "nines"))))
+        if draw(st.integers(0, 4)) == 0 and "--decks" not in argv and "--shoe" not in argv:
+            # several numbers of decks side by side (issue 31)
+            argv += ["--decks", draw(either(st.sampled_from(("1,2", "2,1,4", "1,1", "1,")),
+                                            0.3))]
+    if draw(st.integers(0, 4)) == 0:  # (a strategy game's: refused)
+        argv += ["--view", draw(either(st.sampled_from(("summary", "full")), 0.3))]
     fmt = draw(st.sampled_from(((), ("--json",), ("--json",), ("--csv",))))
     argv += list(fmt) if game != "chemin-de-fer" or "--csv" not in fmt else []
     return argv, files, b""
@@ -1056,7 +1062,8 @@ def settle_argv(draw, game: str) -> tuple[list[str], dict, bytes]:
     argv, files = ["settle", game], {}
     if game == "century21":
         if draw(st.booleans()):
-            _files_option(draw, argv, files, "--table", "table.toml", draw(table_file()))
+            flag = draw(st.sampled_from(("--table-hand", "--table-hand", "--table")))  # old
+            _files_option(draw, argv, files, flag, "table.toml", draw(table_file()))
         else:
             hand = draw(century21_hand())
             argv += ["--dealer", draw(either(st.just(hand["dealer"]), 0.3))]
@@ -1171,8 +1178,8 @@ CLASH_INPUTS = {
     ("edge", "--seen"): (["edge", "{bet}", "--decks", "1"], "seen"),
     ("settle", "--bets"): (["settle", "punto-banco", "--cards", "9H 5C 9D 2S", "--wager",
                             "tie=1"], "bets"),
-    ("settle", "--table"): (["settle", "century21"], "table"),
-    ("settle", "--rules"): (["settle", "century21", "--table", "hand.toml"], "rules"),
+    ("settle", "--table-hand"): (["settle", "century21"], "table"),
+    ("settle", "--rules"): (["settle", "century21", "--table-hand", "hand.toml"], "rules"),
 }
 # The ways a case names its input file as an output: the name, and what the case directory
 # needs for it (made by the fork server)
