@@ -113,7 +113,7 @@ test-browser: $(LAB_STAMP)
 	$(VENV)/bin/uv pip install --quiet --system-certs --python $(PY) -e '.[lab,browser]'
 	test -x /usr/bin/chromium || { test "$$(id -u)" = 0 && apt-get install -y -q chromium; } \
 		|| { echo "make test-browser needs Debian's chromium (apt-get install chromium)"; exit 2; }
-	EXACT_BROWSER_TESTS=1 $(PY) -m pytest -p no:xdist -q tests/browser
+	EXACT_BROWSER_TESTS=1 $(PY) -m pytest -p no:xdist -q tests/lab/test_designer_browser.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache reports/build

@@ -270,7 +270,7 @@ class Shoe:
 
     def describe(self) -> str:
         """Short human description: full decks (and jokers) by number, and the cards taken out
-        of them by name (up to :data:`LISTED_REMOVED`, then by number); a shoe that is not most
+        of them by name (up to ``LISTED_REMOVED``, then by number); a shoe that is not most
         of whole decks (an explicit composition) by its size.
 
         >>> Shoe.standard(8, jokers=8).describe(), Shoe.standard(8).remove("9").describe()

@@ -29,7 +29,7 @@ EXAMPLES = ROOT / "examples"
 
 _PREFIXES = (".venv/bin/python -m exact ", "python -m exact ", ".venv/bin/exact ", "exact ")
 # The options whose value is a file the command reads (besides standard input).
-READ_OPTIONS = ("--bets", "--table", "--rules", "--seen", "--submission")
+READ_OPTIONS = ("--bets", "--table", "--table-hand", "--rules", "--seen", "--submission")
 
 
 @dataclass(frozen=True)
