@@ -25,7 +25,7 @@ refuses before any walk).
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -33,12 +33,12 @@ from hypothesis import strategies as st
 
 from exact.analysis.bet_analysis import analyze
 from exact.analysis.removal import effects_of_removal
+from exact.core import work
 from exact.core.cards import CARDS, Shoe
 from exact.core.enumerator import falling
 from exact.engines.batch import BetEvaluator
 from exact.engines.live import next_round
 from exact.engines.plan import AUTO, choose, command_engines
-from exact.core import work
 from exact.errors import EngineError, ExactError
 from exact.games import get_game
 from exact.model.bets import Bet
@@ -229,7 +229,7 @@ def refusal(bet: Bet, scope: str, shoe: Shoe) -> str | None:
     return None
 
 
-@lru_cache(maxsize=None)
+@cache
 def pattern_count(bet: Bet, cards: frozenset) -> int:
     """The factorised engine's patterns of ``bet`` over ``cards`` (counted without a walk, or
     by the value walk for a bet on the third cards: seconds at a full deck): one count for
