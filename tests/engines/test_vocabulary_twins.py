@@ -109,6 +109,8 @@ def check_engines(bet: Bet, shoe: Shoe, engines: tuple[str, ...]) -> list[str]:
             counts = list(analyze(GAME, shoe, [bet], engine=engine).bets[bet.id].counts)
         except EngineError as error:
             assert engine != AUTO, f"no engine serves {conditions(bet)}: {error}"
+            # refused by name, never silently counted by another engine
+            assert str(error).startswith(f"engine {engine} cannot serve bet {bet.id}: ")
             REFUSED.append((engine, conditions(bet), str(error)))
             continue
         assert counts == expected, (engine, conditions(bet), shoe.describe())
