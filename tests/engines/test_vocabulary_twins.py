@@ -246,7 +246,8 @@ def present(shoe: Shoe) -> frozenset:
 
 
 # Each refusal probe of a bet on the third cards counts its patterns by a value walk of a full
-# deck (2-10 s today): a few bets keep the test within its share of the file's minute.
+# deck (2-10 s today): four bets (one of them refused today) keep the test within its share of
+# the file's minute (a bet another engine serves has no patterns to count).
 REFUSAL_EXAMPLES = 4
 
 
