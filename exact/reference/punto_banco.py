@@ -134,7 +134,8 @@ VALUE_CARDS = [Card("TJQK"[0] if v == 0 else "A23456789"[v - 1]) for v in range(
 
 
 def brute_force(shoe: Shoe, names: Sequence[str], *, by: str = "card",
-                known: Mapping[int, Card] | None = None) -> Counter:
+                known: Mapping[int, Card] | None = None,
+                features: Mapping[str, Reader] = FEATURES) -> Counter:
     """Count ordered 6-card sequences by the named features, branching card by card.
 
     Branches over the distinct cards left (``by="card"``: rank and suit; ``by="value"``:
@@ -144,6 +145,8 @@ def brute_force(shoe: Shoe, names: Sequence[str], *, by: str = "card",
     ``known`` forces cards at positions of the sequence (1 = the first card dealt): a known
     card leaves the shoe first, its position holds it (weight 1) and no other card, whether
     the round deals it or not; so the sequences number (N-j)…(N-5) for j known positions.
+    ``features``: the readers of the names (another game dealing Punto Banco's rounds adds
+    its own, e.g. :data:`exact.reference.nine_and_nines.FEATURES`).
     """
     known = dict(known or {})
     if by == "card":
@@ -156,7 +159,7 @@ def brute_force(shoe: Shoe, names: Sequence[str], *, by: str = "card",
         if counts[index] == 0:
             raise ValueError(f"known card {card} is not in the shoe")
         counts[index] -= 1
-    readers = [FEATURES[name] for name in names]
+    readers = [features[name] for name in names]
     left = sum(counts)
     out: Counter = Counter()
 
