@@ -34,20 +34,20 @@ from hypothesis import strategies as st
 from exact.analysis.bet_analysis import analyze
 from exact.analysis.removal import effects_of_removal
 from exact.core import work
-from exact.core.cards import CARDS, Shoe
+from exact.core.cards import CARDS, Card, Shoe
 from exact.core.enumerator import falling
 from exact.engines.batch import BetEvaluator
 from exact.engines.live import next_round
 from exact.engines.plan import AUTO, choose, command_engines
 from exact.errors import EngineError, ExactError
 from exact.games import get_game
-from exact.model.bets import Bet
+from exact.model.bets import Bet, load_bets
 from exact.model.game import Game
 from exact.reference.nine_and_nines import NINE_READERS
 from exact.reference.punto_banco import FEATURES, brute_force
 
 from tests.support.shoes import card_shoes, pool_shoes
-from tests.support.vocabulary import bets
+from tests.support.vocabulary import bet_text, bets
 
 GAME = get_game("punto-banco")
 ENGINES = tuple(name for name in command_engines() if name != AUTO)
@@ -128,6 +128,39 @@ def check_engines(bet: Bet, shoe: Shoe, engines: tuple[str, ...], game: Game = G
 def test_every_engine_that_serves_a_generated_bet_counts_as_the_twin(bet, shoe):
     engines = tuple(name for name in ENGINES if not slow_walk(bet, name))
     assert len(check_engines(bet, shoe, (AUTO, *engines))) >= 2  # auto, and its choice
+
+
+# The bets of issue 30, written as a new user writes them with `exact features punto-banco`.
+ISSUE_BETS = {
+    "four-hearts": ["dealt_hearts >= 4"],
+    "all-hearts": ["player_hearts == player_cards and banker_hearts == banker_cards"],
+    "one-colour-hands-tie": ["winner == 'tie' and player_reds in (0, player_cards) and "
+                             "banker_reds in (0, banker_cards)", "winner == 'tie'"],
+    "super-tie-colours": ["winner == 'tie' and player_card3_colour != None and "
+                          "player_card3_colour == banker_card3_colour", "winner == 'tie'"],
+    "third-card-nine-of-spades": ["player_card3_rank == '9' and player_card3_suit == 'S'"],
+}
+# hearts and another suit of a few ranks, ties and third cards possible; a shoe of one suit
+ISSUE_SHOES = (Shoe.from_counts({"9H": 2, "9S": 1, "KH": 2, "4H": 1, "4C": 1, "5D": 1, "AH": 1}),
+               Shoe.from_counts({"3H": 2, "6H": 1, "TH": 2, "9H": 1, "2H": 1, "7H": 1}))
+
+
+@pytest.mark.parametrize("bet_id", sorted(ISSUE_BETS))
+def test_the_bets_of_issue_30_count_as_the_twin(bet_id):
+    """Four hearts dealt, every card a heart, a tie with one-colour hands, Super Tie's
+    colours with the third cards, the Player's third card the nine of spades: every engine
+    that serves them, on one shoe, a batch and with a card known."""
+    bet, = load_bets("issue30.toml", GAME.features, text=bet_text(
+        [(when, 10 - index) for index, when in enumerate(ISSUE_BETS[bet_id])], bet_id))
+    engines = tuple(name for name in ENGINES if not slow_walk(bet, name))
+    for shoe in ISSUE_SHOES:
+        check_engines(bet, shoe, (AUTO, *engines))
+    batch = [ISSUE_SHOES[1], ISSUE_SHOES[1].remove(["TH"])]
+    counts = BetEvaluator(GAME, [bet]).counts(batch)[bet.id]
+    assert [[int(c) for c in row] for row in counts] == [twin_counts(bet, s) for s in batch]
+    known = {5: CARDS[CARDS.index(Card("9", "S"))]}
+    assert list(next_round(GAME, ISSUE_SHOES[0], [bet], known=known)[bet.id].counts) == \
+        twin_counts(bet, ISSUE_SHOES[0], known)
 
 
 NINE = get_game("nine-and-nines")
