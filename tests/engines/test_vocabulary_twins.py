@@ -52,8 +52,9 @@ from tests.support.vocabulary import bet_text, bets
 GAME = get_game("punto-banco")
 ENGINES = tuple(name for name in command_engines() if name != AUTO)
 # What each scope refused, by engine: (engine, bet's conditions, reason). Refusals are not
-# failures (the staged evaluator serves no bet on the third cards, say), but they are kept,
-# and shown when a test fails.
+# failures (the staged evaluator serves no bet on the third cards, say): kept for a look in
+# a debugger or a session; the refusals that matter, on full shoes, are listed by
+# test_no_generated_bet_is_refused_on_one_to_eight_decks.
 REFUSED: list[tuple[str, tuple[str, ...], str]] = []
 
 # Small, odd shoes: a few ranks of one or two suits (many repeats of a class), or a handful of
