@@ -192,7 +192,8 @@ def batches(draw) -> list[Shoe]:
     compiles for alone; more cards compile for a whole deck, seconds a bet)."""
     shoe = draw(shoes.filter(lambda shoe: shoe.size >= 8))
     cards = [CARDS[i] for i, count in enumerate(shoe.counts) for _ in range(count)]
-    taken = draw(st.lists(st.sampled_from(cards), min_size=1, max_size=2))
+    picked = draw(st.lists(st.integers(0, len(cards) - 1), min_size=1, max_size=2, unique=True))
+    taken = [cards[i] for i in picked]  # one or two physical cards of the shoe
     return [shoe, shoe.remove(taken[:1]), shoe.remove(taken)]
 
 
