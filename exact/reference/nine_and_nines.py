@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 from exact.core.cards import CARDS, JOKER_ID, Card, Shoe
@@ -88,6 +88,67 @@ ROUNDS = {
 MAIN_PAYS = {"player": {"player": 1, "banker": LOSE, "tie": PUSH},
              "banker": {"player": LOSE, "banker": Fraction(19, 20), "tie": PUSH},
              "tie": {"player": LOSE, "banker": LOSE, "tie": 8}}
+
+
+class OrderFree(str):
+    """Two cards written ``"9D KD"``, equal to the same two in either order (as the game's
+    card-pair features compare), read off the cards here.
+
+    >>> OrderFree("9D KD") == "KD 9D", OrderFree("9D KD") == "9D KH"
+    (True, False)
+    """
+
+    __slots__ = ()
+
+    def _cards(self) -> list[str]:
+        return sorted(self.split())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, str):
+            return NotImplemented
+        return self._cards() == sorted(other.split())
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._cards()))
+
+
+def _two_card_nine(hand: Sequence[Card]) -> bool:
+    return (hand[0].points + hand[1].points) % 10 == 9
+
+
+def _first_two(hand: Sequence[Card]) -> OrderFree:
+    return OrderFree(" ".join(f"{card.rank}{card.suit}" for card in hand[:2]))
+
+
+def _side_readers(index: int) -> dict[str, Callable[[list[Card], list[Card]], object]]:
+    side = ("player", "banker")[index]
+
+    def hand(p: list[Card], b: list[Card]) -> list[Card]:
+        return (p, b)[index][:2]
+
+    return {
+        f"{side}_two_card_nine": lambda p, b: _two_card_nine(hand(p, b)),
+        f"{side}_has_ten_value": lambda p, b: any(card.points == 0 for card in hand(p, b)),
+        f"{side}_initial_cards": lambda p, b: _first_two(hand(p, b)),
+        f"{side}_suited_nine": lambda p, b: (
+            _first_two(hand(p, b)) if _two_card_nine(hand(p, b))
+            and hand(p, b)[0].suit == hand(p, b)[1].suit else None),
+    }
+
+
+# The features NINE & NINES adds to Punto Banco's, read off the physical cards of a round
+# (player's and banker's hands) for the card-by-card twin (exact.reference.punto_banco's
+# brute_force, ``features=``); the game deals Punto Banco's rounds.
+NINE_READERS: dict[str, Callable[[list[Card], list[Card]], object]] = {
+    **_side_readers(0), **_side_readers(1),
+    "two_card_nines": lambda p, b: _two_card_nine(p[:2]) + _two_card_nine(b[:2]),
+    "both_two_card_nines": lambda p, b: _two_card_nine(p[:2]) and _two_card_nine(b[:2]),
+    "same_initial_cards": lambda p, b: sorted(p[:2]) == sorted(b[:2]),
+}
 
 
 def brute_force_first_four(shoe: Shoe) -> Counter:

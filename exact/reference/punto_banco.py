@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from exact.core.cards import CARDS, Card, Shoe
 
@@ -133,31 +133,53 @@ for _group, _cards in _GROUPS.items():
 VALUE_CARDS = [Card("TJQK"[0] if v == 0 else "A23456789"[v - 1]) for v in range(10)]
 
 
-def brute_force(shoe: Shoe, names: Sequence[str], *, by: str = "card") -> Counter:
+def brute_force(shoe: Shoe, names: Sequence[str], *, by: str = "card",
+                known: Mapping[int, Card] | None = None,
+                features: Mapping[str, Reader] = FEATURES) -> Counter:
     """Count ordered 6-card sequences by the named features, branching card by card.
 
     Branches over the distinct cards left (``by="card"``: rank and suit; ``by="value"``:
     point value only, for value features), weighted by how many are left, in the real dealing
     order; a round that used k cards counts (N-k)…(N-5) times.
+
+    ``known`` forces cards at positions of the sequence (1 = the first card dealt): a known
+    card leaves the shoe first, its position holds it (weight 1) and no other card, whether
+    the round deals it or not; so the sequences number (N-j)…(N-5) for j known positions.
+    ``features``: the readers of the names (another game dealing Punto Banco's rounds adds
+    its own, e.g. :data:`exact.reference.nine_and_nines.FEATURES`).
     """
+    known = dict(known or {})
     if by == "card":
         kinds, counts = list(CARDS), list(shoe.counts)
     else:
         kinds, counts = VALUE_CARDS, list(shoe.by_value())
-    readers = [FEATURES[name] for name in names]
-    size = shoe.size
+        known = {position: VALUE_CARDS[card.points] for position, card in known.items()}
+    for card in known.values():
+        index = kinds.index(card)
+        if counts[index] == 0:
+            raise ValueError(f"known card {card} is not in the shoe")
+        counts[index] -= 1
+    readers = [features[name] for name in names]
+    left = sum(counts)
     out: Counter = Counter()
 
     def fill_weight(used: int) -> int:
-        weight = 1
-        for i in range(used, 6):
-            weight *= size - i
+        """The ways to fill the positions after the first ``used`` that no known card holds."""
+        weight, pool = 1, left - used + sum(1 for position in known if position <= used)
+        for position in range(used + 1, 7):
+            if position not in known:
+                weight *= pool
+                pool -= 1
         return weight
 
     def deal(dealt: list[Card], weight: int) -> None:
         if _cards_needed(dealt) == len(dealt):
             player, banker = play(dealt)  # exactly the cards the round reads
             out[tuple(read(player, banker) for read in readers)] += weight * fill_weight(len(dealt))
+            return
+        position = len(dealt) + 1
+        if position in known:
+            deal(dealt + [known[position]], weight)
             return
         for index in [i for i, count in enumerate(counts) if count]:
             available = counts[index]

@@ -1279,13 +1279,26 @@ CARD_TERMS = (
     "winner == 'tie'", "cards_dealt == 6", "player_total == 9", "banker_third == None")
 
 
+@functools.lru_cache
+def vocabulary_terms(game: str) -> st.SearchStrategy[str]:
+    """One comparison of the game's feature vocabulary, drawn as the property tests draw
+    theirs (tests/support/vocabulary.py): counts, cards by position, colours, suits, ranks,
+    totals and winners, with the values they take or with each other."""
+    from exact.games import get_game
+
+    from tests.support.vocabulary import vocabulary
+
+    return vocabulary(tuple(get_game(game).features.items())).comparison().map(
+        lambda text: f"({text})")
+
+
 @st.composite
 def engine_override_argv(draw, game: str = "punto-banco") -> tuple[list[str], dict, bytes]:
     """``analyze`` of one generated card-level bet under an ``--engine`` override."""
     events = []
     for index in range(draw(st.integers(1, 3))):
-        terms = draw(st.lists(st.sampled_from(CARD_TERMS), min_size=1,
-                              max_size=draw(st.sampled_from((2, 4, 40)))))
+        terms = draw(st.lists(st.one_of(st.sampled_from(CARD_TERMS), vocabulary_terms(game)),
+                              min_size=1, max_size=draw(st.sampled_from((2, 4, 40)))))
         joiners = draw(st.lists(st.sampled_from((" and ", " or ")), min_size=len(terms),
                                 max_size=len(terms)))
         when = terms[0] + "".join(j + t for j, t in zip(joiners, terms[1:], strict=False))
