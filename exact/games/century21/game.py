@@ -864,7 +864,7 @@ class Century21(Game[Century21Record]):
     command_options: ClassVar[Mapping[str, frozenset[str]]] = {
         "analyze": frozenset({"decks", "jokers", "shoe", "remove", "bet", "bet_size",
                               "strategy", "collection", "information", "players", "rules",
-                              "dealer_wager", "xlsx", "csv"}),
+                              "dealer_wager", "xlsx", "csv", "seats", "wagers", "owners"}),
         "eor": frozenset({"decks", "shoe", "remove", "depth", "removal_set", "tags",
                           "strategy", "information", "rules"}),
         "simulate": frozenset({"shoes", "seed", "decks", "cut", "burn", "workers",
