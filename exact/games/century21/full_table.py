@@ -206,10 +206,13 @@ class TableGame:
         """Seat ``seat``'s values against every Player/Dealer action, the other seats playing
         ``others`` (pure strategies, in seat order without ``seat``)."""
         draws = [self._draw_matrix(s) for s in others]
-        key = (seat, tuple(d.tobytes() for d in draws))
+        # the table depends on the seat only through the other seats' plays in seat order
+        # (cards are exchangeable): seats playing alike share one
+        key = tuple(d.tobytes() for d in draws)
         if key not in self._tables:
             self._tables[key] = _Builder(self, seat, draws).run()
-        return self._tables[key]
+        found = self._tables[key]
+        return found if found.seat == seat else SeatTable(seat, found.values, found.scale)
 
     def _draw_matrix(self, strategy: Strategy) -> np.ndarray:
         """Per up card, the 11x11 0/1 matrix of the seat's draws on its two classes."""
