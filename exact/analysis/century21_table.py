@@ -51,16 +51,14 @@ from exact.games.century21.game import (
     CLASSES,
     DRAW,
     END,
-    JOKER_CLASS,
     Strategy,
     class_counts,
     game_table,
     settle,
-    two_card_state,
 )
 from exact.games.century21.rules import Rules
 from exact.games.century21.solve import equilibrium
-from exact.games.century21.table import DICE, action_by_roll
+from exact.games.century21.table import DICE, action_by_roll, amounts_in_action, hand_state
 
 TABLE_STRATEGIES = ("house", "best", "dealer-best", "equilibrium")
 
@@ -252,7 +250,7 @@ def table_figures(rules: Rules, shoe: Shoe, wagers: Sequence[object],
             edges = tuple(game.seat_values(seat_plays, by_roll[0]))
         dealer_play = by_roll[0]
         words = {"seats": "House Way" if strategy == "dealer-best" else
-                 exploit["method"] if seats > 1 else "heads-up minimax",
+                 str(exploit["method"]) if seats > 1 else "heads-up minimax",
                  "player_dealer": "its exact best response to the table, seeing its cards and "
                  "which seats drew" if strategy == "dealer-best" else
                  ("heads-up minimax" if seats == 1 else
@@ -281,10 +279,10 @@ def _heads_up_distribution(figures: TableFigures, heads_up, player: Strategy,
     """One seat: the Player/Dealer's net per hand from the heads-up outcome counts (its play
     lifted from the table is the heads-up one at one seat)."""
     from exact.games.century21.full_table import TableSet
-    plain = {}
+    from exact.games.century21.game import DealerSet
+    plain: Strategy = {}
     for infoset, probabilities in dealer.items():  # back to heads-up sets
         if isinstance(infoset, TableSet):
-            from exact.games.century21.game import DealerSet
             plain[DealerSet("dealer", infoset.up, infoset.down, infoset.drew[0], None)] = \
                 probabilities
         else:
@@ -324,7 +322,9 @@ def simulate_table(rules: Rules, shoe: Shoe, seats: Sequence[Strategy], dealer: 
         rest = iter(deal[2 * n_seats + 2:])
         total = sum(rng.randint(1, 6) for _ in range(DICE))
         landed = (total - 1) % 8 + 1
-        amounts = _amounts_for(by_position, figures, landed)
+        in_action = amounts_in_action(by_position, figures.dealer_wager, figures.reading,
+                                      landed)
+        amounts = [in_action[p] for p in by_position]
         first = game.dealer_actions(dealer, up, down, (False,) * n_seats)
         stopped = _choose(rng, first) == END if END in first else False
         if not stopped:
@@ -339,11 +339,11 @@ def simulate_table(rules: Rules, shoe: Shoe, seats: Sequence[Strategy], dealer: 
             dealer_hand = [up, down] + ([next(rest)] if pick == DRAW else [])
         else:
             dealer_hand = [up, down]
-        d_state = _state(dealer_hand)
+        d_state = hand_state(dealer_hand)
         net = Fraction(0)
         for i, hand in enumerate(hands_):
             if amounts[i]:
-                net -= amounts[i] * settle(rules, _state(hand), d_state, stopped)[0]
+                net -= amounts[i] * settle(rules, hand_state(hand), d_state, stopped)[0]
         if any(amounts):
             net -= figures.dealer_fee
         outcomes[net] += 1
@@ -354,21 +354,6 @@ def simulate_table(rules: Rules, shoe: Shoe, seats: Sequence[Strategy], dealer: 
                         sqrt(variance / hands))
 
 
-def _amounts_for(by_position, figures: TableFigures, landed: int) -> list[Fraction]:
-    from exact.games.century21.table import position_order
-    total = sum(by_position.values(), Fraction(0))
-    stake = figures.dealer_wager
-    if stake is None or stake >= total:
-        return list(by_position.values())
-    if figures.reading == "whole-hand":
-        return [Fraction(0)] * len(by_position)
-    left, found = stake, {}
-    for position in position_order(list(by_position), landed):
-        found[position] = min(by_position[position], left)
-        left -= found[position]
-    return [found[p] for p in by_position]
-
-
 def _choose(rng: random.Random, probabilities) -> str:
     x, running = Fraction(rng.random()), Fraction(0)
     items = sorted(probabilities.items())
@@ -377,11 +362,6 @@ def _choose(rng: random.Random, probabilities) -> str:
         if x < running:
             return action
     return items[-1][0]
-
-
-def _state(hand: list[int]) -> tuple[int, int, int | None]:
-    base, jokers, _ = two_card_state(hand[0], hand[1])
-    return (base, jokers, hand[2] if len(hand) == 3 else None)
 
 
 __all__ = ("TABLE_STRATEGIES", "Distribution", "TableFigures", "simulate_table",

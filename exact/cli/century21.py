@@ -25,19 +25,18 @@ from exact.analysis.century21_batch import (
     evaluator_for,
     next_hand,
 )
+from exact.analysis.century21_table import table_figures
 from exact.analysis.removal import parse_tags
 from exact.cli.shoe_options import full_shoe, options_shoe, removed
 from exact.core.cards import Card
 from exact.core.parsing import parse_number
 from exact.errors import ExactError
-from exact.games.century21.game import Century21
-from exact.analysis.century21_table import table_figures
 from exact.games.century21.full_table import MAX_SEATS
+from exact.games.century21.game import Century21
 from exact.render.century21 import report as heads_up_report
 from exact.render.century21_table import distribution_table, table_csv, table_json, table_text
 from exact.render.output import SIGN_CONVENTION, json_text
 from exact.render.removal import eor_report, eor_text
-
 
 TABLE_HANDS = 20_000
 """Hands of the seeded table simulation that estimates the Player/Dealer's distribution from 2

@@ -108,7 +108,8 @@ def table_text(figures: TableFigures) -> str:
         lines.append(
             f"{i + 1:>4} {i + 2:>3} {figures.owners[i][:10]:10} {float(figures.wagers[i]):>7g} "
             f"{_checks(figures, i):>3} "
-            f"{float(figures.seat_edges[i]) * 100:>+9.4f} {float(figures.expected_action[i]):>9.3f} "
+            f"{float(figures.seat_edges[i]) * 100:>+9.4f} "
+            f"{float(figures.expected_action[i]):>9.3f} "
             f"{float(figures.in_action[i]):>7.4f} {float(figures.seat_gross[i]):>+9.4f} "
             f"{float(figures.seat_collection[i]):>7.4f} {float(figures.seat_net[i]):>+9.4f} "
             f"{'never' if even is None else f'{float(even):.2f}':>10}")

@@ -132,7 +132,7 @@ def test_under_the_literal_natural_a_one_joker_hand_draws_in_the_best_response()
     values = {}
     for name, rules in (("default", DEFAULT_RULES), ("literal", LITERAL)):
         table = game_table(rules, shoe)
-        player, dealer = table.house_way()
+        _player, dealer = table.house_way()
         best = table.player_best_response(dealer)
         one_joker = {h: a for h, a in best.items()
                      if isinstance(h, PlayerSet) and h.tag == "J"}

@@ -72,7 +72,8 @@ from exact.games.century21.game import (
     settle,
     two_card_state,
 )
-from exact.games.century21.rules import DEFAULT_RULES, Rules
+from exact.games.century21.rules import DEFAULT_RULES as DEFAULT_RULES  # (the doctests')
+from exact.games.century21.rules import Rules
 
 MAX_EXACT_SEATS = 3
 """The most seats computed exactly here (see the module docstring)."""
@@ -296,11 +297,11 @@ class TableGame:
             actions = hand_actions(self.rules, two_card_state(up, down))
             going_on = Fraction(0)
             for drew in product((False, True), repeat=self.seats):
-                values = {a: into.get((drew, a), Fraction(0)) for a in actions}
+                worth = {a: into.get((drew, a), Fraction(0)) for a in actions}
                 house_choice = max(house.get(TableSet("table-dealer", up, down, drew),
                                              {actions[0]: 1}).items(), key=lambda kv: kv[1])[0]
-                choice = max(actions, key=lambda a: (values[a], a == house_choice))
-                going_on += values[choice]
+                choice = max(actions, key=lambda a: (worth[a], a == house_choice))
+                going_on += worth[choice]
                 if len(actions) > 1:
                     best[TableSet("table-dealer", up, down, drew)] = {
                         a: Fraction(a == choice) for a in actions}
@@ -336,9 +337,9 @@ class TableGame:
                     score[infoset][action] += p * value
         best: Strategy = {}
         for infoset, actions in self.heads_up.player_sets.items():
-            values = score.get(infoset, {})
+            worth = score.get(infoset, {})
             house_choice = max(house[infoset].items(), key=lambda kv: kv[1])[0]
-            choice = max(actions, key=lambda a: (values.get(a, Fraction(0)),
+            choice = max(actions, key=lambda a: (worth.get(a, Fraction(0)),
                                                  a == house_choice))
             best[infoset] = {a: Fraction(a == choice) for a in actions}
         return best
@@ -539,7 +540,8 @@ def iterated_best_responses(game: TableGame, amounts: Sequence[Fraction] | None 
     seats, dealer = game.house_way()
     converged = False
     done = 0
-    for done in range(1, rounds + 1):
+    while done < rounds:
+        done += 1
         new_dealer = game.dealer_best_response(seats, amounts)
         new_seats = list(seats)
         for i in range(game.seats):

@@ -155,22 +155,24 @@ def action_by_roll(wagers: Mapping[int, Fraction], dealer_wager: Fraction | None
                 not 2 <= position <= POSITIONS:
             raise SettlementError(f"position {shown(position)}: players sit at positions 2 "
                                   f"to {POSITIONS} (the Player/Dealer's is 1)")
+    return [(probability, amounts_in_action(wagers, dealer_wager, reading, landed))
+            for landed, probability in first_position_distribution(dice).items()
+            if probability]
+
+
+def amounts_in_action(wagers: Mapping[int, Fraction], dealer_wager: Fraction | None,
+                      reading: str, landed: int) -> dict[int, Fraction]:
+    """Per position, the amount in action when the dice land on ``landed``."""
     total = sum(wagers.values(), Fraction(0))
-    found = []
-    for landed, probability in first_position_distribution(dice).items():
-        if not probability:
-            continue
-        if dealer_wager is None or dealer_wager >= total:
-            amounts = dict(wagers)
-        elif reading == "whole-hand":
-            amounts = dict.fromkeys(wagers, Fraction(0))
-        else:
-            left, amounts = dealer_wager, {}
-            for position in position_order(list(wagers), landed):
-                amounts[position] = min(wagers[position], left)
-                left -= amounts[position]
-        found.append((probability, amounts))
-    return found
+    if dealer_wager is None or dealer_wager >= total:
+        return dict(wagers)
+    if reading == "whole-hand":
+        return dict.fromkeys(wagers, Fraction(0))
+    left, amounts = dealer_wager, {}
+    for position in position_order(list(wagers), landed):
+        amounts[position] = min(wagers[position], left)
+        left -= amounts[position]
+    return {p: amounts[p] for p in wagers}
 
 
 @dataclass(frozen=True)
@@ -257,7 +259,7 @@ def _cards(cards: str | Sequence[Card], who: str) -> list[Card]:
     return parsed
 
 
-def _state(classes: list[int]) -> tuple[int, int, int | None]:
+def hand_state(classes: Sequence[int]) -> tuple[int, int, int | None]:
     base, jokers, _ = two_card_state(classes[0], classes[1])
     return (base, jokers, classes[2] if len(classes) == 3 else None)
 
@@ -354,7 +356,7 @@ def settle_table(rules: Rules, dealer_cards: str | Sequence[Card],
         dealer_fee = Fraction(0)
     deciders = _deciders(wagers, in_action)
     _check_play(rules, seats, wagers, deciders, stopped)
-    dealer_state = _state(dealer)
+    dealer_state = hand_state(dealer)
     covered = sum((Fraction(w.amount) for w in wagers), Fraction(0))
     settlements = []
     for wager in wagers:
@@ -371,7 +373,7 @@ def settle_table(rules: Rules, dealer_cards: str | Sequence[Card],
                                           Fraction(0), Fraction(0), reason))
             continue
         player_declarations = ((False, 9, 2),) if wager.seat in undeclared_naturals else (
-            declarations(rules, _state(seats[wager.seat])))
+            declarations(rules, hand_state(seats[wager.seat])))
         pay, how, declared, dealer_declared = settle_declared(
             rules, player_declarations, declarations(rules, dealer_state), stopped)
         verdict = "wins" if pay > 0 else "pushes" if pay == 0 else "loses"
@@ -479,7 +481,7 @@ def _check_draws(rules: Rules, classes: list[int], who: str, stopped: bool,
         raise SettlementError(f"{who}: no one draws when the Player/Dealer's hand ends the deal")
     if stopped:
         return
-    actions = (STAND,) if undeclared else hand_actions(rules, _state(classes[:2]))
+    actions = (STAND,) if undeclared else hand_actions(rules, hand_state(classes[:2]))
     taken = DRAW if len(classes) == 3 else STAND
     if taken not in actions:
         raise SettlementError(f"{who}: must {actions[0]} on these two cards")
@@ -523,7 +525,7 @@ def _check_play(rules: Rules, seats: Mapping[int, list[int]], wagers: Sequence[C
         spots[by_circle[seat, circle].owner] = spots.get(by_circle[seat, circle].owner, 0) + 1
     for seat, circle in sorted(deciders.items()):
         classes = seats[seat]
-        if len(hand_actions(rules, _state(classes[:2]))) < 2:
+        if len(hand_actions(rules, hand_state(classes[:2]))) < 2:
             continue  # a forced hand: nothing to decide
         decider = by_circle[seat, circle]
         drew = len(classes) == 3
@@ -541,6 +543,18 @@ def _check_play(rules: Rules, seats: Mapping[int, list[int]], wagers: Sequence[C
                 f"seats {', '.join(map(str, checked_seats))} all depart from House Way")
 
 
-__all__ = ("DEFAULT_RULES", "CircleWager", "TableHand", "action_by_roll", "action_taken",
-           "dice_order", "dice_position", "dice_total_order", "expected_action",
-           "first_position_distribution", "settle_table")
+__all__ = (
+    "DEFAULT_RULES",
+    "CircleWager",
+    "TableHand",
+    "action_by_roll",
+    "action_taken",
+    "amounts_in_action",
+    "dice_order",
+    "dice_position",
+    "dice_total_order",
+    "expected_action",
+    "first_position_distribution",
+    "hand_state",
+    "settle_table",
+)
