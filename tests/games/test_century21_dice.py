@@ -8,6 +8,8 @@ from fractions import Fraction
 from itertools import product
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from exact.core.cards import Shoe
 from exact.games.century21.game import (
@@ -144,3 +146,28 @@ def test_under_the_literal_natural_a_one_joker_hand_draws_in_the_best_response()
     change = values["literal"] - values["default"]
     assert change == Fraction(2937318048, 87616138805055)
     assert round(float(change) * 100, 4) == 0.0034
+
+
+@given(st.lists(st.integers(10, 100), min_size=1, max_size=7),
+       st.one_of(st.none(), st.integers(10, 800)),
+       st.sampled_from(["seat-by-seat", "whole-hand"]))
+@settings(max_examples=60, deadline=None)
+def test_action_shares_walk_the_216_rolls(wagers, stake, reading) -> None:
+    by_position = {p: Fraction(w) for p, w in zip(range(2, 9), wagers, strict=False)}
+    dealer = None if stake is None else Fraction(stake)
+    shares = expected_action(by_position, dealer, reading)
+    total = sum(by_position.values())
+    walked: Counter[int] = Counter()
+    for roll in product(range(1, 7), repeat=3):
+        landed = (sum(roll) - 1) % 8 + 1
+        start = 2 if landed == 1 else landed
+        order = sorted(by_position, key=lambda p: (p - start) % 8)
+        left = total if dealer is None or dealer >= total else (
+            Fraction(0) if reading == "whole-hand" else dealer)
+        for position in order:
+            taken = min(by_position[position], left)
+            walked[position] += taken
+            left -= taken
+    assert shares == {p: Fraction(walked[p]) / 216 for p in by_position}
+    assert sum(shares.values()) == (total if dealer is None or dealer >= total
+                                    else 0 if reading == "whole-hand" else dealer)
