@@ -508,6 +508,118 @@ class _Builder:
         return total
 
 
+def two_seat_joint(game: TableGame, seats: Sequence[Strategy],
+                   dealer: Strategy) -> dict[tuple[Fraction, Fraction], Fraction]:
+    """The exact joint distribution of the two seats' pays per unit bet at a table of two
+    (the seats correlated through the one Player/Dealer hand and the shoe): P(seat 1 pays
+    ``v1`` and seat 2 pays ``v2``). Seat 2 must play a pure strategy.
+
+    Fixing the up, down and seat 1's cards, every seat-2 hand and every (t1, t2, X) of the
+    cards left is weighed at once (arrays of 66 x 11**3); the counting unit is ordered
+    sequences of 9 cards (the six dealt, then t1, t2 and X, always counted: a card not
+    drawn only multiplies every deal alike)."""
+    if game.seats != 2:
+        raise StrategyError("two_seat_joint needs a table of two seats")
+    rules, r = game.rules, list(game.counts)
+    draws2 = game._draw_matrix(seats[1])  # pure, or a StrategyError
+    n = game.shoe.size - 6
+    pays: dict[object, Fraction] = {}
+    codes: dict[Fraction, int] = {}
+    found: dict[tuple[int, int], Fraction] = defaultdict(Fraction)
+
+    def code(value: Fraction) -> int:
+        return codes.setdefault(value, len(codes))
+
+    def pay(p: tuple, d: tuple, stopped: bool) -> int:
+        key = (p, d, stopped)
+        if key not in pays:
+            pays[key] = settle(rules, p, d, stopped)[0]
+        return code(pays[key])
+
+    grids: dict[tuple, np.ndarray] = {}
+
+    def grid_of(hand: tuple, action: str, dealer_hand: tuple, x: str) -> np.ndarray:
+        """The pay code of each (third card, Player/Dealer's third card)."""
+        key = (hand, action, dealer_hand, x)
+        if key not in grids:
+            stopped = x == END
+            grids[key] = np.array([[pay(_final(hand, t, action, stopped),
+                                        _final(dealer_hand, c, x, stopped), stopped)
+                                    for c in CLASSES] for t in CLASSES], dtype=np.int64)
+        return grids[key]
+
+    pairs = [(a, b) for a in CLASSES for b in range(a, 11)]
+    states = [two_card_state(a, b) for a, b in pairs]
+    first = np.array([a for a, _ in pairs])
+    second = np.array([b for _, b in pairs])
+    eye = np.eye(11, dtype=np.int64)
+    removed = eye[first] + eye[second]
+    size = 16  # outcome codes per seat, at most (pays are few): checked below
+    for up, down in product(CLASSES, CLASSES):
+        w_ud = r[up] * (r[down] - (up == down))
+        if w_ud <= 0:
+            continue
+        r[up] -= 1
+        r[down] -= 1
+        dealer_hand = two_card_state(up, down)
+        for a1, b1 in pairs:
+            w1 = r[a1] * (r[b1] - (a1 == b1)) * (1 if a1 == b1 else 2)
+            if w1 <= 0:
+                continue
+            r[a1] -= 1
+            r[b1] -= 1
+            left = np.array(r, dtype=np.int64)
+            w2 = left[first] * (left[second] - (first == second)) * np.where(
+                first == second, 1, 2)
+            live = w2 > 0
+            seat1 = two_card_state(a1, b1)
+            rest = left[None, :] - removed  # cards left after each seat-2 hand
+            # count[k, t1, t2, X] = R_t1 (R_t2 - [t1=t2]) (R_X - [t1=X] - [t2=X])
+            count = (rest[:, :, None, None] * (rest[:, None, :, None] - eye[None, :, :, None])
+                     * (rest[:, None, None, :] - eye[None, :, None, :]
+                        - eye[None, None, :, :]))
+            p1_draw = game.seat_draws(seats[0], a1, b1, up)
+            for action1, p1 in ((DRAW, p1_draw), (STAND, 1 - p1_draw)):
+                if not p1:
+                    continue
+                for drew2 in (False, True):
+                    mask = live & (draws2[up][first, second] == int(drew2))
+                    if not mask.any():
+                        continue
+                    for x, px in game.dealer_actions(
+                            dealer, up, down, (action1 == DRAW, drew2)).items():
+                        grid = np.zeros((len(pairs), 11, 11, 11), dtype=np.int64)
+                        c1 = grid_of(seat1, action1, dealer_hand, x)
+                        for k in np.flatnonzero(mask):
+                            c2 = grid_of(states[k], DRAW if drew2 else STAND, dealer_hand, x)
+                            grid[k] = c1[:, None, :] * size + c2[None, :, :]
+                        if len(codes) > size:
+                            raise StrategyError("too many distinct pays for the joint table")
+                        offsets = grid + np.arange(len(pairs))[:, None, None, None] * size ** 2
+                        sums = np.bincount(offsets[mask].ravel(),
+                                           weights=count[mask].ravel().astype(np.float64),
+                                           minlength=len(pairs) * size ** 2)
+                        # each bin sums at most 1331 counts below 424**3: exact in float64
+                        by_hand = sums.reshape(len(pairs), size ** 2).astype(np.int64)
+                        # times seat-2 weights (< 424**2): below 2**63 summed over 66 hands
+                        totals = (by_hand * w2[:, None]).sum(axis=0)
+                        for joint in np.flatnonzero(totals):
+                            found[divmod(int(joint), size)] += (
+                                p1 * px * w_ud * w1 * int(totals[joint]))
+            r[a1] += 1
+            r[b1] += 1
+        r[up] += 1
+        r[down] += 1
+    values = {c: v for v, c in codes.items()}
+    total = falling(game.shoe.size, 9)
+    return {(values[i], values[j]): p / total for (i, j), p in sorted(found.items())}
+
+
+def _final(hand: tuple, third: int, action: str, stopped: bool) -> tuple:
+    """The hand's final state with ``third`` drawn when ``action`` draws."""
+    return (hand[0], hand[1], third) if action == DRAW and not stopped else hand
+
+
 def dealer_value(game: TableGame, seats: Sequence[Strategy], dealer: Strategy,
                  amounts: Sequence[Fraction] | None = None) -> Fraction:
     """The Player/Dealer's expected result before collections: minus the seats' pays times
@@ -563,4 +675,4 @@ def iterated_best_responses(game: TableGame, amounts: Sequence[Fraction] | None 
 
 
 __all__ = ("MAX_EXACT_SEATS", "TableGame", "TableSet", "TableSolution", "dealer_value",
-           "iterated_best_responses")
+           "iterated_best_responses", "two_seat_joint")
