@@ -25,8 +25,9 @@ What is exact. Under a Player/Dealer whose play depends on its own cards only (`
 are exchangeable): exact for 1 to 7 seats. A Player/Dealer that reacts to which seats drew
 needs the full table game (:mod:`exact.games.century21.full_table`): exact to 3 seats; more is
 refused. The distribution of the Player/Dealer's result per hand is exact for one seat (the
-heads-up outcome counts); for more seats it is estimated by a seeded table simulation with its
-standard errors (:func:`simulate_table`).
+heads-up outcome counts) and two (the seats' exact joint); for more seats it is estimated by a
+seeded table simulation with its standard errors (:func:`simulate_table`), and under ``house``
+and ``best`` its variance is exact (every pair of seats has the two-seat joint).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import sqrt
 
@@ -46,6 +47,8 @@ from exact.games.century21.full_table import (
     MAX_SEATS,
     TableGame,
     iterated_best_responses,
+    lift_dealer,
+    two_seat_joint,
 )
 from exact.games.century21.game import (
     CLASSES,
@@ -149,6 +152,8 @@ class Distribution:
     seed: int | None = None
     mean_error: float = 0.0
     """The estimate's standard error (0 when exact)."""
+    exact_variance: Fraction | None = None
+    """The exact variance beside an estimated distribution, where it is known."""
 
 
 def _money(name: str, value: object) -> Fraction:
@@ -159,10 +164,13 @@ def table_figures(rules: Rules, shoe: Shoe, wagers: Sequence[object],
                   strategy: str = "house", dealer_wager: object | None = None,
                   fee: object | None = None, owners: Sequence[str] | None = None,
                   reading: str | None = None, mode: str = "total",
-                  simulate_hands: int = 0, seed: int = 1) -> TableFigures:
+                  simulate_hands: int = 0, seed: int = 1,
+                  exact_pairs: bool = True) -> TableFigures:
     """The figures of one table (see the module docstring). ``wagers``: one per seat, seats
-    1..N at positions 2..N+1. ``simulate_hands``: estimate the distribution of the
-    Player/Dealer's result by a seeded table simulation of that many hands (one seat: exact)."""
+    1..N at positions 2..N+1. The distribution of the Player/Dealer's result is exact for one
+    seat, and for two with ``exact_pairs``; beyond, ``simulate_hands`` estimates it by a
+    seeded table simulation, and with ``exact_pairs`` its variance is exact under a
+    Player/Dealer deciding from its own cards (``house``, ``best``)."""
     if strategy not in TABLE_STRATEGIES:
         raise EconomicsError(f"unknown strategy {shown(strategy)}; known: "
                              f"{', '.join(TABLE_STRATEGIES)}")
@@ -263,15 +271,74 @@ def table_figures(rules: Rules, shoe: Shoe, wagers: Sequence[object],
     if seats == 1:
         distribution = _heads_up_distribution(figures, heads_up, seat_plays[0], dealer_play,
                                               rolls)
+    elif seats == 2 and exact_pairs:
+        pair = TableGame(rules, shoe, 2, mode)  # type: ignore[arg-type]
+        plays = by_roll if by_roll is not None else [pair.lift_dealer(dealer_play)] * len(rolls)
+        distribution = _two_seat_distribution(figures, pair, seat_plays, plays, rolls)
     elif simulate_hands:
         distribution = simulate_table(rules, shoe, seat_plays, dealer_play, figures,
                                       simulate_hands, seed, mode)
-    return _with(figures, distribution)
-
-
-def _with(figures: TableFigures, distribution: Distribution | None) -> TableFigures:
-    from dataclasses import replace
+    if distribution is not None and not distribution.exact and exact_pairs and \
+            strategy in ("house", "best"):
+        distribution = replace(distribution, exact_variance=_pair_variance(
+            figures, rules, shoe, heads_up, seat_plays, house_dealer, rolls, mode))
     return replace(figures, distribution=distribution)
+
+
+def _two_seat_distribution(figures: TableFigures, game: TableGame, seats: list[Strategy],
+                           plays: list[Strategy], rolls) -> Distribution:
+    """Two seats: the Player/Dealer's net per hand from the exact joint of the seats' pays
+    (:func:`~exact.games.century21.full_table.two_seat_joint`), roll by roll."""
+    joints: dict[int, dict[tuple[Fraction, Fraction], Fraction]] = {}
+    outcomes: Counter[Fraction] = Counter()
+    for play, (p_roll, amounts) in zip(plays, rolls, strict=True):
+        if id(play) not in joints:
+            joints[id(play)] = two_seat_joint(game, seats, play)
+        a1, a2 = amounts[2], amounts[3]
+        fee = figures.dealer_fee if a1 or a2 else Fraction(0)
+        for (v1, v2), p in joints[id(play)].items():
+            outcomes[-a1 * v1 - a2 * v2 - fee] += p_roll * p
+    mean = sum((v * p for v, p in outcomes.items()), Fraction(0))
+    variance = sum((p * (v - mean) ** 2 for v, p in outcomes.items()), Fraction(0))
+    return Distribution(True, mean, variance, dict(sorted(outcomes.items())))
+
+
+def _pair_variance(figures: TableFigures, rules: Rules, shoe: Shoe, heads_up,
+                   seats: list[Strategy], dealer: Strategy, rolls, mode: str) -> Fraction:
+    """The exact variance of the Player/Dealer's net under a Player/Dealer that decides from
+    its own cards only: every pair of seats has the two-seat joint of their strategies
+    whatever the other seats hold (cards are exchangeable), so the second moment needs only
+    the heads-up second moments and the two-seat product moments."""
+    game = TableGame(rules, shoe, 2, mode)  # type: ignore[arg-type]
+    lifted = game.lift_dealer(dealer)
+    squares = []
+    for play in seats:
+        result = heads_up.evaluate(play, dealer)
+        squares.append(sum((pay * pay * c for (_h, pay), c in result.counts.items()),
+                           Fraction(0)) / result.total)
+    products: dict[tuple[int, int], Fraction] = {}
+    for i in range(len(seats)):
+        for j in range(len(seats)):
+            if i == j:
+                continue
+            key = (id(seats[i]), id(seats[j]))
+            if key not in products:
+                joint = two_seat_joint(game, [seats[i], seats[j]], lifted)
+                products[key] = sum((p * v1 * v2 for (v1, v2), p in joint.items()),
+                                    Fraction(0))
+    second = Fraction(0)
+    edges = figures.seat_edges
+    for p_roll, amounts in rolls:
+        a = [amounts[i + 2] for i in range(len(seats))]
+        fee = figures.dealer_fee if any(a) else Fraction(0)
+        moment = fee * fee + 2 * fee * sum((a[i] * edges[i] for i in range(len(a))),
+                                           Fraction(0))
+        for i in range(len(a)):
+            for j in range(len(a)):
+                moment += a[i] * a[j] * (squares[i] if i == j else
+                                         products[id(seats[i]), id(seats[j])])
+        second += p_roll * moment
+    return second - figures.dealer_net ** 2
 
 
 def _heads_up_distribution(figures: TableFigures, heads_up, player: Strategy,
@@ -311,6 +378,7 @@ def simulate_table(rules: Rules, shoe: Shoe, seats: Sequence[Strategy], dealer: 
         raise EconomicsError("a simulation needs at least 2 hands")
     rng = random.Random(seed)
     game = _Game(rules, shoe, 1, mode)  # type: ignore[arg-type]  # its per-hand choice functions
+    dealer = lift_dealer(dealer, len(seats))  # a heads-up strategy: by the table's sets
     cards = [c for c, n in zip(CLASSES, class_counts(shoe), strict=True) for _ in range(n)]
     n_seats = len(seats)
     outcomes: Counter[Fraction] = Counter()

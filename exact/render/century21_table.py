@@ -80,11 +80,13 @@ def table_json(figures: TableFigures) -> dict[str, Any]:
     if found is not None:
         data["player_dealer"]["distribution"] = {
             "exact": found.exact,
-            "method": "exact (heads-up outcome counts)" if found.exact else
+            "method": ("exact (heads-up outcome counts)" if figures.seats == 1 else
+                       "exact (the two seats' joint)") if found.exact else
             f"seeded table simulation: {found.hands:,} hands, seed {found.seed}",
             "mean": str(found.mean), "variance": str(found.variance),
             "standard_deviation": sqrt(float(found.variance)),
             "mean_standard_error": found.mean_error,
+            "exact_variance": _exact(found.exact_variance),
             "outcomes": {str(v): str(p) for v, p in found.outcomes.items()}}
     return data
 
@@ -135,6 +137,10 @@ def table_text(figures: TableFigures) -> str:
                f"mean's standard error {found.mean_error:.4f}")
         lines += ["", f"Player/Dealer's net per hand ({how}): mean {float(found.mean):+.4f}, "
                   f"variance {float(found.variance):.4f}, SD {sqrt(float(found.variance)):.4f}"]
+        if found.exact_variance is not None:
+            lines.append(f"  exact variance {float(found.exact_variance):.4f} (SD "
+                         f"{sqrt(float(found.exact_variance)):.4f}), from every pair of seats' "
+                         f"exact joint: {found.exact_variance}")
         lines += [f"  {float(v):>+10.2f}  {float(p):.6f}" for v, p in found.outcomes.items()]
     lines.append("")
     return "\n".join(lines)

@@ -103,3 +103,37 @@ def test_what_is_not_exact_is_refused_in_one_line() -> None:
         table_figures(DEFAULT_RULES, FULL, [10], "house", dealer_wager=5)
     with pytest.raises(EconomicsError, match="outside the table limits"):
         table_figures(DEFAULT_RULES, FULL, [500], "house")
+
+
+@pytest.mark.parametrize("name", ["house", "dealer-best"])
+def test_two_seats_have_the_exact_distribution(name) -> None:
+    figures = table_figures(DEFAULT_RULES, SMALL, [10, 20], name, dealer_wager=25)
+    found = figures.distribution
+    assert found is not None and found.exact and sum(found.outcomes.values()) == 1
+    assert found.mean == figures.dealer_net
+    plays = _plays(table_figures(DEFAULT_RULES, SMALL, [10, 20], name), name, 2)
+    if name == "house":  # the simulation agrees with the exact distribution
+        simulated = simulate_table(DEFAULT_RULES, SMALL, *plays, figures, 6000, seed=5)
+        for value, p in found.outcomes.items():
+            error = sqrt(float(p) * (1 - float(p)) / 6000)
+            assert abs(simulated.outcomes.get(value, 0.0) - float(p)) < 4 * error + 1e-9
+
+
+def test_the_exact_variance_from_pairs_of_seats() -> None:
+    from exact.analysis.century21_table import _pair_variance
+    two = table_figures(DEFAULT_RULES, SMALL, [10, 20], "best", dealer_wager=25,
+                        owners=["Ann", "Ann"])
+    heads_up = game_table(DEFAULT_RULES, SMALL)
+    player, dealer = heads_up.house_way()
+    best = heads_up.player_best_response(dealer)
+    from exact.games.century21.table import action_by_roll
+    rolls = action_by_roll({2: Fraction(10), 3: Fraction(20)}, Fraction(25))
+    # the pair formula gives the variance of the exact two-seat distribution
+    assert _pair_variance(two, DEFAULT_RULES, SMALL, heads_up, [best, player], dealer, rolls,
+                          "total") == two.distribution.variance
+    three = table_figures(DEFAULT_RULES, SMALL, [10, 20, 30], "house", dealer_wager=45,
+                          simulate_hands=6000, seed=3)
+    found = three.distribution
+    assert found is not None and not found.exact and found.exact_variance is not None
+    # the sample variance of 6000 hands lies near the exact one (a loose, seeded check)
+    assert abs(found.variance - float(found.exact_variance)) < 0.15 * float(found.exact_variance)

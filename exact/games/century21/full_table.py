@@ -151,25 +151,8 @@ class TableGame:
         return [player] * self.seats, self.lift_dealer(dealer)
 
     def lift_dealer(self, dealer: Strategy) -> Strategy:
-        """A heads-up Player/Dealer strategy at the table. One that depends on whether the
-        player drew is the table's only at one seat; with several seats it must not."""
-        lifted: Strategy = {}
-        for infoset, probabilities in dealer.items():
-            if isinstance(infoset, CheckSet):
-                lifted[infoset] = dict(probabilities)
-        for up, down in product(CLASSES, CLASSES):
-            sets = [h for h in dealer if isinstance(h, DealerSet) and h.up == up
-                    and h.down == down]
-            if not sets:
-                continue
-            if self.seats > 1 and len({tuple(sorted(dealer[h].items())) for h in sets}) > 1:
-                raise StrategyError("a heads-up Player/Dealer strategy that depends on whether "
-                                    "the player drew has no meaning at a table of several "
-                                    "seats; use the table's own best response")
-            for drew in product((False, True), repeat=self.seats):
-                source = next((h for h in sets if h.drew == drew[0]), sets[0])
-                lifted[TableSet("table-dealer", up, down, drew)] = dict(dealer[source])
-        return lifted
+        """A heads-up Player/Dealer strategy at this table (:func:`lift_dealer`)."""
+        return lift_dealer(dealer, self.seats)
 
     def seat_draws(self, strategy: Strategy, a: int, b: int, up: int) -> Fraction:
         """P(the seat draws) on cards ``a, b`` against ``up`` under ``strategy``."""
@@ -343,6 +326,29 @@ class TableGame:
                                                  a == house_choice))
             best[infoset] = {a: Fraction(a == choice) for a in actions}
         return best
+
+
+def lift_dealer(dealer: Strategy, seats: int) -> Strategy:
+    """A heads-up Player/Dealer strategy at a table of ``seats``. One that depends on whether
+    the player drew is the table's only at one seat; with several seats it must not. A table
+    strategy (keyed by :class:`TableSet`) is returned as it is."""
+    lifted: Strategy = {}
+    for infoset, probabilities in dealer.items():
+        if isinstance(infoset, CheckSet | TableSet):
+            lifted[infoset] = dict(probabilities)
+    for up, down in product(CLASSES, CLASSES):
+        sets = [h for h in dealer if isinstance(h, DealerSet) and h.up == up
+                and h.down == down]
+        if not sets:
+            continue
+        if seats > 1 and len({tuple(sorted(dealer[h].items())) for h in sets}) > 1:
+            raise StrategyError("a heads-up Player/Dealer strategy that depends on whether "
+                                "the player drew has no meaning at a table of several "
+                                "seats; use the table's own best response")
+        for drew in product((False, True), repeat=seats):
+            source = next((h for h in sets if h.drew == drew[0]), sets[0])
+            lifted[TableSet("table-dealer", up, down, drew)] = dict(dealer[source])
+    return lifted
 
 
 def _pattern(others: int, seat: int, drew: bool, seats: int) -> tuple[bool, ...]:
@@ -522,7 +528,6 @@ def two_seat_joint(game: TableGame, seats: Sequence[Strategy],
         raise StrategyError("two_seat_joint needs a table of two seats")
     rules, r = game.rules, list(game.counts)
     draws2 = game._draw_matrix(seats[1])  # pure, or a StrategyError
-    n = game.shoe.size - 6
     pays: dict[object, Fraction] = {}
     codes: dict[Fraction, int] = {}
     found: dict[tuple[int, int], Fraction] = defaultdict(Fraction)
@@ -675,4 +680,4 @@ def iterated_best_responses(game: TableGame, amounts: Sequence[Fraction] | None 
 
 
 __all__ = ("MAX_EXACT_SEATS", "TableGame", "TableSet", "TableSolution", "dealer_value",
-           "iterated_best_responses", "two_seat_joint")
+           "iterated_best_responses", "lift_dealer", "two_seat_joint")
