@@ -54,6 +54,7 @@ from exact.games.century21.game import (
     CLASSES,
     DRAW,
     END,
+    Mode,
     Strategy,
     class_counts,
     game_table,
@@ -163,7 +164,7 @@ def _money(name: str, value: object) -> Fraction:
 def table_figures(rules: Rules, shoe: Shoe, wagers: Sequence[object],
                   strategy: str = "house", dealer_wager: object | None = None,
                   fee: object | None = None, owners: Sequence[str] | None = None,
-                  reading: str | None = None, mode: str = "total",
+                  reading: str | None = None, mode: Mode = "total",
                   simulate_hands: int = 0, seed: int = 1,
                   exact_pairs: bool = True) -> TableFigures:
     """The figures of one table (see the module docstring). ``wagers``: one per seat, seats
@@ -202,7 +203,7 @@ def table_figures(rules: Rules, shoe: Shoe, wagers: Sequence[object],
     expected = tuple(sum((p * a[i + 2] for p, a in rolls), Fraction(0)) for i in range(seats))
     in_action = tuple(sum((p for p, a in rolls if a[i + 2]), Fraction(0)) for i in range(seats))
     any_action = sum((p for p, a in rolls if any(a.values())), Fraction(0))
-    heads_up = game_table(rules, shoe, mode)  # type: ignore[arg-type]
+    heads_up = game_table(rules, shoe, mode)
     house_player, house_dealer = heads_up.house_way()
     exploit: dict[str, object] = {}
     seat_plays: list[Strategy]
@@ -221,7 +222,7 @@ def table_figures(rules: Rules, shoe: Shoe, wagers: Sequence[object],
             raise EconomicsError(f"--strategy {strategy} at {seats} seats: the Player/Dealer "
                                  "that sees which seats drew is computed exactly to "
                                  f"{MAX_EXACT_SEATS} seats only")
-        game = TableGame(rules, shoe, seats, mode)  # type: ignore[arg-type]
+        game = TableGame(rules, shoe, seats, mode)
         if strategy == "equilibrium" and seats == 1:
             found = equilibrium(heads_up)
             seat_plays, dealer_table = [found.player], game.lift_dealer(found.dealer)
@@ -272,7 +273,7 @@ def table_figures(rules: Rules, shoe: Shoe, wagers: Sequence[object],
         distribution = _heads_up_distribution(figures, heads_up, seat_plays[0], dealer_play,
                                               rolls)
     elif seats == 2 and exact_pairs:
-        pair = TableGame(rules, shoe, 2, mode)  # type: ignore[arg-type]
+        pair = TableGame(rules, shoe, 2, mode)
         plays = by_roll if by_roll is not None else [pair.lift_dealer(dealer_play)] * len(rolls)
         distribution = _two_seat_distribution(figures, pair, seat_plays, plays, rolls)
     elif simulate_hands:
@@ -304,12 +305,12 @@ def _two_seat_distribution(figures: TableFigures, game: TableGame, seats: list[S
 
 
 def _pair_variance(figures: TableFigures, rules: Rules, shoe: Shoe, heads_up,
-                   seats: list[Strategy], dealer: Strategy, rolls, mode: str) -> Fraction:
+                   seats: list[Strategy], dealer: Strategy, rolls, mode: Mode) -> Fraction:
     """The exact variance of the Player/Dealer's net under a Player/Dealer that decides from
     its own cards only: every pair of seats has the two-seat joint of their strategies
     whatever the other seats hold (cards are exchangeable), so the second moment needs only
     the heads-up second moments and the two-seat product moments."""
-    game = TableGame(rules, shoe, 2, mode)  # type: ignore[arg-type]
+    game = TableGame(rules, shoe, 2, mode)
     lifted = game.lift_dealer(dealer)
     squares = []
     for play in seats:
@@ -367,7 +368,7 @@ def _heads_up_distribution(figures: TableFigures, heads_up, player: Strategy,
 
 
 def simulate_table(rules: Rules, shoe: Shoe, seats: Sequence[Strategy], dealer: Strategy,
-                   figures: TableFigures, hands: int, seed: int, mode: str = "total"
+                   figures: TableFigures, hands: int, seed: int, mode: Mode = "total"
                    ) -> Distribution:
     """A seeded simulation of the table: each hand from a freshly shuffled shoe, the dice
     rolled, every seat and the Player/Dealer playing its strategy (mixed choices drawn), the
@@ -377,7 +378,7 @@ def simulate_table(rules: Rules, shoe: Shoe, seats: Sequence[Strategy], dealer: 
     if hands < 2:
         raise EconomicsError("a simulation needs at least 2 hands")
     rng = random.Random(seed)
-    game = _Game(rules, shoe, 1, mode)  # type: ignore[arg-type]  # its per-hand choice functions
+    game = _Game(rules, shoe, 1, mode)  # its per-hand choice functions
     dealer = lift_dealer(dealer, len(seats))  # a heads-up strategy: by the table's sets
     cards = [c for c, n in zip(CLASSES, class_counts(shoe), strict=True) for _ in range(n)]
     n_seats = len(seats)

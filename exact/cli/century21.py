@@ -32,7 +32,7 @@ from exact.core.cards import Card
 from exact.core.parsing import parse_number
 from exact.errors import ExactError
 from exact.games.century21.full_table import MAX_SEATS
-from exact.games.century21.game import Century21
+from exact.games.century21.game import Century21, checked_mode
 from exact.render.century21 import report as heads_up_report
 from exact.render.century21_table import distribution_table, table_csv, table_json, table_text
 from exact.render.output import SIGN_CONVENTION, json_text
@@ -125,7 +125,8 @@ def _table_command(rules, shoe, args: argparse.Namespace, bet: Fraction, fee: Fr
         if len(owners) != seats or not all(owners):
             raise ExactError(f"--owners: {len(owners)} names for {seats} seats (none empty)")
     figures = table_figures(rules, shoe, wagers, args.strategy or "house", wager, fee, owners,
-                            mode=args.information or "total", simulate_hands=TABLE_HANDS)
+                            mode=checked_mode(args.information or "total"),
+                            simulate_hands=TABLE_HANDS)
     if getattr(args, "xlsx", None):
         from exact.render.spreadsheet import workbook_bytes, write_bytes
 

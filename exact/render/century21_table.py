@@ -10,7 +10,7 @@ import csv
 import io
 from fractions import Fraction
 from math import lcm, sqrt
-from typing import Any
+from typing import Any, cast
 
 from exact.analysis.century21_table import TableFigures
 from exact.analysis.statistics import BetTable
@@ -127,10 +127,11 @@ def table_text(figures: TableFigures) -> str:
               f"each seat once): {_money(figures.rotation)} (exact {figures.rotation})"]
     if figures.exploitability:
         gains = figures.exploitability
+        dealer_gain = Fraction(str(gains["player_dealer_gain"]))
+        seat_gains = [Fraction(str(g)) for g in cast(list[object], gains["seat_gains"])]
         lines.append(f"Exploitability ({gains['method']}): the Player/Dealer gains "
-                     f"{float(gains['player_dealer_gain']):.6g} per hand by deviating; the seats "  # type: ignore[arg-type]
-                     + ", ".join(f"{float(g):.6g}" for g in gains["seat_gains"])  # type: ignore[attr-defined]
-                     + " per unit")
+                     f"{float(dealer_gain):.6g} per hand by deviating; the seats "
+                     + ", ".join(f"{float(g):.6g}" for g in seat_gains) + " per unit")
     if found is not None:
         how = ("exact" if found.exact else
                f"estimated: seeded table simulation of {found.hands:,} hands (seed {found.seed}), "
