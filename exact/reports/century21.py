@@ -275,15 +275,17 @@ def full_table(rules: Rules, shoe: Shoe) -> dict[str, object]:
     covered seats of 10 (it sees which seats drew) against its House Way."""
     from exact.analysis.century21_table import table_figures
 
-    seats = table_figures(rules, shoe, [LIMITED[1]] * 7, "house", LIMITED[2])
+    seats = table_figures(rules, shoe, [LIMITED[1]] * 7, "house", LIMITED[2], exact_pairs=False)
     positions = [{"seat": str(i + 1), "position": str(i + 2),
                   "share": f"{float(seats.expected_action[i] / seats.wagers[i]):.4f}",
                   "exact": str(seats.expected_action[i] / seats.wagers[i]),
                   "net": _money(seats.seat_net[i])} for i in range(7)]
     best = []
     for n in (1, 2):
-        house = table_figures(rules, shoe, [Fraction(BET)] * n, "house")
-        found = table_figures(rules, shoe, [Fraction(BET)] * n, "dealer-best")
+        # the means only: the exact two-seat distribution is analyze --seats's
+        house = table_figures(rules, shoe, [Fraction(BET)] * n, "house", exact_pairs=False)
+        found = table_figures(rules, shoe, [Fraction(BET)] * n, "dealer-best",
+                              exact_pairs=False)
         best.append({"seats": str(n), "house": _money(house.dealer_net),
                      "best": _money(found.dealer_net),
                      "edge": f"{float(found.seat_edges[0]) * 100:+.4f}%"})

@@ -137,3 +137,17 @@ def test_the_exact_variance_from_pairs_of_seats() -> None:
     assert found is not None and not found.exact and found.exact_variance is not None
     # the sample variance of 6000 hands lies near the exact one (a loose, seeded check)
     assert abs(found.variance - float(found.exact_variance)) < 0.15 * float(found.exact_variance)
+
+
+def test_the_dealers_best_response_to_two_seats_on_the_full_shoe_by_simulation() -> None:
+    from exact.games.century21.full_table import TableGame
+    figures = table_figures(DEFAULT_RULES, FULL, [10, 10], "dealer-best", exact_pairs=False)
+    game = TableGame(DEFAULT_RULES, FULL, 2)
+    seats, house = game.house_way()
+    best = game.dealer_best_response(seats, [Fraction(10), Fraction(10)])
+    found = simulate_table(DEFAULT_RULES, FULL, seats, best, figures, 20000, seed=29)
+    assert abs(found.mean - float(figures.dealer_net)) < 4 * found.mean_error
+    # and it is told apart from House Way's figure by the exact values
+    assert figures.dealer_net > table_figures(DEFAULT_RULES, FULL, [10, 10], "house",
+                                              exact_pairs=False).dealer_net
+    assert house != best
