@@ -249,6 +249,27 @@ def century21_benchmarks() -> None:
          timed(lambda: equilibrium(century21.game_table(rules, shoe, "cards"))), 60.0)
 
 
+def century21_table_benchmark() -> None:
+    """21st Century Baccarat at a full table (issue 29): the figures of 1 to 7 seats of 100
+    against a 300 Player/Dealer. House Way is exact at every size (each seat's heads-up value,
+    the dice count); the Player/Dealer's best response to the table is the full-table game,
+    exact to 3 seats, each from a cold game."""
+    from exact.analysis.century21_table import table_figures
+    from exact.games.century21.full_table import MAX_EXACT_SEATS
+
+    rules = century21_rules()
+    shoe = (Shoe.parse("A:4,2:4,5:4,6:4,9:4,K:4,X:2") if QUICK
+            else Shoe.standard(DECKS, jokers=DECKS))
+    print(f"21st Century Baccarat at a table, {shoe.size} cards, seats of 100 v 300")
+    for seats in range(1, 8):
+        line(f"{seats} seat(s): House Way, dice shares, simulated distribution",
+             timed(lambda n=seats: table_figures(rules, shoe, [100] * n, "house", 300,
+                                                simulate_hands=size(20_000, 500))))
+    for seats in range(1, size(MAX_EXACT_SEATS, 2) + 1):
+        line(f"{seats} seat(s): the Player/Dealer's best response to the table",
+             timed(lambda n=seats: table_figures(rules, shoe, [100] * n, "dealer-best")))
+
+
 def cold(bets: list[Bet], limit: float = 120.0) -> tuple[float, int] | None:
     """Seconds and bet count of the 8-deck Punto Banco analysis of ``bets`` in a fresh process
     on an empty disk cache, from process start (so every import and compilation is included);
@@ -689,6 +710,7 @@ SECTIONS: tuple[Callable[[], None], ...] = (
     warm_bytecode,
     bench_nine_and_nines,
     century21_benchmarks,
+    century21_table_benchmark,
     side_bets,
     remaining_shoe_benchmark,
     removal_every_game,

@@ -42,9 +42,12 @@ class TableEconomics:
 
     ``dealer_wager`` (None: it covers everything) and ``reading`` set the action. When the
     wager does not cover the players' total: under ``"seat-by-seat"`` it takes action in the
-    order the dice set, so with the dice start uniform over the seats each seat's expected
-    action is ``dealer_wager / total`` of its bet, and a seat pays collection only when some of
-    its wager is in action; under ``"whole-hand"`` nothing is in action.
+    order the dice set, so the seats' average action is ``dealer_wager / total`` of a bet (each
+    seat's own share follows the three dice's count from the Player/Dealer's position:
+    :func:`exact.games.century21.table.expected_action`, ``analyze century21 --seats``), and a
+    seat pays collection only when some of its wager is in action; under ``"whole-hand"``
+    nothing is in action. The Player/Dealer's figures need only the average when every seat
+    plays alike.
     """
 
     players: int
@@ -56,6 +59,9 @@ class TableEconomics:
     checking: bool
     dealer_wager: Fraction | None
     reading: str = "seat-by-seat"
+    strategies: str | None = None
+    """Both sides' strategies in words when every seat plays a named strategy pair (rule 6:
+    each seat its own player, each free to check); None: House Way and ``checking``."""
 
     @property
     def total_wagers(self) -> Fraction:
@@ -154,7 +160,9 @@ class TableEconomics:
     def describe(self) -> str:
         """What the figures count, in words: the seats, how they play, the action."""
         seats = f"{self.players} seat{'s' if self.players != 1 else ''} at {self.bet} each"
-        if self.checking:
+        if self.strategies is not None:
+            how = f"every seat its own player (rule 6); {self.strategies}"
+        elif self.checking:
             how = (f"1 checking its best response to House Way, {self.house_way_seats} "
                    "House Way")
         else:
@@ -166,20 +174,24 @@ class TableEconomics:
                       f"{self.total_wagers} (whole-hand reading)")
         else:
             action = (f"the Player/Dealer's {self.dealer_wager} takes action seat by seat in "
-                      f"dice order: {self.action_fraction} of each wager expected in action")
+                      f"dice order: {self.action_fraction} of the seats' wagers in action on "
+                      "average, each seat's share by the dice count (--seats)")
         return f"{seats} ({how}; {action})"
 
 
 def table_economics(table: GameTable, players: int, bet: Fraction | int | str,
                     fee: Fraction | int | str | None = None, checking: bool = False,
                     dealer_wager: Fraction | int | str | None = None,
-                    reading: str | None = None) -> TableEconomics:
+                    reading: str | None = None, edge: Fraction | None = None,
+                    strategies: str | None = None) -> TableEconomics:
     """Economics of ``players`` seats each betting ``bet`` against the Player/Dealer.
 
     ``fee`` defaults to the collection of the table tag that admits ``bet``; the dealer pays
     it too when the rules say so. ``checking``: one player plays its exact best response.
     ``dealer_wager``: the dealer's stake (None: always covered); ``reading``: how an uncovered
-    table takes action (default: the rules' ``action``).
+    table takes action (default: the rules' ``action``). ``edge`` and ``strategies``: every
+    seat plays a named strategy pair whose heads-up value per unit is ``edge`` (``checking``
+    is then moot: each seat is its own player); ``strategies`` names both sides.
     """
     if not isinstance(players, int) or isinstance(players, bool) or players < 1:
         raise EconomicsError(f"players must be a positive integer, got {shown(players)}")
@@ -193,15 +205,19 @@ def table_economics(table: GameTable, players: int, bet: Fraction | int | str,
     how = rules.action if reading is None else reading
     if how not in ("seat-by-seat", "whole-hand"):
         raise EconomicsError(f"reading {how!r}: seat-by-seat or whole-hand")
-    player, dealer = table.house_way()
-    edge = table.value(player, dealer)
-    checker = table.value(table.player_best_response(dealer), dealer) if checking else edge
+    if edge is not None:
+        checking = False
+    else:
+        player, dealer = table.house_way()
+        edge = table.value(player, dealer)
+    checker = (table.value(table.player_best_response(table.house_way()[1]),
+                           table.house_way()[1]) if checking else edge)
     wager = None if dealer_wager is None else _money("dealer wager", dealer_wager)
     if wager is not None and wager <= 0:
         raise EconomicsError(f"the dealer's wager must be positive, got {wager}")
     return TableEconomics(players, stake, charge,
                           charge if rules.dealer_pays_collection else Fraction(0),
-                          edge, checker, checking, wager, how)
+                          edge, checker, checking, wager, how, strategies)
 
 
 def _money(name: str, value: object) -> Fraction:

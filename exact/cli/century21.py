@@ -26,15 +26,22 @@ from exact.analysis.century21_batch import (
     evaluator_for,
     next_hand,
 )
+from exact.analysis.century21_table import table_figures
 from exact.analysis.removal import parse_tags
 from exact.cli.shoe_options import full_shoe, options_shoe, removed
 from exact.core.cards import Card
 from exact.core.parsing import parse_number
 from exact.errors import ExactError
-from exact.games.century21.game import Century21
+from exact.games.century21.full_table import MAX_SEATS
+from exact.games.century21.game import Century21, checked_mode
 from exact.render.century21 import report as heads_up_report
+from exact.render.century21_table import distribution_table, table_csv, table_json, table_text
 from exact.render.output import SIGN_CONVENTION, json_text
 from exact.render.removal import eor_report, eor_text
+
+TABLE_HANDS = 20_000
+"""Hands of the seeded table simulation that estimates the Player/Dealer's distribution from 2
+seats (seed 1: the same bytes every run)."""
 
 
 def analyze_command(game: Century21, args: argparse.Namespace) -> str:
@@ -57,6 +64,11 @@ def analyze_command(game: Century21, args: argparse.Namespace) -> str:
     fee = None if args.collection is None else _number("--collection", args.collection)
     dealer_wager = getattr(args, "dealer_wager", None)
     wager = None if dealer_wager is None else _number("--dealer-wager", dealer_wager)
+    if getattr(args, "seats", None) is not None:
+        return _table_command(rules, shoe, args, bet, fee, wager)
+    for option in ("wagers", "owners"):
+        if getattr(args, option, None) is not None:
+            raise ExactError(f"century21: --{option} needs --seats")
     if args.csv and not args.json:  # before any work, and before the --xlsx file is written
         raise ExactError("century21: --csv is not supported; use --json")
     data = heads_up_report(rules, shoe, args.strategy, bet, fee, args.information,
@@ -98,6 +110,44 @@ def analyze_command(game: Century21, args: argparse.Namespace) -> str:
         "per unit bet" + (" (an exact equilibrium)" if data["deviation_check"]["equilibrium"]
                           else ""), ""]
     return "\n".join(head + [text[0], "", *tail, text[1], "", text[2], ""])
+
+
+def _table_command(rules, shoe, args: argparse.Namespace, bet: Fraction, fee: Fraction | None,
+                   wager: Fraction | None) -> str:
+    """``analyze century21 --seats N [--wagers ...] [--owners ...]``: the full table."""
+    seats = int(args.seats)
+    if not 1 <= seats <= MAX_SEATS:
+        raise ExactError(f"--seats {seats}: a table has 1 to {MAX_SEATS} seats")
+    if args.players not in (None, 1):
+        raise ExactError("century21: give --seats (the full table) or --players, not both")
+    wagers: list[Fraction] = [bet] * seats
+    if args.wagers is not None:
+        parts = args.wagers.split(",")
+        if len(parts) != seats:
+            raise ExactError(f"--wagers: {len(parts)} wagers for {seats} seats")
+        wagers = [_number("--wagers", part.strip()) for part in parts]
+    owners = None
+    if args.owners is not None:
+        owners = [part.strip() for part in args.owners.split(",")]
+        if len(owners) != seats or not all(owners):
+            raise ExactError(f"--owners: {len(owners)} names for {seats} seats (none empty)")
+    figures = table_figures(rules, shoe, wagers, args.strategy or "house", wager, fee, owners,
+                            mode=checked_mode(args.information or "total"),
+                            simulate_hands=TABLE_HANDS)
+    if getattr(args, "xlsx", None):
+        from exact.render.spreadsheet import workbook_bytes, write_bytes
+
+        found = distribution_table(figures)
+        write_bytes(Path(args.xlsx), workbook_bytes(
+            "21st Century Baccarat at a table", table_text(figures).splitlines()[:3],
+            [found] if found is not None else []), [args.output])
+        if not (args.json or args.csv or args.output):
+            return ""
+    if args.json:
+        return json_text(table_json(figures))
+    if args.csv:
+        return table_csv(figures)
+    return table_text(figures)
 
 
 def _shown(value: str | None) -> str:

@@ -6,7 +6,9 @@ A table file (TOML, at most 64 KiB) names the hand and its wagers::
 
     dealer = "KH 7C"          # the Player/Dealer's cards, up card first
     dealer_wager = 300
-    dice = 3                  # the seat the dice start the comparison at (optional)
+    dice = 3                  # the seat the dice start the comparison at (optional), or
+    # dice_total = 11         # the three dice's total, counted clockwise from the
+    #                         # Player/Dealer's position 1 (seats at positions 2-8)
     dealer_free_collection = false
     table = 1                 # which table tag of the rules (1 = the first, the default)
     action = "seat-by-seat"   # optional: override the rules' reading ("whole-hand")
@@ -14,6 +16,7 @@ A table file (TOML, at most 64 KiB) names the hand and its wagers::
     [[seat]]
     seat = 3
     cards = "9S KD"
+    position = 4              # optional, with dice_total: 2-8 clockwise (default seat + 1)
     natural_declared = true   # rule 10: false -> a Natural plays as 9
 
     [[wager]]
@@ -25,7 +28,8 @@ A table file (TOML, at most 64 KiB) names the hand and its wagers::
     free_collection = false   # optional: paid with a free-collection button
 
 Options give the same without the file: ``--dealer``, ``--seat SEAT=CARDS``,
-``--wager SEAT.CIRCLE=AMOUNT``, ``--dealer-wager``, ``--dice``, ``--action``, ``--rules``.
+``--wager SEAT.CIRCLE=AMOUNT``, ``--dealer-wager``, ``--dice`` or ``--dice-total`` (with
+``--position SEAT=POS``), ``--action``, ``--rules``.
 Every number (amounts, seats, circles, the table tag) is read by the one number grammar of
 :mod:`exact.core.parsing`, and every card of the hand is counted against the shoe (the rules'
 decks and jokers, or ``--decks``/``--jokers``/``--shoe``).
@@ -63,9 +67,9 @@ from exact.model.settlement import (
 )
 
 MAX_FILE_BYTES = 64 * 1024
-FILE_KEYS = {"dealer", "dealer_wager", "dice", "dealer_free_collection", "table", "action",
-             "seat", "wager"}
-SEAT_KEYS = {"seat", "cards", "natural_declared"}
+FILE_KEYS = {"dealer", "dealer_wager", "dice", "dice_total", "dealer_free_collection", "table",
+             "action", "seat", "wager"}
+SEAT_KEYS = {"seat", "cards", "natural_declared", "position"}
 WAGER_KEYS = {"seat", "circle", "amount", "player", "choice", "free_collection"}
 
 
@@ -78,7 +82,7 @@ def settle_command(game: Any, args: argparse.Namespace) -> str:
                               "--table-hand FILE), not --cards/--paytable")
     if args.table:
         if (args.dealer or args.seat or args.wager or args.dealer_wager is not None
-                or args.dice is not None):
+                or args.dice is not None or args.dice_total is not None or args.position):
             raise SettlementError("settle century21: give either --table-hand FILE or the hand's "
                                   "options, not both")
         hand = read_table_file(Path(args.table))
@@ -96,7 +100,8 @@ def settle_command(game: Any, args: argparse.Namespace) -> str:
     tag = rules.table_tags[tag_index - 1]
     settled = settle_table(rules, hand["dealer"], hand["seats"], hand["wagers"],
                            hand["dealer_wager"], tag, hand["dealer_free_collection"],
-                           hand["dice"], hand["undeclared"], shoe)
+                           hand["dice"], hand["undeclared"], shoe, hand["dice_total"],
+                           hand["positions"] or None)
     data = table_json(rules, tag, hand, settled)
     if args.json:
         return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
@@ -156,6 +161,7 @@ def hand_from_mapping(data: Mapping[str, Any], source: str) -> dict[str, Any]:
         if key not in data:
             raise SettlementError(f"{source}: missing {key}")
     seats: dict[int, str] = {}
+    positions: dict[int, int] = {}
     undeclared: list[int] = []
     entries = data.get("seat", [])
     if not isinstance(entries, list) or not all(isinstance(e, Mapping) for e in entries):
@@ -172,6 +178,9 @@ def hand_from_mapping(data: Mapping[str, Any], source: str) -> dict[str, Any]:
         seats[seat] = _text(where, entry["cards"])
         if not _flag(where, entry.get("natural_declared", True)):
             undeclared.append(seat)
+        if "position" in entry:
+            positions[seat] = parse_integer(entry["position"], "seat", f"{where}: position",
+                                            SettlementInputError)
     wagers = []
     entries = data.get("wager", [])
     if not isinstance(entries, list) or not all(isinstance(e, Mapping) for e in entries):
@@ -194,12 +203,16 @@ def hand_from_mapping(data: Mapping[str, Any], source: str) -> dict[str, Any]:
     if not wagers:
         raise SettlementError(f"{source}: no [[wager]]: nothing to settle")
     dice = data.get("dice")
+    dice_total = data.get("dice_total")
     table = parse_integer(data.get("table", 1), "table-tag", f"{source}: table",
                           SettlementInputError)
     action = data.get("action")
     return {"dealer": _text(f"{source} dealer", data["dealer"]),
             "dealer_wager": _amount(f"{source} dealer_wager", data["dealer_wager"]),
             "dice": None if dice is None else _seat_number(f"{source} dice", dice),
+            "dice_total": None if dice_total is None else parse_integer(
+                dice_total, "seat", f"{source} dice_total", SettlementInputError),
+            "positions": positions,
             "dealer_free_collection": _flag(f"{source} dealer_free_collection",
                                             data.get("dealer_free_collection", False)),
             "table": table, "action": None if action is None else _text(source, action),
@@ -223,8 +236,14 @@ def hand_from_options(args: argparse.Namespace) -> dict[str, Any]:
                                   parse_integer(circle, "circle", f"{named}: circle",
                                                 SettlementInputError),
                                   _amount(named, amount)))
+    positions: dict[int, int] = {}
+    for seat, position in args.position or []:
+        if seat in positions:
+            raise SettlementError(f"--position: seat {seat} given twice")
+        positions[seat] = position
     return {"dealer": args.dealer, "dealer_wager": _amount("--dealer-wager", args.dealer_wager),
-            "dice": args.dice, "dealer_free_collection": False, "table": 1, "action": None,
+            "dice": args.dice, "dice_total": args.dice_total, "positions": positions,
+            "dealer_free_collection": False, "table": 1, "action": None,
             "seats": seats, "wagers": wagers, "undeclared": []}
 
 
@@ -253,6 +272,10 @@ def table_json(rules: Rules, tag: Any, hand: Mapping[str, Any],
         "seats": {str(seat): cards for seat, cards in sorted(hand["seats"].items())},
         "undeclared_naturals": list(hand["undeclared"]),
         "dice_start": hand["dice"], "order": list(settled.order),
+        **({"dice_total": hand["dice_total"],
+            "positions": {str(seat): (hand["positions"] or {}).get(seat, seat + 1)
+                          for seat in sorted(hand["seats"])}}
+           if hand.get("dice_total") is not None else {}),
         "deciders": {str(seat): circle for seat, circle in settled.deciders.items()},
         "wagers": wagers,
         "totals": {"players_net": str(players_net),

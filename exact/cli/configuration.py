@@ -139,6 +139,13 @@ STRATEGY_OPTIONS: dict[str, dict[str, Any]] = {
                              "default: the rule file's, 0)"},
     "--players": {"type": number_option("players", "--players"),
                   "help": "players at the table for the Player/Dealer's economics"},
+    "--seats": {"type": number_option("players", "--seats"),
+                "help": "century21: a full table of 1-7 seats (positions 2-8 clockwise from "
+                        "the Player/Dealer): its money per hand under --strategy"},
+    "--wagers": {"metavar": "W1,W2,...", "help": "century21 --seats: each seat's wager "
+                 "(default: --bet-size each)"},
+    "--owners": {"metavar": "A,B,...", "help": "century21 --seats: who bets each seat (rule 6: "
+                 "a player with several spots checks one; default: each seat its own player)"},
     "--rules": {"metavar": "FILE", "type": INPUT_FILE,
                 "help": "rule file (TOML) instead of the game's default rules"},
     "--dealer-wager": {"metavar": "AMOUNT", "type": number_option("bet", "--dealer-wager"),

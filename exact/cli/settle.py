@@ -102,6 +102,14 @@ def add_command(game_command: Callable[..., argparse.ArgumentParser]) -> None:
     century.add_argument("--dice", metavar="SEAT", type=number_option("seat", "--dice"),
                          help="the seat the dice start the comparison at (default: the "
                               "lowest seat)")
+    century.add_argument("--dice-total", metavar="TOTAL",
+                         type=number_option("seat", "--dice-total"),
+                         help="the three dice's total (3-18), counted clockwise from the "
+                              "Player/Dealer's position 1 (instead of --dice)")
+    century.add_argument("--position", action="append", metavar="SEAT=POS",
+                         type=KeyedOption("--position", "SEAT=POS", key="seat", value="seat"),
+                         help="a seat's position, 2-8 clockwise from the Player/Dealer "
+                              "(default seat + 1); with --dice-total")
     century.add_argument("--rules", metavar="FILE", type=INPUT_FILE, help="rule file (TOML) "
                          "instead of the game's default rules")
     century.add_argument("--action", choices=("seat-by-seat", "whole-hand"),

@@ -197,3 +197,94 @@ def table_dealer_gross(results, covered=None):
                 left -= stake
                 total -= stake * seats[(start + offset) % players]
     return total / (len(results) * len(starts))
+
+
+def table_dealer_best_value(counts, seats, seat_rule=house_player):
+    """The Player/Dealer's exact expected result (per unit bet of each seat, summed over the
+    seats) when it best responds to ``seats`` seats all playing ``seat_rule``, seeing its own
+    cards and which seats drew; and its result on House Way. ``counts``: card (0-9 or X) ->
+    number in the shoe. Every deal is walked card by card in the seed's order (each seat two
+    cards, the Player/Dealer's up and down cards, the seats' draws in seat order, then the
+    Player/Dealer's), every Player/Dealer choice tried, and the best one kept per what it
+    sees: its two cards and which seats drew (and at a joker hand's check, end or go on)."""
+    from collections import defaultdict
+
+    gains = defaultdict(Fraction)   # (up, down, drew, action) -> the dealer's gain
+    ended = defaultdict(Fraction)   # (up, down) -> its gain when it ends at the check
+    house = [Fraction(0)]
+
+    def draws(shoe, probability):
+        left = sum(shoe.values())
+        for card, number in shoe.items():
+            if number:
+                shoe[card] -= 1
+                yield card, probability * Fraction(number, left)
+                shoe[card] += 1
+
+    def deal(shoe, hands, probability, wanted):
+        if wanted == 0:
+            yield hands, probability
+            return
+        for card, p in draws(shoe, probability):
+            yield from deal(shoe, hands + [card], p, wanted - 1)
+
+    def seat_thirds(shoe, hands, probability, seat):
+        if seat == len(hands):
+            yield hands, probability
+            return
+        hand = hands[seat]
+        choice = choices(hand)
+        drawing = choice == {"draw"} if len(choice) == 1 else seat_rule(hand, None) == "draw"
+        if not drawing:
+            yield from seat_thirds(shoe, hands, probability, seat + 1)
+            return
+        for card, p in draws(shoe, probability):
+            yield from seat_thirds(shoe, hands[:seat] + [hand + [card]] + hands[seat + 1:],
+                                   p, seat + 1)
+
+    def result(hands, dealer, stopped):
+        return -sum(showdown(hand, dealer, stopped, {})[0] for hand in hands)
+
+    shoe = dict(counts)
+    # (a generator of draws holds its cards out of the shoe while it yields)
+    for cards, p in deal(shoe, [], Fraction(1), 2 * seats + 2):
+        hands = [cards[2 * i:2 * i + 2] for i in range(seats)]
+        dealer = cards[2 * seats:]
+        up = dealer[0]
+        can_nine = any(n or t == 9 for n, t, _ in options(dealer))
+        if up == X or (can_nine and X not in dealer):
+            gains[up, dealer[1], None, "end"] += p * result(hands, dealer, True)
+            house[0] += p * result(hands, dealer, True)
+        else:
+            if can_nine:  # a joker hand that may make 9: end, or go on
+                ended[up, dealer[1]] += p * result(hands, dealer, True)
+                house[0] += p * result(hands, dealer, True)
+            for drawn, q in seat_thirds(shoe, hands, p, 0):
+                drew = tuple(len(hand) == 3 for hand in drawn)
+                choice = choices(dealer)
+                for action in sorted(choice):
+                    key = (up, dealer[1], drew, action)
+                    if action == "stand":
+                        value = q * result(drawn, dealer, False)
+                        gains[key] += value
+                        if not can_nine and (len(choice) == 1 or
+                                             house_dealer(dealer, None) == "stand"):
+                            house[0] += value
+                    else:
+                        for card, r in draws(shoe, q):
+                            value = r * result(drawn, dealer + [card], False)
+                            gains[key] += value
+                            if not can_nine and (len(choice) == 1 or
+                                                 house_dealer(dealer, None) == "draw"):
+                                house[0] += value
+    best = defaultdict(dict)
+    for (up, down, drew, action), value in gains.items():
+        best[up, down].setdefault(drew, {})[action] = value
+    total = Fraction(0)
+    for (up, down), by_drew in best.items():
+        going_on = sum((max(values.values()) for values in by_drew.values()), Fraction(0))
+        total += max(going_on, ended[up, down]) if (up, down) in ended else going_on
+    for key, value in ended.items():
+        if key not in best:
+            total += value
+    return total, house[0]

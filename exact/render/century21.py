@@ -110,6 +110,24 @@ def _plain(value: Any) -> Any:
     return value
 
 
+PAIR_WORDS = {
+    "house": ("House Way", "House Way"),
+    "best": ("each its best response to a House Way Player/Dealer", "House Way"),
+    "dealer-best": ("House Way", "its heads-up best response to one House Way player"),
+    "equilibrium": ("heads-up minimax", "heads-up minimax"),
+}
+
+
+def pair_words(strategy: str, players: int) -> str:
+    """Both sides' strategies of ``--strategy`` in words, for the economics line."""
+    seats, dealer = PAIR_WORDS[strategy]
+    words = f"seats {seats}, Player/Dealer {dealer}"
+    if players > 1 and strategy in ("dealer-best", "equilibrium"):
+        words += (" (heads-up figures times the seats; the Player/Dealer's play against the "
+                  "whole table: --seats)")
+    return words
+
+
 def economics_json(economics: TableEconomics) -> dict[str, Any]:
     def money(value: Fraction | None) -> str | None:
         return None if value is None else str(value)
@@ -117,6 +135,7 @@ def economics_json(economics: TableEconomics) -> dict[str, Any]:
         "counts": economics.describe(),
         "players": economics.players, "bet": str(economics.bet), "collection": str(economics.fee),
         "house_way_seats": economics.house_way_seats,
+        "strategies": economics.strategies,
         "checking_seats": 1 if economics.checking else 0,
         "dealer_wager": money(economics.dealer_wager), "action_reading": economics.reading,
         "action_fraction_per_seat": str(economics.action_fraction),
@@ -150,8 +169,10 @@ def report(rules: Rules, shoe: Shoe, strategy: str = "house", bet: Fraction | in
     main = _plain(table_json(bet_table))
     main["description"] = "one player against the Player/Dealer, per unit bet"
     main["alternative_paytables"] = {}
-    economics = table_economics(table, players, bet, fee, checking=True,
-                                dealer_wager=dealer_wager)
+    # every seat its own player playing the chosen pair (rule 6 restricts only a player with
+    # several spots); the Player/Dealer's play named (issue 29)
+    economics = table_economics(table, players, bet, fee, dealer_wager=dealer_wager,
+                                edge=result.edge, strategies=pair_words(strategy, players))
     from exact.games.century21.solve import deviation_gaps
     value, player_gain, dealer_gain = deviation_gaps(table, player, dealer)
     check = {"value": str(value), "player_gain_by_deviating": str(player_gain),

@@ -119,6 +119,7 @@ def report_data(config: ReportConfig, context: Context) -> dict[str, object]:
         "strategies": strategy_tables(table, pairs),
         "strategy_map": strategy_map(table, pairs, context),
         "economics": economics(table, bet, fee),
+        "full_table": full_table(rules, shoe),
         "statistics": statistics(tables),
         "sensitivity": sensitivity(rules, context),
         "verification": verification(table, found, results, context),
@@ -268,6 +269,31 @@ def strategy_map(table: GameTable, pairs, context: Context) -> str:
 
 
 # --- economics, statistics, sensitivity ---------------------------------------------------------
+def full_table(rules: Rules, shoe: Shoe) -> dict[str, object]:
+    """The full table (issue 29): each position's dice share and net with 7 House Way seats
+    of 100 against a 300 Player/Dealer; the Player/Dealer's exact best response to 1 and 2
+    covered seats of 10 (it sees which seats drew) against its House Way."""
+    from exact.analysis.century21_table import table_figures
+
+    seats = table_figures(rules, shoe, [LIMITED[1]] * 7, "house", LIMITED[2], exact_pairs=False)
+    positions = [{"seat": str(i + 1), "position": str(i + 2),
+                  "share": f"{float(seats.expected_action[i] / seats.wagers[i]):.4f}",
+                  "exact": str(seats.expected_action[i] / seats.wagers[i]),
+                  "net": _money(seats.seat_net[i])} for i in range(7)]
+    best = []
+    for n in (1, 2):
+        # the means only: the exact two-seat distribution is analyze --seats's
+        house = table_figures(rules, shoe, [Fraction(BET)] * n, "house", exact_pairs=False)
+        found = table_figures(rules, shoe, [Fraction(BET)] * n, "dealer-best",
+                              exact_pairs=False)
+        best.append({"seats": str(n), "house": _money(house.dealer_net),
+                     "best": _money(found.dealer_net),
+                     "edge": f"{float(found.seat_edges[0]) * 100:+.4f}%"})
+    return {"positions": positions, "dealer_net": _money(seats.dealer_net),
+            "bet": str(LIMITED[1]), "dealer_wager": str(LIMITED[2]), "best": best,
+            "best_bet": str(BET)}
+
+
 def economics(table: GameTable, bet: Fraction = Fraction(BET),
               fee: Fraction = Fraction(FEE)) -> dict[str, object]:
     rows = []

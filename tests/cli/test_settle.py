@@ -151,7 +151,7 @@ def test_century21_table_file_settles_seat_by_seat_in_dice_order(capsys, tmp_pat
 @pytest.mark.parametrize("extra, message", [
     ("colour = 1", "hand.toml: unknown key(s) 'colour'; known: action, dealer"),
     ("[[seat]]\nseat = 2\ncards = 'KC QD'\nhand = 1",
-     "seat entry 2: unknown key(s) 'hand'; known: cards, natural_declared, seat"),
+     "seat entry 2: unknown key(s) 'hand'; known: cards, natural_declared, position, seat"),
     ("[[wager]]\nseat = 1\ncircle = 2\namount = 10\nbet = 5\ncolor = 'red'",
      "wager entry 2: unknown key(s) 'bet', 'color'; known: amount, choice"),
     ("table = 9", "table tag"),

@@ -135,7 +135,7 @@ def test_rule_10_an_undeclared_natural_plays_as_nine() -> None:
     with pytest.raises(SettlementError, match="undeclared"):
         settle_table(DEFAULT_RULES, "9C KD", {1: "9S KD"}, [CircleWager(1, 1, 10)], 10,
                      undeclared_naturals=[1])
-    with pytest.raises(SettlementError, match="must stand"):  # a 9 stands
+    with pytest.raises(SettlementError, match="stand: the hand cannot have drawn"):  # a 9 stands
         settle_table(DEFAULT_RULES, "KH 7C", {1: "X X 5C"}, [CircleWager(1, 1, 10)], 10,
                      undeclared_naturals=[1])
 

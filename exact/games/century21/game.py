@@ -145,6 +145,8 @@ def declarations(rules: Rules, hand: HandState) -> tuple[Declaration, ...]:
     """
     base, first_jokers, third = hand
     cards = 2 if third is None else 3
+    if cards == 3 and first_jokers + (third == JOKER_CLASS) >= 2 and rules.natural_any_two_jokers:
+        return ((True, 9, 3),)  # the literal Natural: it beats all, so nothing else is declared
     if third == JOKER_CLASS and rules.drawn_joker_is_nine:
         return ((False, 9, 3),)
     wild = first_jokers + (third == JOKER_CLASS)
@@ -862,7 +864,7 @@ class Century21(Game[Century21Record]):
     command_options: ClassVar[Mapping[str, frozenset[str]]] = {
         "analyze": frozenset({"decks", "jokers", "shoe", "remove", "bet", "bet_size",
                               "strategy", "collection", "information", "players", "rules",
-                              "dealer_wager", "xlsx", "csv"}),
+                              "dealer_wager", "xlsx", "csv", "seats", "wagers", "owners"}),
         "eor": frozenset({"decks", "shoe", "remove", "depth", "removal_set", "tags",
                           "strategy", "information", "rules"}),
         "simulate": frozenset({"shoes", "seed", "decks", "cut", "burn", "workers",
@@ -870,6 +872,7 @@ class Century21(Game[Century21Record]):
                                "information", "rules"}),
         "edge": frozenset({"decks", "shoe", "seen", "known", "information", "rules"}),
         "settle": frozenset({"table", "dealer", "seat", "wager", "dealer_wager", "dice",
+                             "dice_total", "position",
                              "rules", "action", "decks", "jokers", "shoe"}),
         "report": frozenset({"rules", "bet_size", "collection", "xlsx"}),
     }

@@ -43,7 +43,8 @@ TOP_KEYS = frozenset({"id", "name", "decks", "jokers", "joker_values", "drawn_jo
                       "natural_pays", "win_pays", "win_pays_by_total"})
 SECTION_KEYS = {
     "showdown": frozenset({"stop_on_dealer_joker_up", "stop_on_dealer_nine",
-                           "dealer_wins_ties_on_zero", "three_card_nine_pushes_two_card_nine"}),
+                           "dealer_wins_ties_on_zero", "three_card_nine_pushes_two_card_nine",
+                           "natural_any_two_jokers"}),
     "drawing": frozenset({"must_draw_max", "must_stand_min", "house_way_draw_max",
                           "dealer_house_way_draw_max", "third_cards_face_up"}),
     "settlement": frozenset({"action"}),
@@ -83,6 +84,9 @@ class Rules:
         dealer_wins_ties_on_zero: the dealer wins ties on 0 (false: they push).
         three_card_nine_pushes_two_card_nine: equal 9s push whatever the card counts
             (false: a two-card 9 beats a three-card 9).
+        natural_any_two_jokers: the seed's literal Natural, "a hand containing two Jokers":
+            a three-card hand holding two jokers (one dealt, one drawn) is a Natural too
+            (default false: a Natural is the two-card pair of jokers, a drawn joker a 9).
         must_draw_max, must_stand_min: everyone draws on totals <= must_draw_max, stands on
             totals >= must_stand_min; totals in between are option hands.
         house_way_draw_max, dealer_house_way_draw_max: House Way draws on totals up to these.
@@ -107,6 +111,7 @@ class Rules:
     stop_on_dealer_nine: bool = True
     dealer_wins_ties_on_zero: bool = True
     three_card_nine_pushes_two_card_nine: bool = True
+    natural_any_two_jokers: bool = False
     must_draw_max: int = 4
     must_stand_min: int = 7
     house_way_draw_max: int = 5
@@ -253,7 +258,7 @@ class Rules:
                 flat["win_pays_by_total"] = _pays_by_total(flat["win_pays_by_total"], source)
             for name in ("drawn_joker_is_nine", "stop_on_dealer_joker_up", "stop_on_dealer_nine",
                          "dealer_wins_ties_on_zero", "three_card_nine_pushes_two_card_nine",
-                         "third_cards_face_up", "dealer_pays_collection"):
+                         "natural_any_two_jokers", "third_cards_face_up", "dealer_pays_collection"):
                 if name in flat and not isinstance(flat[name], bool):
                     raise RuleError(f"{source}: rule {name} must be true or false")
             return cls(**flat)
@@ -269,7 +274,9 @@ class Rules:
             f"Jokers wild ({_listed(self.joker_values)}), value chosen by exact search for the "
             "holder's best expected result"
             + ("; a drawn joker makes a three-card 9" if self.drawn_joker_is_nine else ""),
-            f"Natural (two jokers) beats all, pushes a Natural, pays {self.natural_pays} to 1",
+            ("Natural (any hand holding two jokers, three-card ones too: the seed's literal "
+             "reading)" if self.natural_any_two_jokers else "Natural (two jokers)")
+            + f" beats all, pushes a Natural, pays {self.natural_pays} to 1",
             f"Other wins pay {self.win_pays} to 1"
             + "".join(f"; a win on {t} pays {p}"
                       for t, p in sorted(self.win_pays_by_total.items())),

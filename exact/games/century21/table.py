@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cache
 
 from exact.core.cards import Card, Shoe, parse_cards
 from exact.core.parsing import expect, parse_number, shown
@@ -61,6 +62,117 @@ from exact.model.settlement import (
 )
 
 CIRCLES = (1, 2, 3)
+POSITIONS = 8
+"""Positions round the table, the Player/Dealer's always position 1 (seed, rule 2: "the
+Player/Dealer's position is always 1, 9 or 17; numbers count clockwise")."""
+DICE = 3
+DICE_TOTALS = range(DICE, 6 * DICE + 1)
+
+
+def dice_position(total: int, positions: int = POSITIONS) -> int:
+    """The position a dice total lands on, counting clockwise from the Player/Dealer's
+    position 1 (the stated reading of rule 2: totals 1, 9 and 17 are the Player/Dealer's).
+
+    >>> [dice_position(t) for t in (3, 8, 9, 10, 17, 18)]
+    [3, 8, 1, 2, 1, 2]
+    """
+    if isinstance(total, bool) or not isinstance(total, int) or total not in DICE_TOTALS:
+        raise SettlementError(f"dice total {shown(total)}: three dice make {DICE_TOTALS.start} "
+                              f"to {DICE_TOTALS.stop - 1}")
+    return (total - 1) % positions + 1
+
+
+@cache
+def dice_total_counts(dice: int = DICE) -> dict[int, int]:
+    """Ways (of 6**dice rolls) to make each total, by convolving one die at a time.
+
+    >>> dice_total_counts()[10], sum(dice_total_counts().values())
+    (27, 216)
+    """
+    ways = {0: 1}
+    for _ in range(dice):
+        step: dict[int, int] = {}
+        for total, count in ways.items():
+            for face in range(1, 7):
+                step[total + face] = step.get(total + face, 0) + count
+        ways = step
+    return dict(sorted(ways.items()))
+
+
+def first_position_counts(dice: int = DICE, positions: int = POSITIONS) -> dict[int, int]:
+    """Ways (of 6**dice) the dice land on each position 1..positions.
+
+    >>> first_position_counts()
+    {1: 28, 2: 28, 3: 28, 4: 28, 5: 27, 6: 25, 7: 25, 8: 27}
+    """
+    found = dict.fromkeys(range(1, positions + 1), 0)
+    for total, count in dice_total_counts(dice).items():
+        found[(total - 1) % positions + 1] += count
+    return found
+
+
+def first_position_distribution(dice: int = DICE,
+                                positions: int = POSITIONS) -> dict[int, Fraction]:
+    """The exact probability that the dice land on each position (see
+    :func:`first_position_counts`)."""
+    rolls = 6 ** dice
+    return {p: Fraction(c, rolls) for p, c in first_position_counts(dice, positions).items()}
+
+
+def position_order(positions: Sequence[int], landed: int) -> list[int]:
+    """The occupied player positions (2..8) in the order of action when the dice land on
+    ``landed``: from that position clockwise; landing on the Player/Dealer's own position 1
+    starts at the next position (it holds no hand to compare).
+
+    >>> position_order([2, 4, 7], 5), position_order([2, 4, 7], 1)
+    ([7, 2, 4], [2, 4, 7])
+    """
+    start = 2 if landed == 1 else landed
+    return sorted(positions, key=lambda p: (p - start) % POSITIONS)
+
+
+def expected_action(wagers: Mapping[int, Fraction], dealer_wager: Fraction | None,
+                    reading: str = "seat-by-seat", dice: int = DICE
+                    ) -> dict[int, Fraction]:
+    """Per position (2..8), its wager's exact expected amount in action over the dice roll:
+    the Player/Dealer's wager (None: it covers everything) is used up in dice order.
+
+    >>> shares = expected_action(dict.fromkeys(range(2, 9), Fraction(100)), Fraction(300))
+    >>> min(shares.values()) / 100, max(shares.values()) / 100
+    (Fraction(77, 216), Fraction(14, 27))
+    """
+    return {p: sum((probability * amounts[p] for probability, amounts in
+                    action_by_roll(wagers, dealer_wager, reading, dice)), Fraction(0))
+            for p in wagers}
+
+
+def action_by_roll(wagers: Mapping[int, Fraction], dealer_wager: Fraction | None,
+                   reading: str = "seat-by-seat", dice: int = DICE
+                   ) -> list[tuple[Fraction, dict[int, Fraction]]]:
+    """(probability, amount in action per position) for each position the dice may land on."""
+    for position in wagers:
+        if isinstance(position, bool) or not isinstance(position, int) or \
+                not 2 <= position <= POSITIONS:
+            raise SettlementError(f"position {shown(position)}: players sit at positions 2 "
+                                  f"to {POSITIONS} (the Player/Dealer's is 1)")
+    return [(probability, amounts_in_action(wagers, dealer_wager, reading, landed))
+            for landed, probability in first_position_distribution(dice).items()
+            if probability]
+
+
+def amounts_in_action(wagers: Mapping[int, Fraction], dealer_wager: Fraction | None,
+                      reading: str, landed: int) -> dict[int, Fraction]:
+    """Per position, the amount in action when the dice land on ``landed``."""
+    total = sum(wagers.values(), Fraction(0))
+    if dealer_wager is None or dealer_wager >= total:
+        return dict(wagers)
+    if reading == "whole-hand":
+        return dict.fromkeys(wagers, Fraction(0))
+    left, amounts = dealer_wager, {}
+    for position in position_order(list(wagers), landed):
+        amounts[position] = min(wagers[position], left)
+        left -= amounts[position]
+    return {p: amounts[p] for p in wagers}
 
 
 @dataclass(frozen=True)
@@ -147,7 +259,7 @@ def _cards(cards: str | Sequence[Card], who: str) -> list[Card]:
     return parsed
 
 
-def _state(classes: list[int]) -> tuple[int, int, int | None]:
+def hand_state(classes: Sequence[int]) -> tuple[int, int, int | None]:
     base, jokers, _ = two_card_state(classes[0], classes[1])
     return (base, jokers, classes[2] if len(classes) == 3 else None)
 
@@ -156,11 +268,16 @@ def settle_table(rules: Rules, dealer_cards: str | Sequence[Card],
                  seat_cards: Mapping[int, str | Sequence[Card]], wagers: Sequence[CircleWager],
                  dealer_wager: Fraction | int | str, table: TableTag | None = None,
                  dealer_free_collection: bool = False, dice_start: int | None = None,
-                 undeclared_naturals: Sequence[int] = (), shoe: Shoe | None = None
+                 undeclared_naturals: Sequence[int] = (), shoe: Shoe | None = None,
+                 dice_total: int | None = None, positions: Mapping[int, int] | None = None
                  ) -> TableHand:
     """Settle one hand (see the module docstring). Cards are in dealing order; the dealer's
     first card is its up card. ``dice_start``: the seat the dice start the comparison at
     (default the lowest seat; an empty position starts at the next seat clockwise).
+    ``dice_total`` (3-18, instead of ``dice_start``): the three dice's total, counted
+    clockwise from the Player/Dealer's position 1 (:func:`dice_position`); each seat sits at
+    ``positions[seat]`` (2-8; default seat + 1, seats 1-7 numbered clockwise from the
+    Player/Dealer) and action runs from the position the dice land on.
     ``undeclared_naturals``: seats whose Natural was not declared (they play as 9). Every
     card of the hand, the dealer's and all seats' together, must be one ``shoe`` (default:
     the rules' decks and jokers) holds. Raises SettlementError on any impossible input, and
@@ -186,6 +303,12 @@ def settle_table(rules: Rules, dealer_cards: str | Sequence[Card],
     stake = parse_number(dealer_wager, "bet", "dealer wager", SettlementInputError)
     if stake <= 0:
         raise SettlementError(f"the Player/Dealer's wager must be positive, got {stake}")
+    if stake < tag.min_bet:  # the seed: no maximum for the Player/Dealer, but the limits hold
+        raise SettlementError(f"the Player/Dealer's wager {_money(stake)} is below the table "
+                              f"minimum {_money(tag.min_bet)} ({_money(tag.min_bet)}-"
+                              f"{_money(tag.max_bet)} table; the Player/Dealer has no maximum)")
+    if dice_total is not None and dice_start is not None:
+        raise SettlementError("give the dice total or the dice start seat, not both")
     dealt = {"Player/Dealer": _cards(dealer_cards, "Player/Dealer")}
     for seat, cards in seat_cards.items():
         expect(seat, int, "settle_table: seat_cards must map seats (int) to cards")
@@ -213,7 +336,12 @@ def settle_table(rules: Rules, dealer_cards: str | Sequence[Card],
         if not tag.min_bet <= wager.amount <= tag.max_bet:  # type: ignore[operator]  # amount is a Fraction once read
             raise SettlementError(f"{wager.label}: {wager.amount} is outside the table limits "
                                   f"{tag.min_bet}-{tag.max_bet}")
-    order = dice_order(sorted({w.seat for w in wagers}), dice_start)
+    if dice_total is None:
+        if positions:
+            raise SettlementError("seat positions need the dice total (dice_total)")
+        order = dice_order(sorted({w.seat for w in wagers}), dice_start)
+    else:
+        order = dice_total_order(sorted({w.seat for w in wagers}), dice_total, positions)
     in_action = action_taken(rules.action, stake, wagers, order)
     returned = {w.label: Fraction(w.amount) - in_action[w.label] for w in wagers}
     any_action = any(in_action.values())
@@ -228,7 +356,7 @@ def settle_table(rules: Rules, dealer_cards: str | Sequence[Card],
         dealer_fee = Fraction(0)
     deciders = _deciders(wagers, in_action)
     _check_play(rules, seats, wagers, deciders, stopped)
-    dealer_state = _state(dealer)
+    dealer_state = hand_state(dealer)
     covered = sum((Fraction(w.amount) for w in wagers), Fraction(0))
     settlements = []
     for wager in wagers:
@@ -245,7 +373,7 @@ def settle_table(rules: Rules, dealer_cards: str | Sequence[Card],
                                           Fraction(0), Fraction(0), reason))
             continue
         player_declarations = ((False, 9, 2),) if wager.seat in undeclared_naturals else (
-            declarations(rules, _state(seats[wager.seat])))
+            declarations(rules, hand_state(seats[wager.seat])))
         pay, how, declared, dealer_declared = settle_declared(
             rules, player_declarations, declarations(rules, dealer_state), stopped)
         verdict = "wins" if pay > 0 else "pushes" if pay == 0 else "loses"
@@ -275,6 +403,32 @@ def dice_order(seats: Sequence[int], dice_start: int | None) -> list[int]:
         raise SettlementError(f"dice start {shown(dice_start)}: a seat number from 1")
     first = next((i for i, seat in enumerate(ordered) if seat >= dice_start), 0)
     return ordered[first:] + ordered[:first]
+
+
+def dice_total_order(seats: Sequence[int], total: int,
+                     positions: Mapping[int, int] | None = None) -> list[int]:
+    """The seats in the order of action when three dice make ``total``: each seat at its
+    position (default seat + 1), from the position the dice land on, clockwise.
+
+    >>> dice_total_order([1, 3, 6], 11)   # 11 lands on position 3: seat 2 (empty), then 3
+    [3, 6, 1]
+    """
+    where = {seat: (positions or {}).get(seat, seat + 1) for seat in seats}
+    for seat, position in where.items():
+        if isinstance(position, bool) or not isinstance(position, int) or \
+                not 2 <= position <= POSITIONS:
+            raise SettlementError(f"seat {seat}: position {shown(position)}; players sit at "
+                                  f"positions 2 to {POSITIONS} (the Player/Dealer's is 1)"
+                                  + ("; seats past 7 need a position" if positions is None
+                                     or seat not in positions else ""))
+    taken: dict[int, int] = {}
+    for seat, position in where.items():
+        if position in taken:
+            raise SettlementError(f"seats {taken[position]} and {seat} both at position "
+                                  f"{position}")
+        taken[position] = seat
+    by_position = position_order(list(taken), dice_position(total))
+    return [taken[p] for p in by_position]
 
 
 def action_taken(reading: str, stake: Fraction, wagers: Sequence[CircleWager],
@@ -315,11 +469,19 @@ def _declared(declaration: tuple[bool, int, int]) -> str:
 
 def _check_draws(rules: Rules, classes: list[int], who: str, stopped: bool,
                  undeclared: bool = False) -> None:
+    if len(classes) == 3 and classes[:2] == [JOKER_CLASS, JOKER_CLASS]:
+        raise SettlementError(f"{who}: two jokers are a Natural (or, undeclared, a 9) and "
+                              "stand: the hand cannot have drawn a third card")
+    if len(classes) == 3 and classes.count(JOKER_CLASS) == 2 and not rules.natural_any_two_jokers:
+        raise SettlementError(f"{who}: a three-card hand holding two jokers: the seed's Natural "
+                              "is 'a hand containing two Jokers', the rules in force (a Natural "
+                              "is two cards, a drawn joker a 9) would settle it as a 9; settle "
+                              "it under rules with natural_any_two_jokers = true")
     if len(classes) == 3 and stopped:
         raise SettlementError(f"{who}: no one draws when the Player/Dealer's hand ends the deal")
     if stopped:
         return
-    actions = (STAND,) if undeclared else hand_actions(rules, _state(classes[:2]))
+    actions = (STAND,) if undeclared else hand_actions(rules, hand_state(classes[:2]))
     taken = DRAW if len(classes) == 3 else STAND
     if taken not in actions:
         raise SettlementError(f"{who}: must {actions[0]} on these two cards")
@@ -363,7 +525,7 @@ def _check_play(rules: Rules, seats: Mapping[int, list[int]], wagers: Sequence[C
         spots[by_circle[seat, circle].owner] = spots.get(by_circle[seat, circle].owner, 0) + 1
     for seat, circle in sorted(deciders.items()):
         classes = seats[seat]
-        if len(hand_actions(rules, _state(classes[:2]))) < 2:
+        if len(hand_actions(rules, hand_state(classes[:2]))) < 2:
             continue  # a forced hand: nothing to decide
         decider = by_circle[seat, circle]
         drew = len(classes) == 3
@@ -381,5 +543,18 @@ def _check_play(rules: Rules, seats: Mapping[int, list[int]], wagers: Sequence[C
                 f"seats {', '.join(map(str, checked_seats))} all depart from House Way")
 
 
-__all__ = ("DEFAULT_RULES", "CircleWager", "TableHand", "action_taken", "dice_order",
-           "settle_table")
+__all__ = (
+    "DEFAULT_RULES",
+    "CircleWager",
+    "TableHand",
+    "action_by_roll",
+    "action_taken",
+    "amounts_in_action",
+    "dice_order",
+    "dice_position",
+    "dice_total_order",
+    "expected_action",
+    "first_position_distribution",
+    "hand_state",
+    "settle_table",
+)
