@@ -200,7 +200,7 @@ HOSTILE_KEY = "\\u001b[2J" + "k" * 100_000  # TOML escape: the terminal's clear-
     (["simulate", "century21", "--shoes", "1", "--seed", "1", "--rules"], "century21",
      ("[showdown]", f'[showdown]\n"{HOSTILE_KEY}" = true'),
      "[showdown]: unknown rule(s) '\\x1b[2J" + "k" * 32 + "…' (100004 characters); known: "
-     "dealer_wins_ties_on_zero, stop_on_dealer_joker_up"),
+     "dealer_wins_ties_on_zero, natural_any_two_jokers, stop_on_dealer_joker_up"),
 ])
 def test_a_user_file_with_an_unknown_key_is_one_line_naming_it(
         argv: list[str], shipped: str | None, typo: tuple[str, str], named: str, capsys,

@@ -32,7 +32,7 @@ TEXT_OPTIONS = frozenset({
     "help", "game", "bets", "bet", "group", "all", "paytable", "table", "engine", "json", "csv",
     "output", "xlsx", "strategy", "information", "with_replacement", "rules", "remove",
     "solve_for", "removal_set", "scheduler", "seen", "cards", "dealer", "action", "pdf",
-    "submission", "view",
+    "submission", "view", "owners",
 })
 
 # Options holding numbers inside a composite text, read at run time by the grammar (in
@@ -47,7 +47,11 @@ COMPOSITE: dict[tuple[str, str], tuple[str, str, str, Reader]] = {
        for command in ("eor", "simulate")},
     # --bet AMOUNT is century21's old spelling of --bet-size (an id elsewhere)
     ("analyze", "bet"): ("bet", "{}", "century21", lambda text: parse_number(text, "bet")),
+    # --wagers W1,W2,...: each seat's wager, one seat here
+    ("analyze", "wagers"): ("bet", "{}", "century21", lambda text: parse_number(text, "bet")),
 }
+# What one option needs beside it to be read (--wagers is read for a --seats table)
+BESIDE = {("analyze", "wagers"): ["--seats", "1"]}
 # What a command needs besides the option under test for the number to be reached
 NEEDS = {"settle": ["--cards", "7H 4C KD 5S"], "edge": ["--seen", "/dev/null"]}
 
@@ -110,7 +114,7 @@ def _command_line(parser: Any, command: str, dest: str, flag: str, argument: str
     for other, action in sub.actions.items():
         if action.required and action.option_strings and other != dest:
             line += [max(action.option_strings, key=len), "1" if quantity_of(action) else "x"]
-    return [*line, flag, argument]
+    return [*line, *BESIDE.get((command, dest), []), flag, argument]
 
 
 @pytest.mark.parametrize("command, dest, flag, text", list(numeric_cases()))

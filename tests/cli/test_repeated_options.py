@@ -28,7 +28,9 @@ def _value(action: argparse.Action) -> list[str]:
     if isinstance(kind, NumberOption):
         return [str(QUANTITIES[kind.quantity].minimum)]
     if isinstance(kind, KeyedOption):
-        return ["1=9H" if kind.key is not None else "tie=1"]
+        if kind.key is not None:
+            return ["1=2" if kind.value is not None else "1=9H"]
+        return ["tie=1"]
     return ["x.out" if action.dest in ("output", "xlsx") else "x"]
 
 
@@ -65,7 +67,9 @@ def repeatable() -> Iterator[Any]:
 def test_a_repeatable_option_takes_each_value_or_key_once(command, flag, action) -> None:
     parser = build_parser(command)
     keyed = isinstance(action.type, KeyedOption)
-    if keyed and action.type.key is not None:
+    if keyed and action.type.key is not None and action.type.value is not None:
+        first, other, again = "1=2", "2=3", "1=4"  # numbers both sides (--position SEAT=POS)
+    elif keyed and action.type.key is not None:
         first, other, again = "1=9H", "2=9D", "1=9D"
     elif keyed:
         first, other, again = "tie=1", "banker=1", "tie=2"
