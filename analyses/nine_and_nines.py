@@ -48,7 +48,7 @@ for bet in result.bets.values():
     for table in bet.tables.values():
         assert -1 < table.house_edge < 1
 # the headline: NINE (either party) on the illustrative Table NINE, 8 decks, exactly
-published = game_figures("nine_and_nines")
+published = game_figures("nine-and-nines")
 for bet_id in ("nine-player", "nine-banker"):
     exact_edge = Fraction(published.value("house_edge_exact", bet=bet_id))
     assert result.bets[bet_id].table().house_edge == exact_edge

@@ -42,7 +42,7 @@ result  # noqa: B018 (a cell's last value: shown as a table of every wager and p
 # the Banker wins out of every ordered 6-card sequence.
 
 # %%
-published = game_figures("punto_banco")
+published = game_figures("punto-banco")
 banker, player, tie = (result.bets[b] for b in ("banker", "player", "tie"))
 assert result.total == published.value("total")
 assert banker.counts[0] == published.value("count", bet="banker", event="Banker wins")

@@ -37,10 +37,10 @@ from exact.core.files import (
 )
 from exact.core.parsing import OneLineParser, number_option, shown, suggestion
 from exact.errors import ExactError, Terminated, UsageError, one_line
-from exact.games import REGISTRY, extension, game_ids, get_game
 from exact.model.bets import format_pays
-from exact.model.contracts import BetGame, OwnOptions
+from exact.model.contracts import BetGame
 from exact.model.game import Game
+from exact.model.plugins import game_ids, get_game, own_command, plugin, plugin_ids
 from exact.render.output import json_text, to_csv, to_json, to_text
 
 EXIT_USAGE = 2
@@ -91,7 +91,7 @@ class _Parser(OneLineParser):
 
 def _analyze(args: argparse.Namespace) -> str:
     game = get_game(args.game)
-    own = extension(game, "analyze")
+    own = own_command(game, "analyze")
     if own is not None:  # a game that renders its own analysis (e.g. century21)
         for name, default in STRATEGY_DEFAULTS.items():
             if getattr(args, name) is None:
@@ -167,9 +167,9 @@ def _list_bets(args: argparse.Namespace) -> str:
 
 
 # Per command, the options of a bet game (argparse names); a game with options of its own
-# declares them (exact.model.contracts.OwnOptions), and a strategy game takes none on a command
-# it declares nothing for (`design century21 --bet ...`, `list-bets chemin-de-fer --bets ...`).
-# Any other option given is refused, so that one game's options are never silently accepted by
+# declares them (its plugin record, exact.model.plugins.GamePlugin), and a strategy game takes
+# none on a command it declares nothing for (`design` of a strategy game with --bet...). Any
+# other option given is refused, so that one game's options are never silently accepted by
 # another.
 SHARED_OPTIONS = frozenset({"game", "command", "run", "json", "output", "pdf", "submission"})
 _SHOE = frozenset({"decks", "jokers", "shoe", "remove"})
@@ -199,8 +199,9 @@ def game_options(game: object, command: str) -> frozenset[str]:
     ...     "century21"), "list-bets")
     (['bets'], frozenset())
     """
-    if isinstance(game, OwnOptions) and command in game.command_options:
-        return game.command_options[command]
+    own = plugin(game).own_options(command)
+    if own is not None:
+        return own
     if isinstance(game, BetGame):
         return BET_GAME_OPTIONS.get(command, frozenset())
     return frozenset()
@@ -219,7 +220,7 @@ def refuse_foreign_options(parser: _Parser, args: argparse.Namespace) -> None:
         if (dest in taken or dest not in given
                 or given[dest] == command_parser.get_default(dest)):
             continue
-        owners = [game_id for game_id in sorted(REGISTRY)
+        owners = [game_id for game_id in plugin_ids(every=False)
                   if _owns(get_game(game_id), args.command, dest)]
         where = f"an option of {', '.join(owners)}" if owners else "an option of no game"
         raise ExactError(f"{flag} is {where}, not of {args.command} {game.id}")
@@ -228,7 +229,7 @@ def refuse_foreign_options(parser: _Parser, args: argparse.Namespace) -> None:
 def _owns(game: object, command: str, option: str) -> bool:
     """Whether ``game`` has ``option`` on ``command`` as its own (a strategy game without
     options declared for a command owns none there)."""
-    declared = isinstance(game, OwnOptions) and command in game.command_options
+    declared = plugin(game).own_options(command) is not None
     return (declared or isinstance(game, BetGame)) and option in game_options(game, command)
 
 
@@ -266,7 +267,7 @@ def build_parser(command: str | None = None) -> _Parser:
 
     def game_command(name: str, help_text: str, run: Callable[[argparse.Namespace], str]):
         sub = parser.add_command(commands, name, help=help_text, description=help_text)
-        sub.add_argument("game", help=f"game id: {', '.join(sorted(REGISTRY))}")
+        sub.add_argument("game", help=f"game id: {', '.join(plugin_ids(every=False))}")
         sub.add_argument("--bets", action="append", metavar="FILE", type=INPUT_FILE,
                          help="extra bet file (TOML); may be repeated")
         sub.set_defaults(run=run)

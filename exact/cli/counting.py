@@ -44,9 +44,9 @@ from exact.core.progress import Tracker
 from exact.engines.batch import BetEvaluator, supported_bets
 from exact.engines.live import next_round, slow_with_known
 from exact.errors import BetFileError, ExactError, RuleError
-from exact.games import extension, get_game
 from exact.model.bets import Bet
 from exact.model.game import Game
+from exact.model.plugins import get_game, own_command
 from exact.render.output import SIGN_CONVENTION, json_text
 from exact.render.removal import (
     eor_report,
@@ -73,7 +73,7 @@ def _bets(game: Game, args: argparse.Namespace) -> list[Bet]:
 # --- eor -----------------------------------------------------------------------------------------
 def _eor(args: argparse.Namespace) -> str:
     game = get_game(args.game)
-    own = extension(game, "eor")
+    own = own_command(game, "eor")
     if own is not None:  # a game with its own removal analysis (e.g. century21)
         return own(game, args)
     shoe = options_shoe(args)
@@ -186,7 +186,7 @@ def _seen_cards(args: argparse.Namespace) -> list[Card]:
 
 def _edge(args: argparse.Namespace) -> str:
     game = get_game(args.game)
-    own = extension(game, "edge")
+    own = own_command(game, "edge")
     if own is not None:  # a game without a bet table (century21): its own next hand
         return own(game, args, _seen_cards(args))
     bets = _bets(game, args)

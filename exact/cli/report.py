@@ -26,8 +26,8 @@ from exact.cli.shoe_options import options_shoe
 from exact.core.files import INPUT_FILE, output_name
 from exact.core.parsing import parse_number
 from exact.errors import ExactError, ReportError
-from exact.games import get_game
 from exact.model.contracts import BetGame
+from exact.model.plugins import get_game
 
 # The options that decide a configuration, in the order the reproduction command gives them
 # (argparse names); ``rules`` is the strategy games'.

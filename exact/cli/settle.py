@@ -44,9 +44,9 @@ from exact.core.parsing import (
     wrong_type,
 )
 from exact.errors import ExactError, WrongTypeError
-from exact.games import extension, get_game
 from exact.model.contracts import BetGame
 from exact.model.game import Game
+from exact.model.plugins import get_game, own_command
 from exact.model.settlement import (
     SettledRound,
     SettlementError,
@@ -109,7 +109,7 @@ def add_command(game_command: Callable[..., argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> str:
     game = get_game(args.game)
-    own = extension(game, "settle")
+    own = own_command(game, "settle")
     if own is not None:  # a game that settles its own way (century21: a table hand)
         return own(game, args)
     if not isinstance(game, BetGame):  # chemin-de-fer: --cards and --wager are refused

@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from exact import DATA
 from exact.cli import app
 from exact.cli.app import build_parser, main
 from exact.core.files import InputFile, output_name
+
+from tests.support.shipped import data_file
 
 # Per input option: the command line that takes it (the option's value is {input}) and the
 # content of a valid input file, so that a run that is not refused gets past reading it.
@@ -28,7 +29,7 @@ TABLE_HAND = b'dealer = "KH 7C"\n[[seat]]\nseat = 3\ncards = "9S KD"\n[[wager]]\
     b'circle = 1\namount = 100\n'
 BETS = b'[[bet]]\nid = "mine"\nname = "Mine"\n[[bet.event]]\nname = "Nine"\n' \
     b'when = "player_total == 9"\npays = 1\n'  # (its own id: a file of shipped ids is refused)
-RULES = (DATA / "century21" / "rules.toml").read_bytes()
+RULES = data_file("century21", "rules.toml").read_bytes()
 DESIGN = ["--bet", "tie", "--solve-for", "Tie", "--target-edge", "5%"]
 SIMULATE = ["--shoes", "1", "--seed", "1", "--workers", "1"]
 INPUTS = {

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from exact.cli.app import SHARED_OPTIONS, build_parser, game_options, main
-from exact.games import REGISTRY, get_game
+from exact.games import game_ids, get_game
 
 HOSTILE = {
     "digits": "9" * 100_000,  # a number too long for int() (and any bound)
@@ -31,7 +31,7 @@ REQUIRED = {"--bet": "tie", "--solve-for": "Tie", "--target-edge": "0.05", "--sh
             "--seed": "1", "--output": "r.pdf"}  # (report's --output: the PDF it writes)
 BET_ROUND = {"--cards": "9H 8D KS QC", "--wager": "tie=10", "--paytable": "tie=9-to-1"}
 NEEDED = {("settle", "punto-banco"): BET_ROUND, ("settle", "nine-and-nines"): BET_ROUND,
-          **{("simulate", game_id): {"--workers": "1"} for game_id in REGISTRY},
+          **{("simulate", game_id): {"--workers": "1"} for game_id in game_ids()},
           ("settle", "century21"): {"--dealer": "KH 7C", "--seat": "3=9S KD",
                                     "--wager": "3.1=100", "--dealer-wager": "150"}}
 
@@ -56,7 +56,7 @@ def _valued_arguments() -> list[tuple[str, str, str]]:
         if "game" in valued:
             found.append((command, "punto-banco", ""))
         required = {dest for dest, action in sub.actions.items() if action.required}
-        for game_id in sorted(REGISTRY):
+        for game_id in game_ids():
             taken = SHARED_OPTIONS | game_options(get_game(game_id), command)
             if required <= taken:
                 found += [(command, game_id, sub.options[dest]) for dest in valued

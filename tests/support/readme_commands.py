@@ -18,6 +18,8 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.support.shipped import data_file
+
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 
@@ -108,7 +110,8 @@ def _readme_table_hand() -> str:
 
 
 def _shipped(path: str) -> str:
-    return (ROOT / "exact" / "data" / path).read_text(encoding="utf-8")
+    folder, _, name = path.partition("/")
+    return data_file(folder, name).read_text(encoding="utf-8")
 
 
 # The files README commands name; what a user would put there.

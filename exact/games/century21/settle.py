@@ -1,6 +1,6 @@
 """``exact settle century21``: settle one table hand from a table file or options.
 
-Layer: cli, the top (beside the lab); it may import every layer below.
+Layer: games, the top: the game's own cli code, which may import every generic layer.
 
 A table file (TOML, at most 64 KiB) names the hand and its wagers::
 
