@@ -40,7 +40,7 @@ from exact.errors import ExactError, Terminated, UsageError, one_line
 from exact.model.bets import format_pays
 from exact.model.contracts import BetGame
 from exact.model.game import Game
-from exact.model.plugins import game_ids, get_game, own_command, plugin, plugin_ids
+from exact.model.plugins import GamePlugin, game_ids, get_game, own_command, plugin, plugin_ids
 from exact.render.output import json_text, to_csv, to_json, to_text
 
 EXIT_USAGE = 2
@@ -92,9 +92,9 @@ class _Parser(OneLineParser):
 def _analyze(args: argparse.Namespace) -> str:
     game = get_game(args.game)
     own = own_command(game, "analyze")
-    if own is not None:  # a game that renders its own analysis (e.g. century21)
-        for name, default in STRATEGY_DEFAULTS.items():
-            if getattr(args, name) is None:
+    if own is not None:  # a game that renders its own analysis (a strategy game)
+        for name, default in plugin(game).option_defaults.items():
+            if getattr(args, name, None) is None:
                 setattr(args, name, default)
         return own(game, args)
     shoe = options_shoe(args)
@@ -107,11 +107,6 @@ def _analyze(args: argparse.Namespace) -> str:
         if not (args.json or args.csv or args.output):
             return ""
     return to_json(analysis) if args.json else to_csv(analysis) if args.csv else to_text(analysis)
-
-
-# The defaults of the strategy games' own analyses (group "century21 ... options" below).
-STRATEGY_DEFAULTS = {"strategy": "house", "information": "total", "players": 1,
-                     "with_replacement": False}
 
 
 def _design(args: argparse.Namespace) -> str:
@@ -258,19 +253,32 @@ def _games(args: argparse.Namespace) -> str:
 APP_COMMANDS = frozenset({"analyze", "design", "list-bets", "features", "games"})
 
 
-def build_parser(command: str | None = None) -> _Parser:
+def add_game_options(parser: _Parser, command: str, game: GamePlugin | None) -> None:
+    """The options of ``game`` (its plugin's groups) on ``command``: only the game the command
+    is given shows and takes its own (``exact analyze GAME --help``)."""
+    for group in () if game is None else game.options:
+        if command in group.commands:
+            added = parser.add_argument_group(group.title)
+            for option in group.options:
+                added.add_argument(*option.flags, **option.settings)
+
+
+def build_parser(command: str | None = None, game: GamePlugin | None = None) -> _Parser:
     """The parser of every command; given the ``command`` about to run, one of
-    :data:`APP_COMMANDS`, the other modules' commands are left out (nothing else differs)."""
+    :data:`APP_COMMANDS`, the other modules' commands are left out (nothing else differs);
+    given the ``game`` it runs on, its own options are added (no other game's)."""
     parser = _Parser(prog="exact", description="Exact combinatorial analysis of baccarat games.")
     parser.add_argument("--version", action="version", version=f"exact {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     def game_command(name: str, help_text: str, run: Callable[[argparse.Namespace], str]):
         sub = parser.add_command(commands, name, help=help_text, description=help_text)
-        sub.add_argument("game", help=f"game id: {', '.join(plugin_ids(every=False))}")
+        sub.add_argument("game", help=f"game id: {', '.join(plugin_ids(every=False))} (a "
+                                       "game's own options: COMMAND GAME --help)")
         sub.add_argument("--bets", action="append", metavar="FILE", type=INPUT_FILE,
                          help="extra bet file (TOML); may be repeated")
         sub.set_defaults(run=run)
+        add_game_options(sub, name, game)
         return sub
 
     analyze_parser = game_command("analyze", "exact return tables of a game's bets", _analyze)
@@ -328,6 +336,43 @@ def build_parser(command: str | None = None) -> _Parser:
     games = parser.add_command(commands, "games", help="the games of the toolkit")
     games.set_defaults(run=_games, output=None)
     return parser
+
+
+def _game_given(arguments: Sequence[str], command: str | None) -> GamePlugin | None:
+    """The plugin of the game the command line names (the first argument after the command
+    that is a game id), whose options the parser then adds; None when it names none (an
+    unknown id is refused by name later)."""
+    if command is None or command not in arguments:
+        return None
+    rest = [a for a in arguments[arguments.index(command) + 1:] if not a.startswith("-")]
+    shipped = plugin_ids(every=False)
+    found = next((a for a in rest if a in shipped), None)
+    if found is None and rest and rest[0] in plugin_ids(every=True):
+        found = rest[0]
+    return None if found is None else plugin(found)
+
+
+def refuse_unknown_options(parser: _Parser, args: argparse.Namespace,
+                           unknown: Sequence[str]) -> None:
+    """Arguments the parser did not take: an option of another game is refused naming the
+    games it belongs to (``analyze punto-banco --strategy best``), anything else as argparse
+    would refuse it."""
+    if not unknown:
+        return
+    command = getattr(args, "command", None)
+    game = getattr(args, "game", None)
+    for argument in unknown:
+        flag = argument.partition("=")[0]
+        if command is None or not isinstance(game, str) or not flag.startswith("--"):
+            continue
+        owners = [game_id for game_id in plugin_ids(every=False)
+                  if any(command in group.commands and flag in option.flags
+                         for group in plugin(game_id).options for option in group.options)]
+        if owners:
+            get_game(game)  # an unknown id is refused here, by name
+            raise ExactError(f"{flag} is an option of {', '.join(owners)}, not of {command} "
+                             f"{game}")
+    parser.error(f"unrecognized arguments: {' '.join(unknown)}")
 
 
 def refuse_empty_options(args: argparse.Namespace) -> None:
@@ -430,13 +475,14 @@ def _run(argv: Sequence[str] | None) -> int:
     try:
         arguments = sys.argv[1:] if argv is None else list(argv)
         command = next((a for a in arguments if not a.startswith("-")), None)
-        parser = build_parser(command)
+        parser = build_parser(command, _game_given(arguments, command))
         try:
-            args = parser.parse_args(arguments)
+            args, unknown = parser.parse_known_args(arguments)
         except SystemExit as done:  # --help or --version: printed, nothing to run
             if done.code in (0, None):
                 return 0
             raise
+        refuse_unknown_options(parser, args, unknown)
         refuse_empty_options(args)
         refuse_foreign_options(parser, args)
         refuse_clashing_files(parser, args)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import warnings
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from exact.analysis.bet_analysis import game_bets
@@ -25,9 +25,9 @@ CONFIGURATION_OPTIONS = frozenset({"decks", "jokers", "shoe", "remove", "bet", "
 """The bet games' configuration options (argparse names), besides ``--bets``."""
 
 
-def add_configuration_options(parser: Any, strategy: Collection[str] | None = None) -> None:
-    """The options of :data:`CONFIGURATION_OPTIONS` and the strategy games' own group
-    (:data:`STRATEGY_OPTIONS`; only the flags in ``strategy`` if given)."""
+def add_configuration_options(parser: Any) -> None:
+    """The options of :data:`CONFIGURATION_OPTIONS` (a game's own options are its plugin's:
+    :func:`exact.cli.app.add_game_options`)."""
     parser.add_argument("--decks", type=number_option("decks", "--decks"),
                         help="full decks in the shoe (default 8)")
     parser.add_argument("--jokers", type=number_option("jokers", "--jokers"),
@@ -35,8 +35,8 @@ def add_configuration_options(parser: Any, strategy: Collection[str] | None = No
     parser.add_argument("--shoe", help="explicit composition, e.g. 'A:32,T:128,9H:8'")
     parser.add_argument("--remove", help="cards taken out, e.g. '5,5,9H,KD'")
     parser.add_argument("--bet", action="append", metavar="ID",
-                        help="analyse only this bet; may be repeated (century21: the "
-                             "bet size, the old spelling of --bet-size)")
+                        help="analyse only this bet; may be repeated (a strategy game may "
+                             "read it its own way: see `analyze GAME --help`)")
     parser.add_argument("--group", action="append", metavar="GROUP",
                         help="analyse the shipped bets of GROUP (main, variant, side); "
                              "may be repeated")
@@ -51,11 +51,6 @@ def add_configuration_options(parser: Any, strategy: Collection[str] | None = No
                         help="your own paytable (bet file): its bets replace those of "
                              "the same id (or join as new bets) before --bet and --group "
                              "choose, after validation; may be repeated")
-    # --- the strategy games' own options (century21, chemin-de-fer) ------------------------
-    heads_up = parser.add_argument_group("century21 (21st Century Baccarat) options")
-    for flag, options in STRATEGY_OPTIONS.items():
-        if strategy is None or flag in strategy:
-            heads_up.add_argument(flag, **options)
 
 
 def _refuse_contradictions(parser: Any) -> None:
@@ -68,30 +63,6 @@ def _refuse_contradictions(parser: Any) -> None:
         parser.refuse_together(first, second, why)
 
 
-STRATEGY_OPTIONS: dict[str, dict[str, Any]] = {
-    "--bet-size": {"metavar": "AMOUNT", "type": number_option("bet", "--bet-size"),
-                   "help": "the bet per seat (default: the table's minimum)"},
-    "--strategy": {"help": "house | best | dealer-best | equilibrium (default house)"},
-    "--collection": {"type": number_option("fee", "--collection"),
-                     "help": "collection fee per seat per hand (default: the table tag of the "
-                             "bet size)"},
-    "--information": {"choices": ("total", "cards", "totals", "banker-cards"),
-                      "help": "the player decides by its two-card total or its two cards "
-                              "(chemin-de-fer: totals | banker-cards | cards)"},
-    "--with-replacement": {"action": "store_true", "default": None,
-                           "help": "chemin-de-fer: cards dealt with replacement (one deck)"},
-    "--commission": {"type": number_option("commission", "--commission"),
-                     "help": "chemin-de-fer: commission on Banker wins, 0 to 1/10 (e.g. 5%%; "
-                             "default: the rule file's, 0)"},
-    "--players": {"type": number_option("players", "--players"),
-                  "help": "players at the table for the Player/Dealer's economics"},
-    "--rules": {"metavar": "FILE", "type": INPUT_FILE,
-                "help": "rule file (TOML) instead of the game's default rules"},
-    "--dealer-wager": {"metavar": "AMOUNT", "type": number_option("bet", "--dealer-wager"),
-                       "help": "the Player/Dealer's wager for the "
-                       "economics (default: it covers every seat)"},
-}
-"""The strategy games' own options (their flags), in the order ``--help`` shows them."""
 
 
 def selected_bets(game: Game, args: argparse.Namespace, shoe: Shoe) -> list[Bet]:

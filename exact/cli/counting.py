@@ -31,7 +31,7 @@ from exact.analysis.simulation import (
 from exact.cli.configuration import bets_named
 from exact.cli.shoe_options import full_shoe, options_shoe
 from exact.core.cards import Card, parse_cards
-from exact.core.files import INPUT_FILE, OUTPUT_HELP, InputFile, output_name
+from exact.core.files import OUTPUT_HELP, InputFile, output_name
 from exact.core.parsing import (
     KeyedOption,
     OneLineParser,
@@ -239,14 +239,6 @@ def add_commands(game_command: Callable[..., OneLineParser]) -> None:
         parser.add_argument("--output", "-o", metavar="FILE", type=output_name,
                             help=OUTPUT_HELP)
 
-    def heads_up_options(parser: argparse.ArgumentParser, what: str
-                         ) -> argparse._ArgumentGroup:
-        group = parser.add_argument_group(f"century21 options ({what})")
-        group.add_argument("--information", choices=("total", "cards"),
-                           help="the player decides by its two-card total (default) or cards")
-        group.add_argument("--rules", metavar="FILE", type=INPUT_FILE, help="rule file (TOML)")
-        return group
-
     def shoe_options(parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--decks", type=number_option("decks", "--decks"),
                             help="full decks in the shoe (default 8)")
@@ -262,9 +254,6 @@ def add_commands(game_command: Callable[..., OneLineParser]) -> None:
                      help="exact change for removing these cards, e.g. '5 5 6'; repeatable")
     eor.add_argument("--tags", help="your count's tags, e.g. 'A=1,2=1,9=-1' (others 0)")
     bet_options(eor)
-    heads_up = heads_up_options(eor, "effects of removal on the player's expected value under "
-                                "a fixed pure strategy pair")
-    heads_up.add_argument("--strategy", help="house (default) | best | dealer-best")
 
     sim = game_command("simulate", "shoe simulation with the exact edge at every round", _simulate)
     sim.add_argument("--shoes", type=number_option("shoes", "--shoes"), required=True,
@@ -272,8 +261,8 @@ def add_commands(game_command: Callable[..., OneLineParser]) -> None:
     sim.add_argument("--seed", type=number_option("seed", "--seed"), required=True,
                      help="master seed (0 to 2**128 - 1)")
     sim.add_argument("--decks", type=number_option("simulated-decks", "--decks"),
-                     help=f"decks per shoe, at most {MAX_DECKS:,} (default 8; century21: the "
-                     "rules' shoe, with jokers in the rules' proportion)")
+                     help=f"decks per shoe, at most {MAX_DECKS:,} (default 8; a game with rules "
+                     "of its own: the rules' shoe, with jokers in the rules' proportion)")
     sim.add_argument("--cut", type=number_option("cut", "--cut"), default=14,
                      help="cards behind the cut card (default 14)")
     sim.add_argument("--burn", type=burn_option, default="first-card",
@@ -288,15 +277,12 @@ def add_commands(game_command: Callable[..., OneLineParser]) -> None:
                      help="run on this Dask cluster instead (one you trust: Dask sends it, "
                      "and takes from it, pickles)")
     sim.add_argument("--tags", help="count tags for every bet (default: derived per bet; "
-                     "century21: by class A-9, T, X)")
+                     "a game may count by classes of its own, e.g. A-9, T, X)")
     sim.add_argument("--trigger", action="append", metavar="BET=TC",
                      type=KeyedOption("--trigger", "BET=TRUE_COUNT", value="true-count"),
                      help="true count at which the count bets BET (default: TC*); may be "
                           "repeated, each bet once")
     bet_options(sim)
-    heads_up = heads_up_options(sim, "the player's bet, one seat heads-up, under a pure "
-                                "strategy pair held fixed")
-    heads_up.add_argument("--strategy", help="house (default) | best | dealer-best")
 
     edge = game_command("edge", "exact edge of every bet for the next round, from the cards "
                         "seen", _edge)
@@ -308,5 +294,3 @@ def add_commands(game_command: Callable[..., OneLineParser]) -> None:
                       help="card known at a position of the next round, e.g. 1=9H; may be "
                            "repeated, each position once")
     bet_options(edge)
-    heads_up_options(edge, "the next hand under House Way and under the player's best response, "
-                     "both searched on the unseen cards")

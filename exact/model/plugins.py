@@ -98,6 +98,11 @@ class GamePlugin:
     ``simulation``: its play on real shoes in ``simulate``, ``(game, config) -> ShoePlay``;
     None for the bet games' common play.
     ``option_defaults``: defaults of its options filled in before its own commands run.
+    ``round_hands``: ``(game, record, features) -> {hand: {"cards": [...], ...}}``, the game's
+    own description of a dealt round for the generic ``settle`` (its JSON ``hands``); None:
+    one entry per stage the game names (``stages``), with its cards.
+    ``hand_text``: ``(name, hand) -> str``, a hand's line in ``settle``'s text; None: the
+    name, its cards and any other field of the hand.
     """
 
     game: type
@@ -113,6 +118,8 @@ class GamePlugin:
     template: Path | None = None
     simulation: Callable[..., Any] | None = None
     option_defaults: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+    round_hands: Callable[[Any, Any, Mapping[str, object]], dict[str, dict[str, Any]]] | None = None
+    hand_text: Callable[[str, Mapping[str, Any]], str] | None = None
 
     def __post_init__(self) -> None:
         game_id = getattr(self.game, "id", None)
@@ -126,7 +133,7 @@ class GamePlugin:
 
     @property
     def id(self) -> str:
-        game_id: str = self.game.id
+        game_id: str = getattr(self.game, "id")  # noqa: B009 (checked a str on creation)
         return game_id
 
     def own_options(self, command: str) -> frozenset[str] | None:

@@ -14,9 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from exact.core.cards import Card
+from exact.core.files import INPUT_FILE
+from exact.core.parsing import KeyedOption, number_option
 from exact.games.century21.game import Century21
 from exact.games.century21.rules import DATA
-from exact.model.plugins import GamePlugin
+from exact.model.plugins import GamePlugin, Option, OptionGroup
 
 
 def _analyze(game: Century21, args: argparse.Namespace) -> str:
@@ -55,6 +57,71 @@ def _play(game: Century21, config: Any) -> Any:
     return Century21Play(game, config)
 
 
+_RULES = Option(("--rules",), {"metavar": "FILE", "type": INPUT_FILE,
+                              "help": "rule file (TOML) instead of the game's default rules"})
+_BET_SIZE = Option(("--bet-size",), {
+    "metavar": "AMOUNT", "type": number_option("bet", "--bet-size"),
+    "help": "the bet per seat (default: the table's minimum)"})
+_COLLECTION = Option(("--collection",), {
+    "type": number_option("fee", "--collection"),
+    "help": "collection fee per seat per hand (default: the table tag of the bet size)"})
+_COUNTED_INFORMATION = Option(("--information",), {
+    "choices": ("total", "cards"),
+    "help": "the player decides by its two-card total (default) or cards"})
+_COUNTED_RULES = Option(("--rules",), {"metavar": "FILE", "type": INPUT_FILE,
+                                       "help": "rule file (TOML)"})
+_COUNTED_STRATEGY = Option(("--strategy",), {"help": "house (default) | best | dealer-best"})
+TITLE = "century21 (21st Century Baccarat) options"
+OPTIONS = (
+    OptionGroup(TITLE, ("analyze",), (
+        _BET_SIZE,
+        Option(("--strategy",), {"help": "house | best | dealer-best | equilibrium (default "
+                                         "house)"}),
+        _COLLECTION,
+        Option(("--information",), {"choices": ("total", "cards"),
+                                    "help": "the player decides by its two-card total or its "
+                                            "two cards"}),
+        Option(("--players",), {"type": number_option("players", "--players"),
+                                "help": "players at the table for the Player/Dealer's "
+                                        "economics"}),
+        _RULES,
+        Option(("--dealer-wager",), {"metavar": "AMOUNT",
+                                     "type": number_option("bet", "--dealer-wager"),
+                                     "help": "the Player/Dealer's wager for the economics "
+                                             "(default: it covers every seat)"}))),
+    # its report covers every strategy: of its options, the rules and the stakes decide
+    OptionGroup(TITLE, ("report",), (_BET_SIZE, _COLLECTION, _RULES)),
+    OptionGroup("century21 options (effects of removal on the player's expected value under "
+                "a fixed pure strategy pair)", ("eor",),
+                (_COUNTED_INFORMATION, _COUNTED_RULES, _COUNTED_STRATEGY)),
+    OptionGroup("century21 options (the player's bet, one seat heads-up, under a pure "
+                "strategy pair held fixed)", ("simulate",),
+                (_COUNTED_INFORMATION, _COUNTED_RULES, _COUNTED_STRATEGY)),
+    OptionGroup("century21 options (the next hand under House Way and under the player's best "
+                "response, both searched on the unseen cards)", ("edge",),
+                (_COUNTED_INFORMATION, _COUNTED_RULES)),
+    OptionGroup("century21 (21st Century Baccarat) table hand", ("settle",), (
+        Option(("--table",), {"metavar": "FILE", "type": INPUT_FILE,
+                              "help": "a table file (TOML): seats, circles, wagers, the "
+                                      "Player/Dealer's wager, dice start, declarations, "
+                                      "choices"}),
+        Option(("--dealer",), {"metavar": "CARDS",
+                               "help": "the Player/Dealer's cards, up card first"}),
+        Option(("--seat",), {"action": "append", "metavar": "SEAT=CARDS",
+                             "type": KeyedOption("--seat", "SEAT=CARDS", key="seat"),
+                             "help": "a seat's cards, e.g. 3='9S KD'; may be repeated, each "
+                                     "seat once"}),
+        Option(("--dealer-wager",), {"metavar": "AMOUNT",
+                                     "type": number_option("bet", "--dealer-wager"),
+                                     "help": "the Player/Dealer's wager"}),
+        Option(("--dice",), {"metavar": "SEAT", "type": number_option("seat", "--dice"),
+                             "help": "the seat the dice start the comparison at (default: "
+                                     "the lowest seat)"}),
+        _RULES,
+        Option(("--action",), {"choices": ("seat-by-seat", "whole-hand"),
+                               "help": "override the rules' reading of an uncovered table"}))),
+)
+
 PLUGIN = GamePlugin(
     game=Century21,
     data=DATA,
@@ -74,6 +141,8 @@ PLUGIN = GamePlugin(
                              "rules", "action", "decks", "jokers", "shoe"}),
         "report": frozenset({"rules", "bet_size", "collection", "xlsx"}),
     },
+    options=OPTIONS,
+    option_defaults={"strategy": "house", "information": "total", "players": 1},
     report=_report,
     template=Path(__file__).resolve().parent / "report.typ",
     simulation=_play,

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import argparse
 
+from exact.core.files import INPUT_FILE
+from exact.core.parsing import number_option
 from exact.games.chemin_de_fer.game import DATA, CheminDeFer
-from exact.model.plugins import GamePlugin
+from exact.model.plugins import GamePlugin, Option, OptionGroup
 
 
 def _analyze(game: CheminDeFer, args: argparse.Namespace) -> str:
@@ -17,10 +19,29 @@ def _analyze(game: CheminDeFer, args: argparse.Namespace) -> str:
     return analyze_command(game, args)
 
 
+OPTIONS = (OptionGroup("chemin-de-fer (Baccara chemin de fer) options", ("analyze",), (
+    Option(("--strategy",), {"help": "house | best | dealer-best | equilibrium (default "
+                                     "house)"}),
+    # "total" is kept as 21st Century Baccarat's spelling of "totals" (the default)
+    Option(("--information",), {"choices": ("totals", "banker-cards", "cards", "total"),
+                                "metavar": "{totals,banker-cards,cards}",
+                                "help": "what the players decide by: their totals (default), "
+                                        "the Banker's cards, or all cards"}),
+    Option(("--with-replacement",), {"action": "store_true", "default": None,
+                                     "help": "cards dealt with replacement (one deck)"}),
+    Option(("--commission",), {"type": number_option("commission", "--commission"),
+                               "help": "commission on Banker wins, 0 to 1/10 (e.g. 5%%; "
+                                       "default: the rule file's, 0)"}),
+    Option(("--rules",), {"metavar": "FILE", "type": INPUT_FILE,
+                          "help": "rule file (TOML) instead of the game's default rules"}))),)
+
 PLUGIN = GamePlugin(
     game=CheminDeFer,
     data=DATA,
+    assumptions=(DATA / "assumptions.toml",),
     commands={"analyze": _analyze},
+    options=OPTIONS,
+    option_defaults={"strategy": "house", "information": "total", "with_replacement": False},
     command_options={"analyze": frozenset({"decks", "with_replacement", "information",
                                            "strategy", "commission", "rules"})},
 )

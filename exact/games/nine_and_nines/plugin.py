@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from exact.games.baccarat.coup import DATA as COUP_DATA
+from exact.games.baccarat.settle import hand_text, round_hands
 from exact.games.nine_and_nines.game import DATA, NineAndNines
 from exact.model.plugins import GamePlugin
 
@@ -25,6 +26,8 @@ PLUGIN = GamePlugin(
     # the coup's assumptions, then the side wagers' own (which restate the side bets' paytables)
     assumptions=(COUP_DATA / "assumptions.toml", DATA / "assumptions.toml"),
     omitted_assumptions=frozenset({"side-bet-paytables"}),
+    round_hands=round_hands,
+    hand_text=hand_text,
     report=_report,
     template=Path(__file__).resolve().parent / "report.typ",
 )

@@ -27,8 +27,8 @@ from exact.games.baccarat.coup import STANDARD_RULES, PuntoBanco
 from exact.games.baccarat.dealer import PuntoBancoDealer
 from exact.games.baccarat.report import BRUTE_FORCE_SHOES as MAIN_BRUTE_FORCE_SHOES
 from exact.games.baccarat.report import _hands, report_decks, tableau
-from exact.games.nine_and_nines.game import DATA as NINE_DATA
 from exact.games.nine_and_nines import reference as nine_reference
+from exact.games.nine_and_nines.game import DATA as NINE_DATA
 from exact.reports import countability, sections, verification
 from exact.reports.charts import bet_family
 from exact.reports.config import ReportConfig
