@@ -51,6 +51,6 @@ def template_path(game_id: str, templates: Path = TEMPLATES) -> Path:
 
 def available_reports(templates: Path = TEMPLATES) -> list[str]:
     """Ids of the registered games that have a report builder and a template."""
-    return [game_id for game_id in plugin_ids(every=False)
+    return [game_id for game_id in plugin_ids()
             if report_builder(game_id) is not None
             and template_path(game_id, templates).is_file()]
