@@ -234,7 +234,8 @@ def table_json(rules: Rules, tag: Any, hand: Mapping[str, Any],
     wagers = []
     for settlement in settled.settlements:
         wager = by_label[settlement.wager.bet]
-        item = settlement_json(settlement, settled.collections[wager.label], wager.player)
+        item = settlement_json(settlement, settled.collections[wager.label],
+                              None if wager.player is None else {"player": wager.player})
         item.update({"seat": wager.seat, "circle": wager.circle, "amount": str(wager.amount),
                      "in_action": str(settled.in_action[wager.label]),
                      "returned_without_action": str(settled.returned[wager.label]),
