@@ -13,6 +13,8 @@ from exact.analysis.bet_analysis import game_bets
 from exact.games import game_ids, get_game, plugin
 from exact.model.contracts import BetGame
 
+from tests.system.test_architecture import _docstrings
+
 PACKAGE = Path(__file__).resolve().parents[2] / "exact"
 # Words that are generic code's own before they are any game's: a game's rule set is its
 # ``rules`` (exact.model.contracts.HasRules); ``strategy``, ``information`` and ``action`` are the
@@ -73,14 +75,6 @@ def _generic_options() -> frozenset[str]:
     return frozenset(name for command in parser.commands.values()
                      for dest, action in command.actions.items()
                      for name in (dest, *action.option_strings))
-
-
-def _docstrings(tree: ast.AST) -> set[int]:
-    return {id(node.body[0].value) for node in ast.walk(tree)
-            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef
-                          | ast.AsyncFunctionDef)
-            and node.body and isinstance(node.body[0], ast.Expr)
-            and isinstance(node.body[0].value, ast.Constant)}
 
 
 def named(source: str) -> list[tuple[int, str]]:
