@@ -100,7 +100,7 @@ def _game_options(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
     """A game's own settings for the workers: the rule file travels as its text."""
     options = [(name, getattr(args, name)) for name in ("strategy", "information")
                if getattr(args, name, None) is not None]
-    if args.rules is not None:
+    if getattr(args, "rules", None) is not None:
         options.insert(0, ("rules", read_user_file(args.rules, "rules", RuleError)))
     return tuple(options)
 
@@ -120,7 +120,8 @@ def _simulate(args: argparse.Namespace) -> str:
                               bet_ids=tuple(args.bet or ()), shoe=rules,
                               options=_game_options(args))
     play = shoe_play(config)
-    if args.rules is not None:  # the play read the file's text once: the assumptions follow it
+    # the play read the file's text once: the assumptions follow it
+    if getattr(args, "rules", None) is not None:
         args.resolved_rules = getattr(play, "rules", None)
     if not play.names:
         raise ExactError(f"{game.id} has no bets that this command evaluates (README: "
