@@ -172,3 +172,24 @@ def test_another_games_option_is_refused_in_one_line(argv, message, capsys) -> N
 def test_each_game_takes_its_own_information_values(capsys) -> None:
     assert main(["analyze", "century21", "--information", "banker-cards"]) == 2
     assert "invalid choice 'banker-cards'" in capsys.readouterr().err
+
+
+def test_an_uninstalled_checkout_reads_the_entry_points_from_its_pyproject(monkeypatch) -> None:
+    """With no ``exact`` distribution on the path (a bare clone run with ``python -m exact``),
+    the shipped games are the same entry points, read from pyproject.toml."""
+    import importlib.metadata
+    import tomllib
+
+    from exact.model import plugins
+
+    def missing(name: str):
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "distribution", missing)
+    declared = tomllib.loads((Path(plugins.__file__).parents[2] / "pyproject.toml").read_text(
+        encoding="utf-8"))["project"]["entry-points"]["exact.games"]
+    found = dict(plugins._entry_points(every=False))
+    assert found == declared and set(found) == {"punto-banco", "nine-and-nines", "century21",
+                                                "chemin-de-fer"}
+    for name, value in found.items():  # each names its game's own plugin record
+        assert plugins._load(name, value).id == name
