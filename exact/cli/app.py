@@ -35,7 +35,7 @@ from exact.core.files import (
     write_file,
     write_standard_output,
 )
-from exact.core.parsing import OneLineParser, number_option, shown, suggestion
+from exact.core.parsing import OneLineParser, number_option, shown, shown_all, suggestion
 from exact.errors import ExactError, Terminated, UsageError, one_line
 from exact.model.bets import format_pays
 from exact.model.contracts import BetGame
@@ -61,6 +61,12 @@ class _Parser(OneLineParser):
 
     def add_argument(self, *flags: Any, **kwargs: Any) -> Any:
         return self._keep(super().add_argument(*flags, **kwargs))
+
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
+        # an argument no option takes may be another game's option: refused naming its games
+        parsed, extra = self.parse_known_args(args, namespace)
+        refuse_unknown_options(self, parsed, extra)
+        return parsed
 
     def add_argument_group(self, *args: Any, **kwargs: Any) -> Any:
         return self._kept(super().add_argument_group(*args, **kwargs))
@@ -372,7 +378,7 @@ def refuse_unknown_options(parser: _Parser, args: argparse.Namespace,
             get_game(game)  # an unknown id is refused here, by name
             raise ExactError(f"{flag} is an option of {', '.join(owners)}, not of {command} "
                              f"{game}")
-    parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    parser.error(f"unrecognized arguments: {shown_all(list(unknown))}")
 
 
 def refuse_empty_options(args: argparse.Namespace) -> None:
@@ -477,12 +483,11 @@ def _run(argv: Sequence[str] | None) -> int:
         command = next((a for a in arguments if not a.startswith("-")), None)
         parser = build_parser(command, _game_given(arguments, command))
         try:
-            args, unknown = parser.parse_known_args(arguments)
+            args = parser.parse_args(arguments)
         except SystemExit as done:  # --help or --version: printed, nothing to run
             if done.code in (0, None):
                 return 0
             raise
-        refuse_unknown_options(parser, args, unknown)
         refuse_empty_options(args)
         refuse_foreign_options(parser, args)
         refuse_clashing_files(parser, args)
