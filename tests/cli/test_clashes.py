@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 
 from exact.cli import app
-from exact.cli.app import build_parser, main
+from exact.cli.app import main
 from exact.core.files import InputFile, output_name
 
+from tests.support.parsers import full_parser
 from tests.support.shipped import data_file
 
 # Per input option: the command line that takes it (the option's value is {input}) and the
@@ -63,7 +64,7 @@ REQUIRED_OUTPUT = {"report": ("--output", ["-o", "report.pdf"])}
 def _file_options() -> dict[str, tuple[list[str], list[str]]]:
     """Per command: its input options and its output options, read from the parsers."""
     found = {}
-    for command, parser in build_parser().commands.items():
+    for command, parser in full_parser().commands.items():
         inputs = [parser.options[d] for d, a in parser.actions.items()
                   if isinstance(a.type, InputFile)]
         outputs = [parser.options[d] for d, a in parser.actions.items() if a.type is output_name]
@@ -77,7 +78,7 @@ OPTIONS = _file_options()
 def test_every_file_option_is_marked_and_tested() -> None:
     """Every option that names a file (metavar FILE) is an input or an output to the clash
     check, and every input option has its case here: a new file option cannot slip by."""
-    for command, parser in build_parser().commands.items():
+    for command, parser in full_parser().commands.items():
         for dest, action in parser.actions.items():
             if action.metavar == "FILE":
                 assert isinstance(action.type, InputFile) or action.type is output_name, \

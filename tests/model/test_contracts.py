@@ -15,6 +15,8 @@ from exact.games import game_ids, get_game
 from exact.model import contracts
 from exact.model.plugins import COMMANDS, GamePlugin, plugin
 
+from tests.support.parsers import full_parser
+
 OFFERS = {  # game id -> the capabilities it offers
     "punto-banco": {"BetGame", "HasRules"},
     "nine-and-nines": {"BetGame", "HasRules", "WinsWhen", "SymmetricBets", "SymmetricFeatures",
@@ -108,9 +110,9 @@ def test_one_games_option_is_refused_on_another(argv: list[str], owners: str, ca
 
 def test_every_option_belongs_to_some_game() -> None:
     """No option of a command is refused by every game (each is someone's)."""
-    from exact.cli.app import SHARED_OPTIONS, build_parser, game_options
+    from exact.cli.app import SHARED_OPTIONS, game_options
 
-    commands = build_parser().commands
+    commands = full_parser().commands
     assert {"analyze", "design", "list-bets", "features", "eor", "simulate", "edge",
             "settle", "games"} <= set(commands)
     for command, parser in commands.items():
@@ -126,9 +128,8 @@ def test_every_option_belongs_to_some_game() -> None:
 def test_the_parser_keeps_each_option_under_its_argparse_name() -> None:
     """The options a command's parser keeps are exactly the names argparse gives the parsed
     values (every one, defaults included), each with the flag that spells it."""
-    from exact.cli.app import build_parser
 
-    parser = build_parser()
+    parser = full_parser()
     args = parser.parse_args(["analyze", "punto-banco"])
     analyze = parser.commands["analyze"]
     assert set(analyze.options) - {"help"} == set(vars(args)) - {"command", "run"}
