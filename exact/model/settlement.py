@@ -220,8 +220,8 @@ def settle_round(game: Game[RecordT], cards: str | Sequence[Card], wagers: Itera
     >>> settle_round("punto-banco", "9H 5C 9D 2S", [])
     Traceback (most recent call last):
     ...
-    exact.errors.WrongTypeError: settle_round: game must be a Game (get_game("punto-banco")), \
-not str 'punto-banco'
+    exact.errors.WrongTypeError: settle_round: game must be a Game (get_game(GAME_ID)), not str \
+'punto-banco'
     """
     expect(game, Game, "settle_round: game must be a Game (get_game(GAME_ID))")
     expect(cards, (str, Sequence), "settle_round: cards must be text or a sequence of Cards")
