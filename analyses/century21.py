@@ -26,8 +26,8 @@ import matplotlib.pyplot as plt
 from IPython.display import Markdown, display
 
 from exact.core.cards import Shoe
+from exact.games.century21.render import heads_up_table
 from exact.lab.notebooks import require_game
-from exact.render.century21 import heads_up_table
 
 game = require_game("century21")
 from exact.games.century21.game import describe_set, game_table  # noqa: E402

@@ -16,7 +16,7 @@
 #
 # Heads-up, the Player draws on 0-4, stands on 6-7 and chooses on 5; the Banker chooses at every
 # decision point, seeing its own hand and the Player's third card (or that the Player stood).
-# The game is a module and a rules file (`exact/games/chemin_de_fer.py`); the equilibria come
+# The game is a module and a rules file (`exact/games/chemin_de_fer/game.py`); the equilibria come
 # from the generic algorithms of `exact/engines/strategy_games.py` (sequence-form LP made
 # exact, exact best responses, exact support enumeration for the commission game). The first
 # cell stops with a clear message if the game (`chemin-de-fer`) is not part of this checkout yet.
@@ -31,7 +31,7 @@ from exact.lab.notebooks import require_game
 from exact.reference.published import game_figures
 
 game = require_game("chemin-de-fer")
-from exact.games.chemin_de_fer import (  # noqa: E402
+from exact.games.chemin_de_fer.game import (  # noqa: E402
     PLAYER_FIVE,
     RULES,
     describe_set,
@@ -57,7 +57,7 @@ def mixed(strategy):
 # tests/games/test_chemin_de_fer.py).
 
 # %%
-published = game_figures("chemin_de_fer")
+published = game_figures("chemin-de-fer")
 kemeny_snell = equilibrium(RULES, None, "totals")
 nine_elevenths = published.find("draw_probability", replacement=True, information="totals",
                                 at="Player 5")

@@ -44,7 +44,7 @@ display(Markdown(edge_table(result)))
 from fractions import Fraction  # noqa: E402
 
 # the headline: NINE (either party) on the illustrative Table NINE, 8 decks, exactly
-published = game_figures("nine_and_nines")
+published = game_figures("nine-and-nines")
 for bet_id in ("nine-player", "nine-banker"):
     exact_edge = Fraction(published.value("house_edge_exact", bet=bet_id))
     print(f"{bet_id}: published {exact_edge}, computed {result.bets[bet_id].table().house_edge}")

@@ -42,7 +42,7 @@ result  # noqa: B018 (a cell's last value: shown as a table of every wager and p
 # the Banker wins out of every ordered 6-card sequence.
 
 # %%
-published = game_figures("punto_banco")
+published = game_figures("punto-banco")
 banker, player, tie = (result.bets[b] for b in ("banker", "player", "tie"))
 for bet, paytable in (("banker", None), ("player", None), ("tie", "8-to-1"), ("tie", "9-to-1")):
     figure = published.find("house_edge", bet=bet, paytable=paytable)

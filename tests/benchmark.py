@@ -25,9 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout
 from exact.analysis.bet_analysis import analyze, game_bets
 from exact.core.cards import Shoe
 from exact.games import get_game
+from exact.games.baccarat.reference import brute_force
 from exact.games.century21.rules import Rules
 from exact.model.bets import Bet
-from exact.reference.punto_banco import brute_force
 
 from tests.support.batch_helpers import tracked_bets
 
@@ -120,7 +120,7 @@ def main_bets_in_process() -> None:
     direct = timed(lambda: full(reference, "direct"))
     line("direct recursive enumerator (no compilation)", direct)
     brute = timed(lambda: brute_force(reference, ("winner",), by="value"))
-    line("reference brute force, card by card (exact/reference/punto_banco.py)", brute)
+    line("reference brute force, card by card (exact/games/baccarat/reference.py)", brute)
     print(f"speed-up of the warm engine over the brute force: {brute / warm:,.0f}x; "
           f"direct enumerator over brute force: {brute / direct:,.1f}x")
 
@@ -130,8 +130,8 @@ def verification_benchmark() -> None:
     card, every Punto Banco wager settled), in rounds per second: per core on one process,
     and on every core. Target: 5 million rounds/s per core, so that the reports' 10^8 rounds
     take well under a minute on two cores."""
-    from exact.analysis.punto_banco_dealer import PuntoBancoDealer
     from exact.analysis.verification import ShoeSpec, simulate_wagers
+    from exact.games.baccarat.dealer import PuntoBancoDealer
 
     rounds = size(10_000_000, 100_000)
     bets = game_bets(get_game("punto-banco"))
@@ -172,7 +172,7 @@ def century21_verification_benchmark() -> None:
     each from a freshly shuffled shoe), in hands per second: per CPU second on one process,
     and on every core. Target: 1 million hands per CPU second (the report's 10^8 hands in
     under two minutes on one core)."""
-    from exact.analysis.century21_dealer import HouseWayRules, simulate
+    from exact.games.century21.dealer import HouseWayRules, simulate
 
     hands = size(10_000_000, 20_000)
     rules = HouseWayRules(decks=DECKS, jokers=DECKS)
@@ -254,8 +254,8 @@ def century21_table_benchmark() -> None:
     against a 300 Player/Dealer. House Way is exact at every size (each seat's heads-up value,
     the dice count); the Player/Dealer's best response to the table is the full-table game,
     exact to 3 seats, each from a cold game."""
-    from exact.analysis.century21_table import table_figures
     from exact.games.century21.full_table import MAX_EXACT_SEATS
+    from exact.games.century21.table_economics import table_figures
 
     rules = century21_rules()
     shoe = (Shoe.parse("A:4,2:4,5:4,6:4,9:4,K:4,X:2") if QUICK
@@ -407,12 +407,12 @@ def removal_every_game() -> None:
     """Issue 7: effects of removal of every shipped bet of each game at 8 decks. "First" clears
     the in-memory caches, so it is what a fresh `eor` command costs once the compiled forms are
     on disk (the first run ever compiles them: seconds, once)."""
-    from exact.analysis.century21_batch import class_removal_table, evaluator_for
     from exact.analysis.removal import effects_of_removal
     from exact.engines import staged
     from exact.engines.batch import BetEvaluator
     from exact.engines.compiled import compiled_for
     from exact.games.century21 import game as century21
+    from exact.games.century21.batch import class_removal_table, evaluator_for
     from exact.games.century21.game import shoe_for
 
     def fresh() -> None:
@@ -448,7 +448,7 @@ def century21_first_eor() -> None:
     pair's deal compiled, its 275,000 records settled) against the same command reading them
     from the disk cache, timed in this run (medians of 3); then the settlement alone, one
     per distinct pair of hand states, against its slow twin, every record settled."""
-    from exact.analysis.century21_batch import evaluator_for
+    from exact.games.century21.batch import evaluator_for
     from exact.games.century21.game import record_outcome
 
     rules = century21_rules()

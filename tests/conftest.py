@@ -5,7 +5,7 @@ import gc
 import pytest
 from hypothesis import settings
 
-from exact.games.punto_banco import PuntoBanco
+from exact.games.baccarat.coup import PuntoBanco
 from exact.model.bets import Bet
 
 # The toy game registers itself when imported: only tests/games/test_toy_game.py imports it (and

@@ -1,4 +1,5 @@
-"""The assumptions behind a game's numbers, as data: ``exact/data/<game>/assumptions.toml``.
+"""The assumptions behind a game's numbers, as data: the files its plugin record names
+(:attr:`exact.model.plugins.GamePlugin.assumptions`, in the game's package).
 
 Layer: analysis, above the games and beside the references; rendering, the reports
 and the command line show its results.
@@ -34,11 +35,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from exact import DATA as PACKAGE_DATA
 from exact.errors import AssumptionError as AssumptionError
+from exact.errors import UnknownGameError
 from exact.model.contracts import HasRules
+from exact.model.plugins import plugin
 
-DATA = PACKAGE_DATA
 SOURCES = {
     "seed": "the game's rule text",
     "seed-silent-industry-standard": "the rule text is silent; industry standard",
@@ -47,10 +48,6 @@ SOURCES = {
 }
 COMMANDS = ("analyze", "design", "eor", "simulate", "edge", "settle")
 """The commands whose output carries the game's assumptions (not ``features``, ``list-bets``)."""
-# game id -> its data folder (the folders are named as the game modules are)
-FOLDERS = {"punto-banco": "punto_banco", "nine-and-nines": "nine_and_nines",
-           "century21": "century21"}
-
 
 @dataclass(frozen=True)
 class Assumption:
@@ -133,23 +130,24 @@ def _read(path: Path) -> tuple[Assumption, ...]:
 
 
 @cache
-def _for_folder(folder: str) -> tuple[Assumption, ...]:
-    return _read(DATA / folder / "assumptions.toml")
+def _for_file(path: Path) -> tuple[Assumption, ...]:
+    return _read(path)
 
 
 def game_assumptions(game_id: str, rules: object = None, command: str | None = "analyze"
                      ) -> list[Assumption]:
-    """The assumptions of ``game_id`` (NINE & NINES adds its own to Punto Banco's), those with
-    a ``when`` kept only if ``rules`` match it, those for some commands only if ``command`` is
-    one (the default: ``analyze``'s, a fresh shoe's; None: every one)."""
-    folders = ["punto_banco", "nine_and_nines"] if game_id == "nine-and-nines" else [
-        FOLDERS.get(game_id, game_id.replace("-", "_"))]
+    """The assumptions of ``game_id`` (its plugin's files in order, less those it omits: a
+    variant adds its own to the shared coup's), those with a ``when`` kept only if ``rules``
+    match it, those for some commands only if ``command`` is one (the default: ``analyze``'s,
+    a fresh shoe's; None: every one)."""
+    try:
+        record = plugin(game_id)
+    except UnknownGameError:  # a game object never registered: it states no assumptions
+        return []
     found: list[Assumption] = []
-    for folder in folders:
-        if (DATA / folder / "assumptions.toml").is_file():
-            found.extend(_for_folder(folder))
-    if game_id == "nine-and-nines":  # NINE & NINES restates Punto Banco's paytable origin
-        found = [item for item in found if item.id != "side-bet-paytables"]
+    for path in record.assumptions:
+        found.extend(_for_file(path))
+    found = [item for item in found if item.id not in record.omitted_assumptions]
     return [item for item in found
             if (not item.when or rules is None or item.applies(rules))
             and (command is None or item.for_command(command))]
@@ -215,7 +213,7 @@ def add_for_command(args: Any, text: str) -> str:
     if getattr(args, "command", None) not in COMMANDS or getattr(args, "csv", False) or \
             not text:
         return text
-    from exact.games import get_game
+    from exact.model.plugins import get_game
 
     game: object = get_game(args.game)
     # the rules the command ran under (a rule file or a table file may choose another reading)

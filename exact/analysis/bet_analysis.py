@@ -149,7 +149,7 @@ def analyze(game: Game, shoe: Shoe, bets: Sequence[Bet] | None = None,
     :class:`~exact.engines.plan.EngineError` if it cannot serve one)."""
     # the wrong type said at the door: each failed deep inside, as an AttributeError, or as a
     # CapabilityError calling None a strategy game
-    expect(game, Game, "analyze: game must be a game (exact.games.get_game('punto-banco'))")
+    expect(game, Game, "analyze: game must be a game (exact.games.get_game(GAME_ID))")
     expect(shoe, Shoe, "analyze: shoe must be a Shoe (exact.cards.Shoe.standard(8))")
     expect(engine, str, "analyze: engine must be an engine's name")
     require(game, BetGame)  # a strategy game has its own analysis (CapabilityError)

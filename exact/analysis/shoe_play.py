@@ -1,7 +1,7 @@
 """What a shoe simulation asks of a game and its settings: the shoe rules, the settings a worker
 rebuilds a play from (:class:`SimulationConfig`), and the :class:`ShoePlay` protocol a game's play
 on real shoes follows (:class:`exact.analysis.simulation.BetPlay` for the bet games, a game's own
-such as :class:`exact.analysis.century21_simulation.Century21Play`).
+such as :class:`exact.games.century21.simulation.Century21Play`).
 
 Layer: analysis, above the games; :mod:`exact.analysis.simulation` runs the shoes. A game's own
 play imports this module, not the simulation, which loads that play by the name the game

@@ -75,9 +75,9 @@ from exact.core.parsing import (
 from exact.engines.batch import BetEvaluator
 from exact.errors import ShoeError
 from exact.errors import SimulationError as SimulationError
-from exact.games import extension, get_game
 from exact.model.bets import settle_records
 from exact.model.game import Game
+from exact.model.plugins import get_game, plugin
 
 # The bounds are the parsing layer's (docs: Input limits), one number each. Memory does not
 # grow with the number of shoes: seeds are made job by job, results summed as they come and
@@ -338,7 +338,7 @@ def _setup(config: SimulationConfig) -> tuple[ShoePlay[Any], dict[tuple[int, ...
     key = config.play_key
     if key not in _WORKERS:
         game = get_game(config.game)
-        own = extension(game, "shoe-play")
+        own = plugin(game).simulation
         play: ShoePlay[Any] = BetPlay(game, config) if own is None else own(game, config)
         cards = int(play.full.sum())
         if cards > MAX_CARDS:  # e.g. a rule file's shoe: every card is dealt physically

@@ -6,7 +6,7 @@ and the command line show its results.
 
 A game may state, per bet id, when the wager wins (``wins_when``: a condition over its
 features) and which wagers must pay Player and Banker alike (``symmetric_bets``); see
-:mod:`exact.games.nine_and_nines`. Each check is an exact count through the ordinary analysis,
+:mod:`exact.games.nine_and_nines.game`. Each check is an exact count through the ordinary analysis,
 made by asking a small derived bet, e.g. "rounds the wager wins that no paying tier settles":
 
 * missing tier (error): winning rounds that no paying tier settles (they would lose);

@@ -1,5 +1,5 @@
 """The verification simulation: shuffled shoes dealt round by round to the cut card by a dealer
-independent of the enumerator (the game's, e.g. :mod:`exact.analysis.punto_banco_dealer`),
+independent of the enumerator (the game's, e.g. :mod:`exact.games.baccarat.dealer`),
 every wager settled by its
 own definition, and each simulated edge set against the exact one.
 

@@ -37,10 +37,10 @@ from exact.core.files import (
 )
 from exact.core.parsing import OneLineParser, number_option, shown, shown_all, suggestion
 from exact.errors import ExactError, Terminated, UsageError, one_line
-from exact.games import REGISTRY, extension, game_ids, get_game
 from exact.model.bets import format_pays
-from exact.model.contracts import BetGame, OwnOptions
+from exact.model.contracts import BetGame
 from exact.model.game import Game
+from exact.model.plugins import GamePlugin, game_ids, get_game, own_command, plugin, plugin_ids
 from exact.render.output import json_text, to_csv, to_json, to_text
 
 EXIT_USAGE = 2
@@ -63,15 +63,9 @@ class _Parser(OneLineParser):
         return self._keep(super().add_argument(*flags, **kwargs))
 
     def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
-        # a misspelt option gets the nearest of the command's options (did you mean ...?)
+        # an argument no option takes may be another game's option: refused naming its games
         parsed, extra = self.parse_known_args(args, namespace)
-        if extra:
-            command = self.commands.get(getattr(parsed, "command", None) or "", self)
-            flags = [flag for action in command.actions.values()
-                     for flag in action.option_strings if flag.startswith("--")]
-            typed = [item.split("=")[0] for item in extra if item.startswith("--")]
-            self.error(f"unrecognized arguments: {shown_all(extra)}"
-                       f"{suggestion(typed, flags)}")
+        refuse_unknown_options(self, parsed, extra)
         return parsed
 
     def add_argument_group(self, *args: Any, **kwargs: Any) -> Any:
@@ -103,10 +97,10 @@ class _Parser(OneLineParser):
 
 def _analyze(args: argparse.Namespace) -> str:
     game = get_game(args.game)
-    own = extension(game, "analyze")
-    if own is not None:  # a game that renders its own analysis (e.g. century21)
-        for name, default in STRATEGY_DEFAULTS.items():
-            if getattr(args, name) is None:
+    own = own_command(game, "analyze")
+    if own is not None:  # a game that renders its own analysis (a strategy game)
+        for name, default in plugin(game).option_defaults.items():
+            if getattr(args, name, None) is None:
                 setattr(args, name, default)
         return own(game, args)
     if isinstance(args.decks, tuple):
@@ -163,11 +157,6 @@ def written(name: str, what: str) -> None:
     say(f"exact: wrote {name!r} ({what})")  # whole: a path is bounded (output_name)
 
 
-# The defaults of the strategy games' own analyses (group "century21 ... options" below).
-STRATEGY_DEFAULTS = {"strategy": "house", "information": "total", "players": 1,
-                     "with_replacement": False}
-
-
 def _design(args: argparse.Namespace) -> str:
     from exact.analysis.designer import design_json, design_text, parse_edge, solve_pays
     from exact.render.output import shoe_json
@@ -221,9 +210,9 @@ def _list_bets(args: argparse.Namespace) -> str:
 
 
 # Per command, the options of a bet game (argparse names); a game with options of its own
-# declares them (exact.model.contracts.OwnOptions), and a strategy game takes none on a command
-# it declares nothing for (`design century21 --bet ...`, `list-bets chemin-de-fer --bets ...`).
-# Any other option given is refused, so that one game's options are never silently accepted by
+# declares them (its plugin record, exact.model.plugins.GamePlugin), and a strategy game takes
+# none on a command it declares nothing for (`design` of a strategy game with --bet...). Any
+# other option given is refused, so that one game's options are never silently accepted by
 # another.
 SHARED_OPTIONS = frozenset({"game", "command", "run", "json", "output", "pdf", "submission"})
 _SHOE = frozenset({"decks", "jokers", "shoe", "remove"})
@@ -253,8 +242,9 @@ def game_options(game: object, command: str) -> frozenset[str]:
     ...     "century21"), "list-bets")
     (['bets'], frozenset())
     """
-    if isinstance(game, OwnOptions) and command in game.command_options:
-        return game.command_options[command]
+    own = plugin(game).own_options(command)
+    if own is not None:
+        return own
     if isinstance(game, BetGame):
         return BET_GAME_OPTIONS.get(command, frozenset())
     return frozenset()
@@ -273,7 +263,7 @@ def refuse_foreign_options(parser: _Parser, args: argparse.Namespace) -> None:
         if (dest in taken or dest not in given
                 or given[dest] == command_parser.get_default(dest)):
             continue
-        owners = [game_id for game_id in sorted(REGISTRY)
+        owners = [game_id for game_id in plugin_ids(every=False)
                   if _owns(get_game(game_id), args.command, dest)]
         where = f"an option of {', '.join(owners)}" if owners else "an option of no game"
         raise ExactError(f"{flag} is {where}, not of {args.command} {game.id}")
@@ -282,7 +272,7 @@ def refuse_foreign_options(parser: _Parser, args: argparse.Namespace) -> None:
 def _owns(game: object, command: str, option: str) -> bool:
     """Whether ``game`` has ``option`` on ``command`` as its own (a strategy game without
     options declared for a command owns none there)."""
-    declared = isinstance(game, OwnOptions) and command in game.command_options
+    declared = plugin(game).own_options(command) is not None
     return (declared or isinstance(game, BetGame)) and option in game_options(game, command)
 
 
@@ -311,9 +301,20 @@ def _games(args: argparse.Namespace) -> str:
 APP_COMMANDS = frozenset({"analyze", "design", "list-bets", "features", "games"})
 
 
-def build_parser(command: str | None = None) -> _Parser:
+def add_game_options(parser: _Parser, command: str, game: GamePlugin | None) -> None:
+    """The options of ``game`` (its plugin's groups) on ``command``: only the game the command
+    is given shows and takes its own (``exact analyze GAME --help``)."""
+    for group in () if game is None else game.options:
+        if command in group.commands:
+            added = parser.add_argument_group(group.title)
+            for option in group.options:
+                added.add_argument(*option.flags, **option.settings)
+
+
+def build_parser(command: str | None = None, game: GamePlugin | None = None) -> _Parser:
     """The parser of every command; given the ``command`` about to run, one of
-    :data:`APP_COMMANDS`, the other modules' commands are left out (nothing else differs)."""
+    :data:`APP_COMMANDS`, the other modules' commands are left out (nothing else differs);
+    given the ``game`` it runs on, its own options are added (no other game's)."""
     parser = _Parser(prog="exact", description="Exact combinatorial analysis of baccarat games.",
                      epilog=examples(None), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"exact {__version__}")
@@ -323,10 +324,12 @@ def build_parser(command: str | None = None) -> _Parser:
         sub = parser.add_command(commands, name, help=help_text, description=help_text,
                                  epilog=examples(name),
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-        sub.add_argument("game", help=f"game id: {', '.join(sorted(REGISTRY))}")
+        sub.add_argument("game", help=f"game id: {', '.join(plugin_ids(every=False))} (a "
+                                       "game's own options: COMMAND GAME --help)")
         sub.add_argument("--bets", action="append", metavar="FILE", type=INPUT_FILE,
                          help="extra bet file (TOML); may be repeated")
         sub.set_defaults(run=run)
+        add_game_options(sub, name, game)
         return sub
 
     analyze_parser = game_command("analyze", "exact return tables of a game's bets", _analyze)
@@ -432,6 +435,48 @@ def refuse_deck_columns(args: argparse.Namespace) -> None:
                          f"{args.game}")
 
 
+def _game_given(arguments: Sequence[str], command: str | None) -> GamePlugin | None:
+    """The plugin of the game the command line names (the first argument after the command
+    that is a game id), whose options the parser then adds; None when it names none (an
+    unknown id is refused by name later)."""
+    if command is None or command not in arguments:
+        return None
+    rest = [a for a in arguments[arguments.index(command) + 1:] if not a.startswith("-")]
+    shipped = plugin_ids(every=False)
+    found = next((a for a in rest if a in shipped), None)
+    if found is None and rest and rest[0] in plugin_ids(every=True):
+        found = rest[0]
+    return None if found is None else plugin(found)
+
+
+def refuse_unknown_options(parser: _Parser, args: argparse.Namespace,
+                           unknown: Sequence[str]) -> None:
+    """Arguments the parser did not take: an option of another game is refused naming the
+    games it belongs to (``analyze punto-banco --strategy best``), anything else as argparse
+    would refuse it."""
+    if not unknown:
+        return
+    command = getattr(args, "command", None)
+    game = getattr(args, "game", None)
+    for argument in unknown:
+        flag = argument.partition("=")[0]
+        if command is None or not isinstance(game, str) or not flag.startswith("--"):
+            continue
+        owners = [game_id for game_id in plugin_ids(every=False)
+                  if any(command in group.commands and flag in option.flags
+                         for group in plugin(game_id).options for option in group.options)]
+        if owners:
+            get_game(game)  # an unknown id is refused here, by name
+            raise ExactError(f"{flag} is an option of {', '.join(owners)}, not of {command} "
+                             f"{game}")
+    # anything else: the nearest of the command's options (did you mean ...?)
+    sub = parser.commands.get(command or "", parser)
+    flags = [flag for action in sub.actions.values() for flag in action.option_strings
+             if flag.startswith("--")]
+    typed = [item.split("=")[0] for item in unknown if item.startswith("--")]
+    parser.error(f"unrecognized arguments: {shown_all(list(unknown))}{suggestion(typed, flags)}")
+
+
 def refuse_empty_options(args: argparse.Namespace) -> None:
     """An option given an empty (or blank) value is an error, never its default: ``--shoe ""``
     must not analyse 8 decks. (A value that must be a number is refused by its parser.)"""
@@ -532,7 +577,7 @@ def _run(argv: Sequence[str] | None) -> int:
     try:
         arguments = sys.argv[1:] if argv is None else list(argv)
         command = next((a for a in arguments if not a.startswith("-")), None)
-        parser = build_parser(command)
+        parser = build_parser(command, _game_given(arguments, command))
         try:
             args = parser.parse_args(arguments)
         except SystemExit as done:  # --help or --version: printed, nothing to run

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import warnings
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from exact.analysis.bet_analysis import game_bets
@@ -19,7 +19,6 @@ from exact.core.parsing import (
     KeyedOption,
     NumberOption,
     number_option,
-    old_spelling,
     shown,
     shown_all,
     suggestion,
@@ -33,9 +32,9 @@ CONFIGURATION_OPTIONS = frozenset({"decks", "jokers", "shoe", "remove", "bet", "
 """The bet games' configuration options (argparse names), besides ``--bets``."""
 
 
-def add_configuration_options(parser: Any, strategy: Collection[str] | None = None) -> None:
-    """The options of :data:`CONFIGURATION_OPTIONS` and the strategy games' own group
-    (:data:`STRATEGY_OPTIONS`; only the flags in ``strategy`` if given)."""
+def add_configuration_options(parser: Any) -> None:
+    """The options of :data:`CONFIGURATION_OPTIONS` (a game's own options are its plugin's:
+    :func:`exact.cli.app.add_game_options`)."""
     parser.add_argument("--decks", type=decks_option,
                         help="full decks in the shoe (default 8); on analyze of a bet game, "
                              "several (e.g. 1,2,4,6,8) give the house edge by decks side by "
@@ -45,8 +44,8 @@ def add_configuration_options(parser: Any, strategy: Collection[str] | None = No
     parser.add_argument("--shoe", help="explicit composition, e.g. 'A:32,T:128,9H:8'")
     parser.add_argument("--remove", help="cards taken out, e.g. '5,5,9H,KD'")
     parser.add_argument("--bet", action="append", metavar="ID",
-                        help="analyse only this bet; may be repeated (century21: read as "
-                             "--bet-size, its old spelling, with a warning)")
+                        help="analyse only this bet; may be repeated (a strategy game may "
+                             "read it its own way: see `analyze GAME --help`)")
     parser.add_argument("--group", action="append", metavar="GROUP",
                         help="analyse the shipped bets of GROUP (main, variant, side); "
                              "may be repeated")
@@ -61,11 +60,6 @@ def add_configuration_options(parser: Any, strategy: Collection[str] | None = No
                         help="your own paytable (bet file): its bets replace those of "
                              "the same id (or join as new bets) before --bet and --group "
                              "choose, after validation; may be repeated")
-    # --- the strategy games' own options (century21, chemin-de-fer) ------------------------
-    heads_up = parser.add_argument_group("century21 (21st Century Baccarat) options")
-    for flag, options in STRATEGY_OPTIONS.items():
-        if strategy is None or flag in strategy:
-            heads_up.add_argument(flag, **options)
 
 
 MAX_DECK_COLUMNS = 16
@@ -113,46 +107,6 @@ def _refuse_contradictions(parser: Any) -> None:
         parser.refuse_together(first, second, why)
 
 
-STRATEGIES = ("house", "best", "dealer-best", "equilibrium")
-"""The strategy games' ``--strategy`` values (eor and simulate: the first three)."""
-INFORMATION = old_spelling({"totals": "total"}, "--information")
-"""``--information`` (both strategy games spell the total ``total``; chemin-de-fer's old
-``totals`` is read with a warning)."""
-
-STRATEGY_OPTIONS: dict[str, dict[str, Any]] = {
-    "--bet-size": {"metavar": "AMOUNT", "type": number_option("bet", "--bet-size"),
-                   "help": "the bet per seat (default: the table's minimum)"},
-    "--strategy": {"choices": STRATEGIES, "help": "house | best | dealer-best | equilibrium "
-                                                  "(default house)"},
-    "--collection": {"type": number_option("fee", "--collection"),
-                     "help": "collection fee per seat per hand (default: the table tag of the "
-                             "bet size)"},
-    "--information": {"choices": ("total", "cards", "banker-cards"), "type": INFORMATION,
-                      "help": "total (default): the player decides by its two-card total; "
-                              "cards: by its two cards (chemin-de-fer: each side by its own "
-                              "total, cards, or banker-cards; 'totals' is the old spelling of "
-                              "total)"},
-    "--with-replacement": {"action": "store_true", "default": None,
-                           "help": "chemin-de-fer: cards dealt with replacement (one deck)"},
-    "--commission": {"type": number_option("commission", "--commission"),
-                     "help": "chemin-de-fer: commission on Banker wins, 0 to 1/10 (e.g. 5%%; "
-                             "default: the rule file's, 0)"},
-    "--players": {"type": number_option("players", "--players"),
-                  "help": "players at the table for the Player/Dealer's economics"},
-    "--seats": {"type": number_option("players", "--seats"),
-                "help": "century21: a full table of 1-7 seats (positions 2-8 clockwise from "
-                        "the Player/Dealer): its money per hand under --strategy"},
-    "--wagers": {"metavar": "W1,W2,...", "help": "century21 --seats: each seat's wager "
-                 "(default: --bet-size each)"},
-    "--owners": {"metavar": "A,B,...", "help": "century21 --seats: who bets each seat (rule 6: "
-                 "a player with several spots checks one; default: each seat its own player)"},
-    "--rules": {"metavar": "FILE", "type": INPUT_FILE,
-                "help": "rule file (TOML) instead of the game's default rules"},
-    "--dealer-wager": {"metavar": "AMOUNT", "type": number_option("bet", "--dealer-wager"),
-                       "help": "the Player/Dealer's wager for the "
-                       "economics (default: it covers every seat)"},
-}
-"""The strategy games' own options (their flags), in the order ``--help`` shows them."""
 
 
 def selected_bets(game: Game, args: argparse.Namespace, shoe: Shoe) -> list[Bet]:

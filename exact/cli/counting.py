@@ -29,10 +29,10 @@ from exact.analysis.simulation import (
     shoe_play,
     simulate,
 )
-from exact.cli.configuration import INFORMATION, STRATEGIES, bets_named
+from exact.cli.configuration import bets_named
 from exact.cli.shoe_options import full_shoe, options_shoe
 from exact.core.cards import Card, parse_cards
-from exact.core.files import INPUT_FILE, OUTPUT_HELP, InputFile, output_name
+from exact.core.files import OUTPUT_HELP, InputFile, output_name
 from exact.core.parsing import (
     KeyedOption,
     OneLineParser,
@@ -45,9 +45,9 @@ from exact.core.progress import Tracker
 from exact.engines.batch import BetEvaluator, supported_bets
 from exact.engines.live import next_round, slow_with_known
 from exact.errors import BetFileError, ExactError, RuleError
-from exact.games import extension, get_game
 from exact.model.bets import Bet
 from exact.model.game import Game
+from exact.model.plugins import get_game, own_command
 from exact.render.output import SIGN_CONVENTION, json_text
 from exact.render.removal import (
     eor_report,
@@ -74,7 +74,7 @@ def _bets(game: Game, args: argparse.Namespace) -> list[Bet]:
 # --- eor -----------------------------------------------------------------------------------------
 def _eor(args: argparse.Namespace) -> str:
     game = get_game(args.game)
-    own = extension(game, "eor")
+    own = own_command(game, "eor")
     if own is not None:  # a game with its own removal analysis (e.g. century21)
         return own(game, args)
     shoe = options_shoe(args)
@@ -101,7 +101,7 @@ def _game_options(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
     """A game's own settings for the workers: the rule file travels as its text."""
     options = [(name, getattr(args, name)) for name in ("strategy", "information")
                if getattr(args, name, None) is not None]
-    if args.rules is not None:
+    if getattr(args, "rules", None) is not None:
         options.insert(0, ("rules", read_user_file(args.rules, "rules", RuleError)))
     return tuple(options)
 
@@ -121,7 +121,8 @@ def _simulate(args: argparse.Namespace) -> str:
                               bet_ids=tuple(args.bet or ()), shoe=rules,
                               options=_game_options(args))
     play = shoe_play(config)
-    if args.rules is not None:  # the play read the file's text once: the assumptions follow it
+    # the play read the file's text once: the assumptions follow it
+    if getattr(args, "rules", None) is not None:
         args.resolved_rules = getattr(play, "rules", None)
     if not play.names:
         raise ExactError(f"{game.id} has no bets that this command evaluates (docs: "
@@ -237,7 +238,7 @@ def _seen_cards(args: argparse.Namespace) -> list[Card]:
 
 def _edge(args: argparse.Namespace) -> str:
     game = get_game(args.game)
-    own = extension(game, "edge")
+    own = own_command(game, "edge")
     if own is not None:  # a game without a bet table (century21): its own next hand
         return own(game, args, _seen_cards(args))
     bets = _bets(game, args)
@@ -290,14 +291,6 @@ def add_commands(game_command: Callable[..., OneLineParser]) -> None:
         parser.add_argument("--output", "-o", metavar="FILE", type=output_name,
                             help=OUTPUT_HELP)
 
-    def heads_up_options(parser: argparse.ArgumentParser, what: str
-                         ) -> argparse._ArgumentGroup:
-        group = parser.add_argument_group(f"century21 options ({what})")
-        group.add_argument("--information", choices=("total", "cards"), type=INFORMATION,
-                           help="the player decides by its two-card total (default) or cards")
-        group.add_argument("--rules", metavar="FILE", type=INPUT_FILE, help="rule file (TOML)")
-        return group
-
     def shoe_options(parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--decks", type=number_option("decks", "--decks"),
                             help="full decks in the shoe (default 8)")
@@ -313,10 +306,6 @@ def add_commands(game_command: Callable[..., OneLineParser]) -> None:
                      help="exact change for removing these cards, e.g. '5 5 6'; repeatable")
     eor.add_argument("--tags", help="your count's tags, e.g. 'A=1,2=1,9=-1' (others 0)")
     bet_options(eor)
-    heads_up = heads_up_options(eor, "effects of removal on the player's expected value under "
-                                "a fixed pure strategy pair")
-    heads_up.add_argument("--strategy", choices=STRATEGIES[:3],
-                          help="house (default) | best | dealer-best")
 
     sim = game_command("simulate", "shoe simulation with the exact edge at every round", _simulate)
     sim.add_argument("--shoes", type=number_option("shoes", "--shoes"), required=True,
@@ -324,8 +313,8 @@ def add_commands(game_command: Callable[..., OneLineParser]) -> None:
     sim.add_argument("--seed", type=number_option("seed", "--seed"), required=True,
                      help="master seed (0 to 2**128 - 1)")
     sim.add_argument("--decks", type=number_option("simulated-decks", "--decks"),
-                     help=f"decks per shoe, at most {MAX_DECKS:,} (default 8; century21: the "
-                     "rules' shoe, with jokers in the rules' proportion)")
+                     help=f"decks per shoe, at most {MAX_DECKS:,} (default 8; a game with rules "
+                     "of its own: the rules' shoe, with jokers in the rules' proportion)")
     sim.add_argument("--cut", type=number_option("cut", "--cut"), default=14,
                      help="cards behind the cut card (default 14)")
     sim.add_argument("--burn", type=burn_option, default="first-card",
@@ -340,16 +329,12 @@ def add_commands(game_command: Callable[..., OneLineParser]) -> None:
                      help="run on this Dask cluster instead (one you trust: Dask sends it, "
                      "and takes from it, pickles)")
     sim.add_argument("--tags", help="count tags for every bet (default: derived per bet; "
-                     "century21: by class A-9, T, X)")
+                     "a game may count by classes of its own, e.g. A-9, T, X)")
     sim.add_argument("--trigger", action="append", metavar="BET=TC",
                      type=KeyedOption("--trigger", "BET=TRUE_COUNT", value="true-count"),
                      help="true count at which the count bets BET (default: TC*); may be "
                           "repeated, each bet once")
     bet_options(sim)
-    heads_up = heads_up_options(sim, "the player's bet, one seat heads-up, under a pure "
-                                "strategy pair held fixed")
-    heads_up.add_argument("--strategy", choices=STRATEGIES[:3],
-                          help="house (default) | best | dealer-best")
 
     edge = game_command("edge", "exact edge of every bet for the next round, from the cards "
                         "seen", _edge)
@@ -361,5 +346,3 @@ def add_commands(game_command: Callable[..., OneLineParser]) -> None:
                       help="card known at a position of the next round, e.g. 1=9H; may be "
                            "repeated, each position once")
     bet_options(edge)
-    heads_up_options(edge, "the next hand under House Way and under the player's best response, "
-                     "both searched on the unseen cards")

@@ -26,8 +26,8 @@ from exact.cli.shoe_options import options_shoe
 from exact.core.files import INPUT_FILE, output_name
 from exact.core.parsing import parse_number
 from exact.errors import ExactError, ReportError
-from exact.games import get_game
 from exact.model.contracts import BetGame
+from exact.model.plugins import get_game
 
 # The options that decide a configuration, in the order the reproduction command gives them
 # (argparse names); ``rules`` is the strategy games'.
@@ -44,9 +44,7 @@ def add_command(game_command: Callable[..., Any]) -> None:
     """Add ``report`` through :mod:`exact.cli.app`'s ``game_command``."""
     parser: Any = game_command("report", "the certification report (PDF) of exactly the "
                                "configuration the options give", lambda args: run(args, parser))
-    # the strategy games' reports cover every strategy: of their options, the rules and the
-    # stakes of the economics decide
-    add_configuration_options(parser, strategy=("--rules", "--bet-size", "--collection"))
+    add_configuration_options(parser)  # (a game's own options: its plugin's)
     parser.add_argument("--output", "-o", dest="pdf", required=True, metavar="FILE.pdf",
                         type=output_name, help="the report, written whole or not at all; its "
                         "data and charts go to the folder of its name without .pdf beside it")

@@ -34,10 +34,9 @@ from typing import Any, cast
 
 from exact.cli.shoe_options import full_shoe
 from exact.core.cards import Card, Label, parse_cards
-from exact.core.files import INPUT_FILE, output_name
+from exact.core.files import output_name
 from exact.core.parsing import (
     KeyedOption,
-    OldFlag,
     expect,
     number_option,
     shown,
@@ -45,9 +44,9 @@ from exact.core.parsing import (
     wrong_type,
 )
 from exact.errors import ExactError, WrongTypeError
-from exact.games import extension, get_game
 from exact.model.contracts import BetGame
 from exact.model.game import Game
+from exact.model.plugins import get_game, own_command, plugin
 from exact.model.settlement import (
     SettledRound,
     SettlementError,
@@ -71,49 +70,19 @@ def add_command(game_command: Callable[..., argparse.ArgumentParser]) -> None:
                              "Banker, Player, Banker, then third cards)")
     parser.add_argument("--wager", action="append", metavar="BET=AMOUNT",
                         type=KeyedOption("--wager", "BET=AMOUNT", value="bet"),
-                        help="a wager, e.g. banker=10 (century21: SEAT.CIRCLE=AMOUNT, e.g. "
-                             "3.1=100); may be repeated, each bet once")
+                        help="a wager, e.g. banker=10 (a table game: SEAT.CIRCLE=AMOUNT, "
+                             "e.g. 3.1=100); may be repeated, each bet once")
     parser.add_argument("--paytable", action="append", metavar="BET=NAME",
                         type=KeyedOption("--paytable", "BET=NAME"),
                         help="settle BET by its alternative paytable NAME")
     parser.add_argument("--decks", type=number_option("decks", "--decks"),
                         help="full decks in the shoe the cards came from (default 8; "
-                             "century21: the rules')")
+                             "a game with rules of its own: the rules')")
     parser.add_argument("--jokers", type=number_option("jokers", "--jokers"),
-                        help="jokers in that shoe (default 0; century21: the rules' "
-                             "proportion)")
+                        help="jokers in that shoe (default 0; a game with rules of its "
+                             "own: the rules' proportion)")
     parser.add_argument("--shoe", help="that shoe's composition, e.g. 'A:32,T:128,9H:8': "
                         "the round may use no card more often than it holds")
-    century = parser.add_argument_group("century21 (21st Century Baccarat) table hand")
-    # --table names a paytable file on analyze, design and report: here the old spelling
-    century.add_argument("--table-hand", "--table", dest="table", metavar="FILE",
-                         type=INPUT_FILE, action=OldFlag, old="--table",
-                         help="a table hand file (TOML): seats, circles, wagers, the "
-                              "Player/Dealer's wager, dice start, declarations, choices "
-                              "(--table: its old spelling, with a warning)")
-    century.add_argument("--dealer", metavar="CARDS", help="the Player/Dealer's cards, up card "
-                         "first")
-    century.add_argument("--seat", action="append", metavar="SEAT=CARDS",
-                         type=KeyedOption("--seat", "SEAT=CARDS", key="seat"),
-                         help="a seat's cards, e.g. 3='9S KD'; may be repeated, each seat once")
-    century.add_argument("--dealer-wager", metavar="AMOUNT",
-                         type=number_option("bet", "--dealer-wager"),
-                         help="the Player/Dealer's wager")
-    century.add_argument("--dice", metavar="SEAT", type=number_option("seat", "--dice"),
-                         help="the seat the dice start the comparison at (default: the "
-                              "lowest seat)")
-    century.add_argument("--dice-total", metavar="TOTAL",
-                         type=number_option("seat", "--dice-total"),
-                         help="the three dice's total (3-18), counted clockwise from the "
-                              "Player/Dealer's position 1 (instead of --dice)")
-    century.add_argument("--position", action="append", metavar="SEAT=POS",
-                         type=KeyedOption("--position", "SEAT=POS", key="seat", value="seat"),
-                         help="a seat's position, 2-8 clockwise from the Player/Dealer "
-                              "(default seat + 1); with --dice-total")
-    century.add_argument("--rules", metavar="FILE", type=INPUT_FILE, help="rule file (TOML) "
-                         "instead of the game's default rules")
-    century.add_argument("--action", choices=("seat-by-seat", "whole-hand"),
-                         help="override the rules' reading of an uncovered table")
     parser.add_argument("--json", action="store_true", help="machine-readable JSON")
     parser.add_argument("--output", "-o", metavar="FILE", type=output_name,
                         help="write to FILE (atomically)")
@@ -121,7 +90,7 @@ def add_command(game_command: Callable[..., argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> str:
     game = get_game(args.game)
-    own = extension(game, "settle")
+    own = own_command(game, "settle")
     if own is not None:  # a game that settles its own way (century21: a table hand)
         return own(game, args)
     if not isinstance(game, BetGame):  # chemin-de-fer: --cards and --wager are refused
@@ -206,11 +175,9 @@ def round_json(game: Game, settled: SettledRound) -> dict[str, Any]:
     expect(game, Game, "round_json: game must be a Game")
     expect(settled, SettledRound, "round_json: settled must be a SettledRound")
     features = settled.features
-    hands = {}
-    record_hands = cast(Hands, game.record_from_cards(settled.cards))
-    for name, hand in zip(("player", "banker"), record_hands, strict=True):
-        hands[name] = {"cards": [f"{label.rank}{label.suit}" for label in hand],
-                       "total": features.get(f"{name}_total")}
+    record = game.record_from_cards(settled.cards)
+    own = plugin(game).round_hands
+    hands = own(game, record, features) if own is not None else stage_hands(game, record)
     return {
         "game": game.id, "game_name": game.name,
         "cards": [str(card) for card in settled.cards],
@@ -223,13 +190,31 @@ def round_json(game: Game, settled: SettledRound) -> dict[str, Any]:
     }
 
 
+def stage_hands(game: Game, record: object) -> dict[str, dict[str, Any]]:
+    """The round's hands as the game names its stages (``stages``: stage -> cards), each with
+    its cards: what ``settle`` shows of a game that describes its round no other way."""
+    names = list(getattr(game, "stages", None) or ())
+    parts = record if isinstance(record, tuple) else (record,)
+    hands: dict[str, dict[str, Any]] = {}
+    for index, hand in enumerate(parts):
+        labels = hand if isinstance(hand, tuple) else (hand,)
+        name = names[index] if index < len(names) else f"hand {index + 1}"
+        hands[name] = {"cards": [f"{label.rank}{label.suit or ''}" for label in labels]}
+    return hands
+
+
+def hand_text(name: str, hand: Mapping[str, Any]) -> str:
+    """A hand's line in ``settle``'s text: its name, cards and any other field it has."""
+    extra = "".join(f", {key} {value}" for key, value in hand.items() if key != "cards")
+    return f"{name.title()}: {' '.join(hand['cards'])}{extra}"
+
+
 def round_text(data: Mapping[str, Any]) -> str:
     expect(data, Mapping, "round_text: data must be round_json's mapping")
     lines = [f"{data['game_name']}: {' '.join(data['cards'])}"]
+    own = plugin(data["game"]).hand_text if isinstance(data.get("game"), str) else None
     for name, hand in data["hands"].items():
-        third = " (drew a third card)" if len(hand["cards"]) == 3 else ""
-        lines.append(f"  {name.title()}: {' '.join(hand['cards'])}, total {hand['total']}"
-                     f"{third}")
+        lines.append("  " + (own or hand_text)(name, hand))
     lines.append(f"  Winner: {data['winner']}")
     lines += wager_lines(data["wagers"])
     lines.append(totals_line(data["totals"]))

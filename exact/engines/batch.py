@@ -61,7 +61,7 @@ class Evaluator(Protocol):
     """What every engine's evaluator offers and every command that evaluates many shoes uses
     (``eor``, ``edge``, ``simulate``): per tracked wager (by id), exact results for a batch of
     shoes. :class:`BetEvaluator` is the bet games'; a strategy game evaluates its fixed
-    strategies the same way (21st Century Baccarat: ``exact.analysis.century21_batch``)."""
+    strategies the same way (21st Century Baccarat: ``exact.games.century21.batch``)."""
 
     @property
     def round_cards(self) -> int:

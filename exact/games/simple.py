@@ -2,7 +2,7 @@
 one group of cards, no draw depending on the cards) and the features; the deal, the records
 and the bet files come from here.
 
-Layer: games, above the engines; the analyses and everything above read the games.
+Layer: games, the top: a game's code may import every generic layer, no other game.
 
 A record is one tuple of :class:`~exact.core.cards.Label` per stage, in the order of
 :attr:`StagesGame.stages` (a stage not needed by the bets in play is ``()``); the cards of a

@@ -18,9 +18,9 @@ from exact.analysis.bet_analysis import GameAnalysis
 from exact.analysis.removal import RemovalTable
 from exact.core.cards import RANKS
 from exact.errors import GameNotAvailable as GameNotAvailable
-from exact.games import REGISTRY, get_game
 from exact.model.bets import Bet
 from exact.model.game import Game
+from exact.model.plugins import game_ids, get_game
 from exact.reports.charts import FAMILIES as FAMILIES
 from exact.reports.charts import OTHER_FAMILY as OTHER_FAMILY
 from exact.reports.charts import bet_family as bet_family
@@ -30,9 +30,10 @@ from exact.reports.charts import families as families
 def require_game(game_id: str, **options: object) -> Game:
     """The game, or a clear :class:`GameNotAvailable` that stops the notebook at its first
     cell when the game is not part of this checkout."""
-    if game_id not in REGISTRY:
+    known = game_ids()
+    if game_id not in known:
         raise GameNotAvailable(f"game {game_id!r} is not in this checkout of exact (known: "
-                               f"{', '.join(sorted(REGISTRY))}); this notebook has nothing to "
+                               f"{', '.join(known)}); this notebook has nothing to "
                                "analyse yet")
     return get_game(game_id, **options)
 

@@ -35,8 +35,8 @@ from exact.core.files import write_file
 from exact.core.parsing import parse_number
 from exact.errors import ExactError
 from exact.errors import WidgetsError as WidgetsError
-from exact.games import REGISTRY, get_game
 from exact.model.bets import Bet, bets_toml, format_pays
+from exact.model.plugins import game_ids, get_game
 
 DESIGNED = "designed"
 """The paytable name a saved design carries (``--paytable BET=designed``)."""
@@ -256,7 +256,7 @@ def _version() -> str:
 
 def designable_games() -> list[str]:
     """The registered games with bets as data to design (the strategy games have none)."""
-    return [game_id for game_id in sorted(REGISTRY) if game_bets(get_game(game_id))]
+    return [game_id for game_id in game_ids() if game_bets(get_game(game_id))]
 
 
 class DesignerApp:

@@ -505,7 +505,7 @@ def checked_bets(bets: object, where: str) -> list[Bet]:
 
 def game_bets(game: Game[Any], bet_files: Iterable[Path | str] = ()) -> list[Bet]:
     """The game's shipped bets followed by the bets of ``bet_files`` (ids must be unique)."""
-    expect(game, Game, "game_bets: game must be a game (exact.games.get_game('punto-banco'))")
+    expect(game, Game, "game_bets: game must be a game (exact.games.get_game(GAME_ID))")
     bets: list[Bet] = []
     for path in (*game.bet_files, *bet_files):
         loaded = _shipped_bets(game, path) if path in game.bet_files else \

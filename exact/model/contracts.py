@@ -10,8 +10,7 @@ settlement (the payoff of every pair of sequences: its ``leaves``); best respons
 sequence-form equilibria of :mod:`exact.engines.strategy_games` run on any of them.
 
 What only some games offer is a named capability, checked with ``isinstance`` (not found by
-``getattr``): the options their own commands take (:class:`OwnOptions`), the facts the
-bet-file validation reads (:class:`WinsWhen`, :class:`SymmetricBets`,
+``getattr``): the facts the bet-file validation reads (:class:`WinsWhen`, :class:`SymmetricBets`,
 :class:`SymmetricFeatures`), bets that need a main wager (:class:`MainWager`), rules to state
 (:class:`HasRules`), and where each card sits in a record (:class:`CardPositions`, what
 factorised counting needs). A deal of fixed card groups is
@@ -19,8 +18,8 @@ factorised counting needs). A deal of fixed card groups is
 
 What a game runs its own way above the games (its ``analyze``, ``eor``, ``edge`` or ``settle``
 command, its play on real shoes) is no method of the game and no capability here: the game
-names that code in its :attr:`~exact.model.game.Game.extensions`, and the layer that needs it
-loads it (:func:`exact.games.extension`).
+declares that code, and the options its commands take, in its plugin record
+(:class:`exact.model.plugins.GamePlugin`), which the layer that needs it reads.
 
 >>> from exact.games import get_game
 >>> isinstance(get_game("punto-banco"), BetGame), isinstance(get_game("century21"), BetGame)
@@ -44,7 +43,7 @@ from exact.model.features import Feature, Needs
 from exact.model.strategy_game import StrategyGame as StrategyGame
 
 __all__ = ["BetGame", "CapabilityError", "CardPositions", "DealtPositions", "HasRules",
-           "MainWager", "OwnOptions", "StrategyGame", "SymmetricBets", "SymmetricFeatures",
+           "MainWager", "StrategyGame", "SymmetricBets", "SymmetricFeatures",
            "WinsWhen", "require"]
 
 
@@ -72,15 +71,6 @@ class BetGame(Protocol[RecordT]):
     def record_from_cards(self, cards: Sequence[Card]) -> RecordT: ...
 
     def describe_rules(self) -> list[str]: ...
-
-
-@runtime_checkable
-class OwnOptions(Protocol):
-    """A game whose commands take options of their own: per command, the options it reads
-    (argparse names, e.g. ``"bet_size"``); the command line refuses every other option of
-    that command (beyond the game id, ``--json`` and ``--output``)."""
-
-    command_options: Mapping[str, frozenset[str]]
 
 
 @runtime_checkable

@@ -13,8 +13,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar, Generic
+from typing import TYPE_CHECKING, Any, Generic
 
 from exact.core.cards import Card, Shoe
 from exact.core.enumerator import Deal, Distribution, RecordT, enumerate_rounds
@@ -22,23 +21,12 @@ from exact.core.parsing import load_toml, read_user_file, shown, shown_path
 from exact.errors import BetFileError, RuleError
 from exact.model.features import Feature, Needs
 
-EXTENSION_KINDS: Mapping[str, str] = MappingProxyType({
-    "analyze": "its `analyze` command: a function (game, args) -> str, in exact.cli",
-    "eor": "its `eor` command: a function (game, args) -> str, in exact.cli",
-    "edge": "its `edge` command: a function (game, args, seen cards) -> str, in exact.cli",
-    "settle": "its `settle` command: a function (game, args) -> str, in exact.cli",
-    "shoe-play": "its play on real shoes in `simulate`: a class (game, config) -> a "
-                 "ShoePlay (exact.analysis.shoe_play), in exact.analysis",
-})
-"""What a game's :attr:`Game.extensions` may name, by kind: the code of its own that runs
-above the games, and how the layer that loads it calls it."""
-
 
 class Game(Generic[RecordT]):
     """Base of the game definitions: what every game shares. A bet game adds ``features``,
     :meth:`deal` and :meth:`record_from_cards` (the contract
     :class:`exact.model.contracts.BetGame`); a game that runs a command or a simulation its
-    own way declares that code in :attr:`extensions`.
+    own way declares that code in its plugin record (:class:`exact.model.plugins.GamePlugin`).
 
     Type parameter: ``RecordT``, the type of the game's round records, the one its deals
     hand out, its features read and :meth:`record_from_cards` returns (invariant: it is both
@@ -47,13 +35,6 @@ class Game(Generic[RecordT]):
     id: str
     name: str
     bet_files: tuple[Path, ...]
-    extensions: ClassVar[Mapping[str, str]] = MappingProxyType({})
-    """The game's own code above the games, by kind (:data:`EXTENSION_KINDS`), each named
-    ``"module:attribute"`` as an entry point is (``{"analyze":
-    "exact.cli.century21:analyze_command"}``): the one seam through which a game's command-line
-    and analysis code joins the generic commands. The game imports none of it; the layer that
-    needs a kind loads it by :func:`exact.games.extension`, when it runs. None declared: the
-    common way serves."""
     if TYPE_CHECKING:  # each game's own (a cached property, or a class attribute)
 
         @property

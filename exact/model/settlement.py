@@ -220,10 +220,10 @@ def settle_round(game: Game[RecordT], cards: str | Sequence[Card], wagers: Itera
     >>> settle_round("punto-banco", "9H 5C 9D 2S", [])
     Traceback (most recent call last):
     ...
-    exact.errors.WrongTypeError: settle_round: game must be a Game (get_game("punto-banco")), \
-not str 'punto-banco'
+    exact.errors.WrongTypeError: settle_round: game must be a Game (get_game(GAME_ID)), not str \
+'punto-banco'
     """
-    expect(game, Game, "settle_round: game must be a Game (get_game(\"punto-banco\"))")
+    expect(game, Game, "settle_round: game must be a Game (get_game(GAME_ID))")
     expect(cards, (str, Sequence), "settle_round: cards must be text or a sequence of Cards")
     dealt = tuple(parse_cards(cards) if isinstance(cards, str) else cards)
     for card in dealt:
@@ -340,11 +340,12 @@ def _plain(value: object) -> object:
 
 
 def settlement_json(settlement: Settlement, collection: Fraction = Fraction(0),
-                    player: str | None = None) -> dict[str, Any]:
-    """One settled wager as data: result, money (exact, as text) and reason."""
+                    extra: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """One settled wager as data: result, money (exact, as text) and reason, then the
+    game's own fields of the wager (``extra``: who placed it at a table...)."""
     expect(settlement, Settlement, "settlement_json: settlement must be a Settlement")
     expect(collection, (Fraction, int), "settlement_json: collection must be a Fraction")
-    expect(player, (str, type(None)), "settlement_json: player must be text or None")
+    expect(extra, (Mapping, type(None)), "settlement_json: extra must be a mapping or None")
     wager = settlement.wager
     out: dict[str, Any] = {
         "bet": wager.bet, "amount": str(wager.amount), "paytable": wager.paytable,
@@ -355,6 +356,5 @@ def settlement_json(settlement: Settlement, collection: Fraction = Fraction(0),
         "returned": str(settlement.returned), "reason": settlement.reason,
         "deciding": {name: _plain(value) for name, value in settlement.deciding.items()},
     }
-    if player is not None:
-        out["player"] = player
+    out.update(extra or {})
     return out

@@ -229,9 +229,15 @@ def load(path: Path | str) -> PublishedFigures:
     return loads(read_user_file(path, "published figures", PublishedFiguresError), path)
 
 
-def game_figures(game_directory: str) -> PublishedFigures:
-    """The figures shipped for a game: ``exact/data/<game_directory>/published.toml``."""
-    return load(Path(__file__).resolve().parents[1] / "data" / game_directory / "published.toml")
+def game_figures(game_id: str) -> PublishedFigures:
+    """The figures shipped for a game: ``published.toml`` in the data folder of its plugin
+    record (:attr:`exact.model.plugins.GamePlugin.data`)."""
+    from exact.model.plugins import plugin
+
+    data = plugin(game_id).data
+    if data is None:
+        raise PublishedFiguresError(f"{game_id}: the game ships no data folder")
+    return load(data / "published.toml")
 
 
 def loads(text: str, path: Path | str) -> PublishedFigures:

@@ -33,7 +33,7 @@ from exact.reports import (
     TEMPLATES,
     ReportError,
     available_reports,
-    report_module,
+    report_builder,
     template_path,
 )
 from exact.reports.config import ReportConfig
@@ -56,12 +56,19 @@ unchanged since, are ever replaced or removed; a user's file beside them is neve
 def report_data(config: ReportConfig, work_dir: Path) -> dict[str, object]:
     """The report's data (and its charts, written into ``work_dir``)."""
     game_id = config.game.id
-    module = report_module(game_id)
-    if module is None:
-        raise ReportError(f"{game_id}: no report module {game_id!r} (see exact/reports/)")
+    builder = report_builder(game_id)
+    if builder is None:
+        raise ReportError(f"{game_id}: no report (its plugin record names none)")
     work_dir.mkdir(parents=True, exist_ok=True)
-    data: dict[str, object] = module.report_data(config, Context(work_dir))
+    data: dict[str, object] = builder(config, Context(work_dir))
     return data
+
+
+def _layout(templates: Path) -> Path:
+    """The shared layout ``lib.typ``: that of ``templates`` if it holds one, else the
+    package's."""
+    given = templates / "lib.typ"
+    return given if given.is_file() else TEMPLATES / "lib.typ"
 
 
 def data_folder(pdf: str | os.PathLike[str]) -> Path:
@@ -125,13 +132,18 @@ def build_report(config: ReportConfig | str, pdf: str | os.PathLike[str],
         data["reproduction"] = reproduction(config, pdf, xlsx, cover.get("files", ())
                                             if isinstance(cover, dict) else ())
         write_file(work / "data.json", json_text(data, indent=1))
-        # Typst reads files only under its root: the template's folder and the build folder
-        # must share it, so the root is their common parent.
-        root = Path(_common_root(templates.resolve(), work.resolve()))
+        # Typst reads files only under its root, and a game's template (in its package)
+        # imports the shared layout as "lib.typ": the two are put side by side in the build
+        # folder, which is under the root (the folder the PDF goes to).
+        layout = work / ".typst"
+        layout.mkdir()
+        shutil.copyfile(_layout(templates), layout / "lib.typ")
+        shutil.copyfile(template, layout / template.name)
+        root = work.resolve().parent
         epoch = build_epoch()
         try:
             document = typst.compile(
-                str(template.resolve()), root=str(root), ignore_system_fonts=True,
+                str(layout / template.name), root=str(root), ignore_system_fonts=True,
                 font_paths=[], timestamp=epoch,
                 sys_inputs={"data": "/" + str(work.resolve().relative_to(root)),
                             "date": "-".join(map(str, typst_date(epoch)))})
@@ -310,12 +322,6 @@ class _Parser(OneLineParser):
             super().error(message)
         except UsageError as error:
             raise ReportError(f"usage error: {error} (see --help)") from None
-
-
-def _common_root(first: Path, second: Path) -> str:
-    import os
-
-    return os.path.commonpath([first, second])
 
 
 def _timed_build(game_id: str, out_dir: Path) -> tuple[Path, float]:

@@ -323,7 +323,7 @@ def edge_against_decks_lines(decks: Sequence[int], series: Mapping[str, Sequence
 
 # --- families of wagers -------------------------------------------------------------------------
 # A family gathers the bets a reader compares with one another: the Punto Banco reports' charts
-# (exact/reports/punto_banco.py, nine_and_nines.py) and notebooks (exact.lab.notebooks) draw
+# (exact/games/baccarat/report.py, nine_and_nines.py) and notebooks (exact.lab.notebooks) draw
 # one panel per family. The first rule that matches a bet names its family (a bet file's own
 # bets fall into "Other side bets"); the rules read bet ids and groups, data of the bet files.
 FAMILIES: tuple[tuple[str, Callable[[Bet], bool]], ...] = (

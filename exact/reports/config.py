@@ -164,7 +164,7 @@ class ReportConfig:
     @classmethod
     def shipped(cls, game_id: str) -> ReportConfig:
         """The shipped report of ``game_id``: its game as registered, nothing chosen."""
-        from exact.games import get_game
+        from exact.model.plugins import get_game
 
         return cls(get_game(game_id))
 

@@ -610,7 +610,7 @@ def standard_report_data(game: Game, context: Context, *, decks: int, rule_set: 
     configuration besides the game's (hashed on the cover).
 
     ``reference``, if given, is a slow independent implementation with ``brute_force(shoe,
-    names, by=)`` and ``FEATURES`` (like ``exact/reference/punto_banco.py``): it adds the
+    names, by=)`` and ``FEATURES`` (like ``exact/games/baccarat/reference.py``): it adds the
     brute-force checks. ``verify(analysis)``, if given, adds its sections (the verification
     simulation and the edge through the shoe:
     :func:`exact.reports.verification.simulation_sections`).

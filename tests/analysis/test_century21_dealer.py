@@ -11,11 +11,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from exact.analysis import century21_dealer as dealer
-from exact.analysis.century21_dealer import JOKER, HouseWayRules
 from exact.core.cards import Shoe
 from exact.errors import SimulationError
-from exact.reference import century21 as reference
+from exact.games.century21 import dealer as dealer
+from exact.games.century21 import reference as reference
+from exact.games.century21.dealer import JOKER, HouseWayRules
 
 # the rule options the reference reads (its ``rules`` dict) and their HouseWayRules spelling
 VARIANTS = [
@@ -38,7 +38,7 @@ def _reference_pay(classes, rules: dict) -> Fraction:
 def test_every_hand_settles_as_the_reference_settles_it(given, rules):
     """Same six cards in, same pay out: hands dealt from the real shoe, and hands of classes
     drawn evenly (jokers then turn up in every position and pair, which a real shoe seldom
-    deals), against exact/reference/century21.py's card-by-card play."""
+    deals), against exact/games/century21/reference.py's card-by-card play."""
     generator = np.random.default_rng(27)
     classes = dealer.shoe_classes(rules)
     dealt = classes[dealer.draw(generator, classes.size, 3_000)]

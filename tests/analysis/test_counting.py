@@ -22,7 +22,7 @@ from exact.analysis.removal import (
 from exact.cli.app import main
 from exact.core.cards import CARDS, RANKS, Card, Shoe
 from exact.engines.live import KnownCardError, next_round
-from exact.reference.punto_banco import FEATURES, _cards_needed, play
+from exact.games.baccarat.reference import FEATURES, _cards_needed, play
 
 from tests.support.batch_helpers import TRACKED
 
@@ -181,8 +181,8 @@ def test_known_cards_evaluate_the_bets_on_suits_of_third_cards_in_the_default_se
 
 def forced_brute_force_bets(shoe: Shoe, known: dict[int, Card], bets) -> dict[str, list[int]]:
     """Per bet, its event counts over every ordered deal of ``shoe`` with the ``known`` cards
-    at their positions, card by card in the real order (exact/reference/punto_banco.py's tableau and
-    features), the other positions weighted by the cards left."""
+    at their positions, card by card in the real order (exact/games/baccarat/reference.py's
+    tableau and features), the other positions weighted by the cards left."""
     counts = list(shoe.remove(list(known.values())).counts)
     size = sum(counts)
     free_total = 6 - len(known)

@@ -20,7 +20,7 @@ from exact.analysis.statistics import BetTable
 from exact.cli.app import main
 from exact.core.cards import Shoe
 from exact.games import get_game
-from exact.reference.nine_and_nines import nines_by_counting
+from exact.games.nine_and_nines.reference import nines_by_counting
 
 from tests.support.published import NINE_AND_NINES
 

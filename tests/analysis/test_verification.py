@@ -11,9 +11,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from exact.analysis import punto_banco_dealer as dealer
 from exact.analysis.bet_analysis import analyze, game_bets
-from exact.analysis.punto_banco_dealer import ABSENT, PuntoBancoDealer
 from exact.analysis.verification import (
     ROUNDS,
     Z_LIMIT,
@@ -25,7 +23,9 @@ from exact.analysis.verification import (
 from exact.core.cards import CARDS, Shoe
 from exact.errors import SimulationError
 from exact.games import get_game
-from exact.reference import punto_banco as reference
+from exact.games.baccarat import dealer as dealer
+from exact.games.baccarat import reference as reference
+from exact.games.baccarat.dealer import ABSENT, PuntoBancoDealer
 
 # A small shoe of the reports' brute force (pairs, suits and colours all occur)
 TINY = "AS:2,5H:2,5D:1,9C:2,KH:2,KS:1"
@@ -38,7 +38,7 @@ def _hands(cards: np.ndarray, index: int) -> tuple[list, list]:
 
 
 def test_the_dealer_plays_every_round_as_the_reference(punto_banco):
-    """Every dealt round: the reference's tableau (exact/reference/punto_banco.py), given the
+    """Every dealt round: the reference's tableau (exact/games/baccarat/reference.py), given the
     same cards in dealing order and then cards it must not use, makes the same two hands, and
     every feature both read has the same value, and the game's own features agree too."""
     game = get_game("nine-and-nines")

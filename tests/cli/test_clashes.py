@@ -16,10 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from exact import DATA
 from exact.cli import app
-from exact.cli.app import build_parser, main
+from exact.cli.app import main
 from exact.core.files import InputFile, output_name
+
+from tests.support.parsers import full_parser
+from tests.support.shipped import data_file
 
 # Per input option: the command line that takes it (the option's value is {input}) and the
 # content of a valid input file, so that a run that is not refused gets past reading it.
@@ -28,7 +30,7 @@ TABLE_HAND = b'dealer = "KH 7C"\n[[seat]]\nseat = 3\ncards = "9S KD"\n[[wager]]\
     b'circle = 1\namount = 100\n'
 BETS = b'[[bet]]\nid = "mine"\nname = "Mine"\n[[bet.event]]\nname = "Nine"\n' \
     b'when = "player_total == 9"\npays = 1\n'  # (its own id: a file of shipped ids is refused)
-RULES = (DATA / "century21" / "rules.toml").read_bytes()
+RULES = data_file("century21", "rules.toml").read_bytes()
 DESIGN = ["--bet", "tie", "--solve-for", "Tie", "--target-edge", "5%"]
 SIMULATE = ["--shoes", "1", "--seed", "1", "--workers", "1"]
 INPUTS = {
@@ -63,7 +65,7 @@ REQUIRED_OUTPUT = {"report": ("--output", ["-o", "report.pdf"])}
 def _file_options() -> dict[str, tuple[list[str], list[str]]]:
     """Per command: its input options and its output options, read from the parsers."""
     found = {}
-    for command, parser in build_parser().commands.items():
+    for command, parser in full_parser().commands.items():
         inputs = [parser.options[d] for d, a in parser.actions.items()
                   if isinstance(a.type, InputFile)]
         outputs = [parser.options[d] for d, a in parser.actions.items() if a.type is output_name]
@@ -77,7 +79,7 @@ OPTIONS = _file_options()
 def test_every_file_option_is_marked_and_tested() -> None:
     """Every option that names a file (metavar FILE) is an input or an output to the clash
     check, and every input option has its case here: a new file option cannot slip by."""
-    for command, parser in build_parser().commands.items():
+    for command, parser in full_parser().commands.items():
         for dest, action in parser.actions.items():
             if action.metavar == "FILE":
                 assert isinstance(action.type, InputFile) or action.type is output_name, \

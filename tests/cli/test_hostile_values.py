@@ -14,8 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from exact.cli.app import SHARED_OPTIONS, build_parser, game_options, main
-from exact.games import REGISTRY, get_game
+from exact.cli.app import SHARED_OPTIONS, game_options, main
+from exact.games import game_ids, get_game
+
+from tests.support.parsers import full_parser
 
 HOSTILE = {
     "digits": "9" * 100_000,  # a number too long for int() (and any bound)
@@ -31,14 +33,14 @@ REQUIRED = {"--bet": "tie", "--solve-for": "Tie", "--target-edge": "0.05", "--sh
             "--seed": "1", "--output": "r.pdf"}  # (report's --output: the PDF it writes)
 BET_ROUND = {"--cards": "9H 8D KS QC", "--wager": "tie=10", "--paytable": "tie=9-to-1"}
 NEEDED = {("settle", "punto-banco"): BET_ROUND, ("settle", "nine-and-nines"): BET_ROUND,
-          **{("simulate", game_id): {"--workers": "1"} for game_id in REGISTRY},
+          **{("simulate", game_id): {"--workers": "1"} for game_id in game_ids()},
           ("settle", "century21"): {"--dealer": "KH 7C", "--seat": "3=9S KD",
                                     "--wager": "3.1=100", "--dealer-wager": "150"}}
 
 
 @functools.cache
 def _required(command: str) -> list[str]:
-    sub = build_parser().commands[command]
+    sub = full_parser().commands[command]
     required = [sub.options[dest] for dest, action in sub.actions.items()
                 if action.required and action.option_strings]
     assert set(required) <= set(REQUIRED), f"{command}: give a valid value of {required}"
@@ -49,14 +51,14 @@ def _valued_arguments() -> list[tuple[str, str, str]]:
     """(command, game, flag) for every argument that takes a value, with each game taking it
     (and the options the command requires) on that command ("" as the flag: the game id
     itself, given the hostile value)."""
-    parser = build_parser()
+    parser = full_parser()
     found = []
     for command, sub in parser.commands.items():
         valued = {dest: action for dest, action in sub.actions.items() if action.nargs != 0}
         if "game" in valued:
             found.append((command, "punto-banco", ""))
         required = {dest for dest, action in sub.actions.items() if action.required}
-        for game_id in sorted(REGISTRY):
+        for game_id in game_ids():
             taken = SHARED_OPTIONS | game_options(get_game(game_id), command)
             if required <= taken:
                 found += [(command, game_id, sub.options[dest]) for dest in valued
@@ -86,7 +88,7 @@ def test_every_command_and_its_options_are_found() -> None:
             ("analyze", "century21", "--strategy"), ("design", "punto-banco", "--target-edge"),
             ("settle", "century21", "--seat"), ("simulate", "nine-and-nines", "--trigger"),
             ("edge", "punto-banco", "--output")} <= found
-    assert {command for command, _, _ in found} == set(build_parser().commands) - {"games"}
+    assert {command for command, _, _ in found} == set(full_parser().commands) - {"games"}
     assert not any(flag in ("--json", "--all", "--csv") for _, _, flag in found)
 
 
@@ -143,7 +145,7 @@ def test_an_invalid_choice_names_the_choices_as_words(capsys) -> None:
     from the parser itself."""
     assert main(["analyze", "punto-banco", "--engine", "fast"]) == 2
     line = capsys.readouterr().err.strip()
-    choices = build_parser().commands["analyze"].actions["engine"].choices
+    choices = full_parser().commands["analyze"].actions["engine"].choices
     assert line.endswith(f"argument --engine: invalid choice 'fast'; choose from "
                          f"{', '.join(choices)} (see --help)"), line
 

@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from exact.cli.app import main
-from exact.reference.nine_and_nines import LOSE, MAIN_PAYS, PUSH, ROUNDS
+from exact.games.nine_and_nines.reference import LOSE, MAIN_PAYS, PUSH, ROUNDS
 
 SIDE = ("nine-player", "nine-banker", "nines")
 MAIN = ("player", "banker", "tie")

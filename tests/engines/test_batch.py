@@ -168,7 +168,7 @@ def test_shoes_whose_size_passes_int64_stay_exact(punto_banco):
 
 
 def _evaluators(punto_banco):
-    from exact.analysis.century21_batch import evaluator_for
+    from exact.games.century21.batch import evaluator_for
 
     yield BetEvaluator(punto_banco, [b for b in game_bets(punto_banco) if b.group == "main"])
     yield evaluator_for()

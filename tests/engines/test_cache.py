@@ -33,13 +33,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exact.analysis.bet_analysis import game_bets
-from exact.analysis.century21_batch import (
-    Century21Evaluator,
-    _decode_settled,
-    _key_parts,
-    compiled_pair,
-    evaluator_for,
-)
 from exact.core.cards import Shoe
 from exact.engines import batch, cache
 from exact.engines.compiled import (
@@ -49,6 +42,13 @@ from exact.engines.compiled import (
     compiled_for,
 )
 from exact.errors import CacheWarning
+from exact.games.century21.batch import (
+    Century21Evaluator,
+    _decode_settled,
+    _key_parts,
+    compiled_pair,
+    evaluator_for,
+)
 from exact.model.game import compiled_key
 
 

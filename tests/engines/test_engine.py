@@ -13,7 +13,7 @@ from exact.core.cards import CARDS, SUITS, Shoe
 from exact.core.enumerator import enumerate_rounds, falling
 from exact.engines.compiled import compiled_for
 from exact.errors import ShoeError
-from exact.reference.punto_banco import brute_force
+from exact.games.baccarat.reference import brute_force
 
 from tests.support.batch_helpers import engine_counts
 from tests.support.shoes import card_shoes, value_shoes

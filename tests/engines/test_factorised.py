@@ -16,8 +16,8 @@ from exact.core.cards import Shoe
 from exact.core.enumerator import falling
 from exact.engines import factorised
 from exact.engines.plan import factorised_serves
+from exact.games.baccarat.reference import brute_force
 from exact.model.bets import Bet, load_bets
-from exact.reference.punto_banco import brute_force
 
 from tests.support.shoes import card_shoes
 

@@ -28,9 +28,9 @@ from exact.engines import live, staged
 from exact.engines.live import next_round
 from exact.errors import KnownCardError, ShoeError
 from exact.games import get_game
+from exact.games.baccarat.reference import FEATURES, play
+from exact.games.nine_and_nines.reference import NINE_EVENTS, NINES_EVENTS, nine_tier, nines_tier
 from exact.model.bets import values_only
-from exact.reference.nine_and_nines import NINE_EVENTS, NINES_EVENTS, nine_tier, nines_tier
-from exact.reference.punto_banco import FEATURES, play
 
 PUNTO = get_game("punto-banco")
 NINES = get_game("nine-and-nines")

@@ -136,7 +136,7 @@ def test_a_bet_on_suits_and_third_cards_batch_or_refused_by_type(punto_banco):
     from dataclasses import dataclass
     from typing import ClassVar
 
-    from exact.games.punto_banco import PuntoBanco
+    from exact.games.baccarat.coup import PuntoBanco
 
     bet = load_bets("mine.toml", punto_banco.features, text="""
 [[bet]]

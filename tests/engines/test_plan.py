@@ -22,11 +22,11 @@ from exact.engines.batch import BetEvaluator
 from exact.engines.compiled import counts_matrix
 from exact.engines.live import next_round
 from exact.games import game_ids, get_game
+from exact.games.baccarat.reference import brute_force
 from exact.games.simple import StagesGame
 from exact.model.bets import LOSE, Bet, Event
 from exact.model.expressions import Expression
 from exact.model.features import Feature, Needs
-from exact.reference.punto_banco import brute_force
 
 SHOES = {  # a small shoe of ranks and suits, and an odd one (identical cards, for perfects)
     "small": Shoe.parse("AS:2,5H:2,9D:2,KC:2,2D:1,7C:1"),

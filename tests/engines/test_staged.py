@@ -11,10 +11,10 @@ from hypothesis import given
 from exact.analysis.bet_analysis import analyze
 from exact.core.cards import Shoe
 from exact.core.enumerator import falling
-from exact.games.punto_banco import FEATURES, PuntoBanco
+from exact.games.baccarat.coup import FEATURES, PuntoBanco
+from exact.games.baccarat.reference import brute_force
 from exact.model.bets import load_bets
 from exact.model.features import Feature, Needs
-from exact.reference.punto_banco import brute_force
 
 from tests.support.published import PUNTO_BANCO
 from tests.support.shoes import card_shoes

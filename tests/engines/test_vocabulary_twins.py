@@ -3,7 +3,7 @@
 The bets come from tests/support/vocabulary.py: comparisons of the features a game publishes
 (counts, cards by position, colours, suits, ranks, totals, winners) with the values they take
 or with each other, joined with and, or and not; the shoes are small and odd (a few ranks of
-a few suits, missing cards, one suit only). The twin (exact.reference.punto_banco.brute_force)
+a few suits, missing cards, one suit only). The twin (exact.games.baccarat.reference.brute_force)
 deals every ordered sequence of physical cards and reads each feature off the cards by hand;
 its counts are exact integers, compared exactly with:
 
@@ -41,10 +41,10 @@ from exact.engines.live import next_round
 from exact.engines.plan import AUTO, choose, command_engines
 from exact.errors import EngineError, ExactError
 from exact.games import get_game
+from exact.games.baccarat.reference import FEATURES, brute_force
+from exact.games.nine_and_nines.reference import NINE_READERS
 from exact.model.bets import Bet, load_bets
 from exact.model.game import Game
-from exact.reference.nine_and_nines import NINE_READERS
-from exact.reference.punto_banco import FEATURES, brute_force
 
 from tests.support.shoes import card_shoes, pool_shoes
 from tests.support.vocabulary import bet_text, bets

@@ -27,9 +27,9 @@ from exact.games.century21.game import (
     set_order,
     settle,
 )
+from exact.games.century21.reference import X, brute_force, simulate
 from exact.games.century21.rules import Rules, RuleWarning
 from exact.games.century21.solve import deviation_gaps, equilibrium, strategy_by_name
-from exact.reference.century21 import X, brute_force, simulate
 
 FULL = Shoe.standard(8, jokers=8)
 TINY = "A:1,2:1,5:1,6:2,9:1,K:2,X:2"  # ten cards, two jokers
@@ -257,8 +257,8 @@ def test_game_is_registered() -> None:
 
 
 def test_table_economics_is_heads_up_times_seats_by_a_multi_seat_brute_force() -> None:
-    from exact.analysis.century21_economics import table_economics
-    from exact.reference.century21 import table_brute_force
+    from exact.games.century21.economics import table_economics
+    from exact.games.century21.reference import table_brute_force
 
     cards = [0, 0, 0, 5, 5, 6, 6, X, X]  # 9 cards: two players, the dealer, up to 3 draws
     shoe = Shoe.parse("K:3,5:2,6:2,X:2")
@@ -276,9 +276,9 @@ def test_economics_count_the_checking_seat_and_break_even_by_a_multi_seat_brute_
     """One seat plays its exact best response, the other House Way: the dealer's gross, its
     break-even bet and, with a wager covering 1.5 or 1 seats, the seat-by-seat action in dice
     order, all against a card-by-card count over every arrangement of a 9-card shoe."""
-    from exact.analysis.century21_economics import table_economics
+    from exact.games.century21.economics import table_economics
     from exact.games.century21.game import player_tag
-    from exact.reference.century21 import house_player, table_dealer_gross, table_seat_results
+    from exact.games.century21.reference import house_player, table_dealer_gross, table_seat_results
 
     cards = [0, 0, 0, 5, 5, 6, 6, X, X]
     table = game_table(DEFAULT_RULES, Shoe.parse("K:3,5:2,6:2,X:2"))
@@ -306,7 +306,7 @@ def test_economics_count_the_checking_seat_and_break_even_by_a_multi_seat_brute_
 
 
 def test_economics_break_even_and_no_action(full_table) -> None:
-    from exact.analysis.century21_economics import EconomicsError, table_economics
+    from exact.games.century21.economics import EconomicsError, table_economics
 
     economics = table_economics(full_table, players=6, bet=10)
     edge = economics.player_edge

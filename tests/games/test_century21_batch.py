@@ -10,7 +10,12 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from exact.analysis.century21_batch import (
+from exact.cli.app import main
+from exact.core.cards import Shoe
+from exact.core.enumerator import enumerate_rounds
+from exact.engines.compiled import counts_matrix
+from exact.errors import ExactError
+from exact.games.century21.batch import (
     CLASS_KEYS,
     PLAYER,
     Century21Evaluator,
@@ -20,11 +25,6 @@ from exact.analysis.century21_batch import (
     fixed_pair,
     remove_class,
 )
-from exact.cli.app import main
-from exact.core.cards import Shoe
-from exact.core.enumerator import enumerate_rounds
-from exact.engines.compiled import counts_matrix
-from exact.errors import ExactError
 from exact.games.century21.game import (
     DEFAULT_RULES,
     StrategyError,
@@ -224,7 +224,7 @@ def test_settled_outcomes_round_trip_through_the_disk_cache(evaluator, monkeypat
     # a second evaluator reads the settlement from the cache (settling would fail here), and
     # what it reads equals settling afresh
     evaluator.outcomes  # noqa: B018 (settles, or reads, and stores)
-    import exact.analysis.century21_batch as module
+    import exact.games.century21.batch as module
 
     def refuse(*_):
         raise AssertionError("settled again instead of read from the disk cache")

@@ -16,8 +16,8 @@ from exact.games.century21.full_table import (
     iterated_best_responses,
 )
 from exact.games.century21.game import DEFAULT_RULES, PlayerSet, game_table
+from exact.games.century21.reference import X, table_dealer_best_value
 from exact.games.century21.solve import strategy_by_name
-from exact.reference.century21 import X, table_dealer_best_value
 
 SMALL = "A:2,5:2,6:2,9:1,K:2,X:2"
 

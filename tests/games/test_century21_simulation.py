@@ -12,7 +12,6 @@ from itertools import permutations
 import numpy as np
 import pytest
 
-from exact.analysis.century21_batch import evaluator_for
 from exact.analysis.simulation import (
     ShoeRules,
     SimulationConfig,
@@ -23,6 +22,7 @@ from exact.analysis.simulation import (
 from exact.cli.app import main
 from exact.core.cards import CARDS, Shoe
 from exact.core.enumerator import deal_from_cards, enumerate_rounds
+from exact.games.century21.batch import evaluator_for
 from exact.games.century21.game import DEFAULT_RULES, game_table, record_outcome, shoe_for
 
 from tests.support.batch_helpers import (

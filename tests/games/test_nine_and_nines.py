@@ -13,7 +13,7 @@ from exact.analysis.bet_analysis import analyze, game_bets
 from exact.core.cards import Shoe
 from exact.core.enumerator import falling
 from exact.games import get_game
-from exact.reference.nine_and_nines import (
+from exact.games.nine_and_nines.reference import (
     NINE_EVENTS,
     NINE_PAYS,
     NINES_EVENTS,

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from exact.errors import RuleError
-from exact.games.punto_banco import DATA, STANDARD_RULES, Rules
+from exact.games.baccarat.coup import DATA, STANDARD_RULES, Rules
 
 
 @pytest.mark.parametrize(("typo", "message"), [
@@ -46,7 +46,7 @@ def test_a_deal_with_third_cards_deals_both_hands_and_its_views_are_read_only() 
     """Third cards are drawn on both initial hands, so a deal of one hand with draws is refused
     when built (it would count a missing hand's total as 0); the planned deal's views cannot be
     changed under the Draws it worked out from them."""
-    from exact.games.punto_banco import PuntoBanco, PuntoBancoDeal, plan_deal
+    from exact.games.baccarat.coup import PuntoBanco, PuntoBancoDeal, plan_deal
 
     deal = plan_deal(STANDARD_RULES, PuntoBanco().needs(["winner"]))
     with pytest.raises(ValueError, match="both"):

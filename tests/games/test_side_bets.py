@@ -2,7 +2,8 @@
 
 The relations between the published figures (exact/data/punto_banco/published.toml) are
 asserted exactly; every
-shipped bet is compared with the card-by-card brute force of exact/reference/punto_banco.py on small
+shipped bet is compared with the card-by-card brute force of exact/games/baccarat/reference.py
+on small
 odd shoes; hypothesis checks invariants between bets on random small shoes.
 
 Counting units. The engine counts ordered sequences of 6 cards, denominator N!/(N-6)!.
@@ -30,10 +31,10 @@ from hypothesis import given
 from exact.analysis.bet_analysis import analyze, game_bets
 from exact.core.cards import CARDS, Shoe
 from exact.core.enumerator import falling
-from exact.games.punto_banco import DATA
+from exact.games.baccarat.coup import DATA
+from exact.games.baccarat.reference import brute_force
 from exact.model.bets import Bet, load_bets
 from exact.reference.published import game_figures
-from exact.reference.punto_banco import brute_force
 
 from tests.support.readme_commands import example_bets
 from tests.support.shoes import pool_shoes
@@ -41,7 +42,7 @@ from tests.support.shoes import pool_shoes
 ROOT = Path(__file__).resolve().parents[2]
 EIGHT = Shoe.standard(8)
 TOTAL_8 = falling(416, 6)
-PUBLISHED = game_figures("punto_banco")
+PUBLISHED = game_figures("punto-banco")
 
 SEED_BETS = {  # id: group; every side bet and rule variant of the seed, defined as data
     "player-pair": "side", "banker-pair": "side", "either-pair": "side", "big": "side",
@@ -378,7 +379,7 @@ def test_settled_rounds(punto_banco, cards, expected):
 
 
 def test_seeded_simulation_agrees_with_the_side_bets(punto_banco, shipped, eight):
-    from exact.reference.punto_banco import simulate
+    from exact.games.baccarat.reference import simulate
 
     rounds, z = 20_000, 3.89  # two-sided 99.99% normal quantile
     bets = [shipped[b] for b in ("dragon-7", "panda-8", "super-6", "player-perfect-pair",

@@ -8,7 +8,6 @@ import json
 from fractions import Fraction
 from importlib.metadata import EntryPoint
 from pathlib import Path
-from typing import ClassVar
 
 import pytest
 
@@ -89,19 +88,17 @@ def test_the_site_shows_the_command_module_the_test_runs() -> None:
 
 @pytest.fixture
 def settling(dragon_tiger):
-    """Dragon Tiger with its own ``settle``, declared in its extensions as the README shows (the
-    module named here, under tests/): no module of ``exact`` is edited or told of it."""
+    """Dragon Tiger with its own ``settle``, declared in its plugin record (the module named
+    here, under tests/): no module of ``exact`` is edited or told of it."""
+    from tests.toy_games.dragon_tiger_settle import settle_command
+
     games.unregister(dragon_tiger.id)
-
-    class SettlingDragonTiger(dragon_tiger):
-        extensions: ClassVar = {"settle": "tests.toy_games.dragon_tiger_settle:settle_command"}
-
-    yield games.register(SettlingDragonTiger)
+    yield games.register(games.GamePlugin(dragon_tiger, commands={"settle": settle_command}))
     games.unregister(dragon_tiger.id)
 
 
 @pytest.mark.parametrize("cards", ["KH 7C", "2D QS", "AS AH", "TC 9D", "JH JS"])
-def test_a_command_of_its_own_joins_through_the_extensions_alone(settling, cards, capsys
+def test_a_command_of_its_own_joins_through_the_plugin_record_alone(settling, cards, capsys
                                                                 ) -> None:
     dragon, tiger = cards.split()
     higher = RANKS.index(dragon[0]) - RANKS.index(tiger[0])
@@ -122,11 +119,13 @@ def test_an_entry_point_registers_a_game_without_an_edit(monkeypatch) -> None:
     point = EntryPoint("dragon-tiger", "tests.toy_games.dragon_tiger:DragonTiger", "exact.games")
     monkeypatch.setattr("importlib.metadata.entry_points",
                         lambda group: [point] if group == games.ENTRY_POINT_GROUP else [])
+    games.refresh()  # the installed packages were read before the patch
     try:
-        games.discover.__wrapped__()  # the cached discovery ran before the patch
         assert games.get_game("dragon-tiger").name == "Dragon Tiger"
     finally:
         games.unregister("dragon-tiger")
+        monkeypatch.undo()
+        games.refresh()
 
 
 def test_the_toy_game_is_in_no_default_listing() -> None:

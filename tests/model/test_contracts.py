@@ -10,72 +10,62 @@ import pytest
 from exact.analysis.bet_analysis import analyze
 from exact.cli.app import main
 from exact.core.cards import Shoe
-from exact.errors import ExactError
-from exact.games import REGISTRY, get_game
+from exact.errors import ExactError, UnknownGameError
+from exact.games import game_ids, get_game
 from exact.model import contracts
-from exact.model.game import EXTENSION_KINDS
+from exact.model.plugins import COMMANDS, GamePlugin, plugin
+
+from tests.support.parsers import full_parser
 
 OFFERS = {  # game id -> the capabilities it offers
     "punto-banco": {"BetGame", "HasRules"},
     "nine-and-nines": {"BetGame", "HasRules", "WinsWhen", "SymmetricBets", "SymmetricFeatures",
                        "MainWager"},
-    # their own commands (and 21st Century's shoe play) are extensions, named by the game and
-    # loaded above it (exact.model.game.Game.extensions): the games themselves offer their
-    # rules and declare the options their commands take
-    "century21": {"OwnOptions", "HasRules"},
-    "chemin-de-fer": {"OwnOptions", "HasRules"},
+    # their own commands (and 21st Century's shoe play) and options are in their plugin
+    # records (exact.model.plugins.GamePlugin): the games themselves offer their rules
+    "century21": {"HasRules"},
+    "chemin-de-fer": {"HasRules"},
 }
-CAPABILITIES = ("BetGame", "OwnOptions", "WinsWhen", "SymmetricBets", "SymmetricFeatures",
+CAPABILITIES = ("BetGame", "WinsWhen", "SymmetricBets", "SymmetricFeatures",
                 "MainWager", "HasRules")
 
 
-@pytest.mark.parametrize("game_id", sorted(REGISTRY))
+@pytest.mark.parametrize("game_id", game_ids())
 def test_each_game_offers_what_it_declares(game_id: str) -> None:
     game = get_game(game_id)
     offered = {name for name in CAPABILITIES if isinstance(game, getattr(contracts, name))}
     assert offered == OFFERS[game_id]
 
 
-EXTENDS = {  # game id -> the kinds of its extensions
-    "punto-banco": set(), "nine-and-nines": set(),
-    "century21": {"analyze", "eor", "edge", "settle", "shoe-play"},
-    "chemin-de-fer": {"analyze"},
+EXTENDS = {  # game id -> the commands it runs its own way, and whether it plays shoes its own way
+    "punto-banco": (set(), False), "nine-and-nines": (set(), False),
+    "century21": ({"analyze", "eor", "edge", "settle"}, True),
+    "chemin-de-fer": ({"analyze"}, False),
 }
 
 
-@pytest.mark.parametrize("game_id", sorted(REGISTRY))
-def test_each_games_extensions_load_and_are_called_as_their_kind_says(game_id: str) -> None:
+@pytest.mark.parametrize("game_id", game_ids())
+def test_each_games_own_code_is_in_its_plugin_and_called_as_its_command_says(game_id: str
+                                                                             ) -> None:
     import inspect
 
-    from exact.games import extension
-
-    game = get_game(game_id)
-    loaded = {kind: extension(game, kind) for kind in EXTENSION_KINDS}
-    assert {kind for kind, code in loaded.items() if code is not None} == EXTENDS[game_id]
-    arguments = {"edge": 3, "shoe-play": 2}  # (game, args, seen), (game, config), else 2
-    for kind, code in loaded.items():
-        if code is not None:
-            assert len(inspect.signature(code).parameters) == arguments.get(kind, 2), kind
-            assert code.__module__.startswith(("exact.cli.", "exact.analysis."))
+    record = plugin(game_id)
+    assert (set(record.commands), record.simulation is not None) == EXTENDS[game_id]
+    for command, code in record.commands.items():  # (game, args, seen) for edge, else 2
+        assert len(inspect.signature(code).parameters) == (3 if command == "edge" else 2)
+        assert code.__module__.startswith(f"exact.games.{game_id.replace('-', '_')}.")
+    if record.simulation is not None:
+        assert len(inspect.signature(record.simulation).parameters) == 2  # (game, config)
 
 
-def test_an_extension_that_does_not_load_is_refused_by_name() -> None:
-    from exact.games import extension
-    from exact.games.punto_banco import PuntoBanco
+def test_a_plugin_record_refuses_an_unknown_command_or_a_class_without_an_id() -> None:
+    from exact.games.baccarat.coup import PuntoBanco
 
-    def declaring(**names: str) -> PuntoBanco:
-        return type("Declaring", (PuntoBanco,), {"extensions": names})()
-
-    with pytest.raises(contracts.CapabilityError, match="no extension kind 'anlyze'"):
-        extension(declaring(anlyze="exact.cli.settle:run"), "edge")
-    with pytest.raises(contracts.CapabilityError, match="no extension kind 'simulate'"):
-        extension(declaring(), "simulate")
-    with pytest.raises(contracts.CapabilityError,
-                       match=re.escape("analyze as 'exact.cli.nowhere:analyze_command': no")):
-        extension(declaring(analyze="exact.cli.nowhere:analyze_command"), "analyze")
-    with pytest.raises(contracts.CapabilityError, match=re.escape("exact.cli.settle has no 'no")):
-        extension(declaring(eor="exact.cli.settle:no_command"), "eor")
-    assert extension(declaring(eor="exact.cli.settle:no_command"), "edge") is None
+    with pytest.raises(UnknownGameError, match="no command 'anlyze' of its own"):
+        GamePlugin(PuntoBanco, commands={"anlyze": lambda game, args: ""})
+    with pytest.raises(UnknownGameError, match="has no game id"):
+        GamePlugin(type("Nameless", (), {}))
+    assert set(COMMANDS) == {"analyze", "eor", "edge", "settle"}
 
 
 def test_a_strategy_game_has_no_bet_table_and_says_so() -> None:
@@ -120,16 +110,16 @@ def test_one_games_option_is_refused_on_another(argv: list[str], owners: str, ca
 
 def test_every_option_belongs_to_some_game() -> None:
     """No option of a command is refused by every game (each is someone's)."""
-    from exact.cli.app import SHARED_OPTIONS, build_parser, game_options
+    from exact.cli.app import SHARED_OPTIONS, game_options
 
-    commands = build_parser().commands
+    commands = full_parser().commands
     assert {"analyze", "design", "list-bets", "features", "eor", "simulate", "edge",
             "settle", "games"} <= set(commands)
     for command, parser in commands.items():
         if command == "games":
             continue
         taken = set(SHARED_OPTIONS).union(*(game_options(get_game(game_id), command)
-                                            for game_id in REGISTRY))
+                                            for game_id in game_ids()))
         options = set(parser.options) - {"help"}
         assert {"game", "bets"} <= options  # (the options kept include the groups')
         assert options <= taken, (command, options - taken)
@@ -138,9 +128,8 @@ def test_every_option_belongs_to_some_game() -> None:
 def test_the_parser_keeps_each_option_under_its_argparse_name() -> None:
     """The options a command's parser keeps are exactly the names argparse gives the parsed
     values (every one, defaults included), each with the flag that spells it."""
-    from exact.cli.app import build_parser
 
-    parser = build_parser()
+    parser = full_parser()
     args = parser.parse_args(["analyze", "punto-banco"])
     analyze = parser.commands["analyze"]
     assert set(analyze.options) - {"help"} == set(vars(args)) - {"command", "run"}
@@ -157,7 +146,7 @@ def test_bet_size_and_its_old_spelling_agree_on_century21(capsys) -> None:
 
 
 def test_no_capability_is_found_by_getattr() -> None:
-    hooks = ("extensions", "command_options", "wins_when", "symmetric_bets",
+    hooks = ("wins_when", "symmetric_bets",
              "symmetric_features", "needs_main_wager", "fixed_stages")
     package = Path(contracts.__file__).parents[1]  # the whole package, not exact/model/
     pattern = re.compile(r"(getattr|hasattr)\([^)]*[\"'](" + "|".join(hooks) + r")[\"']")

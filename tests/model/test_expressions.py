@@ -155,7 +155,7 @@ def test_sets_are_sets_and_tuples_are_ordered():
     assert Expression.parse("[a, b] == (8, 9)").evaluate(values) is True  # a list is a tuple
     assert Expression.parse("w in {'tie', 'banker'} and b not in [1, 2]").evaluate(values)
     # members match with ==, so order-free features match as anywhere else
-    from exact.games.punto_banco import Ranks
+    from exact.games.baccarat.coup import Ranks
     assert Expression.parse("{r} == {'8A'}").evaluate({"r": Ranks("A8")}) is True
 
 
@@ -331,7 +331,7 @@ def test_declared_feature_types_match_the_values_read(punto_banco):
     read off 1,500 seeded rounds is of them, each declared type seen (the load-time type
     check relies on the declarations)."""
     from exact.core.cards import CARDS
-    from exact.games.nine_and_nines import NineAndNines
+    from exact.games.nine_and_nines.game import NineAndNines
     generator = np.random.default_rng(11)
     for game in (punto_banco, NineAndNines()):
         features = game.features

@@ -21,7 +21,7 @@ from exact.cli.app import main
 from exact.core.cards import RANKS, SUITS, Card
 from exact.errors import BetFileError, ExpressionError, InputError
 from exact.games import get_game
-from exact.games.punto_banco import Rules
+from exact.games.baccarat.coup import Rules
 from exact.model.bets import ID_CHARACTERS, game_bets, load_bets
 from exact.model.expressions import Expression
 from exact.model.literals import check_literals

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from exact.core.cards import CARDS
 from exact.games import get_game
-from exact.model.settlement import SettlementError, Wager, settle_round
-from exact.reference.nine_and_nines import (
+from exact.games.baccarat.reference import play, total
+from exact.games.nine_and_nines.reference import (
     LOSE,
     MAIN_PAYS,
     NINE_PAYS,
@@ -22,7 +22,7 @@ from exact.reference.nine_and_nines import (
     nine_tier,
     nines_tier,
 )
-from exact.reference.punto_banco import play, total
+from exact.model.settlement import SettlementError, Wager, settle_round
 
 GAME = get_game("nine-and-nines")
 SIDE = ("nine-player", "nine-banker", "nines")

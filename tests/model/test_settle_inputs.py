@@ -13,14 +13,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import exact
 from exact.cli.app import main
-from exact.cli.century21_settle import hand_from_mapping, read_table_file
 from exact.cli.settle import parse_wagers, round_cards, round_json, round_text
 from exact.core.cards import SUITS, Card, Shoe
 from exact.errors import SettlementError, WrongTypeError
 from exact.games import get_game
 from exact.games.century21.rules import DEFAULT_RULES
+from exact.games.century21.settle import hand_from_mapping, read_table_file
 from exact.games.century21.table import CircleWager, settle_table
 from exact.model.settlement import (
     Settlement,
@@ -31,6 +30,8 @@ from exact.model.settlement import (
     settle_round,
     settlement_json,
 )
+
+from tests.support.shipped import data_file
 
 PUNTO = get_game("punto-banco")
 
@@ -140,7 +141,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 def _no_joker_rules(tmp_path: Path) -> str:
-    text = (Path(exact.__file__).parent / "data/century21/rules.toml").read_text()
+    text = data_file("century21", "rules.toml").read_text()
     path = tmp_path / "rules.toml"
     path.write_text(text.replace("jokers = 8", "jokers = 0", 1))
     return str(path)
@@ -207,7 +208,7 @@ def test_the_settle_api_reads_amounts_by_the_grammar(text, value) -> None:
 @pytest.mark.parametrize("text", ["\u0663%", "\u0660.\u0660\u0665", "\uff15%", "1_0%", "nan"])
 def test_a_rule_files_commission_is_read_by_the_grammar(text) -> None:
     from exact.errors import RuleInputError
-    from exact.games.chemin_de_fer import parse_commission
+    from exact.games.chemin_de_fer.game import parse_commission
 
     with pytest.raises(RuleInputError):
         parse_commission(text)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from exact.core.cards import Shoe
-from exact.reference.punto_banco import simulate
+from exact.games.baccarat.reference import simulate
 
 from tests.support.batch_helpers import engine_counts
 

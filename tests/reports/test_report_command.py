@@ -146,7 +146,7 @@ def test_the_reproduction_command_rebuilds_the_same_bytes(built, tmp_path):
     versions = {v["name"]: v["version"] for v in data["reproduction"]["versions"]}
     assert {"exact", "commit", "Python", "numpy", "sympy", "typst"} <= set(versions)
     files = {f["path"] for f in data["reproduction"]["files"]}
-    assert {SIDE_BET, TIE_TABLE, SUBMISSION, "exact/data/punto_banco/rules.toml"} <= files
+    assert {SIDE_BET, TIE_TABLE, SUBMISSION, "exact/games/baccarat/data/rules.toml"} <= files
     before = {name: (built / name).read_bytes() for name in ("r.pdf", "r.xlsx")}
     shutil.copy(built / "r.pdf", tmp_path / "first.pdf")
     (built / "r.pdf").unlink()

@@ -18,13 +18,12 @@ from hypothesis import strategies as st
 from exact.analysis.bet_analysis import analyze, game_bets
 from exact.analysis.statistics import normal_quantile, result_interval, volatility_index
 from exact.core.cards import Shoe
-from exact.games import REGISTRY
+from exact.games import game_ids, plugin
 from exact.render.spreadsheet import REPORT_WORKBOOK
 from exact.reports import (
     ReportError,
     available_reports,
     countability,
-    report_module_name,
     verification,
 )
 from exact.reports.sections import Context, grouped, percent, published_checks
@@ -106,11 +105,14 @@ def _text(pdf_path) -> str:
     return _TEXTS[str(pdf_path)]
 
 
-def test_the_reports_are_the_games_with_a_report_module():
+def test_the_reports_are_the_games_whose_plugin_has_a_report():
     assert "punto-banco" in REPORTS
-    for game_id in REGISTRY:
-        module = report_module_name(game_id)
-        assert (game_id in REPORTS) == (game_id in available_reports()), module
+    for game_id in game_ids():
+        record = plugin(game_id)
+        has = record.report is not None and record.template is not None
+        assert (game_id in REPORTS) == has == (game_id in available_reports()), game_id
+        if has:  # the template sits in the game's own package
+            assert record.template.parent == Path(record.report.__code__.co_filename).parent
 
 
 @pytest.mark.parametrize("game_id", per_report())
@@ -327,9 +329,9 @@ def test_interval_covers_a_seeded_simulation_as_often_as_stated():
 
 
 def test_context_defaults_to_this_checkout(tmp_path):
-    from exact.reports import TEMPLATES
+    from exact.reports import TEMPLATES, template_path
 
-    assert (TEMPLATES / "punto-banco.typ").is_file()
+    assert (TEMPLATES / "lib.typ").is_file() and template_path("punto-banco").is_file()
 
 
 def mini_report(folder: Path) -> Path:
@@ -339,7 +341,7 @@ def mini_report(folder: Path) -> Path:
     every section is laid out, at a tenth of the charting time of all the side bets."""
     import shutil
 
-    from exact.games.punto_banco import DATA, PuntoBanco
+    from exact.games.baccarat.coup import DATA, PuntoBanco
     from exact.reports import TEMPLATES
     from exact.reports.sections import standard_report_data
 
@@ -389,7 +391,7 @@ def test_standard_report_lays_out_without_the_optional_sections(minis):
     assert "Verification" in text and "Published figures" not in text
     assert "Signs." in text  # the sign convention, said once (issue 27)
     assert data["removal"]["sign_convention"].startswith("house edge: positive favours the house")
-    from exact.games.punto_banco import DATA, PuntoBanco
+    from exact.games.baccarat.coup import DATA, PuntoBanco
 
     punto_banco = PuntoBanco(bet_files=(DATA / "bets.toml",))
     assert grouped(analyze(punto_banco, Shoe.standard(2)).total) in text
@@ -480,8 +482,8 @@ paytable = "40-to-1"
 
 def test_report_data_grows_with_every_bet_the_game_ships(tmp_path):
     """A side bet added as a bet file appears in every section without touching the report."""
-    from exact.analysis.punto_banco_dealer import PuntoBancoDealer
-    from exact.games.punto_banco import DATA, PuntoBanco
+    from exact.games.baccarat.coup import DATA, PuntoBanco
+    from exact.games.baccarat.dealer import PuntoBancoDealer
     from exact.reports.sections import standard_report_data
 
     side = tmp_path / "side.toml"
@@ -638,12 +640,12 @@ def test_century21_verification_sees_a_planted_wrong_pay(tmp_path):
     shipped game's own: "agrees"."""
     import dataclasses
 
-    from exact.reports import century21
+    from exact.games.century21 import report as century21
 
     rules, house = _century21_house_way()
     shipped = century21.house_way_rules(rules)
     # the rule file's options reach the dealer, and its defaults are that file's
-    from exact.analysis.century21_dealer import HouseWayRules
+    from exact.games.century21.dealer import HouseWayRules
     assert shipped == HouseWayRules()
     assert century21.house_way_rules(rules.replace(natural_pays=Fraction(3))) == \
         HouseWayRules(natural_pays=Fraction(3))
@@ -658,8 +660,8 @@ def test_century21_verification_sees_a_planted_wrong_pay(tmp_path):
 def test_century21_verification_deals_10_to_the_8_hands_unless_told(monkeypatch, tmp_path):
     """The default is the issue's 10^8 hands (the tests ask for fewer through
     EXACT_REPORT_ROUNDS), and the workers are the reports' setting."""
-    from exact.analysis import century21_dealer
-    from exact.reports import century21
+    from exact.games.century21 import dealer as century21_dealer
+    from exact.games.century21 import report as century21
 
     asked = []
     real = century21_dealer.simulate

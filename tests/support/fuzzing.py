@@ -377,10 +377,10 @@ def serve(root: Path) -> None:
     import exact.cli.app
     import exact.reports.build  # noqa: F401
     from exact.cli.app import build_parser
-    from exact.games import REGISTRY, get_game
+    from exact.games import game_ids, get_game
 
     build_parser()  # imports what the subcommands import lazily
-    for game_id in REGISTRY:
+    for game_id in game_ids():
         get_game(game_id)
     _warm_up(json.loads(os.environ.get("EXACT_FUZZ_WARM_UP", "null")) or WARM_UP)
     gc.collect()

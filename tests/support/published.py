@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from exact.reference.published import game_figures
 
-PUNTO_BANCO = game_figures("punto_banco")
-NINE_AND_NINES = game_figures("nine_and_nines")
+PUNTO_BANCO = game_figures("punto-banco")
+NINE_AND_NINES = game_figures("nine-and-nines")
 CENTURY21 = game_figures("century21")
-CHEMIN_DE_FER = game_figures("chemin_de_fer")
+CHEMIN_DE_FER = game_figures("chemin-de-fer")

@@ -1,11 +1,11 @@
 """The package's import graph, read with :mod:`ast` (imports at the top of a module and those
 inside functions alike): no cycle between modules nor between the packages of exact/; every
-import goes down the layers that pyproject.toml declares for import-linter (command line >
-reports > rendering > analyses > games > engines > model > core); game definitions import no
-analysis, command-line, rendering or report code, and name the code of their own above the
-games only in their ``extensions`` (the one seam, which no generic module bypasses); the
-engines know no game; the package reads nothing from tests/; every error type lives in
-:mod:`exact.errors`.
+import goes down the layers that pyproject.toml declares for import-linter (games > command
+line > reports > rendering > analyses > engines > model > core); each game's package
+(``exact/games/<game>/``) imports no other game's (the shared baccarat coup aside, which
+imports none); no generic module imports a game or names one's module (the games are found by
+their plugin records, :mod:`exact.model.plugins`); the package reads nothing from tests/;
+every error type lives in :mod:`exact.errors`.
 
 import-linter checks the same layers (``make lint``); this test reads them from pyproject.toml,
 also counts the imports inside functions, and runs without import-linter.
@@ -44,10 +44,10 @@ def _layers() -> tuple[list[list[str]], set[tuple[str, str]], set[tuple[str, str
 
 LAYERS, ALLOWED, INDEPENDENT = _layers()
 GAMES = LAYERS.index(["exact.games"])
-# Modules of the command line, reports, rendering and analyses: a game definition uses none.
-UPPER = tuple(name for layer in LAYERS[:GAMES] for name in layer)
-# The engines, the model and the core: they import no game.
+# Every generic package (the layers below the games): none imports a game.
 LOWER = tuple(name for layer in LAYERS[GAMES + 1:] for name in layer)
+# The games' shared packages: used by several games, they import none.
+SHARED = ("exact.games.baccarat", "exact.games.simple")
 
 
 def _module_name(path: Path) -> str:
@@ -58,6 +58,9 @@ def _module_name(path: Path) -> str:
 
 
 MODULES = {_module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+# Strings that spell a module's name but are not imported: the entry-point group of the game
+# plugins, which is named as the games' package is (exact.model.plugins.GROUP).
+NOT_IMPORTED = {("exact.model.plugins", "exact.games")}
 
 
 def _resolve(name: str) -> str | None:
@@ -76,53 +79,30 @@ def _docstrings(tree: ast.AST) -> set[int]:
             and isinstance(node.body[0].value, ast.Constant)}
 
 
-def _extension_names(tree: ast.AST) -> set[int]:
-    """The string values of a game's ``extensions`` declaration (exact.model.game.Game): a class
-    attribute ``extensions`` given a dict literal of kinds to ``"module:attribute"`` names."""
-    found = set()
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.ClassDef):
-            continue
-        for item in node.body:
-            targets = (item.targets if isinstance(item, ast.Assign)
-                       else [item.target] if isinstance(item, ast.AnnAssign) else [])
-            if (any(isinstance(target, ast.Name) and target.id == "extensions"
-                    for target in targets) and isinstance(item.value, ast.Dict)):
-                found |= {id(value) for value in item.value.values}
-    return found
-
-
 def _named_module(text: str) -> str | None:
     """The package module a string names for :func:`importlib.import_module`: a module's dotted
-    name, or ``"module:attribute"`` (an entry point's form, a game's extension)."""
+    name, or ``"module:attribute"`` (an entry point's form)."""
     name, colon, attribute = text.partition(":")
     if colon and not attribute.isidentifier():
         return None
     return name if "." in name and name in MODULES else None
 
 
-def _references(module: str, source: str | None = None
-                ) -> tuple[dict[str, int], dict[str, int]]:
-    """The package modules ``module`` imports anywhere in its body, with a line of each, and
-    those a game definition names as its extensions. A string naming a module (its dotted name,
-    or ``module:attribute``) outside a docstring counts as an import: a registry entry that
-    :func:`importlib.import_module` loads (the games' registry), an import all the same, which
-    could otherwise close a cycle unseen. The one exception is a game's ``extensions``
-    declaration, an upward reference by name: kept apart, checked by
-    :func:`test_extensions_name_their_own_games_code_above_the_games`."""
+def _references(module: str, source: str | None = None) -> dict[str, int]:
+    """The package modules ``module`` imports anywhere in its body, with a line of each. A
+    string naming a module (its dotted name, or ``module:attribute``) outside a docstring
+    counts as an import: a registry entry that :func:`importlib.import_module` loads is an
+    import all the same, which could otherwise close a cycle or cross a layer unseen."""
     path = MODULES[module]
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found: dict[str, int] = {}
-    extensions: dict[str, int] = {}
     tree = ast.parse(path.read_text(encoding="utf-8") if source is None else source)
     docstrings = _docstrings(tree)
-    declared = _extension_names(tree) if _within(module, ("exact.games",)) else set()
     for node in ast.walk(tree):
-        into = found
         if (isinstance(node, ast.Constant) and isinstance(node.value, str)
-                and id(node) not in docstrings and _named_module(node.value)):
+                and id(node) not in docstrings and _named_module(node.value)
+                and (module, node.value) not in NOT_IMPORTED):
             names = [_named_module(node.value) or ""]
-            into = extensions if id(node) in declared else found
         elif isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -136,12 +116,12 @@ def _references(module: str, source: str | None = None
         for name in names:
             target = _resolve(name)
             if target is not None and target != module:
-                into.setdefault(target, node.lineno)
-    return found, extensions
+                found.setdefault(target, node.lineno)
+    return found
 
 
 def _imports(module: str) -> dict[str, int]:
-    return _references(module)[0]
+    return _references(module)
 
 
 @functools.cache
@@ -149,12 +129,6 @@ def graph() -> dict[str, dict[str, int]]:
     """Every package module's imports (parsed when a test first asks, not when the file is
     collected: every pytest worker collects this file, one runs its tests)."""
     return {module: _imports(module) for module in MODULES}
-
-
-@functools.cache
-def extensions() -> dict[str, dict[str, int]]:
-    """Per game definition module, the modules its ``extensions`` name (with a line of each)."""
-    return {module: named for module in MODULES if (named := _references(module)[1])}
 
 
 def _cycle(graph: dict[str, dict[str, int]]) -> list[str] | None:
@@ -199,19 +173,13 @@ def test_the_graph_is_read() -> None:
     assert "exact.games.century21.game" in graph()["exact.games.century21.solve"]
     assert _cycle({"a": {"b": 1}, "b": {"a": 2}}) == ["a", "b", "a"]
     assert _cycle({"a": {"b": 1}, "b": {}}) is None
-    # a module named in a registry string, loaded by importlib.import_module
-    assert "exact.games.punto_banco" in graph()["exact.games"]
-    # a game's extensions: upward references by name, kept apart from its imports; in any
-    # other form (a registry of a generic module, another class attribute) a name is an import
-    assert "exact.cli.century21" in extensions()["exact.games.century21.game"]
-    assert "exact.cli.century21" not in graph()["exact.games.century21.game"]
-    registry = 'PLAYS = {"century21": "exact.analysis.century21_simulation:Century21Play"}'
-    assert "exact.analysis.century21_simulation" in _references("exact.cli.settle", registry)[0]
-    other = 'class Game:\n    plays = {"eor": "exact.cli.century21:eor_command"}'
-    assert _references("exact.games.punto_banco", other) == ({"exact.cli.century21": 2}, {})
-    assert _game_of("exact.cli.century21_settle") == "century21"
+    # a module named in a string, loaded by importlib.import_module, is an import
+    registry = 'PLAYS = {"century21": "exact.games.century21.simulation:Century21Play"}'
+    assert "exact.games.century21.simulation" in _references("exact.cli.settle", registry)
+    assert _game_of("exact.games.century21.settle") == "century21"
+    assert _game_of("exact.games.baccarat.coup") is None
     assert _game_of("exact.cli.app") is None
-    assert len(LAYERS) >= 6 and "exact.cli" in UPPER and "exact.engines" in LOWER
+    assert len(LAYERS) >= 6 and GAMES == 0 and "exact.cli" in LOWER and "exact.engines" in LOWER
 
 
 def test_no_import_cycle() -> None:
@@ -255,76 +223,35 @@ def test_every_import_goes_down_the_layers(module: str) -> None:
     assert not wrong, f"{module} imports up or across the layers: {wrong} (module: line)"
 
 
-@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith("exact.games")))
-def test_games_import_no_upper_layer(module: str) -> None:
-    upward = {target: line for target, line in graph()[module].items() if _within(target, UPPER)}
-    assert not upward, f"{module} imports {upward} (module: line)"
-
-
-@functools.cache
-def _games() -> frozenset[str]:
-    """The games' module names (``century21``, ``punto_banco``...), read from the registry."""
-    from exact.games import REGISTRY
-
-    return frozenset(module.split(".")[2] for module, _ in REGISTRY.values())
-
-
 def _game_of(module: str) -> str | None:
-    """The game whose code ``module`` is, by its name: ``exact.games.century21.rules``,
-    ``exact.cli.century21_settle`` and ``exact.reports.punto_banco`` are a game's own; None for
-    the generic modules."""
-    for part in module.split(".")[1:]:
-        for game in _games():
-            if part == game or part.startswith(game + "_"):
-                return game
-    return None
+    """The game whose package holds ``module`` (``exact.games.century21.settle`` ->
+    ``century21``); None for the generic modules and the games' shared packages."""
+    parts = module.split(".")
+    if len(parts) < 3 or parts[1] != "games" or _within(module, SHARED):
+        return None
+    return parts[2] if (PACKAGE / "games" / parts[2] / "__init__.py").is_file() else None
 
 
-def _reached(module: str) -> set[str]:
-    """Every module ``module`` imports, directly or not; the games' registry (``exact.games``),
-    which names every game, is not followed."""
-    seen, stack = set(), [module]
-    while stack:
-        for target in graph()[stack.pop()]:
-            if target not in seen:
-                seen.add(target)
-                if target != "exact.games":
-                    stack.append(target)
-    return seen
+def test_the_shipped_games_are_packages() -> None:
+    """Every shipped game's code is one package of exact/games/ (its plugin among it)."""
+    games = {game for module in MODULES if (game := _game_of(module))}
+    assert games == {"century21", "chemin_de_fer", "nine_and_nines", "punto_banco"}
+    assert all(f"exact.games.{game}.plugin" in MODULES for game in games)
 
 
-def test_no_generic_module_names_a_games_code() -> None:
-    """A module that is no game's own reaches a game's code only through the one seam: the
-    games' registry (by id) and the extensions each game declares (exact.model.game.Game).
-    Neither an import nor a registry of names keyed by game id (``OWN_PLAYS = {"century21":
-    ...}``) in a generic module."""
-    found = {module: sorted(target for target in targets if _game_of(target))
-             for module, targets in graph().items()
-             if _game_of(module) is None and module != "exact.games"}
-    assert {module: named for module, named in found.items() if named} == {}
-
-
-def test_extensions_name_their_own_games_code_above_the_games() -> None:
-    """The one upward reference: a game's ``extensions`` name modules above the games that are
-    that game's own (by name) and reach no other game's code; the game imports none of them
-    (test_games_import_no_upper_layer), and they are in the import graph like every module, so
-    a cycle through them is found (test_no_import_cycle)."""
-    declared = extensions()
-    assert {"exact.games.century21.game", "exact.games.chemin_de_fer"} <= set(declared)
-    wrong = {}
-    for module, targets in declared.items():
-        game = _game_of(module)
-        for target, line in targets.items():
-            others = sorted(m for m in _reached(target) if _game_of(m) not in (None, game))
-            if not _within(target, UPPER) or _game_of(target) != game or others:
-                wrong[f"{module}:{line}"] = (target, others)
-    assert not wrong, wrong
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if _within(m, ("exact.games",))))
+def test_games_import_no_other_game(module: str) -> None:
+    """A game's package imports no other game's; the shared packages import none."""
+    own = _game_of(module)
+    foreign = {target: line for target, line in graph()[module].items()
+               if _game_of(target) not in (None, own)}
+    assert not foreign, f"{module} imports {foreign} (module: line)"
 
 
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if _within(m, LOWER)))
-def test_engines_import_no_game(module: str) -> None:
+def test_generic_modules_import_no_game(module: str) -> None:
     found = {target: line for target, line in graph()[module].items()
-             if _within(target, ("exact.games", *UPPER))}
+             if _within(target, ("exact.games",))}
     assert not found, f"{module} imports {found} (module: line)"
 
 

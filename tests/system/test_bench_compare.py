@@ -10,14 +10,13 @@ import sys
 
 import pytest
 
-from exact.cli.app import build_parser
-
 from tests import bench_compare
+from tests.support.parsers import full_parser
 
 
 @pytest.mark.parametrize("label, arguments", [(c[0], c[1]) for c in bench_compare.COMMANDS])
 def test_every_compared_command_is_one_the_command_line_takes(label, arguments) -> None:
-    build_parser().parse_args(arguments)  # an option the CLI dropped would exit here
+    full_parser().parse_args(arguments)  # an option the CLI dropped would exit here
 
 
 def test_a_comparison_of_the_checkout_with_itself_prints_its_rows(capsys, monkeypatch) -> None:

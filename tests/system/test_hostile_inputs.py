@@ -31,6 +31,7 @@ from tests.support.fuzzing import (
     problems,
     strict_json,
 )
+from tests.support.shipped import data_file
 
 ROOT = os.geteuid() == 0
 WARM_UP = (("analyze", "punto-banco", "--decks", "1", "--bet", "tie"),
@@ -548,8 +549,7 @@ def test_a_refused_run_prints_no_rule_warning_before_its_one_line(tmp_path, caps
     prints warnings (as ``exact: warning: ...``) only when the run succeeds."""
     from exact.cli import main
 
-    shipped = (Path(__file__).resolve().parents[2] / "exact" / "data" / "century21"
-               / "rules.toml").read_text()
+    shipped = data_file("century21", "rules.toml").read_text()
     rules = tmp_path / "rules.toml"
     rules.write_text(shipped.replace("jokers = 8", "jokers = 1")
                      .replace("natural_pays = 1", "natural_pays = 3"))

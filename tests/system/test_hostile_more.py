@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from exact import DATA
 from exact.analysis import analyze, simulation
 from exact.analysis.removal import effects_of_removal
 from exact.cards import Shoe
@@ -25,10 +24,12 @@ from exact.cli.app import main
 from exact.core import parsing
 from exact.errors import BetFileError, ExactError, InputError, RuleError
 from exact.games import get_game
-from exact.games.punto_banco import Rules as PuntoBancoRules
+from exact.games.baccarat.coup import Rules as PuntoBancoRules
 from exact.model import bets as bets_module
 from exact.model.bets import game_bets, load_bets
 from exact.render.output import to_csv
+
+from tests.support.shipped import bet_files, data_file
 
 
 def _bet(condition: str) -> str:
@@ -250,7 +251,7 @@ def test_an_event_name_with_an_escape_is_refused_and_a_description_may_have_line
 def test_rule_names_with_control_characters_are_refused(tmp_path: Path, capsys, game: str,
                                                         key: str) -> None:
     """A rule file's id and name are printed with every analysis ("Rules: NAME (ID)")."""
-    shipped = (DATA / game.replace("-", "_") / "rules.toml").read_text()
+    shipped = data_file(game.replace("-", "_"), "rules.toml").read_text()
     line = f'{key} = "{ESCAPE}"'
     text = "\n".join(line if row.startswith(f"{key} = ") else row
                      for row in shipped.splitlines())
@@ -335,9 +336,9 @@ def test_a_source_date_epoch_no_date_can_show_is_refused(monkeypatch, epoch: str
 def test_a_chemin_de_fer_rule_error_names_the_file_and_the_rule(tmp_path: Path, old, new,
                                                                 problem) -> None:
     """They named neither ("decks 0 is outside 1 to 64", "expected true or false, got ...")."""
-    from exact.games.chemin_de_fer import Rules
+    from exact.games.chemin_de_fer.game import Rules
 
-    shipped = (DATA / "chemin_de_fer" / "rules.toml").read_text()
+    shipped = data_file("chemin_de_fer", "rules.toml").read_text()
     assert old in shipped
     rules = tmp_path / "rules.toml"
     rules.write_text(shipped.replace(old, new))
@@ -386,7 +387,7 @@ def test_the_bet_file_bounds_are_far_above_the_shipped_files_and_documented() ->
     hostile files, not for real ones), and the site's Input limits states each one."""
     readme = (Path(__file__).parents[2] / "docs" / "explanation" / "input-limits.md").read_text(
         encoding="utf-8")
-    files = [*DATA.glob("*/*bets.toml"), *(Path(__file__).parents[1] / "data").glob("*.toml")]
+    files = [*bet_files(), *(Path(__file__).parents[1] / "data").glob("*.toml")]
     bets = [b for f in files for b in tomllib.loads(f.read_text(encoding="utf-8"))["bet"]]
     per_file = max(len(tomllib.loads(f.read_text(encoding="utf-8"))["bet"]) for f in files)
     assert per_file * 10 <= bets_module.MOST_BETS
@@ -408,7 +409,7 @@ def test_a_name_of_megabytes_is_refused_in_a_bet_or_rule_file(tmp_path: Path, ca
     at_most = load_bets("m.toml", features, text=f'[[bet]]\nid = "x"\nname = "{name[1:]}"\n'
                         '[[bet.event]]\nname = "W"\nwhen = "winner == \'tie\'"\npays = 8\n')
     assert at_most[0].name == name[1:]
-    rules = (DATA / "century21" / "rules.toml").read_text(encoding="utf-8")
+    rules = data_file("century21", "rules.toml").read_text(encoding="utf-8")
     rules = re.sub(r"^name = .*$", f'name = "{"x" * 100_000}"', rules, flags=re.M)
     (tmp_path / "r.toml").write_text(rules, encoding="utf-8")
     assert main(["analyze", "century21", "--rules", str(tmp_path / "r.toml")]) == 2
@@ -423,7 +424,7 @@ def test_a_name_of_megabytes_is_refused_in_a_bet_or_rule_file(tmp_path: Path, ca
 def test_century21_joker_values_repeated_are_refused(tmp_path: Path, capsys, values,
                                                      message) -> None:
     """200,000 repeats of one total were read (9 s) and kept (2,000 here, to be fast)."""
-    rules = (DATA / "century21" / "rules.toml").read_text(encoding="utf-8")
+    rules = data_file("century21", "rules.toml").read_text(encoding="utf-8")
     rules = re.sub(r"^joker_values = .*$", f"joker_values = [{values}]", rules, flags=re.M)
     (tmp_path / "r.toml").write_text(rules, encoding="utf-8")
     assert main(["analyze", "century21", "--rules", str(tmp_path / "r.toml")]) == 2
@@ -524,7 +525,7 @@ def test_a_rule_file_is_read_once(argv, tmp_path: Path, monkeypatch, capsys) -> 
 
     game_id = argv[1].replace("-", "_")
     rules = tmp_path / "rules.toml"
-    rules.write_bytes((DATA / game_id / "rules.toml").read_bytes())
+    rules.write_bytes(data_file(game_id, "rules.toml").read_bytes())
     reads: list[str] = []
     real = game_module.read_user_file
 

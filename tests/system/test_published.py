@@ -34,7 +34,7 @@ from tests.support.batch_helpers import engine_counts
 
 GAMES = {"punto_banco": "punto-banco", "nine_and_nines": "nine-and-nines",
          "century21": "century21", "chemin_de_fer": "chemin-de-fer"}
-FILES = {directory: game_figures(directory) for directory in GAMES}
+FILES = {directory: game_figures(game_id) for directory, game_id in GAMES.items()}
 # How many figures of each kind each file holds: a truncated or half-deleted file fails here
 # instead of silently checking less.
 EXPECTED_KINDS = {
@@ -129,7 +129,7 @@ def _century21(figure: Figure) -> list[int | Fraction | tuple[int, int]]:
     """The player's result under the figure's strategy pair, on the default rules' shoe: from
     the game table (the sequence form, every pair of action sequences counted) and, for a pure
     pair, from the compiled evaluator of that pair (a polynomial over the shoe's counts)."""
-    from exact.analysis.century21_batch import PLAYER, evaluator_for
+    from exact.games.century21.batch import PLAYER, evaluator_for
     from exact.games.century21.game import DEFAULT_RULES, game_table, shoe_for
     from exact.games.century21.solve import strategy_by_name
 
@@ -147,7 +147,7 @@ def _century21(figure: Figure) -> list[int | Fraction | tuple[int, int]]:
 
 
 def _chemin_de_fer(figure: Figure) -> list[int | Fraction | tuple[int, int]]:
-    from exact.games.chemin_de_fer import (
+    from exact.games.chemin_de_fer.game import (
         RULES,
         describe_set,
         equilibrium,

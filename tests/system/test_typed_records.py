@@ -22,7 +22,7 @@ ROOT = Path(exact.__file__).resolve().parents[1]
 RIGHT = '''
 from exact.engines.batch import event_matrices
 from exact.engines.compiled import compiled_for
-from exact.games.punto_banco import FEATURES, PuntoBanco, PuntoBancoDeal, PuntoRecord
+from exact.games.baccarat.coup import FEATURES, PuntoBanco, PuntoBancoDeal, PuntoRecord
 from exact.model.bets import Bet, settle_records
 from exact.model.features import Feature, Needs
 from exact.model.game import Game
@@ -52,7 +52,7 @@ WRONG = '''
 from exact.engines.batch import event_matrices
 from exact.engines.compiled import CompiledDeal
 from exact.games.century21.game import Century21Deal, Century21Record
-from exact.games.punto_banco import FEATURES, PuntoBanco, PuntoRecord
+from exact.games.baccarat.coup import FEATURES, PuntoBanco, PuntoRecord
 from exact.games.simple import StagesDeal
 from exact.model.bets import Bet, settle_records
 from exact.model.features import Feature, Needs

@@ -1,6 +1,6 @@
 """21st Century Baccarat, heads-up: one player against the Player/Dealer, exactly.
 
-Layer: games, above the engines; the analyses and everything above read the games.
+Layer: games, the top: a game's code may import every generic layer, no other game.
 
 Cards are seen by point value only; the joker is an eleventh class (index 10). The round is a
 small two-player zero-sum game with chance moves:
@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, cached_property
 from pathlib import Path
-from typing import Any, ClassVar, Literal, NamedTuple, cast, get_args
+from typing import Any, Literal, NamedTuple, cast, get_args
 
 import numpy as np
 
@@ -853,37 +853,12 @@ def shoe_for(rules: Rules) -> Shoe:
 @dataclass(frozen=True)
 class Century21(Game[Century21Record]):
     """21st Century Baccarat heads-up. Its analysis is a strategy analysis, not a bet table:
-    see :func:`game_table` and :mod:`exact.render.century21`."""
+    see :func:`game_table` and :mod:`exact.games.century21.render`."""
 
     rules: Rules = DEFAULT_RULES
     id: str = "century21"
     name: str = "21st Century Baccarat"
     bet_files: tuple[Path, ...] = ()
-    # the options its commands read (exact.model.contracts.OwnOptions; the command line refuses
-    # others); on analyze --bet is the old spelling of --bet-size
-    command_options: ClassVar[Mapping[str, frozenset[str]]] = {
-        "analyze": frozenset({"decks", "jokers", "shoe", "remove", "bet", "bet_size",
-                              "strategy", "collection", "information", "players", "rules",
-                              "dealer_wager", "xlsx", "csv", "seats", "wagers", "owners"}),
-        "eor": frozenset({"decks", "shoe", "remove", "depth", "removal_set", "tags",
-                          "strategy", "information", "rules"}),
-        "simulate": frozenset({"shoes", "seed", "decks", "cut", "burn", "workers",
-                               "scheduler", "tags", "trigger", "bet", "strategy",
-                               "information", "rules"}),
-        "edge": frozenset({"decks", "shoe", "seen", "known", "information", "rules"}),
-        "settle": frozenset({"table", "dealer", "seat", "wager", "dealer_wager", "dice",
-                             "dice_total", "position",
-                             "rules", "action", "decks", "jokers", "shoe"}),
-        "report": frozenset({"rules", "bet_size", "collection", "xlsx"}),
-    }
-    # its own commands and shoe play, above the games (exact.model.game.Game.extensions)
-    extensions: ClassVar[Mapping[str, str]] = {
-        "analyze": "exact.cli.century21:analyze_command",
-        "eor": "exact.cli.century21:eor_command",
-        "edge": "exact.cli.century21:edge_command",
-        "settle": "exact.cli.century21_settle:settle_command",
-        "shoe-play": "exact.analysis.century21_simulation:Century21Play",
-    }
 
     @cached_property
     def features(self) -> dict[str, Feature[Century21Record]]:

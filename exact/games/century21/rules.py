@@ -1,6 +1,6 @@
 """The rules of 21st Century Baccarat as data: read from TOML, validated, frozen.
 
-Layer: games, above the engines; the analyses and everything above read the games.
+Layer: games, the top: a game's code may import every generic layer, no other game.
 
 >>> rules = Rules.load()
 >>> rules.decks, rules.jokers, rules.option_totals, rules.collection_fee(10)
@@ -21,7 +21,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from exact import DATA as PACKAGE_DATA
 from exact.core.parsing import (
     QUANTITIES,
     check_keys,
@@ -34,7 +33,7 @@ from exact.core.parsing import (
 from exact.errors import RuleError, RuleInputError
 from exact.model.game import read_rule_file
 
-DATA = PACKAGE_DATA / "century21"
+DATA = Path(__file__).resolve().parent / "data"  # the game's data files, beside its code
 TOTALS = range(10)
 ACTIONS = ("seat-by-seat", "whole-hand")
 # A rule file's keys (see DATA / "rules.toml"); any other is refused, so that a misspelt rule

@@ -1,6 +1,6 @@
 """The heads-up equilibrium of 21st Century Baccarat: found by LP, stated and checked exactly.
 
-Layer: games, above the engines; the analyses and everything above read the games.
+Layer: games, the top: a game's code may import every generic layer, no other game.
 
 The round is a two-player zero-sum game with perfect recall, so its minimax strategies are the
 solutions of the sequence-form linear programs (Koller, Megiddo and von Stengel 1996). The game

@@ -1,7 +1,7 @@
 """Settling one hand at a 21st Century Baccarat table: several seats, backline circles,
 table limits, collection, the dice order and the Player/Dealer's action.
 
-Layer: games, above the engines; the analyses and everything above read the games.
+Layer: games, the top: a game's code may import every generic layer, no other game.
 
 Each seat (1-based) holds one hand; its circles 1 (the seated player), 2 and 3 (backline
 wagers by other players) all share that hand's result against the Player/Dealer's hand.

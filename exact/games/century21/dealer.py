@@ -1,14 +1,14 @@
 """The verification simulator of 21st Century Baccarat heads-up, House Way against House Way:
 hands dealt with numpy, many at once, each from a freshly shuffled shoe.
 
-Layer: analysis, beside the references; it imports only the core and the simulation's worker
-map, so it shares no code with the exact paths it checks: not the game's rules object, its
-information sets or its strategies (:mod:`exact.games.century21`), nor the card-by-card
-reference (:mod:`exact.reference.century21`). The rules below are written again from the
-seed's rule text (rules 8-16, "How to win") as the toolkit models it
-(``exact/data/century21/rules.toml``); the options arrive as the plain values of
-:class:`HouseWayRules`. The tests check hand by hand that the same six cards settle to the
-same pay as the reference's.
+Layer: games, the top: the game's own analysis code, which may import every generic layer; it
+imports only the core and the simulation's worker map, so it shares no code with the exact paths it
+checks: not the game's rules object, its information sets or its strategies
+(:mod:`exact.games.century21`), nor the card-by-card reference
+(:mod:`exact.games.century21.reference`). The rules below are written again from the seed's rule
+text (rules 8-16, "How to win") as the toolkit models it (``exact/data/century21/rules.toml``); the
+options arrive as the plain values of :class:`HouseWayRules`. The tests check hand by hand that the
+same six cards settle to the same pay as the reference's.
 
 What a hand is. The exact House Way figure is the expectation of one hand dealt from the full
 shoe, so each simulated hand is six cards drawn without replacement from a full shoe (the

@@ -1,6 +1,6 @@
 """Baccara chemin de fer, heads-up: the Player against the Banker, solved exactly.
 
-Layer: games, above the engines; the analyses and everything above read the games.
+Layer: games, the top: a game's code may import every generic layer, no other game.
 
 The coup: two cards each (values 0-9, tens and faces 0); a two-card 8 or 9 on either side ends
 it. Otherwise the Player draws on 0-4, stands on 6-7 and *chooses* on 5 (its only decision);
@@ -35,9 +35,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import ClassVar, Literal, get_args
+from typing import Literal, get_args
 
-from exact import DATA as PACKAGE_DATA
 from exact.core.enumerator import Record, falling
 from exact.core.parsing import check_keys, parse_number, plain_text, shown
 from exact.engines.strategy_games import (
@@ -59,7 +58,7 @@ from exact.errors import StrategyError as StrategyError
 from exact.model.features import Feature
 from exact.model.game import Game, read_rule_file
 
-DATA = PACKAGE_DATA / "chemin_de_fer"
+DATA = Path(__file__).resolve().parent / "data"  # the game's data files, beside its code
 # what the Player decides by; which strategy pair is analysed
 Information = Literal["totals", "banker-cards", "cards"]
 INFORMATION: tuple[Information, ...] = get_args(Information)
@@ -597,15 +596,6 @@ class CheminDeFer(Game[Record]):  # a strategy game: no records of its own
     id: str = "chemin-de-fer"
     name: str = "Baccara chemin de fer"
     bet_files: tuple[Path, ...] = ()
-    # the options of its analysis (exact.model.contracts.OwnOptions; the command line refuses
-    # others)
-    command_options: ClassVar[Mapping[str, frozenset[str]]] = {
-        "analyze": frozenset({"decks", "with_replacement", "information", "strategy",
-                              "commission", "rules"}),
-    }
-    # its analyze command reads the options above (exact.model.game.Game.extensions)
-    extensions: ClassVar[Mapping[str, str]] = {
-        "analyze": "exact.cli.chemin_de_fer:analyze_command"}
 
     @cached_property
     def features(self) -> dict[str, Feature[Record]]:

@@ -1,15 +1,15 @@
 """The verification simulator's dealer: Punto Banco rounds dealt through real shoes, vectorised
 with numpy over many shoes at once, and the features of every dealt round as small integer codes.
 
-Layer: analysis, above the games; it imports only the core (and one value type, below), so it
-shares no code with the exact paths it checks: no enumerator, no compiled or batch engine, no
-game ``Deal``, not even :mod:`exact.reference.punto_banco`'s tableau. The third-card rules
-below are written again from the seed's rule text ("Third Card Rules"), the features from the
-words of the bet files; the tests check every dealt round against the card-by-card reference
-(:mod:`exact.reference.punto_banco`) and the game's own features. The one thing taken from a
-game is the value type of the NINE & NINES pair features
-(:class:`~exact.games.nine_and_nines.CardPair`, which compares order-free with a bet file's
-text), so that a condition reads the value as it reads the game's.
+Layer: games, the top: the game's own analysis code, which may import every generic layer; it
+imports only the core (and one value type, below), so it shares no code with the exact paths it
+checks: no enumerator, no compiled or batch engine, no game ``Deal``, not even
+:mod:`exact.games.baccarat.reference`'s tableau. The third-card rules below are written again from
+the seed's rule text ("Third Card Rules"), the features from the words of the bet files; the tests
+check every dealt round against the card-by-card reference (:mod:`exact.games.baccarat.reference`)
+and the game's own features. The one thing taken from a game is the value type of the NINE & NINES
+pair features (:class:`~exact.games.baccarat.coup.CardPair`, which compares order-free with a
+bet file's text), so that a condition reads the value as it reads the game's.
 
 A job deals ``shoes`` shoes from one seeded generator: each shoe is shuffled (its own row of
 ``Generator.permuted``), its first card shown and as many cards burned as its value (ten for
@@ -273,7 +273,7 @@ def _side(side: int) -> dict[str, Coded]:
 
 
 def _suited_nines() -> tuple[tuple[object, ...], np.ndarray]:
-    from exact.games.nine_and_nines import CardPair  # the value type only (module docstring)
+    from exact.games.baccarat.coup import CardPair  # the value type only (module docstring)
 
     index = np.full((13, 13), -1, dtype=np.int64)
     pairs: list[object] = []

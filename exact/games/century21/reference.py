@@ -1,8 +1,8 @@
 """An independent card-by-card reference for 21st Century Baccarat heads-up (tests and
 reports).
 
-Layer: reference, beside the analyses; it imports only the core, so it shares no code
-with the fast paths it checks.
+Layer: games, the top: the game's own reference code, which may import every generic layer; it
+imports only the core, so it shares no code with the fast paths it checks.
 
 Written plainly from the rule text, sharing no code with exact.games.century21.game: every ordered
 sequence of physical cards is dealt one card at a time, jokers are resolved by trying every

@@ -1,7 +1,6 @@
 """21st Century Baccarat on many shoes at once: a compiled exact evaluator, effects of removal.
 
-Layer: analysis, above the games and beside the references; rendering, the reports
-and the command line show its results.
+Layer: games, the top: the game's own analysis code, which may import every generic layer.
 
 House Way depends on the shoe. Its drawing rules are fixed, but a hand holding a joker may
 declare any total, and its choice (draw or stand, end or continue) is an exact search against

@@ -4,7 +4,7 @@ this module builds its own sections from the game table (strategy pairs, return 
 the hand was decided, strategy tables and maps, table economics, statistics, sensitivity to
 rule options, verification) and reuses the shared cover, formatting and intervals.
 
-Layer: reports, above rendering; only the command line and the lab sit above it.
+Layer: games, the top: the game's own reports code, which may import every generic layer.
 
 The template is ``exact/reports/templates/century21.typ``.
 """
@@ -18,14 +18,15 @@ from fractions import Fraction
 from types import ModuleType
 from typing import Any
 
-from exact.analysis import century21_dealer
 from exact.analysis.assumptions import report_assumptions
-from exact.analysis.century21_dealer import HouseWayRules
-from exact.analysis.century21_economics import table_economics
 from exact.analysis.statistics import BetTable
 from exact.analysis.verification import ROUNDS, Z_LIMIT
 from exact.core.cards import Shoe
 from exact.errors import ExactError
+from exact.games.century21 import dealer as century21_dealer
+from exact.games.century21 import reference as century21_reference
+from exact.games.century21.dealer import HouseWayRules
+from exact.games.century21.economics import table_economics
 from exact.games.century21.game import (
     CLASS_NAMES,
     Century21,
@@ -36,11 +37,10 @@ from exact.games.century21.game import (
     game_table,
     set_order,
 )
+from exact.games.century21.render import counting_unit, heads_up_table
 from exact.games.century21.rules import DATA, DEFAULT_RULES, Rules
 from exact.games.century21.solve import Equilibrium, deviation_gaps, equilibrium
 from exact.games.century21.table import CircleWager, settle_table
-from exact.reference import century21 as century21_reference
-from exact.render.century21 import counting_unit, heads_up_table
 from exact.render.output import SIGN_CONVENTION
 from exact.reports import ReportError, charts, sections
 from exact.reports.config import ReportConfig
@@ -273,7 +273,7 @@ def full_table(rules: Rules, shoe: Shoe) -> dict[str, object]:
     """The full table (issue 29): each position's dice share and net with 7 House Way seats
     of 100 against a 300 Player/Dealer; the Player/Dealer's exact best response to 1 and 2
     covered seats of 10 (it sees which seats drew) against its House Way."""
-    from exact.analysis.century21_table import table_figures
+    from exact.games.century21.table_economics import table_figures
 
     seats = table_figures(rules, shoe, [LIMITED[1]] * 7, "house", LIMITED[2], exact_pairs=False)
     positions = [{"seat": str(i + 1), "position": str(i + 2),
@@ -430,7 +430,7 @@ def brute_force(reference: ModuleType) -> dict[str, object]:
 
 def house_way_rules(rules: Rules) -> HouseWayRules:
     """The options the verification dealer plays, as plain values (it does not read the
-    game's rules object: :mod:`exact.analysis.century21_dealer`), the same names; the shoe is
+    game's rules object: :mod:`exact.games.century21.dealer`), the same names; the shoe is
     the rules' decks and jokers, as the report's."""
     values = {f.name: getattr(rules, f.name) for f in dataclasses.fields(HouseWayRules)}
     values["joker_values"] = tuple(rules.joker_values)

@@ -1,23 +1,16 @@
-"""The Punto Banco report's data: the configuration's wagers (by default every wager the
-game ships, ``game_bets``, so side bets appear in every section as soon as their bet files
-do) on its shoe (by default 8 decks).
+"""The baccarat reports' shared pieces: the tableau as a grid, the hands of a round, the
+report's decks, the worked examples and brute-force shoes of the coup (Punto Banco's report,
+:mod:`exact.games.punto_banco.report`, and NINE & NINES', which adds its side wagers).
 
-Layer: reports, above rendering; only the command line and the lab sit above it.
-
-The template is ``exact/reports/templates/punto-banco.typ``; the published figures it is
-checked against are in ``exact/data/punto_banco/published.toml``.
+Layer: games, the top: the game's own reports code, which may import every generic layer.
 """
 
 from __future__ import annotations
 
-from exact.analysis.punto_banco_dealer import PuntoBancoDealer
 from exact.core.cards import Shoe
-from exact.games.punto_banco import DATA, STANDARD_RULES, PuntoBanco, hand_total
-from exact.reference import punto_banco as reference
-from exact.reports import countability, sections, verification
-from exact.reports.charts import bet_family
-from exact.reports.config import ReportConfig
-from exact.reports.sections import Context, decimal, grouped
+from exact.games.baccarat import reference as reference
+from exact.games.baccarat.coup import PuntoBanco, hand_total
+from exact.reports.sections import decimal, grouped
 
 DECKS = 8
 # Rounds shown card by card, in dealing order (Player, Banker, Player, Banker, third cards):
@@ -27,29 +20,6 @@ EXAMPLES = ("9H 5C 9D 2S", "2C KS AD 4D 5H 3C", "7H 6C KD AS", "TC 3H 7S 2D 4D")
 # pairs, suits and colours all occur.
 BRUTE_FORCE_SHOES = ("AS:2,5H:2,5D:1,9C:2,KH:2,KS:1", "2C:2,3H:1,4S:2,6D:2,8C:1,TH:2")
 SIMULATION_SEED = 20261130
-
-
-def report_data(config: ReportConfig, context: Context) -> dict[str, object]:
-    game = config.game
-    assert isinstance(game, PuntoBanco)
-    shoe = config.shoe or Shoe.standard(DECKS)
-    data = sections.standard_report_data(
-        game, context, decks=report_decks(shoe), rule_set=(game.rules.id, game.rules.name),
-        shoe=shoe, bets=config.bets, inputs=config.inputs,
-        rule_files=[DATA / "rules.toml"] if game.rules == STANDARD_RULES else [],
-        examples=EXAMPLES, describe_hands=_hands,
-        published=DATA / "published.toml",
-        reference=reference,
-        brute_force_shoes=[Shoe.parse(text) for text in BRUTE_FORCE_SHOES],
-        verify=verification.for_context(context, PuntoBancoDealer, SIMULATION_SEED,
-                                         game.id),
-        family=bet_family)
-    data["countability"] = countability.for_report(game, config.bets, shoe, context,
-                                                   SIMULATION_SEED)
-    data.update(tableau(game))
-    data["totals"] = _final_totals(game, shoe)
-    data["cards_dealt"] = _cards_dealt(game, shoe)
-    return data
 
 
 def tableau(game: PuntoBanco) -> dict[str, object]:

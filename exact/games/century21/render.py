@@ -1,6 +1,6 @@
 """The ``analyze century21`` report: outcomes, edges, strategy tables, table economics.
 
-Layer: render, above the analyses; the reports and the command line print with it.
+Layer: games, the top: the game's own render code, which may import every generic layer.
 
 The JSON has the shape of every other game's (``toolkit``, ``game``, ``rules``, ``shoe``,
 ``counting_unit``, ``total``, ``bets`` with return tables and ``outcomes``) and adds
@@ -13,10 +13,10 @@ from fractions import Fraction
 from typing import Any, cast
 
 from exact import __version__
-from exact.analysis.century21_economics import TableEconomics, table_economics
 from exact.analysis.statistics import BetTable
 from exact.core.cards import Shoe
 from exact.errors import ExactError
+from exact.games.century21.economics import TableEconomics, table_economics
 from exact.games.century21.game import (
     CLASS_NAMES,
     GameTable,

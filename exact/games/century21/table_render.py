@@ -12,10 +12,10 @@ from fractions import Fraction
 from math import lcm, sqrt
 from typing import Any, cast
 
-from exact.analysis.century21_table import TableFigures
 from exact.analysis.statistics import BetTable
 from exact.games.century21.full_table import MAX_EXACT_SEATS
 from exact.games.century21.table import first_position_counts
+from exact.games.century21.table_economics import TableFigures
 
 
 def _exact(value: Fraction | None) -> str | None:

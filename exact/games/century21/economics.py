@@ -2,8 +2,7 @@
 collections; break-even bet sizes; the action the Player/Dealer's wager takes (seat by seat in
 dice order, or the whole hand no action, as the rules read it).
 
-Layer: analysis, above the games and beside the references; rendering, the reports
-and the command line show its results.
+Layer: games, the top: the game's own analysis code, which may import every generic layer.
 
 Why heads-up figures suffice: every seat is settled against the dealer's hand alone, and with
 the dealer on House Way (its choices depend only on its own cards) each player's choices depend

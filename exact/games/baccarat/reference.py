@@ -1,8 +1,8 @@
 """Slow, obviously correct references for the tests and the reports: a card-by-card brute
 force and a Monte Carlo round simulator.
 
-Layer: reference, beside the analyses; it imports only the core, so it shares no code
-with the fast paths it checks.
+Layer: games, the top: the game's own reference code, which may import every generic layer; it
+imports only the core, so it shares no code with the fast paths it checks.
 
 Both deal physical cards in the real order (Player, Banker, Player, Banker, then third
 cards) and apply the textbook tableau written out here by hand, independently of the rule

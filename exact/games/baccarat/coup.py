@@ -1,6 +1,6 @@
 """Punto Banco: the deal, its drawing rules (read from data) and its round features.
 
-Layer: games, above the engines; the analyses and everything above read the games.
+Layer: games, the top: a game's code may import every generic layer, no other game.
 
 The deal is staged: the Player's two cards, the Banker's two cards, then the third cards by
 the tableau. Only the stages a bet set needs are dealt, each seen through the card attributes
@@ -23,7 +23,6 @@ from pathlib import Path
 from types import MappingProxyType, NoneType
 from typing import Any, ClassVar
 
-from exact import DATA as PACKAGE_DATA
 from exact.core.cards import RANKS, SUITS, Card, Label, Shoe, View
 from exact.core.enumerator import Distribution, Draw
 from exact.core.parsing import check_keys, parse_integer, plain_text, shown
@@ -31,7 +30,7 @@ from exact.errors import RuleError, RuleInputError, ShoeError
 from exact.model.features import ORDER, Feature, Needs, by_name
 from exact.model.game import Game, read_rule_file
 
-DATA = PACKAGE_DATA / "punto_banco"
+DATA = Path(__file__).resolve().parent / "data"  # the game's data files, beside its code
 TOTALS = range(10)
 RULE_KEYS = frozenset({"id", "name", "naturals", "player_draws_on",
                        "banker_draws_when_player_stands", "banker_draws_on_player_third"})
@@ -280,6 +279,37 @@ RANK_PAIRS: tuple[Ranks, ...] = tuple(dict.fromkeys(
     Ranks(first + second) for first in RANKS for second in RANKS))
 _ATTRIBUTE_DOMAINS: dict[str, tuple[object, ...]] = {
     "value": DIGITS, "rank": tuple(RANKS), "colour": ("red", "black"), "suit": tuple(SUITS)}
+
+
+class CardPair(str):
+    """Two cards, order-free, as ``"9D KD"``; compares equal to either order of the text.
+
+    >>> CardPair("KD 9D") == "9d kd", CardPair("KD 9D")
+    (True, '9D KD')
+    """
+
+    @staticmethod
+    def _canonical(text: str) -> str:
+        cards = [Card.parse(item) for item in text.replace(",", " ").split()]
+        cards.sort(key=lambda card: (RANKS.find(card.rank), SUITS.find(card.suit or "")))
+        return " ".join(map(str, cards))
+
+    def __new__(cls, text: str) -> CardPair:
+        return super().__new__(cls, cls._canonical(text))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            try:
+                return str.__eq__(self, self._canonical(other))
+            except ValueError:
+                return False
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    __hash__ = str.__hash__
 
 
 def _winner(record: PuntoRecord) -> str:

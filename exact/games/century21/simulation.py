@@ -1,11 +1,10 @@
 """21st Century Baccarat on real shoes: the shoe simulation's play
 (:class:`~exact.analysis.shoe_play.ShoePlay`).
 
-Layer: analysis, above the games and beside the references; rendering, the reports
-and the command line show its results.
+Layer: games, the top: the game's own analysis code, which may import every generic layer.
 
 One seat heads-up against the Player/Dealer. Before each hand the unseen composition is
-evaluated exactly by the compiled evaluator (:mod:`exact.analysis.century21_batch`) under a pure
+evaluated exactly by the compiled evaluator (:mod:`exact.games.century21.batch`) under a pure
 strategy pair *held fixed*, chosen on the rules' full shoe (House Way both sides by default),
 and the hand is dealt from the physical cards by the same pair's
 :class:`~exact.games.century21.game.Century21Deal`, in the order the deal asks for them (the
@@ -29,7 +28,13 @@ from fractions import Fraction
 
 import numpy as np
 
-from exact.analysis.century21_batch import (
+from exact.analysis.removal import RemovalTable
+from exact.analysis.shoe_play import Edges, SimulationConfig, representatives
+from exact.core.cards import CARDS, Card
+from exact.core.enumerator import deal_from_cards
+from exact.core.parsing import load_toml, shown_all
+from exact.errors import RuleError, SimulationError
+from exact.games.century21.batch import (
     CLASS_KEYS,
     HELD_FIXED,
     PLAYER,
@@ -39,12 +44,6 @@ from exact.analysis.century21_batch import (
     evaluator_for,
     shoe_of_decks,
 )
-from exact.analysis.removal import RemovalTable
-from exact.analysis.shoe_play import Edges, SimulationConfig, representatives
-from exact.core.cards import CARDS, Card
-from exact.core.enumerator import deal_from_cards
-from exact.core.parsing import load_toml, shown_all
-from exact.errors import RuleError, SimulationError
 from exact.games.century21.game import (
     ROUND_CARDS,
     Century21,

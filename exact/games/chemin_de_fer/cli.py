@@ -1,7 +1,7 @@
 """The ``analyze chemin-de-fer`` command: the command-line side of
-:func:`exact.games.chemin_de_fer.analyze`, declared in the game's ``extensions``.
+:func:`exact.games.chemin_de_fer.game.analyze`, declared in the game's ``extensions``.
 
-Layer: cli, the top (beside the lab); it may import every layer below.
+Layer: games, the top: the game's own cli code, which may import every generic layer.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 
 from exact.analysis.assumptions import rules_for
-from exact.games.chemin_de_fer import (
+from exact.games.chemin_de_fer.game import (
     CheminDeFer,
     StrategyError,
     analyze,

@@ -8,10 +8,10 @@ from math import sqrt
 
 import pytest
 
-from exact.analysis.century21_table import simulate_table, table_figures
 from exact.core.cards import Shoe
 from exact.errors import EconomicsError
 from exact.games.century21.game import DEFAULT_RULES, game_table
+from exact.games.century21.table_economics import simulate_table, table_figures
 
 FULL = Shoe.standard(8, jokers=8)
 SMALL = Shoe.parse("A:3,2:2,5:3,6:3,9:2,K:3,X:2")
@@ -120,7 +120,7 @@ def test_two_seats_have_the_exact_distribution(name) -> None:
 
 
 def test_the_exact_variance_from_pairs_of_seats() -> None:
-    from exact.analysis.century21_table import _pair_variance
+    from exact.games.century21.table_economics import _pair_variance
     two = table_figures(DEFAULT_RULES, SMALL, [10, 20], "best", dealer_wager=25,
                         owners=["Ann", "Ann"])
     heads_up = game_table(DEFAULT_RULES, SMALL)

@@ -1,6 +1,6 @@
 """Baccarat with NINE & NINES: Punto Banco plus two wagers settled on the first four cards.
 
-Layer: games, above the engines; the analyses and everything above read the games.
+Layer: games, the top: a game's code may import every generic layer, no other game.
 
 NINE is placed on a party (Player or Banker) and wins when that party's first two cards total
 9; NINES wins when the Player and/or the Banker has a two-card 9 and pays by a symmetrical
@@ -24,14 +24,14 @@ from functools import cached_property
 from pathlib import Path
 from types import NoneType
 
-from exact import DATA as PACKAGE_DATA
-from exact.core.cards import RANKS, SUITS, Card, rank_value
-from exact.games.punto_banco import DATA as PUNTO_BANCO_DATA
-from exact.games.punto_banco import FEATURES as PUNTO_BANCO_FEATURES
-from exact.games.punto_banco import TRUTHS, Hand, PuntoBanco, PuntoRecord, hand_total
+from exact.core.cards import RANKS, SUITS, rank_value
+from exact.games.baccarat.coup import DATA as PUNTO_BANCO_DATA
+from exact.games.baccarat.coup import FEATURES as PUNTO_BANCO_FEATURES
+from exact.games.baccarat.coup import TRUTHS, Hand, PuntoBanco, PuntoRecord, hand_total
+from exact.games.baccarat.coup import CardPair as CardPair  # (the pair features' value type)
 from exact.model.features import Feature, Needs, by_name
 
-DATA = PACKAGE_DATA / "nine_and_nines"
+DATA = Path(__file__).resolve().parent / "data"  # the game's data files, beside its code
 
 # The side wagers' own rules, as conditions over the features below: every round a wager wins
 # must be paid by some tier of its table, and NINES must pay Player and Banker alike. Paytable
@@ -42,37 +42,6 @@ WINS_WHEN = {
     "nines": "player_two_card_nine or banker_two_card_nine",
 }
 SYMMETRIC_BETS = frozenset({"nines"})
-
-
-class CardPair(str):
-    """Two cards, order-free, as ``"9D KD"``; compares equal to either order of the text.
-
-    >>> CardPair("KD 9D") == "9d kd", CardPair("KD 9D")
-    (True, '9D KD')
-    """
-
-    @staticmethod
-    def _canonical(text: str) -> str:
-        cards = [Card.parse(item) for item in text.replace(",", " ").split()]
-        cards.sort(key=lambda card: (RANKS.find(card.rank), SUITS.find(card.suit or "")))
-        return " ".join(map(str, cards))
-
-    def __new__(cls, text: str) -> CardPair:
-        return super().__new__(cls, cls._canonical(text))
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, str):
-            try:
-                return str.__eq__(self, self._canonical(other))
-            except ValueError:
-                return False
-        return NotImplemented
-
-    def __ne__(self, other: object) -> bool:
-        equal = self.__eq__(other)
-        return equal if equal is NotImplemented else not equal
-
-    __hash__ = str.__hash__
 
 
 def _two_card_nine(hand: Hand) -> bool:

@@ -2,9 +2,9 @@
 game (``game_bets``), in every standard section, plus what is particular to the side wagers:
 the paytable designer (the edge as an exact expression in the pays, and the pay that solves a
 target edge), the rarity of every tier, and checks of NINE and NINES against the tests'
-independent references (``exact/reference/nine_and_nines.py``).
+independent references (``exact/games/nine_and_nines/reference.py``).
 
-Layer: reports, above rendering; only the command line and the lab sit above it.
+Layer: games, the top: the game's own reports code, which may import every generic layer.
 
 The NINE and NINES tables are ILLUSTRATIVE (the seed prints none); the template says so.
 The template is ``exact/reports/templates/nine-and-nines.typ``; the published and asserted
@@ -19,19 +19,19 @@ from types import ModuleType
 
 from exact.analysis.bet_analysis import BetAnalysis, analyze, game_bets
 from exact.analysis.designer import EdgeModel, solve_pays
-from exact.analysis.punto_banco_dealer import PuntoBancoDealer
 from exact.analysis.rarity import tier_frequencies
 from exact.core.cards import Shoe
-from exact.games.nine_and_nines import DATA as NINE_DATA
-from exact.games.punto_banco import DATA as PUNTO_BANCO_DATA
-from exact.games.punto_banco import STANDARD_RULES, PuntoBanco
-from exact.reference import nine_and_nines as nine_reference
-from exact.reference import punto_banco as reference
+from exact.games.baccarat import reference as reference
+from exact.games.baccarat.coup import DATA as PUNTO_BANCO_DATA
+from exact.games.baccarat.coup import STANDARD_RULES, PuntoBanco
+from exact.games.baccarat.dealer import PuntoBancoDealer
+from exact.games.baccarat.report import BRUTE_FORCE_SHOES as MAIN_BRUTE_FORCE_SHOES
+from exact.games.baccarat.report import _hands, report_decks, tableau
+from exact.games.nine_and_nines import reference as nine_reference
+from exact.games.nine_and_nines.game import DATA as NINE_DATA
 from exact.reports import countability, sections, verification
 from exact.reports.charts import bet_family
 from exact.reports.config import ReportConfig
-from exact.reports.punto_banco import BRUTE_FORCE_SHOES as MAIN_BRUTE_FORCE_SHOES
-from exact.reports.punto_banco import _hands, report_decks, tableau
 from exact.reports.sections import Context, decimal, grouped, percent
 
 DECKS = 8
@@ -138,7 +138,7 @@ def rarity(bet_analyses) -> list[dict[str, object]]:
     return out
 
 
-# --- checks against exact/reference/nine_and_nines.py ---------------------------------------------
+# --- checks against exact/games/nine_and_nines/reference.py --------------------------------
 def side_checks(game, bets, analysis, reference: ModuleType) -> dict[str, object]:
     """NINE and NINES against the tests' independent references: a card-by-card brute force
     on small shoes and a plain count of NINES on the full shoe (the verification simulation

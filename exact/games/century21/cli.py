@@ -1,10 +1,10 @@
 """The commands of 21st Century Baccarat, run its own way (``analyze``, ``eor`` and ``edge
-century21``): the command-line side of :mod:`exact.render.century21` and
-:mod:`exact.analysis.century21_batch`, declared by name in the game's ``extensions``
+century21``): the command-line side of :mod:`exact.games.century21.render` and
+:mod:`exact.games.century21.batch`, declared by name in the game's ``extensions``
 (:attr:`exact.model.game.Game.extensions`) so that the game definition imports no
 command-line code.
 
-Layer: cli, the top (beside the lab); it may import every layer below.
+Layer: games, the top: the game's own cli code, which may import every generic layer.
 """
 
 from __future__ import annotations
@@ -16,7 +16,12 @@ from fractions import Fraction
 from pathlib import Path
 
 from exact.analysis.assumptions import rules_for
-from exact.analysis.century21_batch import (
+from exact.analysis.removal import parse_tags
+from exact.cli.shoe_options import full_shoe, options_shoe, removed
+from exact.core.cards import Card
+from exact.core.parsing import parse_number
+from exact.errors import ExactError
+from exact.games.century21.batch import (
     CLASS_DESCRIPTION,
     CLASS_KEYS,
     HELD_FIXED,
@@ -26,16 +31,16 @@ from exact.analysis.century21_batch import (
     evaluator_for,
     next_hand,
 )
-from exact.analysis.century21_table import table_figures
-from exact.analysis.removal import parse_tags
-from exact.cli.shoe_options import full_shoe, options_shoe, removed
-from exact.core.cards import Card
-from exact.core.parsing import parse_number
-from exact.errors import ExactError
 from exact.games.century21.full_table import MAX_SEATS
 from exact.games.century21.game import Century21, checked_mode
-from exact.render.century21 import report as heads_up_report
-from exact.render.century21_table import distribution_table, table_csv, table_json, table_text
+from exact.games.century21.render import report as heads_up_report
+from exact.games.century21.table_economics import table_figures
+from exact.games.century21.table_render import (
+    distribution_table,
+    table_csv,
+    table_json,
+    table_text,
+)
 from exact.render.output import SIGN_CONVENTION, json_text
 from exact.render.removal import eor_report, eor_text
 

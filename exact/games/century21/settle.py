@@ -1,6 +1,6 @@
 """``exact settle century21``: settle one table hand from a table file or options.
 
-Layer: cli, the top (beside the lab); it may import every layer below.
+Layer: games, the top: the game's own cli code, which may import every generic layer.
 
 A table file (TOML, at most 64 KiB) names the hand and its wagers::
 
@@ -253,7 +253,8 @@ def table_json(rules: Rules, tag: Any, hand: Mapping[str, Any],
     wagers = []
     for settlement in settled.settlements:
         wager = by_label[settlement.wager.bet]
-        item = settlement_json(settlement, settled.collections[wager.label], wager.player)
+        item = settlement_json(settlement, settled.collections[wager.label],
+                              None if wager.player is None else {"player": wager.player})
         item.update({"seat": wager.seat, "circle": wager.circle, "amount": str(wager.amount),
                      "in_action": str(settled.in_action[wager.label]),
                      "returned_without_action": str(settled.returned[wager.label]),

@@ -3,8 +3,8 @@ by hand over physical cards, a card-by-card brute force, a plain combinatorial c
 shoes, and a simulator of the first four cards. Nothing here uses the toolkit's features,
 deals or bet files.
 
-Layer: reference, beside the analyses; it imports only the core, so it shares no code
-with the fast paths it checks.
+Layer: games, the top: the game's own reference code, which may import every generic layer; it
+imports only the core, so it shares no code with the fast paths it checks.
 """
 
 from __future__ import annotations
