@@ -322,7 +322,7 @@ def build_parser(command: str | None = None, game: GamePlugin | None = None) -> 
 
     def game_command(name: str, help_text: str, run: Callable[[argparse.Namespace], str]):
         sub = parser.add_command(commands, name, help=help_text, description=help_text,
-                                 epilog=examples(name),
+                                 epilog=examples(name, game),
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
         sub.add_argument("game", help=f"game id: {', '.join(plugin_ids(every=False))} (a "
                                        "game's own options: COMMAND GAME --help)")
@@ -396,32 +396,24 @@ def build_parser(command: str | None = None, game: GamePlugin | None = None) -> 
 
 
 EXAMPLES: dict[str | None, tuple[str, ...]] = {
-    None: ("exact games", "exact analyze punto-banco", "exact analyze GAME --help"),
-    "analyze": ("exact analyze punto-banco",
-                "exact analyze punto-banco --bet tie --paytable tie=9-to-1",
-                "exact analyze punto-banco --group main --decks 1,2,4,6,8",
-                "exact analyze punto-banco --decks 6 --remove 5,5 --view full --json",
-                "exact analyze century21 --strategy best --bet-size 10"),
-    "design": ("exact design punto-banco --bet tie --solve-for tie --target-edge 5%",),
-    "list-bets": ("exact list-bets punto-banco",),
-    "features": ("exact features punto-banco",),
-    "eor": ("exact eor punto-banco --decks 8 --bet dragon-7",
-            "exact eor century21 --remove 'X 9 9'"),
-    "simulate": ("exact simulate punto-banco --shoes 100 --seed 7 --bet dragon-7",),
-    "edge": ("exact edge punto-banco --decks 8 --seen seen.txt",
-             "echo '9H 9D 8C' | exact edge punto-banco --decks 8"),
-    "settle": ("exact settle punto-banco --cards '7H 4C KD 5S' --wager banker=25",
-               "exact settle century21 --dealer 'KH 7C' --seat '3=9S KD' --wager 3.1=100 "
-               "--dealer-wager 150"),
-    "report": ("exact report punto-banco -o punto-banco.pdf --xlsx punto-banco.xlsx",),
+    None: ("exact games", "exact analyze GAME --help"),
     "games": ("exact games",),
 }
-"""A few commands per ``--help`` (its epilog), run by the tests."""
+"""The generic lines of ``--help``'s examples; each game's own come from its plugin record."""
 
 
-def examples(command: str | None) -> str:
+def example_lines(command: str | None, game: GamePlugin | None = None) -> tuple[str, ...]:
+    """The examples of ``command``'s ``--help``: the generic ones, then those of ``game``
+    (given: only its own) or of every shipped game."""
+    games = [game] if game is not None else [plugin(game_id) for game_id in
+                                              plugin_ids(every=False)]
+    return (*EXAMPLES.get(command, ()),
+            *(line for each in games for line in each.examples.get(command, ())))
+
+
+def examples(command: str | None, game: GamePlugin | None = None) -> str:
     """The epilog of ``command``'s ``--help`` (None: the top level's)."""
-    return "examples:\n" + "".join(f"  {line}\n" for line in EXAMPLES.get(command, ()))
+    return "examples:\n" + "".join(f"  {line}\n" for line in example_lines(command, game))
 
 
 def refuse_deck_columns(args: argparse.Namespace) -> None:

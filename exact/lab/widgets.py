@@ -265,10 +265,11 @@ class DesignerApp:
     :class:`PaytableDesigner` (``self.designer``) below the pickers.
     """
 
-    def __init__(self, game: str = "punto-banco", bet: str | None = None, decks: int = 8,
+    def __init__(self, game: str | None = None, bet: str | None = None, decks: int = 8,
                  paytable: str | None = None) -> None:
         widgets = _ipywidgets()
-        self.game_picker = widgets.Dropdown(options=designable_games(), value=game,
+        games = designable_games()
+        self.game_picker = widgets.Dropdown(options=games, value=game or games[0],
                                             description="game")
         self.bet_picker = widgets.Dropdown(description="bet")
         self.paytable_picker = widgets.Dropdown(description="paytable")

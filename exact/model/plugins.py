@@ -103,6 +103,8 @@ class GamePlugin:
     one entry per stage the game names (``stages``), with its cards.
     ``hand_text``: ``(name, hand) -> str``, a hand's line in ``settle``'s text; None: the
     name, its cards and any other field of the hand.
+    ``examples``: a few command lines per command (``None``: the top level), shown at the end
+    of ``--help`` and run by the tests.
     """
 
     game: type
@@ -120,6 +122,8 @@ class GamePlugin:
     option_defaults: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
     round_hands: Callable[[Any, Any, Mapping[str, object]], dict[str, dict[str, Any]]] | None = None
     hand_text: Callable[[str, Mapping[str, Any]], str] | None = None
+    examples: Mapping[str | None, tuple[str, ...]] = field(
+        default_factory=lambda: MappingProxyType({}))
 
     def __post_init__(self) -> None:
         game_id = getattr(self.game, "id", None)

@@ -18,9 +18,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exact.cli.app import EXAMPLES, build_parser, main
+from exact.cli.app import build_parser, example_lines, main
 from exact.cli.configuration import decks_option
 from exact.core.cards import CARDS, LISTED_REMOVED, Shoe
+from exact.model.plugins import game_ids, plugin
 from exact.render.output import to_text
 
 
@@ -56,7 +57,7 @@ def test_information_total_is_one_spelling_for_both_strategy_games(capsys) -> No
 
 
 def test_settle_table_hand_and_its_warned_old_spelling(recwarn) -> None:
-    parser = build_parser("settle")
+    parser = build_parser("settle", plugin("century21"))  # the game's own options added
     new = parser.parse_args(["settle", "century21", "--table-hand", "hand.toml"])
     assert new.table == "hand.toml" and not recwarn.list
     old = parser.parse_args(["settle", "century21", "--table", "hand.toml"])
@@ -236,15 +237,18 @@ def test_every_help_shows_examples_that_parse(capsys) -> None:
     for command in parser.commands:
         assert main([command, "--help"]) == 0
         out = capsys.readouterr().out
-        assert "examples:\n" in out and EXAMPLES[command], command
-        for line in EXAMPLES[command]:
+        assert "examples:\n" in out and example_lines(command), command
+        for line in example_lines(command):
             assert f"  {line}\n" in out
             words = shlex.split(line.split("| ")[-1])
             assert words[0] == "exact"
-            parser.parse_args(words[1:])  # a refusal raises: every example is well formed
+            game = plugin(words[2]) if words[2:3] and words[2] in game_ids() else None
+            # a refusal raises: every example is well formed (with its game's own options)
+            build_parser(command, game).parse_args(words[1:])
 
 
-@pytest.mark.parametrize("line", [line for lines in EXAMPLES.values() for line in lines
+@pytest.mark.parametrize("line", [line for command in (None, *build_parser("eor").commands)
+                                  for line in example_lines(command)
                                   if line.split()[1] in {"analyze", "design", "list-bets",
                                                          "features", "games", "settle"}
                                   and "century21 --strategy" not in line])

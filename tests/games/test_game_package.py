@@ -149,7 +149,7 @@ def test_each_game_lists_its_own_options_only(capsys) -> None:
         assert flag not in punto_banco, flag
     chemin = _help(capsys, "analyze", "chemin-de-fer")
     assert "chemin-de-fer (Baccara chemin de fer) options" in chemin
-    assert "--information {totals,banker-cards,cards}" in chemin and "--commission" in chemin
+    assert "--information {total,banker-cards,cards}" in chemin and "--commission" in chemin
     assert "--bet-size" not in chemin and "century21 (21st" not in chemin
     settle = _help(capsys, "settle", "punto-banco")
     assert "--dealer" not in settle and "--seat" not in settle

@@ -21,9 +21,10 @@ PACKAGE = Path(__file__).resolve().parents[2] / "exact"
 # strategy-game engine's terms (exact.engines.strategy_games); ``commission`` and ``collection``
 # are fields of every settlement (exact.model.settlement); ``big`` and ``small`` are English
 # before they are Punto Banco's Big/Small bets; ``dealer`` is the simulation checks' own
-# independent dealer (exact.analysis.verification).
+# independent dealer (exact.analysis.verification); ``position`` is a card's place in the deal
+# (``--known POSITION=CARD``), ``wagers`` every settlement's, ``owners`` a plain variable.
 GENERIC = frozenset({"rules", "strategy", "information", "action", "commission", "collection",
-                     "big", "small", "dealer"})
+                     "big", "small", "dealer", "position", "wagers", "owners"})
 # exact/engines/ is being cleaned on its own branch (`engines`: engines read roles, never
 # names): its files may still name Punto Banco's stages. The lead empties this on merge.
 ALLOWED: dict[str, frozenset[str]] = {

@@ -154,8 +154,17 @@ OPTIONS = (
                                "help": "override the rules' reading of an uncovered table"}))),
 )
 
+EXAMPLES = {
+    "analyze": ("exact analyze century21 --strategy best --bet-size 10",),
+    "eor": ("exact eor century21 --remove 'X 9 9'",),
+    "settle": ("exact settle century21 --dealer 'KH 7C' --seat '3=9S KD' --wager 3.1=100 "
+               "--dealer-wager 150",),
+}
+"""The lines of ``--help``'s examples for 21st Century Baccarat (run by the tests)."""
+
 PLUGIN = GamePlugin(
     game=Century21,
+    examples=EXAMPLES,
     data=DATA,
     assumptions=(DATA / "assumptions.toml",),
     commands={"analyze": _analyze, "eor": _eor, "edge": _edge, "settle": _settle},

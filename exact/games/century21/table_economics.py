@@ -1,7 +1,7 @@
 """21st Century Baccarat at a full table: the money of one hand and of a rotation of the bank,
 for 1 to 7 seats with their own wagers, under the strategies of both sides.
 
-Layer: analysis, above the games; rendering and the command line show its results.
+Layer: games, the top: the full table's economics (its command line and report show them).
 
 The table: the Player/Dealer at position 1, seat ``k`` at position ``k + 1`` (clockwise), each
 seat with its wager; three dice set the order of action (:mod:`exact.games.century21.table`),

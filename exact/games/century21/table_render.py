@@ -1,7 +1,7 @@
 """The ``analyze century21 --seats ...`` report: a full table's money per hand, as text, JSON,
 CSV and a workbook table.
 
-Layer: render, above the analyses; the reports and the command line print with it.
+Layer: games, the top: the full table's figures as text, JSON, CSV and spreadsheet rows.
 """
 
 from __future__ import annotations

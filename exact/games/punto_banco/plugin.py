@@ -22,8 +22,27 @@ def _report(config: Any, context: Any) -> dict[str, object]:
     return report_data(config, context)
 
 
+EXAMPLES = {
+    None: ("exact analyze punto-banco",),
+    "analyze": ("exact analyze punto-banco",
+                "exact analyze punto-banco --bet tie --paytable tie=9-to-1",
+                "exact analyze punto-banco --group main --decks 1,2,4,6,8",
+                "exact analyze punto-banco --decks 6 --remove 5,5 --view full --json"),
+    "design": ("exact design punto-banco --bet tie --solve-for tie --target-edge 5%",),
+    "list-bets": ("exact list-bets punto-banco",),
+    "features": ("exact features punto-banco",),
+    "eor": ("exact eor punto-banco --decks 8 --bet dragon-7",),
+    "simulate": ("exact simulate punto-banco --shoes 100 --seed 7 --bet dragon-7",),
+    "edge": ("exact edge punto-banco --decks 8 --seen seen.txt",
+             "echo '9H 9D 8C' | exact edge punto-banco --decks 8"),
+    "settle": ("exact settle punto-banco --cards '7H 4C KD 5S' --wager banker=25",),
+    "report": ("exact report punto-banco -o punto-banco.pdf --xlsx punto-banco.xlsx",),
+}
+"""The lines of ``--help``'s examples for Punto Banco (run by the tests)."""
+
 PLUGIN = GamePlugin(
     game=PuntoBanco,
+    examples=EXAMPLES,
     data=HERE / "data",
     assumptions=(COUP_DATA / "assumptions.toml",),
     round_hands=round_hands,
