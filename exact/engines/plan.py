@@ -341,10 +341,10 @@ def _estimates(demand: Demand, engines: tuple[Engine, ...]
     out = []
     for known in engines:
         if not known.serves_scope(demand.scope):
-            answer = Estimate.refused({"shoe": "it counts no single shoe",
-                                       "batch": "it has no batch form",
-                                       "known": "it cannot force a card at a position"
-                                       }[demand.scope])
+            answer = Estimate.refused(
+                {"shoe": "it serves only rounds with cards known at positions",
+                 "batch": "it counts one shoe at a time (no batch form)",
+                 "known": "it cannot force a card at a position"}[demand.scope])
         else:
             answer = known.estimate(demand)
         out.append((known, answer))

@@ -27,10 +27,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
+from math import comb, prod
 from typing import TYPE_CHECKING, Any
 
 from exact.core import work
-from exact.core.cards import Card, Shoe
+from exact.core.cards import ATTRIBUTES as CARD_ATTRIBUTES
+from exact.core.cards import Card, Shoe, View
 from exact.core.enumerator import Deal, estimated_leaves
 from exact.core.work import CONDITION_UNITS, LEAF_UNITS, READ_UNITS, WORK_LIMIT
 from exact.engines.plan import (
@@ -60,6 +62,11 @@ CELL_UNITS = 60
 only, never on disk: about a tenth of a second a deal), then weighed per shoe in C."""
 PATTERN_SHOE_UNITS = 2
 """Units of one factorised pattern per shoe (its multiplicities gathered, in C)."""
+
+
+# Patterns of fine classes a factorised compilation may walk (the limit of
+# exact.engines.factorised, stated here so that planning loads no numpy; a test checks they agree)
+PATTERN_LIMIT = 3_000_000
 
 
 def _walk_units(demand: Demand) -> int:
@@ -99,6 +106,9 @@ class Factorised(Engine):
                 return Estimate.refused("with known cards it serves card attributes read with "
                                         "the third cards or by position")
         patterns = _patterns(demand.game, demand.bet)
+        if patterns > PATTERN_LIMIT:
+            return Estimate.refused(f"its {patterns:,} patterns of card classes pass the "
+                                    f"pattern limit of {PATTERN_LIMIT:,}")
         what = ("the value sequences times attribute multiplicities" if own else
                 "the first cards' classes")
         return Estimate(patterns * PATTERN_SHOE_UNITS, f"{patterns:,} patterns of {what}")
@@ -188,10 +198,8 @@ class Staged(Engine):
         refusal = staged_refusal(demand.stages)
         if refusal is not None or demand.groups is None or demand.rounds is None:
             return Estimate.refused(refusal or "no fixed stages")
-        if demand.reads_both_hands:
-            cells, what = demand.rounds, "pairs of hand signatures (a feature reads both)"
-        else:
-            cells, what = sum(demand.groups), "hand signatures, group by group"
+        cells = sum(demand.groups) + _cross_reads(demand)
+        what = "hand signatures, and pairs of hands as a feature reading both sees them"
         return Estimate(cells * CELL_UNITS, f"{cells:,} {what}")
 
     def count(self, game: Game[Any], deal: Deal[Any], needs: Needs, bets: Sequence[Bet],
@@ -205,6 +213,23 @@ class Staged(Engine):
         from exact.engines import staged
 
         return partial(staged.staged_deal(game, deal).counts, bets)
+
+
+def _cross_reads(demand: Demand) -> int:
+    """The pairs of hands the staged grids read for the bet's features that read both groups,
+    each pair as the feature sees it (its own attributes: NINES' both-nines feature reads
+    values, 55 x 55 hands), as :meth:`exact.engines.staged.StagedDeal.cross_reads` counts
+    them (an upper bound: classes counted with the joker's)."""
+    stages = demand.stages or ()
+    total = 0
+    for name in sorted(demand.bet.features):
+        needs = demand.game.features[name].needs
+        if len(needs.stages) < 2:
+            continue
+        total += prod(comb(len(View(tuple(a for a in needs.attributes(stage)
+                                          if a in CARD_ATTRIBUTES)).labels) + draw.count - 1,
+                           draw.count) for stage, draw in stages)
+    return total
 
 
 @dataclass(frozen=True)
