@@ -20,6 +20,8 @@ from the ``N - k`` cards neither seen nor known: ``(N-k)!/(N-r)!`` in all.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
 from itertools import combinations_with_replacement
 from typing import Any
 
@@ -35,12 +37,26 @@ from exact.model.contracts import CapabilityError, DealtPositions
 from exact.model.game import Game
 
 
+@dataclass(frozen=True)
+class NextRound:
+    """Exact event counts of one bet for the next round, over ``total``."""
+
+    bet: Bet
+    counts: tuple[int, ...]
+    total: int
+
+    @property
+    def expected_value(self) -> Fraction:
+        return sum((Fraction(c * e.pays, self.total)
+                    for c, e in zip(self.counts, self.bet.events, strict=True)), Fraction(0))
+
+
 def forced_counts(game: Game[Any], shoe: Shoe, bets: Sequence[Bet], known: dict[int, Card]
                   ) -> list[list[int]]:
     """Per bet, its exact event counts for the next round dealt from ``shoe`` (the unseen
     cards) with the ``known`` cards forced at their positions, over ``(N-k)!/(N-r)!``."""
     counted = _walked(game, shoe, bets, known)
-    return [list(counted[bet.id]) for bet in bets]
+    return [list(counted[bet.id].counts) for bet in bets]
 
 
 def _deal(game: Game[RecordT], bets: Sequence[Bet]) -> Deal[RecordT]:
@@ -78,7 +94,7 @@ def check_fills(rest: Shoe, known: Mapping[int, Card], unit: int) -> None:
 
 
 def _walked(game: Game[RecordT], shoe: Shoe, bets: Sequence[Bet],
-            known: dict[int, Card]) -> dict[str, tuple[int, ...]]:
+            known: dict[int, Card]) -> dict[str, NextRound]:
     unit = _deal(game, bets).round_cards
     rest = shoe.remove(list(known.values()))
     if isinstance(game, DealtPositions):
@@ -86,7 +102,7 @@ def _walked(game: Game[RecordT], shoe: Shoe, bets: Sequence[Bet],
         by_deal: dict[Deal[RecordT], list[Bet]] = {}
         for bet in bets:
             by_deal.setdefault(game.deal(game.needs(bet.features)), []).append(bet)
-        walked: dict[str, tuple[int, ...]] = {}
+        walked: dict[str, NextRound] = {}
         # ... except that the bets on values alone (by position or not) share one walk of
         # the deal serving them all: a walk costs 0.2-0.3 s of CPU per such deal at 8 decks,
         # mostly its pass over the deal, where their union deal (its pairs ordered if any
@@ -144,9 +160,9 @@ def _walked(game: Game[RecordT], shoe: Shoe, bets: Sequence[Bet],
 
     deal([], 0, 1)
     total = falling(size, free_total)
-    result = {b.id: tuple(tallies[b.id]) for b in bets}
-    for bet_id, counted in result.items():
-        if sum(counted) != total:
+    result = {b.id: NextRound(b, tuple(tallies[b.id]), total) for b in bets}
+    for bet_id, outcome in result.items():
+        if sum(outcome.counts) != total:
             raise AssertionError(f"{bet_id}: forced-position counts do not sum to {total}")
     return result
 
@@ -159,7 +175,7 @@ GRID_READS = 100_000
 
 
 def _forced_on_groups(game: Game[RecordT], deal: Deal[RecordT], rest: Shoe,
-                      bets: Sequence[Bet], known: dict[int, Card]) -> dict[str, tuple[int, ...]]:
+                      bets: Sequence[Bet], known: dict[int, Card]) -> dict[str, NextRound]:
     """The counts of bets on one or two fixed groups of first cards (Perfect Pairs, NINES)
     with the known cards forced, from the staged evaluator's event grids
     (:func:`exact.engines.staged.forced_counts`: only the hands holding the known cards).
@@ -179,12 +195,13 @@ def _forced_on_groups(game: Game[RecordT], deal: Deal[RecordT], rest: Shoe,
     forced = [[view.label(known[p]) for p in positions if p in known]
               for view, positions in zip(views, groups, strict=True)]
     counts = staged.forced_counts(game, deal, bets, rest, forced, free_total)
-    return {bet.id: tuple(events)
+    total = falling(rest.size, free_total)
+    return {bet.id: NextRound(bet, tuple(events), total)
             for bet, events in zip(bets, counts, strict=True)}
 
 
 def _forced_on_deal(game: Game[RecordT], rest: Shoe, bets: Sequence[Bet],
-                    known: dict[int, Card]) -> dict[str, tuple[int, ...]]:
+                    known: dict[int, Card]) -> dict[str, NextRound]:
     """The walk of the bets' own deal (:meth:`~exact.model.game.Game.deal`), as the
     enumerator walks it, with the known cards forced at their positions: each stage seen
     only through what the bets read of it, the round stopped where the bets stop reading it.
@@ -244,5 +261,5 @@ def _forced_on_deal(game: Game[RecordT], rest: Shoe, bets: Sequence[Bet],
         counts = [int(weights[events == event].sum()) for event in range(len(bet.events))]
         if sum(counts) != total:
             raise AssertionError(f"{bet.id}: forced-position counts do not sum to {total}")
-        result[bet.id] = tuple(counts)
+        result[bet.id] = NextRound(bet, tuple(counts), total)
     return result

@@ -37,33 +37,18 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from exact.core.cards import RANKS, Card, Shoe
 from exact.core.enumerator import Deal, RecordT, falling
 from exact.engines.batch import BetEvaluator, Evaluator
+from exact.engines.forced import NextRound as NextRound
 from exact.engines.forced import group_positions, walk_view
 from exact.engines.plan import engine, plan
 from exact.errors import KnownCardError as KnownCardError
 from exact.model.bets import Bet
 from exact.model.contracts import DealtPositions, draw_stages
 from exact.model.game import Game
-
-
-@dataclass(frozen=True)
-class NextRound:
-    """Exact event counts of one bet for the next round, over ``total``."""
-
-    bet: Bet
-    counts: tuple[int, ...]
-    total: int
-
-    @property
-    def expected_value(self) -> Fraction:
-        return sum((Fraction(c * e.pays, self.total)
-                    for c, e in zip(self.counts, self.bet.events, strict=True)), Fraction(0))
 
 
 def next_round(game: Game[Any], shoe: Shoe, bets: Sequence[Bet],

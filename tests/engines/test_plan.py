@@ -296,7 +296,9 @@ def test_one_registration_adds_an_engine_to_every_scope(monkeypatch, units: int)
     ran: list[str] = []
     toy = BruteForce(units)
     for entry in ("count", "batch", "known"):
-        def recording(self, *args, entry=entry, runner=getattr(BruteForce, entry)):
+        runner = getattr(BruteForce, entry)
+
+        def recording(self, *args, entry=entry, runner=runner):
             ran.append(entry)
             return runner(self, *args)
         monkeypatch.setattr(BruteForce, entry, recording)
