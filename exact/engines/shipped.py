@@ -64,11 +64,6 @@ PATTERN_SHOE_UNITS = 2
 """Units of one factorised pattern per shoe (its multiplicities gathered, in C)."""
 
 
-# Patterns of fine classes a factorised compilation may walk (the limit of
-# exact.engines.factorised, stated here so that planning loads no numpy; a test checks they agree)
-PATTERN_LIMIT = 3_000_000
-
-
 def _walk_units(demand: Demand) -> int:
     """A walk's units per leaf: the leaf, the bet's feature reads and its settlement."""
     return LEAF_UNITS + READ_UNITS * len(demand.bet.features) + CONDITION_UNITS
@@ -106,11 +101,10 @@ class Factorised(Engine):
                 return Estimate.refused("with known cards it serves card attributes read with "
                                         "the third cards or by position")
         patterns = _patterns(demand.game, demand.bet)
-        if patterns > PATTERN_LIMIT:
-            return Estimate.refused(f"its {patterns:,} patterns of card classes pass the "
-                                    f"pattern limit of {PATTERN_LIMIT:,}")
         what = ("the value sequences times attribute multiplicities" if own else
                 "the first cards' classes")
+        # (past its pattern limit on the shoe of the run, the engine refuses by name as it
+        # starts: a small shoe holds fewer classes, so fewer patterns, than the yardstick)
         return Estimate(patterns * PATTERN_SHOE_UNITS, f"{patterns:,} patterns of {what}")
 
     def count(self, game: Game[Any], deal: Deal[Any], needs: Needs, bets: Sequence[Bet],

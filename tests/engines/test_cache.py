@@ -46,6 +46,7 @@ from exact.engines.compiled import (
     SMALL_DEAL_RECORDS,
     CompiledDeal,
     _decode_compiled,
+    _decode_events,
     compiled_for,
 )
 from exact.errors import CacheWarning
@@ -204,7 +205,7 @@ def _punto_banco(kind: str, punto_banco) -> Kind:
         arrays["matrix"][0, 0] += 1
 
     return Kind(kind, lambda: batch.event_matrix_key(punto_banco, needs, bet), run,
-                partial(batch._decode_events, compiled, len(bet.events)), alter, break_)
+                partial(_decode_events, compiled, len(bet.events)), alter, break_)
 
 
 @pytest.fixture(scope="module")
@@ -310,7 +311,7 @@ KINDS = ("compiled", "bet-events", "outcomes", "factorised", "light")
 def test_every_kind_of_entry_the_package_writes_is_planted() -> None:
     """The kinds above are every kind the package stores (so a new kind cannot escape the
     planted-file tests): each ``cache_key("KIND", ...)`` call in exact/ (a doctest's example
-    aside), and the light form's kind in the cache module."""
+    aside), and the light form's kind (exact/engines/compiled_python.py)."""
     import re
 
     package = Path(cache.__file__).parents[1]  # the whole package, not exact/engines/
@@ -318,8 +319,8 @@ def test_every_kind_of_entry_the_package_writes_is_planted() -> None:
                      for line in path.read_text().splitlines()
                      if not line.lstrip().startswith((">>>", "...")))
     written = set(re.findall(r"\bcache_key\(\s*\"([^\"]+)\"", code))
-    assert written | {cache.LIGHT} == set(KINDS)
-    assert "cache_key(LIGHT," in Path(cache.__file__).read_text()
+    assert written | {compiled_python.LIGHT} == set(KINDS)
+    assert "cache.cache_key(LIGHT," in Path(compiled_python.__file__).read_text()
 
 
 @pytest.fixture(params=KINDS)
