@@ -46,7 +46,7 @@ from exact.core.cards import Card, Shoe
 from exact.core.enumerator import Deal, Draw, Record, RecordT, estimated_leaves, fixed_stages
 from exact.errors import EngineError as EngineError
 from exact.model.bets import Bet, value_only, values_only
-from exact.model.contracts import CardPositions, draw_stages
+from exact.model.contracts import CardPositions, StageRoles, draw_stages
 from exact.model.features import ORDER, Needs
 from exact.model.game import Game
 
@@ -206,9 +206,11 @@ class Engine:
 
 
 def deals_hand_pairs(game: Game[Any]) -> bool:
-    """Whether ``game``'s deal is a pair of hands with card positions, which factorised
-    counting needs (:class:`~exact.model.contracts.CardPositions`)."""
-    return isinstance(game, CardPositions) and bool(game.card_positions)
+    """Whether ``game``'s deal is a pair of hands with card positions and stages named by
+    role, which factorised counting needs (:class:`~exact.model.contracts.CardPositions`,
+    :class:`~exact.model.contracts.StageRoles`)."""
+    return (isinstance(game, CardPositions) and bool(game.card_positions)
+            and isinstance(game, StageRoles) and len(game.hand_stages) == 2)
 
 
 def factorised_serves(game: Game[Any], needs: Needs) -> bool:
