@@ -27,7 +27,7 @@ from exact.core import work
 from exact.core.cards import Shoe
 from exact.core.enumerator import Deal, falling
 from exact.core.parsing import expect
-from exact.engines.plan import AUTO, command_engines, plan
+from exact.engines.plan import AUTO, Plan, command_engines, plan
 from exact.engines.plan import engine as engine_named
 from exact.model.bets import Bet, checked_bets
 from exact.model.bets import game_bets as game_bets
@@ -85,6 +85,8 @@ class GameAnalysis:
     shoe: Shoe
     round_cards: int
     bets: Mapping[str, BetAnalysis] = field(hash=False)
+    # the engine plan that counted the bets: each bet's engine and the estimates that chose it
+    plan: Plan | None = field(default=None, hash=False, compare=False)
 
     @property
     def total(self) -> int:
@@ -165,7 +167,7 @@ def _analyze(game: Game, shoe: Shoe, bets: Sequence[Bet], engine: str) -> GameAn
             results[bet.id] = BetAnalysis(bet, tuple(bet_counts), falling(shoe.size, round_cards))
     if not bets:
         round_cards = game.deal(Needs()).round_cards
-    return GameAnalysis(game, shoe, round_cards, {b.id: results[b.id] for b in bets})
+    return GameAnalysis(game, shoe, round_cards, {b.id: results[b.id] for b in bets}, chosen)
 
 
 def _check_work(game: Game, groups: Mapping[tuple[str, Deal], tuple[Needs, list[Bet]]],

@@ -99,14 +99,17 @@ def _analyze(args: argparse.Namespace) -> str:
         return own(game, args)
     shoe = options_shoe(args)
     bets = selected_bets(game, args, shoe)
-    analysis = analyze(game, shoe, bets, engine=args.engine)
+    # --engine given (auto or a name): the output says which engine counted each bet and why
+    explain = args.engine is not None
+    analysis = analyze(game, shoe, bets, engine=args.engine or "auto")
     if args.xlsx:
         from exact.render.spreadsheet import analysis_workbook, write_bytes
 
         write_bytes(Path(args.xlsx), analysis_workbook(analysis), [args.output])
         if not (args.json or args.csv or args.output):
             return ""
-    return to_json(analysis) if args.json else to_csv(analysis) if args.csv else to_text(analysis)
+    return (to_json(analysis, explain) if args.json else to_csv(analysis) if args.csv
+            else to_text(analysis, explain))
 
 
 # The defaults of the strategy games' own analyses (group "century21 ... options" below).
@@ -274,9 +277,11 @@ def build_parser(command: str | None = None) -> _Parser:
 
     analyze_parser = game_command("analyze", "exact return tables of a game's bets", _analyze)
     add_configuration_options(analyze_parser)
-    analyze_parser.add_argument("--engine", choices=ENGINES, default="auto",
-                                help="auto (default: the engine plan's choice per bet), or one "
-                                     "engine for every bet, refused if it cannot serve one")
+    analyze_parser.add_argument("--engine", choices=ENGINES, default=None,
+                                help="auto (the default: the engine plan's cheapest estimate "
+                                     "per bet), or one engine for every bet, refused if it "
+                                     "cannot serve one; given, the output names each bet's "
+                                     "engine and the estimates that chose it")
     formats = analyze_parser.add_mutually_exclusive_group()
     formats.add_argument("--json", action="store_true", help="machine-readable JSON")
     formats.add_argument("--csv", action="store_true", help="spreadsheet-ready CSV")

@@ -26,7 +26,7 @@ The shipped engines are :mod:`exact.engines.shipped`.
 >>> [(choice.bet.id, choice.engine) for choice in chosen.choices]
 [('tie', 'compiled'), ('perfect-pairs', 'staged')]
 >>> print(chosen.choices[1].reason)  # doctest: +ELLIPSIS
-staged: est. 8.8e+04 units (...; compiled refused: ...; direct est. 7.0e+07)
+staged: est. 1.7e5 units (2,862 hand signatures, ...; compiled refused: ...; direct est. 9.0e7; ...)
 >>> try:
 ...     plan(game, [bets["perfect-pairs"]], engine="compiled")
 ... except EngineError as error:
