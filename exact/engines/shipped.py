@@ -1,4 +1,4 @@
-"""The shipped counting engines, each one :class:`~exact.engines.plan.Engine` registered with
+"""The shipped counting engines, each one :class:`~exact.engines.engine.Engine` registered with
 the plan: its estimate of a question and its entries (one shoe, batches, known cards).
 
 Layer: engines, above the model; the engines know no game (the games call them).
@@ -6,9 +6,9 @@ Layer: engines, above the model; the engines know no game (the games call them).
 Every estimate is in the work units of :mod:`exact.core.work` and measures what the engine
 spends per shoe once its shoe-independent form is built (the compiled polynomial, the staged
 event grids, the factorised patterns: built once, kept in memory or in the disk cache), on
-the plan's yardstick shoe (:data:`~exact.engines.plan.YARDSTICK_DECKS` decks). A form that
+the plan's yardstick shoe (:data:`~exact.engines.engine.YARDSTICK_DECKS` decks). A form that
 would take minutes or gigabytes to build is a refusal, not a cost. The common measure is the
-rounds a walk of the bet's deal visits (:attr:`~exact.engines.plan.Demand.leaves`):
+rounds a walk of the bet's deal visits (:attr:`~exact.engines.engine.Demand.leaves`):
 
 * ``compiled``: one term per round at most, evaluated in C: ``leaves x`` :data:`TERM_UNITS`;
 * ``staged``: a grid cell per hand signature of each group, or per pair of them when a
@@ -35,14 +35,13 @@ from exact.core.cards import ATTRIBUTES as CARD_ATTRIBUTES
 from exact.core.cards import Card, Shoe, View
 from exact.core.enumerator import Deal, estimated_leaves
 from exact.core.work import CONDITION_UNITS, LEAF_UNITS, READ_UNITS, WORK_LIMIT
-from exact.engines.plan import (
+from exact.engines.engine import (
     COMPILE_LIMIT,
     Demand,
     Engine,
     Estimate,
     deals_hand_pairs,
     factorised_serves,
-    register,
     staged_refusal,
 )
 from exact.model.bets import Bet, settle_records
@@ -290,5 +289,4 @@ class Forced(Engine):
 
 
 SHIPPED: tuple[Engine, ...] = (Factorised(), Compiled(), Staged(), Direct(), Forced())
-for _engine in SHIPPED:
-    register(_engine)
+"""The shipped engines, in the order the plan registers them (which breaks a tie)."""

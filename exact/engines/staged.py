@@ -57,7 +57,7 @@ from exact.engines.compiled import (
     rest_of_round,
     shoe_sizes,
 )
-from exact.engines.plan import staged_refusal
+from exact.engines.engine import staged_refusal
 from exact.errors import ShoeError
 from exact.model.bets import Bet
 from exact.model.expressions import EvaluationError
