@@ -132,7 +132,7 @@ class Engine:
     """A counting engine: its name (as ``--engine`` takes it), its estimate of a question,
     and its entries, one per scope. An engine serves the scopes whose entries it defines (the
     others say so: :class:`NotImplementedError`) and, within them, the questions its
-    :meth:`estimate` does not refuse. Register one with :func:`register`."""
+    :meth:`estimate` does not refuse. Register one with :func:`exact.engines.plan.register`."""
 
     name: str = ""
 

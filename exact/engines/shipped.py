@@ -10,7 +10,9 @@ the plan's yardstick shoe (:data:`~exact.engines.engine.YARDSTICK_DECKS` decks).
 would take minutes or gigabytes to build is a refusal, not a cost. The common measure is the
 rounds a walk of the bet's deal visits (:attr:`~exact.engines.engine.Demand.leaves`):
 
-* ``compiled``: one term per round at most, evaluated in C: ``leaves x`` :data:`TERM_UNITS`;
+* ``compiled``: one term per round at most, evaluated in C: ``leaves x`` :data:`TERM_UNITS`
+  (ranks or suits with the third cards or by position: its form is as large as its walk,
+  counted at the walk's cost, ``leaves x`` a leaf's units);
 * ``staged``: a grid cell per hand signature of each group, or per pair of them when a
   feature reads both hands, settled in every process and weighed per shoe: ``cells x``
   :data:`CELL_UNITS`;
@@ -157,7 +159,14 @@ class Compiled(Engine):
             return Estimate.refused(f"its compiled walk of ranks or suits with the third cards "
                                     f"has about {demand.leaves:,} rounds, past the work bound "
                                     f"(README: Input limits)")
-        return self._terms(demand, "its walk of ranks or suits with the third cards")
+        if demand.scope == "known":
+            return Estimate.refused("it cannot force a card at a position")
+        # ranks or suits with the third cards or by position: a compiled form as large as its
+        # walk, counted at the walk's cost (a leaf's units a round), which factorised counting
+        # (its own bets) and the direct walk are measured against
+        return Estimate(demand.leaves * LEAF_UNITS,
+                        f"its walk of about {demand.leaves:,} rounds of ranks or suits with the "
+                        f"third cards or by position, compiled once")
 
     def _terms(self, demand: Demand, walk: str) -> Estimate:
         if demand.scope == "known":

@@ -76,7 +76,7 @@ Hand = tuple[Label, ...]  # a stage's cards, sorted by class
 
 def applicable(deal: Deal[Record]) -> bool:
     """True when the staged evaluator serves ``deal`` (one or two fixed groups), by the rule
-    the engine plan judges bets with (:func:`exact.engines.plan.staged_refusal`)."""
+    the engine plan judges bets with (:func:`exact.engines.engine.staged_refusal`)."""
     return staged_refusal(fixed_stages(deal)) is None
 
 
