@@ -344,3 +344,27 @@ def test_the_plan_takes_the_cheapest_estimate_and_says_so() -> None:
                             if answer.units is None else
                             f"{engine.name} est. {plan.units_text(answer.units)}"
                             in choice.reason)
+
+
+def test_analyze_with_engine_auto_prints_the_plan_and_its_estimates(capsys) -> None:
+    """``--engine auto`` (or a name) adds the engine plan to the output: per bet the engine,
+    the estimate that chose it and the others (text and JSON ``engines``); without
+    ``--engine`` the output is as it was (the goldens hold its bytes)."""
+    import json
+
+    argv = ["analyze", "punto-banco", "--decks", "1", "--bet", "tie", "--bet", "perfect-pairs"]
+    assert main(argv) == 0
+    plain = capsys.readouterr().out
+    assert "Engines" not in plain
+    assert main([*argv, "--engine", "auto"]) == 0
+    explained = capsys.readouterr().out
+    chosen = {bet.id: plan.choose(GAME, bet) for bet in BETS if bet.id in ("tie", "perfect-pairs")}
+    block = "Engines (the cheapest estimate per bet, in work units):\n" + "".join(
+        f"  {bet_id}: {choice.reason}\n" for bet_id, choice in chosen.items())
+    assert block in explained
+    assert explained.replace("\n" + block, "", 1) == plain  # the rest byte for byte
+    assert main([*argv, "--engine", "auto", "--json"]) == 0
+    engines = json.loads(capsys.readouterr().out)["engines"]
+    assert engines == [{"bet": bet_id, "engine": choice.engine, "units": choice.units,
+                        "reason": choice.reason} for bet_id, choice in chosen.items()]
+    assert [entry["engine"] for entry in engines] == ["compiled", "staged"]
