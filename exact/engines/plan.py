@@ -15,7 +15,7 @@ where it does not serve the question, and the entries that run it: :meth:`~Engin
 (one shoe), :meth:`~Engine.batch` (a matrix of shoes) and :meth:`~Engine.known` (cards known
 at positions). ``auto`` takes the cheapest estimate (ties: the engine registered first), and
 the choice's reason names that estimate and the others. Adding an engine is one call,
-:func:`register`: every scope its estimate serves then runs it (docs/explanation/engines.md).
+:func:`register`: every scope its estimate serves then runs it (docs/explanation/engine-plan.md).
 The shipped engines are :mod:`exact.engines.shipped`.
 
 >>> from exact.games import get_game

@@ -158,7 +158,7 @@ class Compiled(Engine):
         if demand.leaves * LEAF_UNITS > WORK_LIMIT:
             return Estimate.refused(f"its compiled walk of ranks or suits with the third cards "
                                     f"has about {demand.leaves:,} rounds, past the work bound "
-                                    f"(README: Input limits)")
+                                    f"(docs: Input limits)")
         if demand.scope == "known":
             return Estimate.refused("it cannot force a card at a position")
         # ranks or suits with the third cards or by position: a compiled form as large as its
