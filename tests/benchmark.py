@@ -657,6 +657,7 @@ def known_positions_benchmark() -> None:
     measured on 8 decks of six ranks (24 classes, 300 x 300 pairs), both ways on that shoe in
     this run."""
     from exact.core.cards import Card
+    from exact.engines import forced as forced_engine
     from exact.engines import live
     from exact.model.bets import values_only
 
@@ -682,7 +683,7 @@ def known_positions_benchmark() -> None:
                 line(f"{bet_id} --known 5=9D, {DECKS} decks: the shoe without the card", fast)
                 continue
             start = time.perf_counter()
-            walked = live._forced_on_deal(game, shoe.remove("9D"), [bet], forced)
+            walked = forced_engine._forced_on_deal(game, shoe.remove("9D"), [bet], forced)
             walk = time.perf_counter() - start
             if walked[bet_id].counts != live.next_round(game, shoe, [bet], forced)[bet_id].counts:
                 raise SystemExit(f"{bet_id}: the walk and the shoe without card 5 disagree")
@@ -697,8 +698,8 @@ def known_positions_benchmark() -> None:
     by_deal: dict[object, list[Bet]] = {}
     for bet in bets:
         by_deal.setdefault(game.deal(game.needs(bet.features)), []).append(bet)
-    shared = timed(lambda: live._forced_on_deal(game, rest, bets, known), repeat=3)
-    apart = timed(lambda: [live._forced_on_deal(game, rest, group, known)
+    shared = timed(lambda: forced_engine._forced_on_deal(game, rest, bets, known), repeat=3)
+    apart = timed(lambda: [forced_engine._forced_on_deal(game, rest, group, known)
                            for group in by_deal.values()], repeat=3)
     line(f"{len(bets)} bets on values ({len(by_deal)} deals) --known 1=9H: one walk", shared,
          None, f"a walk per deal {apart * 1000:,.0f} ms: {apart / shared:.1f}x faster")

@@ -18,32 +18,25 @@ Fraction(114753351728, 10847218479825)
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 from exact.analysis.statistics import BetTable
 from exact.core import work
 from exact.core.cards import Shoe
-from exact.core.enumerator import Deal, estimated_leaves, falling
+from exact.core.enumerator import Deal, falling
 from exact.core.parsing import expect
-from exact.engines import cache
-from exact.engines.plan import AUTO, command_engines, plan
-from exact.model.bets import Bet, checked_bets, settle_records
+from exact.engines.plan import AUTO, Plan, command_engines, plan
+from exact.engines.plan import engine as engine_named
+from exact.model.bets import Bet, checked_bets
 from exact.model.bets import game_bets as game_bets
 from exact.model.bets import value_only as value_only
 from exact.model.contracts import BetGame, require
 from exact.model.features import Needs
-from exact.model.game import Game, compiled_key
+from exact.model.game import Game
 
-if TYPE_CHECKING:  # the numpy engines are loaded when a bet needs them (a fresh analysis of
-    from exact.engines.compiled import (
-        Projection,  # value bets reads its light form: exact.engines.cache)
-    )
-
-__all__ = ["ENGINES", "RUNNERS", "BetAnalysis", "GameAnalysis", "analyze", "game_bets",
+__all__ = ["ENGINES", "BetAnalysis", "GameAnalysis", "analyze", "game_bets",
            "value_only"]
 
 ENGINES = command_engines()  # the choices of --engine: auto and each engine of one shoe
@@ -92,6 +85,8 @@ class GameAnalysis:
     shoe: Shoe
     round_cards: int
     bets: Mapping[str, BetAnalysis] = field(hash=False)
+    # the engine plan that counted the bets: each bet's engine and the estimates that chose it
+    plan: Plan | None = field(default=None, hash=False, compare=False)
 
     @property
     def total(self) -> int:
@@ -166,12 +161,12 @@ def _analyze(game: Game, shoe: Shoe, bets: Sequence[Bet], engine: str) -> GameAn
     round_cards = 0
     for (name, deal), (needs, group) in groups.items():
         round_cards = deal.round_cards
-        counts = RUNNERS[name](game, deal, needs, group, shoe)
+        counts = engine_named(name).count(game, deal, needs, group, shoe)
         for bet, bet_counts in zip(group, counts, strict=True):
             results[bet.id] = BetAnalysis(bet, tuple(bet_counts), falling(shoe.size, round_cards))
     if not bets:
         round_cards = game.deal(Needs()).round_cards
-    return GameAnalysis(game, shoe, round_cards, {b.id: results[b.id] for b in bets})
+    return GameAnalysis(game, shoe, round_cards, {b.id: results[b.id] for b in bets}, chosen)
 
 
 def _check_work(game: Game, groups: Mapping[tuple[str, Deal], tuple[Needs, list[Bet]]],
@@ -180,96 +175,7 @@ def _check_work(game: Game, groups: Mapping[tuple[str, Deal], tuple[Needs, list[
     of bets and checked against the run's bound (:mod:`exact.core.work`): the card-level
     compilations without third cards and the direct walks. The rest (settlements, walks
     counted as they go) is drawn step by step, each step before it runs."""
-    total = 0
-    for (name, deal), (_needs, group) in groups.items():
-        if name == "factorised":
-            from exact.engines import factorised
-
-            total += factorised.counted_work(game, group, shoe)
-        elif name == "direct":
-            total += _walk_work(deal, group, shoe)
+    total = sum(engine_named(name).work(game, deal, group, shoe)
+                for (name, deal), (_needs, group) in groups.items())
     count = sum(len(group) for _, group in groups.values())
     work.check(total, f"the {count} bet{'s' * (count != 1)} of this run together")
-
-
-def _walk_work(deal: Deal, bets: Sequence[Bet], shoe: Shoe) -> int:
-    """The work of the direct walk of ``deal`` on ``shoe`` and of reading ``bets``' features
-    off its rounds, estimated in milliseconds (:func:`estimated_leaves`)."""
-    features = len(set().union(*(bet.features for bet in bets)))
-    return estimated_leaves(deal, shoe) * (work.LEAF_UNITS + features * work.READ_UNITS)
-
-
-_PROJECTIONS: dict[tuple[Game, Deal, Bet], Projection] = {}
-
-
-def _compiled_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
-                     shoe: Shoe) -> list[list[int]]:
-    keys = [(game, deal, bet) for bet in bets]
-    missing = [key for key in keys if key not in _PROJECTIONS]
-    if missing and "numpy" not in sys.modules:
-        # a fresh process: the bets' light form on disk (exact.engines.cache) answers in
-        # Python integers, without loading numpy; later analyses in the process keep the fast
-        # path below
-        counts = cache.light_counts(compiled_key(game, needs), bets, deal, shoe)
-        if counts is not None:
-            return counts
-    import numpy as np
-
-    from exact.engines.batch import event_matrices
-    from exact.engines.compiled import Projection, compiled_for
-
-    compiled = compiled_for(game, needs)  # from the disk cache after the first run
-    if missing:
-        # each bet's (terms x events) matrix, from the disk cache too: a fresh process then
-        # never settles the deal's records (the batch evaluator shares these entries)
-        matrices = event_matrices(game, needs, compiled, [bet for _, _, bet in missing])
-        for key, matrix in zip(missing, matrices, strict=True):
-            term, event = np.nonzero(matrix)
-            _PROJECTIONS[key] = Projection(compiled, term, event, matrix[term, event],
-                                           len(key[2].events))
-        if len(missing) == len(keys):
-            cache.store_light(compiled_key(game, needs), bets, compiled, matrices)
-    weights = compiled.term_weights(shoe)  # once for every bet of the deal
-    return [_PROJECTIONS[key].counts_of(weights) for key in keys]
-
-
-def _direct_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
-                   shoe: Shoe) -> list[list[int]]:
-    # the walk's size, estimated in milliseconds, refused before it starts if past the bound
-    # (ranks and suits with the third cards: hundreds of millions of leaves on 8 decks)
-    work.check(_walk_work(deal, bets, shoe),
-               f"the direct enumeration of this {shoe.size}-card shoe for bet"
-               f"{'s' * (len(bets) > 1)} {', '.join(bet.id for bet in bets)} (about "
-               f"{estimated_leaves(deal, shoe):,} rounds walked)")
-    distribution = game.enumerate(needs, shoe)
-    records = list(distribution.counts)
-    result = []
-    for bet, events in zip(bets, settle_records(game, bets, records), strict=True):
-        counts = [0] * len(bet.events)
-        for record, event in zip(records, events, strict=True):
-            counts[event] += distribution.counts[record]
-        result.append(counts)
-    return result
-
-
-def _staged_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
-                   shoe: Shoe) -> list[list[int]]:
-    from exact.engines import staged
-
-    return staged.staged_counts(game, deal, bets, shoe)
-
-
-# How each engine of the plan counts one shoe: (game, deal, needs, bets, shoe) -> per bet, its
-# event counts. An engine added to the plan adds its entry here.
-Runner = Callable[[Game, Deal, Needs, list[Bet], Shoe], list[list[int]]]
-def _factorised_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
-                       shoe: Shoe) -> list[list[int]]:
-    from exact.engines import factorised  # loaded only when a bet needs it
-
-    # past the pattern limit factorised refuses by name (TooFine, an EngineError): never the
-    # compiled walk over rank-and-suit classes with the third cards (minutes, gigabytes)
-    return factorised.evaluate(game, bets, shoe)
-
-
-RUNNERS: dict[str, Runner] = {"factorised": _factorised_counts, "compiled": _compiled_counts,
-                              "staged": _staged_counts, "direct": _direct_counts}

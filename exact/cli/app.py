@@ -107,7 +107,9 @@ def _analyze(args: argparse.Namespace) -> str:
         return _by_decks(game, args)
     shoe = options_shoe(args)
     bets = selected_bets(game, args, shoe)
-    analysis = analyze(game, shoe, bets, engine=args.engine)
+    # --engine given (auto or a name): the output says which engine counted each bet and why
+    explain = args.engine is not None
+    analysis = analyze(game, shoe, bets, engine=args.engine or "auto")
     if args.xlsx:
         from exact.render.spreadsheet import analysis_workbook, write_bytes
 
@@ -120,7 +122,8 @@ def _analyze(args: argparse.Namespace) -> str:
 
         return (summary_json(analysis) if args.json else summary_csv(analysis) if args.csv
                 else summary_text(analysis))
-    return to_json(analysis) if args.json else to_csv(analysis) if args.csv else to_text(analysis)
+    return (to_json(analysis, explain) if args.json else to_csv(analysis) if args.csv
+            else to_text(analysis, explain))
 
 
 def analysis_view(args: argparse.Namespace) -> str:
@@ -334,9 +337,11 @@ def build_parser(command: str | None = None, game: GamePlugin | None = None) -> 
 
     analyze_parser = game_command("analyze", "exact return tables of a game's bets", _analyze)
     add_configuration_options(analyze_parser)
-    analyze_parser.add_argument("--engine", choices=ENGINES, default="auto",
-                                help="auto (default: the engine plan's choice per bet), or one "
-                                     "engine for every bet, refused if it cannot serve one")
+    analyze_parser.add_argument("--engine", choices=ENGINES, default=None,
+                                help="auto (the default: the engine plan's cheapest estimate "
+                                     "per bet), or one engine for every bet, refused if it "
+                                     "cannot serve one; given, the output names each bet's "
+                                     "engine and the estimates that chose it")
     analyze_parser.add_argument("--view", choices=("summary", "full"),
                                 help="summary: one line per bet and paytable; full: every "
                                      "return table and statistic (default: summary for every "

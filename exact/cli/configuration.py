@@ -165,6 +165,6 @@ def with_tables(game: Game, shoe: Shoe, bets: list[Bet], args: argparse.Namespac
     pooled = {id(bet) for bet in bets}
     own = [bet for bet in tabled if id(bet) not in pooled]
     replaced = {bet.id: bet for bet in bets}
-    for issue in check_bets(game, own, shoe, args.engine, replaced):
+    for issue in check_bets(game, own, shoe, args.engine or "auto", replaced):
         warnings.warn(f"{issue.where}: {issue.message}", stacklevel=1)  # main prints it
     return tabled

@@ -27,32 +27,26 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import partial
 from math import lcm
 from typing import Any, Protocol
 
 import numpy as np
 
 from exact.core.cards import Shoe
-from exact.core.enumerator import Deal, Record, RecordT
 from exact.core.parsing import shown_all
 from exact.core.progress import steps
-from exact.engines import cache, staged
 from exact.engines.compiled import (
     INT64_LIMIT,
-    BatchProjection,
-    CompiledDeal,
-    compiled_for,
     counts_matrix,
     rest_of_round,
     shoe_sizes,
-    worth_keeping,
 )
-from exact.engines.plan import EngineError, choose, plan, served
+from exact.engines.compiled import event_matrices as event_matrices
+from exact.engines.compiled import event_matrix_key as event_matrix_key
+from exact.engines.plan import EngineError, choose, engine, plan, served
 from exact.errors import BatchError as BatchError
-from exact.model.bets import Bet, settle_records
-from exact.model.features import Needs
-from exact.model.game import Game, compiled_key
+from exact.model.bets import Bet
+from exact.model.game import Game
 
 Shoes = Sequence[Shoe] | np.ndarray  # shoes, or their rows of 53 card counts (counts_matrix)
 
@@ -96,45 +90,6 @@ def batch_path(game: Game[Any], bet: Bet) -> str | None:
 def supported_bets(game: Game[Any], bets: Sequence[Bet]) -> tuple[list[Bet], list[Bet]]:
     """``bets`` split into those the batch evaluator serves and the others."""
     return served(game, bets, "batch")
-
-
-def event_matrix_key(game: Game[Any], needs: Needs, bet: Bet) -> cache.Key:
-    """The disk-cache key of a bet's event matrix: the compiled key and the bet's events
-    (:func:`exact.engines.cache.bet_part`)."""
-    return cache.cache_key("bet-events", [*compiled_key(game, needs), cache.bet_part(bet)])
-
-
-def event_matrices(game: Game[RecordT], needs: Needs, compiled: CompiledDeal[RecordT],
-                   bets: Sequence[Bet]) -> list[np.ndarray]:
-    """Per bet, the (terms x events) coefficient matrix; cached on disk
-    (:func:`event_matrix_key`). ``compiled`` is a deal of ``game`` (one record type: its
-    records are settled by the game's features)."""
-    keys = [event_matrix_key(game, needs, bet) for bet in bets]
-    matrices: list[np.ndarray | None] = []
-    for key, bet in zip(keys, bets, strict=True):
-        found = cache.load(key, partial(_decode_events, compiled, len(bet.events)))
-        matrices.append(found[0] if found else None)
-    missing = [i for i, m in enumerate(matrices) if m is None]
-    if missing:
-        events = settle_records(game, [bets[i] for i in missing], compiled.records)
-        for i, event_of_record in zip(missing, events, strict=True):
-            matrix = BatchProjection.build(compiled, [(event_of_record, len(bets[i].events))])
-            matrices[i] = matrix.matrix
-            if worth_keeping(compiled):  # a small deal settles as fast as it reads back
-                cache.store(keys[i], {}, {"matrix": matrix.matrix})
-    return [m for m in matrices if m is not None]
-
-
-def _decode_events(compiled: CompiledDeal[Record], events: int, fields: dict[str, object],
-                   arrays: dict[str, np.ndarray]) -> np.ndarray:
-    """A stored (terms x events) coefficient matrix, checked: its shape, and each term's
-    coefficients, which the events of a bet partition, sum to that term's in the deal."""
-    matrix = arrays["matrix"]
-    if matrix.dtype != np.int64 or matrix.shape != (len(compiled.terms), events):
-        raise cache.CorruptEntry("bet-event matrix of the wrong shape")
-    if (matrix < 0).any() or not np.array_equal(matrix.sum(axis=1), compiled.term_totals):
-        raise cache.CorruptEntry("bet-event matrix does not partition the terms")
-    return matrix
 
 
 @dataclass(frozen=True)
@@ -188,7 +143,7 @@ class BetEvaluator:
         for (name, deal), (needs, group) in steps(groups.items(),
                                                    "preparing bets (compiling on first use)",
                                                    "group", len(groups)):
-            self._groups.append((group, BATCH_RUNNERS[name](game, deal, needs, group)))
+            self._groups.append((group, engine(name).batch(game, deal, needs, group)))
         self.round_cards = next(iter(groups))[1].round_cards if groups else 0
         self._pays = {bet.id: PayVector.of([e.pays for e in bet.events]) for bet in self.bets}
 
@@ -218,31 +173,3 @@ class BetEvaluator:
         return {bet_id: [Fraction(int(n), int(d)) for n, d in
                          zip(numerators[bet_id], denominators[bet_id], strict=True)]
                 for bet_id in numerators}
-
-
-def _compiled_batch(game: Game[RecordT], deal: Deal[RecordT], needs: Needs,
-                    bets: list[Bet]) -> Callable[[np.ndarray], list[np.ndarray]]:
-    compiled = compiled_for(game, needs)
-    matrices = event_matrices(game, needs, compiled, bets)
-    return BatchProjection(compiled, np.hstack(matrices),
-                           tuple(matrix.shape[1] for matrix in matrices)).counts
-
-
-def _staged_batch(game: Game[RecordT], deal: Deal[RecordT], needs: Needs,
-                  bets: list[Bet]) -> Callable[[np.ndarray], list[np.ndarray]]:
-    return partial(staged.staged_deal(game, deal).counts, bets)
-
-
-def _factorised_batch(game: Game[Any], deal: Deal[Record], needs: Needs,
-                      bets: list[Bet]) -> Callable[[np.ndarray], list[np.ndarray]]:
-    from exact.engines import factorised  # loaded only when a bet needs it
-
-    return factorised.batch(game, bets)
-
-
-# How each engine of the plan evaluates batches: (game, deal, needs, bets) -> a function of a
-# (shoes x cards) count matrix giving, per bet, its (shoes x events) counts. An engine added to
-# the plan that serves batches adds its entry here.
-BATCH_RUNNERS: dict[str, Callable[[Game[Any], Deal[Any], Needs, list[Bet]],
-                                  Callable[[np.ndarray], list[np.ndarray]]]] = {
-    "factorised": _factorised_batch, "compiled": _compiled_batch, "staged": _staged_batch}

@@ -1,6 +1,7 @@
 """The disk cache, the one module of every cache kind: work worth keeping between runs
 (compiled deals, bet-event matrices, settled outcomes, factorised bets, and the light form of a
-few bets, below), stored as data that is checked before it is used and can never run code.
+few bets: :mod:`exact.engines.compiled_python`), stored as data that is checked before it is
+used and can never run code.
 Every kind goes through :func:`cached` or :func:`load` and :func:`store` here; a kind supplies
 only its encoding (fields and arrays) and its checked decoding.
 
@@ -71,14 +72,13 @@ import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from math import prod
-from operator import itemgetter, mul
+from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast, overload
 
 from exact import __version__
-from exact.core.cards import Label, Shoe, View
-from exact.core.enumerator import Deal, Record, check_shoe, falling, without_collections
+from exact.core.cards import Label
+from exact.core.enumerator import without_collections
 from exact.core.files import replace_atomically
 from exact.core.parsing import shown_path
 from exact.errors import CacheWarning as CacheWarning
@@ -241,12 +241,12 @@ def load(key: Key, decode: Callable[[Fields, Arrays], Value]) -> tuple[Value] | 
         return None  # not built yet
     except OSError as error:  # the entry may be whole: the place is what fails (a name too
         # long for the system, a directory we may not read), so not called corrupt
-        _warn(path, str(error.strerror or error), state="could not be read")
+        warn(path, str(error.strerror or error), state="could not be read")
     except (CorruptEntry, ValueError, TypeError, IndexError, KeyError, RecursionError,
             MemoryError) as error:
         reason = str(error) if isinstance(error, CorruptEntry) else \
             f"{type(error).__name__}: {error}"
-        _warn(path, reason)
+        warn(path, reason)
     return None
 
 
@@ -440,7 +440,7 @@ def _array(blob: memoryview, as_decimal: bool) -> np.ndarray:
     return np.require(array, requirements=["A", "W"])  # aligned, writable: like a fresh array
 
 
-def _warn(path: Path, reason: str, state: str = "was corrupt") -> None:
+def warn(path: Path, reason: str, state: str = "was corrupt") -> None:
     """A :class:`~exact.errors.CacheWarning` of one line, once per entry and process (the
     command line prints it when the run succeeds, as it prints every warning of a run)."""
     if str(path) in _WARNED:
@@ -630,202 +630,3 @@ def check_indices(array: np.ndarray, bound: int, name: str, ndim: int = 1) -> np
     if array.size and (int(array.min()) < 0 or int(array.max()) >= bound):
         raise CorruptEntry(f"{name}: out of range")
     return array
-
-
-# --- the light form: a few bets' compiled counts, read back without numpy -----------------------
-# A compiled deal (:mod:`exact.engines.compiled`) gives every bet's event counts for a shoe as
-# integer coefficients over *terms*, each a product of ``count(class) - offset`` factors times
-# the orderings of the rest of the round. Projected onto the events of the bets asked (the
-# ``(terms x events)`` matrices :func:`exact.engines.batch.event_matrices` keeps on disk), that
-# is a few thousand terms and triples for the value-level deals (the main bets: 52 factors,
-# 6,958 terms). :func:`store_light` keeps exactly that in one entry of kind ``light``, as JSON
-# fields only, no arrays; :func:`load_light` reads and checks it (every index in range, every
-# coefficient a positive integer), and :meth:`LightForm.counts` evaluates a shoe in Python
-# integers (exact, no bound needed). A fresh ``analyze`` of the main bets then pays its
-# interpreter, its imports and milliseconds of work, and never imports numpy (issue 13: no
-# slower than a naive enumerator). Only deals of at most :data:`LIGHT_TERM_LIMIT` terms are kept
-# so (the value-level deals); the others stay with the numpy evaluation, which is faster once
-# numpy is loaded.
-LIGHT = "light"
-LIGHT_TERM_LIMIT = 20_000  # the value-level Punto Banco deal has 6,958 terms
-
-
-@dataclass(frozen=True)
-class LightForm:
-    """The exact event counts of a few bets of a deal: terms that are products of class-count
-    factors, and per bet a ``(terms x events)`` matrix of integer coefficients. Bets whose
-    matrices are one matrix with its columns in another order (Banker, Player and Tie all
-    read who wins) share it: a bet is then a matrix and the column of each of its events."""
-
-    deal: Deal[Record]
-    views: tuple[View, ...]
-    factors: list[int]  # flat: (view, class index, offset) per factor
-    terms: list[tuple[int, ...]]  # factor ids; the cards a term uses is its length
-    matrices: list[list[int]]  # flat, row by row: (terms x width) coefficients
-    widths: list[int]
-    bets: list[tuple[int, list[int]]]  # per bet: its matrix, the column of each event
-
-    def counts(self, shoe: Shoe) -> list[list[int]]:
-        """Exact event counts of each bet for ``shoe``, checked to sum to ``N!/(N-r)!``.
-
-        Python integers throughout: every product and sum is exact whatever the shoe."""
-        check_shoe(self.deal, shoe)
-        size, unit = shoe.size, self.deal.round_cards
-        by_view = [view.class_counts(shoe) for view in self.views]
-        factors = self.factors
-        values = [by_view[view][index] - offset for view, index, offset in zip(
-            factors[0::3], factors[1::3], factors[2::3], strict=True)]
-        rest = [falling(size - used, unit - used) for used in range(unit + 1)]
-        weights = [prod(map(values.__getitem__, term), start=rest[len(term)])
-                   for term in self.terms]
-        columns = [[sum(map(mul, weights, matrix[column::width])) for column in range(width)]
-                   for matrix, width in zip(self.matrices, self.widths, strict=True)]
-        total = falling(size, unit)
-        out = []
-        for matrix, order in self.bets:
-            counts = [columns[matrix][column] for column in order]
-            if sum(counts) != total:  # coefficients that pass every check, yet are not
-                # the deal's: an entry hashed anew after its numbers were changed (a forger)
-                raise CorruptEntry("light counts do not sum to N!/(N-r)!")
-            out.append(counts)
-        return out
-
-
-def light_key(key_parts: Sequence[object], bets: Sequence[Bet]) -> Key:
-    """The key of a light entry: the compiled deal's key parts and each bet's events
-    (:func:`bet_part`), in the order asked."""
-    return cache_key(LIGHT, [*key_parts, *map(bet_part, bets)])
-
-
-def load_light(key_parts: Sequence[object], bets: Sequence[Bet], deal: Deal[Record]
-               ) -> LightForm | None:
-    """The light form of ``bets`` on the compiled deal of ``key_parts``, or None when it is
-    not on disk (or fails a check: warned, and left to be rewritten)."""
-    events = tuple(len(bet.events) for bet in bets)
-    found = load(light_key(key_parts, bets),
-                 lambda fields, arrays: decode_light(fields, arrays, events, deal))
-    return None if found is None else found[0]
-
-
-def light_counts(key_parts: Sequence[object], bets: Sequence[Bet], deal: Deal[Record], shoe: Shoe
-                 ) -> list[list[int]] | None:
-    """The exact event counts of ``bets`` for ``shoe`` from their light form on disk, or None
-    when it is not there or fails a check, its counts' sum included (warned, and left to be
-    rewritten): a forged entry never ends a run in a traceback."""
-    form = load_light(key_parts, bets, deal)
-    if form is None:
-        return None
-    try:
-        return form.counts(shoe)
-    except CorruptEntry as error:
-        _warn(entry_path(light_key(key_parts, bets)), str(error))
-        return None
-
-
-class CompiledTerms(Protocol):
-    """What the light form keeps of a compiled deal (:class:`exact.engines.compiled.CompiledDeal`,
-    named so without importing it: that module imports this one)."""
-
-    @property
-    def factors(self) -> Sequence[tuple[View, int, int]]: ...
-
-    @property
-    def terms(self) -> Sequence[tuple[tuple[int, ...], int]]: ...
-
-
-def store_light(key_parts: Sequence[object], bets: Sequence[Bet], compiled: CompiledTerms,
-                matrices: Sequence[np.ndarray]) -> None:
-    """Keep the light form of ``bets`` (their ``(terms x events)`` ``matrices`` over
-    ``compiled``) when the deal is small enough; best effort, as every cache write. Flat
-    lists of integers, which the reader checks with a few passes in C."""
-    if len(compiled.terms) > LIGHT_TERM_LIMIT:
-        return
-    views: dict[View, int] = {}
-    factors = [number for view, index, offset in compiled.factors
-               for number in (views.setdefault(view, len(views)), index, offset)]
-    shared: dict[bytes, int] = {}
-    stored: list[list[int]] = []
-    widths: list[int] = []
-    of_bet: list[list[object]] = []
-    for matrix in matrices:
-        # columns in a canonical order: bets that read the same partition share one matrix
-        order = sorted(range(matrix.shape[1]), key=lambda c: matrix[:, c].tobytes())
-        canonical = matrix[:, order]
-        key = canonical.tobytes() + bytes(str(canonical.shape), "ascii")
-        if key not in shared:
-            shared[key] = len(stored)
-            stored.append(canonical.ravel().tolist())
-            widths.append(int(matrix.shape[1]))
-        of_bet.append([shared[key], [order.index(e) for e in range(matrix.shape[1])]])
-    fields = {"views": [list(view.attributes) for view in views], "factors": factors,
-              "term_used": [used for _, used in compiled.terms],
-              "term_factors": [i for factor_ids, _ in compiled.terms for i in factor_ids],
-              "matrices": stored, "widths": widths, "bets": of_bet}
-    store(light_key(key_parts, bets), fields, {})
-
-
-def decode_light(fields: Fields, arrays: Arrays, events: tuple[int, ...], deal: Deal[Record]
-                 ) -> LightForm:
-    """A light form from its fields, every index and count checked (CorruptEntry)."""
-    if arrays or set(fields) != {"views", "factors", "term_used", "term_factors", "matrices",
-                                 "widths", "bets"}:
-        raise CorruptEntry("light form fields malformed")
-    unit = deal.round_cards
-    names = fields["views"]
-    if not (isinstance(names, list) and all(isinstance(a, list) and all(
-            isinstance(n, str) for n in a) for a in names)):
-        raise CorruptEntry("views malformed")
-    try:
-        views = tuple(View(tuple(a)) for a in names)
-    except ValueError:
-        raise CorruptEntry("views malformed") from None
-    factors = _integers(fields["factors"], "factors", 3)
-    for view, index, offset in zip(factors[0::3], factors[1::3], factors[2::3], strict=True):
-        if not (view < len(views) and index < len(views[view].labels) and offset < unit):
-            raise CorruptEntry("factor out of range")
-    used = _integers(fields["term_used"], "term_used")
-    flat = _integers(fields["term_factors"], "term_factors")
-    if (used and max(used) > unit) or sum(used) != len(flat) or \
-            (flat and max(flat) >= len(factors) // 3):
-        raise CorruptEntry("terms out of range")
-    terms, start = [], 0
-    for length in used:
-        terms.append(tuple(flat[start:start + length]))
-        start += length
-    widths = _integers(fields["widths"], "widths")
-    matrices = fields["matrices"]
-    if not isinstance(matrices, list) or len(matrices) != len(widths) or not matrices:
-        raise CorruptEntry("matrices malformed")
-    sums = None
-    for width, matrix in zip(widths, matrices, strict=True):
-        _integers(matrix, "matrix", width or 1)
-        if len(matrix) != width * len(terms):
-            raise CorruptEntry("matrix of the wrong shape")
-        # every matrix partitions each term's coefficient among its columns: equal row sums
-        row_sums = [sum(matrix[row:row + width]) for row in range(0, len(matrix), width)]
-        if sums is None:
-            sums = row_sums
-        if row_sums != sums or 0 in row_sums:
-            raise CorruptEntry("matrices do not partition the terms alike")
-    of_bet = fields["bets"]
-    if not isinstance(of_bet, list) or len(of_bet) != len(events):
-        raise CorruptEntry("light form of other bets")
-    bets = []
-    for count, item in zip(events, of_bet, strict=True):
-        if not (isinstance(item, list) and len(item) == 2 and type(item[0]) is int
-                and 0 <= item[0] < len(widths)):
-            raise CorruptEntry("light form: bet malformed")
-        order = _integers(item[1], "bet columns")
-        if sorted(order) != list(range(widths[item[0]])) or len(order) != count:
-            raise CorruptEntry("light form: bet columns malformed")
-        bets.append((item[0], order))
-    return LightForm(deal, views, factors, terms, matrices, widths, bets)
-
-
-def _integers(value: object, name: str, group: int = 1) -> list[int]:
-    """A list of non-negative Python integers, of a length divisible by ``group``; checked
-    in C (a type set and a minimum), as an entry holds tens of thousands of them."""
-    if not isinstance(value, list) or len(value) % group or \
-            not set(map(type, value)) <= {int} or (value and min(value) < 0):
-        raise CorruptEntry(f"light form: {name} malformed")
-    return value

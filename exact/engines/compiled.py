@@ -70,13 +70,18 @@ from exact.core.work import Meter
 from exact.engines.cache import (
     CorruptEntry,
     Fields,
+    Key,
     LazyTuples,
+    bet_part,
     cache_key,
     cached,
     check_indices,
     encode_tuples,
+    load,
+    store,
 )
 from exact.errors import ShoeError
+from exact.model.bets import Bet, settle_records
 from exact.model.features import Needs
 from exact.model.game import Game, compiled_key
 
@@ -602,6 +607,55 @@ def counts_matrix(shoes: Sequence[Shoe]) -> np.ndarray:
     rows = [shoe.counts for shoe in shoes]
     dtype: DTypeLike = object if any(max(row) > _SAFE_COUNT for row in rows) else np.int64
     return np.array(rows, dtype=dtype).reshape(len(shoes), len(CARDS))
+
+
+def event_matrix_key(game: Game[Any], needs: Needs, bet: Bet) -> Key:
+    """The disk-cache key of a bet's event matrix: the compiled key and the bet's events
+    (:func:`exact.engines.cache.bet_part`)."""
+    return cache_key("bet-events", [*compiled_key(game, needs), bet_part(bet)])
+
+
+def event_matrices(game: Game[RecordT], needs: Needs, compiled: CompiledDeal[RecordT],
+                   bets: Sequence[Bet]) -> list[np.ndarray]:
+    """Per bet, the (terms x events) coefficient matrix; cached on disk
+    (:func:`event_matrix_key`). ``compiled`` is a deal of ``game`` (one record type: its
+    records are settled by the game's features)."""
+    keys = [event_matrix_key(game, needs, bet) for bet in bets]
+    matrices: list[np.ndarray | None] = []
+    for key, bet in zip(keys, bets, strict=True):
+        found = load(key, partial(_decode_events, compiled, len(bet.events)))
+        matrices.append(found[0] if found else None)
+    missing = [i for i, m in enumerate(matrices) if m is None]
+    if missing:
+        events = settle_records(game, [bets[i] for i in missing], compiled.records)
+        for i, event_of_record in zip(missing, events, strict=True):
+            matrix = BatchProjection.build(compiled, [(event_of_record, len(bets[i].events))])
+            matrices[i] = matrix.matrix
+            if worth_keeping(compiled):  # a small deal settles as fast as it reads back
+                store(keys[i], {}, {"matrix": matrix.matrix})
+    return [m for m in matrices if m is not None]
+
+
+def _decode_events(compiled: CompiledDeal[Record], events: int, fields: dict[str, object],
+                   arrays: dict[str, np.ndarray]) -> np.ndarray:
+    """A stored (terms x events) coefficient matrix, checked: its shape, and each term's
+    coefficients, which the events of a bet partition, sum to that term's in the deal."""
+    matrix = arrays["matrix"]
+    if matrix.dtype != np.int64 or matrix.shape != (len(compiled.terms), events):
+        raise CorruptEntry("bet-event matrix of the wrong shape")
+    if (matrix < 0).any() or not np.array_equal(matrix.sum(axis=1), compiled.term_totals):
+        raise CorruptEntry("bet-event matrix does not partition the terms")
+    return matrix
+
+
+def compiled_batch(game: Game[RecordT], needs: Needs, bets: Sequence[Bet]
+                   ) -> Callable[[np.ndarray], list[np.ndarray]]:
+    """The compiled engine's batch entry: a function of a (shoes x 53) count matrix giving,
+    per bet, its (shoes x events) exact counts."""
+    compiled = compiled_for(game, needs)
+    matrices = event_matrices(game, needs, compiled, bets)
+    return BatchProjection(compiled, np.hstack(matrices),
+                           tuple(matrix.shape[1] for matrix in matrices)).counts
 
 
 # --- the disk cache ----------------------------------------------------------------------------

@@ -70,7 +70,13 @@ from exact.engines.compiled import (
 from exact.errors import ShoeError
 from exact.errors import TooFine as TooFine
 from exact.model.bets import Bet, settlement_units
-from exact.model.contracts import CapabilityError, CardPositions, DealtPositions
+from exact.model.contracts import (
+    CapabilityError,
+    CardPositions,
+    DealtPositions,
+    draw_stages,
+    hand_stages,
+)
 from exact.model.features import ORDER, Feature, Needs
 from exact.model.game import Game, game_key
 
@@ -145,7 +151,7 @@ def counted_work(game: Game[Any], bets: Sequence[Bet], shoe: Shoe) -> int:
         by_shape[_shape(game, bet)].append(bet)
     total = 0
     for group in by_shape.values():
-        if "draws" in game.needs(group[0].features).stages:  # a walk counts its patterns
+        if game.needs(group[0].features).stages & draw_stages(game):  # a walk counts them
             continue
         unique = tuple(dict.fromkeys(group))
         patterns = FactorisedBet(game, unique, present, compile=False).patterns(game)
@@ -221,7 +227,7 @@ def _shape(game: Game[Any], bet: Bet) -> Key:
     features = [game.features[name] for name in sorted(bet.features)]
     fine = [f for f in features if _fine_attributes(f.needs)]
     placed = _placed(game)
-    pools = _pools(placed.card_positions, fine, placed.stage_positions)
+    pools = _pools(placed.card_positions, fine, placed.stage_positions, draw_stages(game))
     attributes = frozenset().union(*(_fine_attributes(f.needs) for f in fine))
     return attributes, tuple(pools), game.needs(bet.features).stages
 
@@ -257,7 +263,8 @@ class FactorisedBet:
         seen = {self.view.label(card) for card in cards if not card.is_joker}
         self.fine_labels = [label for label in self.view.labels if label in seen]
         self.values = frozenset(card.value for card in cards if not card.is_joker)
-        self.pools = _pools(positions, fine.values(), placed.stage_positions)
+        self.pools = _pools(positions, fine.values(), placed.stage_positions,
+                            draw_stages(game))
         self._known_labels = {p: self.view.label(card) for p, card in self.known.items()}
         self.value_features = [f for name, f in features.items() if name not in fine]
         if compile:
@@ -294,7 +301,7 @@ class FactorisedBet:
         >>> FactorisedBet(game, (pairs,), DECK, compile=False).patterns(game) == 1378 ** 2
         True
         """
-        if "draws" not in game.needs(self.names).stages and not self.known:
+        if not game.needs(self.names).stages & draw_stages(game) and not self.known:
             return prod(comb(len(self.fine_labels) + len(pool) - 1, len(pool))
                         for pool in self.pools)
         return self._patterns(self._keys(game), self._by_value())
@@ -460,10 +467,11 @@ class FactorisedBet:
         ordered: bool | frozenset[str] = self._ordered(needs)
         if self.known and not ordered:  # only the pairs holding a known card
             stages = _dealt(game).position_stages
-            ordered = frozenset(stages[p - 1] for p in self.known) - {"draws"}
+            ordered = frozenset(stages[p - 1] for p in self.known) - draw_stages(game)
         forced = tuple(sorted((p, _value(self.view.label(card)))
                               for p, card in self.known.items()))
-        return value_sequences(game, ordered, self.values, "draws" in needs.stages, forced)
+        return value_sequences(game, ordered, self.values,
+                               bool(needs.stages & draw_stages(game)), forced)
 
     def _fixed(self, record: Hands) -> dict[Position, Label]:
         """The slots of ``record`` that hold a known card (those dealt), with its fine
@@ -698,7 +706,8 @@ def _dealt(game: Game[Any]) -> DealtPositions:
 
 
 def _pools(positions: Sequence[Position], fine: Iterable[Feature[Any]],
-           stages: Mapping[str, tuple[Position, ...]]) -> list[tuple[Position, ...]]:
+           stages: Mapping[str, tuple[Position, ...]], draws: frozenset[str]
+           ) -> list[tuple[Position, ...]]:
     """Positions no fine feature tells apart, grouped (positions no fine feature reads are
     left out: they are counted by value)."""
     marks: dict[Position, list[object]] = {p: [] for p in positions}
@@ -712,7 +721,7 @@ def _pools(positions: Sequence[Position], fine: Iterable[Feature[Any]],
             # undeclared: every position of its finely seen stages; views only get coarser
             # along the deal, so fine third cards mean fine first cards too
             stages_read = {s for s, a in feature.needs.pairs if a not in ("value", ORDER)}
-            if "draws" in stages_read:
+            if stages_read & draws:
                 stages_read = set(stages)
             reads = {p for s in stages_read for p in stages[s]}
         for position in positions:
@@ -810,7 +819,8 @@ def value_sequences(game: Game[Any], ordered: bool | frozenset[str] = True,
     """Every round of cards of ``values`` as point values per position (value labels) with
     its multiplicity: the shoe-independent backbone. ``ordered``: a hand's first two cards are
     dealt one by one (multiplicity 1); otherwise as an unordered pair, sorted, standing for
-    its orderings (or only the stages named, ``"player"``, ``"banker"``, dealt one by one).
+    its orderings (or only the hand stages named, dealt one by one). The stages are the
+    game's roles (:class:`~exact.model.contracts.StageRoles`): its hands' and its draws'.
     ``draws``: with the third cards (else the first four cards only).
     ``forced``: (position, value) pairs, 1 = the first card dealt (a game that says which
     positions its draws fill, :class:`~exact.model.contracts.DealtPositions`): only the rounds
@@ -826,8 +836,10 @@ def value_sequences(game: Game[Any], ordered: bool | frozenset[str] = True,
     ([9], 8)
     """
     stages = {stage: [ORDER] if ordered is True or (ordered and stage in ordered) else []
-              for stage in ("player", "banker")}
-    deal = game.deal(Needs.of(**({"draws": []} if draws else {}), **stages))
+              for stage in hand_stages(game)}
+    drawn: dict[str, list[str]] = {stage: [] for stage in sorted(draw_stages(game))} \
+        if draws else {}
+    deal = game.deal(Needs.of(**drawn, **stages))
     out: list[tuple[Hands, int]] = []
     _walk(deal, deal.start(), 1, out, values, _Forced(game, dict(forced)) if forced else None)
     return tuple(out)

@@ -3,17 +3,20 @@
 Layer: engines, above the model; the engines know no game (the games call them).
 
 Every command that counts bets asks :func:`plan` (``analyze``, ``design``, bet-file
-validation, and the batch evaluator behind ``eor``, ``edge`` and ``simulate``), so a bet is
-served by the same engine whatever the command, and ``--engine NAME`` either runs that engine
-or is refused by name (:class:`EngineError`): never silently another.
+validation, the batch evaluator behind ``eor``, ``edge`` and ``simulate``, and the end-play
+question with cards known at positions), so a bet is served by the same engine whatever the
+command, and ``--engine NAME`` either runs that engine or is refused by name
+(:class:`EngineError`): never silently another.
 
-An engine *declares* what it serves: :meth:`Engine.judge` looks at one bet's
-:class:`Demand` (the game, the bet, the deal its needs plan, and the scope: one shoe, a batch
-of shoes, or one shoe with cards known at positions) and answers whether it serves it, with
-the reason. ``auto`` takes the first engine of :data:`ENGINES` (in order of preference) that
-serves the bet. Adding an engine is one entry: :func:`register` it (with the preference it
-takes), and give the commands a way to run it (``RUNNERS`` of :mod:`exact.analysis.bet_analysis` for
-one shoe, ``BATCH_RUNNERS`` of :mod:`exact.engines.batch` for batches).
+An engine is one object (:class:`Engine`): its name, its :meth:`~Engine.estimate` of what a
+question costs (one bet's :class:`Demand`: the game, the bet, its deal and the scope: one
+shoe, a batch of shoes, or one shoe with cards known at positions), refused with a reason
+where it does not serve the question, and the entries that run it: :meth:`~Engine.count`
+(one shoe), :meth:`~Engine.batch` (a matrix of shoes) and :meth:`~Engine.known` (cards known
+at positions). ``auto`` takes the cheapest estimate (ties: the engine registered first), and
+the choice's reason names that estimate and the others. Adding an engine is one call,
+:func:`register`: every scope its estimate serves then runs it (docs/explanation/engine-plan.md).
+The shipped engines are :mod:`exact.engines.shipped`.
 
 >>> from exact.games import get_game
 >>> from exact.analysis.bet_analysis import game_bets
@@ -22,6 +25,8 @@ one shoe, ``BATCH_RUNNERS`` of :mod:`exact.engines.batch` for batches).
 >>> chosen = plan(game, [bets["tie"], bets["perfect-pairs"]])
 >>> [(choice.bet.id, choice.engine) for choice in chosen.choices]
 [('tie', 'compiled'), ('perfect-pairs', 'staged')]
+>>> print(chosen.choices[1].reason)  # doctest: +ELLIPSIS
+staged: est. 1.7e5 units (2,862 hand signatures, ...; compiled refused: ...; direct est. 9.0e7; ...)
 >>> try:
 ...     plan(game, [bets["perfect-pairs"]], engine="compiled")
 ... except EngineError as error:
@@ -32,300 +37,85 @@ engine compiled cannot serve bet perfect-pairs: ... the compile limit of 200000 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cached_property, lru_cache
-from math import comb
-from typing import Any, Literal, Protocol
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
 
-from exact.core.cards import Shoe
-from exact.core.enumerator import Deal, Draw, Record, RecordT, estimated_leaves, fixed_stages
-from exact.core.work import LEAF_UNITS, WORK_LIMIT
+from exact.core.enumerator import Deal, RecordT
+from exact.engines.engine import COMPILE_LIMIT as COMPILE_LIMIT
+from exact.engines.engine import SCOPES as SCOPES
+from exact.engines.engine import YARDSTICK_DECKS as YARDSTICK_DECKS
+from exact.engines.engine import Demand as Demand
+from exact.engines.engine import Engine as Engine
+from exact.engines.engine import Estimate as Estimate
+from exact.engines.engine import Scope as Scope
+from exact.engines.engine import deals_hand_pairs as deals_hand_pairs
+from exact.engines.engine import factorised_serves as factorised_serves
+from exact.engines.engine import staged_refusal as staged_refusal
+from exact.engines.shipped import SHIPPED
 from exact.errors import EngineError as EngineError
-from exact.model.bets import Bet, value_only, values_only
-from exact.model.contracts import CardPositions, DealtPositions
-from exact.model.features import ORDER, Needs
+from exact.model.bets import Bet
+from exact.model.features import Needs
 from exact.model.game import Game
 
-Scope = Literal["shoe", "batch", "known"]
 # What `--engine` accepts: auto, or any registered engine that a command can run on one shoe.
 AUTO = "auto"
 
-# Distinct rounds a compiled deal may enumerate once; beyond this the compile walk takes
-# minutes and gigabytes (e.g. ranks and suits of both hands: 1,378 x 1,378 pairs of hands).
-COMPILE_LIMIT = 200_000
-
-
 __all__ = ["AUTO", "COMPILE_LIMIT", "ENGINES", "Choice", "Demand", "Engine", "EngineError",
-           "Plan", "choose", "command_engines", "engine_names", "plan", "register", "served",
-           "staged_refusal"]
+           "Estimate", "Plan", "choose", "command_engines", "engine", "engine_names",
+           "estimates", "plan", "register", "served", "staged_refusal"]
 
 
-@dataclass(frozen=True)
-class Demand:
-    """What one bet asks of an engine: its game, its deal and the scope of the question."""
-
-    game: Game[Any]  # the plan reads names and needs, never a record
-    bet: Bet
-    scope: Scope
-
-    @cached_property
-    def needs(self) -> Needs:
-        return self.game.needs(self.bet.features)
-
-    @cached_property
-    def deal(self) -> Deal[Record]:
-        return self.game.deal(self.needs)
-
-    @cached_property
-    def value_only(self) -> bool:
-        return value_only(self.game, self.bet)
-
-    @cached_property
-    def values_by_position(self) -> bool:
-        """Whether the bet reads card values alone, some of them by position (a hand's first
-        card's value): the compiled walk keeps the value classes and their order only."""
-        return values_only(self.game, self.bet)
-
-    @cached_property
-    def stages(self) -> tuple[tuple[str, Draw], ...] | None:
-        return fixed_stages(self.deal)
-
-    @cached_property
-    def rounds(self) -> int | None:
-        """Distinct rounds of a fixed-stage deal (multisets of classes per group), or None."""
-        if self.stages is None:
-            return None
-        rounds = 1
-        for _, draw in self.stages:
-            rounds *= comb(len(draw.view.labels) + draw.count - 1, draw.count)
-        return rounds
+# The registered engines, in order of registration (which breaks a tie between estimates):
+# the shipped ones first.
+ENGINES: list[Engine] = list(SHIPPED)
 
 
-class Engine(Protocol):
-    """A counting engine as the plan sees it: a name, and what it serves."""
+def register(new: Engine, before: str | None = None) -> None:
+    """Add the engine ``new`` to the plan: every scope whose entry it defines and whose
+    questions its estimate serves runs it when it is the cheapest (or named by ``--engine``).
+    ``before``: the engine it precedes in ties (default: last).
 
-    @property
-    def name(self) -> str:
-        """The engine's name, as ``--engine`` takes it."""
-        ...
-
-    def judge(self, demand: Demand) -> tuple[bool, str]:
-        """Whether the engine serves ``demand``, and why (or why not), in a short phrase."""
-        ...
-
-
-def deals_hand_pairs(game: Game[Any]) -> bool:
-    """Whether ``game``'s deal is a pair of hands with card positions, which factorised
-    counting needs (:class:`~exact.model.contracts.CardPositions`)."""
-    return isinstance(game, CardPositions) and bool(game.card_positions)
-
-
-def factorised_serves(game: Game[Any], needs: Needs) -> bool:
-    """Whether factorised counting (:mod:`exact.engines.factorised`) should count bets with
-    ``needs``: a game whose deal is a pair of hands
-    (:class:`~exact.model.contracts.CardPositions`), bets that read a card attribute beyond its
-    value together with third cards, or a hand's first or second card by position (the bets on
-    which the compiled walk over rank-and-suit classes is slow). Bets on unordered first pairs
-    alone stay with the staged evaluator. Decided here, without loading that numpy-heavy
-    module.
-
-    >>> from exact.games import get_game
-    >>> game = get_game("punto-banco")
-    >>> [factorised_serves(game, game.needs(names)) for names in (["winner", "all_same_color"],
-    ...     ["player_card1_colour"], ["winner"], ["player_pair"])]
-    [True, True, False, False]
+    >>> engine_names()[:3]
+    ('factorised', 'compiled', 'staged')
     """
-    if not deals_hand_pairs(game):
-        return False
-    if not any(attribute not in ("value", ORDER) for _, attribute in needs.pairs):
-        return False
-    # without third cards and read in unordered pairs, the staged evaluator is quicker
-    return "draws" in needs.stages or any(needs.ordered(stage) for stage in needs.stages)
-
-
-@dataclass(frozen=True)
-class Factorised:
-    """Factorised counting (:mod:`exact.engines.factorised`): the value walk, with what a bet reads
-    beyond values (rank, suit, colour of any card, by position or counted) as multiplicities
-    from the shoe's attribute composition; one shoe, or a batch of shoes."""
-
-    name: str = "factorised"
-
-    def judge(self, demand: Demand) -> tuple[bool, str]:
-        if demand.value_only:  # (decided before the numpy-heavy module is loaded)
-            return False, "it serves card attributes beyond values; this bet reads values"
-        if demand.scope == "known" and not isinstance(demand.game, DealtPositions):
-            return False, ("it forces known cards only in a game that says which positions "
-                           "its draws fill")
-        if not factorised_serves(demand.game, demand.needs):
-            cheaper = self._cheaper_than_staged(demand)
-            if cheaper:
-                return True, cheaper
-            return False, ("it serves card attributes read with the third cards or by "
-                           "position, on a game dealing a pair of hands, or a feature reading "
-                           "both hands' first cards when that walks fewer patterns")
-        if demand.scope == "known":  # compiled for the one question: the value walk is cut
-            return True, ("card attributes with the third cards or by position: the value "
-                          "sequences with the known cards' values, times attribute "
-                          "multiplicities, the known cards forced")
-        return True, ("card attributes with the third cards or by position: value sequences "
-                      "times attribute multiplicities")
-
-
-    @staticmethod
-    def _cheaper_than_staged(demand: Demand) -> str | None:
-        """The cost rule between this engine and the staged evaluator for a bet on the first
-        cards read in unordered pairs (which :func:`factorised_serves` leaves to the staged
-        evaluator): the staged evaluator settles the bet once per pair of hand signatures on
-        every run, up to every pair of hands (``demand.rounds``: about two million at ranks and
-        suits) when a feature reads both hands, a few cells otherwise (Perfect Pairs: per-hand
-        features); this engine walks its patterns of card classes once (counted from the
-        value walk in milliseconds), then reads them from the disk cache. So: this engine when
-        a feature reads both hands and its patterns are fewer than the pairs of hands (the
-        nines-by-suit bet: 341,055 against 2,047,761)."""
-        from exact.engines import factorised
-
-        game, bet = demand.game, demand.bet
-        if demand.scope == "known" or demand.rounds is None:
-            return None
-        if not deals_hand_pairs(game):
-            return None
-        if not any(len(game.features[name].needs.stages) > 1 for name in bet.features):
-            return None
-        compiled = factorised.FactorisedBet(game, (bet,), factorised.DECK, compile=False)
-        patterns = compiled.patterns(game)
-        if patterns >= demand.rounds:
-            return None
-        return (f"a feature reads both hands: {patterns:,} patterns compiled once, fewer than "
-                f"the {demand.rounds:,} pairs of hands the staged evaluator settles every run")
-
-
-@dataclass(frozen=True)
-class Compiled:
-    """The compiled polynomial (:mod:`exact.engines.compiled`): one walk of the deal's class
-    sequences, then any shoe is a product of falling factorials (batches in one matrix)."""
-
-    name: str = "compiled"
-
-    def judge(self, demand: Demand) -> tuple[bool, str]:
-        if demand.scope == "known":
-            return False, "it cannot force a card at a position"
-        if demand.value_only:
-            return True, "it reads card values only: a small compiled polynomial"
-        if demand.values_by_position:  # at most twice the classes' orders of the value walk
-            return True, ("it reads card values, some by position: a small compiled "
-                          "polynomial")
-        if demand.rounds is not None:
-            if demand.rounds <= COMPILE_LIMIT:
-                return True, f"its first cards form {demand.rounds} distinct rounds, compiled once"
-            return False, (f"its first cards form {demand.rounds} distinct rounds, beyond the "
-                           f"compile limit of {COMPILE_LIMIT}")
-        if demand.scope == "batch":
-            return False, ("it reads ranks or suits together with the third cards: its compiled "
-                           "batch form would take minutes and gigabytes")
-        # the walk's leaves, estimated in milliseconds over every class of a full shoe: ranks
-        # or suits with the third cards are hundreds of millions (minutes, gigabytes)
-        leaves = estimated_leaves(demand.deal, Shoe.standard(8))
-        if leaves * LEAF_UNITS > WORK_LIMIT:
-            return False, (f"its compiled walk of ranks or suits with the third cards has about "
-                           f"{leaves:,} rounds, past the work bound (docs: Input limits)")
-        return True, "one shoe: the compiled walk of ranks or suits with the third cards"
-
-
-@dataclass(frozen=True)
-class Staged:
-    """The staged evaluator (:mod:`exact.engines.staged`): shoe-independent event grids of one or
-    two fixed groups of first cards; a shoe costs only its weights."""
-
-    name: str = "staged"
-
-    def judge(self, demand: Demand) -> tuple[bool, str]:
-        if demand.scope == "known":
-            return False, "it cannot force a card at a position"
-        refusal = staged_refusal(demand.stages)
-        if refusal is not None:
-            return False, refusal
-        return True, f"one or two fixed groups of first cards ({demand.rounds} distinct rounds)"
-
-
-def staged_refusal(stages: tuple[tuple[str, Draw], ...] | None) -> str | None:
-    """Why the staged evaluator cannot serve a deal of fixed ``stages`` (``fixed_stages`` of
-    the deal), or None when it serves it: the one statement of its rule, which the evaluator
-    checks too (:func:`exact.engines.staged.applicable`, its StagedDeal). It lives here, not in
-    that numpy-heavy module, so that planning loads no numpy."""
-    if stages is None:
-        return "its deal draws cards that depend on earlier cards (no fixed stages)"
-    if not 1 <= len(stages) <= 2:
-        return f"its deal has {len(stages)} fixed stages (1 or 2 served)"
-    return None
-
-
-@dataclass(frozen=True)
-class Direct:
-    """The recursive enumerator (:mod:`exact.core.enumerator`): any deal, one shoe at a time."""
-
-    name: str = "direct"
-
-    def judge(self, demand: Demand) -> tuple[bool, str]:
-        if demand.scope == "batch":
-            return False, "it counts one shoe at a time (no batch form)"
-        if demand.scope == "known":
-            return False, "it cannot force a card at a position"
-        return True, "the recursive enumeration of the shoe"
-
-
-@dataclass(frozen=True)
-class Forced:
-    """The forced walk of :mod:`exact.engines.live`: the next round with cards known at
-    positions (a deal of one or two fixed groups of first cards read off the staged event
-    grids instead, only the hands holding the known cards)."""
-
-    name: str = "forced"
-
-    def judge(self, demand: Demand) -> tuple[bool, str]:
-        if demand.scope != "known":
-            return False, "it serves only rounds with cards known at positions"
-        if isinstance(demand.game, DealtPositions) and staged_refusal(demand.stages) is None:
-            return True, ("cards known at positions, fixed groups of first cards: the staged "
-                          "event grids over the hands holding the known cards (the deal "
-                          "walked if the grid reads more pairs of hands than that walk "
-                          "settles; a known card the groups do not deal only leaves the shoe)")
-        return True, "cards known at positions: the bets' deal walked with those cards forced"
-
-
-# In order of preference: `auto` takes the first that serves a bet.
-ENGINES: list[Engine] = [Factorised(), Compiled(), Staged(), Direct(), Forced()]
-
-
-def register(engine: Engine, before: str | None = None) -> None:
-    """Add ``engine`` to the plan, preferred to the engine called ``before`` (default: last).
-
-    >>> len(engine_names()) >= 5 and engine_names()[:2] == ("factorised", "compiled")
-    True
-    """
-    if any(known.name == engine.name for known in ENGINES):
-        raise ValueError(f"an engine called {engine.name!r} is already registered")
+    if not new.name or any(known.name == new.name for known in ENGINES):
+        raise ValueError(f"an engine needs a name of its own, not {new.name!r}")
     names = engine_names()
-    ENGINES.insert(names.index(before) if before in names else len(ENGINES), engine)
+    ENGINES.insert(names.index(before) if before in names else len(ENGINES), new)
 
 
 def engine_names() -> tuple[str, ...]:
-    """The registered engines, in order of preference."""
-    return tuple(engine.name for engine in ENGINES)
+    """The registered engines, in order of registration."""
+    return tuple(known.name for known in ENGINES)
 
 
 def command_engines() -> tuple[str, ...]:
-    """The choices of ``--engine``: ``auto`` and every engine that serves one shoe."""
-    return (AUTO, *(name for name in engine_names() if name != "forced"))
+    """The choices of ``--engine``: ``auto`` and every engine that counts one shoe."""
+    return (AUTO, *(known.name for known in ENGINES if known.serves_scope("shoe")))
+
+
+def _named(name: str) -> Engine:
+    return engine(name)
+
+
+def engine(name: str) -> Engine:
+    """The registered engine called ``name`` (:class:`EngineError` for an unknown name)."""
+    for known in ENGINES:
+        if known.name == name:
+            return known
+    raise EngineError(f"unknown engine {name!r}; known: {', '.join((AUTO, *engine_names()))}")
 
 
 @dataclass(frozen=True)
 class Choice:
-    """The engine that serves one bet, and why."""
+    """The engine that serves one bet, its estimate, and why (the estimates it was chosen
+    over)."""
 
     bet: Bet
     engine: str
     reason: str
+    units: int | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -346,46 +136,91 @@ class Plan:
             out.setdefault(key, (needs, []))[1].append(choice.bet)
         return out
 
-
-def _engine(name: str) -> Engine:
-    for engine in ENGINES:
-        if engine.name == name:
-            return engine
-    raise EngineError(f"unknown engine {name!r}; known: {', '.join((AUTO, *engine_names()))}")
+    def by_engine(self) -> dict[str, list[Bet]]:
+        """The bets each chosen engine serves, in the order given."""
+        out: dict[str, list[Bet]] = {}
+        for choice in self.choices:
+            out.setdefault(choice.engine, []).append(choice.bet)
+        return out
 
 
 def choose(game: Game[Any], bet: Bet, scope: Scope = "shoe", engine: str = AUTO) -> Choice:
-    """The engine that serves ``bet`` (``engine``, or the preferred one for ``auto``)."""
-    return _choose(game, bet, scope, engine, engine_names())
+    """The engine that serves ``bet`` (``engine``, or the cheapest for ``auto``)."""
+    return _choose(game, bet, scope, engine, tuple(ENGINES))
+
+
+def estimates(game: Game[Any], bet: Bet, scope: Scope) -> list[tuple[Engine, Estimate]]:
+    """Every registered engine's estimate of ``bet`` in ``scope`` (an engine without the
+    scope's entry refuses it)."""
+    return list(_estimates(Demand(game, bet, scope), tuple(ENGINES)))
+
+
+def _estimates(demand: Demand, engines: tuple[Engine, ...]
+               ) -> tuple[tuple[Engine, Estimate], ...]:
+    out = []
+    for known in engines:
+        if not known.serves_scope(demand.scope):
+            answer = Estimate.refused(
+                {"shoe": "it serves only rounds with cards known at positions",
+                 "batch": "it counts one shoe at a time (no batch form)",
+                 "known": "it cannot force a card at a position"}[demand.scope])
+        else:
+            answer = known.estimate(demand)
+        out.append((known, answer))
+    return tuple(out)
 
 
 @lru_cache(maxsize=4096)  # a warm analysis asks again for the same bets: keep it sub-millisecond
-def _choose(game: Game[Any], bet: Bet, scope: Scope, engine: str,
-            registered: tuple[str, ...]) -> Choice:
-    demand = Demand(game, bet, scope)
-    if engine != AUTO:
-        serves, reason = _engine(engine).judge(demand)
-        if serves:
-            return Choice(bet, engine, reason)
-        fallback = _auto(demand)
-        other = f" (auto: {fallback.engine})" if fallback is not None else ""
-        raise EngineError(f"engine {engine} cannot serve bet {bet.id}: {reason}{other}")
-    chosen = _auto(demand)
-    if chosen is None:
-        reasons = "; ".join(f"{e.name}: {e.judge(demand)[1]}" for e in ENGINES)
+def _choose(game: Game[Any], bet: Bet, scope: Scope, name: str,
+            engines: tuple[Engine, ...]) -> Choice:
+    answers = _estimates(Demand(game, bet, scope), engines)
+    cheapest = _cheapest(answers)
+    if name != AUTO:
+        named = _named(name)
+        answer = next(estimate for known, estimate in answers if known is named)
+        if answer.serves:
+            return Choice(bet, name, _reason(named, answers), answer.units)
+        other = f" (auto: {cheapest.name})" if cheapest is not None else ""
+        raise EngineError(f"engine {name} cannot serve bet {bet.id}: {answer.reason}{other}")
+    if cheapest is None:
+        reasons = "; ".join(f"{known.name}: {answer.reason}" for known, answer in answers)
         raise EngineError(f"no engine serves bet {bet.id} ({scope}): {reasons}")
-    return chosen
+    units = next(answer.units for known, answer in answers if known is cheapest)
+    return Choice(bet, cheapest.name, _reason(cheapest, answers), units)
 
 
-def _auto(demand: Demand) -> Choice | None:
-    for engine in ENGINES:
-        serves, reason = engine.judge(demand)
-        if serves:
-            return Choice(demand.bet, engine.name, reason)
-    return None
+def _cheapest(answers: Sequence[tuple[Engine, Estimate]]) -> Engine | None:
+    """The engine of the least estimate (the first registered among equals), or None."""
+    served = [(answer.units, index, known) for index, (known, answer) in enumerate(answers)
+              if answer.units is not None]
+    return min(served, key=lambda item: item[:2])[2] if served else None
 
 
-def plan(game: Game[Any], bets: Sequence[Bet], scope: Scope = "shoe", engine: str = AUTO) -> Plan:
+def _reason(chosen: Engine, answers: Sequence[tuple[Engine, Estimate]]) -> str:
+    """``chosen``'s estimate and what it is, then every other engine's estimate or refusal:
+    ``compiled: est. 1.2e6 units (its walk ...; staged est. 3.4e7; direct refused: ...)``."""
+    own = next(answer for known, answer in answers if known is chosen)
+    others = [f"{known.name} est. {units_text(answer.units)}" if answer.units is not None
+              else f"{known.name} refused: {answer.reason}"
+              for known, answer in answers if known is not chosen]
+    return (f"{chosen.name}: est. {units_text(own.units or 0)} units "
+            f"({'; '.join([own.reason, *others])})")
+
+
+def units_text(units: int) -> str:
+    """Work units as the plan's reasons print them: exact below 10,000, else two figures.
+
+    >>> units_text(9_999), units_text(1_234_567), units_text(70_000_000)
+    ('9,999', '1.2e6', '7.0e7')
+    """
+    if units < 10_000:
+        return f"{units:,}"
+    mantissa, exponent = f"{units:.1e}".split("e")
+    return f"{mantissa}e{int(exponent)}"
+
+
+def plan(game: Game[Any], bets: Sequence[Bet], scope: Scope = "shoe", engine: str = AUTO
+         ) -> Plan:
     """Which engine serves each of ``bets`` of ``game`` for ``scope`` (one shoe, a batch of
     shoes, or one shoe with known positions); :class:`EngineError` names a refusal."""
     return Plan(scope, tuple(choose(game, bet, scope, engine) for bet in bets))
@@ -394,5 +229,12 @@ def plan(game: Game[Any], bets: Sequence[Bet], scope: Scope = "shoe", engine: st
 def served(game: Game[Any], bets: Sequence[Bet], scope: Scope = "batch"
            ) -> tuple[list[Bet], list[Bet]]:
     """``bets`` split into those some engine serves for ``scope`` and the others."""
-    yes = [bet for bet in bets if _auto(Demand(game, bet, scope)) is not None]
-    return yes, [bet for bet in bets if bet not in yes]
+    yes, no = [], []
+    for bet in bets:
+        try:
+            choose(game, bet, scope)
+        except EngineError:
+            no.append(bet)
+        else:
+            yes.append(bet)
+    return yes, no

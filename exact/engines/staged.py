@@ -57,7 +57,7 @@ from exact.engines.compiled import (
     rest_of_round,
     shoe_sizes,
 )
-from exact.engines.plan import staged_refusal
+from exact.engines.engine import staged_refusal
 from exact.errors import ShoeError
 from exact.model.bets import Bet
 from exact.model.expressions import EvaluationError
@@ -76,7 +76,7 @@ Hand = tuple[Label, ...]  # a stage's cards, sorted by class
 
 def applicable(deal: Deal[Record]) -> bool:
     """True when the staged evaluator serves ``deal`` (one or two fixed groups), by the rule
-    the engine plan judges bets with (:func:`exact.engines.plan.staged_refusal`)."""
+    the engine plan judges bets with (:func:`exact.engines.engine.staged_refusal`)."""
     return staged_refusal(fixed_stages(deal)) is None
 
 

@@ -43,8 +43,8 @@ from exact.model.features import Feature, Needs
 from exact.model.strategy_game import StrategyGame as StrategyGame
 
 __all__ = ["BetGame", "CapabilityError", "CardPositions", "DealtPositions", "HasRules",
-           "MainWager", "StrategyGame", "SymmetricBets", "SymmetricFeatures",
-           "WinsWhen", "require"]
+           "MainWager", "StageRoles", "StrategyGame", "SymmetricBets",
+           "SymmetricFeatures", "WinsWhen", "draw_stages", "hand_stages", "require"]
 
 
 @runtime_checkable
@@ -140,6 +140,36 @@ class CardPositions(Protocol):
 
     card_positions: tuple[tuple[int, int], ...]
     stage_positions: Mapping[str, tuple[tuple[int, int], ...]]
+
+
+@runtime_checkable
+class StageRoles(Protocol):
+    """A game whose deal names its stages by role, so that the engines read roles, never a
+    game's stage names: the stages that deal each hand's first cards (one stage a hand, in
+    the order of the record's hands) and the stages whose draws depend on the cards dealt
+    before (third cards). Factorised counting walks the hands' stages one by one or as
+    unordered pairs and the draws after them; the plan and the end-play walk ask whether a
+    bet reads a drawing stage.
+
+    >>> from exact.games import get_game
+    >>> game = get_game("punto-banco")
+    >>> isinstance(game, StageRoles), len(game.hand_stages), len(game.draw_stages)
+    (True, 2, 1)
+    """
+
+    hand_stages: tuple[str, ...]
+    draw_stages: frozenset[str]
+
+
+def hand_stages(game: object) -> tuple[str, ...]:
+    """The stages dealing each hand's first cards (:class:`StageRoles`), or none declared."""
+    return game.hand_stages if isinstance(game, StageRoles) else ()
+
+
+def draw_stages(game: object) -> frozenset[str]:
+    """The stages whose draws depend on earlier cards (:class:`StageRoles`), or none
+    declared."""
+    return game.draw_stages if isinstance(game, StageRoles) else frozenset()
 
 
 _WHAT: dict[type, str] = {

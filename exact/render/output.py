@@ -116,8 +116,27 @@ def analysis_json(analysis: GameAnalysis) -> dict[str, Any]:
     }
 
 
-def to_json(analysis: GameAnalysis) -> str:
-    return json_text(analysis_json(analysis))
+def to_json(analysis: GameAnalysis, engines: bool = False) -> str:
+    """The analysis as JSON; ``engines``: with the engine plan (:func:`engines_json`)."""
+    data = analysis_json(analysis)
+    if engines:
+        data["engines"] = engines_json(analysis)
+    return json_text(data)
+
+
+def engines_json(analysis: GameAnalysis) -> list[dict[str, Any]]:
+    """Per bet, the engine that counted it, its estimate in work units and the plan's reason
+    (which names every other engine's estimate or refusal)."""
+    choices = analysis.plan.choices if analysis.plan is not None else ()
+    return [{"bet": choice.bet.id, "engine": choice.engine, "units": choice.units,
+             "reason": choice.reason} for choice in choices]
+
+
+def engines_text(analysis: GameAnalysis) -> str:
+    """The engine plan as text: a line per bet, its engine and the estimates that chose it."""
+    lines = ["Engines (the cheapest estimate per bet, in work units):"]
+    lines += [f"  {entry['bet']}: {entry['reason']}" for entry in engines_json(analysis)]
+    return "\n".join(lines) + "\n"
 
 
 def _spreadsheet_text(value: object) -> str:
@@ -200,7 +219,13 @@ def table_text(table: BetTable) -> str:
     return "\n".join(lines)
 
 
-def to_text(analysis: GameAnalysis) -> str:
+def to_text(analysis: GameAnalysis, engines: bool = False) -> str:
+    """The analysis as text; ``engines``: followed by the engine plan (:func:`engines_text`)."""
+    text = _analysis_text(analysis)
+    return text + "\n" + engines_text(analysis) if engines else text
+
+
+def _analysis_text(analysis: GameAnalysis) -> str:
     head = [f"{analysis.game.name}: {analysis.shoe.headline()}",
             *(f"  {line}" for line in analysis.game.describe_rules()),
             f"Counting unit: {analysis.counting_unit}", f"Signs: {SIGN_CONVENTION}", ""]

@@ -259,7 +259,7 @@ def test_known_cards_factorised_agrees_with_the_forced_walk(cards, known_indices
     """Any small shoe, one or two known positions (each holding a card of the shoe):
     factorised counting with the cards forced gives the counts of the walk of the bets' deal
     with the cards forced (itself checked against the brute force above)."""
-    from exact.engines import live
+    from exact.engines import forced as forced_engine
     from exact.games import get_game
 
     game = get_game("punto-banco")
@@ -270,5 +270,5 @@ def test_known_cards_factorised_agrees_with_the_forced_walk(cards, known_indices
         forced[position] = Card.parse(card)
     bets = _card_level_bets(game, ("one-colour-tie", "suited-third-cards"))
     counted = next_round(game, shoe, bets, known=forced)
-    walked = live._forced(game, shoe, bets, forced)
+    walked = forced_engine._walked(game, shoe, bets, forced)
     assert {b: r.counts for b, r in counted.items()} == {b: r.counts for b, r in walked.items()}

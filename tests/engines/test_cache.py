@@ -34,11 +34,12 @@ from hypothesis import strategies as st
 
 from exact.analysis.bet_analysis import game_bets
 from exact.core.cards import Shoe
-from exact.engines import batch, cache
+from exact.engines import batch, cache, compiled_python
 from exact.engines.compiled import (
     SMALL_DEAL_RECORDS,
     CompiledDeal,
     _decode_compiled,
+    _decode_events,
     compiled_for,
 )
 from exact.errors import CacheWarning
@@ -106,21 +107,20 @@ def test_the_command_line_prints_a_cache_warning_only_when_the_run_succeeds(
     """A damaged entry is one 'exact: warning:' line after a successful run's output, as the
     command line prints every warning of a run; a run that then fails prints its error line
     alone (the warning was raised, not printed)."""
-    from exact.analysis import bet_analysis
     from exact.cli.app import main
 
     argv = ["analyze", "punto-banco", "--decks", "1", "--bet", "tie"]
 
     def damaged_run(directory: Path, *more: str) -> tuple[int, str, str, list[Path]]:
         monkeypatch.setenv("EXACT_CACHE_DIR", str(directory))
-        for clear in (bet_analysis._PROJECTIONS.clear, compiled_for.cache_clear):
+        for clear in (compiled_python.forget, compiled_for.cache_clear):
             clear()  # the in-memory forms would hide the disk
         assert main(argv) == 0
         clean = capsys.readouterr().out
         entries = sorted(directory.iterdir())
         for path in entries:
             path.write_bytes(b"not an entry")
-        for clear in (bet_analysis._PROJECTIONS.clear, compiled_for.cache_clear):
+        for clear in (compiled_python.forget, compiled_for.cache_clear):
             clear()
         status = main([*argv, *more])
         out, err = capsys.readouterr()
@@ -205,7 +205,7 @@ def _punto_banco(kind: str, punto_banco) -> Kind:
         arrays["matrix"][0, 0] += 1
 
     return Kind(kind, lambda: batch.event_matrix_key(punto_banco, needs, bet), run,
-                partial(batch._decode_events, compiled, len(bet.events)), alter, break_)
+                partial(_decode_events, compiled, len(bet.events)), alter, break_)
 
 
 @pytest.fixture(scope="module")
@@ -283,11 +283,11 @@ def _light(punto_banco) -> Kind:
     shoes = [Shoe.standard(1), Shoe.standard(1).remove("A 9 K KH")]
 
     def run() -> object:
-        found = cache.load_light(compiled_key(punto_banco, needs), bets, deal)
+        found = compiled_python.load_light(compiled_key(punto_banco, needs), bets, deal)
         if found is None:  # as a first analysis does: the compiled path, which writes it
-            analysis._PROJECTIONS.clear()
+            compiled_python.forget()
             analysis.analyze(punto_banco, shoes[0], bets)
-            found = cache.load_light(compiled_key(punto_banco, needs), bets, deal)
+            found = compiled_python.load_light(compiled_key(punto_banco, needs), bets, deal)
         return [found.counts(shoe) for shoe in shoes]
 
     def alter(fields: dict, arrays: dict) -> None:  # a coefficient moved to another column
@@ -298,8 +298,9 @@ def _light(punto_banco) -> Kind:
     def break_(fields: dict, arrays: dict) -> None:  # a coefficient with no counterpart
         fields["matrices"][0][0] += 1
 
-    return Kind("light", lambda: cache.light_key(compiled_key(punto_banco, needs), bets), run,
-                lambda fields, arrays: cache.decode_light(fields, arrays,
+    light = compiled_python
+    return Kind("light", lambda: light.light_key(compiled_key(punto_banco, needs), bets), run,
+                lambda fields, arrays: light.decode_light(fields, arrays,
                                                           tuple(len(b.events) for b in bets), deal),
                 alter, break_)
 
@@ -310,7 +311,7 @@ KINDS = ("compiled", "bet-events", "outcomes", "factorised", "light")
 def test_every_kind_of_entry_the_package_writes_is_planted() -> None:
     """The kinds above are every kind the package stores (so a new kind cannot escape the
     planted-file tests): each ``cache_key("KIND", ...)`` call in exact/ (a doctest's example
-    aside), and the light form's kind in the cache module."""
+    aside), and the light form's kind (exact/engines/compiled_python.py)."""
     import re
 
     package = Path(cache.__file__).parents[1]  # the whole package, not exact/engines/
@@ -318,8 +319,8 @@ def test_every_kind_of_entry_the_package_writes_is_planted() -> None:
                      for line in path.read_text().splitlines()
                      if not line.lstrip().startswith((">>>", "...")))
     written = set(re.findall(r"\bcache_key\(\s*\"([^\"]+)\"", code))
-    assert written | {cache.LIGHT} == set(KINDS)
-    assert "cache_key(LIGHT," in Path(cache.__file__).read_text()
+    assert written | {compiled_python.LIGHT} == set(KINDS)
+    assert "cache.cache_key(LIGHT," in Path(compiled_python.__file__).read_text()
 
 
 @pytest.fixture(params=KINDS)
@@ -764,22 +765,22 @@ def test_a_forged_light_form_whose_counts_do_not_sum_is_rebuilt(punto_banco, tmp
     needs = punto_banco.needs(set().union(*(bet.features for bet in bets)))
     deal, parts, shoe = punto_banco.deal(needs), compiled_key(punto_banco, needs), \
         Shoe.standard(1)
-    analysis._PROJECTIONS.clear()
+    compiled_python.forget()
     expected = analysis.analyze(punto_banco, shoe, bets)  # writes the light form
-    key = cache.light_key(parts, bets)
+    key = compiled_python.light_key(parts, bets)
     path = cache.entry_path(key)
     fields, _arrays = cache.read_entry(path, key)
     fields["matrices"] = [[2 * c for c in matrix] for matrix in fields["matrices"]]
     path.write_bytes(forge(key, fields, {}))
     with cache_warnings() as caught:
-        assert cache.light_counts(parts, bets, deal, shoe) is None
+        assert compiled_python.light_counts(parts, bets, deal, shoe) is None
     assert len(caught) == 1 and "do not sum" in caught[0] and caught[0].endswith("; rebuilt")
-    analysis._PROJECTIONS.clear()
+    compiled_python.forget()
     again = analysis.analyze(punto_banco, shoe, bets)  # the compiled path rewrites the entry
     assert {b: r.counts for b, r in again.bets.items()} == \
         {b: r.counts for b, r in expected.bets.items()}
     with cache_warnings() as caught:
-        counts = cache.light_counts(parts, bets, deal, shoe)
+        counts = compiled_python.light_counts(parts, bets, deal, shoe)
     assert caught == [] and counts == [list(expected.bets[b.id].counts) for b in bets]
     # the command line in a fresh process (no numpy: the light form first) warns and succeeds
     path.write_bytes(forge(key, fields, {}))

@@ -98,7 +98,7 @@ def test_every_kind_of_key_tells_the_pair_apart(pair, punto_banco, tmp_path) -> 
     the two bets of each pair (their old keys were one), and a key is the same text for the
     same bet loaded twice (an entry is found again)."""
     from exact.core.cards import CARDS
-    from exact.engines import batch, cache, factorised
+    from exact.engines import batch, compiled_python, factorised
     from exact.model.game import compiled_key
 
     first, second = _pair_bets(punto_banco, pair, tmp_path)
@@ -106,14 +106,15 @@ def test_every_kind_of_key_tells_the_pair_apart(pair, punto_banco, tmp_path) -> 
     needs = punto_banco.needs(first.features | second.features)
     parts, cards = compiled_key(punto_banco, needs), frozenset(CARDS[:52])
     makers = [lambda bet: batch.event_matrix_key(punto_banco, needs, bet),
-              lambda bet: cache.light_key(parts, [bet]),
+              lambda bet: compiled_python.light_key(parts, [bet]),
               lambda bet: factorised.entry_key(punto_banco, (bet,), cards)]
     for make in makers:
         assert make(first) != make(second)
         assert make(first).text != make(second).text and \
             make(first).digest != make(second).digest
         assert make(first) == make(again)
-    assert cache.light_key(parts, [first, second]) != cache.light_key(parts, [second, first])
+    light_key = compiled_python.light_key
+    assert light_key(parts, [first, second]) != light_key(parts, [second, first])
 
 
 def _one_event_key(punto_banco, when: str, name: str = "Win") -> str:
@@ -215,10 +216,9 @@ def test_an_entry_is_checked_against_its_full_key(punto_banco, tmp_path,
 def _forget() -> None:
     """The in-memory forms of bets a process keeps in front of the disk, forgotten (the
     compiled deal, keyed by the game and needs alone, stays)."""
-    from exact.analysis import bet_analysis
-    from exact.engines import factorised
+    from exact.engines import compiled_python, factorised
 
-    bet_analysis._PROJECTIONS.clear()
+    compiled_python.forget()
     factorised._compiled_bet.cache_clear()
 
 

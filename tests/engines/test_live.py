@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from exact.analysis.bet_analysis import game_bets
 from exact.core.cards import CARDS, Card, Shoe
-from exact.engines import live, staged
+from exact.engines import forced, staged
 from exact.engines.live import next_round
 from exact.errors import KnownCardError, ShoeError
 from exact.games import get_game
@@ -136,15 +136,15 @@ def test_a_shoe_of_exactly_one_round(game_id):
 
 @pytest.fixture
 def walked(monkeypatch) -> list[str]:
-    """The ids of the bets sent to the walk of their deal (``live._forced_on_deal``)."""
+    """The ids of the bets sent to the walk of their deal (``forced._forced_on_deal``)."""
     sent: list[str] = []
-    original = live._forced_on_deal
+    original = forced._forced_on_deal
 
     def spy(game, rest, bets, known):
         sent.extend(bet.id for bet in bets)
         return original(game, rest, bets, known)
 
-    monkeypatch.setattr(live, "_forced_on_deal", spy)
+    monkeypatch.setattr(forced, "_forced_on_deal", spy)
     return sent
 
 
@@ -191,10 +191,10 @@ def test_a_grid_too_costly_to_read_is_left_to_the_walk():
     pairs of hands, so a card known in its groups is walked (about a second at 8 decks)."""
     bet = next(b for b in BETS["punto-banco"] if b.id == "four-nines")
     evaluator = staged.staged_deal(PUNTO, PUNTO.deal(PUNTO.needs(bet.features)))
-    assert evaluator.cross_reads(bet) > live.GRID_READS
+    assert evaluator.cross_reads(bet) > forced.GRID_READS
     nines = next(b for b in BETS["nine-and-nines"] if b.id == "nines")
     deal = NINES.deal(NINES.needs(nines.features))
-    assert staged.staged_deal(NINES, deal).cross_reads(nines) <= live.GRID_READS
+    assert staged.staged_deal(NINES, deal).cross_reads(nines) <= forced.GRID_READS
 
 
 def test_the_costly_grid_is_walked_and_the_cheap_one_read(walked):
@@ -215,9 +215,9 @@ def test_the_bets_on_values_share_one_walk(monkeypatch):
     bets = [b for b in BETS["punto-banco"] if values_only(PUNTO, b)]
     assert len({PUNTO.deal(PUNTO.needs(b.features)) for b in bets}) >= 5
     shoe, known = Shoe.standard(1), {1: Card.parse("9H"), 3: Card.parse("KD")}
-    original = live._forced_on_deal
+    original = forced._forced_on_deal
     calls = []
-    monkeypatch.setattr(live, "_forced_on_deal", lambda *args: calls.append(args) or
+    monkeypatch.setattr(forced, "_forced_on_deal", lambda *args: calls.append(args) or
                         original(*args))
     shared = next_round(PUNTO, shoe, bets, known)
     # one walk (the bets on one hand's first two cards are read off their event grids)
@@ -240,7 +240,7 @@ def test_the_grid_read_agrees_with_the_walk_of_the_deal(game, bet_id, known, dec
     bet = next(b for b in game_bets(game) if b.id == bet_id)
     shoe = Shoe.standard(decks)
     fast = next_round(game, shoe, [bet], known)[bet_id]
-    walked = live._forced_on_deal(game, shoe.remove(list(known.values())), [bet], known)[bet_id]
+    walked = forced._forced_on_deal(game, shoe.remove(list(known.values())), [bet], known)[bet_id]
     assert (fast.counts, fast.total) == (walked.counts, walked.total)
 
 

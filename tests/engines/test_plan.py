@@ -8,15 +8,16 @@ import re
 from collections import Counter
 from fractions import Fraction
 from functools import cache
+from itertools import permutations
 from pathlib import Path
 from typing import ClassVar
 
+import numpy as np
 import pytest
 
-from exact.analysis import bet_analysis as analysis
 from exact.analysis.bet_analysis import analyze, game_bets
 from exact.cli.app import main
-from exact.core.cards import CARDS, Shoe
+from exact.core.cards import CARDS, Shoe, parse_cards
 from exact.engines import batch, plan, staged
 from exact.engines.batch import BetEvaluator
 from exact.engines.compiled import counts_matrix
@@ -61,10 +62,15 @@ def reference_counts(bets: list, shoe: Shoe) -> dict[str, list[int]]:
     return out
 
 
+def serves(engine: str, bet, scope: plan.Scope, game=GAME) -> tuple[bool, str]:
+    """Whether ``engine``'s estimate serves ``bet`` in ``scope``, and its reason."""
+    answer = dict((known.name, estimate) for known, estimate in plan.estimates(game, bet, scope))
+    return answer[engine].serves, answer[engine].reason
+
+
 def served(engine: str, scope: plan.Scope) -> list:
     bets = CARD_LEVEL if engine == "factorised" else [*BETS, *VALUE_LEVEL]
-    return [bet for bet in bets
-            if plan._engine(engine).judge(plan.Demand(GAME, bet, scope))[0]]
+    return [bet for bet in bets if serves(engine, bet, scope)[0]]
 
 
 def engine_counts(engine: str, scope: plan.Scope, bets: list, shoe: Shoe) -> dict[str, list[int]]:
@@ -76,7 +82,7 @@ def engine_counts(engine: str, scope: plan.Scope, bets: list, shoe: Shoe) -> dic
         out = {}
         groups = plan.plan(GAME, bets, scope, engine).groups(GAME)
         for (name, deal), (needs, group) in groups.items():
-            blocks = batch.BATCH_RUNNERS[name](GAME, deal, needs, group)(counts_matrix([shoe]))
+            blocks = plan.engine(name).batch(GAME, deal, needs, group)(counts_matrix([shoe]))
             out.update({bet.id: [int(count) for count in block[0]]
                         for bet, block in zip(group, blocks, strict=True)})
         return out
@@ -132,15 +138,19 @@ def _loads(game, path: Path) -> bool:
 def test_every_command_runs_the_same_engine_for_the_same_bet(monkeypatch) -> None:
     ran: dict[str, dict[str, str]] = {"shoe": {}, "batch": {}}
 
-    def spy(table: dict, scope: str) -> None:
-        for name, runner in list(table.items()):
-            def recording(game, deal, needs, bets, *rest, name=name, runner=runner):
-                ran[scope].update({bet.id: name for bet in bets})
-                return runner(game, deal, needs, bets, *rest)
-            monkeypatch.setitem(table, name, recording)
+    def spy(entry: str, scope: str) -> None:
+        for engine in plan.ENGINES:
+            if not engine.serves_scope(scope):
+                continue
+            runner = getattr(type(engine), entry)
 
-    spy(analysis.RUNNERS, "shoe")
-    spy(batch.BATCH_RUNNERS, "batch")
+            def recording(self, game, deal, needs, bets, *rest, runner=runner):
+                ran[scope].update({bet.id: self.name for bet in bets})
+                return runner(self, game, deal, needs, bets, *rest)
+            monkeypatch.setattr(type(engine), entry, recording)
+
+    spy("count", "shoe")
+    spy("batch", "batch")
     for game_id in ("punto-banco", "nine-and-nines"):
         game = get_game(game_id)
         bets = game_bets(game)
@@ -164,21 +174,6 @@ def test_a_named_engine_that_cannot_serve_is_refused_by_name(capsys) -> None:
         analyze(GAME, SHOES["small"], [*perfect, BETS[2]], engine="staged")
     with pytest.raises(plan.EngineError, match="direct cannot serve bet banker: it counts one"):
         plan.plan(GAME, BETS[:1], "batch", "direct")
-
-
-def test_an_engine_registers_with_one_entry(monkeypatch) -> None:
-    class TieOnly:
-        name = "toy"
-
-        def judge(self, demand: plan.Demand) -> tuple[bool, str]:
-            return demand.bet.id == "tie", "a toy engine for the tie only"
-
-    monkeypatch.setattr(plan, "ENGINES", list(plan.ENGINES))
-    plan.register(TieOnly(), before="compiled")
-    assert plan.engine_names().index("toy") == plan.engine_names().index("compiled") - 1
-    chosen = plan.plan(GAME, BETS[:3])  # banker, player, tie: value bets
-    assert [choice.engine for choice in chosen.choices] == ["compiled", "compiled", "toy"]
-    assert chosen.choices[2].reason == "a toy engine for the tie only"
 
 
 class ThreeCards(StagesGame):
@@ -214,9 +209,9 @@ def test_the_plan_and_the_staged_evaluator_apply_one_rule(game, bets, scope) -> 
     refused = []
     for bet in bets:
         demand = plan.Demand(game, bet, scope)
-        serves, reason = plan._engine("staged").judge(demand)
-        assert serves == staged.applicable(demand.deal), (game.id, bet.id, reason)
-        if not serves:
+        serves_it, reason = serves("staged", bet, scope, game)
+        assert serves_it == staged.applicable(demand.deal), (game.id, bet.id, reason)
+        if not serves_it:
             refused.append((bet, reason))
             with pytest.raises(ValueError, match=re.escape(reason)):
                 staged.StagedDeal(game, demand.deal)
@@ -226,3 +221,150 @@ def test_the_plan_and_the_staged_evaluator_apply_one_rule(game, bets, scope) -> 
     bet, reason = refused[0]
     with pytest.raises(plan.EngineError, match=re.escape(f"bet {bet.id}: {reason}")):
         plan.plan(game, bets, scope, "staged")
+
+
+class BruteForce(plan.Engine):
+    """A toy engine: every ordered sequence of the shoe's physical cards, read with the game's
+    ``record_from_cards``, for deals of at most two groups (beyond, its estimate refuses); its
+    estimate is the ``units`` it is given, to be the cheapest or not."""
+
+    name = "brute"
+
+    def __init__(self, units: int) -> None:
+        self.units = units
+
+    def estimate(self, demand: plan.Demand) -> plan.Estimate:
+        if demand.stages is None or len(demand.stages) > 2:
+            return plan.Estimate.refused("it walks deals of at most two groups")
+        return plan.Estimate(self.units, "every ordered sequence of physical cards")
+
+    @staticmethod
+    def _counts(game, bets, cards: list, unit: int, known: dict) -> list[list[int]]:
+        counts = [[0] * len(bet.events) for bet in bets]
+        free = [p for p in range(1, unit + 1) if p not in known]
+        for chosen in permutations(range(len(cards)), len(free)):
+            sequence = dict(zip(free, (cards[i] for i in chosen), strict=True)) | known
+            record = game.record_from_cards([sequence[p] for p in range(1, unit + 1)])
+            for bet, row in zip(bets, counts, strict=True):
+                row[bet.settle({name: game.read(record, name) for name in bet.features})] += 1
+        return counts
+
+    @staticmethod
+    def _cards(shoe: Shoe) -> list:
+        return [card for card, count in zip(CARDS, shoe.counts, strict=True)
+                for _ in range(count)]
+
+    def count(self, game, deal, needs, bets, shoe):
+        return self._counts(game, bets, self._cards(shoe), deal.round_cards, {})
+
+    def batch(self, game, deal, needs, bets):
+        def counts(matrix):
+            rows = [self.count(game, deal, needs, bets, Shoe(tuple(int(c) for c in row)))
+                    for row in matrix]
+            return [np.array([row[i] for row in rows], dtype=object) for i in range(len(bets))]
+        return counts
+
+    def known(self, game, shoe, bets, known):
+        unit = max(game.deal(game.needs(bet.features)).round_cards for bet in bets)
+        rest = shoe.remove(list(known.values()))
+        return self._counts(game, bets, self._cards(rest), unit, dict(known))
+
+
+TINY = Shoe.parse("AS:2,5H:1,9D:2,KC:1")
+
+
+def _three_cards_counts(bets: list) -> dict:
+    """Every scope's counts of ``bets`` on the toy game of three one-card stages."""
+    game = ThreeCards()
+    known = {1: CARDS[CARDS.index(parse_cards("AS")[0])]}
+    return {"shoe": {b.id: r.counts for b, r in zip(bets, analyze(game, TINY, bets).bets.values(),
+                                                      strict=True)},
+            "batch": {bet_id: block[0].tolist() for bet_id, block in
+                      BetEvaluator(game, bets).counts([TINY]).items()},
+            "known": {bet_id: result.counts for bet_id, result in
+                      next_round(game, TINY, bets, known=known).items()}}
+
+
+@pytest.mark.parametrize("units", [0, 10**12], ids=["cheapest", "dearest"])
+def test_one_registration_adds_an_engine_to_every_scope(monkeypatch, units: int) -> None:
+    """A toy engine registered once is planned in every scope whose entry it defines and
+    chosen there when its estimate is the cheapest (and named in the reason with it), not
+    when it is dearer; analyze, the batch evaluator and the known-cards question then run it,
+    and its counts agree with the shipped engines'."""
+    bets = [_aces(1), _aces(2)]
+    expected = _three_cards_counts(bets)  # by the shipped engines
+    ran: list[str] = []
+    toy = BruteForce(units)
+    for entry in ("count", "batch", "known"):
+        runner = getattr(BruteForce, entry)
+
+        def recording(self, *args, entry=entry, runner=runner):
+            ran.append(entry)
+            return runner(self, *args)
+        monkeypatch.setattr(BruteForce, entry, recording)
+    monkeypatch.setattr(plan, "ENGINES", list(plan.ENGINES))
+    plan.register(toy)
+    assert "brute" in plan.command_engines()
+    for scope in ("shoe", "batch", "known"):
+        choice = plan.choose(ThreeCards(), bets[0], scope)
+        assert (choice.engine == "brute") == (units == 0), (scope, choice.reason)
+        if units == 0:
+            assert choice.reason.startswith("brute: est. 0 units (every ordered sequence")
+        else:
+            assert "brute est. 1.0e12" in choice.reason
+    refused = plan.choose(ThreeCards(), _aces(3), "shoe")
+    assert refused.engine != "brute"
+    assert "brute refused: it walks deals of at most two groups" in refused.reason
+    assert _three_cards_counts(bets) == expected
+    assert sorted(set(ran)) == (["batch", "count", "known"] if units == 0 else [])
+    with pytest.raises(ValueError, match="a name of its own"):
+        plan.register(BruteForce(1))
+
+
+def test_the_plan_takes_the_cheapest_estimate_and_says_so() -> None:
+    """The chosen engine's estimate is the least of those that serve (the first registered
+    among equals), and its reason names it and every other engine's estimate or refusal."""
+    for bet in [*BETS, *VALUE_LEVEL, *CARD_LEVEL]:
+        for scope in ("shoe", "batch", "known"):
+            answers = plan.estimates(GAME, bet, scope)
+            served_units = [a.units for _, a in answers if a.units is not None]
+            try:
+                choice = plan.choose(GAME, bet, scope)
+            except plan.EngineError:
+                assert not served_units
+                continue
+            assert choice.units == min(served_units)
+            first = next(e for e, a in answers if a.units == choice.units)
+            assert choice.engine == first.name
+            assert choice.reason.startswith(
+                f"{choice.engine}: est. {plan.units_text(choice.units)} units (")
+            for engine, answer in answers:
+                if engine.name != choice.engine:
+                    assert (f"{engine.name} refused: {answer.reason}" in choice.reason
+                            if answer.units is None else
+                            f"{engine.name} est. {plan.units_text(answer.units)}"
+                            in choice.reason)
+
+
+def test_analyze_with_engine_auto_prints_the_plan_and_its_estimates(capsys) -> None:
+    """``--engine auto`` (or a name) adds the engine plan to the output: per bet the engine,
+    the estimate that chose it and the others (text and JSON ``engines``); without
+    ``--engine`` the output is as it was (the goldens hold its bytes)."""
+    import json
+
+    argv = ["analyze", "punto-banco", "--decks", "1", "--bet", "tie", "--bet", "perfect-pairs"]
+    assert main(argv) == 0
+    plain = capsys.readouterr().out
+    assert "Engines" not in plain
+    assert main([*argv, "--engine", "auto"]) == 0
+    explained = capsys.readouterr().out
+    chosen = {bet.id: plan.choose(GAME, bet) for bet in BETS if bet.id in ("tie", "perfect-pairs")}
+    block = "Engines (the cheapest estimate per bet, in work units):\n" + "".join(
+        f"  {bet_id}: {choice.reason}\n" for bet_id, choice in chosen.items())
+    assert block in explained
+    assert explained.replace("\n" + block, "", 1) == plain  # the rest byte for byte
+    assert main([*argv, "--engine", "auto", "--json"]) == 0
+    engines = json.loads(capsys.readouterr().out)["engines"]
+    assert engines == [{"bet": bet_id, "engine": choice.engine, "units": choice.units,
+                        "reason": choice.reason} for bet_id, choice in chosen.items()]
+    assert [entry["engine"] for entry in engines] == ["compiled", "staged"]

@@ -25,13 +25,8 @@ PACKAGE = Path(__file__).resolve().parents[2] / "exact"
 # (``--known POSITION=CARD``), ``wagers`` every settlement's, ``owners`` a plain variable.
 GENERIC = frozenset({"rules", "strategy", "information", "action", "commission", "collection",
                      "big", "small", "dealer", "position", "wagers", "owners"})
-# exact/engines/ is being cleaned on its own branch (`engines`: engines read roles, never
-# names): its files may still name Punto Banco's stages. The lead empties this on merge.
-ALLOWED: dict[str, frozenset[str]] = {
-    "engines/factorised.py": frozenset({"draws", "player", "banker"}),
-    "engines/plan.py": frozenset({"draws"}),
-    "engines/live.py": frozenset({"draws"}),
-}
+# Every engine reads the roles a game declares (exact.model.contracts.StageRoles), never a name.
+ALLOWED: dict[str, frozenset[str]] = {}
 # Not yet moved into the games' plugin records (issue 28, left for a next step; each is named
 # so that nothing else may join them): the simulation config's default game, the report's
 # stakes option, the number grammar's prose (it prints README's table of quantities) and the

@@ -484,6 +484,9 @@ class PuntoBanco(Game[PuntoRecord]):
     card_positions: ClassVar[tuple[tuple[int, int], ...]] = POSITIONS
     stage_positions: ClassVar[Mapping[str, tuple[tuple[int, int], ...]]] = MappingProxyType(
         {"player": ((0, 0), (0, 1)), "banker": ((1, 0), (1, 1)), "draws": ((0, 2), (1, 2))})
+    # the stages by role, which the engines read (exact.model.contracts.StageRoles)
+    hand_stages: ClassVar[tuple[str, ...]] = ("player", "banker")
+    draw_stages: ClassVar[frozenset[str]] = frozenset({"draws"})
 
     @cached_property
     def features(self) -> dict[str, Feature[PuntoRecord]]:
