@@ -706,7 +706,7 @@ def _dealt(game: Game[Any]) -> DealtPositions:
 
 
 def _pools(positions: Sequence[Position], fine: Iterable[Feature[Any]],
-           stages: Mapping[str, tuple[Position, ...]], draws: frozenset[str]
+           stages: Mapping[str, tuple[Position, ...]], drawing: frozenset[str]
            ) -> list[tuple[Position, ...]]:
     """Positions no fine feature tells apart, grouped (positions no fine feature reads are
     left out: they are counted by value)."""
@@ -721,7 +721,7 @@ def _pools(positions: Sequence[Position], fine: Iterable[Feature[Any]],
             # undeclared: every position of its finely seen stages; views only get coarser
             # along the deal, so fine third cards mean fine first cards too
             stages_read = {s for s, a in feature.needs.pairs if a not in ("value", ORDER)}
-            if stages_read & draws:
+            if stages_read & drawing:
                 stages_read = set(stages)
             reads = {p for s in stages_read for p in stages[s]}
         for position in positions:
@@ -814,14 +814,14 @@ def _column(values: list[int]) -> np.ndarray:
 @lru_cache(maxsize=8)
 def value_sequences(game: Game[Any], ordered: bool | frozenset[str] = True,
                     values: frozenset[int] = frozenset(range(10)),
-                    draws: bool = True, forced: tuple[tuple[int, int], ...] = ()
+                    third_cards: bool = True, forced: tuple[tuple[int, int], ...] = ()
                     ) -> tuple[tuple[Hands, int], ...]:
     """Every round of cards of ``values`` as point values per position (value labels) with
     its multiplicity: the shoe-independent backbone. ``ordered``: a hand's first two cards are
     dealt one by one (multiplicity 1); otherwise as an unordered pair, sorted, standing for
     its orderings (or only the hand stages named, dealt one by one). The stages are the
     game's roles (:class:`~exact.model.contracts.StageRoles`): its hands' and its draws'.
-    ``draws``: with the third cards (else the first four cards only).
+    ``third_cards``: with the cards the draws deal (else the first four cards only).
     ``forced``: (position, value) pairs, 1 = the first card dealt (a game that says which
     positions its draws fill, :class:`~exact.model.contracts.DealtPositions`): only the rounds
     with that value at that position when it is dealt, of any value (not only ``values``);
@@ -838,7 +838,7 @@ def value_sequences(game: Game[Any], ordered: bool | frozenset[str] = True,
     stages = {stage: [ORDER] if ordered is True or (ordered and stage in ordered) else []
               for stage in hand_stages(game)}
     drawn: dict[str, list[str]] = {stage: [] for stage in sorted(draw_stages(game))} \
-        if draws else {}
+        if third_cards else {}
     deal = game.deal(Needs.of(**drawn, **stages))
     out: list[tuple[Hands, int]] = []
     _walk(deal, deal.start(), 1, out, values, _Forced(game, dict(forced)) if forced else None)
