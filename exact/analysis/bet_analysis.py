@@ -272,5 +272,13 @@ def _factorised_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
     return factorised.evaluate(game, bets, shoe)
 
 
-RUNNERS: dict[str, Runner] = {"factorised": _factorised_counts, "compiled": _compiled_counts,
+def _classes_counts(game: Game, deal: Deal, needs: Needs, bets: list[Bet],
+                    shoe: Shoe) -> list[list[int]]:
+    from exact.engines import classes  # loaded only when a bet needs it
+
+    return classes.evaluate(game, bets, shoe)
+
+
+RUNNERS: dict[str, Runner] = {"classes": _classes_counts, "factorised": _factorised_counts,
+                              "compiled": _compiled_counts,
                               "staged": _staged_counts, "direct": _direct_counts}

@@ -240,9 +240,17 @@ def _factorised_batch(game: Game[Any], deal: Deal[Record], needs: Needs,
     return factorised.batch(game, bets)
 
 
+def _classes_batch(game: Game[Any], deal: Deal[Record], needs: Needs,
+                   bets: list[Bet]) -> Callable[[np.ndarray], list[np.ndarray]]:
+    from exact.engines import classes  # loaded only when a bet needs it
+
+    return classes.batch(game, bets)
+
+
 # How each engine of the plan evaluates batches: (game, deal, needs, bets) -> a function of a
 # (shoes x cards) count matrix giving, per bet, its (shoes x events) counts. An engine added to
 # the plan that serves batches adds its entry here.
 BATCH_RUNNERS: dict[str, Callable[[Game[Any], Deal[Any], Needs, list[Bet]],
                                   Callable[[np.ndarray], list[np.ndarray]]]] = {
-    "factorised": _factorised_batch, "compiled": _compiled_batch, "staged": _staged_batch}
+    "classes": _classes_batch, "factorised": _factorised_batch,
+    "compiled": _compiled_batch, "staged": _staged_batch}

@@ -61,14 +61,14 @@ from exact.core.work import PATTERN_UNITS, Meter, spend
 from exact.engines import cache
 from exact.engines.compiled import (
     INT64_LIMIT,
-    Segments,
     batch_dtype,
     check_batch,
     counts_matrix,
     rest_of_round,
     shoe_sizes,
 )
-from exact.engines.factorised import Hands, _product_trie, _trie_products, value_sequences
+from exact.engines.factorised import Hands, _product_trie, value_sequences
+from exact.engines.plan import classes_refusal
 from exact.errors import ShoeError
 from exact.model.bets import Bet
 from exact.model.contracts import CapabilityError, CardPositions, DealtPositions
@@ -81,7 +81,7 @@ Raw = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[Position, int], ...]]
 Term = tuple[tuple[int, int], ...]  # (class, cards taken) ..., then (-1 - value, unread cards)
 Part = tuple[int, tuple[tuple[object, int], ...], int]  # (value, (type, positions)..., unread)
 DECK = frozenset(card for card in CARDS if not card.is_joker)
-_FORMAT = "classes-1"
+_FORMAT = "classes-2"
 
 
 def _fine(feature: Feature[Any]) -> set[str]:
@@ -89,21 +89,11 @@ def _fine(feature: Feature[Any]) -> set[str]:
 
 
 def refusal(game: Game[Any], bets: Sequence[Bet]) -> str | None:
-    """Why class-by-class counting cannot serve ``bets`` of ``game``, or None when it can."""
-    if not isinstance(game, CardPositions) or not game.card_positions:
-        return "it serves games whose records are hands of positioned cards"
-    fine = [game.features[name] for bet in bets for name in sorted(bet.features)
-            if _fine(game.features[name])]
-    if not fine:
+    """Why class-by-class counting cannot serve ``bets`` of ``game``, or None when it can
+    (the plan's rule, :func:`exact.engines.plan.classes_refusal`, for every bet)."""
+    if not any(_fine(game.features[name]) for bet in bets for name in bet.features):
         return "it serves card attributes beyond values; these bets read values"
-    for feature in fine:
-        if feature.counts is not None and feature.cards is not None:
-            continue
-        if feature.cards is not None and len(feature.cards) == 1 and not feature.order_free:
-            continue
-        return (f"feature {feature.name} reads a group of cards that is neither a tally nor "
-                "one card by position")
-    return None
+    return next(filter(None, (classes_refusal(game, bet) for bet in bets)), None)
 
 
 @dataclass(frozen=True)
@@ -489,54 +479,59 @@ class ClassesBet:
     # --- evaluation ----------------------------------------------------------------------
 
     @cached_property
-    def _plan(self) -> tuple[Any, list[tuple[np.ndarray, np.ndarray, Segments]],
+    def _plan(self) -> tuple[Any, Any, list[tuple[np.ndarray, np.ndarray, Any]],
                              list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]]:
-        """The arrays in evaluation order: the terms' trie, per depth the edges sorted by
-        the slot they reach, per depth the leaves' rows."""
+        """The arrays in evaluation order: the terms' trie and their factors' segments; per
+        depth the edges (slot before, factor) in the order of the slot they reach, with its
+        segments; per depth the leaves' rows (slot, fill, coefficients)."""
+        order = np.argsort(self._term_factor, kind="stable")
+        terms = (_product_trie(self._term_rows[order]), order,
+                 _segments(self._term_factor[order], int(self._factors[0])))
         levels = []
-        edges = self._edges
+        edges = self._edges[np.lexsort((self._edges[:, 3], self._edges[:, 0]))]
         for depth in range(1, len(self._slots)):
             mine = edges[edges[:, 0] == depth]
-            segments = Segments.of(mine[:, 3], int(self._slots[depth]))
-            levels.append((mine[segments.order, 1], mine[segments.order, 2], segments))
+            levels.append((mine[:, 1], mine[:, 2], _segments(mine[:, 3],
+                                                             int(self._slots[depth]))))
         leaves = []
         for depth in range(len(self._slots)):
             chosen = np.flatnonzero(self._rows[:, 0] == depth)
             if len(chosen):
                 leaves.append((depth, self._rows[chosen, 1], self._rows[chosen, 2],
-                               self._coefficients[chosen]))
-        order = np.argsort(self._term_factor, kind="stable")
-        return (_product_trie(self._term_rows[order]), order), levels, leaves
+                               self._coefficients[chosen].T))
+        return terms, None, levels, leaves
 
     @cached_property
     def _class_hot(self) -> np.ndarray:
-        hot = np.zeros((len(CARDS), len(self.classes) + 10), dtype=np.int64)
+        hot = np.zeros((len(self.classes) + 10, len(CARDS)), dtype=np.int64)
         for number, cards in enumerate(self.members):
-            hot[cards, number] = 1
+            hot[number, cards] = 1
         for index, card in enumerate(CARDS):
             if card.value is not None:
-                hot[index, len(self.classes) + card.value] = 1
+                hot[len(self.classes) + card.value, index] = 1
         return hot
 
     def _elementary_table(self, matrix: np.ndarray, sizes: np.ndarray, dtype: Any
                           ) -> np.ndarray:
+        """(elementary factors x shoes): each falling factorial of a class count, of a value
+        class's count less the cards taken, of the rest of the shoe."""
         hot = self._class_hot if matrix.dtype != object else self._class_hot.astype(object)
-        counts = matrix @ hot
+        counts = hot @ matrix.T
         values = len(self.classes)
-        table: np.ndarray = np.ones((len(matrix), len(self._elementary)), dtype=dtype)
+        table: np.ndarray = np.ones((len(self._elementary), len(matrix)), dtype=dtype)
         unit = self.free_cards
-        for column, (kind, what, how) in enumerate(self._elementary.tolist()):
+        for row, (kind, what, how) in enumerate(self._elementary.tolist()):
             if kind == 1:
-                base, count = counts[:, what], how
+                base, count = counts[what], how
             elif kind == 2:
-                base, count = counts[:, values + what] - how // 16, how % 16
+                base, count = counts[values + what] - how // 16, how % 16
             elif kind == 3:
                 base, count = sizes - what, unit - what
             else:
                 continue
             for offset in range(count):
                 # n(n-1)...: a zero factor once n is passed, so clipping at 0 changes nothing
-                table[:, column] *= np.maximum(base - offset, 0).astype(dtype)
+                table[row] *= np.maximum(base - offset, 0).astype(dtype)
         return table
 
     def batch_counts(self, counts: np.ndarray) -> list[np.ndarray]:
@@ -544,7 +539,8 @@ class ClassesBet:
         counts), checked to sum to ``N!/(N-r)!`` (over the free positions with known cards).
 
         Every value below counts ordered card sequences of a round or part of it: a
-        non-negative integer at most ``N**r``, as every partial sum (module docstring)."""
+        non-negative integer at most ``N**r``, as every partial sum (module docstring).
+        Arrays are (columns x shoes): a gather of columns copies whole rows."""
         matrix = check_batch(self.deal, counts) if not self.known else \
             np.asarray(counts, dtype=np.int64)
         sizes = shoe_sizes(matrix)
@@ -553,30 +549,30 @@ class ClassesBet:
             raise ShoeError(f"a shoe of {int(sizes.min())} cards cannot fill a round of "
                             f"{self.round_cards}")
         dtype: Any = batch_dtype(int(sizes.max(initial=0)), unit)
-        ((term_levels, term_leaf), order), levels, leaves = self._plan
-        term_factor = self._term_factor[order]
-        coefficient = self._term_coefficient[order].astype(dtype)
-        factors = int(self._factors[0])
-        segments = Segments.of(term_factor, factors)
+        ((term_levels, term_leaf), order, term_segments), _, levels, leaves = self._plan
+        coefficient = self._term_coefficient[order].astype(dtype)[:, None]
         widest = max([len(source) for source, _, _ in levels] + [1])
-        block = max(1, min(256, 2**21 // widest))
+        block = max(1, min(1024, 2**23 // widest))
         blocks = []
         for start in range(0, len(matrix), block):
             part, part_sizes = matrix[start:start + block], sizes[start:start + block]
             table = self._elementary_table(part, part_sizes, dtype)
-            terms = _trie_products(table, term_levels, term_leaf)
+            terms = _row_products(table, term_levels, term_leaf)
             terms *= coefficient
-            values = segments.sorted_sums(terms)  # (shoes x factors): each piece outcome
-            level: np.ndarray = np.ones((len(part), int(self._slots[0])), dtype=dtype)
+            values = _sums(terms, term_segments)  # (factors x shoes): each piece outcome
+            level: np.ndarray = np.ones((int(self._slots[0]), len(part)), dtype=dtype)
             by_depth = [level]
             for source, factor, reached in levels:
-                product_ = level[:, source] * values[:, factor]
-                level = reached.sorted_sums(product_)
+                gathered = level[source]
+                gathered *= values[factor]
+                level = _sums(gathered, reached)
                 by_depth.append(level)
-            total: np.ndarray = np.zeros((len(part), self.events), dtype=dtype)
+            total: np.ndarray = np.zeros((self.events, len(part)), dtype=dtype)
             for depth, slot, fill, weights in leaves:
-                total += (by_depth[depth][:, slot] * table[:, fill]) @ weights.astype(dtype)
-            blocks.append(total)
+                reached_ = by_depth[depth][slot]
+                reached_ *= table[fill]
+                total += weights.astype(dtype) @ reached_
+            blocks.append(total.T)
         every = np.vstack(blocks) if blocks else np.zeros((0, self.events), dtype=dtype)
         if dtype == np.float64:
             every = every.astype(np.int64)
@@ -812,6 +808,32 @@ def _placed(position: Position, label: Label) -> Hands:
 
 _CHECK_LIMIT = 200_000  # settlements the state reduction may run per dimension
 TRIPLE_LIMIT = 20_000_000  # products per shoe a compiled bet may take
+
+
+def _segments(labels: np.ndarray, groups: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """Sorted ``labels`` as (the groups present, where each starts, how many groups)."""
+    present, starts = np.unique(labels, return_index=True)
+    return present, starts, groups
+
+
+def _sums(values: np.ndarray, segments: tuple[np.ndarray, np.ndarray, int]) -> np.ndarray:
+    """(groups x shoes) sums of the rows of ``values`` by their sorted labels."""
+    present, starts, groups = segments
+    out = np.zeros((groups, values.shape[1]), dtype=values.dtype)
+    if len(starts):
+        out[present] = np.add.reduceat(values, starts, axis=0)
+    return out
+
+
+def _row_products(table: np.ndarray, levels: list[tuple[np.ndarray, np.ndarray]],
+                  leaf: np.ndarray) -> np.ndarray:
+    """(rows x shoes): each row's product of factors of ``table`` (factors x shoes), along
+    the trie of :func:`exact.engines.factorised._product_trie` (rows of shoes, not columns)."""
+    values = np.ones((1, table.shape[1]), dtype=table.dtype)
+    for parents, factors in levels:
+        values = values[parents]
+        values *= table[factors]
+    return values[leaf] if levels else np.ones((len(leaf), table.shape[1]), table.dtype)
 
 
 def _padded(rows: list[tuple[int, ...]]) -> np.ndarray:

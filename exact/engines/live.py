@@ -108,8 +108,17 @@ def _with_known(game: Game[Any], shoe: Shoe, bets: Sequence[Bet], known: dict[in
     """The counts with every known card forced, by the engine the plan names per bet."""
     chosen = plan(game, bets, "known")  # "factorised" for the card-level bets it serves
     counted = [choice.bet for choice in chosen.choices if choice.engine == "factorised"]
+    by_class = [choice.bet for choice in chosen.choices if choice.engine == "classes"]
     walked = [choice.bet for choice in chosen.choices if choice.engine == "forced"]
     out = _forced(game, shoe, walked, known) if walked else {}
+    if by_class:
+        from exact.engines import classes  # numpy-heavy: only when a bet needs it
+
+        rest = shoe.remove(list(known.values()))
+        total = falling(rest.size, _unit(game, by_class) - len(known))
+        for bet, events in zip(by_class, classes.evaluate(game, by_class, rest, known),
+                               strict=True):
+            out[bet.id] = NextRound(bet, tuple(events), total)
     if counted:
         from exact.engines import factorised  # numpy-heavy: only when a bet needs it
 
@@ -191,7 +200,7 @@ def slow_with_known(game: Game[Any], bet: Bet) -> bool:
     branches on 20 to 52 classes at each of the six positions, minutes at 8 decks (a bet on
     suits of the first cards only, Perfect Pairs, takes a fraction of a second at any known
     position)."""
-    if plan(game, [bet], "known").choices[0].engine == "factorised":
+    if plan(game, [bet], "known").choices[0].engine in ("classes", "factorised"):
         return False
     fine = len(_view(game, [bet]).labels) > len(RANKS) + 1  # (+1: the joker's class)
     if not isinstance(game, DealtPositions):  # every position walked card by card

@@ -56,8 +56,8 @@ COMPILE_LIMIT = 200_000
 
 
 __all__ = ["AUTO", "COMPILE_LIMIT", "ENGINES", "Choice", "Demand", "Engine", "EngineError",
-           "Plan", "choose", "command_engines", "engine_names", "plan", "register", "served",
-           "staged_refusal"]
+           "Plan", "choose", "classes_refusal", "command_engines", "engine_names", "plan",
+           "register", "served", "staged_refusal"]
 
 
 @dataclass(frozen=True)
@@ -201,6 +201,50 @@ class Factorised:
 
 
 @dataclass(frozen=True)
+class Classes:
+    """Class-by-class counting (:mod:`exact.engines.classes`): the value rounds times
+    per-class polynomials in the attribute counts and positions the bet reads; one shoe,
+    a batch of shoes, or cards known at positions. Preferred to factorised counting for the
+    bets it serves that read the third cards (whose patterns of card classes grow with the
+    bet: millions for a count of hearts); the bets on the first cards alone stay there."""
+
+    name: str = "classes"
+
+    def judge(self, demand: Demand) -> tuple[bool, str]:
+        if demand.value_only:
+            return False, "it serves card attributes beyond values; this bet reads values"
+        if "draws" not in demand.needs.stages:
+            return False, ("it serves bets reading the third cards (the first cards alone: "
+                           "factorised counting walks few patterns)")
+        if demand.scope == "known" and not isinstance(demand.game, DealtPositions):
+            return False, ("it forces known cards only in a game that says which positions "
+                           "its draws fill")
+        reason = classes_refusal(demand.game, demand.bet)
+        if reason is not None:
+            return False, reason
+        return True, ("card attributes counted or by position with the third cards: value "
+                      "rounds times per-class polynomials (no pattern of card classes)")
+
+
+def classes_refusal(game: Game[Any], bet: Bet) -> str | None:
+    """Why class-by-class counting cannot serve ``bet`` (the rule of
+    :func:`exact.engines.classes.refusal`, stated here so that planning loads no numpy)."""
+    if not deals_hand_pairs(game):
+        return "it serves games whose records are hands of positioned cards"
+    for name in sorted(bet.features):
+        feature = game.features[name]
+        if not any(a not in ("value", ORDER) for _, a in feature.needs.pairs):
+            continue
+        if feature.counts is not None and feature.cards is not None:
+            continue
+        if feature.cards is not None and len(feature.cards) == 1 and not feature.order_free:
+            continue
+        return (f"feature {name} reads a group of cards that is neither a tally nor one card "
+                "by position")
+    return None
+
+
+@dataclass(frozen=True)
 class Compiled:
     """The compiled polynomial (:mod:`exact.engines.compiled`): one walk of the deal's class
     sequences, then any shoe is a product of falling factorials (batches in one matrix)."""
@@ -294,13 +338,13 @@ class Forced:
 
 
 # In order of preference: `auto` takes the first that serves a bet.
-ENGINES: list[Engine] = [Factorised(), Compiled(), Staged(), Direct(), Forced()]
+ENGINES: list[Engine] = [Classes(), Factorised(), Compiled(), Staged(), Direct(), Forced()]
 
 
 def register(engine: Engine, before: str | None = None) -> None:
     """Add ``engine`` to the plan, preferred to the engine called ``before`` (default: last).
 
-    >>> len(engine_names()) >= 5 and engine_names()[:2] == ("factorised", "compiled")
+    >>> len(engine_names()) >= 5 and engine_names()[:3] == ("classes", "factorised", "compiled")
     True
     """
     if any(known.name == engine.name for known in ENGINES):
