@@ -870,11 +870,16 @@ def _compiled(game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card],
 @lru_cache(maxsize=64)
 def _cached(game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card]) -> ClassesBet:
     """The compiled bets, kept in the safe disk cache (int64 arrays, range-checked)."""
-    key = cache.cache_key("classes", [
+    return cache.cached(entry_key(game, bets, cards), lambda: _compiled(game, bets, cards), _encode,
+                        lambda fields, arrays: _decode(game, bets, cards, arrays))
+
+
+def entry_key(game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card]) -> cache.Key:
+    """The disk-cache key of the compiled ``bets``: the layout, the game and its rules, the
+    cards the shoe may hold, each bet's events (:func:`exact.engines.cache.bet_part`)."""
+    return cache.cache_key("classes", [
         ["layout", _FORMAT], *game_key(game), ["cards", sorted(str(card) for card in cards)],
         *map(cache.bet_part, bets)])
-    return cache.cached(key, lambda: _compiled(game, bets, cards), _encode,
-                        lambda fields, arrays: _decode(game, bets, cards, arrays))
 
 
 # per array: its number of dimensions
