@@ -81,7 +81,7 @@ Raw = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[Position, int], ...]]
 Term = tuple[tuple[int, int], ...]  # (class, cards taken) ..., then (-1 - value, unread cards)
 Part = tuple[int, tuple[tuple[object, int], ...], int]  # (value, (type, positions)..., unread)
 DECK = frozenset(card for card in CARDS if not card.is_joker)
-_FORMAT = "classes-2"
+_FORMAT = "classes-3"
 
 
 def _fine(feature: Feature[Any]) -> set[str]:
@@ -301,7 +301,7 @@ class ClassesBet:
         for record, multiplicity in sequences:
             meter.tick()
             signature = tuple(read(record) for read in readers[:len(shape.value_names)]) + \
-                tuple(readers[n](record) for n, (h, i) in undealt if i >= len(record[h]))
+                tuple((n, readers[n](record)) for n, (h, i) in undealt if i >= len(record[h]))
             if self.known:
                 key, constant = self._known_key(game, record, signature, types, kinds,
                                                 kind_of)
@@ -645,10 +645,11 @@ class _States:
         shape = bet.shape
         signature = cast(tuple[object, ...], reading[0])
         read: dict[str, object] = dict(zip(shape.value_names, signature, strict=False))
-        rest = iter(signature[len(shape.value_names):])
-        for name, (h, i) in shape.positional:
+        # the positional features of positions not dealt: (their reader's number, value)
+        undealt = dict(cast(tuple[tuple[int, object], ...], signature[len(shape.value_names):]))
+        for n, (name, (h, i)) in enumerate(shape.positional):
             if i >= len(record[h]):
-                read[name] = next(rest)
+                read[name] = undealt[len(shape.value_names) + n]
                 continue
             label = cast(Label, bet.classes[placed[h, i]][1][0])
             read[name] = bet._feature(name).read(_placed((h, i), label))

@@ -26,7 +26,7 @@ from exact.reference.punto_banco import brute_force
 from tests.analysis.test_counting import forced_brute_force_bets
 
 BETS = Path(__file__).parents[1] / "data" / "attribute_bets.toml"
-ISSUE_BETS = ("four-hearts", "all-hearts", "one-colour-tie", "super-tie", "nine-of-spades")
+ISSUE_BETS = ("four-hearts", "all-hearts", "one-colour-tie-by-reds", "super-tie", "nine-of-spades")
 # odd shoes: few distinct cards (the brute force branches on each), hearts, spades, a nine of
 # spades, ties and third cards of both colours
 SHOES = ("9S:2,9H:1,KH:2,5D:1,2C:2,AH:1,3H:1,6S:1",

@@ -62,7 +62,7 @@ def reference_counts(bets: list, shoe: Shoe) -> dict[str, list[int]]:
 
 
 def served(engine: str, scope: plan.Scope) -> list:
-    bets = CARD_LEVEL if engine == "factorised" else [*BETS, *VALUE_LEVEL]
+    bets = CARD_LEVEL if engine in ("factorised", "classes") else [*BETS, *VALUE_LEVEL]
     return [bet for bet in bets
             if plan._engine(engine).judge(plan.Demand(GAME, bet, scope))[0]]
 
