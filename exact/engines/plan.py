@@ -211,7 +211,7 @@ class Classes:
     name: str = "classes"
 
     def judge(self, demand: Demand) -> tuple[bool, str]:
-        if demand.value_only:
+        if demand.value_only or demand.values_by_position:
             return False, "it serves card attributes beyond values; this bet reads values"
         if "draws" not in demand.needs.stages:
             return False, ("it serves bets reading the third cards (the first cards alone: "

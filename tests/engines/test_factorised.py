@@ -174,7 +174,8 @@ def test_batch_evaluator_serves_card_level_bets_exactly(punto_banco, card_bets):
                      f'when = "{condition}"\npays = 5\n' for bet_id, condition in FINE_WITH_DRAWS)
     bets = list(card_bets)  # the nines-by-suit bet too: the plan's cost rule below
     bets += load_bets("inline.toml", punto_banco.features, text=inline)
-    assert {batch_path(punto_banco, bet) for bet in bets} == {"factorised"}
+    # the bets with the third cards that read tallies or cards by position: class by class
+    assert {batch_path(punto_banco, bet) for bet in bets} == {"factorised", "classes"}
     assert plan(punto_banco, bets, "batch").choices == tuple(
         choice for choice in plan(punto_banco, bets, "shoe").choices)
     for bet in bets:
