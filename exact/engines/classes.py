@@ -180,7 +180,7 @@ class ClassesBet:
             for part in parts:
                 if part not in pieces:
                     pieces[part] = self._piece(*part)
-        readings = {}
+        readings: dict[tuple[object, ...], Hands] = {}
         for (signature, _, _, npos), (record, _, _) in keys.items():
             readings.setdefault((signature, npos), record)
         states = _States(self, list(readings.items()))
@@ -306,7 +306,7 @@ class ClassesBet:
                 key, constant = self._known_key(game, record, signature, types, kinds,
                                                 kind_of)
             else:
-                items = tuple(sorted((label.value, kind) for hand, row in zip(
+                items = tuple(sorted((cast(int, label.value), kind) for hand, row in zip(
                     record, by_hand, strict=False) for label, kind in zip(hand, row,
                                                                           strict=False)))
                 found_items = converted.get(items)
@@ -916,13 +916,17 @@ def _decode(game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card],
     if not len(loaded["term_rows"]) == len(loaded["term_coefficient"]) == \
             len(loaded["term_factor"]):
         raise cache.CorruptEntry("classes terms of unequal lengths")
-    for depth, before, factor, after in edges.tolist():
-        if not 1 <= depth < len(slots) or before >= slots[depth - 1] or factor >= factors \
-                or after >= slots[depth]:
-            raise cache.CorruptEntry("classes edge out of range")
-    for depth, slot, fill in rows.tolist():
-        if depth >= len(slots) or slot >= slots[depth] or fill >= len(elementary):
-            raise cache.CorruptEntry("classes leaf out of range")
+    # every index against its table, array by array (a million edges: no Python loop)
+    depth = edges[:, 0]
+    if len(edges) and (depth.min() < 1 or depth.max() >= len(slots)
+                       or (edges[:, 1] >= slots[depth - 1]).any()
+                       or (edges[:, 2] >= factors).any()
+                       or (edges[:, 3] >= slots[np.minimum(depth, len(slots) - 1)]).any()):
+        raise cache.CorruptEntry("classes edge out of range")
+    if len(rows) and (rows[:, 0].max() >= len(slots)
+                      or (rows[:, 1] >= slots[np.minimum(rows[:, 0], len(slots) - 1)]).any()
+                      or (rows[:, 2] >= len(elementary)).any()):
+        raise cache.CorruptEntry("classes leaf out of range")
     for name in _ARRAYS:
         setattr(compiled, f"_{name}", loaded[name])
     return compiled
@@ -936,8 +940,12 @@ def estimate(game: Game[Any], bets: Sequence[Bet]) -> int | None:
     if refusal(game, bets) is not None:
         return None
     shape = _Shape.of(game, sorted(set().union(*(bet.features for bet in bets))))
-    states = prod(len(cards) + 1 for _, cards, _ in shape.tallies)
-    return states * len(shape.view.labels) ** len({p for _, p in shape.positional})
+    states = 1
+    for _, cards, _ in shape.tallies:
+        states *= len(cards) + 1
+    for _ in {p for _, p in shape.positional}:
+        states *= len(shape.view.labels)
+    return states
 
 
 def evaluate(game: Game[Any], bets: Sequence[Bet], shoe: Shoe,
