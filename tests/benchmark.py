@@ -298,11 +298,9 @@ def side_bets() -> None:
 
 def remaining_shoe_benchmark() -> None:
     """Issue 7: batch evaluation of depleted shoes, effects of removal, shoe simulation."""
-    import numpy as np
 
     from exact.analysis.removal import effects_of_removal
     from exact.analysis.simulation import ShoeRules, SimulationConfig, simulate
-    from exact.core.cards import CARDS
     from exact.engines.batch import BetEvaluator
 
     game = get_game("punto-banco")
@@ -311,12 +309,7 @@ def remaining_shoe_benchmark() -> None:
     cold = timed(lambda: BetEvaluator(game, bets))
     line("bet evaluator from the disk cache (load + bind)", cold)
     evaluator = BetEvaluator(game, bets)
-    generator = np.random.default_rng(1)
-    deck = np.repeat(np.arange(52), DECKS)
-    shoes = np.zeros((size(4000, 16), len(CARDS)), dtype=np.int64)
-    for row in shoes:
-        kept = generator.choice(deck, size=int(generator.integers(30, len(deck))), replace=False)
-        row[:] = np.bincount(kept, minlength=len(CARDS))
+    shoes = depleted_shoes(size(4000, 16), seed=1)
     evaluator.numerators(shoes[:256])
     batch = timed(lambda: evaluator.numerators(shoes), repeat=3)
     rate = len(shoes) / batch
@@ -344,6 +337,22 @@ def remaining_shoe_benchmark() -> None:
     line(f"simulation, {shoes_run} shoes, Dragon 7 + Panda 8, 2 workers", seconds)
     print(f"{'  extrapolated to 10,000 shoes':58} {projected:12,.0f} s   "
           f"{verdict(projected <= 300, 'target <= 300 s')}; the full run: make simulate-10k")
+
+
+def depleted_shoes(count: int, seed: int) -> object:
+    """``count`` shoes of DECKS decks, each with a random 30 cards or more left (seeded): a
+    (shoes x 53) count matrix."""
+    import numpy as np
+
+    from exact.core.cards import CARDS
+
+    generator = np.random.default_rng(seed)
+    deck = np.repeat(np.arange(52), DECKS)
+    shoes = np.zeros((count, len(CARDS)), dtype=np.int64)
+    for row in shoes:
+        kept = generator.choice(deck, size=int(generator.integers(30, len(deck))), replace=False)
+        row[:] = np.bincount(kept, minlength=len(CARDS))
+    return shoes
 
 
 def staged_batch_benchmark(shoes: object, main_rate: float) -> None:
@@ -694,9 +703,7 @@ def attribute_benchmark() -> None:
     3x, under 1 GB), `edge --known 1=9H` of each against it (at most 10x), and batches of
     depleted shoes (at least 2,000 shoes/s). The first run of each (which compiles when the
     disk cache is empty) is printed too."""
-    import numpy as np
 
-    from exact.core.cards import CARDS
     from exact.engines.batch import BetEvaluator
     from exact.model.bets import load_bets
 
@@ -726,12 +733,7 @@ def attribute_benchmark() -> None:
                     main_run, 10.0)
     game = get_game("punto-banco")
     bets = {bet.id: bet for bet in load_bets(DATA / "attribute_bets.toml", game.features)}
-    generator = np.random.default_rng(30)
-    deck = np.repeat(np.arange(52), DECKS)
-    shoes = np.zeros((size(2000, 8), len(CARDS)), dtype=np.int64)
-    for row in shoes:
-        kept = generator.choice(deck, size=int(generator.integers(30, len(deck))), replace=False)
-        row[:] = np.bincount(kept, minlength=len(CARDS))
+    shoes = depleted_shoes(size(2000, 8), seed=30)
     for bet_id in ATTRIBUTE_BETS[:size(len(ATTRIBUTE_BETS), 2)]:
         evaluator = BetEvaluator(game, [bets[bet_id]])
         evaluator.numerators(shoes[:2])  # compiled (or read from the disk cache) once

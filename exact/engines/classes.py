@@ -67,7 +67,7 @@ from exact.engines.compiled import (
     rest_of_round,
     shoe_sizes,
 )
-from exact.engines.factorised import Hands, _product_trie, value_sequences
+from exact.engines.factorised import Hands, _column, _padded, _product_trie, value_sequences
 from exact.engines.plan import classes_refusal
 from exact.errors import ShoeError
 from exact.model.bets import Bet
@@ -835,21 +835,6 @@ def _row_products(table: np.ndarray, levels: list[tuple[np.ndarray, np.ndarray]]
         values = values[parents]
         values *= table[factors]
     return values[leaf] if levels else np.ones((len(leaf), table.shape[1]), table.dtype)
-
-
-def _padded(rows: list[tuple[int, ...]]) -> np.ndarray:
-    """Rows of ids padded with id 0 (the constant 1) to one width."""
-    width = max((len(row) for row in rows), default=1)
-    out = np.zeros((len(rows), width), dtype=np.int64)
-    for position, row in enumerate(rows):
-        out[position, :len(row)] = row
-    return out
-
-
-def _column(values: list[int]) -> np.ndarray:
-    if any(value > INT64_LIMIT for value in values):
-        raise AssertionError("a coefficient past int64")
-    return np.array(values, dtype=np.int64)
 
 
 def _dealt(game: Game[Any]) -> DealtPositions:
