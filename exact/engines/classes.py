@@ -81,7 +81,7 @@ Raw = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[Position, int], ...]]
 Term = tuple[tuple[int, int], ...]  # (class, cards taken) ..., then (-1 - value, unread cards)
 Part = tuple[int, tuple[tuple[object, int], ...], int]  # (value, (type, positions)..., unread)
 DECK = frozenset(card for card in CARDS if not card.is_joker)
-_FORMAT = "classes-3"
+_FORMAT = "classes-4"
 
 
 def _fine(feature: Feature[Any]) -> set[str]:
@@ -467,7 +467,13 @@ class ClassesBet:
         self._term_factor = _column(term_factor)
         self._factors = np.array([len(factor_terms)], dtype=np.int64)
         self._slots = np.array(slots, dtype=np.int64)
-        self._edges = np.array(edges, dtype=np.int64).reshape(len(edges), 4)
+        # sorted by depth and by the slot reached (the order of evaluation); the depth kept
+        # as the number of edges per depth (an entry of a million edges stays under the
+        # cache's size bound)
+        ordered = np.array(edges, dtype=np.int64).reshape(len(edges), 4)
+        ordered = ordered[np.lexsort((ordered[:, 3], ordered[:, 0]))]
+        self._level_edges = np.bincount(ordered[:, 0], minlength=len(slots))[1:].astype(np.int64)
+        self._edges = np.ascontiguousarray(ordered[:, 1:])
         self._rows = np.array([(depth, slot, fill) for (depth, slot, _), fill
                                in zip(row_keys, fills, strict=True)],
                               dtype=np.int64).reshape(len(row_keys), 3)
@@ -488,10 +494,10 @@ class ClassesBet:
         terms = (_product_trie(self._term_rows[order]), order,
                  _segments(self._term_factor[order], int(self._factors[0])))
         levels = []
-        edges = self._edges[np.lexsort((self._edges[:, 3], self._edges[:, 0]))]
+        ends = np.cumsum(self._level_edges)
         for depth in range(1, len(self._slots)):
-            mine = edges[edges[:, 0] == depth]
-            levels.append((mine[:, 1], mine[:, 2], _segments(mine[:, 3],
+            mine = self._edges[ends[depth - 1] - self._level_edges[depth - 1]:ends[depth - 1]]
+            levels.append((mine[:, 0], mine[:, 1], _segments(mine[:, 2],
                                                              int(self._slots[depth]))))
         leaves = []
         for depth in range(len(self._slots)):
@@ -870,7 +876,8 @@ def entry_key(game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card]) ->
 
 # per array: its number of dimensions
 _ARRAYS = {"elementary": 2, "term_rows": 2, "term_coefficient": 1, "term_factor": 1,
-           "factors": 1, "slots": 1, "edges": 2, "rows": 2, "coefficients": 2}
+           "factors": 1, "slots": 1, "level_edges": 1, "edges": 2, "rows": 2,
+           "coefficients": 2}
 
 
 def _encode(compiled: ClassesBet) -> tuple[cache.Fields, dict[str, np.ndarray]]:
@@ -886,7 +893,9 @@ def _decode(game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card],
     elementary, slots, edges, rows = (loaded[name] for name in
                                       ("elementary", "slots", "edges", "rows"))
     if loaded["factors"].shape != (1,) or elementary.shape[1:] != (3,) or \
-            edges.shape[1:] != (4,) or rows.shape[1:] != (3,) or not len(slots) or \
+            edges.shape[1:] != (3,) or rows.shape[1:] != (3,) or not len(slots) or \
+            loaded["level_edges"].shape != (len(slots) - 1,) or \
+            int(loaded["level_edges"].sum()) != len(edges) or \
             loaded["coefficients"].shape != (len(rows), compiled.events):
         raise cache.CorruptEntry("classes arrays of the wrong shape")
     factors = int(loaded["factors"][0])
@@ -902,11 +911,10 @@ def _decode(game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card],
             len(loaded["term_factor"]):
         raise cache.CorruptEntry("classes terms of unequal lengths")
     # every index against its table, array by array (a million edges: no Python loop)
-    depth = edges[:, 0]
-    if len(edges) and (depth.min() < 1 or depth.max() >= len(slots)
-                       or (edges[:, 1] >= slots[depth - 1]).any()
-                       or (edges[:, 2] >= factors).any()
-                       or (edges[:, 3] >= slots[np.minimum(depth, len(slots) - 1)]).any()):
+    depth = np.repeat(np.arange(1, len(slots)), loaded["level_edges"])
+    if len(edges) and ((edges[:, 0] >= slots[depth - 1]).any()
+                       or (edges[:, 1] >= factors).any()
+                       or (edges[:, 2] >= slots[depth]).any()):
         raise cache.CorruptEntry("classes edge out of range")
     if len(rows) and (rows[:, 0].max() >= len(slots)
                       or (rows[:, 1] >= slots[np.minimum(rows[:, 0], len(slots) - 1)]).any()

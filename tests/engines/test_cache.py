@@ -291,7 +291,7 @@ def _classes(punto_banco) -> Kind:
         arrays["coefficients"][0, 0] += 1
 
     def break_(fields: dict, arrays: dict) -> None:  # an edge past the trie's slots
-        arrays["edges"][0, 3] = 10**6
+        arrays["edges"][0, 2] = 10**6
 
     return Kind("classes", lambda: classes.entry_key(punto_banco, bets, cards), run,
                 lambda fields, arrays: classes._decode(punto_banco, bets, cards, arrays),
