@@ -179,6 +179,25 @@ def deals_hand_pairs(game: Game[Any]) -> bool:
             and isinstance(game, StageRoles) and len(game.hand_stages) == 2)
 
 
+def classes_refusal(game: Game[Any], bet: Bet) -> str | None:
+    """Why class-by-class counting cannot serve ``bet`` (the rule of
+    :func:`exact.engines.classes.refusal`, stated here so that planning loads no numpy): every
+    feature read beyond values is a tally of cards or one card by position."""
+    if not deals_hand_pairs(game):
+        return "it serves games whose records are hands of positioned cards"
+    for name in sorted(bet.features):
+        feature = game.features[name]
+        if not any(a not in ("value", ORDER) for _, a in feature.needs.pairs):
+            continue
+        if feature.counts is not None and feature.cards is not None:
+            continue
+        if feature.cards is not None and len(feature.cards) == 1 and not feature.order_free:
+            continue
+        return (f"feature {name} reads a group of cards that is neither a tally nor one card "
+                "by position")
+    return None
+
+
 def factorised_serves(game: Game[Any], needs: Needs) -> bool:
     """Whether bets with ``needs`` are factorised counting's own (:mod:`exact.engines.factorised`):
     a game whose deal is a pair of hands (:class:`~exact.model.contracts.CardPositions`), bets

@@ -90,6 +90,11 @@ class Feature(Generic[RecordT_contra]):
     # None: not declared, so every position its needs touch, in order.
     cards: frozenset[object] | None = None
     order_free: bool = False
+    # A tally: its value is the number of its ``cards`` positions (those dealt) whose card
+    # has attribute ``counts[0]`` equal to ``counts[1]``, e.g. ("suit", "H"), and nothing
+    # else. Class-by-class counting (exact.engines.classes) adds such counts value class by
+    # value class instead of walking patterns of card classes. None: not a tally.
+    counts: tuple[str, object] | None = None
     # Every value it can take on some round of its game, as its read returns them (so that a
     # literal is matched with the values' own ==, e.g. an order-free pair of ranks), for any
     # shoe and rules of the game: a comparison of the feature with a literal it can never

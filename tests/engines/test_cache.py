@@ -271,6 +271,33 @@ def _factorised(punto_banco) -> Kind:
                 alter, break_)
 
 
+def _classes(punto_banco) -> Kind:
+    """A bet on the Player's third card compiled class by class (exact/engines/classes.py),
+    for the cards of two small shoes."""
+    from exact.core.cards import CARDS
+    from exact.engines import classes
+
+    bet_file = Path(__file__).parents[1] / "data" / "attribute_bets.toml"
+    bets = tuple(b for b in game_bets(punto_banco, [bet_file]) if b.id == "nine-of-spades")
+    shoes = [Shoe.parse("9S:2,9H:1,KH:2,5D:1,2C:2,AH:1"),
+             Shoe.parse("9S:1,9H:1,KH:1,5D:1,2C:2,AH:1")]
+    cards = frozenset(CARDS[i] for i, count in enumerate(shoes[0].counts) if count)
+
+    def run() -> object:
+        classes._cached.cache_clear()  # the in-memory cache would hide the disk
+        return [classes.evaluate(punto_banco, bets, shoe) for shoe in shoes]
+
+    def alter(fields: dict, arrays: dict) -> None:  # a coefficient changed, shapes kept
+        arrays["coefficients"][0, 0] += 1
+
+    def break_(fields: dict, arrays: dict) -> None:  # an edge past the trie's slots
+        arrays["edges"][0, 2] = 10**6
+
+    return Kind("classes", lambda: classes.entry_key(punto_banco, bets, cards), run,
+                lambda fields, arrays: classes._decode(punto_banco, bets, cards, arrays),
+                alter, break_)
+
+
 def _light(punto_banco) -> Kind:
     """The light form of a few bets of a value-level deal (exact/engines/cache.py), which a fresh
     process reads without numpy: written by the first analysis, read by the next (numpy is
@@ -305,7 +332,7 @@ def _light(punto_banco) -> Kind:
                 alter, break_)
 
 
-KINDS = ("compiled", "bet-events", "outcomes", "factorised", "light")
+KINDS = ("compiled", "bet-events", "outcomes", "factorised", "classes", "light")
 
 
 def test_every_kind_of_entry_the_package_writes_is_planted() -> None:
@@ -329,6 +356,8 @@ def kind(request, punto_banco) -> Kind:
         return _century21(request.getfixturevalue("century21_deal"))
     if request.param == "factorised":
         return _factorised(punto_banco)
+    if request.param == "classes":
+        return _classes(punto_banco)
     if request.param == "light":
         return _light(punto_banco)
     return _punto_banco(request.param, punto_banco)

@@ -149,12 +149,13 @@ def test_a_bet_past_the_pattern_limit_is_refused_before_its_walk(punto_banco, mo
         with pytest.raises(factorised.TooFine, match=r"bet hearts .* patterns of card classes "
                                                      r"\(at most 10\)"):
             factorised.evaluate(punto_banco, [bet], shoe)
+        # (auto serves this bet by class-by-class counting: factorised asked by name)
         with pytest.raises(EngineError, match="bet hearts"):
-            analyze(punto_banco, shoe, [bet])
+            analyze(punto_banco, shoe, [bet], engine="factorised")
         bet_file = tmp_path / "hearts.toml"
         bet_file.write_text(text)
         assert main(["analyze", "punto-banco", "--shoe", "9H:2,9S:2,TH:1,KD:1,4C:1", "--bets",
-                     str(bet_file), "--bet", "hearts"]) == 2
+                     str(bet_file), "--bet", "hearts", "--engine", "factorised"]) == 2
         error = capsys.readouterr().err.strip()
         assert len(error.splitlines()) == 1 and "hearts" in error and "at most 10" in error
     finally:
@@ -173,7 +174,8 @@ def test_batch_evaluator_serves_card_level_bets_exactly(punto_banco, card_bets):
                      f'when = "{condition}"\npays = 5\n' for bet_id, condition in FINE_WITH_DRAWS)
     bets = list(card_bets)  # the nines-by-suit bet too: the plan's cost rule below
     bets += load_bets("inline.toml", punto_banco.features, text=inline)
-    assert {batch_path(punto_banco, bet) for bet in bets} == {"factorised"}
+    # the bets with the third cards that read tallies or cards by position: class by class
+    assert {batch_path(punto_banco, bet) for bet in bets} <= {"factorised", "classes"}
     assert [choice.engine for choice in plan(punto_banco, bets, "batch").choices] == [
         choice.engine for choice in plan(punto_banco, bets, "shoe").choices]
     for bet in bets:

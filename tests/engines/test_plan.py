@@ -69,7 +69,7 @@ def serves(engine: str, bet, scope: plan.Scope, game=GAME) -> tuple[bool, str]:
 
 
 def served(engine: str, scope: plan.Scope) -> list:
-    bets = CARD_LEVEL if engine == "factorised" else [*BETS, *VALUE_LEVEL]
+    bets = CARD_LEVEL if engine in ("factorised", "classes") else [*BETS, *VALUE_LEVEL]
     return [bet for bet in bets if serves(engine, bet, scope)[0]]
 
 

@@ -444,7 +444,7 @@ def _count_feature(group: str, plural: str) -> Feature[PuntoRecord]:
     return Feature(f"{group}_{plural}", f"how many {plural} among {described}",
                    Needs.of(**{stage: [attribute] for stage in stages}), read,
                    f"0-{len(positions)}", (int,), cards=frozenset(positions), order_free=True,
-                   domain=tuple(range(len(positions) + 1)))
+                   counts=(attribute, wanted), domain=tuple(range(len(positions) + 1)))
 
 
 CARD_FEATURES = [*(_card_feature(position, attribute) for position in POSITIONS
