@@ -71,7 +71,7 @@ from exact.engines.engine import classes_refusal
 from exact.engines.factorised import Hands, _column, _padded, _product_trie, value_sequences
 from exact.errors import ShoeError
 from exact.model.bets import Bet
-from exact.model.contracts import CapabilityError, CardPositions, DealtPositions
+from exact.model.contracts import CapabilityError, CardPositions, DealtPositions, draw_stages
 from exact.model.features import ORDER, Feature
 from exact.model.game import Game, game_key
 
@@ -269,11 +269,12 @@ class ClassesBet:
         forced: tuple[tuple[int, int], ...] = ()
         if self.known:
             stages = _dealt(game).position_stages
-            ordered = ordered | (frozenset(stages[p - 1] for p in self.known) - {"draws"})
+            ordered = ordered | (frozenset(stages[p - 1] for p in self.known)
+                                 - draw_stages(game))
             forced = tuple(sorted((p, cast(int, card.value)) for p, card in self.known.items()))
         values = self.values | {cast(int, card.value) for card in self.known.values()}
         sequences = value_sequences(game, ordered, frozenset(values),
-                                    "draws" in self.needs.stages, forced)
+                                    bool(self.needs.stages & draw_stages(game)), forced)
         positions = cast(CardPositions, game).card_positions
         types = {p: shape.position_type(p) for p in positions}
         # each position's kind as a number (0: read by value only), per hand
@@ -380,7 +381,7 @@ class ClassesBet:
         stages = cast(CardPositions, game).stage_positions
         out = set()
         for stage, positions in stages.items():
-            if stage == "draws":
+            if stage in draw_stages(game):
                 continue
             if self.needs.ordered(stage) or \
                     len({self.shape.position_type(p) for p in positions}) > 1:
