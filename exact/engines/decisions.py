@@ -1,0 +1,424 @@
+"""The two generic walkers of a round with decisions (:class:`DecisionGame`).
+
+Layer: engines, above the model; they know no game.
+
+* :func:`decision_table`: the round over every card sequence of a shoe and every action, as the
+  sequence form the solvers read (:mod:`exact.engines.strategy_games`): each side's information
+  sets with their actions and own parent sequence, and for every pair of action sequences the
+  exact count of every outcome, over the counting unit N!/(N-round_cards)! as every deal has it.
+* :class:`StrategyDeal`: the round under one fixed pure strategy per side, as a plain
+  :class:`~exact.core.enumerator.Deal` (the decisions taken as they are met), for the direct,
+  compiled and batch engines and for dealing real cards.
+
+The sequence-form walk enumerates the cards as :func:`~exact.core.enumerator.enumerate_rounds`
+does. Where the game gives a :meth:`~DecisionGame.future` key at a draw, the rest of the round
+from there is built once per key as a *template* (every path of card classes, with its
+multinomial coefficient, the sequences it adds and its outcome) and weighed by each path's
+remaining shoe: the probability of a path depends only on the counts left (exchangeability), and
+the template's structure on the key alone.
+
+>>> from exact.core.cards import Shoe
+>>> from exact.model.strategy_game import Decision
+>>> table = decision_table(_Guess(), Shoe.standard(1))
+>>> table.total, table.sets[0], sum(table.entries[(("guess", "high"),), ()].values())
+(52, ({'guess': ('high', 'low')}, {}), 52)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import combinations_with_replacement
+from typing import Generic
+
+import numpy as np
+
+from exact.core.cards import Label, Shoe, View
+from exact.core.enumerator import (
+    Draw,
+    Record,
+    RecordT,
+    State,
+    check_shoe,
+    falling,
+    group_coefficient,
+    without_collections,
+)
+from exact.core.work import Meter
+from exact.errors import StrategyError
+from exact.model.strategy_game import (
+    Action,
+    Decision,
+    DecisionGame,
+    InfoSet,
+    Leaf,
+    Number,
+    Path,
+)
+from exact.model.strategy_game import Step as Step
+
+Sequences = tuple[Path, Path]  # both sides' own sequences so far
+Entries = dict[Sequences, dict[Hashable, int]]  # sequence pair -> outcome -> count
+
+
+@dataclass(frozen=True)
+class DecisionTable:
+    """A round's sequence form with outcome counts (see the module docstring): ``entries``
+    holds only positive counts, ``sets`` and ``parents`` only information sets some card
+    sequence of the shoe reaches."""
+
+    total: int
+    sets: tuple[dict[InfoSet, tuple[Action, ...]], dict[InfoSet, tuple[Action, ...]]]
+    parents: tuple[dict[InfoSet, Path], dict[InfoSet, Path]]
+    entries: Entries
+    outcomes: tuple[Hashable, ...]  # every outcome counted, in the order first met
+
+    def leaves(self, pays: Callable[[Hashable], tuple[Number, Number]]) -> list[Leaf]:
+        """The leaves of the strategy game, both sides' pays summed over each pair's outcomes
+        (:class:`~exact.model.strategy_game.StrategyGame`)."""
+        found = []
+        for (first, second), counts in self.entries.items():
+            totals: list[Number] = [Fraction(0), Fraction(0)]
+            for outcome, count in counts.items():
+                pay = pays(outcome)
+                totals[0] += pay[0] * count
+                totals[1] += pay[1] * count
+            found.append(Leaf(first, second, totals[0], totals[1]))
+        return found
+
+
+# A template: the rest of a round from a draw, for any remaining shoe (module docstring).
+# Paths are the card classes drawn, in order, as (class, how many of it drawn before on the
+# path) pairs, so that a path's weight is the product of (remaining - before) and its
+# coefficient; ``ends`` group paths by what they add (sequences, outcome, cards used), so that a
+# shoe's counts are summed per group; ``meets`` are the decisions the template holds, each with
+# a path reaching it, registered only for a shoe that can deal that path.
+_Path = tuple[tuple[int, int], ...]
+
+
+@dataclass
+class _Template:
+    ends: dict[tuple[Path, Path, Hashable, int], list[tuple[_Path, int]]] = field(
+        default_factory=dict)
+    meets: list[tuple[_Path, int, InfoSet, tuple[Action, ...], Path]] = field(
+        default_factory=list)
+    # the ends as one integer matrix over the falling products of at most two cards (1, then
+    # r_i, then r_i (r_j - [i = j])), when every path is that short: a shoe's sums are then one
+    # product with that vector (:meth:`_Walk.weigh`); None when some path is longer
+    matrix: np.ndarray | None = None
+    compiled: bool = False
+
+    def compile(self, classes: int) -> None:
+        self.compiled = True
+        if any(len(path) > 2 for paths in self.ends.values() for path, _c in paths) or \
+                sum(len(paths) for paths in self.ends.values()) < _SMALL:
+            return
+        matrix = np.zeros((len(self.ends), 1 + classes + classes * classes), dtype=np.int64)
+        for row, paths in enumerate(self.ends.values()):
+            for path, coefficient in paths:
+                column = 0 if not path else 1 + path[0][0] if len(path) == 1 else \
+                    1 + classes + path[0][0] * classes + path[1][0]
+                matrix[row, column] += coefficient
+        self.matrix = matrix
+
+
+def _weight(path: _Path, counts: list[int]) -> int:
+    weight = 1
+    for index, before in path:
+        weight *= counts[index] - before
+        if weight <= 0:
+            return 0
+    return weight
+
+
+_SMALL = 16  # fewer paths than this are summed in Python: quicker than building the vector
+_INT64_SAFE = 2**62
+
+
+class _Walk:
+    """One sequence-form walk of ``game`` over ``shoe`` (see :func:`decision_table`)."""
+
+    def __init__(self, game: DecisionGame[Record], shoe: Shoe) -> None:
+        self.game = game
+        self.size, self.unit = shoe.size, game.round_cards
+        self.fill = [falling(self.size - k, self.unit - k) for k in range(self.unit + 1)]
+        self.sets: tuple[dict[InfoSet, tuple[Action, ...]], dict[InfoSet, tuple[Action, ...]]] \
+            = ({}, {})
+        self.parents: tuple[dict[InfoSet, Path], dict[InfoSet, Path]] = ({}, {})
+        self.entries: Entries = {}
+        self.outcomes: dict[Hashable, None] = {}
+        self.templates: dict[tuple[Hashable, View], _Template] = {}
+        self.meter = Meter("the sequence-form walk of this shoe")
+        self.last_basis: tuple[list[int], np.ndarray] | None = None
+        self.matrix_bound: tuple[np.ndarray, int] | None = None
+
+    def meet(self, decision: Decision, own: Path) -> None:
+        if decision.player not in (0, 1):
+            raise StrategyError(f"a decision of player {decision.player}: the sequence form "
+                                "has two sides, 0 and 1")
+        sets = self.sets[decision.player]
+        if decision.infoset not in sets:
+            sets[decision.infoset] = decision.actions
+            self.parents[decision.player][decision.infoset] = own
+        elif sets[decision.infoset] != decision.actions:
+            raise StrategyError(f"information set {decision.infoset!r} offers "
+                                f"{sets[decision.infoset]} and {decision.actions}")
+
+    def add(self, sequences: Sequences, outcome: Hashable, count: int) -> None:
+        self.meter.tick()
+        self.outcomes.setdefault(outcome, None)
+        entry = self.entries.setdefault(sequences, {})
+        entry[outcome] = entry.get(outcome, 0) + count
+
+    def walk(self, state: State, view: View, counts: list[int], used: int, weight: int,
+             sequences: Sequences) -> None:
+        game = self.game
+        step = game.step(state)
+        while isinstance(step, Decision) and len(step.actions) == 1:  # forced: no choice
+            state = game.act(state, step.actions[0])
+            step = game.step(state)
+        if step is None:
+            self.add(sequences, game.outcome(state), weight * self.fill[used])
+            return
+        if isinstance(step, Decision):
+            own = sequences[step.player]
+            self.meet(step, own)
+            for action in step.actions:
+                longer = (*own, (step.infoset, action))
+                self.walk(game.act(state, action), view, counts, used, weight,
+                          (longer, sequences[1]) if step.player == 0 else (sequences[0], longer))
+            return
+        if step.view is not view and step.view != view:
+            counts, view = view.regroup(counts, step.view), step.view
+        key = game.future(state)
+        if key is not None:
+            self.weigh(self.template(state, key, view), counts, used, weight, sequences)
+            return
+        present = [i for i, c in enumerate(counts) if c]
+        for group in combinations_with_replacement(present, step.count):
+            remaining = counts.copy()
+            group_weight = group_coefficient(group)
+            for index in group:
+                group_weight *= remaining[index]
+                remaining[index] -= 1
+            if group_weight:
+                labels = tuple(map(view.labels.__getitem__, group))
+                self.walk(game.advance(state, labels), view, remaining, used + step.count,
+                          weight * group_weight, sequences)
+
+    def weigh(self, template: _Template, counts: list[int], used: int, weight: int,
+              sequences: Sequences) -> None:
+        for path, player, infoset, actions, own in template.meets:
+            if _weight(path, counts):
+                self.meet(Decision(player, infoset, actions), (*sequences[player], *own))
+        if not template.compiled:
+            template.compile(len(counts))
+        if template.matrix is not None and self.exact_in_int64(template.matrix, counts):
+            sums = (template.matrix @ self.basis(counts)).tolist()
+            for (first, second, outcome, cards), summed in zip(template.ends, sums,
+                                                                strict=True):
+                if summed:
+                    self.add(((*sequences[0], *first), (*sequences[1], *second)), outcome,
+                             weight * summed * self.fill[used + cards])
+            return
+        for (first, second, outcome, cards), paths in template.ends.items():
+            summed = 0
+            for path, coefficient in paths:
+                summed += coefficient * _weight(path, counts)
+            if summed:
+                self.add(((*sequences[0], *first), (*sequences[1], *second)), outcome,
+                         weight * summed * self.fill[used + cards])
+
+    def basis(self, counts: list[int]) -> np.ndarray:
+        """1, the counts, and the ordered pairs of distinct cards by classes: what a template
+        of two cards at most is summed over; kept for the last counts (a node's decisions
+        weigh several templates on one shoe)."""
+        if self.last_basis is None or self.last_basis[0] is not counts:
+            r = np.array(counts, dtype=np.int64)
+            pairs = (np.outer(r, r) - np.diag(r)).ravel()
+            self.last_basis = (counts, np.concatenate(((1,), r, pairs)))
+        return self.last_basis[1]
+
+    def exact_in_int64(self, matrix: np.ndarray, counts: list[int]) -> bool:
+        """Whether every sum of the matrix product stays below 2^62 (else Python integers)."""
+        if self.matrix_bound is None or self.matrix_bound[0] is not matrix:
+            self.matrix_bound = (matrix, int(np.abs(matrix).sum(axis=1).max(initial=0)))
+        return self.matrix_bound[1] * max(max(counts), 1) ** 2 < _INT64_SAFE
+
+    def template(self, state: State, key: Hashable, view: View) -> _Template:
+        found = self.templates.get((key, view))
+        if found is None:
+            found = self.templates[key, view] = _Template()
+            self.build(found, state, view, (), 0, 1, ((), ()))
+        return found
+
+    def build(self, template: _Template, state: State, view: View, path: _Path, cards: int,
+              coefficient: int, sequences: Sequences) -> None:
+        game = self.game
+        step = game.step(state)
+        while isinstance(step, Decision) and len(step.actions) == 1:
+            state = game.act(state, step.actions[0])
+            step = game.step(state)
+        if step is None:
+            ends = template.ends.setdefault((*sequences, game.outcome(state), cards), [])
+            ends.append((path, coefficient))
+            return
+        if isinstance(step, Decision):
+            own = sequences[step.player]
+            template.meets.append((path, step.player, step.infoset, step.actions, own))
+            for action in step.actions:
+                longer = (*own, (step.infoset, action))
+                self.build(template, game.act(state, action), view, path, cards, coefficient,
+                           (longer, sequences[1]) if step.player == 0 else (sequences[0], longer))
+            return
+        if step.view is not view and step.view != view:
+            raise StrategyError("a draw after a future key sees the cards through another "
+                                "view: give no key there")
+        if path and (key := game.future(state)) is not None:
+            self.splice(template, self.template(state, key, view), path, cards, coefficient,
+                        sequences)
+            return
+        drawn = [index for index, _before in path]
+        for group in combinations_with_replacement(range(len(view.labels)), step.count):
+            longer = list(path)
+            for index in group:
+                longer.append((index, drawn.count(index)))
+                drawn.append(index)
+            del drawn[len(path):]
+            labels = tuple(map(view.labels.__getitem__, group))
+            self.build(template, game.advance(state, labels), view, tuple(longer),
+                       cards + step.count, coefficient * group_coefficient(group), sequences)
+
+    @staticmethod
+    def splice(template: _Template, inner: _Template, path: _Path, cards: int,
+               coefficient: int, sequences: Sequences) -> None:
+        """Add ``inner``, the template of a draw reached by ``path``, to ``template``: its
+        paths follow ``path`` (a class drawn again counts the cards of it drawn before)."""
+        drawn = [index for index, _before in path]
+        shift = {index: drawn.count(index) for index in set(drawn)}
+
+        def after(inner_path: _Path) -> _Path:
+            return path + tuple((i, b + shift.get(i, 0)) for i, b in inner_path)
+
+        for inner_path, player, infoset, actions, own in inner.meets:
+            template.meets.append((after(inner_path), player, infoset, actions,
+                                   (*sequences[player], *own)))
+        for (first, second, outcome, more), paths in inner.ends.items():
+            ends = template.ends.setdefault(
+                ((*sequences[0], *first), (*sequences[1], *second), outcome, cards + more), [])
+            ends.extend((after(p), coefficient * c) for p, c in paths)
+
+
+def decision_table(game: DecisionGame[Record], shoe: Shoe) -> DecisionTable:
+    """Every card sequence of ``shoe`` and every action of ``game``, in sequence form with exact
+    outcome counts (see the module docstring)."""
+    check_shoe(game, shoe)
+    walk = _Walk(game, shoe)
+    start_view = View(("rank", "suit"))
+    with without_collections():
+        walk.walk(game.start(), start_view, start_view.class_counts(shoe), 0, 1, ((), ()))
+    return DecisionTable(falling(shoe.size, game.round_cards), walk.sets, walk.parents,
+                         walk.entries, tuple(walk.outcomes))
+
+
+Choices = tuple[tuple[InfoSet, Action], ...]  # a pure strategy, as a hashable tuple
+
+
+def choices(strategy: Mapping[InfoSet, Mapping[Action, Fraction]],
+            order: Callable[[InfoSet], object] = repr) -> Choices:
+    """A pure strategy as the sorted (set, action) pairs of a :class:`StrategyDeal`; a mixed
+    one is refused (a deal deals cards, it does not toss coins)."""
+    chosen = []
+    for infoset in sorted(strategy, key=order):  # type: ignore[arg-type]
+        pure = [a for a, p in strategy[infoset].items() if p == 1]
+        if len(pure) != 1:
+            raise StrategyError(f"the enumerator deal needs pure strategies ({infoset})")
+        chosen.append((infoset, pure[0]))
+    return tuple(chosen)
+
+
+@dataclass(frozen=True)
+class StrategyDeal(Generic[RecordT]):
+    """``game`` under one pure strategy per side (:func:`choices`), as a plain deal: every
+    decision is taken as it is met, so the state between draws is the game's own state with the
+    decisions behind it. Sets a strategy does not name take the game's fallback."""
+
+    game: DecisionGame[RecordT]
+    strategies: tuple[Choices, Choices]
+
+    @property
+    def round_cards(self) -> int:
+        return self.game.round_cards
+
+    @property
+    def accepts_jokers(self) -> bool:
+        return self.game.accepts_jokers
+
+    @property
+    def _chosen(self) -> tuple[dict[InfoSet, Action], dict[InfoSet, Action]]:
+        found: tuple[dict[InfoSet, Action], dict[InfoSet, Action]] | None = \
+            self.__dict__.get("_chosen_maps")
+        if found is None:
+            found = (dict(self.strategies[0]), dict(self.strategies[1]))
+            object.__setattr__(self, "_chosen_maps", found)
+        return found
+
+    def _settled(self, state: State) -> State:
+        """``state`` with every decision before the next draw (or the end) taken."""
+        game = self.game
+        step = game.step(state)
+        while isinstance(step, Decision):
+            chosen = self._chosen[step.player].get(step.infoset) if len(step.actions) > 1 \
+                else step.actions[0]
+            state = game.act(state, chosen if chosen is not None else game.fallback(step))
+            step = game.step(state)
+        return state
+
+    def start(self) -> State:
+        return self._settled(self.game.start())
+
+    def next_draw(self, state: State) -> Draw | None:
+        step = self.game.step(state)
+        assert not isinstance(step, Decision)  # taken by _settled
+        return step
+
+    def advance(self, state: State, labels: tuple[Label, ...]) -> State:
+        return self._settled(self.game.advance(state, labels))
+
+    def record(self, state: State) -> RecordT:
+        return self.game.record(state)
+
+
+class _Guess:
+    """A toy for the doctest: the player guesses whether one card will be high or low
+    (values 5-9 high); a right guess pays 1, a wrong one loses 1."""
+
+    round_cards, accepts_jokers = 1, False
+
+    def start(self) -> State:
+        return None
+
+    def step(self, state: State) -> Step:
+        if state is None:
+            return Decision(0, "guess", ("high", "low"))
+        return Draw(View(), 1) if isinstance(state, str) else None
+
+    def advance(self, state: State, labels: tuple[Label, ...]) -> State:
+        return (state, labels[0].value)
+
+    def act(self, state: State, action: Action) -> State:
+        return action
+
+    def record(self, state: State) -> tuple[str, int]:
+        return state  # type: ignore[no-any-return]
+
+    def outcome(self, state: State) -> Hashable:
+        guess, value = state
+        return 1 if (value >= 5) == (guess == "high") else -1
+
+    def future(self, state: State) -> Hashable | None:
+        return None
+
+    def fallback(self, decision: Decision) -> Action:
+        return decision.actions[0]
