@@ -107,6 +107,7 @@ class _Template:
     # r_i, then r_i (r_j - [i = j])), when every path is that short: a shoe's sums are then one
     # product with that vector (:meth:`_Walk.weigh`); None when some path is longer
     matrix: np.ndarray | None = None
+    bound: int = 0  # the largest sum of a row of ``matrix`` (int64 stays exact below 2^62/N^2)
     compiled: bool = False
 
     def compile(self, classes: int) -> None:
@@ -121,6 +122,14 @@ class _Template:
                     1 + classes + path[0][0] * classes + path[1][0]
                 matrix[row, column] += coefficient
         self.matrix = matrix
+        self.bound = int(np.abs(matrix).sum(axis=1).max(initial=0))
+
+
+def _side(decision: Decision) -> int:
+    if decision.player not in (0, 1):
+        raise StrategyError(f"a decision of player {decision.player}: the sequence form has "
+                            "two sides, 0 and 1")
+    return decision.player
 
 
 def _weight(path: _Path, counts: list[int]) -> int:
@@ -151,12 +160,11 @@ class _Walk:
         self.templates: dict[tuple[Hashable, View], _Template] = {}
         self.meter = Meter("the sequence-form walk of this shoe")
         self.last_basis: tuple[list[int], np.ndarray] | None = None
-        self.matrix_bound: tuple[np.ndarray, int] | None = None
+        self.start_view = View(("rank", "suit"))
+        self.start_counts = self.start_view.class_counts(shoe)
+        self.classes: dict[View, list[int]] = {}
 
     def meet(self, decision: Decision, own: Path) -> None:
-        if decision.player not in (0, 1):
-            raise StrategyError(f"a decision of player {decision.player}: the sequence form "
-                                "has two sides, 0 and 1")
         sets = self.sets[decision.player]
         if decision.infoset not in sets:
             sets[decision.infoset] = decision.actions
@@ -182,7 +190,7 @@ class _Walk:
             self.add(sequences, game.outcome(state), weight * self.fill[used])
             return
         if isinstance(step, Decision):
-            own = sequences[step.player]
+            own = sequences[_side(step)]
             self.meet(step, own)
             for action in step.actions:
                 longer = (*own, (step.infoset, action))
@@ -214,21 +222,25 @@ class _Walk:
                 self.meet(Decision(player, infoset, actions), (*sequences[player], *own))
         if not template.compiled:
             template.compile(len(counts))
-        if template.matrix is not None and self.exact_in_int64(template.matrix, counts):
+        if template.matrix is not None and \
+                template.bound * max(max(counts), 1) ** 2 < _INT64_SAFE:
             sums = (template.matrix @ self.basis(counts)).tolist()
-            for (first, second, outcome, cards), summed in zip(template.ends, sums,
-                                                                strict=True):
-                if summed:
-                    self.add(((*sequences[0], *first), (*sequences[1], *second)), outcome,
-                             weight * summed * self.fill[used + cards])
-            return
-        for (first, second, outcome, cards), paths in template.ends.items():
-            summed = 0
-            for path, coefficient in paths:
-                summed += coefficient * _weight(path, counts)
+        else:
+            sums = [sum(coefficient * _weight(path, counts) for path, coefficient in paths)
+                    for paths in template.ends.values()]
+        fill, entries, outcomes = self.fill, self.entries, self.outcomes
+        before, after = sequences
+        self.meter.tick()  # one step of the walk, however many ends it adds
+        for (first, second, outcome, cards), summed in zip(template.ends, sums, strict=True):
             if summed:
-                self.add(((*sequences[0], *first), (*sequences[1], *second)), outcome,
-                         weight * summed * self.fill[used + cards])
+                key = ((*before, *first) if first else before,
+                       (*after, *second) if second else after)
+                if outcome not in outcomes:
+                    outcomes[outcome] = None
+                entry = entries.get(key)
+                if entry is None:
+                    entry = entries[key] = {}
+                entry[outcome] = entry.get(outcome, 0) + weight * summed * fill[used + cards]
 
     def basis(self, counts: list[int]) -> np.ndarray:
         """1, the counts, and the ordered pairs of distinct cards by classes: what a template
@@ -236,15 +248,18 @@ class _Walk:
         weigh several templates on one shoe)."""
         if self.last_basis is None or self.last_basis[0] is not counts:
             r = np.array(counts, dtype=np.int64)
-            pairs = (np.outer(r, r) - np.diag(r)).ravel()
-            self.last_basis = (counts, np.concatenate(((1,), r, pairs)))
+            pairs = np.outer(r, r)
+            pairs.flat[::len(counts) + 1] -= r
+            self.last_basis = (counts, np.concatenate(((1,), r, pairs.ravel())))
         return self.last_basis[1]
 
-    def exact_in_int64(self, matrix: np.ndarray, counts: list[int]) -> bool:
-        """Whether every sum of the matrix product stays below 2^62 (else Python integers)."""
-        if self.matrix_bound is None or self.matrix_bound[0] is not matrix:
-            self.matrix_bound = (matrix, int(np.abs(matrix).sum(axis=1).max(initial=0)))
-        return self.matrix_bound[1] * max(max(counts), 1) ** 2 < _INT64_SAFE
+    def possible(self, view: View) -> list[int]:
+        """The classes of ``view`` the shoe holds at all: a template's paths draw no other."""
+        found = self.classes.get(view)
+        if found is None:
+            counts = self.start_view.regroup(self.start_counts, view)
+            found = self.classes[view] = [i for i, count in enumerate(counts) if count]
+        return found
 
     def template(self, state: State, key: Hashable, view: View) -> _Template:
         found = self.templates.get((key, view))
@@ -265,7 +280,7 @@ class _Walk:
             ends.append((path, coefficient))
             return
         if isinstance(step, Decision):
-            own = sequences[step.player]
+            own = sequences[_side(step)]
             template.meets.append((path, step.player, step.infoset, step.actions, own))
             for action in step.actions:
                 longer = (*own, (step.infoset, action))
@@ -280,7 +295,7 @@ class _Walk:
                         sequences)
             return
         drawn = [index for index, _before in path]
-        for group in combinations_with_replacement(range(len(view.labels)), step.count):
+        for group in combinations_with_replacement(self.possible(view), step.count):
             longer = list(path)
             for index in group:
                 longer.append((index, drawn.count(index)))
@@ -315,9 +330,8 @@ def decision_table(game: DecisionGame[Record], shoe: Shoe) -> DecisionTable:
     outcome counts (see the module docstring)."""
     check_shoe(game, shoe)
     walk = _Walk(game, shoe)
-    start_view = View(("rank", "suit"))
     with without_collections():
-        walk.walk(game.start(), start_view, start_view.class_counts(shoe), 0, 1, ((), ()))
+        walk.walk(game.start(), walk.start_view, walk.start_counts, 0, 1, ((), ()))
     return DecisionTable(falling(shoe.size, game.round_cards), walk.sets, walk.parents,
                          walk.entries, tuple(walk.outcomes))
 

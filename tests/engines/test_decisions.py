@@ -1,0 +1,213 @@
+"""The generic walkers of a round with decisions (exact.engines.decisions): the sequence form
+against a plain tree walk, templates against no templates, and the fixed-strategy deal against
+the sequence form, on a toy game and on 21st Century Baccarat."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import permutations, product
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exact.core.cards import VALUE_VIEW, Label, Shoe
+from exact.core.enumerator import Draw, State, enumerate_rounds
+from exact.engines import decisions
+from exact.engines.decisions import StrategyDeal, choices, decision_table
+from exact.engines.strategy_games import (
+    SequenceForm,
+    best_response,
+    evaluate,
+    pure,
+    zero_sum_equilibrium,
+)
+from exact.errors import StrategyError
+from exact.games.century21.game import OVER, DEFAULT_RULES, Century21Round, game_table
+from exact.model.strategy_game import Action, Decision, Step
+
+
+@dataclass(frozen=True)
+class HighCard:
+    """A toy poker: each side gets one card (values); side 0 bets or checks; a bet is
+    called or folded by side 1, who sees its own card only; then a third card, dealt after
+    the decisions, decides a tie between equal values. Sets are (side, own value)."""
+
+    round_cards: int = 3
+    accepts_jokers: bool = False
+    keyed: bool = True  # give future keys (templates) or not
+
+    def start(self) -> State:
+        return ((), ())
+
+    def step(self, state: State) -> Step:
+        cards, actions = state
+        if len(cards) < 2:
+            return Draw(VALUE_VIEW, 1)
+        if not actions:
+            return Decision(0, (0, cards[0]), ("bet", "check"))
+        if actions == ("bet",):
+            return Decision(1, (1, cards[1]), ("call", "fold"))
+        if cards[0] == cards[1] and len(cards) == 2 and actions != ("bet", "fold"):
+            return Draw(VALUE_VIEW, 1)
+        return None
+
+    def advance(self, state: State, labels: tuple[Label, ...]) -> State:
+        cards, actions = state
+        return ((*cards, *(label.value for label in labels)), actions)
+
+    def act(self, state: State, action: Action) -> State:
+        cards, actions = state
+        return (cards, (*actions, action))
+
+    def record(self, state: State) -> tuple[tuple[int, ...], tuple[str, ...]]:
+        return state  # type: ignore[no-any-return]
+
+    def outcome(self, state: State) -> Hashable:
+        cards, actions = state
+        if actions == ("bet", "fold"):
+            return 1
+        stake = 2 if actions == ("bet", "call") else 1
+        first, second = cards[0], cards[1]
+        if first == second:
+            first, second = cards[2] % 2, 1 - cards[2] % 2  # the tie-break card: odd wins
+        return stake if first > second else -stake if first < second else 0
+
+    def future(self, state: State) -> Hashable | None:
+        cards, actions = state
+        return (cards, actions) if self.keyed and len(cards) == 2 and actions else None
+
+    def fallback(self, decision: Decision) -> Action:
+        return decision.actions[-1]
+
+
+def _pays(outcome: Hashable) -> tuple[Fraction, Fraction]:
+    return Fraction(outcome), -Fraction(outcome)  # type: ignore[arg-type]
+
+
+def _brute_force(game: HighCard, cards: list[int]) -> dict:
+    """Sequence pair -> outcome -> count over every ordered triple of physical cards."""
+    out: dict = {}
+    for dealt in permutations(cards, 3):
+        def walk(state, sequences, used):
+            step = game.step(state)
+            if step is None:
+                entry = out.setdefault(sequences, Counter())
+                entry[game.outcome(state)] += 1  # every round is weighed over 3 cards
+                return
+            if isinstance(step, Decision):
+                for action in step.actions:
+                    seq = list(sequences)
+                    seq[step.player] = (*seq[step.player], (step.infoset, action))
+                    walk(game.act(state, action), tuple(seq), used)
+                return
+            label = next(lb for lb in VALUE_VIEW.labels if lb.value == dealt[used])
+            walk(game.advance(state, (label,)), sequences, used + 1)
+        walk(game.start(), ((), ()), 0)
+    return {k: dict(v) for k, v in out.items()}
+
+
+SMALL = "A:2,2:1,3:2,K:1"  # values 1, 1, 2, 3, 3, 0
+
+
+def _values(shoe_text: str) -> list[int]:
+    values = {"A": 1, "2": 2, "3": 3, "K": 0}
+    return [values[name] for part in shoe_text.split(",")
+            for name, count in [part.split(":")] for _ in range(int(count))]
+
+
+@pytest.mark.parametrize("keyed", [True, False])
+def test_the_sequence_form_counts_every_card_sequence_of_a_plain_tree_walk(keyed) -> None:
+    game = HighCard(keyed=keyed)
+    table = decision_table(game, Shoe.parse(SMALL))
+    assert table.total == 6 * 5 * 4
+    expected = _brute_force(game, _values(SMALL))
+    # the brute force lists zero counts never: nor does the walk
+    assert table.entries == expected
+    assert table.sets[0] == {(0, v): ("bet", "check") for v in (0, 1, 2, 3)}
+    assert table.parents[1] == {(1, v): () for v in (0, 1, 2, 3)}
+
+
+def test_templates_give_the_walk_without_templates() -> None:
+    shoe = Shoe.parse("A:3,2:2,3:3,K:2")
+    assert decision_table(HighCard(), shoe) == decision_table(HighCard(keyed=False), shoe)
+
+
+def test_the_solvers_read_the_walk_and_the_fixed_deal_deals_their_strategies() -> None:
+    game, shoe = HighCard(), Shoe.parse(SMALL)
+    table = decision_table(game, shoe)
+    form = SequenceForm(table.total, table.sets, table.parents, table.leaves(_pays))
+    found = zero_sum_equilibrium(form)
+    assert found.verified
+    first = best_response(form, 0, pure(form, 1, lambda h, a: a[0]))
+    second = pure(form, 1, lambda h, a: a[0])
+    value = evaluate(form, first, second)[0]
+    deal = StrategyDeal(game, (choices(first), choices(second)))
+    rounds = enumerate_rounds(deal, shoe)
+    assert sum(Fraction(game.outcome(r)) * c  # type: ignore[arg-type]
+               for r, c in rounds.counts.items()) / rounds.total == value
+
+
+def test_a_mixed_strategy_is_no_deal_and_bad_games_are_refused() -> None:
+    with pytest.raises(StrategyError, match="pure strategies"):
+        choices({"h": {"a": Fraction(1, 2), "b": Fraction(1, 2)}})
+
+    @dataclass(frozen=True)
+    class ThreeSides(HighCard):
+        def step(self, state: State) -> Step:
+            found = super().step(state)
+            return Decision(2, "x", ("a", "b")) if isinstance(found, Decision) else found
+
+    with pytest.raises(StrategyError, match="two sides"):
+        decision_table(ThreeSides(), Shoe.parse(SMALL))
+
+
+def _century21_tables(shoe: Shoe, face_up: bool, mode: str) -> tuple:
+    rules = DEFAULT_RULES.replace(third_cards_face_up=face_up)
+    game = Century21Round(rules, mode)  # type: ignore[arg-type]
+
+    @dataclass(frozen=True)
+    class Unkeyed(Century21Round):
+        def future(self, state: State) -> None:
+            return None
+
+    plain = Unkeyed(rules, mode)  # type: ignore[arg-type]
+    return game, decision_table(game, shoe), plain, decision_table(plain, shoe)
+
+
+@settings(max_examples=10, deadline=None)
+@given(counts=st.lists(st.integers(0, 2), min_size=11, max_size=11).filter(
+    lambda c: 6 <= sum(c) <= 9), face_up=st.booleans(), mode=st.sampled_from(["total", "cards"]))
+def test_century21_templates_give_the_plain_walk(counts, face_up, mode) -> None:
+    names = ["K", "A", "2", "3", "4", "5", "6", "7", "8", "9", "X"]
+    shoe = Shoe.parse(",".join(f"{n}:{c}" for n, c in zip(names, counts, strict=True)))
+    game, keyed, plain, unkeyed = _century21_tables(shoe, face_up, mode)
+    assert keyed.sets == unkeyed.sets and keyed.parents == unkeyed.parents
+    named = ({pair: {game.outcomes[o]: c for o, c in e.items()}
+              for pair, e in keyed.entries.items()})
+    assert named == {pair: {plain.outcomes[o]: c for o, c in e.items()}
+                     for pair, e in unkeyed.entries.items()}
+
+
+def test_century21_int64_sums_and_python_integers_agree(monkeypatch) -> None:
+    shoe = Shoe.parse("A:2,2:2,5:3,9:3,T:5,X:2")
+    fast = decision_table(Century21Round(DEFAULT_RULES), shoe)
+    monkeypatch.setattr(decisions, "_INT64_SAFE", 0)
+    exact = decision_table(Century21Round(DEFAULT_RULES), shoe)
+    assert exact == fast
+
+
+def test_century21_fixed_deal_is_the_table_under_every_pure_pair() -> None:
+    shoe = Shoe.parse("A:2,5:2,6:2,9:1,K:2,X:2")
+    table = game_table(DEFAULT_RULES, shoe)
+    player, dealer = table.house_way()
+    round_ = Century21Round(DEFAULT_RULES)
+    for first, second in product((player, table.player_best_response(dealer)),
+                                 (dealer, table.dealer_best_response(player))):
+        rounds = enumerate_rounds(StrategyDeal(round_, (choices(first), choices(second))), shoe)
+        pays = [round_.outcomes[round_.outcome((r[0], r[1], OVER, r[2], False, False))][1] * c
+                for r, c in rounds.counts.items()]
+        assert sum(pays) / rounds.total == table.value(first, second)
