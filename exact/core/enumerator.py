@@ -129,7 +129,18 @@ def group_coefficient(indices: Sequence[Hashable]) -> int:
     return result
 
 
-def check_shoe(deal: Deal[Record], shoe: Shoe) -> None:
+class RoundShape(Protocol):
+    """What a shoe check reads of a deal, or of a round with decisions
+    (:class:`exact.model.strategy_game.DecisionGame`)."""
+
+    @property
+    def round_cards(self) -> int: ...
+
+    @property
+    def accepts_jokers(self) -> bool: ...
+
+
+def check_shoe(deal: RoundShape, shoe: Shoe) -> None:
     """Raise :class:`ShoeError` when ``shoe`` cannot deal a round of ``deal``."""
     if shoe.size < deal.round_cards:
         raise ShoeError(f"a shoe of {shoe.size} cards cannot deal a round: "

@@ -172,6 +172,10 @@ class _Walk:
         elif sets[decision.infoset] != decision.actions:
             raise StrategyError(f"information set {decision.infoset!r} offers "
                                 f"{sets[decision.infoset]} and {decision.actions}")
+        elif self.parents[decision.player][decision.infoset] != own:
+            raise StrategyError(f"information set {decision.infoset!r} is reached after "
+                                "different own choices of its player (no perfect recall): "
+                                "put those choices in its key")
 
     def add(self, sequences: Sequences, outcome: Hashable, count: int) -> None:
         self.meter.tick()
@@ -296,13 +300,13 @@ class _Walk:
             return
         drawn = [index for index, _before in path]
         for group in combinations_with_replacement(self.possible(view), step.count):
-            longer = list(path)
+            extended = list(path)
             for index in group:
-                longer.append((index, drawn.count(index)))
+                extended.append((index, drawn.count(index)))
                 drawn.append(index)
             del drawn[len(path):]
             labels = tuple(map(view.labels.__getitem__, group))
-            self.build(template, game.advance(state, labels), view, tuple(longer),
+            self.build(template, game.advance(state, labels), view, tuple(extended),
                        cards + step.count, coefficient * group_coefficient(group), sequences)
 
     @staticmethod

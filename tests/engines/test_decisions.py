@@ -26,7 +26,7 @@ from exact.engines.strategy_games import (
     zero_sum_equilibrium,
 )
 from exact.errors import StrategyError
-from exact.games.century21.game import OVER, DEFAULT_RULES, Century21Round, game_table
+from exact.games.century21.game import DEFAULT_RULES, OVER, Century21Round, game_table
 from exact.model.strategy_game import Action, Decision, Step
 
 
@@ -92,7 +92,7 @@ def _brute_force(game: HighCard, cards: list[int]) -> dict:
     """Sequence pair -> outcome -> count over every ordered triple of physical cards."""
     out: dict = {}
     for dealt in permutations(cards, 3):
-        def walk(state, sequences, used):
+        def walk(state, sequences, used, dealt=dealt):
             step = game.step(state)
             if step is None:
                 entry = out.setdefault(sequences, Counter())
@@ -102,10 +102,10 @@ def _brute_force(game: HighCard, cards: list[int]) -> dict:
                 for action in step.actions:
                     seq = list(sequences)
                     seq[step.player] = (*seq[step.player], (step.infoset, action))
-                    walk(game.act(state, action), tuple(seq), used)
+                    walk(game.act(state, action), tuple(seq), used, dealt)
                 return
             label = next(lb for lb in VALUE_VIEW.labels if lb.value == dealt[used])
-            walk(game.advance(state, (label,)), sequences, used + 1)
+            walk(game.advance(state, (label,)), sequences, used + 1, dealt)
         walk(game.start(), ((), ()), 0)
     return {k: dict(v) for k, v in out.items()}
 
@@ -164,6 +164,24 @@ def test_a_mixed_strategy_is_no_deal_and_bad_games_are_refused() -> None:
     with pytest.raises(StrategyError, match="two sides"):
         decision_table(ThreeSides(), Shoe.parse(SMALL))
 
+    @dataclass(frozen=True)
+    class Forgetful(HighCard):
+        """Side 0 decides again after side 1's call, without remembering its bet."""
+
+        def step(self, state: State) -> Step:
+            cards, actions = state
+            if actions in (("check",), ("bet", "call")):
+                return Decision(0, "again", ("yes", "no"))
+            return super().step(state)
+
+        def act(self, state: State, action: Action) -> State:
+            cards, actions = state
+            return (cards, (*actions, action)) if action not in ("yes", "no") else (
+                cards, (*actions, "done"))
+
+    with pytest.raises(StrategyError, match="no perfect recall"):
+        decision_table(Forgetful(), Shoe.parse(SMALL))
+
 
 def _century21_tables(shoe: Shoe, face_up: bool, mode: str) -> tuple:
     rules = DEFAULT_RULES.replace(third_cards_face_up=face_up)
@@ -211,3 +229,16 @@ def test_century21_fixed_deal_is_the_table_under_every_pure_pair() -> None:
         pays = [round_.outcomes[round_.outcome((r[0], r[1], OVER, r[2], False, False))][1] * c
                 for r, c in rounds.counts.items()]
         assert sum(pays) / rounds.total == table.value(first, second)
+
+
+def test_the_example_of_the_decisions_page_runs() -> None:
+    """docs/explanation/decisions.md's example is what the full-table work starts from."""
+    import re
+    from pathlib import Path
+
+    page = Path(__file__).parents[2] / "docs" / "explanation" / "decisions.md"
+    code = "\n".join(re.findall(r"```python\n(.*?)```", page.read_text(), re.S))
+    namespace: dict = {}
+    exec(compile(code, str(page), "exec"), namespace)  # noqa: S102 (our own page)
+    assert namespace["found"].verified
+    assert namespace["rounds"].total == 52 * 51

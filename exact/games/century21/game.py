@@ -18,12 +18,16 @@ answer, then the dealer answers. At a decision a joker hand may declare any tota
 draw or stand: that choice is made by exact search, the action with the higher expected result
 against the other side's strategy (see :meth:`GameTable.house_way`).
 
-The engine builds, once per rule set, shoe and information mode, a *game table*: for every pair
-of action sequences (one per side, sequence form) the exact counts of every outcome. Any pair of
-strategies, pure or mixed, is then evaluated exactly. The table is a strategy game
-(:attr:`GameTable.form`), so the generic algorithms of :mod:`exact.engines.strategy_games` serve
-it: best responses are a backward pass over the information sets; the equilibrium is the
-sequence-form linear program (:mod:`exact.games.century21.solve`).
+The round is written once, as a game with chance and decision nodes
+(:class:`Century21Round`, a :class:`~exact.model.strategy_game.DecisionGame`). The generic
+sequence-form walk (:func:`~exact.engines.decisions.decision_table`) makes of it, once per rule
+set, shoe and information mode, a *game table*: for every pair of action sequences (one per
+side) the exact counts of every outcome. Any pair of strategies, pure or mixed, is then
+evaluated exactly, and the generic algorithms of :mod:`exact.engines.strategy_games` serve it
+(:attr:`GameTable.form`): best responses are a backward pass over the information sets; the
+equilibrium is the sequence-form linear program (:mod:`exact.games.century21.solve`). Under
+fixed pure strategies the same round is a plain deal (:class:`Century21Deal`) for the compiled
+and batch engines and the simulation.
 
 >>> table = game_table(DEFAULT_RULES, Shoe.standard(1, jokers=1))
 >>> result = table.evaluate(*table.house_way())
@@ -40,7 +44,6 @@ from fractions import Fraction
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, ClassVar, Literal, NamedTuple, cast, get_args
-
 
 from exact.core.cards import JOKER, VALUE_VIEW, Card, Label, Shoe
 from exact.core.enumerator import Draw
@@ -587,7 +590,7 @@ class Century21Round:
         player, dealer, stage, _stopped, player_draws, _dealer_draws = state
         if stage == DEALING:
             return _TWO_CARDS if not player else _ONE_CARD
-        if stage == THIRDS or stage == PLAYER_CARD:
+        if stage in (THIRDS, PLAYER_CARD):
             return _ONE_CARD
         if stage == OVER:
             return None
