@@ -110,8 +110,17 @@ class _Template:
     bound: int = 0  # the largest sum of a row of ``matrix`` (int64 stays exact below 2^62/N^2)
     compiled: bool = False
 
+    # the ends by the pair of sequences they add: (first, second, [(row, outcome, cards)]),
+    # so that a weighing looks each pair's entry up once
+    by_pair: list[tuple[Path, Path, list[tuple[int, Hashable, int]]]] = field(
+        default_factory=list)
+
     def compile(self, classes: int) -> None:
         self.compiled = True
+        pairs: dict[tuple[Path, Path], list[tuple[int, Hashable, int]]] = {}
+        for row, (first, second, outcome, cards) in enumerate(self.ends):
+            pairs.setdefault((first, second), []).append((row, outcome, cards))
+        self.by_pair = [(first, second, rows) for (first, second), rows in pairs.items()]
         if any(len(path) > 2 for paths in self.ends.values() for path, _c in paths) or \
                 sum(len(paths) for paths in self.ends.values()) < _SMALL:
             return
@@ -157,9 +166,12 @@ class _Walk:
         self.parents: tuple[dict[InfoSet, Path], dict[InfoSet, Path]] = ({}, {})
         self.entries: Entries = {}
         self.outcomes: dict[Hashable, None] = {}
-        self.templates: dict[tuple[Hashable, View], _Template] = {}
+        self.templates: dict[View, dict[Hashable, _Template]] = {}  # by view, then key
+        self.last_view: View | None = None
+        self.last_templates: dict[Hashable, _Template] = {}
         self.meter = Meter("the sequence-form walk of this shoe")
         self.last_basis: tuple[list[int], np.ndarray] | None = None
+        self.last_largest: tuple[list[int], int] | None = None
         self.start_view = View(("rank", "suit"))
         self.start_counts = self.start_view.class_counts(shoe)
         self.classes: dict[View, list[int]] = {}
@@ -226,8 +238,7 @@ class _Walk:
                 self.meet(Decision(player, infoset, actions), (*sequences[player], *own))
         if not template.compiled:
             template.compile(len(counts))
-        if template.matrix is not None and \
-                template.bound * max(max(counts), 1) ** 2 < _INT64_SAFE:
+        if template.matrix is not None and template.bound * self.largest(counts) < _INT64_SAFE:
             sums = (template.matrix @ self.basis(counts)).tolist()
         else:
             sums = [sum(coefficient * _weight(path, counts) for path, coefficient in paths)
@@ -235,16 +246,26 @@ class _Walk:
         fill, entries, outcomes = self.fill, self.entries, self.outcomes
         before, after = sequences
         self.meter.tick()  # one step of the walk, however many ends it adds
-        for (first, second, outcome, cards), summed in zip(template.ends, sums, strict=True):
-            if summed:
-                key = ((*before, *first) if first else before,
-                       (*after, *second) if second else after)
-                if outcome not in outcomes:
-                    outcomes[outcome] = None
-                entry = entries.get(key)
-                if entry is None:
-                    entry = entries[key] = {}
-                entry[outcome] = entry.get(outcome, 0) + weight * summed * fill[used + cards]
+        for first, second, rows in template.by_pair:
+            entry = None
+            for row, outcome, cards in rows:
+                summed = sums[row]
+                if summed:
+                    if entry is None:
+                        key = ((*before, *first) if first else before,
+                               (*after, *second) if second else after)
+                        entry = entries.get(key)
+                        if entry is None:
+                            entry = entries[key] = {}
+                    if outcome not in outcomes:
+                        outcomes[outcome] = None
+                    entry[outcome] = entry.get(outcome, 0) + weight * summed * fill[used + cards]
+
+    def largest(self, counts: list[int]) -> int:
+        """The square of the largest count: what bounds a two-card falling product."""
+        if self.last_largest is None or self.last_largest[0] is not counts:
+            self.last_largest = (counts, max(max(counts), 1) ** 2)
+        return self.last_largest[1]
 
     def basis(self, counts: list[int]) -> np.ndarray:
         """1, the counts, and the ordered pairs of distinct cards by classes: what a template
@@ -266,9 +287,13 @@ class _Walk:
         return found
 
     def template(self, state: State, key: Hashable, view: View) -> _Template:
-        found = self.templates.get((key, view))
+        by_key = self.templates.get(view) if view is not self.last_view else self.last_templates
+        if by_key is None:
+            by_key = self.templates[view] = {}
+        self.last_view, self.last_templates = view, by_key
+        found = by_key.get(key)
         if found is None:
-            found = self.templates[key, view] = _Template()
+            found = by_key[key] = _Template()
             self.build(found, state, view, (), 0, 1, ((), ()))
         return found
 
