@@ -175,6 +175,28 @@ class Distribution(Generic[RecordT]):
                    deal.round_cards, shoe.size)
 
 
+def dealt_groups(view: View, counts: list[int], count: int
+                 ) -> Iterator[tuple[tuple[Label, ...], list[int], int]]:
+    """Every group of ``count`` cards the counts of ``view`` can deal: its labels (sorted by
+    class), the counts left, and its weight (ordered ways to deal it: the multinomial
+    coefficient times the falling counts of each class), as the enumerators branch on them.
+
+    >>> aces_and_a_two = [2, 1] + [0] * 9  # the value view's classes: A, 2, ..., 9, 0, joker
+    >>> [(tuple(label.value for label in group), weight)
+    ...  for group, _left, weight in dealt_groups(View(), aces_and_a_two, 2)]
+    [((1, 1), 2), ((1, 2), 4)]
+    """
+    present = [i for i, c in enumerate(counts) if c]
+    for group in combinations_with_replacement(present, count):
+        remaining = counts.copy()
+        group_weight = group_coefficient(group)
+        for index in group:
+            group_weight *= remaining[index]
+            remaining[index] -= 1
+        if group_weight:
+            yield tuple(map(view.labels.__getitem__, group)), remaining, group_weight
+
+
 def enumerate_rounds(deal: Deal[RecordT], shoe: Shoe) -> Distribution[RecordT]:
     """Walk every deal of ``deal`` over the counts of ``shoe``; exact count per record.
 
@@ -197,17 +219,9 @@ def enumerate_rounds(deal: Deal[RecordT], shoe: Shoe) -> Distribution[RecordT]:
             return
         if draw.view is not view and draw.view != view:
             counts, view = view.regroup(counts, draw.view), draw.view
-        present = [i for i, c in enumerate(counts) if c]
-        for group in combinations_with_replacement(present, draw.count):
-            remaining = counts.copy()
-            group_weight = group_coefficient(group)
-            for index in group:
-                group_weight *= remaining[index]
-                remaining[index] -= 1
-            if group_weight:
-                labels = tuple(map(view.labels.__getitem__, group))
-                walk(deal.advance(state, labels), view, remaining, used + draw.count,
-                     weight * group_weight)
+        for labels, remaining, group_weight in dealt_groups(view, counts, draw.count):
+            walk(deal.advance(state, labels), view, remaining, used + draw.count,
+                 weight * group_weight)
 
     start_view = View(("rank", "suit"))
     with without_collections():

@@ -18,10 +18,9 @@ remaining shoe: the probability of a path depends only on the counts left (excha
 the template's structure on the key alone.
 
 >>> from exact.core.cards import Shoe
->>> from exact.model.strategy_game import Decision
 >>> table = decision_table(_Guess(), Shoe.standard(1))
 >>> table.total, table.sets[0], sum(table.entries[(("guess", "high"),), ()].values())
-(52, ({'guess': ('high', 'low')}, {}), 52)
+(52, {'guess': ('high', 'low')}, 52)
 """
 
 from __future__ import annotations
@@ -41,6 +40,7 @@ from exact.core.enumerator import (
     RecordT,
     State,
     check_shoe,
+    dealt_groups,
     falling,
     group_coefficient,
     without_collections,
@@ -219,17 +219,9 @@ class _Walk:
         if key is not None:
             self.weigh(self.template(state, key, view), counts, used, weight, sequences)
             return
-        present = [i for i, c in enumerate(counts) if c]
-        for group in combinations_with_replacement(present, step.count):
-            remaining = counts.copy()
-            group_weight = group_coefficient(group)
-            for index in group:
-                group_weight *= remaining[index]
-                remaining[index] -= 1
-            if group_weight:
-                labels = tuple(map(view.labels.__getitem__, group))
-                self.walk(game.advance(state, labels), view, remaining, used + step.count,
-                          weight * group_weight, sequences)
+        for labels, remaining, group_weight in dealt_groups(view, counts, step.count):
+            self.walk(game.advance(state, labels), view, remaining, used + step.count,
+                      weight * group_weight, sequences)
 
     def weigh(self, template: _Template, counts: list[int], used: int, weight: int,
               sequences: Sequences) -> None:
