@@ -29,7 +29,7 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations_with_replacement
-from typing import Generic
+from typing import Generic, cast
 
 import numpy as np
 
@@ -361,11 +361,11 @@ Choices = tuple[tuple[InfoSet, Action], ...]  # a pure strategy, as a hashable t
 
 
 def choices(strategy: Mapping[InfoSet, Mapping[Action, Fraction]],
-            order: Callable[[InfoSet], object] = repr) -> Choices:
+            order: Callable[[InfoSet], str] = repr) -> Choices:
     """A pure strategy as the sorted (set, action) pairs of a :class:`StrategyDeal`; a mixed
     one is refused (a deal deals cards, it does not toss coins)."""
     chosen = []
-    for infoset in sorted(strategy, key=order):  # type: ignore[arg-type]
+    for infoset in sorted(strategy, key=order):
         pure = [a for a, p in strategy[infoset].items() if p == 1]
         if len(pure) != 1:
             raise StrategyError(f"the enumerator deal needs pure strategies ({infoset})")
@@ -446,7 +446,7 @@ class _Guess:
         return action
 
     def record(self, state: State) -> tuple[str, int]:
-        return state  # type: ignore[no-any-return]
+        return cast(tuple[str, int], state)
 
     def outcome(self, state: State) -> Hashable:
         guess, value = state
