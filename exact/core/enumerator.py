@@ -219,9 +219,19 @@ def enumerate_rounds(deal: Deal[RecordT], shoe: Shoe) -> Distribution[RecordT]:
             return
         if draw.view is not view and draw.view != view:
             counts, view = view.regroup(counts, draw.view), draw.view
-        for labels, remaining, group_weight in dealt_groups(view, counts, draw.count):
-            walk(deal.advance(state, labels), view, remaining, used + draw.count,
-                 weight * group_weight)
+        # dealt_groups, inlined: this is the direct engine's innermost loop, and a generator
+        # there costs a tenth of its time (measured on Punto Banco's winner, 2 decks)
+        present = [i for i, c in enumerate(counts) if c]
+        for group in combinations_with_replacement(present, draw.count):
+            remaining = counts.copy()
+            group_weight = group_coefficient(group)
+            for index in group:
+                group_weight *= remaining[index]
+                remaining[index] -= 1
+            if group_weight:
+                labels = tuple(map(view.labels.__getitem__, group))
+                walk(deal.advance(state, labels), view, remaining, used + draw.count,
+                     weight * group_weight)
 
     start_view = View(("rank", "suit"))
     with without_collections():
