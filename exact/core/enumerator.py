@@ -123,6 +123,8 @@ def group_coefficient(indices: Sequence[Hashable]) -> int:
     >>> group_coefficient((3, 3)), group_coefficient((1, 4)), group_coefficient((2, 2, 5))
     (1, 2, 3)
     """
+    if len(indices) < 3:  # the common draws of one or two cards, at every node of a walk
+        return 2 if len(indices) == 2 and indices[0] != indices[1] else 1
     result = factorial(len(indices))
     for index in set(indices):
         result //= factorial(indices.count(index))

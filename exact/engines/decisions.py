@@ -175,6 +175,7 @@ class _Walk:
         self.start_view = View(("rank", "suit"))
         self.start_counts = self.start_view.class_counts(shoe)
         self.classes: dict[View, list[int]] = {}
+        self.joined: dict[tuple[_Path, _Path], _Path] = {}  # paths spliced (:meth:`splice`)
 
     def meet(self, decision: Decision, own: Path) -> None:
         sets = self.sets[decision.player]
@@ -326,16 +327,25 @@ class _Walk:
             self.build(template, game.advance(state, labels), view, tuple(extended),
                        cards + step.count, coefficient * group_coefficient(group), sequences)
 
-    @staticmethod
-    def splice(template: _Template, inner: _Template, path: _Path, cards: int,
+    def splice(self, template: _Template, inner: _Template, path: _Path, cards: int,
                coefficient: int, sequences: Sequences) -> None:
         """Add ``inner``, the template of a draw reached by ``path``, to ``template``: its
         paths follow ``path`` (a class drawn again counts the cards of it drawn before)."""
-        drawn = [index for index, _before in path]
-        shift = {index: drawn.count(index) for index in set(drawn)}
+        joined = self.joined
+        shift: dict[int, int] | None = None
 
         def after(inner_path: _Path) -> _Path:
-            return path + tuple((i, b + shift.get(i, 0)) for i, b in inner_path)
+            # the same short (path, inner path) pairs recur in every template spliced from
+            # the same inner one: joined once per walk
+            nonlocal shift
+            found = joined.get((path, inner_path))
+            if found is None:
+                if shift is None:
+                    drawn = [index for index, _before in path]
+                    shift = {index: drawn.count(index) for index in set(drawn)}
+                found = joined[path, inner_path] = path + tuple(
+                    (i, b + shift.get(i, 0)) for i, b in inner_path)
+            return found
 
         for inner_path, player, infoset, actions, own in inner.meets:
             template.meets.append((after(inner_path), player, infoset, actions,
@@ -343,7 +353,7 @@ class _Walk:
         for (first, second, outcome, more), paths in inner.ends.items():
             ends = template.ends.setdefault(
                 ((*sequences[0], *first), (*sequences[1], *second), outcome, cards + more), [])
-            ends.extend((after(p), coefficient * c) for p, c in paths)
+            ends.extend([(after(p), coefficient * c) for p, c in paths])
 
 
 def decision_table(game: DecisionGame[Record], shoe: Shoe) -> DecisionTable:

@@ -587,16 +587,30 @@ class Century21Round:
         return ((), (), DEALING, False, False, False)
 
     def step(self, state: RoundState) -> Draw | Decision | None:
-        player, dealer, stage, _stopped, player_draws, _dealer_draws = state
+        stage = state[2]
         if stage == DEALING:
-            return _TWO_CARDS if not player else _ONE_CARD
-        if stage in (THIRDS, PLAYER_CARD):
+            return _ONE_CARD if state[0] else _TWO_CARDS
+        if stage == THIRDS or stage == PLAYER_CARD:
             return _ONE_CARD
         if stage == OVER:
             return None
+        # a decision reads the stage, the hands and whether the player drew: looked up by
+        # them (the walkers ask at every node), made once
+        key = (stage, state[0], state[1], state[4])
+        found = self._decisions.get(key)
+        if found is None:
+            found = self._decisions[key] = self._decision(state)
+        return found
+
+    @cached_property
+    def _decisions(self) -> dict[tuple[int, Hand, Hand, bool], Decision]:
+        return {}
+
+    def _decision(self, state: RoundState) -> Decision:
+        player, dealer, stage, _stopped, player_draws, _dealer_draws = state
         up, down = dealer[0], dealer[1]
         if stage == CHECK:
-            return cast(Decision, self._of(_check, up, down))
+            return _check(self.rules, up, down)
         if stage == PLAYER:
             # cards come in the view's class order (T after 9): the tag reads them by value
             return cast(Decision, self._of(_player_decision, self.mode, *sorted(player), up))
