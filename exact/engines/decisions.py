@@ -115,21 +115,36 @@ class _Template:
     by_pair: list[tuple[Path, Path, list[tuple[int, Hashable, int]]]] = field(
         default_factory=list)
 
+    # the ends of a template whose paths are all one card, each taken from the counts as
+    # they are (before 0): per row, (class, coefficient) pairs, summed without _weight
+    singles: list[list[tuple[int, int]]] | None = None
+
     def compile(self, classes: int) -> None:
         self.compiled = True
         pairs: dict[tuple[Path, Path], list[tuple[int, Hashable, int]]] = {}
         for row, (first, second, outcome, cards) in enumerate(self.ends):
             pairs.setdefault((first, second), []).append((row, outcome, cards))
         self.by_pair = [(first, second, rows) for (first, second), rows in pairs.items()]
-        if any(len(path) > 2 for paths in self.ends.values() for path, _c in paths) or \
+        lengths = {len(path) for paths in self.ends.values() for path, _c in paths}
+        if _SINGLES and lengths == {1} and all(path[0][1] == 0 for paths in self.ends.values()
+                                  for path, _c in paths):
+            self.singles = [[(path[0][0], coefficient) for path, coefficient in paths]
+                            for paths in self.ends.values()]
+        if max(lengths, default=0) > 2 or \
                 sum(len(paths) for paths in self.ends.values()) < _SMALL:
             return
-        matrix = np.zeros((len(self.ends), 1 + classes + classes * classes), dtype=np.int64)
+        # one column per path, summed in Python, then written at once (numpy's item
+        # assignment costs a microsecond a path)
+        cells: dict[tuple[int, int], int] = {}
         for row, paths in enumerate(self.ends.values()):
             for path, coefficient in paths:
                 column = 0 if not path else 1 + path[0][0] if len(path) == 1 else \
                     1 + classes + path[0][0] * classes + path[1][0]
-                matrix[row, column] += coefficient
+                cells[row, column] = cells.get((row, column), 0) + coefficient
+        matrix = np.zeros((len(self.ends), 1 + classes + classes * classes), dtype=np.int64)
+        if cells:
+            rows, columns = zip(*cells, strict=True)
+            matrix[rows, columns] = list(cells.values())
         self.matrix = matrix
         self.bound = int(np.abs(matrix).sum(axis=1).max(initial=0))
 
@@ -150,6 +165,7 @@ def _weight(path: _Path, counts: list[int]) -> int:
     return weight
 
 
+_SINGLES = True  # sum one-card templates from the counts directly (off: by _weight, the tests)
 _SMALL = 16  # fewer paths than this are summed in Python: quicker than building the vector
 _INT64_SAFE = 2**62
 
@@ -233,6 +249,9 @@ class _Walk:
             template.compile(len(counts))
         if template.matrix is not None and template.bound * self.largest(counts) < _INT64_SAFE:
             sums = (template.matrix @ self.basis(counts)).tolist()
+        elif template.singles is not None:
+            sums = [sum([coefficient * counts[index] for index, coefficient in row])
+                    for row in template.singles]
         else:
             sums = [sum(coefficient * _weight(path, counts) for path, coefficient in paths)
                     for paths in template.ends.values()]

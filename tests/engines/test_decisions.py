@@ -217,6 +217,18 @@ def test_century21_int64_sums_and_python_integers_agree(monkeypatch) -> None:
     assert exact == fast
 
 
+@pytest.mark.parametrize("face_up", [False, True])
+def test_century21_one_card_templates_summed_directly_give_the_path_weights(
+        monkeypatch, face_up) -> None:
+    rules = DEFAULT_RULES.replace(third_cards_face_up=face_up)
+    for shoe in (Shoe.parse("A:2,2:2,5:3,9:3,T:5,X:2"), Shoe.standard(8, jokers=8)):
+        fast = decision_table(Century21Round(rules), shoe)
+        monkeypatch.setattr(decisions, "_SINGLES", False)
+        slow = decision_table(Century21Round(rules), shoe)
+        monkeypatch.setattr(decisions, "_SINGLES", True)
+        assert fast == slow
+
+
 def test_century21_fixed_deal_is_the_table_under_every_pure_pair() -> None:
     shoe = Shoe.parse("A:2,5:2,6:2,9:1,K:2,X:2")
     table = game_table(DEFAULT_RULES, shoe)

@@ -590,7 +590,7 @@ class Century21Round:
         stage = state[2]
         if stage == DEALING:
             return _ONE_CARD if state[0] else _TWO_CARDS
-        if stage == THIRDS or stage == PLAYER_CARD:
+        if stage in (THIRDS, PLAYER_CARD):
             return _ONE_CARD
         if stage == OVER:
             return None
