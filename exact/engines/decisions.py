@@ -168,6 +168,8 @@ def _weight(path: _Path, counts: list[int]) -> int:
 _SINGLES = True  # sum one-card templates from the counts directly (off: by _weight, the tests)
 _SMALL = 16  # fewer paths than this are summed in Python: quicker than building the vector
 _INT64_SAFE = 2**62
+_BATCH = True  # weigh a template's pending weighings in one product (off: one by one, the tests)
+_PENDING_CELLS = 1 << 21  # basis cells (int64) held before a flush: bounds its memory
 
 
 class _Walk:
@@ -192,6 +194,9 @@ class _Walk:
         self.start_counts = self.start_view.class_counts(shoe)
         self.classes: dict[View, list[int]] = {}
         self.joined: dict[tuple[_Path, _Path], _Path] = {}  # paths spliced (:meth:`splice`)
+        # the weighings and leaves waiting for :meth:`flush`, and the basis cells they need
+        self.pending: list[tuple[_Template | None, object, int, int, Sequences]] = []
+        self.pending_cells = 0
 
     def meet(self, decision: Decision, own: Path) -> None:
         sets = self.sets[decision.player]
@@ -208,9 +213,10 @@ class _Walk:
 
     def add(self, sequences: Sequences, outcome: Hashable, count: int) -> None:
         self.meter.tick()
-        self.outcomes.setdefault(outcome, None)
-        entry = self.entries.setdefault(sequences, {})
-        entry[outcome] = entry.get(outcome, 0) + count
+        if self.pending:  # after the weighings before it, so that entries keep their order
+            self.pending.append((None, outcome, count, 0, sequences))
+            return
+        self.enter_one(sequences, outcome, count)
 
     def walk(self, state: State, view: View, counts: list[int], used: int, weight: int,
              sequences: Sequences) -> None:
@@ -247,17 +253,79 @@ class _Walk:
                 self.meet(Decision(player, infoset, actions), (*sequences[player], *own))
         if not template.compiled:
             template.compile(len(counts))
+        self.meter.tick()  # one step of the walk, however many ends it adds
+        if _BATCH and template.matrix is not None and \
+                template.bound * self.largest(counts) < _INT64_SAFE:
+            # summed later with the others of this template, in one matrix product
+            # (:meth:`flush`); every write to the entries waits behind it, in walk order
+            self.pending.append((template, counts, used, weight, sequences))
+            self.pending_cells += template.matrix.shape[1]
+            if self.pending_cells > _PENDING_CELLS:
+                self.flush()
+            return
+        if self.pending:
+            self.pending.append((template, counts, used, weight, sequences))
+            return
+        self.enter(template, self.sums(template, counts), used, weight, sequences)
+
+    def sums(self, template: _Template, counts: list[int]) -> list[int]:
+        """Each end's sum of path weights over ``counts``, alone."""
         if template.matrix is not None and template.bound * self.largest(counts) < _INT64_SAFE:
-            sums = (template.matrix @ self.basis(counts)).tolist()
-        elif template.singles is not None:
-            sums = [sum([coefficient * counts[index] for index, coefficient in row])
+            return cast(list[int], (template.matrix @ self.basis(counts)).tolist())
+        if template.singles is not None:
+            return [sum([coefficient * counts[index] for index, coefficient in row])
                     for row in template.singles]
-        else:
-            sums = [sum(coefficient * _weight(path, counts) for path, coefficient in paths)
-                    for paths in template.ends.values()]
+        return [sum(coefficient * _weight(path, counts) for path, coefficient in paths)
+                for paths in template.ends.values()]
+
+    def flush(self) -> None:
+        """Sum the pending weighings of each template in one product (their bases, one row
+        per weighing, built at once) and write every pending entry in walk order."""
+        pending, self.pending, self.pending_cells = self.pending, [], 0
+        batched: dict[int, list[int]] = {}  # by id of template: its pending weighings
+        for index, (template, counts, _used, _weight, _sequences) in enumerate(pending):
+            if template is not None and template.matrix is not None and \
+                    template.bound * self.largest(cast(list[int], counts)) < _INT64_SAFE:
+                batched.setdefault(id(template), []).append(index)
+        found: dict[int, list[int]] = {}
+        by_width: dict[int, list[int]] = {}  # the bases of one number of classes together
+        for indices in batched.values():
+            by_width.setdefault(len(cast(list[int], pending[indices[0]][1])), []).extend(
+                indices)
+        for width, indices in by_width.items():
+            counts = np.array([pending[i][1] for i in indices], dtype=np.int64)
+            pairs = counts[:, :, None] * counts[:, None, :]
+            diagonal = np.arange(width)
+            pairs[:, diagonal, diagonal] -= counts
+            bases = np.concatenate((np.ones((len(indices), 1), dtype=np.int64), counts,
+                                    pairs.reshape(len(indices), width * width)), axis=1)
+            rows = {index: row for row, index in enumerate(indices)}
+            for same in batched.values():
+                if len(cast(list[int], pending[same[0]][1])) != width:
+                    continue
+                matrix = cast(_Template, pending[same[0]][0]).matrix
+                assert matrix is not None
+                summed = (bases[[rows[i] for i in same]] @ matrix.T).tolist()
+                found.update(zip(same, summed, strict=True))
+        for index, (template, counts, used, weight, sequences) in enumerate(pending):
+            if template is None:
+                self.enter_one(sequences, counts, used)
+            else:
+                sums = found.get(index)
+                self.enter(template, sums if sums is not None else
+                           self.sums(template, cast(list[int], counts)), used, weight,
+                           sequences)
+
+    def enter_one(self, sequences: Sequences, outcome: Hashable, count: int) -> None:
+        self.outcomes.setdefault(outcome, None)
+        entry = self.entries.setdefault(sequences, {})
+        entry[outcome] = entry.get(outcome, 0) + count
+
+    def enter(self, template: _Template, sums: list[int], used: int, weight: int,
+              sequences: Sequences) -> None:
+        """Add a weighed template's ends to the entries."""
         fill, entries, outcomes = self.fill, self.entries, self.outcomes
         before, after = sequences
-        self.meter.tick()  # one step of the walk, however many ends it adds
         for first, second, rows in template.by_pair:
             entry = None
             for row, outcome, cards in rows:
@@ -382,6 +450,7 @@ def decision_table(game: DecisionGame[Record], shoe: Shoe) -> DecisionTable:
     walk = _Walk(game, shoe)
     with without_collections():
         walk.walk(game.start(), walk.start_view, walk.start_counts, 0, 1, ((), ()))
+        walk.flush()
     return DecisionTable(falling(shoe.size, game.round_cards), walk.sets, walk.parents,
                          walk.entries, tuple(walk.outcomes))
 

@@ -229,6 +229,28 @@ def test_century21_one_card_templates_summed_directly_give_the_path_weights(
         assert fast == slow
 
 
+@pytest.mark.parametrize("face_up", [False, True])
+@pytest.mark.parametrize("mode", ["total", "cards"])
+def test_century21_batched_weighings_give_the_one_by_one_sums(monkeypatch, face_up,
+                                                               mode) -> None:
+    """Weighings summed per template in one product (and flushed in small chunks) against
+    each summed alone: the same counts, and the entries and outcomes in the same order."""
+    rules = DEFAULT_RULES.replace(third_cards_face_up=face_up)
+    for shoe in (Shoe.parse("A:2,2:2,5:3,9:3,T:5,X:2"), Shoe.standard(2, jokers=2)):
+        batched = decision_table(Century21Round(rules, mode), shoe)
+        monkeypatch.setattr(decisions, "_PENDING_CELLS", 500)
+        chunked = decision_table(Century21Round(rules, mode), shoe)
+        monkeypatch.setattr(decisions, "_BATCH", False)
+        alone = decision_table(Century21Round(rules, mode), shoe)
+        monkeypatch.undo()
+        for table in (batched, chunked):
+            assert table == alone
+            assert list(table.entries) == list(alone.entries)
+            assert [list(e) for e in table.entries.values()] == \
+                [list(e) for e in alone.entries.values()]
+            assert table.outcomes == alone.outcomes
+
+
 def test_century21_fixed_deal_is_the_table_under_every_pure_pair() -> None:
     shoe = Shoe.parse("A:2,5:2,6:2,9:1,K:2,X:2")
     table = game_table(DEFAULT_RULES, shoe)
