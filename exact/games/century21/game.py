@@ -594,17 +594,23 @@ class Century21Round:
             return _ONE_CARD
         if stage == OVER:
             return None
-        # a decision reads the stage, the hands and whether the player drew: looked up by
-        # them (the walkers ask at every node), made once
-        key = (stage, state[0], state[1], state[4])
-        found = self._decisions.get(key)
+        # looked up by what the decision reads (the walkers ask at every node, and each deal
+        # of four cards is a node of its own), made once
+        player, dealer = state[0], state[1]
+        if stage == CHECK:
+            key: tuple[object, ...] = (dealer[0], dealer[1])
+        elif stage == PLAYER:
+            key = (player, dealer[0])
+        else:
+            key = (dealer[0], dealer[1], state[4], player[2] if len(player) == 3 else None)
+        found = self._decisions[stage].get(key)
         if found is None:
-            found = self._decisions[key] = self._decision(state)
+            found = self._decisions[stage][key] = self._decision(state)
         return found
 
     @cached_property
-    def _decisions(self) -> dict[tuple[int, Hand, Hand, bool], Decision]:
-        return {}
+    def _decisions(self) -> dict[int, dict[tuple[object, ...], Decision]]:
+        return {CHECK: {}, PLAYER: {}, DEALER: {}}
 
     def _decision(self, state: RoundState) -> Decision:
         player, dealer, stage, _stopped, player_draws, _dealer_draws = state
