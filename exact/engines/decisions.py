@@ -125,26 +125,37 @@ class _Template:
         for row, (first, second, outcome, cards) in enumerate(self.ends):
             pairs.setdefault((first, second), []).append((row, outcome, cards))
         self.by_pair = [(first, second, rows) for (first, second), rows in pairs.items()]
-        lengths = {len(path) for paths in self.ends.values() for path, _c in paths}
-        if _SINGLES and lengths == {1} and all(path[0][1] == 0 for paths in self.ends.values()
-                                  for path, _c in paths):
+        # one pass over the paths: their cells in the matrix (row by row, summed in Python,
+        # then written at once: numpy's item assignment costs a microsecond a path), and
+        # whether all are one card as the counts are (singles)
+        width = 1 + classes + classes * classes
+        cells: dict[int, int] = {}
+        ones, paths_in = True, 0
+        for row, paths in enumerate(self.ends.values()):
+            start = row * width
+            for path, coefficient in paths:
+                length = len(path)
+                if length == 1:
+                    cell = start + 1 + path[0][0]
+                    if path[0][1]:
+                        ones = False
+                elif length == 2:
+                    cell, ones = start + 1 + classes + path[0][0] * classes + path[1][0], False
+                elif length == 0:
+                    cell, ones = start, False
+                else:
+                    return  # longer paths: summed by _weight
+                cells[cell] = cells.get(cell, 0) + coefficient
+            paths_in += len(paths)
+        if _SINGLES and ones and paths_in:
             self.singles = [[(path[0][0], coefficient) for path, coefficient in paths]
                             for paths in self.ends.values()]
-        if max(lengths, default=0) > 2 or \
-                sum(len(paths) for paths in self.ends.values()) < _SMALL:
+        if paths_in < _SMALL:
             return
-        # one column per path, summed in Python, then written at once (numpy's item
-        # assignment costs a microsecond a path)
-        cells: dict[tuple[int, int], int] = {}
-        for row, paths in enumerate(self.ends.values()):
-            for path, coefficient in paths:
-                column = 0 if not path else 1 + path[0][0] if len(path) == 1 else \
-                    1 + classes + path[0][0] * classes + path[1][0]
-                cells[row, column] = cells.get((row, column), 0) + coefficient
-        matrix = np.zeros((len(self.ends), 1 + classes + classes * classes), dtype=np.int64)
+        matrix = np.zeros(len(self.ends) * width, dtype=np.int64)
         if cells:
-            rows, columns = zip(*cells, strict=True)
-            matrix[rows, columns] = list(cells.values())
+            matrix[list(cells)] = list(cells.values())
+        matrix = matrix.reshape(len(self.ends), width)
         self.matrix = matrix
         self.bound = int(np.abs(matrix).sum(axis=1).max(initial=0))
 
@@ -197,6 +208,7 @@ class _Walk:
         # the weighings and leaves waiting for :meth:`flush`, and the basis cells they need
         self.pending: list[tuple[_Template | None, object, int, int, Sequences]] = []
         self.pending_cells = 0
+        self.batched: dict[int, list[int]] = {}  # by id of template: its pending weighings
 
     def meet(self, decision: Decision, own: Path) -> None:
         sets = self.sets[decision.player]
@@ -258,6 +270,10 @@ class _Walk:
                 template.bound * self.largest(counts) < _INT64_SAFE:
             # summed later with the others of this template, in one matrix product
             # (:meth:`flush`); every write to the entries waits behind it, in walk order
+            found = self.batched.get(id(template))
+            if found is None:
+                found = self.batched[id(template)] = []
+            found.append(len(self.pending))
             self.pending.append((template, counts, used, weight, sequences))
             self.pending_cells += template.matrix.shape[1]
             if self.pending_cells > _PENDING_CELLS:
@@ -282,36 +298,33 @@ class _Walk:
         """Sum the pending weighings of each template in one product (their bases, one row
         per weighing, built at once) and write every pending entry in walk order."""
         pending, self.pending, self.pending_cells = self.pending, [], 0
-        batched: dict[int, list[int]] = {}  # by id of template: its pending weighings
-        for index, (template, counts, _used, _weight, _sequences) in enumerate(pending):
-            if template is not None and template.matrix is not None and \
-                    template.bound * self.largest(cast(list[int], counts)) < _INT64_SAFE:
-                batched.setdefault(id(template), []).append(index)
-        found: dict[int, list[int]] = {}
-        by_width: dict[int, list[int]] = {}  # the bases of one number of classes together
+        batched, self.batched = self.batched, {}
+        summed: list[list[int] | None] = [None] * len(pending)
+        by_width: dict[int, list[list[int]]] = {}  # the bases of one number of classes together
         for indices in batched.values():
-            by_width.setdefault(len(cast(list[int], pending[indices[0]][1])), []).extend(
+            by_width.setdefault(len(cast(list[int], pending[indices[0]][1])), []).append(
                 indices)
-        for width, indices in by_width.items():
-            counts = np.array([pending[i][1] for i in indices], dtype=np.int64)
+        for width, groups in by_width.items():
+            every = [i for indices in groups for i in indices]
+            counts = np.array([pending[i][1] for i in every], dtype=np.int64)
             pairs = counts[:, :, None] * counts[:, None, :]
             diagonal = np.arange(width)
             pairs[:, diagonal, diagonal] -= counts
-            bases = np.concatenate((np.ones((len(indices), 1), dtype=np.int64), counts,
-                                    pairs.reshape(len(indices), width * width)), axis=1)
-            rows = {index: row for row, index in enumerate(indices)}
-            for same in batched.values():
-                if len(cast(list[int], pending[same[0]][1])) != width:
-                    continue
-                matrix = cast(_Template, pending[same[0]][0]).matrix
+            bases = np.concatenate((np.ones((len(every), 1), dtype=np.int64), counts,
+                                    pairs.reshape(len(every), width * width)), axis=1)
+            start = 0
+            for indices in groups:
+                matrix = cast(_Template, pending[indices[0]][0]).matrix
                 assert matrix is not None
-                summed = (bases[[rows[i] for i in same]] @ matrix.T).tolist()
-                found.update(zip(same, summed, strict=True))
-        for index, (template, counts, used, weight, sequences) in enumerate(pending):
+                sums = (bases[start:start + len(indices)] @ matrix.T).tolist()
+                start += len(indices)
+                for index, row in zip(indices, sums, strict=True):
+                    summed[index] = row
+        for (template, counts, used, weight, sequences), sums in zip(pending, summed,
+                                                                     strict=True):
             if template is None:
                 self.enter_one(sequences, counts, used)
             else:
-                sums = found.get(index)
                 self.enter(template, sums if sums is not None else
                            self.sums(template, cast(list[int], counts)), used, weight,
                            sequences)
