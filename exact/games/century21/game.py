@@ -558,7 +558,14 @@ class Century21Round:
         return found
 
     def _hand(self, hand: Hand) -> HandState:
-        return cast(HandState, self._of(_hand_state, hand))
+        found = self._hands.get(hand)
+        if found is None:
+            found = self._hands[hand] = _hand_state(self.rules, hand)
+        return found
+
+    @cached_property
+    def _hands(self) -> dict[Hand, HandState]:
+        return {}
 
     @cached_property
     def outcomes(self) -> list[tuple[str, Fraction]]:
@@ -626,7 +633,7 @@ class Century21Round:
 
     def advance(self, state: RoundState, labels: tuple[Label, ...]) -> RoundState:
         player, dealer, stage, stopped, player_draws, dealer_draws = state
-        classes = tuple([JOKER_CLASS if label.value is None else label.value
+        classes = tuple([JOKER_CLASS if (value := label[0]) is None else value
                          for label in labels])
         if stage == PLAYER_CARD:
             return (player + classes, dealer, DEALER, stopped, False, False)
