@@ -99,7 +99,7 @@ _Path = tuple[tuple[int, int], ...]
 
 @dataclass
 class _Template:
-    ends: dict[tuple[Path, Path, Hashable, int], list[tuple[_Path, int]]] = field(
+    ends: dict[tuple[Path, Path, Hashable, int], dict[_Path, int]] = field(
         default_factory=dict)
     meets: list[tuple[_Path, int, InfoSet, tuple[Action, ...], Path]] = field(
         default_factory=list)
@@ -133,7 +133,7 @@ class _Template:
         ones, paths_in = True, 0
         for row, paths in enumerate(self.ends.values()):
             start = row * width
-            for path, coefficient in paths:
+            for path, coefficient in paths.items():
                 length = len(path)
                 if length == 1:
                     cell = start + 1 + path[0][0]
@@ -148,7 +148,7 @@ class _Template:
                 cells[cell] = cells.get(cell, 0) + coefficient
             paths_in += len(paths)
         if _SINGLES and ones and paths_in:
-            self.singles = [[(path[0][0], coefficient) for path, coefficient in paths]
+            self.singles = [[(path[0][0], coefficient) for path, coefficient in paths.items()]
                             for paths in self.ends.values()]
         if paths_in < _SMALL:
             return
@@ -174,6 +174,18 @@ def _weight(path: _Path, counts: list[int]) -> int:
         if weight <= 0:
             return 0
     return weight
+
+
+def _joined(path: _Path, inner_path: _Path) -> _Path:
+    """``path`` then ``inner_path``, as one path drawn by class, each card counting the cards of
+    its class before it: a path's weight depends only on which cards it draws (not their
+    order), so the paths of the same cards share one end of a template and one cell."""
+    drawn: dict[int, int] = {}
+    canonical = []
+    for index in sorted([i for i, _b in path] + [i for i, _b in inner_path]):
+        canonical.append((index, drawn.get(index, 0)))
+        drawn[index] = drawn.get(index, 0) + 1
+    return tuple(canonical)
 
 
 _SINGLES = True  # sum one-card templates from the counts directly (off: by _weight, the tests)
@@ -291,7 +303,7 @@ class _Walk:
         if template.singles is not None:
             return [sum([coefficient * counts[index] for index, coefficient in row])
                     for row in template.singles]
-        return [sum(coefficient * _weight(path, counts) for path, coefficient in paths)
+        return [sum(coefficient * _weight(path, counts) for path, coefficient in paths.items())
                 for paths in template.ends.values()]
 
     def flush(self) -> None:
@@ -398,8 +410,8 @@ class _Walk:
             state = game.act(state, step.actions[0])
             step = game.step(state)
         if step is None:
-            ends = template.ends.setdefault((*sequences, game.outcome(state), cards), [])
-            ends.append((path, coefficient))
+            ends = template.ends.setdefault((*sequences, game.outcome(state), cards), {})
+            ends[path] = ends.get(path, 0) + coefficient
             return
         if isinstance(step, Decision):
             own = sequences[_side(step)]
@@ -432,19 +444,13 @@ class _Walk:
         """Add ``inner``, the template of a draw reached by ``path``, to ``template``: its
         paths follow ``path`` (a class drawn again counts the cards of it drawn before)."""
         joined = self.joined
-        shift: dict[int, int] | None = None
 
         def after(inner_path: _Path) -> _Path:
             # the same short (path, inner path) pairs recur in every template spliced from
             # the same inner one: joined once per walk
-            nonlocal shift
             found = joined.get((path, inner_path))
             if found is None:
-                if shift is None:
-                    drawn = [index for index, _before in path]
-                    shift = {index: drawn.count(index) for index in set(drawn)}
-                found = joined[path, inner_path] = path + tuple(
-                    (i, b + shift.get(i, 0)) for i, b in inner_path)
+                found = joined[path, inner_path] = _joined(path, inner_path)
             return found
 
         for inner_path, player, infoset, actions, own in inner.meets:
@@ -452,8 +458,10 @@ class _Walk:
                                    (*sequences[player], *own)))
         for (first, second, outcome, more), paths in inner.ends.items():
             ends = template.ends.setdefault(
-                ((*sequences[0], *first), (*sequences[1], *second), outcome, cards + more), [])
-            ends.extend([(after(p), coefficient * c) for p, c in paths])
+                ((*sequences[0], *first), (*sequences[1], *second), outcome, cards + more), {})
+            for inner_path, inner_coefficient in paths.items():
+                joined_path = after(inner_path)
+                ends[joined_path] = ends.get(joined_path, 0) + coefficient * inner_coefficient
 
 
 def decision_table(game: DecisionGame[Record], shoe: Shoe) -> DecisionTable:

@@ -251,6 +251,29 @@ def test_century21_batched_weighings_give_the_one_by_one_sums(monkeypatch, face_
             assert table.outcomes == alone.outcomes
 
 
+@settings(max_examples=200, deadline=None)
+@given(first=st.lists(st.integers(0, 4), max_size=3), second=st.lists(st.integers(0, 4),
+                                                                       max_size=3),
+       counts=st.lists(st.integers(0, 5), min_size=5, max_size=5))
+def test_a_joined_path_weighs_as_the_path_drawn_in_order(first, second, counts) -> None:
+    """The spliced path by class (decisions._joined) against the cards drawn one by one in
+    their order, each taken from what the ones before left."""
+    def in_order(classes: list[int]) -> tuple[tuple[int, int], ...]:
+        return tuple((c, classes[:k].count(c)) for k, c in enumerate(classes))
+
+    def drawn(classes: list[int]) -> int:
+        left, weight = list(counts), 1
+        for c in classes:
+            weight *= max(left[c], 0)
+            left[c] -= 1
+        return weight
+
+    joined = decisions._joined(in_order(first), in_order(second))
+    assert sorted(c for c, _b in joined) == sorted(first + second)
+    assert decisions._weight(joined, counts) == drawn(first + second)
+    assert joined == decisions._joined(in_order(second), in_order(first))
+
+
 def test_century21_fixed_deal_is_the_table_under_every_pure_pair() -> None:
     shoe = Shoe.parse("A:2,5:2,6:2,9:1,K:2,X:2")
     table = game_table(DEFAULT_RULES, shoe)
