@@ -428,6 +428,15 @@ class _Walk:
             self.splice(template, self.template(state, key, view), path, cards, coefficient,
                         sequences)
             return
+        if step.count == 1:  # most draws: one card, of coefficient 1
+            labels_of, advance = view.labels, game.advance
+            for index in self.possible(view):
+                before = 0
+                for drawn_index, _before in path:
+                    before += drawn_index == index
+                self.build(template, advance(state, (labels_of[index],)), view,
+                           (*path, (index, before)), cards + 1, coefficient, sequences)
+            return
         drawn = [index for index, _before in path]
         for group in combinations_with_replacement(self.possible(view), step.count):
             extended = list(path)
