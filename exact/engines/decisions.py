@@ -188,6 +188,7 @@ def _joined(path: _Path, inner_path: _Path) -> _Path:
     return tuple(canonical)
 
 
+_ONE_CARD = True  # one-card draws of the walk dealt inline (off: by dealt_groups, the tests)
 _SINGLES = True  # sum one-card templates from the counts directly (off: by _weight, the tests)
 _SMALL = 16  # fewer paths than this are summed in Python: quicker than building the vector
 _INT64_SAFE = 2**62
@@ -265,6 +266,15 @@ class _Walk:
         key = game.future(state)
         if key is not None:
             self.weigh(self.template(state, key, view), counts, used, weight, sequences)
+            return
+        if step.count == 1 and _ONE_CARD:  # most draws: the groups of dealt_groups, inline
+            labels_of = view.labels
+            for index, count in enumerate(counts):
+                if count:
+                    remaining = counts.copy()
+                    remaining[index] = count - 1
+                    self.walk(game.advance(state, (labels_of[index],)), view, remaining,
+                              used + 1, weight * count, sequences)
             return
         for labels, remaining, group_weight in dealt_groups(view, counts, step.count):
             self.walk(game.advance(state, labels), view, remaining, used + step.count,

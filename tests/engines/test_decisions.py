@@ -274,6 +274,20 @@ def test_a_joined_path_weighs_as_the_path_drawn_in_order(first, second, counts) 
     assert joined == decisions._joined(in_order(second), in_order(first))
 
 
+@pytest.mark.parametrize("face_up", [False, True])
+def test_century21_one_card_draws_inline_give_the_dealt_groups(monkeypatch, face_up) -> None:
+    """The walk's one-card draws dealt inline against core.enumerator.dealt_groups: the same
+    table, entries in the same order."""
+    rules = DEFAULT_RULES.replace(third_cards_face_up=face_up)
+    for shoe in (Shoe.parse("A:2,2:2,5:3,9:3,T:5,X:2"), Shoe.standard(1, jokers=2)):
+        inline = decision_table(Century21Round(rules, "cards"), shoe)
+        monkeypatch.setattr(decisions, "_ONE_CARD", False)
+        grouped = decision_table(Century21Round(rules, "cards"), shoe)
+        monkeypatch.undo()
+        assert inline == grouped and list(inline.entries) == list(grouped.entries)
+        assert inline.outcomes == grouped.outcomes
+
+
 def test_century21_fixed_deal_is_the_table_under_every_pure_pair() -> None:
     shoe = Shoe.parse("A:2,5:2,6:2,9:1,K:2,X:2")
     table = game_table(DEFAULT_RULES, shoe)
