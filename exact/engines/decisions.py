@@ -152,10 +152,10 @@ class _Template:
                             for paths in self.ends.values()]
         if paths_in < _SMALL:
             return
-        matrix = np.zeros(len(self.ends) * width, dtype=np.int64)
+        flat = np.zeros(len(self.ends) * width, dtype=np.int64)
         if cells:
-            matrix[list(cells)] = list(cells.values())
-        matrix = matrix.reshape(len(self.ends), width)
+            flat[list(cells)] = list(cells.values())
+        matrix = flat.reshape(len(self.ends), width)
         self.matrix = matrix
         self.bound = int(np.abs(matrix).sum(axis=1).max(initial=0))
 
@@ -342,13 +342,13 @@ class _Walk:
                 start += len(indices)
                 for index, row in zip(indices, sums, strict=True):
                     summed[index] = row
-        for (template, counts, used, weight, sequences), sums in zip(pending, summed,
-                                                                     strict=True):
-            if template is None:
-                self.enter_one(sequences, counts, used)
+        for (template, held, used, weight, sequences), found in zip(pending, summed,
+                                                                    strict=True):
+            if template is None:  # a leaf of the walk: held is its outcome, used its count
+                self.enter_one(sequences, held, used)
             else:
-                self.enter(template, sums if sums is not None else
-                           self.sums(template, cast(list[int], counts)), used, weight,
+                self.enter(template, found if found is not None else
+                           self.sums(template, cast(list[int], held)), used, weight,
                            sequences)
 
     def enter_one(self, sequences: Sequences, outcome: Hashable, count: int) -> None:
