@@ -116,8 +116,8 @@ class _Template:
         default_factory=list)
 
     # the ends of a template whose paths are all one card, each taken from the counts as
-    # they are (before 0): per row, (class, coefficient) pairs, summed without _weight
-    singles: list[list[tuple[int, int]]] | None = None
+    # they are (before 0): (row, class, coefficient) triples, summed without _weight
+    singles: list[tuple[int, int, int]] | None = None
 
     def compile(self, classes: int) -> None:
         self.compiled = True
@@ -148,8 +148,9 @@ class _Template:
                 cells[cell] = cells.get(cell, 0) + coefficient
             paths_in += len(paths)
         if _SINGLES and ones and paths_in:
-            self.singles = [[(path[0][0], coefficient) for path, coefficient in paths.items()]
-                            for paths in self.ends.values()]
+            self.singles = [(row, path[0][0], coefficient)
+                            for row, paths in enumerate(self.ends.values())
+                            for path, coefficient in paths.items()]
         if paths_in < _SMALL:
             return
         flat = np.zeros(len(self.ends) * width, dtype=np.int64)
@@ -311,8 +312,10 @@ class _Walk:
         if template.matrix is not None and template.bound * self.largest(counts) < _INT64_SAFE:
             return cast(list[int], (template.matrix @ self.basis(counts)).tolist())
         if template.singles is not None:
-            return [sum([coefficient * counts[index] for index, coefficient in row])
-                    for row in template.singles]
+            sums = [0] * len(template.ends)
+            for row, index, coefficient in template.singles:
+                sums[row] += coefficient * counts[index]
+            return sums
         return [sum(coefficient * _weight(path, counts) for path, coefficient in paths.items())
                 for paths in template.ends.values()]
 
