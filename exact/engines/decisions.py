@@ -191,7 +191,7 @@ def _joined(path: _Path, inner_path: _Path) -> _Path:
 
 _ONE_CARD = True  # one-card draws of the walk dealt inline (off: by dealt_groups, the tests)
 _SINGLES = True  # sum one-card templates from the counts directly (off: by _weight, the tests)
-_SMALL = 16  # fewer paths than this are summed in Python: quicker than building the vector
+_SMALL = 40  # fewer paths than this are summed in Python (measured: 16 and 100 slower, 40-60 best)
 _INT64_SAFE = 2**62
 _BATCH = True  # weigh a template's pending weighings in one product (off: one by one, the tests)
 _PENDING_CELLS = 1 << 21  # basis cells (int64) held before a flush: bounds its memory

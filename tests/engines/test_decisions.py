@@ -209,8 +209,9 @@ def test_century21_templates_give_the_plain_walk(counts, face_up, mode) -> None:
                      for pair, e in unkeyed.entries.items()}
 
 
-def test_century21_int64_sums_and_python_integers_agree(monkeypatch) -> None:
-    shoe = Shoe.parse("A:2,2:2,5:3,9:3,T:5,X:2")
+@pytest.mark.parametrize("shoe", [Shoe.parse("A:2,2:2,5:3,9:3,T:5,X:2"),
+                                  Shoe.standard(1, jokers=2)])  # eleven classes: matrices
+def test_century21_int64_sums_and_python_integers_agree(monkeypatch, shoe) -> None:
     fast = decision_table(Century21Round(DEFAULT_RULES), shoe)
     monkeypatch.setattr(decisions, "_INT64_SAFE", 0)
     exact = decision_table(Century21Round(DEFAULT_RULES), shoe)
