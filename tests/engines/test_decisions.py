@@ -289,6 +289,32 @@ def test_century21_one_card_draws_inline_give_the_dealt_groups(monkeypatch, face
         assert inline.outcomes == grouped.outcomes
 
 
+@pytest.mark.parametrize("face_up", [False, True])
+@pytest.mark.parametrize("mode", ["total", "cards"])
+def test_century21_decisions_looked_up_are_the_ones_made(face_up, mode) -> None:
+    """Century21Round.step keys its decisions by what they read: at every decision node of
+    every card sequence (values 0, 1, 5, 9 and the joker), the one looked up is the one
+    made from the whole state."""
+    game = Century21Round(DEFAULT_RULES.replace(third_cards_face_up=face_up), mode)
+    labels = [label for label in VALUE_VIEW.labels if label.value in (0, 1, 5, 9, None)]
+    met = 0
+
+    def visit(state: State) -> None:
+        nonlocal met
+        step = game.step(state)
+        if isinstance(step, Decision):
+            assert step == game._decision(state)
+            met += 1
+            for action in step.actions:
+                visit(game.act(state, action))
+        elif step is not None:
+            for group in product(range(len(labels)), repeat=step.count):
+                visit(game.advance(state, tuple(labels[i] for i in sorted(group))))
+
+    visit(game.start())
+    assert met > 1000
+
+
 def test_century21_fixed_deal_is_the_table_under_every_pure_pair() -> None:
     shoe = Shoe.parse("A:2,5:2,6:2,9:1,K:2,X:2")
     table = game_table(DEFAULT_RULES, shoe)
