@@ -241,6 +241,7 @@ class _Walk:
         self.meter.tick()
         if self.pending:  # after the weighings before it, so that entries keep their order
             self.pending.append((None, outcome, count, 0, sequences))
+            self.queued(1)
             return
         self.enter_one(sequences, outcome, count)
 
@@ -298,14 +299,20 @@ class _Walk:
                 found = self.batched[id(template)] = []
             found.append(len(self.pending))
             self.pending.append((template, counts, used, weight, sequences))
-            self.pending_cells += template.matrix.shape[1]
-            if self.pending_cells > _PENDING_CELLS:
-                self.flush()
+            self.queued(template.matrix.shape[1])
             return
         if self.pending:
             self.pending.append((template, counts, used, weight, sequences))
+            self.queued(len(counts))
             return
         self.enter(template, self.sums(template, counts), used, weight, sequences)
+
+    def queued(self, cells: int) -> None:
+        """Count what a pending item holds; flush past the bound (memory stays bounded
+        whatever the walk's size)."""
+        self.pending_cells += cells
+        if self.pending_cells > _PENDING_CELLS:
+            self.flush()
 
     def sums(self, template: _Template, counts: list[int]) -> list[int]:
         """Each end's sum of path weights over ``counts``, alone."""
