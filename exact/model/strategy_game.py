@@ -3,6 +3,12 @@
 
 Layer: model, above the core; the engines' algorithms and the games' definitions both use it.
 
+A game with decisions writes its round once, as a :class:`DecisionGame`: each step is a draw
+(chance), a :class:`Decision` (its player, its information set, its actions) or the end. The
+engines' walkers (:mod:`exact.engines.decisions`) read it twice: into the sequence form below, for
+the solvers, and, under fixed strategies, into a plain :class:`~exact.core.enumerator.Deal` for the
+compiled and batch engines (docs/explanation/decisions.md).
+
 For each side (0 and 1) its information sets with their actions, and the own sequence leading
 to each set (perfect recall); the *leaves*: for every pair of action sequences, one per side,
 the summed payoffs of both sides over the chance outcomes that end there, as exact numbers over
@@ -12,8 +18,12 @@ one common denominator ``total``.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import NamedTuple, Protocol
+
+from exact.core.cards import Label
+from exact.core.enumerator import Draw, RecordT_co, State
 
 InfoSet = Hashable
 Action = str
@@ -43,3 +53,64 @@ class StrategyGame(Protocol):
     def parents(self) -> tuple[Mapping[InfoSet, Path], Mapping[InfoSet, Path]]: ...
     @property
     def leaves(self) -> Sequence[Leaf]: ...
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A step of a round where ``player`` (0 or 1) chooses one of ``actions`` knowing only
+    ``infoset``: any hashable value the game computes from what that player has seen (own
+    cards, an up card, which other hands drew...). Two states a player cannot tell apart must
+    give equal ``infoset`` and equal ``actions``, and a player must remember its own earlier
+    choices (perfect recall: the sequence form assumes it). A decision of one action is forced:
+    the walkers take it and record no information set."""
+
+    player: int
+    infoset: InfoSet
+    actions: tuple[Action, ...]
+
+
+Step = Draw | Decision | None  # None: the round is over
+
+
+class DecisionGame(Protocol[RecordT_co]):
+    """A round with chance and decisions (see the module docstring and
+    docs/explanation/decisions.md). Frozen and hashable, as deals are: compiled forms and game
+    tables are cached by game. The state is the game's own business, as in a deal."""
+
+    @property
+    def round_cards(self) -> int:
+        """Length of the counting unit: the most cards a round can use."""
+
+    @property
+    def accepts_jokers(self) -> bool: ...
+
+    def __hash__(self) -> int: ...
+
+    def start(self) -> State: ...
+
+    def step(self, state: State) -> Step:
+        """What happens next: a group of cards to deal, a decision, or ``None`` (the end)."""
+
+    def advance(self, state: State, labels: tuple[Label, ...]) -> State:
+        """The state after dealing ``labels`` (sorted by class index) for the last draw."""
+
+    def act(self, state: State, action: Action) -> State:
+        """The state after the deciding player took ``action`` at the last decision."""
+
+    def record(self, state: State) -> RecordT_co:
+        """What analyses see of a finished round (the record of the fixed-strategy deal)."""
+
+    def outcome(self, state: State) -> Hashable:
+        """What settlement makes of a finished round (the sequence form counts rounds by
+        outcome: keep it coarse, e.g. how the hand was decided and the pay)."""
+
+    def future(self, state: State) -> Hashable | None:
+        """A key of everything the rest of the round depends on from ``state``, or ``None``.
+        Two states of equal key must have the same rest of the round (steps, views,
+        information sets, actions and outcomes), whatever cards were dealt before: the
+        sequence-form walker then builds that rest once and weighs it by each path's remaining
+        shoe. Give ``None`` where no two paths share a rest (the first cards)."""
+
+    def fallback(self, decision: Decision) -> Action:
+        """The action a fixed strategy takes at a set it does not name (one never reached on
+        the shoe the strategy was chosen on)."""

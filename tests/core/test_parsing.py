@@ -204,13 +204,15 @@ def test_the_largest_shoe():
         DEFAULT_RULES.replace(decks=10**30)
 
 
-def test_century21_counts_stay_exact_past_float64(monkeypatch):
-    """The both-draw pair sums use float64 while exact; the Python-integer path (forced here on
-    a small shoe) gives the same table, so shoes past 2^53 pairs are exact too."""
+def test_century21_counts_stay_exact_past_int64(monkeypatch):
+    """The sequence-form walk sums short templates in int64 while exact; the Python-integer
+    path (forced here on a small shoe) gives the same table, so huge shoes are exact too."""
+    from exact.engines import decisions
+
     shoe = Shoe.parse("A:2,2:2,5:3,9:3,T:5,X:2")
     fast = century21.game_table(DEFAULT_RULES, shoe)
     century21._game_table.cache_clear()
-    monkeypatch.setattr(century21, "FLOAT64_EXACT", 0)
+    monkeypatch.setattr(decisions, "_INT64_SAFE", 0)
     exact = century21.game_table(DEFAULT_RULES, shoe)
     century21._game_table.cache_clear()
     assert exact is not fast and exact.entries == fast.entries and exact.total == fast.total

@@ -3,6 +3,7 @@ best responses and the exact equilibrium."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import warnings
@@ -463,3 +464,59 @@ def test_a_rule_file_giving_a_total_twice_is_one_line(tmp_path, capsys) -> None:
     assert main(["analyze", "century21", "--decks", "1", "--rules", str(path)]) == 2
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "'09': a total is one digit" in error
+
+
+def _reference_rules(player, dealer):
+    """The brute force's plain callables playing the engine's (pure) strategies: each
+    decision looked up by the information set the engine names it by."""
+    from exact.games.century21.game import CheckSet, DealerSet, PlayerSet, player_tag
+
+    def cls(card):
+        return X_CLASS if card == X else card
+
+    def pick(strategy, key):
+        choice = strategy[key]
+        return max(choice, key=choice.get)
+
+    def player_rule(cards, up):
+        tag = player_tag(DEFAULT_RULES, "total", *sorted(map(cls, cards)))
+        return pick(player, PlayerSet("player", tag, cls(up)))
+
+    def dealer_rule(cards, drew):
+        return pick(dealer, DealerSet("dealer", cls(cards[0]), cls(cards[1]), drew, None))
+
+    def check_rule(cards):
+        return pick(dealer, CheckSet("check", cls(cards[0]), cls(cards[1])))
+
+    return player_rule, dealer_rule, check_rule
+
+
+def _pure_mixtures(strategy):
+    """A behaviour strategy as (probability, pure strategy) pairs: each set is met at most
+    once a round, so its mixing is a mixture of pure strategies with product weights."""
+    mixed = [h for h, p in strategy.items() if sum(1 for q in p.values() if q) > 1]
+    for picks in itertools.product(*(sorted(strategy[h]) for h in mixed)):
+        weight, pure_strategy = Fraction(1), dict(strategy)
+        for h, action in zip(mixed, picks, strict=True):
+            weight *= strategy[h][action]
+            pure_strategy[h] = {a: Fraction(int(a == action)) for a in strategy[h]}
+        if weight:
+            yield weight, pure_strategy
+
+
+@pytest.mark.parametrize("shoe_text, cards", [
+    (TINY, [1, 2, 5, 6, 6, 9, 0, 0, X, X]),
+    ("A:1,3:1,4:1,5:1,7:1,8:1,K:2,X:1", [1, 3, 4, 5, 7, 8, 0, 0, X])])
+@pytest.mark.parametrize("name", ["house", "best", "dealer-best", "equilibrium"])
+def test_every_strategy_of_the_one_round_matches_the_card_by_card_twin(shoe_text, cards,
+                                                                       name) -> None:
+    """The round written once (Century21Round) gives, through the sequence-form walk, the
+    counts of the brute-force twin under each named strategy pair, mixed ones included."""
+    table = game_table(DEFAULT_RULES, Shoe.parse(shoe_text))
+    player, dealer = strategy_by_name(table, name)
+    expected: Counter = Counter()
+    for p_weight, p_pure in _pure_mixtures(player):
+        for d_weight, d_pure in _pure_mixtures(dealer):
+            for outcome, count in brute_force(cards, *_reference_rules(p_pure, d_pure)).items():
+                expected[outcome] += p_weight * d_weight * count
+    assert {o: c for o, c in expected.items() if c} == dict(table.evaluate(player, dealer).counts)

@@ -18,12 +18,16 @@ answer, then the dealer answers. At a decision a joker hand may declare any tota
 draw or stand: that choice is made by exact search, the action with the higher expected result
 against the other side's strategy (see :meth:`GameTable.house_way`).
 
-The engine builds, once per rule set, shoe and information mode, a *game table*: for every pair
-of action sequences (one per side, sequence form) the exact counts of every outcome. Any pair of
-strategies, pure or mixed, is then evaluated exactly. The table is a strategy game
-(:attr:`GameTable.form`), so the generic algorithms of :mod:`exact.engines.strategy_games` serve
-it: best responses are a backward pass over the information sets; the equilibrium is the
-sequence-form linear program (:mod:`exact.games.century21.solve`).
+The round is written once, as a game with chance and decision nodes
+(:class:`Century21Round`, a :class:`~exact.model.strategy_game.DecisionGame`). The generic
+sequence-form walk (:func:`~exact.engines.decisions.decision_table`) makes of it, once per rule
+set, shoe and information mode, a *game table*: for every pair of action sequences (one per
+side) the exact counts of every outcome. Any pair of strategies, pure or mixed, is then
+evaluated exactly, and the generic algorithms of :mod:`exact.engines.strategy_games` serve it
+(:attr:`GameTable.form`): best responses are a backward pass over the information sets; the
+equilibrium is the sequence-form linear program (:mod:`exact.games.century21.solve`). Under
+fixed pure strategies the same round is a plain deal (:class:`Century21Deal`) for the compiled
+and batch engines and the simulation.
 
 >>> table = game_table(DEFAULT_RULES, Shoe.standard(1, jokers=1))
 >>> result = table.evaluate(*table.house_way())
@@ -41,11 +45,10 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, Literal, NamedTuple, cast, get_args
 
-import numpy as np
-
 from exact.core.cards import JOKER, VALUE_VIEW, Card, Label, Shoe
-from exact.core.enumerator import Draw, falling
+from exact.core.enumerator import Draw
 from exact.core.parsing import shown
+from exact.engines.decisions import Choices, StrategyDeal, choices, decision_table
 from exact.engines.strategy_games import InfoSet as StrategySet
 from exact.engines.strategy_games import (
     Leaf,
@@ -61,6 +64,7 @@ from exact.errors import StrategyError as StrategyError
 from exact.games.century21.rules import DEFAULT_RULES, Rules
 from exact.model.features import Feature
 from exact.model.game import Game
+from exact.model.strategy_game import Decision
 
 # The card classes of the deal: the ten point values, then the joker (exact.core.cards.JOKER).
 JOKER_CLASS = 10
@@ -494,341 +498,270 @@ def game_table(rules: Rules, shoe: Shoe, mode: Mode = "total") -> GameTable:
 
 @cache
 def _game_table(rules: Rules, counts: tuple[int, ...], mode: Mode, shoe: Shoe) -> GameTable:
-    builder = _Builder(rules, list(counts), mode)
-    builder.run()
-    return GameTable(rules, shoe, mode, falling(sum(counts), ROUND_CARDS), builder.outcomes,
-                     builder.entries, builder.player_sets, builder.dealer_sets,
-                     builder.dealer_parent)
+    round_ = Century21Round(rules, mode)
+    walked = decision_table(round_, shoe)
+    outcomes = [round_.outcomes[cast(int, o)] for o in walked.outcomes]
+    index = {outcome: i for i, outcome in enumerate(walked.outcomes)}
+    entries = {cast(tuple[Sequence_, Sequence_], pair): {index[o]: c for o, c in found.items()}
+               for pair, found in walked.entries.items()}
+    return GameTable(rules, shoe, mode, walked.total, outcomes, entries,
+                     cast(dict[InfoSet, tuple[str, ...]], walked.sets[0]),
+                     cast(dict[InfoSet, tuple[str, ...]], walked.sets[1]),
+                     cast(dict[InfoSet, Sequence_], walked.parents[1]))
 
 
-class _Builder:
-    """One walk over the value classes (player pair, up, down, third cards)."""
-
-    def __init__(self, rules: Rules, counts: list[int], mode: Mode) -> None:
-        self.rules, self.counts, self.mode = rules, counts, mode
-        self.size = sum(counts)
-        self.outcomes: list[tuple[str, Fraction]] = []
-        self.outcome_index: dict[tuple[str, Fraction], int] = {}
-        self.entries: dict[tuple[Sequence_, Sequence_], dict[int, int]] = {}
-        self.player_sets: dict[InfoSet, tuple[str, ...]] = {}
-        self.dealer_sets: dict[InfoSet, tuple[str, ...]] = {}
-        self.dealer_parent: dict[InfoSet, Sequence_] = {}
-        self.settled: dict[tuple[int, int, bool], int] = {}
-        self.hand_ids: dict[HandState, int] = {}
-        self.declaration_ids: dict[tuple[Declaration, ...], int] = {}
-        self.declaration_sets: list[tuple[Declaration, ...]] = []
-        self.fill = [falling(self.size - k, ROUND_CARDS - k) for k in range(ROUND_CARDS + 1)]
-        self.cache: dict[object, object] = {}
-        self.rows: dict[tuple[HandState, HandState], tuple[int, ...]] = {}
-        self.grids: dict[tuple[HandState, HandState], np.ndarray] = {}
-
-    def outcome(self, player: HandState, dealer: HandState, stopped: bool) -> int:
-        key = (self.declared(player), self.declared(dealer), stopped)
-        found = self.settled.get(key)
-        if found is None:
-            pay, how, _p, _d = settle_declared(self.rules, self.declaration_sets[key[0]],
-                                               self.declaration_sets[key[1]], stopped)
-            if (how, pay) not in self.outcome_index:
-                self.outcome_index[how, pay] = len(self.outcomes)
-                self.outcomes.append((how, pay))
-            found = self.settled[key] = self.outcome_index[how, pay]
-        return found
-
-    def declared(self, hand: HandState) -> int:
-        """A small id of the hand's declaration set: settlement depends on nothing else."""
-        found = self.hand_ids.get(hand)
-        if found is None:
-            found_set = declarations(self.rules, hand)
-            if found_set not in self.declaration_ids:
-                self.declaration_ids[found_set] = len(self.declaration_sets)
-                self.declaration_sets.append(found_set)
-            found = self.hand_ids[hand] = self.declaration_ids[found_set]
-        return found
-
-    def add(self, p: Sequence_, d: Sequence_, outcome: int, count: int) -> None:
-        entry = self.entries.setdefault((p, d), {})
-        entry[outcome] = entry.get(outcome, 0) + count
-
-    def run(self) -> None:
-        r = self.counts
-        for a in CLASSES:
-            for b in range(a, 11):
-                weight = r[a] * (r[b] - (a == b)) * (1 if a == b else 2)
-                if weight <= 0:
-                    continue
-                r[a] -= 1
-                r[b] -= 1
-                self.after_player(a, b, weight)
-                r[a] += 1
-                r[b] += 1
-
-    def after_player(self, a: int, b: int, weight: int) -> None:
-        r = self.counts
-        for up in CLASSES:
-            if not r[up]:
-                continue
-            w_up = r[up]
-            r[up] -= 1
-            for down in CLASSES:
-                if r[down]:
-                    w = weight * w_up * r[down]
-                    r[down] -= 1
-                    self.round(a, b, up, down, w)
-                    r[down] += 1
-            r[up] += 1
-
-    def round(self, a: int, b: int, up: int, down: int, weight: int) -> None:
-        rules = self.rules
-        player, dealer = two_card_state(a, b), two_card_state(up, down)
-        stops = self.memo(dealer_stops, up, down)
-        check_set = CheckSet("check", up, down)
-        if END in stops:
-            seq: Sequence_ = () if len(stops) == 1 else ((check_set, END),)
-            if len(stops) > 1:
-                self.dealer_sets[check_set] = stops
-            self.add((), seq, self.outcome(player, dealer, True), weight * self.fill[4])
-        if stops == (END,):
-            return
-        before: Sequence_ = ((check_set, CONTINUE),) if stops else ()
-        tag = player_tag(rules, self.mode, a, b)
-        player_set = PlayerSet("player", tag, up)
-        actions = self.memo(hand_actions, player)
-        if len(actions) > 1:
-            self.player_sets[player_set] = actions
-        dealer_actions = self.memo(hand_actions, dealer)
-        for action in actions:
-            p_seq: Sequence_ = ((player_set, action),) if len(actions) > 1 else ()
-            if action == STAND:
-                self.dealer_turn(p_seq, before, player, dealer, up, down, weight,
-                                 dealer_actions)
-            elif rules.third_cards_face_up:
-                r = self.counts
-                for third in CLASSES:
-                    if r[third]:
-                        w = weight * r[third]
-                        r[third] -= 1
-                        self.dealer_turn(p_seq, before, (player[0], player[1], third), dealer,
-                                         up, down, w, dealer_actions, third)
-                        r[third] += 1
-            else:
-                self.both_draw(p_seq, before, player, dealer, up, down, weight, dealer_actions)
-
-    def memo(self, function, *args):
-        key = (function, args)
-        if key not in self.cache:
-            self.cache[key] = function(self.rules, *args)
-        return self.cache[key]
-
-    def dealer_set(self, before: Sequence_, up: int, down: int, drew: bool,
-                   seen: int | None, actions: tuple[str, ...]) -> InfoSet:
-        dealer_set = DealerSet("dealer", up, down, drew, seen)
-        if len(actions) > 1:
-            self.dealer_sets[dealer_set] = actions
-            self.dealer_parent[dealer_set] = before
-        return dealer_set
-
-    def dealer_turn(self, p_seq: Sequence_, before: Sequence_, player: HandState,
-                    dealer: HandState, up: int, down: int, weight: int,
-                    actions: tuple[str, ...], third: int | None = None) -> None:
-        """The dealer acts after the player stood (or, cards face up, drew ``third``)."""
-        used = 4 if player[2] is None else 5
-        dealer_set = self.dealer_set(before, up, down, player[2] is not None, third, actions)
-        for action in actions:
-            d_seq = before + (((dealer_set, action),) if len(actions) > 1 else ())
-            if action == STAND:
-                self.add(p_seq, d_seq, self.outcome(player, dealer, False),
-                         weight * self.fill[used])
-                continue
-            r = self.counts
-            fill = self.fill[used + 1]
-            tally: dict[int, int] = defaultdict(int)
-            for card, outcome in enumerate(self.row(player, dealer)):
-                if r[card]:
-                    tally[outcome] += r[card]
-            for outcome, count in tally.items():
-                self.add(p_seq, d_seq, outcome, weight * count * fill)
-
-    def row(self, player: HandState, dealer: HandState) -> tuple[int, ...]:
-        """Outcome of each dealer third card class."""
-        key = (player, dealer)
-        if key not in self.rows:
-            self.rows[key] = tuple(self.outcome(player, (dealer[0], dealer[1], card), False)
-                                   for card in CLASSES)
-        return self.rows[key]
-
-    def grid(self, player: HandState, dealer: HandState) -> np.ndarray:
-        """Outcome of each (player third, dealer third) pair of classes, flattened."""
-        key = (player, dealer)
-        if key not in self.grids:
-            self.grids[key] = np.array([self.row((player[0], player[1], c), dealer)
-                                        for c in CLASSES], dtype=np.int64).ravel()
-        return self.grids[key]
-
-    def both_draw(self, p_seq: Sequence_, before: Sequence_, player: HandState,
-                  dealer: HandState, up: int, down: int, weight: int,
-                  actions: tuple[str, ...]) -> None:
-        """The player drew (face down): the dealer's set is one whatever the card was."""
-        r = self.counts
-        dealer_set = self.dealer_set(before, up, down, True, None, actions)
-        for action in actions:
-            d_seq = before + (((dealer_set, action),) if len(actions) > 1 else ())
-            if action == STAND:
-                tally: dict[int, int] = defaultdict(int)
-                for card in CLASSES:
-                    if r[card]:
-                        tally[self.outcome((player[0], player[1], card), dealer, False)] += r[card]
-                for outcome, count in tally.items():
-                    self.add(p_seq, d_seq, outcome, weight * count * self.fill[5])
-                continue
-            grid = self.grid(player, dealer)
-            # ordered pairs of distinct cards: r_i r_j, less r_i on the diagonal; every product
-            # is below N^2, and while sums of 121 of them stay below 2^53 float64 adds them
-            # exactly; past that (about 500,000 decks) Python integers do.
-            if max(r) ** 2 * len(grid) < FLOAT64_EXACT:
-                vector = np.array(r, dtype=np.int64)
-                pairs = (np.outer(vector, vector) - np.diag(vector)).ravel()
-                sums = np.bincount(grid, weights=pairs.astype(np.float64))
-                totals = {int(o): int(sums[o]) for o in np.flatnonzero(sums)}
-            else:
-                totals = defaultdict(int)
-                for index, outcome in enumerate(grid.tolist()):
-                    first, second = divmod(index, len(r))
-                    totals[outcome] += r[first] * (r[second] - (first == second))
-            fill = self.fill[6]
-            for outcome, total in sorted(totals.items()):
-                if total:
-                    self.add(p_seq, d_seq, outcome, weight * total * fill)
-
-
-FLOAT64_EXACT = 2**53  # integers below it add exactly in float64
-
-
-# --- the deal as the generic enumerator drives it ---------------------------------------------
+# --- the round, written once ------------------------------------------------------------------
 Hand = tuple[int, ...]  # a hand's cards by class: values 0-9, JOKER_CLASS for a joker
 Century21Record = tuple[Hand, Hand, bool]  # the final hands, and whether the dealer stopped
-# (the dealer stops before the draws, the player draws, whether the dealer draws on the
-# player's cards: None when the dealer stopped)
-DrawPlan = tuple[bool, bool, Callable[[Hand], bool] | None]
-# (player's cards, dealer's cards, the round's plan: None until both hold two cards; carried
-# in the state, which the enumerators ask at every node, instead of looked up each time)
-Century21State = tuple[Hand, Hand, DrawPlan | None]
-
-
-@dataclass(frozen=True)
-class Century21Deal:
-    """A heads-up round under two pure strategies, as a :class:`~exact.core.enumerator.Deal`.
-
-    State: (player classes, dealer classes, dealer stopped). Records the final hands.
-    """
-
-    rules: Rules
-    mode: Mode
-    player: tuple[tuple[StrategySet, str], ...]
-    dealer: tuple[tuple[StrategySet, str], ...]
-    round_cards: int = ROUND_CARDS
-    accepts_jokers: bool = True
-
-    @classmethod
-    def of(cls, rules: Rules, mode: Mode, player: Strategy, dealer: Strategy) -> Century21Deal:
-        return cls(rules, mode, _choices(player), _choices(dealer))
-
-    def start(self) -> Century21State:
-        return ((), (), None)
-
-    def next_draw(self, state: Century21State) -> Draw | None:
-        player, dealer, plan = state
-        if plan is None:
-            return _TWO_CARDS if len(player) < 2 else _ONE_CARD
-        stopped, player_draws, dealer_draws = plan
-        if stopped:
-            return None
-        if len(player) == 2 and player_draws:
-            return _ONE_CARD
-        if len(dealer) == 2 and dealer_draws is not None and dealer_draws(player):
-            return _ONE_CARD
-        return None
-
-    @cached_property
-    def _choice_maps(self) -> tuple[dict[StrategySet, str], dict[StrategySet, str]]:
-        return dict(self.player), dict(self.dealer)
-
-    @cached_property
-    def _plans(self) -> dict[tuple[int, int, int, int], DrawPlan]:
-        return {}
-
-    def _plan(self, player: Hand, dealer: Hand) -> DrawPlan:
-        # The plan depends only on the first two cards of each hand, so it is kept per deal.
-        a, b = sorted(player[:2])
-        key = (a, b, dealer[0], dealer[1])
-        found = self._plans.get(key)
-        if found is None:
-            found = self._plans[key] = self._plan_of(a, b, dealer[0], dealer[1])
-        return found
-
-    def _plan_of(self, a: int, b: int, up: int, down: int) -> DrawPlan:
-        # A compiled deal enumerates every sequence of card classes, also those the shoe the
-        # strategies were solved on cannot deal (two jokers from a one-joker shoe): their
-        # information sets are not in the strategies, and their weight in that shoe (or any
-        # shoe with cards taken out of it) is zero, so any action is right; House Way's is used.
-        rules = self.rules
-        choose_p, choose_d = self._choice_maps
-        stops = dealer_stops(rules, up, down)
-        if stops == (END,) or (stops and choose_d.get(CheckSet("check", up, down), END) == END):
-            return True, False, None
-        hand = two_card_state(a, b)
-        tag = player_tag(rules, self.mode, a, b)
-        actions = hand_actions(rules, hand)
-        p_action = choose_p.get(PlayerSet("player", tag, up), _unreached(actions)) \
-            if len(actions) > 1 else actions[0]
-
-        options = hand_actions(rules, two_card_state(up, down))
-
-        def dealer_draws(cards: Hand) -> bool:
-            third = cards[2] if len(cards) == 3 else None
-            seen = third if rules.third_cards_face_up else None
-            if len(options) == 1:
-                return options[0] == DRAW
-            return choose_d.get(DealerSet("dealer", up, down, third is not None, seen),
-                                _unreached(options)) == DRAW
-
-        return False, p_action == DRAW, dealer_draws
-
-    def advance(self, state: Century21State, labels: tuple[Label, ...]) -> Century21State:
-        player, dealer, plan = state
-        classes = tuple([JOKER_CLASS if label.value is None else label.value
-                         for label in labels])
-        if len(player) < 2:
-            return (classes, dealer, None)
-        if plan is None:
-            dealer += classes
-            return (player, dealer, self._plan(player, dealer) if len(dealer) == 2 else None)
-        if len(player) == 2 and plan[1]:
-            return (player + classes, dealer, plan)
-        return (player, dealer + classes, plan)
-
-    def record(self, state: Century21State) -> Century21Record:
-        player, dealer, plan = state
-        if plan is None:
-            raise ValueError("a round ends only once both hands hold two cards")
-        return (player, dealer, plan[0])
-
-
+# The stages of a round: the first four cards (the player's two, then the dealer's up and
+# down), the dealer's check for a Natural, the player's choice, its third card when the dealer
+# sees it (cards face up), the dealer's choice, the third cards still to deal, the end. Face
+# down, the player's third card is dealt after the dealer's choice, which cannot depend on it:
+# the probability of a deal depends only on which cards are dealt, not in what order (the
+# enumerator's exchangeability), and the rest of the round is then cards alone, which the
+# sequence-form walk builds once per pair of hands (Century21Round.future).
+DEALING, CHECK, PLAYER, PLAYER_CARD, DEALER, THIRDS, OVER = range(7)
+# (player's cards, dealer's cards, stage, whether the dealer stopped at the check, whether
+# the player draws, whether the dealer draws)
+RoundState = tuple[Hand, Hand, int, bool, bool, bool]
 _TWO_CARDS, _ONE_CARD = Draw(VALUE_VIEW, 2), Draw(VALUE_VIEW, 1)  # frozen: shared by every node
 
 
+@dataclass(frozen=True)
+class Century21Round:
+    """The heads-up round as a :class:`~exact.model.strategy_game.DecisionGame`: side 0 the
+    player, side 1 the Player/Dealer (module docstring). The one description of the round: the
+    game table (every strategy's counts, best responses, the equilibrium) is its sequence form
+    (:func:`~exact.engines.decisions.decision_table`), the compiled and batch engines and the
+    simulation deal it under fixed strategies (:class:`Century21Deal`).
+
+    >>> from exact.engines.decisions import decision_table
+    >>> walked = decision_table(Century21Round(DEFAULT_RULES, "total"), Shoe.standard(1, 1))
+    >>> walked.total == 53 * 52 * 51 * 50 * 49 * 48, len(walked.sets[0]), len(walked.sets[1])
+    (True, 30, 70)
+    """
+
+    rules: Rules
+    mode: Mode = "total"
+    round_cards: int = ROUND_CARDS
+    accepts_jokers: bool = True
+
+    @cached_property
+    def _memo(self) -> dict[object, Any]:
+        # what the steps compute from a hand (its state, actions, settlement), kept per game:
+        # the walkers ask again at every node
+        return {}
+
+    def _of(self, function: Callable[..., Any], *args: Any) -> Any:
+        key = (function, args)
+        found = self._memo.get(key, self._memo)
+        if found is self._memo:
+            found = self._memo[key] = function(self.rules, *args)
+        return found
+
+    def _hand(self, hand: Hand) -> HandState:
+        found = self._hands.get(hand)
+        if found is None:
+            found = self._hands[hand] = _hand_state(self.rules, hand)
+        return found
+
+    @cached_property
+    def _hands(self) -> dict[Hand, HandState]:
+        return {}
+
+    @cached_property
+    def outcomes(self) -> list[tuple[str, Fraction]]:
+        """Every outcome met so far, (how, the player's pay per unit bet), by the index that
+        :meth:`outcome` gives (an index: the walkers hash outcomes at every leaf)."""
+        return []
+
+    def _declared_id(self, hand: Hand) -> int:
+        """A small id of what the hand may be declared as: all that settlement reads."""
+        found = self._hand_ids.get(hand)
+        if found is None:
+            declared = _declared(self.rules, self._hand(hand))
+            found = self._hand_ids[hand] = self._declaration_ids.setdefault(
+                declared, len(self._declaration_ids))
+        return found
+
+    @cached_property
+    def _hand_ids(self) -> dict[Hand, int]:
+        return {}
+
+    @cached_property
+    def _declaration_ids(self) -> dict[tuple[Declaration, ...], int]:
+        return {}
+
+    def start(self) -> RoundState:
+        return ((), (), DEALING, False, False, False)
+
+    def step(self, state: RoundState) -> Draw | Decision | None:
+        stage = state[2]
+        if stage == DEALING:
+            return _ONE_CARD if state[0] else _TWO_CARDS
+        if stage in (THIRDS, PLAYER_CARD):
+            return _ONE_CARD
+        if stage == OVER:
+            return None
+        # looked up by what the decision reads (the walkers ask at every node, and each deal
+        # of four cards is a node of its own), made once
+        player, dealer = state[0], state[1]
+        if stage == CHECK:
+            key: tuple[object, ...] = (dealer[0], dealer[1])
+        elif stage == PLAYER:
+            key = (player, dealer[0])
+        else:
+            key = (dealer[0], dealer[1], state[4], player[2] if len(player) == 3 else None)
+        found = self._decisions[stage].get(key)
+        if found is None:
+            found = self._decisions[stage][key] = self._decision(state)
+        return found
+
+    @cached_property
+    def _decisions(self) -> dict[int, dict[tuple[object, ...], Decision]]:
+        return {CHECK: {}, PLAYER: {}, DEALER: {}}
+
+    def _decision(self, state: RoundState) -> Decision:
+        player, dealer, stage, _stopped, player_draws, _dealer_draws = state
+        up, down = dealer[0], dealer[1]
+        if stage == CHECK:
+            return _check(self.rules, up, down)
+        if stage == PLAYER:
+            # cards come in the view's class order (T after 9): the tag reads them by value
+            return cast(Decision, self._of(_player_decision, self.mode, *sorted(player), up))
+        seen = player[2] if len(player) == 3 and self.rules.third_cards_face_up else None
+        return cast(Decision, self._of(_dealer_decision, up, down,
+                                       player_draws or len(player) == 3, seen))
+
+    def advance(self, state: RoundState, labels: tuple[Label, ...]) -> RoundState:
+        player, dealer, stage, stopped, player_draws, dealer_draws = state
+        classes = tuple([JOKER_CLASS if (value := label[0]) is None else value
+                         for label in labels])
+        if stage == PLAYER_CARD:
+            return (player + classes, dealer, DEALER, stopped, False, False)
+        if stage == THIRDS:
+            if player_draws and len(player) == 2:
+                return (player + classes, dealer, THIRDS if dealer_draws else OVER, stopped,
+                        player_draws, dealer_draws)
+            return (player, dealer + classes, OVER, stopped, player_draws, dealer_draws)
+        if not player:
+            return (classes, dealer, DEALING, stopped, False, False)
+        dealer += classes
+        if len(dealer) < 2:
+            return (player, dealer, DEALING, stopped, False, False)
+        return (player, dealer, CHECK if self._of(dealer_stops, *dealer) else PLAYER, stopped,
+                False, False)
+
+    def act(self, state: RoundState, action: str) -> RoundState:
+        player, dealer, stage, stopped, player_draws, _dealer_draws = state
+        if stage == CHECK:
+            return (player, dealer, OVER, True, False, False) if action == END else \
+                (player, dealer, PLAYER, stopped, False, False)
+        if stage == PLAYER:
+            if action == STAND:
+                return (player, dealer, DEALER, stopped, False, False)
+            if self.rules.third_cards_face_up:
+                return (player, dealer, PLAYER_CARD, stopped, False, False)
+            return (player, dealer, DEALER, stopped, True, False)
+        draws = action == DRAW
+        pending = draws or (player_draws and len(player) == 2)
+        return (player, dealer, THIRDS if pending else OVER, stopped, player_draws, draws)
+
+    def record(self, state: RoundState) -> Century21Record:
+        player, dealer, _stage, stopped, _player_draws, _dealer_draws = state
+        if len(player) < 2 or len(dealer) < 2:
+            raise ValueError("a round ends only once both hands hold two cards")
+        return (player, dealer, stopped)
+
+    def outcome(self, state: RoundState) -> int:
+        """The index of (how the hand was decided, the player's pay) in :attr:`outcomes`."""
+        player, dealer, _stage, stopped, _player_draws, _dealer_draws = state
+        key = (self._declared_id(player), self._declared_id(dealer), stopped)
+        found = self._settled.get(key)
+        if found is None:
+            pay, how, _p, _d = settle(self.rules, self._hand(player), self._hand(dealer),
+                                      stopped)
+            outcomes = self.outcomes
+            index = self._outcome_index.setdefault((how, pay), len(outcomes))
+            if index == len(outcomes):
+                outcomes.append((how, pay))
+            found = self._settled[key] = index
+        return found
+
+    @cached_property
+    def _settled(self) -> dict[tuple[int, int, bool], int]:
+        return {}
+
+    @cached_property
+    def _outcome_index(self) -> dict[tuple[str, Fraction], int]:
+        return {}
+
+    def future(self, state: RoundState) -> tuple[object, ...] | None:
+        player, dealer, stage, _stopped, player_draws, dealer_draws = state
+        if stage == THIRDS:  # cards alone: the hands, and which still draw
+            if player_draws and len(player) == 2:
+                return (self._hand(player), self._hand(dealer), dealer_draws)
+            # only the dealer's card is left: the player's hand is what it may declare
+            return (self._declared_id(player), self._hand(dealer))
+        return None
+
+    def fallback(self, decision: Decision) -> str:
+        return _unreached(decision.actions)
+
+
+def _check(rules: Rules, up: int, down: int) -> Decision:
+    return Decision(1, CheckSet("check", up, down), dealer_stops(rules, up, down))
+
+
+def _player_decision(rules: Rules, mode: Mode, first: int, second: int, up: int) -> Decision:
+    return Decision(0, PlayerSet("player", player_tag(rules, mode, first, second), up),
+                    hand_actions(rules, two_card_state(first, second)))
+
+
+def _dealer_decision(rules: Rules, up: int, down: int, drew: bool, seen: int | None
+                     ) -> Decision:
+    return Decision(1, DealerSet("dealer", up, down, drew, seen),
+                    hand_actions(rules, two_card_state(up, down)))
+
+
+def _hand_state(_rules: Rules, hand: Hand) -> HandState:
+    return (*two_card_state(hand[0], hand[1])[:2], hand[2] if len(hand) == 3 else None)
+
+
+class Century21Deal(StrategyDeal[Century21Record]):
+    """A heads-up round under two pure strategies, as a :class:`~exact.core.enumerator.Deal`:
+    the one round (:class:`Century21Round`) with its decisions taken
+    (:class:`~exact.engines.decisions.StrategyDeal`). A compiled deal enumerates every sequence
+    of card classes, also those the shoe the strategies were solved on cannot deal (two jokers
+    from a one-joker shoe): their sets are not in the strategies and weigh nothing on that shoe
+    (or any shoe with cards taken out of it), so House Way's action is taken there."""
+
+    @classmethod
+    def of(cls, rules: Rules, mode: Mode, player: Strategy, dealer: Strategy) -> Century21Deal:
+        return cls(Century21Round(rules, mode), (choices(player, set_order),
+                                                 choices(dealer, set_order)))
+
+    @property
+    def rules(self) -> Rules:
+        return cast(Century21Round, self.game).rules
+
+    @property
+    def mode(self) -> Mode:
+        return cast(Century21Round, self.game).mode
+
+    @property
+    def player(self) -> Choices:
+        return self.strategies[0]
+
+    @property
+    def dealer(self) -> Choices:
+        return self.strategies[1]
+
+
 def _unreached(actions: tuple[str, ...]) -> str:
-    """The action of a hand the strategies never meet: House Way's for a joker hand."""
-    return STAND if STAND in actions else actions[0]
-
-
-def _choices(strategy: Strategy) -> tuple[tuple[StrategySet, str], ...]:
-    chosen = []
-    for infoset, probabilities in sorted(strategy.items(), key=lambda item: set_order(item[0])):
-        pure = [a for a, p in probabilities.items() if p == 1]
-        if len(pure) != 1:
-            raise StrategyError(f"the enumerator deal needs pure strategies ({infoset})")
-        chosen.append((infoset, pure[0]))
-    return tuple(chosen)
+    """The action of a hand the strategies never meet: House Way's for a joker hand, and the
+    end at the check."""
+    return END if END in actions else STAND if STAND in actions else actions[0]
 
 
 def record_outcome(rules: Rules, record: Century21Record) -> tuple[str, Fraction]:

@@ -1,0 +1,607 @@
+"""The two generic walkers of a round with decisions (:class:`DecisionGame`).
+
+Layer: engines, above the model; they know no game.
+
+* :func:`decision_table`: the round over every card sequence of a shoe and every action, as the
+  sequence form the solvers read (:mod:`exact.engines.strategy_games`): each side's information
+  sets with their actions and own parent sequence, and for every pair of action sequences the
+  exact count of every outcome, over the counting unit N!/(N-round_cards)! as every deal has it.
+* :class:`StrategyDeal`: the round under one fixed pure strategy per side, as a plain
+  :class:`~exact.core.enumerator.Deal` (the decisions taken as they are met), for the direct,
+  compiled and batch engines and for dealing real cards.
+
+The sequence-form walk enumerates the cards as :func:`~exact.core.enumerator.enumerate_rounds`
+does. Where the game gives a :meth:`~DecisionGame.future` key at a draw, the rest of the round
+from there is built once per key as a *template* (every path of card classes, with its
+multinomial coefficient, the sequences it adds and its outcome) and weighed by each path's
+remaining shoe: the probability of a path depends only on the counts left (exchangeability), and
+the template's structure on the key alone.
+
+>>> from exact.core.cards import Shoe
+>>> table = decision_table(_Guess(), Shoe.standard(1))
+>>> table.total, table.sets[0], sum(table.entries[(("guess", "high"),), ()].values())
+(52, {'guess': ('high', 'low')}, 52)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import combinations_with_replacement
+from typing import Generic, cast
+
+import numpy as np
+
+from exact.core.cards import Label, Shoe, View
+from exact.core.enumerator import (
+    Draw,
+    Record,
+    RecordT,
+    State,
+    check_shoe,
+    dealt_groups,
+    falling,
+    group_coefficient,
+    without_collections,
+)
+from exact.core.work import Meter
+from exact.errors import StrategyError
+from exact.model.strategy_game import (
+    Action,
+    Decision,
+    DecisionGame,
+    InfoSet,
+    Leaf,
+    Number,
+    Path,
+)
+from exact.model.strategy_game import Step as Step
+
+Sequences = tuple[Path, Path]  # both sides' own sequences so far
+Entries = dict[Sequences, dict[Hashable, int]]  # sequence pair -> outcome -> count
+
+
+@dataclass(frozen=True)
+class DecisionTable:
+    """A round's sequence form with outcome counts (see the module docstring): ``entries``
+    holds only positive counts, ``sets`` and ``parents`` only information sets some card
+    sequence of the shoe reaches."""
+
+    total: int
+    sets: tuple[dict[InfoSet, tuple[Action, ...]], dict[InfoSet, tuple[Action, ...]]]
+    parents: tuple[dict[InfoSet, Path], dict[InfoSet, Path]]
+    entries: Entries
+    outcomes: tuple[Hashable, ...]  # every outcome counted, in the order first met
+
+    def leaves(self, pays: Callable[[Hashable], tuple[Number, Number]]) -> list[Leaf]:
+        """The leaves of the strategy game, both sides' pays summed over each pair's outcomes
+        (:class:`~exact.model.strategy_game.StrategyGame`)."""
+        found = []
+        for (first, second), counts in self.entries.items():
+            totals: list[Number] = [Fraction(0), Fraction(0)]
+            for outcome, count in counts.items():
+                pay = pays(outcome)
+                totals[0] += pay[0] * count
+                totals[1] += pay[1] * count
+            found.append(Leaf(first, second, totals[0], totals[1]))
+        return found
+
+
+# A template: the rest of a round from a draw, for any remaining shoe (module docstring).
+# Paths are the card classes drawn, in order, as (class, how many of it drawn before on the
+# path) pairs, so that a path's weight is the product of (remaining - before) and its
+# coefficient; ``ends`` group paths by what they add (sequences, outcome, cards used), so that a
+# shoe's counts are summed per group; ``meets`` are the decisions the template holds, each with
+# a path reaching it, registered only for a shoe that can deal that path.
+_Path = tuple[tuple[int, int], ...]
+
+
+@dataclass
+class _Template:
+    ends: dict[tuple[Path, Path, Hashable, int], dict[_Path, int]] = field(
+        default_factory=dict)
+    meets: list[tuple[_Path, int, InfoSet, tuple[Action, ...], Path]] = field(
+        default_factory=list)
+    # the ends as one integer matrix over the falling products of at most two cards (1, then
+    # r_i, then r_i (r_j - [i = j])), when every path is that short: a shoe's sums are then one
+    # product with that vector (:meth:`_Walk.weigh`); None when some path is longer
+    matrix: np.ndarray | None = None
+    bound: int = 0  # the largest sum of a row of ``matrix`` (int64 stays exact below 2^62/N^2)
+    compiled: bool = False
+
+    # the ends by the pair of sequences they add: (first, second, [(row, outcome, cards)]),
+    # so that a weighing looks each pair's entry up once
+    by_pair: list[tuple[Path, Path, list[tuple[int, Hashable, int]]]] = field(
+        default_factory=list)
+
+    # the ends of a template whose paths are all one card, each taken from the counts as
+    # they are (before 0): (row, class, coefficient) triples, summed without _weight
+    singles: list[tuple[int, int, int]] | None = None
+
+    def compile(self, classes: int) -> None:
+        self.compiled = True
+        pairs: dict[tuple[Path, Path], list[tuple[int, Hashable, int]]] = {}
+        for row, (first, second, outcome, cards) in enumerate(self.ends):
+            pairs.setdefault((first, second), []).append((row, outcome, cards))
+        self.by_pair = [(first, second, rows) for (first, second), rows in pairs.items()]
+        # one pass over the paths: their cells in the matrix (row by row, summed in Python,
+        # then written at once: numpy's item assignment costs a microsecond a path), and
+        # whether all are one card as the counts are (singles)
+        width = 1 + classes + classes * classes
+        cells: dict[int, int] = {}
+        ones, paths_in = True, 0
+        for row, paths in enumerate(self.ends.values()):
+            start = row * width
+            for path, coefficient in paths.items():
+                length = len(path)
+                if length == 1:
+                    cell = start + 1 + path[0][0]
+                    if path[0][1]:
+                        ones = False
+                elif length == 2:
+                    cell, ones = start + 1 + classes + path[0][0] * classes + path[1][0], False
+                elif length == 0:
+                    cell, ones = start, False
+                else:
+                    return  # longer paths: summed by _weight
+                cells[cell] = cells.get(cell, 0) + coefficient
+            paths_in += len(paths)
+        if _SINGLES and ones and paths_in:
+            self.singles = [(row, path[0][0], coefficient)
+                            for row, paths in enumerate(self.ends.values())
+                            for path, coefficient in paths.items()]
+        if paths_in < _SMALL:
+            return
+        flat = np.zeros(len(self.ends) * width, dtype=np.int64)
+        if cells:
+            flat[list(cells)] = list(cells.values())
+        matrix = flat.reshape(len(self.ends), width)
+        self.matrix = matrix
+        self.bound = int(np.abs(matrix).sum(axis=1).max(initial=0))
+
+
+def _side(decision: Decision) -> int:
+    if decision.player not in (0, 1):
+        raise StrategyError(f"a decision of player {decision.player}: the sequence form has "
+                            "two sides, 0 and 1")
+    return decision.player
+
+
+def _weight(path: _Path, counts: list[int]) -> int:
+    weight = 1
+    for index, before in path:
+        weight *= counts[index] - before
+        if weight <= 0:
+            return 0
+    return weight
+
+
+def _joined(path: _Path, inner_path: _Path) -> _Path:
+    """``path`` then ``inner_path``, as one path drawn by class, each card counting the cards of
+    its class before it: a path's weight depends only on which cards it draws (not their
+    order), so the paths of the same cards share one end of a template and one cell."""
+    drawn: dict[int, int] = {}
+    canonical = []
+    for index in sorted([i for i, _b in path] + [i for i, _b in inner_path]):
+        canonical.append((index, drawn.get(index, 0)))
+        drawn[index] = drawn.get(index, 0) + 1
+    return tuple(canonical)
+
+
+_ONE_CARD = True  # one-card draws of the walk dealt inline (off: by dealt_groups, the tests)
+_SINGLES = True  # sum one-card templates from the counts directly (off: by _weight, the tests)
+_SMALL = 40  # fewer paths than this are summed in Python (measured: 16 and 100 slower, 40-60 best)
+_INT64_SAFE = 2**62
+_BATCH = True  # weigh a template's pending weighings in one product (off: one by one, the tests)
+_PENDING_CELLS = 1 << 21  # basis cells (int64) held before a flush: bounds its memory
+
+
+class _Walk:
+    """One sequence-form walk of ``game`` over ``shoe`` (see :func:`decision_table`)."""
+
+    def __init__(self, game: DecisionGame[Record], shoe: Shoe) -> None:
+        self.game = game
+        self.size, self.unit = shoe.size, game.round_cards
+        self.fill = [falling(self.size - k, self.unit - k) for k in range(self.unit + 1)]
+        self.sets: tuple[dict[InfoSet, tuple[Action, ...]], dict[InfoSet, tuple[Action, ...]]] \
+            = ({}, {})
+        self.parents: tuple[dict[InfoSet, Path], dict[InfoSet, Path]] = ({}, {})
+        self.entries: Entries = {}
+        self.outcomes: dict[Hashable, None] = {}
+        self.templates: dict[View, dict[Hashable, _Template]] = {}  # by view, then key
+        self.last_view: View | None = None
+        self.last_templates: dict[Hashable, _Template] = {}
+        self.meter = Meter("the sequence-form walk of this shoe")
+        self.last_basis: tuple[list[int], np.ndarray] | None = None
+        self.last_largest: tuple[list[int], int] | None = None
+        self.start_view = View(("rank", "suit"))
+        self.start_counts = self.start_view.class_counts(shoe)
+        self.classes: dict[View, list[int]] = {}
+        self.joined: dict[tuple[_Path, _Path], _Path] = {}  # paths spliced (:meth:`splice`)
+        # the weighings and leaves waiting for :meth:`flush`, and the basis cells they need
+        self.pending: list[tuple[_Template | None, object, int, int, Sequences]] = []
+        self.pending_cells = 0
+        self.batched: dict[int, list[int]] = {}  # by id of template: its pending weighings
+
+    def meet(self, decision: Decision, own: Path) -> None:
+        sets = self.sets[decision.player]
+        if decision.infoset not in sets:
+            sets[decision.infoset] = decision.actions
+            self.parents[decision.player][decision.infoset] = own
+        elif sets[decision.infoset] != decision.actions:
+            raise StrategyError(f"information set {decision.infoset!r} offers "
+                                f"{sets[decision.infoset]} and {decision.actions}")
+        elif self.parents[decision.player][decision.infoset] != own:
+            raise StrategyError(f"information set {decision.infoset!r} is reached after "
+                                "different own choices of its player (no perfect recall): "
+                                "put those choices in its key")
+
+    def add(self, sequences: Sequences, outcome: Hashable, count: int) -> None:
+        self.meter.tick()
+        if self.pending:  # after the weighings before it, so that entries keep their order
+            self.pending.append((None, outcome, count, 0, sequences))
+            self.queued(1)
+            return
+        self.enter_one(sequences, outcome, count)
+
+    def walk(self, state: State, view: View, counts: list[int], used: int, weight: int,
+             sequences: Sequences) -> None:
+        game = self.game
+        step = game.step(state)
+        while isinstance(step, Decision) and len(step.actions) == 1:  # forced: no choice
+            state = game.act(state, step.actions[0])
+            step = game.step(state)
+        if step is None:
+            self.add(sequences, game.outcome(state), weight * self.fill[used])
+            return
+        if isinstance(step, Decision):
+            own = sequences[_side(step)]
+            self.meet(step, own)
+            for action in step.actions:
+                longer = (*own, (step.infoset, action))
+                self.walk(game.act(state, action), view, counts, used, weight,
+                          (longer, sequences[1]) if step.player == 0 else (sequences[0], longer))
+            return
+        if step.view is not view and step.view != view:
+            counts, view = view.regroup(counts, step.view), step.view
+        key = game.future(state)
+        if key is not None:
+            self.weigh(self.template(state, key, view), counts, used, weight, sequences)
+            return
+        if step.count == 1 and _ONE_CARD:  # most draws: the groups of dealt_groups, inline
+            labels_of = view.labels
+            for index, count in enumerate(counts):
+                if count:
+                    remaining = counts.copy()
+                    remaining[index] = count - 1
+                    self.walk(game.advance(state, (labels_of[index],)), view, remaining,
+                              used + 1, weight * count, sequences)
+            return
+        for labels, remaining, group_weight in dealt_groups(view, counts, step.count):
+            self.walk(game.advance(state, labels), view, remaining, used + step.count,
+                      weight * group_weight, sequences)
+
+    def weigh(self, template: _Template, counts: list[int], used: int, weight: int,
+              sequences: Sequences) -> None:
+        for path, player, infoset, actions, own in template.meets:
+            if _weight(path, counts):
+                self.meet(Decision(player, infoset, actions), (*sequences[player], *own))
+        if not template.compiled:
+            template.compile(len(counts))
+        self.meter.tick()  # one step of the walk, however many ends it adds
+        if _BATCH and template.matrix is not None and \
+                template.bound * self.largest(counts) < _INT64_SAFE:
+            # summed later with the others of this template, in one matrix product
+            # (:meth:`flush`); every write to the entries waits behind it, in walk order
+            found = self.batched.get(id(template))
+            if found is None:
+                found = self.batched[id(template)] = []
+            found.append(len(self.pending))
+            self.pending.append((template, counts, used, weight, sequences))
+            self.queued(template.matrix.shape[1])
+            return
+        if self.pending:
+            self.pending.append((template, counts, used, weight, sequences))
+            self.queued(len(counts))
+            return
+        self.enter(template, self.sums(template, counts), used, weight, sequences)
+
+    def queued(self, cells: int) -> None:
+        """Count what a pending item holds; flush past the bound (memory stays bounded
+        whatever the walk's size)."""
+        self.pending_cells += cells
+        if self.pending_cells > _PENDING_CELLS:
+            self.flush()
+
+    def sums(self, template: _Template, counts: list[int]) -> list[int]:
+        """Each end's sum of path weights over ``counts``, alone."""
+        if template.matrix is not None and template.bound * self.largest(counts) < _INT64_SAFE:
+            return cast(list[int], (template.matrix @ self.basis(counts)).tolist())
+        if template.singles is not None:
+            sums = [0] * len(template.ends)
+            for row, index, coefficient in template.singles:
+                sums[row] += coefficient * counts[index]
+            return sums
+        return [sum(coefficient * _weight(path, counts) for path, coefficient in paths.items())
+                for paths in template.ends.values()]
+
+    def flush(self) -> None:
+        """Sum the pending weighings of each template in one product (their bases, one row
+        per weighing, built at once) and write every pending entry in walk order."""
+        pending, self.pending, self.pending_cells = self.pending, [], 0
+        batched, self.batched = self.batched, {}
+        summed: list[list[int] | None] = [None] * len(pending)
+        by_width: dict[int, list[list[int]]] = {}  # the bases of one number of classes together
+        for indices in batched.values():
+            by_width.setdefault(len(cast(list[int], pending[indices[0]][1])), []).append(
+                indices)
+        for width, groups in by_width.items():
+            every = [i for indices in groups for i in indices]
+            counts = np.array([pending[i][1] for i in every], dtype=np.int64)
+            pairs = counts[:, :, None] * counts[:, None, :]
+            diagonal = np.arange(width)
+            pairs[:, diagonal, diagonal] -= counts
+            bases = np.concatenate((np.ones((len(every), 1), dtype=np.int64), counts,
+                                    pairs.reshape(len(every), width * width)), axis=1)
+            start = 0
+            for indices in groups:
+                matrix = cast(_Template, pending[indices[0]][0]).matrix
+                assert matrix is not None
+                sums = (bases[start:start + len(indices)] @ matrix.T).tolist()
+                start += len(indices)
+                for index, row in zip(indices, sums, strict=True):
+                    summed[index] = row
+        for (template, held, used, weight, sequences), found in zip(pending, summed,
+                                                                    strict=True):
+            if template is None:  # a leaf of the walk: held is its outcome, used its count
+                self.enter_one(sequences, held, used)
+            else:
+                self.enter(template, found if found is not None else
+                           self.sums(template, cast(list[int], held)), used, weight,
+                           sequences)
+
+    def enter_one(self, sequences: Sequences, outcome: Hashable, count: int) -> None:
+        self.outcomes.setdefault(outcome, None)
+        entry = self.entries.setdefault(sequences, {})
+        entry[outcome] = entry.get(outcome, 0) + count
+
+    def enter(self, template: _Template, sums: list[int], used: int, weight: int,
+              sequences: Sequences) -> None:
+        """Add a weighed template's ends to the entries."""
+        fill, entries, outcomes = self.fill, self.entries, self.outcomes
+        before, after = sequences
+        for first, second, rows in template.by_pair:
+            entry = None
+            for row, outcome, cards in rows:
+                summed = sums[row]
+                if summed:
+                    if entry is None:
+                        key = ((*before, *first) if first else before,
+                               (*after, *second) if second else after)
+                        entry = entries.get(key)
+                        if entry is None:
+                            entry = entries[key] = {}
+                    if outcome not in outcomes:
+                        outcomes[outcome] = None
+                    entry[outcome] = entry.get(outcome, 0) + weight * summed * fill[used + cards]
+
+    def largest(self, counts: list[int]) -> int:
+        """The square of the largest count: what bounds a two-card falling product."""
+        if self.last_largest is None or self.last_largest[0] is not counts:
+            self.last_largest = (counts, max(max(counts), 1) ** 2)
+        return self.last_largest[1]
+
+    def basis(self, counts: list[int]) -> np.ndarray:
+        """1, the counts, and the ordered pairs of distinct cards by classes: what a template
+        of two cards at most is summed over; kept for the last counts (a node's decisions
+        weigh several templates on one shoe)."""
+        if self.last_basis is None or self.last_basis[0] is not counts:
+            r = np.array(counts, dtype=np.int64)
+            pairs = np.outer(r, r)
+            pairs.flat[::len(counts) + 1] -= r
+            self.last_basis = (counts, np.concatenate(((1,), r, pairs.ravel())))
+        return self.last_basis[1]
+
+    def possible(self, view: View) -> list[int]:
+        """The classes of ``view`` the shoe holds at all: a template's paths draw no other."""
+        found = self.classes.get(view)
+        if found is None:
+            counts = self.start_view.regroup(self.start_counts, view)
+            found = self.classes[view] = [i for i, count in enumerate(counts) if count]
+        return found
+
+    def template(self, state: State, key: Hashable, view: View) -> _Template:
+        by_key = self.templates.get(view) if view is not self.last_view else self.last_templates
+        if by_key is None:
+            by_key = self.templates[view] = {}
+        self.last_view, self.last_templates = view, by_key
+        found = by_key.get(key)
+        if found is None:
+            found = by_key[key] = _Template()
+            self.build(found, state, view, (), 0, 1, ((), ()))
+        return found
+
+    def build(self, template: _Template, state: State, view: View, path: _Path, cards: int,
+              coefficient: int, sequences: Sequences) -> None:
+        game = self.game
+        step = game.step(state)
+        while isinstance(step, Decision) and len(step.actions) == 1:
+            state = game.act(state, step.actions[0])
+            step = game.step(state)
+        if step is None:
+            ends = template.ends.setdefault((*sequences, game.outcome(state), cards), {})
+            ends[path] = ends.get(path, 0) + coefficient
+            return
+        if isinstance(step, Decision):
+            own = sequences[_side(step)]
+            template.meets.append((path, step.player, step.infoset, step.actions, own))
+            for action in step.actions:
+                longer = (*own, (step.infoset, action))
+                self.build(template, game.act(state, action), view, path, cards, coefficient,
+                           (longer, sequences[1]) if step.player == 0 else (sequences[0], longer))
+            return
+        if step.view is not view and step.view != view:
+            raise StrategyError("a draw after a future key sees the cards through another "
+                                "view: give no key there")
+        if path and (key := game.future(state)) is not None:
+            self.splice(template, self.template(state, key, view), path, cards, coefficient,
+                        sequences)
+            return
+        if step.count == 1:  # most draws: one card, of coefficient 1
+            labels_of, advance = view.labels, game.advance
+            for index in self.possible(view):
+                before = 0
+                for drawn_index, _before in path:
+                    before += drawn_index == index
+                self.build(template, advance(state, (labels_of[index],)), view,
+                           (*path, (index, before)), cards + 1, coefficient, sequences)
+            return
+        drawn = [index for index, _before in path]
+        for group in combinations_with_replacement(self.possible(view), step.count):
+            extended = list(path)
+            for index in group:
+                extended.append((index, drawn.count(index)))
+                drawn.append(index)
+            del drawn[len(path):]
+            labels = tuple(map(view.labels.__getitem__, group))
+            self.build(template, game.advance(state, labels), view, tuple(extended),
+                       cards + step.count, coefficient * group_coefficient(group), sequences)
+
+    def splice(self, template: _Template, inner: _Template, path: _Path, cards: int,
+               coefficient: int, sequences: Sequences) -> None:
+        """Add ``inner``, the template of a draw reached by ``path``, to ``template``: its
+        paths follow ``path`` (a class drawn again counts the cards of it drawn before)."""
+        joined = self.joined
+
+        def after(inner_path: _Path) -> _Path:
+            # the same short (path, inner path) pairs recur in every template spliced from
+            # the same inner one: joined once per walk
+            found = joined.get((path, inner_path))
+            if found is None:
+                found = joined[path, inner_path] = _joined(path, inner_path)
+            return found
+
+        for inner_path, player, infoset, actions, own in inner.meets:
+            template.meets.append((after(inner_path), player, infoset, actions,
+                                   (*sequences[player], *own)))
+        for (first, second, outcome, more), paths in inner.ends.items():
+            ends = template.ends.setdefault(
+                ((*sequences[0], *first), (*sequences[1], *second), outcome, cards + more), {})
+            for inner_path, inner_coefficient in paths.items():
+                joined_path = after(inner_path)
+                ends[joined_path] = ends.get(joined_path, 0) + coefficient * inner_coefficient
+
+
+def decision_table(game: DecisionGame[Record], shoe: Shoe) -> DecisionTable:
+    """Every card sequence of ``shoe`` and every action of ``game``, in sequence form with exact
+    outcome counts (see the module docstring)."""
+    check_shoe(game, shoe)
+    walk = _Walk(game, shoe)
+    with without_collections():
+        walk.walk(game.start(), walk.start_view, walk.start_counts, 0, 1, ((), ()))
+        walk.flush()
+    return DecisionTable(falling(shoe.size, game.round_cards), walk.sets, walk.parents,
+                         walk.entries, tuple(walk.outcomes))
+
+
+Choices = tuple[tuple[InfoSet, Action], ...]  # a pure strategy, as a hashable tuple
+
+
+def choices(strategy: Mapping[InfoSet, Mapping[Action, Fraction]],
+            order: Callable[[InfoSet], str] = repr) -> Choices:
+    """A pure strategy as the sorted (set, action) pairs of a :class:`StrategyDeal`; a mixed
+    one is refused (a deal deals cards, it does not toss coins)."""
+    chosen = []
+    for infoset in sorted(strategy, key=order):
+        pure = [a for a, p in strategy[infoset].items() if p == 1]
+        if len(pure) != 1:
+            raise StrategyError(f"the enumerator deal needs pure strategies ({infoset})")
+        chosen.append((infoset, pure[0]))
+    return tuple(chosen)
+
+
+@dataclass(frozen=True)
+class StrategyDeal(Generic[RecordT]):
+    """``game`` under one pure strategy per side (:func:`choices`), as a plain deal: every
+    decision is taken as it is met, so the state between draws is the game's own state with the
+    decisions behind it. Sets a strategy does not name take the game's fallback."""
+
+    game: DecisionGame[RecordT]
+    strategies: tuple[Choices, Choices]
+
+    @property
+    def round_cards(self) -> int:
+        return self.game.round_cards
+
+    @property
+    def accepts_jokers(self) -> bool:
+        return self.game.accepts_jokers
+
+    @property
+    def _chosen(self) -> tuple[dict[InfoSet, Action], dict[InfoSet, Action]]:
+        found: tuple[dict[InfoSet, Action], dict[InfoSet, Action]] | None = \
+            self.__dict__.get("_chosen_maps")
+        if found is None:
+            found = (dict(self.strategies[0]), dict(self.strategies[1]))
+            object.__setattr__(self, "_chosen_maps", found)
+        return found
+
+    def _settled(self, state: State) -> State:
+        """``state`` with every decision before the next draw (or the end) taken."""
+        game = self.game
+        step = game.step(state)
+        while isinstance(step, Decision):
+            chosen = self._chosen[step.player].get(step.infoset) if len(step.actions) > 1 \
+                else step.actions[0]
+            state = game.act(state, chosen if chosen is not None else game.fallback(step))
+            step = game.step(state)
+        return state
+
+    def start(self) -> State:
+        return self._settled(self.game.start())
+
+    def next_draw(self, state: State) -> Draw | None:
+        step = self.game.step(state)
+        assert not isinstance(step, Decision)  # taken by _settled
+        return step
+
+    def advance(self, state: State, labels: tuple[Label, ...]) -> State:
+        return self._settled(self.game.advance(state, labels))
+
+    def record(self, state: State) -> RecordT:
+        return self.game.record(state)
+
+
+class _Guess:
+    """A toy for the doctest: the player guesses whether one card will be high or low
+    (values 5-9 high); a right guess pays 1, a wrong one loses 1."""
+
+    round_cards, accepts_jokers = 1, False
+
+    def start(self) -> State:
+        return None
+
+    def step(self, state: State) -> Step:
+        if state is None:
+            return Decision(0, "guess", ("high", "low"))
+        return Draw(View(), 1) if isinstance(state, str) else None
+
+    def advance(self, state: State, labels: tuple[Label, ...]) -> State:
+        return (state, labels[0].value)
+
+    def act(self, state: State, action: Action) -> State:
+        return action
+
+    def record(self, state: State) -> tuple[str, int]:
+        return cast(tuple[str, int], state)
+
+    def outcome(self, state: State) -> Hashable:
+        guess, value = state
+        return 1 if (value >= 5) == (guess == "high") else -1
+
+    def future(self, state: State) -> Hashable | None:
+        return None
+
+    def fallback(self, decision: Decision) -> Action:
+        return decision.actions[0]
