@@ -53,11 +53,20 @@ class _Parser(OneLineParser):
     option's longest flag) and ``commands`` (subcommand -> its parser), so that a command's
     options are known without argparse's private lists."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, examples_of: tuple[str | None, GamePlugin | None] | None = None,
+                 **kwargs: Any) -> None:
         self.actions: dict[str, argparse.Action] = {}  # (before argparse adds --help)
         self.options: dict[str, str] = {}
         self.commands: dict[str, _Parser] = {}
+        # the examples' epilog is made when help is shown: it reads every game's plugin record,
+        # which a run of one game must not import
+        self.examples_of = examples_of
         super().__init__(*args, **kwargs)
+
+    def format_help(self) -> str:
+        if self.examples_of is not None:
+            self.epilog = examples(*self.examples_of)
+        return super().format_help()
 
     def add_argument(self, *flags: Any, **kwargs: Any) -> Any:
         return self._keep(super().add_argument(*flags, **kwargs))
@@ -149,7 +158,7 @@ def _by_decks(game: Game, args: argparse.Namespace) -> str:
         one = argparse.Namespace(**{**vars(args), "decks": decks})
         shoe = options_shoe(one)
         analyses[decks] = analyze(game, shoe, selected_bets(game, one, shoe),
-                                  engine=args.engine)
+                                  engine=args.engine or "auto")
     return (decks_json(analyses) if args.json else decks_csv(analyses) if args.csv
             else decks_text(analyses))
 
@@ -319,13 +328,14 @@ def build_parser(command: str | None = None, game: GamePlugin | None = None) -> 
     :data:`APP_COMMANDS`, the other modules' commands are left out (nothing else differs);
     given the ``game`` it runs on, its own options are added (no other game's)."""
     parser = _Parser(prog="exact", description="Exact combinatorial analysis of baccarat games.",
-                     epilog=examples(None), formatter_class=argparse.RawDescriptionHelpFormatter)
+                     examples_of=(None, None),
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"exact {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     def game_command(name: str, help_text: str, run: Callable[[argparse.Namespace], str]):
         sub = parser.add_command(commands, name, help=help_text, description=help_text,
-                                 epilog=examples(name, game),
+                                 examples_of=(name, game),
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
         sub.add_argument("game", help=f"game id: {', '.join(plugin_ids(every=False))} (a "
                                        "game's own options: COMMAND GAME --help)")
@@ -394,7 +404,7 @@ def build_parser(command: str | None = None, game: GamePlugin | None = None) -> 
 
         add_report(game_command)
     games = parser.add_command(commands, "games", help="the games of the toolkit",
-                               epilog=examples("games"),
+                               examples_of=("games", None),
                                formatter_class=argparse.RawDescriptionHelpFormatter)
     games.set_defaults(run=_games, output=None)
     return parser
@@ -489,6 +499,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     # when it succeeds: a refused run's standard error is its one line.
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("default")
+        # Python's debugging aid about a file the garbage collector closes (in a program that
+        # calls main, maybe one it left open itself): not the run's to report
+        warnings.simplefilter("ignore", ResourceWarning)
         status = _stoppable(_run, argv)
     if status == 0:
         for warning in caught:

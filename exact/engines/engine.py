@@ -110,7 +110,7 @@ class Demand:
         return _leaves(self.deal, 32 if self.values_by_position else 256)
 
     @cached_property
-    def draws(self) -> bool:
+    def drawn(self) -> bool:
         """Whether the bet reads a stage whose draws depend on earlier cards (third cards),
         by the game's roles (:class:`~exact.model.contracts.StageRoles`)."""
         return bool(self.needs.stages & draw_stages(self.game))

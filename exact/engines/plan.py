@@ -77,7 +77,7 @@ def register(new: Engine, before: str | None = None) -> None:
     ``before``: the engine it precedes in ties (default: last).
 
     >>> engine_names()[:3]
-    ('factorised', 'compiled', 'staged')
+    ('classes', 'factorised', 'compiled')
     """
     if not new.name or any(known.name == new.name for known in ENGINES):
         raise ValueError(f"an engine needs a name of its own, not {new.name!r}")

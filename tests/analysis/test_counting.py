@@ -244,7 +244,7 @@ def test_known_cards_with_bets_on_suits_match_brute_force(punto_banco, shoe_text
                                           "suited-third-cards", "red-first-card"))
     engines = {c.bet.id: c.engine for c in plan(punto_banco, bets, "known").choices}
     assert engines == {"perfect-pairs": "forced", "one-colour-tie": "factorised",
-                       "suited-third-cards": "factorised", "red-first-card": "factorised"}
+                       "suited-third-cards": "classes", "red-first-card": "factorised"}
     result = next_round(punto_banco, shoe, bets, known=forced)
     brute = forced_brute_force_bets(shoe, forced, bets)
     assert {bet_id: list(r.counts) for bet_id, r in result.items()} == brute

@@ -15,6 +15,7 @@ import importlib.util
 import re
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -88,7 +89,11 @@ def test_the_python_code_of_a_page_runs(page: Path, tmp_path: Path,
     code = "\n".join(re.findall(r"```python\n(.*?)```", page.read_text(), flags=re.DOTALL))
     copy_examples(tmp_path)
     monkeypatch.chdir(tmp_path)
-    exec(compile(code, str(page), "exec"), {"__name__": "__docs__"})
+    # a module of its own, registered while it runs: a dataclass defined on a page looks its
+    # module up in sys.modules
+    module = types.ModuleType("__docs__")
+    monkeypatch.setitem(sys.modules, "__docs__", module)
+    exec(compile(code, str(page), "exec"), module.__dict__)
 
 
 def test_the_extension_docstrings_run() -> None:

@@ -28,7 +28,7 @@ from tests.support.fuzzing import Differential, ForkServer, problems, report, ru
 # "cache", bets run cold and warm (cache_case, six to nine runs a case, issue 26); and
 # "engine-overrides", card-level bets under every --engine (engine_override_argv);
 # "literals", a feature compared with a literal inside or outside its values (literal_case).
-EXAMPLES = {"analyze": 110, "design": 40, "list-bets": 80, "features": 15, "eor": 70,
+EXAMPLES = {"analyze": 110, "design": 60, "list-bets": 80, "features": 15, "eor": 70,
             "simulate": 60, "edge": 60, "settle": 60, "games": 10, "reports": 50,
             "clashes": 40, "report": 40, "cache": 4, "engine-overrides": 30,
             "literals": 40}

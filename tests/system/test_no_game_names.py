@@ -26,7 +26,10 @@ PACKAGE = Path(__file__).resolve().parents[2] / "exact"
 GENERIC = frozenset({"rules", "strategy", "information", "action", "commission", "collection",
                      "big", "small", "dealer", "position", "wagers", "owners"})
 # Every engine reads the roles a game declares (exact.model.contracts.StageRoles), never a name.
-ALLOWED: dict[str, frozenset[str]] = {}
+# The decision protocol's ``player`` is the one who decides at a node (game theory's word),
+# not a hand.
+ALLOWED: dict[str, frozenset[str]] = {"engines/decisions.py": frozenset({"player"}),
+                                      "model/strategy_game.py": frozenset({"player"})}
 # Not yet moved into the games' plugin records (issue 28, left for a next step; each is named
 # so that nothing else may join them): the simulation config's default game, the report's
 # stakes option, the number grammar's prose (it prints README's table of quantities) and the

@@ -154,7 +154,7 @@ OPTIONS = (
                                "help": "override the rules' reading of an uncovered table"}))),
 )
 
-EXAMPLES = {
+EXAMPLES: dict[str | None, tuple[str, ...]] = {
     "analyze": ("exact analyze century21 --strategy best --bet-size 10",),
     "eor": ("exact eor century21 --remove 'X 9 9'",),
     "settle": ("exact settle century21 --dealer 'KH 7C' --seat '3=9S KD' --wager 3.1=100 "

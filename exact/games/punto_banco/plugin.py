@@ -22,7 +22,7 @@ def _report(config: Any, context: Any) -> dict[str, object]:
     return report_data(config, context)
 
 
-EXAMPLES = {
+EXAMPLES: dict[str | None, tuple[str, ...]] = {
     None: ("exact analyze punto-banco",),
     "analyze": ("exact analyze punto-banco",
                 "exact analyze punto-banco --bet tie --paytable tie=9-to-1",
