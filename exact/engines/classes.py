@@ -57,7 +57,7 @@ import numpy as np
 
 from exact.core.cards import CARDS, Card, Label, Shoe, View
 from exact.core.enumerator import check_shoe, group_coefficient
-from exact.core.work import PATTERN_UNITS, Meter, spend
+from exact.core.work import PATTERN_UNITS, Meter
 from exact.engines import cache
 from exact.engines.compiled import (
     INT64_LIMIT,
@@ -209,6 +209,10 @@ class ClassesBet:
         reach: dict[int, set[int]] = {}
         leaves: list[tuple[int, int, int, tuple[object, ...], int]] = []  # depth, node, used...
         work = 0
+        # each product drawn from the run's budget as the trie grows (its size is known only by
+        # building it): a bet past the bound stops before the chunk that would pass it
+        products = Meter("class-by-class counting's products of per-class polynomials",
+                         PATTERN_UNITS // 4 or 1)
         for (signature, used, parts, npos), (_, multiplicity, constant) in sorted(
                 keys.items(), key=lambda item: repr(item[0][2])):
             start = states.start(constant)
@@ -235,13 +239,13 @@ class ClassesBet:
                             edges.append((depth, before, number, slot))
                             targets.add(after)
                             work += 1
+                            products.tick()
                     reach[child] = targets
                 path, node = child_path, child
             leaves.append((len(parts), node, used, (signature, npos), multiplicity))
             if work > TRIPLE_LIMIT:
                 raise CapabilityError(f"class-by-class counting: more than {TRIPLE_LIMIT:,} "
                                       "products per shoe")
-        spend(work * PATTERN_UNITS // 4, f"{work:,} products of per-class polynomials")
         offsets = [sum(len(bet.events) for bet in self.bets[:n]) for n in range(len(self.bets))]
         settled: dict[tuple[object, ...], tuple[int, ...]] = {}
         rows: dict[tuple[int, int, int], dict[int, int]] = defaultdict(dict)

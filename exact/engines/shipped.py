@@ -118,6 +118,13 @@ class Factorised(Engine):
             if not own:
                 return Estimate.refused("with known cards it serves card attributes read with "
                                         "the third cards or by position")
+        if own and demand.drawn:
+            # its value walk alone costs more than class-by-class counting's whole estimate:
+            # the patterns (seconds to count) need not be counted to lose
+            rival = Classes().estimate(demand)
+            if rival.serves and rival.units < VALUE_WALK_UNITS:
+                return Estimate(VALUE_WALK_UNITS, "at least its value walk with the cards "
+                                "drawn (patterns not counted: classes serves the bet for less)")
         patterns = _patterns(demand.game, demand.bet)
         what = ("the value sequences times attribute multiplicities" if own else
                 "the first cards' classes")
@@ -347,8 +354,11 @@ class Classes(Engine):
         states = classes.estimate(demand.game, [demand.bet])
         if states is None:
             return Estimate.refused("it serves card attributes beyond values")
-        return Estimate(states * CLASSES_STATE_UNITS,
-                        f"{states:,} states of the per-class polynomials per value key")
+        units = states * CLASSES_STATE_UNITS
+        if units > WORK_LIMIT:  # its compile would run past the run's bound: not a cost
+            return Estimate.refused(f"{states:,} states of the per-class polynomials per value "
+                                    "key, past the work bound (docs: Input limits)")
+        return Estimate(units, f"{states:,} states of the per-class polynomials per value key")
 
     def count(self, game: Game[Any], deal: Deal[Any], needs: Needs, bets: Sequence[Bet],
               shoe: Shoe) -> list[list[int]]:
