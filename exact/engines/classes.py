@@ -68,7 +68,14 @@ from exact.engines.compiled import (
     shoe_sizes,
 )
 from exact.engines.engine import classes_refusal
-from exact.engines.factorised import Hands, _column, _padded, _product_trie, value_sequences
+from exact.engines.factorised import (
+    Hands,
+    _column,
+    _padded,
+    _product_trie,
+    batch_cards,
+    value_sequences,
+)
 from exact.errors import ShoeError
 from exact.model.bets import Bet
 from exact.model.contracts import CapabilityError, CardPositions, DealtPositions, draw_stages
@@ -976,10 +983,7 @@ def batch(game: Game[Any], bets: Sequence[Bet]) -> Callable[[np.ndarray], list[n
         matrix = check_batch(deal, shoes)
         if not len(matrix):
             return [np.zeros((0, len(bet.events)), dtype=np.int64) for bet in bets]
-        held = np.any(matrix, axis=0)
-        cards = frozenset(card for card, present in zip(CARDS, held.tolist(), strict=True)
-                          if present)
-        compiled = _cached(game, unique, DECK if len(cards) > _FEW_CARDS else cards)
+        compiled = _cached(game, unique, batch_cards(matrix))
         results = dict(zip(unique, compiled.batch_counts(matrix), strict=True))
         return [results[bet] for bet in bets]
 

@@ -189,12 +189,7 @@ def batch(game: Game[Any], bets: Sequence[Bet]) -> Callable[[np.ndarray], list[n
         matrix = check_batch(deal, shoes)
         if not len(matrix):
             return [np.zeros((0, len(bet.events)), dtype=np.int64) for bet in bets]
-        held = np.any(matrix, axis=0)
-        cards = frozenset(card for card, present in zip(CARDS, held.tolist(), strict=True)
-                          if present)
-        if len(cards) > _FEW_CARDS:
-            # one compiled form whatever cards a depleted shoe has run out of
-            cards = DECK
+        cards = batch_cards(matrix)
         results: dict[Bet, np.ndarray] = {}
         for group in groups:
             one = _named(game, group, cards, "this batch of shoes")
@@ -206,6 +201,16 @@ def batch(game: Game[Any], bets: Sequence[Bet]) -> Callable[[np.ndarray], list[n
 
 DECK = frozenset(card for card in CARDS if not card.is_joker)
 _FEW_CARDS = 16
+
+
+def batch_cards(matrix: np.ndarray) -> frozenset[Card]:
+    """The cards a compiled form serves a batch (a shoes x 53 count matrix) with: those some
+    shoe holds when they are few (toy and test shoes), else the whole deck, so that one form
+    serves whatever cards a depleted shoe has run out of."""
+    held = np.any(matrix, axis=0)
+    cards = frozenset(card for card, present in zip(CARDS, held.tolist(), strict=True)
+                      if present)
+    return DECK if len(cards) > _FEW_CARDS else cards
 
 
 def _named(game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card], where: str,

@@ -122,7 +122,7 @@ class Factorised(Engine):
             # its value walk alone costs more than class-by-class counting's whole estimate:
             # the patterns (seconds to count) need not be counted to lose
             rival = Classes().estimate(demand)
-            if rival.serves and rival.units < VALUE_WALK_UNITS:
+            if rival.units is not None and rival.units < VALUE_WALK_UNITS:
                 return Estimate(VALUE_WALK_UNITS, "at least its value walk with the cards "
                                 "drawn (patterns not counted: classes serves the bet for less)")
         patterns = _patterns(demand.game, demand.bet)
