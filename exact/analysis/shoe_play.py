@@ -1,6 +1,6 @@
 """What a shoe simulation asks of a game and its settings: the shoe rules, the settings a worker
 rebuilds a play from (:class:`SimulationConfig`), and the :class:`ShoePlay` protocol a game's play
-on real shoes follows (:class:`exact.analysis.simulation.BetPlay` for the bet games, a game's own
+on real shoes follows (:class:`exact.analysis.bet_play.BetPlay` for the bet games, a game's own
 such as :class:`exact.games.century21.simulation.Century21Play`).
 
 Layer: analysis, above the games; :mod:`exact.analysis.simulation` runs the shoes. A game's own

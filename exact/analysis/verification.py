@@ -45,7 +45,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from exact.analysis.simulation import check_settings, map_in_order
+from exact.analysis.scale_out import map_in_order
+from exact.analysis.simulation import check_settings
 from exact.analysis.statistics import BetTable
 from exact.core.cards import CARDS, Shoe
 from exact.core.parsing import MAX_SIMULATED_CARDS, MAX_SIMULATED_ROUNDS

@@ -14,18 +14,16 @@ from fractions import Fraction
 from typing import Any
 
 from exact.analysis.bet_analysis import game_bets
+from exact.analysis.counts import Count, counted, derived_counts
 from exact.analysis.removal import effects_of_removal, parse_tags
+from exact.analysis.scale_out import WORKERS_PER_CORE
 from exact.analysis.simulation import (
     MAX_DECKS,
     MAX_SHOES,
-    WORKERS_PER_CORE,
-    Count,
     ShoePlay,
     ShoeRules,
     SimulationConfig,
     check_settings,
-    counted,
-    derived_counts,
     shoe_play,
     simulate,
 )

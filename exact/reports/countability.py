@@ -23,15 +23,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from exact.analysis.counts import counted as counted_config
+from exact.analysis.counts import derived_counts
 from exact.analysis.shoe_play import ShoeRules
-from exact.analysis.simulation import (
-    SimulationConfig,
-    SimulationResult,
-    derived_counts,
-    shoe_play,
-    simulate,
-)
-from exact.analysis.simulation import counted as counted_config
+from exact.analysis.simulation import SimulationConfig, shoe_play, simulate
+from exact.analysis.tallies import SimulationResult
 from exact.analysis.verification import ShoeSpec
 from exact.core.cards import Shoe
 from exact.engines.batch import supported_bets

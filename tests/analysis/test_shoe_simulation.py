@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 
 from exact.analysis.bet_analysis import analyze, game_bets
+from exact.analysis.counts import tags_tuple
 from exact.analysis.simulation import (
     ShoeRules,
     SimulationConfig,
     SimulationError,
     play_shoes,
     simulate,
-    tags_tuple,
 )
 from exact.cli.app import main
 from exact.core.cards import CARDS, Shoe

@@ -398,7 +398,8 @@ def test_the_documented_input_limits_are_the_codes():
     """One page "Input limits" (docs/explanation); its table is exactly
     :func:`quantities_table`, and every
     other bound it states is the constant the code uses (so neither can drift)."""
-    from exact.analysis.simulation import ROUNDS_KEPT, WORKERS_PER_CORE
+    from exact.analysis.scale_out import WORKERS_PER_CORE
+    from exact.analysis.simulation import ROUNDS_KEPT
     from exact.core.parsing import (
         MAX_EXPONENT,
         MAX_FILE_BYTES,

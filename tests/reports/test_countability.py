@@ -14,18 +14,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from exact.analysis.bet_analysis import game_bets
+from exact.analysis.counts import counted as counted_config
+from exact.analysis.counts import derived_counts
 from exact.analysis.simulation import (
-    SPREAD_FIGURES,
-    BetTally,
     ShoeRules,
     SimulationConfig,
-    derived_counts,
     play_shoes,
     shoe_play,
     shoe_seeds,
     simulate,
 )
-from exact.analysis.simulation import counted as counted_config
+from exact.analysis.tallies import SPREAD_FIGURES, BetTally
 from exact.cli.app import main
 from exact.core.cards import Shoe
 from exact.reports import ReportError

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from exact.analysis import analyze, simulation
+from exact.analysis import analyze, scale_out, simulation
 from exact.analysis.removal import effects_of_removal
 from exact.cards import Shoe
 from exact.cli.app import main
@@ -143,7 +143,7 @@ def test_a_scheduler_address_that_is_no_scheduler(capsys, monkeypatch, answer) -
     connection only); one that answers HTTP made Dask allocate exabytes: a MemoryError
     traceback. Both are one line, in bounded time."""
     pytest.importorskip("distributed")
-    monkeypatch.setattr(simulation, "SCHEDULER_SECONDS", 0.5)
+    monkeypatch.setattr(scale_out, "SCHEDULER_SECONDS", 0.5)
     server, address = _server(answer)
     try:
         started = time.monotonic()
@@ -171,9 +171,9 @@ def test_a_scheduler_with_no_worker_is_refused(monkeypatch) -> None:
         def close(self) -> None:
             closed.append(self.address)
 
-    monkeypatch.setattr(simulation, "SCHEDULER_SECONDS", 0.1)
+    monkeypatch.setattr(scale_out, "SCHEDULER_SECONDS", 0.1)
     with pytest.raises(simulation.SimulationError, match="has no worker"):
-        simulation._connected(NoWorkers, "tcp://127.0.0.1:8786")
+        scale_out._connected(NoWorkers, "tcp://127.0.0.1:8786")
     assert closed == ["tcp://127.0.0.1:8786"]
 
 

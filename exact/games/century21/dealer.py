@@ -50,7 +50,8 @@ from itertools import product
 
 import numpy as np
 
-from exact.analysis.simulation import check_settings, map_in_order
+from exact.analysis.scale_out import map_in_order
+from exact.analysis.simulation import check_settings
 from exact.analysis.verification import Verdict
 from exact.core.parsing import MAX_SIMULATED_ROUNDS
 from exact.errors import SimulationError
