@@ -7,11 +7,12 @@ Real shoes are shuffled (seeded), burned and dealt round by round to the cut car
 round the composition of the cards not yet seen is recorded; the round is then dealt from the
 physical cards. Once a job's shoes are dealt, every recorded composition is evaluated exactly
 in one batch and every round settled. What a game tracks, how it evaluates a composition and
-how it deals and settles a round is its :class:`ShoePlay`: :class:`~exact.analysis.bet_play.BetPlay` for
-the games with a bet table (:mod:`exact.engines.batch`, bets settled by their definitions), or the one a
-game declares as its ``shoe-play`` extension (:attr:`exact.model.game.Game.extensions`; 21st
-Century Baccarat: the player's wager under a fixed strategy pair). Two players are followed
-per wager:
+how it deals and settles a round is its :class:`ShoePlay`:
+:class:`~exact.analysis.bet_play.BetPlay` for the games with a bet table
+(:mod:`exact.engines.batch`, bets settled by their definitions), or the one a game declares
+as its ``shoe-play`` extension (:attr:`exact.model.game.Game.extensions`; 21st Century
+Baccarat: the player's wager under a fixed strategy pair). Two players are followed per
+wager:
 
 * computer-perfect play: bet one unit whenever the exact edge is positive;
 * a count system: bet one unit whenever the true count (running count of the tags of the cards

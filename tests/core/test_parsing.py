@@ -408,7 +408,7 @@ def test_the_documented_input_limits_are_the_codes():
         MAX_SIMULATED_SHOES,
         quantities_table,
     )
-    from exact.engines.cache import MAX_ENTRY_BYTES, MAX_METADATA_BYTES
+    from exact.engines.cache_entries import MAX_ENTRY_BYTES, MAX_METADATA_BYTES
     from exact.model.expressions import LIMITS, MAX_BITS
 
     section = (Path(__file__).parents[2] / "docs" / "explanation" / "input-limits.md").read_text()

@@ -148,7 +148,10 @@ def test_disk_cache_round_trip_and_concurrent_writers(punto_banco, tmp_path, mon
     stored[0].write_bytes(b"torn")
     with pytest.warns(CacheWarning, match="not an entry of this format") as caught:
         again = load_or_compile(deal, parts)
-    assert len(caught) == 1
+    # the cache's warnings only: ``caught`` records every warning of the process in the block,
+    # and in a long run a garbage collection there may report another test's unclosed file
+    # (a ResourceWarning), which made this count 2 once in a loaded parallel run
+    assert len([w for w in caught if issubclass(w.category, CacheWarning)]) == 1
     assert again.distribution(shoe) == results[0].distribution(shoe)
     rebuilt = load_or_compile(deal, parts, compile_deal=lambda d: calls.append(d))
     assert not calls and rebuilt.distribution(shoe) == again.distribution(shoe)  # rewritten

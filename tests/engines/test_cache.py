@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 
 from exact.analysis.bet_analysis import game_bets
 from exact.core.cards import Shoe
-from exact.engines import batch, cache, compiled_python
+from exact.engines import batch, cache, cache_entries, compiled_python
 from exact.engines.compiled import (
     SMALL_DEAL_RECORDS,
     CompiledDeal,
@@ -143,7 +143,7 @@ def test_the_command_line_prints_a_cache_warning_only_when_the_run_succeeds(
     assert {line.split()[4] for line in lines} <= {str(path) for path in entries}
 
 
-# --- building entries by hand (the layout of exact/engines/cache.py's module docstring) -----------
+# --- building entries by hand (the layout of exact/engines/cache_entries.py's docstring) ---------
 def npy(array: np.ndarray) -> bytes:
     buffer = io.BytesIO()
     np.save(buffer, array)
@@ -162,7 +162,7 @@ def forge(key: cache.Key, fields: dict, blobs: dict[str, bytes],
         hashed = hash_key if isinstance(hash_key, cache.Key) else key
         prefix = b"" if hash_key == "" else hashed.text.encode() + b"\n"
         digest = hashlib.sha256(prefix + payload).hexdigest().encode()
-    return cache._MAGIC + digest + b"\n" + payload
+    return cache_entries._MAGIC + digest + b"\n" + payload
 
 
 # --- the three kinds of entry --------------------------------------------------------------
@@ -487,7 +487,7 @@ def test_an_entry_too_large_to_read_back_is_not_written(tmp_path, monkeypatch) -
     small, fits, large = (cache.cache_key("test", [name]) for name in ("small", "fits", "large"))
     cache.store(small, {}, {"a": np.arange(10)})
     size = cache.entry_path(small).stat().st_size
-    monkeypatch.setattr(cache, "MAX_ENTRY_BYTES", size)
+    monkeypatch.setattr(cache_entries, "MAX_ENTRY_BYTES", size)
     cache.store(fits, {}, {"a": np.arange(10)})
     cache.store(large, {}, {"a": np.arange(11)})
     assert sorted(tmp_path.iterdir()) == sorted(map(cache.entry_path, (small, fits)))
@@ -516,7 +516,7 @@ def _link_to_fifo(path: Path) -> None:
 
 def _huge(path: Path) -> None:
     with path.open("wb") as stream:
-        stream.truncate(cache.MAX_ENTRY_BYTES + 1)  # sparse: no disk used
+        stream.truncate(cache_entries.MAX_ENTRY_BYTES + 1)  # sparse: no disk used
 
 
 def test_an_unwritable_cache_is_not_fatal(punto_banco, tmp_path, monkeypatch, capsys) -> None:
@@ -635,7 +635,7 @@ import random, sys, time, warnings
 from functools import partial
 from pathlib import Path
 from exact.core.cards import Shoe
-from exact.engines import cache
+from exact.engines import cache, cache_entries
 from exact.engines.compiled import CompiledDeal, _decode_compiled, _encode_compiled
 from exact.errors import CacheWarning
 from exact.games import get_game
@@ -657,7 +657,7 @@ if writer == "in-place":  # the control: no temporary file, the entry rewritten 
             stream.flush()
             time.sleep(0.01)
             stream.write(data[len(data) // 2:])
-    cache.write_atomically = in_place
+    cache_entries.write_atomically = in_place
 (start / str(time.time_ns())).touch()
 deadline = time.monotonic() + 60
 while len(list(start.iterdir())) < contenders and time.monotonic() < deadline:
@@ -745,7 +745,7 @@ def test_a_killed_writers_temporary_file_is_never_read_and_is_removed_once_stale
         cache.store(killed, {"n": 2}, {})
         assert cache.load(killed, lambda fields, _: fields) == ({"n": 2},)
         assert {p.name for p in tmp_path.iterdir()} == {left.name, live.name, entry}
-        stale = time.time() - cache.STALE_TEMPORARY_SECONDS - 60
+        stale = time.time() - cache_entries.STALE_TEMPORARY_SECONDS - 60
         os.utime(left, (stale, stale))
         # another keyed entry's leftover goes too (that entry may only ever be read again);
         # a file of the folder this cache did not name stays, however old
