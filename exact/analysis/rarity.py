@@ -99,3 +99,28 @@ def top_award(table: BetTable, rounds: int = ROUNDS) -> TierFrequency | None:
         return None
     return TierFrequency(outcome.event, outcome.pays, outcome.combinations, outcome.probability,
                          rounds)
+
+
+def one_in(probability: Fraction) -> Fraction:
+    """The odds of an outcome as "1 in X": ``X = 1/probability``, exact.
+
+    >>> one_in(Fraction(1, 37)), one_in(Fraction(2, 7))
+    (Fraction(37, 1), Fraction(7, 2))
+    """
+    if probability <= 0:
+        raise ValueError("an outcome that never happens has no '1 in X' odds")
+    return 1 / Fraction(probability)
+
+
+def one_in_text(probability: Fraction, digits: int = 4) -> str:
+    """``one_in`` for display, with ``digits`` significant digits and thousands separators.
+
+    >>> one_in_text(Fraction(1, 37)), one_in_text(Fraction(2, 7)), one_in_text(Fraction(3, 1000003))
+    ('1 in 37', '1 in 3.5', '1 in 333,334')
+    """
+    odds = float(one_in(probability))
+    decimals = max(0, digits - 1 - math.floor(math.log10(odds)))
+    text = f"{odds:,.{decimals}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return f"1 in {text}"

@@ -25,16 +25,16 @@ from types import ModuleType
 from exact import __version__
 from exact.analysis.assumptions import report_assumptions
 from exact.analysis.bet_analysis import GameAnalysis, analyze
-from exact.analysis.statistics import (
+from exact.analysis.rarity import one_in_text
+from exact.analysis.repeated_play import (
     EXACT_BIT_BUDGET,
     METHODS,
     NORMAL_SKEWNESS_LIMIT,
-    BetTable,
     normal_quantile,
-    one_in_text,
     rounds_interval,
     volatility_index,
 )
+from exact.analysis.statistics import BetTable
 from exact.core.cards import JOKER, RANKS, Shoe
 from exact.core.parsing import source_date_epoch
 from exact.errors import PublishedFiguresError
@@ -260,7 +260,7 @@ def statistics(analysis: GameAnalysis) -> dict[str, object]:
 
 def interval_rows(table: BetTable) -> dict[str, object]:
     """The intervals of ``table``'s average result after each of :data:`ROUNDS` rounds at each
-    of :data:`LEVELS`, each row naming its method (exact.analysis.statistics.rounds_interval),
+    of :data:`LEVELS`, each row naming its method (exact.analysis.repeated_play.rounds_interval),
     and the range no interval leaves: the lowest and highest pay."""
     one_round = table.one_round
     rows = []

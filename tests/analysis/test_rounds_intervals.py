@@ -13,7 +13,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from exact.analysis.statistics import (
+from exact.analysis.repeated_play import (
     EXACT_BIT_BUDGET,
     NORMAL_SKEWNESS_LIMIT,
     OneRound,
@@ -101,7 +101,7 @@ def test_chernoff_intervals_cover_a_seeded_simulation_at_least_as_often_as_state
     skewed = OneRound.of([(Fraction(30), Fraction(1, 40)), (Fraction(-1), Fraction(39, 40))])
     found = rounds_interval(skewed, 200, Fraction(9, 10))
     if found.method != "chernoff":  # the exact method may be affordable here; force the bound
-        from exact.analysis.statistics import _chernoff_interval
+        from exact.analysis.repeated_play import _chernoff_interval
 
         found = _chernoff_interval(skewed, 200, Fraction(9, 10))
     generator = random.Random(27)

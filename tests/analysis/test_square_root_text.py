@@ -11,7 +11,8 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exact.analysis.statistics import BetTable, square_root_text
+from exact.analysis.square_roots import square_root_text
+from exact.analysis.statistics import BetTable
 
 # A prime just above the trial-division bound, and one just below it: the squares sympy takes
 # out of a cofactor that is a perfect power, and of the largest prime it divides by.

@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from exact.analysis.bet_analysis import analyze, game_bets
-from exact.analysis.statistics import normal_quantile, result_interval, volatility_index
+from exact.analysis.repeated_play import normal_quantile, result_interval, volatility_index
 from exact.core.cards import Shoe
 from exact.games import game_ids, plugin
 from exact.render.spreadsheet import REPORT_WORKBOOK
