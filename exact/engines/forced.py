@@ -29,7 +29,7 @@ import numpy as np
 
 from exact.core.cards import CARDS, JOKER, Card, Shoe, View
 from exact.core.enumerator import Deal, RecordT, falling, fixed_stages, group_coefficient
-from exact.engines import staged
+from exact.engines import staged, staged_known
 from exact.engines.compiled import INT64_LIMIT
 from exact.errors import ShoeError
 from exact.model.bets import Bet, settle_records, values_only
@@ -178,7 +178,7 @@ def _forced_on_groups(game: Game[RecordT], deal: Deal[RecordT], rest: Shoe,
                       bets: Sequence[Bet], known: dict[int, Card]) -> dict[str, NextRound]:
     """The counts of bets on one or two fixed groups of first cards (Perfect Pairs, NINES)
     with the known cards forced, from the staged evaluator's event grids
-    (:func:`exact.engines.staged.forced_counts`: only the hands holding the known cards).
+    (:func:`exact.engines.staged_known.forced_counts`: only the hands holding the known cards).
     Only the bets whose grid is cheap to read (:data:`GRID_READS`): the others, and any other
     deal, are left to the walk (not in the result)."""
     groups = group_positions(game, deal)
@@ -194,7 +194,7 @@ def _forced_on_groups(game: Game[RecordT], deal: Deal[RecordT], rest: Shoe,
     views = [draw.view for _, draw in fixed_stages(deal) or ()]
     forced = [[view.label(known[p]) for p in positions if p in known]
               for view, positions in zip(views, groups, strict=True)]
-    counts = staged.forced_counts(game, deal, bets, rest, forced, free_total)
+    counts = staged_known.forced_counts(game, deal, bets, rest, forced, free_total)
     total = falling(rest.size, free_total)
     return {bet.id: NextRound(bet, tuple(events), total)
             for bet, events in zip(bets, counts, strict=True)}

@@ -20,7 +20,9 @@ weights, for a whole batch of shoes at once (:meth:`StagedDeal.counts`):
 
 Conditions are evaluated once per distinct *signature* (the values of the features that read
 one hand only), as a grid over both hands' signatures, with the vectorised expression
-evaluator; features that read both hands are read once per pair of hands as they see them.
+evaluator; features that read both hands are read once per pair of hands as they see them
+(:mod:`exact.engines.staged_reader`). With cards known at positions of the groups, the same
+grids serve the forced engine (:mod:`exact.engines.staged_known`).
 
 The result is identical to the recursive enumerator's (tested); counts are in the same unit,
 ordered sequences of ``round_cards`` cards.
@@ -32,8 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import combinations_with_replacement
-from math import prod
-from typing import Any, Generic
+from typing import Any
 
 import numpy as np
 
@@ -44,12 +45,10 @@ from exact.core.enumerator import (
     Record,
     RecordT,
     check_shoe,
-    falling,
     fixed_stages,
     group_coefficient,
 )
 from exact.engines.compiled import (
-    INT64_LIMIT,
     Segments,
     batch_dtype,
     check_batch,
@@ -58,9 +57,8 @@ from exact.engines.compiled import (
     shoe_sizes,
 )
 from exact.engines.engine import staged_refusal
-from exact.errors import ShoeError
+from exact.engines.staged_reader import HandReader
 from exact.model.bets import Bet
-from exact.model.expressions import EvaluationError
 from exact.model.game import Game
 
 # Up to this many shoes, and until a larger batch has built it, the excess of the shared
@@ -71,7 +69,6 @@ from exact.model.game import Game
 _GATHERED_SHOES = 32
 _BLOCK = 64  # shoes per block: (shoes x 6,734-key) arrays and one sparse product over 139,282 pairs
 Universe = tuple[tuple[int, ...], ...]  # per stage, the class indices its groups may use
-Hand = tuple[Label, ...]  # a stage's cards, sorted by class
 
 
 def applicable(deal: Deal[Record]) -> bool:
@@ -92,111 +89,6 @@ def staged_counts(game: Game[RecordT], deal: Deal[RecordT], bets: Sequence[Bet],
     return [[int(count) for count in block[0]] for block in blocks]
 
 
-def forced_counts(game: Game[RecordT], deal: Deal[RecordT], bets: Sequence[Bet], rest: Shoe,
-                  forced: Sequence[Sequence[Label]], free_total: int) -> list[list[int]]:
-    """Exact event counts of every bet of ``bets`` (all served by ``deal``) with cards known
-    at positions of its groups: ``forced[s]`` the known cards group ``s`` holds (labels of its
-    view), ``rest`` the shoe without every known card, and the counts over the ordered
-    sequences of the round's ``free_total`` other positions (``falling(rest.size,
-    free_total)`` in all, the unit of :mod:`exact.engines.live`).
-
-    Only the hands holding their group's known cards are dealt, their other cards (the *free*
-    ones) from ``rest``: a hand weighs its free cards' orderings among its free positions
-    times their classes' falling factorials, the second group's given the first group's free
-    cards; the rest of the round fills the positions left. Every pair of hands settles as the
-    bet's event grid says (:meth:`StagedDeal.events`, the grid the shoe evaluation reads).
-    Perfect Pairs or NINES with the first card known: the 52 Player hands holding it times
-    1,378 Banker hands, in one array.
-
-    >>> from exact.analysis.bet_analysis import game_bets
-    >>> from exact.core.cards import Card
-    >>> from exact.games import get_game
-    >>> game = get_game("punto-banco")
-    >>> pair = next(b for b in game_bets(game) if b.id == "player-pair")
-    >>> deal = game.deal(game.needs(pair.features))
-    >>> nine = fixed_stages(deal)[0][1].view.label(Card.parse("9H"))  # as the deal sees it
-    >>> rest = Shoe.parse("9:2,K:4")  # a nine known at position 1: its partner and 4 more
-    >>> forced_counts(game, deal, [pair], rest, [[nine]], 5) == [[2 * 120, 4 * 120]]
-    True
-    """
-    if rest.jokers and not deal.accepts_jokers:
-        raise ShoeError(f"this game has no jokers but the shoe holds {rest.jokers}")
-    grids = staged_deal(game, deal)
-    counts = [stage.view.class_counts(rest) for stage in grids.stages]
-    held = [_Holding.of(stage, [stage.view.index[label] for label in labels], classes)
-            for stage, labels, classes in zip(grids.stages, forced, counts, strict=True)]
-    free = sum(holding.columns.shape[1] for holding in held)
-    # every weight and partial sum counts ordered sequences of the free cards, at most N**free,
-    # and every class count is at most N: int64 holds them all below its limit, else exact ints
-    dtype: type = np.int64 if rest.size ** max(free, 1) <= INT64_LIMIT else object
-    first = held[0]
-    weights = first.coefficient.astype(dtype) * _falling_products(
-        np.array([counts[0]], dtype=dtype), first.columns, first.repeats)[0]
-    if len(held) == 2:
-        second, stage = held[1], grids.stages[1]
-        coarser = np.array([stage.view.index[grids.stages[0].view.coarsen(label, stage.view)]
-                            for label in grids.stages[0].view.labels], dtype=np.int64)
-        # the second hand's weights are falling factorials of what the first hand left of each
-        # of its classes, so count, per first hand, the cards its free cards took from each
-        taken = np.zeros((len(first.rows), len(stage.view.labels)), dtype=np.int64)
-        for position in range(first.columns.shape[1]):
-            np.add.at(taken, (np.arange(len(first.rows)), coarser[first.columns[:, position]]),
-                      1)
-        given: np.ndarray = np.ones((len(first.rows), len(second.rows)), dtype=dtype)
-        left: np.ndarray = np.array(counts[1], dtype=dtype)
-        for position in range(second.columns.shape[1]):
-            column = second.columns[:, position]
-            factor = left[column][None, :] - taken[:, column] - second.repeats[None, :, position]
-            given = given * np.maximum(factor, 0).astype(dtype)
-        weights = weights[:, None] * (given * second.coefficient.astype(dtype)[None, :])
-    out = []
-    fill, total = falling(rest.size - free, free_total - free), falling(rest.size, free_total)
-    for bet in bets:
-        signatures, grid = grids.events(bet)
-        if len(held) == 2:
-            events = grid[signatures[0][first.rows][:, None], signatures[1][held[1].rows][None, :]]
-        else:
-            events = grid[signatures[0][first.rows]]
-        sums = Segments.of(events.ravel(), len(bet.events)).sums(weights.reshape(1, -1))[0]
-        out.append([int(count) * fill for count in sums.tolist()])
-        if sum(out[-1]) != total:
-            raise AssertionError(f"{bet.id}: forced staged counts do not sum to {total}")
-    return out
-
-
-@dataclass(frozen=True)
-class _Holding:
-    """The hands of one stage that hold its known cards, and their free cards."""
-
-    rows: np.ndarray  # the hands (indices into the stage's groups)
-    columns: np.ndarray  # (hands x free cards): the free cards' class indices, sorted
-    repeats: np.ndarray  # (hands x free cards): free cards of the same class earlier
-    coefficient: np.ndarray  # orderings of the free cards among the free positions
-
-    @classmethod
-    def of(cls, stage: _Stage, known: Sequence[int], counts: Sequence[int]) -> _Holding:
-        """The hands of ``stage`` holding the ``known`` classes, whose free cards' classes
-        the shoe (``counts`` per class) holds: the others weigh 0."""
-        rows, free = [], []
-        for row, group in enumerate(stage.groups.tolist()):
-            left = list(group)
-            for index in known:
-                if index not in left:
-                    break
-                left.remove(index)
-            else:
-                if all(counts[index] for index in left):
-                    rows.append(row)
-                    free.append(tuple(left))
-        width = stage.groups.shape[1] - len(known)
-        shape = (len(free), width)
-        return cls(np.array(rows, dtype=np.int64),
-                   np.array(free, dtype=np.int64).reshape(shape),
-                   np.array([[f[:p].count(f[p]) for p in range(width)] for f in free],
-                            dtype=np.int64).reshape(shape),
-                   np.array([group_coefficient(f) for f in free], dtype=np.int64))
-
-
 @lru_cache(maxsize=16)
 def staged_deal(game: Game[RecordT], deal: Deal[RecordT], universe: Universe | None = None
                 ) -> StagedDeal:
@@ -205,7 +97,7 @@ def staged_deal(game: Game[RecordT], deal: Deal[RecordT], universe: Universe | N
 
 
 @dataclass(frozen=True)
-class _Stage:
+class Stage:
     """Every group one stage can deal from its class universe, whatever the shoe."""
 
     view: View
@@ -214,7 +106,7 @@ class _Stage:
     repeats: np.ndarray  # (groups x cards): cards of the same class earlier in the group
 
     @classmethod
-    def of(cls, draw: Draw, universe: Sequence[int]) -> _Stage:
+    def of(cls, draw: Draw, universe: Sequence[int]) -> Stage:
         groups = list(combinations_with_replacement(universe, draw.count))
         shape = (len(groups), draw.count)
         return cls(draw.view, np.array(groups, dtype=np.int64).reshape(shape),
@@ -233,7 +125,7 @@ class _Stage:
         return matrix
 
 
-def _falling_products(classes: np.ndarray, columns: np.ndarray, offsets: np.ndarray
+def falling_products(classes: np.ndarray, columns: np.ndarray, offsets: np.ndarray
                       ) -> np.ndarray:
     """(shoes x groups): the product over positions ``p`` of ``count - offset``, the falling
     factorials of each group's classes (``columns``, per group its class indices) given
@@ -297,12 +189,12 @@ class StagedDeal:
                                    if deal.accepts_jokers or label.rank != JOKER)
                              for _, draw in fixed)
         self.universe = universe
-        self.stages = [_Stage.of(draw, classes) for (_, draw), classes
+        self.stages = [Stage.of(draw, classes) for (_, draw), classes
                        in zip(fixed, universe, strict=True)]
         self.used = sum(draw.count for _, draw in fixed)
         self._one_hot = [stage.one_hot() for stage in self.stages]
         # one record type for the game and its deal: checked here, where the reader is made
-        self._reader: _Reader[Any] = _Reader(game, deal, fixed,
+        self._reader: HandReader[Any] = HandReader(game, deal, fixed,
                                              [stage.hands for stage in self.stages])
         self._grids: dict[Bet, _Grid] = {}
         self._events: dict[Bet, tuple[list[np.ndarray], np.ndarray]] = {}
@@ -409,13 +301,13 @@ class StagedDeal:
         dtype: type = object if wide else np.int64
         classes = [(matrix @ one_hot).astype(dtype) for one_hot in self._one_hot]
         first = self.stages[0]
-        weights = first.coefficient.astype(dtype) * _falling_products(
+        weights = first.coefficient.astype(dtype) * falling_products(
             classes[0], first.groups, first.repeats)
         if len(self.stages) == 1:
             return [grid.first.sums(weights) for grid in grids]
         second = self.stages[1]
-        own = _falling_products(classes[1], second.groups, second.repeats)
-        given = _falling_products(classes[1], second.groups[self._key_second],
+        own = falling_products(classes[1], second.groups, second.repeats)
+        given = falling_products(classes[1], second.groups[self._key_second],
                                   self._key_offsets)
         # The product of both hands' own weights overstates a shared-class pair by the first
         # hand's weight times ``overstated``: non-negative, since every factor given the first
@@ -469,119 +361,3 @@ class StagedDeal:
         if (derived < 0).any():
             raise AssertionError("staged excess: the events' excesses pass the total")
         return np.insert(others, grid.derived, derived, axis=1)
-
-
-class _Reader(Generic[RecordT]):
-    """Feature values per hand (and per pair of hands, for features reading both), read off
-    the records of ``deal``, a deal of ``game`` (of its record type ``RecordT``)."""
-
-    def __init__(self, game: Game[RecordT], deal: Deal[RecordT], stages: Sequence[tuple[str, Draw]],
-                 hands: list[list[tuple[Label, ...]]]) -> None:
-        self.game, self.deal, self.hands = game, deal, hands
-        self.stages = [name for name, _ in stages]
-        self.views = [draw.view for _, draw in stages]
-        self._columns: dict[tuple[int, str], np.ndarray] = {}
-
-    def _record(self, *chosen: tuple[Label, ...]) -> RecordT:
-        state = self.deal.start()
-        for labels in chosen:
-            state = self.deal.advance(state, labels)
-        return self.deal.record(state)
-
-    def _stage_of(self, feature: str) -> int | None:
-        stages = self.game.features[feature].needs.stages
-        inside = [i for i, name in enumerate(self.stages) if name in stages]
-        return inside[0] if len(inside) == 1 and len(stages) == 1 else None
-
-    def _values(self, stage: int, feature: str) -> np.ndarray:
-        """The feature's value for every hand of one stage, as a column or row vector."""
-        if (stage, feature) not in self._columns:
-            read = self.game.features[feature].read
-            fixed = [hands[0] for hands in self.hands]
-            values = np.empty(len(self.hands[stage]), dtype=object)
-            for position, hand in enumerate(self.hands[stage]):
-                fixed[stage] = hand
-                values[position] = read(self._record(*fixed))
-            shape = (-1, 1) if stage == 0 else (1, -1)
-            self._columns[stage, feature] = values.reshape(shape)
-        return self._columns[stage, feature]
-
-    def _coarse_hands(self, stage: int, feature: str) -> tuple[list[int], list[Hand]]:
-        """Each hand of a stage as ``feature`` sees it (only the attributes it needs there):
-        an id per hand, and the distinct coarse hands."""
-        attributes = self.game.features[feature].needs.attributes(self.stages[stage])
-        view, coarse = self.views[stage], View(attributes)
-        ids: dict[Hand, int] = {}
-        per_hand = []
-        for hand in self.hands[stage]:
-            seen = tuple(sorted((view.coarsen(label, coarse) for label in hand),
-                                key=coarse.index.__getitem__))
-            per_hand.append(ids.setdefault(seen, len(ids)))
-        return per_hand, list(ids)
-
-    def _cross_table(self, feature: str, first: list[Hand], second: list[Hand]) -> np.ndarray:
-        """A feature reading both hands, once per pair of hands as it sees them."""
-        read = self.game.features[feature].read
-        table = np.empty((len(first), len(second)), dtype=object)
-        for row, hand in enumerate(first):
-            for column, other in enumerate(second):
-                table[row, column] = read(self._record(hand, other))
-        return table
-
-    def cross_reads(self, bet: Bet) -> int:
-        """The reads of :meth:`_cross_table` that :meth:`signatures` takes for ``bet``."""
-        return sum(prod(len(self._coarse_hands(stage, name)[1])
-                        for stage in range(len(self.hands)))
-                   for name in sorted(bet.features) if self._stage_of(name) is None)
-
-    def signatures(self, bet: Bet) -> tuple[list[np.ndarray], np.ndarray]:
-        """The signature of every hand of each stage, and the index of the settling event
-        for every combination of signatures (a vector for one stage, a matrix for two).
-
-        A hand's *signature* is the values of the features that read its stage only, and,
-        for each feature reading both stages, the hand as that feature sees it: conditions
-        then run once per pair of signatures, not once per pair of hands.
-        """
-        names = sorted(bet.features)
-        per_stage = {name: self._stage_of(name) for name in names}
-        crossing = [n for n in names if per_stage[n] is None]
-        coarse = {(stage, n): self._coarse_hands(stage, n)
-                  for stage in range(len(self.hands)) for n in crossing}
-        environment: dict[str, np.ndarray] = {}
-        signatures, distinct_keys = [], []
-        for stage in range(len(self.hands)):
-            own = [n for n in names if per_stage[n] == stage]
-            columns = [self._values(stage, n).ravel().tolist() for n in own]
-            columns += [coarse[stage, n][0] for n in crossing]
-            keys = list(zip(*columns, strict=True)) if columns else [()] * len(self.hands[stage])
-            distinct = list(dict.fromkeys(keys))
-            position = {key: i for i, key in enumerate(distinct)}
-            signatures.append(np.array([position[k] for k in keys], dtype=np.int64))
-            distinct_keys.append(distinct)
-            for column_index, name in enumerate(own):
-                values = np.empty(len(distinct), dtype=object)
-                values[:] = [key[column_index] for key in distinct]
-                environment[name] = values.reshape((-1, 1) if stage == 0 else (1, -1))
-        for offset, name in enumerate(crossing):
-            table = self._cross_table(name, coarse[0, name][1], coarse[1, name][1])
-            rows, cells = (np.array([key[len(key) - len(crossing) + offset] for key in keys])
-                           for keys in distinct_keys)
-            environment[name] = table[rows[:, None], cells[None, :]]
-        shape = tuple(len(keys) for keys in distinct_keys)
-        return signatures, self._first_event(bet, environment, shape)
-
-    @staticmethod
-    def _first_event(bet: Bet, environment: dict[str, np.ndarray],
-                     shape: tuple[int, ...]) -> np.ndarray:
-        if len(shape) == 1:
-            environment = {k: v.reshape(-1) for k, v in environment.items()}
-        chosen = np.full(shape, len(bet.events) - 1, dtype=np.int64)
-        for index in range(len(bet.events) - 2, -1, -1):
-            condition = bet.events[index].condition
-            assert condition is not None
-            try:
-                holds = np.broadcast_to(condition.evaluate_array(environment), shape)
-            except EvaluationError as error:
-                raise bet.evaluation_error(index, error) from None
-            chosen[holds] = index
-        return chosen

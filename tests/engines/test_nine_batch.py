@@ -18,7 +18,7 @@ from exact.cli.app import main
 from exact.core.cards import Shoe
 from exact.core.enumerator import falling
 from exact.engines.batch import BatchError, BetEvaluator, batch_path, supported_bets
-from exact.engines.staged import _falling_products
+from exact.engines.staged import falling_products
 from exact.games import get_game
 from exact.model.bets import load_bets
 
@@ -119,7 +119,7 @@ def test_hand_weights_are_never_negative():
     classes = np.array([[1, 0, 3]], dtype=np.int64)
     groups = np.array([[0, 0], [0, 1], [2, 2], [2, 2], [0, 2], [0, 0]], dtype=np.int64)
     offsets = np.array([[0, 1], [0, 0], [0, 1], [2, 3], [1, 4], [2, 3]], dtype=np.int64)
-    assert _falling_products(classes, groups, offsets).tolist() == [[0, 0, 6, 0, 0, 0]]
+    assert falling_products(classes, groups, offsets).tolist() == [[0, 0, 6, 0, 0, 0]]
 
 
 def test_beyond_int64_the_staged_path_uses_python_integers(punto_banco, perfect_pairs):
