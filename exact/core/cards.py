@@ -1,9 +1,11 @@
-"""Cards, shoes and the views through which a deal sees a card.
+"""Shoes: how many of each card remain, and the one name of the cards, shoes and views.
 
 Layer: core, the lowest; it imports only the core and :mod:`exact.errors`.
 
-A card is one of 52 rank-and-suit cards or a joker. A :class:`Shoe` is a composition:
-how many of each card remain. Shoes are immutable; removing cards returns a new shoe.
+A card is one of 52 rank-and-suit cards or a joker (:mod:`exact.core.deck`). A :class:`Shoe`
+is a composition: how many of each card remain. Shoes are immutable; removing cards returns a
+new shoe. A deal sees a card through a view (:mod:`exact.core.views`). The package's modules
+import all three from here.
 
 >>> shoe = Shoe.standard(decks=8)
 >>> shoe.size
@@ -17,126 +19,35 @@ how many of each card remain. Shoes are immutable; removing cards returns a new 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from typing import Any, NamedTuple
 
-from exact.core.parsing import MAX_CARDS, expect, parse_integer, shown, wrong_type
-from exact.errors import CardError, ShoeError, ShoeInputError, WrongTypeError
-
-RANKS = "A23456789TJQK"
-SUITS = "CDHS"  # clubs, diamonds, hearts, spades
-RED_SUITS = frozenset("DH")
-JOKER = "X"
-SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-_SYMBOL_SUITS = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}
-_RANK_ALIASES = {"10": "T", "1": "A"}
-
+# The cards and the views are defined in their own modules; this one holds the shoes and
+# names all three, as the package's modules and the public exact.cards import them.
+from exact.core.deck import CARD_ID as CARD_ID
+from exact.core.deck import CARDS as CARDS
+from exact.core.deck import JOKER as JOKER
+from exact.core.deck import JOKER_ID as JOKER_ID
+from exact.core.deck import RANKS as RANKS
+from exact.core.deck import RED_SUITS as RED_SUITS
+from exact.core.deck import SUIT_SYMBOLS as SUIT_SYMBOLS
+from exact.core.deck import SUITS as SUITS
+from exact.core.deck import Card as Card
+from exact.core.deck import _iterable
+from exact.core.deck import parse_cards as parse_cards
+from exact.core.deck import rank_value as rank_value
+from exact.core.parsing import MAX_CARDS, expect, parse_integer, shown
+from exact.core.views import ATTRIBUTES as ATTRIBUTES
+from exact.core.views import JOKER_LABEL as JOKER_LABEL
+from exact.core.views import VALUE_VIEW as VALUE_VIEW
+from exact.core.views import Label as Label
+from exact.core.views import View as View
+from exact.errors import ShoeError, ShoeInputError
 
 LISTED_REMOVED = 24
 """At most this many cards taken out are named in :meth:`Shoe.describe` (more: their number)."""
-
-
-@dataclass(frozen=True, order=True)
-class Card:
-    """One card: a rank (``A23456789TJQK``) and a suit (``CDHS``), or a joker (rank ``X``).
-
-    >>> Card.parse("10h")
-    Card(rank='T', suit='H')
-    >>> Card.parse("KD").value, Card.parse("9♦").colour
-    (0, 'red')
-    """
-
-    rank: str
-    suit: str | None = None
-
-    @classmethod
-    def parse(cls, text: str) -> Card:
-        """Read ``"9H"``, ``"10h"``, ``"K♦"`` or ``"X"`` (joker); a bare rank has no suit."""
-        if not isinstance(text, str):
-            raise WrongTypeError(wrong_type("a card must be text ('9H') or a Card", text))
-        raw = text.strip().upper()
-        if raw in (JOKER, "JOKER"):
-            return cls(JOKER)
-        suit = None
-        if raw and (raw[-1] in SUITS or raw[-1] in _SYMBOL_SUITS) and len(raw) > 1:
-            suit = _SYMBOL_SUITS.get(raw[-1], raw[-1])
-            raw = raw[:-1]
-        rank = _RANK_ALIASES.get(raw, raw)
-        if len(rank) != 1 or rank not in RANKS:
-            raise CardError(f"unknown card {shown(text.strip())}: expected a rank A,2-9,T,J,Q,K "
-                            f"(10 also accepted) with an optional suit C,D,H,S, or X for a joker")
-        return cls(rank, suit)
-
-    @property
-    def is_joker(self) -> bool:
-        return self.rank == JOKER
-
-    @property
-    def value(self) -> int | None:
-        """Baccarat point value: A=1, 2-9 face, T/J/Q/K=0; ``None`` for a joker (wild)."""
-        if self.is_joker:
-            return None
-        return rank_value(self.rank)
-
-    @property
-    def points(self) -> int:
-        """The point value of a card that cannot be a joker (the brute-force references deal
-        none), so that its sums need no ``None`` check; a joker is refused.
-
-        >>> Card.parse("9H").points
-        9
-        >>> Card.parse("X").points
-        Traceback (most recent call last):
-        exact.errors.CardError: a joker has no fixed point value
-        """
-        if self.is_joker:
-            raise CardError("a joker has no fixed point value")
-        return rank_value(self.rank)
-
-    @property
-    def colour(self) -> str | None:
-        if self.suit is None:
-            return None
-        return "red" if self.suit in RED_SUITS else "black"
-
-    def __str__(self) -> str:
-        return self.rank + (self.suit or "")
-
-
-def rank_value(rank: str) -> int:
-    """Point value of a rank.
-
-    >>> [rank_value(r) for r in RANKS]
-    [1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0]
-    """
-    return min(RANKS.index(rank) + 1, 10) % 10
-
-
-# Card ids: 0..51 are rank-major rank-and-suit cards, then the joker.
-CARDS: tuple[Card, ...] = tuple(Card(r, s) for r in RANKS for s in SUITS) + (Card(JOKER),)
-CARD_ID: dict[Card, int] = {card: index for index, card in enumerate(CARDS)}
-JOKER_ID = CARD_ID[Card(JOKER)]  # 52: the joker's card id, after the 52 suited cards
-
-
-def parse_cards(text: str | Iterable[str]) -> list[Card]:
-    """Parse a comma- or space-separated card list.
-
-    >>> [str(c) for c in parse_cards("5,5, 9H KD")]
-    ['5', '5', '9H', 'KD']
-    """
-    items = text.replace(",", " ").split() if isinstance(text, str) else list(_iterable(text))
-    return [Card.parse(item) for item in items]
-
-
-def _iterable(cards: object) -> Iterable[Any]:
-    """``cards`` if it is a collection of cards, else a :class:`WrongTypeError` (an int or
-    bytes failed deep inside, as a TypeError or an AttributeError)."""
-    if isinstance(cards, Iterable) and not isinstance(cards, (str, bytes, bytearray)):
-        return cards
-    raise WrongTypeError(wrong_type("cards must be text ('5 5 9H') or a list of cards", cards))
 
 
 @dataclass(frozen=True)
@@ -341,106 +252,6 @@ class Shoe:
         for card, count in zip(CARDS[:52], self.counts[:52], strict=True):
             totals[rank_value(card.rank)] += count  # no joker among the first 52
         return tuple(totals)
-
-
-# --- views -------------------------------------------------------------------------------------
-# A deal looks at each card through a view: which of its attributes matter at that point. Cards
-# that look alike through a view form one class, and the enumerator branches on classes, not cards.
-ATTRIBUTES = ("rank", "colour", "suit")
-
-class Label(NamedTuple):
-    """A card class seen through a view, ``None`` where unseen; a tuple, so labels compare and
-    sort as ``(value, rank, colour, suit)``. A joker's value is ``None`` and its rank
-    :data:`JOKER` in every view.
-
-    >>> label = View(("rank",)).label(Card.parse("KD"))
-    >>> label, label.rank, label == (0, "K", None, None)
-    (Label(value=0, rank='K', colour=None, suit=None), 'K', True)
-    """
-
-    value: int | None
-    rank: str | None
-    colour: str | None
-    suit: str | None
-
-
-JOKER_LABEL = Label(None, JOKER, None, None)
-
-
-@dataclass(frozen=True)
-class View:
-    """The attributes a deal needs of a card, beyond its point value (always seen).
-
-    >>> len(View().labels), len(View(("rank",)).labels), len(View(("rank", "suit")).labels)
-    (11, 14, 53)
-    """
-
-    attributes: tuple[str, ...] = ()
-
-    def __post_init__(self) -> None:
-        unknown = set(self.attributes) - set(ATTRIBUTES)
-        if unknown:
-            raise ValueError(f"unknown card attribute(s) {', '.join(sorted(unknown))}; known: "
-                             f"{', '.join(ATTRIBUTES)}")
-        # canonical order, and suit implies colour
-        wanted = set(self.attributes) | ({"colour"} if "suit" in self.attributes else set())
-        object.__setattr__(self, "attributes", tuple(a for a in ATTRIBUTES if a in wanted))
-
-    def label(self, card: Card) -> Label:
-        if card.is_joker:
-            return JOKER_LABEL
-        seen = self.attributes
-        return Label(card.value, card.rank if "rank" in seen else None,
-                     card.colour if "colour" in seen else None,
-                     card.suit if "suit" in seen else None)
-
-    @cached_property
-    def labels(self) -> tuple[Label, ...]:
-        """Every class of this view, in a fixed order (the joker class last)."""
-        return tuple(dict.fromkeys(self.label(card) for card in CARDS))
-
-    @cached_property
-    def index(self) -> dict[Label, int]:
-        return {label: i for i, label in enumerate(self.labels)}
-
-    @cached_property
-    def card_class(self) -> tuple[int, ...]:
-        """For each card id, the index of its class."""
-        return tuple(self.index[self.label(card)] for card in CARDS)
-
-    def refines(self, other: View) -> bool:
-        """True when every class of ``other`` is a union of classes of this view."""
-        return set(other.attributes) <= set(self.attributes)
-
-    def class_counts(self, shoe: Shoe) -> list[int]:
-        totals = [0] * len(self.labels)
-        for card_index, count in enumerate(shoe.counts):
-            totals[self.card_class[card_index]] += count
-        return totals
-
-    def regroup(self, counts: Sequence[int], to: View) -> list[int]:
-        """Per-class counts of this view, added up per class of the coarser view ``to``.
-
-        >>> View(("rank",)).regroup([1] * 14, View())  # A..9, then T J Q K as 0, joker
-        [1, 1, 1, 1, 1, 1, 1, 1, 1, 4, 1]
-        """
-        if not self.refines(to):
-            raise ValueError(f"a deal may not look finer later: {self.attributes} -> "
-                             f"{to.attributes}")
-        regrouped = [0] * len(to.labels)
-        for label, count in zip(self.labels, counts, strict=True):
-            regrouped[to.index[self.coarsen(label, to)]] += count
-        return regrouped
-
-    def coarsen(self, label: Label, to: View) -> Label:
-        """The class of ``to`` that contains this view's class ``label``."""
-        value, rank, colour, suit = label
-        seen = to.attributes
-        return Label(value, rank if "rank" in seen or rank == JOKER else None,
-                     colour if "colour" in seen else None, suit if "suit" in seen else None)
-
-
-VALUE_VIEW = View()
 
 
 def standard_shoe(decks: int | None, jokers: int | None = None, default_decks: int = 8,
