@@ -374,3 +374,31 @@ def test_the_type_checker_exempts_nothing_and_strict_covers_core_model_engines()
     unexplained = [(name, line) for name, line in ignores
                    if not re.search(r"type:\s*ignore\[[\w-]+(, *[\w-]+)*\]\s+#\s*\S", line)]
     assert not unexplained
+
+
+ARCHITECTURE_PAGE = PACKAGE.parent / "docs" / "contributing" / "architecture.md"
+LARGEST = 10
+
+
+def test_the_largest_modules_are_each_named_with_their_one_concern() -> None:
+    """The ten largest modules under exact/ (by ``wc -l``: newlines counted) are each named on
+    the architecture page, in its section "The largest modules, one concern each", on a line
+    ``- `exact/PATH.py`: CONCERN`` of a sentence at least; every module the list names
+    exists and is named once. A module that grows into the ten must be named (or split), and
+    one split or renamed away must leave the list, so the page cannot fall behind the code."""
+    page = ARCHITECTURE_PAGE.read_text(encoding="utf-8")
+    heading = "\n## The largest modules, one concern each\n"
+    assert heading in page
+    section = page.split(heading, 1)[1].split("\n## ", 1)[0]
+    entries = re.findall(r"^- `(exact/[\w/]+\.py)`: (.+)$", section, flags=re.MULTILINE)
+    named = dict(entries)
+    assert len(named) == len(entries), "a module is named twice"
+    sizes = sorted(((path.read_bytes().count(b"\n"), path.relative_to(PACKAGE.parent).as_posix())
+                    for path in MODULES.values()), reverse=True)
+    largest = [name for _, name in sizes[:LARGEST]]
+    missing = [name for name in largest if name not in named]
+    assert not missing, f"among the {LARGEST} largest modules, not on the page: {missing}"
+    vague = [name for name in largest if len(named[name].split()) < 6]
+    assert not vague, f"no concern said of {vague}"
+    gone = [name for name in named if not (PACKAGE.parent / name).is_file()]
+    assert not gone, f"named on the page, not in exact/: {gone}"
