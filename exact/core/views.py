@@ -29,6 +29,7 @@ class Composition(Protocol):
 
 ATTRIBUTES = ("rank", "colour", "suit")
 
+
 class Label(NamedTuple):
     """A card class seen through a view, ``None`` where unseen; a tuple, so labels compare and
     sort as ``(value, rank, colour, suit)``. A joker's value is ``None`` and its rank

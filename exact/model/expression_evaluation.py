@@ -18,6 +18,7 @@ from exact.model.expression_values import _BINARY, _CHECKED, _COMPARE, _SMALL, _
 if TYPE_CHECKING:  # numpy only for the vectorised evaluation (the batch engines load it)
     import numpy as np
 
+
 def _evaluate(node: ast.AST, env: Mapping[str, object]) -> object:
     match node:
         case ast.Constant(value=value):
