@@ -204,6 +204,8 @@ def add_to_output(game: object, text: str, as_json: bool, command: str | None = 
         return text
 
 
+
+
 def add_for_command(args: Any, text: str) -> str:
     """``text``, the output of a command line run, with the assumptions of its game added
     (see :func:`add_to_output`); CSV, the listing commands and an empty output (``--xlsx``
