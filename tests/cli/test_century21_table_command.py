@@ -67,7 +67,7 @@ def test_seats_workbook(capsys, tmp_path) -> None:
 
 @pytest.mark.parametrize("argv, message", [
     (["--seats", "8"], "1 to 7 seats"),
-    (["--seats", "4", "--strategy", "dealer-best"], "exactly to 3 seats"),
+    (["--seats", "4", "--strategy", "equilibrium"], "equilibrium at 4 seats"),
     (["--seats", "2", "--wagers", "10"], "1 wagers for 2 seats"),
     (["--seats", "2", "--wagers", "10,ten"], "--wagers"),
     (["--seats", "2", "--owners", "A,"], "--owners"),

@@ -95,8 +95,8 @@ def _plays(figures, name, seats):
 
 
 def test_what_is_not_exact_is_refused_in_one_line() -> None:
-    with pytest.raises(EconomicsError, match="exactly to 3 seats"):
-        table_figures(DEFAULT_RULES, FULL, [10] * 4, "dealer-best")
+    with pytest.raises(EconomicsError, match="equilibrium at 4 seats"):
+        table_figures(DEFAULT_RULES, FULL, [10] * 4, "equilibrium")
     with pytest.raises(EconomicsError, match="1 to 7 seats"):
         table_figures(DEFAULT_RULES, FULL, [10] * 8, "house")
     with pytest.raises(EconomicsError, match="below the table minimum"):

@@ -36,6 +36,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import cast
 from fractions import Fraction
 from math import sqrt
 
@@ -92,6 +93,9 @@ class TableFigures:
     exact_to: int = MAX_EXACT_SEATS
     exploitability: dict[str, object] = field(default_factory=dict)
     distribution: Distribution | None = None
+    estimate: Estimate | None = None
+    """Set when the Player/Dealer's play is estimated (:mod:`~exact.games.century21.
+    table_sample`): the seats' figures are then sample means with standard errors."""
 
     @property
     def seats(self) -> int:
@@ -138,6 +142,19 @@ class TableFigures:
     @property
     def seat_break_even_wagers(self) -> tuple[Fraction | None, ...]:
         return tuple(self.fee / e if e > 0 else None for e in self.seat_edges)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """How an estimated Player/Dealer best response was found, and the errors of the figures
+    that depend on it (standard errors, bounded over the dice by the triangle inequality)."""
+
+    method: str
+    seat_edge_errors: tuple[float, ...]
+    seat_gross_errors: tuple[float, ...]
+    dealer_error: float
+    interval: tuple[float, float]
+    """Where the Player/Dealer's best-response gross per hand lies (about 95%)."""
 
 
 @dataclass(frozen=True)
@@ -206,6 +223,7 @@ def table_figures(rules: Rules, shoe: Shoe, wagers: Sequence[object],
     heads_up = game_table(rules, shoe, mode)
     house_player, house_dealer = heads_up.house_way()
     exploit: dict[str, object] = {}
+    estimate: Estimate | None = None
     seat_plays: list[Strategy]
     if strategy in ("house", "best"):
         best = heads_up.player_best_response(house_dealer) if strategy == "best" else None
@@ -217,11 +235,28 @@ def table_figures(rules: Rules, shoe: Shoe, wagers: Sequence[object],
                  "each player's checked hand its exact best response to a House Way "
                  "Player/Dealer, other spots House Way (rule 6)",
                  "player_dealer": "House Way (its own cards only)"}
+    elif _sampled(rules, strategy, seats):
+        seat_plays = [house_player] * seats
+        edges, gross, by_roll, estimate = _sampled_figures(
+            rules, shoe, heads_up, seat_plays, house_dealer, rolls, expected, mode)
+        dealer_play = by_roll[0]
+        words = {"seats": "House Way",
+                 "player_dealer": "its best response to the table, seeing its cards and "
+                 "which seats drew" + (" and their third cards" if rules.third_cards_face_up
+                                       else "") + ", ESTIMATED from a seeded sample "
+                 "(the exact game stops at "
+                 + (f"{MAX_EXACT_SEATS} seats)" if not rules.third_cards_face_up else
+                    "1 seat with third cards face up)")}
     else:
-        if seats > MAX_EXACT_SEATS:
-            raise EconomicsError(f"--strategy {strategy} at {seats} seats: the Player/Dealer "
-                                 "that sees which seats drew is computed exactly to "
-                                 f"{MAX_EXACT_SEATS} seats only")
+        if strategy == "equilibrium" and (seats > MAX_EXACT_SEATS or
+                                          rules.third_cards_face_up and seats > 1):
+            raise EconomicsError(
+                f"--strategy equilibrium at {seats} seats"
+                + (" with third cards face up" if rules.third_cards_face_up else "")
+                + ": iterated best responses need the seats' exact best responses to a "
+                "Player/Dealer that sees the table, built to "
+                f"{MAX_EXACT_SEATS} seats with third cards face down; use dealer-best "
+                "(estimated there)")
         game = TableGame(rules, shoe, seats, mode)
         if strategy == "equilibrium" and seats == 1:
             found = equilibrium(heads_up)
@@ -267,16 +302,17 @@ def table_figures(rules: Rules, shoe: Shoe, wagers: Sequence[object],
     dealer_fee = charge if rules.dealer_pays_collection else Fraction(0)
     figures = TableFigures(strategy, words, amounts, names, checking, stake, charge, dealer_fee,
                            how, edges, expected, in_action, gross, any_action,
-                           exploitability=exploit)
+                           exploitability=exploit, estimate=estimate)
     distribution = None
     if seats == 1:
         distribution = _heads_up_distribution(figures, heads_up, seat_plays[0], dealer_play,
                                               rolls)
-    elif seats == 2 and exact_pairs:
+    elif seats == 2 and exact_pairs and estimate is None:
         pair = TableGame(rules, shoe, 2, mode)
         plays = by_roll if by_roll is not None else [pair.lift_dealer(dealer_play)] * len(rolls)
         distribution = _two_seat_distribution(figures, pair, seat_plays, plays, rolls)
-    elif simulate_hands:
+    elif simulate_hands and not (estimate is not None and rules.third_cards_face_up):
+        # (the table simulation's Player/Dealer sees which seats drew, not their cards)
         distribution = simulate_table(rules, shoe, seat_plays, dealer_play, figures,
                                       simulate_hands, seed, mode)
     if distribution is not None and not distribution.exact and exact_pairs and \
@@ -284,6 +320,58 @@ def table_figures(rules: Rules, shoe: Shoe, wagers: Sequence[object],
         distribution = replace(distribution, exact_variance=_pair_variance(
             figures, rules, shoe, heads_up, seat_plays, house_dealer, rolls, mode))
     return replace(figures, distribution=distribution)
+
+
+def _sampled(rules: Rules, strategy: str, seats: int) -> bool:
+    """Is the Player/Dealer's best response to this table estimated (the exact game does not
+    serve it: more than 3 seats, or third cards face up at several seats)?"""
+    return strategy == "dealer-best" and (seats > MAX_EXACT_SEATS or
+                                          rules.third_cards_face_up and seats > 1)
+
+
+def _sampled_figures(rules: Rules, shoe: Shoe, heads_up, seats: list[Strategy],
+                     house_dealer: Strategy, rolls, expected: tuple[Fraction, ...],
+                     mode: Mode):
+    """Seat edges and gross results, the Player/Dealer's play per roll and the estimate's
+    errors, its best response per wager in action estimated from one seeded sample (the same
+    seeds for every roll: the same cards, other weights)."""
+    from exact.games.century21.table_sample import sampled_dealer_best
+    n = len(seats)
+    house_values = [heads_up.value(s, house_dealer) for s in seats]
+    known: dict[tuple[Fraction, ...], object] = {}
+    gross_sum = [Fraction(0)] * n
+    gross_error = [0.0] * n
+    dealer_error, low, high = 0.0, 0.0, 0.0
+    by_roll: list[Strategy] = []
+    found = None
+    for p, amounts_in in rolls:
+        weights = tuple(amounts_in[i + 2] for i in range(n))
+        if weights not in known:
+            found = sampled_dealer_best(rules, shoe, seats, house_dealer, house_values,
+                                        weights if any(weights) else None, mode)
+            play = found.strategy(house_dealer) if not found.face_up else house_dealer
+            known[weights] = (found, play)
+        found, play = cast(tuple, known[weights])
+        by_roll.append(play)
+        for i in range(n):
+            gross_sum[i] += p * weights[i] * found.seat_values[i]
+            gross_error[i] += float(p * weights[i]) * found.seat_errors[i]
+        if any(weights):
+            dealer_error += float(p) * found.dealer_error
+            interval = found.interval
+            low += float(p) * interval[0]
+            high += float(p) * interval[1]
+    assert found is not None
+    gross = tuple(gross_sum)
+    edges = tuple(g / x if x else found.seat_values[i]
+                  for i, (g, x) in enumerate(zip(gross, expected, strict=True)))
+    edge_errors = tuple(e / float(x) if x else found.seat_errors[i]
+                        for i, (e, x) in enumerate(zip(gross_error, expected, strict=True)))
+    method = found.method() if len(known) == 1 else (
+        f"{found.method()} (for the last of {len(known)} wagers in action over the dice; "
+        "each is estimated from the same seeded cards)")
+    return edges, gross, by_roll, Estimate(method, edge_errors, tuple(gross_error),
+                                           dealer_error, (low, high))
 
 
 def _two_seat_distribution(figures: TableFigures, game: TableGame, seats: list[Strategy],
@@ -433,5 +521,5 @@ def _choose(rng: random.Random, probabilities) -> str:
     return items[-1][0]
 
 
-__all__ = ("TABLE_STRATEGIES", "Distribution", "TableFigures", "simulate_table",
+__all__ = ("TABLE_STRATEGIES", "Distribution", "Estimate", "TableFigures", "simulate_table",
            "table_figures")
