@@ -65,7 +65,7 @@ def test_two_seats_against_the_exact_best_response(two_seats) -> None:
 
 
 def test_the_sample_is_seeded(two_seats) -> None:
-    found, player, dealer = two_seats
+    _found, player, dealer = two_seats
     heads_up = game_table(DEFAULT_RULES, FULL)
     value = heads_up.value(player, dealer)
     again = sampled_dealer_best(DEFAULT_RULES, FULL, [player, player], dealer, [value] * 2,
@@ -105,7 +105,7 @@ def test_third_cards_face_up_against_a_brute_force() -> None:
 def test_four_seats_against_the_independent_table_simulation() -> None:
     """The estimate at 4 seats (beyond the exact game) agrees with the seeded table
     simulation of the same strategy (independent code: cards dealt by random.sample)."""
-    heads_up, player, dealer = _house(FULL)
+    _heads_up, player, _dealer = _house(FULL)
     figures = table_figures(DEFAULT_RULES, FULL, [100] * 4, "dealer-best", exact_pairs=False)
     assert figures.estimate is not None
     strategy = figures.estimate  # the errors

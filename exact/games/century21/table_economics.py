@@ -36,9 +36,9 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import cast
 from fractions import Fraction
 from math import sqrt
+from typing import cast
 
 from exact.core.cards import Shoe
 from exact.core.parsing import parse_number, shown
@@ -249,7 +249,7 @@ def table_figures(rules: Rules, shoe: Shoe, wagers: Sequence[object],
                     "1 seat with third cards face up)")}
     else:
         if strategy == "equilibrium" and (seats > MAX_EXACT_SEATS or
-                                          rules.third_cards_face_up and seats > 1):
+                                          (rules.third_cards_face_up and seats > 1)):
             raise EconomicsError(
                 f"--strategy equilibrium at {seats} seats"
                 + (" with third cards face up" if rules.third_cards_face_up else "")
@@ -326,7 +326,7 @@ def _sampled(rules: Rules, strategy: str, seats: int) -> bool:
     """Is the Player/Dealer's best response to this table estimated (the exact game does not
     serve it: more than 3 seats, or third cards face up at several seats)?"""
     return strategy == "dealer-best" and (seats > MAX_EXACT_SEATS or
-                                          rules.third_cards_face_up and seats > 1)
+                                          (rules.third_cards_face_up and seats > 1))
 
 
 def _sampled_figures(rules: Rules, shoe: Shoe, heads_up, seats: list[Strategy],

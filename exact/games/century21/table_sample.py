@@ -315,7 +315,7 @@ def sampled_dealer_best(rules: Rules, shoe: Shoe, seats: Sequence[Strategy],
         return (-(sample.end @ integer), -(sample.stand @ integer), -(sample.draw @ integer))
 
     # learning: per (up, down, code) the count, sum and sum of squares of draw less stand
-    stored = []
+    stored: list[tuple[_Sample, np.ndarray, np.ndarray, np.ndarray]] = []
     key_parts, diff_parts = [], []
     for start in range(0, hands, _CHUNK):
         sample = table.deal(learning, min(_CHUNK, hands - start))
@@ -397,9 +397,13 @@ def sampled_dealer_best(rules: Rules, shoe: Shoe, seats: Sequence[Strategy],
             drawing(sample, draws_at if play == "best" else best_at)
         return np.where(stops, end, np.where(draws, draw, stand)), stops, draws
 
-    def against_house(item: tuple, play: str = "best") -> np.ndarray:
+    Item = tuple[_Sample, np.ndarray, np.ndarray, np.ndarray]
+
+    def against_house(item: Item, play: str = "best") -> np.ndarray:
         """The gain over House Way's Player/Dealer, hand by hand (the same cards)."""
-        return played(*item, play=play)[0] - played(*item, play="house")[0]
+        sample, end, stand, draw = item
+        return played(sample, end, stand, draw, play)[0] - \
+            played(sample, end, stand, draw, "house")[0]
 
     # the learning sample's own value of its better action everywhere: optimistic
     optimistic = [against_house(item, "optimistic") for item in stored]
@@ -409,11 +413,11 @@ def sampled_dealer_best(rules: Rules, shoe: Shoe, seats: Sequence[Strategy],
     values: list[np.ndarray] = []
     for start in range(0, hands, _CHUNK):
         sample = table.deal(evaluating, min(_CHUNK, hands - start))
-        item = (sample, *gains(sample))
-        values.append(against_house(item))
+        end, stand, draw = gains(sample)
+        values.append(against_house((sample, end, stand, draw)))
         pays = []
         for play in ("best", "house"):
-            _gain, stops, draws = played(*item, play=play)
+            _gain, stops, draws = played(sample, end, stand, draw, play)
             pays.append(np.where(stops[:, None], sample.end,
                                  np.where(draws[:, None], sample.draw, sample.stand)))
         change = pays[0] - pays[1]
