@@ -49,13 +49,11 @@ from exact.games.century21.game import (
     STAND,
     CheckSet,
     Mode,
-    PlayerSet,
     Strategy,
     class_counts,
     dealer_stops,
     declarations,
     hand_actions,
-    player_tag,
     settle_declared,
     two_card_state,
 )
@@ -180,12 +178,18 @@ class _Table:
         if shoe.size < 3 * self.seats + 3:
             raise EconomicsError(f"a shoe of {shoe.size} cards cannot deal {self.seats} "
                                  "seats and the Player/Dealer with third cards")
+        from exact.games.century21.full_table import TableGame
+        one = TableGame(rules, shoe, 1, mode)  # its per-hand choice functions
         self.draws = np.zeros((self.seats, 11, 11, 11), dtype=bool)  # seat, up, a, b
         for i, strategy in enumerate(seats):
             for up in CLASSES:
                 for a in CLASSES:
                     for b in CLASSES:
-                        self.draws[i, up, a, b] = _seat_draws(rules, mode, strategy, a, b, up)
+                        p = one.seat_draws(strategy, a, b, up)
+                        if p not in (0, 1):
+                            raise StrategyError("the seats must play pure strategies for the "
+                                                "sampled best response of the Player/Dealer")
+                        self.draws[i, up, a, b] = bool(p)
         # every hand (a, b, third or none) by what it may declare; pays by declared ids
         declared: dict[tuple, int] = {}
         self.hand_id = np.zeros((11, 11, 12), dtype=np.int64)
@@ -257,20 +261,6 @@ class _Table:
             code, card = divmod(code, 12)
             seen.append(None if card == 0 else card - 1)
         return SeenTableSet(up, down, tuple(reversed(seen)))
-
-
-def _seat_draws(rules: Rules, mode: Mode, strategy: Strategy, a: int, b: int, up: int) -> bool:
-    actions = hand_actions(rules, two_card_state(a, b))
-    if len(actions) == 1:
-        return actions[0] == DRAW
-    found = strategy.get(PlayerSet("player", player_tag(rules, mode, a, b), up))
-    if found is None:
-        return False  # a hand the shoe cannot deal
-    p = found.get(DRAW, 0)
-    if p not in (0, 1):
-        raise StrategyError("the seats must play pure strategies for the sampled best "
-                            "response of the Player/Dealer")
-    return bool(p)
 
 
 def sampled_dealer_best(rules: Rules, shoe: Shoe, seats: Sequence[Strategy],
