@@ -23,9 +23,12 @@ Strategies (``strategy``, both sides named in :attr:`TableFigures.strategies`):
 What is exact. Under a Player/Dealer whose play depends on its own cards only (``house``,
 ``best``) each seat's expected result is its heads-up value whatever the other seats (cards
 are exchangeable): exact for 1 to 7 seats. A Player/Dealer that reacts to which seats drew
-needs the full table game (:mod:`exact.games.century21.full_table`): exact to 3 seats; more is
-refused. The distribution of the Player/Dealer's result per hand is exact for one seat (the
-heads-up outcome counts) and two (the seats' exact joint); for more seats it is estimated by a
+needs the full table game (:mod:`exact.games.century21.full_table`): exact to 3 seats; its
+best response beyond (and with third cards face up at 2+ seats) is estimated from a seeded
+sample (:mod:`exact.games.century21.table_sample`), the equilibrium there refused. The
+distribution of the Player/Dealer's result per hand is exact for one seat (the
+heads-up outcome counts), two (the seats' exact joint) and, under ``house`` and ``best``,
+three (:mod:`exact.games.century21.table_joint`); for more seats it is estimated by a
 seeded table simulation with its standard errors (:func:`simulate_table`), and under ``house``
 and ``best`` its variance is exact (every pair of seats has the two-seat joint).
 """
@@ -64,6 +67,7 @@ from exact.games.century21.game import (
 from exact.games.century21.rules import Rules
 from exact.games.century21.solve import equilibrium
 from exact.games.century21.table import DICE, action_by_roll, amounts_in_action, hand_state
+from exact.games.century21.table_joint import seat_joint
 
 TABLE_STRATEGIES = ("house", "best", "dealer-best", "equilibrium")
 
@@ -186,7 +190,9 @@ def table_figures(rules: Rules, shoe: Shoe, wagers: Sequence[object],
                   exact_pairs: bool = True) -> TableFigures:
     """The figures of one table (see the module docstring). ``wagers``: one per seat, seats
     1..N at positions 2..N+1. The distribution of the Player/Dealer's result is exact for one
-    seat, and for two with ``exact_pairs``; beyond, ``simulate_hands`` estimates it by a
+    seat; with ``exact_pairs``, for two seats, and for three under a Player/Dealer deciding
+    from its own cards (``house``, ``best``: :func:`~exact.games.century21.table_joint.
+    seat_joint`); beyond, ``simulate_hands`` estimates it by a
     seeded table simulation, and with ``exact_pairs`` its variance is exact under a
     Player/Dealer deciding from its own cards (``house``, ``best``)."""
     if strategy not in TABLE_STRATEGIES:
@@ -307,6 +313,9 @@ def table_figures(rules: Rules, shoe: Shoe, wagers: Sequence[object],
     if seats == 1:
         distribution = _heads_up_distribution(figures, heads_up, seat_plays[0], dealer_play,
                                               rolls)
+    elif seats <= 3 and exact_pairs and strategy in ("house", "best"):
+        joint = seat_joint(rules, shoe, seat_plays, house_dealer, mode)
+        distribution = _joint_distribution(figures, joint, rolls)
     elif seats == 2 and exact_pairs and estimate is None:
         pair = TableGame(rules, shoe, 2, mode)
         plays = by_roll if by_roll is not None else [pair.lift_dealer(dealer_play)] * len(rolls)
@@ -374,6 +383,22 @@ def _sampled_figures(rules: Rules, shoe: Shoe, heads_up, seats: list[Strategy],
                                            dealer_error, (low, high))
 
 
+def _joint_distribution(figures: TableFigures, joint: dict[tuple[Fraction, ...], Fraction],
+                        rolls) -> Distribution:
+    """The Player/Dealer's net per hand from the seats' exact joint pays (a Player/Dealer
+    deciding from its own cards: the same joint whatever the roll), roll by roll."""
+    outcomes: Counter[Fraction] = Counter()
+    for p_roll, amounts in rolls:
+        stakes = [amounts[i + 2] for i in range(figures.seats)]
+        fee = figures.dealer_fee if any(stakes) else Fraction(0)
+        for pays, p in joint.items():
+            outcomes[-sum((a * v for a, v in zip(stakes, pays, strict=True)), Fraction(0))
+                     - fee] += p_roll * p
+    mean = sum((v * p for v, p in outcomes.items()), Fraction(0))
+    variance = sum((p * (v - mean) ** 2 for v, p in outcomes.items()), Fraction(0))
+    return Distribution(True, mean, variance, dict(sorted(outcomes.items())))
+
+
 def _two_seat_distribution(figures: TableFigures, game: TableGame, seats: list[Strategy],
                            plays: list[Strategy], rolls) -> Distribution:
     """Two seats: the Player/Dealer's net per hand from the exact joint of the seats' pays
@@ -398,8 +423,6 @@ def _pair_variance(figures: TableFigures, rules: Rules, shoe: Shoe, heads_up,
     its own cards only: every pair of seats has the two-seat joint of their strategies
     whatever the other seats hold (cards are exchangeable), so the second moment needs only
     the heads-up second moments and the two-seat product moments."""
-    game = TableGame(rules, shoe, 2, mode)
-    lifted = game.lift_dealer(dealer)
     squares = []
     for play in seats:
         result = heads_up.evaluate(play, dealer)
@@ -412,7 +435,7 @@ def _pair_variance(figures: TableFigures, rules: Rules, shoe: Shoe, heads_up,
                 continue
             key = (id(seats[i]), id(seats[j]))
             if key not in products:
-                joint = two_seat_joint(game, [seats[i], seats[j]], lifted)
+                joint = seat_joint(rules, shoe, [seats[i], seats[j]], dealer, mode)
                 products[key] = sum((p * v1 * v2 for (v1, v2), p in joint.items()),
                                     Fraction(0))
     second = Fraction(0)

@@ -92,7 +92,8 @@ def table_json(figures: TableFigures) -> dict[str, Any]:
         data["player_dealer"]["distribution"] = {
             "exact": found.exact,
             "method": ("exact (heads-up outcome counts)" if figures.seats == 1 else
-                       "exact (the two seats' joint)") if found.exact else
+                       "exact (the two seats' joint)" if figures.seats == 2 else
+                       "exact (the three seats' joint)") if found.exact else
             f"seeded table simulation: {found.hands:,} hands, seed {found.seed}",
             "mean": str(found.mean), "variance": str(found.variance),
             "standard_deviation": sqrt(float(found.variance)),
