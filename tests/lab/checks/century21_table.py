@@ -22,3 +22,9 @@ for n in SEATS:
 gains = [edge(best[n]) - edge(house[n, 1]) for n in best]
 assert all(g > 0 for g in gains) and gains[0] > gains[1] > gains[2]
 assert best[1].seat_edges[0] == Fraction(best[1].seat_edges[0])
+# the estimated best responses at 4-7 seats: within 4 standard errors of House Way or
+# above it (it keeps House Way where unsure), and their standard errors small
+for n, found in sampled.items():
+    value, error = sampled_edge(found)
+    assert float(value) > float(edge(house[n, 1])) - 4 * error
+    assert error < 0.0005
