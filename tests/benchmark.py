@@ -253,7 +253,8 @@ def century21_table_benchmark() -> None:
     """21st Century Baccarat at a full table (issue 29): the figures of 1 to 7 seats of 100
     against a 300 Player/Dealer. House Way is exact at every size (each seat's heads-up value,
     the dice count); the Player/Dealer's best response to the table is the full-table game,
-    exact to 3 seats, each from a cold game."""
+    exact to 3 seats, each from a cold game, and estimated from a seeded sample beyond
+    (exact.games.century21.table_sample)."""
     from exact.games.century21.full_table import MAX_EXACT_SEATS
     from exact.games.century21.table_economics import table_figures
 
@@ -268,6 +269,10 @@ def century21_table_benchmark() -> None:
     for seats in range(1, size(MAX_EXACT_SEATS, 2) + 1):
         line(f"{seats} seat(s): the Player/Dealer's best response to the table",
              timed(lambda n=seats: table_figures(rules, shoe, [100] * n, "dealer-best")))
+    for seats in range(MAX_EXACT_SEATS + 1, size(7, 4) + 1):
+        line(f"{seats} seat(s): the Player/Dealer's best response, estimated (seeded sample)",
+             timed(lambda n=seats: table_figures(rules, shoe, [100] * n, "dealer-best",
+                                                exact_pairs=False)))
 
 
 def cold(bets: list[Bet], limit: float = 120.0) -> tuple[float, int] | None:

@@ -37,7 +37,9 @@ def test_seats_in_text_json_and_csv_agree(capsys) -> None:
     assert data["dice"]["first_position_counts_of_216"]["6"] == 25
     net = Fraction(data["player_dealer"]["expected_net"])
     assert f"(exact {net})" in text
-    assert not data["player_dealer"]["distribution"]["exact"]  # 3 seats: simulated
+    found = data["player_dealer"]["distribution"]  # 3 seats under best: the exact joint
+    assert found["exact"] and found["method"] == "exact (the three seats' joint)"
+    assert Fraction(found["mean"]) == net
     code, out, _ = run(capsys, *base, "--csv")
     rows = list(csv.reader(io.StringIO(out)))
     assert rows[0][0] == "who" and [r[0] for r in rows[1:]] == [
@@ -67,7 +69,7 @@ def test_seats_workbook(capsys, tmp_path) -> None:
 
 @pytest.mark.parametrize("argv, message", [
     (["--seats", "8"], "1 to 7 seats"),
-    (["--seats", "4", "--strategy", "dealer-best"], "exactly to 3 seats"),
+    (["--seats", "4", "--strategy", "equilibrium"], "equilibrium at 4 seats"),
     (["--seats", "2", "--wagers", "10"], "1 wagers for 2 seats"),
     (["--seats", "2", "--wagers", "10,ten"], "--wagers"),
     (["--seats", "2", "--owners", "A,"], "--owners"),

@@ -95,8 +95,8 @@ def _plays(figures, name, seats):
 
 
 def test_what_is_not_exact_is_refused_in_one_line() -> None:
-    with pytest.raises(EconomicsError, match="exactly to 3 seats"):
-        table_figures(DEFAULT_RULES, FULL, [10] * 4, "dealer-best")
+    with pytest.raises(EconomicsError, match="equilibrium at 4 seats"):
+        table_figures(DEFAULT_RULES, FULL, [10] * 4, "equilibrium")
     with pytest.raises(EconomicsError, match="1 to 7 seats"):
         table_figures(DEFAULT_RULES, FULL, [10] * 8, "house")
     with pytest.raises(EconomicsError, match="below the table minimum"):
@@ -131,9 +131,19 @@ def test_the_exact_variance_from_pairs_of_seats() -> None:
     # the pair formula gives the variance of the exact two-seat distribution
     assert _pair_variance(two, DEFAULT_RULES, SMALL, heads_up, [best, player], dealer, rolls,
                           "total") == two.distribution.variance
+    # three seats: the exact distribution (the three seats' joint) has the pair formula's
+    # variance
     three = table_figures(DEFAULT_RULES, SMALL, [10, 20, 30], "house", dealer_wager=45,
                           simulate_hands=6000, seed=3)
     found = three.distribution
+    assert found is not None and found.exact and found.mean == three.dealer_net
+    rolls = action_by_roll({2: Fraction(10), 3: Fraction(20), 4: Fraction(30)}, Fraction(45))
+    assert _pair_variance(three, DEFAULT_RULES, SMALL, heads_up, [player] * 3, dealer, rolls,
+                          "total") == found.variance
+    # four seats: simulated, the exact variance beside it
+    four = table_figures(DEFAULT_RULES, SMALL, [10, 20, 30, 10], "house", dealer_wager=45,
+                         simulate_hands=6000, seed=3)
+    found = four.distribution
     assert found is not None and not found.exact and found.exact_variance is not None
     # the sample variance of 6000 hands lies near the exact one (a loose, seeded check)
     assert abs(found.variance - float(found.exact_variance)) < 0.15 * float(found.exact_variance)

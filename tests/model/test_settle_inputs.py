@@ -213,3 +213,14 @@ def test_a_rule_files_commission_is_read_by_the_grammar(text) -> None:
     with pytest.raises(RuleInputError):
         parse_commission(text)
     assert parse_commission("2.5e-2") == Fraction(1, 40)
+
+
+@pytest.mark.parametrize("key", ["seat", "wager"])
+@pytest.mark.parametrize("bad", [{"seat": 1}, [1, 2], "x", [{"seat": 1}, 3]])
+def test_a_table_files_entries_must_be_a_list_of_tables(key, bad) -> None:
+    """[[seat]] and [[wager]] that are not lists of tables are refused in one line naming
+    the key (one check serves both)."""
+    data = {"dealer": "9H 7C", "dealer_wager": 100, key: bad}
+    with pytest.raises(SettlementError, match=rf"^t\.toml: \[\[{key}\]\] must be a list of "
+                                              r"tables$"):
+        hand_from_mapping(data, "t.toml")

@@ -199,14 +199,15 @@ def table_dealer_gross(results, covered=None):
     return total / (len(results) * len(starts))
 
 
-def table_dealer_best_value(counts, seats, seat_rule=house_player):
+def table_dealer_best_value(counts, seats, seat_rule=house_player, face_up=False):
     """The Player/Dealer's exact expected result (per unit bet of each seat, summed over the
     seats) when it best responds to ``seats`` seats all playing ``seat_rule``, seeing its own
     cards and which seats drew; and its result on House Way. ``counts``: card (0-9 or X) ->
     number in the shoe. Every deal is walked card by card in the seed's order (each seat two
     cards, the Player/Dealer's up and down cards, the seats' draws in seat order, then the
     Player/Dealer's), every Player/Dealer choice tried, and the best one kept per what it
-    sees: its two cards and which seats drew (and at a joker hand's check, end or go on)."""
+    sees: its two cards and which seats drew (and at a joker hand's check, end or go on);
+    ``face_up``: and the card each drawing seat drew."""
     from collections import defaultdict
 
     gains = defaultdict(Fraction)   # (up, down, drew, action) -> the dealer's gain
@@ -260,7 +261,8 @@ def table_dealer_best_value(counts, seats, seat_rule=house_player):
                 ended[up, dealer[1]] += p * result(hands, dealer, True)
                 house[0] += p * result(hands, dealer, True)
             for drawn, q in seat_thirds(shoe, hands, p, 0):
-                drew = tuple(len(hand) == 3 for hand in drawn)
+                drew = tuple((hand[2] if face_up else True) if len(hand) == 3 else None
+                             for hand in drawn)
                 choice = choices(dealer)
                 for action in sorted(choice):
                     key = (up, dealer[1], drew, action)

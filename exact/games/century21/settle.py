@@ -136,6 +136,15 @@ def _text(where: str, value: object) -> str:
     return value
 
 
+def _tables(data: Mapping[str, Any], key: str, source: str) -> list[Mapping[str, Any]]:
+    """The ``[[key]]`` entries of a table file, or a one-line refusal when they are not a
+    list of tables."""
+    entries = data.get(key, [])
+    if not isinstance(entries, list) or not all(isinstance(e, Mapping) for e in entries):
+        raise SettlementError(f"{source}: [[{key}]] must be a list of tables")
+    return entries
+
+
 def read_table_file(path: Path | str) -> dict[str, Any]:
     """The hand of a table file (see the module docstring), checked field by field."""
     expect(path, (Path, str), "read_table_file: path must be a Path or text")
@@ -163,10 +172,7 @@ def hand_from_mapping(data: Mapping[str, Any], source: str) -> dict[str, Any]:
     seats: dict[int, str] = {}
     positions: dict[int, int] = {}
     undeclared: list[int] = []
-    entries = data.get("seat", [])
-    if not isinstance(entries, list) or not all(isinstance(e, Mapping) for e in entries):
-        raise SettlementError(f"{source}: [[seat]] must be a list of tables")
-    for index, entry in enumerate(entries, 1):
+    for index, entry in enumerate(_tables(data, "seat", source), 1):
         where = f"{source} seat entry {index}"
         check_keys(entry, SEAT_KEYS, where, SettlementError)
         if "seat" not in entry or "cards" not in entry:
@@ -182,10 +188,7 @@ def hand_from_mapping(data: Mapping[str, Any], source: str) -> dict[str, Any]:
             positions[seat] = parse_integer(entry["position"], "seat", f"{where}: position",
                                             SettlementInputError)
     wagers = []
-    entries = data.get("wager", [])
-    if not isinstance(entries, list) or not all(isinstance(e, Mapping) for e in entries):
-        raise SettlementError(f"{source}: [[wager]] must be a list of tables")
-    for index, entry in enumerate(entries, 1):
+    for index, entry in enumerate(_tables(data, "wager", source), 1):
         where = f"{source} wager entry {index}"
         check_keys(entry, WAGER_KEYS, where, SettlementError)
         missing = [key for key in ("seat", "circle", "amount") if key not in entry]

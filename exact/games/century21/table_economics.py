@@ -23,9 +23,12 @@ Strategies (``strategy``, both sides named in :attr:`TableFigures.strategies`):
 What is exact. Under a Player/Dealer whose play depends on its own cards only (``house``,
 ``best``) each seat's expected result is its heads-up value whatever the other seats (cards
 are exchangeable): exact for 1 to 7 seats. A Player/Dealer that reacts to which seats drew
-needs the full table game (:mod:`exact.games.century21.full_table`): exact to 3 seats; more is
-refused. The distribution of the Player/Dealer's result per hand is exact for one seat (the
-heads-up outcome counts) and two (the seats' exact joint); for more seats it is estimated by a
+needs the full table game (:mod:`exact.games.century21.full_table`): exact to 3 seats; its
+best response beyond (and with third cards face up at 2+ seats) is estimated from a seeded
+sample (:mod:`exact.games.century21.table_sample`), the equilibrium there refused. The
+distribution of the Player/Dealer's result per hand is exact for one seat (the
+heads-up outcome counts), two (the seats' exact joint) and, under ``house`` and ``best``,
+three (:mod:`exact.games.century21.table_joint`); for more seats it is estimated by a
 seeded table simulation with its standard errors (:func:`simulate_table`), and under ``house``
 and ``best`` its variance is exact (every pair of seats has the two-seat joint).
 """
@@ -38,6 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import sqrt
+from typing import cast
 
 from exact.core.cards import Shoe
 from exact.core.parsing import parse_number, shown
@@ -63,6 +67,7 @@ from exact.games.century21.game import (
 from exact.games.century21.rules import Rules
 from exact.games.century21.solve import equilibrium
 from exact.games.century21.table import DICE, action_by_roll, amounts_in_action, hand_state
+from exact.games.century21.table_joint import seat_joint
 
 TABLE_STRATEGIES = ("house", "best", "dealer-best", "equilibrium")
 
@@ -92,6 +97,9 @@ class TableFigures:
     exact_to: int = MAX_EXACT_SEATS
     exploitability: dict[str, object] = field(default_factory=dict)
     distribution: Distribution | None = None
+    estimate: Estimate | None = None
+    """Set when the Player/Dealer's play is estimated (:mod:`~exact.games.century21.
+    table_sample`): the seats' figures are then sample means with standard errors."""
 
     @property
     def seats(self) -> int:
@@ -141,6 +149,19 @@ class TableFigures:
 
 
 @dataclass(frozen=True)
+class Estimate:
+    """How an estimated Player/Dealer best response was found, and the errors of the figures
+    that depend on it (standard errors, bounded over the dice by the triangle inequality)."""
+
+    method: str
+    seat_edge_errors: tuple[float, ...]
+    seat_gross_errors: tuple[float, ...]
+    dealer_error: float
+    interval: tuple[float, float]
+    """Where the Player/Dealer's best-response gross per hand lies (about 95%)."""
+
+
+@dataclass(frozen=True)
 class Distribution:
     """The Player/Dealer's result per hand (collection included): its mean, variance and the
     probability of each net outcome; exact, or estimated with standard errors."""
@@ -169,7 +190,9 @@ def table_figures(rules: Rules, shoe: Shoe, wagers: Sequence[object],
                   exact_pairs: bool = True) -> TableFigures:
     """The figures of one table (see the module docstring). ``wagers``: one per seat, seats
     1..N at positions 2..N+1. The distribution of the Player/Dealer's result is exact for one
-    seat, and for two with ``exact_pairs``; beyond, ``simulate_hands`` estimates it by a
+    seat; with ``exact_pairs``, for two seats, and for three under a Player/Dealer deciding
+    from its own cards (``house``, ``best``: :func:`~exact.games.century21.table_joint.
+    seat_joint`); beyond, ``simulate_hands`` estimates it by a
     seeded table simulation, and with ``exact_pairs`` its variance is exact under a
     Player/Dealer deciding from its own cards (``house``, ``best``)."""
     if strategy not in TABLE_STRATEGIES:
@@ -206,6 +229,7 @@ def table_figures(rules: Rules, shoe: Shoe, wagers: Sequence[object],
     heads_up = game_table(rules, shoe, mode)
     house_player, house_dealer = heads_up.house_way()
     exploit: dict[str, object] = {}
+    estimate: Estimate | None = None
     seat_plays: list[Strategy]
     if strategy in ("house", "best"):
         best = heads_up.player_best_response(house_dealer) if strategy == "best" else None
@@ -217,11 +241,28 @@ def table_figures(rules: Rules, shoe: Shoe, wagers: Sequence[object],
                  "each player's checked hand its exact best response to a House Way "
                  "Player/Dealer, other spots House Way (rule 6)",
                  "player_dealer": "House Way (its own cards only)"}
+    elif _sampled(rules, strategy, seats):
+        seat_plays = [house_player] * seats
+        edges, gross, by_roll, estimate = _sampled_figures(
+            rules, shoe, heads_up, seat_plays, house_dealer, rolls, expected, mode)
+        dealer_play = by_roll[0]
+        words = {"seats": "House Way",
+                 "player_dealer": "its best response to the table, seeing its cards and "
+                 "which seats drew" + (" and their third cards" if rules.third_cards_face_up
+                                       else "") + ", ESTIMATED from a seeded sample "
+                 "(the exact game stops at "
+                 + (f"{MAX_EXACT_SEATS} seats)" if not rules.third_cards_face_up else
+                    "1 seat with third cards face up)")}
     else:
-        if seats > MAX_EXACT_SEATS:
-            raise EconomicsError(f"--strategy {strategy} at {seats} seats: the Player/Dealer "
-                                 "that sees which seats drew is computed exactly to "
-                                 f"{MAX_EXACT_SEATS} seats only")
+        if strategy == "equilibrium" and (seats > MAX_EXACT_SEATS or
+                                          (rules.third_cards_face_up and seats > 1)):
+            raise EconomicsError(
+                f"--strategy equilibrium at {seats} seats"
+                + (" with third cards face up" if rules.third_cards_face_up else "")
+                + ": iterated best responses need the seats' exact best responses to a "
+                "Player/Dealer that sees the table, built to "
+                f"{MAX_EXACT_SEATS} seats with third cards face down; use dealer-best "
+                "(estimated there)")
         game = TableGame(rules, shoe, seats, mode)
         if strategy == "equilibrium" and seats == 1:
             found = equilibrium(heads_up)
@@ -267,16 +308,20 @@ def table_figures(rules: Rules, shoe: Shoe, wagers: Sequence[object],
     dealer_fee = charge if rules.dealer_pays_collection else Fraction(0)
     figures = TableFigures(strategy, words, amounts, names, checking, stake, charge, dealer_fee,
                            how, edges, expected, in_action, gross, any_action,
-                           exploitability=exploit)
+                           exploitability=exploit, estimate=estimate)
     distribution = None
     if seats == 1:
         distribution = _heads_up_distribution(figures, heads_up, seat_plays[0], dealer_play,
                                               rolls)
-    elif seats == 2 and exact_pairs:
+    elif seats <= 3 and exact_pairs and strategy in ("house", "best"):
+        joint = seat_joint(rules, shoe, seat_plays, house_dealer, mode)
+        distribution = _joint_distribution(figures, joint, rolls)
+    elif seats == 2 and exact_pairs and estimate is None:
         pair = TableGame(rules, shoe, 2, mode)
         plays = by_roll if by_roll is not None else [pair.lift_dealer(dealer_play)] * len(rolls)
         distribution = _two_seat_distribution(figures, pair, seat_plays, plays, rolls)
-    elif simulate_hands:
+    elif simulate_hands and not (estimate is not None and rules.third_cards_face_up):
+        # (the table simulation's Player/Dealer sees which seats drew, not their cards)
         distribution = simulate_table(rules, shoe, seat_plays, dealer_play, figures,
                                       simulate_hands, seed, mode)
     if distribution is not None and not distribution.exact and exact_pairs and \
@@ -284,6 +329,74 @@ def table_figures(rules: Rules, shoe: Shoe, wagers: Sequence[object],
         distribution = replace(distribution, exact_variance=_pair_variance(
             figures, rules, shoe, heads_up, seat_plays, house_dealer, rolls, mode))
     return replace(figures, distribution=distribution)
+
+
+def _sampled(rules: Rules, strategy: str, seats: int) -> bool:
+    """Is the Player/Dealer's best response to this table estimated (the exact game does not
+    serve it: more than 3 seats, or third cards face up at several seats)?"""
+    return strategy == "dealer-best" and (seats > MAX_EXACT_SEATS or
+                                          (rules.third_cards_face_up and seats > 1))
+
+
+def _sampled_figures(rules: Rules, shoe: Shoe, heads_up, seats: list[Strategy],
+                     house_dealer: Strategy, rolls, expected: tuple[Fraction, ...],
+                     mode: Mode):
+    """Seat edges and gross results, the Player/Dealer's play per roll and the estimate's
+    errors, its best response per wager in action estimated from one seeded sample (the same
+    seeds for every roll: the same cards, other weights)."""
+    from exact.games.century21.table_sample import sampled_dealer_best
+    n = len(seats)
+    house_values = [heads_up.value(s, house_dealer) for s in seats]
+    known: dict[tuple[Fraction, ...], object] = {}
+    gross_sum = [Fraction(0)] * n
+    gross_error = [0.0] * n
+    dealer_error, low, high = 0.0, 0.0, 0.0
+    by_roll: list[Strategy] = []
+    found = None
+    for p, amounts_in in rolls:
+        weights = tuple(amounts_in[i + 2] for i in range(n))
+        if weights not in known:
+            found = sampled_dealer_best(rules, shoe, seats, house_dealer, house_values,
+                                        weights if any(weights) else None, mode)
+            play = found.strategy(house_dealer) if not found.face_up else house_dealer
+            known[weights] = (found, play)
+        found, play = cast(tuple, known[weights])
+        by_roll.append(play)
+        for i in range(n):
+            gross_sum[i] += p * weights[i] * found.seat_values[i]
+            gross_error[i] += float(p * weights[i]) * found.seat_errors[i]
+        if any(weights):
+            dealer_error += float(p) * found.dealer_error
+            interval = found.interval
+            low += float(p) * interval[0]
+            high += float(p) * interval[1]
+    assert found is not None
+    gross = tuple(gross_sum)
+    edges = tuple(g / x if x else found.seat_values[i]
+                  for i, (g, x) in enumerate(zip(gross, expected, strict=True)))
+    edge_errors = tuple(e / float(x) if x else found.seat_errors[i]
+                        for i, (e, x) in enumerate(zip(gross_error, expected, strict=True)))
+    method = found.method() if len(known) == 1 else (
+        f"{found.method()} (for the last of {len(known)} wagers in action over the dice; "
+        "each is estimated from the same seeded cards)")
+    return edges, gross, by_roll, Estimate(method, edge_errors, tuple(gross_error),
+                                           dealer_error, (low, high))
+
+
+def _joint_distribution(figures: TableFigures, joint: dict[tuple[Fraction, ...], Fraction],
+                        rolls) -> Distribution:
+    """The Player/Dealer's net per hand from the seats' exact joint pays (a Player/Dealer
+    deciding from its own cards: the same joint whatever the roll), roll by roll."""
+    outcomes: Counter[Fraction] = Counter()
+    for p_roll, amounts in rolls:
+        stakes = [amounts[i + 2] for i in range(figures.seats)]
+        fee = figures.dealer_fee if any(stakes) else Fraction(0)
+        for pays, p in joint.items():
+            outcomes[-sum((a * v for a, v in zip(stakes, pays, strict=True)), Fraction(0))
+                     - fee] += p_roll * p
+    mean = sum((v * p for v, p in outcomes.items()), Fraction(0))
+    variance = sum((p * (v - mean) ** 2 for v, p in outcomes.items()), Fraction(0))
+    return Distribution(True, mean, variance, dict(sorted(outcomes.items())))
 
 
 def _two_seat_distribution(figures: TableFigures, game: TableGame, seats: list[Strategy],
@@ -310,8 +423,6 @@ def _pair_variance(figures: TableFigures, rules: Rules, shoe: Shoe, heads_up,
     its own cards only: every pair of seats has the two-seat joint of their strategies
     whatever the other seats hold (cards are exchangeable), so the second moment needs only
     the heads-up second moments and the two-seat product moments."""
-    game = TableGame(rules, shoe, 2, mode)
-    lifted = game.lift_dealer(dealer)
     squares = []
     for play in seats:
         result = heads_up.evaluate(play, dealer)
@@ -324,7 +435,7 @@ def _pair_variance(figures: TableFigures, rules: Rules, shoe: Shoe, heads_up,
                 continue
             key = (id(seats[i]), id(seats[j]))
             if key not in products:
-                joint = two_seat_joint(game, [seats[i], seats[j]], lifted)
+                joint = seat_joint(rules, shoe, [seats[i], seats[j]], dealer, mode)
                 products[key] = sum((p * v1 * v2 for (v1, v2), p in joint.items()),
                                     Fraction(0))
     second = Fraction(0)
@@ -433,5 +544,5 @@ def _choose(rng: random.Random, probabilities) -> str:
     return items[-1][0]
 
 
-__all__ = ("TABLE_STRATEGIES", "Distribution", "TableFigures", "simulate_table",
+__all__ = ("TABLE_STRATEGIES", "Distribution", "Estimate", "TableFigures", "simulate_table",
            "table_figures")

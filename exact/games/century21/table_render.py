@@ -71,6 +71,17 @@ def table_json(figures: TableFigures) -> dict[str, Any]:
                      "meaning": "a player banking once and sitting at each seat once"},
         "exact_to_seats": MAX_EXACT_SEATS,
     }
+    if figures.estimate is not None:
+        found_estimate = figures.estimate
+        data["estimate"] = {
+            "exact": False, "method": found_estimate.method,
+            "meaning": "the seats' edges and results and the Player/Dealer's are sample means "
+                       "of the estimated best response (House Way's exact values plus the "
+                       "sampled change), with standard errors",
+            "seat_edge_standard_errors": list(found_estimate.seat_edge_errors),
+            "seat_gross_standard_errors": list(found_estimate.seat_gross_errors),
+            "player_dealer_standard_error": found_estimate.dealer_error,
+            "best_response_gross_interval_95": list(found_estimate.interval)}
     if figures.exploitability:
         data["exploitability"] = {
             k: (str(v) if isinstance(v, Fraction) else [str(x) for x in v]
@@ -81,7 +92,8 @@ def table_json(figures: TableFigures) -> dict[str, Any]:
         data["player_dealer"]["distribution"] = {
             "exact": found.exact,
             "method": ("exact (heads-up outcome counts)" if figures.seats == 1 else
-                       "exact (the two seats' joint)") if found.exact else
+                       "exact (the two seats' joint)" if figures.seats == 2 else
+                       "exact (the three seats' joint)") if found.exact else
             f"seeded table simulation: {found.hands:,} hands, seed {found.seed}",
             "mean": str(found.mean), "variance": str(found.variance),
             "standard_deviation": sqrt(float(found.variance)),
@@ -119,12 +131,17 @@ def table_text(figures: TableFigures) -> str:
     lines += ["",
               f"Player/Dealer per hand: gross {_money(figures.dealer_gross)}, collection "
               f"{float(figures.dealer_collection):.4f}, net {_money(figures.dealer_net)} "
-              f"(exact {figures.dealer_net})",
+              + (f"(exact {figures.dealer_net})" if figures.estimate is None else
+                 f"(ESTIMATED, standard error {figures.estimate.dealer_error:.4f})"),
               "Player/Dealer break-even wager per seat (all in action): "
-              + ("never" if even is None else f"{float(even):.2f} ({even})"),
+              + ("never" if even is None else f"{float(even):.2f} ({even})"
+                 if figures.estimate is None else f"{float(even):.2f} (estimated)"),
               f"Card room's collection per hand: {float(figures.house_collection):.4f}",
               f"A player over one rotation of the bank ({figures.seats + 1} hands: banking once, "
               f"each seat once): {_money(figures.rotation)} (exact {figures.rotation})"]
+    if figures.estimate is not None:
+        lines.append(f"Estimate: {figures.estimate.method}. Seat edges' standard errors (%): "
+                     + ", ".join(f"{100 * e:.4f}" for e in figures.estimate.seat_edge_errors))
     if figures.exploitability:
         gains = figures.exploitability
         dealer_gain = Fraction(str(gains["player_dealer_gain"]))
