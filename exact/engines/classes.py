@@ -59,6 +59,7 @@ from exact.core.cards import CARDS, Card, Label, Shoe, View
 from exact.core.enumerator import check_shoe, group_coefficient
 from exact.core.work import PATTERN_UNITS, Meter
 from exact.engines import cache
+from exact.engines.classes_evaluation import ClassArrays
 from exact.engines.compiled import (
     INT64_LIMIT,
     batch_dtype,
@@ -72,7 +73,6 @@ from exact.engines.factorised import (
     Hands,
     _column,
     _padded,
-    _product_trie,
     batch_cards,
     value_sequences,
 )
@@ -494,63 +494,15 @@ class ClassesBet:
             for event, value in rows[key].items():
                 self._coefficients[n, event] = value
 
-    # --- evaluation ----------------------------------------------------------------------
+    # --- evaluation (exact.engines.classes_evaluation) --------------------------------------
 
     @cached_property
-    def _plan(self) -> tuple[Any, Any, list[tuple[np.ndarray, np.ndarray, Any]],
-                             list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]]:
-        """The arrays in evaluation order: the terms' trie and their factors' segments; per
-        depth the edges (slot before, factor) in the order of the slot they reach, with its
-        segments; per depth the leaves' rows (slot, fill, coefficients)."""
-        order = np.argsort(self._term_factor, kind="stable")
-        terms = (_product_trie(self._term_rows[order]), order,
-                 _segments(self._term_factor[order], int(self._factors[0])))
-        levels = []
-        ends = np.cumsum(self._level_edges)
-        for depth in range(1, len(self._slots)):
-            mine = self._edges[ends[depth - 1] - self._level_edges[depth - 1]:ends[depth - 1]]
-            levels.append((mine[:, 0], mine[:, 1], _segments(mine[:, 2],
-                                                             int(self._slots[depth]))))
-        leaves = []
-        for depth in range(len(self._slots)):
-            chosen = np.flatnonzero(self._rows[:, 0] == depth)
-            if len(chosen):
-                leaves.append((depth, self._rows[chosen, 1], self._rows[chosen, 2],
-                               self._coefficients[chosen].T))
-        return terms, None, levels, leaves
-
-    @cached_property
-    def _class_hot(self) -> np.ndarray:
-        hot = np.zeros((len(self.classes) + 10, len(CARDS)), dtype=np.int64)
-        for number, cards in enumerate(self.members):
-            hot[number, cards] = 1
-        for index, card in enumerate(CARDS):
-            if card.value is not None:
-                hot[len(self.classes) + card.value, index] = 1
-        return hot
-
-    def _elementary_table(self, matrix: np.ndarray, sizes: np.ndarray, dtype: Any
-                          ) -> np.ndarray:
-        """(elementary factors x shoes): each falling factorial of a class count, of a value
-        class's count less the cards taken, of the rest of the shoe."""
-        hot = self._class_hot if matrix.dtype != object else self._class_hot.astype(object)
-        counts = hot @ matrix.T
-        values = len(self.classes)
-        table: np.ndarray = np.ones((len(self._elementary), len(matrix)), dtype=dtype)
-        unit = self.free_cards
-        for row, (kind, what, how) in enumerate(self._elementary.tolist()):
-            if kind == 1:
-                base, count = counts[what], how
-            elif kind == 2:
-                base, count = counts[values + what] - how // 16, how % 16
-            elif kind == 3:
-                base, count = sizes - what, unit - what
-            else:
-                continue
-            for offset in range(count):
-                # n(n-1)...: a zero factor once n is passed, so clipping at 0 changes nothing
-                table[row] *= np.maximum(base - offset, 0).astype(dtype)
-        return table
+    def arrays(self) -> ClassArrays:
+        """The compiled arrays with what their evaluation needs of the bet."""
+        return ClassArrays(
+            self._elementary, self._term_rows, self._term_coefficient, self._term_factor,
+            int(self._factors[0]), self._slots, self._level_edges, self._edges, self._rows,
+            self._coefficients, self.members, self.free_cards)
 
     def batch_counts(self, counts: np.ndarray) -> list[np.ndarray]:
         """Per bet, the (shoes x events) exact counts of a batch of shoes ((shoes x 53) card
@@ -567,31 +519,7 @@ class ClassesBet:
             raise ShoeError(f"a shoe of {int(sizes.min())} cards cannot fill a round of "
                             f"{self.round_cards}")
         dtype: Any = batch_dtype(int(sizes.max(initial=0)), unit)
-        ((term_levels, term_leaf), order, term_segments), _, levels, leaves = self._plan
-        coefficient = self._term_coefficient[order].astype(dtype)[:, None]
-        widest = max([len(source) for source, _, _ in levels] + [1])
-        block = max(1, min(1024, 2**23 // widest))
-        blocks = []
-        for start in range(0, len(matrix), block):
-            part, part_sizes = matrix[start:start + block], sizes[start:start + block]
-            table = self._elementary_table(part, part_sizes, dtype)
-            terms = _row_products(table, term_levels, term_leaf)
-            terms *= coefficient
-            values = _sums(terms, term_segments)  # (factors x shoes): each piece outcome
-            level: np.ndarray = np.ones((int(self._slots[0]), len(part)), dtype=dtype)
-            by_depth = [level]
-            for source, factor, reached in levels:
-                gathered = level[source]
-                gathered *= values[factor]
-                level = _sums(gathered, reached)
-                by_depth.append(level)
-            total: np.ndarray = np.zeros((self.events, len(part)), dtype=dtype)
-            for depth, slot, fill, weights in leaves:
-                reached_ = by_depth[depth][slot]
-                reached_ *= table[fill]
-                total += weights.astype(dtype) @ reached_
-            blocks.append(total.T)
-        every = np.vstack(blocks) if blocks else np.zeros((0, self.events), dtype=dtype)
+        every = self.arrays.counts(matrix, sizes, dtype)
         if dtype == np.float64:
             every = every.astype(np.int64)
         totals = rest_of_round(sizes, 0, unit, every.dtype)
@@ -827,32 +755,6 @@ def _placed(position: Position, label: Label) -> Hands:
 
 _CHECK_LIMIT = 200_000  # settlements the state reduction may run per dimension
 TRIPLE_LIMIT = 20_000_000  # products per shoe a compiled bet may take
-
-
-def _segments(labels: np.ndarray, groups: int) -> tuple[np.ndarray, np.ndarray, int]:
-    """Sorted ``labels`` as (the groups present, where each starts, how many groups)."""
-    present, starts = np.unique(labels, return_index=True)
-    return present, starts, groups
-
-
-def _sums(values: np.ndarray, segments: tuple[np.ndarray, np.ndarray, int]) -> np.ndarray:
-    """(groups x shoes) sums of the rows of ``values`` by their sorted labels."""
-    present, starts, groups = segments
-    out = np.zeros((groups, values.shape[1]), dtype=values.dtype)
-    if len(starts):
-        out[present] = np.add.reduceat(values, starts, axis=0)
-    return out
-
-
-def _row_products(table: np.ndarray, levels: list[tuple[np.ndarray, np.ndarray]],
-                  leaf: np.ndarray) -> np.ndarray:
-    """(rows x shoes): each row's product of factors of ``table`` (factors x shoes), along
-    the trie of :func:`exact.engines.factorised._product_trie` (rows of shoes, not columns)."""
-    values = np.ones((1, table.shape[1]), dtype=table.dtype)
-    for parents, factors in levels:
-        values = values[parents]
-        values *= table[factors]
-    return values[leaf] if levels else np.ones((len(leaf), table.shape[1]), table.dtype)
 
 
 def _dealt(game: Game[Any]) -> DealtPositions:

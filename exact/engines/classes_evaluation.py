@@ -1,0 +1,220 @@
+"""The evaluation side of class-by-class counting (:mod:`exact.engines.classes`): its compiled
+arrays, shoe-independent, evaluated for a batch of shoes in a few numpy operations per depth of
+the product trie.
+
+Layer: engines, above the model; the engines know no game (the games call them).
+
+A compiled bet is (see :mod:`exact.engines.classes`): elementary falling factorials of class
+counts; terms (products of elementary factors with integer coefficients) summed into factors
+(a value class's piece values); a trie whose edges multiply a slot of one depth by a factor and
+add the product into a slot of the next depth; leaves (depth, slot, fill) with integer
+coefficients per event, ``fill`` the falling factorial of the rest of the shoe. This module
+evaluates them, shoes along the last axis of every array, in blocks of shoes sized so that a
+depth's gathered products stay in the cache (a block past it costs 3-4x: page faults and memory
+traffic, not arithmetic).
+
+Exactness: every value computed counts ordered card sequences of a round or of part of it, and
+every partial sum of a sum computed is itself such a count: non-negative integers at most
+``N**r`` (``r`` the round's cards), so float64 holds them exactly below ``2**53``, int64 below
+``2**63``, Python integers beyond (:func:`exact.engines.compiled.batch_dtype`, chosen by the
+caller). The leaves are summed by sparse matrix products (their partial sums are again counts
+of sequences of the cards dealt, times a fill of at least 1: bounded by the same ``N**r``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from exact.core.cards import CARDS
+from exact.engines.factorised import _product_trie
+
+# elements of a depth's gathered products per block of shoes: 8 MB of float64, in the cache
+# of this machine's cores with the slots they are summed into (measured: 2**23 elements, the
+# earlier bound, ran 3-4x slower)
+_BLOCK_ELEMENTS = 2**20
+_MOST_SHOES = 256  # per block, where a trie is narrow
+
+
+@dataclass(frozen=True)
+class _Sums:
+    """The sums of rows grouped by sorted labels (``groups`` of them, some perhaps empty):
+    a sparse (groups x rows) matrix of ones, whose product is 7-12x faster than numpy's
+    ``reduceat`` along the rows (measured on the tries of the issue's bets); ``reduceat``
+    for Python integers, which scipy's products do not hold."""
+
+    labels: np.ndarray
+    groups: int
+
+    @cached_property
+    def _matrix(self) -> Any:
+        from scipy import sparse
+
+        rows = len(self.labels)
+        return sparse.csr_array((np.ones(rows, dtype=np.int64), (self.labels, np.arange(rows))),
+                                shape=(self.groups, rows))
+
+    @cached_property
+    def _typed(self) -> dict[Any, Any]:
+        return {}
+
+    def sums(self, values: np.ndarray) -> np.ndarray:
+        """(groups x shoes) sums of the rows of ``values`` by their labels."""
+        if values.dtype == object:
+            out = np.zeros((self.groups, values.shape[1]), dtype=object)
+            present, starts = np.unique(self.labels, return_index=True)
+            if len(starts):
+                out[present] = np.add.reduceat(values, starts, axis=0)
+            return out
+        matrix = self._typed.get(values.dtype)
+        if matrix is None:
+            matrix = self._typed[values.dtype] = self._matrix.astype(values.dtype)
+        return np.asarray(matrix @ values)
+
+
+@dataclass(frozen=True)
+class ClassArrays:
+    """A compiled bet's arrays (as :mod:`exact.engines.classes` stores them) and what their
+    evaluation needs of the bet: its classes' cards, its events, its free positions."""
+
+    elementary: np.ndarray  # (kind, what, how many) per elementary falling factorial
+    term_rows: np.ndarray  # each term's elementary factors (padded with 0: the factor 1)
+    term_coefficient: np.ndarray
+    term_factor: np.ndarray  # the factor each term is summed into
+    factors: int
+    slots: np.ndarray  # per depth of the trie, its slots
+    level_edges: np.ndarray  # per depth past the root, its edges
+    edges: np.ndarray  # (slot before, factor, slot after), by depth then slot after
+    rows: np.ndarray  # the leaves: (depth, slot, fill)
+    coefficients: np.ndarray  # (leaves x events)
+    members: Sequence[Sequence[int]]  # per class, its cards (indices of CARDS)
+    free_cards: int
+
+    @property
+    def events(self) -> int:
+        return int(self.coefficients.shape[1])
+
+    @cached_property
+    def _terms(self) -> tuple[Any, np.ndarray, _Sums]:
+        """The terms' product trie, in the order of the factor each is summed into."""
+        order = np.argsort(self.term_factor, kind="stable")
+        return (_product_trie(self.term_rows[order]), order,
+                _Sums(self.term_factor[order], self.factors))
+
+    @cached_property
+    def _levels(self) -> list[tuple[np.ndarray, np.ndarray, _Sums]]:
+        """Per depth past the root: its edges' (slot before, factor), in the order of the
+        slot they reach, and the sums into those slots."""
+        levels = []
+        ends = np.cumsum(self.level_edges)
+        for depth in range(1, len(self.slots)):
+            mine = self.edges[ends[depth - 1] - self.level_edges[depth - 1]:ends[depth - 1]]
+            levels.append((np.ascontiguousarray(mine[:, 0]), np.ascontiguousarray(mine[:, 1]),
+                           _Sums(np.ascontiguousarray(mine[:, 2]), int(self.slots[depth]))))
+        return levels
+
+    @cached_property
+    def _leaves(self) -> list[tuple[int, int, Any]]:
+        """Per (depth, fill) of the leaves: the sparse (events x slots of the depth) matrix
+        of their coefficients (scipy's sparse product: no gather of the slots read)."""
+        from scipy import sparse
+
+        out = []
+        for depth, fill in sorted({(int(d), int(f)) for d, _, f in self.rows.tolist()}):
+            chosen = np.flatnonzero((self.rows[:, 0] == depth) & (self.rows[:, 2] == fill))
+            block = self.coefficients[chosen]  # (leaves x events)
+            leaf, event = np.nonzero(block)
+            matrix = sparse.csr_array((block[leaf, event], (event, self.rows[chosen, 1][leaf])),
+                                      shape=(self.events, int(self.slots[depth])))
+            out.append((depth, fill, matrix))
+        return out
+
+    @cached_property
+    def _class_hot(self) -> np.ndarray:
+        """(classes + 10 values) x 53: which cards each class and each value class holds."""
+        hot = np.zeros((len(self.members) + 10, len(CARDS)), dtype=np.int64)
+        for number, cards in enumerate(self.members):
+            hot[number, list(cards)] = 1
+        for index, card in enumerate(CARDS):
+            if card.value is not None:
+                hot[len(self.members) + card.value, index] = 1
+        return hot
+
+    def _elementary_table(self, matrix: np.ndarray, sizes: np.ndarray, dtype: Any
+                          ) -> np.ndarray:
+        """(elementary factors x shoes): each falling factorial of a class count, of a value
+        class's count less the cards taken, of the rest of the shoe."""
+        hot = self._class_hot if matrix.dtype != object else self._class_hot.astype(object)
+        counts = hot @ matrix.T
+        values = len(self.members)
+        table: np.ndarray = np.ones((len(self.elementary), len(matrix)), dtype=dtype)
+        unit = self.free_cards
+        for row, (kind, what, how) in enumerate(self.elementary.tolist()):
+            if kind == 1:
+                base, count = counts[what], how
+            elif kind == 2:
+                base, count = counts[values + what] - how // 16, how % 16
+            elif kind == 3:
+                base, count = sizes - what, unit - what
+            else:
+                continue
+            for offset in range(count):
+                # n(n-1)...: a zero factor once n is passed, so clipping at 0 changes nothing
+                table[row] *= np.maximum(base - offset, 0).astype(dtype)
+        return table
+
+    def block_size(self) -> int:
+        """Shoes per block: a depth's gathered products within ``_BLOCK_ELEMENTS``."""
+        widest = max([len(source) for source, _, _ in self._levels] + [1])
+        return max(1, min(_MOST_SHOES, _BLOCK_ELEMENTS // widest))
+
+    def counts(self, matrix: np.ndarray, sizes: np.ndarray, dtype: Any) -> np.ndarray:
+        """(shoes x events) exact counts of the (shoes x 53) ``matrix`` of card counts whose
+        shoes hold ``sizes`` cards, in ``dtype`` (bounded as the module docstring says)."""
+        block = self.block_size()
+        blocks = [self._block(matrix[start:start + block], sizes[start:start + block], dtype)
+                  for start in range(0, len(matrix), block)]
+        return np.vstack(blocks) if blocks else np.zeros((0, self.events), dtype=dtype)
+
+    def _block(self, matrix: np.ndarray, sizes: np.ndarray, dtype: Any) -> np.ndarray:
+        (term_levels, term_leaf), order, term_sums = self._terms
+        shoes = len(matrix)
+        table = self._elementary_table(matrix, sizes, dtype)
+        terms = _row_products(table, term_levels, term_leaf)
+        terms *= self.term_coefficient[order].astype(dtype)[:, None]
+        values = term_sums.sums(terms)  # (factors x shoes): each piece outcome
+        level: np.ndarray = np.ones((int(self.slots[0]), shoes), dtype=dtype)
+        by_depth = [level]
+        widest = max([len(source) for source, _, _ in self._levels] + [0])
+        # the gathers write into two buffers reused at every depth (no allocation per depth)
+        before, factor_values = (np.empty((widest, shoes), dtype=dtype) for _ in range(2))
+        for source, factor, reached in self._levels:
+            edges = len(source)
+            products = np.take(level, source, axis=0, out=before[:edges], mode="clip")
+            np.multiply(products, np.take(values, factor, axis=0, out=factor_values[:edges],
+                                          mode="clip"), out=products)
+            level = reached.sums(products)
+            by_depth.append(level)
+        total: np.ndarray = np.zeros((self.events, shoes), dtype=dtype)
+        for depth, fill, matrix_ in self._leaves:
+            if dtype is object:  # scipy's sparse products hold no Python integers
+                summed = matrix_.toarray().astype(object) @ by_depth[depth]
+            else:
+                summed = matrix_.astype(dtype) @ by_depth[depth]
+            total += summed * table[fill]
+        return total.T
+
+
+def _row_products(table: np.ndarray, levels: list[tuple[np.ndarray, np.ndarray]],
+                  leaf: np.ndarray) -> np.ndarray:
+    """(rows x shoes): each row's product of factors of ``table`` (factors x shoes), along
+    the trie of :func:`exact.engines.factorised._product_trie` (rows of shoes, not columns)."""
+    values = np.ones((1, table.shape[1]), dtype=table.dtype)
+    for parents, factors in levels:
+        values = values[parents]
+        values *= table[factors]
+    return values[leaf] if levels else np.ones((len(leaf), table.shape[1]), table.dtype)
