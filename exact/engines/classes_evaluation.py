@@ -68,10 +68,28 @@ class _Sums:
     def _typed(self) -> dict[Any, Any]:
         return {}
 
+    @cached_property
+    def _grouped(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The entries by output row: their order, the rows present, where each starts."""
+        order = np.argsort(self.labels, kind="stable")
+        present, starts = np.unique(self.labels[order], return_index=True)
+        return order, present, starts, np.arange(len(self.labels))
+
+    def _python_sums(self, values: np.ndarray) -> np.ndarray:
+        order, present, starts, entries = self._grouped
+        columns = entries if self.columns is None else self.columns
+        terms = values[columns[order]]
+        if self.weights is not None:
+            terms = terms * self.weights[order].astype(object)[:, None]
+        out = np.zeros((self.groups, values.shape[1]), dtype=object)
+        if len(starts):
+            out[present] = np.add.reduceat(terms, starts, axis=0)
+        return out
+
     def sums(self, values: np.ndarray) -> np.ndarray:
         """(groups x shoes) sums of the rows of ``values``, weighted."""
         if values.dtype == object:
-            return np.asarray(self._matrix.toarray().astype(object) @ values)
+            return self._python_sums(values)
         matrix = self._typed.get(values.dtype)
         if matrix is None:
             matrix = self._typed[values.dtype] = self._matrix.astype(values.dtype)
