@@ -59,7 +59,8 @@ from exact.core.cards import CARDS, Card, Label, Shoe, View
 from exact.core.enumerator import check_shoe, group_coefficient
 from exact.core.work import PATTERN_UNITS, Meter
 from exact.engines import cache
-from exact.engines.classes_evaluation import ClassArrays
+from exact.engines.classes_evaluation import ClassArrays, signed_dtype
+from exact.engines.classes_restricted import compile_restricted
 from exact.engines.compiled import (
     INT64_LIMIT,
     batch_dtype,
@@ -88,7 +89,7 @@ Raw = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[Position, int], ...]]
 Term = tuple[tuple[int, int], ...]  # (class, cards taken) ..., then (-1 - value, unread cards)
 Part = tuple[int, tuple[tuple[object, int], ...], int]  # (value, (type, positions)..., unread)
 DECK = frozenset(card for card in CARDS if not card.is_joker)
-_FORMAT = "classes-4"
+_FORMAT = "classes-5"
 
 
 def _fine(feature: Feature[Any]) -> set[str]:
@@ -187,6 +188,11 @@ class ClassesBet:
             for part in parts:
                 if part not in pieces:
                     pieces[part] = self._piece(*part)
+        by_restrictions = compile_restricted(self, keys, pieces)
+        if by_restrictions is not None:  # tallies read as none, all or some of their cards
+            factor_terms, level_slots, level_edges, leaves, spread = by_restrictions
+            self._arrays(factor_terms, level_slots, level_edges, leaves, spread)
+            return self
         readings: dict[tuple[object, ...], Hands] = {}
         for (signature, _, _, npos), (record, _, _) in keys.items():
             readings.setdefault((signature, npos), record)
@@ -451,7 +457,7 @@ class ClassesBet:
 
     def _arrays(self, factor_terms: list[dict[Term, int]], slots: list[int],
                 edges: list[tuple[int, int, int, int]],
-                rows: Mapping[tuple[int, int, int], dict[int, int]]) -> None:
+                rows: Mapping[tuple[int, int, int], dict[int, int]], spread: int = 1) -> None:
         """The compiled form as int64 arrays: the elementary falling factorials, the terms of
         every factor, the trie's edges and the leaves' coefficients."""
         elementary: dict[tuple[int, int, int], int] = {(0, 0, 0): 0}  # (kind, what, how many)
@@ -489,10 +495,15 @@ class ClassesBet:
         self._rows = np.array([(depth, slot, fill) for (depth, slot, _), fill
                                in zip(row_keys, fills, strict=True)],
                               dtype=np.int64).reshape(len(row_keys), 3)
-        self._coefficients = np.zeros((len(row_keys), self.events), dtype=np.int64)
+        signed = np.zeros((len(row_keys), self.events), dtype=np.int64)
         for n, key in enumerate(row_keys):
             for event, value in rows[key].items():
-                self._coefficients[n, event] = value
+                signed[n, event] = value
+        # signed sums of restrictions (exact.engines.classes_restricted) stored as two
+        # non-negative parts; ``spread`` bounds their partial sums over the rounds' count
+        self._coefficients = np.maximum(signed, 0)
+        self._negatives = np.maximum(-signed, 0)
+        self._spread = np.array([spread], dtype=np.int64)
 
     # --- evaluation (exact.engines.classes_evaluation) --------------------------------------
 
@@ -502,7 +513,8 @@ class ClassesBet:
         return ClassArrays(
             self._elementary, self._term_rows, self._term_coefficient, self._term_factor,
             int(self._factors[0]), self._slots, self._level_edges, self._edges, self._rows,
-            self._coefficients, self.members, self.free_cards)
+            self._coefficients - self._negatives, self.members, self.free_cards,
+            int(self._spread[0]))
 
     def batch_counts(self, counts: np.ndarray) -> list[np.ndarray]:
         """Per bet, the (shoes x events) exact counts of a batch of shoes ((shoes x 53) card
@@ -518,8 +530,10 @@ class ClassesBet:
         if len(matrix) and int(sizes.min()) < unit:
             raise ShoeError(f"a shoe of {int(sizes.min())} cards cannot fill a round of "
                             f"{self.round_cards}")
-        dtype: Any = batch_dtype(int(sizes.max(initial=0)), unit)
-        every = self.arrays.counts(matrix, sizes, dtype)
+        largest = int(sizes.max(initial=0))
+        dtype: Any = batch_dtype(largest, unit)
+        every = self.arrays.counts(matrix, sizes, dtype, signed_dtype(dtype, largest**unit,
+                                                                     self.arrays.spread))
         if dtype == np.float64:
             every = every.astype(np.int64)
         totals = rest_of_round(sizes, 0, unit, every.dtype)
@@ -791,7 +805,7 @@ def entry_key(game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card]) ->
 # per array: its number of dimensions
 _ARRAYS = {"elementary": 2, "term_rows": 2, "term_coefficient": 1, "term_factor": 1,
            "factors": 1, "slots": 1, "level_edges": 1, "edges": 2, "rows": 2,
-           "coefficients": 2}
+           "coefficients": 2, "negatives": 2, "spread": 1}
 
 
 def _encode(compiled: ClassesBet) -> tuple[cache.Fields, dict[str, np.ndarray]]:
@@ -810,7 +824,9 @@ def _decode(game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card],
             edges.shape[1:] != (3,) or rows.shape[1:] != (3,) or not len(slots) or \
             loaded["level_edges"].shape != (len(slots) - 1,) or \
             int(loaded["level_edges"].sum()) != len(edges) or \
-            loaded["coefficients"].shape != (len(rows), compiled.events):
+            loaded["coefficients"].shape != (len(rows), compiled.events) or \
+            loaded["negatives"].shape != loaded["coefficients"].shape or \
+            loaded["spread"].shape != (1,) or int(loaded["spread"][0]) < 1:
         raise cache.CorruptEntry("classes arrays of the wrong shape")
     factors = int(loaded["factors"][0])
     unit = compiled.round_cards

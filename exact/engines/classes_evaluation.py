@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from exact.core.cards import CARDS
+from exact.engines.compiled import INT64_LIMIT
 from exact.engines.factorised import _product_trie
 
 # elements of a depth's gathered products per block of shoes: 8 MB of float64, in the cache
@@ -113,6 +114,7 @@ class ClassArrays:
     coefficients: np.ndarray  # (leaves x events)
     members: Sequence[Sequence[int]]  # per class, its cards (indices of CARDS)
     free_cards: int
+    spread: int = 1  # signed coefficients' bound (exact.engines.classes_restricted); 1: none
 
     @property
     def events(self) -> int:
@@ -195,15 +197,19 @@ class ClassArrays:
         widest = max([len(source) for source, _, _ in self._levels] + [1])
         return max(_FEWEST_SHOES, min(_MOST_SHOES, _BLOCK_ELEMENTS // widest))
 
-    def counts(self, matrix: np.ndarray, sizes: np.ndarray, dtype: Any) -> np.ndarray:
+    def counts(self, matrix: np.ndarray, sizes: np.ndarray, dtype: Any,
+               signed: Any = None) -> np.ndarray:
         """(shoes x events) exact counts of the (shoes x 53) ``matrix`` of card counts whose
-        shoes hold ``sizes`` cards, in ``dtype`` (bounded as the module docstring says)."""
+        shoes hold ``sizes`` cards: products in ``dtype``, the leaves' sums in ``signed``
+        (:func:`signed_dtype`; ``dtype`` when None), bounded as the module docstring says."""
+        signed = dtype if signed is None else signed
         block = self.block_size()
-        blocks = [self._block(matrix[start:start + block], sizes[start:start + block], dtype)
-                  for start in range(0, len(matrix), block)]
-        return np.vstack(blocks) if blocks else np.zeros((0, self.events), dtype=dtype)
+        blocks = [self._block(matrix[start:start + block], sizes[start:start + block], dtype,
+                              signed) for start in range(0, len(matrix), block)]
+        return np.vstack(blocks) if blocks else np.zeros((0, self.events), dtype=signed)
 
-    def _block(self, matrix: np.ndarray, sizes: np.ndarray, dtype: Any) -> np.ndarray:
+    def _block(self, matrix: np.ndarray, sizes: np.ndarray, dtype: Any, signed: Any
+               ) -> np.ndarray:
         (term_levels, term_leaf), order, term_sums = self._terms
         shoes = len(matrix)
         table = self._elementary_table(matrix, sizes, dtype)
@@ -222,10 +228,22 @@ class ClassArrays:
                 np.multiply(run, values[factor], out=run)
             level = reached.sums(products)
             by_depth.append(level)
-        total: np.ndarray = np.zeros((self.events, shoes), dtype=dtype)
+        total: np.ndarray = np.zeros((self.events, shoes), dtype=signed)
         for depth, fill, leaves in self._leaves:
-            total += leaves.sums(by_depth[depth]) * table[fill]
+            reached, filled = by_depth[depth], table[fill]
+            if signed is not dtype:  # integers below 2**53 or 2**63: converted exactly
+                reached, filled = reached.astype(signed), filled.astype(signed)
+            total += leaves.sums(reached) * filled
         return total.T
+
+
+def signed_dtype(dtype: Any, bound: int, spread: int) -> Any:
+    """The number type of the leaves' sums: ``dtype`` when every coefficient is non-negative
+    (``spread`` 1: each partial sum a count, at most ``bound``); else int64 when every
+    partial sum's magnitude, at most ``spread * bound``, fits, else Python integers."""
+    if spread == 1:
+        return dtype
+    return np.int64 if dtype is not object and spread * bound <= INT64_LIMIT else object
 
 
 def _row_products(table: np.ndarray, levels: list[tuple[np.ndarray, np.ndarray]],

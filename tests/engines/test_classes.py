@@ -90,7 +90,8 @@ def test_a_full_shoe_matches_the_factorised_engine_where_both_serve(punto_banco,
 @pytest.mark.parametrize("decks", [1, 8])
 def test_no_refusal_of_the_issue_bets(punto_banco, attribute_bets, decks):
     """Every scope is served on 1 and 8 decks (the counts of 8 decks sum to the rounds, as the
-    engine checks); the state reduction leaves four-hearts a cap of 3 misses or 4 hits."""
+    engine checks); the state reduction leaves four-hearts a cap of 3 misses or 4 hits, and
+    all-hearts is counted by restrictions."""
     bets = [attribute_bets[bet_id] for bet_id in ISSUE_BETS]
     for scope in ("shoe", "batch", "known"):
         assert {choose(punto_banco, bet, scope).engine for bet in bets} == {"classes"}
@@ -100,8 +101,11 @@ def test_no_refusal_of_the_issue_bets(punto_banco, attribute_bets, decks):
     cards = _cards(Shoe.parse(SHOES[0]))
     compiled = classes._compiled(punto_banco, (attribute_bets["four-hearts"],), cards)
     assert compiled.states.tally_mode == [(True, 3)]  # 4 hearts or more: 3 misses or fewer
+    assert compiled.arrays.spread == 1  # a trie of states: no signed sums
+    # each hand all hearts or not: signed sums of restricted counts
+    # (exact/engines/classes_restricted.py), no trie of states
     compiled = classes._compiled(punto_banco, (attribute_bets["all-hearts"],), cards)
-    assert compiled.states.tally_mode == [(True, 1), (True, 1)]  # a miss in either hand
+    assert not hasattr(compiled, "states") and compiled.arrays.spread > 1
 
 
 def _cards(shoe: Shoe) -> frozenset[Card]:
