@@ -60,7 +60,7 @@ from exact.core.enumerator import check_shoe, group_coefficient
 from exact.core.work import PATTERN_UNITS, Meter
 from exact.engines import cache
 from exact.engines.classes_evaluation import ClassArrays, signed_dtype
-from exact.engines.classes_restricted import compile_restricted
+from exact.engines.classes_restricted import Part, Position, Raw, Term, compile_restricted
 from exact.engines.compiled import (
     INT64_LIMIT,
     batch_dtype,
@@ -83,11 +83,6 @@ from exact.model.contracts import CapabilityError, CardPositions, DealtPositions
 from exact.model.features import ORDER, Feature
 from exact.model.game import Game, game_key
 
-Position = tuple[int, int]  # (hand, index) of a positioned game's record
-# a piece's raw outcome: per tally its hits and its misses, and the class at each position read
-Raw = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[Position, int], ...]]
-Term = tuple[tuple[int, int], ...]  # (class, cards taken) ..., then (-1 - value, unread cards)
-Part = tuple[int, tuple[tuple[object, int], ...], int]  # (value, (type, positions)..., unread)
 DECK = frozenset(card for card in CARDS if not card.is_joker)
 _FORMAT = "classes-5"
 
@@ -190,8 +185,7 @@ class ClassesBet:
                     pieces[part] = self._piece(*part)
         by_restrictions = compile_restricted(self, keys, pieces)
         if by_restrictions is not None:  # tallies read as none, all or some of their cards
-            factor_terms, level_slots, level_edges, leaves, spread = by_restrictions
-            self._arrays(factor_terms, level_slots, level_edges, leaves, spread)
+            self._arrays(*by_restrictions)
             return self
         readings: dict[tuple[object, ...], Hands] = {}
         for (signature, _, _, npos), (record, _, _) in keys.items():

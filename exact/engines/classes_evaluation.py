@@ -230,10 +230,10 @@ class ClassArrays:
             by_depth.append(level)
         total: np.ndarray = np.zeros((self.events, shoes), dtype=signed)
         for depth, fill, leaves in self._leaves:
-            reached, filled = by_depth[depth], table[fill]
+            slots, filled = by_depth[depth], table[fill]
             if signed is not dtype:  # integers below 2**53 or 2**63: converted exactly
-                reached, filled = reached.astype(signed), filled.astype(signed)
-            total += leaves.sums(reached) * filled
+                slots, filled = slots.astype(signed), filled.astype(signed)
+            total += leaves.sums(slots) * filled
         return total.T
 
 

@@ -34,17 +34,48 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from itertools import product
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, Protocol, cast
 
 from exact.core.work import PATTERN_UNITS, Meter
+from exact.model.bets import Bet
 
-if TYPE_CHECKING:
-    from exact.engines.classes import ClassesBet, Part, Raw, Term
-
+Position = tuple[int, int]  # (hand, index) of a positioned game's record
+# a piece's raw outcome: per tally its hits and its misses, and the class at each position read
+Raw = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[Position, int], ...]]
+Term = tuple[tuple[int, int], ...]  # (class, cards taken) ..., then (-1 - value, unread cards)
+Part = tuple[int, tuple[tuple[object, int], ...], int]  # (value, (type, positions)..., unread)
 ANY, HIT, MISS = 0, 1, 2
 Restriction = tuple[int, ...]  # per tally: ANY, HIT or MISS
-Compiled = tuple[list[dict["Term", int]], list[int], list[tuple[int, int, int, int]],
+Compiled = tuple[list[dict[Term, int]], list[int], list[tuple[int, int, int, int]],
                  dict[tuple[int, int, int], dict[int, int]], int]
+
+
+class _Shape(Protocol):
+    @property
+    def value_names(self) -> tuple[str, ...]: ...
+
+    @property
+    def tallies(self) -> tuple[tuple[str, frozenset[Position], tuple[str, object]], ...]: ...
+
+    @property
+    def positional(self) -> tuple[tuple[str, Position], ...]: ...
+
+
+class ClassesBet(Protocol):
+    """What this module reads of a bet being compiled
+    (:class:`exact.engines.classes.ClassesBet`)."""
+
+    @property
+    def bets(self) -> tuple[Bet, ...]: ...
+
+    @property
+    def events(self) -> int: ...
+
+    @property
+    def known(self) -> Mapping[int, Any]: ...
+
+    @property
+    def shape(self) -> _Shape: ...
 
 
 def _classes(positions: int) -> list[tuple[int, dict[int, int]]]:
