@@ -229,11 +229,13 @@ class ClassArrays:
             level = reached.sums(products)
             by_depth.append(level)
         total: np.ndarray = np.zeros((self.events, shoes), dtype=signed)
+        if signed is not dtype:  # integers below 2**53 or 2**63: converted exactly, once
+            read = {depth for depth, _, _ in self._leaves}
+            by_depth = [level.astype(signed) if depth in read else level
+                        for depth, level in enumerate(by_depth)]
+            table = table.astype(signed)
         for depth, fill, leaves in self._leaves:
-            slots, filled = by_depth[depth], table[fill]
-            if signed is not dtype:  # integers below 2**53 or 2**63: converted exactly
-                slots, filled = slots.astype(signed), filled.astype(signed)
-            total += leaves.sums(slots) * filled
+            total += leaves.sums(by_depth[depth]) * table[fill]
         return total.T
 
 
