@@ -166,18 +166,25 @@ def attribute_conditions(draw) -> str:
     return condition
 
 
+def random_bet(game, condition: str) -> Bet:
+    """The bet paying 5 when ``condition`` holds (hypothesis passes over a condition that
+    always or never holds: it is refused when loaded)."""
+    text = (f'[[bet]]\nid = "random"\n[[bet.event]]\nname = "Win"\nwhen = "{condition}"\n'
+            'pays = 5\n')
+    try:
+        bet, = load_bets("random.toml", game.features, text=text)
+    except BetFileError:
+        assume(False)
+    return bet
+
+
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.function_scoped_fixture])
 @given(condition=attribute_conditions(), shoe_text=st.sampled_from(SHOES))
 def test_random_bets_on_attributes_match_the_brute_force(punto_banco, condition, shoe_text):
     """Random bets on tallies and cards by position with the third cards: one shoe and a
     batch, exact against the brute force."""
-    text = (f'[[bet]]\nid = "random"\n[[bet.event]]\nname = "Win"\nwhen = "{condition}"\n'
-            'pays = 5\n')
-    try:
-        bet, = load_bets("random.toml", punto_banco.features, text=text)
-    except BetFileError:  # a condition that always or never holds is refused when loaded
-        assume(False)
+    bet = random_bet(punto_banco, condition)
     shoe = Shoe.parse(shoe_text)
     expected = _reference_counts(bet, shoe)
     if choose(punto_banco, bet).engine != "classes":  # a bet on the first cards alone

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 
 from exact.core.cards import CARDS, Shoe
 from exact.engines import classes, classes_evaluation
@@ -15,10 +15,15 @@ from exact.engines.batch import BetEvaluator
 from exact.engines.compiled import counts_matrix, shoe_sizes
 from exact.engines.factorised import batch_cards
 from exact.engines.plan import choose
-from exact.errors import BetFileError
 from exact.model.bets import load_bets
 
-from tests.engines.test_classes import BETS, ISSUE_BETS, SHOES, attribute_conditions
+from tests.engines.test_classes import (
+    BETS,
+    ISSUE_BETS,
+    SHOES,
+    attribute_conditions,
+    random_bet,
+)
 from tests.engines.test_factorised import _reference_counts
 
 # odd shoes of one batch: the issue's shoes, each less a card, and two more of few cards (a
@@ -102,12 +107,7 @@ def test_random_bets_on_a_batch_in_blocks_match_the_brute_force(punto_banco, sma
                                                                  condition):
     """Random bets on tallies, cards by position and values: a batch of odd shoes in blocks
     of two, every shoe exact against the brute force."""
-    text = (f'[[bet]]\nid = "random"\n[[bet.event]]\nname = "Win"\nwhen = "{condition}"\n'
-            'pays = 5\n')
-    try:
-        bet, = load_bets("random.toml", punto_banco.features, text=text)
-    except BetFileError:  # a condition that always or never holds is refused when loaded
-        assume(False)
+    bet = random_bet(punto_banco, condition)
     if choose(punto_banco, bet, "batch").engine != "classes":  # a bet on the first cards
         return
     shoes = BATCH[:5]
