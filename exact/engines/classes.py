@@ -31,6 +31,11 @@ of their sorted factor lists (one numpy operation per depth for the whole batch)
 matrix product by the coefficients. No pattern of card classes is walked: the work grows with
 the value rounds and the outcomes the bet reads, not with the number of classes.
 
+Bets whose tallies enter their settlement only as none, all or some of their cards are
+compiled by restrictions instead, into the same arrays with signed leaves and no states
+(:mod:`exact.engines.classes_restricted`); the arrays are evaluated for a batch of shoes by
+:mod:`exact.engines.classes_evaluation`.
+
 Exactness: every piece value counts ordered card sequences of part of a round, every monomial
 and every partial sum of the final product counts ordered sequences of a round or part of it:
 non-negative integers at most ``N**r``. So float64 holds them exactly below ``2**53``, int64
