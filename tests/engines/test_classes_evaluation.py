@@ -114,3 +114,22 @@ def test_random_bets_on_a_batch_in_blocks_match_the_brute_force(punto_banco, sma
     batch = classes.batch(punto_banco, [bet])(counts_matrix(shoes))[0]
     assert [[int(c) for c in row] for row in batch] == \
         [_reference_counts(bet, shoe) for shoe in shoes]
+
+
+@pytest.mark.parametrize(("condition", "by_restrictions"), [
+    ("(player_reds == 0 or banker_blacks == banker_cards) and not (dealt_hearts == 0)", True),
+    ("winner == 'banker' and player_spades < 1 and banker_hearts >= banker_cards", True),
+    ("dealt_reds == 2 or banker_hearts == 0", False),  # two red cards of four to six: a count
+])
+def test_bets_counted_by_restrictions_match_the_brute_force(punto_banco, small_blocks,
+                                                            condition, by_restrictions):
+    """Tallies read only as none, all or some of their cards (three at once, with a value
+    feature) are counted by signed sums of restricted counts; a tally read by its count is
+    not. Either way a batch in blocks is exact against the brute force."""
+    bet = random_bet(punto_banco, condition)
+    shoes = BATCH[:5]
+    compiled = classes._cached(punto_banco, (bet,), batch_cards(counts_matrix(shoes)))
+    assert (compiled.arrays.spread > 1) == by_restrictions
+    batch = BetEvaluator(punto_banco, [bet]).counts(shoes)[bet.id]
+    assert [[int(c) for c in row] for row in batch] == \
+        [_reference_counts(bet, shoe) for shoe in shoes]
