@@ -31,6 +31,11 @@ of their sorted factor lists (one numpy operation per depth for the whole batch)
 matrix product by the coefficients. No pattern of card classes is walked: the work grows with
 the value rounds and the outcomes the bet reads, not with the number of classes.
 
+Bets whose tallies enter their settlement only as none, all or some of their cards are
+compiled by restrictions instead, into the same arrays with signed leaves and no states
+(:mod:`exact.engines.classes_restricted`); the arrays are evaluated for a batch of shoes by
+:mod:`exact.engines.classes_evaluation`.
+
 Exactness: every piece value counts ordered card sequences of part of a round, every monomial
 and every partial sum of the final product counts ordered sequences of a round or part of it:
 non-negative integers at most ``N**r``. So float64 holds them exactly below ``2**53``, int64
@@ -59,6 +64,8 @@ from exact.core.cards import CARDS, Card, Label, Shoe, View
 from exact.core.enumerator import check_shoe, group_coefficient
 from exact.core.work import PATTERN_UNITS, Meter
 from exact.engines import cache
+from exact.engines.classes_evaluation import ClassArrays, signed_dtype
+from exact.engines.classes_restricted import Part, Position, Raw, Term, compile_restricted
 from exact.engines.compiled import (
     INT64_LIMIT,
     batch_dtype,
@@ -72,7 +79,6 @@ from exact.engines.factorised import (
     Hands,
     _column,
     _padded,
-    _product_trie,
     batch_cards,
     value_sequences,
 )
@@ -82,13 +88,8 @@ from exact.model.contracts import CapabilityError, CardPositions, DealtPositions
 from exact.model.features import ORDER, Feature
 from exact.model.game import Game, game_key
 
-Position = tuple[int, int]  # (hand, index) of a positioned game's record
-# a piece's raw outcome: per tally its hits and its misses, and the class at each position read
-Raw = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[Position, int], ...]]
-Term = tuple[tuple[int, int], ...]  # (class, cards taken) ..., then (-1 - value, unread cards)
-Part = tuple[int, tuple[tuple[object, int], ...], int]  # (value, (type, positions)..., unread)
 DECK = frozenset(card for card in CARDS if not card.is_joker)
-_FORMAT = "classes-4"
+_FORMAT = "classes-5"
 
 
 def _fine(feature: Feature[Any]) -> set[str]:
@@ -187,6 +188,10 @@ class ClassesBet:
             for part in parts:
                 if part not in pieces:
                     pieces[part] = self._piece(*part)
+        by_restrictions = compile_restricted(self, keys, pieces)
+        if by_restrictions is not None:  # tallies read as none, all or some of their cards
+            self._arrays(*by_restrictions)
+            return self
         readings: dict[tuple[object, ...], Hands] = {}
         for (signature, _, _, npos), (record, _, _) in keys.items():
             readings.setdefault((signature, npos), record)
@@ -451,7 +456,7 @@ class ClassesBet:
 
     def _arrays(self, factor_terms: list[dict[Term, int]], slots: list[int],
                 edges: list[tuple[int, int, int, int]],
-                rows: Mapping[tuple[int, int, int], dict[int, int]]) -> None:
+                rows: Mapping[tuple[int, int, int], dict[int, int]], spread: int = 1) -> None:
         """The compiled form as int64 arrays: the elementary falling factorials, the terms of
         every factor, the trie's edges and the leaves' coefficients."""
         elementary: dict[tuple[int, int, int], int] = {(0, 0, 0): 0}  # (kind, what, how many)
@@ -489,68 +494,26 @@ class ClassesBet:
         self._rows = np.array([(depth, slot, fill) for (depth, slot, _), fill
                                in zip(row_keys, fills, strict=True)],
                               dtype=np.int64).reshape(len(row_keys), 3)
-        self._coefficients = np.zeros((len(row_keys), self.events), dtype=np.int64)
+        signed = np.zeros((len(row_keys), self.events), dtype=np.int64)
         for n, key in enumerate(row_keys):
             for event, value in rows[key].items():
-                self._coefficients[n, event] = value
+                signed[n, event] = value
+        # signed sums of restrictions (exact.engines.classes_restricted) stored as two
+        # non-negative parts; ``spread`` bounds their partial sums over the rounds' count
+        self._coefficients = np.maximum(signed, 0)
+        self._negatives = np.maximum(-signed, 0)
+        self._spread = np.array([spread], dtype=np.int64)
 
-    # --- evaluation ----------------------------------------------------------------------
-
-    @cached_property
-    def _plan(self) -> tuple[Any, Any, list[tuple[np.ndarray, np.ndarray, Any]],
-                             list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]]:
-        """The arrays in evaluation order: the terms' trie and their factors' segments; per
-        depth the edges (slot before, factor) in the order of the slot they reach, with its
-        segments; per depth the leaves' rows (slot, fill, coefficients)."""
-        order = np.argsort(self._term_factor, kind="stable")
-        terms = (_product_trie(self._term_rows[order]), order,
-                 _segments(self._term_factor[order], int(self._factors[0])))
-        levels = []
-        ends = np.cumsum(self._level_edges)
-        for depth in range(1, len(self._slots)):
-            mine = self._edges[ends[depth - 1] - self._level_edges[depth - 1]:ends[depth - 1]]
-            levels.append((mine[:, 0], mine[:, 1], _segments(mine[:, 2],
-                                                             int(self._slots[depth]))))
-        leaves = []
-        for depth in range(len(self._slots)):
-            chosen = np.flatnonzero(self._rows[:, 0] == depth)
-            if len(chosen):
-                leaves.append((depth, self._rows[chosen, 1], self._rows[chosen, 2],
-                               self._coefficients[chosen].T))
-        return terms, None, levels, leaves
+    # --- evaluation (exact.engines.classes_evaluation) --------------------------------------
 
     @cached_property
-    def _class_hot(self) -> np.ndarray:
-        hot = np.zeros((len(self.classes) + 10, len(CARDS)), dtype=np.int64)
-        for number, cards in enumerate(self.members):
-            hot[number, cards] = 1
-        for index, card in enumerate(CARDS):
-            if card.value is not None:
-                hot[len(self.classes) + card.value, index] = 1
-        return hot
-
-    def _elementary_table(self, matrix: np.ndarray, sizes: np.ndarray, dtype: Any
-                          ) -> np.ndarray:
-        """(elementary factors x shoes): each falling factorial of a class count, of a value
-        class's count less the cards taken, of the rest of the shoe."""
-        hot = self._class_hot if matrix.dtype != object else self._class_hot.astype(object)
-        counts = hot @ matrix.T
-        values = len(self.classes)
-        table: np.ndarray = np.ones((len(self._elementary), len(matrix)), dtype=dtype)
-        unit = self.free_cards
-        for row, (kind, what, how) in enumerate(self._elementary.tolist()):
-            if kind == 1:
-                base, count = counts[what], how
-            elif kind == 2:
-                base, count = counts[values + what] - how // 16, how % 16
-            elif kind == 3:
-                base, count = sizes - what, unit - what
-            else:
-                continue
-            for offset in range(count):
-                # n(n-1)...: a zero factor once n is passed, so clipping at 0 changes nothing
-                table[row] *= np.maximum(base - offset, 0).astype(dtype)
-        return table
+    def arrays(self) -> ClassArrays:
+        """The compiled arrays with what their evaluation needs of the bet."""
+        return ClassArrays(
+            self._elementary, self._term_rows, self._term_coefficient, self._term_factor,
+            int(self._factors[0]), self._slots, self._level_edges, self._edges, self._rows,
+            self._coefficients - self._negatives, self.members, self.free_cards,
+            int(self._spread[0]))
 
     def batch_counts(self, counts: np.ndarray) -> list[np.ndarray]:
         """Per bet, the (shoes x events) exact counts of a batch of shoes ((shoes x 53) card
@@ -566,32 +529,10 @@ class ClassesBet:
         if len(matrix) and int(sizes.min()) < unit:
             raise ShoeError(f"a shoe of {int(sizes.min())} cards cannot fill a round of "
                             f"{self.round_cards}")
-        dtype: Any = batch_dtype(int(sizes.max(initial=0)), unit)
-        ((term_levels, term_leaf), order, term_segments), _, levels, leaves = self._plan
-        coefficient = self._term_coefficient[order].astype(dtype)[:, None]
-        widest = max([len(source) for source, _, _ in levels] + [1])
-        block = max(1, min(1024, 2**23 // widest))
-        blocks = []
-        for start in range(0, len(matrix), block):
-            part, part_sizes = matrix[start:start + block], sizes[start:start + block]
-            table = self._elementary_table(part, part_sizes, dtype)
-            terms = _row_products(table, term_levels, term_leaf)
-            terms *= coefficient
-            values = _sums(terms, term_segments)  # (factors x shoes): each piece outcome
-            level: np.ndarray = np.ones((int(self._slots[0]), len(part)), dtype=dtype)
-            by_depth = [level]
-            for source, factor, reached in levels:
-                gathered = level[source]
-                gathered *= values[factor]
-                level = _sums(gathered, reached)
-                by_depth.append(level)
-            total: np.ndarray = np.zeros((self.events, len(part)), dtype=dtype)
-            for depth, slot, fill, weights in leaves:
-                reached_ = by_depth[depth][slot]
-                reached_ *= table[fill]
-                total += weights.astype(dtype) @ reached_
-            blocks.append(total.T)
-        every = np.vstack(blocks) if blocks else np.zeros((0, self.events), dtype=dtype)
+        largest = int(sizes.max(initial=0))
+        dtype: Any = batch_dtype(largest, unit)
+        every = self.arrays.counts(matrix, sizes, dtype, signed_dtype(dtype, largest**unit,
+                                                                     self.arrays.spread))
         if dtype == np.float64:
             every = every.astype(np.int64)
         totals = rest_of_round(sizes, 0, unit, every.dtype)
@@ -829,32 +770,6 @@ _CHECK_LIMIT = 200_000  # settlements the state reduction may run per dimension
 TRIPLE_LIMIT = 20_000_000  # products per shoe a compiled bet may take
 
 
-def _segments(labels: np.ndarray, groups: int) -> tuple[np.ndarray, np.ndarray, int]:
-    """Sorted ``labels`` as (the groups present, where each starts, how many groups)."""
-    present, starts = np.unique(labels, return_index=True)
-    return present, starts, groups
-
-
-def _sums(values: np.ndarray, segments: tuple[np.ndarray, np.ndarray, int]) -> np.ndarray:
-    """(groups x shoes) sums of the rows of ``values`` by their sorted labels."""
-    present, starts, groups = segments
-    out = np.zeros((groups, values.shape[1]), dtype=values.dtype)
-    if len(starts):
-        out[present] = np.add.reduceat(values, starts, axis=0)
-    return out
-
-
-def _row_products(table: np.ndarray, levels: list[tuple[np.ndarray, np.ndarray]],
-                  leaf: np.ndarray) -> np.ndarray:
-    """(rows x shoes): each row's product of factors of ``table`` (factors x shoes), along
-    the trie of :func:`exact.engines.factorised._product_trie` (rows of shoes, not columns)."""
-    values = np.ones((1, table.shape[1]), dtype=table.dtype)
-    for parents, factors in levels:
-        values = values[parents]
-        values *= table[factors]
-    return values[leaf] if levels else np.ones((len(leaf), table.shape[1]), table.dtype)
-
-
 def _dealt(game: Game[Any]) -> DealtPositions:
     if not isinstance(game, DealtPositions):
         raise CapabilityError(f"{game.id} does not say which positions its draws fill: "
@@ -889,7 +804,7 @@ def entry_key(game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card]) ->
 # per array: its number of dimensions
 _ARRAYS = {"elementary": 2, "term_rows": 2, "term_coefficient": 1, "term_factor": 1,
            "factors": 1, "slots": 1, "level_edges": 1, "edges": 2, "rows": 2,
-           "coefficients": 2}
+           "coefficients": 2, "negatives": 2, "spread": 1}
 
 
 def _encode(compiled: ClassesBet) -> tuple[cache.Fields, dict[str, np.ndarray]]:
@@ -908,7 +823,9 @@ def _decode(game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card],
             edges.shape[1:] != (3,) or rows.shape[1:] != (3,) or not len(slots) or \
             loaded["level_edges"].shape != (len(slots) - 1,) or \
             int(loaded["level_edges"].sum()) != len(edges) or \
-            loaded["coefficients"].shape != (len(rows), compiled.events):
+            loaded["coefficients"].shape != (len(rows), compiled.events) or \
+            loaded["negatives"].shape != loaded["coefficients"].shape or \
+            loaded["spread"].shape != (1,) or int(loaded["spread"][0]) < 1:
         raise cache.CorruptEntry("classes arrays of the wrong shape")
     factors = int(loaded["factors"][0])
     unit = compiled.round_cards

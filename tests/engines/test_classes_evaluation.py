@@ -1,0 +1,135 @@
+"""The batch side of class-by-class counting (exact/engines/classes_evaluation.py): batches of
+shoes split into several blocks, every count exact against the card-by-card brute force on
+small odd shoes; its three number types (float64, int64, Python integers) giving the same
+counts; the 8-deck batch of depleted shoes agreeing with factorised counting shoe by shoe."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from exact.core.cards import CARDS, Shoe
+from exact.engines import classes, classes_evaluation
+from exact.engines.batch import BetEvaluator
+from exact.engines.compiled import counts_matrix, shoe_sizes
+from exact.engines.factorised import batch_cards
+from exact.engines.plan import choose
+from exact.model.bets import load_bets
+
+from tests.engines.test_classes import (
+    BETS,
+    ISSUE_BETS,
+    SHOES,
+    attribute_conditions,
+    random_bet,
+)
+from tests.engines.test_factorised import _reference_counts
+
+# odd shoes of one batch: the issue's shoes, each less a card, and two more of few cards (a
+# lone suit, third cards of one colour)
+BATCH = [Shoe.parse(text) for text in SHOES] + \
+    [Shoe.parse(SHOES[0]).remove("9S"), Shoe.parse(SHOES[1]).remove("QH"),
+     Shoe.parse("AH:2,2H:2,KH:2,9H:1,5H:1,7H:1"),
+     Shoe.parse("KS:3,QC:2,8S:1,9C:1,6S:1,AC:1,4S:1")]
+
+
+@pytest.fixture
+def small_blocks(monkeypatch):
+    """Blocks of two shoes: a batch of six runs through three of them (and a last one part
+    full when odd), so that every block boundary is crossed."""
+    monkeypatch.setattr(classes_evaluation, "_FEWEST_SHOES", 2)
+    monkeypatch.setattr(classes_evaluation, "_MOST_SHOES", 2)
+
+
+@pytest.fixture(scope="module")
+def attribute_bets(punto_banco):
+    return {bet.id: bet for bet in load_bets(BETS, punto_banco.features)}
+
+
+@pytest.mark.parametrize("bet_id", ISSUE_BETS)
+def test_a_batch_of_odd_shoes_in_blocks_matches_the_brute_force(punto_banco, attribute_bets,
+                                                                small_blocks, bet_id):
+    """Each bet of the issue on a batch of odd shoes split into blocks of two (and one of
+    one): every shoe's counts are the brute force's, and its exact EV their pays."""
+    bet = attribute_bets[bet_id]
+    assert choose(punto_banco, bet, "batch").engine == "classes"
+    evaluator = BetEvaluator(punto_banco, [bet])
+    shoes = BATCH[:-1]  # an odd number of shoes: the last block holds one
+    counts = evaluator.counts(shoes)[bet_id]
+    expected = [_reference_counts(bet, shoe) for shoe in shoes]
+    assert [[int(c) for c in row] for row in counts] == expected
+    pays = [event.pays for event in bet.events]
+    for value, row in zip(evaluator.expected_values(shoes)[bet_id], expected, strict=True):
+        assert value == sum(p * c for p, c in zip(pays, row, strict=True)) / sum(row)
+
+
+@pytest.mark.parametrize("bet_id", ISSUE_BETS)
+def test_the_number_types_give_the_same_counts(punto_banco, attribute_bets, bet_id):
+    """float64 (below 2**53), int64 (below 2**63) and Python integers (beyond), each chosen
+    by the size of the shoes: the same compiled arrays give the same counts in all three, so
+    the large shoes' types count as the small shoes' (checked against the brute force)."""
+    matrix = counts_matrix(BATCH)
+    compiled = classes._cached(punto_banco, (attribute_bets[bet_id],), batch_cards(matrix))
+    sizes = shoe_sizes(matrix)
+    results = [compiled.arrays.counts(matrix, sizes, dtype)
+               for dtype in (np.float64, np.int64, object)]
+    exact = [[int(c) for c in row] for row in results[2]]
+    for result in results[:2]:
+        assert [[int(c) for c in row] for row in result] == exact
+
+
+@pytest.mark.parametrize(("bet_id", "removed"), [("super-tie", (8, 12, 15)),
+                                                 ("nine-of-spades", (8, 12, 15)),
+                                                 ("four-hearts", (20, 24))])
+def test_a_batch_of_depleted_decks_matches_factorised_counting(punto_banco, attribute_bets,
+                                                              bet_id, removed):
+    """Depleted single decks (28 to 44 cards, every card class present or not): the batch
+    agrees shoe by shoe with factorised counting, which walks patterns of card classes (an
+    independent method), on shoes too large for the brute force (four-hearts on the smaller
+    ones, where factorised counting's patterns stay within its bound)."""
+    from exact.engines import factorised
+
+    rng = np.random.default_rng(30)
+    deck = Shoe.standard(1)
+    shoes = [deck.remove([str(CARDS[int(i)]) for i in rng.choice(52, size=n, replace=False)])
+             for n in removed]
+    bet = attribute_bets[bet_id]
+    batch = BetEvaluator(punto_banco, [bet]).counts(shoes)[bet_id]
+    assert [[int(c) for c in row] for row in batch] == \
+        [factorised.evaluate(punto_banco, [bet], shoe)[0] for shoe in shoes]
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(condition=attribute_conditions())
+def test_random_bets_on_a_batch_in_blocks_match_the_brute_force(punto_banco, small_blocks,
+                                                                 condition):
+    """Random bets on tallies, cards by position and values: a batch of odd shoes in blocks
+    of two, every shoe exact against the brute force."""
+    bet = random_bet(punto_banco, condition)
+    if choose(punto_banco, bet, "batch").engine != "classes":  # a bet on the first cards
+        return
+    shoes = BATCH[:5]
+    batch = classes.batch(punto_banco, [bet])(counts_matrix(shoes))[0]
+    assert [[int(c) for c in row] for row in batch] == \
+        [_reference_counts(bet, shoe) for shoe in shoes]
+
+
+@pytest.mark.parametrize(("condition", "by_restrictions"), [
+    ("(player_reds == 0 or banker_blacks == banker_cards) and not (dealt_hearts == 0)", True),
+    ("winner == 'banker' and player_spades < 1 and banker_hearts >= banker_cards", True),
+    ("dealt_reds == 2 or banker_hearts == 0", False),  # two red cards of four to six: a count
+])
+def test_bets_counted_by_restrictions_match_the_brute_force(punto_banco, small_blocks,
+                                                            condition, by_restrictions):
+    """Tallies read only as none, all or some of their cards (three at once, with a value
+    feature) are counted by signed sums of restricted counts; a tally read by its count is
+    not. Either way a batch in blocks is exact against the brute force."""
+    bet = random_bet(punto_banco, condition)
+    shoes = BATCH[:5]
+    compiled = classes._cached(punto_banco, (bet,), batch_cards(counts_matrix(shoes)))
+    assert (compiled.arrays.spread > 1) == by_restrictions
+    batch = BetEvaluator(punto_banco, [bet]).counts(shoes)[bet.id]
+    assert [[int(c) for c in row] for row in batch] == \
+        [_reference_counts(bet, shoe) for shoe in shoes]
