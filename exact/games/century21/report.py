@@ -22,6 +22,7 @@ from exact.analysis.assumptions import report_assumptions
 from exact.analysis.statistics import BetTable
 from exact.analysis.verification import ROUNDS, Z_LIMIT
 from exact.core.cards import Shoe
+from exact.core.parsing import parse_number
 from exact.errors import ExactError
 from exact.games.century21 import dealer as century21_dealer
 from exact.games.century21 import reference as century21_reference
@@ -80,10 +81,26 @@ HOW = {"higher_total": "higher total", "natural": "Natural (two jokers)",
        "lower_total": "lower total", "ties_on_zero": "tie on 0 (dealer wins)"}
 
 
+def _stake(config: ReportConfig, option: str, quantity: str) -> Fraction | None:
+    """``--bet-size`` (positive) or ``--collection`` (at least 0) of the report's settings,
+    exactly; None if not given (checked before any work)."""
+    text = dict(config.settings).get(option)
+    if text is None:
+        return None
+    flag = "--" + option.replace("_", "-")
+    # the option's type read it by the number grammar already; a library caller may give text
+    amount = Fraction(text) if isinstance(text, int | Fraction) else Fraction(
+        parse_number(text, quantity, where=flag))
+    if quantity == "bet" and amount <= 0:
+        raise ExactError(f"{flag} {amount}: the bet must be positive")
+    return amount
+
+
 def report_data(config: ReportConfig, context: Context) -> dict[str, object]:
     """The report of the configuration's rules (``--rules``: the game's rules as loaded)."""
     game = config.game
     assert isinstance(game, Century21)
+    given_bet, given_fee = _stake(config, "bet_size", "bet"), _stake(config, "collection", "fee")
     rules = game.rules
     shoe = Shoe.standard(rules.decks, rules.jokers)
     table = game_table(rules, shoe)
@@ -91,7 +108,6 @@ def report_data(config: ReportConfig, context: Context) -> dict[str, object]:
     pairs = strategy_pairs(table, found)
     files = [DATA / "rules.toml"] if rules == DEFAULT_RULES else []
     files += config.inputs
-    given_bet, given_fee = config.stakes
     # the rule text's example table unless a bet is given (its fee: the rules' table tag)
     bet = Fraction(BET) if given_bet is None else given_bet
     fee = (given_fee if given_fee is not None else Fraction(FEE) if given_bet is None

@@ -121,7 +121,7 @@ def _amount(where: str, value: object) -> Fraction:
 
 
 def _seat_number(where: str, value: object) -> int:
-    return parse_integer(value, "seat", f"{where}: seat", SettlementInputError)
+    return parse_integer(value, "table-seat", f"{where}: seat", SettlementInputError)
 
 
 def _flag(where: str, value: object) -> bool:
@@ -179,7 +179,7 @@ def hand_from_mapping(data: Mapping[str, Any], source: str) -> dict[str, Any]:
         if not _flag(where, entry.get("natural_declared", True)):
             undeclared.append(seat)
         if "position" in entry:
-            positions[seat] = parse_integer(entry["position"], "seat", f"{where}: position",
+            positions[seat] = parse_integer(entry["position"], "table-seat", f"{where}: position",
                                             SettlementInputError)
     wagers = []
     entries = data.get("wager", [])
@@ -211,7 +211,7 @@ def hand_from_mapping(data: Mapping[str, Any], source: str) -> dict[str, Any]:
             "dealer_wager": _amount(f"{source} dealer_wager", data["dealer_wager"]),
             "dice": None if dice is None else _seat_number(f"{source} dice", dice),
             "dice_total": None if dice_total is None else parse_integer(
-                dice_total, "seat", f"{source} dice_total", SettlementInputError),
+                dice_total, "table-seat", f"{source} dice_total", SettlementInputError),
             "positions": positions,
             "dealer_free_collection": _flag(f"{source} dealer_free_collection",
                                             data.get("dealer_free_collection", False)),
