@@ -600,8 +600,9 @@ def _run(argv: Sequence[str] | None) -> int:
         refuse_deck_columns(args)
         text = args.run(args)
         from exact.analysis.assumptions import add_for_command  # every result says what it assumes
+        from exact.cli.edge import command_run
 
-        text = add_for_command(args, text)
+        text = add_for_command(command_run(args), text)
         output = getattr(args, "output", None)
         if output is not None:
             write_file(output, text)

@@ -101,7 +101,7 @@ def report_config(args: argparse.Namespace, options: tuple[str, ...]) -> Any:
     """The :class:`~exact.reports.config.ReportConfig` of the options: the bets ``analyze``
     would analyse for them (each at its one paytable), or the shipped catalogue when none
     chooses any; the shoe of the options, or the report's own when none is given."""
-    from exact.analysis.assumptions import rules_for
+    from exact.cli.edge import rules_for
     from exact.reports.config import ReportConfig, Submission, chosen_only, load_submission
 
     game = get_game(args.game)

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 
-from exact.analysis.assumptions import rules_for
 from exact.analysis.removal import parse_tags
+from exact.cli.edge import rules_for
 from exact.cli.shoe_options import full_shoe, options_shoe, removed
 from exact.core.cards import Card
 from exact.core.parsing import parse_number

@@ -46,7 +46,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from exact.analysis.assumptions import rules_for
+from exact.cli.edge import rules_for
 from exact.cli.shoe_options import full_shoe
 from exact.core.parsing import (
     check_keys,
