@@ -51,6 +51,7 @@ from exact.analysis.statistics import BetTable
 from exact.core.files import OutputError, target_of, write_file
 from exact.core.parsing import source_date_epoch
 from exact.errors import SpreadsheetError as SpreadsheetError
+from exact.render.numbers import fixed, grouped, percent, trimmed
 from exact.render.output import SIGN_CONVENTION
 
 # The creation date written when SOURCE_DATE_EPOCH is unset: constant, so same inputs give
@@ -114,14 +115,14 @@ STYLES: dict[str, dict[str, Any]] = {
 # How each number format shows a value, for the width of its column (Excel shows ##### in a
 # column too narrow for a number, so numbers are never capped).
 SHOWN: dict[str, Callable[[float], str]] = {
-    "count": lambda v: f"{round(v):,}",
-    "pays": lambda v: f"{v:.6f}".rstrip("0").rstrip("."),
-    "pays_number": lambda v: f"{v:.6f}".rstrip("0").rstrip("."),
-    "probability": lambda v: f"{v:.12f}",
-    "return": lambda v: f"{v:+.12f}",
-    "percent": lambda v: f"{v * 100:.4f}%",
-    "number": lambda v: f"{v:.6f}",
-    "odds": lambda v: f"{v:,.1f}",
+    "count": lambda v: grouped(round(v)),
+    "pays": trimmed,
+    "pays_number": trimmed,
+    "probability": lambda v: fixed(v, 12),
+    "return": lambda v: fixed(v, 12, sign=True),
+    "percent": percent,
+    "number": lambda v: fixed(v, 6),
+    "odds": lambda v: grouped(v, 1),
 }
 
 

@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from exact.reports.sections import decimal, grouped
+from exact.render.numbers import money
 
 # The toolkit's commands and options as a lab reads them: the assumptions are written for
 # every output (the command line's too), the report says them in words. A game words its own
@@ -59,17 +59,6 @@ def exposure(awards: Sequence[Mapping[str, str]], limit: Fraction | None) -> dic
         pays = Fraction(award["pays"])
         payout = pays * limit if limit is not None else None
         total += payout or 0
-        rows.append({**award, "payout": _money(payout) if payout is not None else ""})
-    return {"limit": _money(limit) if limit is not None else "", "rows": rows,
-            "total": _money(total) if limit is not None else ""}
-
-
-def _money(amount: Fraction) -> str:
-    """Whole units grouped; a fraction of a unit as its exact fraction and decimals.
-
-    >>> _money(Fraction(950)), _money(Fraction(19, 2))
-    ('950', '19/2 (9.5000000000)')
-    """
-    if amount.denominator == 1:
-        return grouped(amount.numerator)
-    return f"{amount} ({decimal(amount)})"
+        rows.append({**award, "payout": money(payout) if payout is not None else ""})
+    return {"limit": money(limit) if limit is not None else "", "rows": rows,
+            "total": money(total) if limit is not None else ""}

@@ -43,6 +43,7 @@ from exact.model.game import Game
 from exact.model.settlement import Wager, settle_round
 from exact.reference.published import Figure
 from exact.reference.published import load as load_published
+from exact.render.numbers import decimal, fixed, grouped, pays_text, percent, scientific
 from exact.render.output import SIGN_CONVENTION
 from exact.reports import REPOSITORY, ReportError, charts
 
@@ -61,61 +62,6 @@ class Context:
     """Rounds of the verification simulation (None: ``EXACT_REPORT_ROUNDS``, else 10^8)."""
     workers: int | None = None
     """Its worker processes (None: ``EXACT_REPORT_WORKERS``, else one)."""
-
-
-# --- formatting ------------------------------------------------------------------------------
-def grouped(number: float | Fraction) -> str:
-    """Display text.
-
-    >>> grouped(4998398275503360)
-    '4,998,398,275,503,360'
-    """
-    return f"{number:,}"
-
-
-def percent(value: Fraction | float, digits: int = 4, sign: bool = False) -> str:
-    """Display text.
-
-    >>> percent(Fraction(114753351728, 10847218479825)), percent(Fraction(-1, 8), 2, True)
-    ('1.0579%', '-12.50%')
-    """
-    return f"{float(value) * 100:{'+' if sign else ''}.{digits}f}%"
-
-
-def decimal(value: Fraction | float, digits: int = 10) -> str:
-    """Fixed decimals for ordinary values, ``digits`` significant figures in plain scientific
-    notation for tiny ones: every figure printed is one that ``float()`` and a spreadsheet read
-    back (ASCII minus, ``e`` exponent; no typographic minus, no superscripts).
-
-    >>> decimal(Fraction(1, 3)), decimal(Fraction(1, 3 * 10**7)), decimal(Fraction(-2))
-    ('0.3333333333', '3.333333333e-08', '-2.0000000000')
-    """
-    number = float(value)
-    if number != 0 and abs(number) < 1e-4:
-        return f"{number:.{digits - 1}e}"
-    return f"{number:.{digits}f}"
-
-
-def scientific(value: float, digits: int = 4) -> str:
-    """Display text, signed, in plain scientific notation (see :func:`decimal`).
-
-    >>> scientific(-0.000371234), scientific(0.0), scientific(0.00123)
-    ('-3.712e-04', '0', '+1.230e-03')
-    """
-    if value == 0:
-        return "0"
-    return f"{value:+.{digits - 1}e}"
-
-
-def pays_text(pays: Fraction) -> str:
-    """Display text.
-
-    >>> pays_text(Fraction(19, 20)), pays_text(Fraction(0)), pays_text(Fraction(-1))
-    ('19/20 to 1', 'push', 'loses')
-    """
-    if pays < 0:
-        return "loses"
-    return "push" if pays == 0 else f"{pays} to 1"
 
 
 # --- cover -----------------------------------------------------------------------------------
@@ -194,8 +140,8 @@ def summary(analysis: GameAnalysis) -> list[dict[str, str]]:
             "house_edge": percent(table.house_edge),
             "rtp": percent(table.return_to_player),
             "hit": percent(table.hit_frequency, 2),
-            "sd": f"{table.standard_deviation:.4f}",
-            "vi90": f"{volatility_index(table.variance, LEVELS[0]):.4f}",
+            "sd": fixed(table.standard_deviation, 4),
+            "vi90": fixed(volatility_index(table.variance, LEVELS[0]), 4),
             "top_award": pays_text(top.pays) if top else "none",
             "top_odds": one_in_text(top.probability) if top else "",
         })
@@ -253,7 +199,7 @@ def statistics(analysis: GameAnalysis) -> dict[str, object]:
             "default": table.paytable == bet.paytable,
             "mean": decimal(table.expected_value), "mean_exact": str(table.expected_value),
             "variance": decimal(table.variance), "variance_exact": str(table.variance),
-            "sd": f"{table.standard_deviation:.10f}", "sd_exact": table.standard_deviation_exact,
+            "sd": fixed(table.standard_deviation, 10), "sd_exact": table.standard_deviation_exact,
             **interval_rows(table)})
     return {**interval_key(), "rounds": [grouped(n) for n in ROUNDS], "bets": bets}
 
@@ -275,13 +221,13 @@ def interval_rows(table: BetTable) -> dict[str, object]:
     # the range at the cells' precision, so a printed end never seems to pass it by rounding
     return {"intervals": rows, "lowest": percent(one_round.pays[0], 3, True),
             "highest": percent(one_round.pays[-1], 3, True),
-            "skewness": f"{one_round.skewness:.4f}"}
+            "skewness": fixed(one_round.skewness, 4)}
 
 
 def interval_key() -> dict[str, object]:
     """What the interval tables' methods mean, for the template's key."""
-    return {"levels": [f"{float(level) * 100:.0f}%" for level in LEVELS],
-            "quantiles": [f"{normal_quantile(level):.4f}" for level in LEVELS],
+    return {"levels": [percent(level, 0) for level in LEVELS],
+            "quantiles": [fixed(normal_quantile(level), 4) for level in LEVELS],
             "methods": METHODS, "skewness_limit": str(float(NORMAL_SKEWNESS_LIMIT)),
             "exact_budget": grouped(EXACT_BIT_BUDGET)}
 

@@ -28,8 +28,8 @@ def _reads_options(source: str) -> list[str]:
     parameter called ``args`` or ``namespace`` (``*args`` aside)."""
     found = []
     for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Name) and node.id == "Namespace" or \
-                isinstance(node, ast.Attribute) and node.attr == "Namespace":
+        if (isinstance(node, ast.Name) and node.id == "Namespace") or \
+                (isinstance(node, ast.Attribute) and node.attr == "Namespace"):
             found.append(f"Namespace (line {node.lineno})")
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
             arguments = node.args

@@ -19,6 +19,7 @@ from exact.analysis.bet_analysis import analyze, game_bets
 from exact.analysis.statistics import normal_quantile, result_interval, volatility_index
 from exact.core.cards import Shoe
 from exact.games import game_ids, plugin
+from exact.render.numbers import grouped, percent
 from exact.render.spreadsheet import REPORT_WORKBOOK
 from exact.reports import (
     ReportError,
@@ -26,7 +27,7 @@ from exact.reports import (
     countability,
     verification,
 )
-from exact.reports.sections import Context, grouped, percent, published_checks
+from exact.reports.sections import Context, published_checks
 
 from tests.support.optional import require_module
 from tests.support.published import NINE_AND_NINES, PUNTO_BANCO

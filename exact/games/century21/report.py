@@ -42,10 +42,11 @@ from exact.games.century21.render import counting_unit, heads_up_table
 from exact.games.century21.rules import DATA, DEFAULT_RULES, Rules
 from exact.games.century21.solve import Equilibrium, deviation_gaps, equilibrium
 from exact.games.century21.table import CircleWager, settle_table
+from exact.render.numbers import decimal, fixed, grouped, percent, signed
 from exact.render.output import SIGN_CONVENTION
 from exact.reports import ReportError, charts, sections
 from exact.reports.config import ReportConfig
-from exact.reports.sections import Context, decimal, grouped, percent
+from exact.reports.sections import Context
 from exact.reports.verification import ROUNDS_VARIABLE, WORKERS_VARIABLE, setting, z_text
 
 STRATEGIES = {
@@ -177,7 +178,7 @@ def summary_row(name: str, result: Result, table: BetTable, bet: Fraction = Frac
             "win": percent(result.probability("win"), 3),
             "push": percent(result.probability("push"), 3),
             "loss": percent(result.probability("loss"), 3),
-            "sd": f"{table.standard_deviation:.4f}",
+            "sd": fixed(table.standard_deviation, 4),
             "house_edge_with_collection": percent(with_fee, 4, True)}
 
 
@@ -187,7 +188,7 @@ def return_table(name: str, table: BetTable) -> dict[str, object]:
     def count_text(value: Fraction | int) -> str:
         if isinstance(value, int):
             return grouped(value)
-        return f"≈ {float(value):,.1f}"
+        return f"≈ {grouped(value, 1)}"
 
     rows = []
     for o in table.outcomes:
@@ -251,7 +252,7 @@ def strategy_tables(table: GameTable, pairs: Mapping[str, tuple[Strategy, Strate
             for row in table.strategy_table(side, pairs[name][index]):
                 probability: Fraction = row["probability"]
                 if probability not in (0, 1):
-                    shown = f"{float(probability):.4f}"
+                    shown = fixed(probability, 4)
                 elif row["action"] == "end":
                     shown = "end" if probability == 1 else "continue"
                 else:
@@ -293,19 +294,19 @@ def full_table(rules: Rules, shoe: Shoe) -> dict[str, object]:
 
     seats = table_figures(rules, shoe, [LIMITED[1]] * 7, "house", LIMITED[2], exact_pairs=False)
     positions = [{"seat": str(i + 1), "position": str(i + 2),
-                  "share": f"{float(seats.expected_action[i] / seats.wagers[i]):.4f}",
+                  "share": fixed(seats.expected_action[i] / seats.wagers[i], 4),
                   "exact": str(seats.expected_action[i] / seats.wagers[i]),
-                  "net": _money(seats.seat_net[i])} for i in range(7)]
+                  "net": signed(seats.seat_net[i])} for i in range(7)]
     best = []
     for n in (1, 2):
         # the means only: the exact two-seat distribution is analyze --seats's
         house = table_figures(rules, shoe, [Fraction(BET)] * n, "house", exact_pairs=False)
         found = table_figures(rules, shoe, [Fraction(BET)] * n, "dealer-best",
                               exact_pairs=False)
-        best.append({"seats": str(n), "house": _money(house.dealer_net),
-                     "best": _money(found.dealer_net),
-                     "edge": f"{float(found.seat_edges[0]) * 100:+.4f}%"})
-    return {"positions": positions, "dealer_net": _money(seats.dealer_net),
+        best.append({"seats": str(n), "house": signed(house.dealer_net),
+                     "best": signed(found.dealer_net),
+                     "edge": percent(found.seat_edges[0], 4, sign=True)})
+    return {"positions": positions, "dealer_net": signed(seats.dealer_net),
             "bet": str(LIMITED[1]), "dealer_wager": str(LIMITED[2]), "best": best,
             "best_bet": str(BET)}
 
@@ -316,19 +317,19 @@ def economics(table: GameTable, bet: Fraction = Fraction(BET),
     for players in PLAYERS:
         e = table_economics(table, players, bet, fee, checking=False)
         rows.append({"players": str(players),
-                     "player_net": _money(e.player_net), "dealer_gross": _money(e.dealer_gross),
-                     "dealer_net": _money(e.dealer_net), "house": _money(e.house_collection),
+                     "player_net": signed(e.player_net), "dealer_gross": signed(e.dealer_gross),
+                     "dealer_net": signed(e.dealer_net), "house": signed(e.house_collection),
                      "break_even": ("never" if e.dealer_break_even_bet is None
-                                    else f"{float(e.dealer_break_even_bet):.2f}")})
+                                    else fixed(e.dealer_break_even_bet, 2))})
     first = table_economics(table, 1, bet, fee, checking=True)
     limited = []
     for reading in ("seat-by-seat", "whole-hand"):
         e = table_economics(table, LIMITED[0], LIMITED[1], checking=False,
                             dealer_wager=LIMITED[2], reading=reading)
         limited.append({"reading": reading, "fraction": str(e.action_fraction),
-                        "seats": str(e.seats_in_action), "player_net": _money(e.player_net),
-                        "dealer_gross": _money(e.dealer_gross),
-                        "dealer_net": _money(e.dealer_net), "house": _money(e.house_collection)})
+                        "seats": str(e.seats_in_action), "player_net": signed(e.player_net),
+                        "dealer_gross": signed(e.dealer_gross),
+                        "dealer_net": signed(e.dealer_net), "house": signed(e.house_collection)})
     return {"bet": _amount(bet), "fee": _amount(fee), "rows": rows, "limited": limited,
             "limited_players": str(LIMITED[0]), "limited_bet": str(LIMITED[1]),
             "limited_dealer_wager": str(LIMITED[2]),
@@ -336,17 +337,8 @@ def economics(table: GameTable, bet: Fraction = Fraction(BET),
             "default_reading": table.rules.action,
             "player_break_even": ("never (the house edge is positive)"
                                   if first.player_break_even_bet is None
-                                  else f"{float(first.player_break_even_bet):.2f}"),
-            "checker_net": _money(first.checker_net)}
-
-
-def _money(value: Fraction) -> str:
-    """Display text.
-
-    >>> _money(Fraction(-11312, 10000)), _money(Fraction(1, 3))
-    ('-1.1312', '+0.3333')
-    """
-    return f"{float(value):+.4f}"
+                                  else fixed(first.player_break_even_bet, 2)),
+            "checker_net": signed(first.checker_net)}
 
 
 def statistics(tables: dict[str, BetTable]) -> dict[str, object]:
@@ -356,7 +348,7 @@ def statistics(tables: dict[str, BetTable]) -> dict[str, object]:
             "strategy": STRATEGIES[name][2],
             "mean": decimal(table.expected_value), "mean_exact": str(table.expected_value),
             "variance": decimal(table.variance), "variance_exact": str(table.variance),
-            "sd": f"{table.standard_deviation:.10f}", **sections.interval_rows(table)})
+            "sd": fixed(table.standard_deviation, 10), **sections.interval_rows(table)})
     return {**sections.interval_key(), "bets": bets}
 
 
@@ -411,7 +403,7 @@ def verification(table: GameTable, found: Equilibrium, results: dict[str, Result
     out: dict[str, object] = {
         "product": grouped(product), "sums": sums,
         "equilibrium": {"value": str(value), "value_percent": percent(value, 6, True),
-                        "lp_value": f"{found.lp_value:.12f}",
+                        "lp_value": fixed(found.lp_value, 12),
                         "player_gain": str(player_gain), "dealer_gain": str(dealer_gain),
                         "agrees": player_gain == 0 and dealer_gain == 0},
     }
@@ -469,9 +461,9 @@ def simulation(rules: HouseWayRules, result: Result, context: Context,
         found = century21_dealer.simulate(rules, hands, seed, workers=workers)
     except ExactError as error:
         raise ReportError(f"verification simulation: {error}") from None
-    print(f"century21: House Way verification simulation of {found.hands:,} hands in "
-          f"{found.seconds:.1f} s: {found.rate / 1e6:.2f} million hands/s on {workers} "
-          "worker(s)", file=sys.stderr, flush=True)
+    print(f"century21: House Way verification simulation of {grouped(found.hands)} hands "
+          f"in {fixed(found.seconds, 1)} s: {fixed(found.rate / 1e6, 2)} million hands/s on "
+          f"{workers} worker(s)", file=sys.stderr, flush=True)
     by_pay: dict[Fraction, Fraction] = {}
     for (_how, pay), count in result.counts.items():
         by_pay[pay] = by_pay.get(pay, Fraction(0)) + Fraction(count) / result.total

@@ -65,6 +65,7 @@ from exact.model.settlement import (
     positive_amount,
     settlement_json,
 )
+from exact.render import numbers
 
 MAX_FILE_BYTES = 64 * 1024
 FILE_KEYS = {"dealer", "dealer_wager", "dice", "dice_total", "dealer_free_collection", "table",
@@ -291,8 +292,7 @@ def table_json(rules: Rules, tag: Any, hand: Mapping[str, Any],
 
 
 def _money(text: str) -> str:
-    value = Fraction(text)
-    return str(value) if value.denominator != 1 else f"{value.numerator:,}"
+    return numbers.amount(Fraction(text))
 
 
 def table_text(data: Mapping[str, Any]) -> str:
