@@ -42,5 +42,6 @@ def command_run(args: argparse.Namespace) -> CommandRun:
             from exact.analysis.shoe_play import ShoeRules
 
             shoe = ShoeRules(decks=None, cut_cards=args.cut, burn=args.burn).in_words()
-    return CommandRun(command, args.game, json=bool(getattr(args, "json", False)),
+    return CommandRun(command, str(getattr(args, "game", "")),  # (``games`` takes none)
+                      json=bool(getattr(args, "json", False)),
                       csv=bool(getattr(args, "csv", False)), rules=rules, shoe=shoe)

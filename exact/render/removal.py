@@ -92,8 +92,9 @@ def eor_text(table: RemovalTable, report: Mapping[str, Any],
     header = f"{'bet':22} {'edge %':>9} " + " ".join(f"{r:>8}" for r in keys)
     lines.append(header)
     for bet_id, effects in table.effects.items():
-        lines.append(f"{bet_id:22} {points(-table.base[bet_id], 4):>9} "
-                     + " ".join(f"{points(-effects[r], 5):>8}" if r in effects else
+        # negated as floats: a zero effect shows as -0.00000, as it always has
+        lines.append(f"{bet_id:22} {points(-float(table.base[bet_id]), 4):>9} "
+                     + " ".join(f"{points(-float(effects[r]), 5):>8}" if r in effects else
                                 f"{'-':>8}" for r in keys))
     lines.append("")
     lines.append(f"Derived balanced counts (tags by {key_name}; BC = betting correlation; "
