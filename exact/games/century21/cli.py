@@ -87,7 +87,7 @@ def analyze_command(game: Century21, args: argparse.Namespace) -> str:
         write_bytes(Path(args.xlsx), workbook_bytes(
             "21st Century Baccarat", heading_lines(shoe, data["counting_unit"]), [bet_table]),
             [args.output])
-        from exact.cli.app import written
+        from exact.cli.messages import written
 
         written(args.xlsx, "Excel par sheet")
         if not (args.json or args.output):
