@@ -119,6 +119,19 @@ def amount(value: Fraction) -> str:
     return str(value) if value.denominator != 1 else grouped(value.numerator)
 
 
+def net(value: Fraction) -> str:
+    """A wager's net as a worked example states it: signed, exact, and its decimal when it
+    is not whole.
+
+    >>> net(Fraction(19, 2)), net(Fraction(-10)), net(Fraction(0))
+    ('+19/2 (+9.5)', '-10', '0')
+    """
+    text = ("+" if value > 0 else "") + str(value)
+    if value.denominator != 1:
+        text += f" ({float(value):+g})"
+    return text
+
+
 def money(value: Fraction) -> str:
     """Money as a report states it: whole units grouped; a fraction of a unit as its exact
     fraction and decimals.

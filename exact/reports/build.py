@@ -38,8 +38,8 @@ from exact.reports import (
     template_path,
 )
 from exact.reports.config import ReportConfig
+from exact.reports.cover import Context, build_epoch, commit, sha256, shown_file
 from exact.reports.document import exposure, plain_assumptions
-from exact.reports.sections import Context, build_epoch, commit, sha256, shown_file
 
 BUILD = REPOSITORY / "reports" / "build"
 

@@ -41,7 +41,7 @@ from exact.model.game import Game
 from exact.render.numbers import fixed, grouped, percent
 from exact.render.output import SIGN_CONVENTION
 from exact.reports import ReportError
-from exact.reports.sections import Context
+from exact.reports.cover import Context
 from exact.reports.verification import WORKERS_VARIABLE, setting
 
 SHOES_VARIABLE = "EXACT_REPORT_SHOES"

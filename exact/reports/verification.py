@@ -36,7 +36,7 @@ from exact.core.parsing import parse_integer
 from exact.errors import ExactError
 from exact.render.numbers import fixed, grouped, percent
 from exact.reports import ReportError
-from exact.reports.sections import Context
+from exact.reports.cover import Context
 
 ROUNDS_VARIABLE = "EXACT_REPORT_ROUNDS"
 WORKERS_VARIABLE = "EXACT_REPORT_WORKERS"

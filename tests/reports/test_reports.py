@@ -27,7 +27,8 @@ from exact.reports import (
     countability,
     verification,
 )
-from exact.reports.sections import Context, published_checks
+from exact.reports.checks import published_checks
+from exact.reports.cover import Context
 
 from tests.support.optional import require_module
 from tests.support.published import NINE_AND_NINES, PUNTO_BANCO
@@ -261,7 +262,7 @@ def test_cover_hashes_the_rule_and_bet_files(report, game_id, punto_banco):
 
 
 def test_date_comes_from_source_date_epoch(monkeypatch, tmp_path):
-    from exact.reports.sections import build_epoch
+    from exact.reports.cover import build_epoch
 
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "86400")
     assert build_epoch() == 86400

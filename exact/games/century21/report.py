@@ -42,11 +42,11 @@ from exact.games.century21.render import counting_unit, heads_up_table
 from exact.games.century21.rules import DATA, DEFAULT_RULES, Rules
 from exact.games.century21.solve import Equilibrium, deviation_gaps, equilibrium
 from exact.games.century21.table import CircleWager, settle_table
-from exact.render.numbers import decimal, fixed, grouped, percent, signed
+from exact.render.numbers import decimal, fixed, grouped, net, pays_text, percent, signed
 from exact.render.output import SIGN_CONVENTION
-from exact.reports import ReportError, charts, sections
+from exact.reports import ReportError, charts, checks, sections
 from exact.reports.config import ReportConfig
-from exact.reports.sections import Context
+from exact.reports.cover import Context
 from exact.reports.verification import ROUNDS_VARIABLE, WORKERS_VARIABLE, setting, z_text
 
 STRATEGIES = {
@@ -194,7 +194,7 @@ def return_table(name: str, table: BetTable) -> dict[str, object]:
     for o in table.outcomes:
         result, _, how = o.event.partition(": ")
         key = how.replace(" ", "_")
-        rows.append({"result": result, "how": HOW.get(key, how), "pays": sections.pays_text(
+        rows.append({"result": result, "how": HOW.get(key, how), "pays": pays_text(
             o.pays), "combinations": count_text(o.combinations),
             "probability": decimal(o.probability), "return": decimal(o.expected_return)})
     return {"id": name, "title": STRATEGIES[name][2], "rows": rows,
@@ -233,10 +233,10 @@ def example(rules: Rules, dealer: str, seats: dict[int, str],
             "order": ", ".join(map(str, hand.order)), "reading": hand.reading,
             "rows": [{"wager": s.wager.bet, "stake": str(s.wager.amount),
                       "event": s.event.replace("_", " "), "reason": s.reason.split(": ", 1)[-1],
-                      "net": sections._net(s.net),
+                      "net": net(s.net),
                       "collection": str(hand.collections.get(s.wager.bet, 0))}
                      for s in hand.settlements],
-            "dealer_net": sections._net(hand.dealer_net),
+            "dealer_net": net(hand.dealer_net),
             "house_collection": str(hand.house_collection),
             "credits": ", ".join(hand.free_collection_credits)}
 
@@ -427,8 +427,8 @@ def brute_force(reference: ModuleType) -> dict[str, object]:
     cards += [reference.X] * shoe.jokers
     brute = dict(reference.brute_force(cards))
     keys = sorted(set(engine) | set(brute), key=lambda k: (-k[1], k[0]))
-    return {"shoe": sections._composition(shoe), "cards": str(shoe.size),
-            "rows": [{"how": HOW.get(how, how), "pays": sections.pays_text(pay),
+    return {"shoe": checks.composition(shoe), "cards": str(shoe.size),
+            "rows": [{"how": HOW.get(how, how), "pays": pays_text(pay),
                       "brute_force": grouped(brute.get((how, pay), 0)),
                       "engine": grouped(engine.get((how, pay), 0)),
                       "agrees": brute.get((how, pay), 0) == engine.get((how, pay), 0)}
@@ -469,7 +469,7 @@ def simulation(rules: HouseWayRules, result: Result, context: Context,
         by_pay[pay] = by_pay.get(pay, Fraction(0)) + Fraction(count) / result.total
     checked = century21_dealer.check(found, by_pay)
     dealt = dict(zip(found.pays, (int(n) for n in found.counts.sum(axis=0)), strict=True))
-    pays = [{"pays": sections.pays_text(pay), "exact": decimal(by_pay.get(pay, Fraction(0))),
+    pays = [{"pays": pays_text(pay), "exact": decimal(by_pay.get(pay, Fraction(0))),
              "simulated": decimal(Fraction(dealt.get(pay, 0), found.hands)),
              "hands": grouped(dealt.get(pay, 0))}
             for pay in sorted(set(by_pay) | set(dealt), reverse=True)]

@@ -30,10 +30,10 @@ from exact.games.baccarat.report import _hands, report_decks, tableau
 from exact.games.nine_and_nines import reference as nine_reference
 from exact.games.nine_and_nines.game import DATA as NINE_DATA
 from exact.render.numbers import decimal, fixed, grouped, percent
-from exact.reports import countability, sections, verification
+from exact.reports import checks, countability, sections, verification
 from exact.reports.charts import bet_family
 from exact.reports.config import ReportConfig
-from exact.reports.sections import Context
+from exact.reports.cover import Context
 
 DECKS = 8
 SIDE_BETS = ("nine-player", "nine-banker", "nines")
@@ -151,7 +151,7 @@ def side_checks(game, bets, analysis, reference: ModuleType) -> dict[str, object
         direct = analyze(game, shoe, bets, engine="direct")
         for position, bet_id in enumerate(SIDE_BETS):
             expected = _events(counts, position, analysis.bets[bet_id], reference)
-            brute.append({"shoe": f"{shoe.size} cards: {sections._composition(shoe)}",
+            brute.append({"shoe": f"{shoe.size} cards: {checks.composition(shoe)}",
                           "bet": analysis.bets[bet_id].bet.name,
                           "brute_force": " / ".join(grouped(c) for c in expected),
                           "agrees": list(direct.bets[bet_id].counts) == expected})
