@@ -361,7 +361,8 @@ def remaining_shoe_benchmark() -> None:
     line("effects of removal, every bet, 13 ranks (warm)", warm, 1.0)
     line("effects of removal, every bet (new evaluator, compiled form cached)",
          timed(lambda: effects_of_removal(game, full, bets)), 1.0)
-    config = SimulationConfig(bet_ids=("dragon-7", "panda-8"), shoe=ShoeRules())
+    config = SimulationConfig(game="punto-banco", bet_ids=("dragon-7", "panda-8"),
+                              shoe=ShoeRules())
     # a fixed cost (starting the workers, loading the evaluator) plus a cost per shoe
     shoes_run = size(200, 3)
     startup = timed(lambda: simulate(config, 2, seed=1, workers=2))

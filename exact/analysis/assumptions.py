@@ -206,40 +206,35 @@ def add_to_output(game: object, text: str, as_json: bool, command: str | None = 
 
 
 
-def add_for_command(args: Any, text: str) -> str:
+@dataclass(frozen=True)
+class CommandRun:
+    """What the assumptions printed with a command's output depend on, made from its options
+    at the command line's edge (:func:`exact.cli.edge.command_run`).
+
+    ``rules``: the rules it ran under when a rule or table file chose them (None: the game's
+    own); ``shoe``: ``simulate``'s burn and cut card in words (:meth:`ShoeRules.in_words`)."""
+
+    command: str
+    game: str
+    json: bool = False
+    csv: bool = False
+    rules: object = None
+    shoe: Mapping[str, str] | None = None
+
+
+def add_for_command(run: CommandRun, text: str) -> str:
     """``text``, the output of a command line run, with the assumptions of its game added
     (see :func:`add_to_output`); CSV, the listing commands and an empty output (``--xlsx``
     alone, which README says prints nothing: the workbook is the result) are left as they are."""
-    if getattr(args, "command", None) not in COMMANDS or getattr(args, "csv", False) or \
-            not text:
+    if run.command not in COMMANDS or run.csv or not text:
         return text
     from exact.model.plugins import get_game
 
-    game: object = get_game(args.game)
+    game: object = get_game(run.game)
     # the rules the command ran under (a rule file or a table file may choose another reading)
-    if isinstance(game, HasRules) and (getattr(args, "resolved_rules", None) is not None
-                                       or getattr(args, "rules", None)):
-        game = _Named(args.game, rules_for(game, args))
-    command = args.command
-    values = None
-    if command == "simulate":
-        from exact.analysis.shoe_play import ShoeRules
-
-        values = ShoeRules(decks=None, cut_cards=args.cut, burn=args.burn).in_words()
-    return add_to_output(game, text, bool(getattr(args, "json", False)), command, values)
-
-
-def rules_for(game: Any, args: Any) -> Any:
-    """The rules a command runs under: ``game``'s, or its ``--rules FILE`` read once and kept
-    on ``args`` as ``resolved_rules``, which the assumptions printed with the result follow
-    (read again there, a pipe such as ``<(command)`` gave nothing: an error after the work, or
-    the default rules' assumptions printed for a user's rule file)."""
-    found = getattr(args, "resolved_rules", None)
-    if found is None:
-        path = getattr(args, "rules", None)
-        found = type(game.rules).load(path) if path else game.rules
-        args.resolved_rules = found
-    return found
+    if isinstance(game, HasRules) and run.rules is not None:
+        game = _Named(run.game, run.rules)
+    return add_to_output(game, text, run.json, run.command, run.shoe)
 
 
 @dataclass(frozen=True)

@@ -68,7 +68,7 @@ class ShoeRules:
 class SimulationConfig:
     """Everything a worker needs to play shoes: picklable, rebuilt into a play in the worker."""
 
-    game: str = "punto-banco"
+    game: str  # the id of the game played: the games' own, no generic default
     bet_texts: tuple[tuple[str, str], ...] = ()  # (label, TOML text) of extra bet files
     bet_ids: tuple[str, ...] = ()  # tracked wagers (default: every one the game serves)
     tags: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()  # wager -> (key, tag)s

@@ -46,6 +46,7 @@ from exact.errors import BetFileError, ExactError, RuleError
 from exact.model.bets import Bet
 from exact.model.game import Game
 from exact.model.plugins import get_game, own_command
+from exact.render.numbers import fixed, percent, points
 from exact.render.output import SIGN_CONVENTION, json_text
 from exact.render.removal import (
     eor_report,
@@ -145,7 +146,7 @@ def _simulate(args: argparse.Namespace) -> str:
                        if key in ("strategy", "bet", "collection"))
     lines = [f"{result.shoes} shoes of {play.decks} decks, {cards} cards (seed {args.seed}, "
              f"cut card {rules.cut_cards} from the end, burn {rules.burn}{settings}): "
-             f"{result.rounds} rounds, {result.rounds / result.shoes:.1f} a shoe",
+             f"{result.rounds} rounds, {fixed(result.rounds / result.shoes, 1)} a shoe",
              f"Signs: {SIGN_CONVENTION}", f"Key: {SIMULATED_WINS}",
              "Perfect play bets 1 unit when the exact house edge is negative (the player's "
              "advantage); the count bets 1 unit when the true count reaches TC*.",
@@ -156,14 +157,16 @@ def _simulate(args: argparse.Namespace) -> str:
         average = entry["perfect_average_house_edge"]
         count_average = entry["count_average_house_edge"]
         lines.append(
-            f"{entry['name'][:22]:22} {100 * entry['player_advantage_frequency']:11.3f}% "
-            f"{'-' if average is None else f'{100 * average:.3f}%':>9} "
-            f"{entry['perfect_win_per_shoe']:9.4f} {entry['perfect_expected_win_per_shoe']:11.4f} "
-            f"{entry['perfect_win_per_100_hands']:9.4f} | "
+            f"{entry['name'][:22]:22} {points(entry['player_advantage_frequency'], 3):>11}% "
+            f"{'-' if average is None else percent(average, 3):>9} "
+            f"{fixed(entry['perfect_win_per_shoe'], 4):>9} "
+            f"{fixed(entry['perfect_expected_win_per_shoe'], 4):>11} "
+            f"{fixed(entry['perfect_win_per_100_hands'], 4):>9} | "
             f"{shown_or_none(entry['count_trigger']):>6} "
             f"{entry['count_bets']:7d} "
-            f"{'-' if count_average is None else f'{100 * count_average:.3f}%':>9} "
-            f"{entry['count_win_per_shoe']:9.4f} {entry['count_expected_win_per_shoe']:11.4f}")
+            f"{'-' if count_average is None else percent(count_average, 3):>9} "
+            f"{fixed(entry['count_win_per_shoe'], 4):>9} "
+            f"{fixed(entry['count_expected_win_per_shoe'], 4):>11}")
     return "\n".join(lines + error_lines(summary)) + "\n"
 
 
@@ -207,9 +210,9 @@ def error_lines(summary: dict[str, dict[str, Any]]) -> list[str]:
             error = entry[f"{figure}_per_100_hands_se"]
             interval = entry[f"{figure}_per_100_hands_ci95"]
             shown_interval = ("-" if interval is None
-                              else f"[{interval[0]:.4f}, {interval[1]:.4f}]")
-            cells.append(f"{'-' if value is None else f'{value:.4f}':>9} "
-                         f"{'-' if error is None else f'{error:.4f}':>8} "
+                              else f"[{fixed(interval[0], 4)}, {fixed(interval[1], 4)}]")
+            cells.append(f"{'-' if value is None else fixed(value, 4):>9} "
+                         f"{'-' if error is None else fixed(error, 4):>8} "
                          f"{shown_interval:>21}")
         lines.append(f"{entry['name'][:22]:22} {cells[0]} | {cells[1]}")
     return lines
@@ -267,7 +270,7 @@ def _edge(args: argparse.Namespace) -> str:
              "each bet (BET: the player has the advantage)", f"Signs: {SIGN_CONVENTION}"]
     for bet_id, r in rounds.items():
         edge = -r.expected_value
-        lines.append(f"{bet_id:22} {100 * float(edge):+9.4f}%  {'BET' if edge < 0 else '':3} "
+        lines.append(f"{bet_id:22} {points(edge, 4, sign=True):>9}%  {'BET' if edge < 0 else '':3} "
                      f"exact {edge}")
     if slow:
         lines.append(f"Not evaluated: {', '.join(b.id for b in slow)} ({KNOWN_TOO_SLOW})")

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 from collections.abc import Callable
-from fractions import Fraction
 from pathlib import Path
 from typing import Any, cast
 
@@ -24,16 +23,24 @@ from exact.cli.configuration import (
 )
 from exact.cli.shoe_options import options_shoe
 from exact.core.files import INPUT_FILE, output_name
-from exact.core.parsing import parse_number
 from exact.errors import ExactError, ReportError
 from exact.model.contracts import BetGame
-from exact.model.plugins import get_game
+from exact.model.plugins import get_game, plugin
 
 # The options that decide a configuration, in the order the reproduction command gives them
-# (argparse names); ``rules`` is the strategy games'.
+# (argparse names), before the game's own report options (its plugin's, in their order);
+# ``rules`` is the strategy games'.
 _DECIDING = ("decks", "jokers", "shoe", "remove", "bets", "bet", "group", "all", "paytable",
-             "table", "rules", "bet_size", "collection")
+             "table", "rules")
 assert frozenset(_DECIDING) > CONFIGURATION_OPTIONS
+
+
+def _own_options(game_id: str) -> tuple[str, ...]:
+    """The game's own report options (argparse names) besides the shared ones, in the order
+    its plugin declares them."""
+    own = [option.dest for group in plugin(game_id).options if "report" in group.commands
+           for option in group.options if option.dest not in _DECIDING]
+    return tuple(dict.fromkeys(own))
 
 SUBMISSION_HELP = ("document control (TOML): client or manufacturer, game name, rules "
                    "document and version, jurisdiction, author, reviewer, report version, "
@@ -75,7 +82,7 @@ def given_options(args: argparse.Namespace, parser: Any) -> tuple[str, ...]:
     """The deciding options given, canonically (``--flag=value``, so that no value is read as
     an option), in a fixed order: the options of the reproduction command."""
     words: list[str] = []
-    for dest in _DECIDING:
+    for dest in (*_DECIDING, *_own_options(args.game)):
         value = getattr(args, dest, None)
         if value is None or value is False or value == parser.get_default(dest):
             continue
@@ -94,14 +101,13 @@ def report_config(args: argparse.Namespace, options: tuple[str, ...]) -> Any:
     """The :class:`~exact.reports.config.ReportConfig` of the options: the bets ``analyze``
     would analyse for them (each at its one paytable), or the shipped catalogue when none
     chooses any; the shoe of the options, or the report's own when none is given."""
-    from exact.analysis.assumptions import rules_for
+    from exact.cli.edge import rules_for
     from exact.reports.config import ReportConfig, Submission, chosen_only, load_submission
 
     game = get_game(args.game)
     submission = load_submission(args.submission) if args.submission else Submission()
     inputs = [Path(p) for p in (*(args.bets or ()), *(args.table or ()))]
     shoe = bets = None
-    stakes: tuple[Fraction | None, Fraction | None] = (None, None)
     if isinstance(game, BetGame):
         given_shoe = any(getattr(args, n, None) is not None
                          for n in ("decks", "jokers", "shoe", "remove"))
@@ -114,19 +120,6 @@ def report_config(args: argparse.Namespace, options: tuple[str, ...]) -> Any:
             # every game is a frozen dataclass (Game itself is not one, hence Any)
             game = dataclasses.replace(cast(Any, game), rules=rules_for(game, args))
             inputs.append(Path(args.rules))
-        stakes = (_stake(args, "bet_size", "bet"), _stake(args, "collection", "fee"))
-    return ReportConfig(game, shoe, bets, options, tuple(inputs), submission, stakes)
-
-
-def _stake(args: argparse.Namespace, option: str, quantity: str) -> Fraction | None:
-    """``--bet-size`` (positive) or ``--collection`` (at least 0), exactly; None if not given."""
-    text = getattr(args, option, None)
-    if text is None:
-        return None
-    flag = "--" + option.replace("_", "-")
-    # the option's type may have read it by the number grammar already
-    amount = Fraction(text) if isinstance(text, int | Fraction) else Fraction(
-        parse_number(text, quantity, where=flag))
-    if quantity == "bet" and amount <= 0:
-        raise ExactError(f"{flag} {amount}: the bet must be positive")
-    return amount
+    settings = tuple((dest, getattr(args, dest)) for dest in _own_options(args.game)
+                     if getattr(args, dest, None) is not None)
+    return ReportConfig(game, shoe, bets, options, tuple(inputs), submission, settings)

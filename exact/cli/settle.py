@@ -55,6 +55,7 @@ from exact.model.settlement import (
     settle_round,
     settlement_json,
 )
+from exact.render.numbers import amount
 
 # The record of a game settled by its cards (Punto Banco, NINE & NINES): the Player's and the
 # Banker's hands, each the cards dealt to it
@@ -167,10 +168,6 @@ def round_cards(game: Game, text: str) -> list[Card]:
     return cards
 
 
-def _money(value: Fraction) -> str:
-    return str(value) if value.denominator != 1 else f"{value.numerator:,}"
-
-
 def round_json(game: Game, settled: SettledRound) -> dict[str, Any]:
     expect(game, Game, "round_json: game must be a Game")
     expect(settled, SettledRound, "round_json: settled must be a SettledRound")
@@ -224,16 +221,16 @@ def round_text(data: Mapping[str, Any]) -> str:
 def wager_lines(wagers: Sequence[Mapping[str, Any]]) -> list[str]:
     lines = []
     for item in wagers:
-        money = ", ".join(f"{key} {_money(Fraction(item[key]))}"
+        money = ", ".join(f"{key} {amount(Fraction(item[key]))}"
                           for key in ("won", "lost", "pushed", "commission", "collection")
                           if Fraction(item[key]))
         lines.append(f"  {item['result'].upper():5} {item['bet']}: {money or 'nothing'}; "
-                     f"net {_money(Fraction(item['net']))}")
+                     f"net {amount(Fraction(item['net']))}")
         lines.append(f"        {item['reason']}")
     return lines
 
 
 def totals_line(totals: Mapping[str, str]) -> str:
-    return ("Totals: " + ", ".join(f"{key} {_money(Fraction(value))}"
+    return ("Totals: " + ", ".join(f"{key} {amount(Fraction(value))}"
                                    for key, value in totals.items()
                                    if isinstance(value, str)))

@@ -121,19 +121,19 @@ QUANTITIES: dict[str, Quantity] = {
                     "and `--dealer-wager`, rule and table files; a wager must be positive)"),
     "fee": Quantity(0, MONEY, integer=False, meaning="a collection fee (`--collection`, rules)"),
     "commission": Quantity(0, Fraction(1, 10), integer=False, percent=True,
-                           meaning="chemin-de-fer's commission on Banker wins (`--commission`, "
-                           "rule files)"),
+                           meaning="a commission on Banker wins (`--commission`, rule files)"),
     "target-edge": Quantity(-1, 1, integer=False, percent=True,
                             meaning="`design --target-edge`: a house edge, fraction of the bet"),
     # games
-    "players": Quantity(1, 10**6, meaning="`--players` at a century21 table"),
+    "table-players": Quantity(1, 10**6, meaning="players at a table of seats (`--players`, "
+                              "`--seats`)"),
     "total": Quantity(0, 9, meaning="a baccarat total (a key in a rule file)"),
-    "seat": Quantity(1, 99, meaning="a seat at a century21 table (`settle --seat`, `--wager "
-                     "SEAT.CIRCLE=...`, `--dice`, table files)"),
-    "circle": Quantity(1, 3, meaning="a circle of a century21 seat: 1 the seated player, 2 and "
-                       "3 backline (`settle --wager SEAT.CIRCLE=...`, table files)"),
-    "table-tag": Quantity(1, 1000, meaning="`table =` of a century21 table file: which table "
-                          "tag of the rules (1 = the first)"),
+    "table-seat": Quantity(1, 99, meaning="a seat at a table of seats (`settle --seat`, "
+                           "`--wager SEAT.CIRCLE=...`, `--dice`, table files)"),
+    "circle": Quantity(1, 3, meaning="a circle of a seat: 1 the seated player, 2 and 3 "
+                       "backline (`settle --wager SEAT.CIRCLE=...`, table files)"),
+    "table-tag": Quantity(1, 1000, meaning="`table =` of a table file: which table tag of the "
+                          "rules (1 = the first)"),
 }
 
 

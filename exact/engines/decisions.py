@@ -162,10 +162,10 @@ class _Template:
 
 
 def _side(decision: Decision) -> int:
-    if decision.player not in (0, 1):
-        raise StrategyError(f"a decision of player {decision.player}: the sequence form has "
+    if decision.actor not in (0, 1):
+        raise StrategyError(f"a decision of actor {decision.actor}: the sequence form has "
                             "two sides, 0 and 1")
-    return decision.player
+    return decision.actor
 
 
 def _weight(path: _Path, counts: list[int]) -> int:
@@ -225,16 +225,16 @@ class _Walk:
         self.batched: dict[int, list[int]] = {}  # by id of template: its pending weighings
 
     def meet(self, decision: Decision, own: Path) -> None:
-        sets = self.sets[decision.player]
+        sets = self.sets[decision.actor]
         if decision.infoset not in sets:
             sets[decision.infoset] = decision.actions
-            self.parents[decision.player][decision.infoset] = own
+            self.parents[decision.actor][decision.infoset] = own
         elif sets[decision.infoset] != decision.actions:
             raise StrategyError(f"information set {decision.infoset!r} offers "
                                 f"{sets[decision.infoset]} and {decision.actions}")
-        elif self.parents[decision.player][decision.infoset] != own:
+        elif self.parents[decision.actor][decision.infoset] != own:
             raise StrategyError(f"information set {decision.infoset!r} is reached after "
-                                "different own choices of its player (no perfect recall): "
+                                "different own choices of its actor (no perfect recall): "
                                 "put those choices in its key")
 
     def add(self, sequences: Sequences, outcome: Hashable, count: int) -> None:
@@ -261,7 +261,7 @@ class _Walk:
             for action in step.actions:
                 longer = (*own, (step.infoset, action))
                 self.walk(game.act(state, action), view, counts, used, weight,
-                          (longer, sequences[1]) if step.player == 0 else (sequences[0], longer))
+                          (longer, sequences[1]) if step.actor == 0 else (sequences[0], longer))
             return
         if step.view is not view and step.view != view:
             counts, view = view.regroup(counts, step.view), step.view
@@ -284,9 +284,9 @@ class _Walk:
 
     def weigh(self, template: _Template, counts: list[int], used: int, weight: int,
               sequences: Sequences) -> None:
-        for path, player, infoset, actions, own in template.meets:
+        for path, actor, infoset, actions, own in template.meets:
             if _weight(path, counts):
-                self.meet(Decision(player, infoset, actions), (*sequences[player], *own))
+                self.meet(Decision(actor, infoset, actions), (*sequences[actor], *own))
         if not template.compiled:
             template.compile(len(counts))
         self.meter.tick()  # one step of the walk, however many ends it adds
@@ -435,11 +435,11 @@ class _Walk:
             return
         if isinstance(step, Decision):
             own = sequences[_side(step)]
-            template.meets.append((path, step.player, step.infoset, step.actions, own))
+            template.meets.append((path, step.actor, step.infoset, step.actions, own))
             for action in step.actions:
                 longer = (*own, (step.infoset, action))
                 self.build(template, game.act(state, action), view, path, cards, coefficient,
-                           (longer, sequences[1]) if step.player == 0 else (sequences[0], longer))
+                           (longer, sequences[1]) if step.actor == 0 else (sequences[0], longer))
             return
         if step.view is not view and step.view != view:
             raise StrategyError("a draw after a future key sees the cards through another "
@@ -482,9 +482,9 @@ class _Walk:
                 found = joined[path, inner_path] = _joined(path, inner_path)
             return found
 
-        for inner_path, player, infoset, actions, own in inner.meets:
-            template.meets.append((after(inner_path), player, infoset, actions,
-                                   (*sequences[player], *own)))
+        for inner_path, actor, infoset, actions, own in inner.meets:
+            template.meets.append((after(inner_path), actor, infoset, actions,
+                                   (*sequences[actor], *own)))
         for (first, second, outcome, more), paths in inner.ends.items():
             ends = template.ends.setdefault(
                 ((*sequences[0], *first), (*sequences[1], *second), outcome, cards + more), {})
@@ -552,7 +552,7 @@ class StrategyDeal(Generic[RecordT]):
         game = self.game
         step = game.step(state)
         while isinstance(step, Decision):
-            chosen = self._chosen[step.player].get(step.infoset) if len(step.actions) > 1 \
+            chosen = self._chosen[step.actor].get(step.infoset) if len(step.actions) > 1 \
                 else step.actions[0]
             state = game.act(state, chosen if chosen is not None else game.fallback(step))
             step = game.step(state)

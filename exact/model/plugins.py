@@ -105,6 +105,9 @@ class GamePlugin:
     name, its cards and any other field of the hand.
     ``examples``: a few command lines per command (``None``: the top level), shown at the end
     of ``--help`` and run by the tests.
+    ``report_words``: how its report says, in plain words, a command line (in backquotes) or
+    an option of its own that its assumptions name (``"settle GAME"``: "the toolkit's table
+    settlement"); the toolkit's own commands and options are worded by the report already.
     """
 
     game: type
@@ -124,6 +127,7 @@ class GamePlugin:
     hand_text: Callable[[str, Mapping[str, Any]], str] | None = None
     examples: Mapping[str | None, tuple[str, ...]] = field(
         default_factory=lambda: MappingProxyType({}))
+    report_words: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def __post_init__(self) -> None:
         game_id = getattr(self.game, "id", None)

@@ -4,7 +4,7 @@
 Layer: model, above the core; the engines' algorithms and the games' definitions both use it.
 
 A game with decisions writes its round once, as a :class:`DecisionGame`: each step is a draw
-(chance), a :class:`Decision` (its player, its information set, its actions) or the end. The
+(chance), a :class:`Decision` (its actor, its information set, its actions) or the end. The
 engines' walkers (:mod:`exact.engines.decisions`) read it twice: into the sequence form below, for
 the solvers, and, under fixed strategies, into a plain :class:`~exact.core.enumerator.Deal` for the
 compiled and batch engines (docs/explanation/decisions.md).
@@ -57,14 +57,15 @@ class StrategyGame(Protocol):
 
 @dataclass(frozen=True)
 class Decision:
-    """A step of a round where ``player`` (0 or 1) chooses one of ``actions`` knowing only
-    ``infoset``: any hashable value the game computes from what that player has seen (own
-    cards, an up card, which other hands drew...). Two states a player cannot tell apart must
-    give equal ``infoset`` and equal ``actions``, and a player must remember its own earlier
-    choices (perfect recall: the sequence form assumes it). A decision of one action is forced:
-    the walkers take it and record no information set."""
+    """A step of a round where ``actor`` (0 or 1, game theory's player: the one who decides,
+    not a hand) chooses one of ``actions`` knowing only ``infoset``: any hashable value the
+    game computes from what that actor has seen (own cards, an up card, which other hands
+    drew...). Two states an actor cannot tell apart must give equal ``infoset`` and equal
+    ``actions``, and an actor must remember its own earlier choices (perfect recall: the
+    sequence form assumes it). A decision of one action is forced: the walkers take it and
+    record no information set."""
 
-    player: int
+    actor: int
     infoset: InfoSet
     actions: tuple[Action, ...]
 
@@ -95,7 +96,7 @@ class DecisionGame(Protocol[RecordT_co]):
         """The state after dealing ``labels`` (sorted by class index) for the last draw."""
 
     def act(self, state: State, action: Action) -> State:
-        """The state after the deciding player took ``action`` at the last decision."""
+        """The state after the deciding actor took ``action`` at the last decision."""
 
     def record(self, state: State) -> RecordT_co:
         """What analyses see of a finished round (the record of the fixed-strategy deal)."""

@@ -20,6 +20,7 @@ from exact.analysis.bet_analysis import BetAnalysis, GameAnalysis
 from exact.analysis.rarity import tier_frequencies, top_award
 from exact.analysis.statistics import BetTable
 from exact.model.bets import format_pays
+from exact.render.numbers import fixed, general, grouped, percent
 
 SIGN_CONVENTION = ("house edge: positive favours the house; effect of removal: change in house "
                    "edge per card removed")
@@ -55,10 +56,6 @@ def _finite_json(value: Any) -> Any:
 
 def fraction_text(value: Fraction | None) -> str | None:
     return None if value is None else str(value)
-
-
-def percent(value: Fraction, digits: int = 4) -> str:
-    return f"{float(value) * 100:.{digits}f}%"
 
 
 def shoe_json(analysis: GameAnalysis) -> dict[str, Any]:
@@ -174,24 +171,20 @@ def to_csv(analysis: GameAnalysis) -> str:
                                  csv_text(table.bet_id), csv_text(table.paytable),
                                  csv_text(o.event), _spreadsheet_text(format_pays(o.pays)),
                                  _spreadsheet_text(o.combinations), _spreadsheet_text(table.total),
-                                 _spreadsheet_text(o.probability), f"{float(o.probability):.12g}",
+                                 _spreadsheet_text(o.probability), general(o.probability),
                                  _spreadsheet_text(o.expected_return),
-                                 f"{float(o.expected_return):.12g}"])
+                                 general(o.expected_return)])
     return out.getvalue()
-
-
-def _grouped(number: int | Fraction) -> str:
-    return f"{number:,}"
 
 
 def table_text(table: BetTable) -> str:
     """A return table with totals and statistics, aligned for a terminal."""
     rows = [("Event", "Pays", "Combinations", "Probability", "Return")]
-    rows += [(o.event, format_pays(o.pays), _grouped(o.combinations),
-              f"{float(o.probability):.8f}", f"{float(o.expected_return):+.8f}")
+    rows += [(o.event, format_pays(o.pays), grouped(o.combinations),
+              fixed(o.probability, 8), fixed(o.expected_return, 8, sign=True))
              for o in table.outcomes]
-    rows.append(("Total", "", _grouped(table.total), f"{1:.8f}",
-                 f"{float(table.expected_value):+.8f}"))
+    rows.append(("Total", "", grouped(table.total), fixed(1, 8),
+                 fixed(table.expected_value, 8, sign=True)))
     widths = [max(len(row[i]) for row in rows) for i in range(5)]
     lines = [f"{table.name} [{table.bet_id}], paytable {table.paytable}"]
     for index, row in enumerate(rows):
@@ -208,8 +201,8 @@ def table_text(table: BetTable) -> str:
         + ("n/a" if resolved is None else percent(resolved)),
         f"  Hit {percent(table.hit_frequency)}, push {percent(table.push_frequency)}, "
         f"loss {percent(table.loss_frequency)}",
-        f"  Variance {float(table.variance):.6f} = {table.variance}",
-        f"  Standard deviation {table.standard_deviation:.6f}",
+        f"  Variance {fixed(table.variance, 6)} = {table.variance}",
+        f"  Standard deviation {fixed(table.standard_deviation, 6)}",
     ]
     top = top_award(table)
     if top is not None and len(tier_frequencies(table)) > 1:

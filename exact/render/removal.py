@@ -23,6 +23,7 @@ from exact.analysis.removal import (
     break_even_true_count,
 )
 from exact.core.cards import RANKS
+from exact.render.numbers import fixed, percent, points
 from exact.render.output import SIGN_CONVENTION
 
 
@@ -36,7 +37,7 @@ def finite_or_none(value: float) -> float | None:
 
 
 def shown_or_none(value: float | None) -> str:
-    return "none" if value is None else f"{value:.2f}"
+    return "none" if value is None else fixed(value, 2)
 
 
 def eor_report(table: RemovalTable, user_tags: dict[str, int] | None, decks: int,
@@ -91,8 +92,9 @@ def eor_text(table: RemovalTable, report: Mapping[str, Any],
     header = f"{'bet':22} {'edge %':>9} " + " ".join(f"{r:>8}" for r in keys)
     lines.append(header)
     for bet_id, effects in table.effects.items():
-        lines.append(f"{bet_id:22} {-100 * float(table.base[bet_id]):9.4f} "
-                     + " ".join(f"{-100 * float(effects[r]):8.5f}" if r in effects else
+        # negated as floats: a zero effect shows as -0.00000, as it always has
+        lines.append(f"{bet_id:22} {points(-float(table.base[bet_id]), 4):>9} "
+                     + " ".join(f"{points(-float(effects[r]), 5):>8}" if r in effects else
                                 f"{'-':>8}" for r in keys))
     lines.append("")
     lines.append(f"Derived balanced counts (tags by {key_name}; BC = betting correlation; "
@@ -100,15 +102,16 @@ def eor_text(table: RemovalTable, report: Mapping[str, Any],
     for bet_id, entry in report["bets"].items():
         count = entry["derived_count"]
         tags = " ".join(f"{r}={count['tags'][r]:+d}" for r in keys)
-        lines.append(f"{bet_id:22} L{count['level']} {tags}  BC {count['betting_correlation']:.3f}"
+        lines.append(f"{bet_id:22} L{count['level']} {tags}  "
+                     f"BC {fixed(count['betting_correlation'], 3)}"
                      f"  TC* {shown_or_none(count['break_even_true_count'])}")
         if "user_count" in entry:
             user = entry["user_count"]
-            lines.append(f"{'':22} your tags: BC {user['betting_correlation']:.3f}, "
+            lines.append(f"{'':22} your tags: BC {fixed(user['betting_correlation'], 3)}, "
                          f"{'balanced' if user['balanced'] else 'UNBALANCED'}, "
                          f"TC* {shown_or_none(user['break_even_true_count'])}")
         for name, change in entry["removal_sets"].items():
             lines.append(f"{'':22} remove {name}: change in house edge "
-                         f"{100 * change['change_in_house_edge']['float']:+.5f}%, linear "
-                         f"estimate {100 * change['linear_estimate']['float']:+.5f}%")
+                         f"{percent(change['change_in_house_edge']['float'], 5, sign=True)}, "
+                         f"linear estimate {percent(change['linear_estimate']['float'], 5, True)}")
     return "\n".join(lines) + "\n"

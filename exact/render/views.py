@@ -18,7 +18,8 @@ from typing import Any
 from exact import __version__
 from exact.analysis.bet_analysis import GameAnalysis
 from exact.analysis.statistics import BetTable
-from exact.render.output import SIGN_CONVENTION, csv_text, json_text, percent
+from exact.render.numbers import fixed, general, percent
+from exact.render.output import SIGN_CONVENTION, csv_text, json_text
 from exact.render.output import _spreadsheet_text as exact_cell
 
 TOOLKIT = {"name": "exact", "version": __version__}
@@ -29,7 +30,7 @@ SUMMARY_COLUMNS = ("bet", "paytable", "house edge", "hit", "push", "st. dev.", "
 def _summary_cells(table: BetTable) -> tuple[str, ...]:
     return (table.bet_id, table.paytable, percent(table.house_edge),
             percent(table.hit_frequency, 2), percent(table.push_frequency, 2),
-            f"{table.standard_deviation:.4f}", table.name)
+            fixed(table.standard_deviation, 4), table.name)
 
 
 def _aligned(rows: Sequence[Sequence[str]], right: Sequence[bool]) -> list[str]:
@@ -78,9 +79,9 @@ def summary_csv(analysis: GameAnalysis) -> str:
     for table in analysis.all_tables():
         writer.writerow([csv_text(analysis.game.id), analysis.shoe.size, csv_text(table.bet_id),
                          csv_text(table.name), csv_text(table.paytable),
-                         exact_cell(table.house_edge), f"{float(table.house_edge):.12g}",
+                         exact_cell(table.house_edge), general(table.house_edge),
                          exact_cell(table.hit_frequency), exact_cell(table.push_frequency),
-                         f"{table.standard_deviation:.12g}"])
+                         general(table.standard_deviation)])
     return out.getvalue()
 
 
@@ -137,5 +138,5 @@ def decks_csv(analyses: Mapping[int, GameAnalysis]) -> str:
             writer.writerow([csv_text(first.game.id), csv_text(t.bet_id),
                              csv_text(t.paytable), decks, analysis.shoe.size,
                              exact_cell(table.house_edge),
-                             f"{float(table.house_edge):.12g}"])
+                             general(table.house_edge)])
     return out.getvalue()

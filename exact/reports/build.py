@@ -27,6 +27,7 @@ from exact.core.files import target_of, write_file
 from exact.core.parsing import OneLineParser, shown
 from exact.core.progress import steps
 from exact.errors import ExactError, UsageError, one_line
+from exact.model.plugins import plugin
 from exact.render.output import json_text
 from exact.reports import (
     REPOSITORY,
@@ -37,8 +38,8 @@ from exact.reports import (
     template_path,
 )
 from exact.reports.config import ReportConfig
+from exact.reports.cover import Context, build_epoch, commit, sha256, shown_file
 from exact.reports.document import exposure, plain_assumptions
-from exact.reports.sections import Context, build_epoch, commit, sha256, shown_file
 
 BUILD = REPOSITORY / "reports" / "build"
 
@@ -125,7 +126,7 @@ def build_report(config: ReportConfig | str, pdf: str | os.PathLike[str],
         data["submission"] = config.submission.json()
         assumptions, awards = data.get("assumptions"), data.pop("awards", None)
         if isinstance(assumptions, list):
-            data["assumptions"] = plain_assumptions(assumptions)
+            data["assumptions"] = plain_assumptions(assumptions, plugin(game_id).report_words)
         if isinstance(awards, list):
             data["exposure"] = exposure(awards, config.submission.bet_limit)
         cover = data.get("cover")

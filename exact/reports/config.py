@@ -157,9 +157,9 @@ class ReportConfig:
     options: tuple[str, ...] = ()
     inputs: tuple[Path, ...] = ()
     submission: Submission = field(default_factory=Submission)
-    # a strategy game's bet per seat and collection fee (century21's economics; None: the
-    # report's own, the rule text's example)
-    stakes: tuple[Fraction | None, Fraction | None] = (None, None)
+    # the game's own report options given, (argparse name, value) in its plugin's order: a
+    # game reads its own (none: the report's own settings, the rule text's example)
+    settings: tuple[tuple[str, object], ...] = ()
 
     @classmethod
     def shipped(cls, game_id: str) -> ReportConfig:

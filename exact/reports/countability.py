@@ -34,9 +34,10 @@ from exact.engines.batch import supported_bets
 from exact.errors import ExactError
 from exact.model.bets import Bet
 from exact.model.game import Game
+from exact.render.numbers import fixed, grouped, percent
 from exact.render.output import SIGN_CONVENTION
 from exact.reports import ReportError
-from exact.reports.sections import Context, grouped, percent
+from exact.reports.cover import Context
 from exact.reports.verification import WORKERS_VARIABLE, setting
 
 SHOES_VARIABLE = "EXACT_REPORT_SHOES"
@@ -95,7 +96,8 @@ def conclusion(entry: Mapping[str, Any], trigger_text: str, where: str) -> Verdi
     error = entry["count_expected_win_per_100_hands_se"] or 0.0
     betting = percent(entry["count_bet_frequency"], 2)
     digits = _digits(error)
-    figure = (f"{gain:+.{digits}f} units per 100 rounds dealt (SE {error:.{digits}f})")
+    figure = (f"{fixed(gain, digits, sign=True)} units per 100 rounds dealt "
+              f"(SE {fixed(error, digits)})")
     if gain - Z * error > 0 and gain < PRACTICAL:
         return Verdict("negligible", f"not practically countable: the count's {figure} {where} "
                        f"is above zero but below {PRACTICAL} units per 100 rounds")
@@ -115,7 +117,7 @@ def _signed(value: float | None, digits: int = 4) -> str:
     >>> _signed(-0.5), _signed(None), _signed(0.0)
     ('-0.5000', 'n/a', '+0.0000')
     """
-    return "n/a" if value is None else f"{value:+.{digits}f}"
+    return "n/a" if value is None else fixed(value, digits, sign=True)
 
 
 def _digits(error: float | None) -> int:
@@ -182,7 +184,7 @@ def section(game: Game, bets: Sequence[Bet], shoe: Shoe, seed: int,
         rows.append({
             "id": wager, "bet": entry["name"],
             "tags": [f"{count.tags.get(key, 0):+d}" for key in play.tag_keys],
-            "level": str(count.level), "correlation": f"{count.correlation:.3f}",
+            "level": str(count.level), "correlation": fixed(count.correlation, 3),
             "trigger": "none" if count.trigger is None else trigger,
             "advantage": percent(entry["player_advantage_frequency"], 3),
             "perfect_gain": _with_error(entry["perfect_expected_win_per_100_hands"],
@@ -215,7 +217,7 @@ FIGURES = ("player_advantage_frequency", "perfect_expected_win_per_100_hands",
 def _setting_text(result: SimulationResult, rules: ShoeRules, cards: int) -> dict[str, str]:
     """How the shoes were dealt, in the section's words."""
     return {"shoes": grouped(result.shoes), "rounds": grouped(result.rounds),
-            "rounds_per_shoe": f"{result.rounds / result.shoes:.1f}",
+            "rounds_per_shoe": fixed(result.rounds / result.shoes, 1),
             "decks": str(rules.decks), "cards": str(cards), "cut": str(rules.cut_cards),
             "penetration": percent((cards - rules.cut_cards) / cards, 1),
             "burn": rules.in_words()["burn"]}

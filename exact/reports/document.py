@@ -16,29 +16,32 @@ import re
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from exact.reports.sections import decimal, grouped
+from exact.render.numbers import money
 
 # The toolkit's commands and options as a lab reads them: the assumptions are written for
-# every output (the command line's too), the report says them in words.
-COMMANDS = {"exact settle punto-banco": "the toolkit's round settlement",
-            "settle century21": "the toolkit's table settlement",
-            "settle": "the round settlement", "eor": "the effects-of-removal analysis",
+# every output (the command line's too), the report says them in words. A game words its own
+# commands and options (its plugin's ``report_words``).
+COMMANDS = {"settle": "the round settlement", "eor": "the effects-of-removal analysis",
             "edge": "the edge-through-the-shoe analysis", "simulate": "the shoe simulation",
             "design": "the paytable designer"}
-OPTIONS = {"--table": "a paytable file", "--bets": "a bet file", "--rules": "a rule file"}
+OPTIONS = {"--table": "a paytable file", "--bets": "a bet file"}
 
 
-def plain_words(text: str) -> str:
+def plain_words(text: str, own: Mapping[str, str] | None = None) -> str:
     """``text`` without command-line jargon: a command in backquotes named in words, an option
-    in parentheses dropped, any other option named in words, other backquotes removed."""
-    text = re.sub(r"`([^`]*)`", lambda m: COMMANDS.get(m[1], m[1]), text)
+    in parentheses dropped, any other option named in words, other backquotes removed; ``own``:
+    the game's words for its own commands and options (its plugin's ``report_words``)."""
+    own = own or {}
+    text = re.sub(r"`([^`]*)`", lambda m: own.get(m[1], COMMANDS.get(m[1], m[1])), text)
     text = re.sub(r"\s*\(--[a-z-]+\)", "", text)
-    return re.sub(r"--[a-z-]+", lambda m: OPTIONS.get(m[0], m[0].lstrip("-")), text)
+    return re.sub(r"--[a-z-]+", lambda m: own.get(m[0], OPTIONS.get(m[0], m[0].lstrip("-"))),
+                  text)
 
 
-def plain_assumptions(items: Sequence[Mapping[str, str]]) -> list[dict[str, str]]:
+def plain_assumptions(items: Sequence[Mapping[str, str]],
+                      own: Mapping[str, str] | None = None) -> list[dict[str, str]]:
     """The assumptions as the report shows them: :func:`plain_words` in what it prints."""
-    return [{key: plain_words(value) if key in ("text", "why", "short") else value
+    return [{key: plain_words(value, own) if key in ("text", "why", "short") else value
              for key, value in item.items()} for item in items]
 
 
@@ -56,17 +59,6 @@ def exposure(awards: Sequence[Mapping[str, str]], limit: Fraction | None) -> dic
         pays = Fraction(award["pays"])
         payout = pays * limit if limit is not None else None
         total += payout or 0
-        rows.append({**award, "payout": _money(payout) if payout is not None else ""})
-    return {"limit": _money(limit) if limit is not None else "", "rows": rows,
-            "total": _money(total) if limit is not None else ""}
-
-
-def _money(amount: Fraction) -> str:
-    """Whole units grouped; a fraction of a unit as its exact fraction and decimals.
-
-    >>> _money(Fraction(950)), _money(Fraction(19, 2))
-    ('950', '19/2 (9.5000000000)')
-    """
-    if amount.denominator == 1:
-        return grouped(amount.numerator)
-    return f"{amount} ({decimal(amount)})"
+        rows.append({**award, "payout": money(payout) if payout is not None else ""})
+    return {"limit": money(limit) if limit is not None else "", "rows": rows,
+            "total": money(total) if limit is not None else ""}

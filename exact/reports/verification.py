@@ -34,8 +34,9 @@ from exact.analysis.verification import (
 )
 from exact.core.parsing import parse_integer
 from exact.errors import ExactError
+from exact.render.numbers import fixed, grouped, percent
 from exact.reports import ReportError
-from exact.reports.sections import Context, grouped, percent
+from exact.reports.cover import Context
 
 ROUNDS_VARIABLE = "EXACT_REPORT_ROUNDS"
 WORKERS_VARIABLE = "EXACT_REPORT_WORKERS"
@@ -76,9 +77,9 @@ def simulation_sections(analysis: GameAnalysis, dealer: Dealer, seed: int,
                                      rounds, seed, workers=workers)
     except ExactError as error:
         raise ReportError(f"verification simulation: {error}") from None
-    print(f"{label or 'report'}: verification simulation of {simulation.rounds:,} rounds in "
-          f"{simulation.seconds:.1f} s: {simulation.rate / 1e6:.2f} million rounds/s on "
-          f"{workers} worker(s)", file=sys.stderr, flush=True)
+    print(f"{label or 'report'}: verification simulation of {grouped(simulation.rounds)} rounds "
+          f"in {fixed(simulation.seconds, 1)} s: {fixed(simulation.rate / 1e6, 2)} million "
+          f"rounds/s on {workers} worker(s)", file=sys.stderr, flush=True)
     found = verdicts(simulation, {b: list(a.tables.values()) for b, a in analysis.bets.items()})
     rows = [_row(v) for v in found]
     setup = {"rounds": grouped(simulation.rounds), "shoes": grouped(simulation.shoes),
@@ -98,7 +99,7 @@ def _row(verdict: Verdict) -> dict[str, object]:
             "simulated": percent(verdict.simulated, 4, True),
             "error": percent(Fraction(verdict.error), 4),
             "z": z_text(verdict.z),
-            "top": f"{verdict.top_seen:,} / {verdict.top_expected:,.1f}",
+            "top": f"{grouped(verdict.top_seen)} / {grouped(verdict.top_expected, 1)}",
             "agrees": verdict.agrees}
 
 
@@ -108,7 +109,7 @@ def z_text(z: float) -> str:
     >>> z_text(-1.234), z_text(0.0), z_text(float("inf"))
     ('-1.23', '+0.00', 'inf')
     """
-    return "inf" if z in (float("inf"), float("-inf")) else f"{z:+.2f}"
+    return "inf" if z in (float("inf"), float("-inf")) else fixed(z, 2, sign=True)
 
 
 def _by_depth(simulation: WagerSimulation) -> dict[str, object]:
@@ -123,5 +124,5 @@ def _by_depth(simulation: WagerSimulation) -> dict[str, object]:
         columns = columns or depths
         rows.append({"bet": f"{bet.name} ({bet.paytable})", "cells": cells})
     per_depth: Sequence[int] = [int(n) for n in simulation.rounds_by_job.sum(axis=0)]
-    return {"depths": columns, "rounds_by_depth": [f"{n:,}" for n in per_depth if n],
+    return {"depths": columns, "rounds_by_depth": [grouped(n) for n in per_depth if n],
             "rows": rows}

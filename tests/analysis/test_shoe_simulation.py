@@ -81,7 +81,7 @@ def test_bad_settings():
     with pytest.raises(SimulationError):
         simulate(config(), shoes=0, seed=1)
     with pytest.raises(SimulationError):
-        simulate(SimulationConfig(bet_ids=("nope",)), shoes=1, seed=1)
+        simulate(SimulationConfig(game="punto-banco", bet_ids=("nope",)), shoes=1, seed=1)
 
 
 def test_cli_simulate(capsys):

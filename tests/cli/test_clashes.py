@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from exact.cli import app
 from exact.cli.app import main
+from exact.cli.parser import Parser
 from exact.core.files import InputFile, output_name
 
 from tests.support.parsers import full_parser
@@ -99,7 +99,7 @@ def tripwire(monkeypatch) -> list[str]:
     """The command's work (its ``run``, which reads the inputs) replaced by a tripwire that
     records it was reached and stops the run."""
     reached: list[str] = []
-    parse = app._Parser.parse_args
+    parse = Parser.parse_args
 
     def parse_args(self, *args, **kwargs) -> argparse.Namespace:
         parsed = parse(self, *args, **kwargs)
@@ -111,7 +111,7 @@ def tripwire(monkeypatch) -> list[str]:
             parsed.run = run
         return parsed
 
-    monkeypatch.setattr(app._Parser, "parse_args", parse_args)
+    monkeypatch.setattr(Parser, "parse_args", parse_args)
     return reached
 
 
@@ -197,13 +197,14 @@ SEEN_ARGV = ["edge", "punto-banco", "--decks", "1", "--bet", "tie"]
 TRIPWIRE = """
 import sys
 from exact.cli import app
-parse = app._Parser.parse_args
+from exact.cli.parser import Parser
+parse = Parser.parse_args
 def parse_args(self, *args, **kwargs):
     parsed = parse(self, *args, **kwargs)
     if hasattr(parsed, "run"):
         parsed.run = lambda namespace: sys.exit(3)
     return parsed
-app._Parser.parse_args = parse_args
+Parser.parse_args = parse_args
 sys.exit(app.main(sys.argv[1:]))
 """
 

@@ -254,7 +254,8 @@ def test_seeds_are_made_lazily_and_match_the_spawned_children(monkeypatch) -> No
         return lazy[shoes.start:shoes.stop] if seed == 2024 else []
 
     monkeypatch.setattr("exact.analysis.simulation.shoe_seeds", recorded)
-    result = simulate(SimulationConfig(bet_ids=("tie",)), shoes=5, seed=2024, workers=1, chunk=2)
+    result = simulate(SimulationConfig(game="punto-banco", bet_ids=("tie",)), shoes=5,
+                      seed=2024, workers=1, chunk=2)
     assert asked == [2, 2, 1]  # job by job, never every seed at once
     assert result.shoes == 5 and result.rounds > 0
 

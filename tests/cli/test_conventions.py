@@ -18,8 +18,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exact.cli.app import build_parser, example_lines, main
+from exact.cli.app import build_parser, main
 from exact.cli.configuration import decks_option
+from exact.cli.parser import example_lines
 from exact.core.cards import CARDS, LISTED_REMOVED, Shoe
 from exact.model.plugins import game_ids, plugin
 from exact.render.output import to_text

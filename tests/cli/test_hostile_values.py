@@ -3,7 +3,7 @@ and terminal control sequences): one short line on standard error and exit 2, ne
 traceback, never the value echoed back whole.
 
 The commands, their options and which game takes which option are read from the parser and
-the games themselves (:func:`exact.cli.app.build_parser`, :func:`exact.cli.app.game_options`),
+the games themselves (:func:`exact.cli.app.build_parser`, :func:`exact.cli.refusals.game_options`),
 so an option added later is covered without being listed here."""
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from exact.cli.app import SHARED_OPTIONS, game_options, main
+from exact.cli.app import main
+from exact.cli.refusals import SHARED_OPTIONS, game_options
 from exact.games import game_ids, get_game
 
 from tests.support.parsers import full_parser

@@ -15,7 +15,8 @@ from exact.cli.app import main
 from exact.core.cards import RANKS, Shoe
 from exact.games import get_game
 from exact.render.output import SIGN_CONVENTION
-from exact.reports.sections import Context, effects_of_removal
+from exact.reports.cover import Context
+from exact.reports.sensitivity import effects_of_removal
 
 BET = "tie"
 DECKS = "1"

@@ -127,7 +127,7 @@ def test_a_long_output_name_is_written(tmp_path: Path, capsys, length: int) -> N
 CHILD = """
 import os, sys, time
 from pathlib import Path
-from exact.cli import app
+from exact.cli import app, bet_commands
 marker, step = Path(sys.argv[1]), sys.argv[2]
 synced = os.fsync
 def wait(*args, **kwargs):
@@ -137,7 +137,7 @@ def wait(*args, **kwargs):
     marker.write_text("here")
     time.sleep(600)
 if step == "work":
-    app.analyze = wait
+    bet_commands.analyze = wait
 else:
     os.fsync = wait
 sys.exit(app.main(sys.argv[3:]))

@@ -101,7 +101,7 @@ def _brute_force(game: HighCard, cards: list[int]) -> dict:
             if isinstance(step, Decision):
                 for action in step.actions:
                     seq = list(sequences)
-                    seq[step.player] = (*seq[step.player], (step.infoset, action))
+                    seq[step.actor] = (*seq[step.actor], (step.infoset, action))
                     walk(game.act(state, action), tuple(seq), used, dealt)
                 return
             label = next(lb for lb in VALUE_VIEW.labels if lb.value == dealt[used])

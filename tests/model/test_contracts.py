@@ -110,7 +110,7 @@ def test_one_games_option_is_refused_on_another(argv: list[str], owners: str, ca
 
 def test_every_option_belongs_to_some_game() -> None:
     """No option of a command is refused by every game (each is someone's)."""
-    from exact.cli.app import SHARED_OPTIONS, game_options
+    from exact.cli.refusals import SHARED_OPTIONS, game_options
 
     commands = full_parser().commands
     assert {"analyze", "design", "list-bets", "features", "eor", "simulate", "edge",

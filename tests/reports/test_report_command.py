@@ -327,7 +327,7 @@ def test_a_century21_report_of_the_clients_rules_and_stakes(tmp_path):
     from exact.core.cards import Shoe as Cards
     from exact.games.century21.game import DEFAULT_RULES, game_table
     from exact.games.century21.rules import DATA
-    from exact.reports.sections import percent
+    from exact.render.numbers import percent
 
     rules = tmp_path / "house rules.toml"
     rules.write_text((DATA / "rules.toml").read_text().replace('name = "', 'name = "Client: ', 1))

@@ -19,6 +19,7 @@ from exact.analysis.bet_analysis import analyze, game_bets
 from exact.analysis.repeated_play import normal_quantile, result_interval, volatility_index
 from exact.core.cards import Shoe
 from exact.games import game_ids, plugin
+from exact.render.numbers import grouped, percent
 from exact.render.spreadsheet import REPORT_WORKBOOK
 from exact.reports import (
     ReportError,
@@ -26,7 +27,8 @@ from exact.reports import (
     countability,
     verification,
 )
-from exact.reports.sections import Context, grouped, percent, published_checks
+from exact.reports.checks import published_checks
+from exact.reports.cover import Context
 
 from tests.support.optional import require_module
 from tests.support.published import NINE_AND_NINES, PUNTO_BANCO
@@ -260,7 +262,7 @@ def test_cover_hashes_the_rule_and_bet_files(report, game_id, punto_banco):
 
 
 def test_date_comes_from_source_date_epoch(monkeypatch, tmp_path):
-    from exact.reports.sections import build_epoch
+    from exact.reports.cover import build_epoch
 
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "86400")
     assert build_epoch() == 86400

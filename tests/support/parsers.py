@@ -1,5 +1,5 @@
 """The command line's parser with every game's own options (each game's parser holds only its
-own: exact.cli.app.add_game_options), for the tests that read every option of a command."""
+own: exact.cli.parser.add_game_options), for the tests that read every option of a command."""
 
 from __future__ import annotations
 

@@ -17,7 +17,8 @@ import tomllib
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
-from exact.cli.app import build_parser, game_options, refuse_empty_options, refuse_foreign_options
+from exact.cli.app import build_parser
+from exact.cli.refusals import game_options, refuse_empty_options, refuse_foreign_options
 from exact.core.cards import Card, Shoe, parse_cards
 from exact.games import get_game
 from exact.model.bets import load_bets

@@ -317,7 +317,7 @@ def test_a_source_date_epoch_no_date_can_show_is_refused(monkeypatch, epoch: str
     write: Value too large"; Arabic-Indic digits were read as a date."""
     from exact.errors import ReportError, SpreadsheetError
     from exact.render.spreadsheet import workbook_bytes
-    from exact.reports.sections import build_epoch
+    from exact.reports.cover import build_epoch
 
     pytest.importorskip("xlsxwriter")
     monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)

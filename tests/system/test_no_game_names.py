@@ -25,23 +25,6 @@ PACKAGE = Path(__file__).resolve().parents[2] / "exact"
 # (``--known POSITION=CARD``), ``wagers`` every settlement's, ``owners`` a plain variable.
 GENERIC = frozenset({"rules", "strategy", "information", "action", "commission", "collection",
                      "big", "small", "dealer", "position", "wagers", "owners"})
-# Every engine reads the roles a game declares (exact.model.contracts.StageRoles), never a name.
-# The decision protocol's ``player`` is the one who decides at a node (game theory's word),
-# not a hand.
-ALLOWED: dict[str, frozenset[str]] = {"engines/decisions.py": frozenset({"player"}),
-                                      "model/strategy_game.py": frozenset({"player"})}
-# Not yet moved into the games' plugin records (issue 28, left for a next step; each is named
-# so that nothing else may join them): the simulation config's default game, the report's
-# stakes option, the number grammar's prose (it prints README's table of quantities) and the
-# report's wording of the commands an assumption names.
-PENDING: dict[str, frozenset[str]] = {
-    "analysis/shoe_play.py": frozenset({"punto-banco"}),
-    "cli/report.py": frozenset({"bet_size"}),
-    "core/parsing.py": frozenset({"century21", "chemin-de-fer", "players", "seat"}),
-    "reports/document.py": frozenset({"--rules", "century21", "punto-banco"}),
-}
-
-
 @functools.cache
 def vocabulary() -> dict[str, str]:
     """Every name of a game (word -> what it is, and whose)."""
@@ -123,9 +106,8 @@ def test_no_generic_module_names_a_game() -> None:
         relative = path.relative_to(PACKAGE).as_posix()
         if relative.startswith("games/"):
             continue
-        allowed = ALLOWED.get(relative, frozenset()) | PENDING.get(relative, frozenset())
         hits = sorted({f"{word} ({vocabulary()[word]})" for line, word in
-                       named(path.read_text(encoding="utf-8")) if word not in allowed})
+                       named(path.read_text(encoding="utf-8"))})
         if hits:
             found[relative] = hits
     assert found == {}

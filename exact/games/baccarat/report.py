@@ -10,7 +10,7 @@ from __future__ import annotations
 from exact.core.cards import Shoe
 from exact.games.baccarat import reference as reference
 from exact.games.baccarat.coup import PuntoBanco, hand_total
-from exact.reports.sections import decimal, grouped
+from exact.render.numbers import decimal, grouped
 
 DECKS = 8
 # Rounds shown card by card, in dealing order (Player, Banker, Player, Banker, third cards):

@@ -1,5 +1,6 @@
 """How ``settle`` shows a baccarat coup: the Player's and the Banker's hands, each with its
-cards and total, and the third card drawn (the baccarat games' plugin records name these).
+cards and total, and the third card drawn (the baccarat games' plugin records name these),
+and how a report words the settlement command the coup's assumptions name.
 
 Layer: games, the top: a game's code may import every generic layer, no other game.
 """
@@ -10,6 +11,9 @@ from collections.abc import Mapping
 from typing import Any
 
 SIDES = ("player", "banker")
+REPORT_WORDS = {"exact settle punto-banco": "the toolkit's round settlement"}
+"""How a report says the command lines the coup's assumptions name (a plugin's
+``report_words``)."""
 
 
 def round_hands(game: Any, record: Any, features: Mapping[str, object]

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 
-from exact.analysis.assumptions import rules_for
 from exact.analysis.removal import parse_tags
+from exact.cli.edge import rules_for
 from exact.cli.shoe_options import full_shoe, options_shoe, removed
 from exact.core.cards import Card
 from exact.core.parsing import parse_number
@@ -41,6 +41,7 @@ from exact.games.century21.table_render import (
     table_json,
     table_text,
 )
+from exact.render.numbers import fixed, general, percent, points, signed
 from exact.render.output import SIGN_CONVENTION, json_text
 from exact.render.removal import eor_report, eor_text
 
@@ -86,7 +87,7 @@ def analyze_command(game: Century21, args: argparse.Namespace) -> str:
         write_bytes(Path(args.xlsx), workbook_bytes(
             "21st Century Baccarat", heading_lines(shoe, data["counting_unit"]), [bet_table]),
             [args.output])
-        from exact.cli.app import written
+        from exact.cli.messages import written
 
         written(args.xlsx, "Excel par sheet")
         if not (args.json or args.output):
@@ -101,17 +102,17 @@ def analyze_command(game: Century21, args: argparse.Namespace) -> str:
     economics = data["economics"]
     tail = [
         f"House edge (the player's expected loss per unit bet): "
-        f"{-data['player_edge_float'] * 100:+.4f}% = {-Fraction(data['player_edge'])}; "
-        f"the player's edge {data['player_edge_float'] * 100:+.4f}%",
+        f"{percent(-data['player_edge_float'], 4, True)} = {-Fraction(data['player_edge'])}; "
+        f"the player's edge {percent(data['player_edge_float'], 4, True)}",
         f"With a {data['collection']} collection on a {data['bet']} bet: "
-        f"{data['player_edge_with_collection_float'] * 100:+.4f}% of the bet",
+        f"{percent(data['player_edge_with_collection_float'], 4, True)} of the bet",
         f"Table of {economics['counts']}: Player/Dealer nets "
-        f"{float(Fraction(economics['dealer_net_per_hand'])):+.4f} per hand; break-even bet "
+        f"{signed(Fraction(economics['dealer_net_per_hand']))} per hand; break-even bet "
         f"per player against the same seats, all in action: "
         f"{_shown(economics['dealer_break_even_bet_per_player'])}",
         "Exact deviation check: player gains "
-        f"{float(Fraction(data['deviation_check']['player_gain_by_deviating'])):.3g}, dealer "
-        f"gains {float(Fraction(data['deviation_check']['dealer_gain_by_deviating'])):.3g} "
+        f"{general(Fraction(data['deviation_check']['player_gain_by_deviating']), 3)}, dealer "
+        f"gains {general(Fraction(data['deviation_check']['dealer_gain_by_deviating']), 3)} "
         "per unit bet" + (" (an exact equilibrium)" if data["deviation_check"]["equilibrium"]
                           else ""), ""]
     return "\n".join(head + [text[0], "", *tail, text[1], "", text[2], ""])
@@ -156,7 +157,7 @@ def _table_command(rules, shoe, args: argparse.Namespace, bet: Fraction, fee: Fr
 
 
 def _shown(value: str | None) -> str:
-    return "never" if value is None else f"{float(Fraction(value)):.2f} ({value})"
+    return "never" if value is None else f"{fixed(Fraction(value), 2)} ({value})"
 
 
 def _number(option: str, text: str) -> Fraction:
@@ -205,8 +206,8 @@ def edge_command(game: Century21, args: argparse.Namespace, seen: Sequence[Card]
              f"Signs: {SIGN_CONVENTION}"]
     for name, entry in report["strategies"].items():
         value, after = entry["house_edge"], entry["house_edge_with_collection"]
-        lines.append(f"{name:6} {100 * value['float']:+9.4f}%  after collection "
-                     f"{100 * after['float']:+9.4f}%  "
+        lines.append(f"{name:6} {points(value['float'], 4, True):>9}%  after collection "
+                     f"{points(after['float'], 4, True):>9}%  "
                      f"{'BET' if entry['player_advantage'] else '':3} "
                      f"exact {value['exact']}  ({entry['description']})")
     return "\n".join(lines) + "\n"

@@ -89,10 +89,10 @@ OPTIONS = (
         Option(("--information",), {"choices": ("total", "cards"), "type": INFORMATION,
                                     "help": "the player decides by its two-card total or its "
                                             "two cards"}),
-        Option(("--players",), {"type": number_option("players", "--players"),
+        Option(("--players",), {"type": number_option("table-players", "--players"),
                                 "help": "players at the table for the Player/Dealer's "
                                         "economics"}),
-        Option(("--seats",), {"type": number_option("players", "--seats"),
+        Option(("--seats",), {"type": number_option("table-players", "--seats"),
                               "help": "a full table of 1-7 seats (positions 2-8 clockwise from "
                                       "the Player/Dealer): its money per hand under "
                                       "--strategy"}),
@@ -130,23 +130,23 @@ OPTIONS = (
         Option(("--dealer",), {"metavar": "CARDS",
                                "help": "the Player/Dealer's cards, up card first"}),
         Option(("--seat",), {"action": "append", "metavar": "SEAT=CARDS",
-                             "type": KeyedOption("--seat", "SEAT=CARDS", key="seat"),
+                             "type": KeyedOption("--seat", "SEAT=CARDS", key="table-seat"),
                              "help": "a seat's cards, e.g. 3='9S KD'; may be repeated, each "
                                      "seat once"}),
         Option(("--dealer-wager",), {"metavar": "AMOUNT",
                                      "type": number_option("bet", "--dealer-wager"),
                                      "help": "the Player/Dealer's wager"}),
-        Option(("--dice",), {"metavar": "SEAT", "type": number_option("seat", "--dice"),
+        Option(("--dice",), {"metavar": "SEAT", "type": number_option("table-seat", "--dice"),
                              "help": "the seat the dice start the comparison at (default: "
                                      "the lowest seat)"}),
         Option(("--dice-total",), {"metavar": "TOTAL",
-                                   "type": number_option("seat", "--dice-total"),
+                                   "type": number_option("table-seat", "--dice-total"),
                                    "help": "the three dice's total (3-18), counted clockwise "
                                            "from the Player/Dealer's position 1 (instead of "
                                            "--dice)"}),
         Option(("--position",), {"action": "append", "metavar": "SEAT=POS",
-                                 "type": KeyedOption("--position", "SEAT=POS", key="seat",
-                                                     value="seat"),
+                                 "type": KeyedOption("--position", "SEAT=POS", key="table-seat",
+                                                     value="table-seat"),
                                  "help": "a seat's position, 2-8 clockwise from the "
                                          "Player/Dealer (default seat + 1); with --dice-total"}),
         _RULES,
@@ -188,4 +188,6 @@ PLUGIN = GamePlugin(
     report=_report,
     template=Path(__file__).resolve().parent / "report.typ",
     simulation=_play,
+    report_words={"settle century21": "the toolkit's table settlement",
+                  "--rules": "a rule file"},
 )

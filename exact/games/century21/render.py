@@ -31,6 +31,7 @@ from exact.games.century21.game import (
 from exact.games.century21.rules import Rules
 from exact.games.century21.solve import strategy_by_name
 from exact.model.bets import format_pays
+from exact.render.numbers import fixed, grouped
 from exact.render.output import SIGN_CONVENTION, table_json
 
 
@@ -57,14 +58,14 @@ def outcome_text(table: BetTable) -> str:
     """The player's return table; mixed strategies give expected (fractional) counts."""
     lines = [f"{'Event':28} {'Pays':>5} {'Combinations':>26} {'Probability':>12} {'Return':>12}"]
     for o in table.outcomes:
-        count = (f"{o.combinations:,}" if isinstance(o.combinations, int)
-                 else f"~{float(o.combinations):,.1f}")
+        count = (grouped(o.combinations) if isinstance(o.combinations, int)
+                 else f"~{grouped(o.combinations, 1)}")
         lines.append(f"{o.event:28} {format_pays(o.pays):>5} {count:>26} "
-                     f"{float(o.probability):12.8f} {float(o.expected_return):+12.8f}")
-    lines.append(f"{'Total':28} {'':>5} {table.total:>26,} {1:12.8f} "
-                 f"{float(table.expected_value):+12.8f}")
-    lines.append(f"Win {float(table.hit_frequency):.6f}, push {float(table.push_frequency):.6f}, "
-                 f"loss {float(table.loss_frequency):.6f}; SD {table.standard_deviation:.6f}")
+                     f"{fixed(o.probability, 8):>12} {fixed(o.expected_return, 8, sign=True):>12}")
+    lines.append(f"{'Total':28} {'':>5} {grouped(table.total):>26} {fixed(1, 8):>12} "
+                 f"{fixed(table.expected_value, 8, sign=True):>12}")
+    lines.append(f"Win {fixed(table.hit_frequency, 6)}, push {fixed(table.push_frequency, 6)}, "
+                 f"loss {fixed(table.loss_frequency, 6)}; SD {fixed(table.standard_deviation, 6)}")
     return "\n".join(lines)
 
 
@@ -74,7 +75,7 @@ def strategy_text(table: GameTable, side: str, strategy: Strategy) -> str:
     for row in table.strategy_table(side, strategy):
         probability = row["probability"]
         shown = ("always" if probability == 1 else "never" if probability == 0
-                 else f"{float(probability):.6f} = {probability}")
+                 else f"{fixed(probability, 6)} = {probability}")
         lines.append(f"  {row['information']:48} {row['action']:8} {shown}")
     return "\n".join(lines)
 
@@ -90,7 +91,7 @@ def player_grid_text(strategy: Strategy) -> str:
         own = describe_set(infoset).split(" v up ")[0].removeprefix("player ")
         draw = probabilities.get("draw", Fraction(0))
         rows.setdefault(own, {})[infoset.up] = ("D" if draw == 1 else "S" if draw == 0
-                                                else f"{float(draw):.3f}")
+                                                else fixed(draw, 3))
     width = max([len(own) for own in rows] + [4])
     head = " ".join(f"{CLASS_NAMES[u]:>5}" for u in ups)
     lines = ["Player's option hands by the dealer's up card (D draw, S stand, else P(draw))",

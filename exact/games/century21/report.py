@@ -22,6 +22,7 @@ from exact.analysis.assumptions import report_assumptions
 from exact.analysis.statistics import BetTable
 from exact.analysis.verification import ROUNDS, Z_LIMIT
 from exact.core.cards import Shoe
+from exact.core.parsing import parse_number
 from exact.errors import ExactError
 from exact.games.century21 import dealer as century21_dealer
 from exact.games.century21 import reference as century21_reference
@@ -41,10 +42,11 @@ from exact.games.century21.render import counting_unit, heads_up_table
 from exact.games.century21.rules import DATA, DEFAULT_RULES, Rules
 from exact.games.century21.solve import Equilibrium, deviation_gaps, equilibrium
 from exact.games.century21.table import CircleWager, settle_table
+from exact.render.numbers import decimal, fixed, grouped, net, pays_text, percent, signed
 from exact.render.output import SIGN_CONVENTION
-from exact.reports import ReportError, charts, sections
+from exact.reports import ReportError, charts, checks, sections
 from exact.reports.config import ReportConfig
-from exact.reports.sections import Context, decimal, grouped, percent
+from exact.reports.cover import Context
 from exact.reports.verification import ROUNDS_VARIABLE, WORKERS_VARIABLE, setting, z_text
 
 STRATEGIES = {
@@ -80,10 +82,26 @@ HOW = {"higher_total": "higher total", "natural": "Natural (two jokers)",
        "lower_total": "lower total", "ties_on_zero": "tie on 0 (dealer wins)"}
 
 
+def _stake(config: ReportConfig, option: str, quantity: str) -> Fraction | None:
+    """``--bet-size`` (positive) or ``--collection`` (at least 0) of the report's settings,
+    exactly; None if not given (checked before any work)."""
+    text = dict(config.settings).get(option)
+    if text is None:
+        return None
+    flag = "--" + option.replace("_", "-")
+    # the option's type read it by the number grammar already; a library caller may give text
+    amount = Fraction(text) if isinstance(text, int | Fraction) else Fraction(
+        parse_number(text, quantity, where=flag))
+    if quantity == "bet" and amount <= 0:
+        raise ExactError(f"{flag} {amount}: the bet must be positive")
+    return amount
+
+
 def report_data(config: ReportConfig, context: Context) -> dict[str, object]:
     """The report of the configuration's rules (``--rules``: the game's rules as loaded)."""
     game = config.game
     assert isinstance(game, Century21)
+    given_bet, given_fee = _stake(config, "bet_size", "bet"), _stake(config, "collection", "fee")
     rules = game.rules
     shoe = Shoe.standard(rules.decks, rules.jokers)
     table = game_table(rules, shoe)
@@ -91,7 +109,6 @@ def report_data(config: ReportConfig, context: Context) -> dict[str, object]:
     pairs = strategy_pairs(table, found)
     files = [DATA / "rules.toml"] if rules == DEFAULT_RULES else []
     files += config.inputs
-    given_bet, given_fee = config.stakes
     # the rule text's example table unless a bet is given (its fee: the rules' table tag)
     bet = Fraction(BET) if given_bet is None else given_bet
     fee = (given_fee if given_fee is not None else Fraction(FEE) if given_bet is None
@@ -161,7 +178,7 @@ def summary_row(name: str, result: Result, table: BetTable, bet: Fraction = Frac
             "win": percent(result.probability("win"), 3),
             "push": percent(result.probability("push"), 3),
             "loss": percent(result.probability("loss"), 3),
-            "sd": f"{table.standard_deviation:.4f}",
+            "sd": fixed(table.standard_deviation, 4),
             "house_edge_with_collection": percent(with_fee, 4, True)}
 
 
@@ -171,13 +188,13 @@ def return_table(name: str, table: BetTable) -> dict[str, object]:
     def count_text(value: Fraction | int) -> str:
         if isinstance(value, int):
             return grouped(value)
-        return f"≈ {float(value):,.1f}"
+        return f"≈ {grouped(value, 1)}"
 
     rows = []
     for o in table.outcomes:
         result, _, how = o.event.partition(": ")
         key = how.replace(" ", "_")
-        rows.append({"result": result, "how": HOW.get(key, how), "pays": sections.pays_text(
+        rows.append({"result": result, "how": HOW.get(key, how), "pays": pays_text(
             o.pays), "combinations": count_text(o.combinations),
             "probability": decimal(o.probability), "return": decimal(o.expected_return)})
     return {"id": name, "title": STRATEGIES[name][2], "rows": rows,
@@ -216,10 +233,10 @@ def example(rules: Rules, dealer: str, seats: dict[int, str],
             "order": ", ".join(map(str, hand.order)), "reading": hand.reading,
             "rows": [{"wager": s.wager.bet, "stake": str(s.wager.amount),
                       "event": s.event.replace("_", " "), "reason": s.reason.split(": ", 1)[-1],
-                      "net": sections._net(s.net),
+                      "net": net(s.net),
                       "collection": str(hand.collections.get(s.wager.bet, 0))}
                      for s in hand.settlements],
-            "dealer_net": sections._net(hand.dealer_net),
+            "dealer_net": net(hand.dealer_net),
             "house_collection": str(hand.house_collection),
             "credits": ", ".join(hand.free_collection_credits)}
 
@@ -235,7 +252,7 @@ def strategy_tables(table: GameTable, pairs: Mapping[str, tuple[Strategy, Strate
             for row in table.strategy_table(side, pairs[name][index]):
                 probability: Fraction = row["probability"]
                 if probability not in (0, 1):
-                    shown = f"{float(probability):.4f}"
+                    shown = fixed(probability, 4)
                 elif row["action"] == "end":
                     shown = "end" if probability == 1 else "continue"
                 else:
@@ -277,19 +294,19 @@ def full_table(rules: Rules, shoe: Shoe) -> dict[str, object]:
 
     seats = table_figures(rules, shoe, [LIMITED[1]] * 7, "house", LIMITED[2], exact_pairs=False)
     positions = [{"seat": str(i + 1), "position": str(i + 2),
-                  "share": f"{float(seats.expected_action[i] / seats.wagers[i]):.4f}",
+                  "share": fixed(seats.expected_action[i] / seats.wagers[i], 4),
                   "exact": str(seats.expected_action[i] / seats.wagers[i]),
-                  "net": _money(seats.seat_net[i])} for i in range(7)]
+                  "net": signed(seats.seat_net[i])} for i in range(7)]
     best = []
     for n in (1, 2):
         # the means only: the exact two-seat distribution is analyze --seats's
         house = table_figures(rules, shoe, [Fraction(BET)] * n, "house", exact_pairs=False)
         found = table_figures(rules, shoe, [Fraction(BET)] * n, "dealer-best",
                               exact_pairs=False)
-        best.append({"seats": str(n), "house": _money(house.dealer_net),
-                     "best": _money(found.dealer_net),
-                     "edge": f"{float(found.seat_edges[0]) * 100:+.4f}%"})
-    return {"positions": positions, "dealer_net": _money(seats.dealer_net),
+        best.append({"seats": str(n), "house": signed(house.dealer_net),
+                     "best": signed(found.dealer_net),
+                     "edge": percent(found.seat_edges[0], 4, sign=True)})
+    return {"positions": positions, "dealer_net": signed(seats.dealer_net),
             "bet": str(LIMITED[1]), "dealer_wager": str(LIMITED[2]), "best": best,
             "best_bet": str(BET)}
 
@@ -300,19 +317,19 @@ def economics(table: GameTable, bet: Fraction = Fraction(BET),
     for players in PLAYERS:
         e = table_economics(table, players, bet, fee, checking=False)
         rows.append({"players": str(players),
-                     "player_net": _money(e.player_net), "dealer_gross": _money(e.dealer_gross),
-                     "dealer_net": _money(e.dealer_net), "house": _money(e.house_collection),
+                     "player_net": signed(e.player_net), "dealer_gross": signed(e.dealer_gross),
+                     "dealer_net": signed(e.dealer_net), "house": signed(e.house_collection),
                      "break_even": ("never" if e.dealer_break_even_bet is None
-                                    else f"{float(e.dealer_break_even_bet):.2f}")})
+                                    else fixed(e.dealer_break_even_bet, 2))})
     first = table_economics(table, 1, bet, fee, checking=True)
     limited = []
     for reading in ("seat-by-seat", "whole-hand"):
         e = table_economics(table, LIMITED[0], LIMITED[1], checking=False,
                             dealer_wager=LIMITED[2], reading=reading)
         limited.append({"reading": reading, "fraction": str(e.action_fraction),
-                        "seats": str(e.seats_in_action), "player_net": _money(e.player_net),
-                        "dealer_gross": _money(e.dealer_gross),
-                        "dealer_net": _money(e.dealer_net), "house": _money(e.house_collection)})
+                        "seats": str(e.seats_in_action), "player_net": signed(e.player_net),
+                        "dealer_gross": signed(e.dealer_gross),
+                        "dealer_net": signed(e.dealer_net), "house": signed(e.house_collection)})
     return {"bet": _amount(bet), "fee": _amount(fee), "rows": rows, "limited": limited,
             "limited_players": str(LIMITED[0]), "limited_bet": str(LIMITED[1]),
             "limited_dealer_wager": str(LIMITED[2]),
@@ -320,17 +337,8 @@ def economics(table: GameTable, bet: Fraction = Fraction(BET),
             "default_reading": table.rules.action,
             "player_break_even": ("never (the house edge is positive)"
                                   if first.player_break_even_bet is None
-                                  else f"{float(first.player_break_even_bet):.2f}"),
-            "checker_net": _money(first.checker_net)}
-
-
-def _money(value: Fraction) -> str:
-    """Display text.
-
-    >>> _money(Fraction(-11312, 10000)), _money(Fraction(1, 3))
-    ('-1.1312', '+0.3333')
-    """
-    return f"{float(value):+.4f}"
+                                  else fixed(first.player_break_even_bet, 2)),
+            "checker_net": signed(first.checker_net)}
 
 
 def statistics(tables: dict[str, BetTable]) -> dict[str, object]:
@@ -340,7 +348,7 @@ def statistics(tables: dict[str, BetTable]) -> dict[str, object]:
             "strategy": STRATEGIES[name][2],
             "mean": decimal(table.expected_value), "mean_exact": str(table.expected_value),
             "variance": decimal(table.variance), "variance_exact": str(table.variance),
-            "sd": f"{table.standard_deviation:.10f}", **sections.interval_rows(table)})
+            "sd": fixed(table.standard_deviation, 10), **sections.interval_rows(table)})
     return {**sections.interval_key(), "bets": bets}
 
 
@@ -395,7 +403,7 @@ def verification(table: GameTable, found: Equilibrium, results: dict[str, Result
     out: dict[str, object] = {
         "product": grouped(product), "sums": sums,
         "equilibrium": {"value": str(value), "value_percent": percent(value, 6, True),
-                        "lp_value": f"{found.lp_value:.12f}",
+                        "lp_value": fixed(found.lp_value, 12),
                         "player_gain": str(player_gain), "dealer_gain": str(dealer_gain),
                         "agrees": player_gain == 0 and dealer_gain == 0},
     }
@@ -419,8 +427,8 @@ def brute_force(reference: ModuleType) -> dict[str, object]:
     cards += [reference.X] * shoe.jokers
     brute = dict(reference.brute_force(cards))
     keys = sorted(set(engine) | set(brute), key=lambda k: (-k[1], k[0]))
-    return {"shoe": sections._composition(shoe), "cards": str(shoe.size),
-            "rows": [{"how": HOW.get(how, how), "pays": sections.pays_text(pay),
+    return {"shoe": checks.composition(shoe), "cards": str(shoe.size),
+            "rows": [{"how": HOW.get(how, how), "pays": pays_text(pay),
                       "brute_force": grouped(brute.get((how, pay), 0)),
                       "engine": grouped(engine.get((how, pay), 0)),
                       "agrees": brute.get((how, pay), 0) == engine.get((how, pay), 0)}
@@ -453,15 +461,15 @@ def simulation(rules: HouseWayRules, result: Result, context: Context,
         found = century21_dealer.simulate(rules, hands, seed, workers=workers)
     except ExactError as error:
         raise ReportError(f"verification simulation: {error}") from None
-    print(f"century21: House Way verification simulation of {found.hands:,} hands in "
-          f"{found.seconds:.1f} s: {found.rate / 1e6:.2f} million hands/s on {workers} "
-          "worker(s)", file=sys.stderr, flush=True)
+    print(f"century21: House Way verification simulation of {grouped(found.hands)} hands "
+          f"in {fixed(found.seconds, 1)} s: {fixed(found.rate / 1e6, 2)} million hands/s on "
+          f"{workers} worker(s)", file=sys.stderr, flush=True)
     by_pay: dict[Fraction, Fraction] = {}
     for (_how, pay), count in result.counts.items():
         by_pay[pay] = by_pay.get(pay, Fraction(0)) + Fraction(count) / result.total
     checked = century21_dealer.check(found, by_pay)
     dealt = dict(zip(found.pays, (int(n) for n in found.counts.sum(axis=0)), strict=True))
-    pays = [{"pays": sections.pays_text(pay), "exact": decimal(by_pay.get(pay, Fraction(0))),
+    pays = [{"pays": pays_text(pay), "exact": decimal(by_pay.get(pay, Fraction(0))),
              "simulated": decimal(Fraction(dealt.get(pay, 0), found.hands)),
              "hands": grouped(dealt.get(pay, 0))}
             for pay in sorted(set(by_pay) | set(dealt), reverse=True)]

@@ -46,7 +46,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from exact.analysis.assumptions import rules_for
+from exact.cli.edge import rules_for
 from exact.cli.shoe_options import full_shoe
 from exact.core.parsing import (
     check_keys,
@@ -65,6 +65,7 @@ from exact.model.settlement import (
     positive_amount,
     settlement_json,
 )
+from exact.render import numbers
 
 MAX_FILE_BYTES = 64 * 1024
 FILE_KEYS = {"dealer", "dealer_wager", "dice", "dice_total", "dealer_free_collection", "table",
@@ -121,7 +122,7 @@ def _amount(where: str, value: object) -> Fraction:
 
 
 def _seat_number(where: str, value: object) -> int:
-    return parse_integer(value, "seat", f"{where}: seat", SettlementInputError)
+    return parse_integer(value, "table-seat", f"{where}: seat", SettlementInputError)
 
 
 def _flag(where: str, value: object) -> bool:
@@ -185,7 +186,7 @@ def hand_from_mapping(data: Mapping[str, Any], source: str) -> dict[str, Any]:
         if not _flag(where, entry.get("natural_declared", True)):
             undeclared.append(seat)
         if "position" in entry:
-            positions[seat] = parse_integer(entry["position"], "seat", f"{where}: position",
+            positions[seat] = parse_integer(entry["position"], "table-seat", f"{where}: position",
                                             SettlementInputError)
     wagers = []
     for index, entry in enumerate(_tables(data, "wager", source), 1):
@@ -214,7 +215,7 @@ def hand_from_mapping(data: Mapping[str, Any], source: str) -> dict[str, Any]:
             "dealer_wager": _amount(f"{source} dealer_wager", data["dealer_wager"]),
             "dice": None if dice is None else _seat_number(f"{source} dice", dice),
             "dice_total": None if dice_total is None else parse_integer(
-                dice_total, "seat", f"{source} dice_total", SettlementInputError),
+                dice_total, "table-seat", f"{source} dice_total", SettlementInputError),
             "positions": positions,
             "dealer_free_collection": _flag(f"{source} dealer_free_collection",
                                             data.get("dealer_free_collection", False)),
@@ -294,8 +295,7 @@ def table_json(rules: Rules, tag: Any, hand: Mapping[str, Any],
 
 
 def _money(text: str) -> str:
-    value = Fraction(text)
-    return str(value) if value.denominator != 1 else f"{value.numerator:,}"
+    return numbers.amount(Fraction(text))
 
 
 def table_text(data: Mapping[str, Any]) -> str:

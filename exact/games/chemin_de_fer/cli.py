@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from exact.analysis.assumptions import rules_for
+from exact.cli.edge import rules_for
 from exact.games.chemin_de_fer.game import (
     CheminDeFer,
     StrategyError,

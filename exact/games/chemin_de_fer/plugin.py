@@ -46,4 +46,5 @@ PLUGIN = GamePlugin(
     option_defaults={"strategy": "house", "information": "total", "with_replacement": False},
     command_options={"analyze": frozenset({"decks", "with_replacement", "information",
                                            "strategy", "commission", "rules"})},
+    report_words={"--rules": "a rule file"},
 )

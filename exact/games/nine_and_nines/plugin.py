@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from exact.games.baccarat.coup import DATA as COUP_DATA
-from exact.games.baccarat.settle import hand_text, round_hands
+from exact.games.baccarat.settle import REPORT_WORDS, hand_text, round_hands
 from exact.games.nine_and_nines.game import DATA, NineAndNines
 from exact.model.plugins import GamePlugin
 
@@ -28,6 +28,7 @@ PLUGIN = GamePlugin(
     omitted_assumptions=frozenset({"side-bet-paytables"}),
     round_hands=round_hands,
     hand_text=hand_text,
+    report_words=REPORT_WORDS,
     report=_report,
     template=Path(__file__).resolve().parent / "report.typ",
 )

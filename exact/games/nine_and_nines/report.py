@@ -29,10 +29,11 @@ from exact.games.baccarat.report import BRUTE_FORCE_SHOES as MAIN_BRUTE_FORCE_SH
 from exact.games.baccarat.report import _hands, report_decks, tableau
 from exact.games.nine_and_nines import reference as nine_reference
 from exact.games.nine_and_nines.game import DATA as NINE_DATA
-from exact.reports import countability, sections, verification
+from exact.render.numbers import decimal, fixed, grouped, percent
+from exact.reports import checks, countability, sections, verification
 from exact.reports.charts import bet_family
 from exact.reports.config import ReportConfig
-from exact.reports.sections import Context, decimal, grouped, percent
+from exact.reports.cover import Context
 
 DECKS = 8
 SIDE_BETS = ("nine-player", "nine-banker", "nines")
@@ -131,9 +132,9 @@ def rarity(bet_analyses) -> list[dict[str, object]]:
         out.append({"bet": table.name, "rounds": grouped(RARITY_ROUNDS), "rows": [
             {"event": tier.event, "pays": f"{tier.pays} to 1",
              "hit": decimal(tier.probability),
-             "one_in": "never" if tier.one_in is None else f"{float(tier.one_in):,.1f}",
-             "expected": f"{float(tier.expected):,.2f}",
-             "at_least_once": f"{tier.at_least_once:.6f}"}
+             "one_in": "never" if tier.one_in is None else grouped(tier.one_in, 1),
+             "expected": grouped(tier.expected, 2),
+             "at_least_once": fixed(tier.at_least_once, 6)}
             for tier in tier_frequencies(table, RARITY_ROUNDS)]})
     return out
 
@@ -150,7 +151,7 @@ def side_checks(game, bets, analysis, reference: ModuleType) -> dict[str, object
         direct = analyze(game, shoe, bets, engine="direct")
         for position, bet_id in enumerate(SIDE_BETS):
             expected = _events(counts, position, analysis.bets[bet_id], reference)
-            brute.append({"shoe": f"{shoe.size} cards: {sections._composition(shoe)}",
+            brute.append({"shoe": f"{shoe.size} cards: {checks.composition(shoe)}",
                           "bet": analysis.bets[bet_id].bet.name,
                           "brute_force": " / ".join(grouped(c) for c in expected),
                           "agrees": list(direct.bets[bet_id].counts) == expected})

@@ -10,7 +10,7 @@ from typing import Any
 
 from exact.games.baccarat.coup import DATA as COUP_DATA
 from exact.games.baccarat.coup import PuntoBanco
-from exact.games.baccarat.settle import hand_text, round_hands
+from exact.games.baccarat.settle import REPORT_WORDS, hand_text, round_hands
 from exact.model.plugins import GamePlugin
 
 HERE = Path(__file__).resolve().parent
@@ -47,6 +47,7 @@ PLUGIN = GamePlugin(
     assumptions=(COUP_DATA / "assumptions.toml",),
     round_hands=round_hands,
     hand_text=hand_text,
+    report_words=REPORT_WORDS,
     report=_report,
     template=HERE / "report.typ",
 )

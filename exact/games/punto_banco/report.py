@@ -31,7 +31,7 @@ from exact.games.baccarat.report import (
 from exact.reports import countability, sections, verification
 from exact.reports.charts import bet_family
 from exact.reports.config import ReportConfig
-from exact.reports.sections import Context
+from exact.reports.cover import Context
 
 DATA = Path(__file__).resolve().parent / "data"  # the game's own data: its published figures
 
