@@ -25,7 +25,7 @@ the template's structure on the key alone.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations_with_replacement
@@ -177,16 +177,29 @@ def _weight(path: _Path, counts: list[int]) -> int:
     return weight
 
 
-def _joined(path: _Path, inner_path: _Path) -> _Path:
+def _joined(path: _Path, inner_path: _Path, replacement: bool = False) -> _Path:
     """``path`` then ``inner_path``, as one path drawn by class, each card counting the cards of
-    its class before it: a path's weight depends only on which cards it draws (not their
-    order), so the paths of the same cards share one end of a template and one cell."""
+    its class before it (none, with replacement): a path's weight depends only on which cards
+    it draws (not their order), so the paths of the same cards share one end of a template
+    and one cell."""
     drawn: dict[int, int] = {}
     canonical = []
     for index in sorted([i for i, _b in path] + [i for i, _b in inner_path]):
-        canonical.append((index, drawn.get(index, 0)))
+        canonical.append((index, 0 if replacement else drawn.get(index, 0)))
         drawn[index] = drawn.get(index, 0) + 1
     return tuple(canonical)
+
+
+def _groups_replaced(view: View, counts: list[int], count: int
+                     ) -> Iterator[tuple[tuple[Label, ...], list[int], int]]:
+    """:func:`~exact.core.enumerator.dealt_groups` with replacement: every card is drawn from
+    the whole shoe, so the counts stay and a group weighs the product of its classes' counts."""
+    present = [i for i, c in enumerate(counts) if c]
+    for group in combinations_with_replacement(present, count):
+        weight = group_coefficient(group)
+        for index in group:
+            weight *= counts[index]
+        yield tuple(map(view.labels.__getitem__, group)), counts, weight
 
 
 _ONE_CARD = True  # one-card draws of the walk dealt inline (off: by dealt_groups, the tests)
@@ -200,10 +213,14 @@ _PENDING_CELLS = 1 << 21  # basis cells (int64) held before a flush: bounds its 
 class _Walk:
     """One sequence-form walk of ``game`` over ``shoe`` (see :func:`decision_table`)."""
 
-    def __init__(self, game: DecisionGame[Record], shoe: Shoe) -> None:
+    def __init__(self, game: DecisionGame[Record], shoe: Shoe, replacement: bool = False
+                 ) -> None:
         self.game = game
         self.size, self.unit = shoe.size, game.round_cards
-        self.fill = [falling(self.size - k, self.unit - k) for k in range(self.unit + 1)]
+        # with replacement each card comes from the whole shoe: nothing is taken out
+        self.replacement, self.taken = replacement, int(not replacement)
+        self.fill = [self.size ** (self.unit - k) if replacement
+                     else falling(self.size - k, self.unit - k) for k in range(self.unit + 1)]
         self.sets: tuple[dict[InfoSet, tuple[Action, ...]], dict[InfoSet, tuple[Action, ...]]] \
             = ({}, {})
         self.parents: tuple[dict[InfoSet, Path], dict[InfoSet, Path]] = ({}, {})
@@ -270,15 +287,18 @@ class _Walk:
             self.weigh(self.template(state, key, view), counts, used, weight, sequences)
             return
         if step.count == 1 and _ONE_CARD:  # most draws: the groups of dealt_groups, inline
-            labels_of = view.labels
+            labels_of, taken = view.labels, self.taken
             for index, count in enumerate(counts):
                 if count:
-                    remaining = counts.copy()
-                    remaining[index] = count - 1
+                    remaining = counts
+                    if taken:
+                        remaining = counts.copy()
+                        remaining[index] = count - 1
                     self.walk(game.advance(state, (labels_of[index],)), view, remaining,
                               used + 1, weight * count, sequences)
             return
-        for labels, remaining, group_weight in dealt_groups(view, counts, step.count):
+        groups = _groups_replaced if self.replacement else dealt_groups
+        for labels, remaining, group_weight in groups(view, counts, step.count):
             self.walk(game.advance(state, labels), view, remaining, used + step.count,
                       weight * group_weight, sequences)
 
@@ -341,7 +361,7 @@ class _Walk:
             counts = np.array([pending[i][1] for i in every], dtype=np.int64)
             pairs = counts[:, :, None] * counts[:, None, :]
             diagonal = np.arange(width)
-            pairs[:, diagonal, diagonal] -= counts
+            pairs[:, diagonal, diagonal] -= counts * self.taken
             bases = np.concatenate((np.ones((len(every), 1), dtype=np.int64), counts,
                                     pairs.reshape(len(every), width * width)), axis=1)
             start = 0
@@ -399,7 +419,7 @@ class _Walk:
         if self.last_basis is None or self.last_basis[0] is not counts:
             r = np.array(counts, dtype=np.int64)
             pairs = np.outer(r, r)
-            pairs.flat[::len(counts) + 1] -= r
+            pairs.flat[::len(counts) + 1] -= r * self.taken
             self.last_basis = (counts, np.concatenate(((1,), r, pairs.ravel())))
         return self.last_basis[1]
 
@@ -452,8 +472,9 @@ class _Walk:
             labels_of, advance = view.labels, game.advance
             for index in self.possible(view):
                 before = 0
-                for drawn_index, _before in path:
-                    before += drawn_index == index
+                if self.taken:
+                    for drawn_index, _before in path:
+                        before += drawn_index == index
                 self.build(template, advance(state, (labels_of[index],)), view,
                            (*path, (index, before)), cards + 1, coefficient, sequences)
             return
@@ -461,7 +482,7 @@ class _Walk:
         for group in combinations_with_replacement(self.possible(view), step.count):
             extended = list(path)
             for index in group:
-                extended.append((index, drawn.count(index)))
+                extended.append((index, drawn.count(index) * self.taken))
                 drawn.append(index)
             del drawn[len(path):]
             labels = tuple(map(view.labels.__getitem__, group))
@@ -479,7 +500,7 @@ class _Walk:
             # the same inner one: joined once per walk
             found = joined.get((path, inner_path))
             if found is None:
-                found = joined[path, inner_path] = _joined(path, inner_path)
+                found = joined[path, inner_path] = _joined(path, inner_path, self.replacement)
             return found
 
         for inner_path, player, infoset, actions, own in inner.meets:
@@ -493,19 +514,24 @@ class _Walk:
                 ends[joined_path] = ends.get(joined_path, 0) + coefficient * inner_coefficient
 
 
-def decision_table(game: DecisionGame[Record], shoe: Shoe) -> DecisionTable:
+def decision_table(game: DecisionGame[Record], shoe: Shoe, replacement: bool = False
+                   ) -> DecisionTable:
     """Every card sequence of ``shoe`` and every action of ``game``, in sequence form with exact
-    outcome counts (see the module docstring)."""
+    outcome counts (see the module docstring). With ``replacement`` every card is drawn from
+    the whole of ``shoe`` (its proportions, as from an endless shoe): the counting unit is then
+    ``N**round_cards`` sequences."""
     check_shoe(game, shoe)
-    walk = _Walk(game, shoe)
+    walk = _Walk(game, shoe, replacement)
     with without_collections():
         walk.walk(game.start(), walk.start_view, walk.start_counts, 0, 1, ((), ()))
         walk.flush()
-    return DecisionTable(falling(shoe.size, game.round_cards), walk.sets, walk.parents,
-                         walk.entries, tuple(walk.outcomes))
+    return DecisionTable(walk.fill[0], walk.sets, walk.parents, walk.entries,
+                         tuple(walk.outcomes))
 
 
 Choices = tuple[tuple[InfoSet, Action], ...]  # a pure strategy, as a hashable tuple
+_UNSET = object()  # no state settled yet (a game's state may be None)
+_TAKEN_KEPT = 1 << 14
 
 
 def choices(strategy: Mapping[InfoSet, Mapping[Action, Fraction]],
@@ -529,6 +555,21 @@ class StrategyDeal(Generic[RecordT]):
 
     game: DecisionGame[RecordT]
     strategies: tuple[Choices, Choices]
+    _chosen: tuple[dict[InfoSet, Action], dict[InfoSet, Action]] = field(
+        init=False, repr=False, compare=False)
+    # the last state settled and its next draw: an engine asks for the next draw of the state
+    # it was just given (one item, replaced whole: safe to share between threads)
+    _last: list[tuple[State, Draw | None]] = field(init=False, repr=False, compare=False)
+    # the action taken at each decision object the game hands out, by its id (the decision is
+    # kept with it, so that the id stays its own): a game that keeps its decisions, as most
+    # do, is then answered without hashing an information set at every node
+    _taken: dict[int, tuple[Decision, Action]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_chosen", (dict(self.strategies[0]),
+                                             dict(self.strategies[1])))
+        object.__setattr__(self, "_last", [(_UNSET, None)])
+        object.__setattr__(self, "_taken", {})
 
     @property
     def round_cards(self) -> int:
@@ -538,30 +579,33 @@ class StrategyDeal(Generic[RecordT]):
     def accepts_jokers(self) -> bool:
         return self.game.accepts_jokers
 
-    @property
-    def _chosen(self) -> tuple[dict[InfoSet, Action], dict[InfoSet, Action]]:
-        found: tuple[dict[InfoSet, Action], dict[InfoSet, Action]] | None = \
-            self.__dict__.get("_chosen_maps")
-        if found is None:
-            found = (dict(self.strategies[0]), dict(self.strategies[1]))
-            object.__setattr__(self, "_chosen_maps", found)
-        return found
-
     def _settled(self, state: State) -> State:
         """``state`` with every decision before the next draw (or the end) taken."""
         game = self.game
         step = game.step(state)
         while isinstance(step, Decision):
-            chosen = self._chosen[step.player].get(step.infoset) if len(step.actions) > 1 \
-                else step.actions[0]
-            state = game.act(state, chosen if chosen is not None else game.fallback(step))
+            found = self._taken.get(id(step))
+            state = game.act(state, found[1] if found is not None and found[0] is step
+                             else self._choose(step))
             step = game.step(state)
+        self._last[0] = (state, step)
         return state
+
+    def _choose(self, decision: Decision) -> Action:
+        chosen = self._chosen[decision.player].get(decision.infoset) \
+            if len(decision.actions) > 1 else decision.actions[0]
+        action = chosen if chosen is not None else self.game.fallback(decision)
+        if len(self._taken) < _TAKEN_KEPT:  # bounded: a game may make a decision per node
+            self._taken[id(decision)] = (decision, action)
+        return action
 
     def start(self) -> State:
         return self._settled(self.game.start())
 
     def next_draw(self, state: State) -> Draw | None:
+        last = self._last[0]
+        if last[0] is state:
+            return last[1]
         step = self.game.step(state)
         assert not isinstance(step, Decision)  # taken by _settled
         return step
