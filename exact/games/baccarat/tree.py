@@ -39,6 +39,7 @@ from typing import Literal, get_args
 from exact.core.cards import VALUE_VIEW, Label, View
 from exact.core.enumerator import Draw
 from exact.engines.decisions import Choices
+from exact.errors import StrategyError
 from exact.model.strategy_game import Decision, InfoSet
 
 Hand = tuple[Label, ...]
@@ -125,7 +126,7 @@ class Coup:
         stage = state[2]
         if stage == DEALING:
             return self._initial_stage(state[0], state[1])[1]
-        if stage == PLAYER_CARD or stage == BANKER_CARD:
+        if stage in (PLAYER_CARD, BANKER_CARD):
             return self._third
         if stage == OVER:
             return None
@@ -209,10 +210,12 @@ class Coup:
         """At a third card, the rest of the coup depends only on the Player's total and what
         the Banker's decision reads of its own hand (module docstring)."""
         player, banker, stage = state
+        if stage == BANKER_CARD:  # one card left: the two totals decide the end
+            return (hand_total(player), hand_total(banker))
         if stage != PLAYER_CARD:
             return None
         tag = _values(banker) if self.information != "totals" else hand_total(banker)
-        return (hand_total(player), tag)
+        return (hand_total(player), tag, None)
 
     def fallback(self, decision: Decision) -> str:
         return STAND
@@ -227,7 +230,7 @@ def set_parts(infoset: InfoSet) -> tuple[str, int | tuple[int, int], int | None]
     (('player', 5, None), ('banker', (1, 2), 9))
     """
     if not isinstance(infoset, tuple) or len(infoset) not in (2, 3):
-        raise ValueError(f"not an information set of the coup: {infoset!r}")
+        raise StrategyError(f"not an information set of the coup: {infoset!r}")
     return infoset[0], infoset[1], infoset[2] if len(infoset) == 3 else None
 
 
@@ -321,7 +324,7 @@ class TableauDeal(Coup):
         stage = state[2]
         if stage == DEALING:
             return self._initial_stage(state[0], state[1])[1]
-        return self._third if stage == PLAYER_CARD or stage == BANKER_CARD else None
+        return self._third if stage in (PLAYER_CARD, BANKER_CARD) else None
 
     def advance(self, state: State, labels: tuple[Label, ...]) -> State:
         player, banker, stage = state
