@@ -264,10 +264,10 @@ def every_set(coup: Coup) -> tuple[tuple[InfoSet, ...], tuple[InfoSet, ...]]:
     pairs = [(a, b) for a in range(10) for b in range(a, 10)]
     chooses = [(a, b) for a, b in pairs if (a + b) % 10 in coup.player_chooses_on]
     decides = [(a, b) for a, b in pairs if (a + b) % 10 not in coup.naturals]
-    player_tags: list[object] = [*chooses] if coup.information == "cards" else sorted(
-        {(a + b) % 10 for a, b in chooses})
-    banker_tags: list[object] = [*decides] if coup.information != "totals" else sorted(
-        {(a + b) % 10 for a, b in decides})
+    player_tags: list[object] = list(chooses if coup.information == "cards" else sorted(
+        {(a + b) % 10 for a, b in chooses}))
+    banker_tags: list[object] = list(decides if coup.information != "totals" else sorted(
+        {(a + b) % 10 for a, b in decides}))
     return (tuple(("player", tag) for tag in player_tags),
             tuple(("banker", tag, third) for tag in banker_tags
                   for third in (None, *range(10))))
@@ -292,8 +292,11 @@ class TableauDeal(Coup):
     every node. Kept per coup and strategies (:func:`tableau_deal`)."""
 
     strategies: tuple[Choices, Choices] = ((), ())
-    _player_draws: dict[tuple[int, int], bool] = field(init=False, repr=False, compare=False)
-    _banker_draws: dict[tuple[int, int, int | None], bool] = field(
+    # keyed by the values of the cards the decision reads (a label's value is None only for
+    # a joker, which the coup never deals)
+    _player_draws: dict[tuple[int | None, ...], bool] = field(
+        init=False, repr=False, compare=False)
+    _banker_draws: dict[tuple[int | None, ...], bool] = field(
         init=False, repr=False, compare=False)
 
     def __hash__(self) -> int:

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Literal, cast, get_args
+from typing import Literal, get_args
 
 from exact.core.cards import RANKS, Shoe
 from exact.core.enumerator import Record
@@ -93,7 +93,7 @@ def sequence_form(rules: Rules, decks: int | None, information: str) -> Sequence
                             f"{', '.join(INFORMATION)}")
     if decks is not None and not 1 <= decks <= MAX_DECKS:
         raise StrategyError(f"--decks {decks}: choose 1 to {MAX_DECKS} decks")
-    return _sequence_form(rules, decks, cast(Information, information))
+    return _sequence_form(rules, decks, information)
 
 
 @lru_cache(maxsize=32)  # bounded: each commission is a rule set of its own
