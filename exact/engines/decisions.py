@@ -119,8 +119,26 @@ class _Template:
     # they are (before 0): (row, class, coefficient) triples, summed without _weight
     singles: list[tuple[int, int, int]] | None = None
 
+    # a template of one-card paths and no decision, as (the sequences it adds, as a function
+    # of the sequences before, and per end (outcome, cards, [(class, coefficient)])), which
+    # :meth:`_Walk.weigh` sums and enters in one pass; None for any other template
+    by_class: list[tuple[Callable[[Sequences], Sequences],
+                         list[tuple[Hashable, int, list[tuple[int, int]]]]]] | None = None
+
+    def _by_class(self) -> None:
+        if self.meets or not _SINGLES or not all(
+                len(path) == 1 and not path[0][1] for paths in self.ends.values()
+                for path in paths):
+            return
+        pairs: dict[tuple[Path, Path], list[tuple[Hashable, int, list[tuple[int, int]]]]] = {}
+        for (first, second, outcome, cards), paths in self.ends.items():
+            pairs.setdefault((first, second), []).append(
+                (outcome, cards, [(path[0][0], coefficient) for path, coefficient in paths.items()]))
+        self.by_class = [(_extend(first, second), rows) for (first, second), rows in pairs.items()]
+
     def compile(self, classes: int) -> None:
         self.compiled = True
+        self._by_class()
         pairs: dict[tuple[Path, Path], list[tuple[int, Hashable, int]]] = {}
         for row, (first, second, outcome, cards) in enumerate(self.ends):
             pairs.setdefault((first, second), []).append((row, outcome, cards))
@@ -159,6 +177,16 @@ class _Template:
         matrix = flat.reshape(len(self.ends), width)
         self.matrix = matrix
         self.bound = int(np.abs(matrix).sum(axis=1).max(initial=0))
+
+
+_NOT_ASKED = object()  # the walk asks the game for the step (none given by the caller)
+
+
+def _extend(first: Path, second: Path) -> Callable[[Sequences], Sequences]:
+    """The sequences before, with ``first`` and ``second`` added to each side's."""
+    if not first and not second:
+        return lambda sequences: sequences
+    return lambda sequences: ((*sequences[0], *first), (*sequences[1], *second))
 
 
 def _side(decision: Decision) -> int:
@@ -216,6 +244,9 @@ class _Walk:
     def __init__(self, game: DecisionGame[Record], shoe: Shoe, replacement: bool = False
                  ) -> None:
         self.game = game
+        self.step_of, self.act, self.advance = game.step, game.act, game.advance
+        self.future_of, self.outcome_of = game.future, game.outcome
+        self.single_labels: dict[View, list[tuple[Label]]] = {}  # per view, each label alone
         self.size, self.unit = shoe.size, game.round_cards
         # with replacement each card comes from the whole shoe: nothing is taken out
         self.replacement, self.taken = replacement, int(not replacement)
@@ -263,47 +294,86 @@ class _Walk:
         self.enter_one(sequences, outcome, count)
 
     def walk(self, state: State, view: View, counts: list[int], used: int, weight: int,
-             sequences: Sequences) -> None:
-        game = self.game
-        step = game.step(state)
+             sequences: Sequences, step: Step | object = _NOT_ASKED) -> None:
+        # the game's methods bound once (:meth:`__init__`): this runs at every node
+        step_of, act = self.step_of, self.act
+        if step is _NOT_ASKED:
+            step = step_of(state)
         while isinstance(step, Decision) and len(step.actions) == 1:  # forced: no choice
-            state = game.act(state, step.actions[0])
-            step = game.step(state)
+            state = act(state, step.actions[0])
+            step = step_of(state)
         if step is None:
-            self.add(sequences, game.outcome(state), weight * self.fill[used])
+            self.add(sequences, self.outcome_of(state), weight * self.fill[used])
             return
         if isinstance(step, Decision):
             own = sequences[_side(step)]
             self.meet(step, own)
+            infoset, first = step.infoset, step.player == 0
             for action in step.actions:
-                longer = (*own, (step.infoset, action))
-                self.walk(game.act(state, action), view, counts, used, weight,
-                          (longer, sequences[1]) if step.player == 0 else (sequences[0], longer))
+                longer = (*own, (infoset, action))
+                child = act(state, action)
+                after = step_of(child)
+                pair = (longer, sequences[1]) if first else (sequences[0], longer)
+                # most actions end the round or lead to a rest built once (a template):
+                # taken here, without a call of the walk
+                if after is None:
+                    self.add(pair, self.outcome_of(child), weight * self.fill[used])
+                elif isinstance(after, Draw) and after.view is view and \
+                        (key := self.future_of(child)) is not None:
+                    self.weigh(self.template(child, key, view), counts, used, weight, pair)
+                else:
+                    self.walk(child, view, counts, used, weight, pair, after)
             return
         if step.view is not view and step.view != view:
             counts, view = view.regroup(counts, step.view), step.view
-        key = game.future(state)
+        key = self.future_of(state)
         if key is not None:
             self.weigh(self.template(state, key, view), counts, used, weight, sequences)
             return
         if step.count == 1 and _ONE_CARD:  # most draws: the groups of dealt_groups, inline
-            labels_of, taken = view.labels, self.taken
+            advance, taken, walk = self.advance, self.taken, self.walk
+            singles = self.single_labels.get(view)
+            if singles is None:
+                singles = self.single_labels[view] = [(label,) for label in view.labels]
+            used += 1
             for index, count in enumerate(counts):
                 if count:
                     remaining = counts
                     if taken:
                         remaining = counts.copy()
                         remaining[index] = count - 1
-                    self.walk(game.advance(state, (labels_of[index],)), view, remaining,
-                              used + 1, weight * count, sequences)
+                    walk(advance(state, singles[index]), view, remaining, used, weight * count,
+                         sequences)
             return
         groups = _groups_replaced if self.replacement else dealt_groups
         for labels, remaining, group_weight in groups(view, counts, step.count):
-            self.walk(game.advance(state, labels), view, remaining, used + step.count,
+            self.walk(self.advance(state, labels), view, remaining, used + step.count,
                       weight * group_weight, sequences)
 
     def weigh(self, template: _Template, counts: list[int], used: int, weight: int,
               sequences: Sequences) -> None:
+        if template.by_class is not None and not self.pending:
+            # a compiled rest of one card and no decision, with nothing queued before it:
+            # summed and entered at once (the common rest of a round: its last card)
+            self.meter.tick()
+            fill, entries, outcomes = self.fill, self.entries, self.outcomes
+            for pair, rows in template.by_class:
+                entry = None
+                for outcome, cards, cells in rows:
+                    summed = 0
+                    for index, coefficient in cells:
+                        summed += coefficient * counts[index]
+                    if summed:
+                        if entry is None:
+                            key = pair(sequences)
+                            entry = entries.get(key)
+                            if entry is None:
+                                entry = entries[key] = {}
+                        if outcome not in outcomes:
+                            outcomes[outcome] = None
+                        entry[outcome] = entry.get(outcome, 0) + \
+                            weight * summed * fill[used + cards]
+            return
         for path, player, infoset, actions, own in template.meets:
             if _weight(path, counts):
                 self.meet(Decision(player, infoset, actions), (*sequences[player], *own))
