@@ -132,8 +132,8 @@ class _Template:
             return
         pairs: dict[tuple[Path, Path], list[tuple[Hashable, int, list[tuple[int, int]]]]] = {}
         for (first, second, outcome, cards), paths in self.ends.items():
-            pairs.setdefault((first, second), []).append(
-                (outcome, cards, [(path[0][0], coefficient) for path, coefficient in paths.items()]))
+            cells = [(path[0][0], coefficient) for path, coefficient in paths.items()]
+            pairs.setdefault((first, second), []).append((outcome, cards, cells))
         self.by_class = [(_extend(first, second), rows) for (first, second), rows in pairs.items()]
 
     def compile(self, classes: int) -> None:

@@ -140,7 +140,7 @@ STANDARD_RULES = Rules.load()
 
 # --- the deal: the coup (exact.games.baccarat.tree) under the tableau --------------------
 PuntoBancoDeal = TableauDeal  # the deal of Punto Banco's bets
-FIVE = 5  # the Player's choice in the coup (chemin de fer's option): the tableau decides it
+FIVE = 5  # the Player's option in chemin de fer as published; the tableau decides it here
 
 
 def tableau_coup(rules: Rules, **plan: Any) -> Coup:

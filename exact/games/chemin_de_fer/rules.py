@@ -14,6 +14,7 @@ from types import MappingProxyType
 
 from exact.core.parsing import check_keys, parse_number, plain_text, shown
 from exact.errors import ExactError, RuleError, RuleInputError
+from exact.games.baccarat.coup import FIVE
 from exact.games.baccarat.coup import Rules as Tableau
 from exact.model.game import read_rule_file
 
@@ -25,7 +26,6 @@ RULE_KEYS = frozenset({"id", "name", "naturals", "player_draws_on", "player_stan
 HOUSE_KEYS = frozenset({"player_draws_on_five", "player_draws_on_choice",
                         "banker_draws_when_player_stands", "banker_draws_on_player_third"})
 THIRD_KEYS = frozenset(str(total) for total in range(10))
-FIVE = 5  # the Player's option of the game as published: the only total its flag speaks of
 
 
 @dataclass(frozen=True)
