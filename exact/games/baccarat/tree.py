@@ -186,6 +186,10 @@ class Coup:
             return (player + labels, banker, BANKER)
         if stage == BANKER_CARD:
             return (player, banker + labels, OVER)
+        return self._dealt(player, banker, labels)
+
+    def _dealt(self, player: Hand, banker: Hand, labels: tuple[Label, ...]) -> State:
+        """The state after the cards of an initial stage."""
         if self._initial_stage(player, banker)[0]:
             player += labels
         else:
@@ -337,11 +341,7 @@ class TableauDeal(Coup):
                 banker[0].value, banker[1].value, labels[0].value] else OVER)
         if stage == BANKER_CARD:
             return (player, banker + labels, OVER)
-        if self._initial_stage(player, banker)[0]:
-            player += labels
-        else:
-            banker += labels
-        return self._settled(player, banker, self._after_initial(player, banker))
+        return self._settled(*self._dealt(player, banker, labels))
 
     def _settled(self, player: Hand, banker: Hand, stage: int) -> State:
         """The state with the choices before the next card taken by the tables."""
