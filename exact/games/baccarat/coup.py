@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 from exact.core.cards import RANKS, SUITS, Card, Label, Shoe, View
 from exact.core.enumerator import Distribution
 from exact.core.parsing import check_keys, parse_integer, plain_text, shown
-from exact.engines.decisions import Choices
+from exact.engines.fixed_strategy import Choices
 from exact.errors import RuleError, RuleInputError, ShoeError
 from exact.games.baccarat.tree import (
     Chooser,

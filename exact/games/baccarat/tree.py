@@ -38,7 +38,7 @@ from typing import Literal, get_args
 
 from exact.core.cards import VALUE_VIEW, Label, View
 from exact.core.enumerator import Draw
-from exact.engines.decisions import Choices
+from exact.engines.fixed_strategy import Choices
 from exact.errors import StrategyError
 from exact.model.strategy_game import Decision, InfoSet
 
@@ -278,7 +278,7 @@ def every_set(coup: Coup) -> tuple[tuple[InfoSet, ...], tuple[InfoSet, ...]]:
 
 
 def house_choices(coup: Coup, choosers: tuple[Chooser, Chooser]) -> tuple[Choices, Choices]:
-    """House Way as the pure strategies of a :class:`~exact.engines.decisions.StrategyDeal`
+    """House Way as the pure strategies of a :class:`~exact.engines.fixed_strategy.StrategyDeal`
     over ``coup``: each side's choice at every set it may meet."""
     sets = every_set(coup)
     return (tuple((h, choosers[0](h, ACTIONS)) for h in sets[0]),
@@ -291,7 +291,7 @@ class TableauDeal(Coup):
     strategies make, at every decision key the coup may meet, is read once from the coup's
     own decision nodes and kept in a table, so that the deal's steps take it as they take a
     forced move. The same deal as the generic
-    :class:`~exact.engines.decisions.StrategyDeal` of the coup (the tests hold them equal),
+    :class:`~exact.engines.fixed_strategy.StrategyDeal` of the coup (the tests hold them equal),
     without a protocol call per decision: Punto Banco's every engine walks this deal, at
     every node. Kept per coup and strategies (:func:`tableau_deal`)."""
 
