@@ -95,6 +95,7 @@ class Coup:
         init=False, repr=False, compare=False)
     _third: Draw | None = field(init=False, repr=False, compare=False)
     _decisions: dict[object, Decision] = field(init=False, repr=False, compare=False)
+    _needs: tuple[int, int] = field(init=False, repr=False, compare=False)  # initial cards
 
     def __hash__(self) -> int:
         return hash((self.naturals, self.player_draws_on, self.player_chooses_on,
@@ -111,6 +112,8 @@ class Coup:
         object.__setattr__(self, "_stages", stages)
         object.__setattr__(self, "_third", Draw(self.views["draws"]) if self.draws else None)
         object.__setattr__(self, "_decisions", {})
+        object.__setattr__(self, "_needs", (2 * ("player" in self.order),
+                                            2 * ("banker" in self.order)))
 
     @property
     def fixed_stages(self) -> tuple[tuple[str, Draw], ...] | None:
@@ -168,9 +171,9 @@ class Coup:
     def _after_initial(self, player: Hand, banker: Hand) -> int:
         """The stage once the initial cards are dealt: the end (no third cards, a natural),
         the Player's choice, or its forced move."""
-        for is_player, _ordered, _one, _two in self._stages:
-            if len(player if is_player else banker) < 2:
-                return DEALING
+        need_player, need_banker = self._needs
+        if len(player) < need_player or len(banker) < need_banker:
+            return DEALING
         if not self.draws:
             return OVER
         player_total, banker_total = hand_total(player), hand_total(banker)
@@ -316,13 +319,19 @@ class TableauDeal(Coup):
             action = chosen[decision.player].get(decision.infoset)
             return (action if action is not None else self.fallback(decision)) == DRAW
 
-        values = range(10)
-        object.__setattr__(self, "_player_draws", {
-            (a, b): draws(((labels[a], labels[b]), (), PLAYER)) for a in values for b in values})
-        object.__setattr__(self, "_banker_draws", {
-            (a, b, third): draws(((labels[0], labels[0]) + (
-                () if third is None else (labels[third],)), (labels[a], labels[b]), BANKER))
-            for a in values for b in values for third in (None, *values)})
+        # a decision reads two cards order-free: each pair asked once, kept in both orders
+        # (a deal's labels come in the view's class order, a ten after the 9)
+        pairs = [(a, b) for a in range(10) for b in range(a, 10)]
+        player_draws, banker_draws = {}, {}
+        for a, b in pairs:
+            player_draws[a, b] = player_draws[b, a] = draws(
+                ((labels[a], labels[b]), (), PLAYER))
+            for third in (None, *range(10)):
+                banker_draws[a, b, third] = banker_draws[b, a, third] = draws(
+                    ((labels[0], labels[0]) + (() if third is None else (labels[third],)),
+                     (labels[a], labels[b]), BANKER))
+        object.__setattr__(self, "_player_draws", player_draws)
+        object.__setattr__(self, "_banker_draws", banker_draws)
 
     def start(self) -> State:
         return self._settled((), (), self._after_initial((), ()))
