@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from types import MappingProxyType
 from typing import Literal, get_args
 
@@ -180,23 +180,33 @@ class Coup:
         if player_total in self.naturals or banker_total in self.naturals:
             return OVER
         if player_total in self.player_chooses_on:
-            return PLAYER
-        return PLAYER_CARD if player_total in self.player_draws_on else BANKER
+            return self._player_turn(player, banker)
+        if player_total in self.player_draws_on:
+            return PLAYER_CARD
+        return self._banker_turn(player, banker)
+
+    def _player_turn(self, player: Hand, banker: Hand) -> int:
+        """The stage of the Player's choice (a fixed strategy's deal takes it at once)."""
+        return PLAYER
+
+    def _banker_turn(self, player: Hand, banker: Hand) -> int:
+        """The stage of the Banker's choice (a fixed strategy's deal takes it at once)."""
+        return BANKER
 
     def advance(self, state: State, labels: tuple[Label, ...]) -> State:
         player, banker, stage = state
         if stage == PLAYER_CARD:
-            return (player + labels, banker, BANKER)
+            player += labels
+            return (player, banker, self._banker_turn(player, banker))
         if stage == BANKER_CARD:
             return (player, banker + labels, OVER)
-        return self._dealt(player, banker, labels)
-
-    def _dealt(self, player: Hand, banker: Hand, labels: tuple[Label, ...]) -> State:
-        """The state after the cards of an initial stage."""
         if self._initial_stage(player, banker)[0]:
             player += labels
         else:
             banker += labels
+        need_player, need_banker = self._needs
+        if len(player) < need_player or len(banker) < need_banker:
+            return (player, banker, DEALING)  # (the staged engines deal records this way)
         return (player, banker, self._after_initial(player, banker))
 
     def act(self, state: State, action: str) -> State:
@@ -334,7 +344,11 @@ class TableauDeal(Coup):
         object.__setattr__(self, "_banker_draws", banker_draws)
 
     def start(self) -> State:
-        return self._settled((), (), self._after_initial((), ()))
+        return self._start
+
+    @cached_property
+    def _start(self) -> State:
+        return ((), (), self._after_initial((), ()))
 
     def next_draw(self, state: State) -> Draw | None:
         stage = state[2]
@@ -342,25 +356,15 @@ class TableauDeal(Coup):
             return self._initial_stage(state[0], state[1])[1]
         return self._third if stage in (PLAYER_CARD, BANKER_CARD) else None
 
-    def advance(self, state: State, labels: tuple[Label, ...]) -> State:
-        player, banker, stage = state
-        if stage == PLAYER_CARD:
-            player += labels
-            return (player, banker, BANKER_CARD if self._banker_draws[
-                banker[0].value, banker[1].value, labels[0].value] else OVER)
-        if stage == BANKER_CARD:
-            return (player, banker + labels, OVER)
-        return self._settled(*self._dealt(player, banker, labels))
+    def _player_turn(self, player: Hand, banker: Hand) -> int:
+        if self._player_draws[player[0].value, player[1].value]:
+            return PLAYER_CARD
+        return self._banker_turn(player, banker)
 
-    def _settled(self, player: Hand, banker: Hand, stage: int) -> State:
-        """The state with the choices before the next card taken by the tables."""
-        if stage == PLAYER:
-            stage = PLAYER_CARD if self._player_draws[player[0].value, player[1].value] \
-                else BANKER
-        if stage == BANKER:
-            stage = BANKER_CARD if self._banker_draws[banker[0].value, banker[1].value, None] \
-                else OVER
-        return (player, banker, stage)
+    def _banker_turn(self, player: Hand, banker: Hand) -> int:
+        return BANKER_CARD if self._banker_draws[
+            banker[0].value, banker[1].value,
+            player[2].value if len(player) == 3 else None] else OVER
 
 
 @cache
