@@ -59,6 +59,11 @@ COMMANDS: tuple[tuple[str, list[str], str], ...] = (
     ("eor century21", ["eor", "century21"], "warm"),
     ("century21 House Way", ["analyze", "century21"], "warm"),
     ("century21 equilibrium", ["analyze", "century21", "--strategy", "equilibrium"], "warm"),
+    ("chemin de fer equilibrium", ["analyze", "chemin-de-fer", "--strategy", "equilibrium"],
+     "warm"),
+    ("chemin de fer banker-cards, with replacement",
+     ["analyze", "chemin-de-fer", "--information", "banker-cards", "--with-replacement",
+      "--strategy", "equilibrium"], "warm"),
 )
 
 

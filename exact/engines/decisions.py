@@ -8,7 +8,8 @@ Layer: engines, above the model; they know no game.
   exact count of every outcome, over the counting unit N!/(N-round_cards)! as every deal has it.
 * :class:`StrategyDeal`: the round under one fixed pure strategy per side, as a plain
   :class:`~exact.core.enumerator.Deal` (the decisions taken as they are met), for the direct,
-  compiled and batch engines and for dealing real cards.
+  compiled and batch engines and for dealing real cards; it lives in
+  :mod:`exact.engines.fixed_strategy` (one concern a module) and is shown here under its names.
 
 The sequence-form walk enumerates the cards as :func:`~exact.core.enumerator.enumerate_rounds`
 does. Where the game gives a :meth:`~DecisionGame.future` key at a draw, the rest of the round
@@ -25,11 +26,11 @@ the template's structure on the key alone.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations_with_replacement
-from typing import Generic, cast
+from typing import cast
 
 import numpy as np
 
@@ -37,7 +38,6 @@ from exact.core.cards import Label, Shoe, View
 from exact.core.enumerator import (
     Draw,
     Record,
-    RecordT,
     State,
     check_shoe,
     dealt_groups,
@@ -46,6 +46,9 @@ from exact.core.enumerator import (
     without_collections,
 )
 from exact.core.work import Meter
+from exact.engines.fixed_strategy import Choices as Choices
+from exact.engines.fixed_strategy import StrategyDeal as StrategyDeal
+from exact.engines.fixed_strategy import choices as choices
 from exact.errors import StrategyError
 from exact.model.strategy_game import (
     Action,
@@ -119,8 +122,26 @@ class _Template:
     # they are (before 0): (row, class, coefficient) triples, summed without _weight
     singles: list[tuple[int, int, int]] | None = None
 
+    # a template of one-card paths and no decision, as (the sequences it adds, as a function
+    # of the sequences before, and per end (outcome, cards, [(class, coefficient)])), which
+    # :meth:`_Walk.weigh` sums and enters in one pass; None for any other template
+    by_class: list[tuple[Callable[[Sequences], Sequences],
+                         list[tuple[Hashable, int, list[tuple[int, int]]]]]] | None = None
+
+    def _by_class(self) -> None:
+        if self.meets or not _SINGLES or not all(
+                len(path) == 1 and not path[0][1] for paths in self.ends.values()
+                for path in paths):
+            return
+        pairs: dict[tuple[Path, Path], list[tuple[Hashable, int, list[tuple[int, int]]]]] = {}
+        for (first, second, outcome, cards), paths in self.ends.items():
+            cells = [(path[0][0], coefficient) for path, coefficient in paths.items()]
+            pairs.setdefault((first, second), []).append((outcome, cards, cells))
+        self.by_class = [(_extend(first, second), rows) for (first, second), rows in pairs.items()]
+
     def compile(self, classes: int) -> None:
         self.compiled = True
+        self._by_class()
         pairs: dict[tuple[Path, Path], list[tuple[int, Hashable, int]]] = {}
         for row, (first, second, outcome, cards) in enumerate(self.ends):
             pairs.setdefault((first, second), []).append((row, outcome, cards))
@@ -161,6 +182,16 @@ class _Template:
         self.bound = int(np.abs(matrix).sum(axis=1).max(initial=0))
 
 
+_NOT_ASKED = object()  # the walk asks the game for the step (none given by the caller)
+
+
+def _extend(first: Path, second: Path) -> Callable[[Sequences], Sequences]:
+    """The sequences before, with ``first`` and ``second`` added to each side's."""
+    if not first and not second:
+        return lambda sequences: sequences
+    return lambda sequences: ((*sequences[0], *first), (*sequences[1], *second))
+
+
 def _side(decision: Decision) -> int:
     if decision.actor not in (0, 1):
         raise StrategyError(f"a decision of actor {decision.actor}: the sequence form has "
@@ -177,16 +208,29 @@ def _weight(path: _Path, counts: list[int]) -> int:
     return weight
 
 
-def _joined(path: _Path, inner_path: _Path) -> _Path:
+def _joined(path: _Path, inner_path: _Path, replacement: bool = False) -> _Path:
     """``path`` then ``inner_path``, as one path drawn by class, each card counting the cards of
-    its class before it: a path's weight depends only on which cards it draws (not their
-    order), so the paths of the same cards share one end of a template and one cell."""
+    its class before it (none, with replacement): a path's weight depends only on which cards
+    it draws (not their order), so the paths of the same cards share one end of a template
+    and one cell."""
     drawn: dict[int, int] = {}
     canonical = []
     for index in sorted([i for i, _b in path] + [i for i, _b in inner_path]):
-        canonical.append((index, drawn.get(index, 0)))
+        canonical.append((index, 0 if replacement else drawn.get(index, 0)))
         drawn[index] = drawn.get(index, 0) + 1
     return tuple(canonical)
+
+
+def _groups_replaced(view: View, counts: list[int], count: int
+                     ) -> Iterator[tuple[tuple[Label, ...], list[int], int]]:
+    """:func:`~exact.core.enumerator.dealt_groups` with replacement: every card is drawn from
+    the whole shoe, so the counts stay and a group weighs the product of its classes' counts."""
+    present = [i for i, c in enumerate(counts) if c]
+    for group in combinations_with_replacement(present, count):
+        weight = group_coefficient(group)
+        for index in group:
+            weight *= counts[index]
+        yield tuple(map(view.labels.__getitem__, group)), counts, weight
 
 
 _ONE_CARD = True  # one-card draws of the walk dealt inline (off: by dealt_groups, the tests)
@@ -200,10 +244,17 @@ _PENDING_CELLS = 1 << 21  # basis cells (int64) held before a flush: bounds its 
 class _Walk:
     """One sequence-form walk of ``game`` over ``shoe`` (see :func:`decision_table`)."""
 
-    def __init__(self, game: DecisionGame[Record], shoe: Shoe) -> None:
+    def __init__(self, game: DecisionGame[Record], shoe: Shoe, replacement: bool = False
+                 ) -> None:
         self.game = game
+        self.step_of, self.act, self.advance = game.step, game.act, game.advance
+        self.future_of, self.outcome_of = game.future, game.outcome
+        self.single_labels: dict[View, list[tuple[Label]]] = {}  # per view, each label alone
         self.size, self.unit = shoe.size, game.round_cards
-        self.fill = [falling(self.size - k, self.unit - k) for k in range(self.unit + 1)]
+        # with replacement each card comes from the whole shoe: nothing is taken out
+        self.replacement, self.taken = replacement, int(not replacement)
+        self.fill = [self.size ** (self.unit - k) if replacement
+                     else falling(self.size - k, self.unit - k) for k in range(self.unit + 1)]
         self.sets: tuple[dict[InfoSet, tuple[Action, ...]], dict[InfoSet, tuple[Action, ...]]] \
             = ({}, {})
         self.parents: tuple[dict[InfoSet, Path], dict[InfoSet, Path]] = ({}, {})
@@ -246,44 +297,85 @@ class _Walk:
         self.enter_one(sequences, outcome, count)
 
     def walk(self, state: State, view: View, counts: list[int], used: int, weight: int,
-             sequences: Sequences) -> None:
-        game = self.game
-        step = game.step(state)
+             sequences: Sequences, known: object = _NOT_ASKED) -> None:
+        # the game's methods bound once (:meth:`__init__`): this runs at every node
+        step_of, act = self.step_of, self.act
+        step = step_of(state) if known is _NOT_ASKED else cast(Step, known)
         while isinstance(step, Decision) and len(step.actions) == 1:  # forced: no choice
-            state = game.act(state, step.actions[0])
-            step = game.step(state)
+            state = act(state, step.actions[0])
+            step = step_of(state)
         if step is None:
-            self.add(sequences, game.outcome(state), weight * self.fill[used])
+            self.add(sequences, self.outcome_of(state), weight * self.fill[used])
             return
         if isinstance(step, Decision):
             own = sequences[_side(step)]
             self.meet(step, own)
+            infoset, first = step.infoset, step.actor == 0
             for action in step.actions:
-                longer = (*own, (step.infoset, action))
-                self.walk(game.act(state, action), view, counts, used, weight,
-                          (longer, sequences[1]) if step.actor == 0 else (sequences[0], longer))
+                longer = (*own, (infoset, action))
+                child = act(state, action)
+                after = step_of(child)
+                pair = (longer, sequences[1]) if first else (sequences[0], longer)
+                # most actions end the round or lead to a rest built once (a template):
+                # taken here, without a call of the walk
+                if after is None:
+                    self.add(pair, self.outcome_of(child), weight * self.fill[used])
+                elif isinstance(after, Draw) and after.view is view and \
+                        (key := self.future_of(child)) is not None:
+                    self.weigh(self.template(child, key, view), counts, used, weight, pair)
+                else:
+                    self.walk(child, view, counts, used, weight, pair, after)
             return
         if step.view is not view and step.view != view:
             counts, view = view.regroup(counts, step.view), step.view
-        key = game.future(state)
+        key = self.future_of(state)
         if key is not None:
             self.weigh(self.template(state, key, view), counts, used, weight, sequences)
             return
         if step.count == 1 and _ONE_CARD:  # most draws: the groups of dealt_groups, inline
-            labels_of = view.labels
+            advance, taken, walk = self.advance, self.taken, self.walk
+            singles = self.single_labels.get(view)
+            if singles is None:
+                singles = self.single_labels[view] = [(label,) for label in view.labels]
+            used += 1
             for index, count in enumerate(counts):
                 if count:
-                    remaining = counts.copy()
-                    remaining[index] = count - 1
-                    self.walk(game.advance(state, (labels_of[index],)), view, remaining,
-                              used + 1, weight * count, sequences)
+                    remaining = counts
+                    if taken:
+                        remaining = counts.copy()
+                        remaining[index] = count - 1
+                    walk(advance(state, singles[index]), view, remaining, used, weight * count,
+                         sequences)
             return
-        for labels, remaining, group_weight in dealt_groups(view, counts, step.count):
-            self.walk(game.advance(state, labels), view, remaining, used + step.count,
+        groups = _groups_replaced if self.replacement else dealt_groups
+        for labels, remaining, group_weight in groups(view, counts, step.count):
+            self.walk(self.advance(state, labels), view, remaining, used + step.count,
                       weight * group_weight, sequences)
 
     def weigh(self, template: _Template, counts: list[int], used: int, weight: int,
               sequences: Sequences) -> None:
+        if template.by_class is not None and not self.pending:
+            # a compiled rest of one card and no decision, with nothing queued before it:
+            # summed and entered at once (the common rest of a round: its last card)
+            self.meter.tick()
+            fill, entries, outcomes = self.fill, self.entries, self.outcomes
+            for pair, rows in template.by_class:
+                entry = None
+                for outcome, cards, cells in rows:
+                    summed = 0
+                    for index, coefficient in cells:
+                        summed += coefficient * counts[index]
+                    if summed:
+                        if entry is None:
+                            key = pair(sequences)
+                            entry = entries.get(key)
+                            if entry is None:
+                                entry = entries[key] = {}
+                        if outcome not in outcomes:
+                            outcomes[outcome] = None
+                        entry[outcome] = entry.get(outcome, 0) + \
+                            weight * summed * fill[used + cards]
+            return
         for path, actor, infoset, actions, own in template.meets:
             if _weight(path, counts):
                 self.meet(Decision(actor, infoset, actions), (*sequences[actor], *own))
@@ -341,7 +433,7 @@ class _Walk:
             counts = np.array([pending[i][1] for i in every], dtype=np.int64)
             pairs = counts[:, :, None] * counts[:, None, :]
             diagonal = np.arange(width)
-            pairs[:, diagonal, diagonal] -= counts
+            pairs[:, diagonal, diagonal] -= counts * self.taken
             bases = np.concatenate((np.ones((len(every), 1), dtype=np.int64), counts,
                                     pairs.reshape(len(every), width * width)), axis=1)
             start = 0
@@ -399,7 +491,7 @@ class _Walk:
         if self.last_basis is None or self.last_basis[0] is not counts:
             r = np.array(counts, dtype=np.int64)
             pairs = np.outer(r, r)
-            pairs.flat[::len(counts) + 1] -= r
+            pairs.flat[::len(counts) + 1] -= r * self.taken
             self.last_basis = (counts, np.concatenate(((1,), r, pairs.ravel())))
         return self.last_basis[1]
 
@@ -452,8 +544,9 @@ class _Walk:
             labels_of, advance = view.labels, game.advance
             for index in self.possible(view):
                 before = 0
-                for drawn_index, _before in path:
-                    before += drawn_index == index
+                if self.taken:
+                    for drawn_index, _before in path:
+                        before += drawn_index == index
                 self.build(template, advance(state, (labels_of[index],)), view,
                            (*path, (index, before)), cards + 1, coefficient, sequences)
             return
@@ -461,7 +554,7 @@ class _Walk:
         for group in combinations_with_replacement(self.possible(view), step.count):
             extended = list(path)
             for index in group:
-                extended.append((index, drawn.count(index)))
+                extended.append((index, drawn.count(index) * self.taken))
                 drawn.append(index)
             del drawn[len(path):]
             labels = tuple(map(view.labels.__getitem__, group))
@@ -479,7 +572,7 @@ class _Walk:
             # the same inner one: joined once per walk
             found = joined.get((path, inner_path))
             if found is None:
-                found = joined[path, inner_path] = _joined(path, inner_path)
+                found = joined[path, inner_path] = _joined(path, inner_path, self.replacement)
             return found
 
         for inner_path, actor, infoset, actions, own in inner.meets:
@@ -493,84 +586,19 @@ class _Walk:
                 ends[joined_path] = ends.get(joined_path, 0) + coefficient * inner_coefficient
 
 
-def decision_table(game: DecisionGame[Record], shoe: Shoe) -> DecisionTable:
+def decision_table(game: DecisionGame[Record], shoe: Shoe, replacement: bool = False
+                   ) -> DecisionTable:
     """Every card sequence of ``shoe`` and every action of ``game``, in sequence form with exact
-    outcome counts (see the module docstring)."""
+    outcome counts (see the module docstring). With ``replacement`` every card is drawn from
+    the whole of ``shoe`` (its proportions, as from an endless shoe): the counting unit is then
+    ``N**round_cards`` sequences."""
     check_shoe(game, shoe)
-    walk = _Walk(game, shoe)
+    walk = _Walk(game, shoe, replacement)
     with without_collections():
         walk.walk(game.start(), walk.start_view, walk.start_counts, 0, 1, ((), ()))
         walk.flush()
-    return DecisionTable(falling(shoe.size, game.round_cards), walk.sets, walk.parents,
-                         walk.entries, tuple(walk.outcomes))
-
-
-Choices = tuple[tuple[InfoSet, Action], ...]  # a pure strategy, as a hashable tuple
-
-
-def choices(strategy: Mapping[InfoSet, Mapping[Action, Fraction]],
-            order: Callable[[InfoSet], str] = repr) -> Choices:
-    """A pure strategy as the sorted (set, action) pairs of a :class:`StrategyDeal`; a mixed
-    one is refused (a deal deals cards, it does not toss coins)."""
-    chosen = []
-    for infoset in sorted(strategy, key=order):
-        pure = [a for a, p in strategy[infoset].items() if p == 1]
-        if len(pure) != 1:
-            raise StrategyError(f"the enumerator deal needs pure strategies ({infoset})")
-        chosen.append((infoset, pure[0]))
-    return tuple(chosen)
-
-
-@dataclass(frozen=True)
-class StrategyDeal(Generic[RecordT]):
-    """``game`` under one pure strategy per side (:func:`choices`), as a plain deal: every
-    decision is taken as it is met, so the state between draws is the game's own state with the
-    decisions behind it. Sets a strategy does not name take the game's fallback."""
-
-    game: DecisionGame[RecordT]
-    strategies: tuple[Choices, Choices]
-
-    @property
-    def round_cards(self) -> int:
-        return self.game.round_cards
-
-    @property
-    def accepts_jokers(self) -> bool:
-        return self.game.accepts_jokers
-
-    @property
-    def _chosen(self) -> tuple[dict[InfoSet, Action], dict[InfoSet, Action]]:
-        found: tuple[dict[InfoSet, Action], dict[InfoSet, Action]] | None = \
-            self.__dict__.get("_chosen_maps")
-        if found is None:
-            found = (dict(self.strategies[0]), dict(self.strategies[1]))
-            object.__setattr__(self, "_chosen_maps", found)
-        return found
-
-    def _settled(self, state: State) -> State:
-        """``state`` with every decision before the next draw (or the end) taken."""
-        game = self.game
-        step = game.step(state)
-        while isinstance(step, Decision):
-            chosen = self._chosen[step.actor].get(step.infoset) if len(step.actions) > 1 \
-                else step.actions[0]
-            state = game.act(state, chosen if chosen is not None else game.fallback(step))
-            step = game.step(state)
-        return state
-
-    def start(self) -> State:
-        return self._settled(self.game.start())
-
-    def next_draw(self, state: State) -> Draw | None:
-        step = self.game.step(state)
-        assert not isinstance(step, Decision)  # taken by _settled
-        return step
-
-    def advance(self, state: State, labels: tuple[Label, ...]) -> State:
-        return self._settled(self.game.advance(state, labels))
-
-    def record(self, state: State) -> RecordT:
-        return self.game.record(state)
+    return DecisionTable(walk.fill[0], walk.sets, walk.parents, walk.entries,
+                         tuple(walk.outcomes))
 
 
 class _Guess:

@@ -131,6 +131,44 @@ def test_the_sequence_form_counts_every_card_sequence_of_a_plain_tree_walk(keyed
     assert table.parents[1] == {(1, v): () for v in (0, 1, 2, 3)}
 
 
+@pytest.mark.parametrize("keyed", [True, False])
+def test_with_replacement_the_walk_counts_every_sequence_of_the_shoe_s_proportions(keyed
+                                                                                   ) -> None:
+    """With replacement every card comes from the whole shoe: the N**3 sequences of the
+    brute force (each card any of the shoe's), with templates and without."""
+    game = HighCard(keyed=keyed)
+    table = decision_table(game, Shoe.parse(SMALL), replacement=True)
+    assert table.total == 6**3
+    out: dict = {}
+    for dealt in product(_values(SMALL), repeat=3):
+        for sequences, outcome in _played(game, dealt):
+            entry = out.setdefault(sequences, Counter())
+            entry[outcome] += 1
+    assert table.entries == {k: dict(v) for k, v in out.items()}
+
+
+def _played(game: HighCard, dealt: tuple[int, ...]) -> list:
+    """(sequence pair, outcome) of every way the sides may play the cards ``dealt``."""
+    found = []
+
+    def walk(state, sequences, used):
+        step = game.step(state)
+        if step is None:
+            found.append((sequences, game.outcome(state)))
+            return
+        if isinstance(step, Decision):
+            for action in step.actions:
+                seq = list(sequences)
+                seq[step.player] = (*seq[step.player], (step.infoset, action))
+                walk(game.act(state, action), tuple(seq), used)
+            return
+        label = next(lb for lb in VALUE_VIEW.labels if lb.value == dealt[used])
+        walk(game.advance(state, (label,)), sequences, used + 1)
+
+    walk(game.start(), ((), ()), 0)
+    return found
+
+
 def test_templates_give_the_walk_without_templates() -> None:
     shoe = Shoe.parse("A:3,2:2,3:3,K:2")
     assert decision_table(HighCard(), shoe) == decision_table(HighCard(keyed=False), shoe)
@@ -228,6 +266,8 @@ def test_century21_one_card_templates_summed_directly_give_the_path_weights(
         slow = decision_table(Century21Round(rules), shoe)
         monkeypatch.setattr(decisions, "_SINGLES", True)
         assert fast == slow
+        # a one-card rest summed and entered in one pass writes in the walk's order
+        assert list(fast.entries) == list(slow.entries) and fast.outcomes == slow.outcomes
 
 
 @pytest.mark.parametrize("face_up", [False, True])

@@ -46,10 +46,10 @@ def test_a_deal_with_third_cards_deals_both_hands_and_its_views_are_read_only() 
     """Third cards are drawn on both initial hands, so a deal of one hand with draws is refused
     when built (it would count a missing hand's total as 0); the planned deal's views cannot be
     changed under the Draws it worked out from them."""
-    from exact.games.baccarat.coup import PuntoBanco, PuntoBancoDeal, plan_deal
+    from exact.games.baccarat.coup import PuntoBanco, plan_deal, tableau_coup
 
     deal = plan_deal(STANDARD_RULES, PuntoBanco().needs(["winner"]))
     with pytest.raises(ValueError, match="both"):
-        PuntoBancoDeal(STANDARD_RULES, ("player",), deal.views, True)
+        tableau_coup(STANDARD_RULES, order=("player",), views=deal.views, draws=True)
     with pytest.raises(TypeError):
         deal.views["draws"] = deal.views["player"]  # type: ignore[index]  # the write refused

@@ -24,9 +24,21 @@ from types import MappingProxyType, NoneType
 from typing import Any, ClassVar
 
 from exact.core.cards import RANKS, SUITS, Card, Label, Shoe, View
-from exact.core.enumerator import Distribution, Draw
+from exact.core.enumerator import Distribution
 from exact.core.parsing import check_keys, parse_integer, plain_text, shown
+from exact.engines.fixed_strategy import Choices
 from exact.errors import RuleError, RuleInputError, ShoeError
+from exact.games.baccarat.tree import (
+    Chooser,
+    Coup,
+    Hand,
+    PuntoRecord,
+    TableauDeal,
+    hand_total,
+    house_choices,
+    house_choosers,
+    tableau_deal,
+)
 from exact.model.features import ORDER, Feature, Needs, by_name
 from exact.model.game import Game, read_rule_file
 
@@ -126,116 +138,27 @@ def _total_key(path: Path, key: str) -> int:
 
 STANDARD_RULES = Rules.load()
 
-# --- the deal --------------------------------------------------------------------------------
-Hand = tuple[Label, ...]
-PuntoRecord = tuple[Hand, Hand]  # (player's cards, banker's cards); a hand not dealt is ()
+# --- the deal: the coup (exact.games.baccarat.tree) under the tableau --------------------
+PuntoBancoDeal = TableauDeal  # the deal of Punto Banco's bets
+FIVE = 5  # the Player's option in chemin de fer as published; the tableau decides it here
 
 
-def hand_total(cards: Hand) -> int:
-    # a Punto Banco deal deals no joker (accepts_jokers is False), so ``or 0`` never hides a
-    # card; a plain loop, as this runs for every state of every walk (about twice as fast as sum)
-    total = 0
-    for label in cards:
-        total += label.value or 0
-    return total % 10
+def tableau_coup(rules: Rules, **plan: Any) -> Coup:
+    """The coup whose forced moves are the tableau's: the Player chooses on 5 (as in chemin de
+    fer; the tableau decides how), the Banker at every decision point. ``plan``: the dealing
+    plan (:class:`~exact.games.baccarat.tree.Coup`)."""
+    chooses = frozenset({FIVE}) - rules.naturals
+    return Coup(rules.naturals, rules.player_draws_on - chooses, chooses, **plan)
 
 
-def _two_card_total(hand: Hand) -> int:
-    first, second = hand[0].value, hand[1].value
-    return ((first or 0) + (second or 0)) % 10  # ``or 0``: as in hand_total
-
-
-@dataclass(frozen=True)
-class PuntoBancoDeal:
-    """The staged deal for one set of needs (see module docstring)."""
-
-    rules: Rules
-    order: tuple[str, ...]  # initial stages in dealing order: finer views first
-    views: Mapping[str, View] = field(hash=False)
-    draws: bool
-    round_cards: int = 6
-    accepts_jokers: bool = False
-    # initial stages dealt card by card (a feature reads their first or second card): the
-    # others are dealt as one unordered group of two, whose labels come sorted by class
-    ordered: frozenset[str] = frozenset()
-    _stages: tuple[tuple[bool, bool, Draw, Draw], ...] = field(
-        init=False, repr=False, compare=False)
-    _third: Draw | None = field(init=False, repr=False, compare=False)
-
-    def __hash__(self) -> int:
-        return hash((self.rules, self.order, tuple(sorted(self.views.items())), self.draws,
-                     self.ordered))
-
-    def __post_init__(self) -> None:
-        if self.draws and sorted(self.order) != ["banker", "player"]:
-            raise ValueError("third cards are drawn on both initial hands: deal both")
-        # worked out once: these run at every state of every walk (a hundred thousand for the
-        # value-level deal), where building a Draw or a view lookup per call shows
-        stages = tuple((stage == "player", stage in self.ordered, Draw(self.views[stage], 1),
-                        Draw(self.views[stage], 2)) for stage in self.order)
-        object.__setattr__(self, "_stages", stages)
-        object.__setattr__(self, "_third", Draw(self.views["draws"]) if self.draws else None)
-
-    def start(self) -> PuntoRecord:
-        return ((), ())
-
-    @property
-    def fixed_stages(self) -> tuple[tuple[str, Draw], ...] | None:
-        """Without third cards the deal is a fixed sequence of two-card groups."""
-        if self.draws or self.ordered:
-            return None
-        return tuple((stage, Draw(self.views[stage], 2)) for stage in self.order)
-
-    def next_draw(self, state: PuntoRecord) -> Draw | None:
-        player, banker = state
-        if len(player) < 2 or len(banker) < 2:  # an initial stage may be left to deal
-            pending = self._initial_stage(player, banker)
-            if pending is not None:
-                return pending[1]
-        if not self.draws:
-            return None
-        return self._third_card(player, banker)
-
-    def _initial_stage(self, player: Hand, banker: Hand) -> tuple[bool, Draw] | None:
-        """The initial stage left to deal (whether it is the Player's, and its draw), if any:
-        the one statement of the dealing order, for :meth:`next_draw` and :meth:`advance`."""
-        for is_player, ordered, one_card, two_cards in self._stages:
-            dealt = len(player if is_player else banker)
-            if ordered and dealt < 2:
-                return is_player, one_card
-            if not dealt:
-                return is_player, two_cards
-        return None
-
-    def _third_card(self, player: Hand, banker: Hand) -> Draw | None:
-        if len(banker) == 3:
-            return None
-        rules = self.rules
-        player_total = _two_card_total(player)
-        banker_total = _two_card_total(banker)
-        if player_total in rules.naturals or banker_total in rules.naturals:
-            return None
-        if len(player) == 2 and rules.player_draws(player_total):
-            return self._third
-        player_third = player[2].value if len(player) == 3 else None
-        return self._third if rules.banker_draws(banker_total, player_third) else None
-
-    def advance(self, state: PuntoRecord, labels: tuple[Label, ...]) -> PuntoRecord:
-        player, banker = state
-        if len(player) < 2 or len(banker) < 2:
-            pending = self._initial_stage(player, banker)
-            if pending is not None:
-                return (player + labels, banker) if pending[0] else (player, banker + labels)
-        if len(player) == 2 and self.rules.player_draws(_two_card_total(player)):
-            return (player + labels, banker)
-        return (player, banker + labels)
-
-    def record(self, state: PuntoRecord) -> PuntoRecord:
-        return state
+def house_way(rules: Rules) -> tuple[Chooser, Chooser]:
+    """The tableau as both sides' choice at any set of the coup."""
+    return house_choosers(rules.player_draws_on, rules.banker_draws)
 
 
 def plan_deal(rules: Rules, needs: Needs) -> PuntoBancoDeal:
-    """The cheapest deal that provides ``needs``: only needed stages, coarsest views."""
+    """The cheapest deal that provides ``needs``: only needed stages, coarsest views; the coup
+    under the tableau for both sides."""
     draws = "draws" in needs.stages
     initial = [s for s in ("player", "banker") if draws or s in needs.stages]
     # Views may only get coarser along the deal, so the finer initial stage goes first and
@@ -248,7 +171,14 @@ def plan_deal(rules: Rules, needs: Needs) -> PuntoBancoDeal:
         views[stage] = View(tuple(later))
     ordered = frozenset(stage for stage in initial if needs.ordered(stage))
     # read-only: the deal works its Draws out of the views once (and hashes them)
-    return PuntoBancoDeal(rules, tuple(initial), MappingProxyType(views), draws, ordered=ordered)
+    coup = tableau_coup(rules, order=tuple(initial), views=MappingProxyType(views), draws=draws,
+                        ordered=ordered)
+    return tableau_deal(coup, _house_choices(rules))
+
+
+@cache
+def _house_choices(rules: Rules) -> tuple[Choices, Choices]:
+    return house_choices(tableau_coup(rules), house_way(rules))
 
 
 # --- features --------------------------------------------------------------------------------
@@ -500,10 +430,10 @@ class PuntoBanco(Game[PuntoRecord]):
     position_stages: ClassVar[tuple[str, ...]] = ("player", "banker", "player", "banker",
                                                   "draws", "draws")
 
-    def dealt_positions(self, before: PuntoRecord, after: PuntoRecord) -> tuple[int, ...]:
-        """The positions (1 = first card dealt) of the cards ``after`` adds to ``before``, in
-        the order of their labels: Player, Banker, Player, Banker, then the third cards, the
-        Player's first.
+    def dealt_positions(self, before: Any, after: Any) -> tuple[int, ...]:
+        """The positions (1 = first card dealt) of the cards ``after`` adds to ``before`` (two
+        records, or two states of the deal: the hands come first), in the order of their
+        labels: Player, Banker, Player, Banker, then the third cards, the Player's first.
 
         >>> PuntoBanco().dealt_positions(((), ()), (((2, None, None, None),) * 2, ()))
         (1, 3)
@@ -513,7 +443,7 @@ class PuntoBanco(Game[PuntoRecord]):
         (5,)
         """
         positions = []
-        for hand, (old, new) in enumerate(zip(before, after, strict=True)):
+        for hand, (old, new) in enumerate(zip(before[:2], after[:2], strict=True)):
             for index in range(len(old), len(new)):
                 positions.append(1 + hand + 2 * index if index < 2
                                  else 5 if hand == 0 or len(after[0]) < 3 else 6)
@@ -540,14 +470,16 @@ class PuntoBanco(Game[PuntoRecord]):
         deal = _planned(self.rules, _EVERY_CARD)
         if len(labels) < 4:
             raise ShoeError(f"a round needs at least 4 cards, got {len(labels)}")
-        state: PuntoRecord = ((labels[0], labels[2]), (labels[1], labels[3]))
+        # the initial hands in the order dealt (a group keeps the order it is given in)
+        state = deal.advance(deal.advance(deal.start(), (labels[0], labels[2])),
+                             (labels[1], labels[3]))
         used = 4
         while deal.next_draw(state) is not None:
             if used == len(labels):
                 raise ShoeError(f"the round needs a card after {' '.join(map(str, cards))}")
             state = deal.advance(state, (labels[used],))
             used += 1
-        return state
+        return deal.record(state)
 
     def describe_rules(self) -> list[str]:
         rules = self.rules

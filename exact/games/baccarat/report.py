@@ -7,10 +7,19 @@ Layer: games, the top: the game's own reports code, which may import every gener
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
 from exact.core.cards import Shoe
 from exact.games.baccarat import reference as reference
-from exact.games.baccarat.coup import PuntoBanco, hand_total
+from exact.games.baccarat.coup import DATA as COUP_DATA
+from exact.games.baccarat.coup import STANDARD_RULES, PuntoBanco, hand_total
+from exact.games.baccarat.dealer import PuntoBancoDealer
+from exact.model.bets import Bet
 from exact.render.numbers import decimal, grouped
+from exact.reports import countability, sections, verification
+from exact.reports.config import ReportConfig
+from exact.reports.cover import Context
 
 DECKS = 8
 # Rounds shown card by card, in dealing order (Player, Banker, Player, Banker, third cards):
@@ -20,6 +29,29 @@ EXAMPLES = ("9H 5C 9D 2S", "2C KS AD 4D 5H 3C", "7H 6C KD AS", "TC 3H 7S 2D 4D")
 # pairs, suits and colours all occur.
 BRUTE_FORCE_SHOES = ("AS:2,5H:2,5D:1,9C:2,KH:2,KS:1", "2C:2,3H:1,4S:2,6D:2,8C:1,TH:2")
 SIMULATION_SEED = 20261130
+
+
+def coup_report_data(config: ReportConfig, context: Context, *, examples: Sequence[str],
+                     published: Path, seed: int, family: Callable[[Bet], str]
+                     ) -> tuple[dict[str, object], Shoe]:
+    """The sections of a baccarat game's report that every game of the coup shares (the
+    standard sections, countability, the tableau), with the report's shoe (by default
+    :data:`DECKS` decks): a game gives its worked ``examples``, its ``published`` figures,
+    its simulation ``seed`` and its charts' bet ``family``, and adds its own sections."""
+    game = config.game
+    assert isinstance(game, PuntoBanco)  # a game of the coup deals Punto Banco's rounds
+    shoe = config.shoe or Shoe.standard(DECKS)
+    data = sections.standard_report_data(
+        game, context, decks=report_decks(shoe), rule_set=(game.rules.id, game.rules.name),
+        shoe=shoe, bets=config.bets, inputs=config.inputs,
+        rule_files=[COUP_DATA / "rules.toml"] if game.rules == STANDARD_RULES else [],
+        examples=examples, describe_hands=_hands, published=published, reference=reference,
+        brute_force_shoes=[Shoe.parse(text) for text in BRUTE_FORCE_SHOES],
+        verify=verification.for_context(context, PuntoBancoDealer, seed, game.id),
+        family=family)
+    data["countability"] = countability.for_report(game, config.bets, shoe, context, seed)
+    data.update(tableau(game))
+    return data, shoe
 
 
 def tableau(game: PuntoBanco) -> dict[str, object]:

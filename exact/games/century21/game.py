@@ -48,7 +48,8 @@ from typing import Any, Literal, NamedTuple, cast, get_args
 from exact.core.cards import JOKER, VALUE_VIEW, Card, Label, Shoe
 from exact.core.enumerator import Draw
 from exact.core.parsing import shown
-from exact.engines.decisions import Choices, StrategyDeal, choices, decision_table
+from exact.engines.decisions import decision_table
+from exact.engines.fixed_strategy import Choices, StrategyDeal, choices
 from exact.engines.strategy_games import InfoSet as StrategySet
 from exact.engines.strategy_games import (
     Leaf,
@@ -731,7 +732,7 @@ def _hand_state(_rules: Rules, hand: Hand) -> HandState:
 class Century21Deal(StrategyDeal[Century21Record]):
     """A heads-up round under two pure strategies, as a :class:`~exact.core.enumerator.Deal`:
     the one round (:class:`Century21Round`) with its decisions taken
-    (:class:`~exact.engines.decisions.StrategyDeal`). A compiled deal enumerates every sequence
+    (:class:`~exact.engines.fixed_strategy.StrategyDeal`). A compiled deal enumerates every sequence
     of card classes, also those the shoe the strategies were solved on cannot deal (two jokers
     from a one-joker shoe): their sets are not in the strategies and weigh nothing on that shoe
     (or any shoe with cards taken out of it), so House Way's action is taken there."""

@@ -14,10 +14,13 @@ its two-card composition, the Player its total: Downton and Lockwood 1975) and `
 their compositions). Cards are dealt without replacement from a full ``d``-deck shoe (the first
 coup), or with replacement in one deck's proportions (Model A of Ethier and Gámez).
 
-This module only *defines* the game, as a sequence form (:mod:`exact.engines.strategy_games`): the
-exact summed payoffs of both sides for every pair of choices, over the ``N(N-1)...(N-5)``
-ordered six-card sequences (``13**6`` with replacement). Best responses, evaluation and the
-equilibria are the generic algorithms of that module.
+The coup is the one of every baccarat game (:class:`~exact.games.baccarat.tree.Coup`, its
+choices decision nodes with their information sets); this module makes of it, by the generic
+sequence-form walker (:func:`~exact.engines.decisions.decision_table`), the exact summed payoffs
+of both sides for every pair of choices, over the ``N(N-1)...(N-5)`` ordered six-card sequences
+(``13**6`` with replacement). Best responses, evaluation and the equilibria are the generic
+algorithms of :mod:`exact.engines.strategy_games`; the rule file is
+:mod:`~exact.games.chemin_de_fer.rules`.
 
 >>> game = sequence_form(RULES, None, "totals")
 >>> game.total == 13**6, len(game.sets[0]), len(game.sets[1])
@@ -30,15 +33,16 @@ equilibria are the generic algorithms of that module.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Literal, get_args
 
-from exact.core.enumerator import Record, falling
-from exact.core.parsing import check_keys, parse_number, plain_text, shown
+from exact.core.cards import RANKS, Shoe
+from exact.core.enumerator import Record
+from exact.core.parsing import shown
+from exact.engines.decisions import decision_table
 from exact.engines.strategy_games import (
     Equilibria,
     Equilibrium,
@@ -51,242 +55,37 @@ from exact.engines.strategy_games import (
     pure,
     zero_sum_equilibrium,
 )
-from exact.engines.strategy_games import Path as StrategyPath
 from exact.engines.strategy_games import best_response as generic_best_response
-from exact.errors import ExactError, RuleError, RuleInputError
 from exact.errors import StrategyError as StrategyError
+from exact.games.baccarat.tree import ACTIONS as ACTIONS
+from exact.games.baccarat.tree import DRAW as DRAW
+from exact.games.baccarat.tree import STAND as STAND
+from exact.games.baccarat.tree import (
+    Chooser,
+    Coup,
+    Information,
+    house_choosers,
+    set_parts,
+)
+from exact.games.baccarat.tree import own_total as own_total
+from exact.games.chemin_de_fer.rules import DATA as DATA
+from exact.games.chemin_de_fer.rules import FIVE, MAX_DECKS
+from exact.games.chemin_de_fer.rules import RULES as RULES
+from exact.games.chemin_de_fer.rules import Rules as Rules
+from exact.games.chemin_de_fer.rules import parse_commission as parse_commission
 from exact.model.features import Feature
-from exact.model.game import Game, read_rule_file
+from exact.model.game import Game
 
-DATA = Path(__file__).resolve().parent / "data"  # the game's data files, beside its code
 # what the Player decides by; which strategy pair is analysed
-Information = Literal["totals", "banker-cards", "cards"]
 INFORMATION: tuple[Information, ...] = get_args(Information)
 StrategyName = Literal["house", "best", "dealer-best", "equilibrium"]
 STRATEGIES: tuple[StrategyName, ...] = get_args(StrategyName)
-DRAW, STAND = "draw", "stand"
-ACTIONS = (DRAW, STAND)
-PLAYER_FIVE = ("player", 5)
-ROUND_CARDS = 6
-WITH_REPLACEMENT_DECK = (4, 1, 1, 1, 1, 1, 1, 1, 1, 1)  # one deck's proportions, over 13
-MAX_DECKS = 64
-# the keys of a rule file (exact/data/chemin_de_fer/rules.toml): any other is refused
-RULE_KEYS = frozenset({"id", "name", "naturals", "player_draws_on", "player_stands_on",
-                       "player_chooses_on", "decks", "commission", "house_way"})
-HOUSE_KEYS = frozenset({"player_draws_on_five", "player_draws_on_choice",
-                        "banker_draws_when_player_stands", "banker_draws_on_player_third"})
-THIRD_KEYS = frozenset(str(total) for total in range(10))
-FIVE = 5  # the Player's option of the game as published: the only total its flag speaks of
-
-
-@dataclass(frozen=True)
-class Rules:
-    """The coup's forced moves, the default shoe, the commission and House Way (validated)."""
-
-    id: str
-    name: str
-    naturals: frozenset[int]
-    player_draws_on: frozenset[int]
-    player_stands_on: frozenset[int]
-    player_chooses_on: frozenset[int]
-    decks: int
-    commission: Fraction
-    # House Way: the choice totals on which the Player draws (it stands on the others)
-    house_player_draws_on: frozenset[int]
-    house_banker_draws_when_player_stands: frozenset[int]
-    house_banker_draws_on_player_third: tuple[frozenset[int], ...] = field(hash=True)
-
-    def __post_init__(self) -> None:
-        parts = (self.naturals, self.player_draws_on, self.player_stands_on,
-                 self.player_chooses_on)
-        if sorted(t for part in parts for t in part) != list(range(10)):
-            raise RuleError(f"rules {self.id!r}: naturals and the Player's draw, stand and "
-                            "choice totals must split 0-9, each total once")
-        if not 0 <= self.commission <= Fraction(1, 10):
-            raise RuleError(f"commission {self.commission} is outside 0 to 1/10")
-        if not 1 <= self.decks <= MAX_DECKS:
-            raise RuleError(f"decks {self.decks} is outside 1 to {MAX_DECKS}")
-        if not self.house_player_draws_on <= self.player_chooses_on:
-            raise RuleError(f"rules {self.id!r}: House Way has the Player draw on "
-                            f"{sorted(self.house_player_draws_on - self.player_chooses_on)}, "
-                            "where it does not choose")
-
-    @classmethod
-    def load(cls, path: Path | str = DATA / "rules.toml") -> Rules:
-        """Read a rule file (TOML); see ``exact/data/chemin_de_fer/rules.toml``."""
-        path = Path(path)
-        data = read_rule_file(path)
-        try:
-            # a misspelt rule (``comission``) must not leave its default silently in force
-            check_keys(data, RULE_KEYS, str(path), RuleError, "rule")
-            house = _table(data["house_way"], "[house_way]")
-            check_keys(house, HOUSE_KEYS, f"{path}: [house_way]", RuleError, "rule")
-            naturals = _totals(data["naturals"], "naturals")
-            draws_on = _totals(data["player_draws_on"], "player_draws_on")
-            chooses_on = _totals(data["player_chooses_on"], "player_chooses_on")
-            return cls(
-                id=plain_text(data["id"], f"{path}: rule id", RuleError),
-                name=plain_text(data.get("name", data["id"]), f"{path}: rule name", RuleError),
-                naturals=naturals,
-                player_draws_on=draws_on,
-                player_stands_on=_totals(data["player_stands_on"], "player_stands_on"),
-                player_chooses_on=chooses_on,
-                decks=_integer(data.get("decks", 6), "decks"),
-                commission=parse_commission(str(data.get("commission", "0"))),
-                house_player_draws_on=_house_player_draws(house, chooses_on, path),
-                house_banker_draws_when_player_stands=_totals(
-                    house["banker_draws_when_player_stands"], "banker_draws_when_player_stands"),
-                house_banker_draws_on_player_third=_house_third_rows(
-                    house, naturals, bool(draws_on or chooses_on), path),
-            )
-        except KeyError as error:
-            raise RuleError(f"{path}: missing rule {error.args[0]!r}") from None
-        except (TypeError, AttributeError, ValueError) as error:
-            if isinstance(error, ExactError):
-                # a value's own check does not know the file: name it once
-                if str(error).startswith(f"{path}: "):
-                    raise
-                raise RuleError(f"{path}: {error}") from None
-            raise RuleError(f"{path}: malformed rule: {error}") from None
-
-    def house_banker_draws(self, total: int, third: int | None) -> bool:
-        """The casino tableau: whether the Banker draws on ``total`` against the Player's
-        third card ``third`` (None: the Player stood).
-
-        >>> RULES.house_banker_draws(3, 8), RULES.house_banker_draws(6, None)
-        (False, False)
-        """
-        if third is None:
-            return total in self.house_banker_draws_when_player_stands
-        return third in self.house_banker_draws_on_player_third[total]
-
-    def with_commission(self, commission: Fraction) -> Rules:
-        from dataclasses import replace
-        return replace(self, commission=commission)
-
-    def describe(self) -> list[str]:
-        return [f"naturals {sorted(self.naturals)} end the coup",
-                f"Player draws on {sorted(self.player_draws_on)}, stands on "
-                f"{sorted(self.player_stands_on)}, chooses on {sorted(self.player_chooses_on)}",
-                "Banker chooses at every decision point, seeing its hand and the Player's "
-                "third card (or that the Player stood)",
-                f"ties push; commission on Banker wins {self.commission}"]
-
-
-def _house_player_draws(house: Mapping[str, object], chooses_on: frozenset[int],
-                        path: Path) -> frozenset[int]:
-    """The choice totals on which House Way's Player draws, each said by the file.
-
-    ``player_draws_on_five`` is the Player's option of the published game (Kemeny and Snell,
-    Ethier and Gámez: draw or stand on 5) and speaks of a 5 only; a rule file letting the
-    Player choose on other totals gives House Way for each in
-    ``[house_way.player_draws_on_choice]`` (``4 = true``). A choice left out, or a row for a
-    total the Player does not choose on, is refused: House Way is never guessed."""
-    where = f"{path}: [house_way]"
-    draws: set[int] = set()
-    if FIVE in chooses_on:
-        if "player_draws_on_five" not in house:
-            raise RuleError(f"{where}: missing rule 'player_draws_on_five' (the Player "
-                            "chooses on 5: say whether House Way draws there)")
-        if _flag(house["player_draws_on_five"], "player_draws_on_five"):
-            draws.add(FIVE)
-    elif "player_draws_on_five" in house:
-        raise RuleError(f"{where}: player_draws_on_five is given but the Player does not "
-                        f"choose on 5 (player_chooses_on = {sorted(chooses_on)})")
-    others = sorted(chooses_on - {FIVE})
-    table = _table(house.get("player_draws_on_choice", {}),
-                   "[house_way.player_draws_on_choice]")
-    known = [str(total) for total in others]
-    check_keys(table, known, f"{path}: [house_way.player_draws_on_choice] (the Player's "
-               "choice totals other than 5; 5 is player_draws_on_five)", RuleError, "total")
-    missing = [key for key in known if key not in table]
-    if missing:
-        raise RuleError(f"{where}: House Way for the Player's choice on {', '.join(missing)} "
-                        "is missing: give each in [house_way.player_draws_on_choice] "
-                        "(true: draw, false: stand)")
-    draws.update(total for total in others
-                 if _flag(table[str(total)], f"player_draws_on_choice {total}"))
-    return frozenset(draws)
-
-
-def _house_third_rows(house: Mapping[str, object], naturals: frozenset[int], player_draws: bool,
-                      path: Path) -> tuple[frozenset[int], ...]:
-    """House Way's Banker against a Player's third card, one row per total the Banker decides
-    on (every total but the naturals, if the Player ever draws). A row left out is refused,
-    not read as "never draw", and so is a row the rules never consult."""
-    where = f"{path}: [house_way.banker_draws_on_player_third]"
-    needed = [str(total) for total in range(10) if player_draws and total not in naturals]
-    if needed and "banker_draws_on_player_third" not in house:
-        raise RuleError(f"{path}: [house_way]: missing rule 'banker_draws_on_player_third' "
-                        f"(rows {', '.join(needed)})")
-    third = _table(house.get("banker_draws_on_player_third", {}),
-                   "[house_way.banker_draws_on_player_third]")
-    check_keys(third, THIRD_KEYS, where, RuleError, "total")
-    unused = sorted(key for key in third if key not in needed)
-    if unused:
-        raise RuleError(f"{where}: row(s) {', '.join(unused)} are never consulted (naturals "
-                        + ("end the coup" if player_draws else "end the coup, and the Player "
-                           "never draws") + ")")
-    missing = [key for key in needed if key not in third]
-    if missing:
-        raise RuleError(f"{where}: missing row(s) {', '.join(missing)}: the Banker decides on "
-                        "each of these totals against a third card (give [] to stand on all)")
-    return tuple(_totals(third.get(str(total), []), f"banker_draws_on_player_third {total}")
-                 for total in range(10))
-
-
-def _totals(values: object, name: str = "totals") -> frozenset[int]:
-    if not isinstance(values, list) or not all(isinstance(v, int) and not isinstance(v, bool)
-                                               and 0 <= v <= 9 for v in values):
-        raise RuleError(f"rule {name}: expected a list of totals 0-9, got {shown(values)}")
-    return frozenset(values)
-
-
-def _table(value: object, name: str) -> Mapping[str, object]:
-    if not isinstance(value, Mapping):
-        raise RuleError(f"{name} must be a table, got {shown(value)}")
-    return value
-
-
-def _flag(value: object, name: str = "flag") -> bool:
-    if not isinstance(value, bool):  # bool("false") is True
-        raise RuleError(f"rule {name}: expected true or false, got {shown(value)}")
-    return value
-
-
-def _integer(value: object, name: str = "number") -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise RuleError(f"rule {name}: expected an integer, got {shown(value)}")
-    return value
-
-
-def parse_commission(text: object) -> Fraction:
-    """A commission from ``"0.05"``, ``"5%"`` or ``"1/20"``, exactly: the number grammar's
-    ``commission`` (:mod:`exact.core.parsing`; ``\\d`` took Arabic-Indic digits).
-
-    >>> parse_commission("5%"), parse_commission("1/20"), parse_commission("0.05")
-    (Fraction(1, 20), Fraction(1, 20), Fraction(1, 20))
-    """
-    return parse_number(text, "commission", "commission", RuleInputError)
-
-
-RULES = Rules.load()
+PLAYER_FIVE = ("player", FIVE)
+# with replacement, cards come in one deck's proportions: one card of each rank (13 cards)
+WITH_REPLACEMENT_SHOE = Shoe.parse(",".join(f"{rank}:1" for rank in RANKS))
 
 
 # --- the game as a sequence form -----------------------------------------------------------
-def player_set(information: str, first: int, second: int) -> tuple:
-    """The Player's information set at a choice: its total (one set per total a rule file
-    lets it choose on; the shipped rules' only one is 5, :data:`PLAYER_FIVE`), or its two
-    cards."""
-    return ("player", (first + second) % 10) if information != "cards" else (
-        "player", (first, second))
-
-
-def banker_set(information: str, first: int, second: int, third: int | None) -> tuple:
-    tag = (first + second) % 10 if information == "totals" else (first, second)
-    return ("banker", tag, third)
-
-
 def sequence_form(rules: Rules, decks: int | None, information: str) -> SequenceForm:
     """The game of ``rules`` on a full ``decks``-deck shoe (None: with replacement)."""
     if information not in INFORMATION:
@@ -298,99 +97,24 @@ def sequence_form(rules: Rules, decks: int | None, information: str) -> Sequence
 
 
 @lru_cache(maxsize=32)  # bounded: each commission is a rule set of its own
-def _sequence_form(rules: Rules, decks: int | None, information: str) -> SequenceForm:
-    replace = decks is None
-    counts = list(WITH_REPLACEMENT_DECK) if decks is None else [16 * decks, *[4 * decks] * 9]
-    size = sum(counts)
-
-    def fill(dealt: int) -> int:  # ways to deal the rest of the six-card unit
-        return size ** (ROUND_CARDS - dealt) if replace else falling(size - dealt,
-                                                                      ROUND_CARDS - dealt)
-
-    def pair_ways(pool: list[int], a: int, b: int) -> int:
-        if a == b:
-            return pool[a] * (pool[a] - (not replace))
-        return 2 * pool[a] * pool[b]
-
-    def taken(pool: list[int], *cards: int) -> list[int]:
-        if replace:
-            return pool
-        pool = list(pool)
-        for card in cards:
-            pool[card] -= 1
-        return pool
-
-    sums: dict[tuple, list[int]] = {}
-
-    def add(p_path: tuple, b_path: tuple, player: int, banker: int, weight: int) -> None:
-        entry = sums.setdefault((p_path, b_path), [0, 0])
-        if player > banker:
-            entry[0] += weight
-        elif banker > player:
-            entry[1] += weight
-
-    def banker_turn(p_path: tuple, player_total: int, c: int, e: int, third: int | None,
-                    pool: list[int], weight: int, dealt: int) -> None:
-        banker_total = (c + e) % 10
-        infoset = banker_set(information, c, e, third)
-        add(p_path, ((infoset, STAND),), player_total, banker_total, weight * fill(dealt))
-        won = lost = 0  # over the Banker's third card, summed before one update (speed)
-        for card, n in enumerate(pool):
-            final = (banker_total + card) % 10
-            if player_total > final:
-                won += n
-            elif final > player_total:
-                lost += n
-        entry = sums.setdefault((p_path, ((infoset, DRAW),)), [0, 0])
-        entry[0] += won * weight * fill(dealt + 1)
-        entry[1] += lost * weight * fill(dealt + 1)
-
-    player_sets: dict[tuple, tuple[str, ...]] = {}
-    banker_sets: dict[tuple, tuple[str, ...]] = {}
-    for a in range(10):
-        for b in range(a, 10):
-            p_ways = pair_ways(counts, a, b)
-            if not p_ways:
-                continue
-            after_player = taken(counts, a, b)
-            player_total = (a + b) % 10
-            for c in range(10):
-                for e in range(c, 10):
-                    b_ways = pair_ways(after_player, c, e)
-                    if not b_ways:
-                        continue
-                    pool = taken(after_player, c, e)
-                    weight = p_ways * b_ways
-                    banker_total = (c + e) % 10
-                    if player_total in rules.naturals or banker_total in rules.naturals:
-                        add((), (), player_total, banker_total, weight * fill(4))
-                        continue
-                    choices: list[tuple[StrategyPath, bool]]  # (Player's choices, stands)
-                    if player_total in rules.player_chooses_on:
-                        infoset = player_set(information, a, b)
-                        player_sets[infoset] = ACTIONS
-                        choices = [(((infoset, DRAW),), False), (((infoset, STAND),), True)]
-                    else:
-                        choices = [((), player_total not in rules.player_draws_on)]
-                    for p_path, stands in choices:
-                        if stands:
-                            banker_sets[banker_set(information, c, e, None)] = ACTIONS
-                            banker_turn(p_path, player_total, c, e, None, pool, weight, 4)
-                            continue
-                        for third, n in enumerate(pool):
-                            if n:
-                                banker_sets[banker_set(information, c, e, third)] = ACTIONS
-                                banker_turn(p_path, (player_total + third) % 10, c, e, third,
-                                            taken(pool, third), weight * n, 5)
+def _sequence_form(rules: Rules, decks: int | None, information: Information) -> SequenceForm:
+    """The coup of the baccarat games (:class:`~exact.games.baccarat.tree.Coup`) with the
+    Player's choice totals of ``rules``, walked by the generic sequence-form walker over
+    every ordered six-card sequence (``13**6`` with replacement)."""
+    coup = Coup(rules.naturals, rules.player_draws_on, rules.player_chooses_on, information)
+    table = decision_table(coup, Shoe.standard(decks) if decks is not None
+                           else WITH_REPLACEMENT_SHOE, replacement=decks is None)
     keep = 1 - rules.commission
-    leaves = tuple(Leaf(p, b, won - lost, keep * lost - won)
-                   for (p, b), (won, lost) in sums.items())
-    order = sorted
+    # each pair's Player wins and Banker wins: a tie pushes, a Banker win pays less commission
+    leaves = tuple(Leaf(first, second, won - lost, keep * lost - won)
+                   for (first, second), counts in table.entries.items()
+                   for won, lost in ((counts.get("player", 0), counts.get("banker", 0)),))
+    sets, parents = table.sets, table.parents
     return SequenceForm(
-        total=fill(0),
-        sets=({h: player_sets[h] for h in order(player_sets, key=repr)},
-              {h: banker_sets[h] for h in order(banker_sets, key=_banker_order)}),
-        parents=({h: () for h in player_sets}, {h: () for h in banker_sets}),
+        total=table.total,
+        sets=({h: sets[0][h] for h in sorted(sets[0], key=repr)},
+              {h: sets[1][h] for h in sorted(sets[1], key=_banker_order)}),
+        parents=(parents[0], parents[1]),
         leaves=leaves)
 
 
@@ -402,43 +126,15 @@ def _banker_order(infoset: InfoSet) -> tuple[str, int]:
 Tag = int | tuple[int, int]  # what a side sees of its two cards: their total, or both values
 
 
-def set_parts(infoset: InfoSet) -> tuple[str, Tag, int | None]:
-    """(side, what it sees of its cards, the Player's third card or None) of one of this
-    game's information sets: ``("player", tag)`` or ``("banker", tag, third)``.
-
-    >>> set_parts(("player", 5)), set_parts(("banker", (1, 2), 9))
-    (('player', 5, None), ('banker', (1, 2), 9))
-    """
-    if not isinstance(infoset, tuple) or len(infoset) not in (2, 3):
-        raise StrategyError(f"not an information set of Chemin de Fer: {infoset!r}")
-    return infoset[0], infoset[1], infoset[2] if len(infoset) == 3 else None
-
-
 # --- strategies -------------------------------------------------------------------------------
-def own_total(infoset: InfoSet) -> int:
-    """The total of the side whose information set this is (Player or Banker).
-
-    >>> own_total(("player", (2, 3))), own_total(("banker", 6, None))
-    (5, 6)
-    """
-    tag = set_parts(infoset)[1]
-    return tag if isinstance(tag, int) else sum(tag) % 10
-
-
 def house_way(rules: Rules, game: SequenceForm) -> tuple[Strategy, Strategy]:
     """The casino tableau for both sides (the Player's choices as the rule file says)."""
-    return (pure(game, 0, _house_player(rules)), pure(game, 1, _house_banker(rules)))
+    player, banker = _house_choosers(rules)
+    return (pure(game, 0, player), pure(game, 1, banker))
 
 
-def _house_player(rules: Rules):
-    return lambda infoset, _actions: (
-        DRAW if own_total(infoset) in rules.house_player_draws_on else STAND)
-
-
-def _house_banker(rules: Rules):
-    return lambda infoset, _actions: (
-        DRAW if rules.house_banker_draws(own_total(infoset), set_parts(infoset)[2])
-        else STAND)
+def _house_choosers(rules: Rules) -> tuple[Chooser, Chooser]:
+    return house_choosers(rules.house_player_draws_on, rules.house_way.banker_draws)
 
 
 def equilibrium(rules: Rules, decks: int | None, information: str) -> Equilibrium:
@@ -559,7 +255,7 @@ def analyze(rules: Rules, decks: int | None, information: str, strategy: str) ->
     if strategy not in STRATEGIES:
         raise StrategyError(f"unknown strategy {shown(strategy)}; known: {', '.join(STRATEGIES)}")
     game = sequence_form(rules, decks, information)
-    defaults = (_house_player(rules), _house_banker(rules))
+    defaults = _house_choosers(rules)
     player, banker = house_way(rules, game)
     count = unique = None
     method = "House Way (casino tableau)"

@@ -22,15 +22,12 @@ from exact.analysis.designer import EdgeModel, solve_pays
 from exact.analysis.rarity import tier_frequencies
 from exact.core.cards import Shoe
 from exact.games.baccarat import reference as reference
-from exact.games.baccarat.coup import DATA as PUNTO_BANCO_DATA
-from exact.games.baccarat.coup import STANDARD_RULES, PuntoBanco
-from exact.games.baccarat.dealer import PuntoBancoDealer
-from exact.games.baccarat.report import BRUTE_FORCE_SHOES as MAIN_BRUTE_FORCE_SHOES
-from exact.games.baccarat.report import _hands, report_decks, tableau
+from exact.games.baccarat.coup import PuntoBanco
+from exact.games.baccarat.report import coup_report_data
 from exact.games.nine_and_nines import reference as nine_reference
 from exact.games.nine_and_nines.game import DATA as NINE_DATA
 from exact.render.numbers import decimal, fixed, grouped, percent
-from exact.reports import checks, countability, sections, verification
+from exact.reports import checks
 from exact.reports.charts import bet_family
 from exact.reports.config import ReportConfig
 from exact.reports.cover import Context
@@ -57,26 +54,14 @@ RARITY_ROUNDS = 100_000_000
 def report_data(config: ReportConfig, context: Context) -> dict[str, object]:
     """The standard sections of the configuration; the side wagers' own sections (designer,
     rarity, reference checks) for its side wagers that are the shipped ones, on its shoe."""
+    data, shoe = coup_report_data(config, context, examples=EXAMPLES,
+                                  published=NINE_DATA / "published.toml", seed=SIMULATION_SEED,
+                                  family=family)
     game = config.game
     assert isinstance(game, PuntoBanco)  # NINE & NINES is Punto Banco with two side wagers
-    shoe = config.shoe or Shoe.standard(DECKS)
-    data = sections.standard_report_data(
-        game, context, decks=report_decks(shoe), rule_set=(game.rules.id, game.rules.name),
-        shoe=shoe, bets=config.bets, inputs=config.inputs,
-        rule_files=[PUNTO_BANCO_DATA / "rules.toml"] if game.rules == STANDARD_RULES else [],
-        examples=EXAMPLES, describe_hands=_hands,
-        published=NINE_DATA / "published.toml",
-        reference=reference,
-        brute_force_shoes=[Shoe.parse(text) for text in MAIN_BRUTE_FORCE_SHOES],
-        verify=verification.for_context(context, PuntoBancoDealer, SIMULATION_SEED,
-                                         game.id),
-        family=family)
-    data["countability"] = countability.for_report(game, config.bets, shoe, context,
-                                                   SIMULATION_SEED)
     shipped = {b.id: b for b in game_bets(game)}
     bets = [b for b in (config.bets or game_bets(game))
             if b.id in SIDE_BETS and b.source == shipped[b.id].source]
-    data.update(tableau(game))
     data["designer"], data["rarity"] = [], []
     if not bets:
         return data

@@ -12,23 +12,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from exact.core.cards import Shoe
-from exact.games.baccarat import reference
-from exact.games.baccarat.coup import DATA as COUP_DATA
-from exact.games.baccarat.coup import STANDARD_RULES, PuntoBanco
-from exact.games.baccarat.dealer import PuntoBancoDealer
+from exact.games.baccarat.coup import PuntoBanco
 from exact.games.baccarat.report import (
-    BRUTE_FORCE_SHOES,
-    DECKS,
     EXAMPLES,
     SIMULATION_SEED,
     _cards_dealt,
     _final_totals,
-    _hands,
-    report_decks,
-    tableau,
+    coup_report_data,
 )
-from exact.reports import countability, sections, verification
 from exact.reports.charts import bet_family
 from exact.reports.config import ReportConfig
 from exact.reports.cover import Context
@@ -37,23 +28,11 @@ DATA = Path(__file__).resolve().parent / "data"  # the game's own data: its publ
 
 
 def report_data(config: ReportConfig, context: Context) -> dict[str, object]:
+    data, shoe = coup_report_data(config, context, examples=EXAMPLES,
+                                  published=DATA / "published.toml", seed=SIMULATION_SEED,
+                                  family=bet_family)
     game = config.game
     assert isinstance(game, PuntoBanco)
-    shoe = config.shoe or Shoe.standard(DECKS)
-    data = sections.standard_report_data(
-        game, context, decks=report_decks(shoe), rule_set=(game.rules.id, game.rules.name),
-        shoe=shoe, bets=config.bets, inputs=config.inputs,
-        rule_files=[COUP_DATA / "rules.toml"] if game.rules == STANDARD_RULES else [],
-        examples=EXAMPLES, describe_hands=_hands,
-        published=DATA / "published.toml",
-        reference=reference,
-        brute_force_shoes=[Shoe.parse(text) for text in BRUTE_FORCE_SHOES],
-        verify=verification.for_context(context, PuntoBancoDealer, SIMULATION_SEED,
-                                         game.id),
-        family=bet_family)
-    data["countability"] = countability.for_report(game, config.bets, shoe, context,
-                                                   SIMULATION_SEED)
-    data.update(tableau(game))
     data["totals"] = _final_totals(game, shoe)
     data["cards_dealt"] = _cards_dealt(game, shoe)
     return data
