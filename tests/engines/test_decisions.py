@@ -159,7 +159,7 @@ def _played(game: HighCard, dealt: tuple[int, ...]) -> list:
         if isinstance(step, Decision):
             for action in step.actions:
                 seq = list(sequences)
-                seq[step.player] = (*seq[step.player], (step.infoset, action))
+                seq[step.actor] = (*seq[step.actor], (step.infoset, action))
                 walk(game.act(state, action), tuple(seq), used)
             return
         label = next(lb for lb in VALUE_VIEW.labels if lb.value == dealt[used])
