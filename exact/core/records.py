@@ -3,7 +3,7 @@
 Layer: core, the lowest; it imports only the core and :mod:`exact.errors`.
 
 Every file a user (or the package) hands the toolkit as data (rule files, bet files, table
-files, assumptions, published figures) is declared once, as a frozen :class:`Record`: its
+files, assumptions, published figures) is declared once, as a frozen :class:`FileRecord`: its
 keys are the record's fields, its value types their types, its defaults their defaults.
 :func:`structure` is the one door from TOML to a record:
 
@@ -20,7 +20,7 @@ keys are the record's fields, its value types their types, its defaults their de
 A game's loader then builds its own objects from the record, checking only what involves
 several keys at once (an alternative paytable naming an event the bet lacks).
 
->>> class Tag(Record):
+>>> class Tag(FileRecord):
 ...     seat: Seat
 ...     name: Name = Name("")
 >>> structure({"seat": "3"}, Tag, "t.toml", InputError)
@@ -42,6 +42,7 @@ exact.errors.InputError: t.toml: name: must be text (a TOML string), not an arra
 from __future__ import annotations
 
 import re
+import types
 import typing
 from collections.abc import Mapping
 from fractions import Fraction
@@ -55,15 +56,18 @@ from exact.core.parsing import check_keys, parse_integer, parse_number, plain_te
 from exact.errors import ExactError, InputError
 
 
-class Record(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
-    """Base of every record of a user file: frozen, keyword-built, no key it does not declare.
+class FileRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """Base of every record of a user file: frozen, keyword-built, no key it does not declare
+    (a subclass declares its keys with defaults after those without).
 
-    ``what`` names its keys in a refusal (``unknown rule(s) ...``)."""
+    ``key_word`` names its keys in a refusal (``unknown rule(s) ...``)."""
 
-    what: ClassVar[str] = "key"
+    key_word: ClassVar[str] = "key"
+    label: ClassVar[str] = ""
+    """What a refusal writes before one of its keys (``"rule "``: ``rule naturals``)."""
 
 
-R = TypeVar("R", bound=Record)
+R = TypeVar("R", bound=FileRecord)
 F = TypeVar("F", bound="Field")
 
 
@@ -87,7 +91,7 @@ class WholeNumber(int, Field):
     @classmethod
     def read(cls: type[F], value: object, where: str, error: type[ExactError],
              number_error: type[InputError]) -> F:
-        quantity: str = getattr(cls, "quantity")
+        quantity: str = cls.quantity
         return cls(parse_integer(value, quantity, where, number_error))  # type: ignore[call-arg]
 
     def __reduce__(self) -> tuple[type[int], tuple[int]]:
@@ -103,7 +107,7 @@ class Number(Fraction, Field):
     @classmethod
     def read(cls: type[F], value: object, where: str, error: type[ExactError],
              number_error: type[InputError]) -> F:
-        quantity: str = getattr(cls, "quantity")
+        quantity: str = cls.quantity
         number = parse_number(value, quantity, where, number_error)
         return cls(number.numerator, number.denominator)  # type: ignore[call-arg]
 
@@ -122,7 +126,7 @@ class Name(str, Field):
     @classmethod
     def read(cls: type[F], value: object, where: str, error: type[ExactError],
              number_error: type[InputError]) -> F:
-        lines: bool = getattr(cls, "lines")
+        lines: bool = cls.lines
         return cls(plain_text(value, where, error, lines=lines))  # type: ignore[call-arg]
 
     def __reduce__(self) -> tuple[type[str], tuple[str]]:
@@ -146,6 +150,24 @@ class Jokers(WholeNumber):
 
 class Total(WholeNumber):
     quantity = "total"
+
+
+class TotalKey(Total):
+    """A baccarat total as the key of a table (``[win_pays_by_total]``, a Banker total's row):
+    one digit 0-9 (TOML's ``9`` and ``"9"`` are one key), or an int 0-9 from the library.
+    ``"09"``, ``" 9"`` or ``"+9"`` is no total key: a second spelling of 9 beside ``9`` would
+    lose one of the two values without a word."""
+
+    @classmethod
+    def read(cls: type[F], value: object, where: str, error: type[ExactError],
+             number_error: type[InputError]) -> F:
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 9:
+            return cls(value)  # type: ignore[call-arg]
+        if isinstance(value, str) and len(value) == 1 and value in "0123456789":
+            return cls(int(value))  # type: ignore[call-arg]
+        if isinstance(value, str):
+            parse_integer(value, "total", where, number_error)  # the grammar's own refusal
+        raise error(f"{where} {shown(value)}: a total is one digit 0-9, written once")
 
 
 class Seat(WholeNumber):
@@ -192,12 +214,12 @@ def structure(raw: object, record: type[R], source: str, error: type[ExactError]
     try:
         return msgspec.convert(raw, record, strict=True, dec_hook=_hook)
     except msgspec.ValidationError as failure:
-        raise _refusal(failure, raw, record, [(source, False)], error, numbers) from None
+        raise _refusal(failure, raw, record, [("file", source)], error, numbers) from None
 
 
-Where = list[tuple[str, bool]]
-"""A key path: the file, then each key, or entry of an array or table (``bet 'x'``, True)."""
-
+Where = list[tuple[str, str]]
+"""A key path as parts ``(kind, text)``: the ``file``, a ``table`` (a section of the file), an
+``entry`` of an array or table (``bet 'x'``) and a ``key`` (``rule naturals``)."""
 
 _STEP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[\.\.\.\]")
 _KINDS = {"str": "text (a TOML string)", "int": "a whole number", "bool": "true or false",
@@ -207,15 +229,15 @@ _KINDS = {"str": "text (a TOML string)", "int": "a whole number", "bool": "true 
 
 
 def _kind(name: str) -> str:
-    return " or ".join(_KINDS.get(part.strip("` "), part.strip("` "))
-                       for part in name.split("|"))
+    return " or ".join(dict.fromkeys(_KINDS.get(part.strip("` "), part.strip("` "))
+                                     for part in name.split("|") if part.strip() != "null"))
 
 
 def _refusal(failure: msgspec.ValidationError, raw: object, kind: object, where: Where,
              error: type[ExactError], numbers: type[InputError]) -> ExactError:
-    """The one-line error of a refusal by msgspec, its path turned into the file's keys: each
-    array entry named by its ``id`` or ``name`` (``bet 'x'``, else ``bet #2``), a value
-    that a :class:`Field` reads read again with the key path, for the grammar's message."""
+    """The one-line error of a refusal by msgspec, its path turned into the file's keys (see
+    :func:`_label`); a value that a :class:`Field` reads is read again with that path, for
+    the grammar's own message."""
     message, _, path = str(failure).partition(" - at `")
     path = path.rstrip("`")
     key_error = path.startswith("key` in `")
@@ -223,24 +245,33 @@ def _refusal(failure: msgspec.ValidationError, raw: object, kind: object, where:
         path = path.removeprefix("key` in `")
     steps = list(_STEP.finditer(path.removeprefix("$")))
     naming = False  # the last step is an entry whose naming key (its id or name) is refused
+    prefix = ""  # the label of the record holding the last key
     for position, step in enumerate(steps):
         field, index = step.group(1), step.group(2)
         if field is not None:
+            record = _record_class(kind)
+            prefix = record.label if record is not None else ""
             raw = raw.get(field) if isinstance(raw, Mapping) else None
             kind = _field_type(kind, field)
-            where = [*where[:-1], (f"{where[-1][0]} {field}", True)] if naming else [
-                *where, (field, False)]
+            if naming:  # ``event name '...'``: the entry has no name to show
+                where = [*where[:-1], ("entry", f"{where[-1][1]} {field}")]
+            elif _is_table(kind) and where[-1][0] != "entry":
+                where = [*where, ("table", field)]
+            else:
+                where = [*where, ("key", prefix + field)]
             naming = False
         elif index is not None:
             raw = raw[int(index)] if isinstance(raw, list) else None
             kind = _item_type(kind)
             following = steps[position + 1].group(1) if position + 1 < len(steps) else None
             naming = following is not None and following == _naming_key(raw)
-            where = _entry(where, "") if naming else _name_entry(where, raw, int(index))
+            if isinstance(raw, Mapping):  # a table in an array; a value's label is its array's
+                where = _entry(where, "") if naming else _name_entry(where, raw, int(index))
         else:  # a value of a table of tables (msgspec does not say which): find it
-            rest = "".join(later.group(0) for later in steps[position + 1:])
-            return _in_table(raw, kind, where, error, numbers, rest)
-    if key_error:
+            return _in_table(raw, kind, where, error, numbers)
+    if key_error:  # a key of a table: ``rule win_pays_by_total key '09'``
+        if where[-1][0] == "table":
+            where = [*where[:-1], ("key", prefix + where[-1][1])]
         return _bad_key(raw, kind, where, error, numbers)
     return _explain(message, raw, kind, where, error, numbers)
 
@@ -258,12 +289,18 @@ def _explain(message: str, raw: object, kind: object, where: Where,
     if message.startswith("Object contains unknown field") and record is not None \
             and isinstance(raw, Mapping):
         try:
-            check_keys(raw, record.__struct_fields__, label, error, record.what)
+            check_keys(raw, record.__struct_fields__, label, error, record.key_word)
         except ExactError as refused:
             return refused
-    if (found := re.match(r"Object missing required field `(.*)`", message)) is not None:
-        what = record.what if record is not None else "key"
-        return error(f"{label}: missing {what} {found.group(1)!r}")
+    if message.startswith("Object missing required field") and record is not None:
+        given = raw if isinstance(raw, Mapping) else {}
+        missing = [info.encode_name for info in msgspec.structs.fields(record)
+                   if info.required and info.encode_name not in given]
+        return error(f"{label}: missing {', '.join(sorted(missing))}")
+    if message.startswith("Invalid enum value") and typing.get_origin(_plain(kind)) is \
+            typing.Literal:
+        choices = ", ".join(map(str, typing.get_args(_plain(kind))))
+        return error(f"{label} {shown(raw)}: must be one of {choices}")
     if (found := re.match(r"Expected `(.*)`, got `(.*)`", message)) is not None:
         return error(f"{label} must be {_kind(found.group(1))}, not {_kind(found.group(2))}")
     if (found := re.match(r"Expected `(\w+)` of length ([<>]=) ([0-9]+)", message)) is not None:
@@ -277,7 +314,7 @@ def _explain(message: str, raw: object, kind: object, where: Where,
 
 
 def _in_table(raw: object, kind: object, where: Where, error: type[ExactError],
-              numbers: type[InputError], rest: str) -> ExactError:
+              numbers: type[InputError]) -> ExactError:
     """The refusal of the first value of table ``raw`` (of ``kind``, a ``dict``) that its
     value type refuses (msgspec names no key of a table)."""
     value_kind = _item_type(kind)
@@ -288,14 +325,15 @@ def _in_table(raw: object, kind: object, where: Where, error: type[ExactError],
             except msgspec.ValidationError as failure:
                 return _refusal(failure, value, value_kind, _entry(where, shown(key)), error,
                                 numbers)
-    return error(f"{_label(where)}{rest}: malformed")
+    return error(f"{_label(where)}: malformed")
 
 
 def _bad_key(raw: object, kind: object, where: Where, error: type[ExactError],
              numbers: type[InputError]) -> ExactError:
     """The refusal of the first key of table ``raw`` that its key type refuses."""
-    key_kind = typing.get_args(_plain(kind))[0] if typing.get_args(_plain(kind)) else str
-    label = _label(where)
+    arguments = typing.get_args(_plain(kind))
+    key_kind = arguments[0] if arguments else str
+    label = _label(where) + " key"
     if isinstance(raw, Mapping):
         for key in raw:
             try:
@@ -304,25 +342,36 @@ def _bad_key(raw: object, kind: object, where: Where, error: type[ExactError],
                 field = _field_class(key_kind)
                 if field is not None:
                     try:
-                        field.read(key, f"{label} key", error, numbers)
+                        field.read(key, label, error, numbers)
                     except ExactError as refused:
                         return refused
-                return error(f"{label}: key {shown(key)} is not {_kind('int')}")
-    return error(f"{label}: a key is malformed")
+                return error(f"{label} {shown(key)}: is not {_kind('int')}")
+    return error(f"{label}: malformed")
 
 
 def _label(where: Where) -> str:
-    """``file: bet 'x', event 'a': pays``: an entry follows an entry after a comma."""
-    text = where[0][0]
-    for (_, after_entry), (part, entry) in zip(where, where[1:]):
-        text += (", " if entry and after_entry else ": ") + part
-    return text
+    """``file: bet 'x', event 'a': pays``, ``file: [house_way]: rule player_draws_on_five``:
+    the sections of the file as TOML writes their headers, an entry (of an array or a table)
+    after an entry following a comma."""
+    parts: Where = []
+    for kind, text in where:
+        if kind == "table" and parts and parts[-1][0] == "table":
+            parts[-1] = ("table", f"{parts[-1][1]}.{text}")
+        else:
+            parts.append((kind, text))
+    label = ""
+    previous = ""
+    for kind, text in parts:
+        shown_text = f"[{text}]" if kind == "table" else text
+        label += ("" if not label else ", " if kind == previous == "entry" else ": ") + shown_text
+        previous = kind
+    return label
 
 
 def _entry(where: Where, name: str) -> Where:
     """``where`` with its last key (an array's or table's) made the entry ``name`` of it."""
-    key = where[-1][0] if len(where) > 1 else "entry"
-    entry = (f"{key} {name}".rstrip(), True)
+    _, key = where[-1] if len(where) > 1 else ("key", "entry")
+    entry = ("entry", f"{key} {name}".rstrip())
     return [*where[:-1], entry] if len(where) > 1 else [*where, entry]
 
 
@@ -334,10 +383,16 @@ def _naming_key(entry: object) -> str | None:
 
 
 def _name_entry(where: Where, entry: object, index: int) -> Where:
-    """An array's entry named by its ``id`` or ``name``, else by its place."""
+    """An array's entry named by its ``id`` or ``name``, else by its place (``entry 2``)."""
     key = _naming_key(entry)
     name = entry[key] if key is not None and isinstance(entry, Mapping) else None
-    return _entry(where, shown(name) if isinstance(name, str) and name else f"#{index + 1}")
+    return _entry(where, shown(name) if isinstance(name, str) and name else f"entry {index + 1}")
+
+
+def _is_table(kind: object) -> bool:
+    """Whether values of ``kind`` are TOML tables (a record, or a table of values)."""
+    plain = _plain(kind)
+    return _record_class(plain) is not None or typing.get_origin(plain) is dict
 
 
 def _plain(kind: object) -> object:
@@ -345,8 +400,9 @@ def _plain(kind: object) -> object:
     while typing.get_origin(kind) is typing.Annotated:
         kind = typing.get_args(kind)[0]
     arguments = typing.get_args(kind)
-    if typing.get_origin(kind) in (typing.Union, getattr(__import__("types"), "UnionType")):
-        others = [argument for argument in arguments if argument is not type(None)]
+    if typing.get_origin(kind) in (typing.Union, types.UnionType):
+        others = [argument for argument in arguments
+              if argument is not type(None) and argument is not msgspec.UnsetType]
         if len(others) == 1:
             return _plain(others[0])
     return kind
@@ -366,9 +422,9 @@ def _item_type(kind: object) -> object:
         arguments[0] if arguments else Any)
 
 
-def _record_class(kind: object) -> type[Record] | None:
+def _record_class(kind: object) -> type[FileRecord] | None:
     plain = _plain(kind)
-    return plain if isinstance(plain, type) and issubclass(plain, Record) else None
+    return plain if isinstance(plain, type) and issubclass(plain, FileRecord) else None
 
 
 def _field_class(kind: object) -> type[Field] | None:
@@ -376,6 +432,6 @@ def _field_class(kind: object) -> type[Field] | None:
     return plain if isinstance(plain, type) and issubclass(plain, Field) else None
 
 
-def fields(record: type[Record]) -> tuple[str, ...]:
+def fields(record: type[FileRecord]) -> tuple[str, ...]:
     """The keys of ``record`` as its file writes them."""
     return record.__struct_fields__

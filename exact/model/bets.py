@@ -37,6 +37,8 @@ from functools import cached_property, lru_cache
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 from exact.core.enumerator import RecordT
 from exact.core.parsing import (
     expect,
@@ -50,7 +52,7 @@ from exact.core.parsing import (
     suggestion,
     wrong_type,
 )
-from exact.core.records import F, Name, Pays, Record, Text, structure
+from exact.core.records import F, FileRecord, Name, Pays, Text, structure
 from exact.core.work import CONDITION_UNITS, READ_UNITS, spend
 from exact.errors import (
     BetFileError,
@@ -311,7 +313,7 @@ class BetId(Name):
         return cls(_plain_id(value, where))  # type: ignore[call-arg]
 
 
-class EventEntry(Record):
+class EventEntry(FileRecord):
     """A ``[[bet.event]]`` table: one way the bet is settled."""
 
     name: Name
@@ -323,7 +325,7 @@ class EventEntry(Record):
     unknown key, not a win paid without its commission."""
 
 
-class BetEntry(Record):
+class BetEntry(FileRecord):
     """A ``[[bet]]`` table."""
 
     id: BetId
@@ -337,15 +339,15 @@ class BetEntry(Record):
     """The name of the losing event that catches every other round."""
     event: tuple[EventEntry, ...] = ()
     """At most :data:`MOST_EVENTS`."""
-    paytables: dict[str, dict[str, Pay]] = {}
+    paytables: dict[str, dict[str, Pay]] = msgspec.field(default_factory=dict)
     """Alternative paytables: ``[bet.paytables.NAME]``, event name -> pays."""
 
 
-class BetFile(Record):
+class BetFile(FileRecord):
     """A bet file: its ``[[bet]]`` tables, nothing else (a misspelt ``[[bte]]`` beside them
     would be dropped unread)."""
 
-    what = "top-level key"
+    key_word = "top-level key"
     bet: tuple[BetEntry, ...] = ()
     """At most :data:`MOST_BETS`."""
 
