@@ -63,8 +63,8 @@ class FileRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_onl
     ``key_word`` names its keys in a refusal (``unknown rule(s) ...``)."""
 
     key_word: ClassVar[str] = "key"
-    label: ClassVar[str] = ""
-    """What a refusal writes before one of its keys (``"rule "``: ``rule naturals``)."""
+    key_form: ClassVar[str] = "{}"
+    """How a refusal writes one of its keys (``"rule {}"``: ``rule naturals``)."""
 
 
 R = TypeVar("R", bound=FileRecord)
@@ -245,12 +245,12 @@ def _refusal(failure: msgspec.ValidationError, raw: object, kind: object, where:
         path = path.removeprefix("key` in `")
     steps = list(_STEP.finditer(path.removeprefix("$")))
     naming = False  # the last step is an entry whose naming key (its id or name) is refused
-    prefix = ""  # the label of the record holding the last key
+    form = "{}"  # how the record holding the last key writes its keys
     for position, step in enumerate(steps):
         field, index = step.group(1), step.group(2)
         if field is not None:
             record = _record_class(kind)
-            prefix = record.label if record is not None else ""
+            form = record.key_form if record is not None else "{}"
             raw = raw.get(field) if isinstance(raw, Mapping) else None
             kind = _field_type(kind, field)
             if naming:  # ``event name '...'``: the entry has no name to show
@@ -258,7 +258,7 @@ def _refusal(failure: msgspec.ValidationError, raw: object, kind: object, where:
             elif _is_table(kind) and where[-1][0] != "entry":
                 where = [*where, ("table", field)]
             else:
-                where = [*where, ("key", prefix + field)]
+                where = [*where, ("key", form.format(field))]
             naming = False
         elif index is not None:
             raw = raw[int(index)] if isinstance(raw, list) else None
@@ -271,7 +271,7 @@ def _refusal(failure: msgspec.ValidationError, raw: object, kind: object, where:
             return _in_table(raw, kind, where, error, numbers)
     if key_error:  # a key of a table: ``rule win_pays_by_total key '09'``
         if where[-1][0] == "table":
-            where = [*where[:-1], ("key", prefix + where[-1][1])]
+            where = [*where[:-1], ("key", form.format(where[-1][1]))]
         return _bad_key(raw, kind, where, error, numbers)
     return _explain(message, raw, kind, where, error, numbers)
 
@@ -300,7 +300,7 @@ def _explain(message: str, raw: object, kind: object, where: Where,
     if message.startswith("Invalid enum value") and typing.get_origin(_plain(kind)) is \
             typing.Literal:
         choices = ", ".join(map(str, typing.get_args(_plain(kind))))
-        return error(f"{label} {shown(raw)}: must be one of {choices}")
+        return error(f"{label} must be one of {choices}; got {shown(raw)}")
     if (found := re.match(r"Expected `(.*)`, got `(.*)`", message)) is not None:
         return error(f"{label} must be {_kind(found.group(1))}, not {_kind(found.group(2))}")
     if (found := re.match(r"Expected `(\w+)` of length ([<>]=) ([0-9]+)", message)) is not None:

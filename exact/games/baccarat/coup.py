@@ -39,7 +39,7 @@ class RuleFile(FileRecord):
     """A Punto Banco rule file (``data/rules.toml``): the tableau, as :class:`Rules` holds it."""
 
     key_word = "rule"
-    label = "rule "
+    key_form = "rule {}"
     id: Name
     naturals: frozenset[Total]
     player_draws_on: frozenset[Total]

@@ -51,7 +51,7 @@ class ShowdownFile(FileRecord):
     """``[showdown]``: who wins which hands."""
 
     key_word = "rule"
-    label = "rule "
+    key_form = "rule {}"
     stop_on_dealer_joker_up: bool | UnsetType = UNSET
     stop_on_dealer_nine: bool | UnsetType = UNSET
     dealer_wins_ties_on_zero: bool | UnsetType = UNSET
@@ -63,7 +63,7 @@ class DrawingFile(FileRecord):
     """``[drawing]``: the forced draws and House Way."""
 
     key_word = "rule"
-    label = "rule "
+    key_form = "rule {}"
     must_draw_max: Total | UnsetType = UNSET
     must_stand_min: Total | UnsetType = UNSET
     house_way_draw_max: Total | UnsetType = UNSET
@@ -75,7 +75,7 @@ class SettlementFile(FileRecord):
     """``[settlement]``: how a short Player/Dealer wager takes action."""
 
     key_word = "rule"
-    label = "rule "
+    key_form = "rule {}"
     action: Name | UnsetType = UNSET
 
 
@@ -91,7 +91,7 @@ class CollectionFile(FileRecord):
     """``[collection]``: the fee each seat pays, by table."""
 
     key_word = "rule"
-    label = "rule "
+    key_form = "rule {}"
     dealer_pays: bool | UnsetType = UNSET
     table_tags: tuple[TableTagFile, ...] | UnsetType = UNSET
     """The first is the default table."""
@@ -101,7 +101,7 @@ class RuleFile(FileRecord):
     """A 21st Century Baccarat rule file (the fields of :class:`Rules`, in sections)."""
 
     key_word = "rule"
-    label = "rule "
+    key_form = "rule {}"
     id: Name | UnsetType = UNSET
     name: Name | UnsetType = UNSET
     decks: Decks | UnsetType = UNSET

@@ -78,7 +78,7 @@ class HouseWayFile(FileRecord):
     """``[house_way]`` of a rule file: the casino tableau where the rules leave a choice."""
 
     key_word = "rule"
-    label = "rule "
+    key_form = "rule {}"
     banker_draws_when_player_stands: frozenset[Total]
     player_draws_on_five: bool | None = None
     """Whether House Way's Player draws on 5 (given exactly when the Player chooses on 5)."""
@@ -93,7 +93,7 @@ class RuleFile(FileRecord):
     """A chemin de fer rule file (``data/rules.toml``)."""
 
     key_word = "rule"
-    label = "rule "
+    key_form = "rule {}"
     id: Name
     naturals: frozenset[Total]
     player_draws_on: frozenset[Total]
