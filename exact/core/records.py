@@ -323,8 +323,9 @@ def _in_table(raw: object, kind: object, where: Where, error: type[ExactError],
             try:
                 msgspec.convert(value, value_kind, strict=True, dec_hook=_hook)
             except msgspec.ValidationError as failure:
-                return _refusal(failure, value, value_kind, _entry(where, shown(key)), error,
-                                numbers)
+                entry = [*where, ("entry", shown(key))] if where[-1][0] == "entry" else \
+                    _entry(where, shown(key))
+                return _refusal(failure, value, value_kind, entry, error, numbers)
     return error(f"{_label(where)}: malformed")
 
 
