@@ -102,7 +102,7 @@ class Assumption:
         return head + "." if stop else self.text
 
 
-class AssumptionEntry(FileRecord):
+class AssumptionEntry(FileRecord, frozen=True):
     """An ``[[assumption]]`` table of a game's assumptions file (:class:`Assumption` once
     read: its texts on one line each)."""
 
@@ -118,7 +118,7 @@ class AssumptionEntry(FileRecord):
     commands: tuple[Command, ...] = ()
 
 
-class AssumptionsFile(FileRecord):
+class AssumptionsFile(FileRecord, frozen=True):
     """A game's assumptions file: its ``[[assumption]]`` tables."""
 
     key_word = "top-level key"

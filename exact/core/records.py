@@ -20,7 +20,7 @@ keys are the record's fields, its value types their types, its defaults their de
 A game's loader then builds its own objects from the record, checking only what involves
 several keys at once (an alternative paytable naming an event the bet lacks).
 
->>> class Tag(FileRecord):
+>>> class Tag(FileRecord, frozen=True):
 ...     seat: Seat
 ...     name: Name = Name("")
 >>> structure({"seat": "3"}, Tag, "t.toml", InputError)
@@ -46,7 +46,7 @@ import types
 import typing
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Self, TypeVar
 
 # msgspec: validates a TOML table against a frozen record in one pass (unknown keys, missing
 # keys, types, array bounds) and hands each custom-typed value to the number grammar
@@ -68,7 +68,6 @@ class FileRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_onl
 
 
 R = TypeVar("R", bound=FileRecord)
-F = TypeVar("F", bound="Field")
 
 
 class Field:
@@ -78,8 +77,8 @@ class Field:
     naming ``where``. Its instances pickle, print and compare as the plain value."""
 
     @classmethod
-    def read(cls: type[F], value: object, where: str, error: type[ExactError],
-             number_error: type[InputError]) -> F:
+    def read(cls, value: object, where: str, error: type[ExactError],
+             number_error: type[InputError]) -> Self:
         raise NotImplementedError
 
 
@@ -89,10 +88,10 @@ class WholeNumber(int, Field):
     quantity: ClassVar[str]
 
     @classmethod
-    def read(cls: type[F], value: object, where: str, error: type[ExactError],
-             number_error: type[InputError]) -> F:
+    def read(cls, value: object, where: str, error: type[ExactError],
+             number_error: type[InputError]) -> Self:
         quantity: str = cls.quantity
-        return cls(parse_integer(value, quantity, where, number_error))  # type: ignore[call-arg]
+        return cls(parse_integer(value, quantity, where, number_error))
 
     def __reduce__(self) -> tuple[type[int], tuple[int]]:
         return int, (int(self),)
@@ -105,11 +104,11 @@ class Number(Fraction, Field):
     quantity: ClassVar[str]
 
     @classmethod
-    def read(cls: type[F], value: object, where: str, error: type[ExactError],
-             number_error: type[InputError]) -> F:
+    def read(cls, value: object, where: str, error: type[ExactError],
+             number_error: type[InputError]) -> Self:
         quantity: str = cls.quantity
         number = parse_number(value, quantity, where, number_error)
-        return cls(number.numerator, number.denominator)  # type: ignore[call-arg]
+        return cls(number.numerator, number.denominator)
 
     def __repr__(self) -> str:
         return f"Fraction({self.numerator}, {self.denominator})"
@@ -121,13 +120,11 @@ class Number(Fraction, Field):
 class Name(str, Field):
     """A name or id: plain one-line text (:func:`exact.core.parsing.plain_text`)."""
 
-    lines: ClassVar[bool] = False
-
     @classmethod
-    def read(cls: type[F], value: object, where: str, error: type[ExactError],
-             number_error: type[InputError]) -> F:
-        lines: bool = cls.lines
-        return cls(plain_text(value, where, error, lines=lines))  # type: ignore[call-arg]
+    def read(cls, value: object, where: str, error: type[ExactError],
+             number_error: type[InputError]) -> Self:
+        lines = issubclass(cls, Text)
+        return cls(plain_text(value, where, error, lines=lines))
 
     def __reduce__(self) -> tuple[type[str], tuple[str]]:
         return str, (str(self),)
@@ -135,8 +132,6 @@ class Name(str, Field):
 
 class Text(Name):
     """A description: plain text that may hold line breaks and tabs."""
-
-    lines = True
 
 
 # the quantities the files hold (bounds: exact.core.parsing.QUANTITIES)
@@ -159,12 +154,12 @@ class TotalKey(Total):
     lose one of the two values without a word."""
 
     @classmethod
-    def read(cls: type[F], value: object, where: str, error: type[ExactError],
-             number_error: type[InputError]) -> F:
+    def read(cls, value: object, where: str, error: type[ExactError],
+             number_error: type[InputError]) -> Self:
         if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 9:
-            return cls(value)  # type: ignore[call-arg]
+            return cls(value)
         if isinstance(value, str) and len(value) == 1 and value in "0123456789":
-            return cls(int(value))  # type: ignore[call-arg]
+            return cls(int(value))
         if isinstance(value, str):
             parse_integer(value, "total", where, number_error)  # the grammar's own refusal
         raise error(f"{where} {shown(value)}: a total is one digit 0-9, written once")

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from pathlib import Path, PurePath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 import msgspec
 
@@ -52,7 +52,7 @@ from exact.core.parsing import (
     suggestion,
     wrong_type,
 )
-from exact.core.records import F, FileRecord, Name, Pays, Text, structure
+from exact.core.records import FileRecord, Name, Pays, Text, structure
 from exact.core.work import CONDITION_UNITS, READ_UNITS, spend
 from exact.errors import (
     BetFileError,
@@ -297,10 +297,10 @@ class Pay(Pays):
     ``"lose"`` (:func:`parse_pays`)."""
 
     @classmethod
-    def read(cls: type[F], value: object, where: str, error: type[ExactError],
-             number_error: type[InputError]) -> F:
+    def read(cls, value: object, where: str, error: type[ExactError],
+             number_error: type[InputError]) -> Self:
         pays = parse_pays(value, where)
-        return cls(pays.numerator, pays.denominator)  # type: ignore[call-arg]
+        return cls(pays.numerator, pays.denominator)
 
 
 class BetId(Name):
@@ -308,12 +308,12 @@ class BetId(Name):
     :data:`ID_CHARACTERS` only (:func:`_plain_id`)."""
 
     @classmethod
-    def read(cls: type[F], value: object, where: str, error: type[ExactError],
-             number_error: type[InputError]) -> F:
-        return cls(_plain_id(value, where))  # type: ignore[call-arg]
+    def read(cls, value: object, where: str, error: type[ExactError],
+             number_error: type[InputError]) -> Self:
+        return cls(_plain_id(value, where))
 
 
-class EventEntry(FileRecord):
+class EventEntry(FileRecord, frozen=True):
     """A ``[[bet.event]]`` table: one way the bet is settled."""
 
     name: Name
@@ -325,7 +325,7 @@ class EventEntry(FileRecord):
     unknown key, not a win paid without its commission."""
 
 
-class BetEntry(FileRecord):
+class BetEntry(FileRecord, frozen=True):
     """A ``[[bet]]`` table."""
 
     id: BetId
@@ -343,7 +343,7 @@ class BetEntry(FileRecord):
     """Alternative paytables: ``[bet.paytables.NAME]``, event name -> pays."""
 
 
-class BetFile(FileRecord):
+class BetFile(FileRecord, frozen=True):
     """A bet file: its ``[[bet]]`` tables, nothing else (a misspelt ``[[bte]]`` beside them
     would be dropped unread)."""
 

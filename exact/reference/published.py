@@ -239,7 +239,7 @@ def game_figures(game_id: str) -> PublishedFigures:
     return load(data / "published.toml")
 
 
-class FigureEntry(FileRecord):
+class FigureEntry(FileRecord, frozen=True):
     """A ``[[figure]]`` table (the keys of the module docstring); what depends on its kind
     (a bet of a bet game's figure, a strategy of a strategy game's) is checked once read."""
 
@@ -263,7 +263,7 @@ class FigureEntry(FileRecord):
     """Default: the file's."""
 
 
-class PublishedFile(FileRecord):
+class PublishedFile(FileRecord, frozen=True):
     """A published-figures file: where the figures are published, and the figures."""
 
     source: Text = Text("")

@@ -218,7 +218,7 @@ def test_a_bad_record_is_one_line_and_status_2_from_the_command_line(tmp_path, c
 
 
 # --- the number grammar, kept --------------------------------------------------------------
-class _Paid(FileRecord):
+class _Paid(FileRecord, frozen=True):
     pays: Pays
 
 

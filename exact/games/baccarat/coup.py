@@ -35,7 +35,7 @@ DATA = Path(__file__).resolve().parent / "data"  # the game's data files, beside
 TOTALS = range(10)
 
 
-class RuleFile(FileRecord):
+class RuleFile(FileRecord, frozen=True):
     """A Punto Banco rule file (``data/rules.toml``): the tableau, as :class:`Rules` holds it."""
 
     key_word = "rule"
@@ -103,7 +103,9 @@ class Rules:
             return cls(id=rules.id, name=rules.id if rules.name is None else rules.name,
                        naturals=rules.naturals, player_draws_on=rules.player_draws_on,
                        banker_draws_when_player_stands=rules.banker_draws_when_player_stands,
-                       banker_draws_on_player_third=rules.banker_draws_on_player_third)
+                       banker_draws_on_player_third={
+                           int(total): frozenset(map(int, values))
+                           for total, values in rules.banker_draws_on_player_third.items()})
         except RuleError as error:  # the tableau's own checks (a draw on a natural) name no file
             raise RuleError(f"{path}: {error}") from None
 

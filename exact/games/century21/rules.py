@@ -47,7 +47,7 @@ ACTIONS = ("seat-by-seat", "whole-hand")
 
 # A rule file (DATA / "rules.toml"), as records: a key left out keeps the default of
 # :class:`Rules` (UNSET here, so that the defaults are written once, there).
-class ShowdownFile(FileRecord):
+class ShowdownFile(FileRecord, frozen=True):
     """``[showdown]``: who wins which hands."""
 
     key_word = "rule"
@@ -59,7 +59,7 @@ class ShowdownFile(FileRecord):
     natural_any_two_jokers: bool | UnsetType = UNSET
 
 
-class DrawingFile(FileRecord):
+class DrawingFile(FileRecord, frozen=True):
     """``[drawing]``: the forced draws and House Way."""
 
     key_word = "rule"
@@ -71,7 +71,7 @@ class DrawingFile(FileRecord):
     third_cards_face_up: bool | UnsetType = UNSET
 
 
-class SettlementFile(FileRecord):
+class SettlementFile(FileRecord, frozen=True):
     """``[settlement]``: how a short Player/Dealer wager takes action."""
 
     key_word = "rule"
@@ -79,7 +79,7 @@ class SettlementFile(FileRecord):
     action: Name | UnsetType = UNSET
 
 
-class TableTagFile(FileRecord):
+class TableTagFile(FileRecord, frozen=True):
     """An entry of ``table_tags``: a table's limits and collection fee."""
 
     min_bet: Money
@@ -87,7 +87,7 @@ class TableTagFile(FileRecord):
     fee: Fee
 
 
-class CollectionFile(FileRecord):
+class CollectionFile(FileRecord, frozen=True):
     """``[collection]``: the fee each seat pays, by table."""
 
     key_word = "rule"
@@ -97,7 +97,7 @@ class CollectionFile(FileRecord):
     """The first is the default table."""
 
 
-class RuleFile(FileRecord):
+class RuleFile(FileRecord, frozen=True):
     """A 21st Century Baccarat rule file (the fields of :class:`Rules`, in sections)."""
 
     key_word = "rule"

@@ -43,7 +43,7 @@ import tomllib
 from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from exact.analysis.assumptions import rules_for
 from exact.cli.shoe_options import full_shoe
@@ -55,7 +55,7 @@ from exact.core.parsing import (
     shown,
     shown_path,
 )
-from exact.core.records import Circle, F, FileRecord, Money, Seat, TableNumber, structure
+from exact.core.records import Circle, FileRecord, Money, Seat, TableNumber, structure
 from exact.errors import ExactError, InputError
 from exact.games.century21.rules import Rules
 from exact.games.century21.table import CircleWager, TableHand, settle_table
@@ -73,13 +73,13 @@ class Wager(Money):
     """A wager of a table file: a positive amount (``bet`` of the number grammar)."""
 
     @classmethod
-    def read(cls: type[F], value: object, where: str, error: type[ExactError],
-             number_error: type[InputError]) -> F:
+    def read(cls, value: object, where: str, error: type[ExactError],
+             number_error: type[InputError]) -> Self:
         amount = positive_amount(where, value)
-        return cls(amount.numerator, amount.denominator)  # type: ignore[call-arg]
+        return cls(amount.numerator, amount.denominator)
 
 
-class SeatEntry(FileRecord):
+class SeatEntry(FileRecord, frozen=True):
     """A ``[[seat]]`` of a table file: a seated player's cards."""
 
     seat: Seat
@@ -90,7 +90,7 @@ class SeatEntry(FileRecord):
     """The seat's place in dice order (``--position``), if not its number."""
 
 
-class WagerEntry(FileRecord):
+class WagerEntry(FileRecord, frozen=True):
     """A ``[[wager]]``: one circle's wager."""
 
     seat: Seat
@@ -101,7 +101,7 @@ class WagerEntry(FileRecord):
     choice: str | None = None
 
 
-class TableFile(FileRecord):
+class TableFile(FileRecord, frozen=True):
     """A 21st Century Baccarat table file (``settle century21 --table-hand FILE``)."""
 
     dealer: str

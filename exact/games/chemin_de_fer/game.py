@@ -74,7 +74,7 @@ WITH_REPLACEMENT_DECK = (4, 1, 1, 1, 1, 1, 1, 1, 1, 1)  # one deck's proportions
 MAX_DECKS = 64
 
 
-class HouseWayFile(FileRecord):
+class HouseWayFile(FileRecord, frozen=True):
     """``[house_way]`` of a rule file: the casino tableau where the rules leave a choice."""
 
     key_word = "rule"
@@ -89,7 +89,7 @@ class HouseWayFile(FileRecord):
     third cards it draws against."""
 
 
-class RuleFile(FileRecord):
+class RuleFile(FileRecord, frozen=True):
     """A chemin de fer rule file (``data/rules.toml``)."""
 
     key_word = "rule"
@@ -208,9 +208,11 @@ def _house_player_draws(house: HouseWayFile, chooses_on: frozenset[int],
         raise RuleError(f"{where}: player_draws_on_five is given but the Player does not "
                         f"choose on 5 (player_chooses_on = {sorted(chooses_on)})")
     others = sorted(chooses_on - {FIVE})
-    table = house.player_draws_on_choice
-    check_keys(table, others, f"{path}: [house_way.player_draws_on_choice] (the Player's "
-               "choice totals other than 5; 5 is player_draws_on_five)", RuleError, "total")
+    table = {int(total): flag for total, flag in house.player_draws_on_choice.items()}
+    # which totals the table may hold depends on player_chooses_on: no record can say it
+    check_keys({str(total): flag for total, flag in table.items()}, map(str, others),
+               f"{path}: [house_way.player_draws_on_choice] (the Player's choice totals other "
+               "than 5; 5 is player_draws_on_five)", RuleError, "total")
     missing = [str(total) for total in others if total not in table]
     if missing:
         raise RuleError(f"{where}: House Way for the Player's choice on {', '.join(missing)} "
@@ -231,17 +233,17 @@ def _house_third_rows(house: HouseWayFile, naturals: frozenset[int], player_draw
     if needed and third is None:
         raise RuleError(f"{path}: [house_way]: missing rule 'banker_draws_on_player_third' "
                         f"(rows {', '.join(map(str, needed))})")
-    third = third or {}
-    unused = sorted(total for total in third if total not in needed)
+    rows = {int(total): frozenset(map(int, row)) for total, row in (third or {}).items()}
+    unused = sorted(total for total in rows if total not in needed)
     if unused:
         raise RuleError(f"{where}: row(s) {', '.join(map(str, unused))} are never consulted "
                         "(naturals " + ("end the coup" if player_draws else "end the coup, and "
                                         "the Player never draws") + ")")
-    missing = [str(total) for total in needed if total not in third]
+    missing = [str(total) for total in needed if total not in rows]
     if missing:
         raise RuleError(f"{where}: missing row(s) {', '.join(missing)}: the Banker decides on "
                         "each of these totals against a third card (give [] to stand on all)")
-    return tuple(third.get(total, frozenset()) for total in range(10))
+    return tuple(rows.get(total, frozenset()) for total in range(10))
 
 
 def parse_commission(text: object) -> Fraction:
