@@ -75,9 +75,9 @@ from exact.core.parsing import (
 from exact.engines.batch import BetEvaluator
 from exact.errors import ShoeError
 from exact.errors import SimulationError as SimulationError
-from exact.model.bets import settle_records
 from exact.model.game import Game
 from exact.model.plugins import get_game, plugin
+from exact.model.settling import settle_records
 
 # The bounds are the parsing layer's (docs: Input limits), one number each. Memory does not
 # grow with the number of shoes: seeds are made job by job, results summed as they come and
