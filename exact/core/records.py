@@ -165,6 +165,13 @@ class TotalKey(Total):
         raise error(f"{where} {shown(value)}: a total is one digit 0-9, written once")
 
 
+class TotalRow(TotalKey):
+    """A baccarat total as the key of a table of rows (a Banker total's row of a House Way):
+    a key other than ``0`` to ``9`` is refused as an unknown total, the known ones listed."""
+
+    keys: ClassVar[tuple[str, ...]] = tuple("0123456789")
+
+
 class Seat(WholeNumber):
     quantity = "seat"
 
@@ -252,6 +259,8 @@ def _refusal(failure: msgspec.ValidationError, raw: object, kind: object, where:
                 where = [*where[:-1], ("entry", f"{where[-1][1]} {field}")]
             elif _is_table(kind) and where[-1][0] != "entry":
                 where = [*where, ("table", field)]
+            elif _holds_tables(raw):
+                where = [*where, ("key", field)]  # its entries are named after it
             else:
                 where = [*where, ("key", form.format(field))]
             naming = False
@@ -264,6 +273,14 @@ def _refusal(failure: msgspec.ValidationError, raw: object, kind: object, where:
                 where = _entry(where, "") if naming else _name_entry(where, raw, int(index))
         else:  # a value of a table of tables (msgspec does not say which): find it
             return _in_table(raw, kind, where, error, numbers)
+    rows = _field_class(typing.get_args(_plain(kind))[0]) if key_error and \
+        typing.get_args(_plain(kind)) else None
+    known: tuple[str, ...] = getattr(rows, "keys", ())
+    if rows is not None and isinstance(raw, Mapping) and known:
+        try:  # a table of rows: ``[house_way.banker_draws_on_player_third]: unknown total(s)``
+            check_keys({str(key): None for key in raw}, known, _label(where), error, "total")
+        except ExactError as refused:
+            return refused
     if key_error:  # a key of a table: ``rule win_pays_by_total key '09'``
         if where[-1][0] == "table":
             where = [*where[:-1], ("key", form.format(where[-1][1]))]
@@ -359,7 +376,9 @@ def _label(where: Where) -> str:
     previous = ""
     for kind, text in parts:
         shown_text = f"[{text}]" if kind == "table" else text
-        label += ("" if not label else ", " if kind == previous == "entry" else ": ") + shown_text
+        separator = ", " if kind == previous == "entry" else " " if previous == "table" and \
+            kind == "entry" else ": "
+        label += (separator if label else "") + shown_text
         previous = kind
     return label
 
@@ -383,6 +402,11 @@ def _name_entry(where: Where, entry: object, index: int) -> Where:
     key = _naming_key(entry)
     name = entry[key] if key is not None and isinstance(entry, Mapping) else None
     return _entry(where, shown(name) if isinstance(name, str) and name else f"entry {index + 1}")
+
+
+def _holds_tables(raw: object) -> bool:
+    """Whether ``raw`` is an array of tables (``[[seat]]``, ``table_tags = [{...}]``)."""
+    return isinstance(raw, list) and any(isinstance(item, Mapping) for item in raw)
 
 
 def _is_table(kind: object) -> bool:

@@ -122,8 +122,8 @@ def _rule_file(tmp_path: Path, game: str, old: str, new: str) -> Path:
     ("chemin_de_fer", ChemRules.load, 'commission = "0"', 'commission = "1/5"', RuleInputError,
      "rules.toml: rule commission '1/5': must be at most 1/10"),
     ("chemin_de_fer", ChemRules.load, "[house_way.banker_draws_on_player_third]\n",
-     "[house_way.banker_draws_on_player_third]\n10 = [1]\n", RuleInputError,
-     "[house_way]: rule banker_draws_on_player_third key '10': must be at most 9"),
+     "[house_way.banker_draws_on_player_third]\n10 = [1]\n", RuleError,
+     "[house_way.banker_draws_on_player_third]: unknown total(s) '10'; known: 0, 1, 2"),
     ("century21", Century21Rules.load, "[drawing]", "[drawing]\nmust_draw = 4", RuleError,
      "rules.toml: [drawing]: unknown rule(s) 'must_draw'"),
     ("century21", Century21Rules.load, "third_cards_face_up = false",
@@ -131,7 +131,7 @@ def _rule_file(tmp_path: Path, game: str, old: str, new: str) -> Path:
      "rules.toml: [drawing]: rule third_cards_face_up must be true or false"),
     ("century21", Century21Rules.load, "{ min_bet = 10, max_bet = 100, fee = 1 }",
      "{ min_bet = 10, max_bet = 100, fee = 1e13 }", RuleInputError,
-     "table_tags entry 1: fee '1E+13': must be at most 10**12"),
+     "[collection] table_tags entry 1: fee '1E+13': must be at most 10**12"),
     ("century21", Century21Rules.load, "natural_pays = 1", "natural_pays = '1/3'", None, None),
 ])
 def test_rule_file_records(tmp_path, game, load, old, new, error, message):

@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 from exact.core.cards import RANKS, SUITS, Card, Label, Shoe, View
 from exact.core.enumerator import Distribution, Draw
 from exact.core.parsing import shown
-from exact.core.records import FileRecord, Name, Total
+from exact.core.records import FileRecord, Name, Total, TotalKey
 from exact.errors import RuleError, ShoeError
 from exact.model.features import ORDER, Feature, Needs, by_name
 from exact.model.game import Game, read_rule_file
@@ -44,7 +44,7 @@ class RuleFile(FileRecord, frozen=True):
     naturals: frozenset[Total]
     player_draws_on: frozenset[Total]
     banker_draws_when_player_stands: frozenset[Total]
-    banker_draws_on_player_third: dict[Total, frozenset[Total]]
+    banker_draws_on_player_third: dict[TotalKey, frozenset[Total]]
     """For each Banker total that is no natural, the Player's third-card values it draws on."""
     name: Name | None = None
     """Shown with every analysis (default: the id)."""

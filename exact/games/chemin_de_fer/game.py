@@ -40,7 +40,7 @@ import msgspec
 
 from exact.core.enumerator import Record, falling
 from exact.core.parsing import check_keys, parse_number, shown
-from exact.core.records import Commission, Decks, FileRecord, Name, Total
+from exact.core.records import Commission, Decks, FileRecord, Name, Total, TotalKey, TotalRow
 from exact.engines.strategy_games import (
     Equilibria,
     Equilibrium,
@@ -82,9 +82,9 @@ class HouseWayFile(FileRecord, frozen=True):
     banker_draws_when_player_stands: frozenset[Total]
     player_draws_on_five: bool | None = None
     """Whether House Way's Player draws on 5 (given exactly when the Player chooses on 5)."""
-    player_draws_on_choice: dict[Total, bool] = msgspec.field(default_factory=dict)
+    player_draws_on_choice: dict[TotalKey, bool] = msgspec.field(default_factory=dict)
     """House Way on each other total the Player chooses on (``4 = true``: draw)."""
-    banker_draws_on_player_third: dict[Total, frozenset[Total]] | None = None
+    banker_draws_on_player_third: dict[TotalRow, frozenset[Total]] | None = None
     """One row per Banker total that is no natural (if the Player ever draws): the Player's
     third cards it draws against."""
 
