@@ -69,6 +69,13 @@ def test_no_record_field_is_a_float():
 
 
 # --- each file kind: an unknown key, a wrong type, a number past its bound -----------------
+def _refused(error: type[Exception], call, message: str) -> None:
+    """``call()`` raises ``error``: one line holding ``message``."""
+    with pytest.raises(error) as caught:
+        call()
+    assert message in str(caught.value) and "\n" not in str(caught.value), str(caught.value)
+
+
 BET = "[[bet]]\nid = 'x'\n[[bet.event]]\nname = 'a'\nwhen = \"winner == 'tie'\"\npays = 8\n"
 
 
@@ -93,9 +100,7 @@ def test_bet_file_records(text, error, message):
     if error is None:
         _bets(text)
         return
-    with pytest.raises(error) as caught:
-        _bets(text)
-    assert message in str(caught.value) and "\n" not in str(caught.value), str(caught.value)
+    _refused(error, lambda: _bets(text), message)
 
 
 def _rule_file(tmp_path: Path, game: str, old: str, new: str) -> Path:
@@ -139,9 +144,7 @@ def test_rule_file_records(tmp_path, game, load, old, new, error, message):
     if error is None:
         assert load(path).natural_pays == Fraction(1, 3)
         return
-    with pytest.raises(error) as caught:
-        load(path)
-    assert message in str(caught.value) and "\n" not in str(caught.value), str(caught.value)
+    _refused(error, lambda: load(path), message)
 
 
 TABLE = """dealer = "9H 9S"
@@ -166,9 +169,7 @@ amount = 100
 def test_table_file_records(tmp_path, old, new, message):
     path = tmp_path / "hand.toml"
     path.write_text(TABLE.replace(old, new))
-    with pytest.raises(SettlementError) as caught:
-        read_table_file(path)
-    assert message in str(caught.value) and "\n" not in str(caught.value), str(caught.value)
+    _refused(SettlementError, lambda: read_table_file(path), message)
 
 
 ASSUMPTION = '[[assumption]]\nid = "a"\ntext = "t"\nsource = "method"\nwhy = "w"\n'
@@ -184,9 +185,7 @@ ASSUMPTION = '[[assumption]]\nid = "a"\ntext = "t"\nsource = "method"\nwhy = "w"
 def test_assumptions_file_records(tmp_path, text, message):
     path = tmp_path / "assumptions.toml"
     path.write_text(text)
-    with pytest.raises(AssumptionError) as caught:
-        read_assumptions(path)
-    assert message in str(caught.value) and "\n" not in str(caught.value), str(caught.value)
+    _refused(AssumptionError, lambda: read_assumptions(path), message)
 
 
 FIGURE = "[[figure]]\nwhat = 'house_edge'\nbet = 'tie'\nvalue = '14.3596'\n"
@@ -199,9 +198,7 @@ FIGURE = "[[figure]]\nwhat = 'house_edge'\nbet = 'tie'\nvalue = '14.3596'\n"
     (FIGURE.replace("house_edge", "edge"), "'what' must be one of count, total"),
 ])
 def test_published_file_records(text, message):
-    with pytest.raises(PublishedFiguresError) as caught:
-        load_figures(text, "figures.toml")
-    assert message in str(caught.value) and "\n" not in str(caught.value), str(caught.value)
+    _refused(PublishedFiguresError, lambda: load_figures(text, "figures.toml"), message)
 
 
 def test_a_bad_record_is_one_line_and_status_2_from_the_command_line(tmp_path, capsys):
