@@ -208,7 +208,7 @@ def hand_from_mapping(data: Mapping[str, Any], source: str) -> dict[str, Any]:
 
 def hand_from_options(args: argparse.Namespace) -> dict[str, Any]:
     """The hand of the options: ``--seat`` and ``--wager`` are pairs, their numbers already
-    read by the grammar (:class:`~exact.core.parsing.KeyedOption`)."""
+    read by the grammar (:class:`~exact.core.options.KeyedOption`)."""
     if not args.dealer or not args.seat or not args.wager or args.dealer_wager is None:
         raise SettlementError("settle century21: give --table-hand FILE, or --dealer, --seat, "
                               "--wager and --dealer-wager")
