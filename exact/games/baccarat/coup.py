@@ -47,19 +47,25 @@ DATA = Path(__file__).resolve().parent / "data"  # the game's data files, beside
 TOTALS = range(10)
 
 
-class RuleFile(FileRecord, frozen=True):
-    """A Punto Banco rule file (``data/rules.toml``): the tableau, as :class:`Rules` holds it."""
+class CoupFile(FileRecord, frozen=True):
+    """What every baccarat rule file says of the coup (Punto Banco's, chemin de fer's): its
+    id and name, the naturals and the totals on which the Player draws."""
 
     key_word = "rule"
     key_form = "rule {}"
     id: Name
     naturals: frozenset[Total]
     player_draws_on: frozenset[Total]
+    name: Name | None = None
+    """Shown with every analysis (default: the id)."""
+
+
+class RuleFile(CoupFile, frozen=True, kw_only=True):
+    """A Punto Banco rule file (``data/rules.toml``): the tableau, as :class:`Rules` holds it."""
+
     banker_draws_when_player_stands: frozenset[Total]
     banker_draws_on_player_third: dict[TotalKey, frozenset[Total]]
     """For each Banker total that is no natural, the Player's third-card values it draws on."""
-    name: Name | None = None
-    """Shown with every analysis (default: the id)."""
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,9 @@ from types import MappingProxyType
 import msgspec
 
 from exact.core.parsing import check_keys, parse_number
-from exact.core.records import Commission, Decks, FileRecord, Name, Total, TotalKey, TotalRow
+from exact.core.records import Commission, Decks, FileRecord, Total, TotalKey, TotalRow
 from exact.errors import RuleError, RuleInputError
-from exact.games.baccarat.coup import FIVE
+from exact.games.baccarat.coup import FIVE, CoupFile
 from exact.games.baccarat.coup import Rules as Tableau
 from exact.model.game import read_rule_file
 
@@ -39,18 +39,13 @@ class HouseWayFile(FileRecord, frozen=True):
     third cards it draws against."""
 
 
-class RuleFile(FileRecord, frozen=True):
-    """A chemin de fer rule file (``data/rules.toml``)."""
+class RuleFile(CoupFile, frozen=True, kw_only=True):
+    """A chemin de fer rule file (``data/rules.toml``): the coup's keys, and the totals on
+    which the Player stands or chooses, the shoe, the commission and House Way."""
 
-    key_word = "rule"
-    key_form = "rule {}"
-    id: Name
-    naturals: frozenset[Total]
-    player_draws_on: frozenset[Total]
     player_stands_on: frozenset[Total]
     player_chooses_on: frozenset[Total]
     house_way: HouseWayFile
-    name: Name | None = None
     decks: Decks = Decks(6)
     commission: Commission = Commission(0)
 
