@@ -682,7 +682,7 @@ def known_positions_benchmark() -> None:
     from exact.core.cards import Card
     from exact.engines import forced as forced_engine
     from exact.engines import live
-    from exact.model.bets import values_only
+    from exact.model.settling import values_only
 
     known_sets = (["1=9D"], ["4=9D"], ["5=9D"], ["6=9D"], ["5=9D", "6=9H"])
     print(f"\nedge --known, {DECKS} decks, every default bet (fresh processes, target <= 3 s "

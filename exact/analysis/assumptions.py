@@ -33,21 +33,29 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
+import msgspec
+
+from exact.core.parsing import load_toml, shown
+from exact.core.records import FileRecord, Name, Text, structure
 from exact.errors import AssumptionError as AssumptionError
 from exact.errors import UnknownGameError
 from exact.model.contracts import HasRules
 from exact.model.plugins import plugin
 
-SOURCES = {
-    "seed": "the game's rule text",
-    "seed-silent-industry-standard": "the rule text is silent; industry standard",
-    "reading-chosen": "a reading chosen among several",
-    "method": "a modelling choice of the analysis",
-}
-COMMANDS = ("analyze", "design", "eor", "simulate", "edge", "settle")
-"""The commands whose output carries the game's assumptions (not ``features``, ``list-bets``)."""
+Source = Literal["seed", "seed-silent-industry-standard", "reading-chosen", "method"]
+SOURCES: dict[str, str] = dict(zip(get_args(Source), (
+    "the game's rule text",
+    "the rule text is silent; industry standard",
+    "a reading chosen among several",
+    "a modelling choice of the analysis",
+), strict=True))
+Command = Literal["analyze", "design", "eor", "simulate", "edge", "settle", "report"]
+COMMANDS = tuple(command for command in get_args(Command) if command != "report")
+"""The commands whose output carries the game's assumptions (not ``features``, ``list-bets``;
+``report`` is the PDF report's)."""
+
 
 @dataclass(frozen=True)
 class Assumption:
@@ -94,38 +102,46 @@ class Assumption:
         return head + "." if stop else self.text
 
 
+class AssumptionEntry(FileRecord, frozen=True):
+    """An ``[[assumption]]`` table of a game's assumptions file (:class:`Assumption` once
+    read: its texts on one line each)."""
+
+    id: Name
+    text: Text
+    source: Source
+    """Of :data:`SOURCES`."""
+    why: Text
+    quote: Text = Text("")
+    """The rule text's words: needed by a ``seed`` assumption."""
+    short: Text = Text("")
+    when: dict[str, bool | int | str] = msgspec.field(default_factory=dict)
+    commands: tuple[Command, ...] = ()
+
+
+class AssumptionsFile(FileRecord, frozen=True):
+    """A game's assumptions file: its ``[[assumption]]`` tables."""
+
+    key_word = "top-level key"
+    assumption: tuple[AssumptionEntry, ...] = ()
+
+
 def _read(path: Path) -> tuple[Assumption, ...]:
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = load_toml(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise AssumptionError(f"{path}: cannot read assumptions: {error}") from None
     found = []
-    for index, entry in enumerate(data.get("assumption", [])):
-        where = f"{path.name} assumption {index + 1}"
-        if not isinstance(entry, Mapping):
-            raise AssumptionError(f"{where}: not a table")
-        missing = [key for key in ("id", "text", "source", "why")
-                   if not isinstance(entry.get(key), str) or not entry[key].strip()]
-        if missing:
-            raise AssumptionError(f"{where}: missing {', '.join(missing)}")
-        if entry["source"] not in SOURCES:
-            raise AssumptionError(f"{where}: source {entry['source']!r} is not one of "
-                                  f"{', '.join(SOURCES)}")
-        if entry["source"] == "seed" and not entry.get("quote"):
+    for entry in structure(data, AssumptionsFile, path.name, AssumptionError).assumption:
+        where = f"{path.name}: assumption {shown(entry.id)}"
+        blank = [key for key in ("id", "text", "why") if not getattr(entry, key).strip()]
+        if blank:
+            raise AssumptionError(f"{where}: missing {', '.join(blank)}")
+        if entry.source == "seed" and not entry.quote:
             raise AssumptionError(f"{where}: a seed assumption quotes the seed (quote = ...)")
-        when = entry.get("when", {})
-        if not isinstance(when, Mapping):
-            raise AssumptionError(f"{where}: when must be a table")
-        commands = entry.get("commands", [])
-        if not isinstance(commands, list) or not all(c in (*COMMANDS, "report")
-                                                     for c in commands):
-            raise AssumptionError(f"{where}: commands must be a list of "
-                                  f"{', '.join((*COMMANDS, 'report'))}")
-        found.append(Assumption(entry["id"], " ".join(entry["text"].split()), entry["source"],
-                                " ".join(entry["why"].split()),
-                                " ".join(str(entry.get("quote", "")).split()),
-                                " ".join(str(entry.get("short", "")).split()),
-                                tuple(sorted(when.items())), tuple(commands)))
+        found.append(Assumption(str(entry.id), " ".join(entry.text.split()), entry.source,
+                                " ".join(entry.why.split()), " ".join(entry.quote.split()),
+                                " ".join(entry.short.split()), tuple(sorted(entry.when.items())),
+                                tuple(entry.commands)))
     return tuple(found)
 
 

@@ -31,10 +31,10 @@ from exact.engines.plan import AUTO, Plan, command_engines, plan
 from exact.engines.plan import engine as engine_named
 from exact.model.bets import Bet, checked_bets
 from exact.model.bets import game_bets as game_bets
-from exact.model.bets import value_only as value_only
 from exact.model.contracts import BetGame, require
 from exact.model.features import Needs
 from exact.model.game import Game
+from exact.model.settling import value_only as value_only
 
 __all__ = ["ENGINES", "BetAnalysis", "GameAnalysis", "analyze", "game_bets",
            "value_only"]

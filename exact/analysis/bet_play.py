@@ -19,8 +19,8 @@ from exact.core.cards import JOKER, JOKER_ID, RANKS, Card, Shoe, View
 from exact.core.enumerator import Record
 from exact.engines.batch import BetEvaluator
 from exact.errors import ShoeError, SimulationError
-from exact.model.bets import settle_records
 from exact.model.game import Game
+from exact.model.settling import settle_records
 
 
 class BetPlay:

@@ -39,7 +39,7 @@ from exact.core.files import (
     write_file,
     write_standard_output,
 )
-from exact.core.parsing import number_option
+from exact.core.options import number_option
 from exact.errors import ExactError, Terminated, UsageError, one_line
 from exact.model.plugins import GamePlugin, plugin, plugin_ids
 

@@ -15,14 +15,8 @@ from typing import Any
 from exact.analysis.bet_analysis import game_bets
 from exact.core.cards import Shoe
 from exact.core.files import INPUT_FILE
-from exact.core.parsing import (
-    KeyedOption,
-    NumberOption,
-    number_option,
-    shown,
-    shown_all,
-    suggestion,
-)
+from exact.core.options import KeyedOption, NumberOption, number_option
+from exact.core.parsing import shown, shown_all, suggestion
 from exact.errors import ExactError
 from exact.model.bets import Bet
 from exact.model.game import Game
@@ -99,7 +93,7 @@ decks_option = DecksOption("decks", "--decks")
 
 def _refuse_contradictions(parser: Any) -> None:
     """The configuration options that contradict each other: each pair is refused together,
-    naming both (:meth:`exact.core.parsing.OneLineParser.refuse_together`)."""
+    naming both (:meth:`exact.core.options.OneLineParser.refuse_together`)."""
     for first, second, why in (
             ("--all", "--bet", "--all analyses every bet, --bet only those named"),
             ("--all", "--group", "--all analyses every bet, --group only a group's"),

@@ -31,14 +31,8 @@ from exact.cli.configuration import bets_named
 from exact.cli.shoe_options import full_shoe, options_shoe
 from exact.core.cards import Card, parse_cards
 from exact.core.files import OUTPUT_HELP, InputFile, output_name
-from exact.core.parsing import (
-    KeyedOption,
-    OneLineParser,
-    burn_option,
-    number_option,
-    read_standard_input,
-    read_user_file,
-)
+from exact.core.options import KeyedOption, OneLineParser, burn_option, number_option
+from exact.core.parsing import read_standard_input, read_user_file
 from exact.core.progress import Tracker
 from exact.engines.batch import BetEvaluator, supported_bets
 from exact.engines.live import next_round, slow_with_known

@@ -11,7 +11,8 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
-from exact.core.parsing import OneLineParser, shown_all, suggestion
+from exact.core.options import OneLineParser
+from exact.core.parsing import shown_all, suggestion
 from exact.errors import ExactError
 from exact.model.plugins import GamePlugin, get_game, plugin, plugin_ids
 

@@ -35,14 +35,8 @@ from typing import Any, cast
 from exact.cli.shoe_options import full_shoe
 from exact.core.cards import Card, Label, parse_cards
 from exact.core.files import output_name
-from exact.core.parsing import (
-    KeyedOption,
-    expect,
-    number_option,
-    shown,
-    shown_all,
-    wrong_type,
-)
+from exact.core.options import KeyedOption, number_option
+from exact.core.parsing import expect, shown, shown_all, wrong_type
 from exact.errors import ExactError, WrongTypeError
 from exact.model.contracts import BetGame
 from exact.model.game import Game
@@ -117,7 +111,7 @@ def run(args: argparse.Namespace) -> str:
 
 def parse_wagers(items: Sequence[tuple[str, object]],
                  paytables: Sequence[tuple[str, str]] = ()) -> list[Wager]:
-    """``(BET, AMOUNT)`` pairs (``--wager``, read by :class:`~exact.core.parsing.KeyedOption`)
+    """``(BET, AMOUNT)`` pairs (``--wager``, read by :class:`~exact.core.options.KeyedOption`)
     and ``(BET, NAME)`` paytable choices as wagers, each bet once.
 
     >>> parse_wagers([("banker", 10), ("tie", "2.5e-3")], [("tie", "9-to-1")])[1]

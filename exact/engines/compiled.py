@@ -81,9 +81,10 @@ from exact.engines.cache import (
     store,
 )
 from exact.errors import ShoeError
-from exact.model.bets import Bet, settle_records
+from exact.model.bets import Bet
 from exact.model.features import Needs
 from exact.model.game import Game, compiled_key
+from exact.model.settling import settle_records
 
 if TYPE_CHECKING:  # numpy.typing is for the checker only: a command need not import it
     from numpy.typing import DTypeLike

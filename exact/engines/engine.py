@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from exact.core.cards import Card, Shoe
 from exact.core.enumerator import Deal, Draw, Record, estimated_leaves, fixed_stages
-from exact.model.bets import Bet, value_only, values_only
+from exact.model.bets import Bet
 from exact.model.contracts import CardPositions, StageRoles, draw_stages
 from exact.model.features import ORDER, Needs
 from exact.model.game import Game
+from exact.model.settling import value_only, values_only
 
 if TYPE_CHECKING:  # the batch entries take and give numpy arrays; planning loads no numpy
     import numpy as np

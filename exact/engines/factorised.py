@@ -69,7 +69,7 @@ from exact.engines.compiled import (
 )
 from exact.errors import ShoeError
 from exact.errors import TooFine as TooFine
-from exact.model.bets import Bet, settlement_units
+from exact.model.bets import Bet
 from exact.model.contracts import (
     CapabilityError,
     CardPositions,
@@ -79,6 +79,7 @@ from exact.model.contracts import (
 )
 from exact.model.features import ORDER, Feature, Needs
 from exact.model.game import Game, game_key
+from exact.model.settling import settlement_units
 
 Position = tuple[int, int]  # (hand, index): a Punto Banco record is (player hand, banker hand)
 Hands = tuple[tuple[Label, ...], ...]  # the record of a positioned game: its hands' labels

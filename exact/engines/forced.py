@@ -32,9 +32,10 @@ from exact.core.enumerator import Deal, RecordT, falling, fixed_stages, group_co
 from exact.engines import staged, staged_known
 from exact.engines.compiled import INT64_LIMIT
 from exact.errors import ShoeError
-from exact.model.bets import Bet, settle_records, values_only
+from exact.model.bets import Bet
 from exact.model.contracts import CapabilityError, DealtPositions
 from exact.model.game import Game
+from exact.model.settling import settle_records, values_only
 
 
 @dataclass(frozen=True)

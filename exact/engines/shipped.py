@@ -50,10 +50,11 @@ from exact.engines.engine import (
     factorised_serves,
     staged_refusal,
 )
-from exact.model.bets import Bet, settle_records
+from exact.model.bets import Bet
 from exact.model.contracts import DealtPositions
 from exact.model.features import Needs
 from exact.model.game import Game
+from exact.model.settling import settle_records
 
 if TYPE_CHECKING:
     import numpy as np

@@ -30,16 +30,16 @@ import json
 import re
 import tomllib
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from pathlib import Path, PurePath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
-from exact.core.enumerator import RecordT
+import msgspec
+
 from exact.core.parsing import (
-    check_keys,
     expect,
     load_toml,
     parse_number,
@@ -51,27 +51,28 @@ from exact.core.parsing import (
     suggestion,
     wrong_type,
 )
-from exact.core.work import CONDITION_UNITS, READ_UNITS, spend
-from exact.errors import BetFileError, BetFileInputError, WrongTypeError
+from exact.core.records import FileRecord, Name, Pays, Text, structure
+from exact.errors import (
+    BetFileError,
+    BetFileInputError,
+    ExactError,
+    InputError,
+    WrongTypeError,
+)
 from exact.model.expressions import (
     CONDITION_SHOWN,
     EvaluationError,
     Expression,
     ExpressionError,
 )
-from exact.model.features import ORDER, Feature
+from exact.model.features import Feature
 from exact.model.game import Game
 from exact.model.literals import check_literals
 
 if TYPE_CHECKING:
-    import numpy as np
+    pass
 
 PUSH, LOSE = Fraction(0), Fraction(-1)
-BET_KEYS = frozenset({"id", "name", "description", "event", "otherwise", "paytable", "paytables",
-                      "group"})
-"""The keys of a ``[[bet]]`` table; any other is refused."""
-EVENT_KEYS = frozenset({"name", "when", "pays", "gross"})
-"""The keys of a ``[[bet.event]]`` table; any other is refused."""
 
 # Bounds on what one bet file holds, so that analysing it takes bounded time whatever it
 # contains (docs: Input limits). The shipped files hold at most 30 bets, 8 events and 2
@@ -289,6 +290,66 @@ def bets_toml(bets: Iterable[Bet], heading: str = "") -> str:
     return "\n".join(lines).lstrip("\n") + "\n"
 
 
+class Pay(Pays):
+    """A pay as a bet file writes it: a number of the ``pays`` quantity, ``"push"`` or
+    ``"lose"`` (:func:`parse_pays`)."""
+
+    @classmethod
+    def read(cls, value: object, where: str, error: type[ExactError],
+             number_error: type[InputError]) -> Self:
+        pays = parse_pays(value, where)
+        return cls(pays.numerator, pays.denominator)
+
+
+class BetId(Name):
+    """A bet id, group or paytable name: typed on the command line, so of
+    :data:`ID_CHARACTERS` only (:func:`_plain_id`)."""
+
+    @classmethod
+    def read(cls, value: object, where: str, error: type[ExactError],
+             number_error: type[InputError]) -> Self:
+        return cls(_plain_id(value, where))
+
+
+class EventEntry(FileRecord, frozen=True):
+    """A ``[[bet.event]]`` table: one way the bet is settled."""
+
+    name: Name
+    when: str
+    """The condition, over the game's features (:mod:`exact.model.expressions`)."""
+    pays: Pay
+    gross: Pay | None = None
+    """The win before commission (``1`` for Banker's ``19/20``); a misspelt ``gross`` is an
+    unknown key, not a win paid without its commission."""
+
+
+class BetEntry(FileRecord, frozen=True):
+    """A ``[[bet]]`` table."""
+
+    id: BetId
+    name: Name | None = None
+    """The name shown (default: the id)."""
+    description: Text = Text("")
+    group: BetId = BetId("")
+    paytable: BetId = BetId("standard")
+    """The name of the pays its events write."""
+    otherwise: Name = Name("Loses")
+    """The name of the losing event that catches every other round."""
+    event: tuple[EventEntry, ...] = ()
+    """At most :data:`MOST_EVENTS`."""
+    paytables: dict[str, dict[str, Pay]] = msgspec.field(default_factory=dict)
+    """Alternative paytables: ``[bet.paytables.NAME]``, event name -> pays."""
+
+
+class BetFile(FileRecord, frozen=True):
+    """A bet file: its ``[[bet]]`` tables, nothing else (a misspelt ``[[bte]]`` beside them
+    would be dropped unread)."""
+
+    key_word = "top-level key"
+    bet: tuple[BetEntry, ...] = ()
+    """At most :data:`MOST_BETS`."""
+
+
 def load_bets(source: Path | str, features: Iterable[str] | Mapping[str, Feature[Any]], *,
               text: str | None = None) -> list[Bet]:
     """Read and validate the bets of a TOML file against a game's feature names; given the
@@ -306,10 +367,8 @@ def load_bets(source: Path | str, features: Iterable[str] | Mapping[str, Feature
     except tomllib.TOMLDecodeError as error:
         raise BetFileError(f"{label}: {_bet_at_error(raw, str(error))}not valid TOML: "
                            f"{error}") from None
-    # a misspelt table beside the bets ([[bte]], a stray key) would be dropped unread
-    check_keys(data, ("bet",), label, BetFileError, "top-level key")
-    entries = data.get("bet")
-    if not isinstance(entries, list) or not entries:
+    entries = structure(data, BetFile, label, BetFileError, BetFileInputError).bet
+    if not entries:
         raise BetFileError(f"{label}: no [[bet]] tables")
     if len(entries) > MOST_BETS:
         raise BetFileError(f"{label}: {len(entries):,} [[bet]] tables: at most {MOST_BETS:,} a "
@@ -321,8 +380,8 @@ def load_bets(source: Path | str, features: Iterable[str] | Mapping[str, Feature
     bets: list[Bet] = []
     ids: set[str] = set()
     events = paytables = 0
-    for position, entry in enumerate(entries, 1):
-        bet = _bet(label, position, entry, known, types, domains)
+    for entry in entries:
+        bet = _bet(label, entry, known, types, domains)
         if bet.id in ids:
             raise BetFileError(f"{label}: bet {shown(bet.id)}: duplicate id")
         ids.add(bet.id)
@@ -337,78 +396,61 @@ def load_bets(source: Path | str, features: Iterable[str] | Mapping[str, Feature
     return bets
 
 
-def _bet(label: str, position: int, entry: object, known: frozenset[str],
+def _bet(label: str, entry: BetEntry, known: frozenset[str],
          types: Mapping[str, tuple[type, ...]], domains: Mapping[str, Feature[Any]]) -> Bet:
-    if not isinstance(entry, dict) or not isinstance(entry.get("id"), str) or not entry["id"]:
-        raise BetFileError(f"{label}: bet #{position}: needs a string id")
-    bet_id = _plain_id(entry["id"], f"{label}: bet #{position}: id")
-    where = f"{label}: bet {shown(bet_id)}"  # an id of a million characters: one short line
-    check_keys(entry, BET_KEYS, where, BetFileError)
-    raw_events = entry.get("event")
-    if not isinstance(raw_events, list) or not raw_events:
+    """The bet of a ``[[bet]]`` record, its keys checked together: distinct event names, the
+    alternative paytables naming its events, its conditions over the game's features."""
+    where = f"{label}: bet {shown(entry.id)}"  # an id of a million characters: one short line
+    if not entry.event:
         raise BetFileError(f"{where}: needs at least one [[bet.event]]")
-    if len(raw_events) > MOST_EVENTS:
-        raise BetFileError(f"{where}: {len(raw_events):,} [[bet.event]] tables: at most "
+    # the bounds are read here, not declared in the record: a test lowers them
+    if len(entry.event) > MOST_EVENTS:
+        raise BetFileError(f"{where}: {len(entry.event):,} [[bet.event]] tables: at most "
                            f"{MOST_EVENTS:,} a bet (docs: Input limits)")
-    events = [_event(where, raw, known, types, domains) for raw in raw_events]
-    names = [e.name for e in events]
-    otherwise = plain_text(entry.get("otherwise", "Loses"), f"{where}: otherwise", BetFileError)
-    if len(set(names + [otherwise])) != len(names) + 1:
-        raise BetFileError(f"{where}: event names must be distinct "
-                           f"(otherwise = {shown(otherwise)})")
-    events.append(Event(otherwise, None, LOSE))
-    alternatives = {}
-    paytables = entry.get("paytables", {})
-    if not isinstance(paytables, dict):
-        raise BetFileError(f"{where}: paytables must be a table of paytables "
-                           f"([bet.paytables.NAME]), not {type(paytables).__name__}")
-    if len(paytables) > MOST_PAYTABLES:
-        raise BetFileError(f"{where}: {len(paytables):,} alternative paytables: at most "
+    if len(entry.paytables) > MOST_PAYTABLES:
+        raise BetFileError(f"{where}: {len(entry.paytables):,} alternative paytables: at most "
                            f"{MOST_PAYTABLES:,} a bet (docs: Input limits)")
-    for table_name, table in paytables.items():
-        if not isinstance(table, dict):
-            raise BetFileError(f"{where}: paytable {shown(table_name)} must map event names "
-                               "to pays")
+    events = [_event(where, raw, known, types, domains) for raw in entry.event]
+    names = [e.name for e in events]
+    if len(set(names + [entry.otherwise])) != len(names) + 1:
+        raise BetFileError(f"{where}: event names must be distinct "
+                           f"(otherwise = {shown(entry.otherwise)})")
+    events.append(Event(str(entry.otherwise), None, LOSE))
+    alternatives: dict[str, Mapping[str, Fraction]] = {}
+    for table_name, table in entry.paytables.items():
         missing = set(table) - set(names)
         if missing:
             raise BetFileError(f"{where}: paytable {shown(table_name)} names unknown event(s) "
                                f"{shown_all(sorted(missing))}")
         alternatives[_plain_id(table_name, f"{where}: paytable")] = {
-            k: parse_pays(v, f"{where}: paytable {shown(table_name)}: pays of {shown(k)}")
-            for k, v in table.items()}
-    text = {key: plain_text(entry.get(key, default), f"{where}: {key}", BetFileError,
-                            lines=key == "description")
-            for key, default in (("name", bet_id), ("paytable", "standard"),
-                                 ("description", ""), ("group", ""))}
-    _check_ids(where, text, alternatives)
-    return Bet(id=bet_id, name=text["name"], events=tuple(events), paytable=text["paytable"],
-               alternatives=alternatives, description=text["description"], source=label,
-               group=text["group"])
+            event: Fraction(pays) for event, pays in table.items()}
+    if entry.paytable in alternatives:
+        raise BetFileError(f"{where}: paytable {shown(entry.paytable)} is both the default "
+                           f"(paytable = {shown(entry.paytable)}, the pays of the events) "
+                           f"and an alternative ([bet.paytables.{entry.paytable}]): give the "
+                           "alternative another name")
+    return Bet(id=str(entry.id), name=str(entry.id if entry.name is None else entry.name),
+               events=tuple(events), paytable=str(entry.paytable), alternatives=alternatives,
+               description=str(entry.description), source=label, group=str(entry.group))
 
 
-def _event(where: str, raw: object, known: frozenset[str],
+def _event(where: str, entry: EventEntry, known: frozenset[str],
            types: Mapping[str, tuple[type, ...]], domains: Mapping[str, Feature[Any]]) -> Event:
-    if not isinstance(raw, dict) or "name" not in raw or "when" not in raw or "pays" not in raw:
-        raise BetFileError(f"{where}: every event needs name, when and pays")
-    name = plain_text(raw["name"], f"{where}: event name", BetFileError)
-    where = f"{where}, event {shown(name)}"
-    # a misspelt ``gross`` would silently pay the event without its commission
-    check_keys(raw, EVENT_KEYS, where, BetFileError)
+    where = f"{where}, event {shown(entry.name)}"
     try:
-        condition = Expression.parse(raw["when"], types=types)
+        condition = Expression.parse(entry.when, types=types)
     except ExpressionError as error:
         raise BetFileError(f"{where}: {error}") from None
-    pays = parse_pays(raw["pays"], f"{where}: pays")
-    gross = parse_pays(raw["gross"], f"{where}: gross") if "gross" in raw \
-        else None
+    pays, gross = Fraction(entry.pays), None if entry.gross is None else Fraction(entry.gross)
     if gross is not None and not (gross > 0 and gross >= pays):
-        raise BetFileError(f"{where}: gross {shown(raw['gross'])} must be a win "
-                           f"at least the pays ({pays}): pays = gross less commission")
+        raise BetFileError(f"{where}: gross {shown(str(gross))} must be a win at least the pays "
+                           f"({pays}): "
+                           "pays = gross less commission")
     unknown = sorted(condition.names - known)
     if unknown:
         raise BetFileError(f"{where}: unknown feature(s) {shown_all(unknown)}")
     _check_values(where, condition, domains)
-    return Event(name, condition, pays, gross)
+    return Event(str(entry.name), condition, pays, gross)
 
 
 def _plain_id(value: object, where: str) -> str:
@@ -429,20 +471,6 @@ LETTER A): ids are ASCII letters, digits, '-', '_', '.' and '%'
                            f"{' ' + name if name else ''}): ids are ASCII letters, digits, "
                            "'-', '_', '.' and '%'")
     return text
-
-
-def _check_ids(where: str, text: Mapping[str, str],
-               alternatives: Mapping[str, Mapping[str, Fraction]]) -> None:
-    """The group and paytable are ids (:data:`ID_CHARACTERS`); an alternative paytable may not
-    take the default's name (it would be dropped for the default's pays, and listed twice)."""
-    for key in ("group", "paytable"):
-        if text[key]:
-            _plain_id(text[key], f"{where}: {key}")
-    if text["paytable"] in alternatives:
-        raise BetFileError(f"{where}: paytable {shown(text['paytable'])} is both the default "
-                           f"(paytable = {shown(text['paytable'])}, the pays of the events) "
-                           f"and an alternative ([bet.paytables.{text['paytable']}]): give the "
-                           "alternative another name")
 
 
 def _domains(features: Iterable[str] | Mapping[str, Feature[Any]]) -> dict[str, Feature[Any]]:
@@ -517,102 +545,3 @@ def game_bets(game: Game[Any], bet_files: Iterable[Path | str] = ()) -> list[Bet
                                    f"in {earlier.source})")
             bets.append(bet)
     return bets
-
-
-# --- settling the records of a deal (every engine and analysis) ---------------------------------
-def value_only(game: Game[Any], bet: Bet) -> bool:
-    """Whether ``bet`` reads nothing of the cards but their point values (the cheapest deals).
-
-    >>> from exact.games import get_game
-    >>> game = get_game("punto-banco")
-    >>> bets = {bet.id: bet for bet in game_bets(game)}
-    >>> value_only(game, bets["banker"]), value_only(game, bets["perfect-pairs"])
-    (True, False)
-    """
-    return all(attribute == "value" for _, attribute in game.needs(bet.features).pairs)
-
-
-def values_only(game: Game[Any], bet: Bet) -> bool:
-    """Whether ``bet`` reads the cards' point values only, some of them maybe by position (a
-    hand's first card's value): the deals of values, their pairs ordered where read so.
-
-    >>> from exact.games import get_game
-    >>> game = get_game("punto-banco")
-    >>> first_nine = load_bets("x.toml", game.features, text='''[[bet]]
-    ... id = "x"
-    ... [[bet.event]]
-    ... name = "Yes"
-    ... when = "player_card1_value == 9"
-    ... pays = 8''')[0]
-    >>> value_only(game, first_nine), values_only(game, first_nine)
-    (False, True)
-    """
-    return all(attribute in ("value", ORDER) for _, attribute in game.needs(bet.features).pairs)
-
-
-def settlement_units(bet: Bet) -> int:
-    """The work of settling ``bet`` once (:mod:`exact.core.work` units): reading its features,
-    then, at worst, every event's condition evaluated (the nodes of its tree)."""
-    return CONDITION_UNITS + sum(event.condition.nodes for event in bet.events
-                                 if event.condition is not None)
-
-
-def spend_reads(records: int, features: int) -> None:
-    """Draw reading ``features`` features off each of ``records`` records from the run's work
-    budget, before they are read."""
-    spend(records * features * READ_UNITS,
-          f"{features} feature{'s' * (features != 1)} read off {records:,} rounds")
-
-
-def spend_settlements(bet: Bet, times: int) -> None:
-    """Draw ``times`` settlements of ``bet`` from the run's work budget, before they run: a
-    condition near the operator bound run on millions of signatures is refused up front."""
-    spend(times * settlement_units(bet),
-          f"{bet.source}: bet {shown(bet.id)}: {times:,} settlements of "
-          f"{settlement_units(bet):,} units each")
-
-
-EVENT_DTYPE = "int16"
-"""The event index of each record, per bet: a bet has at most :data:`MOST_EVENTS` events, and
-a file of 1,000 bets settled over a deal's hundred thousand records kept one int64 array each
-(800 MB); int16 keeps them in a quarter of that."""
-
-
-def settle_records(game: Game[RecordT], bets: Sequence[Bet], records: Sequence[RecordT]
-                   ) -> list[np.ndarray]:
-    """Event index of each bet for each record (records of ``game``'s type: its features read
-    them).
-
-    Each feature is read once per record and coded as a small integer; a bet's condition then
-    runs once per distinct combination of the features it uses (found with numpy), not once
-    per record: a few hundred settlements instead of millions for a large deal.
-    """
-    import numpy as np  # loaded when records are settled (a fresh analysis may never need it)
-
-    names = sorted(set().union(*(bet.features for bet in bets)))
-    spend_reads(len(records), len(names))
-    columns: dict[str, tuple[list[object], np.ndarray]] = {}
-    for name in names:
-        read = game.features[name].read
-        codes: dict[object, int] = {}
-        column = np.fromiter((codes.setdefault(read(record), len(codes)) for record in records),
-                             dtype=np.int64, count=len(records))
-        columns[name] = (list(codes), column)
-    events = []
-    for bet in bets:
-        wanted = sorted(bet.features)
-        key, radix = np.zeros(len(records), dtype=np.int64), 1
-        for name in wanted:
-            values, column = columns[name]
-            radix *= len(values)
-            if radix >= 2**62:  # the combined code would wrap in int64: never for real bets
-                raise BetFileError(f"{bet.source}: bet {shown(bet.id)}: combines too many "
-                                   "feature values")
-            key = key * len(values) + column
-        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-        spend_settlements(bet, len(first))
-        settled = [bet.settle({name: columns[name][0][columns[name][1][position]]
-                               for name in wanted}) for position in first]
-        events.append(np.asarray(settled, dtype=EVENT_DTYPE)[inverse.reshape(-1)]
-                      if len(records) else np.empty(0, dtype=EVENT_DTYPE))
-    return events

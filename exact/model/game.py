@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any, Generic
 from exact.core.cards import Card, Shoe
 from exact.core.enumerator import Deal, Distribution, RecordT, enumerate_rounds
 from exact.core.parsing import load_toml, read_user_file, shown, shown_path
-from exact.errors import BetFileError, RuleError
+from exact.core.records import R, structure
+from exact.errors import BetFileError, RuleError, RuleInputError
 from exact.model.features import Feature, Needs
 
 
@@ -75,13 +76,20 @@ class Game(Generic[RecordT]):
         return enumerate_rounds(self.deal(needs), shoe)
 
 
-def read_rule_file(path: Path) -> dict[str, object]:
+def read_rule_table(path: Path) -> dict[str, object]:
     """The TOML table of a rule file; a missing or malformed file is a one-line RuleError."""
     text = read_user_file(path, "rules", RuleError)
     try:
         return load_toml(text)
     except tomllib.TOMLDecodeError as error:
         raise RuleError(f"{shown_path(path)}: cannot read rules: {error}") from None
+
+
+def read_rule_file(path: Path, record: type[R]) -> R:
+    """The rule file at ``path`` as its game's ``record`` (:mod:`exact.core.records`): a
+    misspelt key, a value of the wrong type or a number past its bound is one RuleError (a
+    number's a RuleInputError) naming the file and the key."""
+    return structure(read_rule_table(path), record, str(path), RuleError, RuleInputError)
 
 
 def game_key(game: Game[Any]) -> list[object]:

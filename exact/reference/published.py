@@ -58,9 +58,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import isqrt
 from pathlib import Path
-from typing import Literal, TypedDict, cast, get_args
+from typing import Any, Literal, TypedDict, cast, get_args
 
-from exact.core.parsing import MAX_DIGITS, check_keys, load_toml, read_user_file, shown
+from exact.core.parsing import MAX_DIGITS, load_toml, read_user_file, shown
+from exact.core.records import FileRecord, Name, Text, structure
 from exact.errors import PublishedFiguresError
 
 FigureKind = Literal["count", "total", "house_edge", "house_edge_resolved", "sd", "return",
@@ -90,8 +91,6 @@ _DECIMAL = re.compile(r"-?[0-9]+\.[0-9]+", re.ASCII)
 _FRACTION = re.compile(r"-?[0-9]+(?:/[0-9]*[1-9][0-9]*)?", re.ASCII)
 _POWER = r"2(?:\^(?:[2-9]|[1-9][0-9]{1,3}))?"  # 2, or a power of two up to 2^9999
 _SIZE = re.compile(f"{_POWER} x {_POWER}", re.ASCII)
-_KEYS = ("what", "decks", "bet", "paytable", "event", "features", "per", "replacement",
-         "information", "commission", "strategy", "at", "source", "value")
 _STRATEGY_KEYS = ("replacement", "information", "commission", "strategy", "at")
 _BET_KEYS = ("bet", "paytable", "event")
 
@@ -240,6 +239,37 @@ def game_figures(game_id: str) -> PublishedFigures:
     return load(data / "published.toml")
 
 
+class FigureEntry(FileRecord, frozen=True):
+    """A ``[[figure]]`` table (the keys of the module docstring); what depends on its kind
+    (a bet of a bet game's figure, a strategy of a strategy game's) is checked once read."""
+
+    key_form = "'{}'"
+    what: FigureKind
+    value: Any = None
+    """Checked by its kind (:func:`_value`)."""
+    decks: int | None = None
+    """Default 8; none for a figure dealt with replacement."""
+    bet: Name | None = None
+    paytable: Name | None = None
+    event: Name | None = None
+    features: dict[str, Any] | None = None
+    per: int | None = None
+    replacement: bool = False
+    information: Information | None = None
+    commission: str | None = None
+    strategy: StrategyName | None = None
+    at: Name | None = None
+    source: Text | None = None
+    """Default: the file's."""
+
+
+class PublishedFile(FileRecord, frozen=True):
+    """A published-figures file: where the figures are published, and the figures."""
+
+    source: Text = Text("")
+    figure: tuple[FigureEntry, ...] = ()
+
+
 def loads(text: str, path: Path | str) -> PublishedFigures:
     """The figures of ``text``, read from ``path`` (for messages)."""
     name = Path(path).name
@@ -247,50 +277,44 @@ def loads(text: str, path: Path | str) -> PublishedFigures:
         data = load_toml(text)
     except tomllib.TOMLDecodeError as error:
         raise PublishedFiguresError(f"{name}: not valid TOML: {error}") from None
-    check_keys(data, ("source", "figure"), name, PublishedFiguresError)
-    source = _text(data.get("source", ""), f"{name}: 'source'")
-    tables = data.get("figure", [])
+    tables = data.get("figure")
     if not isinstance(tables, list) or not tables:
         raise PublishedFiguresError(f"{name}: no [[figure]] table")
-    figures = tuple(_figure(table, source, f"{name}: figure {position}")
-                    for position, table in enumerate(tables, start=1))
-    return PublishedFigures(Path(path), source, figures)
+    published = structure(data, PublishedFile, name, PublishedFiguresError)
+    figures = tuple(_figure(entry, published.source, f"{name}: figure {position}")
+                    for position, entry in enumerate(published.figure, start=1))
+    return PublishedFigures(Path(path), published.source, figures)
 
 
-def _figure(table: object, source: str, where: str) -> Figure:
-    if not isinstance(table, dict):
-        raise PublishedFiguresError(f"{where}: not a table")
-    check_keys(table, _KEYS, where, PublishedFiguresError)
-    kind = table.get("what")
-    if kind not in KINDS:
-        raise PublishedFiguresError(f"{where}: 'what' must be one of {', '.join(KINDS)}; "
-                                    f"got {shown(kind)}")
-    kind = cast(FigureKind, kind)
-    decks = table.get("decks", 8)
-    if type(decks) is not int or not 1 <= decks <= MAX_DECKS:
+def _figure(entry: FigureEntry, source: str, where: str) -> Figure:
+    kind = entry.what
+    decks = 8 if entry.decks is None else entry.decks
+    if not 1 <= decks <= MAX_DECKS:
         raise PublishedFiguresError(f"{where}: 'decks' must be a whole number from 1 to "
                                     f"{MAX_DECKS}; got {shown(decks)}")
     # a strategy game has no bets, a bet game no strategies: a key of the other kind is a slip
     foreign = _BET_KEYS if kind in STRATEGY_KINDS else _STRATEGY_KEYS
     for key in foreign:
-        if key in table:
+        if getattr(entry, key) not in (None, False):
             raise PublishedFiguresError(f"{where}: a {kind} figure has no {key!r}")
-    fields = {key: _text(table[key], f"{where}: {key!r}") if key in table else None
-              for key in ("bet", "paytable", "event", "at")}
-    if kind in NEEDS_BET and fields["bet"] is None:
+    if kind in NEEDS_BET and entry.bet is None:
         raise PublishedFiguresError(f"{where}: a {kind} figure names its 'bet'")
-    if kind == "count" and fields["event"] is None:
+    if kind == "count" and entry.event is None:
         raise PublishedFiguresError(f"{where}: a count figure names its 'event'")
-    features = _features(table.get("features"), kind, where)
-    per = table.get("per")
-    if per is not None and (kind not in ("count", "feature_count") or type(per) is not int
-                            or per <= 0 or len(str(per)) > MAX_DIGITS):
+    features = _features(entry.features, kind, where)
+    per = entry.per
+    if per is not None and (kind not in ("count", "feature_count") or per <= 0
+                            or len(str(per)) > MAX_DIGITS):
         raise PublishedFiguresError(f"{where}: 'per' is a positive whole number of a count "
                                     f"figure; got {shown(per)}")
-    return Figure(kind, _value(table.get("value"), kind, where),
-                  _text(table.get("source", source), f"{where}: 'source'"), decks,
-                  fields["bet"], fields["paytable"], fields["event"], features, per,
-                  **_model(table, kind, where), at=fields["at"])
+    return Figure(kind, _value(entry.value, kind, where),
+                  source if entry.source is None else str(entry.source), decks,
+                  _plain(entry.bet), _plain(entry.paytable), _plain(entry.event), features, per,
+                  **_model(entry, kind, where), at=_plain(entry.at))
+
+
+def _plain(name: str | None) -> str | None:
+    return None if name is None else str(name)
 
 
 class _Model(TypedDict):
@@ -300,37 +324,28 @@ class _Model(TypedDict):
     strategy: StrategyName | None
 
 
-def _model(table: Mapping[str, object], kind: FigureKind, where: str) -> _Model:
+def _model(entry: FigureEntry, kind: FigureKind, where: str) -> _Model:
     """The strategy-game fields of a figure (their absence for the other kinds is checked)."""
-    replacement = table.get("replacement", False)
-    if type(replacement) is not bool:
-        raise PublishedFiguresError(f"{where}: 'replacement' must be true or false; "
-                                    f"got {shown(replacement)}")
-    if replacement and "decks" in table:
+    if entry.replacement and entry.decks is not None:
         raise PublishedFiguresError(f"{where}: a figure dealt with replacement has no 'decks'")
-    information = table.get("information")
-    if information is not None and information not in INFORMATION:
-        raise PublishedFiguresError(f"{where}: 'information' must be one of "
-                                    f"{', '.join(INFORMATION)}; got {shown(information)}")
-    commission = table.get("commission")
-    if commission is not None:
-        if (not isinstance(commission, str) or len(commission) > MAX_DIGITS
-                or not _FRACTION.fullmatch(commission) or not 0 <= Fraction(commission) < 1):
+    commission = None
+    if entry.commission is not None:
+        text = entry.commission
+        if (len(text) > MAX_DIGITS or not _FRACTION.fullmatch(text)
+                or not 0 <= Fraction(text) < 1):
             raise PublishedFiguresError(f"{where}: 'commission' must be a fraction from 0 "
-                                        f"to 1 as text, such as \"1/20\"; got {shown(commission)}")
-        commission = Fraction(commission)
-    strategy = table.get("strategy")
-    if strategy is not None and strategy not in STRATEGIES:
-        raise PublishedFiguresError(f"{where}: 'strategy' must be one of "
-                                    f"{', '.join(STRATEGIES)}; got {shown(strategy)}")
+                                        f"to 1 as text, such as \"1/20\"; got {shown(text)}")
+        commission = Fraction(text)
+    strategy = entry.strategy
     if (strategy is None) == (kind in ("value_exact", "draw_probability")):
         raise PublishedFiguresError(f"{where}: a {kind} figure "
                                     f"{'has no' if strategy else 'names its'} 'strategy'")
-    if ("at" in table) != (kind == "draw_probability"):
+    if (entry.at is not None) != (kind == "draw_probability"):
         raise PublishedFiguresError(f"{where}: a {kind} figure "
-                                    f"{'has no' if 'at' in table else 'names its'} set 'at'")
-    return _Model(replacement=replacement, information=information, commission=commission,
-                  strategy=strategy)
+                                    f"{'has no' if entry.at is not None else 'names its'} "
+                                    "set 'at'")
+    return _Model(replacement=entry.replacement, information=entry.information,
+                  commission=commission, strategy=strategy)
 
 
 def _features(features: object, kind: FigureKind, where: str,
@@ -371,9 +386,3 @@ def _value(value: object, kind: FigureKind, where: str) -> bool | int | str:
         raise PublishedFiguresError(f"{where}: 'value' must be {form}{between} ({kind}); "
                                     f"got {shown(value)}")
     return str(Fraction(value)) if kind in EXACT else value
-
-
-def _text(value: object, where: str) -> str:
-    if not isinstance(value, str) or len(value) > 1000:
-        raise PublishedFiguresError(f"{where} must be text; got {shown(value)}")
-    return value

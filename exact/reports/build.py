@@ -24,7 +24,8 @@ from typing import NoReturn
 
 from exact import __version__
 from exact.core.files import target_of, write_file
-from exact.core.parsing import OneLineParser, shown
+from exact.core.options import OneLineParser
+from exact.core.parsing import shown
 from exact.core.progress import steps
 from exact.errors import ExactError, UsageError, one_line
 from exact.model.plugins import plugin

@@ -24,17 +24,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
+from typing import Annotated, Self
+
+import msgspec
 
 from exact.core.cards import Shoe
-from exact.core.parsing import (
-    check_keys,
-    load_toml,
-    parse_number,
-    plain_text,
-    read_user_file,
-    shown_path,
-)
-from exact.errors import SubmissionError
+from exact.core.parsing import load_toml, parse_number, plain_text, read_user_file, shown_path
+from exact.core.records import FileRecord, Money, Name, Text, structure
+from exact.errors import ExactError, InputError, SubmissionError
 from exact.model.bets import Bet
 from exact.model.game import Game
 
@@ -44,8 +41,56 @@ FIELDS = (("client", "Client"), ("manufacturer", "Manufacturer"), ("game_name", 
           ("rules_document", "Rules document"), ("rules_version", "Rules version"),
           ("jurisdiction", "Jurisdiction"), ("author", "Author"), ("reviewer", "Reviewer"),
           ("report_version", "Report version"))
-REVISION_KEYS = ("version", "date", "description")
 MAX_REVISIONS = 200  # a history longer than this is not a report's document control
+
+
+class RevisionDate(Name):
+    """A revision's date: a TOML date (written back as ``2026-11-30``) or text as written."""
+
+    @classmethod
+    def read(cls, value: object, where: str, error: type[ExactError],
+             number_error: type[InputError]) -> Self:
+        if isinstance(value, datetime.date) and not isinstance(value, datetime.datetime):
+            value = value.isoformat()
+        return cls(plain_text(value, where, error))
+
+
+class BetLimit(Money):
+    """The table's largest bet: a positive amount of the number grammar's ``bet``."""
+
+    @classmethod
+    def read(cls, value: object, where: str, error: type[ExactError],
+             number_error: type[InputError]) -> Self:
+        limit = parse_number(value, "bet", where, number_error)
+        if limit <= 0:
+            raise error(f"{where} {limit}: must be positive")
+        return cls(limit.numerator, limit.denominator)
+
+
+class RevisionEntry(FileRecord, frozen=True):
+    """A ``[[revision]]`` of a submission file: one line of the revision history."""
+
+    version: Name
+    date: RevisionDate
+    description: Text
+
+
+class SubmissionFile(FileRecord, frozen=True):
+    """A submission file (``exact report GAME --submission FILE``): the report's document
+    control, every key optional (the report names what is absent)."""
+
+    client: Name = Name("")
+    manufacturer: Name = Name("")
+    game_name: Name = Name("")
+    rules_document: Name = Name("")
+    rules_version: Name = Name("")
+    jurisdiction: Name = Name("")
+    author: Name = Name("")
+    reviewer: Name = Name("")
+    report_version: Name = Name("")
+    bet_limit: BetLimit | None = None
+    """The table's largest bet: the report shows each award's payout at it."""
+    revision: Annotated[tuple[RevisionEntry, ...], msgspec.Meta(max_length=MAX_REVISIONS)] = ()
 
 
 @dataclass(frozen=True)
@@ -109,36 +154,13 @@ or directory
         data = load_toml(text)
     except tomllib.TOMLDecodeError as error:
         raise SubmissionError(f"{where}: not valid TOML: {error}") from None
-    check_keys(data, [key for key, _ in FIELDS] + ["revision", "bet_limit"], where,
-               SubmissionError)
-    limit = None
-    if "bet_limit" in data:
-        limit = Fraction(parse_number(data["bet_limit"], "bet", f"{where}: bet_limit"))
-        if limit <= 0:
-            raise SubmissionError(f"{where}: bet_limit {limit}: must be positive")
-    values = {key: plain_text(data[key], f"{where}: {key}", SubmissionError)
-              for key, _ in FIELDS if key in data}
-    revisions = data.get("revision", [])
-    if not isinstance(revisions, list) or not all(isinstance(r, dict) for r in revisions):
-        raise SubmissionError(f"{where}: revision: must be [[revision]] tables")
-    if len(revisions) > MAX_REVISIONS:
-        raise SubmissionError(f"{where}: {len(revisions):,} revisions: at most {MAX_REVISIONS}")
-    history = []
-    for number, table in enumerate(revisions, start=1):
-        place = f"{where}: revision {number}"
-        check_keys(table, REVISION_KEYS, place, SubmissionError)
-        missing = [key for key in REVISION_KEYS if key not in table]
-        if missing:
-            raise SubmissionError(f"{place}: missing {', '.join(missing)}")
-        date = table["date"]
-        if isinstance(date, datetime.date) and not isinstance(date, datetime.datetime):
-            date = date.isoformat()  # a TOML date; a string is taken as written
-        history.append(Revision(
-            plain_text(table["version"], f"{place}: version", SubmissionError),
-            plain_text(date, f"{place}: date", SubmissionError),
-            plain_text(table["description"], f"{place}: description", SubmissionError,
-                       lines=True)))
-    return Submission(**values, revisions=tuple(history), bet_limit=limit, path=Path(path))
+    record = structure(data, SubmissionFile, where, SubmissionError)
+    return Submission(**{key: str(getattr(record, key)) for key, _ in FIELDS},
+                      revisions=tuple(Revision(str(entry.version), str(entry.date),
+                                               str(entry.description))
+                                      for entry in record.revision),
+                      bet_limit=None if record.bet_limit is None else Fraction(record.bet_limit),
+                      path=Path(path))
 
 
 @dataclass(frozen=True)

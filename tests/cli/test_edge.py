@@ -18,9 +18,9 @@ from exact.games import get_game
 PACKAGE = Path(__file__).resolve().parents[2] / "exact"
 # The command line (and the lab beside it) and the games above it read parsed options; the
 # number grammar's argparse types and actions are argparse's own callbacks, handed the
-# namespace by argparse itself (exact/core/parsing.py).
+# namespace by argparse itself (exact/core/options.py).
 EDGE = ("cli/", "lab/", "games/")
-CALLBACKS = {"core/parsing.py"}
+CALLBACKS = {"core/options.py"}
 
 
 def _reads_options(source: str) -> list[str]:

@@ -132,7 +132,7 @@ def test_argparse_refusals_are_cut_short(argv: list[str], named: str, capsys) ->
 
 @pytest.mark.parametrize("argv", [["--bogus=" + LONG], ["--jobs", LONG], ["--out"]])
 def test_the_reports_command_line_refuses_in_one_short_line(argv: list[str], capsys) -> None:
-    """``python -m exact.reports`` shares the parser (exact.core.parsing.OneLineParser)."""
+    """``python -m exact.reports`` shares the parser (exact.core.options.OneLineParser)."""
     from exact.reports.build import main as reports_main
 
     assert reports_main(argv) == 2

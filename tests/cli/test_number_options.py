@@ -2,8 +2,8 @@
 every option is given once (issue 26).
 
 The list of numeric options is built from the parsers themselves: an option whose ``type=``
-reads a quantity (:class:`~exact.core.parsing.NumberOption`, a number side of a
-:class:`~exact.core.parsing.KeyedOption`, ``--burn``), or a composite one whose numbers are
+reads a quantity (:class:`~exact.core.options.NumberOption`, a number side of a
+:class:`~exact.core.options.KeyedOption`, ``--burn``), or a composite one whose numbers are
 read at run time (``--shoe``, ``--tags``, ``analyze century21 --bet``). Every other option must
 be named in :data:`TEXT_OPTIONS`, so a new option is either covered here or declared to take
 no number: the classification test fails otherwise.
@@ -21,7 +21,8 @@ import pytest
 from exact.analysis.removal import parse_tags
 from exact.cli.app import build_parser, main
 from exact.core.cards import Shoe
-from exact.core.parsing import QUANTITIES, KeyedOption, parse_integer, parse_number, shown
+from exact.core.options import KeyedOption
+from exact.core.parsing import QUANTITIES, parse_integer, parse_number, shown
 from exact.errors import InputError
 
 # The grammar's hard cases (issue 26): accepted ones and refused ones, per quantity

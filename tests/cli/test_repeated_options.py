@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from exact.cli.app import build_parser, main
-from exact.core.parsing import QUANTITIES, BurnOption, KeyedOption, NumberOption, OneLineParser
+from exact.core.options import BurnOption, KeyedOption, NumberOption, OneLineParser
+from exact.core.parsing import QUANTITIES
 from exact.errors import UsageError
 
 

@@ -30,7 +30,7 @@ from exact.errors import KnownCardError, ShoeError
 from exact.games import get_game
 from exact.games.baccarat.reference import FEATURES, play
 from exact.games.nine_and_nines.reference import NINE_EVENTS, NINES_EVENTS, nine_tier, nines_tier
-from exact.model.bets import values_only
+from exact.model.settling import values_only
 
 PUNTO = get_game("punto-banco")
 NINES = get_game("nine-and-nines")

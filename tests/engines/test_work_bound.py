@@ -108,7 +108,7 @@ def test_the_one_and_a_half_kilobyte_bet_is_past_the_bound() -> None:
     refused as its settlements draw the budget (docs: Input limits gives the time of that
     refusal); the quick tests below refuse the same condition on fewer cards."""
     from exact.engines.factorised import DECK, PATTERN_UNITS, FactorisedBet
-    from exact.model.bets import settlement_units
+    from exact.model.settling import settlement_units
 
     text = f'[[bet]]\nid = "heavy"\nname = "Heavy"\n[[bet.event]]\nname = "Hit"\n' \
            f'when = "{_heavy_when(SIX)}"\npays = 1\n'
@@ -145,7 +145,8 @@ def test_a_file_at_the_bounds_is_refused_up_front(tmp_path: Path, monkeypatch,
     settlement runs every bet's conditions, and the settlements are drawn as they are met, so
     the run is refused in one line within its first thousand of them (a second), not after
     minutes or a MemoryError (10 events a bet: the same shape, quick to load)."""
-    from exact.model.bets import Bet, settlement_units
+    from exact.model.bets import Bet
+    from exact.model.settling import settlement_units
 
     monkeypatch.setenv("EXACT_CACHE_DIR", str(tmp_path))  # cold: a compiled form is no work
     path = _bet_file(tmp_path / "bound.toml", 20, events, _heavy_when(FOUR, 20))

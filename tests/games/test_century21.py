@@ -204,14 +204,23 @@ def test_every_rule_a_file_may_set_is_a_field_and_every_field_can_be_set() -> No
     refused that the rules have, none accepted that they lack."""
     import dataclasses
 
-    from exact.games.century21.rules import SECTION_KEYS, TOP_KEYS
+    from exact.games.century21.rules import (
+        CollectionFile,
+        DrawingFile,
+        RuleFile,
+        SettlementFile,
+        ShowdownFile,
+    )
 
+    sections = {"showdown": ShowdownFile, "drawing": DrawingFile, "settlement": SettlementFile,
+                "collection": CollectionFile}
+    assert set(sections) <= set(RuleFile.__struct_fields__)
     # the [collection] keys are named apart: dealer_pays sets dealer_pays_collection
-    settable = {*TOP_KEYS, "dealer_pays_collection", "table_tags",
-                *(key for section, keys in SECTION_KEYS.items() if section != "collection"
-                  for key in keys)}
+    settable = {*(set(RuleFile.__struct_fields__) - set(sections)), "dealer_pays_collection",
+                "table_tags", *(key for section, record in sections.items()
+                                if section != "collection" for key in record.__struct_fields__)}
     assert settable == {field.name for field in dataclasses.fields(Rules)}
-    assert SECTION_KEYS["collection"] == {"dealer_pays", "table_tags"}
+    assert set(CollectionFile.__struct_fields__) == {"dealer_pays", "table_tags"}
 
 
 def test_an_unknown_information_mode_is_one_short_line() -> None:

@@ -228,10 +228,10 @@ def test_without_a_submission_file_the_report_names_what_is_absent(tmp_path):
 @pytest.mark.parametrize(("text", "message"), [
     ("clinet = 'x'\n", "unknown key(s) 'clinet'"),
     ("author = 3\n", "author: must be text"),
-    ("[[revision]]\nversion = '1'\n", "revision 1: missing date, description"),
+    ("[[revision]]\nversion = '1'\n", "revision entry 1: missing date, description"),
     ("[[revision]]\nversion = '1'\ndate = '2026-01-01'\ndescription = 'x'\nby = 'me'\n",
      "unknown key(s) 'by'"),
-    ("revision = 'none'\n", "must be [[revision]] tables"),
+    ("revision = 'none'\n", "[[revision]] must be a list of tables"),
     ('author = "a\\u001b[2J"\n', "control character"),
     ("author = \n", "not valid TOML"),
 ])

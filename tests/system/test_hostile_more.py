@@ -329,9 +329,9 @@ def test_a_source_date_epoch_no_date_can_show_is_refused(monkeypatch, epoch: str
 
 @pytest.mark.parametrize(("old", "new", "problem"), [
     ("decks = 6", "decks = 0", "decks 0 is outside 1 to 64"),
-    ("naturals = [8, 9]", "naturals = [nan]", "rule naturals: expected a list of totals"),
+    ("naturals = [8, 9]", "naturals = [nan]", "rule naturals 'NaN': is not a number"),
     ("player_draws_on_five = true", 'player_draws_on_five = "true"',
-     "rule player_draws_on_five: expected true or false"),
+     "[house_way]: rule player_draws_on_five must be true or false, not text"),
 ])
 def test_a_chemin_de_fer_rule_error_names_the_file_and_the_rule(tmp_path: Path, old, new,
                                                                 problem) -> None:

@@ -23,7 +23,8 @@ RIGHT = '''
 from exact.engines.batch import event_matrices
 from exact.engines.compiled import compiled_for
 from exact.games.baccarat.coup import FEATURES, PuntoBanco, PuntoBancoDeal, PuntoRecord
-from exact.model.bets import Bet, settle_records
+from exact.model.bets import Bet
+from exact.model.settling import settle_records
 from exact.model.features import Feature, Needs
 from exact.model.game import Game
 
@@ -54,7 +55,8 @@ from exact.engines.compiled import CompiledDeal
 from exact.games.century21.game import Century21Deal, Century21Record
 from exact.games.baccarat.coup import FEATURES, PuntoBanco, PuntoRecord
 from exact.games.simple import StagesDeal
-from exact.model.bets import Bet, settle_records
+from exact.model.bets import Bet
+from exact.model.settling import settle_records
 from exact.model.features import Feature, Needs
 from exact.model.game import Game
 

@@ -25,9 +25,10 @@ from typing import Any, ClassVar
 
 from exact.core.cards import RANKS, SUITS, Card, Label, Shoe, View
 from exact.core.enumerator import Distribution
-from exact.core.parsing import check_keys, parse_integer, plain_text, shown
+from exact.core.parsing import shown
+from exact.core.records import FileRecord, Name, Total, TotalKey
 from exact.engines.fixed_strategy import Choices
-from exact.errors import RuleError, RuleInputError, ShoeError
+from exact.errors import RuleError, ShoeError
 from exact.games.baccarat.tree import (
     Chooser,
     Coup,
@@ -44,9 +45,27 @@ from exact.model.game import Game, read_rule_file
 
 DATA = Path(__file__).resolve().parent / "data"  # the game's data files, beside its code
 TOTALS = range(10)
-RULE_KEYS = frozenset({"id", "name", "naturals", "player_draws_on",
-                       "banker_draws_when_player_stands", "banker_draws_on_player_third"})
-"""The keys of a rule file; any other is refused."""
+
+
+class CoupFile(FileRecord, frozen=True):
+    """What every baccarat rule file says of the coup (Punto Banco's, chemin de fer's): its
+    id and name, the naturals and the totals on which the Player draws."""
+
+    key_word = "rule"
+    key_form = "rule {}"
+    id: Name
+    naturals: frozenset[Total]
+    player_draws_on: frozenset[Total]
+    name: Name | None = None
+    """Shown with every analysis (default: the id)."""
+
+
+class RuleFile(CoupFile, frozen=True, kw_only=True):
+    """A Punto Banco rule file (``data/rules.toml``): the tableau, as :class:`Rules` holds it."""
+
+    banker_draws_when_player_stands: frozenset[Total]
+    banker_draws_on_player_third: dict[TotalKey, frozenset[Total]]
+    """For each Banker total that is no natural, the Player's third-card values it draws on."""
 
 
 @dataclass(frozen=True)
@@ -97,24 +116,16 @@ class Rules:
     def load(cls, path: Path | str = DATA / "rules.toml") -> Rules:
         """Read a rule file (TOML); see ``exact/data/punto_banco/rules.toml``."""
         path = Path(path)
-        data: dict[str, Any] = read_rule_file(path)  # TOML values, checked by the fields
-        # a misspelt ``name`` would otherwise be ignored and the id shown in its place
-        check_keys(data, RULE_KEYS, str(path), RuleError, "rule")
+        rules = read_rule_file(path, RuleFile)
         try:
-            table = data["banker_draws_on_player_third"]
-            return cls(
-                id=plain_text(data["id"], f"{path}: rule id", RuleError),
-                name=plain_text(data.get("name", data["id"]), f"{path}: rule name", RuleError),
-                naturals=frozenset(data["naturals"]),
-                player_draws_on=frozenset(data["player_draws_on"]),
-                banker_draws_when_player_stands=frozenset(data["banker_draws_when_player_stands"]),
-                banker_draws_on_player_third={_total_key(path, k): frozenset(v)
-                                              for k, v in table.items()},
-            )
-        except KeyError as error:
-            raise RuleError(f"{path}: missing rule {error.args[0]!r}") from None
-        except TypeError as error:
-            raise RuleError(f"{path}: malformed rule: {error}") from None
+            return cls(id=rules.id, name=rules.id if rules.name is None else rules.name,
+                       naturals=rules.naturals, player_draws_on=rules.player_draws_on,
+                       banker_draws_when_player_stands=rules.banker_draws_when_player_stands,
+                       banker_draws_on_player_third={
+                           int(total): frozenset(map(int, values))
+                           for total, values in rules.banker_draws_on_player_third.items()})
+        except RuleError as error:  # the tableau's own checks (a draw on a natural) name no file
+            raise RuleError(f"{path}: {error}") from None
 
     def player_draws(self, player_total: int) -> bool:
         return player_total in self.player_draws_on
@@ -129,11 +140,6 @@ def _check_totals(label: str, totals: Iterable[object]) -> None:
     for total in totals:
         if not isinstance(total, int) or isinstance(total, bool) or total not in TOTALS:
             raise RuleError(f"rule {label}: {shown(total)} is not a total 0-9")
-
-
-def _total_key(path: Path, key: str) -> int:
-    return parse_integer(key, "total", f"{path}: banker_draws_on_player_third key",
-                         RuleInputError)
 
 
 STANDARD_RULES = Rules.load()

@@ -15,7 +15,7 @@ from typing import Any
 
 from exact.core.cards import Card
 from exact.core.files import INPUT_FILE
-from exact.core.parsing import KeyedOption, OldFlag, number_option, old_spelling
+from exact.core.options import KeyedOption, OldFlag, number_option, old_spelling
 from exact.games.century21.game import Century21
 from exact.games.century21.rules import DATA
 from exact.model.plugins import GamePlugin, Option, OptionGroup

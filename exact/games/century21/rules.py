@@ -21,35 +21,108 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from exact.core.parsing import (
-    QUANTITIES,
-    check_keys,
-    parse_integer,
-    parse_number,
-    plain_text,
-    shown,
-    shown_all,
+import msgspec
+from msgspec import UNSET, UnsetType
+
+from exact.core.parsing import QUANTITIES, parse_number, shown, shown_all
+from exact.core.records import (
+    Decks,
+    Fee,
+    FileRecord,
+    Jokers,
+    Money,
+    Name,
+    Pays,
+    Total,
+    TotalKey,
+    structure,
 )
 from exact.errors import RuleError, RuleInputError
-from exact.model.game import read_rule_file
+from exact.model.game import read_rule_table
 
 DATA = Path(__file__).resolve().parent / "data"  # the game's data files, beside its code
 TOTALS = range(10)
 ACTIONS = ("seat-by-seat", "whole-hand")
-# A rule file's keys (see DATA / "rules.toml"); any other is refused, so that a misspelt rule
-# does not leave its default silently in force.
-TOP_KEYS = frozenset({"id", "name", "decks", "jokers", "joker_values", "drawn_joker_is_nine",
-                      "natural_pays", "win_pays", "win_pays_by_total"})
-SECTION_KEYS = {
-    "showdown": frozenset({"stop_on_dealer_joker_up", "stop_on_dealer_nine",
-                           "dealer_wins_ties_on_zero", "three_card_nine_pushes_two_card_nine",
-                           "natural_any_two_jokers"}),
-    "drawing": frozenset({"must_draw_max", "must_stand_min", "house_way_draw_max",
-                          "dealer_house_way_draw_max", "third_cards_face_up"}),
-    "settlement": frozenset({"action"}),
-    "collection": frozenset({"dealer_pays", "table_tags"}),
-}
-TAG_KEYS = frozenset({"min_bet", "max_bet", "fee"})
+
+
+# A rule file (DATA / "rules.toml"), as records: a key left out keeps the default of
+# :class:`Rules` (UNSET here, so that the defaults are written once, there).
+class ShowdownFile(FileRecord, frozen=True):
+    """``[showdown]``: who wins which hands."""
+
+    key_word = "rule"
+    key_form = "rule {}"
+    stop_on_dealer_joker_up: bool | UnsetType = UNSET
+    stop_on_dealer_nine: bool | UnsetType = UNSET
+    dealer_wins_ties_on_zero: bool | UnsetType = UNSET
+    three_card_nine_pushes_two_card_nine: bool | UnsetType = UNSET
+    natural_any_two_jokers: bool | UnsetType = UNSET
+
+
+class DrawingFile(FileRecord, frozen=True):
+    """``[drawing]``: the forced draws and House Way."""
+
+    key_word = "rule"
+    key_form = "rule {}"
+    must_draw_max: Total | UnsetType = UNSET
+    must_stand_min: Total | UnsetType = UNSET
+    house_way_draw_max: Total | UnsetType = UNSET
+    dealer_house_way_draw_max: Total | UnsetType = UNSET
+    third_cards_face_up: bool | UnsetType = UNSET
+
+
+class SettlementFile(FileRecord, frozen=True):
+    """``[settlement]``: how a short Player/Dealer wager takes action."""
+
+    key_word = "rule"
+    key_form = "rule {}"
+    action: Name | UnsetType = UNSET
+
+
+class TableTagFile(FileRecord, frozen=True):
+    """An entry of ``table_tags``: a table's limits and collection fee."""
+
+    min_bet: Money
+    max_bet: Money
+    fee: Fee
+
+
+class CollectionFile(FileRecord, frozen=True):
+    """``[collection]``: the fee each seat pays, by table."""
+
+    key_word = "rule"
+    key_form = "rule {}"
+    dealer_pays: bool | UnsetType = UNSET
+    table_tags: tuple[TableTagFile, ...] | UnsetType = UNSET
+    """The first is the default table."""
+
+
+class RuleFile(FileRecord, frozen=True):
+    """A 21st Century Baccarat rule file (the fields of :class:`Rules`, in sections)."""
+
+    key_word = "rule"
+    key_form = "rule {}"
+    id: Name | UnsetType = UNSET
+    name: Name | UnsetType = UNSET
+    decks: Decks | UnsetType = UNSET
+    jokers: Jokers | UnsetType = UNSET
+    joker_values: tuple[Total, ...] | UnsetType = UNSET
+    drawn_joker_is_nine: bool | UnsetType = UNSET
+    natural_pays: Pays | UnsetType = UNSET
+    win_pays: Pays | UnsetType = UNSET
+    win_pays_by_total: dict[TotalKey, Pays] | UnsetType = UNSET
+    showdown: ShowdownFile = ShowdownFile()
+    drawing: DrawingFile = DrawingFile()
+    settlement: SettlementFile = SettlementFile()
+    collection: CollectionFile = CollectionFile()
+
+
+def _given(record: FileRecord) -> dict[str, Any]:
+    """The keys of ``record`` that its file gives."""
+    return {key: value for key, value in msgspec.structs.asdict(record).items()
+            if value is not UNSET}
+
+
 _LARGEST_SHOE = QUANTITIES["decks"].maximum or 0  # (the decks' bound is set: 10**22)
 
 
@@ -222,47 +295,30 @@ class Rules:
     def load(cls, path: Path | str = DATA / "rules.toml") -> Rules:
         """Read a rule file (TOML); see ``exact/data/century21/rules.toml``."""
         path = Path(path)
-        data = read_rule_file(path)
-        return cls.from_mapping(data, str(path))
+        return cls.from_mapping(read_rule_table(path), str(path))
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, object], source: str = "rules") -> Rules:
-        check_keys(data, {*TOP_KEYS, *SECTION_KEYS}, source, RuleError, "rule")
-        # values as the file gives them: Rules(...) checks every one (__post_init__)
-        flat: dict[str, Any] = {k: v for k, v in data.items() if k not in SECTION_KEYS}
-        sections: dict[str, Mapping[str, Any]] = {}
-        for section, known in SECTION_KEYS.items():
-            part = data.get(section, {})
-            if not isinstance(part, Mapping):
-                raise RuleError(f"{source}: [{section}] must be a table")
-            check_keys(part, known, f"{source}: [{section}]", RuleError, "rule")
-            sections[section] = part
-            if section != "collection":  # its keys are not the fields' names
-                flat.update(part)
-        collection = sections["collection"]
-        for key in ("id", "name"):
-            if key in flat:
-                flat[key] = plain_text(flat[key], f"{source}: rule {key}", RuleError)
-        if not isinstance(flat.get("win_pays_by_total", {}), Mapping):
-            raise RuleError(f"{source}: [win_pays_by_total] must be a table")
-        try:
-            if "dealer_pays" in collection:
-                flat["dealer_pays_collection"] = collection["dealer_pays"]
-            if "table_tags" in collection:
-                flat["table_tags"] = tuple(_table_tag(source, position, tag) for position, tag
-                                           in enumerate(collection["table_tags"], 1))
-            if "joker_values" in flat:
-                flat["joker_values"] = tuple(flat["joker_values"])
-            if "win_pays_by_total" in flat:
-                flat["win_pays_by_total"] = _pays_by_total(flat["win_pays_by_total"], source)
-            for name in ("drawn_joker_is_nine", "stop_on_dealer_joker_up", "stop_on_dealer_nine",
-                         "dealer_wins_ties_on_zero", "three_card_nine_pushes_two_card_nine",
-                         "natural_any_two_jokers", "third_cards_face_up", "dealer_pays_collection"):
-                if name in flat and not isinstance(flat[name], bool):
-                    raise RuleError(f"{source}: rule {name} must be true or false")
-            return cls(**flat)
-        except (KeyError, TypeError, AttributeError) as error:
-            raise RuleError(f"{source}: malformed rule: {error}") from None
+        """The rules of a rule file's table (:class:`RuleFile`); a key left out keeps its
+        default."""
+        rules = structure(data, RuleFile, source, RuleError, RuleInputError)
+        flat = {key: value for key, value in _given(rules).items()
+                if not isinstance(value, FileRecord)}
+        for section in (rules.showdown, rules.drawing, rules.settlement):
+            flat.update(_given(section))
+        collection = _given(rules.collection)
+        if "dealer_pays" in collection:
+            flat["dealer_pays_collection"] = collection["dealer_pays"]
+        if "table_tags" in collection:
+            flat["table_tags"] = tuple(TableTag(tag.min_bet, tag.max_bet, tag.fee)
+                                       for tag in collection["table_tags"])
+        by_total = data.get("win_pays_by_total")
+        if isinstance(by_total, Mapping) and len(by_total) != len(flat["win_pays_by_total"]):
+            # 9 and "9" from the library: one total, one of its pays would be lost unseen
+            totals = [int(str(key)) for key in by_total]
+            twice = next(total for total in totals if totals.count(total) > 1)
+            raise RuleError(f"{source}: rule win_pays_by_total: total {twice} is given twice")
+        return cls(**flat)
 
     def describe(self) -> list[str]:
         """The modelled rules, one assumption per line (printed with every analysis)."""
@@ -303,52 +359,6 @@ def _positive(name: str, value: object) -> Fraction:
     if number <= 0:
         raise RuleError(f"rule {name}: a pay must be positive, got {number}")
     return number
-
-
-def _table_tag(source: str, position: int, tag: object) -> TableTag:
-    where = f"{source}: [collection] table_tags entry {position}"
-    if not isinstance(tag, Mapping):
-        raise RuleError(f"{where}: must be a table {{ min_bet = ..., max_bet = ..., fee = ... }}")
-    check_keys(tag, TAG_KEYS, where, RuleError)
-    missing = sorted(TAG_KEYS - set(tag))
-    if missing:  # a KeyError was "malformed rule: 'min_bet'"
-        raise RuleError(f"{where}: missing {', '.join(missing)}")
-    return TableTag(_number("min_bet", tag["min_bet"]), _number("max_bet", tag["max_bet"]),
-                    _number("fee", tag["fee"]))
-
-
-def _number(name: str, value: object) -> Fraction:
-    return parse_number(value, "fee" if name == "fee" else "bet", f"rule table_tags {name}",
-                        RuleInputError)
-
-
-TOTAL_KEYS = {str(total): total for total in TOTALS}
-
-
-def _pays_by_total(table: Mapping[object, object], source: str) -> dict[int, object]:
-    """``[win_pays_by_total]`` by total. A key is one total written one way: one ASCII digit
-    (TOML's ``9`` and ``"9"`` are the same key), or an int 0-9 from the library. ``"09"``,
-    ``" 9"`` or ``"+9"`` is no total key (it would be a second spelling of 9, and with ``9 = 2``
-    beside it one of the two pays would be lost without a word); the same total given twice
-    (``9`` and ``"9"`` from the library) is refused too."""
-    pays: dict[int, object] = {}
-    for key, pay in table.items():
-        total = _total_key(key, source)
-        if total in pays:
-            raise RuleError(f"{source}: rule win_pays_by_total: total {total} is given twice")
-        pays[total] = pay
-    return pays
-
-
-def _total_key(key: object, source: str) -> int:
-    if isinstance(key, int) and not isinstance(key, bool) and key in TOTALS:
-        return key
-    if isinstance(key, str) and key in TOTAL_KEYS:
-        return TOTAL_KEYS[key]
-    if isinstance(key, str):
-        parse_integer(key, "total", f"{source}: rule win_pays_by_total key", RuleInputError)
-    raise RuleError(f"{source}: rule win_pays_by_total key {shown(key)}: a total is one digit 0-9, "
-                    "written once")
 
 
 def _listed(values) -> str:

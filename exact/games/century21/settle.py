@@ -41,15 +41,13 @@ import argparse
 import json
 import tomllib
 from collections.abc import Mapping
-from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from exact.cli.edge import rules_for
 from exact.cli.shoe_options import full_shoe
 from exact.core.parsing import (
-    check_keys,
     expect,
     load_toml,
     parse_integer,
@@ -57,6 +55,8 @@ from exact.core.parsing import (
     shown,
     shown_path,
 )
+from exact.core.records import Circle, FileRecord, Money, Seat, TableNumber, structure
+from exact.errors import ExactError, InputError
 from exact.games.century21.rules import Rules
 from exact.games.century21.table import CircleWager, TableHand, settle_table
 from exact.model.settlement import (
@@ -68,10 +68,53 @@ from exact.model.settlement import (
 from exact.render import numbers
 
 MAX_FILE_BYTES = 64 * 1024
-FILE_KEYS = {"dealer", "dealer_wager", "dice", "dice_total", "dealer_free_collection", "table",
-             "action", "seat", "wager"}
-SEAT_KEYS = {"seat", "cards", "natural_declared", "position"}
-WAGER_KEYS = {"seat", "circle", "amount", "player", "choice", "free_collection"}
+
+
+class Wager(Money):
+    """A wager of a table file: a positive amount (``bet`` of the number grammar)."""
+
+    @classmethod
+    def read(cls, value: object, where: str, error: type[ExactError],
+             number_error: type[InputError]) -> Self:
+        amount = positive_amount(where, value)
+        return cls(amount.numerator, amount.denominator)
+
+
+class SeatEntry(FileRecord, frozen=True):
+    """A ``[[seat]]`` of a table file: a seated player's cards."""
+
+    seat: Seat
+    cards: str
+    natural_declared: bool = True
+    """False: a Natural the player did not declare (it plays as a total of 0)."""
+    position: Seat | None = None
+    """The seat's place in dice order (``--position``), if not its number."""
+
+
+class WagerEntry(FileRecord, frozen=True):
+    """A ``[[wager]]``: one circle's wager."""
+
+    seat: Seat
+    circle: Circle
+    amount: Wager
+    free_collection: bool = False
+    player: str | None = None
+    choice: str | None = None
+
+
+class TableFile(FileRecord, frozen=True):
+    """A 21st Century Baccarat table file (``settle century21 --table-hand FILE``)."""
+
+    dealer: str
+    dealer_wager: Wager
+    dice: Seat | None = None
+    dice_total: Seat | None = None
+    dealer_free_collection: bool = False
+    table: TableNumber = TableNumber(1)
+    """Which table tag of the rules (1 = the first)."""
+    action: str | None = None
+    seat: tuple[SeatEntry, ...] = ()
+    wager: tuple[WagerEntry, ...] = ()
 
 
 def settle_command(game: Any, args: argparse.Namespace) -> str:
@@ -109,41 +152,13 @@ def settle_command(game: Any, args: argparse.Namespace) -> str:
     return table_text(data)
 
 
-def _quoted(value: object) -> str:
-    """A file's value in a refusal: a TOML float (read as a Decimal) as written, anything
-    else as :func:`shown` cuts it (a list of a million items is one short line)."""
-    text = str(value) if isinstance(value, Decimal) else ""
-    return text if 0 < len(text) <= 40 else shown(value)
+def _seat_number(where: str, value: object) -> int:
+    return parse_integer(value, "table-seat", f"{where}: seat", SettlementInputError)
 
 
 def _amount(where: str, value: object) -> Fraction:
     # the number grammar: an integer, a decimal (a TOML float as written) or a fraction
     return positive_amount(f"{where}: amount", value)
-
-
-def _seat_number(where: str, value: object) -> int:
-    return parse_integer(value, "table-seat", f"{where}: seat", SettlementInputError)
-
-
-def _flag(where: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        raise SettlementError(f"{where}: {_quoted(value)} must be true or false")
-    return value
-
-
-def _text(where: str, value: object) -> str:
-    if not isinstance(value, str):
-        raise SettlementError(f"{where}: {_quoted(value)} must be a string")
-    return value
-
-
-def _tables(data: Mapping[str, Any], key: str, source: str) -> list[Mapping[str, Any]]:
-    """The ``[[key]]`` entries of a table file, or a one-line refusal when they are not a
-    list of tables."""
-    entries = data.get(key, [])
-    if not isinstance(entries, list) or not all(isinstance(e, Mapping) for e in entries):
-        raise SettlementError(f"{source}: [[{key}]] must be a list of tables")
-    return entries
 
 
 def read_table_file(path: Path | str) -> dict[str, Any]:
@@ -166,66 +181,34 @@ def hand_from_mapping(data: Mapping[str, Any], source: str) -> dict[str, Any]:
     """The hand of a table file's table ``data`` (``source`` names it in refusals)."""
     expect(data, Mapping, "hand_from_mapping: data must be a table file's table (a mapping)")
     expect(source, str, "hand_from_mapping: source must be text")
-    check_keys(data, FILE_KEYS, source, SettlementError)
-    for key in ("dealer", "dealer_wager"):
-        if key not in data:
-            raise SettlementError(f"{source}: missing {key}")
+    hand = structure(data, TableFile, source, SettlementError, SettlementInputError)
     seats: dict[int, str] = {}
     positions: dict[int, int] = {}
     undeclared: list[int] = []
-    for index, entry in enumerate(_tables(data, "seat", source), 1):
-        where = f"{source} seat entry {index}"
-        check_keys(entry, SEAT_KEYS, where, SettlementError)
-        if "seat" not in entry or "cards" not in entry:
-            raise SettlementError(f"{where}: needs seat and cards (and optionally "
-                                  "natural_declared)")
-        seat = _seat_number(where, entry["seat"])
-        if seat in seats:
-            raise SettlementError(f"{where}: seat {seat} given twice")
-        seats[seat] = _text(where, entry["cards"])
-        if not _flag(where, entry.get("natural_declared", True)):
-            undeclared.append(seat)
-        if "position" in entry:
-            positions[seat] = parse_integer(entry["position"], "table-seat", f"{where}: position",
-                                            SettlementInputError)
-    wagers = []
-    for index, entry in enumerate(_tables(data, "wager", source), 1):
-        where = f"{source} wager entry {index}"
-        check_keys(entry, WAGER_KEYS, where, SettlementError)
-        missing = [key for key in ("seat", "circle", "amount") if key not in entry]
-        if missing:
-            raise SettlementError(f"{where}: missing {', '.join(missing)}")
-        circle = parse_integer(entry["circle"], "circle", f"{where}: circle",
-                               SettlementInputError)
-        player = entry.get("player")
-        choice = entry.get("choice")
-        wagers.append(CircleWager(
-            _seat_number(where, entry["seat"]), circle, _amount(where, entry["amount"]),
-            _flag(where, entry.get("free_collection", False)),
-            None if player is None else _text(where, player),
-            None if choice is None else _text(where, choice)))
+    for index, entry in enumerate(hand.seat, 1):
+        if entry.seat in seats:
+            raise SettlementError(f"{source}: seat entry {index}: seat {entry.seat} given twice")
+        seats[int(entry.seat)] = entry.cards
+        if not entry.natural_declared:
+            undeclared.append(int(entry.seat))
+        if entry.position is not None:
+            positions[int(entry.seat)] = int(entry.position)
+    wagers = [CircleWager(int(entry.seat), int(entry.circle), Fraction(entry.amount),
+                          entry.free_collection, entry.player, entry.choice)
+              for entry in hand.wager]
     if not wagers:
         raise SettlementError(f"{source}: no [[wager]]: nothing to settle")
-    dice = data.get("dice")
-    dice_total = data.get("dice_total")
-    table = parse_integer(data.get("table", 1), "table-tag", f"{source}: table",
-                          SettlementInputError)
-    action = data.get("action")
-    return {"dealer": _text(f"{source} dealer", data["dealer"]),
-            "dealer_wager": _amount(f"{source} dealer_wager", data["dealer_wager"]),
-            "dice": None if dice is None else _seat_number(f"{source} dice", dice),
-            "dice_total": None if dice_total is None else parse_integer(
-                dice_total, "table-seat", f"{source} dice_total", SettlementInputError),
-            "positions": positions,
-            "dealer_free_collection": _flag(f"{source} dealer_free_collection",
-                                            data.get("dealer_free_collection", False)),
-            "table": table, "action": None if action is None else _text(source, action),
+    return {"dealer": hand.dealer, "dealer_wager": Fraction(hand.dealer_wager),
+            "dice": None if hand.dice is None else int(hand.dice),
+            "dice_total": None if hand.dice_total is None else int(hand.dice_total),
+            "positions": positions, "dealer_free_collection": hand.dealer_free_collection,
+            "table": int(hand.table), "action": hand.action,
             "seats": seats, "wagers": wagers, "undeclared": undeclared}
 
 
 def hand_from_options(args: argparse.Namespace) -> dict[str, Any]:
     """The hand of the options: ``--seat`` and ``--wager`` are pairs, their numbers already
-    read by the grammar (:class:`~exact.core.parsing.KeyedOption`)."""
+    read by the grammar (:class:`~exact.core.options.KeyedOption`)."""
     if not args.dealer or not args.seat or not args.wager or args.dealer_wager is None:
         raise SettlementError("settle century21: give --table-hand FILE, or --dealer, --seat, "
                               "--wager and --dealer-wager")

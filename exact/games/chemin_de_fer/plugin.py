@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 
 from exact.core.files import INPUT_FILE
-from exact.core.parsing import number_option, old_spelling
+from exact.core.options import number_option, old_spelling
 from exact.games.chemin_de_fer.game import DATA, CheminDeFer
 from exact.model.plugins import GamePlugin, Option, OptionGroup
 

@@ -6,26 +6,48 @@ Layer: games, the top: a game's code may import every generic layer, no other ga
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from types import MappingProxyType
 
-from exact.core.parsing import check_keys, parse_number, plain_text, shown
-from exact.errors import ExactError, RuleError, RuleInputError
-from exact.games.baccarat.coup import FIVE
+import msgspec
+
+from exact.core.parsing import check_keys, parse_number
+from exact.core.records import Commission, Decks, FileRecord, Total, TotalKey, TotalRow
+from exact.errors import RuleError, RuleInputError
+from exact.games.baccarat.coup import FIVE, CoupFile
 from exact.games.baccarat.coup import Rules as Tableau
 from exact.model.game import read_rule_file
 
 DATA = Path(__file__).resolve().parent / "data"  # the game's data files, beside its code
 MAX_DECKS = 64
-# the keys of a rule file (exact/data/chemin_de_fer/rules.toml): any other is refused
-RULE_KEYS = frozenset({"id", "name", "naturals", "player_draws_on", "player_stands_on",
-                       "player_chooses_on", "decks", "commission", "house_way"})
-HOUSE_KEYS = frozenset({"player_draws_on_five", "player_draws_on_choice",
-                        "banker_draws_when_player_stands", "banker_draws_on_player_third"})
-THIRD_KEYS = frozenset(str(total) for total in range(10))
+
+
+class HouseWayFile(FileRecord, frozen=True):
+    """``[house_way]`` of a rule file: the casino tableau where the rules leave a choice."""
+
+    key_word = "rule"
+    key_form = "rule {}"
+    banker_draws_when_player_stands: frozenset[Total]
+    player_draws_on_five: bool | None = None
+    """Whether House Way's Player draws on 5 (given exactly when the Player chooses on 5)."""
+    player_draws_on_choice: dict[TotalKey, bool] = msgspec.field(default_factory=dict)
+    """House Way on each other total the Player chooses on (``4 = true``: draw)."""
+    banker_draws_on_player_third: dict[TotalRow, frozenset[Total]] | None = None
+    """One row per Banker total that is no natural (if the Player ever draws): the Player's
+    third cards it draws against."""
+
+
+class RuleFile(CoupFile, frozen=True, kw_only=True):
+    """A chemin de fer rule file (``data/rules.toml``): the coup's keys, and the totals on
+    which the Player stands or chooses, the shoe, the commission and House Way."""
+
+    player_stands_on: frozenset[Total]
+    player_chooses_on: frozenset[Total]
+    house_way: HouseWayFile
+    decks: Decks = Decks(6)
+    commission: Commission = Commission(0)
 
 
 @dataclass(frozen=True)
@@ -62,49 +84,36 @@ class Rules:
     def load(cls, path: Path | str = DATA / "rules.toml") -> Rules:
         """Read a rule file (TOML); see ``exact/data/chemin_de_fer/rules.toml``."""
         path = Path(path)
-        data = read_rule_file(path)
+        rules = read_rule_file(path, RuleFile)
+        house = rules.house_way
+        naturals, draws_on = rules.naturals, rules.player_draws_on
+        chooses_on = rules.player_chooses_on
+        name = rules.id if rules.name is None else rules.name
         try:
-            # a misspelt rule (``comission``) must not leave its default silently in force
-            check_keys(data, RULE_KEYS, str(path), RuleError, "rule")
-            house = _table(data["house_way"], "[house_way]")
-            check_keys(house, HOUSE_KEYS, f"{path}: [house_way]", RuleError, "rule")
-            naturals = _totals(data["naturals"], "naturals")
-            draws_on = _totals(data["player_draws_on"], "player_draws_on")
-            stands_on = _totals(data["player_stands_on"], "player_stands_on")
-            chooses_on = _totals(data["player_chooses_on"], "player_chooses_on")
-            rule_id = plain_text(data["id"], f"{path}: rule id", RuleError)
-            name = plain_text(data.get("name", data["id"]), f"{path}: rule name", RuleError)
-            _check_split(rule_id, naturals, draws_on, stands_on, chooses_on)
+            _check_split(rules.id, naturals, draws_on, rules.player_stands_on, chooses_on)
             house_draws = _house_player_draws(house, chooses_on, path)
             rows = _house_third_rows(house, naturals, bool(draws_on or chooses_on), path)
             return cls(
-                id=rule_id,
+                id=rules.id,
                 name=name,
                 naturals=naturals,
                 player_draws_on=draws_on,
-                player_stands_on=stands_on,
+                player_stands_on=rules.player_stands_on,
                 player_chooses_on=chooses_on,
-                decks=_integer(data.get("decks", 6), "decks"),
-                commission=parse_commission(str(data.get("commission", "0"))),
+                decks=rules.decks,
+                commission=rules.commission,
                 house_player_draws_on=house_draws,
                 house_way=Tableau(
-                    id=f"{rule_id} House Way", name=f"{name}: House Way", naturals=naturals,
+                    id=f"{rules.id} House Way", name=f"{name}: House Way", naturals=naturals,
                     player_draws_on=draws_on | house_draws,
-                    banker_draws_when_player_stands=_totals(
-                        house["banker_draws_when_player_stands"],
-                        "banker_draws_when_player_stands"),
+                    banker_draws_when_player_stands=house.banker_draws_when_player_stands,
                     banker_draws_on_player_third=MappingProxyType(
                         {total: rows[total] for total in range(10) if total not in naturals})),
             )
-        except KeyError as error:
-            raise RuleError(f"{path}: missing rule {error.args[0]!r}") from None
-        except (TypeError, AttributeError, ValueError) as error:
-            if isinstance(error, ExactError):
-                # a value's own check does not know the file: name it once
-                if str(error).startswith(f"{path}: "):
-                    raise
-                raise RuleError(f"{path}: {error}") from None
-            raise RuleError(f"{path}: malformed rule: {error}") from None
+        except RuleError as error:
+            if str(error).startswith(f"{path}: "):
+                raise
+            raise RuleError(f"{path}: {error}") from None  # the rules' own checks name no file
 
     def with_commission(self, commission: Fraction) -> Rules:
         from dataclasses import replace
@@ -127,7 +136,7 @@ def _check_split(rule_id: str, naturals: frozenset[int], draws_on: frozenset[int
                         "choice totals must split 0-9, each total once")
 
 
-def _house_player_draws(house: Mapping[str, object], chooses_on: frozenset[int],
+def _house_player_draws(house: HouseWayFile, chooses_on: frozenset[int],
                         path: Path) -> frozenset[int]:
     """The choice totals on which House Way's Player draws, each said by the file.
 
@@ -139,79 +148,51 @@ def _house_player_draws(house: Mapping[str, object], chooses_on: frozenset[int],
     where = f"{path}: [house_way]"
     draws: set[int] = set()
     if FIVE in chooses_on:
-        if "player_draws_on_five" not in house:
+        if house.player_draws_on_five is None:
             raise RuleError(f"{where}: missing rule 'player_draws_on_five' (the Player "
                             "chooses on 5: say whether House Way draws there)")
-        if _flag(house["player_draws_on_five"], "player_draws_on_five"):
+        if house.player_draws_on_five:
             draws.add(FIVE)
-    elif "player_draws_on_five" in house:
+    elif house.player_draws_on_five is not None:
         raise RuleError(f"{where}: player_draws_on_five is given but the Player does not "
                         f"choose on 5 (player_chooses_on = {sorted(chooses_on)})")
     others = sorted(chooses_on - {FIVE})
-    table = _table(house.get("player_draws_on_choice", {}),
-                   "[house_way.player_draws_on_choice]")
-    known = [str(total) for total in others]
-    check_keys(table, known, f"{path}: [house_way.player_draws_on_choice] (the Player's "
-               "choice totals other than 5; 5 is player_draws_on_five)", RuleError, "total")
-    missing = [key for key in known if key not in table]
+    table = {int(total): flag for total, flag in house.player_draws_on_choice.items()}
+    # which totals the table may hold depends on player_chooses_on: no record can say it
+    check_keys({str(total): flag for total, flag in table.items()}, map(str, others),
+               f"{path}: [house_way.player_draws_on_choice] (the Player's choice totals other "
+               "than 5; 5 is player_draws_on_five)", RuleError, "total")
+    missing = [str(total) for total in others if total not in table]
     if missing:
         raise RuleError(f"{where}: House Way for the Player's choice on {', '.join(missing)} "
                         "is missing: give each in [house_way.player_draws_on_choice] "
                         "(true: draw, false: stand)")
-    draws.update(total for total in others
-                 if _flag(table[str(total)], f"player_draws_on_choice {total}"))
+    draws.update(total for total in others if table[total])
     return frozenset(draws)
 
 
-def _house_third_rows(house: Mapping[str, object], naturals: frozenset[int], player_draws: bool,
+def _house_third_rows(house: HouseWayFile, naturals: frozenset[int], player_draws: bool,
                       path: Path) -> tuple[frozenset[int], ...]:
     """House Way's Banker against a Player's third card, one row per total the Banker decides
     on (every total but the naturals, if the Player ever draws). A row left out is refused,
     not read as "never draw", and so is a row the rules never consult."""
     where = f"{path}: [house_way.banker_draws_on_player_third]"
-    needed = [str(total) for total in range(10) if player_draws and total not in naturals]
-    if needed and "banker_draws_on_player_third" not in house:
+    needed = [total for total in range(10) if player_draws and total not in naturals]
+    third = house.banker_draws_on_player_third
+    if needed and third is None:
         raise RuleError(f"{path}: [house_way]: missing rule 'banker_draws_on_player_third' "
-                        f"(rows {', '.join(needed)})")
-    third = _table(house.get("banker_draws_on_player_third", {}),
-                   "[house_way.banker_draws_on_player_third]")
-    check_keys(third, THIRD_KEYS, where, RuleError, "total")
-    unused = sorted(key for key in third if key not in needed)
+                        f"(rows {', '.join(map(str, needed))})")
+    rows = {int(total): frozenset(map(int, row)) for total, row in (third or {}).items()}
+    unused = sorted(total for total in rows if total not in needed)
     if unused:
-        raise RuleError(f"{where}: row(s) {', '.join(unused)} are never consulted (naturals "
-                        + ("end the coup" if player_draws else "end the coup, and the Player "
-                           "never draws") + ")")
-    missing = [key for key in needed if key not in third]
+        raise RuleError(f"{where}: row(s) {', '.join(map(str, unused))} are never consulted "
+                        "(naturals " + ("end the coup" if player_draws else "end the coup, and "
+                                        "the Player never draws") + ")")
+    missing = [str(total) for total in needed if total not in rows]
     if missing:
         raise RuleError(f"{where}: missing row(s) {', '.join(missing)}: the Banker decides on "
                         "each of these totals against a third card (give [] to stand on all)")
-    return tuple(_totals(third.get(str(total), []), f"banker_draws_on_player_third {total}")
-                 for total in range(10))
-
-
-def _totals(values: object, name: str = "totals") -> frozenset[int]:
-    if not isinstance(values, list) or not all(isinstance(v, int) and not isinstance(v, bool)
-                                               and 0 <= v <= 9 for v in values):
-        raise RuleError(f"rule {name}: expected a list of totals 0-9, got {shown(values)}")
-    return frozenset(values)
-
-
-def _table(value: object, name: str) -> Mapping[str, object]:
-    if not isinstance(value, Mapping):
-        raise RuleError(f"{name} must be a table, got {shown(value)}")
-    return value
-
-
-def _flag(value: object, name: str = "flag") -> bool:
-    if not isinstance(value, bool):  # bool("false") is True
-        raise RuleError(f"rule {name}: expected true or false, got {shown(value)}")
-    return value
-
-
-def _integer(value: object, name: str = "number") -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise RuleError(f"rule {name}: expected an integer, got {shown(value)}")
-    return value
+    return tuple(rows.get(total, frozenset()) for total in range(10))
 
 
 def parse_commission(text: object) -> Fraction:
