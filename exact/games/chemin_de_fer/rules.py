@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from types import MappingProxyType
 
 from exact.core.parsing import check_keys, parse_number, plain_text, shown
 from exact.errors import ExactError, RuleError, RuleInputError
@@ -93,8 +92,10 @@ class Rules:
                     banker_draws_when_player_stands=_totals(
                         house["banker_draws_when_player_stands"],
                         "banker_draws_when_player_stands"),
-                    banker_draws_on_player_third=MappingProxyType(
-                        {total: rows[total] for total in range(10) if total not in naturals})),
+                    # a plain dict, as the tableau's own loader gives: a mappingproxy would
+                    # make the rules unpicklable (process pools) and impossible to deepcopy
+                    banker_draws_on_player_third={total: rows[total] for total in range(10)
+                                                  if total not in naturals}),
             )
         except KeyError as error:
             raise RuleError(f"{path}: missing rule {error.args[0]!r}") from None
