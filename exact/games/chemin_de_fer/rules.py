@@ -19,7 +19,7 @@ from exact.model.game import read_rule_file
 
 DATA = Path(__file__).resolve().parent / "data"  # the game's data files, beside its code
 MAX_DECKS = 64
-# the keys of a rule file (exact/data/chemin_de_fer/rules.toml): any other is refused
+# the keys of a rule file (exact/games/chemin_de_fer/data/rules.toml): any other is refused
 RULE_KEYS = frozenset({"id", "name", "naturals", "player_draws_on", "player_stands_on",
                        "player_chooses_on", "decks", "commission", "house_way"})
 HOUSE_KEYS = frozenset({"player_draws_on_five", "player_draws_on_choice",
@@ -59,7 +59,7 @@ class Rules:
 
     @classmethod
     def load(cls, path: Path | str = DATA / "rules.toml") -> Rules:
-        """Read a rule file (TOML); see ``exact/data/chemin_de_fer/rules.toml``."""
+        """Read a rule file (TOML); see ``exact/games/chemin_de_fer/data/rules.toml``."""
         path = Path(path)
         data = read_rule_file(path)
         try:
