@@ -5,7 +5,8 @@ Layer: engines, above the model; they know no game.
 * :func:`decision_table`: the round over every card sequence of a shoe and every action, as the
   sequence form the solvers read (:mod:`exact.engines.strategy_games`): each side's information
   sets with their actions and own parent sequence, and for every pair of action sequences the
-  exact count of every outcome, over the counting unit N!/(N-round_cards)! as every deal has it.
+  exact count of every outcome, over the counting unit N!/(N-round_cards)! as every deal has it
+  (``N**round_cards`` with replacement: every card drawn from the whole shoe).
 * :class:`StrategyDeal`: the round under one fixed pure strategy per side, as a plain
   :class:`~exact.core.enumerator.Deal` (the decisions taken as they are met), for the direct,
   compiled and batch engines and for dealing real cards; it lives in

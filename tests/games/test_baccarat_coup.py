@@ -17,7 +17,7 @@ from exact.core.cards import CARDS, Card, Shoe, View
 from exact.core.enumerator import enumerate_rounds
 from exact.engines.decisions import StrategyDeal, decision_table
 from exact.games.baccarat.coup import Rules, house_way, plan_deal, tableau_coup
-from exact.games.baccarat.tree import ACTIONS, Coup, house_choices
+from exact.games.baccarat.tree import ACTIONS, Coup, hand_total, house_choices
 from exact.model.features import Needs
 
 SMALL = "AS:1,5H:2,9C:1,KD:1,3C:1,7H:1"  # seven cards: naturals, draws and stands all occur
@@ -137,6 +137,40 @@ def test_the_compiled_tableau_deal_is_the_coup_under_the_tableau(rules, needs) -
     shoe = Shoe.parse("AS:2,5H:2,9C:1,KD:2,3C:1,7H:1,6D:1")
     assert enumerate_rounds(fast, shoe).counts == enumerate_rounds(generic, shoe).counts
     assert fast.fixed_stages == coup.fixed_stages
+
+
+def _played_by_the_rules(rules: Rules, dealt: tuple[Card, ...]) -> tuple[int, int, int, int]:
+    """(Player's total, Banker's total, cards each) of six physical cards in dealing order,
+    played from the rule record's own fields: no coup, no strategies, no House Way."""
+    points = [card.points for card in dealt]
+    player, banker = [points[0], points[2]], [points[1], points[3]]
+    rest = iter(points[4:])
+    if sum(player) % 10 not in rules.naturals and sum(banker) % 10 not in rules.naturals:
+        third = None
+        if sum(player) % 10 in rules.player_draws_on:
+            third = next(rest)
+            player.append(third)
+        total = sum(banker) % 10
+        if (total in rules.banker_draws_when_player_stands if third is None
+                else third in rules.banker_draws_on_player_third[total]):
+            banker.append(next(rest))
+    return sum(player) % 10, sum(banker) % 10, len(player), len(banker)
+
+
+@settings(max_examples=20, deadline=None)
+@given(tableaux())
+def test_the_tableau_deal_plays_every_tableau_as_a_card_by_card_brute_force(rules) -> None:
+    """Punto Banco's deal on a random tableau against every ordered six cards of a small shoe
+    played from the rule record directly: the test above holds the deal equal to the generic
+    fixed-strategy deal under House Way's strategies, this one holds those strategies (the
+    Player's choice on 5, the Banker's at every point) to be the tableau itself."""
+    expected = Counter(_played_by_the_rules(rules, dealt)
+                       for dealt in permutations(_cards(SMALL), 6))
+    found: Counter = Counter()
+    for (player, banker), count in enumerate_rounds(plan_deal(rules, Needs.of(draws=[])),
+                                                    Shoe.parse(SMALL)).counts.items():
+        found[hand_total(player), hand_total(banker), len(player), len(banker)] += count
+    assert found == expected
 
 
 def test_the_tableau_is_the_player_choosing_on_five_and_the_banker_at_every_point() -> None:

@@ -734,6 +734,18 @@ def test_rule_files_refuse_unknown_keys_and_non_boolean_flags(tmp_path):
     assert Rules.load(path) == RULES
 
 
+def test_the_rules_pickle_and_copy_whole():
+    """The rules (House Way's tableau inside them included) go to worker processes and
+    deep copies as they did before the tableau record held them: equal, with one hash."""
+    import copy
+    import pickle
+
+    for rules in (RULES, RULES.with_commission(Fraction(1, 20))):
+        for twin in (pickle.loads(pickle.dumps(rules)), copy.deepcopy(rules)):
+            assert twin == rules and hash(twin) == hash(rules)
+            assert twin.house_way.banker_draws(3, 8) == rules.house_way.banker_draws(3, 8)
+
+
 def test_describe_and_bad_input():
     assert describe_set(PLAYER_FIVE) == "Player 5"
     with pytest.raises(StrategyError):

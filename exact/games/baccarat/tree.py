@@ -12,11 +12,12 @@ two-card total), ``banker-cards`` (the Banker its two cards' values, the Player 
 ``cards`` (both their two cards' values). The information sets are plain tuples,
 ``("player", tag)`` and ``("banker", tag, third)``, the tag a total or two values in order.
 
-The coup is a :class:`~exact.model.strategy_game.DecisionGame`, read by the two generic walkers
-(:mod:`exact.engines.decisions`): chemin de fer's sequence form is its
-:func:`~exact.engines.decisions.decision_table`; Punto Banco's fixed tableau is the coup under
-House Way for both sides (:func:`house_choices`), a plain deal (:class:`TableauDeal`) for the
-enumerator, the compiled and every other engine. The dealing plan (which initial hands are
+The coup is a :class:`~exact.model.strategy_game.DecisionGame`, read by the generic walkers
+(:mod:`exact.engines.decisions`, :mod:`exact.engines.fixed_strategy`): chemin de fer's sequence
+form is its :func:`~exact.engines.decisions.decision_table`; Punto Banco's fixed tableau is the
+coup under House Way for both sides (:func:`house_choices`), a plain deal (:class:`TableauDeal`,
+the generic :class:`~exact.engines.fixed_strategy.StrategyDeal` compiled into the coup's steps)
+for the enumerator, the compiled and every other engine. The dealing plan (which initial hands are
 dealt, through which views, card by card or as a group) is the deal's, as Punto Banco's bets
 need it; the sequence form sees values only.
 

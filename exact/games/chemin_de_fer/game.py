@@ -59,6 +59,7 @@ from exact.engines.strategy_games import best_response as generic_best_response
 from exact.errors import StrategyError as StrategyError
 from exact.games.baccarat.tree import ACTIONS as ACTIONS
 from exact.games.baccarat.tree import DRAW as DRAW
+from exact.games.baccarat.tree import INFORMATION as INFORMATION
 from exact.games.baccarat.tree import STAND as STAND
 from exact.games.baccarat.tree import (
     Chooser,
@@ -76,8 +77,7 @@ from exact.games.chemin_de_fer.rules import parse_commission as parse_commission
 from exact.model.features import Feature
 from exact.model.game import Game
 
-# what the Player decides by; which strategy pair is analysed
-INFORMATION: tuple[Information, ...] = get_args(Information)
+# which strategy pair is analysed
 StrategyName = Literal["house", "best", "dealer-best", "equilibrium"]
 STRATEGIES: tuple[StrategyName, ...] = get_args(StrategyName)
 PLAYER_FIVE = ("player", FIVE)

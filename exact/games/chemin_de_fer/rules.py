@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from types import MappingProxyType
 
 import msgspec
 
@@ -82,7 +81,7 @@ class Rules:
 
     @classmethod
     def load(cls, path: Path | str = DATA / "rules.toml") -> Rules:
-        """Read a rule file (TOML); see ``exact/data/chemin_de_fer/rules.toml``."""
+        """Read a rule file (TOML); see ``exact/games/chemin_de_fer/data/rules.toml``."""
         path = Path(path)
         rules = read_rule_file(path, RuleFile)
         house = rules.house_way
@@ -107,8 +106,10 @@ class Rules:
                     id=f"{rules.id} House Way", name=f"{name}: House Way", naturals=naturals,
                     player_draws_on=draws_on | house_draws,
                     banker_draws_when_player_stands=house.banker_draws_when_player_stands,
-                    banker_draws_on_player_third=MappingProxyType(
-                        {total: rows[total] for total in range(10) if total not in naturals})),
+                    # a plain dict, as the tableau's own loader gives: a mappingproxy would
+                    # make the rules unpicklable (process pools) and impossible to deepcopy
+                    banker_draws_on_player_third={total: rows[total] for total in range(10)
+                                                  if total not in naturals}),
             )
         except RuleError as error:
             if str(error).startswith(f"{path}: "):
