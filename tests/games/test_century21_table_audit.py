@@ -170,3 +170,18 @@ def test_the_heads_up_economics_refuse_a_player_dealer_wager_below_the_minimum(c
     code, out, err = run(capsys, "analyze", "century21", "--shoe", "A:3,2:2,5:3,6:3,9:2,K:3,X:2",
                          "--players", "2", "--bet-size", "10", "--dealer-wager", "5")
     assert code == 2 and out == "" and err.count("\n") == 1 and "table minimum 10" in err
+
+
+def test_with_a_house_way_dealer_two_seats_on_the_full_shoe_have_the_heads_up_values() -> None:
+    """Cards are exchangeable on the full shoe too: the full-table game at 2 seats, one seat on
+    its best response and one on House Way against a House Way Player/Dealer, gives each seat
+    exactly its heads-up value (the figures of ``house`` and ``best`` rest on this at any
+    number of seats)."""
+    full = Shoe.standard(8, jokers=8)
+    heads_up = game_table(DEFAULT_RULES, full)
+    player, dealer = heads_up.house_way()
+    best = heads_up.player_best_response(dealer)
+    game = TableGame(DEFAULT_RULES, full, 2)
+    _, table_dealer = game.house_way()
+    assert game.seat_values([best, player], table_dealer) == [heads_up.value(best, dealer),
+                                                              heads_up.value(player, dealer)]
