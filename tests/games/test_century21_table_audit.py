@@ -6,6 +6,7 @@ the heads-up economics (``--players``)."""
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 
 import pytest
@@ -185,3 +186,23 @@ def test_with_a_house_way_dealer_two_seats_on_the_full_shoe_have_the_heads_up_va
     _, table_dealer = game.house_way()
     assert game.seat_values([best, player], table_dealer) == [heads_up.value(best, dealer),
                                                               heads_up.value(player, dealer)]
+
+
+def test_the_players_economics_follow_the_strategy_and_name_both_sides(capsys) -> None:
+    """The issue's complaint, ``--players N --bet-size B`` printing one figure under every
+    strategy: each strategy pair now gives the Player/Dealer ``-N * B`` times the pair's
+    heads-up value less its collection, and the economics name both sides."""
+    heads_up = game_table(DEFAULT_RULES, SMALL)
+    nets = {}
+    for name in TABLE_STRATEGIES:
+        code, out, _ = run(capsys, "analyze", "century21", "--shoe",
+                           "A:3,2:2,5:3,6:3,9:2,K:3,X:2", "--players", "3", "--bet-size", "10",
+                           "--strategy", name, "--json")
+        assert code == 0
+        economics = json.loads(out)["economics"]
+        value = heads_up.value(*strategy_by_name(heads_up, name))
+        nets[name] = Fraction(economics["dealer_net_per_hand"])
+        assert nets[name] == -30 * value - 1
+        seats, dealer = economics["strategies"].split(", Player/Dealer ", 1)
+        assert seats.startswith("seats ") and dealer
+    assert len(set(nets.values())) == len(TABLE_STRATEGIES)
