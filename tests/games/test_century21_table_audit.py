@@ -206,3 +206,35 @@ def test_the_players_economics_follow_the_strategy_and_name_both_sides(capsys) -
         seats, dealer = economics["strategies"].split(", Player/Dealer ", 1)
         assert seats.startswith("seats ") and dealer
     assert len(set(nets.values())) == len(TABLE_STRATEGIES)
+
+
+def test_the_equilibriums_exploitability_is_at_the_tables_own_wagers() -> None:
+    """Iterated best responses at 2 seats of 10 and 40: the Player/Dealer weighs the seats by
+    their wagers (with the seats alike it found a pure "equilibrium" in which it still gained
+    87/10472 per hand by deviating at these wagers), and the gain stated is its exact gain per
+    hand, in money, by its best deviation at these wagers. On an uncovered table the gain is
+    the dice's average of its gain on each roll's wagers in action."""
+    from exact.games.century21.full_table import dealer_value, iterated_best_responses
+
+    game = TableGame(DEFAULT_RULES, SMALL, 2)
+    wagers = [Fraction(10), Fraction(40)]
+    figures = table_figures(DEFAULT_RULES, SMALL, [10, 40], "equilibrium")
+    solution = iterated_best_responses(game, wagers)
+    assert figures.dealer_gross == dealer_value(game, solution.seats, solution.dealer, wagers)
+    best = game.dealer_best_response(solution.seats, wagers)
+    gain = (dealer_value(game, solution.seats, best, wagers)
+            - dealer_value(game, solution.seats, solution.dealer, wagers))
+    assert figures.exploitability["player_dealer_gain"] == gain >= 0
+    uncovered = table_figures(DEFAULT_RULES, SMALL, [10, 20], "equilibrium", dealer_wager=25)
+    rolls = action_by_roll({2: Fraction(10), 3: Fraction(20)}, Fraction(25))
+    solution = iterated_best_responses(game, list(uncovered.expected_action))
+    assert uncovered.dealer_gross == sum(
+        (p * dealer_value(game, solution.seats, solution.dealer, [a[2], a[3]])
+         for p, a in rolls), Fraction(0))
+    expected = Fraction(0)
+    for p, a in rolls:
+        weights = [a[2], a[3]]
+        best = game.dealer_best_response(solution.seats, weights)
+        expected += p * (dealer_value(game, solution.seats, best, weights)
+                         - dealer_value(game, solution.seats, solution.dealer, weights))
+    assert uncovered.exploitability["player_dealer_gain"] == expected >= 0

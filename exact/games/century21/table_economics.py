@@ -50,6 +50,8 @@ from exact.games.century21.full_table import (
     MAX_EXACT_SEATS,
     MAX_SEATS,
     TableGame,
+    TableSolution,
+    dealer_value,
     iterated_best_responses,
     lift_dealer,
     two_seat_joint,
@@ -274,15 +276,15 @@ def table_figures(rules: Rules, shoe: Shoe, wagers: Sequence[object],
             found = equilibrium(heads_up)
             seat_plays, dealer_table = [found.player], game.lift_dealer(found.dealer)
             exploit = {"method": "heads-up sequence-form LP, checked exactly",
-                       "player_dealer_gain": found.dealer_gain,
+                       "player_dealer_gain": found.dealer_gain * expected[0],
                        "seat_gains": [found.player_gain]}
         elif strategy == "equilibrium":
-            solution = iterated_best_responses(game, None)
+            solution, dealer_gain = _iterated(game, rolls, expected)
             seat_plays, dealer_table = solution.seats, solution.dealer
             exploit = {"method": f"iterated best responses ({solution.rounds} rounds, "
                        + ("converged: an equilibrium in pure strategies)" if solution.converged
                           else "not converged)"),
-                       "player_dealer_gain": solution.dealer_gain,
+                       "player_dealer_gain": dealer_gain,
                        "seat_gains": solution.seat_gains}
         else:
             seat_plays = [house_player] * seats
@@ -335,6 +337,32 @@ def table_figures(rules: Rules, shoe: Shoe, wagers: Sequence[object],
         distribution = replace(distribution, exact_variance=_pair_variance(
             figures, rules, shoe, heads_up, seat_plays, house_dealer, rolls, mode))
     return replace(figures, distribution=distribution)
+
+
+def _iterated(game: TableGame, rolls: list[tuple[Fraction, dict[int, Fraction]]],
+              expected: tuple[Fraction, ...]) -> tuple[TableSolution, Fraction]:
+    """Iterated best responses at the table's own stakes, and the Player/Dealer's exact gain
+    per hand, in money, by deviating from its strategy: on a covered table the seats weigh
+    their wagers (the same on every roll); on an uncovered one the iteration weighs each seat
+    by its expected action over the dice, while the gain is the dice's average of its gain on
+    each roll's wagers in action (a Player/Dealer that knows the dice best responds to them)."""
+    weights_by_roll = [tuple(a[i + 2] for i in range(game.seats)) for _p, a in rolls]
+    distinct = set(weights_by_roll)
+    amounts = next(iter(distinct)) if len(distinct) == 1 else expected
+    solution = iterated_best_responses(game, list(amounts) if any(amounts) else None)
+    if len(distinct) == 1:
+        return solution, solution.dealer_gain if any(amounts) else Fraction(0)
+    gains: dict[tuple[Fraction, ...], Fraction] = {}
+    gain = Fraction(0)
+    for (p, _amounts), weights in zip(rolls, weights_by_roll, strict=True):
+        if not any(weights):
+            continue
+        if weights not in gains:
+            best = game.dealer_best_response(solution.seats, weights)
+            gains[weights] = (dealer_value(game, solution.seats, best, weights)
+                              - dealer_value(game, solution.seats, solution.dealer, weights))
+        gain += p * gains[weights]
+    return solution, gain
 
 
 def _sampled(rules: Rules, strategy: str, seats: int) -> bool:
