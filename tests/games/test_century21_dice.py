@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 from itertools import product
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -146,6 +147,9 @@ def test_under_the_literal_natural_a_one_joker_hand_draws_in_the_best_response()
     change = values["literal"] - values["default"]
     assert change == Fraction(2937318048, 87616138805055)
     assert round(float(change) * 100, 4) == 0.0034
+    # the documentation reports this very figure (it cannot drift from the computation)
+    page = Path(__file__).parents[2] / "docs" / "how-to" / "century21-table.md"
+    assert f"exactly `+{change.numerator}/{change.denominator}`" in page.read_text("utf-8")
 
 
 @given(st.lists(st.integers(10, 100), min_size=1, max_size=7),

@@ -120,6 +120,11 @@ def test_the_generic_settle_shows_the_games_own_stages(installed, capsys) -> Non
     out = capsys.readouterr().out
     assert "  Dragon: KH\n  Tiger: 7C\n  Winner: dragon\n" in out
     assert "total" not in out.split("Winner")[0]  # no baccarat hands, no "total None"
+    assert "WIN   dragon: won 10; net 10" in out  # and it settles the money, not only the hands
+    assert main(["settle", "dragon-tiger", "--cards", "7H 7C", "--wager", "tie=10",
+                 "--wager", "tiger=10"]) == 0
+    out = capsys.readouterr().out
+    assert "Winner: tie" in out and "won 80" in out and "net 70" in out
 
 
 def test_its_report_is_built(installed, tmp_path: Path) -> None:

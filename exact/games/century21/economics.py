@@ -214,6 +214,12 @@ def table_economics(table: GameTable, players: int, bet: Fraction | int | str,
     wager = None if dealer_wager is None else _money("dealer wager", dealer_wager)
     if wager is not None and wager <= 0:
         raise EconomicsError(f"the dealer's wager must be positive, got {wager}")
+    # the seed's table limits bind the Player/Dealer's wager too (no maximum: it banks),
+    # as at the full table (--seats) and in settle: the minimum of the tag the bet sits at
+    tag = next((t for t in rules.table_tags if t.min_bet <= stake <= t.max_bet), None)
+    if wager is not None and tag is not None and wager < tag.min_bet:
+        raise EconomicsError(f"the Player/Dealer's wager {wager} is below the table minimum "
+                             f"{tag.min_bet} ({tag.min_bet}-{tag.max_bet} table)")
     return TableEconomics(players, stake, charge,
                           charge if rules.dealer_pays_collection else Fraction(0),
                           edge, checker, checking, wager, how, strategies)

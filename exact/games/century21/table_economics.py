@@ -50,6 +50,8 @@ from exact.games.century21.full_table import (
     MAX_EXACT_SEATS,
     MAX_SEATS,
     TableGame,
+    TableSolution,
+    dealer_value,
     iterated_best_responses,
     lift_dealer,
     two_seat_joint,
@@ -66,7 +68,13 @@ from exact.games.century21.game import (
 )
 from exact.games.century21.rules import Rules
 from exact.games.century21.solve import equilibrium
-from exact.games.century21.table import DICE, action_by_roll, amounts_in_action, hand_state
+from exact.games.century21.table import (
+    DICE,
+    action_by_roll,
+    amounts_in_action,
+    first_position_distribution,
+    hand_state,
+)
 from exact.games.century21.table_joint import seat_joint
 
 TABLE_STRATEGIES = ("house", "best", "dealer-best", "equilibrium")
@@ -268,15 +276,15 @@ def table_figures(rules: Rules, shoe: Shoe, wagers: Sequence[object],
             found = equilibrium(heads_up)
             seat_plays, dealer_table = [found.player], game.lift_dealer(found.dealer)
             exploit = {"method": "heads-up sequence-form LP, checked exactly",
-                       "player_dealer_gain": found.dealer_gain,
+                       "player_dealer_gain": found.dealer_gain * expected[0],
                        "seat_gains": [found.player_gain]}
         elif strategy == "equilibrium":
-            solution = iterated_best_responses(game, None)
+            solution, dealer_gain = _iterated(game, rolls, expected)
             seat_plays, dealer_table = solution.seats, solution.dealer
             exploit = {"method": f"iterated best responses ({solution.rounds} rounds, "
                        + ("converged: an equilibrium in pure strategies)" if solution.converged
                           else "not converged)"),
-                       "player_dealer_gain": solution.dealer_gain,
+                       "player_dealer_gain": dealer_gain,
                        "seat_gains": solution.seat_gains}
         else:
             seat_plays = [house_player] * seats
@@ -323,12 +331,38 @@ def table_figures(rules: Rules, shoe: Shoe, wagers: Sequence[object],
     elif simulate_hands and not (estimate is not None and rules.third_cards_face_up):
         # (the table simulation's Player/Dealer sees which seats drew, not their cards)
         distribution = simulate_table(rules, shoe, seat_plays, dealer_play, figures,
-                                      simulate_hands, seed, mode)
+                                      simulate_hands, seed, mode, by_roll)
     if distribution is not None and not distribution.exact and exact_pairs and \
             strategy in ("house", "best"):
         distribution = replace(distribution, exact_variance=_pair_variance(
             figures, rules, shoe, heads_up, seat_plays, house_dealer, rolls, mode))
     return replace(figures, distribution=distribution)
+
+
+def _iterated(game: TableGame, rolls: list[tuple[Fraction, dict[int, Fraction]]],
+              expected: tuple[Fraction, ...]) -> tuple[TableSolution, Fraction]:
+    """Iterated best responses at the table's own stakes, and the Player/Dealer's exact gain
+    per hand, in money, by deviating from its strategy: on a covered table the seats weigh
+    their wagers (the same on every roll); on an uncovered one the iteration weighs each seat
+    by its expected action over the dice, while the gain is the dice's average of its gain on
+    each roll's wagers in action (a Player/Dealer that knows the dice best responds to them)."""
+    weights_by_roll = [tuple(a[i + 2] for i in range(game.seats)) for _p, a in rolls]
+    distinct = set(weights_by_roll)
+    amounts = next(iter(distinct)) if len(distinct) == 1 else expected
+    solution = iterated_best_responses(game, list(amounts) if any(amounts) else None)
+    if len(distinct) == 1:
+        return solution, solution.dealer_gain if any(amounts) else Fraction(0)
+    gains: dict[tuple[Fraction, ...], Fraction] = {}
+    gain = Fraction(0)
+    for (p, _amounts), weights in zip(rolls, weights_by_roll, strict=True):
+        if not any(weights):
+            continue
+        if weights not in gains:
+            best = game.dealer_best_response(solution.seats, weights)
+            gains[weights] = (dealer_value(game, solution.seats, best, weights)
+                              - dealer_value(game, solution.seats, solution.dealer, weights))
+        gain += p * gains[weights]
+    return solution, gain
 
 
 def _sampled(rules: Rules, strategy: str, seats: int) -> bool:
@@ -479,18 +513,30 @@ def _heads_up_distribution(figures: TableFigures, heads_up, player: Strategy,
 
 
 def simulate_table(rules: Rules, shoe: Shoe, seats: Sequence[Strategy], dealer: Strategy,
-                   figures: TableFigures, hands: int, seed: int, mode: Mode = "total"
-                   ) -> Distribution:
+                   figures: TableFigures, hands: int, seed: int, mode: Mode = "total",
+                   by_roll: Sequence[Strategy] | None = None) -> Distribution:
     """A seeded simulation of the table: each hand from a freshly shuffled shoe, the dice
     rolled, every seat and the Player/Dealer playing its strategy (mixed choices drawn), the
     Player/Dealer's net recorded. Independent of the exact paths but for the settlement of two
-    final hands (:func:`~exact.games.century21.game.settle`)."""
+    final hands (:func:`~exact.games.century21.game.settle`). ``by_roll``: the Player/Dealer's
+    play for each landing of the dice, in the order of
+    :func:`~exact.games.century21.table.action_by_roll` (a Player/Dealer that knows the dice
+    best responds to the wager in action of each roll); None: ``dealer`` on every roll."""
     from exact.games.century21.full_table import TableGame as _Game
     if hands < 2:
         raise EconomicsError("a simulation needs at least 2 hands")
     rng = random.Random(seed)
     game = _Game(rules, shoe, 1, mode)  # its per-hand choice functions
     dealer = lift_dealer(dealer, len(seats))  # a heads-up strategy: by the table's sets
+    landings = [landed for landed, p in first_position_distribution(DICE).items() if p]
+    by_landing: dict[int, Strategy] = {}
+    if by_roll is not None:
+        if len(by_roll) != len(landings):
+            raise EconomicsError(f"{len(by_roll)} Player/Dealer plays for {len(landings)} "
+                                 "landings of the dice")
+        lifted: dict[int, Strategy] = {}
+        for landed, play in zip(landings, by_roll, strict=True):
+            by_landing[landed] = lifted.setdefault(id(play), lift_dealer(play, len(seats)))
     cards = [c for c, n in zip(CLASSES, class_counts(shoe), strict=True) for _ in range(n)]
     n_seats = len(seats)
     outcomes: Counter[Fraction] = Counter()
@@ -505,14 +551,15 @@ def simulate_table(rules: Rules, shoe: Shoe, seats: Sequence[Strategy], dealer: 
         in_action = amounts_in_action(by_position, figures.dealer_wager, figures.reading,
                                       landed)
         amounts = [in_action[p] for p in by_position]
-        first = game.dealer_actions(dealer, up, down, (False,) * n_seats)
+        play = by_landing.get(landed, dealer)
+        first = game.dealer_actions(play, up, down, (False,) * n_seats)
         stopped = _choose(rng, first) == END if END in first else False
         if not stopped:
             for i, hand in enumerate(hands_):
                 if rng.random() < game.seat_draws(seats[i], hand[0], hand[1], up):
                     hand.append(next(rest))
             drew = tuple(len(h) == 3 for h in hands_)
-            actions = {a: p for a, p in game.dealer_actions(dealer, up, down, drew).items()
+            actions = {a: p for a, p in game.dealer_actions(play, up, down, drew).items()
                        if a != END}
             norm = sum(actions.values(), Fraction(0))
             pick = _choose(rng, {a: p / norm for a, p in actions.items()})
