@@ -1,5 +1,5 @@
 """No module outside exact/games/ names a game: no game id, none of a game's stages or hands,
-bets or command-line options, in a string constant or a name (docstrings aside), read with
+bets, command-line options or their values, published-figure keys or their values, in a string constant or a name (docstrings aside), read with
 :mod:`ast`. The vocabulary is read from the games themselves (their plugin records, features and
 bet files), so a new game's names are checked as soon as it is registered."""
 
@@ -17,14 +17,20 @@ from tests.system.test_architecture import _docstrings
 
 PACKAGE = Path(__file__).resolve().parents[2] / "exact"
 # Words that are generic code's own before they are any game's: a game's rule set is its
-# ``rules`` (exact.model.contracts.HasRules); ``strategy``, ``information`` and ``action`` are the
-# strategy-game engine's terms (exact.engines.strategy_games); ``commission`` and ``collection``
-# are fields of every settlement (exact.model.settlement); ``big`` and ``small`` are English
-# before they are Punto Banco's Big/Small bets; ``dealer`` is the simulation checks' own
-# independent dealer (exact.analysis.verification); ``position`` is a card's place in the deal
-# (``--known POSITION=CARD``), ``wagers`` every settlement's, ``owners`` a plain variable.
-GENERIC = frozenset({"rules", "strategy", "information", "action", "commission", "collection",
-                     "big", "small", "dealer", "position", "wagers", "owners"})
+# ``rules`` (exact.model.contracts.HasRules); ``strategy``, ``information``, ``action`` and ``best``
+# (best response) are the strategy-game engine's terms (exact.engines.strategy_games);
+# ``commission`` and ``collection`` are fields of every settlement (exact.model.settlement);
+# ``replacement`` is the decision engine's shoe dealt with replacement (exact.engines.decisions);
+# ``total`` and ``totals`` are a hand's points (exact.model.settlement) and the number of deals (a
+# ``total`` figure, exact.reference.published); ``big`` and ``small`` are English before they are
+# Punto Banco's Big/Small bets, ``at`` before it is a published figure's information set;
+# ``dealer`` is the simulation checks' own independent dealer (exact.analysis.verification);
+# ``position`` is a card's place in the deal (``--known POSITION=CARD``), ``wagers`` every
+# settlement's, ``owners`` a plain variable. None of them may name a game's published-figure key
+# in the published-figures reader (test_the_published_reader_names_no_game_key).
+GENERIC = frozenset({"rules", "strategy", "information", "action", "best", "commission",
+                     "collection", "replacement", "total", "totals", "big", "small", "at",
+                     "dealer", "position", "wagers", "owners"})
 @functools.cache
 def vocabulary() -> dict[str, str]:
     """Every name of a game (word -> what it is, and whose)."""
@@ -43,8 +49,38 @@ def vocabulary() -> dict[str, str]:
             for option in group.options:
                 for name in (option.dest, *option.flags):
                     words.setdefault(name, f"an option of {game_id}")
+                for value in option.settings.get("choices", ()):
+                    words.setdefault(str(value), f"a value of {game_id}'s {option.flags[0]}")
+        for key, values in _figure_keys(game_id).items():
+            words.setdefault(key, f"a key of {game_id}'s published figures")
+            for value in values:
+                words.setdefault(value, f"a value of {game_id}'s published {key!r}")
     return {word: what for word, what in words.items()
             if word not in GENERIC and word not in _generic_options()}
+
+
+FIGURE_KEYS = frozenset({"what", "value", "source", "decks", "bet", "paytable", "event",
+                         "features", "per"})
+"""The keys every game's published figures may have (exact.reference.published): the figure's
+kind, value and source, its shoe, and a bet's name, paytable and event and the features it
+counts (a feature's own name and value are the game's, checked with its features)."""
+
+
+def _figure_keys(game_id: str) -> dict[str, set[str]]:
+    """The keys a game's published figures (``published.toml`` of its data folder) hold beyond
+    :data:`FIGURE_KEYS`, with the words they take."""
+    import tomllib
+
+    data = plugin(game_id).data
+    path = None if data is None else data / "published.toml"
+    if path is None or not path.is_file():
+        return {}
+    keys: dict[str, set[str]] = {}
+    for figure in tomllib.loads(path.read_text(encoding="utf-8")).get("figure", ()):
+        for key, value in figure.items():
+            if key not in FIGURE_KEYS:
+                keys.setdefault(key, set()).update([value] if isinstance(value, str) else [])
+    return keys
 
 
 @functools.cache
@@ -96,6 +132,8 @@ def test_the_reader_sees_each_kind_of_name() -> None:
     assert {word for _, word in named("args.with_replacement\n")} == {"with_replacement"}
     assert {word for _, word in named('flag = "--bet-size"\n')} == {"--bet-size"}
     assert {word for _, word in named('stage = "banker"\n')} == {"banker"}
+    assert {word for _, word in named('seen = "banker-cards"\n')} == {"banker-cards"}
+    assert {word for _, word in named('Strategy = Literal["dealer-best"]\n')} == {"dealer-best"}
     assert named('"""The century21 game."""\n') == []
     assert named('message = "the player decides"\n') == []
 
@@ -111,3 +149,32 @@ def test_no_generic_module_names_a_game() -> None:
         if hits:
             found[relative] = hits
     assert found == {}
+
+
+def test_the_published_reader_names_no_game_key() -> None:
+    """The published-figures reader knows only the keys every game's figures may have
+    (:data:`FIGURE_KEYS`): a game's own keys and their values (chemin de fer's ``commission``,
+    ``information = "banker-cards"``...) are the game's declaration, even where the word is
+    generic elsewhere."""
+    own = {key: f"a key of {game_id}'s published figures" for game_id in game_ids()
+           for key in _figure_keys(game_id)}
+    own |= {value: f"a value of {game_id}'s published {key!r}" for game_id in game_ids()
+            for key, values in _figure_keys(game_id).items() for value in values}
+    source = (PACKAGE / "reference" / "published.py").read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    docstrings = _docstrings(tree)
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            word = None if id(node) in docstrings else node.value
+        elif isinstance(node, ast.Name | ast.arg):
+            word = node.id if isinstance(node, ast.Name) else node.arg
+        elif isinstance(node, ast.Attribute):
+            word = node.attr
+        elif isinstance(node, ast.keyword):
+            word = node.arg
+        else:
+            continue
+        if word in own:
+            found.add(f"{word} ({own[word]}), line {getattr(node, 'lineno', 0)}")
+    assert sorted(found) == []
