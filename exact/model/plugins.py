@@ -84,6 +84,9 @@ class GamePlugin:
 
     ``game``: the game class (a :class:`~exact.model.game.Game` with a class-level ``id``).
     ``data``: its data folder (``published.toml``, rule files); None for none.
+    ``figures``: the record of its published figures when they have keys of their own (a
+    subclass of :class:`exact.reference.published.FigureEntry` declaring them, and the values
+    they take); None: the keys every game's figures have.
     ``assumptions``: the assumption files every result of the game carries, in order, less the
     ids in ``omitted_assumptions`` (a variant restating a shared assumption its own way).
     ``commands``: per command of :data:`COMMANDS`, the game's own implementation, called as
@@ -112,6 +115,7 @@ class GamePlugin:
 
     game: type
     data: Path | None = None
+    figures: type | None = None
     assumptions: tuple[Path, ...] = ()
     omitted_assumptions: frozenset[str] = frozenset()
     commands: Mapping[str, Callable[..., str]] = field(

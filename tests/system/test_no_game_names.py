@@ -1,17 +1,22 @@
 """No module outside exact/games/ names a game: no game id, none of a game's stages or hands,
-bets, command-line options or their values, published-figure keys or their values, in a string constant or a name (docstrings aside), read with
-:mod:`ast`. The vocabulary is read from the games themselves (their plugin records, features and
-bet files), so a new game's names are checked as soon as it is registered."""
+bets, command-line options and their values, published-figure keys and their values, in a
+string constant or a name (docstrings aside), read with :mod:`ast`. The vocabulary is read from
+the games themselves (their plugin records, features, bet files and published-figure records),
+so a new game's names are checked as soon as it is registered."""
 
 from __future__ import annotations
 
 import ast
 import functools
+import typing
 from pathlib import Path
+
+import msgspec
 
 from exact.analysis.bet_analysis import game_bets
 from exact.games import game_ids, get_game, plugin
 from exact.model.contracts import BetGame
+from exact.reference.published import FigureEntry
 
 from tests.system.test_architecture import _docstrings
 
@@ -59,28 +64,23 @@ def vocabulary() -> dict[str, str]:
             if word not in GENERIC and word not in _generic_options()}
 
 
-FIGURE_KEYS = frozenset({"what", "value", "source", "decks", "bet", "paytable", "event",
-                         "features", "per"})
-"""The keys every game's published figures may have (exact.reference.published): the figure's
-kind, value and source, its shoe, and a bet's name, paytable and event and the features it
-counts (a feature's own name and value are the game's, checked with its features)."""
-
-
 def _figure_keys(game_id: str) -> dict[str, set[str]]:
-    """The keys a game's published figures (``published.toml`` of its data folder) hold beyond
-    :data:`FIGURE_KEYS`, with the words they take."""
-    import tomllib
-
-    data = plugin(game_id).data
-    path = None if data is None else data / "published.toml"
-    if path is None or not path.is_file():
+    """The keys a game's published figures have of its own (the fields its figure record,
+    ``GamePlugin.figures``, adds to the generic :class:`FigureEntry`), with the words they take
+    (their ``Literal`` values)."""
+    record = plugin(game_id).figures
+    if record is None:
         return {}
-    keys: dict[str, set[str]] = {}
-    for figure in tomllib.loads(path.read_text(encoding="utf-8")).get("figure", ()):
-        for key, value in figure.items():
-            if key not in FIGURE_KEYS:
-                keys.setdefault(key, set()).update([value] if isinstance(value, str) else [])
-    return keys
+    generic = {field.name for field in msgspec.structs.fields(FigureEntry)}
+    return {field.name: set(_words(field.type)) for field in msgspec.structs.fields(record)
+            if field.name not in generic}
+
+
+def _words(annotation: object) -> list[str]:
+    """The string values of a ``Literal`` in a type (through unions and their like)."""
+    if typing.get_origin(annotation) is typing.Literal:
+        return [value for value in typing.get_args(annotation) if isinstance(value, str)]
+    return [word for argument in typing.get_args(annotation) for word in _words(argument)]
 
 
 @functools.cache
@@ -153,7 +153,7 @@ def test_no_generic_module_names_a_game() -> None:
 
 def test_the_published_reader_names_no_game_key() -> None:
     """The published-figures reader knows only the keys every game's figures may have
-    (:data:`FIGURE_KEYS`): a game's own keys and their values (chemin de fer's ``commission``,
+    (:class:`FigureEntry`'s): a game's own keys and their values (chemin de fer's ``commission``,
     ``information = "banker-cards"``...) are the game's declaration, even where the word is
     generic elsewhere."""
     own = {key: f"a key of {game_id}'s published figures" for game_id in game_ids()
