@@ -22,17 +22,18 @@ from tests.system.test_architecture import _docstrings
 
 PACKAGE = Path(__file__).resolve().parents[2] / "exact"
 # Words that are generic code's own before they are any game's: a game's rule set is its
-# ``rules`` (exact.model.contracts.HasRules); ``strategy``, ``information``, ``action`` and ``best``
-# (best response) are the strategy-game engine's terms (exact.engines.strategy_games);
+# ``rules`` (exact.model.contracts.HasRules); ``strategy``, ``information``, ``action`` and
+# ``best`` (best response) are the strategy-game engine's terms (exact.engines.strategy_games);
 # ``commission`` and ``collection`` are fields of every settlement (exact.model.settlement);
 # ``replacement`` is the decision engine's shoe dealt with replacement (exact.engines.decisions);
-# ``total`` and ``totals`` are a hand's points (exact.model.settlement) and the number of deals (a
-# ``total`` figure, exact.reference.published); ``big`` and ``small`` are English before they are
-# Punto Banco's Big/Small bets, ``at`` before it is a published figure's information set;
-# ``dealer`` is the simulation checks' own independent dealer (exact.analysis.verification);
-# ``position`` is a card's place in the deal (``--known POSITION=CARD``), ``wagers`` every
-# settlement's, ``owners`` a plain variable. None of them may name a game's published-figure key
-# in the published-figures reader (test_the_published_reader_names_no_game_key).
+# ``total`` and ``totals`` are a hand's points (exact.model.settlement), a settlement's sums and
+# the number of deals (a ``total`` figure, exact.reference.published); ``big`` and ``small`` are
+# English before they are Punto Banco's Big/Small bets, ``at`` (and numpy's ``ufunc.at``) before
+# it is a published figure's information set; ``dealer`` is the simulation checks' own
+# independent dealer (exact.analysis.verification); ``position`` is a card's place in the deal
+# (``--known POSITION=CARD``), ``wagers`` every settlement's, ``owners`` a plain variable. None of
+# them may name a game's published-figure key in the published-figures reader
+# (test_the_published_reader_names_no_game_key).
 GENERIC = frozenset({"rules", "strategy", "information", "action", "best", "commission",
                      "collection", "replacement", "total", "totals", "big", "small", "at",
                      "dealer", "position", "wagers", "owners"})
