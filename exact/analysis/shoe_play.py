@@ -153,6 +153,10 @@ class ShoePlay(Protocol[RecordT]):
     def describe(self) -> dict[str, object]:
         """What the report should say of the game's settings (JSON-ready)."""
 
+    def headline(self) -> Sequence[str]:
+        """The game's settings as the text report's first line states them after the shoe
+        rules, each in a few words (``"bet 10"``); the game decides which, and their words."""
+
 
 def representatives(card_class: Sequence[int]) -> list[Card]:
     """One card of each class (the first card id of it)."""

@@ -148,11 +148,16 @@ class GamePlugin:
         game_id: str = getattr(self.game, "id")  # noqa: B009 (checked a str on creation)
         return game_id
 
+    def options_on(self, command: str) -> tuple[Option, ...]:
+        """The options of its own the game declares on ``command`` (its option groups), in
+        order."""
+        return tuple(option for group in self.options if command in group.commands
+                     for option in group.options)
+
     def own_options(self, command: str) -> frozenset[str] | None:
         """The options (argparse names) the game takes on ``command`` by its own declaration,
         or None when it declares none there (a bet game then takes the bet games' options)."""
-        listed = [option.dest for group in self.options if command in group.commands
-                  for option in group.options]
+        listed = [option.dest for option in self.options_on(command)]
         if command not in self.command_options and not listed:
             return None
         return self.command_options.get(command, frozenset()) | frozenset(listed)
