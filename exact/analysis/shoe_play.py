@@ -4,8 +4,8 @@ on real shoes follows (:class:`exact.analysis.bet_play.BetPlay` for the bet game
 such as :class:`exact.games.century21.simulation.Century21Play`).
 
 Layer: analysis, above the games; :mod:`exact.analysis.simulation` runs the shoes. A game's own
-play imports this module, not the simulation, which loads that play by the name the game
-declares (its ``shoe-play`` extension): so the two do not import each other.
+play imports this module, not the simulation, which loads that play through the game's plugin
+record (:attr:`exact.model.plugins.GamePlugin.simulation`): so the two do not import each other.
 """
 
 from __future__ import annotations

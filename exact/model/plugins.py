@@ -99,7 +99,8 @@ class GamePlugin:
     ``report``: ``(config, context) -> dict``, the data of its PDF report, with ``template`` the
     Typst template laying it out; None for no report.
     ``simulation``: its play on real shoes in ``simulate``, ``(game, config) -> ShoePlay``;
-    None for the bet games' common play.
+    None for the bet games' common play. The options of its groups on ``simulate`` reach the
+    play as ``config.options`` (argparse name, value; an option naming a file, its text).
     ``option_defaults``: defaults of its options filled in before its own commands run.
     ``round_hands``: ``(game, record, features) -> {hand: {"cards": [...], ...}}``, the game's
     own description of a dealt round for the generic ``settle`` (its JSON ``hands``); None:
