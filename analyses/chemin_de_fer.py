@@ -59,8 +59,8 @@ def mixed(strategy):
 # %%
 published = game_figures("chemin-de-fer")
 kemeny_snell = equilibrium(RULES, None, "totals")
-nine_elevenths = published.find("draw_probability", replacement=True, information="totals",
-                                at="Player 5")
+nine_elevenths = published.find("draw_probability", decks=None, replacement=True,
+                                information="totals", at="Player 5")
 print(f"Player's value {kemeny_snell.values[0]} = {float(kemeny_snell.values[0]):+.6%}")
 print("mixed:", mixed(kemeny_snell.strategies[0]), mixed(kemeny_snell.strategies[1]))
 

@@ -70,6 +70,9 @@ class BetPlay:
     def describe(self) -> dict[str, object]:
         return {}
 
+    def headline(self) -> tuple[str, ...]:
+        return ()  # a bet's settings are its definition, listed by list-bets
+
 
 _LABELS_COUNT_CARDS: dict[str, bool | int] = {}  # game id -> its records show every card dealt
 _CHECKED_ROUNDS = 50

@@ -4,8 +4,8 @@ on real shoes follows (:class:`exact.analysis.bet_play.BetPlay` for the bet game
 such as :class:`exact.games.century21.simulation.Century21Play`).
 
 Layer: analysis, above the games; :mod:`exact.analysis.simulation` runs the shoes. A game's own
-play imports this module, not the simulation, which loads that play by the name the game
-declares (its ``shoe-play`` extension): so the two do not import each other.
+play imports this module, not the simulation, which loads that play through the game's plugin
+record (:attr:`exact.model.plugins.GamePlugin.simulation`): so the two do not import each other.
 """
 
 from __future__ import annotations
@@ -152,6 +152,10 @@ class ShoePlay(Protocol[RecordT]):
 
     def describe(self) -> dict[str, object]:
         """What the report should say of the game's settings (JSON-ready)."""
+
+    def headline(self) -> Sequence[str]:
+        """The game's settings as the text report's first line states them after the shoe
+        rules, each in a few words (``"bet 10"``); the game decides which, and their words."""
 
 
 def representatives(card_class: Sequence[int]) -> list[Card]:

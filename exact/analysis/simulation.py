@@ -10,9 +10,9 @@ in one batch and every round settled. What a game tracks, how it evaluates a com
 how it deals and settles a round is its :class:`ShoePlay`:
 :class:`~exact.analysis.bet_play.BetPlay` for the games with a bet table
 (:mod:`exact.engines.batch`, bets settled by their definitions), or the one a game declares
-as its ``shoe-play`` extension (:attr:`exact.model.game.Game.extensions`; 21st Century
-Baccarat: the player's wager under a fixed strategy pair). Two players are followed per
-wager:
+in its plugin record (:attr:`exact.model.plugins.GamePlugin.simulation`; 21st Century
+Baccarat: the player's wager under a fixed strategy pair), which reads the game's own options
+and says what its settings are. Two players are followed per wager:
 
 * computer-perfect play: bet one unit whenever the exact edge is positive;
 * a count system: bet one unit whenever the true count (running count of the tags of the cards

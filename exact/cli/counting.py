@@ -36,10 +36,10 @@ from exact.core.parsing import read_standard_input, read_user_file
 from exact.core.progress import Tracker
 from exact.engines.batch import BetEvaluator, supported_bets
 from exact.engines.live import next_round, slow_with_known
-from exact.errors import BetFileError, ExactError, RuleError
+from exact.errors import BetFileError, ExactError, InputError
 from exact.model.bets import Bet
 from exact.model.game import Game
-from exact.model.plugins import get_game, own_command
+from exact.model.plugins import get_game, own_command, plugin
 from exact.render.numbers import fixed, percent, points
 from exact.render.output import SIGN_CONVENTION, json_text
 from exact.render.removal import (
@@ -90,12 +90,18 @@ def _bet_texts(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
                  for path in args.bets or ())
 
 
-def _game_options(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
-    """A game's own settings for the workers: the rule file travels as its text."""
-    options = [(name, getattr(args, name)) for name in ("strategy", "information")
-               if getattr(args, name, None) is not None]
-    if getattr(args, "rules", None) is not None:
-        options.insert(0, ("rules", read_user_file(args.rules, "rules", RuleError)))
+def _game_options(game: Game, args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
+    """The settings of the game's own options on ``simulate`` (its plugin's option groups), for
+    the workers: an option naming a file sends the file's text, which a worker (maybe on
+    another machine) reads without the path."""
+    options = []
+    for option in plugin(game).options_on("simulate"):
+        value = getattr(args, option.dest, None)
+        if value is None:
+            continue
+        if isinstance(option.settings.get("type"), InputFile):
+            value = read_user_file(value, option.dest.replace("_", " "), InputError)
+        options.append((option.dest, value))
     return tuple(options)
 
 
@@ -112,7 +118,7 @@ def _simulate(args: argparse.Namespace) -> str:
     rules = ShoeRules(decks=args.decks, cut_cards=args.cut, burn=args.burn)
     config = SimulationConfig(game=game.id, bet_texts=_bet_texts(args),
                               bet_ids=tuple(args.bet or ()), shoe=rules,
-                              options=_game_options(args))
+                              options=_game_options(game, args))
     play = shoe_play(config)
     # the play read the file's text once: the assumptions follow it
     if getattr(args, "rules", None) is not None:
@@ -136,8 +142,7 @@ def _simulate(args: argparse.Namespace) -> str:
                                           "cut_cards": rules.cut_cards, "burn": rules.burn},
                            "sign_convention": SIGN_CONVENTION, "wins": SIMULATED_WINS,
                            "tags": tags, "bets": summary})
-    settings = "".join(f", {key} {value}" for key, value in play.describe().items()
-                       if key in ("strategy", "bet", "collection"))
+    settings = "".join(f", {setting}" for setting in play.headline())
     lines = [f"{result.shoes} shoes of {play.decks} decks, {cards} cards (seed {args.seed}, "
              f"cut card {rules.cut_cards} from the end, burn {rules.burn}{settings}): "
              f"{result.rounds} rounds, {fixed(result.rounds / result.shoes, 1)} a shoe",

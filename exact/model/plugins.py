@@ -84,6 +84,9 @@ class GamePlugin:
 
     ``game``: the game class (a :class:`~exact.model.game.Game` with a class-level ``id``).
     ``data``: its data folder (``published.toml``, rule files); None for none.
+    ``figures``: the record of its published figures when they have keys of their own (a
+    subclass of :class:`exact.reference.published.FigureEntry` declaring them, and the values
+    they take); None: the keys every game's figures have.
     ``assumptions``: the assumption files every result of the game carries, in order, less the
     ids in ``omitted_assumptions`` (a variant restating a shared assumption its own way).
     ``commands``: per command of :data:`COMMANDS`, the game's own implementation, called as
@@ -96,7 +99,8 @@ class GamePlugin:
     ``report``: ``(config, context) -> dict``, the data of its PDF report, with ``template`` the
     Typst template laying it out; None for no report.
     ``simulation``: its play on real shoes in ``simulate``, ``(game, config) -> ShoePlay``;
-    None for the bet games' common play.
+    None for the bet games' common play. The options of its groups on ``simulate`` reach the
+    play as ``config.options`` (argparse name, value; an option naming a file, its text).
     ``option_defaults``: defaults of its options filled in before its own commands run.
     ``round_hands``: ``(game, record, features) -> {hand: {"cards": [...], ...}}``, the game's
     own description of a dealt round for the generic ``settle`` (its JSON ``hands``); None:
@@ -112,6 +116,7 @@ class GamePlugin:
 
     game: type
     data: Path | None = None
+    figures: type | None = None
     assumptions: tuple[Path, ...] = ()
     omitted_assumptions: frozenset[str] = frozenset()
     commands: Mapping[str, Callable[..., str]] = field(
@@ -144,11 +149,16 @@ class GamePlugin:
         game_id: str = getattr(self.game, "id")  # noqa: B009 (checked a str on creation)
         return game_id
 
+    def options_on(self, command: str) -> tuple[Option, ...]:
+        """The options of its own the game declares on ``command`` (its option groups), in
+        order."""
+        return tuple(option for group in self.options if command in group.commands
+                     for option in group.options)
+
     def own_options(self, command: str) -> frozenset[str] | None:
         """The options (argparse names) the game takes on ``command`` by its own declaration,
         or None when it declares none there (a bet game then takes the bet games' options)."""
-        listed = [option.dest for group in self.options if command in group.commands
-                  for option in group.options]
+        listed = [option.dest for option in self.options_on(command)]
         if command not in self.command_options and not listed:
             return None
         return self.command_options.get(command, frozenset()) | frozenset(listed)

@@ -10,22 +10,15 @@ A file holds a ``source`` and one ``[[figure]]`` table per figure::
     what       count | total | house_edge | house_edge_resolved | sd | return |
                feature_count | feature_probability | house_edge_exact |
                value_exact | draw_probability | game_size | unique  (the last four: figures
-               of a strategy game, a game where a side chooses, such as chemin de fer)
-    decks      number of 52-card decks (default 8)
+               of a strategy game, a game where a side chooses)
+    decks      number of 52-card decks (default 8; none when the game's own keys say the
+               figure is on no count of decks)
     bet        bet id (every kind but total, the feature kinds and the strategy-game kinds)
     paytable   paytable name (default: the bet's own)
     event      event name (count)
     features   {feature = value, ...} (feature_count, feature_probability)
     per        (count, feature_count) the count is published over this many equally likely
                units (say unordered two-card hands), not over the ordered 6-card sequences
-    replacement  (strategy-game kinds) true: cards dealt with replacement, in one deck's
-               proportions (then no 'decks')
-    information  (strategy-game kinds) what each side sees: totals | banker-cards | cards
-               (default: the game's own)
-    commission (strategy-game kinds) taken on the Banker's wins, a fraction as text ("1/20")
-    strategy   (value_exact, draw_probability) the strategy pair: house | best | dealer-best |
-               equilibrium
-    at         (draw_probability) the information set, as the game describes it ("Player 5")
     source     where this figure is published (default: the file's source)
     value      an integer, compared exactly (counts); a decimal as text, compared after
                rounding the exact figure to as many decimals (house edges and their
@@ -35,6 +28,11 @@ A file holds a ``source`` and one ``[[figure]]`` table per figure::
                the matrix game's size in pure strategies, "2 x 2^88" (game_size); true or
                false (unique: whether the game has one solution, Nash equilibrium if not
                zero-sum)
+
+and the keys a game adds of its own (a strategy game's model and strategy pair), declared by
+the game as a subclass of :class:`FigureEntry` (its plugin record's ``figures``): their types
+say the values they take, its :meth:`FigureEntry.own` checks them against the figure's kind.
+A key no record declares is refused in one line, as any unknown key.
 
 >>> figures = loads('source = "s"\\n[[figure]]\\nwhat = "house_edge"\\nbet = "tie"\\n'
 ...                 'value = "14.3596"\\n', "example.toml")
@@ -51,6 +49,7 @@ exact.errors.PublishedFiguresError: bad.toml: figure 1: 'value' must be a whole 
 
 from __future__ import annotations
 
+import functools
 import re
 import tomllib
 from collections.abc import Mapping
@@ -58,7 +57,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import isqrt
 from pathlib import Path
-from typing import Any, Literal, TypedDict, cast, get_args
+from types import GenericAlias
+from typing import Any, Literal, cast, get_args
+
+import msgspec
 
 from exact.core.parsing import MAX_DIGITS, load_toml, read_user_file, shown
 from exact.core.records import FileRecord, Name, Text, structure
@@ -79,10 +81,6 @@ EXACT: frozenset[FigureKind] = frozenset({"house_edge_exact", "value_exact", "dr
 """Kinds whose value is an exact fraction."""
 NEEDS_BET: frozenset[FigureKind] = (frozenset(KINDS) - STRATEGY_KINDS
                                     - {"total", "feature_count", "feature_probability"})
-Information = Literal["totals", "banker-cards", "cards"]
-INFORMATION: tuple[Information, ...] = get_args(Information)
-StrategyName = Literal["house", "best", "dealer-best", "equilibrium"]
-STRATEGIES: tuple[StrategyName, ...] = get_args(StrategyName)
 MAX_DECKS = 1000
 """Most decks a published figure is computed on (a full analysis of each shoe)."""
 FeatureValue = str | int | bool
@@ -91,8 +89,9 @@ _DECIMAL = re.compile(r"-?[0-9]+\.[0-9]+", re.ASCII)
 _FRACTION = re.compile(r"-?[0-9]+(?:/[0-9]*[1-9][0-9]*)?", re.ASCII)
 _POWER = r"2(?:\^(?:[2-9]|[1-9][0-9]{1,3}))?"  # 2, or a power of two up to 2^9999
 _SIZE = re.compile(f"{_POWER} x {_POWER}", re.ASCII)
-_STRATEGY_KEYS = ("replacement", "information", "commission", "strategy", "at")
 _BET_KEYS = ("bet", "paytable", "event")
+OwnValue = str | int | bool | Fraction | None
+"""The value of a game's own key of a figure (:meth:`FigureEntry.own`)."""
 
 
 @dataclass(frozen=True)
@@ -104,25 +103,25 @@ class Figure:
     kind: FigureKind
     value: bool | int | str
     source: str
-    decks: int = 8
+    decks: int | None = 8
+    """None: on no count of decks (the game's own keys say its shoe)."""
     bet: str | None = None
     paytable: str | None = None
     event: str | None = None
     features: tuple[tuple[str, FeatureValue], ...] = ()
     per: int | None = None
-    replacement: bool = False
-    information: Information | None = None
-    commission: Fraction | None = None
-    strategy: StrategyName | None = None
-    at: str | None = None
+    own: tuple[tuple[str, OwnValue], ...] = ()
+    """The game's own keys (:meth:`FigureEntry.own`), every key its record declares."""
 
     @property
     def id(self) -> str:
-        """A short readable name (test ids, messages), e.g. ``8d house_edge tie 9-to-1``."""
-        parts = ["with-replacement" if self.replacement else f"{self.decks}d", self.kind,
-                 self.bet, self.paytable, self.event, self.information,
-                 f"commission {self.commission}" if self.commission is not None else None,
-                 self.strategy, self.at,
+        """A short readable name (test ids, messages), e.g. ``8d house_edge tie 9-to-1``: the
+        game's own keys that are set follow (a true one by its name, a word as itself, another
+        value after its name)."""
+        own = [key if value is True else value if isinstance(value, str) else f"{key} {value}"
+               for key, value in self.own if value not in (None, False, 0)]
+        parts = [None if self.decks is None else f"{self.decks}d", self.kind,
+                 self.bet, self.paytable, self.event, *own,
                  ",".join(f"{name}={value}" for name, value in self.features) or None]
         return " ".join(part for part in parts if part)
 
@@ -131,10 +130,9 @@ class Figure:
         """Decimals of a decimal figure (0 for the others)."""
         return len(self.value.partition(".")[2]) if isinstance(self.value, str) else 0
 
-    def field(self, name: str) -> object:
-        """A field by name, a figure without a commission having 0 (for :meth:`find`)."""
-        value = getattr(self, name)
-        return (value or Fraction(0)) if name == "commission" else value
+    def own_value(self, name: str) -> OwnValue:
+        """The game's own key ``name`` (None if its record declares none such)."""
+        return dict(self.own).get(name)
 
     def in_unit(self, count: int, total: int) -> Fraction:
         """A count over ``total`` ordered deals expressed in the figure's published unit."""
@@ -196,71 +194,116 @@ class PublishedFigures:
     def of_kind(self, kind: FigureKind) -> tuple[Figure, ...]:
         return tuple(f for f in self.figures if f.kind == kind)
 
-    def find(self, kind: FigureKind, *, decks: int = 8, replacement: bool = False,
-             **fields: object) -> Figure:
-        """The one figure of ``kind`` on ``decks`` decks (or dealt with replacement) that has
-        every field given (bet, paytable, event, information, commission, strategy, at; any
-        other name is a feature; a field given as None matches any, a commission given as 0
-        the figures without one); a :class:`LookupError` unless exactly one has."""
-        named = {k: v for k, v in fields.items() if k in _BET_KEYS + _STRATEGY_KEYS}
+    def find(self, kind: FigureKind, *, decks: int | None = 8, **fields: object) -> Figure:
+        """The one figure of ``kind`` on ``decks`` decks (None: on no count of decks) that
+        has every field given: bet, paytable, event, a key of the game's own (a field given as
+        None matches any, a fraction key compares as a fraction: ``"1/20"`` is ``0.05``); any
+        other name is a feature. A :class:`LookupError` unless exactly one has."""
+        own = {key for figure in self.figures for key, _ in figure.own}
+        named = {k: v for k, v in fields.items() if k in _BET_KEYS or k in own}
         features = {k: v for k, v in fields.items() if k not in named}
-        if named.get("commission") is not None:
-            named["commission"] = Fraction(cast(Fraction | str | int, named["commission"]))
-        found = [f for f in self.of_kind(kind) if f.replacement == replacement
-                 and (replacement or f.decks == decks)
-                 and all(f.field(k) == v for k, v in named.items() if v is not None)
+        found = [f for f in self.of_kind(kind) if f.decks == decks
+                 and all(_same(f.own_value(k) if k in own else getattr(f, k), v)
+                         for k, v in named.items() if v is not None)
                  and all(dict(f.features).get(k) == v for k, v in features.items())]
         if len(found) != 1:
-            shoe = "dealt with replacement" if replacement else f"on {decks} decks"
+            shoe = "on no count of decks" if decks is None else f"on {decks} decks"
             raise LookupError(f"{self.path.name}: {len(found)} {kind} figures {shoe} with "
                               f"{named} {features}, not one")
         return found[0]
 
-    def value(self, kind: FigureKind, *, decks: int = 8, replacement: bool = False,
+    def value(self, kind: FigureKind, *, decks: int | None = 8,
               **fields: object) -> bool | int | str:
         """The published value of :meth:`find`'s figure."""
-        return self.find(kind, decks=decks, replacement=replacement, **fields).value
+        return self.find(kind, decks=decks, **fields).value
 
 
-def load(path: Path | str) -> PublishedFigures:
-    """The figures of the file at ``path`` (at most the size of any user file);
-    :class:`PublishedFiguresError` if it is unreadable or malformed."""
-    return loads(read_user_file(path, "published figures", PublishedFiguresError), path)
+def _same(held: object, given: object) -> bool:
+    """Whether a figure's field holds ``given`` (a fraction field: as a fraction)."""
+    if isinstance(held, Fraction) and isinstance(given, str | int | Fraction):
+        try:
+            return held == Fraction(given)
+        except ValueError:
+            return False
+    return held == given
+
+
+def load(path: Path | str, entry: type[FigureEntry] | None = None) -> PublishedFigures:
+    """The figures of the file at ``path`` (at most the size of any user file), each a
+    game's ``entry`` (:func:`loads`); :class:`PublishedFiguresError` if it is unreadable or
+    malformed."""
+    return loads(read_user_file(path, "published figures", PublishedFiguresError), path,
+                 entry)
 
 
 def game_figures(game_id: str) -> PublishedFigures:
     """The figures shipped for a game: ``published.toml`` in the data folder of its plugin
-    record (:attr:`exact.model.plugins.GamePlugin.data`)."""
+    record (:attr:`exact.model.plugins.GamePlugin.data`), read with its own keys
+    (:attr:`~exact.model.plugins.GamePlugin.figures`)."""
     from exact.model.plugins import plugin
 
-    data = plugin(game_id).data
-    if data is None:
+    record = plugin(game_id)
+    if record.data is None:
         raise PublishedFiguresError(f"{game_id}: the game ships no data folder")
-    return load(data / "published.toml")
+    entry = record.figures
+    if entry is not None and not (isinstance(entry, type) and issubclass(entry, FigureEntry)):
+        raise PublishedFiguresError(f"{game_id}: its figures record {shown(entry)} is no "
+                                    "FigureEntry of exact.reference.published")
+    return load(record.data / "published.toml", entry)
 
 
 class FigureEntry(FileRecord, frozen=True):
     """A ``[[figure]]`` table (the keys of the module docstring); what depends on its kind
-    (a bet of a bet game's figure, a strategy of a strategy game's) is checked once read."""
+    (a bet of a bet game's figure) is checked once read.
+
+    A game whose figures have keys of their own declares them in a subclass (its plugin
+    record's ``figures``), typed by the values they take (a ``Literal`` of its words), and
+    overrides :meth:`own` to check them against the figure's kind, and :meth:`deckless` if a
+    key of its own deals the figure's cards on no count of decks."""
 
     key_form = "'{}'"
     what: FigureKind
     value: Any = None
     """Checked by its kind (:func:`_value`)."""
     decks: int | None = None
-    """Default 8; none for a figure dealt with replacement."""
+    """Default 8; none for a figure on no count of decks (:meth:`deckless`)."""
     bet: Name | None = None
     paytable: Name | None = None
     event: Name | None = None
     features: dict[str, Any] | None = None
     per: int | None = None
-    replacement: bool = False
-    information: Information | None = None
-    commission: str | None = None
-    strategy: StrategyName | None = None
-    at: Name | None = None
     source: Text | None = None
     """Default: the file's."""
+
+    def own(self, where: str) -> tuple[tuple[str, OwnValue], ...]:
+        """The game's own keys of the figure, every one its record declares, as (key, value),
+        checked against the figure's kind (a :class:`PublishedFiguresError` naming ``where``
+        if one does not fit); none for the generic record."""
+        return ()
+
+    def deckless(self) -> str | None:
+        """Why the figure is on no count of decks, as a message says it ("dealt with
+        replacement": then it has no ``decks``), or None: it is on one."""
+        return None
+
+    def needs(self, key: str, kinds: frozenset[FigureKind], where: str, what: str = "") -> None:
+        """Refuse the figure unless it has the key ``key`` exactly when its kind is one of
+        ``kinds`` (``what``: how a message names the key, default ``'key'``)."""
+        present = getattr(self, key) is not None
+        if present != (self.what in kinds):
+            raise PublishedFiguresError(f"{where}: a {self.what} figure "
+                                        f"{'has no' if present else 'names its'} "
+                                        f"{what or repr(key)}")
+
+    @staticmethod
+    def fraction(text: str | None, key: str, where: str) -> Fraction:
+        """A fraction from 0 to 1 given as text (``"1/20"``), 0 when absent."""
+        if text is None:
+            return Fraction(0)
+        if len(text) > MAX_DIGITS or not _FRACTION.fullmatch(text) or not 0 <= Fraction(text) < 1:
+            raise PublishedFiguresError(f"{where}: {key!r} must be a fraction from 0 to 1 as "
+                                        f"text, such as \"1/20\"; got {shown(text)}")
+        return Fraction(text)
 
 
 class PublishedFile(FileRecord, frozen=True):
@@ -270,8 +313,21 @@ class PublishedFile(FileRecord, frozen=True):
     figure: tuple[FigureEntry, ...] = ()
 
 
-def loads(text: str, path: Path | str) -> PublishedFigures:
-    """The figures of ``text``, read from ``path`` (for messages)."""
+@functools.cache  # one per game's record
+def _file_record(entry: type[FigureEntry]) -> type[PublishedFile]:
+    """The file's record whose figures are each a game's ``entry``."""
+    if entry is FigureEntry:
+        return PublishedFile
+    return cast(type[PublishedFile], msgspec.defstruct(
+        f"{entry.__name__}File", [("figure", GenericAlias(tuple, (entry, ...)), ())],
+        bases=(PublishedFile,), frozen=True, kw_only=True, forbid_unknown_fields=True,
+        module=entry.__module__))
+
+
+def loads(text: str, path: Path | str,
+          entry: type[FigureEntry] | None = None) -> PublishedFigures:
+    """The figures of ``text``, read from ``path`` (for messages), each a game's ``entry``
+    (its own keys; the generic ones only by default)."""
     name = Path(path).name
     try:
         data = load_toml(text)
@@ -280,22 +336,25 @@ def loads(text: str, path: Path | str) -> PublishedFigures:
     tables = data.get("figure")
     if not isinstance(tables, list) or not tables:
         raise PublishedFiguresError(f"{name}: no [[figure]] table")
-    published = structure(data, PublishedFile, name, PublishedFiguresError)
-    figures = tuple(_figure(entry, published.source, f"{name}: figure {position}")
-                    for position, entry in enumerate(published.figure, start=1))
+    published = structure(data, _file_record(entry or FigureEntry), name,
+                          PublishedFiguresError)
+    figures = tuple(_figure(figure, published.source, f"{name}: figure {position}")
+                    for position, figure in enumerate(published.figure, start=1))
     return PublishedFigures(Path(path), published.source, figures)
 
 
 def _figure(entry: FigureEntry, source: str, where: str) -> Figure:
     kind = entry.what
-    decks = 8 if entry.decks is None else entry.decks
-    if not 1 <= decks <= MAX_DECKS:
+    deckless = entry.deckless()
+    if deckless is not None and entry.decks is not None:
+        raise PublishedFiguresError(f"{where}: a figure {deckless} has no 'decks'")
+    decks = None if deckless is not None else 8 if entry.decks is None else entry.decks
+    if decks is not None and not 1 <= decks <= MAX_DECKS:
         raise PublishedFiguresError(f"{where}: 'decks' must be a whole number from 1 to "
                                     f"{MAX_DECKS}; got {shown(decks)}")
-    # a strategy game has no bets, a bet game no strategies: a key of the other kind is a slip
-    foreign = _BET_KEYS if kind in STRATEGY_KINDS else _STRATEGY_KEYS
-    for key in foreign:
-        if getattr(entry, key) not in (None, False):
+    # a strategy game has no bets: a bet's key is a slip
+    for key in _BET_KEYS if kind in STRATEGY_KINDS else ():
+        if getattr(entry, key) is not None:
             raise PublishedFiguresError(f"{where}: a {kind} figure has no {key!r}")
     if kind in NEEDS_BET and entry.bet is None:
         raise PublishedFiguresError(f"{where}: a {kind} figure names its 'bet'")
@@ -310,42 +369,11 @@ def _figure(entry: FigureEntry, source: str, where: str) -> Figure:
     return Figure(kind, _value(entry.value, kind, where),
                   source if entry.source is None else str(entry.source), decks,
                   _plain(entry.bet), _plain(entry.paytable), _plain(entry.event), features, per,
-                  **_model(entry, kind, where), at=_plain(entry.at))
+                  entry.own(where))
 
 
 def _plain(name: str | None) -> str | None:
     return None if name is None else str(name)
-
-
-class _Model(TypedDict):
-    replacement: bool
-    information: Information | None
-    commission: Fraction | None
-    strategy: StrategyName | None
-
-
-def _model(entry: FigureEntry, kind: FigureKind, where: str) -> _Model:
-    """The strategy-game fields of a figure (their absence for the other kinds is checked)."""
-    if entry.replacement and entry.decks is not None:
-        raise PublishedFiguresError(f"{where}: a figure dealt with replacement has no 'decks'")
-    commission = None
-    if entry.commission is not None:
-        text = entry.commission
-        if (len(text) > MAX_DIGITS or not _FRACTION.fullmatch(text)
-                or not 0 <= Fraction(text) < 1):
-            raise PublishedFiguresError(f"{where}: 'commission' must be a fraction from 0 "
-                                        f"to 1 as text, such as \"1/20\"; got {shown(text)}")
-        commission = Fraction(text)
-    strategy = entry.strategy
-    if (strategy is None) == (kind in ("value_exact", "draw_probability")):
-        raise PublishedFiguresError(f"{where}: a {kind} figure "
-                                    f"{'has no' if strategy else 'names its'} 'strategy'")
-    if (entry.at is not None) != (kind == "draw_probability"):
-        raise PublishedFiguresError(f"{where}: a {kind} figure "
-                                    f"{'has no' if entry.at is not None else 'names its'} "
-                                    "set 'at'")
-    return _Model(replacement=entry.replacement, information=entry.information,
-                  commission=commission, strategy=strategy)
 
 
 def _features(features: object, kind: FigureKind, where: str,

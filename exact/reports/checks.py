@@ -43,15 +43,24 @@ def published_checks(game: Game, bets: Sequence[Bet], path: Path,
     rows = []
     for position, figure in enumerate(published.figures, start=1):
         where = f"{path.name}: figure {position}"
-        if figure.decks not in cache:
-            cache[figure.decks] = analyze(game, Shoe.standard(figure.decks), bets)
-        computed, label = _computed_figure(tallies, figure, known, cache[figure.decks], where)
+        decks = _decks(figure)
+        if decks not in cache:
+            cache[decks] = analyze(game, Shoe.standard(decks), bets)
+        computed, label = _computed_figure(tallies, figure, known, cache[decks], where)
         expressed = figure.expressed(computed)
-        rows.append({"figure": label, "decks": str(figure.decks),
+        rows.append({"figure": label, "decks": str(decks),
                      "published": _published_text(figure.value),
                      "computed": _published_text(expressed), "agrees": expressed == figure.value})
     return {"source": published.source, "rows": rows,
             "all_agree": all(r["agrees"] for r in rows)}
+
+
+def _decks(figure: Figure) -> int:
+    """The figure's number of decks: a bet game's figures each have one (only a game's own
+    keys, which the generic record of the bet games has none of, set a figure on none)."""
+    if figure.decks is None:
+        raise ReportError(f"figure {figure.id}: on no count of decks, no bet game's figure")
+    return figure.decks
 
 
 def _published_text(value: int | str) -> str:
@@ -70,7 +79,7 @@ def _feature_tallies(game: Game, figures: Sequence[Figure],
             unknown = sorted({name for name, _ in figure.features} - set(game.features))
             if unknown:
                 raise ReportError(f"figure {figure.id}: unknown feature(s) {', '.join(unknown)}")
-            wanted.setdefault(figure.decks, set()).update(n for n, _ in figure.features)
+            wanted.setdefault(_decks(figure), set()).update(n for n, _ in figure.features)
     tallies = {}
     for decks, names in wanted.items():
         ordered = sorted(names)
@@ -91,7 +100,7 @@ def _computed_figure(tallies: Mapping[int, tuple[list[str], Counter]], figure: F
     if figure.kind == "total":
         return Fraction(analysis.total), "total (denominator)"
     if figure.features:
-        names, tally = tallies[figure.decks]
+        names, tally = tallies[_decks(figure)]
         positions = [(names.index(n), v) for n, v in figure.features]
         count = sum(c for key, c in tally.items() if all(key[i] == v for i, v in positions))
         label = ", ".join(f"{n} = {v}" for n, v in figure.features)

@@ -24,6 +24,7 @@ from exact.core.cards import CARDS, Shoe
 from exact.core.enumerator import deal_from_cards, enumerate_rounds
 from exact.games.century21.batch import evaluator_for
 from exact.games.century21.game import DEFAULT_RULES, game_table, record_outcome, shoe_for
+from exact.games.century21.rules import DATA
 
 from tests.support.batch_helpers import (
     assert_same_result_on_a_dask_cluster,
@@ -152,3 +153,28 @@ def test_bad_settings():
         shoe_play(SimulationConfig(game="century21", options=(("colour", "red"),)))
     with pytest.raises(SimulationError):
         shoe_play(SimulationConfig(game="punto-banco", options=(("strategy", "house"),)))
+
+
+def test_the_games_own_options_reach_its_play_and_its_headline(tmp_path, capsys):
+    """The generic ``simulate`` takes 21st Century's options from its plugin record (the rule
+    file as its text, for the workers) and prints the settings the play states of itself."""
+    from exact.games import plugin
+
+    own = {option.dest for option in plugin("century21").options_on("simulate")}
+    assert own == {"strategy", "information", "rules"}
+    rules = (DATA / "rules.toml").read_text(encoding="utf-8")
+    first, second = ("{ min_bet = 10, max_bet = 100, fee = 1 },",
+                     "{ min_bet = 20, max_bet = 200, fee = 2 },")
+    assert first in rules and second in rules
+    path = tmp_path / "rules.toml"  # the $20 table first: the default stakes
+    path.write_text(rules.replace(first, "@").replace(second, first).replace("@", second),
+                    encoding="utf-8")
+    argv = ["simulate", "century21", "--shoes", "1", "--seed", "3", "--workers", "1",
+            "--strategy", "best", "--information", "cards", "--rules", str(path)]
+    assert main([*argv, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["strategy"], report["information"]) == ("best", "cards")
+    assert (report["bet"], report["collection"]) == ("20", "2")
+    assert main(argv) == 0
+    first_line = capsys.readouterr().out.splitlines()[0]
+    assert "burn first-card, strategy best, bet 20, collection 2): " in first_line

@@ -88,12 +88,12 @@ from exact.games.chemin_de_fer.game import (
 from tests.support.published import CHEMIN_DE_FER, PUNTO_BANCO
 
 KEMENY_SNELL_DRAW_ON_FIVE = Fraction(CHEMIN_DE_FER.value(
-    "draw_probability", replacement=True, information="totals", at="Player 5"))
+    "draw_probability", decks=None, replacement=True, information="totals", at="Player 5"))
 
 
 def _published_unique(decks, information, commission=0):
     """Whether the sources say the model's solution is unique (always so, where they speak)."""
-    return CHEMIN_DE_FER.value("unique", decks=decks or 8, replacement=decks is None,
+    return CHEMIN_DE_FER.value("unique", decks=decks, replacement=decks is None,
                                information=information, commission=commission)
 
 
@@ -122,7 +122,8 @@ def test_game_sizes_are_the_published_ones(figure):
     """Ethier and Gámez (2013), abstract: Model A1 is a 2 x 2^88 matrix game, Model B2 a
     2 x 2^484 one (d = 1..8) and Model B3 a 2^5 x 2^484 one (each information set a binary
     choice)."""
-    game = sequence_form(RULES, None if figure.replacement else figure.decks, figure.information)
+    # a figure on no count of decks is dealt with replacement, as sequence_form's decks None
+    game = sequence_form(RULES, figure.decks, figure.own_value("information"))
     assert figure.agrees((2 ** len(game.sets[0]), 2 ** len(game.sets[1])))
     assert all(actions == ("draw", "stand") for side in game.sets for actions in side.values())
 

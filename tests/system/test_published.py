@@ -15,6 +15,7 @@ Banker's indifference where it mixes), uniqueness by the exhaustive support enum
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from fractions import Fraction
 from itertools import product
@@ -27,7 +28,10 @@ from exact.core.cards import Shoe
 from exact.core.enumerator import falling
 from exact.errors import PublishedFiguresError
 from exact.games import get_game
+from exact.games.century21.published import Century21Figure
+from exact.games.chemin_de_fer.published import CheminDeFerFigure
 from exact.model.game import Game
+from exact.model.plugins import plugin
 from exact.reference.published import KINDS, STRATEGY_KINDS, Figure, game_figures, loads
 
 from tests.support.batch_helpers import engine_counts
@@ -133,15 +137,15 @@ def _century21(figure: Figure) -> list[int | Fraction | tuple[int, int]]:
     from exact.games.century21.game import DEFAULT_RULES, game_table, shoe_for
     from exact.games.century21.solve import strategy_by_name
 
-    assert figure.kind == "value_exact" and figure.strategy is not None, figure.id
-    assert (figure.decks, figure.replacement, figure.information) == (DEFAULT_RULES.decks,
-                                                                     False, None)
+    strategy = figure.own_value("strategy")
+    assert figure.kind == "value_exact" and isinstance(strategy, str), figure.id
+    assert (figure.decks, dict(figure.own)) == (DEFAULT_RULES.decks, {"strategy": strategy})
     shoe = shoe_for(DEFAULT_RULES)
     table = game_table(DEFAULT_RULES, shoe)
     out: list[int | Fraction | tuple[int, int]] = [
-        table.evaluate(*strategy_by_name(table, figure.strategy)).edge]
-    if figure.strategy != "equilibrium":  # a mixed pair has no compiled deal
-        evaluator = evaluator_for(DEFAULT_RULES, figure.strategy)
+        table.evaluate(*strategy_by_name(table, strategy)).edge]
+    if strategy != "equilibrium":  # a mixed pair has no compiled deal
+        evaluator = evaluator_for(DEFAULT_RULES, strategy)
         out.append(evaluator.expected_values([shoe])[PLAYER][0])
     return out
 
@@ -155,23 +159,26 @@ def _chemin_de_fer(figure: Figure) -> list[int | Fraction | tuple[int, int]]:
         sequence_form,
     )
 
-    assert figure.information is not None, figure.id
-    rules = RULES.with_commission(figure.commission) if figure.commission else RULES
-    decks = None if figure.replacement else figure.decks
+    own = dict(figure.own)
+    information = own["information"]
+    assert information is not None, figure.id
+    rules = RULES.with_commission(own["commission"]) if own["commission"] else RULES
+    decks = figure.decks  # None: with replacement
+    assert (decks is None) == own["replacement"], figure.id
     if figure.kind == "game_size":
-        game = sequence_form(rules, decks, figure.information)
+        game = sequence_form(rules, decks, information)
         pure = tuple(prod(len(actions) for actions in side.values()) for side in game.sets)
-        return [(pure[0], pure[1]), _chemin_de_fer_size_by_hand(figure.information)]
-    every = nash_equilibria(rules, decks, figure.information)
+        return [(pure[0], pure[1]), _chemin_de_fer_size_by_hand(information)]
+    every = nash_equilibria(rules, decks, information)
     if figure.kind == "unique":
         return [every.unique]
-    assert figure.kind == "draw_probability" and figure.strategy == "equilibrium", figure.id
-    lp = equilibrium(rules, decks, figure.information)
+    assert figure.kind == "draw_probability" and own["strategy"] == "equilibrium", figure.id
+    lp = equilibrium(rules, decks, information)
     assert lp.verified and every.unique
-    (where,) = [h for h in lp.strategies[0] if describe_set(h) == figure.at]
+    (where,) = [h for h in lp.strategies[0] if describe_set(h) == own["at"]]
     out: list[int | Fraction | tuple[int, int]] = [
         found.strategies[0][where]["draw"] for found in (lp, every.found[0])]
-    if figure.replacement and figure.information == "totals" and where == ("player", 5):
+    if decks is None and information == "totals" and where == ("player", 5):
         mixed = [h for h, p in lp.strategies[1].items() if 0 < p["draw"] < 1]
         assert len(mixed) == 1 and mixed[0][2] is None  # one mixed set, the Player stood
         out.append(_draw_on_five_by_hand(mixed[0][1]))
@@ -241,7 +248,8 @@ def test_expressed_rounds_exactly_at_the_published_precision():
     assert not size.agrees(2**489)  # a number is no game size
     unique = Figure("unique", True, "s")
     assert unique.agrees(True) and not unique.agrees(False) and not unique.agrees(1)
-    nine_elevenths = Figure("draw_probability", "9/11", "s", strategy="equilibrium", at="P 5")
+    nine_elevenths = Figure("draw_probability", "9/11", "s",
+                            own=(("strategy", "equilibrium"), ("at", "P 5")))
     assert nine_elevenths.agrees(Fraction(18, 22)) and not nine_elevenths.agrees(Fraction(9, 10))
 
 
@@ -256,14 +264,18 @@ def test_find_names_one_figure():
     with pytest.raises(LookupError):
         punto_banco.find("count", decks=2, bet="banker")
     chemin_de_fer = FILES["chemin_de_fer"]
-    assert chemin_de_fer.value("draw_probability", replacement=True, at="Player 5") == "9/11"
+    assert chemin_de_fer.value("draw_probability", decks=None, replacement=True,
+                               at="Player 5") == "9/11"
+    assert chemin_de_fer.value("draw_probability", decks=None, at="Player 5") == "9/11"
     assert chemin_de_fer.value("game_size", decks=6, information="cards") == "2^5 x 2^484"
     commission = chemin_de_fer.find("unique", decks=6, commission="1/20")
     assert commission is chemin_de_fer.find("unique", decks=6, commission=Fraction(5, 100))
     assert commission.id == "6d unique banker-cards commission 1/20"
+    assert chemin_de_fer.find("unique", decks=None).id == "unique replacement totals"
     with pytest.raises(LookupError):
         chemin_de_fer.find("unique", decks=6)  # with and without the commission
-    assert chemin_de_fer.find("unique", decks=6, commission=0).commission is None
+    assert chemin_de_fer.find("unique", decks=6, commission=0).own_value("commission") == 0
+    assert chemin_de_fer.find("unique", decks=6, commission="0").own_value("at") is None
     with pytest.raises(LookupError):
         chemin_de_fer.find("game_size", decks=6, information="totals")  # only with replacement
 
@@ -310,7 +322,7 @@ def test_find_names_one_figure():
     ("[[figure]]\nwhat = 'unique'\nreplacement = 'yes'\nvalue = true\n",
      "'replacement' must be true or false"),
     ("[[figure]]\nwhat = 'unique'\nreplacement = true\ndecks = 1\nvalue = true\n",
-     "has no 'decks'"),
+     "a figure dealt with replacement has no 'decks'"),
     ("[[figure]]\nwhat = 'unique'\nbet = 'tie'\nvalue = true\n", "has no 'bet'"),
     ("[[figure]]\nwhat = 'total'\ninformation = 'totals'\nvalue = 1\n",
      "has no 'information'"),
@@ -318,11 +330,42 @@ def test_find_names_one_figure():
     ("a" + ".a" * 300 + " = 1\n", "not valid TOML"),
 ])
 def test_malformed_file_is_one_typed_line(text, problem):
+    """(Read with chemin de fer's record, whose keys of its own are the most.)"""
     with pytest.raises(PublishedFiguresError) as caught:
-        loads(text, "figures.toml")
+        loads(text, "figures.toml", CheminDeFerFigure)
     message = str(caught.value)
     assert message.startswith("figures.toml") and "\n" not in message
     assert problem in message, message
+
+
+@pytest.mark.parametrize(("record", "key", "value"), [
+    (None, "information", "'totals'"), (None, "replacement", "true"),
+    (None, "commission", "'1/20'"), (None, "strategy", "'house'"), (None, "at", "'Player 5'"),
+    (Century21Figure, "information", "'totals'"), (Century21Figure, "replacement", "true"),
+])
+def test_a_key_the_game_does_not_declare_is_refused_in_one_line(record, key, value):
+    """The generic reader knows no game's keys: each game declares its own (its plugin
+    record's ``figures``), and another game's key is as unknown as a misspelt one."""
+    text = f"[[figure]]\nwhat = 'value_exact'\n{key} = {value}\nvalue = '1/2'\n"
+    with pytest.raises(PublishedFiguresError) as caught:
+        loads(text, "figures.toml", record)
+    assert str(caught.value).startswith(f"figures.toml: figure entry 1: unknown key(s) '{key}'")
+    assert "\n" not in str(caught.value)
+
+
+def test_each_game_reads_its_figures_with_the_keys_it_declares(monkeypatch):
+    from exact.model import plugins
+
+    assert plugin("chemin-de-fer").figures is CheminDeFerFigure
+    assert plugin("century21").figures is Century21Figure
+    assert plugin("punto-banco").figures is None  # a bet game's keys are every game's
+    assert {key for figure in FILES["chemin_de_fer"].figures for key, _ in figure.own} == {
+        "replacement", "information", "commission", "strategy", "at"}
+    assert all(figure.own == () for figure in FILES["punto_banco"].figures)
+    broken = dataclasses.replace(plugin("chemin-de-fer"), figures=dict)
+    monkeypatch.setattr(plugins, "plugin", lambda game_id: broken)
+    with pytest.raises(PublishedFiguresError, match="is no FigureEntry"):
+        game_figures("chemin-de-fer")
 
 
 def test_unreadable_or_oversized_file_is_a_typed_error(tmp_path):

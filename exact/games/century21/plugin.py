@@ -17,6 +17,7 @@ from exact.core.cards import Card
 from exact.core.files import INPUT_FILE
 from exact.core.options import KeyedOption, OldFlag, number_option, old_spelling
 from exact.games.century21.game import Century21
+from exact.games.century21.published import STRATEGIES, Century21Figure
 from exact.games.century21.rules import DATA
 from exact.model.plugins import GamePlugin, Option, OptionGroup
 
@@ -57,8 +58,6 @@ def _play(game: Century21, config: Any) -> Any:
     return Century21Play(game, config)
 
 
-STRATEGIES = ("house", "best", "dealer-best", "equilibrium")
-"""``--strategy`` of analyze (eor and simulate: the first three, pure strategies)."""
 INFORMATION = old_spelling({"totals": "total"}, "--information")
 """``--information``: ``total`` is the one spelling (chemin de fer's old ``totals`` is read
 with a warning, as there)."""
@@ -166,6 +165,7 @@ PLUGIN = GamePlugin(
     game=Century21,
     examples=EXAMPLES,
     data=DATA,
+    figures=Century21Figure,
     assumptions=(DATA / "assumptions.toml",),
     commands={"analyze": _analyze, "eor": _eor, "edge": _edge, "settle": _settle},
     command_options={

@@ -147,3 +147,8 @@ class Century21Play:
                 "held_fixed": HELD_FIXED, "bet": str(self.bet), "collection": str(self.fee),
                 "jokers": self.shoe.jokers,
                 "per": "units of the minimum bet; one seat heads-up against the dealer"}
+
+    def headline(self) -> tuple[str, ...]:
+        # the pair held fixed and the stakes the per-unit figures are read against
+        return (f"strategy {self.evaluator.strategy}", f"bet {self.bet}",
+                f"collection {self.fee}")

@@ -9,7 +9,8 @@ import argparse
 
 from exact.core.files import INPUT_FILE
 from exact.core.options import number_option, old_spelling
-from exact.games.chemin_de_fer.game import DATA, CheminDeFer
+from exact.games.chemin_de_fer.game import DATA, STRATEGIES, CheminDeFer
+from exact.games.chemin_de_fer.published import CheminDeFerFigure
 from exact.model.plugins import GamePlugin, Option, OptionGroup
 
 
@@ -20,7 +21,7 @@ def _analyze(game: CheminDeFer, args: argparse.Namespace) -> str:
 
 
 OPTIONS = (OptionGroup("chemin-de-fer (Baccara chemin de fer) options", ("analyze",), (
-    Option(("--strategy",), {"choices": ("house", "best", "dealer-best", "equilibrium"),
+    Option(("--strategy",), {"choices": STRATEGIES,
                              "help": "house | best | dealer-best | equilibrium (default "
                                      "house)"}),
     # one spelling with 21st Century Baccarat's: "totals" is the old one, read with a warning
@@ -40,6 +41,7 @@ OPTIONS = (OptionGroup("chemin-de-fer (Baccara chemin de fer) options", ("analyz
 PLUGIN = GamePlugin(
     game=CheminDeFer,
     data=DATA,
+    figures=CheminDeFerFigure,
     assumptions=(DATA / "assumptions.toml",),
     commands={"analyze": _analyze},
     options=OPTIONS,
