@@ -46,7 +46,7 @@ a tally or read one declared position. Features reading a pool of positions othe
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import combinations_with_replacement, product
@@ -88,7 +88,7 @@ Raw = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[Position, int], ...]]
 Term = tuple[tuple[int, int], ...]  # (class, cards taken) ..., then (-1 - value, unread cards)
 Part = tuple[int, tuple[tuple[object, int], ...], int]  # (value, (type, positions)..., unread)
 DECK = frozenset(card for card in CARDS if not card.is_joker)
-_FORMAT = "classes-4"
+_FORMAT = "classes-5"
 
 
 def _fine(feature: Feature[Any]) -> set[str]:
@@ -192,6 +192,7 @@ class ClassesBet:
             readings.setdefault((signature, npos), record)
         states = _States(self, list(readings.items()))
         self.states = states
+        self._readings = readings
         # piece outcomes reduced: the factors (part, reduced outcome), each a sum of terms
         factor_id: dict[tuple[Part, tuple[int, ...]], int] = {}
         factor_terms: list[dict[Term, int]] = []
@@ -208,67 +209,44 @@ class ClassesBet:
                 if number == len(factor_terms):
                     factor_terms.append(terms)
                 reduced[part].append((number, outcome))
-        # the trie of keys: a node per (constant state, prefix of parts); per depth its slots
-        # (node, reachable state), and the edges (slot before, factor, slot after)
-        slots: list[dict[tuple[int, int], int]] = [{}]
-        edges: list[tuple[int, int, int, int]] = []
-        node_of: dict[tuple[object, ...], int] = {}
-        reach: dict[int, set[int]] = {}
-        leaves: list[tuple[int, int, int, tuple[object, ...], int]] = []  # depth, node, used...
-        work = 0
-        # each product drawn from the run's budget as the trie grows (its size is known only by
-        # building it): a bet past the bound stops before the chunk that would pass it
+        # the outcomes as numbers; per part its (factor, outcome) entries
+        outcome_id: dict[tuple[int, ...], int] = {}
+        part_id: dict[Part, int] = {}
+        part_entries: list[list[tuple[int, int]]] = []
+        for part, items in reduced.items():
+            part_id[part] = len(part_entries)
+            part_entries.append([(number, outcome_id.setdefault(outcome, len(outcome_id)))
+                                 for number, outcome in items])
+        # the trie of keys: a node per (start state, prefix of parts), its states dense; each
+        # leaf a (depth, node, group of settlement) with the keys' summed multiplicity
+        roots: dict[int, int] = {}
+        levels: list[dict[tuple[int, int], int]] = []
+        groups: dict[tuple[object, ...], int] = {}
+        merged_leaves: dict[tuple[int, int, int], int] = defaultdict(int)
+        size = states.size
+        # a node's products are one per state (and outcome of its part): drawn from the run's
+        # budget as the trie grows (its size is known only by building it)
         products = Meter("class-by-class counting's products of per-class polynomials",
-                         PATTERN_UNITS // 4 or 1)
-        for (signature, used, parts, npos), (_, multiplicity, constant) in sorted(
-                keys.items(), key=lambda item: repr(item[0][2])):
-            start = states.start(constant)
-            path: tuple[object, ...] = (start,)
-            if path not in node_of:
-                node_of[path] = len(node_of)
-                reach[node_of[path]] = {start}
-                slots[0][node_of[path], start] = len(slots[0])
-            node = node_of[path]
-            for depth, part in enumerate(parts, 1):
-                child_path = (*path, part)
-                child = node_of.get(child_path)
+                         (PATTERN_UNITS // 4 or 1) * size)
+        for (signature, used, parts, npos), (_, multiplicity, constant) in keys.items():
+            node = roots.setdefault(states.start(constant), len(roots))
+            for depth, part in enumerate(parts):
+                if len(levels) <= depth:
+                    levels.append({})
+                level = levels[depth]
+                child = level.get((node, part_id[part]))
                 if child is None:
-                    child = node_of[child_path] = len(node_of)
-                    if len(slots) <= depth:
-                        slots.append({})
-                    level = slots[depth]
-                    targets: set[int] = set()
-                    for state in sorted(reach[node]):
-                        before = slots[depth - 1][node, state]
-                        for number, outcome in reduced[part]:
-                            after = states.combine(state, outcome)
-                            slot = level.setdefault((child, after), len(level))
-                            edges.append((depth, before, number, slot))
-                            targets.add(after)
-                            work += 1
-                            products.tick()
-                    reach[child] = targets
-                path, node = child_path, child
-            leaves.append((len(parts), node, used, (signature, npos), multiplicity))
-            if work > TRIPLE_LIMIT:
-                raise CapabilityError(f"class-by-class counting: more than {TRIPLE_LIMIT:,} "
-                                      "products per shoe")
-        offsets = [sum(len(bet.events) for bet in self.bets[:n]) for n in range(len(self.bets))]
-        settled: dict[tuple[object, ...], tuple[int, ...]] = {}
-        rows: dict[tuple[int, int, int], dict[int, int]] = defaultdict(dict)
-        for depth, node, used, reading, multiplicity in leaves:
-            record = readings[reading]
-            for state in reach[node]:
-                events = settled.get((reading, state))
-                if events is None:
-                    read = states.read(record, reading, state)
-                    events = settled[reading, state] = tuple(
-                        offset + bet.settle(read)
-                        for offset, bet in zip(offsets, self.bets, strict=True))
-                row = rows[depth, slots[depth][node, state], used]
-                for event in events:
-                    row[event] = row.get(event, 0) + multiplicity
-        self._arrays(factor_terms, [len(level) for level in slots], edges, rows)
+                    child = level[node, part_id[part]] = len(level)
+                    products.tick()
+                node = child
+            group = groups.setdefault((signature, npos, used), len(groups))
+            merged_leaves[len(parts), node, group] += multiplicity
+        nodes = sum(map(len, levels)) + len(roots)
+        if nodes * size > DENSE_LIMIT:
+            raise CapabilityError(f"class-by-class counting: {nodes:,} nodes of {size:,} "
+                                  f"states each (at most {DENSE_LIMIT:,})")
+        self._build_arrays(factor_terms, states, outcome_id, part_entries, roots, levels,
+                           groups, merged_leaves)
         return self
 
     def _keys(self, game: Game[Any]) -> dict[Any, tuple[Hands, int, Raw]]:
@@ -449,11 +427,16 @@ class ClassesBet:
     def _feature(self, name: str) -> Feature[Any]:
         return cast(Feature[Any], self.__dict__["_game_features"][name])
 
-    def _arrays(self, factor_terms: list[dict[Term, int]], slots: list[int],
-                edges: list[tuple[int, int, int, int]],
-                rows: Mapping[tuple[int, int, int], dict[int, int]]) -> None:
-        """The compiled form as int64 arrays: the elementary falling factorials, the terms of
-        every factor, the trie's edges and the leaves' coefficients."""
+    def _build_arrays(self, factor_terms: list[dict[Term, int]], states: _States,
+                      outcome_id: Mapping[tuple[int, ...], int],
+                      part_entries: list[list[tuple[int, int]]], roots: Mapping[int, int],
+                      levels: list[dict[tuple[int, int], int]],
+                      groups: Mapping[tuple[object, ...], int],
+                      leaves: Mapping[tuple[int, int, int], int]) -> None:
+        """The compiled form as int64 arrays: the elementary falling factorials and the terms
+        of every factor (a piece outcome's value), the state each outcome takes each state
+        to, the parts' (factor, outcome) entries, the trie's nodes, its leaves, and the event
+        each group of leaves settles in each state it reaches."""
         elementary: dict[tuple[int, int, int], int] = {(0, 0, 0): 0}  # (kind, what, how many)
         term_rows, term_coefficient, term_factor = [], [], []
         for factor, terms in enumerate(factor_terms):
@@ -470,54 +453,111 @@ class ClassesBet:
                 term_rows.append(tuple(ids))
                 term_coefficient.append(coefficient)
                 term_factor.append(factor)
-        row_keys = sorted(rows)
-        fills = [elementary.setdefault((3, used, 0), len(elementary))
-                 for _, _, used in row_keys]
+        by_group = sorted(groups.items(), key=lambda item: item[1])
+        fills = [elementary.setdefault((3, cast(int, key[2]), 0), len(elementary))
+                 for key, _ in by_group]
         self._elementary = np.array(list(elementary), dtype=np.int64).reshape(-1, 3)
         self._term_rows = _padded(term_rows)
         self._term_coefficient = _column(term_coefficient)
         self._term_factor = _column(term_factor)
         self._factors = np.array([len(factor_terms)], dtype=np.int64)
-        self._slots = np.array(slots, dtype=np.int64)
-        # sorted by depth and by the slot reached (the order of evaluation); the depth kept
-        # as the number of edges per depth (an entry of a million edges stays under the
-        # cache's size bound)
-        ordered = np.array(edges, dtype=np.int64).reshape(len(edges), 4)
-        ordered = ordered[np.lexsort((ordered[:, 3], ordered[:, 0]))]
-        self._level_edges = np.bincount(ordered[:, 0], minlength=len(slots))[1:].astype(np.int64)
-        self._edges = np.ascontiguousarray(ordered[:, 1:])
-        self._rows = np.array([(depth, slot, fill) for (depth, slot, _), fill
-                               in zip(row_keys, fills, strict=True)],
-                              dtype=np.int64).reshape(len(row_keys), 3)
-        self._coefficients = np.zeros((len(row_keys), self.events), dtype=np.int64)
-        for n, key in enumerate(row_keys):
-            for event, value in rows[key].items():
-                self._coefficients[n, event] = value
+        outcomes = sorted(outcome_id, key=outcome_id.__getitem__)
+        self._combine = states.combine_table(outcomes)
+        self._starts = np.array(sorted(roots, key=roots.__getitem__), dtype=np.int64)
+        self._level_nodes = np.array([len(level) for level in levels], dtype=np.int64)
+        self._nodes = np.array([(parent, part) for level in levels
+                                for (parent, part), _ in sorted(level.items(),
+                                                                key=lambda item: item[1])],
+                               dtype=np.int64).reshape(-1, 2)
+        self._part_start = np.cumsum([0, *map(len, part_entries)]).astype(np.int64)
+        self._part_entries = np.array([entry for entries in part_entries for entry in entries],
+                                      dtype=np.int64).reshape(-1, 2)
+        self._leaves = np.array([(*leaf, multiplicity) for leaf, multiplicity
+                                 in sorted(leaves.items())], dtype=np.int64).reshape(-1, 4)
+        self._fills = np.array(fills, dtype=np.int64)
+        # the states each group reaches, then its settlement in each: events + 1 (0: none)
+        reached = np.zeros((len(groups), states.size), dtype=bool)
+        for depth, values in enumerate(self._propagate(np.ones((1, 1), dtype=bool), True)):
+            chosen = self._leaves[self._leaves[:, 0] == depth]
+            np.logical_or.at(reached, chosen[:, 2], values[chosen[:, 1], :, 0])
+        offsets = [sum(len(bet.events) for bet in self.bets[:n]) for n in range(len(self.bets))]
+        events = np.zeros((len(self.bets), len(groups), states.size), dtype=np.int64)
+        for (signature, npos, _), group in by_group:
+            record = self._readings[signature, npos]
+            for state in np.flatnonzero(reached[group]).tolist():
+                read = states.read(record, (signature, npos), state)
+                for n, (offset, bet) in enumerate(zip(offsets, self.bets, strict=True)):
+                    events[n, group, state] = offset + bet.settle(read) + 1
+        self._events = events
 
     # --- evaluation ----------------------------------------------------------------------
 
     @cached_property
-    def _plan(self) -> tuple[Any, Any, list[tuple[np.ndarray, np.ndarray, Any]],
-                             list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]]:
+    def _plan(self) -> tuple[Any, list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]],
+                             list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
+                             list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]]:
         """The arrays in evaluation order: the terms' trie and their factors' segments; per
-        depth the edges (slot before, factor) in the order of the slot they reach, with its
-        segments; per depth the leaves' rows (slot, fill, coefficients)."""
+        depth, per outcome, the nodes it reaches, their parents and factors; per outcome
+        the states it takes each state to, as (sorted order, targets, starts); per depth the
+        leaves as (nodes, multiplicities, groups present, where each starts)."""
         order = np.argsort(self._term_factor, kind="stable")
         terms = (_product_trie(self._term_rows[order]), order,
                  _segments(self._term_factor[order], int(self._factors[0])))
-        levels = []
-        ends = np.cumsum(self._level_edges)
-        for depth in range(1, len(self._slots)):
-            mine = self._edges[ends[depth - 1] - self._level_edges[depth - 1]:ends[depth - 1]]
-            levels.append((mine[:, 0], mine[:, 1], _segments(mine[:, 2],
-                                                             int(self._slots[depth]))))
+        steps = []
+        start = 0
+        for count in self._level_nodes.tolist():
+            parents, parts = self._nodes[start:start + count].T
+            start += count
+            sizes = self._part_start[parts + 1] - self._part_start[parts]
+            node = np.repeat(np.arange(count), sizes)
+            entry = np.repeat(self._part_start[parts] - np.cumsum(sizes) + sizes, sizes) + \
+                np.arange(int(sizes.sum()))
+            factor, outcome = self._part_entries[entry].T
+            by_outcome = []
+            for number in np.unique(outcome).tolist():
+                mine = outcome == number
+                by_outcome.append((node[mine], parents[node[mine]], factor[mine], number))
+            steps.append(by_outcome)
+        maps = []
+        for column in self._combine.T:
+            order_ = np.argsort(column, kind="stable")
+            targets, starts = np.unique(column[order_], return_index=True)
+            maps.append((order_, targets, starts, column))
         leaves = []
-        for depth in range(len(self._slots)):
-            chosen = np.flatnonzero(self._rows[:, 0] == depth)
-            if len(chosen):
-                leaves.append((depth, self._rows[chosen, 1], self._rows[chosen, 2],
-                               self._coefficients[chosen].T))
-        return terms, None, levels, leaves
+        for depth in range(len(self._level_nodes) + 1):
+            chosen = self._leaves[self._leaves[:, 0] == depth]
+            chosen = chosen[np.argsort(chosen[:, 2], kind="stable")]
+            present, starts = np.unique(chosen[:, 2], return_index=True)
+            leaves.append((chosen[:, 1], chosen[:, 3], present, starts))
+        return terms, steps, maps, leaves
+
+    def _propagate(self, values: np.ndarray, reach: bool = False) -> Iterator[np.ndarray]:
+        """Per depth of the trie, each node's (states x shoes) values: its root's start state
+        one, then each node its parent's values times its part's piece values (``values``:
+        factors x shoes), moved along each outcome's map; with ``reach``, whether each state
+        can be reached (booleans, whatever the shoe)."""
+        _, steps, maps, _ = self._plan
+        shoes = values.shape[1]
+        level = np.zeros((len(self._starts), len(self._combine), shoes), dtype=values.dtype)
+        level[np.arange(len(self._starts)), self._starts] = 1
+        yield level
+        for count, by_outcome in zip(self._level_nodes.tolist(), steps, strict=True):
+            after = np.zeros((count, len(self._combine), shoes), dtype=values.dtype)
+            for nodes, parents, factors, outcome in by_outcome:
+                gathered = level[parents]
+                if not reach:
+                    gathered *= values[factors][:, None, :]
+                order, targets, starts, column = maps[outcome]
+                if len(targets) == len(column):  # one state to one: a permutation
+                    after[nodes[:, None], column[None, :]] += gathered
+                elif reach:
+                    after[nodes[:, None], targets[None, :]] |= np.logical_or.reduceat(
+                        gathered[:, order], starts, axis=1)
+                else:
+                    after[nodes[:, None], targets[None, :]] += np.add.reduceat(
+                        gathered[:, order], starts, axis=1)
+            level = after
+            yield level
 
     @cached_property
     def _class_hot(self) -> np.ndarray:
@@ -558,7 +598,7 @@ class ClassesBet:
 
         Every value below counts ordered card sequences of a round or part of it: a
         non-negative integer at most ``N**r``, as every partial sum (module docstring).
-        Arrays are (columns x shoes): a gather of columns copies whole rows."""
+        Arrays are (rows x states x shoes): a gather of rows copies whole blocks."""
         matrix = check_batch(self.deal, counts) if not self.known else \
             np.asarray(counts, dtype=np.int64)
         sizes = shoe_sizes(matrix)
@@ -567,10 +607,12 @@ class ClassesBet:
             raise ShoeError(f"a shoe of {int(sizes.min())} cards cannot fill a round of "
                             f"{self.round_cards}")
         dtype: Any = batch_dtype(int(sizes.max(initial=0)), unit)
-        ((term_levels, term_leaf), order, term_segments), _, levels, leaves = self._plan
+        ((term_levels, term_leaf), order, term_segments), _, _, leaves = self._plan
         coefficient = self._term_coefficient[order].astype(dtype)[:, None]
-        widest = max([len(source) for source, _, _ in levels] + [1])
-        block = max(1, min(1024, 2**23 // widest))
+        states = len(self._combine)
+        widest = max([len(self._starts), *self._level_nodes.tolist()]) * states
+        block = max(1, min(256, _BLOCK_ELEMENTS // widest))
+        groups = len(self._fills)
         blocks = []
         for start in range(0, len(matrix), block):
             part, part_sizes = matrix[start:start + block], sizes[start:start + block]
@@ -578,18 +620,21 @@ class ClassesBet:
             terms = _row_products(table, term_levels, term_leaf)
             terms *= coefficient
             values = _sums(terms, term_segments)  # (factors x shoes): each piece outcome
-            level: np.ndarray = np.ones((int(self._slots[0]), len(part)), dtype=dtype)
-            by_depth = [level]
-            for source, factor, reached in levels:
-                gathered = level[source]
-                gathered *= values[factor]
-                level = _sums(gathered, reached)
-                by_depth.append(level)
+            reached = np.zeros((groups, states, len(part)), dtype=dtype)
+            for level, (nodes, multiplicity, present, starts) in zip(
+                    self._propagate(values), leaves, strict=False):
+                if len(nodes):
+                    weighted = level[nodes]
+                    weighted *= multiplicity.astype(dtype)[:, None, None]
+                    reached[present] += np.add.reduceat(weighted, starts, axis=0)
+            reached *= table[self._fills][:, None, :]
             total: np.ndarray = np.zeros((self.events, len(part)), dtype=dtype)
-            for depth, slot, fill, weights in leaves:
-                reached_ = by_depth[depth][slot]
-                reached_ *= table[fill]
-                total += weights.astype(dtype) @ reached_
+            flat = reached.reshape(groups * states, len(part))
+            for events in self._events.reshape(len(self.bets), groups * states):
+                settled = events > 0
+                if flat[~settled].any():
+                    raise AssertionError("class-by-class counts in a state no group settles")
+                np.add.at(total, events[settled] - 1, flat[settled])
             blocks.append(total.T)
         every = np.vstack(blocks) if blocks else np.zeros((0, self.events), dtype=dtype)
         if dtype == np.float64:
@@ -769,6 +814,28 @@ class _States:
         return (*counted, *(self.position_class[i][at[p]] + 1 if p in at else 0
                          for i, p in enumerate(self.positions)))
 
+    @cached_property
+    def size(self) -> int:
+        """How many states: the product of the dimensions' sizes."""
+        return prod(self.sizes)
+
+    def combine_table(self, outcomes: Sequence[tuple[int, ...]]) -> np.ndarray:
+        """(states x outcomes): the state each outcome takes each state to (:meth:`combine`
+        of every pair, at once)."""
+        digits = np.array([self.digits(state) for state in range(self.size)],
+                          dtype=np.int64).reshape(self.size, len(self.sizes))
+        moves = np.array(outcomes, dtype=np.int64).reshape(len(outcomes), len(self.sizes))
+        after = np.repeat(digits[:, None, :], len(outcomes), axis=1)
+        tallies = len(self.tally_mode)
+        caps = np.array([cap for _, cap in self.tally_mode], dtype=np.int64)
+        after[:, :, :tallies] = np.minimum(after[:, :, :tallies] + moves[None, :, :tallies],
+                                           caps)
+        placed = moves[None, :, tallies:] > 0
+        after[:, :, tallies:] = np.where(placed, moves[None, :, tallies:],
+                                         after[:, :, tallies:])
+        radix = np.cumprod([1, *self.sizes[:-1]]).astype(np.int64)
+        return np.ascontiguousarray(after @ radix)
+
     def start(self, constant: Raw) -> int:
         return self.combine(0, self.outcome(constant))
 
@@ -826,7 +893,10 @@ def _placed(position: Position, label: Label) -> Hands:
 
 
 _CHECK_LIMIT = 200_000  # settlements the state reduction may run per dimension
-TRIPLE_LIMIT = 20_000_000  # products per shoe a compiled bet may take
+# states of all the trie's nodes a compiled bet may hold (each a number per shoe of a block:
+# 160 MB of float64 at one shoe)
+DENSE_LIMIT = 20_000_000
+_BLOCK_ELEMENTS = 2**21  # a depth's (nodes x states x shoes) values per block of shoes
 
 
 def _segments(labels: np.ndarray, groups: int) -> tuple[np.ndarray, np.ndarray, int]:
@@ -888,8 +958,8 @@ def entry_key(game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card]) ->
 
 # per array: its number of dimensions
 _ARRAYS = {"elementary": 2, "term_rows": 2, "term_coefficient": 1, "term_factor": 1,
-           "factors": 1, "slots": 1, "level_edges": 1, "edges": 2, "rows": 2,
-           "coefficients": 2}
+           "factors": 1, "combine": 2, "starts": 1, "level_nodes": 1, "nodes": 2,
+           "part_start": 1, "part_entries": 2, "leaves": 2, "fills": 1, "events": 3}
 
 
 def _encode(compiled: ClassesBet) -> tuple[cache.Fields, dict[str, np.ndarray]]:
@@ -902,13 +972,17 @@ def _decode(game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card],
     compiled = ClassesBet(game, bets, cards)
     loaded = {name: cache.check_indices(arrays[name], INT64_LIMIT, name, ndim=ndim)
               for name, ndim in _ARRAYS.items()}
-    elementary, slots, edges, rows = (loaded[name] for name in
-                                      ("elementary", "slots", "edges", "rows"))
+    elementary, combine, nodes, leaves, events = (loaded[name] for name in (
+        "elementary", "combine", "nodes", "leaves", "events"))
+    level_nodes, part_start, part_entries = (loaded[name] for name in (
+        "level_nodes", "part_start", "part_entries"))
+    states, outcomes = combine.shape
     if loaded["factors"].shape != (1,) or elementary.shape[1:] != (3,) or \
-            edges.shape[1:] != (3,) or rows.shape[1:] != (3,) or not len(slots) or \
-            loaded["level_edges"].shape != (len(slots) - 1,) or \
-            int(loaded["level_edges"].sum()) != len(edges) or \
-            loaded["coefficients"].shape != (len(rows), compiled.events):
+            nodes.shape[1:] != (2,) or part_entries.shape[1:] != (2,) or \
+            leaves.shape[1:] != (4,) or int(level_nodes.sum()) != len(nodes) or \
+            not len(part_start) or int(part_start[-1]) != len(part_entries) or \
+            (np.diff(part_start) < 0).any() or \
+            events.shape != (len(bets), len(loaded["fills"]), states):
         raise cache.CorruptEntry("classes arrays of the wrong shape")
     factors = int(loaded["factors"][0])
     unit = compiled.round_cards
@@ -922,15 +996,23 @@ def _decode(game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card],
     if not len(loaded["term_rows"]) == len(loaded["term_coefficient"]) == \
             len(loaded["term_factor"]):
         raise cache.CorruptEntry("classes terms of unequal lengths")
-    # every index against its table, array by array (a million edges: no Python loop)
-    depth = np.repeat(np.arange(1, len(slots)), loaded["level_edges"])
-    if len(edges) and ((edges[:, 0] >= slots[depth - 1]).any()
-                       or (edges[:, 1] >= factors).any()
-                       or (edges[:, 2] >= slots[depth]).any()):
-        raise cache.CorruptEntry("classes edge out of range")
-    if len(rows) and (rows[:, 0].max() >= len(slots)
-                      or (rows[:, 1] >= slots[np.minimum(rows[:, 0], len(slots) - 1)]).any()
-                      or (rows[:, 2] >= len(elementary)).any()):
+    cache.check_indices(combine, states, "combine", ndim=2)
+    cache.check_indices(loaded["starts"], states, "starts")
+    cache.check_indices(loaded["fills"], len(elementary), "fills")
+    cache.check_indices(events, compiled.events + 1, "events", ndim=3)
+    # every index against its table, array by array (no Python loop over the nodes)
+    widths = np.array([len(loaded["starts"]), *level_nodes.tolist()], dtype=np.int64)
+    depth = np.repeat(np.arange(len(level_nodes)), level_nodes)
+    if len(nodes) and ((nodes[:, 0] >= widths[depth]).any()
+                       or (nodes[:, 1] >= len(part_start) - 1).any()):
+        raise cache.CorruptEntry("classes node out of range")
+    if len(part_entries) and ((part_entries[:, 0] >= factors).any()
+                              or (part_entries[:, 1] >= outcomes).any()):
+        raise cache.CorruptEntry("classes part entry out of range")
+    if len(leaves) and ((leaves[:, 0] >= len(widths)).any()
+                        or (leaves[:, 1] >= widths[np.minimum(leaves[:, 0],
+                                                              len(widths) - 1)]).any()
+                        or (leaves[:, 2] >= len(loaded["fills"])).any()):
         raise cache.CorruptEntry("classes leaf out of range")
     for name in _ARRAYS:
         setattr(compiled, f"_{name}", loaded[name])
@@ -958,15 +1040,18 @@ def evaluate(game: Game[Any], bets: Sequence[Bet], shoe: Shoe,
     """Exact event counts of ``bets`` for ``shoe`` over ``N!/(N-r)!``; with ``known`` cards
     at positions (1 = first dealt), ``shoe`` is the shoe left without them and the counts are
     over ``(N-k)!/(N-r)!`` (as :func:`exact.engines.factorised.evaluate`)."""
-    unique = tuple(dict.fromkeys(bets))
     present = frozenset(CARDS[i] for i, count in enumerate(shoe.counts) if count)
     cards = DECK if len(present) > _FEW_CARDS else present
-    if known:
-        cards = cards | frozenset(known.values())
-        compiled = _compiled(game, unique, cards, tuple(sorted(known.items())))
-    else:
-        compiled = _cached(game, unique, cards)
-    results = dict(zip(unique, compiled.counts(shoe), strict=True))
+    results = {}
+    # each bet compiled alone: the states of bets compiled together multiply (a node holds
+    # every state densely), while their value walks are each a fraction of a second
+    for bet in dict.fromkeys(bets):
+        if known:
+            compiled = _compiled(game, (bet,), cards | frozenset(known.values()),
+                                 tuple(sorted(known.items())))
+        else:
+            compiled = _cached(game, (bet,), cards)
+        results[bet], = compiled.counts(shoe)
     return [results[bet] for bet in bets]
 
 
@@ -983,8 +1068,8 @@ def batch(game: Game[Any], bets: Sequence[Bet]) -> Callable[[np.ndarray], list[n
         matrix = check_batch(deal, shoes)
         if not len(matrix):
             return [np.zeros((0, len(bet.events)), dtype=np.int64) for bet in bets]
-        compiled = _cached(game, unique, batch_cards(matrix))
-        results = dict(zip(unique, compiled.batch_counts(matrix), strict=True))
+        cards = batch_cards(matrix)
+        results = {bet: _cached(game, (bet,), cards).batch_counts(matrix)[0] for bet in unique}
         return [results[bet] for bet in bets]
 
     return counts

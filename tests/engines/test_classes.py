@@ -118,9 +118,9 @@ def test_a_damaged_cache_entry_is_rebuilt(punto_banco, attribute_bets, tmp_path,
     first = classes.evaluate(punto_banco, [bet], shoe)
     key = classes.entry_key(punto_banco, (bet,), _cards(shoe))
     fields, arrays = cache.read_entry(cache.entry_path(key), key)
-    cache.store(key, fields, {**arrays, "edges": arrays["edges"] + 10**6})
+    cache.store(key, fields, {**arrays, "nodes": arrays["nodes"] + 10**6})
     classes._cached.cache_clear()
-    with pytest.warns(CacheWarning, match="classes edge out of range"):
+    with pytest.warns(CacheWarning, match="classes node out of range"):
         assert classes.evaluate(punto_banco, [bet], shoe) == first
     classes._cached.cache_clear()
 
