@@ -283,9 +283,6 @@ class ClassesBet:
         undealt = [(len(shape.value_names) + n, p)
                    for n, (_, p) in enumerate(shape.positional)]
         keys: dict[Any, tuple[Hands, int, Raw]] = {}
-        # many value sequences share their values per kind of position: each converted once
-        converted: dict[tuple[tuple[int, int], ...], tuple[int, tuple[Part, ...],
-                                                           tuple[int, ...]]] = {}
         meter = Meter("the value walk of a card-level bet's shape")
         nothing: Raw = ((0,) * len(shape.tallies), (0,) * len(shape.tallies), ())
         for record, multiplicity in sequences:
@@ -299,9 +296,10 @@ class ClassesBet:
                 items = tuple(sorted((cast(int, label.value), kind) for hand, row in zip(
                     record, by_hand, strict=False) for label, kind in zip(hand, row,
                                                                           strict=False)))
-                found_items = converted.get(items)
+                # many value sequences share their values per kind of position
+                found_items = self._converted.get(items)
                 if found_items is None:
-                    found_items = converted[items] = self._convert(items, kinds)
+                    found_items = self._converted[items] = self._convert(items, kinds)
                 key, constant = (signature, *found_items), nothing
             found = keys.get(key)
             if found is None:
@@ -351,9 +349,19 @@ class ClassesBet:
                     misses[t] += 1 - self._hits(number, t)
                 if at is not None:
                     placed.append((at, number))
-        used, parts, free = self._convert(tuple(sorted(items)), kinds)
+        converted = tuple(sorted(items))
+        found = self._converted.get(converted)
+        if found is None:
+            found = self._converted[converted] = self._convert(converted, kinds)
+        used, parts, free = found
         key = (signature, used, parts, tuple(a + b for a, b in zip(npos, free, strict=True)))
         return key, (tuple(hits), tuple(misses), tuple(sorted(placed)))
+
+    @cached_property
+    def _converted(self) -> dict[tuple[tuple[int, int], ...],
+                                 tuple[int, tuple[Part, ...], tuple[int, ...]]]:
+        """The rounds' free (value, kind) pairs converted so far (many rounds share them)."""
+        return {}
 
     def _hits(self, number: int, tally: int) -> int:
         """Whether class ``number`` meets the predicate of tally ``tally`` (0 or 1)."""
@@ -382,14 +390,24 @@ class ClassesBet:
         if not self.known:
             return {}
         slots = [(h, i) for h, hand in enumerate(record) for i in range(len(hand))]
-        dealt = _dealt(game).dealt_positions(self.deal.start(), record)
-        out = {}
-        for slot, position in zip(slots, dealt, strict=True):
-            if position in self.known:
-                card = self.known[position]
-                out[slot] = self.classes.index((cast(int, card.value),
-                                                self.shape.signature(card)))
-        return out
+        dealt = self._dealt_positions(game)(self.deal.start(), record)
+        return {slot: self._known_class[position]
+                for slot, position in zip(slots, dealt, strict=True)
+                if position in self.known}
+
+    @cached_property
+    def _known_class(self) -> dict[int, int]:
+        """Each known position's card, as its class number."""
+        return {position: self.classes.index((cast(int, card.value),
+                                              self.shape.signature(card)))
+                for position, card in self.known.items()}
+
+    def _dealt_positions(self, game: Game[Any]) -> Callable[[Any, Hands], Sequence[int]]:
+        # checked once a compile, not once a record (a protocol's isinstance check is slow)
+        found = self.__dict__.get("_dealt_method")
+        if found is None:
+            found = self.__dict__["_dealt_method"] = _dealt(game).dealt_positions
+        return cast(Callable[[Any, Hands], Sequence[int]], found)
 
     def _piece(self, value: int, kinds: tuple[tuple[object, int], ...], unread: int
                ) -> dict[Raw, dict[Term, int]]:
