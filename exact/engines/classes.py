@@ -67,7 +67,7 @@ from exact.engines.compiled import (
     rest_of_round,
     shoe_sizes,
 )
-from exact.engines.engine import classes_refusal
+from exact.engines.engine import classes_refusal, two_sided
 from exact.engines.factorised import (
     Hands,
     _column,
@@ -111,24 +111,34 @@ class _Shape:
     tallies: tuple[tuple[str, frozenset[Position], tuple[str, object]], ...]
     positional: tuple[tuple[str, Position], ...]  # features reading one card by position
     view: View  # the attributes the positional features read
+    # tallies that stand for an order-free group read by a two-valued attribute: the other
+    # value (the feature is read off a group holding the tally's count of the one value)
+    groups: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def of(cls, game: Game[Any], names: Sequence[str]) -> _Shape:
-        value_names, tallies, positional, attributes = [], [], [], set()
+        value_names, tallies, positional, attributes, groups = [], [], [], set(), []
         for name in sorted(names):
             feature = game.features[name]
+            sides = two_sided(feature)
             if not _fine(feature):
                 value_names.append(name)
             elif feature.counts is not None and feature.cards is not None:
                 tallies.append((name, cast(frozenset[Position], feature.cards), feature.counts))
-            elif feature.cards is not None and len(feature.cards) == 1:
+            elif feature.cards is not None and len(feature.cards) == 1 and \
+                    not feature.order_free:
                 position, = cast(frozenset[Position], feature.cards)
                 positional.append((name, position))
                 attributes |= _fine(feature)
+            elif sides is not None:
+                attribute, one, other = sides
+                tallies.append((name, cast(frozenset[Position], feature.cards),
+                                (attribute, one)))
+                groups.append((name, other))
             else:
                 raise CapabilityError(f"class-by-class counting cannot read {name}")
         return cls(tuple(value_names), tuple(tallies), tuple(positional),
-                   View(tuple(sorted(attributes))))
+                   View(tuple(sorted(attributes))), tuple(groups))
 
     @cached_property
     def predicates(self) -> tuple[tuple[str, object], ...]:
@@ -734,8 +744,19 @@ class _States:
                 continue
             label = cast(Label, bet.classes[placed[h, i]][1][0])
             read[name] = bet._feature(name).read(_placed((h, i), label))
-        for (name, _, _), count in zip(shape.tallies, hits, strict=True):
-            read[name] = count
+        groups = dict(shape.groups)
+        for (name, cards, (attribute, one)), count in zip(shape.tallies, hits, strict=True):
+            if name not in groups:
+                read[name] = count
+                continue
+            # the group's dealt cards, ``count`` of them of the one value: the feature reads
+            # the group order-free, so any placement of them is as good
+            hands = [list(hand) for hand in record]
+            dealt = sorted(p for p in cards if p[1] < len(record[p[0]]))
+            for n, (h, i) in enumerate(dealt):
+                hands[h][i] = hands[h][i]._replace(**{attribute: one if n < count
+                                                      else groups[name]})
+            read[name] = bet._feature(name).read(tuple(tuple(hand) for hand in hands))
         return read
 
     def _combos(self, skip_tally: int | None, skip_position: int | None
