@@ -547,10 +547,14 @@ class ClassesBet:
                 by_outcome.append((node[mine], parents[node[mine]], factor[mine], number))
             steps.append(by_outcome)
         maps = []
-        for column in self._combine.T:
-            order_ = np.argsort(column, kind="stable")
-            targets, starts = np.unique(column[order_], return_index=True)
-            maps.append((order_, targets, starts, column))
+        for column in self._combine.T.tolist():
+            if column == list(range(len(column))):
+                maps.append(None)  # the outcome leaves every state as it is
+                continue
+            sources: dict[int, list[int]] = defaultdict(list)
+            for state, target in enumerate(column):
+                sources[target].append(state)
+            maps.append([(target, np.array(found)) for target, found in sources.items()])
         leaves = []
         for depth in range(len(self._level_nodes) + 1):
             chosen = self._leaves[self._leaves[:, 0] == depth]
@@ -572,18 +576,17 @@ class ClassesBet:
         for count, by_outcome in zip(self._level_nodes.tolist(), steps, strict=True):
             after = np.zeros((count, len(self._combine), shoes), dtype=values.dtype)
             for nodes, parents, factors, outcome in by_outcome:
-                gathered = level[parents]
+                gathered = level[parents]  # whole (states x shoes) blocks: rows copied
                 if not reach:
                     gathered *= values[factors][:, None, :]
-                order, targets, starts, column = maps[outcome]
-                if len(targets) == len(column):  # one state to one: a permutation
-                    after[nodes[:, None], column[None, :]] += gathered
-                elif reach:
-                    after[nodes[:, None], targets[None, :]] |= np.logical_or.reduceat(
-                        gathered[:, order], starts, axis=1)
-                else:
-                    after[nodes[:, None], targets[None, :]] += np.add.reduceat(
-                        gathered[:, order], starts, axis=1)
+                moves = maps[outcome]
+                if moves is not None:  # each state's values added into the state it goes to
+                    moved = np.zeros_like(gathered)
+                    for target, sources in moves:
+                        moved[:, target] = gathered[:, sources[0]] if len(sources) == 1 \
+                            else gathered[:, sources].sum(axis=1, dtype=gathered.dtype)
+                    gathered = moved
+                after[nodes] += gathered  # (a node is reached once per outcome)
             level = after
             yield level
 
@@ -935,7 +938,7 @@ _CHECK_LIMIT = 200_000  # settlements the state reduction may run per dimension
 # states of all the trie's nodes a compiled bet may hold (each a number per shoe of a block:
 # 160 MB of float64 at one shoe)
 DENSE_LIMIT = 20_000_000
-_BLOCK_ELEMENTS = 2**21  # a depth's (nodes x states x shoes) values per block of shoes
+_BLOCK_ELEMENTS = 2**23  # a depth's (nodes x states x shoes) values per block of shoes
 
 
 def _segments(labels: np.ndarray, groups: int) -> tuple[np.ndarray, np.ndarray, int]:
