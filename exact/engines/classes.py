@@ -83,6 +83,7 @@ from exact.model.features import ORDER, Feature
 from exact.model.game import Game, game_key
 
 Position = tuple[int, int]  # (hand, index) of a positioned game's record
+_Moves = list[tuple[int, np.ndarray]]  # an outcome's move: per target state, its sources
 # a piece's raw outcome: per tally its hits and its misses, and the class at each position read
 Raw = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[Position, int], ...]]
 Term = tuple[tuple[int, int], ...]  # (class, cards taken) ..., then (-1 - value, unread cards)
@@ -202,7 +203,6 @@ class ClassesBet:
             readings.setdefault((signature, npos), record)
         states = _States(self, list(readings.items()))
         self.states = states
-        self._readings = readings
         # piece outcomes reduced: the factors (part, reduced outcome), each a sum of terms
         factor_id: dict[tuple[Part, tuple[int, ...]], int] = {}
         factor_terms: list[dict[Term, int]] = []
@@ -238,7 +238,8 @@ class ClassesBet:
         # budget as the trie grows (its size is known only by building it)
         products = Meter("class-by-class counting's products of per-class polynomials",
                          (PATTERN_UNITS // 4 or 1) * size)
-        for (signature, used, parts, npos), (_, multiplicity, constant) in keys.items():
+        group_record: list[Hands] = []
+        for (signature, used, parts, npos), (record, multiplicity, constant) in keys.items():
             node = roots.setdefault(states.start(constant), len(roots))
             for depth, part in enumerate(parts):
                 if len(levels) <= depth:
@@ -249,12 +250,19 @@ class ClassesBet:
                     child = level[node, part_id[part]] = len(level)
                     products.tick()
                 node = child
-            group = groups.setdefault((signature, npos, used), len(groups))
+            # a state holds a read position's class by its number within the card's value:
+            # the group knows that value
+            at = tuple(record[h][i].value if i < len(record[h]) else None
+                       for h, i in states.positions)
+            group = groups.setdefault((signature, npos, used, at), len(groups))
+            if group == len(group_record):
+                group_record.append(record)
             merged_leaves[len(parts), node, group] += multiplicity
         nodes = sum(map(len, levels)) + len(roots)
         if nodes * size > DENSE_LIMIT:
             raise CapabilityError(f"class-by-class counting: {nodes:,} nodes of {size:,} "
                                   f"states each (at most {DENSE_LIMIT:,})")
+        self._group_record = group_record
         self._build_arrays(factor_terms, states, outcome_id, part_entries, roots, levels,
                            groups, merged_leaves)
         return self
@@ -510,8 +518,8 @@ class ClassesBet:
             np.logical_or.at(reached, chosen[:, 2], values[chosen[:, 1], :, 0])
         offsets = [sum(len(bet.events) for bet in self.bets[:n]) for n in range(len(self.bets))]
         events = np.zeros((len(self.bets), len(groups), states.size), dtype=np.int64)
-        for (signature, npos, _), group in by_group:
-            record = self._readings[signature, npos]
+        for (signature, npos, _, _), group in by_group:
+            record = self._group_record[group]
             for state in np.flatnonzero(reached[group]).tolist():
                 read = states.read(record, (signature, npos), state)
                 for n, (offset, bet) in enumerate(zip(offsets, self.bets, strict=True)):
@@ -522,7 +530,7 @@ class ClassesBet:
 
     @cached_property
     def _plan(self) -> tuple[Any, list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]],
-                             list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
+                             list[_Moves | None],
                              list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]]:
         """The arrays in evaluation order: the terms' trie and their factors' segments; per
         depth, per outcome, the nodes it reaches, their parents and factors; per outcome
@@ -546,7 +554,7 @@ class ClassesBet:
                 mine = outcome == number
                 by_outcome.append((node[mine], parents[node[mine]], factor[mine], number))
             steps.append(by_outcome)
-        maps = []
+        maps: list[_Moves | None] = []
         for column in self._combine.T.tolist():
             if column == list(range(len(column))):
                 maps.append(None)  # the outcome leaves every state as it is
@@ -725,8 +733,20 @@ class _States:
         self.tally_mode: list[tuple[bool, int]] = []  # (count misses, cap)
         for tally in range(len(shape.tallies)):
             self.tally_mode.append(self._tally_reduction(tally))
+        # a position's class as a digit: its reduced class's number among those of its value
+        # (the value is known where it is read), so a position of ranks and suits takes 17
+        # digits (16 classes of 0), not 53
+        self.position_digit: list[dict[int, int]] = []
+        for mapping in self.position_class:
+            digit: dict[int, int] = {}
+            for numbers in bet.by_value.values():
+                local = {reduced: n for n, reduced in enumerate(sorted(
+                    {mapping[number] for number in numbers}))}
+                digit.update((number, local[mapping[number]]) for number in numbers)
+            self.position_digit.append(digit)
         self.sizes = [cap + 1 for _, cap in self.tally_mode] + \
-            [len(set(mapping.values())) + 1 for mapping in self.position_class]
+            [max(self.position_digit[i].values(), default=0) + 2
+             for i in range(len(self.positions))]
 
     def _settle(self, record: Hands, reading: tuple[object, ...], hits: Sequence[int],
                 placed: Mapping[Position, int]) -> tuple[int, ...]:
@@ -757,8 +777,8 @@ class _States:
             hands = [list(hand) for hand in record]
             dealt = sorted(p for p in cards if p[1] < len(record[p[0]]))
             for n, (h, i) in enumerate(dealt):
-                hands[h][i] = hands[h][i]._replace(**{attribute: one if n < count
-                                                      else groups[name]})
+                side: dict[str, Any] = {attribute: one if n < count else groups[name]}
+                hands[h][i] = hands[h][i]._replace(**side)
             read[name] = bet._feature(name).read(tuple(tuple(hand) for hand in hands))
         return read
 
@@ -853,7 +873,7 @@ class _States:
         at = dict(placed)
         counted = (m if counts_misses else h for (counts_misses, _), h, m
                    in zip(self.tally_mode, hits, misses, strict=True))
-        return (*counted, *(self.position_class[i][at[p]] + 1 if p in at else 0
+        return (*counted, *(self.position_digit[i][at[p]] + 1 if p in at else 0
                          for i, p in enumerate(self.positions)))
 
     @cached_property
@@ -917,9 +937,9 @@ class _States:
         for i, position in enumerate(self.positions):
             if digits[len(self.tally_mode) + i]:
                 wanted = digits[len(self.tally_mode) + i] - 1
-                placed[position] = next(number for number, reduced
-                                        in sorted(self.position_class[i].items())
-                                        if reduced == wanted)
+                value = cast(int, record[position[0]][position[1]].value)
+                placed[position] = next(number for number in self.bet.by_value[value]
+                                        if self.position_digit[i][number] == wanted)
         return self._read_raw(record, reading, hits, placed)
 
 
