@@ -234,10 +234,11 @@ class ClassesBet:
         groups: dict[tuple[object, ...], int] = {}
         merged_leaves: dict[tuple[int, int, int], int] = defaultdict(int)
         size = states.size
-        # a node's products are one per state (and outcome of its part): drawn from the run's
-        # budget as the trie grows (its size is known only by building it)
+        # a node costs its Python step and its states' products, numpy operations of some 50
+        # ns each (a tenth of a unit): drawn from the run's budget as the trie grows (its size
+        # is known only by building it)
         products = Meter("class-by-class counting's products of per-class polynomials",
-                         (PATTERN_UNITS // 4 or 1) * size)
+                         (PATTERN_UNITS // 4 or 1) + size // 10)
         group_record: list[Hands] = []
         for (signature, used, parts, npos), (record, multiplicity, constant) in keys.items():
             node = roots.setdefault(states.start(constant), len(roots))
