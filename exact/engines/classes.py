@@ -1083,18 +1083,24 @@ def _decode(game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card],
 
 
 def estimate(game: Game[Any], bets: Sequence[Bet]) -> int | None:
-    """An upper bound on the states a key of ``bets`` may reach (their cost per value round,
-    in the plan's terms), or None when this engine cannot serve them: every tally's counts
-    and every class a position read may hold, before the reductions (which only lower it).
-    Counted from the shape alone, without the value walk."""
+    """An upper bound on the states a node of ``bets`` holds (their cost per value round,
+    in the plan's terms), or None when this engine cannot serve them: every tally's counts,
+    and at every position read, the classes one value holds under what is read there (a
+    state holds a position's class by its number within its value), before the reductions
+    (which only lower it). Counted from the shape alone, without the value walk."""
     if refusal(game, bets) is not None:
         return None
     shape = _Shape.of(game, sorted(set().union(*(bet.features for bet in bets))))
     states = 1
     for _, cards, _ in shape.tallies:
         states *= len(cards) + 1
-    for _ in {p for _, p in shape.positional}:
-        states *= len(shape.view.labels)
+    for position in {p for _, p in shape.positional}:
+        view = View(tuple(sorted(set().union(*(
+            _fine(game.features[name]) for name, p in shape.positional if p == position)))))
+        by_value: dict[int, set[Label]] = defaultdict(set)
+        for card in DECK:
+            by_value[cast(int, card.value)].add(view.label(card))
+        states *= max(map(len, by_value.values())) + 1
     return states
 
 
