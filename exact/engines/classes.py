@@ -89,7 +89,7 @@ Raw = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[Position, int], ...]]
 Term = tuple[tuple[int, int], ...]  # (class, cards taken) ..., then (-1 - value, unread cards)
 Part = tuple[int, tuple[tuple[object, int], ...], int]  # (value, (type, positions)..., unread)
 DECK = frozenset(card for card in CARDS if not card.is_joker)
-_FORMAT = "classes-5"
+_FORMAT = "classes-6"
 
 
 def _fine(feature: Feature[Any]) -> set[str]:
@@ -259,10 +259,6 @@ class ClassesBet:
             if group == len(group_record):
                 group_record.append(record)
             merged_leaves[len(parts), node, group] += multiplicity
-        nodes = sum(map(len, levels)) + len(roots)
-        if nodes * size > DENSE_LIMIT:
-            raise CapabilityError(f"class-by-class counting: {nodes:,} nodes of {size:,} "
-                                  f"states each (at most {DENSE_LIMIT:,})")
         self._group_record = group_record
         self._build_arrays(factor_terms, states, outcome_id, part_entries, roots, levels,
                            groups, merged_leaves)
@@ -502,21 +498,35 @@ class ClassesBet:
         self._combine = states.combine_table(outcomes)
         self._starts = np.array(sorted(roots, key=roots.__getitem__), dtype=np.int64)
         self._level_nodes = np.array([len(level) for level in levels], dtype=np.int64)
-        self._nodes = np.array([(parent, part) for level in levels
-                                for (parent, part), _ in sorted(level.items(),
-                                                                key=lambda item: item[1])],
-                               dtype=np.int64).reshape(-1, 2)
+        # the nodes of each depth numbered in the order of their paths, so that a subtree is
+        # a range at every depth (evaluated a range at a time: :meth:`_propagate`)
+        renumber: list[dict[int, int]] = [{root: root for root in roots.values()}]
+        nodes: list[tuple[int, int]] = []
+        for level in levels:
+            above = renumber[-1]
+            ordered = sorted(level.items(), key=lambda item: (above[item[0][0]], item[0][1]))
+            nodes.extend((above[parent], part) for (parent, part), _ in ordered)
+            renumber.append({old: new for new, (_, old) in enumerate(ordered)})
+        self._nodes = np.array(nodes, dtype=np.int64).reshape(-1, 2)
         self._part_start = np.cumsum([0, *map(len, part_entries)]).astype(np.int64)
         self._part_entries = np.array([entry for entries in part_entries for entry in entries],
                                       dtype=np.int64).reshape(-1, 2)
-        self._leaves = np.array([(*leaf, multiplicity) for leaf, multiplicity
-                                 in sorted(leaves.items())], dtype=np.int64).reshape(-1, 4)
+        widest = max((count for piece in self._ranges(1) for _, count in piece[1:]),
+                     default=1)
+        if widest * states.size > DENSE_LIMIT:  # one subtree's depth, held at once
+            raise CapabilityError(f"class-by-class counting: {widest:,} nodes under one of the "
+                                  f"first values, of {states.size:,} states each (at most "
+                                  f"{DENSE_LIMIT:,})")
+        self._leaves = np.array(sorted((depth, renumber[depth][node], group, multiplicity)
+                                       for (depth, node, group), multiplicity in leaves.items()),
+                                dtype=np.int64).reshape(-1, 4)
         self._fills = np.array(fills, dtype=np.int64)
         # the states each group reaches, then its settlement in each: events + 1 (0: none)
-        reached = np.zeros((len(groups), states.size), dtype=bool)
-        for depth, values in enumerate(self._propagate(np.ones((1, 1), dtype=bool), True)):
-            chosen = self._leaves[self._leaves[:, 0] == depth]
-            np.logical_or.at(reached, chosen[:, 2], values[chosen[:, 1], :, 0])
+        reached = np.zeros((len(groups), states.size, 1), dtype=bool)
+        for depth, first, values in self._propagate(np.ones((1, 1), dtype=bool), 1, True):
+            nodes, _, group = self._leaves_in(depth, first, len(values))
+            np.logical_or.at(reached, group, values[nodes - first])
+        reached = reached[:, :, 0]
         offsets = [sum(len(bet.events) for bet in self.bets[:n]) for n in range(len(self.bets))]
         events = np.zeros((len(self.bets), len(groups), states.size), dtype=np.int64)
         for (signature, npos, _, _), group in by_group:
@@ -531,12 +541,11 @@ class ClassesBet:
 
     @cached_property
     def _plan(self) -> tuple[Any, list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]],
-                             list[_Moves | None],
-                             list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]]:
+                             list[_Moves | None], list[tuple[np.ndarray, np.ndarray, np.ndarray]]]:
         """The arrays in evaluation order: the terms' trie and their factors' segments; per
         depth, per outcome, the nodes it reaches, their parents and factors; per outcome
-        the states it takes each state to, as (sorted order, targets, starts); per depth the
-        leaves as (nodes, multiplicities, groups present, where each starts)."""
+        the states each state's values go to (None: each stays); per depth the leaves as
+        (nodes, multiplicities, groups), by node."""
         order = np.argsort(self._term_factor, kind="stable")
         terms = (_product_trie(self._term_rows[order]), order,
                  _segments(self._term_factor[order], int(self._factors[0])))
@@ -566,38 +575,80 @@ class ClassesBet:
             maps.append([(target, np.array(found)) for target, found in sources.items()])
         leaves = []
         for depth in range(len(self._level_nodes) + 1):
-            chosen = self._leaves[self._leaves[:, 0] == depth]
-            chosen = chosen[np.argsort(chosen[:, 2], kind="stable")]
-            present, starts = np.unique(chosen[:, 2], return_index=True)
-            leaves.append((chosen[:, 1], chosen[:, 3], present, starts))
+            chosen = self._leaves[self._leaves[:, 0] == depth]  # sorted by node
+            leaves.append((chosen[:, 1], chosen[:, 3], chosen[:, 2]))
         return terms, steps, maps, leaves
 
-    def _propagate(self, values: np.ndarray, reach: bool = False) -> Iterator[np.ndarray]:
-        """Per depth of the trie, each node's (states x shoes) values: its root's start state
-        one, then each node its parent's values times its part's piece values (``values``:
-        factors x shoes), moved along each outcome's map; with ``reach``, whether each state
-        can be reached (booleans, whatever the shoe)."""
+    def _leaves_in(self, depth: int, first: int, count: int
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The leaves at ``depth`` on its nodes ``first`` to ``first + count``: (nodes,
+        multiplicities, groups)."""
+        nodes, multiplicity, group = self._plan[3][depth]
+        start, stop = np.searchsorted(nodes, [first, first + count])
+        return nodes[start:stop], multiplicity[start:stop], group[start:stop]
+
+    def _ranges(self, width: int) -> list[list[tuple[int, int]]]:
+        """The trie cut into subtrees of the first depth's nodes: per piece, per depth its
+        range of nodes, each depth's range at most ``width`` nodes where a subtree allows."""
+        parents = []
+        start = 0
+        for count in self._level_nodes.tolist():
+            parents.append(self._nodes[start:start + count, 0])
+            start += count
+        if not parents:
+            return [[(0, len(self._starts))]]
+        # per depth, where the descendants of each node of the first depth start
+        bounds = [np.arange(len(parents[0]) + 1)]
+        for below in parents[1:]:
+            bounds.append(np.searchsorted(below, bounds[-1]))
+        pieces, low = [], 0
+        while low < len(parents[0]):
+            high = low + 1
+            while high < len(parents[0]) and all(
+                    int(bound[high + 1] - bound[low]) <= width for bound in bounds):
+                high += 1
+            pieces.append([(0, len(self._starts))] + [
+                (int(bound[low]), int(bound[high] - bound[low])) for bound in bounds])
+            low = high
+        return pieces
+
+    def _propagate(self, values: np.ndarray, block: int, reach: bool = False
+                   ) -> Iterator[tuple[int, int, np.ndarray]]:
+        """(depth, first node, values of nodes from it): each node's (states x shoes)
+        values, a subtree's range of nodes at a time (at most :data:`_BLOCK_ELEMENTS` values a
+        depth for ``block`` shoes, where a subtree allows): its root's start state one, then
+        each node its parent's values times its part's piece values (``values``: factors x
+        shoes), moved along each outcome's map; with ``reach``, whether each state can be
+        reached (booleans, whatever the shoe)."""
         _, steps, maps, _ = self._plan
         shoes = values.shape[1]
-        level = np.zeros((len(self._starts), len(self._combine), shoes), dtype=values.dtype)
-        level[np.arange(len(self._starts)), self._starts] = 1
-        yield level
-        for count, by_outcome in zip(self._level_nodes.tolist(), steps, strict=True):
-            after = np.zeros((count, len(self._combine), shoes), dtype=values.dtype)
-            for nodes, parents, factors, outcome in by_outcome:
-                gathered = level[parents]  # whole (states x shoes) blocks: rows copied
-                if not reach:
-                    gathered *= values[factors][:, None, :]
-                moves = maps[outcome]
-                if moves is not None:  # each state's values added into the state it goes to
-                    moved = np.zeros_like(gathered)
-                    for target, sources in moves:
-                        moved[:, target] = gathered[:, sources[0]] if len(sources) == 1 \
-                            else gathered[:, sources].sum(axis=1, dtype=gathered.dtype)
-                    gathered = moved
-                after[nodes] += gathered  # (a node is reached once per outcome)
-            level = after
-            yield level
+        states = len(self._combine)
+        roots = np.zeros((len(self._starts), states, shoes), dtype=values.dtype)
+        roots[np.arange(len(self._starts)), self._starts] = 1
+        yield 0, 0, roots
+        for piece in self._ranges(max(1, _BLOCK_ELEMENTS // (states * block))):
+            level, above = roots, 0
+            for depth, (by_outcome, (first, count)) in enumerate(zip(steps, piece[1:],
+                                                                      strict=True), 1):
+                after = np.zeros((count, states, shoes), dtype=values.dtype)
+                for nodes, parents, factors, outcome in by_outcome:
+                    start, stop = np.searchsorted(nodes, [first, first + count])
+                    if start == stop:
+                        continue
+                    # whole (states x shoes) blocks of the parents: rows copied
+                    gathered = level[parents[start:stop] - above]
+                    if not reach:
+                        gathered *= values[factors[start:stop]][:, None, :]
+                    moves = maps[outcome]
+                    if moves is not None:  # each state's values added into its target's
+                        moved = np.zeros_like(gathered)
+                        for target, sources in moves:
+                            moved[:, target] = gathered[:, sources[0]] if len(sources) == 1 \
+                                else gathered[:, sources].sum(axis=1, dtype=gathered.dtype)
+                        gathered = moved
+                    after[nodes[start:stop] - first] += gathered  # (once per outcome a node)
+                level, above = after, first
+                yield depth, first, level
 
     @cached_property
     def _class_hot(self) -> np.ndarray:
@@ -647,7 +698,7 @@ class ClassesBet:
             raise ShoeError(f"a shoe of {int(sizes.min())} cards cannot fill a round of "
                             f"{self.round_cards}")
         dtype: Any = batch_dtype(int(sizes.max(initial=0)), unit)
-        ((term_levels, term_leaf), order, term_segments), _, _, leaves = self._plan
+        ((term_levels, term_leaf), order, term_segments), _, _, _ = self._plan
         coefficient = self._term_coefficient[order].astype(dtype)[:, None]
         states = len(self._combine)
         widest = max([len(self._starts), *self._level_nodes.tolist()]) * states
@@ -661,12 +712,12 @@ class ClassesBet:
             terms *= coefficient
             values = _sums(terms, term_segments)  # (factors x shoes): each piece outcome
             reached = np.zeros((groups, states, len(part)), dtype=dtype)
-            for level, (nodes, multiplicity, present, starts) in zip(
-                    self._propagate(values), leaves, strict=False):
+            for depth, first, level in self._propagate(values, len(part)):
+                nodes, multiplicity, group = self._leaves_in(depth, first, len(level))
                 if len(nodes):
-                    weighted = level[nodes]
+                    weighted = level[nodes - first]
                     weighted *= multiplicity.astype(dtype)[:, None, None]
-                    reached[present] += np.add.reduceat(weighted, starts, axis=0)
+                    np.add.at(reached, group, weighted)
             reached *= table[self._fills][:, None, :]
             total: np.ndarray = np.zeros((self.events, len(part)), dtype=dtype)
             flat = reached.reshape(groups * states, len(part))
@@ -956,8 +1007,9 @@ def _placed(position: Position, label: Label) -> Hands:
 
 
 _CHECK_LIMIT = 200_000  # settlements the state reduction may run per dimension
-# states of all the trie's nodes a compiled bet may hold (each a number per shoe of a block:
-# 160 MB of float64 at one shoe)
+# states of the nodes of one depth under one node of the first depth, which the evaluation
+# holds at once (each a number per shoe: 160 MB of float64 at one shoe); the trie is
+# evaluated a subtree at a time, its whole work bounded by the run's budget
 DENSE_LIMIT = 20_000_000
 _BLOCK_ELEMENTS = 2**23  # a depth's (nodes x states x shoes) values per block of shoes
 
@@ -1084,23 +1136,20 @@ def _decode(game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card],
 
 def estimate(game: Game[Any], bets: Sequence[Bet]) -> int | None:
     """An upper bound on the states a node of ``bets`` holds (their cost per value round,
-    in the plan's terms), or None when this engine cannot serve them: every tally's counts,
-    and at every position read, the classes one value holds under what is read there (a
-    state holds a position's class by its number within its value), before the reductions
-    (which only lower it). Counted from the shape alone, without the value walk."""
+    in the plan's terms), or None when this engine cannot serve them: every tally's counts
+    and every class a position read may hold, before the reductions (which only lower it).
+    Counted from the shape alone, without the value walk. A position's classes are bounded
+    by the whole view's, not by one value's (which a node holds: 17 for rank and suit): the
+    looser bound stands for the trie's size, which only the walk knows, and which grows
+    tenfold with each first card read by position."""
     if refusal(game, bets) is not None:
         return None
     shape = _Shape.of(game, sorted(set().union(*(bet.features for bet in bets))))
     states = 1
     for _, cards, _ in shape.tallies:
         states *= len(cards) + 1
-    for position in {p for _, p in shape.positional}:
-        view = View(tuple(sorted(set().union(*(
-            _fine(game.features[name]) for name, p in shape.positional if p == position)))))
-        by_value: dict[int, set[Label]] = defaultdict(set)
-        for card in DECK:
-            by_value[cast(int, card.value)].add(view.label(card))
-        states *= max(map(len, by_value.values())) + 1
+    for _ in {p for _, p in shape.positional}:
+        states *= len(shape.view.labels)
     return states
 
 

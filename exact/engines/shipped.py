@@ -75,15 +75,15 @@ cache."""
 CLASSES_STATE_UNITS = 100
 """Units of one state a node of the class-by-class trie holds (a bound from the bet's shape,
 before the reductions that settle the bet on every reading: 7 states for a count of hearts, 16
-for the one-colour tie, 17 for a card's rank and suit by position, whose class a state holds
-by its number within the card's value). Set so that this engine is preferred to factorised
+for the one-colour tie, 53 for a card's rank and suit by position, of which a node holds 17).
+Set so that this engine is preferred to factorised
 counting for the bets with third cards it serves, as measured on 8 decks in fresh processes
 (compiled forms on disk): the nine of spades as the Player's third card, Super Tie and the
 one-colour tie each 0.4-0.5 s against 3.2 s, 3.3 s and 29.5 s (docs: Counting card attributes
 class by class). The cost it leaves out is the trie's size, known only after the value walk:
-a bet reading many first cards by position has ten times the nodes of one on the third cards,
-and a compile past the dense bound (:data:`exact.engines.classes.DENSE_LIMIT`) is refused
-then."""
+a bet reading many first cards by position has ten times the nodes of one on the third cards;
+the loose bound on a position's classes keeps those bets past the work bound here, refused
+before any walk."""
 
 
 def _walk_units(demand: Demand) -> int:
