@@ -524,8 +524,8 @@ class ClassesBet:
         # the states each group reaches, then its settlement in each: events + 1 (0: none)
         reached = np.zeros((len(groups), states.size, 1), dtype=bool)
         for depth, first, values in self._propagate(np.ones((1, 1), dtype=bool), 1, True):
-            nodes, _, group = self._leaves_in(depth, first, len(values))
-            np.logical_or.at(reached, group, values[nodes - first])
+            leaf_nodes, _, leaf_groups = self._leaves_in(depth, first, len(values))
+            np.logical_or.at(reached, leaf_groups, values[leaf_nodes - first])
         reached = reached[:, :, 0]
         offsets = [sum(len(bet.events) for bet in self.bets[:n]) for n in range(len(self.bets))]
         events = np.zeros((len(self.bets), len(groups), states.size), dtype=np.int64)
