@@ -23,24 +23,29 @@ class:
 A round's counts are then the product of its classes' pieces (tallies add, positions join),
 times the falling factorial of the rest of the shoe, settled per combined outcome. Rounds that
 agree on the value features' readings and on each class's position types (a *key*) share
-their pieces; the product of a key's pieces is expanded into *monomials* (one outcome per
-piece), each a product of a few piece values, merged over keys with integer coefficients per
-event. A shoe (or a batch of shoes) costs: the elementary falling factorials of its class
-counts, the piece values (sums of their products), and one product per monomial along a trie
-of their sorted factor lists (one numpy operation per depth for the whole batch), then one
-matrix product by the coefficients. No pattern of card classes is walked: the work grows with
-the value rounds and the outcomes the bet reads, not with the number of classes.
+their pieces. The keys form a trie (a node per prefix of a key's parts, numbered in the order
+of their paths), each node holding its reduced states *densely* (a read position's class as its
+number among its value's classes): a node is its parent's states times its part's piece values,
+moved along each outcome by a small table. A shoe (or a batch of shoes) costs: the elementary
+falling factorials of its class counts, the piece values (sums of their products), and per
+level of the trie and outcome one gather of whole rows, one product and a few column sums,
+a subtree at a time (memory bounded by one subtree's depth); then the leaves' states summed per
+group of settlement, times the rest of the shoe, into the events. No pattern of card classes
+is walked: the work grows with the value rounds and the states the bet reads, not with the
+number of classes.
 
-Exactness: every piece value counts ordered card sequences of part of a round, every monomial
-and every partial sum of the final product counts ordered sequences of a round or part of it:
+Exactness: every piece value counts ordered card sequences of part of a round, every node's
+state and every partial sum of the final product counts ordered sequences of a round or part
+of it (times a key's multiplicity, at most the round's count):
 non-negative integers at most ``N**r``. So float64 holds them exactly below ``2**53``, int64
 below ``2**63``, Python integers beyond (:func:`exact.engines.compiled.batch_dtype`). Every
 shoe's counts are checked to sum to ``N!/(N-r)!``.
 
 What it serves (:func:`refusal`): a game with card positions
 (:class:`~exact.model.contracts.CardPositions`) and bets whose features beyond values are each
-a tally or read one declared position. Features reading a pool of positions otherwise (pairs,
-``all_same_color``) stay with factorised counting.
+a tally, read one declared position, or read an order-free group by a two-valued attribute
+(``all_same_color``: a tally of one colour). The pairs (two cards order-free by rank or suit)
+stay with factorised counting.
 """
 
 from __future__ import annotations
