@@ -15,11 +15,11 @@ from functools import cached_property, lru_cache
 from math import comb, prod
 from typing import TYPE_CHECKING, Any, Literal
 
-from exact.core.cards import Card, Shoe
+from exact.core.cards import CARDS, Card, Shoe
 from exact.core.enumerator import Deal, Draw, Record, estimated_leaves, fixed_stages
 from exact.model.bets import Bet, value_only, values_only
 from exact.model.contracts import CardPositions, StageRoles, draw_stages
-from exact.model.features import ORDER, Needs
+from exact.model.features import ORDER, Feature, Needs
 from exact.model.game import Game
 
 if TYPE_CHECKING:  # the batch entries take and give numpy arrays; planning loads no numpy
@@ -193,9 +193,35 @@ def classes_refusal(game: Game[Any], bet: Bet) -> str | None:
             continue
         if feature.cards is not None and len(feature.cards) == 1 and not feature.order_free:
             continue
-        return (f"feature {name} reads a group of cards that is neither a tally nor one card "
-                "by position")
+        if two_sided(feature) is not None:
+            continue
+        return (f"feature {name} reads a group of cards that is neither a tally, one card "
+                "by position, nor an order-free group read by a two-valued attribute")
     return None
+
+
+def two_sided(feature: Feature[Any]) -> tuple[str, str, str] | None:
+    """(attribute, one value, the other) when ``feature`` reads an order-free group of cards
+    (one card is one) by one attribute that takes two values on a deck (colour: every card
+    dealt one colour): the multiset it reads is then one count, a tally of one value among the
+    group's dealt cards, which class-by-class counting serves; else None.
+
+    >>> from exact.games import get_game
+    >>> features = get_game("punto-banco").features
+    >>> two_sided(features["all_same_color"]), two_sided(features["player_pair"])
+    (('colour', 'black', 'red'), None)
+    >>> two_sided(features["player_card3_colour"]), two_sided(features["player_card3_suit"])
+    (('colour', 'black', 'red'), None)
+    """
+    fine = {a for _, a in feature.needs.pairs if a not in ("value", ORDER)}
+    if feature.cards is None or not (feature.order_free or len(feature.cards) == 1) or \
+            len(fine) != 1:
+        return None
+    attribute, = fine
+    values = sorted({getattr(card, attribute) for card in CARDS if not card.is_joker})
+    if len(values) != 2:
+        return None
+    return attribute, values[0], values[1]
 
 
 def factorised_serves(game: Game[Any], needs: Needs) -> bool:
