@@ -50,8 +50,9 @@ shoe's counts are checked to sum to ``N!/(N-r)!``.
 What it serves (:func:`refusal`): a game with card positions
 (:class:`~exact.model.contracts.CardPositions`) and bets whose features beyond values are each
 a tally, read one declared position, or read an order-free group by a two-valued attribute
-(``all_same_color``: a tally of one colour). The pairs (two cards order-free by rank or suit)
-stay with factorised counting.
+(``all_same_color``: a tally of one colour; one card's colour, ``player_card3_colour``: a
+tally of one position). The pairs (two cards order-free by rank or suit) stay with factorised
+counting.
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ from exact.model.features import ORDER, Feature
 from exact.model.game import Game, game_key
 
 DECK = frozenset(card for card in CARDS if not card.is_joker)
-_FORMAT = "classes-8"  # both forms, the form a marker array ("form"); one-card colours tallies
+_FORMAT = "classes-9"  # both forms, the form a marker array ("form"); one-card colours tallies
 DENSE, RESTRICTED = 0, 1  # the forms
 
 
@@ -559,10 +560,14 @@ class ClassesBet:
                               dtype=np.int64).reshape(len(row_keys), 3)
         self._ratios = np.array(ratios, dtype=np.int64).reshape(len(ratios), -1) \
             if ratios else np.zeros((0, 1), dtype=np.int64)
-        signed = np.zeros((len(row_keys), len(ratios) or self.events), dtype=np.int64)
-        for n, key in enumerate(row_keys):
-            for event, value in rows[key].items():
-                signed[n, event] = value
+        # the nonzero coefficients only (a column per read parts, restriction and event:
+        # thousands for Super Tie, almost all zero on a leaf)
+        self._columns = np.array([len(ratios) or self.events], dtype=np.int64)
+        entries = [(n, column, value) for n, key in enumerate(row_keys)
+                   for column, value in rows[key].items() if value]
+        self._entries = np.array([entry[:2] for entry in entries],
+                                 dtype=np.int64).reshape(len(entries), 2)
+        signed = np.array([value for _, _, value in entries], dtype=np.int64)
         # signed sums of restrictions (exact.engines.classes_restricted) stored as two
         # non-negative parts; ``spread`` bounds their partial sums over the rounds' count
         self._coefficients = np.maximum(signed, 0)
@@ -637,8 +642,9 @@ class ClassesBet:
         """The compiled arrays of its form with what their evaluation needs of the bet."""
         if self.form == RESTRICTED:
             return ClassArrays(self._common, self._slots, self._level_edges, self._edges,
-                               self._rows, self._coefficients - self._negatives, self.events,
-                               int(self._spread[0]), self._ratios)
+                               self._rows, self._entries, self._coefficients - self._negatives,
+                               int(self._columns[0]), self.events, int(self._spread[0]),
+                               self._ratios)
         return self._dense(settled=True)
 
     def _dense(self, settled: bool) -> DenseArrays:
@@ -958,8 +964,8 @@ def entry_key(game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card]) ->
 _COMMON = {"form": 1, "elementary": 2, "term_rows": 2, "term_coefficient": 1, "term_factor": 1,
            "factors": 1}
 _FORMS = {
-    RESTRICTED: {"slots": 1, "level_edges": 1, "edges": 2, "rows": 2, "coefficients": 2,
-                 "negatives": 2, "spread": 1, "ratios": 2},
+    RESTRICTED: {"slots": 1, "level_edges": 1, "edges": 2, "rows": 2, "entries": 2,
+                 "coefficients": 1, "negatives": 1, "columns": 1, "spread": 1, "ratios": 2},
     DENSE: {"combine": 2, "starts": 1, "level_nodes": 1, "nodes": 2, "part_start": 1,
             "part_entries": 2, "leaves": 2, "fills": 1, "settles": 3},
 }
@@ -1014,7 +1020,10 @@ def _check_restricted(loaded: Mapping[str, np.ndarray], events: int, factors: in
             loaded["level_edges"].shape != (len(slots) - 1,) or \
             int(loaded["level_edges"].sum()) != len(edges) or \
             ratios.shape[1] % 2 != 1 or \
-            loaded["coefficients"].shape != (len(rows), len(ratios) or events) or \
+            loaded["columns"].shape != (1,) or \
+            int(loaded["columns"][0]) != (len(ratios) or events) or \
+            loaded["entries"].shape[1:] != (2,) or \
+            loaded["coefficients"].shape != (len(loaded["entries"]),) or \
             loaded["negatives"].shape != loaded["coefficients"].shape or \
             loaded["spread"].shape != (1,) or int(loaded["spread"][0]) < 1:
         raise cache.CorruptEntry("classes arrays of the wrong shape")
@@ -1027,6 +1036,10 @@ def _check_restricted(loaded: Mapping[str, np.ndarray], events: int, factors: in
                       or (rows[:, 1] >= slots[np.minimum(rows[:, 0], len(slots) - 1)]).any()
                       or (rows[:, 2] >= len(loaded["elementary"])).any()):
         raise cache.CorruptEntry("classes leaf out of range")
+    entries = loaded["entries"]
+    if len(entries) and ((entries[:, 0] >= len(rows)).any()
+                         or (entries[:, 1] >= int(loaded["columns"][0])).any()):
+        raise cache.CorruptEntry("classes leaf coefficient out of range")
     if len(ratios) and ((ratios[:, 0] >= events).any() or (ratios[:, 1:] > factors).any()):
         raise cache.CorruptEntry("classes ratio out of range")
 

@@ -43,9 +43,10 @@ _MOST_SHOES = 256  # per block, where a trie is narrow
 _FEWEST_SHOES = 16  # per block, where it is wide: a depth's loop over its factors is paid per block
 _DENSE_ELEMENTS = 2**23  # the dense form: a depth's (nodes x states x shoes) values per block
 # the dense form evaluated by edges (DenseArrays.edge_form) from this many shoes on (one shoe
-# densely: no edges built), within this many (node, state) slots, edges and leaf coefficients
+# densely: no edges built), within this many (node, state) slots, edges and leaf rows
 # (int64 arrays of some 100 MB at most)
 _EDGE_SHOES = 8
+_SPARSE_SHOES = 8  # sums by sparse products from this many shoes on
 _EDGE_LIMIT = 4_000_000
 _Moves = list[tuple[int, np.ndarray]]  # an outcome's move: per target state, its sources
 
@@ -55,7 +56,8 @@ class _Sums:
     """Weighted sums of rows: output row ``labels[i]`` adds ``weights[i]`` (1 when none) times
     input row ``columns[i]`` (``i`` when none). A sparse (groups x rows) matrix, whose product
     is 7-12x faster than numpy's ``reduceat`` along the rows (measured on the tries of the
-    issue's bets); for Python integers, which scipy's products do not hold, a dense product."""
+    issue's bets); for Python integers, which scipy's products do not hold, and for a few
+    shoes, numpy's segmented sums."""
 
     labels: np.ndarray
     groups: int
@@ -84,21 +86,23 @@ class _Sums:
         present, starts = np.unique(self.labels[order], return_index=True)
         return order, present, starts, np.arange(len(self.labels))
 
-    def _python_sums(self, values: np.ndarray) -> np.ndarray:
+    def _segment_sums(self, values: np.ndarray) -> np.ndarray:
         order, present, starts, entries = self._grouped
         columns = entries if self.columns is None else self.columns
         terms = values[columns[order]]
         if self.weights is not None:
-            terms = terms * self.weights[order].astype(object)[:, None]
-        out = np.zeros((self.groups, values.shape[1]), dtype=object)
+            terms = terms * self.weights[order].astype(values.dtype)[:, None]
+        out = np.zeros((self.groups, values.shape[1]), dtype=values.dtype)
         if len(starts):
             out[present] = np.add.reduceat(terms, starts, axis=0)
         return out
 
     def sums(self, values: np.ndarray) -> np.ndarray:
-        """(groups x shoes) sums of the rows of ``values``, weighted."""
-        if values.dtype == object:
-            return self._python_sums(values)
+        """(groups x shoes) sums of the rows of ``values``, weighted: by numpy's segmented
+        sums for Python integers and for a few shoes (one shoe's analysis then loads no
+        scipy, half a second of a fresh process), else by a sparse product."""
+        if values.dtype == object or values.shape[1] < _SPARSE_SHOES:
+            return self._segment_sums(values)
         matrix = self._typed.get(values.dtype)
         if matrix is None:
             matrix = self._typed[values.dtype] = self._matrix.astype(values.dtype)
@@ -179,16 +183,14 @@ class ClassArrays:
     level_edges: np.ndarray  # per depth past the root, its edges
     edges: np.ndarray  # (slot before, factor, slot after), by depth then slot after
     rows: np.ndarray  # the leaves: (depth, slot, fill)
-    coefficients: np.ndarray  # (leaves x columns)
+    entries: np.ndarray  # the leaves' nonzero coefficients: (leaf, column)
+    coefficients: np.ndarray  # per entry, its (signed) coefficient
+    columns: int
     events: int
     spread: int = 1  # signed coefficients' bound (exact.engines.classes_restricted); 1: none
     # per column: its event, the factors of its numerator, those of its denominator (the
     # number of factors past the last: one); none: the columns are the events
     ratios: np.ndarray | None = None
-
-    @property
-    def columns(self) -> int:
-        return int(self.coefficients.shape[1])
 
     @cached_property
     def _levels(self) -> list[tuple[np.ndarray, list[tuple[int, int, int]], _Sums]]:
@@ -213,12 +215,13 @@ class ClassArrays:
         """Per (depth, fill) of the leaves: the (events x slots of the depth) matrix of their
         coefficients, as sums (:class:`_Sums`: no gather of the slots read)."""
         out = []
+        leaf, column = self.entries.T
+        depths, fills = self.rows[leaf, 0], self.rows[leaf, 2]
         for depth, fill in sorted({(int(d), int(f)) for d, _, f in self.rows.tolist()}):
-            chosen = np.flatnonzero((self.rows[:, 0] == depth) & (self.rows[:, 2] == fill))
-            block = self.coefficients[chosen]  # (leaves x events)
-            leaf, event = np.nonzero(block)
-            out.append((depth, fill, _Sums(event, self.columns, self.rows[chosen, 1][leaf],
-                                           block[leaf, event], int(self.slots[depth]))))
+            chosen = np.flatnonzero((depths == depth) & (fills == fill))
+            out.append((depth, fill, _Sums(column[chosen], self.columns,
+                                           self.rows[leaf[chosen], 1],
+                                           self.coefficients[chosen], int(self.slots[depth]))))
         return out
 
     def block_size(self) -> int:
@@ -476,18 +479,18 @@ class DenseArrays:
                 weights.append(multiplicity[k])
                 columns.append(event)
         row = np.concatenate(rows) if rows else np.zeros((0, 3), dtype=np.int64)
-        if len(row) * self.events > _EDGE_LIMIT:
+        if len(row) > _EDGE_LIMIT:
             return None
         column = np.concatenate(columns) if columns else np.zeros(0, dtype=np.int64)
         if (column < 0).any():
             raise AssertionError("class-by-class counts in a state no group settles")
-        coefficients = np.zeros((len(row), self.events), dtype=np.int64)
-        coefficients[np.arange(len(row)), column] = np.concatenate(weights) if weights else 0
+        entries = np.stack([np.arange(len(row)), column], axis=1)
+        weights_ = np.concatenate(weights) if weights else np.zeros(0, dtype=np.int64)
         every = np.concatenate(edges) if edges else np.zeros((0, 4), dtype=np.int64)
         slots = np.array([int(r.sum()) for r in reaches], dtype=np.int64)
         return ClassArrays(self.pieces, slots, np.bincount(every[:, 0], minlength=len(slots))[
-            1:].astype(np.int64), np.ascontiguousarray(every[:, 1:]), row, coefficients,
-            self.events)
+            1:].astype(np.int64), np.ascontiguousarray(every[:, 1:]), row, entries, weights_,
+            self.events, self.events)
 
     def counts(self, matrix: np.ndarray, sizes: np.ndarray, dtype: Any) -> np.ndarray:
         """(shoes x events) exact counts of the (shoes x 53) ``matrix`` of card counts whose

@@ -339,15 +339,22 @@ def named_limit(bet: Bet) -> bool:
 def test_the_named_limits_are_what_refuses():
     """The two limits the refusal test allows are real limits, each met by a bet written in
     the vocabulary (the generated ones that met them: a pair with a tally of the third cards,
-    four cards by position with a tally): refused today, by the pattern bound."""
+    four cards by position with a tally): refused today, by the pattern bound. The same four
+    cards read by colour where they were read by suit are tallies of one position each, past
+    neither limit: class-by-class counting serves them."""
     texts = {
         "pair": ["((first_four_tens + banker_total >= 4) and (player_initial_ranks in "
                  "('QK',))) or (not (player_diamonds + player_cards > 3))"],
         "positions": ["not (not (player_card3_suit in ['D', None, 'S']))",
-                      "((player_card1_colour == banker_card2_colour) and (banker_jacks in "
+                      "((player_card1_suit == banker_card2_suit) and (banker_jacks in "
                       "(0, 3,))) and (banker_card1_rank != 'K')"]}
     for name, when in texts.items():
         bet, = load_bets("limits.toml", GAME.features, text=bet_text(
             [(text, 10 - n) for n, text in enumerate(when)], name))
         assert named_limit(bet), name
         assert refusal(bet, "shoe", Shoe.standard(8)) is not None, name
+    colours = [texts["positions"][0], texts["positions"][1].replace("_suit", "_colour")]
+    bet, = load_bets("limits.toml", GAME.features, text=bet_text(
+        [(text, 10 - n) for n, text in enumerate(colours)], "colours"))
+    assert not named_limit(bet)
+    assert {choose(GAME, bet, scope).engine for scope in ("shoe", "batch")} == {"classes"}
