@@ -51,8 +51,8 @@ What it serves (:func:`refusal`): a game with card positions
 (:class:`~exact.model.contracts.CardPositions`) and bets whose features beyond values are each
 a tally, read one declared position, or read an order-free group by a two-valued attribute
 (``all_same_color``: a tally of one colour; one card's colour, ``player_card3_colour``: a
-tally of one position). The pairs (two cards order-free by rank or suit) stay with factorised
-counting.
+tally of one position), or read an order-free group otherwise (the pairs, two cards by rank or
+suit: each position read by the view, the feature read off the group's cards).
 """
 
 from __future__ import annotations
@@ -123,10 +123,14 @@ class _Shape:
     # tallies that stand for an order-free group read by a two-valued attribute: the other
     # value (the feature is read off a group holding the tally's count of the one value)
     groups: tuple[tuple[str, str], ...] = ()
+    # features reading an order-free group of positions otherwise (the pairs: two cards by
+    # rank or suit): each of their positions read by the view, the feature read off them all
+    readers: tuple[tuple[str, frozenset[Position]], ...] = ()
 
     @classmethod
     def of(cls, game: Game[Any], names: Sequence[str]) -> _Shape:
         value_names, tallies, positional, attributes, groups = [], [], [], set(), []
+        readers: list[tuple[str, frozenset[Position]]] = []
         for name in sorted(names):
             feature = game.features[name]
             sides = two_sided(feature)
@@ -144,10 +148,20 @@ class _Shape:
                 position, = cast(frozenset[Position], feature.cards)
                 positional.append((name, position))
                 attributes |= _fine(feature)
+            elif feature.cards is not None and feature.order_free:
+                readers.append((name, cast(frozenset[Position], feature.cards)))
+                attributes |= _fine(feature)
             else:
                 raise CapabilityError(f"class-by-class counting cannot read {name}")
         return cls(tuple(value_names), tuple(tallies), tuple(positional),
-                   View(tuple(sorted(attributes))), tuple(groups))
+                   View(tuple(sorted(attributes))), tuple(groups), tuple(readers))
+
+    @cached_property
+    def read_positions(self) -> frozenset[Position]:
+        """The positions whose card's class the bets read: by a positional feature or as
+        one of a reader's group."""
+        return frozenset(p for _, p in self.positional).union(
+            *(cards for _, cards in self.readers))
 
     @cached_property
     def predicates(self) -> tuple[tuple[str, object], ...]:
@@ -156,12 +170,12 @@ class _Shape:
     def signature(self, card: Card) -> tuple[object, ...]:
         """What the bets can tell of a card beyond its value: the label its positional
         features read, and which tallies' predicates it meets."""
-        label = self.view.label(card) if self.positional else None
+        label = self.view.label(card) if self.read_positions else None
         return (label, tuple(getattr(card, attribute) == wanted
                              for attribute, wanted in self.predicates))
 
     def position_type(self, position: Position) -> tuple[Position | None, tuple[int, ...]]:
-        at = position if any(p == position for _, p in self.positional) else None
+        at = position if position in self.read_positions else None
         return at, tuple(i for i, (_, cards, _) in enumerate(self.tallies) if position in cards)
 
 
@@ -491,6 +505,13 @@ class ClassesBet:
                 continue
             label = cast(Label, self.classes[placed[h, i]][1][0])
             read[name] = self._feature(name).read(_placed((h, i), label))
+        for name, cards in shape.readers:
+            # the group's dealt cards as their classes' labels (the feature reads no more)
+            hands = [list(hand) for hand in record]
+            for h, i in cards:
+                if i < len(record[h]):
+                    hands[h][i] = cast(Label, self.classes[placed[h, i]][1][0])
+            read[name] = self._feature(name).read(tuple(tuple(hand) for hand in hands))
         groups = dict(shape.groups)
         for (name, cards, (attribute, one)), count in zip(shape.tallies, hits, strict=True):
             if name not in groups:
@@ -711,7 +732,8 @@ class _States:
         self.bet = bet
         self.readings = readings
         shape = bet.shape
-        self.positions = sorted({p for _, p in shape.positional})
+        self.positions = sorted(shape.read_positions)
+        read_by_group = frozenset().union(*(cards for _, cards in shape.readers))
         classes = range(len(bet.classes))
         # positions: classes read alike by every positional feature there, then by settling
         self.position_class: list[dict[int, int]] = []
@@ -723,6 +745,8 @@ class _States:
                 label = cast(Label, bet.classes[number][1][0])
                 reading = tuple(bet._feature(name).read(_placed(position, label))
                                 for name in names)
+                if position in read_by_group:  # read with other cards: by its label first
+                    reading = (*reading, label)
                 mapping[number] = by_reading.setdefault(reading, len(by_reading))
             self.position_class.append(mapping)
         for index in range(len(self.positions)):
@@ -1092,7 +1116,7 @@ def estimate(game: Game[Any], bets: Sequence[Bet]) -> int | None:
     states = 1
     for _, cards, _ in shape.tallies:
         states *= len(cards) + 1
-    for _ in {p for _, p in shape.positional}:
+    for _ in shape.read_positions:
         states *= len(shape.view.labels)
     return states
 

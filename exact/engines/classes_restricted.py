@@ -60,6 +60,9 @@ class _Shape(Protocol):
     @property
     def positional(self) -> tuple[tuple[str, Position], ...]: ...
 
+    @property
+    def readers(self) -> tuple[tuple[str, frozenset[Position]], ...]: ...
+
 
 
 class ClassesBet(Protocol):
@@ -104,7 +107,7 @@ def restricted(bet: ClassesBet, readings: Mapping[tuple[object, ...], Any]
     when some tally enters a settlement otherwise than by its class (or the bets read
     positions)."""
     shape = bet.shape
-    if not shape.tallies or shape.positional or bet.known:
+    if not shape.tallies or shape.positional or shape.readers or bet.known:
         return None
     offsets = [sum(len(b.events) for b in bet.bets[:n]) for n in range(len(bet.bets))]
 

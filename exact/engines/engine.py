@@ -182,7 +182,8 @@ def deals_hand_pairs(game: Game[Any]) -> bool:
 def classes_refusal(game: Game[Any], bet: Bet) -> str | None:
     """Why class-by-class counting cannot serve ``bet`` (the rule of
     :func:`exact.engines.classes.refusal`, stated here so that planning loads no numpy): every
-    feature read beyond values is a tally of cards or one card by position."""
+    feature read beyond values is a tally of cards, one card by position or an order-free
+    group of positions."""
     if not deals_hand_pairs(game):
         return "it serves games whose records are hands of positioned cards"
     for name in sorted(bet.features):
@@ -193,10 +194,10 @@ def classes_refusal(game: Game[Any], bet: Bet) -> str | None:
             continue
         if feature.cards is not None and len(feature.cards) == 1 and not feature.order_free:
             continue
-        if two_sided(feature) is not None:
+        if two_sided(feature) is not None or (feature.cards is not None and feature.order_free):
             continue
         return (f"feature {name} reads a group of cards that is neither a tally, one card "
-                "by position, nor an order-free group read by a two-valued attribute")
+                "by position, nor an order-free group of positions")
     return None
 
 

@@ -293,15 +293,15 @@ REFUSAL_EXAMPLES = 4
 
 def test_no_generated_bet_is_refused_on_one_to_eight_decks_but_for_the_named_limits():
     """Every generated bet is served on 1 to 8 decks by ``auto``, on one shoe and in batches,
-    but for the two limits named in docs/explanation/attribute-counting.md: a bet reading a
-    pair feature (two cards order-free by rank or suit, which class-by-class counting cannot
-    read) or so many cards by position that class-by-class counting's bound on its states is
-    past the work bound, either with tallies or positions that take factorised counting past
-    its pattern bound. Any other refusal fails, listed (conditions, scope, reason). A full
-    shoe of 1 to 8 decks holds every card of a deck, and the plan and the factorised engine's
-    patterns depend on the cards present and the bet only (not on how many of each): one
-    probe per bet and scope answers for every deck count, the shoe of 8 decks standing for
-    them."""
+    but for the limit named in docs/explanation/attribute-counting.md: a bet reading so many
+    cards by rank or suit by position (one by one, or as a pair) that class-by-class
+    counting's bound on its states is past the work bound, with tallies or positions that take
+    factorised counting past its pattern bound (or a feature class-by-class counting cannot
+    read at all, :func:`named_limit`). Any other refusal fails, listed (conditions, scope,
+    reason). A full shoe of 1 to 8 decks holds every card of a deck, and the plan and the
+    factorised engine's patterns depend on the cards present and the bet only (not on how
+    many of each): one probe per bet and scope answers for every deck count, the shoe of 8
+    decks standing for them."""
     found: list[Bet] = []
 
     @settings(max_examples=REFUSAL_EXAMPLES, deadline=None, database=None,
@@ -323,8 +323,8 @@ def test_no_generated_bet_is_refused_on_one_to_eight_decks_but_for_the_named_lim
 
 
 def named_limit(bet: Bet) -> bool:
-    """Whether ``bet`` is past a limit the documentation names: a feature class-by-class
-    counting cannot read (a pair), or its states' bound past the work bound."""
+    """Whether ``bet`` is past the limit the documentation names: its states' bound past the
+    work bound (or a feature class-by-class counting cannot read)."""
     from exact.core.work import WORK_LIMIT
     from exact.engines import classes
     from exact.engines.engine import classes_refusal
@@ -337,24 +337,26 @@ def named_limit(bet: Bet) -> bool:
 
 
 def test_the_named_limits_are_what_refuses():
-    """The two limits the refusal test allows are real limits, each met by a bet written in
-    the vocabulary (the generated ones that met them: a pair with a tally of the third cards,
-    four cards by position with a tally): refused today, by the pattern bound. The same four
-    cards read by colour where they were read by suit are tallies of one position each, past
-    neither limit: class-by-class counting serves them."""
-    texts = {
+    """The limit the refusal test allows is real, met by a bet written in the vocabulary (a
+    generated one that met it: four cards by position with a tally), refused today by the
+    pattern bound. The bets that met the limits of before are served by class-by-class
+    counting now: the same four cards read by colour where they were read by suit (tallies of
+    one position each) and a pair with tallies of the third cards (the pair's two positions
+    read by rank, the feature read off both)."""
+    positions = ["not (not (player_card3_suit in ['D', None, 'S']))",
+                 "((player_card1_suit == banker_card2_suit) and (banker_jacks in (0, 3,))) "
+                 "and (banker_card1_rank != 'K')"]
+    bet, = load_bets("limits.toml", GAME.features, text=bet_text(
+        [(text, 10 - n) for n, text in enumerate(positions)], "positions"))
+    assert named_limit(bet)
+    assert refusal(bet, "shoe", Shoe.standard(8)) is not None
+    served = {
+        "colours": [positions[0], positions[1].replace("_suit", "_colour")],
         "pair": ["((first_four_tens + banker_total >= 4) and (player_initial_ranks in "
-                 "('QK',))) or (not (player_diamonds + player_cards > 3))"],
-        "positions": ["not (not (player_card3_suit in ['D', None, 'S']))",
-                      "((player_card1_suit == banker_card2_suit) and (banker_jacks in "
-                      "(0, 3,))) and (banker_card1_rank != 'K')"]}
-    for name, when in texts.items():
+                 "('QK',))) or (not (player_diamonds + player_cards > 3))"]}
+    for name, when in served.items():
         bet, = load_bets("limits.toml", GAME.features, text=bet_text(
             [(text, 10 - n) for n, text in enumerate(when)], name))
-        assert named_limit(bet), name
-        assert refusal(bet, "shoe", Shoe.standard(8)) is not None, name
-    colours = [texts["positions"][0], texts["positions"][1].replace("_suit", "_colour")]
-    bet, = load_bets("limits.toml", GAME.features, text=bet_text(
-        [(text, 10 - n) for n, text in enumerate(colours)], "colours"))
-    assert not named_limit(bet)
-    assert {choose(GAME, bet, scope).engine for scope in ("shoe", "batch")} == {"classes"}
+        assert not named_limit(bet), name
+        assert {choose(GAME, bet, scope).engine for scope in ("shoe", "batch")} == \
+            {"classes"}, name
