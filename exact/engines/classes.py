@@ -23,29 +23,36 @@ class:
 A round's counts are then the product of its classes' pieces (tallies add, positions join),
 times the falling factorial of the rest of the shoe, settled per combined outcome. Rounds that
 agree on the value features' readings and on each class's position types (a *key*) share
-their pieces; the product of a key's pieces is expanded into *monomials* (one outcome per
-piece), each a product of a few piece values, merged over keys with integer coefficients per
-event. A shoe (or a batch of shoes) costs: the elementary falling factorials of its class
-counts, the piece values (sums of their products), and one product per monomial along a trie
-of their sorted factor lists (one numpy operation per depth for the whole batch), then one
-matrix product by the coefficients. No pattern of card classes is walked: the work grows with
-the value rounds and the outcomes the bet reads, not with the number of classes.
+their pieces. The keys form a trie (a node per prefix of a key's parts, numbered in the order
+of their paths), each node holding its reduced states *densely* (a read position's class as its
+number among its value's classes): a node is its parent's states times its part's piece values,
+moved along each outcome by a small table. A shoe (or a batch of shoes) costs: the elementary
+falling factorials of its class counts, the piece values (sums of their products), and per
+level of the trie and outcome one gather of whole rows, one product and a few column sums,
+a subtree at a time (memory bounded by one subtree's depth); then the leaves' states summed per
+group of settlement, times the rest of the shoe, into the events. No pattern of card classes
+is walked: the work grows with the value rounds and the states the bet reads, not with the
+number of classes.
 
 Bets whose tallies enter their settlement only as none, all or some of their cards are
-compiled by restrictions instead, into the same arrays with signed leaves and no states
-(:mod:`exact.engines.classes_restricted`); the arrays are evaluated for a batch of shoes by
-:mod:`exact.engines.classes_evaluation`.
+compiled by restrictions instead (:mod:`exact.engines.classes_restricted`): the *restricted
+form*, a trie of products with signed leaves and no states. The form is chosen at compile time
+and stored with the arrays (a marker of the compiled layout); both forms are evaluated for a
+batch of shoes by :mod:`exact.engines.classes_evaluation`.
 
-Exactness: every piece value counts ordered card sequences of part of a round, every monomial
-and every partial sum of the final product counts ordered sequences of a round or part of it:
+Exactness: every piece value counts ordered card sequences of part of a round, every node's
+state and every partial sum of the final product counts ordered sequences of a round or part
+of it (times a key's multiplicity, at most the round's count):
 non-negative integers at most ``N**r``. So float64 holds them exactly below ``2**53``, int64
 below ``2**63``, Python integers beyond (:func:`exact.engines.compiled.batch_dtype`). Every
 shoe's counts are checked to sum to ``N!/(N-r)!``.
 
 What it serves (:func:`refusal`): a game with card positions
 (:class:`~exact.model.contracts.CardPositions`) and bets whose features beyond values are each
-a tally or read one declared position. Features reading a pool of positions otherwise (pairs,
-``all_same_color``) stay with factorised counting.
+a tally, read one declared position, or read an order-free group by a two-valued attribute
+(``all_same_color``: a tally of one colour; one card's colour, ``player_card3_colour``: a
+tally of one position), or read an order-free group otherwise (the pairs, two cards by rank or
+suit: each position read by the view, the feature read off the group's cards).
 """
 
 from __future__ import annotations
@@ -64,7 +71,7 @@ from exact.core.cards import CARDS, Card, Label, Shoe, View
 from exact.core.enumerator import check_shoe, group_coefficient
 from exact.core.work import PATTERN_UNITS, Meter
 from exact.engines import cache
-from exact.engines.classes_evaluation import ClassArrays, signed_dtype
+from exact.engines.classes_evaluation import ClassArrays, DenseArrays, Pieces, signed_dtype
 from exact.engines.classes_restricted import Part, Position, Raw, Term, compile_restricted
 from exact.engines.compiled import (
     INT64_LIMIT,
@@ -74,7 +81,7 @@ from exact.engines.compiled import (
     rest_of_round,
     shoe_sizes,
 )
-from exact.engines.engine import classes_refusal
+from exact.engines.engine import classes_refusal, two_sided
 from exact.engines.factorised import (
     Hands,
     _column,
@@ -89,7 +96,8 @@ from exact.model.features import ORDER, Feature
 from exact.model.game import Game, game_key
 
 DECK = frozenset(card for card in CARDS if not card.is_joker)
-_FORMAT = "classes-5"
+_FORMAT = "classes-9"  # both forms, the form a marker array ("form"); one-card colours tallies
+DENSE, RESTRICTED = 0, 1  # the forms
 
 
 def _fine(feature: Feature[Any]) -> set[str]:
@@ -112,24 +120,48 @@ class _Shape:
     tallies: tuple[tuple[str, frozenset[Position], tuple[str, object]], ...]
     positional: tuple[tuple[str, Position], ...]  # features reading one card by position
     view: View  # the attributes the positional features read
+    # tallies that stand for an order-free group read by a two-valued attribute: the other
+    # value (the feature is read off a group holding the tally's count of the one value)
+    groups: tuple[tuple[str, str], ...] = ()
+    # features reading an order-free group of positions otherwise (the pairs: two cards by
+    # rank or suit): each of their positions read by the view, the feature read off them all
+    readers: tuple[tuple[str, frozenset[Position]], ...] = ()
 
     @classmethod
     def of(cls, game: Game[Any], names: Sequence[str]) -> _Shape:
-        value_names, tallies, positional, attributes = [], [], [], set()
+        value_names, tallies, positional, attributes, groups = [], [], [], set(), []
+        readers: list[tuple[str, frozenset[Position]]] = []
         for name in sorted(names):
             feature = game.features[name]
+            sides = two_sided(feature)
             if not _fine(feature):
                 value_names.append(name)
             elif feature.counts is not None and feature.cards is not None:
                 tallies.append((name, cast(frozenset[Position], feature.cards), feature.counts))
-            elif feature.cards is not None and len(feature.cards) == 1:
+            elif sides is not None:  # one card's colour too: a tally of one position
+                attribute, one, other = sides
+                tallies.append((name, cast(frozenset[Position], feature.cards),
+                                (attribute, one)))
+                groups.append((name, other))
+            elif feature.cards is not None and len(feature.cards) == 1 and \
+                    not feature.order_free:
                 position, = cast(frozenset[Position], feature.cards)
                 positional.append((name, position))
+                attributes |= _fine(feature)
+            elif feature.cards is not None and feature.order_free:
+                readers.append((name, cast(frozenset[Position], feature.cards)))
                 attributes |= _fine(feature)
             else:
                 raise CapabilityError(f"class-by-class counting cannot read {name}")
         return cls(tuple(value_names), tuple(tallies), tuple(positional),
-                   View(tuple(sorted(attributes))))
+                   View(tuple(sorted(attributes))), tuple(groups), tuple(readers))
+
+    @cached_property
+    def read_positions(self) -> frozenset[Position]:
+        """The positions whose card's class the bets read: by a positional feature or as
+        one of a reader's group."""
+        return frozenset(p for _, p in self.positional).union(
+            *(cards for _, cards in self.readers))
 
     @cached_property
     def predicates(self) -> tuple[tuple[str, object], ...]:
@@ -138,12 +170,12 @@ class _Shape:
     def signature(self, card: Card) -> tuple[object, ...]:
         """What the bets can tell of a card beyond its value: the label its positional
         features read, and which tallies' predicates it meets."""
-        label = self.view.label(card) if self.positional else None
+        label = self.view.label(card) if self.read_positions else None
         return (label, tuple(getattr(card, attribute) == wanted
                              for attribute, wanted in self.predicates))
 
     def position_type(self, position: Position) -> tuple[Position | None, tuple[int, ...]]:
-        at = position if any(p == position for _, p in self.positional) else None
+        at = position if position in self.read_positions else None
         return at, tuple(i for i, (_, cards, _) in enumerate(self.tallies) if position in cards)
 
 
@@ -188,9 +220,15 @@ class ClassesBet:
             for part in parts:
                 if part not in pieces:
                     pieces[part] = self._piece(*part)
-        by_restrictions = compile_restricted(self, keys, pieces)
+        def piece(part: Part) -> dict[Raw, dict[Term, int]]:
+            found = pieces.get(part)
+            if found is None:
+                found = pieces[part] = self._piece(*part)
+            return found
+
+        by_restrictions = compile_restricted(self, keys, piece)
         if by_restrictions is not None:  # tallies read as none, all or some of their cards
-            self._arrays(*by_restrictions)
+            self._restricted_arrays(*by_restrictions)
             return self
         readings: dict[tuple[object, ...], Hands] = {}
         for (signature, _, _, npos), (record, _, _) in keys.items():
@@ -213,67 +251,49 @@ class ClassesBet:
                 if number == len(factor_terms):
                     factor_terms.append(terms)
                 reduced[part].append((number, outcome))
-        # the trie of keys: a node per (constant state, prefix of parts); per depth its slots
-        # (node, reachable state), and the edges (slot before, factor, slot after)
-        slots: list[dict[tuple[int, int], int]] = [{}]
-        edges: list[tuple[int, int, int, int]] = []
-        node_of: dict[tuple[object, ...], int] = {}
-        reach: dict[int, set[int]] = {}
-        leaves: list[tuple[int, int, int, tuple[object, ...], int]] = []  # depth, node, used...
-        work = 0
-        # each product drawn from the run's budget as the trie grows (its size is known only by
-        # building it): a bet past the bound stops before the chunk that would pass it
+        # the outcomes as numbers; per part its (factor, outcome) entries
+        outcome_id: dict[tuple[int, ...], int] = {}
+        part_id: dict[Part, int] = {}
+        part_entries: list[list[tuple[int, int]]] = []
+        for part, items in reduced.items():
+            part_id[part] = len(part_entries)
+            part_entries.append([(number, outcome_id.setdefault(outcome, len(outcome_id)))
+                                 for number, outcome in items])
+        # the trie of keys: a node per (start state, prefix of parts), its states dense; each
+        # leaf a (depth, node, group of settlement) with the keys' summed multiplicity
+        roots: dict[int, int] = {}
+        levels: list[dict[tuple[int, int], int]] = []
+        groups: dict[tuple[object, ...], int] = {}
+        merged_leaves: dict[tuple[int, int, int], int] = defaultdict(int)
+        size = states.size
+        # a node costs its Python step and its states' products, numpy operations of some 50
+        # ns each (a tenth of a unit): drawn from the run's budget as the trie grows (its size
+        # is known only by building it)
         products = Meter("class-by-class counting's products of per-class polynomials",
-                         PATTERN_UNITS // 4 or 1)
-        for (signature, used, parts, npos), (_, multiplicity, constant) in sorted(
-                keys.items(), key=lambda item: repr(item[0][2])):
-            start = states.start(constant)
-            path: tuple[object, ...] = (start,)
-            if path not in node_of:
-                node_of[path] = len(node_of)
-                reach[node_of[path]] = {start}
-                slots[0][node_of[path], start] = len(slots[0])
-            node = node_of[path]
-            for depth, part in enumerate(parts, 1):
-                child_path = (*path, part)
-                child = node_of.get(child_path)
+                         (PATTERN_UNITS // 4 or 1) + size // 10)
+        group_record: list[Hands] = []
+        for (signature, used, parts, npos), (record, multiplicity, constant) in keys.items():
+            node = roots.setdefault(states.start(constant), len(roots))
+            for depth, part in enumerate(parts):
+                if len(levels) <= depth:
+                    levels.append({})
+                level = levels[depth]
+                child = level.get((node, part_id[part]))
                 if child is None:
-                    child = node_of[child_path] = len(node_of)
-                    if len(slots) <= depth:
-                        slots.append({})
-                    level = slots[depth]
-                    targets: set[int] = set()
-                    for state in sorted(reach[node]):
-                        before = slots[depth - 1][node, state]
-                        for number, outcome in reduced[part]:
-                            after = states.combine(state, outcome)
-                            slot = level.setdefault((child, after), len(level))
-                            edges.append((depth, before, number, slot))
-                            targets.add(after)
-                            work += 1
-                            products.tick()
-                    reach[child] = targets
-                path, node = child_path, child
-            leaves.append((len(parts), node, used, (signature, npos), multiplicity))
-            if work > TRIPLE_LIMIT:
-                raise CapabilityError(f"class-by-class counting: more than {TRIPLE_LIMIT:,} "
-                                      "products per shoe")
-        offsets = [sum(len(bet.events) for bet in self.bets[:n]) for n in range(len(self.bets))]
-        settled: dict[tuple[object, ...], tuple[int, ...]] = {}
-        rows: dict[tuple[int, int, int], dict[int, int]] = defaultdict(dict)
-        for depth, node, used, reading, multiplicity in leaves:
-            record = readings[reading]
-            for state in reach[node]:
-                events = settled.get((reading, state))
-                if events is None:
-                    read = states.read(record, reading, state)
-                    events = settled[reading, state] = tuple(
-                        offset + bet.settle(read)
-                        for offset, bet in zip(offsets, self.bets, strict=True))
-                row = rows[depth, slots[depth][node, state], used]
-                for event in events:
-                    row[event] = row.get(event, 0) + multiplicity
-        self._arrays(factor_terms, [len(level) for level in slots], edges, rows)
+                    child = level[node, part_id[part]] = len(level)
+                    products.tick()
+                node = child
+            # a state holds a read position's class by its number within the card's value:
+            # the group knows that value
+            at = tuple(record[h][i].value if i < len(record[h]) else None
+                       for h, i in states.positions)
+            group = groups.setdefault((signature, npos, used, at), len(groups))
+            if group == len(group_record):
+                group_record.append(record)
+            merged_leaves[len(parts), node, group] += multiplicity
+        self._group_record = group_record
+        self._dense_arrays(factor_terms, states, outcome_id, part_entries, roots, levels,
+                           groups, merged_leaves)
         return self
 
     def _keys(self, game: Game[Any]) -> dict[Any, tuple[Hands, int, Raw]]:
@@ -310,9 +330,6 @@ class ClassesBet:
         undealt = [(len(shape.value_names) + n, p)
                    for n, (_, p) in enumerate(shape.positional)]
         keys: dict[Any, tuple[Hands, int, Raw]] = {}
-        # many value sequences share their values per kind of position: each converted once
-        converted: dict[tuple[tuple[int, int], ...], tuple[int, tuple[Part, ...],
-                                                           tuple[int, ...]]] = {}
         meter = Meter("the value walk of a card-level bet's shape")
         nothing: Raw = ((0,) * len(shape.tallies), (0,) * len(shape.tallies), ())
         for record, multiplicity in sequences:
@@ -326,9 +343,10 @@ class ClassesBet:
                 items = tuple(sorted((cast(int, label.value), kind) for hand, row in zip(
                     record, by_hand, strict=False) for label, kind in zip(hand, row,
                                                                           strict=False)))
-                found_items = converted.get(items)
+                # many value sequences share their values per kind of position
+                found_items = self._converted.get(items)
                 if found_items is None:
-                    found_items = converted[items] = self._convert(items, kinds)
+                    found_items = self._converted[items] = self._convert(items, kinds)
                 key, constant = (signature, *found_items), nothing
             found = keys.get(key)
             if found is None:
@@ -378,9 +396,19 @@ class ClassesBet:
                     misses[t] += 1 - self._hits(number, t)
                 if at is not None:
                     placed.append((at, number))
-        used, parts, free = self._convert(tuple(sorted(items)), kinds)
+        converted = tuple(sorted(items))
+        found = self._converted.get(converted)
+        if found is None:
+            found = self._converted[converted] = self._convert(converted, kinds)
+        used, parts, free = found
         key = (signature, used, parts, tuple(a + b for a, b in zip(npos, free, strict=True)))
         return key, (tuple(hits), tuple(misses), tuple(sorted(placed)))
+
+    @cached_property
+    def _converted(self) -> dict[tuple[tuple[int, int], ...],
+                                 tuple[int, tuple[Part, ...], tuple[int, ...]]]:
+        """The rounds' free (value, kind) pairs converted so far (many rounds share them)."""
+        return {}
 
     def _hits(self, number: int, tally: int) -> int:
         """Whether class ``number`` meets the predicate of tally ``tally`` (0 or 1)."""
@@ -409,14 +437,24 @@ class ClassesBet:
         if not self.known:
             return {}
         slots = [(h, i) for h, hand in enumerate(record) for i in range(len(hand))]
-        dealt = _dealt(game).dealt_positions(self.deal.start(), record)
-        out = {}
-        for slot, position in zip(slots, dealt, strict=True):
-            if position in self.known:
-                card = self.known[position]
-                out[slot] = self.classes.index((cast(int, card.value),
-                                                self.shape.signature(card)))
-        return out
+        dealt = self._dealt_positions(game)(self.deal.start(), record)
+        return {slot: self._known_class[position]
+                for slot, position in zip(slots, dealt, strict=True)
+                if position in self.known}
+
+    @cached_property
+    def _known_class(self) -> dict[int, int]:
+        """Each known position's card, as its class number."""
+        return {position: self.classes.index((cast(int, card.value),
+                                              self.shape.signature(card)))
+                for position, card in self.known.items()}
+
+    def _dealt_positions(self, game: Game[Any]) -> Callable[[Any, Hands], Sequence[int]]:
+        # checked once a compile, not once a record (a protocol's isinstance check is slow)
+        found = self.__dict__.get("_dealt_method")
+        if found is None:
+            found = self.__dict__["_dealt_method"] = _dealt(game).dealt_positions
+        return cast(Callable[[Any, Hands], Sequence[int]], found)
 
     def _piece(self, value: int, kinds: tuple[tuple[object, int], ...], unread: int
                ) -> dict[Raw, dict[Term, int]]:
@@ -451,14 +489,51 @@ class ClassesBet:
             found[term] = found.get(term, 0) + coefficient
         return outcomes
 
+    def read(self, record: Hands, reading: tuple[object, ...], hits: Sequence[int],
+             placed: Mapping[Position, int]) -> dict[str, object]:
+        """The features' values of ``record`` (a representative of its reading: the value
+        features' readings, each tally's dealt positions) with ``hits`` per tally and the
+        class ``placed`` at each position read."""
+        shape = self.shape
+        signature = cast(tuple[object, ...], reading[0])
+        read: dict[str, object] = dict(zip(shape.value_names, signature, strict=False))
+        # the positional features of positions not dealt: (their reader's number, value)
+        undealt = dict(cast(tuple[tuple[int, object], ...], signature[len(shape.value_names):]))
+        for n, (name, (h, i)) in enumerate(shape.positional):
+            if i >= len(record[h]):
+                read[name] = undealt[len(shape.value_names) + n]
+                continue
+            label = cast(Label, self.classes[placed[h, i]][1][0])
+            read[name] = self._feature(name).read(_placed((h, i), label))
+        for name, cards in shape.readers:
+            # the group's dealt cards as their classes' labels (the feature reads no more)
+            hands = [list(hand) for hand in record]
+            for h, i in cards:
+                if i < len(record[h]):
+                    hands[h][i] = cast(Label, self.classes[placed[h, i]][1][0])
+            read[name] = self._feature(name).read(tuple(tuple(hand) for hand in hands))
+        groups = dict(shape.groups)
+        for (name, cards, (attribute, one)), count in zip(shape.tallies, hits, strict=True):
+            if name not in groups:
+                read[name] = count
+                continue
+            # the group's dealt cards, ``count`` of them of the one value: the feature reads
+            # the group order-free, so any placement of them is as good
+            hands = [list(hand) for hand in record]
+            dealt = sorted(p for p in cards if p[1] < len(record[p[0]]))
+            for n, (h, i) in enumerate(dealt):
+                side: dict[str, Any] = {attribute: one if n < count else groups[name]}
+                hands[h][i] = hands[h][i]._replace(**side)
+            read[name] = self._feature(name).read(tuple(tuple(hand) for hand in hands))
+        return read
+
     def _feature(self, name: str) -> Feature[Any]:
         return cast(Feature[Any], self.__dict__["_game_features"][name])
 
-    def _arrays(self, factor_terms: list[dict[Term, int]], slots: list[int],
-                edges: list[tuple[int, int, int, int]],
-                rows: Mapping[tuple[int, int, int], dict[int, int]], spread: int = 1) -> None:
-        """The compiled form as int64 arrays: the elementary falling factorials, the terms of
-        every factor, the trie's edges and the leaves' coefficients."""
+    def _pieces(self, factor_terms: list[dict[Term, int]], used: Sequence[int]) -> list[int]:
+        """Both forms' common arrays, int64: the elementary falling factorials and the terms
+        of every factor (a piece outcome's value); returns the elementary fill (the rest of
+        the shoe's falling factorial) of each count of cards dealt in ``used``."""
         elementary: dict[tuple[int, int, int], int] = {(0, 0, 0): 0}  # (kind, what, how many)
         term_rows, term_coefficient, term_factor = [], [], []
         for factor, terms in enumerate(factor_terms):
@@ -475,14 +550,24 @@ class ClassesBet:
                 term_rows.append(tuple(ids))
                 term_coefficient.append(coefficient)
                 term_factor.append(factor)
-        row_keys = sorted(rows)
-        fills = [elementary.setdefault((3, used, 0), len(elementary))
-                 for _, _, used in row_keys]
+        fills = [elementary.setdefault((3, count, 0), len(elementary)) for count in used]
         self._elementary = np.array(list(elementary), dtype=np.int64).reshape(-1, 3)
         self._term_rows = _padded(term_rows)
         self._term_coefficient = _column(term_coefficient)
         self._term_factor = _column(term_factor)
         self._factors = np.array([len(factor_terms)], dtype=np.int64)
+        return fills
+
+    def _restricted_arrays(self, factor_terms: list[dict[Term, int]], slots: list[int],
+                           edges: list[tuple[int, int, int, int]],
+                           rows: Mapping[tuple[int, int, int], dict[int, int]],
+                           spread: int, ratios: list[tuple[int, ...]]) -> None:
+        """The restricted form as int64 arrays: the pieces, the trie's edges, the leaves'
+        signed coefficients per column and the columns' ratios (none: the columns are the
+        events)."""
+        row_keys = sorted(rows)
+        fills = self._pieces(factor_terms, [used for _, _, used in row_keys])
+        self._form = np.array([RESTRICTED], dtype=np.int64)
         self._slots = np.array(slots, dtype=np.int64)
         # sorted by depth and by the slot reached (the order of evaluation); the depth kept
         # as the number of edges per depth (an entry of a million edges stays under the
@@ -494,34 +579,106 @@ class ClassesBet:
         self._rows = np.array([(depth, slot, fill) for (depth, slot, _), fill
                                in zip(row_keys, fills, strict=True)],
                               dtype=np.int64).reshape(len(row_keys), 3)
-        signed = np.zeros((len(row_keys), self.events), dtype=np.int64)
-        for n, key in enumerate(row_keys):
-            for event, value in rows[key].items():
-                signed[n, event] = value
+        self._ratios = np.array(ratios, dtype=np.int64).reshape(len(ratios), -1) \
+            if ratios else np.zeros((0, 1), dtype=np.int64)
+        # the nonzero coefficients only (a column per read parts, restriction and event:
+        # thousands for Super Tie, almost all zero on a leaf)
+        self._columns = np.array([len(ratios) or self.events], dtype=np.int64)
+        entries = [(n, column, value) for n, key in enumerate(row_keys)
+                   for column, value in rows[key].items() if value]
+        self._entries = np.array([entry[:2] for entry in entries],
+                                 dtype=np.int64).reshape(len(entries), 2)
+        signed = np.array([value for _, _, value in entries], dtype=np.int64)
         # signed sums of restrictions (exact.engines.classes_restricted) stored as two
         # non-negative parts; ``spread`` bounds their partial sums over the rounds' count
         self._coefficients = np.maximum(signed, 0)
         self._negatives = np.maximum(-signed, 0)
         self._spread = np.array([spread], dtype=np.int64)
 
+    def _dense_arrays(self, factor_terms: list[dict[Term, int]], states: _States,
+                      outcome_id: Mapping[tuple[int, ...], int],
+                      part_entries: list[list[tuple[int, int]]], roots: Mapping[int, int],
+                      levels: list[dict[tuple[int, int], int]],
+                      groups: Mapping[tuple[object, ...], int],
+                      leaves: Mapping[tuple[int, int, int], int]) -> None:
+        """The dense form as int64 arrays: the pieces, the state each outcome takes each
+        state to, the parts' (factor, outcome) entries, the trie's nodes, its leaves, and the
+        event each group of leaves settles in each state it reaches."""
+        by_group = sorted(groups.items(), key=lambda item: item[1])
+        self._fills = np.array(self._pieces(factor_terms, [cast(int, key[2])
+                                                           for key, _ in by_group]),
+                               dtype=np.int64)
+        self._form = np.array([DENSE], dtype=np.int64)
+        outcomes = sorted(outcome_id, key=outcome_id.__getitem__)
+        self._combine = states.combine_table(outcomes)
+        self._starts = np.array(sorted(roots, key=roots.__getitem__), dtype=np.int64)
+        self._level_nodes = np.array([len(level) for level in levels], dtype=np.int64)
+        # the nodes of each depth numbered in the order of their paths, so that a subtree is
+        # a range at every depth (evaluated a range at a time: DenseArrays.propagate)
+        renumber: list[dict[int, int]] = [{root: root for root in roots.values()}]
+        nodes: list[tuple[int, int]] = []
+        for level in levels:
+            above = renumber[-1]
+            ordered = sorted(level.items(), key=lambda item: (above[item[0][0]], item[0][1]))
+            nodes.extend((above[parent], part) for (parent, part), _ in ordered)
+            renumber.append({old: new for new, (_, old) in enumerate(ordered)})
+        self._nodes = np.array(nodes, dtype=np.int64).reshape(-1, 2)
+        self._part_start = np.cumsum([0, *map(len, part_entries)]).astype(np.int64)
+        self._part_entries = np.array([entry for entries in part_entries for entry in entries],
+                                      dtype=np.int64).reshape(-1, 2)
+        self._leaves = np.array(sorted((depth, renumber[depth][node], group, multiplicity)
+                                       for (depth, node, group), multiplicity in leaves.items()),
+                                dtype=np.int64).reshape(-1, 4)
+        self._settles = np.zeros((len(self.bets), len(groups), states.size), dtype=np.int64)
+        dense = self._dense(settled=False)
+        widest = max((count for piece in dense.ranges(1) for _, count in piece[1:]), default=1)
+        if widest * states.size > DENSE_LIMIT:  # one subtree's depth, held at once
+            raise CapabilityError(f"class-by-class counting: {widest:,} nodes under one of the "
+                                  f"first values, of {states.size:,} states each (at most "
+                                  f"{DENSE_LIMIT:,})")
+        # the states each group reaches, then its settlement in each: events + 1 (0: none)
+        reached = dense.reached(len(groups))
+        offsets = [sum(len(bet.events) for bet in self.bets[:n]) for n in range(len(self.bets))]
+        for (signature, npos, _, _), group in by_group:
+            record = self._group_record[group]
+            for state in np.flatnonzero(reached[group]).tolist():
+                read = states.read(record, (signature, npos), state)
+                for n, (offset, bet) in enumerate(zip(offsets, self.bets, strict=True)):
+                    self._settles[n, group, state] = offset + bet.settle(read) + 1
+
     # --- evaluation (exact.engines.classes_evaluation) --------------------------------------
 
+    @property
+    def form(self) -> int:
+        """The compiled form: :data:`DENSE` or :data:`RESTRICTED`."""
+        return int(self._form[0])
+
     @cached_property
-    def arrays(self) -> ClassArrays:
-        """The compiled arrays with what their evaluation needs of the bet."""
-        return ClassArrays(
-            self._elementary, self._term_rows, self._term_coefficient, self._term_factor,
-            int(self._factors[0]), self._slots, self._level_edges, self._edges, self._rows,
-            self._coefficients - self._negatives, self.members, self.free_cards,
-            int(self._spread[0]))
+    def _common(self) -> Pieces:
+        return Pieces(self._elementary, self._term_rows, self._term_coefficient,
+                      self._term_factor, int(self._factors[0]), self.members, self.free_cards)
+
+    @cached_property
+    def arrays(self) -> ClassArrays | DenseArrays:
+        """The compiled arrays of its form with what their evaluation needs of the bet."""
+        if self.form == RESTRICTED:
+            return ClassArrays(self._common, self._slots, self._level_edges, self._edges,
+                               self._rows, self._entries, self._coefficients - self._negatives,
+                               int(self._columns[0]), self.events, int(self._spread[0]),
+                               self._ratios)
+        return self._dense(settled=True)
+
+    def _dense(self, settled: bool) -> DenseArrays:
+        return DenseArrays(self._common, self._combine, self._starts, self._level_nodes,
+                           self._nodes, self._part_start, self._part_entries, self._leaves,
+                           self._fills, self.events, self._settles if settled else None)
 
     def batch_counts(self, counts: np.ndarray) -> list[np.ndarray]:
         """Per bet, the (shoes x events) exact counts of a batch of shoes ((shoes x 53) card
         counts), checked to sum to ``N!/(N-r)!`` (over the free positions with known cards).
 
         Every value below counts ordered card sequences of a round or part of it: a
-        non-negative integer at most ``N**r``, as every partial sum (module docstring).
-        Arrays are (columns x shoes): a gather of columns copies whole rows."""
+        non-negative integer at most ``N**r``, as every partial sum (module docstring)."""
         matrix = check_batch(self.deal, counts) if not self.known else \
             np.asarray(counts, dtype=np.int64)
         sizes = shoe_sizes(matrix)
@@ -531,8 +688,12 @@ class ClassesBet:
                             f"{self.round_cards}")
         largest = int(sizes.max(initial=0))
         dtype: Any = batch_dtype(largest, unit)
-        every = self.arrays.counts(matrix, sizes, dtype, signed_dtype(dtype, largest**unit,
-                                                                     self.arrays.spread))
+        arrays = self.arrays
+        if isinstance(arrays, ClassArrays):
+            every = arrays.counts(matrix, sizes, dtype,
+                                  signed_dtype(dtype, largest**unit, arrays.spread))
+        else:
+            every = arrays.counts(matrix, sizes, dtype)
         if dtype == np.float64:
             every = every.astype(np.int64)
         totals = rest_of_round(sizes, 0, unit, every.dtype)
@@ -571,7 +732,8 @@ class _States:
         self.bet = bet
         self.readings = readings
         shape = bet.shape
-        self.positions = sorted({p for _, p in shape.positional})
+        self.positions = sorted(shape.read_positions)
+        read_by_group = frozenset().union(*(cards for _, cards in shape.readers))
         classes = range(len(bet.classes))
         # positions: classes read alike by every positional feature there, then by settling
         self.position_class: list[dict[int, int]] = []
@@ -583,6 +745,8 @@ class _States:
                 label = cast(Label, bet.classes[number][1][0])
                 reading = tuple(bet._feature(name).read(_placed(position, label))
                                 for name in names)
+                if position in read_by_group:  # read with other cards: by its label first
+                    reading = (*reading, label)
                 mapping[number] = by_reading.setdefault(reading, len(by_reading))
             self.position_class.append(mapping)
         for index in range(len(self.positions)):
@@ -590,31 +754,25 @@ class _States:
         self.tally_mode: list[tuple[bool, int]] = []  # (count misses, cap)
         for tally in range(len(shape.tallies)):
             self.tally_mode.append(self._tally_reduction(tally))
+        # a position's class as a digit: its reduced class's number among those of its value
+        # (the value is known where it is read), so a position of ranks and suits takes 17
+        # digits (16 classes of 0), not 53
+        self.position_digit: list[dict[int, int]] = []
+        for mapping in self.position_class:
+            digit: dict[int, int] = {}
+            for numbers in bet.by_value.values():
+                local = {reduced: n for n, reduced in enumerate(sorted(
+                    {mapping[number] for number in numbers}))}
+                digit.update((number, local[mapping[number]]) for number in numbers)
+            self.position_digit.append(digit)
         self.sizes = [cap + 1 for _, cap in self.tally_mode] + \
-            [len(set(mapping.values())) + 1 for mapping in self.position_class]
+            [max(self.position_digit[i].values(), default=0) + 2
+             for i in range(len(self.positions))]
 
     def _settle(self, record: Hands, reading: tuple[object, ...], hits: Sequence[int],
                 placed: Mapping[Position, int]) -> tuple[int, ...]:
-        read = self._read_raw(record, reading, hits, placed)
+        read = self.bet.read(record, reading, hits, placed)
         return tuple(bet.settle(read) for bet in self.bet.bets)
-
-    def _read_raw(self, record: Hands, reading: tuple[object, ...], hits: Sequence[int],
-                  placed: Mapping[Position, int]) -> dict[str, object]:
-        bet = self.bet
-        shape = bet.shape
-        signature = cast(tuple[object, ...], reading[0])
-        read: dict[str, object] = dict(zip(shape.value_names, signature, strict=False))
-        # the positional features of positions not dealt: (their reader's number, value)
-        undealt = dict(cast(tuple[tuple[int, object], ...], signature[len(shape.value_names):]))
-        for n, (name, (h, i)) in enumerate(shape.positional):
-            if i >= len(record[h]):
-                read[name] = undealt[len(shape.value_names) + n]
-                continue
-            label = cast(Label, bet.classes[placed[h, i]][1][0])
-            read[name] = bet._feature(name).read(_placed((h, i), label))
-        for (name, _, _), count in zip(shape.tallies, hits, strict=True):
-            read[name] = count
-        return read
 
     def _combos(self, skip_tally: int | None, skip_position: int | None
                 ) -> list[tuple[Hands, tuple[object, ...], list[range], list[list[int]]]]:
@@ -707,8 +865,30 @@ class _States:
         at = dict(placed)
         counted = (m if counts_misses else h for (counts_misses, _), h, m
                    in zip(self.tally_mode, hits, misses, strict=True))
-        return (*counted, *(self.position_class[i][at[p]] + 1 if p in at else 0
+        return (*counted, *(self.position_digit[i][at[p]] + 1 if p in at else 0
                          for i, p in enumerate(self.positions)))
+
+    @cached_property
+    def size(self) -> int:
+        """How many states: the product of the dimensions' sizes."""
+        return prod(self.sizes)
+
+    def combine_table(self, outcomes: Sequence[tuple[int, ...]]) -> np.ndarray:
+        """(states x outcomes): the state each outcome takes each state to (:meth:`combine`
+        of every pair, at once)."""
+        digits = np.array([self.digits(state) for state in range(self.size)],
+                          dtype=np.int64).reshape(self.size, len(self.sizes))
+        moves = np.array(outcomes, dtype=np.int64).reshape(len(outcomes), len(self.sizes))
+        after = np.repeat(digits[:, None, :], len(outcomes), axis=1)
+        tallies = len(self.tally_mode)
+        caps = np.array([cap for _, cap in self.tally_mode], dtype=np.int64)
+        after[:, :, :tallies] = np.minimum(after[:, :, :tallies] + moves[None, :, :tallies],
+                                           caps)
+        placed = moves[None, :, tallies:] > 0
+        after[:, :, tallies:] = np.where(placed, moves[None, :, tallies:],
+                                         after[:, :, tallies:])
+        radix = np.cumprod([1, *self.sizes[:-1]]).astype(np.int64)
+        return np.ascontiguousarray(after @ radix)
 
     def start(self, constant: Raw) -> int:
         return self.combine(0, self.outcome(constant))
@@ -749,10 +929,10 @@ class _States:
         for i, position in enumerate(self.positions):
             if digits[len(self.tally_mode) + i]:
                 wanted = digits[len(self.tally_mode) + i] - 1
-                placed[position] = next(number for number, reduced
-                                        in sorted(self.position_class[i].items())
-                                        if reduced == wanted)
-        return self._read_raw(record, reading, hits, placed)
+                value = cast(int, record[position[0]][position[1]].value)
+                placed[position] = next(number for number in self.bet.by_value[value]
+                                        if self.position_digit[i][number] == wanted)
+        return self.bet.read(record, reading, hits, placed)
 
 
 def _placed(position: Position, label: Label) -> Hands:
@@ -767,7 +947,10 @@ def _placed(position: Position, label: Label) -> Hands:
 
 
 _CHECK_LIMIT = 200_000  # settlements the state reduction may run per dimension
-TRIPLE_LIMIT = 20_000_000  # products per shoe a compiled bet may take
+# states of the nodes of one depth under one node of the first depth, which the evaluation
+# holds at once (each a number per shoe: 160 MB of float64 at one shoe); the trie is
+# evaluated a subtree at a time, its whole work bounded by the run's budget
+DENSE_LIMIT = 20_000_000
 
 
 def _dealt(game: Game[Any]) -> DealtPositions:
@@ -801,31 +984,36 @@ def entry_key(game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card]) ->
         *map(cache.bet_part, bets)])
 
 
-# per array: its number of dimensions
-_ARRAYS = {"elementary": 2, "term_rows": 2, "term_coefficient": 1, "term_factor": 1,
-           "factors": 1, "slots": 1, "level_edges": 1, "edges": 2, "rows": 2,
-           "coefficients": 2, "negatives": 2, "spread": 1}
+# per array: its number of dimensions; the arrays of both forms, then of each form
+_COMMON = {"form": 1, "elementary": 2, "term_rows": 2, "term_coefficient": 1, "term_factor": 1,
+           "factors": 1}
+_FORMS = {
+    RESTRICTED: {"slots": 1, "level_edges": 1, "edges": 2, "rows": 2, "entries": 2,
+                 "coefficients": 1, "negatives": 1, "columns": 1, "spread": 1, "ratios": 2},
+    DENSE: {"combine": 2, "starts": 1, "level_nodes": 1, "nodes": 2, "part_start": 1,
+            "part_entries": 2, "leaves": 2, "fills": 1, "settles": 3},
+}
 
 
 def _encode(compiled: ClassesBet) -> tuple[cache.Fields, dict[str, np.ndarray]]:
-    return {}, {name: getattr(compiled, f"_{name}") for name in _ARRAYS}
+    names = {**_COMMON, **_FORMS[int(compiled._form[0])]}
+    return {}, {name: getattr(compiled, f"_{name}") for name in names}
 
 
 def _decode(game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card],
             arrays: dict[str, np.ndarray]) -> ClassesBet:
     """The compiled form read back, every index checked against what it indexes."""
     compiled = ClassesBet(game, bets, cards)
+    form = cache.check_indices(arrays["form"], 2, "form")
+    if form.shape != (1,):
+        raise cache.CorruptEntry("classes form of the wrong shape")
+    names = {**_COMMON, **_FORMS[int(form[0])]}
+    if set(arrays) != set(names):
+        raise cache.CorruptEntry("classes arrays not those of their form")
     loaded = {name: cache.check_indices(arrays[name], INT64_LIMIT, name, ndim=ndim)
-              for name, ndim in _ARRAYS.items()}
-    elementary, slots, edges, rows = (loaded[name] for name in
-                                      ("elementary", "slots", "edges", "rows"))
-    if loaded["factors"].shape != (1,) or elementary.shape[1:] != (3,) or \
-            edges.shape[1:] != (3,) or rows.shape[1:] != (3,) or not len(slots) or \
-            loaded["level_edges"].shape != (len(slots) - 1,) or \
-            int(loaded["level_edges"].sum()) != len(edges) or \
-            loaded["coefficients"].shape != (len(rows), compiled.events) or \
-            loaded["negatives"].shape != loaded["coefficients"].shape or \
-            loaded["spread"].shape != (1,) or int(loaded["spread"][0]) < 1:
+              for name, ndim in names.items()}
+    elementary = loaded["elementary"]
+    if loaded["factors"].shape != (1,) or elementary.shape[1:] != (3,):
         raise cache.CorruptEntry("classes arrays of the wrong shape")
     factors = int(loaded["factors"][0])
     unit = compiled.round_cards
@@ -839,7 +1027,30 @@ def _decode(game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card],
     if not len(loaded["term_rows"]) == len(loaded["term_coefficient"]) == \
             len(loaded["term_factor"]):
         raise cache.CorruptEntry("classes terms of unequal lengths")
-    # every index against its table, array by array (a million edges: no Python loop)
+    if int(form[0]) == RESTRICTED:
+        _check_restricted(loaded, compiled.events, factors)
+    else:
+        _check_dense(loaded, len(bets), compiled.events, factors)
+    for name in names:
+        setattr(compiled, f"_{name}", loaded[name])
+    return compiled
+
+
+def _check_restricted(loaded: Mapping[str, np.ndarray], events: int, factors: int) -> None:
+    """The restricted form's arrays: shapes, then every index against its table, array by
+    array (a million edges: no Python loop)."""
+    slots, edges, rows, ratios = (loaded[name] for name in ("slots", "edges", "rows", "ratios"))
+    if edges.shape[1:] != (3,) or rows.shape[1:] != (3,) or not len(slots) or \
+            loaded["level_edges"].shape != (len(slots) - 1,) or \
+            int(loaded["level_edges"].sum()) != len(edges) or \
+            ratios.shape[1] % 2 != 1 or \
+            loaded["columns"].shape != (1,) or \
+            int(loaded["columns"][0]) != (len(ratios) or events) or \
+            loaded["entries"].shape[1:] != (2,) or \
+            loaded["coefficients"].shape != (len(loaded["entries"]),) or \
+            loaded["negatives"].shape != loaded["coefficients"].shape or \
+            loaded["spread"].shape != (1,) or int(loaded["spread"][0]) < 1:
+        raise cache.CorruptEntry("classes arrays of the wrong shape")
     depth = np.repeat(np.arange(1, len(slots)), loaded["level_edges"])
     if len(edges) and ((edges[:, 0] >= slots[depth - 1]).any()
                        or (edges[:, 1] >= factors).any()
@@ -847,25 +1058,65 @@ def _decode(game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card],
         raise cache.CorruptEntry("classes edge out of range")
     if len(rows) and (rows[:, 0].max() >= len(slots)
                       or (rows[:, 1] >= slots[np.minimum(rows[:, 0], len(slots) - 1)]).any()
-                      or (rows[:, 2] >= len(elementary)).any()):
+                      or (rows[:, 2] >= len(loaded["elementary"])).any()):
         raise cache.CorruptEntry("classes leaf out of range")
-    for name in _ARRAYS:
-        setattr(compiled, f"_{name}", loaded[name])
-    return compiled
+    entries = loaded["entries"]
+    if len(entries) and ((entries[:, 0] >= len(rows)).any()
+                         or (entries[:, 1] >= int(loaded["columns"][0])).any()):
+        raise cache.CorruptEntry("classes leaf coefficient out of range")
+    if len(ratios) and ((ratios[:, 0] >= events).any() or (ratios[:, 1:] > factors).any()):
+        raise cache.CorruptEntry("classes ratio out of range")
+
+
+def _check_dense(loaded: Mapping[str, np.ndarray], bets: int, events: int,
+                 factors: int) -> None:
+    """The dense form's arrays: shapes, then every index against its table, array by array
+    (no Python loop over the nodes)."""
+    combine, nodes, leaves, settles = (loaded[name] for name in (
+        "combine", "nodes", "leaves", "settles"))
+    level_nodes, part_start, part_entries = (loaded[name] for name in (
+        "level_nodes", "part_start", "part_entries"))
+    states, outcomes = combine.shape
+    if nodes.shape[1:] != (2,) or part_entries.shape[1:] != (2,) or \
+            leaves.shape[1:] != (4,) or int(level_nodes.sum()) != len(nodes) or \
+            not len(part_start) or int(part_start[-1]) != len(part_entries) or \
+            (np.diff(part_start) < 0).any() or \
+            settles.shape != (bets, len(loaded["fills"]), states):
+        raise cache.CorruptEntry("classes arrays of the wrong shape")
+    cache.check_indices(combine, states, "combine", ndim=2)
+    cache.check_indices(loaded["starts"], states, "starts")
+    cache.check_indices(loaded["fills"], len(loaded["elementary"]), "fills")
+    cache.check_indices(settles, events + 1, "settles", ndim=3)
+    widths = np.array([len(loaded["starts"]), *level_nodes.tolist()], dtype=np.int64)
+    depth = np.repeat(np.arange(len(level_nodes)), level_nodes)
+    if len(nodes) and ((nodes[:, 0] >= widths[depth]).any()
+                       or (nodes[:, 1] >= len(part_start) - 1).any()):
+        raise cache.CorruptEntry("classes node out of range")
+    if len(part_entries) and ((part_entries[:, 0] >= factors).any()
+                              or (part_entries[:, 1] >= outcomes).any()):
+        raise cache.CorruptEntry("classes part entry out of range")
+    if len(leaves) and ((leaves[:, 0] >= len(widths)).any()
+                        or (leaves[:, 1] >= widths[np.minimum(leaves[:, 0],
+                                                              len(widths) - 1)]).any()
+                        or (leaves[:, 2] >= len(loaded["fills"])).any()):
+        raise cache.CorruptEntry("classes leaf out of range")
 
 
 def estimate(game: Game[Any], bets: Sequence[Bet]) -> int | None:
-    """An upper bound on the states a key of ``bets`` may reach (their cost per value round,
+    """An upper bound on the states a node of ``bets`` holds (their cost per value round,
     in the plan's terms), or None when this engine cannot serve them: every tally's counts
     and every class a position read may hold, before the reductions (which only lower it).
-    Counted from the shape alone, without the value walk."""
+    Counted from the shape alone, without the value walk. A position's classes are bounded
+    by the whole view's, not by one value's (which a node holds: 17 for rank and suit): the
+    looser bound stands for the trie's size, which only the walk knows, and which grows
+    tenfold with each first card read by position."""
     if refusal(game, bets) is not None:
         return None
     shape = _Shape.of(game, sorted(set().union(*(bet.features for bet in bets))))
     states = 1
     for _, cards, _ in shape.tallies:
         states *= len(cards) + 1
-    for _ in {p for _, p in shape.positional}:
+    for _ in shape.read_positions:
         states *= len(shape.view.labels)
     return states
 
@@ -875,15 +1126,18 @@ def evaluate(game: Game[Any], bets: Sequence[Bet], shoe: Shoe,
     """Exact event counts of ``bets`` for ``shoe`` over ``N!/(N-r)!``; with ``known`` cards
     at positions (1 = first dealt), ``shoe`` is the shoe left without them and the counts are
     over ``(N-k)!/(N-r)!`` (as :func:`exact.engines.factorised.evaluate`)."""
-    unique = tuple(dict.fromkeys(bets))
     present = frozenset(CARDS[i] for i, count in enumerate(shoe.counts) if count)
     cards = DECK if len(present) > _FEW_CARDS else present
-    if known:
-        cards = cards | frozenset(known.values())
-        compiled = _compiled(game, unique, cards, tuple(sorted(known.items())))
-    else:
-        compiled = _cached(game, unique, cards)
-    results = dict(zip(unique, compiled.counts(shoe), strict=True))
+    results = {}
+    # each bet compiled alone: the states of bets compiled together multiply (a node holds
+    # every state densely), while their value walks are each a fraction of a second
+    for bet in dict.fromkeys(bets):
+        if known:
+            compiled = _compiled(game, (bet,), cards | frozenset(known.values()),
+                                 tuple(sorted(known.items())))
+        else:
+            compiled = _cached(game, (bet,), cards)
+        results[bet], = compiled.counts(shoe)
     return [results[bet] for bet in bets]
 
 
@@ -900,8 +1154,8 @@ def batch(game: Game[Any], bets: Sequence[Bet]) -> Callable[[np.ndarray], list[n
         matrix = check_batch(deal, shoes)
         if not len(matrix):
             return [np.zeros((0, len(bet.events)), dtype=np.int64) for bet in bets]
-        compiled = _cached(game, unique, batch_cards(matrix))
-        results = dict(zip(unique, compiled.batch_counts(matrix), strict=True))
+        cards = batch_cards(matrix)
+        results = {bet: _cached(game, (bet,), cards).batch_counts(matrix)[0] for bet in unique}
         return [results[bet] for bet in bets]
 
     return counts

@@ -23,10 +23,11 @@ of sequences of the cards dealt, times a fill of at least 1: bounded by the same
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -40,6 +41,14 @@ from exact.engines.factorised import _product_trie
 _BLOCK_ELEMENTS = 2**20
 _MOST_SHOES = 256  # per block, where a trie is narrow
 _FEWEST_SHOES = 16  # per block, where it is wide: a depth's loop over its factors is paid per block
+_DENSE_ELEMENTS = 2**23  # the dense form: a depth's (nodes x states x shoes) values per block
+# the dense form evaluated by edges (DenseArrays.edge_form) from this many shoes on (one shoe
+# densely: no edges built), within this many (node, state) slots, edges and leaf rows
+# (int64 arrays of some 100 MB at most)
+_EDGE_SHOES = 8
+_SPARSE_SHOES = 8  # sums by sparse products from this many shoes on
+_EDGE_LIMIT = 4_000_000
+_Moves = list[tuple[int, np.ndarray]]  # an outcome's move: per target state, its sources
 
 
 @dataclass(frozen=True)
@@ -47,7 +56,8 @@ class _Sums:
     """Weighted sums of rows: output row ``labels[i]`` adds ``weights[i]`` (1 when none) times
     input row ``columns[i]`` (``i`` when none). A sparse (groups x rows) matrix, whose product
     is 7-12x faster than numpy's ``reduceat`` along the rows (measured on the tries of the
-    issue's bets); for Python integers, which scipy's products do not hold, a dense product."""
+    issue's bets); for Python integers, which scipy's products do not hold, and for a few
+    shoes, numpy's segmented sums."""
 
     labels: np.ndarray
     groups: int
@@ -76,21 +86,23 @@ class _Sums:
         present, starts = np.unique(self.labels[order], return_index=True)
         return order, present, starts, np.arange(len(self.labels))
 
-    def _python_sums(self, values: np.ndarray) -> np.ndarray:
+    def _segment_sums(self, values: np.ndarray) -> np.ndarray:
         order, present, starts, entries = self._grouped
         columns = entries if self.columns is None else self.columns
         terms = values[columns[order]]
         if self.weights is not None:
-            terms = terms * self.weights[order].astype(object)[:, None]
-        out = np.zeros((self.groups, values.shape[1]), dtype=object)
+            terms = terms * self.weights[order].astype(values.dtype)[:, None]
+        out = np.zeros((self.groups, values.shape[1]), dtype=values.dtype)
         if len(starts):
             out[present] = np.add.reduceat(terms, starts, axis=0)
         return out
 
     def sums(self, values: np.ndarray) -> np.ndarray:
-        """(groups x shoes) sums of the rows of ``values``, weighted."""
-        if values.dtype == object:
-            return self._python_sums(values)
+        """(groups x shoes) sums of the rows of ``values``, weighted: by numpy's segmented
+        sums for Python integers and for a few shoes (one shoe's analysis then loads no
+        scipy, half a second of a fresh process), else by a sparse product."""
+        if values.dtype == object or values.shape[1] < _SPARSE_SHOES:
+            return self._segment_sums(values)
         matrix = self._typed.get(values.dtype)
         if matrix is None:
             matrix = self._typed[values.dtype] = self._matrix.astype(values.dtype)
@@ -98,27 +110,18 @@ class _Sums:
 
 
 @dataclass(frozen=True)
-class ClassArrays:
-    """A compiled bet's arrays (as :mod:`exact.engines.classes` stores them) and what their
-    evaluation needs of the bet: its classes' cards, its events, its free positions."""
+class Pieces:
+    """What both compiled forms share: elementary falling factorials of class counts and the
+    terms (products of elementary factors with integer coefficients) summed into factors (a
+    value class's piece values), with the bet's classes' cards and its free positions."""
 
     elementary: np.ndarray  # (kind, what, how many) per elementary falling factorial
     term_rows: np.ndarray  # each term's elementary factors (padded with 0: the factor 1)
     term_coefficient: np.ndarray
     term_factor: np.ndarray  # the factor each term is summed into
     factors: int
-    slots: np.ndarray  # per depth of the trie, its slots
-    level_edges: np.ndarray  # per depth past the root, its edges
-    edges: np.ndarray  # (slot before, factor, slot after), by depth then slot after
-    rows: np.ndarray  # the leaves: (depth, slot, fill)
-    coefficients: np.ndarray  # (leaves x events)
     members: Sequence[Sequence[int]]  # per class, its cards (indices of CARDS)
     free_cards: int
-    spread: int = 1  # signed coefficients' bound (exact.engines.classes_restricted); 1: none
-
-    @property
-    def events(self) -> int:
-        return int(self.coefficients.shape[1])
 
     @cached_property
     def _terms(self) -> tuple[Any, np.ndarray, _Sums]:
@@ -126,6 +129,68 @@ class ClassArrays:
         order = np.argsort(self.term_factor, kind="stable")
         return (_product_trie(self.term_rows[order]), order,
                 _Sums(self.term_factor[order], self.factors))
+
+    @cached_property
+    def _class_hot(self) -> np.ndarray:
+        """(classes + 10 values) x 53: which cards each class and each value class holds."""
+        hot = np.zeros((len(self.members) + 10, len(CARDS)), dtype=np.int64)
+        for number, cards in enumerate(self.members):
+            hot[number, list(cards)] = 1
+        for index, card in enumerate(CARDS):
+            if card.value is not None:
+                hot[len(self.members) + card.value, index] = 1
+        return hot
+
+    def elementary_table(self, matrix: np.ndarray, sizes: np.ndarray, dtype: Any
+                         ) -> np.ndarray:
+        """(elementary factors x shoes): each falling factorial of a class count, of a value
+        class's count less the cards taken, of the rest of the shoe."""
+        hot = self._class_hot if matrix.dtype != object else self._class_hot.astype(object)
+        counts = hot @ matrix.T
+        values = len(self.members)
+        table: np.ndarray = np.ones((len(self.elementary), len(matrix)), dtype=dtype)
+        unit = self.free_cards
+        for row, (kind, what, how) in enumerate(self.elementary.tolist()):
+            if kind == 1:
+                base, count = counts[what], how
+            elif kind == 2:
+                base, count = counts[values + what] - how // 16, how % 16
+            elif kind == 3:
+                base, count = sizes - what, unit - what
+            else:
+                continue
+            for offset in range(count):
+                # n(n-1)...: a zero factor once n is passed, so clipping at 0 changes nothing
+                table[row] *= np.maximum(base - offset, 0).astype(dtype)
+        return table
+
+    def values(self, table: np.ndarray) -> np.ndarray:
+        """(factors x shoes): each factor's value, of the shoes' elementary ``table``."""
+        (term_levels, term_leaf), order, term_sums = self._terms
+        terms = _row_products(table, term_levels, term_leaf)
+        terms *= self.term_coefficient[order].astype(table.dtype)[:, None]
+        return term_sums.sums(terms)
+
+
+@dataclass(frozen=True)
+class ClassArrays:
+    """The restricted form's arrays (as :mod:`exact.engines.classes` stores them): a trie
+    whose edges multiply a slot of one depth by a factor and add the product into a slot of
+    the next depth; leaves (depth, slot, fill) with signed integer coefficients per event."""
+
+    pieces: Pieces
+    slots: np.ndarray  # per depth of the trie, its slots
+    level_edges: np.ndarray  # per depth past the root, its edges
+    edges: np.ndarray  # (slot before, factor, slot after), by depth then slot after
+    rows: np.ndarray  # the leaves: (depth, slot, fill)
+    entries: np.ndarray  # the leaves' nonzero coefficients: (leaf, column)
+    coefficients: np.ndarray  # per entry, its (signed) coefficient
+    columns: int
+    events: int
+    spread: int = 1  # signed coefficients' bound (exact.engines.classes_restricted); 1: none
+    # per column: its event, the factors of its numerator, those of its denominator (the
+    # number of factors past the last: one); none: the columns are the events
+    ratios: np.ndarray | None = None
 
     @cached_property
     def _levels(self) -> list[tuple[np.ndarray, list[tuple[int, int, int]], _Sums]]:
@@ -150,47 +215,14 @@ class ClassArrays:
         """Per (depth, fill) of the leaves: the (events x slots of the depth) matrix of their
         coefficients, as sums (:class:`_Sums`: no gather of the slots read)."""
         out = []
+        leaf, column = self.entries.T
+        depths, fills = self.rows[leaf, 0], self.rows[leaf, 2]
         for depth, fill in sorted({(int(d), int(f)) for d, _, f in self.rows.tolist()}):
-            chosen = np.flatnonzero((self.rows[:, 0] == depth) & (self.rows[:, 2] == fill))
-            block = self.coefficients[chosen]  # (leaves x events)
-            leaf, event = np.nonzero(block)
-            out.append((depth, fill, _Sums(event, self.events, self.rows[chosen, 1][leaf],
-                                           block[leaf, event], int(self.slots[depth]))))
+            chosen = np.flatnonzero((depths == depth) & (fills == fill))
+            out.append((depth, fill, _Sums(column[chosen], self.columns,
+                                           self.rows[leaf[chosen], 1],
+                                           self.coefficients[chosen], int(self.slots[depth]))))
         return out
-
-    @cached_property
-    def _class_hot(self) -> np.ndarray:
-        """(classes + 10 values) x 53: which cards each class and each value class holds."""
-        hot = np.zeros((len(self.members) + 10, len(CARDS)), dtype=np.int64)
-        for number, cards in enumerate(self.members):
-            hot[number, list(cards)] = 1
-        for index, card in enumerate(CARDS):
-            if card.value is not None:
-                hot[len(self.members) + card.value, index] = 1
-        return hot
-
-    def _elementary_table(self, matrix: np.ndarray, sizes: np.ndarray, dtype: Any
-                          ) -> np.ndarray:
-        """(elementary factors x shoes): each falling factorial of a class count, of a value
-        class's count less the cards taken, of the rest of the shoe."""
-        hot = self._class_hot if matrix.dtype != object else self._class_hot.astype(object)
-        counts = hot @ matrix.T
-        values = len(self.members)
-        table: np.ndarray = np.ones((len(self.elementary), len(matrix)), dtype=dtype)
-        unit = self.free_cards
-        for row, (kind, what, how) in enumerate(self.elementary.tolist()):
-            if kind == 1:
-                base, count = counts[what], how
-            elif kind == 2:
-                base, count = counts[values + what] - how // 16, how % 16
-            elif kind == 3:
-                base, count = sizes - what, unit - what
-            else:
-                continue
-            for offset in range(count):
-                # n(n-1)...: a zero factor once n is passed, so clipping at 0 changes nothing
-                table[row] *= np.maximum(base - offset, 0).astype(dtype)
-        return table
 
     def block_size(self) -> int:
         """Shoes per block: a depth's gathered products within ``_BLOCK_ELEMENTS``."""
@@ -210,12 +242,9 @@ class ClassArrays:
 
     def _block(self, matrix: np.ndarray, sizes: np.ndarray, dtype: Any, signed: Any
                ) -> np.ndarray:
-        (term_levels, term_leaf), order, term_sums = self._terms
         shoes = len(matrix)
-        table = self._elementary_table(matrix, sizes, dtype)
-        terms = _row_products(table, term_levels, term_leaf)
-        terms *= self.term_coefficient[order].astype(dtype)[:, None]
-        values = term_sums.sums(terms)  # (factors x shoes): each piece outcome
+        table = self.pieces.elementary_table(matrix, sizes, dtype)
+        values = self.pieces.values(table)  # (factors x shoes): each piece outcome
         level: np.ndarray = np.ones((int(self.slots[0]), shoes), dtype=dtype)
         by_depth = [level]
         widest = max([len(source) for source, _, _ in self._levels] + [0])
@@ -228,15 +257,284 @@ class ClassArrays:
                 np.multiply(run, values[factor], out=run)
             level = reached.sums(products)
             by_depth.append(level)
-        total: np.ndarray = np.zeros((self.events, shoes), dtype=signed)
+        total: np.ndarray = np.zeros((self.columns, shoes), dtype=signed)
         if signed is not dtype:  # integers below 2**53 or 2**63: converted exactly, once
             read = {depth for depth, _, _ in self._leaves}
             by_depth = [level.astype(signed) if depth in read else level
                         for depth, level in enumerate(by_depth)]
             table = table.astype(signed)
+            values = values.astype(signed)
         for depth, fill, leaves in self._leaves:
             total += leaves.sums(by_depth[depth]) * table[fill]
+        if self.ratios is not None and len(self.ratios):
+            total = self._by_ratios(total, values)
         return total.T
+
+    @cached_property
+    def _events(self) -> _Sums:
+        return _Sums(np.ascontiguousarray(cast(np.ndarray, self.ratios)[:, 0]), self.events)
+
+    def _by_ratios(self, total: np.ndarray, values: np.ndarray) -> np.ndarray:
+        """(events x shoes): each column's sum divided by its denominator, exactly (every
+        product summed into it is a multiple of it: exact.engines.classes_restricted), times
+        its numerator, summed into its event. Each quotient times its numerator counts the
+        round's sequences with the column's restriction (times a sign): bounded as the sums
+        are. A zero denominator (a value with fewer cards than its read positions) has a
+        zero sum."""
+        ratios = cast(np.ndarray, self.ratios)
+        width = (ratios.shape[1] - 1) // 2
+        every = np.vstack([values, np.ones((1, values.shape[1]), dtype=values.dtype)])
+        numerator = np.ones_like(total)
+        denominator = np.ones_like(total)
+        for k in range(width):
+            numerator *= every[ratios[:, 1 + k]]
+            denominator *= every[ratios[:, 1 + width + k]]
+        denominator[denominator == 0] = 1
+        quotient = total // denominator
+        quotient *= numerator
+        return self._events.sums(quotient)
+
+
+@dataclass(frozen=True)
+class DenseArrays:
+    """The dense form's arrays (as :mod:`exact.engines.classes` stores them): a trie of
+    nodes, each holding its reduced states densely, a node being its parent's states times
+    its part's piece values moved along each outcome; leaves (depth, node, group) with a
+    multiplicity, and the event each group settles in each state (None while compiling)."""
+
+    pieces: Pieces
+    combine: np.ndarray  # (states x outcomes): the state each outcome takes each state to
+    starts: np.ndarray  # each root's start state
+    level_nodes: np.ndarray  # per depth past the roots, its nodes
+    nodes: np.ndarray  # (parent, part), by depth, in the order of their paths
+    part_start: np.ndarray  # per part, where its (factor, outcome) entries start
+    part_entries: np.ndarray  # (factor, outcome)
+    leaves: np.ndarray  # (depth, node, group, multiplicity), sorted
+    fills: np.ndarray  # per group, its elementary fill
+    events: int  # of every bet, numbered on
+    settles: np.ndarray | None  # (bets x groups x states): event + 1 (0: none)
+
+    @property
+    def states(self) -> int:
+        return len(self.combine)
+
+    @cached_property
+    def _plan(self) -> tuple[list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]],
+                             list[_Moves | None], list[tuple[np.ndarray, np.ndarray, np.ndarray]]]:
+        """The arrays in evaluation order: per depth, per outcome, the nodes it reaches,
+        their parents and factors; per outcome the states each state's values go to (None:
+        each stays); per depth the leaves as (nodes, multiplicities, groups), by node."""
+        steps = []
+        start = 0
+        for count in self.level_nodes.tolist():
+            parents, parts = self.nodes[start:start + count].T
+            start += count
+            sizes = self.part_start[parts + 1] - self.part_start[parts]
+            node = np.repeat(np.arange(count), sizes)
+            entry = np.repeat(self.part_start[parts] - np.cumsum(sizes) + sizes, sizes) + \
+                np.arange(int(sizes.sum()))
+            factor, outcome = self.part_entries[entry].T
+            by_outcome = []
+            for number in np.unique(outcome).tolist():
+                mine = outcome == number
+                by_outcome.append((node[mine], parents[node[mine]], factor[mine], number))
+            steps.append(by_outcome)
+        maps: list[_Moves | None] = []
+        for column in self.combine.T.tolist():
+            if column == list(range(len(column))):
+                maps.append(None)  # the outcome leaves every state as it is
+                continue
+            sources: dict[int, list[int]] = defaultdict(list)
+            for state, target in enumerate(column):
+                sources[target].append(state)
+            maps.append([(target, np.array(found)) for target, found in sources.items()])
+        leaves = []
+        for depth in range(len(self.level_nodes) + 1):
+            chosen = self.leaves[self.leaves[:, 0] == depth]  # sorted by node
+            leaves.append((chosen[:, 1], chosen[:, 3], chosen[:, 2]))
+        return steps, maps, leaves
+
+    def leaves_in(self, depth: int, first: int, count: int
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The leaves at ``depth`` on its nodes ``first`` to ``first + count``: (nodes,
+        multiplicities, groups)."""
+        nodes, multiplicity, group = self._plan[2][depth]
+        start, stop = np.searchsorted(nodes, [first, first + count])
+        return nodes[start:stop], multiplicity[start:stop], group[start:stop]
+
+    def ranges(self, width: int) -> list[list[tuple[int, int]]]:
+        """The trie cut into subtrees of the first depth's nodes: per piece, per depth its
+        range of nodes, each depth's range at most ``width`` nodes where a subtree allows."""
+        parents = []
+        start = 0
+        for count in self.level_nodes.tolist():
+            parents.append(self.nodes[start:start + count, 0])
+            start += count
+        if not parents:
+            return [[(0, len(self.starts))]]
+        # per depth, where the descendants of each node of the first depth start
+        bounds = [np.arange(len(parents[0]) + 1)]
+        for below in parents[1:]:
+            bounds.append(np.searchsorted(below, bounds[-1]))
+        pieces, low = [], 0
+        while low < len(parents[0]):
+            high = low + 1
+            while high < len(parents[0]) and all(
+                    int(bound[high + 1] - bound[low]) <= width for bound in bounds):
+                high += 1
+            pieces.append([(0, len(self.starts))] + [
+                (int(bound[low]), int(bound[high] - bound[low])) for bound in bounds])
+            low = high
+        return pieces
+
+    def propagate(self, values: np.ndarray, block: int, reach: bool = False
+                  ) -> Iterator[tuple[int, int, np.ndarray]]:
+        """(depth, first node, values of nodes from it): each node's (states x shoes)
+        values, a subtree's range of nodes at a time (at most :data:`_DENSE_ELEMENTS` values a
+        depth for ``block`` shoes, where a subtree allows): its root's start state one, then
+        each node its parent's values times its part's piece values (``values``: factors x
+        shoes), moved along each outcome's map; with ``reach``, whether each state can be
+        reached (booleans, whatever the shoe)."""
+        steps, maps, _ = self._plan
+        shoes = values.shape[1]
+        states = self.states
+        roots = np.zeros((len(self.starts), states, shoes), dtype=values.dtype)
+        roots[np.arange(len(self.starts)), self.starts] = 1
+        yield 0, 0, roots
+        for piece in self.ranges(max(1, _DENSE_ELEMENTS // (states * block))):
+            level, above = roots, 0
+            for depth, (by_outcome, (first, count)) in enumerate(zip(steps, piece[1:],
+                                                                      strict=True), 1):
+                after = np.zeros((count, states, shoes), dtype=values.dtype)
+                for nodes, parents, factors, outcome in by_outcome:
+                    start, stop = np.searchsorted(nodes, [first, first + count])
+                    if start == stop:
+                        continue
+                    # whole (states x shoes) blocks of the parents: rows copied
+                    gathered = level[parents[start:stop] - above]
+                    if not reach:
+                        gathered *= values[factors[start:stop]][:, None, :]
+                    moves = maps[outcome]
+                    if moves is not None:  # each state's values added into its target's
+                        moved = np.zeros_like(gathered)
+                        for target, sources in moves:
+                            moved[:, target] = gathered[:, sources[0]] if len(sources) == 1 \
+                                else gathered[:, sources].sum(axis=1, dtype=gathered.dtype)
+                        gathered = moved
+                    after[nodes[start:stop] - first] += gathered  # (once per outcome a node)
+                level, above = after, first
+                yield depth, first, level
+
+    def reached(self, groups: int) -> np.ndarray:
+        """(groups x states): whether a leaf of each group can hold each state."""
+        reached = np.zeros((groups, self.states, 1), dtype=bool)
+        for depth, first, values in self.propagate(np.ones((1, 1), dtype=bool), 1, True):
+            leaf_nodes, _, leaf_groups = self.leaves_in(depth, first, len(values))
+            np.logical_or.at(reached, leaf_groups, values[leaf_nodes - first])
+        return reached[:, :, 0]
+
+    @cached_property
+    def edge_form(self) -> ClassArrays | None:
+        """The same trie as edges between reachable (node, state) slots, evaluated as the
+        restricted form is (:class:`ClassArrays`, no signs): a (factor, outcome) entry of a
+        node's part is one edge per state its parent reaches, a leaf one row per state it
+        reaches and bet. Per shoe it costs the reachable slots' edges, not every node's every
+        state and outcome: several times faster for many shoes. None past
+        :data:`_EDGE_LIMIT` edges or leaf coefficients (the dense evaluation serves)."""
+        settles = cast(np.ndarray, self.settles)
+        steps, _, leaves = self._plan
+        states = self.states
+        if (len(self.starts) + int(self.level_nodes.sum())) * states > _EDGE_LIMIT:
+            return None
+        reach = np.zeros((len(self.starts), states), dtype=bool)
+        reach[np.arange(len(self.starts)), self.starts] = True
+        reaches, numbers = [reach], [_numbered(reach)]
+        edges: list[np.ndarray] = []
+        total = 0
+        for depth, by_outcome in enumerate(steps, 1):
+            after = np.zeros((int(self.level_nodes[depth - 1]), states), dtype=bool)
+            found = []
+            for nodes, parents, factors, outcome in by_outcome:
+                k, state = np.nonzero(reach[parents])
+                target = self.combine[state, outcome]
+                after[nodes[k], target] = True
+                found.append((numbers[-1][parents[k], state], factors[k], nodes[k], target))
+                total += len(k)
+            if total > _EDGE_LIMIT:
+                return None
+            numbered = _numbered(after)
+            edges.extend(np.stack([np.full(len(before), depth), before, factor,
+                                   numbered[node, target]], axis=1)
+                         for before, factor, node, target in found)
+            reach = after
+            reaches.append(reach)
+            numbers.append(numbered)
+        rows, weights, columns = [], [], []
+        for depth, (nodes, multiplicity, group) in enumerate(leaves):
+            k, state = np.nonzero(reaches[depth][nodes])
+            for bet_settles in settles:
+                event = bet_settles[group[k], state] - 1
+                rows.append(np.stack([np.full(len(k), depth), numbers[depth][nodes[k], state],
+                                      self.fills[group[k]]], axis=1))
+                weights.append(multiplicity[k])
+                columns.append(event)
+        row = np.concatenate(rows) if rows else np.zeros((0, 3), dtype=np.int64)
+        if len(row) > _EDGE_LIMIT:
+            return None
+        column = np.concatenate(columns) if columns else np.zeros(0, dtype=np.int64)
+        if (column < 0).any():
+            raise AssertionError("class-by-class counts in a state no group settles")
+        entries = np.stack([np.arange(len(row)), column], axis=1)
+        weights_ = np.concatenate(weights) if weights else np.zeros(0, dtype=np.int64)
+        every = np.concatenate(edges) if edges else np.zeros((0, 4), dtype=np.int64)
+        slots = np.array([int(r.sum()) for r in reaches], dtype=np.int64)
+        return ClassArrays(self.pieces, slots, np.bincount(every[:, 0], minlength=len(slots))[
+            1:].astype(np.int64), np.ascontiguousarray(every[:, 1:]), row, entries, weights_,
+            self.events, self.events)
+
+    def counts(self, matrix: np.ndarray, sizes: np.ndarray, dtype: Any) -> np.ndarray:
+        """(shoes x events) exact counts of the (shoes x 53) ``matrix`` of card counts whose
+        shoes hold ``sizes`` cards, in ``dtype`` (every value a count, module docstring):
+        many shoes by :attr:`edge_form` where it is built, else densely."""
+        if len(matrix) >= _EDGE_SHOES:
+            edge_form = self.edge_form
+            if edge_form is not None:
+                return edge_form.counts(matrix, sizes, dtype)
+        settles = cast(np.ndarray, self.settles)
+        states = self.states
+        widest = max([len(self.starts), *self.level_nodes.tolist()]) * states
+        block = max(1, min(_MOST_SHOES, _DENSE_ELEMENTS // widest))
+        groups = len(self.fills)
+        blocks = []
+        for start in range(0, len(matrix), block):
+            part, part_sizes = matrix[start:start + block], sizes[start:start + block]
+            table = self.pieces.elementary_table(part, part_sizes, dtype)
+            values = self.pieces.values(table)  # (factors x shoes): each piece outcome
+            reached = np.zeros((groups, states, len(part)), dtype=dtype)
+            for depth, first, level in self.propagate(values, len(part)):
+                nodes, multiplicity, group = self.leaves_in(depth, first, len(level))
+                if len(nodes):
+                    weighted = level[nodes - first]
+                    weighted *= multiplicity.astype(dtype)[:, None, None]
+                    np.add.at(reached, group, weighted)
+            reached *= table[self.fills][:, None, :]
+            total: np.ndarray = np.zeros((self.events, len(part)), dtype=dtype)
+            flat = reached.reshape(groups * states, len(part))
+            for events in settles.reshape(len(settles), groups * states):
+                settled = events > 0
+                if flat[~settled].any():
+                    raise AssertionError("class-by-class counts in a state no group settles")
+                np.add.at(total, events[settled] - 1, flat[settled])
+            blocks.append(total.T)
+        return np.vstack(blocks) if blocks else np.zeros((0, self.events), dtype=dtype)
+
+
+def _numbered(reach: np.ndarray) -> np.ndarray:
+    """(nodes x states): each reachable (node, state) slot's number, in row order (-1: not
+    reachable)."""
+    out = np.cumsum(reach.ravel()) - 1
+    out[~reach.ravel()] = -1
+    return out.reshape(reach.shape)
 
 
 def signed_dtype(dtype: Any, bound: int, spread: int) -> Any:

@@ -32,7 +32,7 @@ the rounds' count), else in Python integers (:mod:`exact.engines.classes_evaluat
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import product
 from typing import Any, Protocol, cast
 
@@ -47,7 +47,7 @@ Part = tuple[int, tuple[tuple[object, int], ...], int]  # (value, (type, positio
 ANY, HIT, MISS = 0, 1, 2
 Restriction = tuple[int, ...]  # per tally: ANY, HIT or MISS
 Compiled = tuple[list[dict[Term, int]], list[int], list[tuple[int, int, int, int]],
-                 dict[tuple[int, int, int], dict[int, int]], int]
+                 dict[tuple[int, int, int], dict[int, int]], int, list[tuple[int, ...]]]
 
 
 class _Shape(Protocol):
@@ -59,6 +59,10 @@ class _Shape(Protocol):
 
     @property
     def positional(self) -> tuple[tuple[str, Position], ...]: ...
+
+    @property
+    def readers(self) -> tuple[tuple[str, frozenset[Position]], ...]: ...
+
 
 
 class ClassesBet(Protocol):
@@ -77,6 +81,9 @@ class ClassesBet(Protocol):
     @property
     def shape(self) -> _Shape: ...
 
+    def read(self, record: Any, reading: tuple[object, ...], hits: Sequence[int],
+             placed: Mapping[Position, int]) -> dict[str, object]: ...
+
 
 def _classes(positions: int) -> list[tuple[int, dict[int, int]]]:
     """A tally's classes on ``positions`` positions: (a count of hits standing for the class,
@@ -93,21 +100,19 @@ def _class_of(hits: int, positions: int) -> int:
     return hits if hits in (0, positions) else 1
 
 
-def restricted(bet: ClassesBet, readings: Sequence[tuple[object, ...]]
+def restricted(bet: ClassesBet, readings: Mapping[tuple[object, ...], Any]
                ) -> dict[tuple[object, ...], dict[Restriction, list[int]]] | None:
-    """Per reading (the value features' readings, each tally's positions), the coefficient
-    per event of each restriction, per unit of multiplicity; or None when some tally enters a
-    settlement otherwise than by its class (or the bets read positions)."""
+    """Per reading (the value features' readings, each tally's positions; with a record of
+    it), the coefficient per event of each restriction, per unit of multiplicity; or None
+    when some tally enters a settlement otherwise than by its class (or the bets read
+    positions)."""
     shape = bet.shape
-    if not shape.tallies or shape.positional or bet.known:
+    if not shape.tallies or shape.positional or shape.readers or bet.known:
         return None
     offsets = [sum(len(b.events) for b in bet.bets[:n]) for n in range(len(bet.bets))]
 
     def settle(reading: tuple[object, ...], hits: Sequence[int]) -> tuple[int, ...]:
-        read: dict[str, object] = dict(zip(shape.value_names,
-                                           cast(tuple[object, ...], reading[0]), strict=False))
-        for (name, _, _), count in zip(shape.tallies, hits, strict=True):
-            read[name] = count
+        read = bet.read(readings[reading], reading, hits, {})
         return tuple(offset + b.settle(read) for offset, b in zip(offsets, bet.bets,
                                                                    strict=True))
 
@@ -139,12 +144,21 @@ def _consistent(raw: Raw, restriction: Restriction) -> bool:
 
 
 def compile_restricted(bet: ClassesBet, keys: Mapping[Any, tuple[Any, int, Any]],
-                       pieces: Mapping[Part, Mapping[Raw, Mapping[Term, int]]]
+                       piece: Callable[[Part], Mapping[Raw, Mapping[Term, int]]]
                        ) -> Compiled | None:
     """The compiled form by restrictions (the factors' terms, slots per depth, edges, leaves,
-    spread), or None when :func:`restricted` refuses the bets. One root per restriction; a
-    node per (restriction, prefix of restricted pieces); a leaf per (node, cards dealt)."""
-    readings = list(dict.fromkeys((signature, npos) for signature, _, _, npos in keys))
+    spread, ratios), or None when :func:`restricted` refuses the bets. One root; a node per
+    prefix of restricted pieces, those that no restriction changes first (so that the
+    restrictions share them); a leaf per (node, cards dealt), its coefficients per column.
+
+    When every tally is one position (a card's colour: Super Tie), the restrictions stay out
+    of the trie altogether (:func:`_read_parts`): the trie is the value-level walk's, a leaf's
+    columns are (read parts, restriction, event), and each column's sum is multiplied by its
+    ratio (:data:`Compiled`'s last item: per column its event, the factors of its numerator,
+    those of its denominator). Otherwise the columns are the events and there is no ratio."""
+    readings: dict[tuple[object, ...], Any] = {}
+    for (signature, _, _, npos), (record, _, _) in keys.items():
+        readings.setdefault((signature, npos), record)
     plan = restricted(bet, readings)
     if plan is None:
         return None
@@ -157,7 +171,7 @@ def compile_restricted(bet: ClassesBet, keys: Mapping[Any, tuple[Any, int, Any]]
         found = restricted_part.get((part, restriction))
         if found is None:
             terms: dict[Term, int] = {}
-            for raw, raw_terms in pieces[part].items():
+            for raw, raw_terms in piece(part).items():
                 if _consistent(raw, restriction):
                     for term, coefficient in raw_terms.items():
                         terms[term] = terms.get(term, 0) + coefficient
@@ -168,24 +182,43 @@ def compile_restricted(bet: ClassesBet, keys: Mapping[Any, tuple[Any, int, Any]]
             restricted_part[part, restriction] = found
         return found
 
-    # per (restriction, cards dealt, sorted factors): the coefficients per event
-    merged: dict[tuple[Restriction, int, tuple[int, ...]], list[int]] = {}
+    by_ratio = all(len(cards) == 1 for _, cards, _ in bet.shape.tallies)
+    anything: Restriction = (ANY,) * len(bet.shape.tallies)
+    columns: dict[tuple[object, ...], int] = {}
+    ratios: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+    # per (cards dealt, sorted factors): the coefficients per column
+    merged: dict[tuple[int, tuple[int, ...]], dict[int, int]] = {}
+    factors: tuple[int, ...] = ()
+    read: tuple[Part, ...] = ()
     for (signature, used, parts, npos), (_, multiplicity, _) in keys.items():
+        if by_ratio:
+            values, read = _read_parts(parts)
+            factors = tuple(sorted(factor(part, anything) for part in values))
         for restriction, unit in plan[signature, npos].items():
-            factors = tuple(sorted(factor(part, restriction) for part in parts))
-            into = merged.setdefault((restriction, used, factors), [0] * bet.events)
+            if not by_ratio:
+                factors = tuple(f for _, f in sorted((bool(part[1]), factor(part, restriction))
+                                                     for part in parts))
+            into = merged.setdefault((used, factors), {})
             for event, coefficient in enumerate(unit):
-                into[event] += coefficient * multiplicity
-    slots: list[dict[tuple[object, ...], int]] = [{(r,): n for n, r in
-                                                   enumerate(used_restrictions)}]
+                if not coefficient:
+                    continue
+                number = event  # the columns are the events, but by ratios
+                if by_ratio:
+                    number = columns.setdefault((read, restriction, event), len(columns))
+                    if number == len(ratios):  # its read parts' restricted ways, unread ways
+                        ratios.append((event, tuple(factor(p, restriction) for p in read),
+                                       tuple(factor((p[0], (), sum(c for _, c in p[1])),
+                                                    anything) for p in read)))
+                into[number] = into.get(number, 0) + coefficient * multiplicity
+    slots: list[dict[tuple[object, ...], int]] = [{(): 0}]
     edges: list[tuple[int, int, int, int]] = []
     rows: dict[tuple[int, int, int], dict[int, int]] = {}
     products = Meter("class-by-class counting's products of restricted pieces",
                      PATTERN_UNITS // 4 or 1)
-    for (restriction, used, factors), coefficients in sorted(merged.items()):
-        if not any(coefficients):
+    for (used, factors), coefficients in sorted(merged.items()):
+        if not any(coefficients.values()):
             continue
-        path: tuple[object, ...] = (restriction,)
+        path: tuple[object, ...] = ()
         for depth, number in enumerate(factors, 1):
             child = (*path, number)
             if len(slots) <= depth:
@@ -196,10 +229,28 @@ def compile_restricted(bet: ClassesBet, keys: Mapping[Any, tuple[Any, int, Any]]
                 products.tick()
             path = child
         row = rows.setdefault((len(factors), slots[len(factors)][path], used), {})
-        for event, coefficient in enumerate(coefficients):
+        for column, coefficient in coefficients.items():
             if coefficient:
-                row[event] = row.get(event, 0) + coefficient
+                row[column] = row.get(column, 0) + coefficient
     widest = max((sum(abs(c) for c in unit) for by in plan.values() for unit in by.values()),
                  default=1)
     spread = len(used_restrictions) * max(widest, 1)
-    return factor_terms, [len(level) for level in slots], edges, rows, spread
+    width = max((len(numerator) for _, numerator, _ in ratios), default=0)
+    none = len(factor_terms)  # a factor of one: past the last
+    table = [(event, *numerator, *(none,) * (width - len(numerator)),
+              *denominator, *(none,) * (width - len(denominator)))
+             for event, numerator, denominator in ratios]
+    return factor_terms, [len(level) for level in slots], edges, rows, spread, table
+
+
+def _read_parts(parts: Sequence[Part]) -> tuple[tuple[Part, ...], tuple[Part, ...]]:
+    """A round's parts as value-level parts (each value's positions, none told apart) and
+    its read parts (each value's positions read by a tally, alone, sorted): a value's
+    restricted piece is its read part's restricted piece times the rest of its cards'
+    falling factorial, that is its value-level piece times the ratio of its read part's
+    restricted piece to its read positions' falling factorial (an integer ratio in total:
+    each value-level piece is a multiple of its read positions' falling factorial)."""
+    values = tuple((value, (), sum(c for _, c in kinds) + unread)
+                   for value, kinds, unread in parts)
+    read = tuple(sorted((value, kinds, 0) for value, kinds, _ in parts if kinds))
+    return values, read

@@ -15,11 +15,11 @@ from functools import cached_property, lru_cache
 from math import comb, prod
 from typing import TYPE_CHECKING, Any, Literal
 
-from exact.core.cards import Card, Shoe
+from exact.core.cards import CARDS, Card, Shoe
 from exact.core.enumerator import Deal, Draw, Record, estimated_leaves, fixed_stages
 from exact.model.bets import Bet
 from exact.model.contracts import CardPositions, StageRoles, draw_stages
-from exact.model.features import ORDER, Needs
+from exact.model.features import ORDER, Feature, Needs
 from exact.model.game import Game
 from exact.model.settling import value_only, values_only
 
@@ -183,7 +183,8 @@ def deals_hand_pairs(game: Game[Any]) -> bool:
 def classes_refusal(game: Game[Any], bet: Bet) -> str | None:
     """Why class-by-class counting cannot serve ``bet`` (the rule of
     :func:`exact.engines.classes.refusal`, stated here so that planning loads no numpy): every
-    feature read beyond values is a tally of cards or one card by position."""
+    feature read beyond values is a tally of cards, one card by position or an order-free
+    group of positions."""
     if not deals_hand_pairs(game):
         return "it serves games whose records are hands of positioned cards"
     for name in sorted(bet.features):
@@ -194,9 +195,35 @@ def classes_refusal(game: Game[Any], bet: Bet) -> str | None:
             continue
         if feature.cards is not None and len(feature.cards) == 1 and not feature.order_free:
             continue
-        return (f"feature {name} reads a group of cards that is neither a tally nor one card "
-                "by position")
+        if two_sided(feature) is not None or (feature.cards is not None and feature.order_free):
+            continue
+        return (f"feature {name} reads a group of cards that is neither a tally, one card "
+                "by position, nor an order-free group of positions")
     return None
+
+
+def two_sided(feature: Feature[Any]) -> tuple[str, str, str] | None:
+    """(attribute, one value, the other) when ``feature`` reads an order-free group of cards
+    (one card is one) by one attribute that takes two values on a deck (colour: every card
+    dealt one colour): the multiset it reads is then one count, a tally of one value among the
+    group's dealt cards, which class-by-class counting serves; else None.
+
+    >>> from exact.games import get_game
+    >>> features = get_game("punto-banco").features
+    >>> two_sided(features["all_same_color"]), two_sided(features["player_pair"])
+    (('colour', 'black', 'red'), None)
+    >>> two_sided(features["player_card3_colour"]), two_sided(features["player_card3_suit"])
+    (('colour', 'black', 'red'), None)
+    """
+    fine = {a for _, a in feature.needs.pairs if a not in ("value", ORDER)}
+    if feature.cards is None or not (feature.order_free or len(feature.cards) == 1) or \
+            len(fine) != 1:
+        return None
+    attribute, = fine
+    values = sorted({getattr(card, attribute) for card in CARDS if not card.is_joker})
+    if len(values) != 2:
+        return None
+    return attribute, values[0], values[1]
 
 
 def factorised_serves(game: Game[Any], needs: Needs) -> bool:

@@ -287,11 +287,11 @@ def _classes(punto_banco) -> Kind:
         classes._cached.cache_clear()  # the in-memory cache would hide the disk
         return [classes.evaluate(punto_banco, bets, shoe) for shoe in shoes]
 
-    def alter(fields: dict, arrays: dict) -> None:  # a coefficient changed, shapes kept
-        arrays["coefficients"][0, 0] += 1
+    def alter(fields: dict, arrays: dict) -> None:  # a multiplicity changed, shapes kept
+        arrays["leaves"][0, 3] += 1
 
-    def break_(fields: dict, arrays: dict) -> None:  # an edge past the trie's slots
-        arrays["edges"][0, 2] = 10**6
+    def break_(fields: dict, arrays: dict) -> None:  # a node's parent past the trie's nodes
+        arrays["nodes"][0, 0] = 10**6
 
     return Kind("classes", lambda: classes.entry_key(punto_banco, bets, cards), run,
                 lambda fields, arrays: classes._decode(punto_banco, bets, cards, arrays),

@@ -6,6 +6,7 @@ cards alike; the plan serves them on 1 to 8 decks."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import pytest
@@ -16,6 +17,7 @@ from exact.analysis.bet_analysis import analyze
 from exact.core.cards import CARDS, Card, Shoe
 from exact.engines import cache, classes
 from exact.engines.batch import BetEvaluator
+from exact.engines.classes_evaluation import ClassArrays
 from exact.engines.compiled import counts_matrix
 from exact.engines.live import next_round
 from exact.engines.plan import choose
@@ -101,11 +103,12 @@ def test_no_refusal_of_the_issue_bets(punto_banco, attribute_bets, decks):
     cards = _cards(Shoe.parse(SHOES[0]))
     compiled = classes._compiled(punto_banco, (attribute_bets["four-hearts"],), cards)
     assert compiled.states.tally_mode == [(True, 3)]  # 4 hearts or more: 3 misses or fewer
-    assert compiled.arrays.spread == 1  # a trie of states: no signed sums
+    assert compiled.form == classes.DENSE  # a trie of states: no signed sums
     # each hand all hearts or not: signed sums of restricted counts
     # (exact/engines/classes_restricted.py), no trie of states
     compiled = classes._compiled(punto_banco, (attribute_bets["all-hearts"],), cards)
-    assert not hasattr(compiled, "states") and compiled.arrays.spread > 1
+    assert not hasattr(compiled, "states") and compiled.form == classes.RESTRICTED
+    assert cast(ClassArrays, compiled.arrays).spread > 1
 
 
 def _cards(shoe: Shoe) -> frozenset[Card]:
@@ -122,9 +125,9 @@ def test_a_damaged_cache_entry_is_rebuilt(punto_banco, attribute_bets, tmp_path,
     first = classes.evaluate(punto_banco, [bet], shoe)
     key = classes.entry_key(punto_banco, (bet,), _cards(shoe))
     fields, arrays = cache.read_entry(cache.entry_path(key), key)
-    cache.store(key, fields, {**arrays, "edges": arrays["edges"] + 10**6})
+    cache.store(key, fields, {**arrays, "nodes": arrays["nodes"] + 10**6})
     classes._cached.cache_clear()
-    with pytest.warns(CacheWarning, match="classes edge out of range"):
+    with pytest.warns(CacheWarning, match="classes node out of range"):
         assert classes.evaluate(punto_banco, [bet], shoe) == first
     classes._cached.cache_clear()
 

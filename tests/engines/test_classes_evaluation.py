@@ -34,12 +34,16 @@ BATCH = [Shoe.parse(text) for text in SHOES] + \
      Shoe.parse("KS:3,QC:2,8S:1,9C:1,6S:1,AC:1,4S:1")]
 
 
-@pytest.fixture
-def small_blocks(monkeypatch):
+@pytest.fixture(params=["dense", "edges"])
+def small_blocks(monkeypatch, request):
     """Blocks of two shoes: a batch of six runs through three of them (and a last one part
-    full when odd), so that every block boundary is crossed."""
+    full when odd), so that every block boundary is crossed; the dense form's trie evaluated
+    densely, then as edges between reachable slots (``DenseArrays.edge_form``, which many
+    shoes take)."""
     monkeypatch.setattr(classes_evaluation, "_FEWEST_SHOES", 2)
     monkeypatch.setattr(classes_evaluation, "_MOST_SHOES", 2)
+    monkeypatch.setattr(classes_evaluation, "_EDGE_SHOES",
+                        1 if request.param == "edges" else 10**9)
 
 
 @pytest.fixture(scope="module")
@@ -120,6 +124,10 @@ def test_random_bets_on_a_batch_in_blocks_match_the_brute_force(punto_banco, sma
     ("(player_reds == 0 or banker_blacks == banker_cards) and not (dealt_hearts == 0)", True),
     ("winner == 'banker' and player_spades < 1 and banker_hearts >= banker_cards", True),
     ("dealt_reds == 2 or banker_hearts == 0", False),  # two red cards of four to six: a count
+    # one card's colour: a tally of one position, counted by ratios over the value-level trie
+    ("winner == 'player' and player_card3_colour == 'red' and banker_card3_colour != 'red'",
+     True),
+    ("player_card3_colour == banker_card3_colour and not (banker_reds == 0)", True),
 ])
 def test_bets_counted_by_restrictions_match_the_brute_force(punto_banco, small_blocks,
                                                             condition, by_restrictions):
@@ -129,7 +137,7 @@ def test_bets_counted_by_restrictions_match_the_brute_force(punto_banco, small_b
     bet = random_bet(punto_banco, condition)
     shoes = BATCH[:5]
     compiled = classes._cached(punto_banco, (bet,), batch_cards(counts_matrix(shoes)))
-    assert (compiled.arrays.spread > 1) == by_restrictions
+    assert (compiled.form == classes.RESTRICTED) == by_restrictions
     batch = BetEvaluator(punto_banco, [bet]).counts(shoes)[bet.id]
     assert [[int(c) for c in row] for row in batch] == \
         [_reference_counts(bet, shoe) for shoe in shoes]
