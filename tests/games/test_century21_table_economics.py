@@ -161,3 +161,27 @@ def test_the_dealers_best_response_to_two_seats_on_the_full_shoe_by_simulation()
     assert figures.dealer_net > table_figures(DEFAULT_RULES, FULL, [10, 10], "house",
                                               exact_pairs=False).dealer_net
     assert house != best
+
+
+@pytest.mark.parametrize("seats", range(1, 8))
+def test_every_table_of_one_to_seven_seats_has_its_distribution_variance_and_rotation(seats):
+    """Issue 29's line, seat count by seat count on the full shoe: the Player/Dealer's result
+    per hand has a distribution (exact up to 3 seats, else a seeded simulation whose mean
+    lies within 4 standard errors of the exact figure), its exact variance, and a rotation
+    figure (the same play at every seat: a rotation costs a player the collections)."""
+    wagers = [10 * (1 + i % 3) for i in range(seats)]
+    figures = table_figures(DEFAULT_RULES, FULL, wagers, "house", dealer_wager=25,
+                            simulate_hands=3000, seed=3)
+    found = figures.distribution
+    assert found is not None and found.exact == (seats <= 3)
+    assert found.variance > 0
+    if found.exact:
+        assert sum(found.outcomes.values()) == 1 and found.mean == figures.dealer_net
+    else:
+        assert abs(sum(found.outcomes.values()) - 1) < 1e-9
+        assert abs(found.mean - float(figures.dealer_net)) < 4 * found.mean_error
+        assert isinstance(found.exact_variance, Fraction) and found.exact_variance > 0
+        # the sample variance of 3,000 hands within a fifth of the exact one
+        assert abs(found.variance / float(found.exact_variance) - 1) < 0.2
+    assert isinstance(figures.rotation, Fraction)
+    assert figures.rotation == -figures.house_collection
