@@ -23,6 +23,7 @@ from exact.games import get_game
 from exact.model.bets import load_bets
 
 from tests.support.batch_helpers import direct_counts
+from tests.support.engines import without_engine
 from tests.support.published import PUNTO_BANCO
 from tests.support.shoes import random_depleted, small_shoes
 
@@ -147,10 +148,16 @@ name = "Player suited and draws"
   when = "player_suited and player_third != None"
   pays = 3
 """)[0]
-    assert batch_path(punto_banco, bet) == "factorised"
     shoe = Shoe.from_counts({"9H": 2, "3H": 1, "5S": 2, "KH": 1, "2D": 1})
+    expected = direct_counts(punto_banco, shoe, [bet])[bet.id]
+    # the plan prefers class-by-class counting by cost; factorised counting still serves it
+    assert batch_path(punto_banco, bet) == "classes"
+    with without_engine("classes"):
+        assert batch_path(punto_banco, bet) == "factorised"
+        counts = BetEvaluator(punto_banco, [bet]).counts([shoe])[bet.id]
+    assert [int(c) for c in counts[0]] == expected
     counts = BetEvaluator(punto_banco, [bet]).counts([shoe])[bet.id]
-    assert [int(c) for c in counts[0]] == direct_counts(punto_banco, shoe, [bet])[bet.id]
+    assert [int(c) for c in counts[0]] == expected
 
     @dataclass(frozen=True)
     class NoPositions(PuntoBanco):
