@@ -53,10 +53,17 @@ KNOWN_FAILURES: dict[str, str] = {}
 # mark, which pytest 9 ignores (every test was scheduled alone). The groups are handed out in
 # the order of the items; the long ones (tens of CPU seconds on a 2-core machine) go first, so
 # that none starts last and leaves the other worker idle at the end.
-# By file name, so that they hold wherever the files live under tests/.
-LONG_GROUPS = ("test_reports.py[punto-banco]", "test_engine.py", "test_fuzz.py",
-               "test_hostile_inputs.py", "test_notebooks.py", "test_reports.py[nine-and-nines]",
-               "test_reports.py[century21]", "test_benchmark_quick.py")
+# By file name, so that they hold wherever the files live under tests/. Longest first, by the
+# CPU time of their tests (a plugin summing getrusage per test over a whole `-n 2` run): the
+# first nine take 30-65 s of CPU each, the rest of the list 10-30 s.
+LONG_GROUPS = ("test_readme_commands.py", "test_fuzz.py", "test_benchmark_quick.py",
+               "test_classes.py", "test_century21_table_joint.py", "test_notebooks.py",
+               "test_vocabulary_twins.py", "test_century21_table_economics.py",
+               "test_report_command.py", "test_side_bets.py", "test_classes_evaluation.py",
+               "test_cache_keys.py", "test_century21_table_sample.py",
+               "test_century21_dealer.py", "test_cache.py", "test_reports.py[punto-banco]",
+               "test_plan.py", "test_century21.py", "test_century21_full_table.py",
+               "test_engine.py", "test_reports.py[century21]", "test_reports.py[nine-and-nines]")
 SPLIT_FILES = {"test_reports.py": ("punto-banco", "nine-and-nines", "century21")}
 
 

@@ -17,7 +17,8 @@ CHECKOUT = Path(__file__).parents[2]
 
 def test_the_quick_benchmark_runs_every_section_to_the_end() -> None:
     """On the disk cache the other tests share (the bench's own empty-cache runs have theirs):
-    some 18 s of CPU with the 1-deck compiled forms on disk, 28 s on an empty one."""
+    some 45 s of CPU with the 1-deck compiled forms on disk, 58 s on an empty one (half of it
+    in the 24 fresh processes and the simulations' workers)."""
     environment = {**os.environ, "PYTHONPATH": str(CHECKOUT)}
     done = subprocess.run([sys.executable, str(CHECKOUT / "tests" / "benchmark.py"), "--quick"],
                           capture_output=True, text=True, env=environment, cwd=CHECKOUT,
