@@ -21,12 +21,11 @@ from functools import cache, cached_property
 from operator import attrgetter
 from pathlib import Path
 from types import MappingProxyType, NoneType
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from exact.core.cards import RANKS, SUITS, Card, Label, Shoe, View
 from exact.core.enumerator import Distribution
 from exact.core.parsing import check_keys, parse_integer, plain_text, shown
-from exact.engines.fixed_strategy import Choices
 from exact.errors import RuleError, RuleInputError, ShoeError
 from exact.games.baccarat.tree import (
     Chooser,
@@ -41,6 +40,9 @@ from exact.games.baccarat.tree import (
 )
 from exact.model.features import ORDER, Feature, Needs, by_name
 from exact.model.game import Game, read_rule_file
+
+if TYPE_CHECKING:  # a type only: Punto Banco's commands need not import the walker
+    from exact.engines.fixed_strategy import Choices
 
 DATA = Path(__file__).resolve().parent / "data"  # the game's data files, beside its code
 TOTALS = range(10)
