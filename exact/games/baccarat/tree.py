@@ -57,6 +57,7 @@ ROUND_CARDS = 6
 # choice node is met only where the side chooses.
 DEALING, PLAYER, PLAYER_CARD, BANKER, BANKER_CARD, OVER = range(6)
 State = tuple[Hand, Hand, int]
+DrawTable = dict[tuple[int | None, ...], bool]  # the values a decision reads -> it draws
 _VALUE_VIEWS: Mapping[str, View] = MappingProxyType(
     {"player": VALUE_VIEW, "banker": VALUE_VIEW, "draws": VALUE_VIEW})
 
@@ -325,10 +326,8 @@ class TableauDeal(Coup):
     strategies: tuple[Choices, Choices] = ((), ())
     # keyed by the values of the cards the decision reads (a label's value is None only for
     # a joker, which the coup never deals)
-    _player_draws: dict[tuple[int | None, ...], bool] = field(
-        init=False, repr=False, compare=False)
-    _banker_draws: dict[tuple[int | None, ...], bool] = field(
-        init=False, repr=False, compare=False)
+    _player_draws: DrawTable = field(init=False, repr=False, compare=False)
+    _banker_draws: DrawTable = field(init=False, repr=False, compare=False)
 
     def __hash__(self) -> int:
         return hash((super().__hash__(), self.strategies))
@@ -367,7 +366,7 @@ class TableauDeal(Coup):
 
 @cache
 def _draw_tables(information: Information, strategies: tuple[Choices, Choices]
-                 ) -> tuple[dict[tuple[int | None, ...], bool], dict[tuple[int | None, ...], bool]]:
+                 ) -> tuple[DrawTable, DrawTable]:
     """Whether each side draws under ``strategies``, by the values of the cards its decision
     reads (:class:`TableauDeal`): the coup's own decision nodes asked once per pair of cards
     (and third card), once per information model and strategies, whatever the dealing plan."""
@@ -381,7 +380,8 @@ def _draw_tables(information: Information, strategies: tuple[Choices, Choices]
 
     # a decision reads two cards order-free: each pair asked once, kept in both orders
     # (a deal's labels come in the view's class order, a ten after the 9)
-    player_draws, banker_draws = {}, {}
+    player_draws: DrawTable = {}
+    banker_draws: DrawTable = {}
     for a in range(10):
         for b in range(a, 10):
             player_draws[a, b] = player_draws[b, a] = draws(
