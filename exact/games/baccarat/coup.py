@@ -453,7 +453,7 @@ class PuntoBanco(Game[PuntoRecord]):
 
     def round_distribution(self, shoe: Shoe, feature_names: Iterable[str]) -> Distribution:
         """Exact counts of every round record that the named features can tell apart."""
-        from exact.engines.compiled import compiled_for  # numpy: loaded when a deal is compiled
+        from exact.engines.compiled_store import compiled_for  # numpy: loaded on compiling
 
         return compiled_for(self, self.needs(feature_names)).distribution(shoe)
 
