@@ -137,6 +137,7 @@ class _Template:
     # the ends with their paths joined after a path that leads here (:meth:`_Walk.spliced`)
     after: dict[_Path, list[tuple[Path, Path, Hashable, int, list[tuple[_Path, int]]]]] = \
         field(default_factory=dict)
+    once: set[_Path] = field(default_factory=set)  # the paths spliced after once, not kept
 
     def _by_class(self) -> None:
         if self.meets or not _SINGLES or not all(
@@ -631,18 +632,33 @@ class _Walk:
             template.meets.append((self.joined_path(path, inner_path), actor, infoset, actions,
                                    (*sequences[actor], *own)))
         before, after = sequences
-        for first, second, outcome, more, paths in self.spliced(inner, path):
+        found = inner.after.get(path)
+        if found is None and path not in inner.once:
+            # the first splice after this path (often the only one: 21st Century Baccarat's
+            # templates): joined as read, not kept
+            inner.once.add(path)
+            joined = self.joined_path
+            for (first, second, outcome, more), paths in inner.ends.items():
+                ends = template.ends.setdefault(((*before, *first) if first else before,
+                                                 (*after, *second) if second else after,
+                                                 outcome, cards + more), {})
+                for inner_path, inner_coefficient in paths.items():
+                    joined_path = joined(path, inner_path)
+                    ends[joined_path] = ends.get(joined_path, 0) + \
+                        coefficient * inner_coefficient
+            return
+        for first, second, outcome, more, rows in found or self.spliced(inner, path):
             ends = template.ends.setdefault(((*before, *first) if first else before,
                                              (*after, *second) if second else after,
                                              outcome, cards + more), {})
-            for joined_path, inner_coefficient in paths:
+            for joined_path, inner_coefficient in rows:
                 ends[joined_path] = ends.get(joined_path, 0) + coefficient * inner_coefficient
 
     def spliced(self, inner: _Template, path: _Path
                 ) -> list[tuple[Path, Path, Hashable, int, list[tuple[_Path, int]]]]:
-        """``inner``'s ends with their paths after ``path``: the same inner template follows
-        the same short paths in many templates (a draw's every class), so joined once a walk
-        (kept with ``inner``, by path)."""
+        """``inner``'s ends with their paths after ``path``, from the second splice after it
+        (chemin de fer's every third card before the Banker's choice): joined once a walk and
+        kept with ``inner``, by path."""
         found = inner.after.get(path)
         if found is None:
             found = inner.after[path] = [
