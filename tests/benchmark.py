@@ -435,7 +435,7 @@ def removal_every_game() -> None:
     from exact.analysis.removal import effects_of_removal
     from exact.engines import staged
     from exact.engines.batch import BetEvaluator
-    from exact.engines.compiled import compiled_for
+    from exact.engines.compiled_store import compiled_for
     from exact.games.century21 import game as century21
     from exact.games.century21.batch import class_removal_table, evaluator_for
     from exact.games.century21.game import shoe_for

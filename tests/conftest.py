@@ -26,7 +26,7 @@ def punto_banco() -> PuntoBanco:
 def keep_small_deals(monkeypatch: pytest.MonkeyPatch) -> None:
     """Small compiled deals kept on disk too (they are not, as compiling them costs less than
     their entry does): the cache tests plant and read entries of small, quick deals."""
-    from exact.engines import compiled
+    from exact.engines import compiled_store as compiled
 
     monkeypatch.setattr(compiled, "SMALL_DEAL_RECORDS", 0)
 

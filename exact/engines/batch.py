@@ -35,14 +35,9 @@ import numpy as np
 from exact.core.cards import Shoe
 from exact.core.parsing import shown_all
 from exact.core.progress import steps
-from exact.engines.compiled import (
-    INT64_LIMIT,
-    counts_matrix,
-    rest_of_round,
-    shoe_sizes,
-)
-from exact.engines.compiled import event_matrices as event_matrices
-from exact.engines.compiled import event_matrix_key as event_matrix_key
+from exact.engines.batch_numbers import INT64_LIMIT, counts_matrix, rest_of_round, shoe_sizes
+from exact.engines.compiled_store import event_matrices as event_matrices
+from exact.engines.compiled_store import event_matrix_key as event_matrix_key
 from exact.engines.plan import EngineError, choose, engine, plan, served
 from exact.errors import BatchError as BatchError
 from exact.model.bets import Bet

@@ -44,7 +44,7 @@ Exactness: every piece value counts ordered card sequences of part of a round, e
 state and every partial sum of the final product counts ordered sequences of a round or part
 of it (times a key's multiplicity, at most the round's count):
 non-negative integers at most ``N**r``. So float64 holds them exactly below ``2**53``, int64
-below ``2**63``, Python integers beyond (:func:`exact.engines.compiled.batch_dtype`). Every
+below ``2**63``, Python integers beyond (:func:`exact.engines.batch_numbers.batch_dtype`). Every
 shoe's counts are checked to sum to ``N!/(N-r)!``.
 
 What it serves (:func:`refusal`): a game with card positions
@@ -71,9 +71,7 @@ from exact.core.cards import CARDS, Card, Label, Shoe, View
 from exact.core.enumerator import check_shoe, group_coefficient
 from exact.core.work import PATTERN_UNITS, Meter
 from exact.engines import cache
-from exact.engines.classes_evaluation import ClassArrays, DenseArrays, Pieces, signed_dtype
-from exact.engines.classes_restricted import Part, Position, Raw, Term, compile_restricted
-from exact.engines.compiled import (
+from exact.engines.batch_numbers import (
     INT64_LIMIT,
     batch_dtype,
     check_batch,
@@ -81,6 +79,8 @@ from exact.engines.compiled import (
     rest_of_round,
     shoe_sizes,
 )
+from exact.engines.classes_evaluation import ClassArrays, DenseArrays, Pieces, signed_dtype
+from exact.engines.classes_restricted import Part, Position, Raw, Term, compile_restricted
 from exact.engines.engine import classes_refusal, two_sided
 from exact.engines.factorised import (
     Hands,

@@ -16,7 +16,7 @@ traffic, not arithmetic).
 Exactness: every value computed counts ordered card sequences of a round or of part of it, and
 every partial sum of a sum computed is itself such a count: non-negative integers at most
 ``N**r`` (``r`` the round's cards), so float64 holds them exactly below ``2**53``, int64 below
-``2**63``, Python integers beyond (:func:`exact.engines.compiled.batch_dtype`, chosen by the
+``2**63``, Python integers beyond (:func:`exact.engines.batch_numbers.batch_dtype`, chosen by the
 caller). The leaves are summed by sparse matrix products (their partial sums are again counts
 of sequences of the cards dealt, times a fill of at least 1: bounded by the same ``N**r``).
 """
@@ -32,7 +32,7 @@ from typing import Any, cast
 import numpy as np
 
 from exact.core.cards import CARDS
-from exact.engines.compiled import INT64_LIMIT
+from exact.engines.batch_numbers import INT64_LIMIT
 from exact.engines.factorised import _product_trie
 
 # elements of a depth's gathered products per block of shoes: 8 MB of float64, in the cache

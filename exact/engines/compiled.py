@@ -10,48 +10,42 @@ coefficient. Evaluating a shoe is then a few numpy gathers and products.
 
 Exactness: every term is a product of non-negative integers or contains a zero factor (a class
 cannot be drawn more often than it has cards), so each term, and every partial sum, is bounded
-by the denominator ``N!/(N-r)!``. When ``N**r`` fits in int64 the evaluation uses int64
-(bounding every intermediate product); otherwise it falls back to Python integers.
+by the denominator ``N!/(N-r)!``. When ``N**r`` fits in int64 the evaluation of one shoe uses
+int64 (bounding every intermediate product: :meth:`CompiledDeal.term_weights`); otherwise it
+falls back to Python integers.
 
 Batches (:meth:`CompiledDeal.batch_type`, :meth:`Projection.batch_counts`,
 :class:`BatchProjection`) evaluate many shoes at once, a matrix of shoes x factors. Terms share
 prefixes of their (sorted) factor lists, so they are built as a trie, one multiplication per
-node. The number type is chosen per batch from the largest shoe ``N`` by an explicit bound:
-every intermediate value is an integer of magnitude at most ``N**r`` and every sum a sum of
-non-negative integers at most ``N!/(N-r)!``, so
+node. Every node and every sum stays within the bound above, so a batch runs in the number type
+:func:`~exact.engines.batch_numbers.batch_dtype` chooses from its largest shoe (float64 below
+``2**53``, int64, else Python integers: the bound is stated there). Every batch is checked: the
+counts of each group set must sum to ``N!/(N-r)!`` for every shoe.
 
-* ``N**r < 2**53``: float64, where every such integer is exact (and the final sums run in BLAS);
-* ``N**r <= 2**63 - 1``: int64;
-* otherwise Python integers in object arrays.
-
-Every batch is checked: the counts of each group set must sum to ``N!/(N-r)!`` for every shoe.
-
-Compiled forms are kept on disk (:func:`load_or_compile`, one entry of :mod:`exact.engines.cache`
-per key): the views, factors, terms, leaves and records written out field by field as JSON and
-plain int64 arrays, checked by a content hash and by range checks of every index before use,
-rebuilt (with one warning line) when damaged, and never able to run code.
+The compiled forms are kept on disk, and the compiled engine's entries read them, in
+:mod:`exact.engines.compiled_store`; the pure-Python evaluator that mirrors this one, for
+processes without numpy, is :mod:`exact.engines.compiled_python`.
 
 Typing: :class:`CompiledDeal` takes its deal's record type as its type parameter, so the
 records it hands out (``records``, :meth:`CompiledDeal.distribution`) keep their game's type.
-The boundary is the disk cache: records decoded from an entry are plain tuples, taken as the
-deal's records because the entry's key names the game, its rules and its needs (and the entry
-is checked against its content hash); :func:`_decode_compiled` says so with a ``cast``. The
-projections and batches below never read a record: they take a ``CompiledDeal[Record]``.
+Records read back from the disk cache are taken as the deal's
+(:mod:`exact.engines.compiled_store`). The projections and batches below never read a record:
+they take a ``CompiledDeal[Record]``.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
-from functools import cached_property, lru_cache, partial
+from functools import cached_property
 from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING, Any, Generic, cast
 
 import numpy as np
 
-from exact.core.cards import CARDS, JOKER, JOKER_ID, Label, Shoe, View
+from exact.core.cards import CARDS, JOKER, Label, Shoe, View
 from exact.core.enumerator import (
     Deal,
     Distribution,
@@ -65,32 +59,19 @@ from exact.core.enumerator import (
     group_coefficient,
     without_collections,
 )
-from exact.core.progress import status
 from exact.core.work import Meter
-from exact.engines.cache import (
-    CorruptEntry,
-    Fields,
-    Key,
-    LazyTuples,
-    bet_part,
-    cache_key,
-    cached,
-    check_indices,
-    encode_tuples,
-    load,
-    store,
+from exact.engines.batch_numbers import (
+    INT64_LIMIT,
+    Segments,
+    batch_dtype,
+    check_batch,
+    rest_of_round,
+    shoe_sizes,
 )
-from exact.errors import ShoeError
-from exact.model.bets import Bet
-from exact.model.features import Needs
-from exact.model.game import Game, compiled_key
-from exact.model.settling import settle_records
 
 if TYPE_CHECKING:  # numpy.typing is for the checker only: a command need not import it
     from numpy.typing import DTypeLike
 
-INT64_LIMIT = 2**63 - 1
-_FLOAT_EXACT_LIMIT = 2**53  # every integer of smaller magnitude is exact in float64
 _BLOCK = 64  # shoes per block of a batch: its trie levels stay in the cache (~2 MB)
 Factor = tuple[View, int, int]  # (view, class index, offset)
 
@@ -346,39 +327,6 @@ class CompiledDeal(Generic[RecordT_co]):
 
 
 @dataclass(frozen=True)
-class Segments:
-    """Sums of columns by label, exact in any integer dtype, Python ints included (a sort once,
-    then one ``reduceat`` a call): the one segmented sum of the engines.
-
-    >>> segments = Segments.of(np.array([2, 0, 2]), 4)
-    >>> segments.sums(np.array([[1, 10, 100]])).tolist()
-    [[10, 0, 101, 0]]
-    """
-
-    order: np.ndarray
-    starts: np.ndarray
-    present: np.ndarray
-    groups: int
-
-    @classmethod
-    def of(cls, labels: np.ndarray, groups: int) -> Segments:
-        order = np.argsort(labels, kind="stable")
-        present, starts = np.unique(labels[order], return_index=True)
-        return cls(order, starts, present, groups)
-
-    def sums(self, values: np.ndarray) -> np.ndarray:
-        """(shoes x groups) from (shoes x columns)."""
-        return self.sorted_sums(values[:, self.order])
-
-    def sorted_sums(self, values: np.ndarray) -> np.ndarray:
-        """The same from columns already in ``order``."""
-        out = np.zeros((values.shape[0], self.groups), dtype=values.dtype)
-        if len(self.order):
-            out[:, self.present] = np.add.reduceat(values, self.starts, axis=1)
-        return out
-
-
-@dataclass(frozen=True)
 class Projection:
     """A compiled deal with its records mapped to a few groups: exact counts per group."""
 
@@ -528,232 +476,3 @@ def _single_threaded_blas() -> AbstractContextManager[object]:
     return limited
 
 
-def batch_dtype(largest_shoe: int, unit: int) -> type:
-    """The number type that holds every intermediate of a batch exactly (module docstring).
-
-    >>> batch_dtype(416, 6), batch_dtype(1000, 6), batch_dtype(2000, 6)
-    (<class 'numpy.float64'>, <class 'numpy.int64'>, <class 'object'>)
-    """
-    bound = largest_shoe**unit
-    if bound < _FLOAT_EXACT_LIMIT:
-        return np.float64
-    if bound <= INT64_LIMIT:
-        return np.int64
-    return object
-
-
-def check_batch(deal: Deal[Record], counts: np.ndarray) -> np.ndarray:
-    """A (shoes x 53) count matrix as int64, or :class:`ShoeError` for an impossible shoe."""
-    matrix = np.asarray(counts)
-    if matrix.ndim != 2 or matrix.shape[1] != len(CARDS):
-        raise ShoeError(f"a batch of shoes is a (shoes x {len(CARDS)}) matrix of card counts, "
-                        f"got shape {matrix.shape}")
-    if matrix.dtype == object and matrix.size:
-        if not all(isinstance(c, int | np.integer) for c in matrix.flat):
-            raise ShoeError("card counts of a batch must be non-negative integers")
-    elif not np.issubdtype(matrix.dtype, np.integer):
-        raise ShoeError("card counts of a batch must be non-negative integers")
-    if (matrix < 0).any():
-        raise ShoeError("card counts of a batch must be non-negative integers")
-    # Past 2**56 cards a class or a shoe total could wrap int64: Python integers then.
-    huge = matrix.size and int(matrix.max()) > _SAFE_COUNT
-    matrix = matrix.astype(object) if huge else matrix.astype(np.int64)
-    if (shoe_sizes(matrix) < deal.round_cards).any():
-        raise ShoeError(f"a shoe of the batch cannot deal a round: the counting unit needs "
-                        f"{deal.round_cards} cards")
-    if not deal.accepts_jokers and matrix[:, JOKER_ID].any():
-        raise ShoeError("this game has no jokers but a shoe of the batch holds some")
-    return matrix
-
-
-_SAFE_COUNT = 2**56  # 53 counts of at most this many cards sum within int64
-
-
-def rest_of_round(sizes: Sequence[int] | np.ndarray, used: int, unit: int,
-                  dtype: DTypeLike = object) -> np.ndarray:
-    """Per shoe of ``sizes`` cards, the orderings of the round's ``unit - used`` cards left
-    once ``used`` are dealt: ``(n - used)!/(n - unit)!`` (with ``used = 0``, the denominator
-    ``N!/(N-r)!`` every shoe's counts sum to).
-
-    >>> rest_of_round([8, 6], 2, 4).tolist(), rest_of_round(np.array([5]), 0, 2).tolist()
-    ([30, 12], [20])
-    """
-    sizes = np.asarray(sizes)
-    if sizes.dtype != object and len(sizes) and int(sizes.max()) ** (unit - used) <= INT64_LIMIT:
-        # every factor and partial product at most max(n)**(unit - used): exact in int64
-        product = np.ones(len(sizes), dtype=np.int64)
-        for offset in range(used, unit):
-            product *= np.maximum(sizes - offset, 0)
-        return product.astype(dtype)
-    return np.array([falling(int(n) - used, unit - used) for n in sizes], dtype=dtype)
-
-
-def shoe_sizes(counts: np.ndarray) -> np.ndarray:
-    """Cards in each shoe of a (shoes x 53) batch: int64, or Python integers for counts beyond
-    2**56, whose int64 sum could wrap silently.
-
-    >>> shoe_sizes(np.array([[2**62] * 53])).tolist() == [53 * 2**62]
-    True
-    """
-    matrix = np.asarray(counts)
-    if matrix.dtype != object and matrix.size and int(matrix.max()) > _SAFE_COUNT:
-        matrix = matrix.astype(object)
-    summed: np.ndarray = matrix.sum(axis=1)
-    return summed
-
-
-def counts_matrix(shoes: Sequence[Shoe]) -> np.ndarray:
-    """Stack shoes into the (shoes x 53) matrix the batch functions take (int64, or Python
-    integers for counts beyond 2**56)."""
-    rows = [shoe.counts for shoe in shoes]
-    dtype: DTypeLike = object if any(max(row) > _SAFE_COUNT for row in rows) else np.int64
-    return np.array(rows, dtype=dtype).reshape(len(shoes), len(CARDS))
-
-
-def event_matrix_key(game: Game[Any], needs: Needs, bet: Bet) -> Key:
-    """The disk-cache key of a bet's event matrix: the compiled key and the bet's events
-    (:func:`exact.engines.cache.bet_part`)."""
-    return cache_key("bet-events", [*compiled_key(game, needs), bet_part(bet)])
-
-
-def event_matrices(game: Game[RecordT], needs: Needs, compiled: CompiledDeal[RecordT],
-                   bets: Sequence[Bet]) -> list[np.ndarray]:
-    """Per bet, the (terms x events) coefficient matrix; cached on disk
-    (:func:`event_matrix_key`). ``compiled`` is a deal of ``game`` (one record type: its
-    records are settled by the game's features)."""
-    keys = [event_matrix_key(game, needs, bet) for bet in bets]
-    matrices: list[np.ndarray | None] = []
-    for key, bet in zip(keys, bets, strict=True):
-        found = load(key, partial(_decode_events, compiled, len(bet.events)))
-        matrices.append(found[0] if found else None)
-    missing = [i for i, m in enumerate(matrices) if m is None]
-    if missing:
-        events = settle_records(game, [bets[i] for i in missing], compiled.records)
-        for i, event_of_record in zip(missing, events, strict=True):
-            matrix = BatchProjection.build(compiled, [(event_of_record, len(bets[i].events))])
-            matrices[i] = matrix.matrix
-            if worth_keeping(compiled):  # a small deal settles as fast as it reads back
-                store(keys[i], {}, {"matrix": matrix.matrix})
-    return [m for m in matrices if m is not None]
-
-
-def _decode_events(compiled: CompiledDeal[Record], events: int, fields: dict[str, object],
-                   arrays: dict[str, np.ndarray]) -> np.ndarray:
-    """A stored (terms x events) coefficient matrix, checked: its shape, and each term's
-    coefficients, which the events of a bet partition, sum to that term's in the deal."""
-    matrix = arrays["matrix"]
-    if matrix.dtype != np.int64 or matrix.shape != (len(compiled.terms), events):
-        raise CorruptEntry("bet-event matrix of the wrong shape")
-    if (matrix < 0).any() or not np.array_equal(matrix.sum(axis=1), compiled.term_totals):
-        raise CorruptEntry("bet-event matrix does not partition the terms")
-    return matrix
-
-
-def compiled_batch(game: Game[RecordT], needs: Needs, bets: Sequence[Bet]
-                   ) -> Callable[[np.ndarray], list[np.ndarray]]:
-    """The compiled engine's batch entry: a function of a (shoes x 53) count matrix giving,
-    per bet, its (shoes x events) exact counts."""
-    compiled = compiled_for(game, needs)
-    matrices = event_matrices(game, needs, compiled, bets)
-    return BatchProjection(compiled, np.hstack(matrices),
-                           tuple(matrix.shape[1] for matrix in matrices)).counts
-
-
-# --- the disk cache ----------------------------------------------------------------------------
-# A deal of a few hundred records compiles in milliseconds, less than writing its entry (and its
-# bets' event matrices) costs once and not much more than reading them back: such a deal is not
-# kept on disk. Larger ones are: the NINE bets' deals (1,378 records) compile and settle in
-# tens of milliseconds but read back in fewer (measured: 37 ms against 14 ms a deal, and an
-# `eor nine-and-nines` from disk 0.2 s faster), the value-level Punto Banco deal (103,411) in
-# about a second against a tenth.
-SMALL_DEAL_RECORDS = 1_000
-
-
-def worth_keeping(compiled: CompiledDeal[Record]) -> bool:
-    """Whether ``compiled`` (and its bets' event matrices) is worth a disk-cache entry."""
-    return len(compiled.records) >= SMALL_DEAL_RECORDS
-
-
-@lru_cache(maxsize=64)
-def compiled_for(game: Game[RecordT], needs: Needs) -> CompiledDeal[RecordT]:
-    """The deal of ``game`` for ``needs`` compiled, kept in the safe disk cache
-    (:mod:`exact.engines.cache`): a fresh process reads it back instead of walking the deal
-    again; once per process."""
-    return load_or_compile(game.deal(needs), compiled_key(game, needs), _compile_deal)
-
-
-def _compile_deal(deal: Deal[RecordT]) -> CompiledDeal[RecordT]:
-    with status(f"compiling a {deal.round_cards}-card deal (once per run)"):
-        return CompiledDeal.compile(deal)
-
-
-def load_or_compile(deal: Deal[RecordT], parts: Sequence[object],
-                    compile_deal: Callable[[Deal[RecordT]], CompiledDeal[RecordT]] | None = None
-                    ) -> CompiledDeal[RecordT]:
-    """The compiled form of ``deal``, from the disk cache (:mod:`exact.engines.cache`) when
-    ``parts`` (game id, rules, needs...) hash to a stored one, else compiled and stored when
-    :func:`worth_keeping` (best effort: a cache that cannot be written only costs the next run
-    a compilation)."""
-    compile_deal = compile_deal or CompiledDeal.compile
-    return cached(cache_key("compiled", parts), lambda: compile_deal(deal), _encode_compiled,
-                  partial(_decode_compiled, deal), keep=worth_keeping)
-
-
-def _encode_compiled(compiled: CompiledDeal[Record]) -> tuple[Fields, dict[str, np.ndarray]]:
-    """A compiled deal as JSON fields (views, the table of record parts) and int64 arrays."""
-    views: dict[View, int] = {}
-    factors = [(views.setdefault(view, len(views)), index, offset)
-               for view, index, offset in compiled.factors]
-    if any(len(factor_ids) != used for factor_ids, used in compiled.terms):
-        raise ValueError("a term uses one card per factor")  # the layout below relies on it
-    values, record_rows = encode_tuples(compiled.records)
-    fields = {"views": [list(view.attributes) for view in views], "record_parts": values}
-    arrays = {
-        "factors": np.array(factors, dtype=np.int64).reshape(len(factors), 3),
-        "term_used": np.array([used for _, used in compiled.terms], dtype=np.int64),
-        "term_factors": np.array([i for factor_ids, _ in compiled.terms for i in factor_ids],
-                                 dtype=np.int64),
-        "records": record_rows,
-        "leaf_term": compiled.leaf_term,
-        "leaf_record": compiled.leaf_record,
-        "leaf_coefficient": compiled.leaf_coefficient,
-    }
-    return fields, arrays
-
-
-def _decode_compiled(deal: Deal[RecordT], fields: Fields, arrays: dict[str, np.ndarray]
-                     ) -> CompiledDeal[RecordT]:
-    """The compiled deal of :func:`_encode_compiled`, every index checked against its table."""
-    attributes = fields["views"]
-    if not (isinstance(attributes, list) and all(
-            isinstance(a, list) and all(isinstance(n, str) for n in a) for a in attributes)):
-        raise CorruptEntry("views malformed")
-    views = [View(tuple(a)) for a in attributes]
-    factor_rows = check_indices(arrays["factors"], INT64_LIMIT, "factors", ndim=2)
-    if factor_rows.shape[1] != 3:
-        raise CorruptEntry("factors malformed")
-    factors = []
-    for view_index, class_index, offset in factor_rows.tolist():
-        if view_index >= len(views) or class_index >= len(views[view_index].labels) \
-                or offset >= deal.round_cards:
-            raise CorruptEntry("factors out of range")
-        factors.append((views[view_index], class_index, offset))
-    used = check_indices(arrays["term_used"], deal.round_cards + 1, "term_used").tolist()
-    flat = check_indices(arrays["term_factors"], len(factors), "term_factors").tolist()
-    if sum(used) != len(flat):
-        raise CorruptEntry("terms malformed")
-    terms, start = [], 0
-    for length in used:
-        terms.append((tuple(flat[start:start + length]), length))
-        start += length
-    # built on first read: counts from cached event matrices never need the records. The
-    # typing boundary (module docstring): tuples read back, taken as the records of ``deal``,
-    # which the entry's key (game, rules, needs) and content hash vouch for
-    records = cast(Sequence[RecordT], LazyTuples(fields["record_parts"], arrays["records"]))
-    leaf_term = check_indices(arrays["leaf_term"], len(terms), "leaf_term")
-    leaf_record = check_indices(arrays["leaf_record"], len(records), "leaf_record")
-    leaf_coefficient = check_indices(arrays["leaf_coefficient"], INT64_LIMIT, "leaf_coefficient")
-    if not len(leaf_term) == len(leaf_record) == len(leaf_coefficient) \
-            or (leaf_coefficient == 0).any():
-        raise CorruptEntry("leaves malformed")
-    return CompiledDeal(deal, factors, terms, records, leaf_term, leaf_record, leaf_coefficient)

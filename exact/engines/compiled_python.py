@@ -5,9 +5,9 @@ Layer: engines, above the model; the engines know no game (the games call them).
 A compiled deal (:mod:`exact.engines.compiled`) gives every bet's event counts for a shoe as
 integer coefficients over *terms*, each a product of ``count(class) - offset`` factors times
 the orderings of the rest of the round. Projected onto the events of the bets asked (the
-``(terms x events)`` matrices :func:`exact.engines.compiled.event_matrices` keeps on disk),
-that is a few thousand terms and triples for the value-level deals (the main bets: 52 factors,
-6,958 terms). :func:`store_light` keeps exactly that in one disk-cache entry of kind
+``(terms x events)`` matrices :func:`exact.engines.compiled_store.event_matrices` keeps on
+disk), that is a few thousand terms and triples for the value-level deals (the main bets: 52
+factors, 6,958 terms). :func:`store_light` keeps exactly that in one disk-cache entry of kind
 ``light``, as JSON fields only, no arrays; :func:`load_light` reads and checks it (every
 index in range, every coefficient a positive integer), and :meth:`LightForm.counts`
 evaluates a shoe in Python integers (exact, no bound needed), the twin of the numpy
@@ -74,7 +74,7 @@ def shoe_counts(game: Game[Record], deal: Deal[Record], needs: Needs, bets: Sequ
     if evaluator == "python":  # not on disk (or not kept there): made in memory
         return _made_light(game, needs, deal, bets).counts(shoe)
     projections = _projections(game, needs, keys, missing)
-    from exact.engines.compiled import compiled_for
+    from exact.engines.compiled_store import compiled_for
 
     weights = compiled_for(game, needs).term_weights(shoe)  # once for every bet of the deal
     return [projection.counts_of(weights) for projection in projections]
@@ -89,7 +89,8 @@ def _projections(game: Game[Record], needs: Needs,
     if missing:
         import numpy as np
 
-        from exact.engines.compiled import Projection, compiled_for, event_matrices
+        from exact.engines.compiled import Projection
+        from exact.engines.compiled_store import compiled_for, event_matrices
 
         compiled = compiled_for(game, needs)  # from the disk cache after the first run
         matrices = event_matrices(game, needs, compiled, [bet for _, _, bet in missing])
@@ -106,7 +107,7 @@ def _projections(game: Game[Record], needs: Needs,
 def _made_light(game: Game[Record], needs: Needs, deal: Deal[Record], bets: Sequence[Bet]
                 ) -> LightForm:
     """The light form of ``bets`` made from the compiled deal, whatever its size."""
-    from exact.engines.compiled import compiled_for, event_matrices
+    from exact.engines.compiled_store import compiled_for, event_matrices
 
     compiled = compiled_for(game, needs)
     fields = light_fields(compiled, event_matrices(game, needs, compiled, bets))

@@ -129,6 +129,17 @@ class _Template:
     by_class: list[tuple[Callable[[Sequences], Sequences],
                          list[tuple[Hashable, int, list[tuple[int, int]]]]]] | None = None
 
+    # per sequences before a weighing, the entry of each pair of ``by_pair`` once it is in the
+    # walk's entries (:meth:`_Walk.enter`); None where it is not yet
+    entered: dict[Sequences, list[dict[Hashable, int] | None]] = field(default_factory=dict)
+    # per sequences before a weighing, the indices of ``meets`` not yet registered with the walk
+    unmet: dict[Sequences, list[int]] = field(default_factory=dict)
+    outcomes_in: bool = False  # every outcome of ``ends`` is in the walk's outcomes
+    # the ends with their paths joined after a path that leads here (:meth:`_Walk.spliced`)
+    after: dict[_Path, list[tuple[Path, Path, Hashable, int, list[tuple[_Path, int]]]]] = \
+        field(default_factory=dict)
+    once: set[_Path] = field(default_factory=set)  # the paths spliced after once, not kept
+
     def _by_class(self) -> None:
         if self.meets or not _SINGLES or not all(
                 len(path) == 1 and not path[0][1] for paths in self.ends.values()
@@ -377,9 +388,21 @@ class _Walk:
                         entry[outcome] = entry.get(outcome, 0) + \
                             weight * summed * fill[used + cards]
             return
-        for path, actor, infoset, actions, own in template.meets:
-            if _weight(path, counts):
-                self.meet(Decision(actor, infoset, actions), (*sequences[actor], *own))
+        if template.meets:
+            # each decision of the template registered once per sequences before it: a later
+            # weighing would find it as registered (same actions, same parent sequence)
+            left = template.unmet.get(sequences)
+            if left is None:
+                left = template.unmet[sequences] = list(range(len(template.meets)))
+            if left:
+                meets, kept = template.meets, []
+                for index in left:
+                    path, actor, infoset, actions, own = meets[index]
+                    if _weight(path, counts):
+                        self.meet(Decision(actor, infoset, actions), (*sequences[actor], *own))
+                    else:  # a path this shoe cannot deal: another may
+                        kept.append(index)
+                left[:] = kept
         if not template.compiled:
             template.compile(len(counts))
         self.meter.tick()  # one step of the walk, however many ends it adds
@@ -421,10 +444,17 @@ class _Walk:
 
     def flush(self) -> None:
         """Sum the pending weighings of each template in one product (their bases, one row
-        per weighing, built at once) and write every pending entry in walk order."""
+        per weighing, built at once) and write every pending entry in walk order.
+
+        A weighing whose every pair already has its entry, and every outcome its place, adds
+        to entries and inserts none: its place in the walk order no longer matters, so the
+        weighings of one template after the same sequences, with the same cards used, are
+        added up first (exact integers: their weights times their sums, in one product) and
+        entered once."""
         pending, self.pending, self.pending_cells = self.pending, [], 0
         batched, self.batched = self.batched, {}
-        summed: list[list[int] | None] = [None] * len(pending)
+        # per weighing of a batched template: its sums, as a row of a block of sums
+        summed: list[tuple[np.ndarray, int] | None] = [None] * len(pending)
         by_width: dict[int, list[list[int]]] = {}  # the bases of one number of classes together
         for indices in batched.values():
             by_width.setdefault(len(cast(list[int], pending[indices[0]][1])), []).append(
@@ -441,18 +471,44 @@ class _Walk:
             for indices in groups:
                 matrix = cast(_Template, pending[indices[0]][0]).matrix
                 assert matrix is not None
-                sums = (bases[start:start + len(indices)] @ matrix.T).tolist()
+                block = bases[start:start + len(indices)] @ matrix.T
                 start += len(indices)
-                for index, row in zip(indices, sums, strict=True):
-                    summed[index] = row
+                for position, index in enumerate(indices):
+                    summed[index] = (block, position)
+        added: dict[tuple[int, int, Sequences], tuple[_Template, list[int], list[np.ndarray]]] \
+            = {}
         for (template, held, used, weight, sequences), found in zip(pending, summed,
                                                                     strict=True):
             if template is None:  # a leaf of the walk: held is its outcome, used its count
                 self.enter_one(sequences, held, used)
-            else:
-                self.enter(template, found if found is not None else
-                           self.sums(template, cast(list[int], held)), used, weight,
+            elif found is None:
+                self.enter(template, self.sums(template, cast(list[int], held)), used, weight,
                            sequences)
+            elif self.entered(template, sequences):
+                group = added.get((id(template), used, sequences))
+                if group is None:
+                    group = added[id(template), used, sequences] = (template, [], [])
+                group[1].append(weight)
+                group[2].append(found[0][found[1]])
+            else:
+                self.enter(template, found[0][found[1]].tolist(), used, weight, sequences)
+        for (_, used, sequences), (template, weights, rows) in added.items():
+            if len(weights) == 1:
+                self.enter(template, rows[0].tolist(), used, weights[0], sequences)
+            else:  # Python integers: a weight times a sum may pass int64
+                total = np.array(weights, dtype=object) @ np.array(rows).astype(object)
+                self.enter(template, total.tolist(), used, 1, sequences)
+
+    def entered(self, template: _Template, sequences: Sequences) -> bool:
+        """Whether a weighing of ``template`` after ``sequences`` would insert nothing in the
+        entries or the outcomes (see :meth:`flush`)."""
+        held = template.entered.get(sequences)
+        if held is None or None in held:
+            return False
+        if not template.outcomes_in:
+            template.outcomes_in = all(outcome in self.outcomes for _first, _second, outcome, _c
+                                       in template.ends)
+        return template.outcomes_in
 
     def enter_one(self, sequences: Sequences, outcome: Hashable, count: int) -> None:
         self.outcomes.setdefault(outcome, None)
@@ -463,9 +519,15 @@ class _Walk:
               sequences: Sequences) -> None:
         """Add a weighed template's ends to the entries."""
         fill, entries, outcomes = self.fill, self.entries, self.outcomes
+        # each pair's entry, once it is in the entries, kept per sequences before: a template
+        # is weighed many times after the same sequences, and a key of nested tuples costs a
+        # hash of all its parts at every lookup (tuples keep no hash)
+        held = template.entered.get(sequences)
+        if held is None:
+            held = template.entered[sequences] = [None] * len(template.by_pair)
         before, after = sequences
-        for first, second, rows in template.by_pair:
-            entry = None
+        for index, (first, second, rows) in enumerate(template.by_pair):
+            entry = held[index]
             for row, outcome, cards in rows:
                 summed = sums[row]
                 if summed:
@@ -475,6 +537,7 @@ class _Walk:
                         entry = entries.get(key)
                         if entry is None:
                             entry = entries[key] = {}
+                        held[index] = entry
                     if outcome not in outcomes:
                         outcomes[outcome] = None
                     entry[outcome] = entry.get(outcome, 0) + weight * summed * fill[used + cards]
@@ -566,25 +629,51 @@ class _Walk:
                coefficient: int, sequences: Sequences) -> None:
         """Add ``inner``, the template of a draw reached by ``path``, to ``template``: its
         paths follow ``path`` (a class drawn again counts the cards of it drawn before)."""
-        joined = self.joined
-
-        def after(inner_path: _Path) -> _Path:
-            # the same short (path, inner path) pairs recur in every template spliced from
-            # the same inner one: joined once per walk
-            found = joined.get((path, inner_path))
-            if found is None:
-                found = joined[path, inner_path] = _joined(path, inner_path, self.replacement)
-            return found
-
         for inner_path, actor, infoset, actions, own in inner.meets:
-            template.meets.append((after(inner_path), actor, infoset, actions,
+            template.meets.append((self.joined_path(path, inner_path), actor, infoset, actions,
                                    (*sequences[actor], *own)))
-        for (first, second, outcome, more), paths in inner.ends.items():
-            ends = template.ends.setdefault(
-                ((*sequences[0], *first), (*sequences[1], *second), outcome, cards + more), {})
-            for inner_path, inner_coefficient in paths.items():
-                joined_path = after(inner_path)
+        before, after = sequences
+        found = inner.after.get(path)
+        if found is None and path not in inner.once:
+            # the first splice after this path (often the only one: 21st Century Baccarat's
+            # templates): joined as read, not kept
+            inner.once.add(path)
+            joined = self.joined_path
+            for (first, second, outcome, more), paths in inner.ends.items():
+                ends = template.ends.setdefault(((*before, *first) if first else before,
+                                                 (*after, *second) if second else after,
+                                                 outcome, cards + more), {})
+                for inner_path, inner_coefficient in paths.items():
+                    joined_path = joined(path, inner_path)
+                    ends[joined_path] = ends.get(joined_path, 0) + \
+                        coefficient * inner_coefficient
+            return
+        for first, second, outcome, more, rows in found or self.spliced(inner, path):
+            ends = template.ends.setdefault(((*before, *first) if first else before,
+                                             (*after, *second) if second else after,
+                                             outcome, cards + more), {})
+            for joined_path, inner_coefficient in rows:
                 ends[joined_path] = ends.get(joined_path, 0) + coefficient * inner_coefficient
+
+    def spliced(self, inner: _Template, path: _Path
+                ) -> list[tuple[Path, Path, Hashable, int, list[tuple[_Path, int]]]]:
+        """``inner``'s ends with their paths after ``path``, from the second splice after it
+        (chemin de fer's every third card before the Banker's choice): joined once a walk and
+        kept with ``inner``, by path."""
+        found = inner.after.get(path)
+        if found is None:
+            found = inner.after[path] = [
+                (first, second, outcome, more,
+                 [(self.joined_path(path, inner_path), inner_coefficient)
+                  for inner_path, inner_coefficient in paths.items()])
+                for (first, second, outcome, more), paths in inner.ends.items()]
+        return found
+
+    def joined_path(self, path: _Path, inner_path: _Path) -> _Path:
+        found = self.joined.get((path, inner_path))
+        if found is None:
+            found = self.joined[path, inner_path] = _joined(path, inner_path, self.replacement)
+        return found
 
 
 def decision_table(game: DecisionGame[Record], shoe: Shoe, replacement: bool = False

@@ -59,7 +59,7 @@ from exact.core.cards import CARDS, Card, Label, Shoe, View
 from exact.core.enumerator import Deal, Draw, Record, check_shoe, falling, group_coefficient
 from exact.core.work import PATTERN_UNITS, Meter, spend
 from exact.engines import cache
-from exact.engines.compiled import (
+from exact.engines.batch_numbers import (
     INT64_LIMIT,
     Segments,
     batch_dtype,
@@ -169,7 +169,7 @@ def batch(game: Game[Any], bets: Sequence[Bet]) -> Callable[[np.ndarray], list[n
     compile in little time.
 
     >>> from exact.analysis.bet_analysis import game_bets
-    >>> from exact.engines.compiled import counts_matrix
+    >>> from exact.engines.batch_numbers import counts_matrix
     >>> from exact.games import get_game
     >>> game = get_game("punto-banco")
     >>> text = ('[[bet]]\\nid = "red"\\n[[bet.event]]\\nname = "Red"\\n'

@@ -30,7 +30,7 @@ import numpy as np
 from exact.core.cards import CARDS, JOKER, Card, Shoe, View
 from exact.core.enumerator import Deal, RecordT, falling, fixed_stages, group_coefficient
 from exact.engines import staged, staged_known
-from exact.engines.compiled import INT64_LIMIT
+from exact.engines.batch_numbers import INT64_LIMIT
 from exact.errors import ShoeError
 from exact.model.bets import Bet
 from exact.model.contracts import CapabilityError, DealtPositions

@@ -215,7 +215,7 @@ class Compiled(Engine):
 
     def batch(self, game: Game[Any], deal: Deal[Any], needs: Needs, bets: Sequence[Bet]
               ) -> Callable[[np.ndarray], list[np.ndarray]]:
-        from exact.engines.compiled import compiled_batch
+        from exact.engines.compiled_store import compiled_batch
 
         return compiled_batch(game, needs, bets)
 

@@ -48,7 +48,7 @@ from exact.core.enumerator import (
     fixed_stages,
     group_coefficient,
 )
-from exact.engines.compiled import (
+from exact.engines.batch_numbers import (
     Segments,
     batch_dtype,
     check_batch,

@@ -15,7 +15,7 @@ import numpy as np
 
 from exact.core.cards import Label, Shoe
 from exact.core.enumerator import Deal, RecordT, falling, group_coefficient
-from exact.engines.compiled import INT64_LIMIT, Segments
+from exact.engines.batch_numbers import INT64_LIMIT, Segments
 from exact.engines.staged import Stage, falling_products, staged_deal
 from exact.errors import ShoeError
 from exact.model.bets import Bet

@@ -5,7 +5,7 @@
 checked against one record type. Code that reads no record takes any game: ``Game[Any]``.
 
 Layer: model, above the core; the compiled form of a game's deal is the engines' business
-(:func:`exact.engines.compiled.compiled_for`, keyed by :func:`compiled_key`).
+(:func:`exact.engines.compiled_store.compiled_for`, keyed by :func:`compiled_key`).
 """
 
 from __future__ import annotations

@@ -71,7 +71,7 @@ def _feature_tallies(game: Game, figures: Sequence[Figure],
                      ) -> dict[int, tuple[list[str], Counter]]:
     """Per number of decks, the exact count of every combination of the features that the
     feature figures name: one pass over the round records instead of one per figure."""
-    from exact.engines.compiled import compiled_for  # numpy: loaded when a deal is compiled
+    from exact.engines.compiled_store import compiled_for  # numpy: loaded on compiling
 
     wanted: dict[int, set[str]] = {}
     for figure in figures:

@@ -13,14 +13,9 @@ from exact.analysis.bet_analysis import analyze, game_bets
 from exact.core.cards import Shoe
 from exact.core.enumerator import falling
 from exact.engines.batch import BetEvaluator
-from exact.engines.compiled import (
-    BatchProjection,
-    CompiledDeal,
-    batch_dtype,
-    compiled_for,
-    counts_matrix,
-    load_or_compile,
-)
+from exact.engines.batch_numbers import batch_dtype, counts_matrix
+from exact.engines.compiled import BatchProjection, CompiledDeal
+from exact.engines.compiled_store import compiled_for, load_or_compile
 from exact.errors import CacheWarning, ShoeError
 from exact.model.features import Needs
 

@@ -35,9 +35,9 @@ from hypothesis import strategies as st
 from exact.analysis.bet_analysis import game_bets
 from exact.core.cards import Shoe
 from exact.engines import batch, cache, cache_entries, compiled_python
-from exact.engines.compiled import (
+from exact.engines.compiled import CompiledDeal
+from exact.engines.compiled_store import (
     SMALL_DEAL_RECORDS,
-    CompiledDeal,
     _decode_compiled,
     _decode_events,
     compiled_for,
@@ -461,7 +461,7 @@ def test_a_compiled_deal_round_trips_exactly(punto_banco, tmp_path, monkeypatch)
     monkeypatch.setenv("EXACT_CACHE_DIR", str(tmp_path))
     deal = punto_banco.deal(punto_banco.needs(["player_pair"]))
     compiled = CompiledDeal.compile(deal)
-    from exact.engines.compiled import load_or_compile
+    from exact.engines.compiled_store import load_or_compile
     load_or_compile(deal, ["round trip"], compile_deal=lambda _: compiled)
     read = load_or_compile(deal, ["round trip"], compile_deal=pytest.fail)
     assert repr(read.records) == repr(compiled.records)
@@ -556,7 +556,7 @@ def test_concurrent_builders_leave_one_valid_entry(punto_banco, tmp_path, monkey
 
 
 def _encoded(compiled: CompiledDeal) -> tuple[dict, dict]:
-    from exact.engines.compiled import _encode_compiled
+    from exact.engines.compiled_store import _encode_compiled
     return _encode_compiled(compiled)
 
 
@@ -606,7 +606,7 @@ def test_no_damage_to_an_entry_escapes_the_checks(fuzzed_entry, data) -> None:
 _BUILDER = """
 import sys
 from exact.model.game import compiled_key
-from exact.engines.compiled import load_or_compile
+from exact.engines.compiled_store import load_or_compile
 from exact.games import get_game
 game = get_game("punto-banco")
 needs = game.needs(["player_paired", "banker_paired"])
@@ -636,7 +636,8 @@ from functools import partial
 from pathlib import Path
 from exact.core.cards import Shoe
 from exact.engines import cache, cache_entries
-from exact.engines.compiled import CompiledDeal, _decode_compiled, _encode_compiled
+from exact.engines.compiled_store import _decode_compiled, _encode_compiled
+from exact.engines.compiled import CompiledDeal
 from exact.errors import CacheWarning
 from exact.games import get_game
 
@@ -762,7 +763,7 @@ def test_a_killed_writers_temporary_file_is_never_read_and_is_removed_once_stale
 def test_a_small_deal_is_not_kept_on_disk(punto_banco, tmp_path, monkeypatch) -> None:
     """A deal of fewer records than SMALL_DEAL_RECORDS compiles faster than its entry is
     written: neither it nor its bets' event matrices are stored; a large one is."""
-    from exact.engines import compiled as compiled_module
+    from exact.engines import compiled_store as compiled_module
 
     # the shipped threshold (imported above), as this module's tests keep every deal
     monkeypatch.setattr(compiled_module, "SMALL_DEAL_RECORDS", SMALL_DEAL_RECORDS)

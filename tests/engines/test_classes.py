@@ -17,8 +17,8 @@ from exact.analysis.bet_analysis import analyze
 from exact.core.cards import CARDS, Card, Shoe
 from exact.engines import cache, classes
 from exact.engines.batch import BetEvaluator
+from exact.engines.batch_numbers import counts_matrix
 from exact.engines.classes_evaluation import ClassArrays
-from exact.engines.compiled import counts_matrix
 from exact.engines.live import next_round
 from exact.engines.plan import choose
 from exact.errors import BetFileError, CacheWarning

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from exact.core.cards import CARDS, Shoe
 from exact.engines import classes, classes_evaluation
 from exact.engines.batch import BetEvaluator
-from exact.engines.compiled import counts_matrix, shoe_sizes
+from exact.engines.batch_numbers import counts_matrix, shoe_sizes
 from exact.engines.factorised import batch_cards
 from exact.engines.plan import choose
 from exact.model.bets import load_bets

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from exact.core.cards import CARDS, SUITS, Shoe
 from exact.core.enumerator import enumerate_rounds, falling
-from exact.engines.compiled import compiled_for
+from exact.engines.compiled_store import compiled_for
 from exact.errors import ShoeError
 from exact.games.baccarat.reference import brute_force
 

@@ -20,7 +20,7 @@ from exact.cli.app import main
 from exact.core.cards import CARDS, Shoe, parse_cards
 from exact.engines import batch, plan, staged
 from exact.engines.batch import BetEvaluator
-from exact.engines.compiled import counts_matrix
+from exact.engines.batch_numbers import counts_matrix
 from exact.engines.live import next_round
 from exact.games import game_ids, get_game
 from exact.games.baccarat.reference import brute_force

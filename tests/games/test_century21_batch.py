@@ -13,7 +13,7 @@ import pytest
 from exact.cli.app import main
 from exact.core.cards import Shoe
 from exact.core.enumerator import enumerate_rounds
-from exact.engines.compiled import counts_matrix
+from exact.engines.batch_numbers import counts_matrix
 from exact.errors import ExactError
 from exact.games.century21.batch import (
     CLASS_KEYS,

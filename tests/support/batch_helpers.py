@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 
 from exact.analysis.bet_analysis import game_bets
 from exact.core.cards import Shoe
-from exact.engines.compiled import compiled_for
+from exact.engines.compiled_store import compiled_for
 from exact.model.bets import Bet
 from exact.model.features import Needs
 from exact.model.game import Game

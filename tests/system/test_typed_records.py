@@ -21,7 +21,7 @@ ROOT = Path(exact.__file__).resolve().parents[1]
 # the engines' record type follows a game from its compiled deal to its features
 RIGHT = '''
 from exact.engines.batch import event_matrices
-from exact.engines.compiled import compiled_for
+from exact.engines.compiled_store import compiled_for
 from exact.games.baccarat.coup import FEATURES, PuntoBanco, PuntoBancoDeal, PuntoRecord
 from exact.model.bets import Bet
 from exact.model.settling import settle_records

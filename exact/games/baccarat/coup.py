@@ -21,13 +21,12 @@ from functools import cache, cached_property
 from operator import attrgetter
 from pathlib import Path
 from types import MappingProxyType, NoneType
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from exact.core.cards import RANKS, SUITS, Card, Label, Shoe, View
 from exact.core.enumerator import Distribution
 from exact.core.parsing import shown
 from exact.core.records import FileRecord, Name, Total, TotalKey
-from exact.engines.fixed_strategy import Choices
 from exact.errors import RuleError, ShoeError
 from exact.games.baccarat.tree import (
     Chooser,
@@ -42,6 +41,9 @@ from exact.games.baccarat.tree import (
 )
 from exact.model.features import ORDER, Feature, Needs, by_name
 from exact.model.game import Game, read_rule_file
+
+if TYPE_CHECKING:  # a type only: Punto Banco's commands need not import the walker
+    from exact.engines.fixed_strategy import Choices
 
 DATA = Path(__file__).resolve().parent / "data"  # the game's data files, beside its code
 TOTALS = range(10)
@@ -457,7 +459,7 @@ class PuntoBanco(Game[PuntoRecord]):
 
     def round_distribution(self, shoe: Shoe, feature_names: Iterable[str]) -> Distribution:
         """Exact counts of every round record that the named features can tell apart."""
-        from exact.engines.compiled import compiled_for  # numpy: loaded when a deal is compiled
+        from exact.engines.compiled_store import compiled_for  # numpy: loaded on compiling
 
         return compiled_for(self, self.needs(feature_names)).distribution(shoe)
 

@@ -35,13 +35,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from types import MappingProxyType
-from typing import Literal, get_args
+from typing import TYPE_CHECKING, Literal, get_args
 
 from exact.core.cards import VALUE_VIEW, Label, View
 from exact.core.enumerator import Draw
-from exact.engines.fixed_strategy import Choices
 from exact.errors import StrategyError
 from exact.model.strategy_game import Decision, InfoSet
+
+if TYPE_CHECKING:  # a type only: Punto Banco's commands need not import the walker
+    from exact.engines.fixed_strategy import Choices
 
 Hand = tuple[Label, ...]
 PuntoRecord = tuple[Hand, Hand]  # (player's cards, banker's cards); a hand not dealt is ()
@@ -49,12 +51,14 @@ Information = Literal["totals", "banker-cards", "cards"]
 INFORMATION: tuple[Information, ...] = get_args(Information)
 DRAW, STAND = "draw", "stand"
 ACTIONS = (DRAW, STAND)
+FALLBACK = STAND  # a side's choice where its strategy names none
 ROUND_CARDS = 6
 # The stages of a coup: the initial cards, the Player's choice, its third card, the Banker's
 # choice, its third card, the end. Forced moves are taken as the fourth card is dealt: a
 # choice node is met only where the side chooses.
 DEALING, PLAYER, PLAYER_CARD, BANKER, BANKER_CARD, OVER = range(6)
 State = tuple[Hand, Hand, int]
+DrawTable = dict[tuple[int | None, ...], bool]  # the values a decision reads -> it draws
 _VALUE_VIEWS: Mapping[str, View] = MappingProxyType(
     {"player": VALUE_VIEW, "banker": VALUE_VIEW, "draws": VALUE_VIEW})
 
@@ -72,6 +76,18 @@ def _values(hand: Hand) -> tuple[int, int]:
     """The two first cards' values, in order (the view's class order puts a ten after 9)."""
     first, second = hand[0].value or 0, hand[1].value or 0
     return (first, second) if first <= second else (second, first)
+
+
+def _infoset(information: Information, state: State) -> tuple[int, InfoSet]:
+    """The side choosing at ``state``, a choice stage, and its information set."""
+    player, banker, stage = state
+    if stage == PLAYER:
+        first, second = _values(player)
+        tag: object = (first + second) % 10 if information != "cards" else (first, second)
+        return 0, ("player", tag)
+    first, second = _values(banker)
+    tag = (first + second) % 10 if information == "totals" else (first, second)
+    return 1, ("banker", tag, player[2].value if len(player) == 3 else None)
 
 
 @dataclass(frozen=True)
@@ -92,11 +108,12 @@ class Coup:
     ordered: frozenset[str] = frozenset()
     round_cards: int = ROUND_CARDS
     accepts_jokers: bool = False
-    _stages: tuple[tuple[bool, bool, Draw, Draw], ...] = field(
+    # the dealing plan by the cards dealt so far, at index 3 * (Player's) + (Banker's): the
+    # initial stage left (whether it is the Player's, and its draw; no draw once all are dealt)
+    _dealing: tuple[tuple[bool, Draw | None], ...] = field(
         init=False, repr=False, compare=False)
     _third: Draw | None = field(init=False, repr=False, compare=False)
     _decisions: dict[object, Decision] = field(init=False, repr=False, compare=False)
-    _needs: tuple[int, int] = field(init=False, repr=False, compare=False)  # initial cards
 
     def __hash__(self) -> int:
         return hash((self.naturals, self.player_draws_on, self.player_chooses_on,
@@ -107,14 +124,15 @@ class Coup:
         if self.draws and sorted(self.order) != ["banker", "player"]:
             raise ValueError("third cards are drawn on both initial hands: deal both")
         # worked out once: these run at every state of every walk (a hundred thousand for the
-        # value-level deal), where building a Draw or a view lookup per call shows
-        stages = tuple((stage == "player", stage in self.ordered, Draw(self.views[stage], 1),
-                        Draw(self.views[stage], 2)) for stage in self.order)
-        object.__setattr__(self, "_stages", stages)
+        # value-level deal), where building a Draw, a view lookup or a loop over the stages
+        # per call shows
+        draws = {stage: (Draw(self.views[stage], 1), Draw(self.views[stage], 2))
+                 for stage in self.order}  # one object each, as the engines see them
+        object.__setattr__(self, "_dealing", tuple(
+            self._initial_stage(player, banker, draws) for player in range(3)
+            for banker in range(3)))
         object.__setattr__(self, "_third", Draw(self.views["draws"]) if self.draws else None)
         object.__setattr__(self, "_decisions", {})
-        object.__setattr__(self, "_needs", (2 * ("player" in self.order),
-                                            2 * ("banker" in self.order)))
 
     @property
     def fixed_stages(self) -> tuple[tuple[str, Draw], ...] | None:
@@ -129,7 +147,7 @@ class Coup:
     def step(self, state: State) -> Draw | Decision | None:
         stage = state[2]
         if stage == DEALING:
-            return self._initial_stage(state[0], state[1])[1]
+            return self._dealing[3 * len(state[0]) + len(state[1])][1]
         if stage in (PLAYER_CARD, BANKER_CARD):
             return self._third
         if stage == OVER:
@@ -147,34 +165,32 @@ class Coup:
         return found
 
     def _decision(self, state: State) -> Decision:
-        player, banker, stage = state
-        if stage == PLAYER:
-            first, second = _values(player)
-            tag: object = (first + second) % 10 if self.information != "cards" else (
-                first, second)
-            return Decision(0, ("player", tag), ACTIONS)
-        first, second = _values(banker)
-        tag = (first + second) % 10 if self.information == "totals" else (first, second)
-        return Decision(1, ("banker", tag, player[2].value if len(player) == 3 else None),
-                        ACTIONS)
+        return Decision(*_infoset(self.information, state), ACTIONS)
 
-    def _initial_stage(self, player: Hand, banker: Hand) -> tuple[bool, Draw]:
-        """The initial stage left to deal (whether it is the Player's, and its draw): the one
-        statement of the dealing order, for :meth:`step` and :meth:`advance`."""
-        for is_player, ordered, one_card, two_cards in self._stages:
-            dealt = len(player if is_player else banker)
-            if ordered and dealt < 2:
-                return is_player, one_card
+    def _initial_stage(self, player: int, banker: int,
+                       draws: Mapping[str, tuple[Draw, Draw]]) -> tuple[bool, Draw | None]:
+        """The initial stage left to deal after ``player`` and ``banker`` cards (whether it is
+        the Player's, and its draw of ``draws``, by one card or two), no draw once every one is
+        dealt: the one statement of the dealing order, tabled once (``_dealing``) for
+        :meth:`step` and :meth:`advance`."""
+        for stage in self.order:
+            is_player = stage == "player"
+            dealt = player if is_player else banker
+            if stage in self.ordered and dealt < 2:
+                return is_player, draws[stage][0]
             if not dealt:
-                return is_player, two_cards
-        raise AssertionError("every initial stage is dealt")  # the stage is then not DEALING
+                return is_player, draws[stage][1]
+        return False, None
 
     def _after_initial(self, player: Hand, banker: Hand) -> int:
+        """The stage after ``player`` and ``banker``: dealing, or :meth:`_after_dealt`."""
+        if self._dealing[3 * len(player) + len(banker)][1] is not None:
+            return DEALING
+        return self._after_dealt(player, banker)
+
+    def _after_dealt(self, player: Hand, banker: Hand) -> int:
         """The stage once the initial cards are dealt: the end (no third cards, a natural),
         the Player's choice, or its forced move."""
-        need_player, need_banker = self._needs
-        if len(player) < need_player or len(banker) < need_banker:
-            return DEALING
         if not self.draws:
             return OVER
         player_total, banker_total = hand_total(player), hand_total(banker)
@@ -201,14 +217,13 @@ class Coup:
             return (player, banker, self._banker_turn(player, banker))
         if stage == BANKER_CARD:
             return (player, banker + labels, OVER)
-        if self._initial_stage(player, banker)[0]:
+        if self._dealing[3 * len(player) + len(banker)][0]:
             player += labels
         else:
             banker += labels
-        need_player, need_banker = self._needs
-        if len(player) < need_player or len(banker) < need_banker:
+        if self._dealing[3 * len(player) + len(banker)][1] is not None:
             return (player, banker, DEALING)  # (the staged engines deal records this way)
-        return (player, banker, self._after_initial(player, banker))
+        return (player, banker, self._after_dealt(player, banker))
 
     def act(self, state: State, action: str) -> State:
         player, banker, stage = state
@@ -236,7 +251,7 @@ class Coup:
         return (hand_total(player), tag, None)
 
     def fallback(self, decision: Decision) -> str:
-        return STAND
+        return FALLBACK
 
 
 # --- House Way: the tableau as both sides' strategies --------------------------------------
@@ -312,35 +327,17 @@ class TableauDeal(Coup):
     strategies: tuple[Choices, Choices] = ((), ())
     # keyed by the values of the cards the decision reads (a label's value is None only for
     # a joker, which the coup never deals)
-    _player_draws: dict[tuple[int | None, ...], bool] = field(
-        init=False, repr=False, compare=False)
-    _banker_draws: dict[tuple[int | None, ...], bool] = field(
-        init=False, repr=False, compare=False)
+    _player_draws: DrawTable = field(init=False, repr=False, compare=False)
+    _banker_draws: DrawTable = field(init=False, repr=False, compare=False)
 
     def __hash__(self) -> int:
         return hash((super().__hash__(), self.strategies))
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        chosen = (dict(self.strategies[0]), dict(self.strategies[1]))
-        labels = {label.value: label for label in VALUE_VIEW.labels if label.value is not None}
-
-        def draws(state: State) -> bool:
-            decision = self._decision(state)
-            action = chosen[decision.actor].get(decision.infoset)
-            return (action if action is not None else self.fallback(decision)) == DRAW
-
-        # a decision reads two cards order-free: each pair asked once, kept in both orders
-        # (a deal's labels come in the view's class order, a ten after the 9)
-        pairs = [(a, b) for a in range(10) for b in range(a, 10)]
-        player_draws, banker_draws = {}, {}
-        for a, b in pairs:
-            player_draws[a, b] = player_draws[b, a] = draws(
-                ((labels[a], labels[b]), (), PLAYER))
-            for third in (None, *range(10)):
-                banker_draws[a, b, third] = banker_draws[b, a, third] = draws(
-                    ((labels[0], labels[0]) + (() if third is None else (labels[third],)),
-                     (labels[a], labels[b]), BANKER))
+        # a deal without third cards meets no decision (the bets of the first four cards)
+        player_draws, banker_draws = _draw_tables(self.information, self.strategies) \
+            if self.draws else ({}, {})
         object.__setattr__(self, "_player_draws", player_draws)
         object.__setattr__(self, "_banker_draws", banker_draws)
 
@@ -354,7 +351,7 @@ class TableauDeal(Coup):
     def next_draw(self, state: State) -> Draw | None:
         stage = state[2]
         if stage == DEALING:
-            return self._initial_stage(state[0], state[1])[1]
+            return self._dealing[3 * len(state[0]) + len(state[1])][1]
         return self._third if stage in (PLAYER_CARD, BANKER_CARD) else None
 
     def _player_turn(self, player: Hand, banker: Hand) -> int:
@@ -366,6 +363,35 @@ class TableauDeal(Coup):
         return BANKER_CARD if self._banker_draws[
             banker[0].value, banker[1].value,
             player[2].value if len(player) == 3 else None] else OVER
+
+
+@cache
+def _draw_tables(information: Information, strategies: tuple[Choices, Choices]
+                 ) -> tuple[DrawTable, DrawTable]:
+    """Whether each side draws under ``strategies``, by the values of the cards its decision
+    reads (:class:`TableauDeal`): the coup's own decision nodes asked once per pair of cards
+    (and third card), once per information model and strategies, whatever the dealing plan."""
+    chosen = (dict(strategies[0]), dict(strategies[1]))
+    labels = {label.value: label for label in VALUE_VIEW.labels if label.value is not None}
+
+    def draws(state: State) -> bool:
+        actor, infoset = _infoset(information, state)
+        action = chosen[actor].get(infoset)
+        return (action if action is not None else FALLBACK) == DRAW
+
+    # a decision reads two cards order-free: each pair asked once, kept in both orders
+    # (a deal's labels come in the view's class order, a ten after the 9)
+    player_draws: DrawTable = {}
+    banker_draws: DrawTable = {}
+    for a in range(10):
+        for b in range(a, 10):
+            player_draws[a, b] = player_draws[b, a] = draws(
+                ((labels[a], labels[b]), (), PLAYER))
+            for third in (None, *range(10)):
+                banker_draws[a, b, third] = banker_draws[b, a, third] = draws(
+                    ((labels[0], labels[0]) + (() if third is None else (labels[third],)),
+                     (labels[a], labels[b]), BANKER))
+    return player_draws, banker_draws
 
 
 @cache

@@ -13,10 +13,11 @@ evaluates *that pair* exactly on any shoe. Where the search on a depleted shoe w
 otherwise, :func:`game_table` with its own House Way gives that shoe's re-searched figure.
 
 The pair's :class:`Century21Deal` (eleven value classes: 0-9 and the joker) is compiled once
-(:func:`exact.engines.compiled.load_or_compile`, keyed by the rule lines, the information mode and
-every choice of the pair), each record is settled once to its (how, pay) outcome, and a batch
-of shoes is one :class:`BatchProjection` product: exact outcome counts over ``N!/(N-6)!``, in
-float64, int64 or Python integers as :func:`exact.engines.compiled.batch_dtype` bounds them.
+(:func:`exact.engines.compiled_store.load_or_compile`, keyed by the rule lines, the information
+mode and every choice of the pair), each record is settled once to its (how, pay) outcome, and
+a batch of shoes is one :class:`BatchProjection` product: exact outcome counts over
+``N!/(N-6)!``, in float64, int64 or Python integers as
+:func:`exact.engines.batch_numbers.batch_dtype` bounds them.
 
 >>> evaluator = evaluator_for(DEFAULT_RULES)
 >>> evaluator.expected_values([Shoe.standard(8, jokers=8)])[PLAYER][0]
@@ -40,13 +41,9 @@ from exact.core.enumerator import falling
 from exact.core.parsing import shown
 from exact.engines import cache
 from exact.engines.batch import PayVector, Shoes
-from exact.engines.compiled import (
-    BatchProjection,
-    CompiledDeal,
-    counts_matrix,
-    load_or_compile,
-    shoe_sizes,
-)
+from exact.engines.batch_numbers import counts_matrix, shoe_sizes
+from exact.engines.compiled import BatchProjection, CompiledDeal
+from exact.engines.compiled_store import load_or_compile
 from exact.games.century21.game import (
     DEFAULT_RULES,
     JOKER_CLASS,
@@ -126,7 +123,7 @@ PLAYER = "player"  # the one wager the evaluator tracks: the player's bet
 @dataclass(frozen=True)
 class Century21Evaluator:
     """Exact outcome counts and player's expected value of one fixed pure strategy pair for
-    batches of shoes (rows of :func:`exact.engines.compiled.counts_matrix`): an
+    batches of shoes (rows of :func:`exact.engines.batch_numbers.counts_matrix`): an
     :class:`~exact.engines.batch.Evaluator` of one wager, :data:`PLAYER`."""
 
     deal: Century21Deal
