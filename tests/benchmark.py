@@ -273,7 +273,8 @@ def century21_table_benchmark() -> None:
             else Shoe.standard(DECKS, jokers=DECKS))
     print(f"21st Century Baccarat at a table, {shoe.size} cards, seats of 100 v 300")
     for seats in range(1, 8):
-        line(f"{seats} seat(s): House Way, dice shares, simulated distribution",
+        how = "exact" if seats <= 3 else "simulated"  # table_figures: exact to 3 seats
+        line(f"{seats} seat(s): House Way, dice shares, {how} distribution",
              timed(lambda n=seats: table_figures(rules, shoe, [100] * n, "house", 300,
                                                 simulate_hands=size(20_000, 500))))
     for seats in range(1, size(MAX_EXACT_SEATS, 2) + 1):
