@@ -107,8 +107,9 @@ class Coded(Protocol):
 
 
 class Dealer(Protocol):
-    """Deals a game's rounds through shoes (``exact/analysis/<game>_dealer.py``): given as a
-    class with static methods (not an instance), so that worker processes receive it by name."""
+    """Deals a game's rounds through shoes (a game's ``dealer.py``): given as a class with
+    static methods, or an instance of a module-level class holding plain values, so that
+    worker processes receive it by name."""
 
     @property
     def features(self) -> Mapping[str, Coded]: ...

@@ -201,3 +201,56 @@ def test_the_default_is_a_labs_number_of_rounds_and_bad_settings_are_refused():
                         10)
     with pytest.raises(SimulationError, match="burn"):
         ShoeSpec.standard(8, burn="3")
+
+
+# A tableau far from the seed's: the Player draws on 0-6, the Banker stands on 5 when the
+# Player stood, and after a Player's third card draws on 0-4 whatever it was, on 5 never.
+def _other_rules():
+    from exact.games.baccarat.coup import STANDARD_RULES
+
+    return dataclasses.replace(
+        STANDARD_RULES, id="other", name="Other", player_draws_on=frozenset(range(7)),
+        banker_draws_when_player_stands=frozenset(range(5)),
+        banker_draws_on_player_third={t: frozenset(range(10) if t < 5 else ())
+                                      for t in range(8)})
+
+
+def test_the_dealer_for_a_rule_set_deals_its_own_tableau():
+    """dealer_for: the seed's dealer for the standard tableau (whatever the rule set's name),
+    else one whose every round is the game's own round on those rules, feature by feature."""
+    from exact.games.baccarat.coup import STANDARD_RULES, PuntoBanco
+
+    assert dealer.dealer_for(STANDARD_RULES) is PuntoBancoDealer
+    renamed = dataclasses.replace(STANDARD_RULES, id="mine", name="Mine")
+    assert dealer.dealer_for(renamed) is PuntoBancoDealer
+    rules = _other_rules()
+    game = PuntoBanco(rules=rules)
+    other = dealer.dealer_for(rules)
+    assert other is not PuntoBancoDealer
+    rounds = other.deal(ShoeSpec.standard(8), np.random.SeedSequence(11), 10)
+    names = sorted(set(dealer.FEATURES) & set(game.features))
+    codes = dealer.codes(rounds, names, other.reader(rounds))
+    for index in range(rounds.cards.shape[1]):
+        player, banker = _hands(rounds.cards, index)
+        record = game.record_from_cards(
+            [player[0], banker[0], player[1], banker[1], *player[2:], *banker[2:]])
+        for name, code in zip(names, codes, strict=True):
+            assert dealer.FEATURES[name].values[int(code[index])] == \
+                game.features[name].read(record), (name, index)
+    # the standard dealer would deal some of these rounds otherwise: a Player drawing on 6
+    assert any(reference.total(_hands(rounds.cards, i)[0][:2]) == 6
+               and rounds.cards[2, i] != ABSENT for i in range(rounds.cards.shape[1]))
+
+
+def test_a_simulation_on_another_tableau_agrees_with_its_exact_edges():
+    """The game's own dealer agrees with its exact edges, where the seed's does not."""
+    from exact.games.baccarat.coup import PuntoBanco
+
+    game = PuntoBanco(rules=_other_rules())
+    bets = [b for b in game_bets(game) if b.id in ("banker", "player", "tie")]
+    exact = _tables(analyze(game, Shoe.standard(6), bets))
+    own = simulate_wagers(dealer.dealer_for(game.rules), bets, ShoeSpec.standard(6), 400_000,
+                          seed=5)
+    assert all(v.agrees for v in verdicts(own, exact))
+    seeds = simulate_wagers(PuntoBancoDealer, bets, ShoeSpec.standard(6), 400_000, seed=5)
+    assert not all(v.agrees for v in verdicts(seeds, exact))

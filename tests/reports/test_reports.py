@@ -826,3 +826,27 @@ def test_nines_after_1000_rounds_cannot_lose_more_than_the_stakes(report, game_i
     text = _pdftotext(report(game_id))
     for cell in row["cells"]:
         assert cell in text
+
+
+def test_a_report_on_another_tableau_checks_itself_against_that_tableau(tmp_path):
+    """The verification simulation deals the report's own tableau (and says so); the brute
+    force, which deals the standard tableau only, is not run, and the report says so."""
+    import dataclasses
+
+    from exact.games.baccarat.coup import STANDARD_RULES, PuntoBanco
+    from exact.games.punto_banco.report import report_data
+    from exact.reports.config import ReportConfig
+
+    rules = dataclasses.replace(STANDARD_RULES, id="stand", name="Nobody draws",
+                                player_draws_on=frozenset(),
+                                banker_draws_when_player_stands=frozenset())
+    game = PuntoBanco(rules=rules)
+    bets = tuple(b for b in game_bets(game) if b.id in ("banker", "tie"))
+    data = report_data(ReportConfig(game, Shoe.standard(1), bets),
+                       Context(tmp_path, rounds=100_000))
+    assert data["simulation"]["rule_tableau"] and data["simulation"]["all_agree"]
+    assert data["other_tableau"] and "brute_force" not in data and "published" not in data
+    standard = report_data(ReportConfig(PuntoBanco(), Shoe.standard(1), bets),
+                           Context(tmp_path, rounds=20_000))
+    assert "rule_tableau" not in standard["simulation"] and "other_tableau" not in standard
+    assert standard["brute_force"]["all_agree"] and "published" in standard

@@ -29,8 +29,9 @@ step, all shoes at once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -88,9 +89,26 @@ class Rounds:
     shoe: np.ndarray
 
 
-def deal(spec: ShoeSpec, seed: np.random.SeedSequence, shoes: int) -> Rounds:
+@dataclass(frozen=True)
+class Tableau:
+    """A tableau other than the seed's, as plain values (the dealer does not read the game's
+    rules object; :func:`dealer_for` takes them from it): the naturals, the Player's drawing
+    totals, the Banker's when the Player stood, and ``banker_draws[total][third]``."""
+
+    naturals: frozenset[int]
+    player_draws_on: frozenset[int]
+    banker_draws_when_player_stands: frozenset[int]
+    banker_draws: tuple[tuple[bool, ...], ...]
+
+    def table(self) -> np.ndarray:
+        return np.array(self.banker_draws, dtype=bool)
+
+
+def deal(spec: ShoeSpec, seed: np.random.SeedSequence, shoes: int,
+         tableau: Tableau | None = None) -> Rounds:
     """Shuffle ``shoes`` shoes with one generator seeded by ``seed`` and deal them to the cut:
-    one round of every shoe still before its cut card per step."""
+    one round of every shoe still before its cut card per step, by the seed's tableau unless
+    another is given."""
     generator = np.random.Generator(np.random.PCG64(seed))
     deck = np.repeat(np.arange(JOKER_ID + 1, dtype=np.uint8), spec.counts)
     size = deck.size
@@ -116,11 +134,18 @@ def deal(spec: ShoeSpec, seed: np.random.SeedSequence, shoes: int) -> Rounds:
         value = [_points(card) for card in window[:5]]
         player = (value[0] + value[2]) % 10
         banker = (value[1] + value[3]) % 10
-        natural = (player >= 8) | (banker >= 8)
-        player_draws = ~natural & (player <= 5)
-        # Player stands: the Banker draws on 0-5; Player drew: the tableau on his third card
-        banker_draws = ~natural & np.where(player_draws, _banker_draws(banker, value[4]),
-                                           banker <= 5)
+        if tableau is None:
+            natural = (player >= 8) | (banker >= 8)
+            player_draws = ~natural & (player <= 5)
+            # Player stands: the Banker draws on 0-5; Player drew: the tableau on his third
+            banker_draws = ~natural & np.where(player_draws, _banker_draws(banker, value[4]),
+                                               banker <= 5)
+        else:
+            natural = _among(player, tableau.naturals) | _among(banker, tableau.naturals)
+            player_draws = ~natural & _among(player, tableau.player_draws_on)
+            banker_draws = ~natural & np.where(
+                player_draws, tableau.table()[banker, value[4]],
+                _among(banker, tableau.banker_draws_when_player_stands))
         for column, card in zip(columns, (
                 window[0], window[2], np.where(player_draws, window[4], ABSENT),
                 window[1], window[3],
@@ -134,6 +159,10 @@ def deal(spec: ShoeSpec, seed: np.random.SeedSequence, shoes: int) -> Rounds:
         return Rounds(np.zeros((6, 0), np.uint8), np.zeros(0, np.int64), np.zeros(0, np.int64))
     return Rounds(np.stack([np.concatenate(column) for column in columns]),
                   np.concatenate(starts), np.concatenate(numbers))
+
+
+def _among(totals: np.ndarray, allowed: frozenset[int]) -> np.ndarray:
+    return np.isin(totals, np.array(sorted(allowed), dtype=totals.dtype))
 
 
 def _banker_draws(banker: np.ndarray, third: np.ndarray) -> np.ndarray:
@@ -339,3 +368,55 @@ class PuntoBancoDealer:
     @staticmethod
     def reader(rounds: Rounds) -> Reader:
         return Reader(rounds.cards)
+
+
+@dataclass(frozen=True)
+class TableauDealer:
+    """The dealer of a game of the coup on another tableau than the seed's (an instance, of a
+    class worker processes find by name, holding the tableau as plain values)."""
+
+    tableau: Tableau
+    features = FEATURES
+    check = staticmethod(check)
+
+    def deal(self, spec: ShoeSpec, seed: np.random.SeedSequence, shoes: int) -> Rounds:
+        return deal(spec, seed, shoes, self.tableau)
+
+    @staticmethod
+    def reader(rounds: Rounds) -> Reader:
+        return Reader(rounds.cards)
+
+
+class _Tableau(Protocol):
+    """What :func:`dealer_for` reads of a game's rules (the coup's ``Rules``)."""
+
+    @property
+    def naturals(self) -> frozenset[int]: ...
+
+    @property
+    def player_draws_on(self) -> frozenset[int]: ...
+
+    @property
+    def banker_draws_when_player_stands(self) -> frozenset[int]: ...
+
+    @property
+    def banker_draws_on_player_third(self) -> Mapping[int, frozenset[int]]: ...
+
+
+def dealer_for(rules: _Tableau) -> type[PuntoBancoDealer] | TableauDealer:
+    """The dealer of the game's own tableau: :class:`PuntoBancoDealer` (its tableau written
+    from the seed) when the rules' tableau is the seed's, else a :class:`TableauDealer` dealing
+    the rules' tableau."""
+    tableau = Tableau(
+        frozenset(rules.naturals), frozenset(rules.player_draws_on),
+        frozenset(rules.banker_draws_when_player_stands),
+        tuple(tuple(total not in rules.naturals
+                    and third in rules.banker_draws_on_player_third.get(total, ())
+                    for third in range(10)) for total in range(10)))
+    return PuntoBancoDealer if tableau == SEED_TABLEAU else TableauDealer(tableau)
+
+
+SEED_TABLEAU = Tableau(frozenset({8, 9}), frozenset(range(6)), frozenset(range(6)),
+                       tuple(tuple(bool(d) for d in row) for row in BANKER_DRAWS[:8])
+                       + ((False,) * 10,) * 2)
+"""The seed's tableau as a :class:`Tableau` (no entries for the naturals 8, 9)."""

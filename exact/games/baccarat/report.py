@@ -14,7 +14,7 @@ from exact.core.cards import Shoe
 from exact.games.baccarat import reference as reference
 from exact.games.baccarat.coup import DATA as COUP_DATA
 from exact.games.baccarat.coup import STANDARD_RULES, PuntoBanco, hand_total
-from exact.games.baccarat.dealer import PuntoBancoDealer
+from exact.games.baccarat.dealer import PuntoBancoDealer, dealer_for
 from exact.model.bets import Bet
 from exact.render.numbers import decimal, grouped
 from exact.reports import countability, sections, verification
@@ -41,14 +41,25 @@ def coup_report_data(config: ReportConfig, context: Context, *, examples: Sequen
     game = config.game
     assert isinstance(game, PuntoBanco)  # a game of the coup deals Punto Banco's rounds
     shoe = config.shoe or Shoe.standard(DECKS)
+    dealer = dealer_for(game.rules)
+    # the published figures and the brute force's tableau (written out from the seed) are the
+    # standard tableau's: on another they would check the engines against another game, so
+    # they are left out (and the report says so)
+    seed_tableau = dealer is PuntoBancoDealer
     data = sections.standard_report_data(
         game, context, decks=report_decks(shoe), rule_set=(game.rules.id, game.rules.name),
         shoe=shoe, bets=config.bets, inputs=config.inputs,
         rule_files=[COUP_DATA / "rules.toml"] if game.rules == STANDARD_RULES else [],
-        examples=examples, describe_hands=_hands, published=published, reference=reference,
+        examples=examples, describe_hands=_hands,
+        published=published if seed_tableau else None,
+        reference=reference if seed_tableau else None,
         brute_force_shoes=[Shoe.parse(text) for text in BRUTE_FORCE_SHOES],
-        verify=verification.for_context(context, PuntoBancoDealer, seed, game.id),
-        family=family)
+        verify=verification.for_context(context, dealer, seed, game.id), family=family)
+    if not seed_tableau:
+        data["other_tableau"] = True
+        simulation = data.get("simulation")
+        if isinstance(simulation, dict):
+            simulation["rule_tableau"] = True
     data["countability"] = countability.for_report(game, config.bets, shoe, context, seed)
     data.update(tableau(game))
     return data, shoe
