@@ -6,8 +6,10 @@ Layer: games, the top: a game's code may import every generic layer, no other ga
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from pathlib import Path
 
 import msgspec
@@ -63,13 +65,17 @@ class Rules:
     player_chooses_on: frozenset[int]
     decks: int
     commission: Fraction
-    # House Way: the choice totals on which the Player draws (it stands on the others)
+    # House Way: the choice totals on which the Player draws (it stands on the others), the
+    # Banker's totals on which it draws when the Player stood, and, when the Player drew, for
+    # each Banker total that is no natural, the Player's third cards it draws against
     house_player_draws_on: frozenset[int]
-    house_way: Tableau  # the tableau as loaded: the Banker's House Way
+    house_banker_draws_when_player_stands: frozenset[int]
+    house_banker_draws_on_player_third: Mapping[int, frozenset[int]] = field(hash=False)
 
     def __post_init__(self) -> None:
         _check_split(self.id, self.naturals, self.player_draws_on, self.player_stands_on,
                      self.player_chooses_on)
+        self.house_way  # noqa: B018 -- built now, so that a tableau missing a row is refused here
         if not 0 <= self.commission <= Fraction(1, 10):
             raise RuleError(f"commission {self.commission} is outside 0 to 1/10")
         if not 1 <= self.decks <= MAX_DECKS:
@@ -78,6 +84,16 @@ class Rules:
             raise RuleError(f"rules {self.id!r}: House Way has the Player draw on "
                             f"{sorted(self.house_player_draws_on - self.player_chooses_on)}, "
                             "where it does not choose")
+
+    @cached_property
+    def house_way(self) -> Tableau:
+        """House Way as the one tableau record of the baccarat games, read from the fields
+        (never stored beside them: a ``dataclasses.replace`` of a field changes it too)."""
+        return Tableau(id=f"{self.id} House Way", name=f"{self.name}: House Way",
+                       naturals=self.naturals,
+                       player_draws_on=self.player_draws_on | self.house_player_draws_on,
+                       banker_draws_when_player_stands=self.house_banker_draws_when_player_stands,
+                       banker_draws_on_player_third=self.house_banker_draws_on_player_third)
 
     @classmethod
     def load(cls, path: Path | str = DATA / "rules.toml") -> Rules:
@@ -102,14 +118,11 @@ class Rules:
                 decks=rules.decks,
                 commission=rules.commission,
                 house_player_draws_on=house_draws,
-                house_way=Tableau(
-                    id=f"{rules.id} House Way", name=f"{name}: House Way", naturals=naturals,
-                    player_draws_on=draws_on | house_draws,
-                    banker_draws_when_player_stands=house.banker_draws_when_player_stands,
-                    # a plain dict, as the tableau's own loader gives: a mappingproxy would
-                    # make the rules unpicklable (process pools) and impossible to deepcopy
-                    banker_draws_on_player_third={total: rows[total] for total in range(10)
-                                                  if total not in naturals}),
+                house_banker_draws_when_player_stands=house.banker_draws_when_player_stands,
+                # a plain dict, as the tableau's own loader gives: a mappingproxy would make
+                # the rules unpicklable (process pools) and impossible to deepcopy
+                house_banker_draws_on_player_third={total: rows[total] for total in range(10)
+                                                    if total not in naturals},
             )
         except RuleError as error:
             if str(error).startswith(f"{path}: "):
