@@ -31,7 +31,7 @@ from exact.engines.plan import AUTO, Plan, command_engines, plan
 from exact.engines.plan import engine as engine_named
 from exact.model.bets import Bet, checked_bets
 from exact.model.bets import game_bets as game_bets
-from exact.model.contracts import BetGame, require
+from exact.model.contracts import BetGame, check_dealable, require
 from exact.model.features import Needs
 from exact.model.game import Game
 from exact.model.settling import value_only as value_only
@@ -149,6 +149,7 @@ def analyze(game: Game, shoe: Shoe, bets: Sequence[Bet] | None = None,
     expect(engine, str, "analyze: engine must be an engine's name")
     require(game, BetGame)  # a strategy game has its own analysis (CapabilityError)
     bets = game_bets(game) if bets is None else checked_bets(bets, "analyze")
+    check_dealable(game, shoe, bets)  # before the plan, which costs seconds on some bets
     with work.budget():  # every bet, event and paytable of the run draws from one bound
         return _analyze(game, shoe, bets, engine)
 

@@ -40,6 +40,7 @@ from exact.engines.batch import BetEvaluator, Evaluator
 from exact.errors import CountError as CountError
 from exact.errors import CountInputError as CountInputError
 from exact.model.bets import Bet, checked_bets
+from exact.model.contracts import check_dealable
 from exact.model.game import Game
 
 
@@ -63,6 +64,7 @@ def effects_of_removal(game: Game, shoe: Shoe, bets: Sequence[Bet], depth: int =
     expect(game, Game, "effects_of_removal: game must be a game")
     expect(shoe, Shoe, "effects_of_removal: shoe must be a Shoe")
     bets = checked_bets(bets, "effects_of_removal")
+    check_dealable(game, shoe, bets)  # before the evaluator's plan (seconds on some bets)
     evaluator = evaluator or BetEvaluator(game, bets)
     return removal_table(shoe, removable_keys(RANKS, shoe.count, depth),
                          lambda cards, rank: cards.remove([rank] * depth),

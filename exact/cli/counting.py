@@ -38,6 +38,7 @@ from exact.engines.batch import BetEvaluator, supported_bets
 from exact.engines.live import next_round, slow_with_known
 from exact.errors import BetFileError, ExactError, InputError
 from exact.model.bets import Bet
+from exact.model.contracts import check_dealable
 from exact.model.game import Game
 from exact.model.plugins import get_game, own_command, plugin
 from exact.render.numbers import fixed, percent, points
@@ -251,6 +252,8 @@ def _edge(args: argparse.Namespace) -> str:
     # out, saying so; --bet asks for it anyway.
     slow = [b for b in bets if known and not args.bet and slow_with_known(game, b)]
     bets = [b for b in bets if b not in slow]
+    if not known:  # next_round checks a shoe around known cards itself, before any plan
+        check_dealable(game, shoe, bets)  # before the evaluator's plan (seconds on some bets)
     rounds = next_round(game, shoe, bets, known,
                         evaluator=None if known else BetEvaluator(game, bets))
     report = {"cards_seen": len(seen), "cards_unseen": shoe.size,

@@ -43,11 +43,11 @@ from exact.core.cards import RANKS, Card, Shoe
 from exact.core.enumerator import Deal, RecordT, falling
 from exact.engines.batch import BetEvaluator, Evaluator
 from exact.engines.forced import NextRound as NextRound
-from exact.engines.forced import group_positions, walk_view
+from exact.engines.forced import check_fills, group_positions, walk_view
 from exact.engines.plan import engine, plan
 from exact.errors import KnownCardError as KnownCardError
 from exact.model.bets import Bet
-from exact.model.contracts import DealtPositions, draw_stages
+from exact.model.contracts import DealtPositions, check_dealable, draw_stages
 from exact.model.game import Game
 
 
@@ -58,11 +58,13 @@ def next_round(game: Game[Any], shoe: Shoe, bets: Sequence[Bet],
     cards), with ``known`` cards forced at their positions (1-based)."""
     known = dict(known or {})
     if not known:
+        check_dealable(game, shoe, bets)  # before the evaluator's plan (seconds on some bets)
         evaluator = evaluator or BetEvaluator(game, bets)
         counts = evaluator.counts([shoe])
         total = falling(shoe.size, evaluator.round_cards)
         return {b.id: NextRound(b, tuple(int(c) for c in counts[b.id][0]), total) for b in bets}
     _check_known(game, bets, known)
+    check_fills(shoe.remove(list(known.values())), known, _unit(game, bets))  # before any plan
     by_unfilled: dict[frozenset[int], list[Bet]] = {}
     for bet in bets:
         by_unfilled.setdefault(_unfilled(game, bet, known), []).append(bet)

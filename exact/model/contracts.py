@@ -36,15 +36,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from exact.core.cards import Card
-from exact.core.enumerator import Deal, RecordT
+from exact.core.cards import Card, Shoe
+from exact.core.enumerator import Deal, RecordT, check_shoe
 from exact.errors import CapabilityError as CapabilityError
 from exact.model.features import Feature, Needs
 from exact.model.strategy_game import StrategyGame as StrategyGame
 
 __all__ = ["BetGame", "CapabilityError", "CardPositions", "DealtPositions", "HasRules",
            "MainWager", "StageRoles", "StrategyGame", "SymmetricBets",
-           "SymmetricFeatures", "WinsWhen", "draw_stages", "hand_stages", "require"]
+           "SymmetricFeatures", "WinsWhen", "check_dealable", "draw_stages", "hand_stages",
+           "require"]
 
 
 @runtime_checkable
@@ -184,3 +185,28 @@ def require(game: object, capability: type) -> None:
     game_id = getattr(game, "id", type(game).__name__)
     what = _WHAT.get(capability, capability.__name__).format(id=game_id)
     raise CapabilityError(f"{game_id} does not offer {what}")
+
+
+class _ReadsFeatures(Protocol):
+    @property
+    def features(self) -> frozenset[str]: ...
+
+
+def check_dealable(game: BetGame[Any], shoe: Shoe, bets: Iterable[_ReadsFeatures]) -> None:
+    """Refuse (:class:`~exact.errors.ShoeError`) a shoe that cannot deal a round of every one
+    of ``bets`` (none: a round of the game), before any plan or count: each bet's deal (what
+    its features need the cards to show) says its counting unit, which costs the deal's
+    planning, not the engines' choice or a count (seconds on card-level bets).
+
+    >>> from exact.games import get_game
+    >>> from exact.model.bets import game_bets
+    >>> game = get_game("punto-banco")
+    >>> check_dealable(game, Shoe.parse("A:1,A:1"), game_bets(game)[:1])
+    Traceback (most recent call last):
+    ...
+    exact.errors.ShoeError: a shoe of 2 cards cannot deal a round: the counting unit needs 6 cards
+    """
+    wanted = {frozenset(bet.features) for bet in bets} or {frozenset()}
+    deals = [game.deal(game.needs(features)) for features in sorted(wanted, key=sorted)]
+    for deal in sorted(deals, key=lambda deal: -deal.round_cards):  # the largest unit said
+        check_shoe(deal, shoe)

@@ -9,7 +9,7 @@ import pytest
 
 from exact.analysis.bet_analysis import analyze
 from exact.cli.app import main
-from exact.core.cards import Shoe
+from exact.core.cards import Card, Shoe
 from exact.errors import ExactError, UnknownGameError
 from exact.games import game_ids, get_game
 from exact.model import contracts
@@ -154,3 +154,85 @@ def test_no_capability_is_found_by_getattr() -> None:
              for path in sorted(package.rglob("*.py"))
              for match in pattern.finditer(path.read_text(encoding="utf-8"))]
     assert found == []
+
+
+# A bet on cards at every position of the round: the engines' choice for it costs seconds
+# (6.4 s to refuse a 2-card shoe in `analyze --engine auto` before check_dealable).
+CARD_SOUP = """
+[[bet]]
+id = "card-soup"
+name = "Card soup"
+  [[bet.event]]
+  name = "all"
+  when = "player_card1_suit == banker_card1_suit and player_card3_rank == banker_card3_rank"
+  pays = 50
+  [[bet.event]]
+  name = "some"
+  when = "dealt_kings >= 2 and banker_card2_rank == 'Q'"
+  pays = 5
+"""
+
+
+def _never(*_args, **_kwargs):
+    raise AssertionError("planned or counted a shoe that cannot deal a round")
+
+
+@pytest.fixture
+def unplanned(monkeypatch):
+    """The engines' plans and evaluators made to fail: a refusal must come before them."""
+    import exact.analysis.bet_analysis as bet_analysis
+    import exact.analysis.removal as removal
+    import exact.cli.counting as counting
+    import exact.engines.live as live
+
+    for module, name in ((bet_analysis, "plan"), (removal, "BetEvaluator"),
+                         (live, "BetEvaluator"), (live, "plan"), (counting, "BetEvaluator")):
+        monkeypatch.setattr(module, name, _never)
+
+
+def test_a_shoe_too_small_for_a_round_is_refused_before_any_plan(unplanned, tmp_path):
+    from exact.analysis.removal import effects_of_removal
+    from exact.engines.live import next_round
+    from exact.errors import ShoeError
+    from exact.model.bets import load_bets
+
+    game = get_game("punto-banco")
+    path = tmp_path / "bets.toml"
+    path.write_text(CARD_SOUP)
+    bets = load_bets(path, game.features)
+    tiny = Shoe.parse("A:1,A:1")
+    message = "a shoe of 2 cards cannot deal a round: the counting unit needs 6 cards"
+    with pytest.raises(ShoeError, match=message):
+        contracts.check_dealable(game, tiny, bets)
+    with pytest.raises(ShoeError, match=message):
+        analyze(game, tiny, bets, engine="auto")
+    with pytest.raises(ShoeError, match=message):
+        effects_of_removal(game, tiny, bets)
+    with pytest.raises(ShoeError, match=message):
+        next_round(game, tiny, bets)
+    # with a known card: counted among the unseen cards, as the user counts them
+    with pytest.raises(ShoeError, match=re.escape("3 unseen cards (1 known) cannot fill a "
+                                                  "round of 6")):
+        next_round(game, Shoe.parse("AS:1,KD:2"), bets, {1: Card.parse("AS")})
+    # a round's unit exactly: dealable; no bets: a round of the game
+    contracts.check_dealable(game, Shoe.parse("A:3,K:3"), bets)
+    contracts.check_dealable(game, Shoe.parse("A:3,K:3"), [])
+    with pytest.raises(ShoeError, match="a shoe of 5 cards"):
+        contracts.check_dealable(game, Shoe.parse("A:3,K:2"), [])
+
+
+@pytest.mark.parametrize("command", ["analyze", "eor", "edge"])
+def test_the_commands_refuse_it_in_one_line_before_any_plan(unplanned, tmp_path, capsys,
+                                                            command):
+    path = tmp_path / "bets.toml"
+    path.write_text(CARD_SOUP)
+    seen = tmp_path / "seen.txt"
+    seen.write_text("A\n")
+    shoe = ["--shoe", "A:1,A:2"] if command == "edge" else ["--shoe", "A:1,A:1"]
+    extra = ["--seen", str(seen)] if command == "edge" else []
+    argv = [command, "punto-banco", *shoe, "--bets", str(path), "--bet", "card-soup", *extra]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == ("exact: error: a shoe of 2 cards cannot deal a round: the counting "
+                            "unit needs 6 cards\n")
