@@ -27,6 +27,7 @@ from collections import defaultdict
 from collections.abc import Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import factorial
 from random import Random
@@ -251,9 +252,16 @@ def estimated_leaves(deal: Deal[Record], shoe: Shoe, probes: int = 256) -> int:
     probability), seeded so that a run is reproducible; milliseconds, so that a walk of
     billions of leaves is refused before it starts (:mod:`exact.core.work`).
 
-    Tested against the leaves walked (tests/engines/test_work_bound.py).
+    Tested against the leaves walked (tests/engines/test_work_bound.py). Seeded, so the same
+    deal and shoe give the same estimate: it is worked out once and kept (a run checks a walk's
+    work, then words its refusal, and the run's total work, each from the same estimate).
     """
     check_shoe(deal, shoe)
+    return _estimated_leaves(deal, shoe, probes)
+
+
+@lru_cache(maxsize=256)
+def _estimated_leaves(deal: Deal[Record], shoe: Shoe, probes: int) -> int:
     generator = Random(0)
     total = 0
     # every probe starts from the same counts, and most regroup them the same way at their

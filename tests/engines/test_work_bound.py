@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from exact.analysis.bet_analysis import analyze
+from exact.analysis.bet_analysis import analyze, game_bets
 from exact.cli.app import main
 from exact.core import work
 from exact.core.cards import Shoe, View
@@ -209,3 +209,29 @@ def test_a_memory_error_at_the_top_is_one_line(monkeypatch, capsys) -> None:
     assert main(["analyze", "punto-banco", "--bet", "tie"]) == 2
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "out of memory" in error
+
+
+def test_a_direct_analysis_estimates_its_walk_once(monkeypatch) -> None:
+    """The run's work check, the walk's own check and the words of its refusal read one
+    estimate of the walk on the shoe (they made three, each its 256 probes), and another
+    analysis of the same shoe makes none; the estimate is the same as worked out afresh."""
+    import exact.core.enumerator as enumerator
+
+    made: list[int] = []
+
+    class Counted(enumerator.Random):
+        def __init__(self, seed: int) -> None:
+            made.append(seed)
+            super().__init__(seed)
+
+    monkeypatch.setattr(enumerator, "Random", Counted)
+    bet = next(b for b in game_bets(GAME) if b.id == "dragon-7")
+    shoe = Shoe.parse("A:7,4:5,7:6,9:7,K:9,QD:3")  # a shoe no other test estimates
+    analyze(GAME, shoe, [bet], engine="direct")
+    assert len(made) <= 2  # the shoe's, and the plan's yardstick unless an earlier run's
+    before = len(made)
+    analyze(GAME, shoe, [bet], engine="direct")
+    assert len(made) == before
+    deal = GAME.deal(GAME.needs(bet.features))
+    assert estimated_leaves(deal, shoe) == enumerator._estimated_leaves.__wrapped__(deal, shoe,
+                                                                                    256)
