@@ -53,3 +53,29 @@ def test_a_deal_with_third_cards_deals_both_hands_and_its_views_are_read_only() 
         tableau_coup(STANDARD_RULES, order=("player",), views=deal.views, draws=True)
     with pytest.raises(TypeError):
         deal.views["draws"] = deal.views["player"]  # type: ignore[index]  # the write refused
+
+
+def test_a_round_from_cards_gives_each_hand_its_cards_whatever_the_deals_order(monkeypatch
+                                                                              ) -> None:
+    """record_from_cards deals Player, Banker, Player, Banker into the hands the deal takes
+    in its own order: the finer view first, the Player on a tie (the plan's whole sort key).
+    With the Banker seen more finely the deal takes the Banker first, and the Player still
+    gets the first and third cards."""
+    from exact.core.cards import parse_cards
+    from exact.games.baccarat import coup
+    from exact.model.features import Needs
+
+    game = coup.PuntoBanco()
+    tie = Needs.of(player=["rank", "suit"], banker=["rank", "suit"], draws=["rank"])
+    assert coup.plan_deal(STANDARD_RULES, tie).order == ("player", "banker")
+    finer = Needs.of(player=["rank"], banker=["rank", "suit"], draws=["rank"])
+    assert coup.plan_deal(STANDARD_RULES, finer).order == ("banker", "player")
+    cards = parse_cards("9H 5C 9D 2S")  # Player 9 9 (8), Banker 5 2 (7)
+    standard = game.record_from_cards(cards)
+    monkeypatch.setattr(coup, "_EVERY_CARD", Needs.of(
+        player=["rank", "suit"], banker=["rank", "suit", "colour"], draws=["rank", "suit"]))
+    assert coup.plan_deal(STANDARD_RULES, coup._EVERY_CARD).order == ("banker", "player")
+    record = game.record_from_cards(cards)
+    assert game.read(record, "winner") == "player"
+    assert game.read(record, "player_total") == 8 and game.read(record, "banker_total") == 7
+    assert game.read(standard, "winner") == "player"

@@ -169,9 +169,10 @@ def plan_deal(rules: Rules, needs: Needs) -> PuntoBancoDeal:
     under the tableau for both sides."""
     draws = "draws" in needs.stages
     initial = [s for s in ("player", "banker") if draws or s in needs.stages]
-    # Views may only get coarser along the deal, so the finer initial stage goes first and
-    # every stage sees at least what the stages after it see.
-    initial.sort(key=lambda s: -len(needs.attributes(s)))
+    # Views may only get coarser along the deal, so the finer initial stage goes first (the
+    # Player on a tie: the key is whole, not left to the sort's stability) and every stage
+    # sees at least what the stages after it see.
+    initial.sort(key=lambda s: (-len(needs.attributes(s)), s != "player"))
     later: set[str] = set(needs.attributes("draws")) if draws else set()
     views: dict[str, View] = {"draws": View(tuple(later))}
     for stage in reversed(initial):
@@ -478,9 +479,12 @@ class PuntoBanco(Game[PuntoRecord]):
         deal = _planned(self.rules, _EVERY_CARD)
         if len(labels) < 4:
             raise ShoeError(f"a round needs at least 4 cards, got {len(labels)}")
-        # the initial hands in the order dealt (a group keeps the order it is given in)
-        state = deal.advance(deal.advance(deal.start(), (labels[0], labels[2])),
-                             (labels[1], labels[3]))
+        # the initial hands, each in the order dealt (a group keeps the order it is given
+        # in), taken in the order the deal takes the stages (the finer view first)
+        hands = {"player": (labels[0], labels[2]), "banker": (labels[1], labels[3])}
+        state = deal.start()
+        for stage in deal.order:
+            state = deal.advance(state, hands[stage])
         used = 4
         while deal.next_draw(state) is not None:
             if used == len(labels):
