@@ -156,21 +156,10 @@ def test_no_capability_is_found_by_getattr() -> None:
     assert found == []
 
 
-# A bet on cards at every position of the round: the engines' choice for it costs seconds
-# (6.4 s to refuse a 2-card shoe in `analyze --engine auto` before check_dealable).
-CARD_SOUP = """
-[[bet]]
-id = "card-soup"
-name = "Card soup"
-  [[bet.event]]
-  name = "all"
-  when = "player_card1_suit == banker_card1_suit and player_card3_rank == banker_card3_rank"
-  pays = 50
-  [[bet.event]]
-  name = "some"
-  when = "dealt_kings >= 2 and banker_card2_rank == 'Q'"
-  pays = 5
-"""
+# A bet on the third cards' suits (a round of 6 cards); the engines' choice for a bet like it
+# cost seconds before a shoe too small was refused (6.4 s for `analyze --engine auto`).
+CARD_LEVEL = Path(__file__).parents[1] / "data" / "card_level_bets.toml"
+BET = "suited-third-cards"
 
 
 def _never(*_args, **_kwargs):
@@ -190,16 +179,14 @@ def unplanned(monkeypatch):
         monkeypatch.setattr(module, name, _never)
 
 
-def test_a_shoe_too_small_for_a_round_is_refused_before_any_plan(unplanned, tmp_path):
+def test_a_shoe_too_small_for_a_round_is_refused_before_any_plan(unplanned):
     from exact.analysis.removal import effects_of_removal
     from exact.engines.live import next_round
     from exact.errors import ShoeError
     from exact.model.bets import load_bets
 
     game = get_game("punto-banco")
-    path = tmp_path / "bets.toml"
-    path.write_text(CARD_SOUP)
-    bets = load_bets(path, game.features)
+    bets = [b for b in load_bets(CARD_LEVEL, game.features) if b.id == BET]
     tiny = Shoe.parse("A:1,A:1")
     message = "a shoe of 2 cards cannot deal a round: the counting unit needs 6 cards"
     with pytest.raises(ShoeError, match=message):
@@ -224,13 +211,12 @@ def test_a_shoe_too_small_for_a_round_is_refused_before_any_plan(unplanned, tmp_
 @pytest.mark.parametrize("command", ["analyze", "eor", "edge"])
 def test_the_commands_refuse_it_in_one_line_before_any_plan(unplanned, tmp_path, capsys,
                                                             command):
-    path = tmp_path / "bets.toml"
-    path.write_text(CARD_SOUP)
     seen = tmp_path / "seen.txt"
     seen.write_text("A\n")
     shoe = ["--shoe", "A:1,A:2"] if command == "edge" else ["--shoe", "A:1,A:1"]
     extra = ["--seen", str(seen)] if command == "edge" else []
-    argv = [command, "punto-banco", *shoe, "--bets", str(path), "--bet", "card-soup", *extra]
+    argv = [command, "punto-banco", *shoe, "--bets", str(CARD_LEVEL), "--bet", BET,
+            *extra]
     assert main(argv) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
