@@ -42,7 +42,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, partial
 from itertools import product
 from math import lcm
 from typing import Literal, NamedTuple
@@ -51,6 +51,7 @@ import numpy as np
 
 from exact.core.cards import Shoe
 from exact.core.enumerator import falling
+from exact.engines import cache
 from exact.errors import ShoeError, StrategyError
 from exact.games.century21.game import (
     CLASSES,
@@ -193,8 +194,13 @@ class TableGame:
         # the table depends on the seat only through the other seats' plays in seat order
         # (cards are exchangeable): seats playing alike share one
         key = tuple(d.tobytes() for d in draws)
-        if key not in self._tables:
-            self._tables[key] = _Builder(self, seat, draws).run()
+        if key not in self._tables:  # seconds at 3 seats: kept on disk too, between runs
+            self._tables[key] = cache.cached(
+                cache.cache_key("seat-table", [*cache_parts(self.rules, self.shoe, self.mode),
+                                               ["seats", self.seats],
+                                               ["others", [_bits(d) for d in draws]]]),
+                lambda: _Builder(self, seat, draws).run(), _encode_table,
+                partial(_decode_table, seat, self.seats, pay_scale(self.rules)))
         found = self._tables[key]
         return found if found.seat == seat else SeatTable(seat, found.values, found.scale)
 
@@ -328,6 +334,82 @@ class TableGame:
         return best
 
 
+# The disk cache's entries of the table (seat-table here, seat-joint in table_joint): bump
+# when what an entry holds changes meaning while its key's inputs stay the same.
+TABLE_CACHE_LAYOUT = 1
+_ACTIONS = (DRAW, STAND, END)  # an action's index in a seat-table entry's rows
+
+
+def cache_parts(rules: Rules, shoe: Shoe, mode: Mode) -> list[object]:
+    """What a table entry's key holds of the game: every rule, the information mode, the
+    shoe's every count and the layout of the entries (:data:`TABLE_CACHE_LAYOUT`)."""
+    return [["game", "century21"], ["layout", TABLE_CACHE_LAYOUT], ["mode", mode],
+            ["rules", rules.key_data()], ["shoe", list(shoe.counts)]]
+
+
+def pay_scale(rules: Rules) -> int:
+    """The common denominator of the pays: a seat table's values are its pays times it."""
+    return lcm(*(p.denominator for p in (rules.natural_pays, rules.win_pays,
+                                         *rules.win_pays_by_total.values())))
+
+
+def _bits(draws: np.ndarray) -> str:
+    """A seat's 0/1 draw matrix (up, first class, second class) as a key's text."""
+    return "".join("1" if d else "0" for d in draws.ravel().tolist())
+
+
+def _encode_table(table: SeatTable) -> tuple[cache.Fields, cache.Arrays]:
+    """A seat table as its (up, down) pairs in order and one row per value: up, down, the
+    seat's classes, the other seats' draws (-1: the deal ended), the seat's action and the
+    Player/Dealer's (indices of :data:`_ACTIONS`, -1: none), and the values (integers past
+    int64, kept as decimal text by the cache)."""
+    rows, values = [], []
+    for (up, down), entries in table.values.items():
+        for (a, b, others, action, dealer_action), value in entries.items():
+            rows.append((up, down, a, b, -1 if others is None else others,
+                         -1 if action is None else _ACTIONS.index(action),
+                         _ACTIONS.index(dealer_action)))
+            values.append(value)
+    column = np.empty(len(values), dtype=object)
+    column[:] = values
+    return ({"scale": table.scale, "pairs": [list(pair) for pair in table.values]},
+            {"rows": np.array(rows, dtype=np.int64).reshape(-1, 7), "values": column})
+
+
+def _decode_table(seat: int, seats: int, scale: int, fields: cache.Fields,
+                  arrays: cache.Arrays) -> SeatTable:
+    """The seat table of :func:`_encode_table`, checked: the scale the rules give, every index
+    in range, one value per row and no key twice."""
+    pairs, rows, values = fields["pairs"], arrays["rows"], arrays["values"]
+    if fields["scale"] != scale or type(fields["scale"]) is not int:
+        raise cache.CorruptEntry("seat table of another scale")
+    if not isinstance(pairs, list) or not all(
+            isinstance(p, list) and len(p) == 2 and all(type(c) is int and c in CLASSES
+                                                        for c in p) for p in pairs):
+        raise cache.CorruptEntry("seat table pairs malformed")
+    if rows.dtype != np.int64 or rows.ndim != 2 or rows.shape[1] != 7 or \
+            values.ndim != 1 or len(values) != len(rows):
+        raise cache.CorruptEntry("seat table rows malformed")
+    low = np.array([0, 0, 0, 0, -1, -1, 0])
+    high = np.array([10, 10, 10, 10, (1 << (seats - 1)) - 1, 2, 2])
+    if len(rows) and ((rows < low).any() or (rows > high).any()
+                      or (rows[:, 2] > rows[:, 3]).any()):
+        raise cache.CorruptEntry("seat table rows out of range")
+    found: dict[tuple[int, int], dict[ValueKey, int]] = {tuple(p): {} for p in pairs}
+    if len(found) != len(pairs):
+        raise cache.CorruptEntry("seat table pairs repeated")
+    for (up, down, a, b, others, action, dealer_action), value in zip(
+            rows.tolist(), values.tolist(), strict=True):
+        into = found.get((up, down))
+        if into is None or type(value) is not int:
+            raise cache.CorruptEntry("seat table row malformed")
+        into[a, b, None if others < 0 else others, None if action < 0 else _ACTIONS[action],
+             _ACTIONS[dealer_action]] = value
+    if sum(map(len, found.values())) != len(rows):
+        raise cache.CorruptEntry("seat table key repeated")
+    return SeatTable(seat, found, scale)
+
+
 def lift_dealer(dealer: Strategy, seats: int) -> Strategy:
     """A heads-up Player/Dealer strategy at a table of ``seats``. One that depends on whether
     the player drew is the table's only at one seat; with several seats it must not. A table
@@ -387,9 +469,7 @@ class _Builder:
                                                                          list[list[int]]]]] = {}
         self.pays: dict[tuple, Fraction] = {}
         self.grids: dict[tuple, tuple[int, list[int], list[int], list[list[int]]]] = {}
-        rules = game.rules
-        self.scale = lcm(*(p.denominator for p in (rules.natural_pays, rules.win_pays,
-                                                  *rules.win_pays_by_total.values())))
+        self.scale = pay_scale(game.rules)
 
     def pay(self, seat: tuple, dealer: tuple, stopped: bool) -> Fraction:
         key = (seat, dealer, stopped)
