@@ -196,13 +196,18 @@ class TableGame:
         key = tuple(d.tobytes() for d in draws)
         if key not in self._tables:  # seconds at 3 seats: kept on disk too, between runs
             self._tables[key] = cache.cached(
-                cache.cache_key("seat-table", [*cache_parts(self.rules, self.shoe, self.mode),
-                                               ["seats", self.seats],
-                                               ["others", [_bits(d) for d in draws]]]),
-                lambda: _Builder(self, seat, draws).run(), _encode_table,
-                partial(_decode_table, seat, self.seats, pay_scale(self.rules)))
+                self.table_key(draws), lambda: _Builder(self, seat, draws).run(),
+                _encode_table, partial(_decode_table, seat, self.seats, pay_scale(self.rules)))
         found = self._tables[key]
         return found if found.seat == seat else SeatTable(seat, found.values, found.scale)
+
+    def table_key(self, draws: Sequence[np.ndarray]) -> cache.Key:
+        """The disk-cache key of the seat table against the other seats' ``draws``
+        (:meth:`_draw_matrix`, in seat order): the game (:func:`cache_parts`), the number of
+        seats and every draw of the others; not the seat (cards are exchangeable)."""
+        return cache.cache_key("seat-table", [*cache_parts(self.rules, self.shoe, self.mode),
+                                              ["seats", self.seats],
+                                              ["others", [_bits(d) for d in draws]]])
 
     def _draw_matrix(self, strategy: Strategy) -> np.ndarray:
         """Per up card, the 11x11 0/1 matrix of the seat's draws on its two classes."""
@@ -361,8 +366,8 @@ def _bits(draws: np.ndarray) -> str:
 def _encode_table(table: SeatTable) -> tuple[cache.Fields, cache.Arrays]:
     """A seat table as its (up, down) pairs in order and one row per value: up, down, the
     seat's classes, the other seats' draws (-1: the deal ended), the seat's action and the
-    Player/Dealer's (indices of :data:`_ACTIONS`, -1: none), and the values (integers past
-    int64, kept as decimal text by the cache)."""
+    Player/Dealer's (indices of :data:`_ACTIONS`, -1: none); the values, integers past int64,
+    are JSON numbers (nothing of an entry is read as objects)."""
     rows, values = [], []
     for (up, down), entries in table.values.items():
         for (a, b, others, action, dealer_action), value in entries.items():
@@ -370,17 +375,15 @@ def _encode_table(table: SeatTable) -> tuple[cache.Fields, cache.Arrays]:
                          -1 if action is None else _ACTIONS.index(action),
                          _ACTIONS.index(dealer_action)))
             values.append(value)
-    column = np.empty(len(values), dtype=object)
-    column[:] = values
-    return ({"scale": table.scale, "pairs": [list(pair) for pair in table.values]},
-            {"rows": np.array(rows, dtype=np.int64).reshape(-1, 7), "values": column})
+    return ({"scale": table.scale, "pairs": [list(pair) for pair in table.values],
+             "values": values}, {"rows": np.array(rows, dtype=np.int64).reshape(-1, 7)})
 
 
 def _decode_table(seat: int, seats: int, scale: int, fields: cache.Fields,
                   arrays: cache.Arrays) -> SeatTable:
     """The seat table of :func:`_encode_table`, checked: the scale the rules give, every index
     in range, one value per row and no key twice."""
-    pairs, rows, values = fields["pairs"], arrays["rows"], arrays["values"]
+    pairs, rows, values = fields["pairs"], arrays["rows"], fields["values"]
     if fields["scale"] != scale or type(fields["scale"]) is not int:
         raise cache.CorruptEntry("seat table of another scale")
     if not isinstance(pairs, list) or not all(
@@ -388,7 +391,7 @@ def _decode_table(seat: int, seats: int, scale: int, fields: cache.Fields,
                                                         for c in p) for p in pairs):
         raise cache.CorruptEntry("seat table pairs malformed")
     if rows.dtype != np.int64 or rows.ndim != 2 or rows.shape[1] != 7 or \
-            values.ndim != 1 or len(values) != len(rows):
+            not isinstance(values, list) or len(values) != len(rows):
         raise cache.CorruptEntry("seat table rows malformed")
     low = np.array([0, 0, 0, 0, -1, -1, 0])
     high = np.array([10, 10, 10, 10, (1 << (seats - 1)) - 1, 2, 2])
@@ -399,7 +402,7 @@ def _decode_table(seat: int, seats: int, scale: int, fields: cache.Fields,
     if len(found) != len(pairs):
         raise cache.CorruptEntry("seat table pairs repeated")
     for (up, down, a, b, others, action, dealer_action), value in zip(
-            rows.tolist(), values.tolist(), strict=True):
+            rows.tolist(), values, strict=True):
         into = found.get((up, down))
         if into is None or type(value) is not int:
             raise cache.CorruptEntry("seat table row malformed")

@@ -128,10 +128,18 @@ def seat_joint(rules: Rules, shoe: Shoe, seats: Sequence[Strategy], dealer: Stra
                 raise StrategyError("the seats must play pure strategies for their joint")
             draws[i, up, a, b] = bool(p)
     # seconds at 3 seats on any shoe: kept on disk, between runs and the test workers
-    key = cache.cache_key("seat-joint", [*cache_parts(rules, shoe, one.mode), ["seats", [
-        strategy_part(strategy) for strategy in seats]], ["dealer", strategy_part(dealer)]])
-    return cache.cached(key, lambda: _joint(rules, shoe, one, lifted, draws), _encode_joint,
+    return cache.cached(joint_key(rules, shoe, seats, dealer, one.mode),
+                        lambda: _joint(rules, shoe, one, lifted, draws), _encode_joint,
                         partial(_decode_joint, n))
+
+
+def joint_key(rules: Rules, shoe: Shoe, seats: Sequence[Strategy], dealer: Strategy,
+              mode: Mode) -> cache.Key:
+    """The disk-cache key of :func:`seat_joint`'s result: the game (every rule, the shoe,
+    the information mode: :func:`~exact.games.century21.full_table.cache_parts`), each seat's
+    strategy in seat order and the Player/Dealer's."""
+    return cache.cache_key("seat-joint", [*cache_parts(rules, shoe, mode), ["seats", [
+        strategy_part(strategy) for strategy in seats]], ["dealer", strategy_part(dealer)]])
 
 
 def strategy_part(strategy: Strategy) -> list[object]:
@@ -284,4 +292,4 @@ def _exact_product(first: np.ndarray, inner: np.ndarray) -> dict[tuple[int, ...]
     return found
 
 
-__all__ = ("seat_joint",)
+__all__ = ("joint_key", "seat_joint", "strategy_part")
