@@ -63,6 +63,10 @@ def test_a_hit_is_exactly_the_miss_in_the_same_order(directory, house, monkeypat
     assert again.seat_values([player, player, best], again.lift_dealer(dealer)) == values
 
 
+class _Count(int):
+    """A checked count, as the command line's options give them (a subclass of int)."""
+
+
 def _other_action(strategy: dict) -> dict:
     """``strategy`` with its first choice of two actions played the other way."""
     changed = dict(strategy)
@@ -93,6 +97,8 @@ def test_the_keys_change_with_every_input(house, monkeypatch) -> None:
     assert len({key.text for key in keys}) == len(keys)
     assert joint_key(*base) == joint_key(rules, SHOE, [dict(reversed(player.items()))] * 3,
                                          dealer, "total")  # the order of a dict: no matter
+    checked = Shoe(tuple(_Count(count) for count in SHOE.counts))  # the command line's
+    assert joint_key(rules, checked, *base[2:]) == keys[0]  # counts: checked ints, one key
     monkeypatch.setattr(full_table, "TABLE_CACHE_LAYOUT", full_table.TABLE_CACHE_LAYOUT + 1)
     assert joint_key(*base) != keys[0]
 

@@ -348,8 +348,8 @@ _ACTIONS = (DRAW, STAND, END)  # an action's index in a seat-table entry's rows
 def cache_parts(rules: Rules, shoe: Shoe, mode: Mode) -> list[object]:
     """What a table entry's key holds of the game: every rule, the information mode, the
     shoe's every count and the layout of the entries (:data:`TABLE_CACHE_LAYOUT`)."""
-    return [["game", "century21"], ["layout", TABLE_CACHE_LAYOUT], ["mode", mode],
-            ["rules", rules.key_data()], ["shoe", list(shoe.counts)]]
+    return [["game", "century21"], ["layout", TABLE_CACHE_LAYOUT], ["mode", str(mode)],
+            ["rules", rules.key_data()], ["shoe", [int(count) for count in shoe.counts]]]
 
 
 def pay_scale(rules: Rules) -> int:

@@ -280,7 +280,7 @@ class Rules:
         >>> DEFAULT_RULES.key_data()[6]
         ['natural_pays', ['fraction', 1, 1]]
         """
-        return [[f.name, _key_data(getattr(self, f.name))] for f in dataclasses.fields(self)]
+        return [[f.name, key_data(getattr(self, f.name))] for f in dataclasses.fields(self)]
 
     @property
     def option_totals(self) -> tuple[int, ...]:
@@ -372,16 +372,18 @@ def _positive(name: str, value: object) -> Fraction:
     return number
 
 
-def _key_data(value: object) -> object:
-    """``value`` (a rule's) as plain data for :meth:`Rules.key_data`."""
+def key_data(value: object) -> object:
+    """``value`` (a rule's, an information set's) as plain data a disk-cache key holds: a
+    checked count or name (a subclass of int or str) as the int or str it is, a pay as its
+    numerator and denominator, a tuple as a list."""
     if isinstance(value, Fraction):
         return ["fraction", value.numerator, value.denominator]
     if isinstance(value, TableTag):
-        return ["table", *(_key_data(getattr(value, f.name)) for f in dataclasses.fields(value))]
+        return ["table", *(key_data(getattr(value, f.name)) for f in dataclasses.fields(value))]
     if isinstance(value, Mapping):
-        return ["mapping", sorted([_key_data(k), _key_data(v)] for k, v in value.items())]
+        return ["mapping", sorted([key_data(k), key_data(v)] for k, v in value.items())]
     if isinstance(value, tuple):
-        return [_key_data(item) for item in value]
+        return [key_data(item) for item in value]
     if value is None or isinstance(value, bool):
         return value
     if isinstance(value, int | str):  # a checked name or count (a subclass): as the plain one

@@ -34,7 +34,6 @@ from collections.abc import Sequence
 from fractions import Fraction
 from functools import partial
 from itertools import combinations_with_replacement, product
-from typing import cast
 
 import numpy as np
 
@@ -53,7 +52,7 @@ from exact.games.century21.game import (
     settle,
     two_card_state,
 )
-from exact.games.century21.rules import Rules
+from exact.games.century21.rules import Rules, key_data
 
 _HALF = 1 << 27
 
@@ -145,10 +144,11 @@ def joint_key(rules: Rules, shoe: Shoe, seats: Sequence[Strategy], dealer: Strat
 def strategy_part(strategy: Strategy) -> list[object]:
     """A strategy as a key holds it: each information set (its tuple of text, integers and
     booleans) with each action's probability as numerator and denominator, in one order."""
-    items = [[list(cast(tuple[object, ...], infoset)),
-              [[action, *Fraction(p).as_integer_ratio()] for action, p in sorted(actions.items())]]
+    items = [[key_data(infoset), [[str(action), *Fraction(p).as_integer_ratio()]
+                                for action, p in sorted(actions.items())]]
              for infoset, actions in strategy.items()]
     return sorted(items, key=lambda item: json.dumps(item, separators=(",", ":")))
+
 
 
 def _encode_joint(joint: dict[tuple[Fraction, ...], Fraction]
