@@ -638,6 +638,18 @@ def two_seat_joint(game: TableGame, seats: Sequence[Strategy],
 
     pairs = [(a, b) for a in CLASSES for b in range(a, 11)]
     states = [two_card_state(a, b) for a, b in pairs]
+    stacked: dict[tuple, np.ndarray] = {}
+
+    def hands_grid(dealer_hand: tuple, drew: bool, x: str) -> np.ndarray:
+        """:func:`grid_of` of every seat-2 hand ``k`` (those the shoe cannot deal too: they
+        weigh nothing), plus ``k * size**2``, its bins' offset: stacked, so that a step is one
+        array operation, not one per hand."""
+        key = (dealer_hand, drew, x)
+        if key not in stacked:
+            stacked[key] = np.stack([grid_of(state, DRAW if drew else STAND, dealer_hand, x)
+                                     + k * size ** 2 for k, state in enumerate(states)])
+        return stacked[key]
+
     first = np.array([a for a, _ in pairs])
     second = np.array([b for _, b in pairs])
     eye = np.eye(11, dtype=np.int64)
@@ -662,10 +674,11 @@ def two_seat_joint(game: TableGame, seats: Sequence[Strategy],
             live = w2 > 0
             seat1 = two_card_state(a1, b1)
             rest = left[None, :] - removed  # cards left after each seat-2 hand
-            # count[k, t1, t2, X] = R_t1 (R_t2 - [t1=t2]) (R_X - [t1=X] - [t2=X])
+            # count[k, t1, t2, X] = R_t1 (R_t2 - [t1=t2]) (R_X - [t1=X] - [t2=X]), in float64
+            # (the bins' weights): each below 424**3, exact
             count = (rest[:, :, None, None] * (rest[:, None, :, None] - eye[None, :, :, None])
                      * (rest[:, None, None, :] - eye[None, :, None, :]
-                        - eye[None, None, :, :]))
+                        - eye[None, None, :, :])).astype(np.float64)
             p1_draw = game.seat_draws(seats[0], a1, b1, up)
             for action1, p1 in ((DRAW, p1_draw), (STAND, 1 - p1_draw)):
                 if not p1:
@@ -676,16 +689,12 @@ def two_seat_joint(game: TableGame, seats: Sequence[Strategy],
                         continue
                     for x, px in game.dealer_actions(
                             dealer, up, down, (action1 == DRAW, drew2)).items():
-                        grid = np.zeros((len(pairs), 11, 11, 11), dtype=np.int64)
                         c1 = grid_of(seat1, action1, dealer_hand, x)
-                        for k in np.flatnonzero(mask):
-                            c2 = grid_of(states[k], DRAW if drew2 else STAND, dealer_hand, x)
-                            grid[k] = c1[:, None, :] * size + c2[None, :, :]
+                        offsets = c1[None, :, None, :] * size + \
+                            hands_grid(dealer_hand, drew2, x)[mask][:, None, :, :]
                         if len(codes) > size:
                             raise StrategyError("too many distinct pays for the joint table")
-                        offsets = grid + np.arange(len(pairs))[:, None, None, None] * size ** 2
-                        sums = np.bincount(offsets[mask].ravel(),
-                                           weights=count[mask].ravel().astype(np.float64),
+                        sums = np.bincount(offsets.ravel(), weights=count[mask].ravel(),
                                            minlength=len(pairs) * size ** 2)
                         # each bin sums at most 1331 counts below 424**3: exact in float64
                         by_hand = sums.reshape(len(pairs), size ** 2).astype(np.int64)
