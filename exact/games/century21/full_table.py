@@ -700,9 +700,9 @@ def two_seat_joint(game: TableGame, seats: Sequence[Strategy],
                         by_hand = sums.reshape(len(pairs), size ** 2).astype(np.int64)
                         # times seat-2 weights (< 424**2): below 2**63 summed over 66 hands
                         totals = (by_hand * w2[:, None]).sum(axis=0)
-                        for joint in np.flatnonzero(totals):
-                            found[divmod(int(joint), size)] += (
-                                p1 * px * w_ud * w1 * int(totals[joint]))
+                        weight = p1 * px * w_ud * w1
+                        for joint in np.flatnonzero(totals).tolist():
+                            found[divmod(joint, size)] += weight * int(totals[joint])
             r[a1] += 1
             r[b1] += 1
         r[up] += 1
