@@ -81,10 +81,17 @@ def _showdown(player_cards, dealer_cards, stopped, frozen):
 
 
 def choices(cards):
+    """The actions the hand may take: a draw on 0-4, a stand on 7-9, either on 5-6, over
+    every total it may be declared as."""
+    return _choices(tuple(cards))
+
+
+@cache
+def _choices(cards):
     found = set()
     for _natural, total, _n in options(cards):
         found |= {"draw"} if total <= 4 else {"stand"} if total >= 7 else {"draw", "stand"}
-    return found
+    return frozenset(found)
 
 
 def play(cards, player_rule, dealer_rule, check_rule, rules):
