@@ -72,7 +72,7 @@ KNOWN_FAILURES: dict[str, str] = {}
 # By file name, so that they hold wherever the files live under tests/. Longest first, by the
 # CPU time of their tests (a plugin summing getrusage per test over a whole `-n 2` run; the
 # 21st Century table's files timed one by one again after the table's disk cache, 2026-12-04):
-# the first five take 40-75 s of CPU each, the rest of the list 5-30 s. The files that need
+# the first five take 40-60 s of CPU each, the rest of the list 5-30 s. The files that need
 # the full shoe's three-seat joint (the README's `--seats 3`, the table economics, the joint's
 # own tests) share one cache entry: the README's commands, first, usually build it.
 LONG_GROUPS = ("test_readme_commands.py", "test_fuzz.py", "test_benchmark_quick.py",
