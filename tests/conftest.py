@@ -1,8 +1,24 @@
 from __future__ import annotations
 
 import gc
+import os
+import sys
 
-import pytest
+# --- One BLAS thread per worker (pytest -n) -----------------------------------------------------
+# The workers are the parallelism: with BLAS threads of its own beside them, each worker's
+# products spin threads on the cores the other worker needs (the 3-seat joint of a 20-card shoe
+# took 3.4-3.7 s of CPU, and 1.7 s on one thread, on a busy 2-core machine). Set before numpy
+# is imported (no plugin imports it before this file), as numpy's BLAS reads them once, when
+# it loads; a variable already set (by the user) is kept.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(_name, "1")
+    if "numpy" in sys.modules:  # a plugin imported numpy first: too late for the variables
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(limits=1, user_api="blas")
+
+import pytest  # (after the BLAS variables)
 from hypothesis import settings
 
 from exact.games.baccarat.coup import PuntoBanco
@@ -54,15 +70,18 @@ KNOWN_FAILURES: dict[str, str] = {}
 # the order of the items; the long ones (tens of CPU seconds on a 2-core machine) go first, so
 # that none starts last and leaves the other worker idle at the end.
 # By file name, so that they hold wherever the files live under tests/. Longest first, by the
-# CPU time of their tests (a plugin summing getrusage per test over a whole `-n 2` run): the
-# first nine take 30-65 s of CPU each, the rest of the list 10-30 s.
+# CPU time of their tests (a plugin summing getrusage per test over a whole `-n 2` run; the
+# 21st Century table's files timed one by one again after the table's disk cache, 2026-12-04):
+# the first five take 40-60 s of CPU each, the rest of the list 5-30 s. The files that need
+# the full shoe's three-seat joint (the README's `--seats 3`, the table economics, the joint's
+# own tests) share one cache entry: the README's commands, first, usually build it.
 LONG_GROUPS = ("test_readme_commands.py", "test_fuzz.py", "test_benchmark_quick.py",
-               "test_classes.py", "test_century21_table_joint.py", "test_notebooks.py",
-               "test_vocabulary_twins.py", "test_century21_table_economics.py",
-               "test_report_command.py", "test_side_bets.py", "test_classes_evaluation.py",
-               "test_cache_keys.py", "test_century21_table_sample.py",
-               "test_century21_dealer.py", "test_cache.py", "test_reports.py[punto-banco]",
-               "test_plan.py", "test_century21.py", "test_century21_full_table.py",
+               "test_classes.py", "test_notebooks.py", "test_vocabulary_twins.py",
+               "test_report_command.py", "test_century21_table_economics.py",
+               "test_side_bets.py", "test_classes_evaluation.py", "test_cache_keys.py",
+               "test_century21_table_sample.py", "test_century21_dealer.py", "test_cache.py",
+               "test_reports.py[punto-banco]", "test_plan.py", "test_century21.py",
+               "test_century21_table_joint.py", "test_century21_full_table.py",
                "test_engine.py", "test_reports.py[century21]", "test_reports.py[nine-and-nines]")
 SPLIT_FILES = {"test_reports.py": ("punto-banco", "nine-and-nines", "century21")}
 

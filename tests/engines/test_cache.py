@@ -1,10 +1,11 @@
 """The disk cache (exact/engines/cache.py) never runs code and never trusts a damaged entry.
 
-For every kind of entry (compiled deals, bet-event matrices, century21 settled outcomes, the
-factorised counter's compiled bets, light forms) a damaged file is planted exactly where the
-entry goes; the real computation must then ignore it (no planted code runs), raise exactly one
-warning (one line, which the command line prints when the run succeeds), give the result
-computed with no cache, and leave a valid rebuilt entry behind.
+For every kind of entry (compiled deals, bet-event matrices, century21 settled outcomes, its
+table's seat joints and seat tables, the factorised counter's compiled bets, light forms) a
+damaged file is planted exactly where the entry goes; the real computation must then ignore it
+(no planted code runs), raise exactly one warning (one line, which the command line prints
+when the run succeeds), give the result computed with no cache, and leave a valid rebuilt
+entry behind.
 """
 
 from __future__ import annotations
@@ -332,7 +333,56 @@ def _light(punto_banco) -> Kind:
                 alter, break_)
 
 
-KINDS = ("compiled", "bet-events", "outcomes", "factorised", "classes", "light")
+def _seat_joint() -> Kind:
+    """century21's exact joint of two seats' pays (exact/games/century21/table_joint.py), on
+    a twelve-card shoe."""
+    from exact.games.century21.game import DEFAULT_RULES, game_table
+    from exact.games.century21.table_joint import _decode_joint, joint_key, seat_joint
+
+    shoe = Shoe.parse("5:3,6:2,K:3,A:2,X:2")
+    player, dealer = game_table(DEFAULT_RULES, shoe).house_way()
+
+    def alter(fields: dict, arrays: dict) -> None:  # two probabilities exchanged: still one
+        joint = fields["joint"]
+        other = next(i for i, entry in enumerate(joint) if entry[1] != joint[0][1])
+        joint[0][1], joint[other][1] = joint[other][1], joint[0][1]
+
+    def break_(fields: dict, arrays: dict) -> None:  # probabilities no longer summing to 1
+        fields["joint"][0][1][0] += 1
+
+    return Kind("seat-joint", lambda: joint_key(DEFAULT_RULES, shoe, [player] * 2, dealer,
+                                                "total"),
+                lambda: seat_joint(DEFAULT_RULES, shoe, [player] * 2, dealer),
+                partial(_decode_joint, 2), alter, break_)
+
+
+def _seat_table() -> Kind:
+    """century21's seat table at a table of two (exact/games/century21/full_table.py): the
+    seat values read from it, a fresh game each run (a game keeps its tables in memory)."""
+    from exact.games.century21.full_table import TableGame, _decode_table
+    from exact.games.century21.game import DEFAULT_RULES
+
+    shoe = Shoe.parse("5:3,6:2,K:3,A:2,X:2")
+
+    def run() -> object:
+        game = TableGame(DEFAULT_RULES, shoe, 2)
+        return game.seat_values(*game.house_way())
+
+    def key() -> cache.Key:
+        game = TableGame(DEFAULT_RULES, shoe, 2)
+        return game.table_key([game._draw_matrix(game.house_way()[0][1])])
+
+    def alter(fields: dict, arrays: dict) -> None:  # a value changed, shapes kept
+        fields["values"][0] += 1
+
+    def break_(fields: dict, arrays: dict) -> None:  # an up card past the classes
+        arrays["rows"][0, 0] = 11
+
+    return Kind("seat-table", key, run, partial(_decode_table, 0, 2, 1), alter, break_)
+
+
+KINDS = ("compiled", "bet-events", "outcomes", "factorised", "classes", "light", "seat-joint",
+         "seat-table")
 
 
 def test_every_kind_of_entry_the_package_writes_is_planted() -> None:
@@ -360,6 +410,10 @@ def kind(request, punto_banco) -> Kind:
         return _classes(punto_banco)
     if request.param == "light":
         return _light(punto_banco)
+    if request.param == "seat-joint":
+        return _seat_joint()
+    if request.param == "seat-table":
+        return _seat_table()
     return _punto_banco(request.param, punto_banco)
 
 

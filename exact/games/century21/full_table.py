@@ -42,7 +42,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, partial
 from itertools import product
 from math import lcm
 from typing import Literal, NamedTuple
@@ -51,6 +51,7 @@ import numpy as np
 
 from exact.core.cards import Shoe
 from exact.core.enumerator import falling
+from exact.engines import cache
 from exact.errors import ShoeError, StrategyError
 from exact.games.century21.game import (
     CLASSES,
@@ -193,10 +194,20 @@ class TableGame:
         # the table depends on the seat only through the other seats' plays in seat order
         # (cards are exchangeable): seats playing alike share one
         key = tuple(d.tobytes() for d in draws)
-        if key not in self._tables:
-            self._tables[key] = _Builder(self, seat, draws).run()
+        if key not in self._tables:  # seconds at 3 seats: kept on disk too, between runs
+            self._tables[key] = cache.cached(
+                self.table_key(draws), lambda: _Builder(self, seat, draws).run(),
+                _encode_table, partial(_decode_table, seat, self.seats, pay_scale(self.rules)))
         found = self._tables[key]
         return found if found.seat == seat else SeatTable(seat, found.values, found.scale)
+
+    def table_key(self, draws: Sequence[np.ndarray]) -> cache.Key:
+        """The disk-cache key of the seat table against the other seats' ``draws``
+        (:meth:`_draw_matrix`, in seat order): the game (:func:`cache_parts`), the number of
+        seats and every draw of the others; not the seat (cards are exchangeable)."""
+        return cache.cache_key("seat-table", [*cache_parts(self.rules, self.shoe, self.mode),
+                                              ["seats", self.seats],
+                                              ["others", [_bits(d) for d in draws]]])
 
     def _draw_matrix(self, strategy: Strategy) -> np.ndarray:
         """Per up card, the 11x11 0/1 matrix of the seat's draws on its two classes."""
@@ -328,6 +339,80 @@ class TableGame:
         return best
 
 
+# The disk cache's entries of the table (seat-table here, seat-joint in table_joint): bump
+# when what an entry holds changes meaning while its key's inputs stay the same.
+TABLE_CACHE_LAYOUT = 1
+_ACTIONS = (DRAW, STAND, END)  # an action's index in a seat-table entry's rows
+
+
+def cache_parts(rules: Rules, shoe: Shoe, mode: Mode) -> list[object]:
+    """What a table entry's key holds of the game: every rule, the information mode, the
+    shoe's every count and the layout of the entries (:data:`TABLE_CACHE_LAYOUT`)."""
+    return [["game", "century21"], ["layout", TABLE_CACHE_LAYOUT], ["mode", str(mode)],
+            ["rules", rules.key_data()], ["shoe", [int(count) for count in shoe.counts]]]
+
+
+def pay_scale(rules: Rules) -> int:
+    """The common denominator of the pays: a seat table's values are its pays times it."""
+    return lcm(*(p.denominator for p in (rules.natural_pays, rules.win_pays,
+                                         *rules.win_pays_by_total.values())))
+
+
+def _bits(draws: np.ndarray) -> str:
+    """A seat's 0/1 draw matrix (up, first class, second class) as a key's text."""
+    return "".join("1" if d else "0" for d in draws.ravel().tolist())
+
+
+def _encode_table(table: SeatTable) -> tuple[cache.Fields, cache.Arrays]:
+    """A seat table as its (up, down) pairs in order and one row per value: up, down, the
+    seat's classes, the other seats' draws (-1: the deal ended), the seat's action and the
+    Player/Dealer's (indices of :data:`_ACTIONS`, -1: none); the values, integers past int64,
+    are JSON numbers (nothing of an entry is read as objects)."""
+    rows, values = [], []
+    for (up, down), entries in table.values.items():
+        for (a, b, others, action, dealer_action), value in entries.items():
+            rows.append((up, down, a, b, -1 if others is None else others,
+                         -1 if action is None else _ACTIONS.index(action),
+                         _ACTIONS.index(dealer_action)))
+            values.append(value)
+    return ({"scale": table.scale, "pairs": [list(pair) for pair in table.values],
+             "values": values}, {"rows": np.array(rows, dtype=np.int64).reshape(-1, 7)})
+
+
+def _decode_table(seat: int, seats: int, scale: int, fields: cache.Fields,
+                  arrays: cache.Arrays) -> SeatTable:
+    """The seat table of :func:`_encode_table`, checked: the scale the rules give, every index
+    in range, one value per row and no key twice."""
+    pairs, rows, values = fields["pairs"], arrays["rows"], fields["values"]
+    if fields["scale"] != scale or type(fields["scale"]) is not int:
+        raise cache.CorruptEntry("seat table of another scale")
+    if not isinstance(pairs, list) or not all(
+            isinstance(p, list) and len(p) == 2 and all(type(c) is int and c in CLASSES
+                                                        for c in p) for p in pairs):
+        raise cache.CorruptEntry("seat table pairs malformed")
+    if rows.dtype != np.int64 or rows.ndim != 2 or rows.shape[1] != 7 or \
+            not isinstance(values, list) or len(values) != len(rows):
+        raise cache.CorruptEntry("seat table rows malformed")
+    low = np.array([0, 0, 0, 0, -1, -1, 0])
+    high = np.array([10, 10, 10, 10, (1 << (seats - 1)) - 1, 2, 2])
+    if len(rows) and ((rows < low).any() or (rows > high).any()
+                      or (rows[:, 2] > rows[:, 3]).any()):
+        raise cache.CorruptEntry("seat table rows out of range")
+    found: dict[tuple[int, int], dict[ValueKey, int]] = {tuple(p): {} for p in pairs}
+    if len(found) != len(pairs):
+        raise cache.CorruptEntry("seat table pairs repeated")
+    for (up, down, a, b, others, action, dealer_action), value in zip(
+            rows.tolist(), values, strict=True):
+        into = found.get((up, down))
+        if into is None or type(value) is not int:
+            raise cache.CorruptEntry("seat table row malformed")
+        into[a, b, None if others < 0 else others, None if action < 0 else _ACTIONS[action],
+             _ACTIONS[dealer_action]] = value
+    if sum(map(len, found.values())) != len(rows):
+        raise cache.CorruptEntry("seat table key repeated")
+    return SeatTable(seat, found, scale)
+
+
 def lift_dealer(dealer: Strategy, seats: int) -> Strategy:
     """A heads-up Player/Dealer strategy at a table of ``seats``. One that depends on whether
     the player drew is the table's only at one seat; with several seats it must not. A table
@@ -387,9 +472,7 @@ class _Builder:
                                                                          list[list[int]]]]] = {}
         self.pays: dict[tuple, Fraction] = {}
         self.grids: dict[tuple, tuple[int, list[int], list[int], list[list[int]]]] = {}
-        rules = game.rules
-        self.scale = lcm(*(p.denominator for p in (rules.natural_pays, rules.win_pays,
-                                                  *rules.win_pays_by_total.values())))
+        self.scale = pay_scale(game.rules)
 
     def pay(self, seat: tuple, dealer: tuple, stopped: bool) -> Fraction:
         key = (seat, dealer, stopped)
@@ -555,6 +638,18 @@ def two_seat_joint(game: TableGame, seats: Sequence[Strategy],
 
     pairs = [(a, b) for a in CLASSES for b in range(a, 11)]
     states = [two_card_state(a, b) for a, b in pairs]
+    stacked: dict[tuple, np.ndarray] = {}
+
+    def hands_grid(dealer_hand: tuple, drew: bool, x: str) -> np.ndarray:
+        """:func:`grid_of` of every seat-2 hand ``k`` (those the shoe cannot deal too: they
+        weigh nothing), plus ``k * size**2``, its bins' offset: stacked, so that a step is one
+        array operation, not one per hand."""
+        key = (dealer_hand, drew, x)
+        if key not in stacked:
+            stacked[key] = np.stack([grid_of(state, DRAW if drew else STAND, dealer_hand, x)
+                                     + k * size ** 2 for k, state in enumerate(states)])
+        return stacked[key]
+
     first = np.array([a for a, _ in pairs])
     second = np.array([b for _, b in pairs])
     eye = np.eye(11, dtype=np.int64)
@@ -579,10 +674,11 @@ def two_seat_joint(game: TableGame, seats: Sequence[Strategy],
             live = w2 > 0
             seat1 = two_card_state(a1, b1)
             rest = left[None, :] - removed  # cards left after each seat-2 hand
-            # count[k, t1, t2, X] = R_t1 (R_t2 - [t1=t2]) (R_X - [t1=X] - [t2=X])
+            # count[k, t1, t2, X] = R_t1 (R_t2 - [t1=t2]) (R_X - [t1=X] - [t2=X]), in float64
+            # (the bins' weights): each below 424**3, exact
             count = (rest[:, :, None, None] * (rest[:, None, :, None] - eye[None, :, :, None])
                      * (rest[:, None, None, :] - eye[None, :, None, :]
-                        - eye[None, None, :, :]))
+                        - eye[None, None, :, :])).astype(np.float64)
             p1_draw = game.seat_draws(seats[0], a1, b1, up)
             for action1, p1 in ((DRAW, p1_draw), (STAND, 1 - p1_draw)):
                 if not p1:
@@ -593,24 +689,20 @@ def two_seat_joint(game: TableGame, seats: Sequence[Strategy],
                         continue
                     for x, px in game.dealer_actions(
                             dealer, up, down, (action1 == DRAW, drew2)).items():
-                        grid = np.zeros((len(pairs), 11, 11, 11), dtype=np.int64)
                         c1 = grid_of(seat1, action1, dealer_hand, x)
-                        for k in np.flatnonzero(mask):
-                            c2 = grid_of(states[k], DRAW if drew2 else STAND, dealer_hand, x)
-                            grid[k] = c1[:, None, :] * size + c2[None, :, :]
+                        offsets = c1[None, :, None, :] * size + \
+                            hands_grid(dealer_hand, drew2, x)[mask][:, None, :, :]
                         if len(codes) > size:
                             raise StrategyError("too many distinct pays for the joint table")
-                        offsets = grid + np.arange(len(pairs))[:, None, None, None] * size ** 2
-                        sums = np.bincount(offsets[mask].ravel(),
-                                           weights=count[mask].ravel().astype(np.float64),
+                        sums = np.bincount(offsets.ravel(), weights=count[mask].ravel(),
                                            minlength=len(pairs) * size ** 2)
                         # each bin sums at most 1331 counts below 424**3: exact in float64
                         by_hand = sums.reshape(len(pairs), size ** 2).astype(np.int64)
                         # times seat-2 weights (< 424**2): below 2**63 summed over 66 hands
                         totals = (by_hand * w2[:, None]).sum(axis=0)
-                        for joint in np.flatnonzero(totals):
-                            found[divmod(int(joint), size)] += (
-                                p1 * px * w_ud * w1 * int(totals[joint]))
+                        weight = p1 * px * w_ud * w1
+                        for joint in np.flatnonzero(totals).tolist():
+                            found[divmod(joint, size)] += weight * int(totals[joint])
             r[a1] += 1
             r[b1] += 1
         r[up] += 1

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from fractions import Fraction
+from functools import cache
 from itertools import product
 
 from exact.core.cards import JOKER
@@ -23,6 +24,13 @@ X = JOKER  # a joker; other cards are their point values 0-9
 
 def options(cards, drawn_joker_is_nine=True, joker_values=range(10)):
     """Every (natural?, total, number of cards) the hand may be declared as."""
+    return _options(tuple(cards), drawn_joker_is_nine, tuple(joker_values))
+
+
+# A hand's options and a showdown are pure functions of a few cards, met again and again over
+# the hundreds of thousands of arrangements of a table's shoe: each is worked out once.
+@cache
+def _options(cards, drawn_joker_is_nine, joker_values):
     if len(cards) == 3 and cards[2] == X and drawn_joker_is_nine:
         return [(False, 9, 3)]
     fixed = sum(c for c in cards if c != X)
@@ -32,7 +40,7 @@ def options(cards, drawn_joker_is_nine=True, joker_values=range(10)):
         found.add((False, (fixed + sum(values)) % 10, len(cards)))
     if len(cards) == 2 and jokers == 2:
         found.add((True, 9, 2))
-    return sorted(found, reverse=True)
+    return tuple(sorted(found, reverse=True))
 
 
 def pay_of(player, dealer, stopped, rules):
@@ -53,6 +61,16 @@ def pay_of(player, dealer, stopped, rules):
 
 
 def showdown(player_cards, dealer_cards, stopped, rules):
+    """(pay, how) of the player's best declaration against the dealer's worst for it."""
+    frozen = tuple(sorted((name, isinstance(value, dict),
+                           tuple(sorted(value.items())) if isinstance(value, dict) else value)
+                          for name, value in rules.items()))
+    return _showdown(tuple(player_cards), tuple(dealer_cards), stopped, frozen)
+
+
+@cache
+def _showdown(player_cards, dealer_cards, stopped, frozen):
+    rules = {name: dict(value) if mapping else value for name, mapping, value in frozen}
     best = None
     for p in options(player_cards):
         worst = min((pay_of(p, d, stopped, rules) for d in options(dealer_cards)),
@@ -63,10 +81,17 @@ def showdown(player_cards, dealer_cards, stopped, rules):
 
 
 def choices(cards):
+    """The actions the hand may take: a draw on 0-4, a stand on 7-9, either on 5-6, over
+    every total it may be declared as."""
+    return _choices(tuple(cards))
+
+
+@cache
+def _choices(cards):
     found = set()
     for _natural, total, _n in options(cards):
         found |= {"draw"} if total <= 4 else {"stand"} if total >= 7 else {"draw", "stand"}
-    return found
+    return frozenset(found)
 
 
 def play(cards, player_rule, dealer_rule, check_rule, rules):

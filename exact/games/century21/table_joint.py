@@ -29,15 +29,19 @@ thousand times the work; that case keeps the seeded simulation.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import partial
 from itertools import combinations_with_replacement, product
 
 import numpy as np
 
 from exact.core.cards import Shoe
 from exact.core.enumerator import falling
+from exact.engines import cache
 from exact.errors import StrategyError
+from exact.games.century21.full_table import TableGame, cache_parts, lift_dealer
 from exact.games.century21.game import (
     CLASSES,
     DRAW,
@@ -48,7 +52,7 @@ from exact.games.century21.game import (
     settle,
     two_card_state,
 )
-from exact.games.century21.rules import Rules
+from exact.games.century21.rules import Rules, key_data
 
 _HALF = 1 << 27
 
@@ -103,7 +107,6 @@ def seat_joint(rules: Rules, shoe: Shoe, seats: Sequence[Strategy], dealer: Stra
     """P(seat ``i`` pays ``v_i`` per unit for every ``i``) at a table of 2 or 3 seats playing
     ``seats`` (pure), against ``dealer``: a heads-up Player/Dealer strategy that must not
     depend on whether the player drew (its own cards only). Exact (module docstring)."""
-    from exact.games.century21.full_table import TableGame, lift_dealer
     n = len(seats)
     if n not in (2, 3):
         raise StrategyError(f"seat_joint takes 2 or 3 seats, got {n}")
@@ -123,6 +126,67 @@ def seat_joint(rules: Rules, shoe: Shoe, seats: Sequence[Strategy], dealer: Stra
             if p not in (0, 1):
                 raise StrategyError("the seats must play pure strategies for their joint")
             draws[i, up, a, b] = bool(p)
+    # seconds at 3 seats on any shoe: kept on disk, between runs and the test workers
+    return cache.cached(joint_key(rules, shoe, seats, dealer, one.mode),
+                        lambda: _joint(rules, shoe, one, lifted, draws), _encode_joint,
+                        partial(_decode_joint, n))
+
+
+def joint_key(rules: Rules, shoe: Shoe, seats: Sequence[Strategy], dealer: Strategy,
+              mode: Mode) -> cache.Key:
+    """The disk-cache key of :func:`seat_joint`'s result: the game (every rule, the shoe,
+    the information mode: :func:`~exact.games.century21.full_table.cache_parts`), each seat's
+    strategy in seat order and the Player/Dealer's."""
+    return cache.cache_key("seat-joint", [*cache_parts(rules, shoe, mode), ["seats", [
+        strategy_part(strategy) for strategy in seats]], ["dealer", strategy_part(dealer)]])
+
+
+def strategy_part(strategy: Strategy) -> list[object]:
+    """A strategy as a key holds it: each information set (its tuple of text, integers and
+    booleans) with each action's probability as numerator and denominator, in one order."""
+    items = [[key_data(infoset), [[str(action), *Fraction(p).as_integer_ratio()]
+                                for action, p in sorted(actions.items())]]
+             for infoset, actions in strategy.items()]
+    return sorted(items, key=lambda item: json.dumps(item, separators=(",", ":")))
+
+
+
+def _encode_joint(joint: dict[tuple[Fraction, ...], Fraction]
+                  ) -> tuple[cache.Fields, cache.Arrays]:
+    """The joint as JSON fields: each (seats' pays, probability) in order, every fraction as
+    [numerator, denominator]."""
+    return {"joint": [[[[v.numerator, v.denominator] for v in pays], [p.numerator, p.denominator]]
+                      for pays, p in joint.items()]}, {}
+
+
+def _decode_joint(seats: int, fields: cache.Fields, arrays: cache.Arrays
+                  ) -> dict[tuple[Fraction, ...], Fraction]:
+    """The joint of :func:`_encode_joint`, checked: ``seats`` pays per entry, no pays twice,
+    positive probabilities that sum to exactly 1."""
+    entries = fields["joint"]
+    if arrays or not isinstance(entries, list) or not all(
+            isinstance(e, list) and len(e) == 2 and isinstance(e[0], list)
+            and len(e[0]) == seats and all(map(_is_fraction, e[0])) and _is_fraction(e[1])
+            for e in entries):
+        raise cache.CorruptEntry("seat joint malformed")
+    found = {tuple(Fraction(*v) for v in pays): Fraction(*p) for pays, p in entries}
+    if len(found) != len(entries) or min(found.values(), default=0) <= 0 or \
+            sum(found.values()) != 1:
+        raise cache.CorruptEntry("seat joint not a distribution")
+    return found
+
+
+def _is_fraction(value: object) -> bool:
+    """``[numerator, denominator]``, integers, the denominator positive."""
+    return (isinstance(value, list) and len(value) == 2 and type(value[0]) is int
+            and type(value[1]) is int and value[1] > 0)
+
+
+def _joint(rules: Rules, shoe: Shoe, one: TableGame, lifted: Strategy, draws: np.ndarray
+           ) -> dict[tuple[Fraction, ...], Fraction]:
+    """The computation of :func:`seat_joint` (module docstring), its inputs checked."""
+    n = len(draws)
+    cards = 3 * n + 3
     counts = list(class_counts(shoe))
     codes: dict[Fraction, int] = {}
     found: dict[tuple[int, ...], Fraction] = {}
@@ -228,4 +292,4 @@ def _exact_product(first: np.ndarray, inner: np.ndarray) -> dict[tuple[int, ...]
     return found
 
 
-__all__ = ("seat_joint",)
+__all__ = ("joint_key", "seat_joint", "strategy_part")
