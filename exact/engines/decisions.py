@@ -7,17 +7,20 @@ Layer: engines, above the model; they know no game.
   sets with their actions and own parent sequence, and for every pair of action sequences the
   exact count of every outcome, over the counting unit N!/(N-round_cards)! as every deal has it
   (``N**round_cards`` with replacement: every card drawn from the whole shoe).
-* :class:`StrategyDeal`: the round under one fixed pure strategy per side, as a plain
-  :class:`~exact.core.enumerator.Deal` (the decisions taken as they are met), for the direct,
-  compiled and batch engines and for dealing real cards; it lives in
-  :mod:`exact.engines.fixed_strategy` (one concern a module) and is shown here under its names.
+* :class:`~exact.engines.fixed_strategy.StrategyDeal`: the round under one fixed pure strategy
+  per side, as a plain :class:`~exact.core.enumerator.Deal` (the decisions taken as they are
+  met), for the direct, compiled and batch engines and for dealing real cards; it lives in
+  :mod:`exact.engines.fixed_strategy` (one concern a module).
 
 The sequence-form walk enumerates the cards as :func:`~exact.core.enumerator.enumerate_rounds`
 does. Where the game gives a :meth:`~DecisionGame.future` key at a draw, the rest of the round
 from there is built once per key as a *template* (every path of card classes, with its
 multinomial coefficient, the sequences it adds and its outcome) and weighed by each path's
 remaining shoe: the probability of a path depends only on the counts left (exchangeability), and
-the template's structure on the key alone.
+the template's structure on the key alone. Where the game also names a *shape* of that rest
+(:class:`~exact.model.strategy_game.SharedRests`), the rests of one shape are built once and
+the others renamed from it (their information sets only), and the flush sums the weighings of
+all of them in one product.
 
 >>> from exact.core.cards import Shoe
 >>> table = decision_table(_Guess(), Shoe.standard(1))
@@ -47,9 +50,6 @@ from exact.core.enumerator import (
     without_collections,
 )
 from exact.core.work import Meter
-from exact.engines.fixed_strategy import Choices as Choices
-from exact.engines.fixed_strategy import StrategyDeal as StrategyDeal
-from exact.engines.fixed_strategy import choices as choices
 from exact.errors import StrategyError
 from exact.model.strategy_game import (
     Action,
@@ -59,8 +59,9 @@ from exact.model.strategy_game import (
     Leaf,
     Number,
     Path,
+    SharedRests,
+    Step,
 )
-from exact.model.strategy_game import Step as Step
 
 Sequences = tuple[Path, Path]  # both sides' own sequences so far
 Entries = dict[Sequences, dict[Hashable, int]]  # sequence pair -> outcome -> count
@@ -139,6 +140,33 @@ class _Template:
     after: dict[_Path, list[tuple[Path, Path, Hashable, int, list[tuple[_Path, int]]]]] = \
         field(default_factory=dict)
     once: set[_Path] = field(default_factory=set)  # the paths spliced after once, not kept
+    # the template this one renames (:meth:`renamed`): its paths, matrix and sums are shared
+    source: _Template | None = None
+
+    def renamed(self, rename: Callable[[InfoSet], InfoSet]) -> _Template:
+        """This template with each information set renamed by ``rename`` (a rest of the same
+        shape, :class:`~exact.model.strategy_game.SharedRests`): the same ends (their path
+        counts shared, not copied), their sequences renamed, compiled from this one's
+        matrix."""
+        paths: dict[Path, Path] = {}
+
+        def named(path: Path) -> Path:
+            found = paths.get(path)
+            if found is None:
+                found = paths[path] = tuple((rename(infoset), action)
+                                            for infoset, action in path)
+            return found
+
+        copy = _Template(
+            ends={(named(first), named(second), outcome, cards): counted
+                  for (first, second, outcome, cards), counted in self.ends.items()},
+            meets=[(path, actor, rename(infoset), actions, named(own))
+                   for path, actor, infoset, actions, own in self.meets],
+            source=self)
+        if len(copy.ends) != len(self.ends) or len(set(paths.values())) != len(paths):
+            raise StrategyError("a renaming of a shared rest's information sets joins two of "
+                                "them: it must be one-to-one")
+        return copy
 
     def _by_class(self) -> None:
         if self.meets or not _SINGLES or not all(
@@ -158,6 +186,12 @@ class _Template:
         for row, (first, second, outcome, cards) in enumerate(self.ends):
             pairs.setdefault((first, second), []).append((row, outcome, cards))
         self.by_pair = [(first, second, rows) for (first, second), rows in pairs.items()]
+        source = self.source
+        if source is not None:  # a renamed template: the same paths, row by row
+            if not source.compiled:
+                source.compile(classes)
+            self.matrix, self.bound, self.singles = source.matrix, source.bound, source.singles
+            return
         # one pass over the paths: their cells in the matrix (row by row, summed in Python,
         # then written at once: numpy's item assignment costs a microsecond a path), and
         # whether all are one card as the counts are (singles)
@@ -285,7 +319,13 @@ class _Walk:
         # the weighings and leaves waiting for :meth:`flush`, and the basis cells they need
         self.pending: list[tuple[_Template | None, object, int, int, Sequences]] = []
         self.pending_cells = 0
-        self.batched: dict[int, list[int]] = {}  # by id of template: its pending weighings
+        self.batched: dict[int, list[int]] = {}  # by id of matrix: its pending weighings
+        # rests shared by shape (:class:`~exact.model.strategy_game.SharedRests`): the
+        # template built for each view and shape, with the names of its sets
+        shared = isinstance(game, SharedRests)
+        self.rest_shape = game.rest_shape if shared else None
+        self.renamed = game.renamed if shared else None
+        self.shapes: dict[tuple[View, Hashable], tuple[_Template, Hashable]] = {}
 
     def meet(self, decision: Decision, own: Path) -> None:
         sets = self.sets[decision.actor]
@@ -408,11 +448,12 @@ class _Walk:
         self.meter.tick()  # one step of the walk, however many ends it adds
         if _BATCH and template.matrix is not None and \
                 template.bound * self.largest(counts) < _INT64_SAFE:
-            # summed later with the others of this template, in one matrix product
-            # (:meth:`flush`); every write to the entries waits behind it, in walk order
-            found = self.batched.get(id(template))
+            # summed later with the others of this template and of the templates renaming
+            # the same one (their matrix), in one matrix product (:meth:`flush`); every
+            # write to the entries waits behind it, in walk order
+            found = self.batched.get(id(template.matrix))
             if found is None:
-                found = self.batched[id(template)] = []
+                found = self.batched[id(template.matrix)] = []
             found.append(len(self.pending))
             self.pending.append((template, counts, used, weight, sequences))
             self.queued(template.matrix.shape[1])
@@ -574,9 +615,29 @@ class _Walk:
         self.last_view, self.last_templates = view, by_key
         found = by_key.get(key)
         if found is None:
-            found = by_key[key] = _Template()
-            self.build(found, state, view, (), 0, 1, ((), ()))
+            shared = self.rest_shape(state) if self.rest_shape is not None else None
+            found = by_key[key] = self.shared(state, view, *shared) if shared is not None \
+                else self.built(state, view)
         return found
+
+    def built(self, state: State, view: View) -> _Template:
+        template = _Template()
+        self.build(template, state, view, (), 0, 1, ((), ()))
+        return template
+
+    def shared(self, state: State, view: View, shape: Hashable, names: Hashable) -> _Template:
+        """The template of a rest of ``shape``: built for the first rest of it met, renamed
+        from that one for the others."""
+        found = self.shapes.get((view, shape))
+        if found is None:
+            template = self.built(state, view)
+            self.shapes[view, shape] = (template, names)
+            return template
+        template, built_names = found
+        if names == built_names:
+            return template
+        renamed = cast(Callable[[InfoSet, Hashable], InfoSet], self.renamed)
+        return template.renamed(lambda infoset: renamed(infoset, names))
 
     def build(self, template: _Template, state: State, view: View, path: _Path, cards: int,
               coefficient: int, sequences: Sequences) -> None:

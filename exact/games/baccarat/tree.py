@@ -250,6 +250,22 @@ class Coup:
         tag = _values(banker) if self.information != "totals" else hand_total(banker)
         return (hand_total(player), tag, None)
 
+    def rest_shape(self, state: State) -> tuple[object, object] | None:
+        """The rests after the Player's third card are one per pair of totals
+        (:class:`~exact.model.strategy_game.SharedRests`): the Banker's two values, where it
+        decides on them, only name its sets (:meth:`renamed`). Each rest of the Banker's third
+        card is its own shape, its totals."""
+        player, banker, stage = state
+        if stage == BANKER_CARD or self.information == "totals":
+            return (stage, hand_total(player), hand_total(banker)), None
+        return (stage, hand_total(player), hand_total(banker)), _values(banker)
+
+    def renamed(self, infoset: InfoSet, names: object) -> InfoSet:
+        """A Banker's set of a rest after the Player's third card, as the rest of the
+        Banker's values ``names`` has it (:meth:`rest_shape`)."""
+        side, _tag, third = set_parts(infoset)
+        return infoset if names is None or side != "banker" else ("banker", names, third)
+
     def fallback(self, decision: Decision) -> str:
         return FALLBACK
 
