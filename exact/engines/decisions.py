@@ -322,9 +322,10 @@ class _Walk:
         self.batched: dict[int, list[int]] = {}  # by id of matrix: its pending weighings
         # rests shared by shape (:class:`~exact.model.strategy_game.SharedRests`): the
         # template built for each view and shape, with the names of its sets
-        shared = isinstance(game, SharedRests)
-        self.rest_shape = game.rest_shape if shared else None
-        self.renamed = game.renamed if shared else None
+        self.rest_shape: Callable[[State], tuple[Hashable, Hashable] | None] | None = None
+        self.renamed: Callable[[InfoSet, Hashable], InfoSet] | None = None
+        if isinstance(game, SharedRests):
+            self.rest_shape, self.renamed = game.rest_shape, game.renamed
         self.shapes: dict[tuple[View, Hashable], tuple[_Template, Hashable]] = {}
 
     def meet(self, decision: Decision, own: Path) -> None:
@@ -636,7 +637,8 @@ class _Walk:
         template, built_names = found
         if names == built_names:
             return template
-        renamed = cast(Callable[[InfoSet, Hashable], InfoSet], self.renamed)
+        renamed = self.renamed
+        assert renamed is not None  # a shape is given only by a game that renames
         return template.renamed(lambda infoset: renamed(infoset, names))
 
     def build(self, template: _Template, state: State, view: View, path: _Path, cards: int,

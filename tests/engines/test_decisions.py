@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from exact.core.cards import VALUE_VIEW, Label, Shoe
 from exact.core.enumerator import Draw, State, enumerate_rounds
 from exact.engines import decisions
-from exact.engines.decisions import StrategyDeal, choices, decision_table
+from exact.engines.decisions import decision_table
+from exact.engines.fixed_strategy import StrategyDeal, choices
 from exact.engines.strategy_games import (
     SequenceForm,
     best_response,

@@ -715,7 +715,7 @@ def test_rule_files_refuse_unknown_keys_and_non_boolean_flags(tmp_path):
     """A misspelt rule or a House Way flag written as text is refused, not silently read as
     the default (``comission``) or as true (``bool("false")``)."""
     from exact.errors import RuleError
-    from exact.games.chemin_de_fer.game import DATA, Rules
+    from exact.games.chemin_de_fer.rules import DATA, Rules
 
     good = (DATA / "rules.toml").read_text()
     path = tmp_path / "rules.toml"
@@ -775,7 +775,7 @@ def test_cli_json_gives_exact_edge_tables_and_check(capsys):
 
 def test_bad_rule_files_and_commissions_are_one_line_errors(tmp_path, capsys):
     from exact.errors import RuleError
-    from exact.games.chemin_de_fer.game import DATA, Rules, parse_commission
+    from exact.games.chemin_de_fer.rules import DATA, Rules, parse_commission
 
     for text in ("1e999999", "-1%", "0.2", "1/0", "x"):
         with pytest.raises(RuleError):
@@ -820,7 +820,7 @@ def test_a_house_way_row_left_out_is_refused_not_read_as_never_draw(tmp_path, ca
     without rows 3-7 gave the Player +4.03%, exit 0). Each row the Banker decides on must be
     given; the one line names the missing row."""
     from exact.errors import RuleError
-    from exact.games.chemin_de_fer.game import DATA, Rules
+    from exact.games.chemin_de_fer.rules import DATA, Rules
 
     good = (DATA / "rules.toml").read_text()
     line = next(line for line in good.splitlines() if line.startswith(f"{row} = ["))
@@ -835,7 +835,7 @@ def test_a_house_way_row_left_out_is_refused_not_read_as_never_draw(tmp_path, ca
 def test_the_four_percent_file_is_refused(tmp_path, capsys):
     """The shape of the audit's file: the tableau cut to rows 0-2 (the Banker would never draw
     on 3-7 against a third card: the Player's House Way edge became positive)."""
-    from exact.games.chemin_de_fer.game import DATA
+    from exact.games.chemin_de_fer.rules import DATA
 
     good = (DATA / "rules.toml").read_text()
     cut = good[:good.index("3 = [")]
@@ -846,7 +846,7 @@ def test_the_four_percent_file_is_refused(tmp_path, capsys):
 
 def test_rows_the_rules_never_consult_are_refused(tmp_path):
     from exact.errors import RuleError
-    from exact.games.chemin_de_fer.game import DATA, Rules
+    from exact.games.chemin_de_fer.rules import DATA, Rules
 
     good = (DATA / "rules.toml").read_text()
     with pytest.raises(RuleError, match=r"row\(s\) 8 are never consulted"):
@@ -858,7 +858,7 @@ def test_the_five_flag_speaks_of_a_five_only(tmp_path, capsys):
     Player's option on 5 (the published game's only one); another choice total needs its own
     explicit House Way row, and the flag is refused where the Player does not choose on 5."""
     from exact.errors import RuleError
-    from exact.games.chemin_de_fer.game import DATA, Rules
+    from exact.games.chemin_de_fer.rules import DATA, Rules
 
     good = (DATA / "rules.toml").read_text()
     four = good.replace("player_draws_on = [0, 1, 2, 3, 4]", "player_draws_on = [0, 1, 2, 3]"
@@ -892,7 +892,7 @@ def test_house_way_with_the_flag_on_five_only_matches_the_twin_choice(tmp_path):
     on both. Now House Way draws on 4 only if the file says so, and its value equals the
     game's own evaluation of that pure policy."""
     from exact.engines.strategy_games import evaluate, pure
-    from exact.games.chemin_de_fer.game import DATA, Rules
+    from exact.games.chemin_de_fer.rules import DATA, Rules
 
     good = (DATA / "rules.toml").read_text()
     text = (good.replace("player_draws_on = [0, 1, 2, 3, 4]", "player_draws_on = [0, 1, 2, 3]")
