@@ -285,6 +285,7 @@ _SMALL = 40  # fewer paths than this are summed in Python (measured: 16 and 100 
 _INT64_SAFE = 2**62
 _BATCH = True  # weigh a template's pending weighings in one product (off: one by one, the tests)
 _PENDING_CELLS = 1 << 21  # basis cells (int64) held before a flush: bounds its memory
+_SHARE = True  # rests of one shape built once and renamed (off: each key built apart, the tests)
 
 
 class _Walk:
@@ -324,7 +325,7 @@ class _Walk:
         # template built for each view and shape, with the names of its sets
         self.rest_shape: Callable[[State], tuple[Hashable, Hashable] | None] | None = None
         self.renamed: Callable[[InfoSet, Hashable], InfoSet] | None = None
-        if isinstance(game, SharedRests):
+        if _SHARE and isinstance(game, SharedRests):
             self.rest_shape, self.renamed = game.rest_shape, game.renamed
         self.shapes: dict[tuple[View, Hashable], tuple[_Template, Hashable]] = {}
 
