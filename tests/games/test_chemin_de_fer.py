@@ -62,6 +62,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
+from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations, pairwise, product
@@ -71,18 +73,25 @@ from typing import NamedTuple
 import pytest
 
 from exact.cli.app import main
+from exact.core.cards import Shoe
+from exact.engines import decisions
+from exact.engines.decisions import decision_table
 from exact.engines.strategy_games import best_response, deviation_gains, evaluate
+from exact.errors import StrategyError
 from exact.games import get_game
+from exact.games.baccarat.tree import INFORMATION, Coup
+from exact.games.chemin_de_fer import reference
 from exact.games.chemin_de_fer.game import (
     PLAYER_FIVE,
     RULES,
-    StrategyError,
     analyze,
+    counted_form,
     describe_set,
     equilibrium,
     house_way,
     nash_equilibria,
     sequence_form,
+    shoe_sequence_form,
 )
 
 from tests.support.published import CHEMIN_DE_FER, PUNTO_BANCO
@@ -105,6 +114,55 @@ def _solved(decks, information):
 
 def _mixed(strategy):
     return {h: p["draw"] for h, p in strategy.items() if 0 < p["draw"] < 1}
+
+
+# small and odd shoes (seven cards; an uneven one of six values), then full shoes
+REFERENCE_SHOES = ("AS:1,5H:2,9C:1,KD:1,3C:1,7H:1", "A:3,4:5,5:2,T:7,9:1,6:3",
+                   "decks:1", "decks:6")
+CHOOSING = replace(RULES, player_draws_on=frozenset({0, 1, 2}),
+                   player_stands_on=frozenset({7}), player_chooses_on=frozenset({3, 4, 5, 6}),
+                   house_player_draws_on=frozenset({3, 4}), commission=Fraction(1, 20))
+
+
+def _shoe(text: str) -> Shoe:
+    return Shoe.standard(int(text[6:])) if text.startswith("decks:") else Shoe.parse(text)
+
+
+@pytest.mark.parametrize("rules", [RULES, CHOOSING], ids=["shipped", "choosing-on-3-6"])
+@pytest.mark.parametrize("replacement", [False, True])
+@pytest.mark.parametrize("information", INFORMATION)
+@pytest.mark.parametrize("shoe", REFERENCE_SHOES)
+def test_the_generic_walk_is_the_direct_loops_of_the_reference(shoe, information, replacement,
+                                                               rules):
+    """The coup walked by the generic walker (its rests shared by totals and renamed) counts
+    what the plain loops over the four cards of the reference count, pair by pair and
+    outcome by outcome, with the same sets and parents: the same sequence form."""
+    coup = Coup(rules.naturals, rules.player_draws_on, rules.player_chooses_on, information)
+    table = decision_table(coup, _shoe(shoe), replacement)
+    total, sets, parents, entries = reference.sequence_table(
+        rules.naturals, rules.player_draws_on, rules.player_chooses_on, information, _shoe(shoe),
+        replacement)
+    assert (table.total, table.sets, table.parents) == (total, sets, parents)
+    assert table.entries == entries
+    walked = shoe_sequence_form(rules, _shoe(shoe), information, replacement)
+    direct = counted_form(rules, total, sets, parents, entries)
+    assert (walked.total, walked.sets, walked.parents) == (direct.total, direct.sets,
+                                                           direct.parents)
+    assert list(walked.sets[1]) == list(direct.sets[1])  # the order the reports list
+    assert Counter(walked.leaves) == Counter(direct.leaves)
+
+
+@pytest.mark.parametrize("replacement", [False, True])
+@pytest.mark.parametrize("information", INFORMATION)
+@pytest.mark.parametrize("shoe", REFERENCE_SHOES)
+def test_rests_shared_by_totals_and_renamed_give_the_unshared_sequence_form(
+        monkeypatch, shoe, information, replacement):
+    """The rests after the Player's third card built once per pair of totals and renamed for
+    the Banker's values: the very sequence form (leaves in the same order) of each rest built
+    apart."""
+    shared = shoe_sequence_form(CHOOSING, _shoe(shoe), information, replacement)
+    monkeypatch.setattr(decisions, "_SHARE", False)
+    assert shoe_sequence_form(CHOOSING, _shoe(shoe), information, replacement) == shared
 
 
 def test_kemeny_snell_model_player_draws_on_five_with_probability_nine_elevenths():
@@ -656,8 +714,6 @@ def test_a_player_choosing_on_several_totals_decides_at_each_total_apart():
     was the one set 'Player 5', so the Player had to play alike on 4 and on 7). Brute force:
     the best response by total against House Way is the best of the 2**4 pure policies by
     total, each played in the cards model (where a policy by total is one by cards)."""
-    from dataclasses import replace
-
     from exact.engines.strategy_games import pure
 
     rules = replace(RULES, player_draws_on=frozenset({0, 1, 2, 3}),
@@ -683,8 +739,6 @@ def test_nash_enumeration_of_a_game_with_many_choices_is_bounded(monkeypatch):
     total, banker-cards, a commission: each support cost 12 ms, 5,000 of them a minute); the
     answer then says it is not exhaustive. The shipped games never reach the bound (their
     results are unchanged: the tests above)."""
-    from dataclasses import replace
-
     import exact.engines.strategy_games as strategy_games
 
     rules = replace(RULES, player_draws_on=frozenset(), player_stands_on=frozenset(),
