@@ -64,11 +64,9 @@ def sequence_table(naturals: Collection[int], player_draws_on: Collection[int],
     if not replacement and size < ROUND_CARDS:
         raise ValueError(f"a shoe of {size} cards cannot deal a six-card round")
 
-    def fill(dealt: int) -> int:  # ways to deal the rest of the six-card unit
-        ways = 1
-        for k in range(dealt, ROUND_CARDS):
-            ways *= size if replacement else size - k
-        return ways
+    fill = [1] * (ROUND_CARDS + 1)  # by cards dealt: the ways to deal the rest of the unit
+    for dealt in range(ROUND_CARDS - 1, -1, -1):
+        fill[dealt] = fill[dealt + 1] * (size if replacement else size - dealt)
 
     def pair_ways(pool: list[int], a: int, b: int) -> int:
         if a == b:
@@ -85,11 +83,13 @@ def sequence_table(naturals: Collection[int], player_draws_on: Collection[int],
 
     entries: Entries = {}
 
-    def add(pair: tuple[Path, Path], player: int, banker: int, weight: int) -> None:
+    def add(pair: tuple[Path, Path], outcome: str, weight: int) -> None:
         if weight:
-            outcome = "player" if player > banker else "banker" if banker > player else "tie"
             entry = entries.setdefault(pair, {})
             entry[outcome] = entry.get(outcome, 0) + weight
+
+    def winner(player: int, banker: int) -> str:
+        return "player" if player > banker else "banker" if banker > player else "tie"
 
     player_sets: dict[InfoSet, tuple[str, ...]] = {}
     banker_sets: dict[InfoSet, tuple[str, ...]] = {}
@@ -99,10 +99,20 @@ def sequence_table(naturals: Collection[int], player_draws_on: Collection[int],
         banker_total = (c + e) % 10
         infoset = banker_set(information, c, e, third)
         banker_sets[infoset] = ACTIONS
-        add((p_path, ((infoset, STAND),)), player_total, banker_total, weight * fill(dealt))
+        add((p_path, ((infoset, STAND),)), winner(player_total, banker_total),
+            weight * fill[dealt])
+        won = lost = tied = 0  # over the Banker's third card, summed before one update
         for card, n in enumerate(pool):
-            add((p_path, ((infoset, DRAW),)), player_total, (banker_total + card) % 10,
-                n * weight * fill(dealt + 1))
+            final = (banker_total + card) % 10
+            if player_total > final:
+                won += n
+            elif final > player_total:
+                lost += n
+            else:
+                tied += n
+        weight *= fill[dealt + 1]
+        for outcome, n in (("player", won), ("banker", lost), ("tie", tied)):
+            add((p_path, ((infoset, DRAW),)), outcome, n * weight)
 
     for a in range(10):
         for b in range(a, 10):
@@ -120,7 +130,7 @@ def sequence_table(naturals: Collection[int], player_draws_on: Collection[int],
                     weight = p_ways * b_ways
                     banker_total = (c + e) % 10
                     if player_total in naturals or banker_total in naturals:
-                        add(((), ()), player_total, banker_total, weight * fill(4))
+                        add(((), ()), winner(player_total, banker_total), weight * fill[4])
                         continue
                     choices: list[tuple[Path, bool]]  # (the Player's choices, it stands)
                     if player_total in player_chooses_on:
@@ -137,5 +147,5 @@ def sequence_table(naturals: Collection[int], player_draws_on: Collection[int],
                             if n > 0:
                                 banker_turn(p_path, (player_total + third) % 10, c, e, third,
                                             taken(pool, third), weight * n, 5)
-    return (fill(0), (player_sets, banker_sets),
+    return (fill[0], (player_sets, banker_sets),
             ({h: () for h in player_sets}, {h: () for h in banker_sets}), entries)
