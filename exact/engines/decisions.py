@@ -140,33 +140,44 @@ class _Template:
     after: dict[_Path, list[tuple[Path, Path, Hashable, int, list[tuple[_Path, int]]]]] = \
         field(default_factory=dict)
     once: set[_Path] = field(default_factory=set)  # the paths spliced after once, not kept
-    # the template this one renames (:meth:`renamed`): its paths, matrix and sums are shared
+    # the template this one renames (:meth:`renamed`), whose paths, matrix and sums it
+    # shares, and each of its own sequences by that template's: its ends are the source's,
+    # renamed only when a splice reads them (:meth:`all_ends`)
     source: _Template | None = None
+    rename: Callable[[InfoSet], InfoSet] | None = None
+    names: dict[Path, Path] = field(default_factory=dict)
 
     def renamed(self, rename: Callable[[InfoSet], InfoSet]) -> _Template:
         """This template with each information set renamed by ``rename`` (a rest of the same
-        shape, :class:`~exact.model.strategy_game.SharedRests`): the same ends (their path
-        counts shared, not copied), their sequences renamed, compiled from this one's
-        matrix."""
-        paths: dict[Path, Path] = {}
-
-        def named(path: Path) -> Path:
-            found = paths.get(path)
-            if found is None:
-                found = paths[path] = tuple((rename(infoset), action)
-                                            for infoset, action in path)
-            return found
-
-        copy = _Template(
-            ends={(named(first), named(second), outcome, cards): counted
-                  for (first, second, outcome, cards), counted in self.ends.items()},
-            meets=[(path, actor, rename(infoset), actions, named(own))
-                   for path, actor, infoset, actions, own in self.meets],
-            source=self)
-        if len(copy.ends) != len(self.ends) or len(set(paths.values())) != len(paths):
-            raise StrategyError("a renaming of a shared rest's information sets joins two of "
-                                "them: it must be one-to-one")
+        shape, :class:`~exact.model.strategy_game.SharedRests`): its decisions renamed now,
+        its ends when it is compiled, from this one's rows and matrix."""
+        copy = _Template(source=self, rename=rename)
+        copy.meets = [(path, actor, rename(infoset), actions, copy.named(own))
+                      for path, actor, infoset, actions, own in self.meets]
         return copy
+
+    def named(self, path: Path) -> Path:
+        """``path`` of the source template, renamed (:meth:`renamed`)."""
+        found = self.names.get(path)
+        if found is None:
+            rename = cast(Callable[[InfoSet], InfoSet], self.rename)
+            found = self.names[path] = tuple((rename(infoset), action)
+                                             for infoset, action in path)
+        return found
+
+    def all_ends(self) -> dict[tuple[Path, Path, Hashable, int], dict[_Path, int]]:
+        """The ends, with their sequences renamed if this template renames another."""
+        if self.source is not None and not self.ends:
+            named = self.named
+            self.ends = {(named(first), named(second), outcome, cards): paths
+                         for (first, second, outcome, cards), paths
+                         in self.source.all_ends().items()}
+        return self.ends
+
+    @property
+    def paths(self) -> _Template:
+        """The template that holds the paths: this one, or the one it renames."""
+        return self.source if self.source is not None else self
 
     def _by_class(self) -> None:
         if self.meets or not _SINGLES or not all(
@@ -181,17 +192,26 @@ class _Template:
 
     def compile(self, classes: int) -> None:
         self.compiled = True
+        source = self.source
+        if source is not None:  # a renamed template: the source's rows, sequences renamed
+            if not source.compiled:
+                source.compile(classes)
+            named = self.named
+            self.by_pair = [(named(first), named(second), rows)
+                            for first, second, rows in source.by_pair]
+            if len({(first, second) for first, second, _rows in self.by_pair}) != \
+                    len(self.by_pair):
+                raise StrategyError("a renaming of a shared rest's information sets joins "
+                                    "two of them: it must be one-to-one")
+            # (a rest without decisions has no sets to rename: its one-pass form is shared)
+            self.matrix, self.bound, self.singles, self.by_class = \
+                source.matrix, source.bound, source.singles, source.by_class
+            return
         self._by_class()
         pairs: dict[tuple[Path, Path], list[tuple[int, Hashable, int]]] = {}
         for row, (first, second, outcome, cards) in enumerate(self.ends):
             pairs.setdefault((first, second), []).append((row, outcome, cards))
         self.by_pair = [(first, second, rows) for (first, second), rows in pairs.items()]
-        source = self.source
-        if source is not None:  # a renamed template: the same paths, row by row
-            if not source.compiled:
-                source.compile(classes)
-            self.matrix, self.bound, self.singles = source.matrix, source.bound, source.singles
-            return
         # one pass over the paths: their cells in the matrix (row by row, summed in Python,
         # then written at once: numpy's item assignment costs a microsecond a path), and
         # whether all are one card as the counts are (singles)
@@ -478,12 +498,12 @@ class _Walk:
         if template.matrix is not None and template.bound * self.largest(counts) < _INT64_SAFE:
             return cast(list[int], (template.matrix @ self.basis(counts)).tolist())
         if template.singles is not None:
-            sums = [0] * len(template.ends)
+            sums = [0] * len(template.paths.ends)
             for row, index, coefficient in template.singles:
                 sums[row] += coefficient * counts[index]
             return sums
         return [sum(coefficient * _weight(path, counts) for path, coefficient in paths.items())
-                for paths in template.ends.values()]
+                for paths in template.paths.ends.values()]
 
     def flush(self) -> None:
         """Sum the pending weighings of each template in one product (their bases, one row
@@ -550,7 +570,7 @@ class _Walk:
             return False
         if not template.outcomes_in:
             template.outcomes_in = all(outcome in self.outcomes for _first, _second, outcome, _c
-                                       in template.ends)
+                                       in template.paths.ends)
         return template.outcomes_in
 
     def enter_one(self, sequences: Sequences, outcome: Hashable, count: int) -> None:
@@ -703,7 +723,7 @@ class _Walk:
             # templates): joined as read, not kept
             inner.once.add(path)
             joined = self.joined_path
-            for (first, second, outcome, more), paths in inner.ends.items():
+            for (first, second, outcome, more), paths in inner.all_ends().items():
                 ends = template.ends.setdefault(((*before, *first) if first else before,
                                                  (*after, *second) if second else after,
                                                  outcome, cards + more), {})
@@ -730,7 +750,7 @@ class _Walk:
                 (first, second, outcome, more,
                  [(self.joined_path(path, inner_path), inner_coefficient)
                   for inner_path, inner_coefficient in paths.items()])
-                for (first, second, outcome, more), paths in inner.ends.items()]
+                for (first, second, outcome, more), paths in inner.all_ends().items()]
         return found
 
     def joined_path(self, path: _Path, inner_path: _Path) -> _Path:
