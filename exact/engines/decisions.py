@@ -34,6 +34,7 @@ from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations_with_replacement
+from operator import mul
 from typing import cast
 
 import numpy as np
@@ -160,9 +161,10 @@ class _Template:
         """``path`` of the source template, renamed (:meth:`renamed`)."""
         found = self.names.get(path)
         if found is None:
-            rename = cast(Callable[[InfoSet], InfoSet], self.rename)
-            found = self.names[path] = tuple((rename(infoset), action)
-                                             for infoset, action in path)
+            rename = self.rename
+            assert rename is not None  # (a renamed template has its renaming)
+            found = self.names[path] = tuple([(rename(infoset), action)
+                                              for infoset, action in path])
         return found
 
     def all_ends(self) -> dict[tuple[Path, Path, Hashable, int], dict[_Path, int]]:
@@ -365,6 +367,11 @@ class _Walk:
     def add(self, sequences: Sequences, outcome: Hashable, count: int) -> None:
         self.meter.tick()
         if self.pending:  # after the weighings before it, so that entries keep their order
+            entry = self.entries.get(sequences)
+            if entry is not None and outcome in self.outcomes:
+                # its entry and outcome in place: added now, it inserts nothing (see flush)
+                entry[outcome] = entry.get(outcome, 0) + count
+                return
             self.pending.append((None, outcome, count, 0, sequences))
             self.queued(1)
             return
@@ -428,13 +435,18 @@ class _Walk:
 
     def weigh(self, template: _Template, counts: list[int], used: int, weight: int,
               sequences: Sequences) -> None:
-        if template.by_class is not None and not self.pending:
-            # a compiled rest of one card and no decision, with nothing queued before it:
-            # summed and entered at once (the common rest of a round: its last card)
+        if template.by_class is not None and (not self.pending or
+                                              self.entered(template, sequences)):
+            # a compiled rest of one card and no decision, with nothing queued before it or
+            # nothing to insert (see flush): summed and entered at once (the common rest of a
+            # round: its last card); each pair's entry kept, as :meth:`enter` keeps them
             self.meter.tick()
             fill, entries, outcomes = self.fill, self.entries, self.outcomes
-            for pair, rows in template.by_class:
-                entry = None
+            held = template.entered.get(sequences)
+            if held is None:
+                held = template.entered[sequences] = [None] * len(template.by_class)
+            for position, (pair, rows) in enumerate(template.by_class):
+                entry = held[position]
                 for outcome, cards, cells in rows:
                     summed = 0
                     for index, coefficient in cells:
@@ -445,6 +457,7 @@ class _Walk:
                             entry = entries.get(key)
                             if entry is None:
                                 entry = entries[key] = {}
+                            held[position] = entry
                         if outcome not in outcomes:
                             outcomes[outcome] = None
                         entry[outcome] = entry.get(outcome, 0) + \
@@ -516,8 +529,8 @@ class _Walk:
         entered once."""
         pending, self.pending, self.pending_cells = self.pending, [], 0
         batched, self.batched = self.batched, {}
-        # per weighing of a batched template: its sums, as a row of a block of sums
-        summed: list[tuple[np.ndarray, int] | None] = [None] * len(pending)
+        # per weighing of a batched template: its sums (a row of its block, as integers)
+        summed: list[list[int] | None] = [None] * len(pending)
         by_width: dict[int, list[list[int]]] = {}  # the bases of one number of classes together
         for indices in batched.values():
             by_width.setdefault(len(cast(list[int], pending[indices[0]][1])), []).append(
@@ -534,11 +547,11 @@ class _Walk:
             for indices in groups:
                 matrix = cast(_Template, pending[indices[0]][0]).matrix
                 assert matrix is not None
-                block = bases[start:start + len(indices)] @ matrix.T
+                block = (bases[start:start + len(indices)] @ matrix.T).tolist()
                 start += len(indices)
                 for position, index in enumerate(indices):
-                    summed[index] = (block, position)
-        added: dict[tuple[int, int, Sequences], tuple[_Template, list[int], list[np.ndarray]]] \
+                    summed[index] = block[position]
+        added: dict[tuple[int, int, Sequences], tuple[_Template, list[int], list[list[int]]]] \
             = {}
         for (template, held, used, weight, sequences), found in zip(pending, summed,
                                                                     strict=True):
@@ -552,15 +565,15 @@ class _Walk:
                 if group is None:
                     group = added[id(template), used, sequences] = (template, [], [])
                 group[1].append(weight)
-                group[2].append(found[0][found[1]])
+                group[2].append(found)
             else:
-                self.enter(template, found[0][found[1]].tolist(), used, weight, sequences)
+                self.enter(template, found, used, weight, sequences)
         for (_, used, sequences), (template, weights, rows) in added.items():
             if len(weights) == 1:
-                self.enter(template, rows[0].tolist(), used, weights[0], sequences)
+                self.enter(template, rows[0], used, weights[0], sequences)
             else:  # Python integers: a weight times a sum may pass int64
-                total = np.array(weights, dtype=object) @ np.array(rows).astype(object)
-                self.enter(template, total.tolist(), used, 1, sequences)
+                self.enter(template, [sum(map(mul, weights, column))
+                                      for column in zip(*rows, strict=True)], used, 1, sequences)
 
     def entered(self, template: _Template, sequences: Sequences) -> bool:
         """Whether a weighing of ``template`` after ``sequences`` would insert nothing in the

@@ -263,8 +263,9 @@ class Coup:
     def renamed(self, infoset: InfoSet, names: object) -> InfoSet:
         """A Banker's set of a rest after the Player's third card, as the rest of the
         Banker's values ``names`` has it (:meth:`rest_shape`)."""
-        side, _tag, third = set_parts(infoset)
-        return infoset if names is None or side != "banker" else ("banker", names, third)
+        if names is None or infoset[0] != "banker":  # type: ignore[index]
+            return infoset
+        return ("banker", names, infoset[2])  # type: ignore[index]
 
     def fallback(self, decision: Decision) -> str:
         return FALLBACK
