@@ -150,17 +150,25 @@ class _Template:
 
     def renamed(self, rename: Callable[[InfoSet], InfoSet]) -> _Template:
         """This template with each information set renamed by ``rename`` (a rest of the same
-        shape, :class:`~exact.model.strategy_game.SharedRests`): its decisions renamed now,
-        its ends when it is compiled, from this one's rows and matrix."""
+        shape, :class:`~exact.model.strategy_game.SharedRests`): its decisions renamed now;
+        its rows and matrix are this one's, their sequences renamed as they are first
+        entered (:meth:`_Walk.enter`), its ends only if it is spliced."""
         copy = _Template(source=self, rename=rename)
         copy.meets = [(path, actor, rename(infoset), actions, copy.named(own))
                       for path, actor, infoset, actions, own in self.meets]
+        # the ends' sequences hold only the sets of the template's decisions
+        if len({(actor, infoset) for _p, actor, infoset, _a, _o in copy.meets}) != \
+                len({(actor, infoset) for _p, actor, infoset, _a, _o in self.meets}):
+            raise StrategyError("a renaming of a shared rest's information sets joins two of "
+                                "them: it must be one-to-one")
         return copy
 
     def named(self, path: Path) -> Path:
         """``path`` of the source template, renamed (:meth:`renamed`)."""
         found = self.names.get(path)
         if found is None:
+            if not path:
+                return path
             rename = self.rename
             assert rename is not None  # (a renamed template has its renaming)
             found = self.names[path] = tuple([(rename(infoset), action)
@@ -195,19 +203,12 @@ class _Template:
     def compile(self, classes: int) -> None:
         self.compiled = True
         source = self.source
-        if source is not None:  # a renamed template: the source's rows, sequences renamed
+        if source is not None:  # a renamed template: the source's rows (see renamed)
             if not source.compiled:
                 source.compile(classes)
-            named = self.named
-            self.by_pair = [(named(first), named(second), rows)
-                            for first, second, rows in source.by_pair]
-            if len({(first, second) for first, second, _rows in self.by_pair}) != \
-                    len(self.by_pair):
-                raise StrategyError("a renaming of a shared rest's information sets joins "
-                                    "two of them: it must be one-to-one")
             # (a rest without decisions has no sets to rename: its one-pass form is shared)
-            self.matrix, self.bound, self.singles, self.by_class = \
-                source.matrix, source.bound, source.singles, source.by_class
+            self.by_pair, self.matrix, self.bound, self.singles, self.by_class = \
+                source.by_pair, source.matrix, source.bound, source.singles, source.by_class
             return
         self._by_class()
         pairs: dict[tuple[Path, Path], list[tuple[int, Hashable, int]]] = {}
@@ -608,6 +609,8 @@ class _Walk:
                 summed = sums[row]
                 if summed:
                     if entry is None:
+                        if template.source is not None:  # a renamed template's sequences
+                            first, second = template.named(first), template.named(second)
                         key = ((*before, *first) if first else before,
                                (*after, *second) if second else after)
                         entry = entries.get(key)
