@@ -552,8 +552,11 @@ class _Walk:
                 start += len(indices)
                 for position, index in enumerate(indices):
                     summed[index] = block[position]
-        added: dict[tuple[int, int, Sequences], tuple[_Template, list[int], list[list[int]]]] \
-            = {}
+        # the groups of weighings added up before entering, by template, cards used and
+        # sequences (by identity: the walk passes one tuple down a subtree, and a tuple of
+        # tuples hashes all its parts at every lookup; equal tuples apart only group apart)
+        added: dict[tuple[int, int, int], tuple[_Template, int, Sequences, list[int],
+                                                list[list[int]]]] = {}
         for (template, held, used, weight, sequences), found in zip(pending, summed,
                                                                     strict=True):
             if template is None:  # a leaf of the walk: held is its outcome, used its count
@@ -561,15 +564,17 @@ class _Walk:
             elif found is None:
                 self.enter(template, self.sums(template, cast(list[int], held)), used, weight,
                            sequences)
-            elif self.entered(template, sequences):
-                group = added.get((id(template), used, sequences))
-                if group is None:
-                    group = added[id(template), used, sequences] = (template, [], [])
-                group[1].append(weight)
-                group[2].append(found)
             else:
-                self.enter(template, found, used, weight, sequences)
-        for (_, used, sequences), (template, weights, rows) in added.items():
+                group = added.get((id(template), used, id(sequences)))
+                if group is None:  # (once a group is open, its weighings insert nothing)
+                    if not self.entered(template, sequences):
+                        self.enter(template, found, used, weight, sequences)
+                        continue
+                    group = added[id(template), used, id(sequences)] = (
+                        template, used, sequences, [], [])
+                group[3].append(weight)
+                group[4].append(found)
+        for template, used, sequences, weights, rows in added.values():
             if len(weights) == 1:
                 self.enter(template, rows[0], used, weights[0], sequences)
             else:  # Python integers: a weight times a sum may pass int64

@@ -33,7 +33,7 @@ algorithms of :mod:`exact.engines.strategy_games`; the rule file is
 from __future__ import annotations
 
 import json
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -117,7 +117,13 @@ def counted_form(rules: Rules, total: int,
     (a tie pushes, a Banker win pays less the commission of ``rules``), the sets in the
     order the reports list them."""
     keep = 1 - rules.commission
-    leaves = tuple(Leaf(first, second, won - lost, keep * lost - won)
+    # without a commission the Banker's pay is the integer as a Fraction, made at once (the
+    # same value and type as the product: a multiplication and a subtraction of Fractions
+    # cost a reduction each, at every leaf)
+    banker_pay: Callable[[int, int], Fraction] = (
+        (lambda won, lost: Fraction(lost - won)) if keep == 1
+        else (lambda won, lost: keep * lost - won))
+    leaves = tuple(Leaf(first, second, won - lost, banker_pay(won, lost))
                    for (first, second), counts in entries.items()
                    for won, lost in ((counts.get("player", 0), counts.get("banker", 0)),))
     return SequenceForm(
