@@ -530,8 +530,9 @@ class _Walk:
         entered once."""
         pending, self.pending, self.pending_cells = self.pending, [], 0
         batched, self.batched = self.batched, {}
-        # per weighing of a batched template: its sums (a row of its block, as integers)
-        summed: list[list[int] | None] = [None] * len(pending)
+        # per weighing of a batched template: its block of sums (int64), its row there, and
+        # the block's largest magnitude (what bounds a weighted sum of its rows)
+        summed: list[tuple[np.ndarray, int, int] | None] = [None] * len(pending)
         by_width: dict[int, list[list[int]]] = {}  # the bases of one number of classes together
         for indices in batched.values():
             by_width.setdefault(len(cast(list[int], pending[indices[0]][1])), []).append(
@@ -548,15 +549,16 @@ class _Walk:
             for indices in groups:
                 matrix = cast(_Template, pending[indices[0]][0]).matrix
                 assert matrix is not None
-                block = (bases[start:start + len(indices)] @ matrix.T).tolist()
+                block = bases[start:start + len(indices)] @ matrix.T
+                largest = int(np.abs(block).max(initial=0))
                 start += len(indices)
                 for position, index in enumerate(indices):
-                    summed[index] = block[position]
+                    summed[index] = (block, position, largest)
         # the groups of weighings added up before entering, by template, cards used and
         # sequences (by identity: the walk passes one tuple down a subtree, and a tuple of
         # tuples hashes all its parts at every lookup; equal tuples apart only group apart)
         added: dict[tuple[int, int, int], tuple[_Template, int, Sequences, list[int],
-                                                list[list[int]]]] = {}
+                                                list[int], np.ndarray, int]] = {}
         for (template, held, used, weight, sequences), found in zip(pending, summed,
                                                                     strict=True):
             if template is None:  # a leaf of the walk: held is its outcome, used its count
@@ -568,18 +570,24 @@ class _Walk:
                 group = added.get((id(template), used, id(sequences)))
                 if group is None:  # (once a group is open, its weighings insert nothing)
                     if not self.entered(template, sequences):
-                        self.enter(template, found, used, weight, sequences)
+                        self.enter(template, found[0][found[1]].tolist(), used, weight,
+                                   sequences)
                         continue
                     group = added[id(template), used, id(sequences)] = (
-                        template, used, sequences, [], [])
+                        template, used, sequences, [], [], found[0], found[2])
                 group[3].append(weight)
-                group[4].append(found)
-        for template, used, sequences, weights, rows in added.values():
+                group[4].append(found[1])
+        for template, used, sequences, weights, rows, block, largest in added.values():
             if len(weights) == 1:
-                self.enter(template, rows[0], used, weights[0], sequences)
+                self.enter(template, block[rows[0]].tolist(), used, weights[0], sequences)
+            elif max(weights) * largest * len(weights) < _INT64_SAFE:
+                # the group's weighted sum of rows in one int64 product (exact below the bound)
+                self.enter(template, (np.array(weights, dtype=np.int64) @ block[rows]).tolist(),
+                           used, 1, sequences)
             else:  # Python integers: a weight times a sum may pass int64
-                self.enter(template, [sum(map(mul, weights, column))
-                                      for column in zip(*rows, strict=True)], used, 1, sequences)
+                self.enter(template, [sum(map(mul, weights, column)) for column
+                                      in zip(*block[rows].tolist(), strict=True)],
+                           used, 1, sequences)
 
     def entered(self, template: _Template, sequences: Sequences) -> bool:
         """Whether a weighing of ``template`` after ``sequences`` would insert nothing in the
