@@ -352,16 +352,19 @@ class _Walk:
             self.rest_shape, self.renamed = game.rest_shape, game.renamed
         self.shapes: dict[tuple[View, Hashable], tuple[_Template, Hashable]] = {}
 
-    def meet(self, decision: Decision, own: Path) -> None:
-        sets = self.sets[decision.actor]
-        if decision.infoset not in sets:
-            sets[decision.infoset] = decision.actions
-            self.parents[decision.actor][decision.infoset] = own
-        elif sets[decision.infoset] != decision.actions:
-            raise StrategyError(f"information set {decision.infoset!r} offers "
-                                f"{sets[decision.infoset]} and {decision.actions}")
-        elif self.parents[decision.actor][decision.infoset] != own:
-            raise StrategyError(f"information set {decision.infoset!r} is reached after "
+    def meet(self, actor: int, infoset: InfoSet, actions: tuple[Action, ...], own: Path
+             ) -> None:
+        """Register a decision of ``actor`` at ``infoset`` after its own sequence ``own``
+        (given by parts: a template's decisions are registered without a Decision made)."""
+        sets = self.sets[actor]
+        if infoset not in sets:
+            sets[infoset] = actions
+            self.parents[actor][infoset] = own
+        elif sets[infoset] != actions:
+            raise StrategyError(f"information set {infoset!r} offers {sets[infoset]} and "
+                                f"{actions}")
+        elif self.parents[actor][infoset] != own:
+            raise StrategyError(f"information set {infoset!r} is reached after "
                                 "different own choices of its actor (no perfect recall): "
                                 "put those choices in its key")
 
@@ -391,7 +394,7 @@ class _Walk:
             return
         if isinstance(step, Decision):
             own = sequences[_side(step)]
-            self.meet(step, own)
+            self.meet(step.actor, step.infoset, step.actions, own)
             infoset, first = step.infoset, step.actor == 0
             for action in step.actions:
                 longer = (*own, (infoset, action))
@@ -475,7 +478,7 @@ class _Walk:
                 for index in left:
                     path, actor, infoset, actions, own = meets[index]
                     if _weight(path, counts):
-                        self.meet(Decision(actor, infoset, actions), (*sequences[actor], *own))
+                        self.meet(actor, infoset, actions, (*sequences[actor], *own))
                     else:  # a path this shoe cannot deal: another may
                         kept.append(index)
                 left[:] = kept
