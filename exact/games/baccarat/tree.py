@@ -263,9 +263,9 @@ class Coup:
     def renamed(self, infoset: InfoSet, names: object) -> InfoSet:
         """A Banker's set of a rest after the Player's third card, as the rest of the
         Banker's values ``names`` has it (:meth:`rest_shape`)."""
-        if names is None or infoset[0] != "banker":  # type: ignore[index]
+        if names is None or not isinstance(infoset, tuple) or infoset[0] != "banker":
             return infoset
-        return ("banker", names, infoset[2])  # type: ignore[index]
+        return ("banker", names, infoset[2])
 
     def fallback(self, decision: Decision) -> str:
         return FALLBACK
