@@ -176,18 +176,15 @@ def test_templates_give_the_walk_without_templates() -> None:
 
 
 @dataclass(frozen=True)
-class Thirds:
+class Thirds(HighCard):
     """A toy whose rests differ only in the names of their sets: side 0 sees a card and says
     high or low; side 1, seeing that card, the word and the parity of a second card, calls or
     folds; the pay reads the first card modulo 3 only. The rest after the word is keyed by
     the first card and the word; :class:`SharedThirds` gives its shape (the first card
-    modulo 3 and the word), side 1's sets named by the first card."""
+    modulo 3 and the word), side 1's sets named by the first card. It deals and acts as
+    :class:`HighCard` does."""
 
     round_cards: int = 2
-    accepts_jokers: bool = False
-
-    def start(self) -> State:
-        return ((), ())
 
     def step(self, state: State) -> Step:
         cards, actions = state
@@ -199,17 +196,6 @@ class Thirds:
             return Decision(1, (1, cards[0], actions[0], cards[1] % 2), ("call", "fold"))
         return None
 
-    def advance(self, state: State, labels: tuple[Label, ...]) -> State:
-        cards, actions = state
-        return ((*cards, *(label.value for label in labels)), actions)
-
-    def act(self, state: State, action: Action) -> State:
-        cards, actions = state
-        return (cards, (*actions, action))
-
-    def record(self, state: State) -> tuple[tuple[int, ...], tuple[str, ...]]:
-        return state  # type: ignore[no-any-return]
-
     def outcome(self, state: State) -> Hashable:
         cards, actions = state
         if actions[1] == "fold":
@@ -219,9 +205,6 @@ class Thirds:
     def future(self, state: State) -> Hashable | None:
         cards, actions = state
         return (cards[0], actions[0]) if len(cards) == 1 and actions else None
-
-    def fallback(self, decision: Decision) -> Action:
-        return decision.actions[0]
 
 
 @dataclass(frozen=True)

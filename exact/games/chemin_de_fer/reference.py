@@ -114,38 +114,34 @@ def sequence_table(naturals: Collection[int], player_draws_on: Collection[int],
         for outcome, n in (("player", won), ("banker", lost), ("tie", tied)):
             add((p_path, ((infoset, DRAW),)), outcome, n * weight)
 
-    for a in range(10):
-        for b in range(a, 10):
-            p_ways = pair_ways(counts, a, b)
-            if p_ways <= 0:
+    def pairs(pool: list[int]) -> list[tuple[int, int, int, list[int]]]:
+        """Each two-card hand ``pool`` can deal (values in order), its ordered ways and the
+        pool left."""
+        return [(a, b, ways, taken(pool, a, b)) for a in range(10) for b in range(a, 10)
+                for ways in (pair_ways(pool, a, b),) if ways > 0]
+
+    for a, b, p_ways, after_player in pairs(counts):
+        player_total = (a + b) % 10
+        for c, e, b_ways, pool in pairs(after_player):
+            weight = p_ways * b_ways
+            banker_total = (c + e) % 10
+            if player_total in naturals or banker_total in naturals:
+                add(((), ()), winner(player_total, banker_total), weight * fill[4])
                 continue
-            after_player = taken(counts, a, b)
-            player_total = (a + b) % 10
-            for c in range(10):
-                for e in range(c, 10):
-                    b_ways = pair_ways(after_player, c, e)
-                    if b_ways <= 0:
-                        continue
-                    pool = taken(after_player, c, e)
-                    weight = p_ways * b_ways
-                    banker_total = (c + e) % 10
-                    if player_total in naturals or banker_total in naturals:
-                        add(((), ()), winner(player_total, banker_total), weight * fill[4])
-                        continue
-                    choices: list[tuple[Path, bool]]  # (the Player's choices, it stands)
-                    if player_total in player_chooses_on:
-                        infoset = player_set(information, a, b)
-                        player_sets[infoset] = ACTIONS
-                        choices = [(((infoset, DRAW),), False), (((infoset, STAND),), True)]
-                    else:
-                        choices = [((), player_total not in player_draws_on)]
-                    for p_path, stands in choices:
-                        if stands:
-                            banker_turn(p_path, player_total, c, e, None, pool, weight, 4)
-                            continue
-                        for third, n in enumerate(pool):
-                            if n > 0:
-                                banker_turn(p_path, (player_total + third) % 10, c, e, third,
-                                            taken(pool, third), weight * n, 5)
+            choices: list[tuple[Path, bool]]  # (the Player's choices, it stands)
+            if player_total in player_chooses_on:
+                infoset = player_set(information, a, b)
+                player_sets[infoset] = ACTIONS
+                choices = [(((infoset, DRAW),), False), (((infoset, STAND),), True)]
+            else:
+                choices = [((), player_total not in player_draws_on)]
+            for p_path, stands in choices:
+                if stands:
+                    banker_turn(p_path, player_total, c, e, None, pool, weight, 4)
+                    continue
+                for third, n in enumerate(pool):
+                    if n > 0:
+                        banker_turn(p_path, (player_total + third) % 10, c, e, third,
+                                    taken(pool, third), weight * n, 5)
     return (fill[0], (player_sets, banker_sets),
             ({h: () for h in player_sets}, {h: () for h in banker_sets}), entries)
