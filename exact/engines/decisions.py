@@ -137,6 +137,7 @@ class _Template:
     # per sequences before a weighing, the indices of ``meets`` not yet registered with the walk
     unmet: dict[Sequences, list[int]] = field(default_factory=dict)
     outcomes_in: bool = False  # every outcome of ``ends`` is in the walk's outcomes
+    outcome_set: frozenset[Hashable] | None = None  # the outcomes of ``ends``, once asked
     # the ends with their paths joined after a path that leads here (:meth:`_Walk.spliced`)
     after: dict[_Path, list[tuple[Path, Path, Hashable, int, list[tuple[_Path, int]]]]] = \
         field(default_factory=dict)
@@ -558,10 +559,13 @@ class _Walk:
                 for position, index in enumerate(indices):
                     summed[index] = (block, position, largest)
         # the groups of weighings added up before entering, by template, cards used and
-        # sequences (by identity: the walk passes one tuple down a subtree, and a tuple of
-        # tuples hashes all its parts at every lookup; equal tuples apart only group apart)
+        # sequences, these by identity of one equal tuple (the walk passes one tuple down a
+        # subtree, and a tuple of tuples hashes all its parts at every lookup: each tuple met
+        # is looked up by value once)
         added: dict[tuple[int, int, int], tuple[_Template, int, Sequences, list[int],
                                                 list[int], np.ndarray, int]] = {}
+        equal: dict[int, int] = {}  # by id of a tuple of sequences: the id of the equal one
+        first: dict[Sequences, Sequences] = {}
         for (template, held, used, weight, sequences), found in zip(pending, summed,
                                                                     strict=True):
             if template is None:  # a leaf of the walk: held is its outcome, used its count
@@ -570,13 +574,16 @@ class _Walk:
                 self.enter(template, self.sums(template, cast(list[int], held)), used, weight,
                            sequences)
             else:
-                group = added.get((id(template), used, id(sequences)))
+                same = equal.get(id(sequences))
+                if same is None:
+                    same = equal[id(sequences)] = id(first.setdefault(sequences, sequences))
+                group = added.get((id(template), used, same))
                 if group is None:  # (once a group is open, its weighings insert nothing)
                     if not self.entered(template, sequences):
                         self.enter(template, found[0][found[1]].tolist(), used, weight,
                                    sequences)
                         continue
-                    group = added[id(template), used, id(sequences)] = (
+                    group = added[id(template), used, same] = (
                         template, used, sequences, [], [], found[0], found[2])
                 group[3].append(weight)
                 group[4].append(found[1])
@@ -599,8 +606,11 @@ class _Walk:
         if held is None or None in held:
             return False
         if not template.outcomes_in:
-            template.outcomes_in = all(outcome in self.outcomes for _first, _second, outcome, _c
-                                       in template.paths.ends)
+            source = template.paths
+            if source.outcome_set is None:
+                source.outcome_set = frozenset(outcome for _first, _second, outcome, _cards
+                                               in source.ends)
+            template.outcomes_in = self.outcomes.keys() >= source.outcome_set
         return template.outcomes_in
 
     def enter_one(self, sequences: Sequences, outcome: Hashable, count: int) -> None:
