@@ -303,7 +303,7 @@ def _groups_replaced(view: View, counts: list[int], count: int
         yield tuple(map(view.labels.__getitem__, group)), counts, weight
 
 
-_ONE_CARD = True  # one-card draws of the walk dealt inline (off: by dealt_groups, the tests)
+_ONE_CARD = True  # one- and two-card draws of the walk dealt inline (off: dealt_groups, tests)
 _SINGLES = True  # sum one-card templates from the counts directly (off: by _weight, the tests)
 _SMALL = 40  # fewer paths than this are summed in Python (measured: 16 and 100 slower, 40-60 best)
 _INT64_SAFE = 2**62
@@ -433,10 +433,39 @@ class _Walk:
                     walk(advance(state, singles[index]), view, remaining, used, weight * count,
                          sequences)
             return
+        if step.count == 2 and _ONE_CARD:  # two cards (a baccarat hand): the same, inline
+            self.walk_pairs(state, view, counts, used + 2, weight, sequences)
+            return
         groups = _groups_replaced if self.replacement else dealt_groups
         for labels, remaining, group_weight in groups(view, counts, step.count):
             self.walk(self.advance(state, labels), view, remaining, used + step.count,
                       weight * group_weight, sequences)
+
+    def walk_pairs(self, state: State, view: View, counts: list[int], used: int, weight: int,
+                   sequences: Sequences) -> None:
+        """The groups of two cards of :func:`~exact.core.enumerator.dealt_groups` (or
+        :func:`_groups_replaced`), in their order, each walked."""
+        advance, taken, walk = self.advance, self.taken, self.walk
+        labels = view.labels
+        present = [index for index, count in enumerate(counts) if count]
+        for at, first in enumerate(present):
+            count = counts[first]
+            ways = count * (count - taken)
+            if ways:
+                remaining = counts
+                if taken:
+                    remaining = counts.copy()
+                    remaining[first] = count - 2
+                walk(advance(state, (labels[first], labels[first])), view, remaining, used,
+                     weight * ways, sequences)
+            for second in present[at + 1:]:
+                remaining = counts
+                if taken:
+                    remaining = counts.copy()
+                    remaining[first] = count - 1
+                    remaining[second] -= 1
+                walk(advance(state, (labels[first], labels[second])), view, remaining, used,
+                     weight * 2 * count * counts[second], sequences)
 
     def weigh(self, template: _Template, counts: list[int], used: int, weight: int,
               sequences: Sequences) -> None:

@@ -165,6 +165,16 @@ def test_rests_shared_by_totals_and_renamed_give_the_unshared_sequence_form(
     assert shoe_sequence_form(CHOOSING, _shoe(shoe), information, replacement) == shared
 
 
+@pytest.mark.parametrize("replacement", [False, True])
+@pytest.mark.parametrize("shoe", REFERENCE_SHOES[:3])
+def test_two_card_hands_dealt_inline_give_the_dealt_groups(monkeypatch, shoe, replacement):
+    """The walk deals each two-card hand inline: the same sequence form, in the same order, as
+    the groups of dealt_groups (a pair of one class of one card never dealt)."""
+    inline = shoe_sequence_form(CHOOSING, _shoe(shoe), "cards", replacement)
+    monkeypatch.setattr(decisions, "_ONE_CARD", False)
+    assert shoe_sequence_form(CHOOSING, _shoe(shoe), "cards", replacement) == inline
+
+
 def test_kemeny_snell_model_player_draws_on_five_with_probability_nine_elevenths():
     found = _solved(None, "totals")
     assert found.verified  # exact best responses gain nothing, on either side
