@@ -148,6 +148,7 @@ class _Template:
     source: _Template | None = None
     rename: Callable[[InfoSet], InfoSet] | None = None
     names: dict[Path, Path] = field(default_factory=dict)
+    pairs_named: list[tuple[Path, Path]] | None = None
 
     def renamed(self, rename: Callable[[InfoSet], InfoSet]) -> _Template:
         """This template with each information set renamed by ``rename`` (a rest of the same
@@ -175,6 +176,14 @@ class _Template:
             found = self.names[path] = tuple([(rename(infoset), action)
                                               for infoset, action in path])
         return found
+
+    def named_pairs(self) -> list[tuple[Path, Path]]:
+        """The sequences of each pair of ``by_pair``, renamed (:meth:`renamed`), once."""
+        if self.pairs_named is None:
+            named = self.named
+            self.pairs_named = [(named(first), named(second))
+                                for first, second, _rows in self.by_pair]
+        return self.pairs_named
 
     def all_ends(self) -> dict[tuple[Path, Path, Hashable, int], dict[_Path, int]]:
         """The ends, with their sequences renamed if this template renames another."""
@@ -472,9 +481,8 @@ class _Walk:
         """Sum a one-card template without decisions (``by_class``) over ``counts`` and add it
         to the entries in one pass; each pair's entry kept, as :meth:`enter` keeps them."""
         fill, entries, outcomes = self.fill, self.entries, self.outcomes
-        by_class = cast(list[tuple[Callable[[Sequences], Sequences],
-                                   list[tuple[Hashable, int, list[tuple[int, int]]]]]],
-                        template.by_class)
+        by_class = template.by_class
+        assert by_class is not None  # (no cast: a cast's type is built at every call)
         held = template.entered.get(sequences)
         if held is None:
             held = template.entered[sequences] = [None] * len(by_class)
@@ -675,7 +683,7 @@ class _Walk:
                 if summed:
                     if entry is None:
                         if template.source is not None:  # a renamed template's sequences
-                            first, second = template.named(first), template.named(second)
+                            first, second = template.named_pairs()[index]
                         key = ((*before, *first) if first else before,
                                (*after, *second) if second else after)
                         entry = entries.get(key)
