@@ -615,8 +615,6 @@ class _Walk:
                                                                     strict=True):
             if template is None:  # a leaf of the walk: held is its outcome, used its count
                 self.enter_one(sequences, held, used)
-            elif template.by_class is not None:  # (never batched: no matrix)
-                self.enter_by_class(template, cast(list[int], held), used, weight, sequences)
             elif found is None:
                 self.enter(template, self.sums(template, cast(list[int], held)), used, weight,
                            sequences)
