@@ -381,11 +381,6 @@ class _Walk:
     def add(self, sequences: Sequences, outcome: Hashable, count: int) -> None:
         self.meter.tick()
         if self.pending:  # after the weighings before it, so that entries keep their order
-            entry = self.entries.get(sequences)
-            if entry is not None and outcome in self.outcomes:
-                # its entry and outcome in place: added now, it inserts nothing (see flush)
-                entry[outcome] = entry.get(outcome, 0) + count
-                return
             self.pending.append((None, outcome, count, 0, sequences))
             self.queued(1)
             return
@@ -505,11 +500,9 @@ class _Walk:
 
     def weigh(self, template: _Template, counts: list[int], used: int, weight: int,
               sequences: Sequences) -> None:
-        if template.by_class is not None and (not self.pending or
-                                              self.entered(template, sequences)):
-            # a compiled rest of one card and no decision, with nothing queued before it or
-            # nothing to insert (see flush): summed and entered at once (the common rest of a
-            # round: its last card)
+        if template.by_class is not None and not self.pending:
+            # a compiled rest of one card and no decision, with nothing queued before it:
+            # summed and entered at once (the common rest of a round: its last card)
             self.meter.tick()
             self.enter_by_class(template, counts, used, weight, sequences)
             return
