@@ -471,40 +471,29 @@ class _Walk:
                 walk(advance(state, (labels[first], labels[second])), view, remaining, used,
                      weight * 2 * count * counts[second], sequences)
 
-    def enter_by_class(self, template: _Template, counts: list[int], used: int, weight: int,
-                       sequences: Sequences) -> None:
-        """Sum a one-card template without decisions (``by_class``) over ``counts`` and add it
-        to the entries in one pass; each pair's entry kept, as :meth:`enter` keeps them."""
-        fill, entries, outcomes = self.fill, self.entries, self.outcomes
-        by_class = template.by_class
-        assert by_class is not None  # (no cast: a cast's type is built at every call)
-        held = template.entered.get(sequences)
-        if held is None:
-            held = template.entered[sequences] = [None] * len(by_class)
-        for position, (pair, rows) in enumerate(by_class):
-            entry = held[position]
-            for outcome, cards, cells in rows:
-                summed = 0
-                for index, coefficient in cells:
-                    summed += coefficient * counts[index]
-                if summed:
-                    if entry is None:
-                        key = pair(sequences)
-                        entry = entries.get(key)
-                        if entry is None:
-                            entry = entries[key] = {}
-                        held[position] = entry
-                    if outcome not in outcomes:
-                        outcomes[outcome] = None
-                    entry[outcome] = entry.get(outcome, 0) + weight * summed * fill[used + cards]
-
     def weigh(self, template: _Template, counts: list[int], used: int, weight: int,
               sequences: Sequences) -> None:
         if template.by_class is not None and not self.pending:
             # a compiled rest of one card and no decision, with nothing queued before it:
             # summed and entered at once (the common rest of a round: its last card)
             self.meter.tick()
-            self.enter_by_class(template, counts, used, weight, sequences)
+            fill, entries, outcomes = self.fill, self.entries, self.outcomes
+            for pair, rows in template.by_class:
+                entry = None
+                for outcome, cards, cells in rows:
+                    summed = 0
+                    for index, coefficient in cells:
+                        summed += coefficient * counts[index]
+                    if summed:
+                        if entry is None:
+                            key = pair(sequences)
+                            entry = entries.get(key)
+                            if entry is None:
+                                entry = entries[key] = {}
+                        if outcome not in outcomes:
+                            outcomes[outcome] = None
+                        entry[outcome] = entry.get(outcome, 0) + \
+                            weight * summed * fill[used + cards]
             return
         if template.meets:
             # each decision of the template registered once per sequences before it: a later
