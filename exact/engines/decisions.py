@@ -543,7 +543,9 @@ class _Walk:
         if template.matrix is not None and template.bound * self.largest(counts) < _INT64_SAFE:
             return cast(list[int], (template.matrix @ self.basis(counts)).tolist())
         if template.singles is not None:
-            sums = [0] * len(template.paths.ends)
+            # (a renamed template's rows are its source's: no property call, as this runs
+            # at every queued one-card rest)
+            sums = [0] * len(template.ends if template.source is None else template.source.ends)
             for row, index, coefficient in template.singles:
                 sums[row] += coefficient * counts[index]
             return sums
@@ -561,9 +563,8 @@ class _Walk:
         entered once."""
         pending, self.pending, self.pending_cells = self.pending, [], 0
         batched, self.batched = self.batched, {}
-        # per weighing of a batched template: its block of sums (int64), its row there, and
-        # the block's largest magnitude (what bounds a weighted sum of its rows)
-        summed: list[tuple[np.ndarray, int, int] | None] = [None] * len(pending)
+        # per weighing of a batched template: its block of sums (int64) and its row there
+        summed: list[tuple[np.ndarray, int] | None] = [None] * len(pending)
         by_width: dict[int, list[list[int]]] = {}  # the bases of one number of classes together
         for indices in batched.values():
             by_width.setdefault(len(cast(list[int], pending[indices[0]][1])), []).append(
@@ -581,16 +582,15 @@ class _Walk:
                 matrix = cast(_Template, pending[indices[0]][0]).matrix
                 assert matrix is not None
                 block = bases[start:start + len(indices)] @ matrix.T
-                largest = int(np.abs(block).max(initial=0))
                 start += len(indices)
                 for position, index in enumerate(indices):
-                    summed[index] = (block, position, largest)
+                    summed[index] = (block, position)
         # the groups of weighings added up before entering, by template, cards used and
         # sequences, these by identity of one equal tuple (the walk passes one tuple down a
         # subtree, and a tuple of tuples hashes all its parts at every lookup: each tuple met
         # is looked up by value once)
         added: dict[tuple[int, int, int], tuple[_Template, int, Sequences, list[int],
-                                                list[int], np.ndarray, int]] = {}
+                                                list[int], np.ndarray]] = {}
         equal: dict[int, int] = {}  # by id of a tuple of sequences: the id of the equal one
         first: dict[Sequences, Sequences] = {}
         for (template, held, used, weight, sequences), found in zip(pending, summed,
@@ -611,19 +611,21 @@ class _Walk:
                                    sequences)
                         continue
                     group = added[id(template), used, same] = (
-                        template, used, sequences, [], [], found[0], found[2])
+                        template, used, sequences, [], [], found[0])
                 group[3].append(weight)
                 group[4].append(found[1])
-        for template, used, sequences, weights, rows, block, largest in added.values():
+        for template, used, sequences, weights, rows, block in added.values():
             if len(weights) == 1:
                 self.enter(template, block[rows[0]].tolist(), used, weights[0], sequences)
-            elif max(weights) * largest * len(weights) < _INT64_SAFE:
+                continue
+            taken = block[rows]
+            if max(weights) * int(np.abs(taken).max()) * len(weights) < _INT64_SAFE:
                 # the group's weighted sum of rows in one int64 product (exact below the bound)
-                self.enter(template, (np.array(weights, dtype=np.int64) @ block[rows]).tolist(),
+                self.enter(template, (np.array(weights, dtype=np.int64) @ taken).tolist(),
                            used, 1, sequences)
             else:  # Python integers: a weight times a sum may pass int64
                 self.enter(template, [sum(map(mul, weights, column)) for column
-                                      in zip(*block[rows].tolist(), strict=True)],
+                                      in zip(*taken.tolist(), strict=True)],
                            used, 1, sequences)
 
     def entered(self, template: _Template, sequences: Sequences) -> bool:
