@@ -8,8 +8,9 @@ order-free, weighed by its ordered ways), then the Player's choice or forced mov
 card, the Banker's choice and its third card, as the rule text says them, counting each pair of
 choice sequences' Player wins, Banker wins and ties over the ordered six-card sequences of the
 shoe (the rest of the six cards, past the coup's, filled by their falling count; with
-replacement every card from the whole shoe, ``N**6`` sequences). This is the code chemin de
-fer's sequence form was built by before the coup was written once, kept as its twin.
+replacement every card from the whole shoe, ``N**6`` sequences). These are the loops chemin de
+fer's sequence form was built by before the coup was written once (counting ties too), kept as
+its twin: ``make bench`` times the walk against them (``strategy_walks_benchmark``).
 """
 
 from __future__ import annotations
