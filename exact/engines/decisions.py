@@ -614,12 +614,16 @@ class _Walk:
                         template, used, sequences, [], [], found[0])
                 group[3].append(weight)
                 group[4].append(found[1])
+        largest: dict[int, int] = {}  # by id of block: its largest magnitude, once asked
         for template, used, sequences, weights, rows, block in added.values():
             if len(weights) == 1:
                 self.enter(template, block[rows[0]].tolist(), used, weights[0], sequences)
                 continue
             taken = block[rows]
-            if max(weights) * int(np.abs(taken).max()) * len(weights) < _INT64_SAFE:
+            bound = largest.get(id(block))
+            if bound is None:
+                bound = largest[id(block)] = int(np.abs(block).max())
+            if max(weights) * bound * len(weights) < _INT64_SAFE:
                 # the group's weighted sum of rows in one int64 product (exact below the bound)
                 self.enter(template, (np.array(weights, dtype=np.int64) @ taken).tolist(),
                            used, 1, sequences)
