@@ -257,6 +257,43 @@ def century21_benchmarks() -> None:
          timed(lambda: equilibrium(century21.game_table(rules, shoe, "cards"))), 60.0)
 
 
+def strategy_walks_benchmark() -> None:
+    """Chemin de fer's sequence form per information model, built by the generic decision
+    walker (the coup, its rests shared by totals) and by the direct loops over the four cards
+    of its reference twin, in the same run: CPU time, best of a few, and their ratio."""
+    from exact.games.chemin_de_fer import reference
+    from exact.games.chemin_de_fer.game import (
+        INFORMATION,
+        RULES,
+        WITH_REPLACEMENT_SHOE,
+        counted_form,
+        shoe_sequence_form,
+    )
+
+    def best(work: Callable[[], object]) -> float:
+        samples = []
+        for _ in range(size(7, 1)):
+            start = time.process_time()
+            work()
+            samples.append(time.process_time() - start)
+        return min(samples)
+
+    decks = size(RULES.decks, 1)
+    print(f"chemin de fer's sequence form, CPU best of {size(7, 1)}: the generic walk against "
+          "the direct loops of the reference twin")
+    for shoe, replacement, shown in ((Shoe.standard(decks), False, f"{decks} decks"),
+                                     (WITH_REPLACEMENT_SHOE, True, "with replacement")):
+        for information in INFORMATION:
+            walk = best(lambda information=information, shoe=shoe, replacement=replacement:
+                        shoe_sequence_form(RULES, shoe, information, replacement))
+            loops = best(lambda information=information, shoe=shoe, replacement=replacement:
+                         counted_form(RULES, *reference.sequence_table(
+                             RULES.naturals, RULES.player_draws_on, RULES.player_chooses_on,
+                             information, shoe, replacement)))
+            line(f"{information}, {shown}: generic walk", walk,
+                 extra=f"direct loops {loops * 1000:,.2f} ms, ratio {walk / loops:.2f}")
+
+
 def century21_table_benchmark() -> None:
     """21st Century Baccarat at a full table (issue 29): the figures of 1 to 7 seats of 100
     against a 300 Player/Dealer. House Way is exact at every size (each seat's heads-up value,
@@ -803,6 +840,7 @@ SECTIONS: tuple[Callable[[], None], ...] = (
     warm_bytecode,
     bench_nine_and_nines,
     century21_benchmarks,
+    strategy_walks_benchmark,
     century21_table_benchmark,
     side_bets,
     remaining_shoe_benchmark,

@@ -7,17 +7,20 @@ Layer: engines, above the model; they know no game.
   sets with their actions and own parent sequence, and for every pair of action sequences the
   exact count of every outcome, over the counting unit N!/(N-round_cards)! as every deal has it
   (``N**round_cards`` with replacement: every card drawn from the whole shoe).
-* :class:`StrategyDeal`: the round under one fixed pure strategy per side, as a plain
-  :class:`~exact.core.enumerator.Deal` (the decisions taken as they are met), for the direct,
-  compiled and batch engines and for dealing real cards; it lives in
-  :mod:`exact.engines.fixed_strategy` (one concern a module) and is shown here under its names.
+* :class:`~exact.engines.fixed_strategy.StrategyDeal`: the round under one fixed pure strategy
+  per side, as a plain :class:`~exact.core.enumerator.Deal` (the decisions taken as they are
+  met), for the direct, compiled and batch engines and for dealing real cards; it lives in
+  :mod:`exact.engines.fixed_strategy` (one concern a module).
 
 The sequence-form walk enumerates the cards as :func:`~exact.core.enumerator.enumerate_rounds`
 does. Where the game gives a :meth:`~DecisionGame.future` key at a draw, the rest of the round
 from there is built once per key as a *template* (every path of card classes, with its
 multinomial coefficient, the sequences it adds and its outcome) and weighed by each path's
 remaining shoe: the probability of a path depends only on the counts left (exchangeability), and
-the template's structure on the key alone.
+the template's structure on the key alone. Where the game also names a *shape* of that rest
+(:class:`~exact.model.strategy_game.SharedRests`), the rests of one shape are built once and
+the others renamed from it (their information sets only), and the flush sums the weighings of
+all of them in one product.
 
 >>> from exact.core.cards import Shoe
 >>> table = decision_table(_Guess(), Shoe.standard(1))
@@ -31,6 +34,7 @@ from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations_with_replacement
+from operator import mul
 from typing import cast
 
 import numpy as np
@@ -47,9 +51,6 @@ from exact.core.enumerator import (
     without_collections,
 )
 from exact.core.work import Meter
-from exact.engines.fixed_strategy import Choices as Choices
-from exact.engines.fixed_strategy import StrategyDeal as StrategyDeal
-from exact.engines.fixed_strategy import choices as choices
 from exact.errors import StrategyError
 from exact.model.strategy_game import (
     Action,
@@ -59,8 +60,9 @@ from exact.model.strategy_game import (
     Leaf,
     Number,
     Path,
+    SharedRests,
+    Step,
 )
-from exact.model.strategy_game import Step as Step
 
 Sequences = tuple[Path, Path]  # both sides' own sequences so far
 Entries = dict[Sequences, dict[Hashable, int]]  # sequence pair -> outcome -> count
@@ -135,10 +137,67 @@ class _Template:
     # per sequences before a weighing, the indices of ``meets`` not yet registered with the walk
     unmet: dict[Sequences, list[int]] = field(default_factory=dict)
     outcomes_in: bool = False  # every outcome of ``ends`` is in the walk's outcomes
+    outcome_set: frozenset[Hashable] | None = None  # the outcomes of ``ends``, once asked
     # the ends with their paths joined after a path that leads here (:meth:`_Walk.spliced`)
     after: dict[_Path, list[tuple[Path, Path, Hashable, int, list[tuple[_Path, int]]]]] = \
         field(default_factory=dict)
     once: set[_Path] = field(default_factory=set)  # the paths spliced after once, not kept
+    # the template this one renames (:meth:`renamed`), whose paths, matrix and sums it
+    # shares, and each of its own sequences by that template's: its ends are the source's,
+    # renamed only when a splice reads them (:meth:`all_ends`)
+    source: _Template | None = None
+    rename: Callable[[InfoSet], InfoSet] | None = None
+    names: dict[Path, Path] = field(default_factory=dict)
+    pairs_named: list[tuple[Path, Path]] | None = None
+
+    def renamed(self, rename: Callable[[InfoSet], InfoSet]) -> _Template:
+        """This template with each information set renamed by ``rename`` (a rest of the same
+        shape, :class:`~exact.model.strategy_game.SharedRests`): its decisions renamed now;
+        its rows and matrix are this one's, their sequences renamed as they are first
+        entered (:meth:`_Walk.enter`), its ends only if it is spliced."""
+        copy = _Template(source=self, rename=rename)
+        copy.meets = [(path, actor, rename(infoset), actions, copy.named(own))
+                      for path, actor, infoset, actions, own in self.meets]
+        # the ends' sequences hold only the sets of the template's decisions
+        if len({(actor, infoset) for _p, actor, infoset, _a, _o in copy.meets}) != \
+                len({(actor, infoset) for _p, actor, infoset, _a, _o in self.meets}):
+            raise StrategyError("a renaming of a shared rest's information sets joins two of "
+                                "them: it must be one-to-one")
+        return copy
+
+    def named(self, path: Path) -> Path:
+        """``path`` of the source template, renamed (:meth:`renamed`)."""
+        found = self.names.get(path)
+        if found is None:
+            if not path:
+                return path
+            rename = self.rename
+            assert rename is not None  # (a renamed template has its renaming)
+            found = self.names[path] = tuple([(rename(infoset), action)
+                                              for infoset, action in path])
+        return found
+
+    def named_pairs(self) -> list[tuple[Path, Path]]:
+        """The sequences of each pair of ``by_pair``, renamed (:meth:`renamed`), once."""
+        if self.pairs_named is None:
+            named = self.named
+            self.pairs_named = [(named(first), named(second))
+                                for first, second, _rows in self.by_pair]
+        return self.pairs_named
+
+    def all_ends(self) -> dict[tuple[Path, Path, Hashable, int], dict[_Path, int]]:
+        """The ends, with their sequences renamed if this template renames another."""
+        if self.source is not None and not self.ends:
+            named = self.named
+            self.ends = {(named(first), named(second), outcome, cards): paths
+                         for (first, second, outcome, cards), paths
+                         in self.source.all_ends().items()}
+        return self.ends
+
+    @property
+    def paths(self) -> _Template:
+        """The template that holds the paths: this one, or the one it renames."""
+        return self.source if self.source is not None else self
 
     def _by_class(self) -> None:
         if self.meets or not _SINGLES or not all(
@@ -153,6 +212,14 @@ class _Template:
 
     def compile(self, classes: int) -> None:
         self.compiled = True
+        source = self.source
+        if source is not None:  # a renamed template: the source's rows (see renamed)
+            if not source.compiled:
+                source.compile(classes)
+            # (a rest without decisions has no sets to rename: its one-pass form is shared)
+            self.by_pair, self.matrix, self.bound, self.singles, self.by_class = \
+                source.by_pair, source.matrix, source.bound, source.singles, source.by_class
+            return
         self._by_class()
         pairs: dict[tuple[Path, Path], list[tuple[int, Hashable, int]]] = {}
         for row, (first, second, outcome, cards) in enumerate(self.ends):
@@ -245,12 +312,13 @@ def _groups_replaced(view: View, counts: list[int], count: int
         yield tuple(map(view.labels.__getitem__, group)), counts, weight
 
 
-_ONE_CARD = True  # one-card draws of the walk dealt inline (off: by dealt_groups, the tests)
+_ONE_CARD = True  # one- and two-card draws of the walk dealt inline (off: dealt_groups, tests)
 _SINGLES = True  # sum one-card templates from the counts directly (off: by _weight, the tests)
 _SMALL = 40  # fewer paths than this are summed in Python (measured: 16 and 100 slower, 40-60 best)
 _INT64_SAFE = 2**62
 _BATCH = True  # weigh a template's pending weighings in one product (off: one by one, the tests)
 _PENDING_CELLS = 1 << 21  # basis cells (int64) held before a flush: bounds its memory
+_SHARE = True  # rests of one shape built once and renamed (off: each key built apart, the tests)
 
 
 class _Walk:
@@ -285,18 +353,28 @@ class _Walk:
         # the weighings and leaves waiting for :meth:`flush`, and the basis cells they need
         self.pending: list[tuple[_Template | None, object, int, int, Sequences]] = []
         self.pending_cells = 0
-        self.batched: dict[int, list[int]] = {}  # by id of template: its pending weighings
+        self.batched: dict[int, list[int]] = {}  # by id of matrix: its pending weighings
+        # rests shared by shape (:class:`~exact.model.strategy_game.SharedRests`): the
+        # template built for each view and shape, with the names of its sets
+        self.rest_shape: Callable[[State], tuple[Hashable, Hashable] | None] | None = None
+        self.renamed: Callable[[InfoSet, Hashable], InfoSet] | None = None
+        if _SHARE and isinstance(game, SharedRests):
+            self.rest_shape, self.renamed = game.rest_shape, game.renamed
+        self.shapes: dict[tuple[View, Hashable], tuple[_Template, Hashable]] = {}
 
-    def meet(self, decision: Decision, own: Path) -> None:
-        sets = self.sets[decision.actor]
-        if decision.infoset not in sets:
-            sets[decision.infoset] = decision.actions
-            self.parents[decision.actor][decision.infoset] = own
-        elif sets[decision.infoset] != decision.actions:
-            raise StrategyError(f"information set {decision.infoset!r} offers "
-                                f"{sets[decision.infoset]} and {decision.actions}")
-        elif self.parents[decision.actor][decision.infoset] != own:
-            raise StrategyError(f"information set {decision.infoset!r} is reached after "
+    def meet(self, actor: int, infoset: InfoSet, actions: tuple[Action, ...], own: Path
+             ) -> None:
+        """Register a decision of ``actor`` at ``infoset`` after its own sequence ``own``
+        (given by parts: a template's decisions are registered without a Decision made)."""
+        sets = self.sets[actor]
+        if infoset not in sets:
+            sets[infoset] = actions
+            self.parents[actor][infoset] = own
+        elif sets[infoset] != actions:
+            raise StrategyError(f"information set {infoset!r} offers {sets[infoset]} and "
+                                f"{actions}")
+        elif self.parents[actor][infoset] != own:
+            raise StrategyError(f"information set {infoset!r} is reached after "
                                 "different own choices of its actor (no perfect recall): "
                                 "put those choices in its key")
 
@@ -321,7 +399,7 @@ class _Walk:
             return
         if isinstance(step, Decision):
             own = sequences[_side(step)]
-            self.meet(step, own)
+            self.meet(step.actor, step.infoset, step.actions, own)
             infoset, first = step.infoset, step.actor == 0
             for action in step.actions:
                 longer = (*own, (infoset, action))
@@ -359,10 +437,39 @@ class _Walk:
                     walk(advance(state, singles[index]), view, remaining, used, weight * count,
                          sequences)
             return
+        if step.count == 2 and _ONE_CARD:  # two cards (a baccarat hand): the same, inline
+            self.walk_pairs(state, view, counts, used + 2, weight, sequences)
+            return
         groups = _groups_replaced if self.replacement else dealt_groups
         for labels, remaining, group_weight in groups(view, counts, step.count):
             self.walk(self.advance(state, labels), view, remaining, used + step.count,
                       weight * group_weight, sequences)
+
+    def walk_pairs(self, state: State, view: View, counts: list[int], used: int, weight: int,
+                   sequences: Sequences) -> None:
+        """The groups of two cards of :func:`~exact.core.enumerator.dealt_groups` (or
+        :func:`_groups_replaced`), in their order, each walked."""
+        advance, taken, walk = self.advance, self.taken, self.walk
+        labels = view.labels
+        present = [index for index, count in enumerate(counts) if count]
+        for at, first in enumerate(present):
+            count = counts[first]
+            ways = count * (count - taken)
+            if ways:
+                remaining = counts
+                if taken:
+                    remaining = counts.copy()
+                    remaining[first] = count - 2
+                walk(advance(state, (labels[first], labels[first])), view, remaining, used,
+                     weight * ways, sequences)
+            for second in present[at + 1:]:
+                remaining = counts
+                if taken:
+                    remaining = counts.copy()
+                    remaining[first] = count - 1
+                    remaining[second] -= 1
+                walk(advance(state, (labels[first], labels[second])), view, remaining, used,
+                     weight * 2 * count * counts[second], sequences)
 
     def weigh(self, template: _Template, counts: list[int], used: int, weight: int,
               sequences: Sequences) -> None:
@@ -399,7 +506,7 @@ class _Walk:
                 for index in left:
                     path, actor, infoset, actions, own = meets[index]
                     if _weight(path, counts):
-                        self.meet(Decision(actor, infoset, actions), (*sequences[actor], *own))
+                        self.meet(actor, infoset, actions, (*sequences[actor], *own))
                     else:  # a path this shoe cannot deal: another may
                         kept.append(index)
                 left[:] = kept
@@ -408,11 +515,12 @@ class _Walk:
         self.meter.tick()  # one step of the walk, however many ends it adds
         if _BATCH and template.matrix is not None and \
                 template.bound * self.largest(counts) < _INT64_SAFE:
-            # summed later with the others of this template, in one matrix product
-            # (:meth:`flush`); every write to the entries waits behind it, in walk order
-            found = self.batched.get(id(template))
+            # summed later with the others of this template and of the templates renaming
+            # the same one (their matrix), in one matrix product (:meth:`flush`); every
+            # write to the entries waits behind it, in walk order
+            found = self.batched.get(id(template.matrix))
             if found is None:
-                found = self.batched[id(template)] = []
+                found = self.batched[id(template.matrix)] = []
             found.append(len(self.pending))
             self.pending.append((template, counts, used, weight, sequences))
             self.queued(template.matrix.shape[1])
@@ -435,12 +543,14 @@ class _Walk:
         if template.matrix is not None and template.bound * self.largest(counts) < _INT64_SAFE:
             return cast(list[int], (template.matrix @ self.basis(counts)).tolist())
         if template.singles is not None:
-            sums = [0] * len(template.ends)
+            # (a renamed template's rows are its source's: no property call, as this runs
+            # at every queued one-card rest)
+            sums = [0] * len(template.ends if template.source is None else template.source.ends)
             for row, index, coefficient in template.singles:
                 sums[row] += coefficient * counts[index]
             return sums
         return [sum(coefficient * _weight(path, counts) for path, coefficient in paths.items())
-                for paths in template.ends.values()]
+                for paths in template.paths.ends.values()]
 
     def flush(self) -> None:
         """Sum the pending weighings of each template in one product (their bases, one row
@@ -453,7 +563,7 @@ class _Walk:
         entered once."""
         pending, self.pending, self.pending_cells = self.pending, [], 0
         batched, self.batched = self.batched, {}
-        # per weighing of a batched template: its sums, as a row of a block of sums
+        # per weighing of a batched template: its block of sums (int64) and its row there
         summed: list[tuple[np.ndarray, int] | None] = [None] * len(pending)
         by_width: dict[int, list[list[int]]] = {}  # the bases of one number of classes together
         for indices in batched.values():
@@ -475,8 +585,14 @@ class _Walk:
                 start += len(indices)
                 for position, index in enumerate(indices):
                     summed[index] = (block, position)
-        added: dict[tuple[int, int, Sequences], tuple[_Template, list[int], list[np.ndarray]]] \
-            = {}
+        # the groups of weighings added up before entering, by template, cards used and
+        # sequences, these by identity of one equal tuple (the walk passes one tuple down a
+        # subtree, and a tuple of tuples hashes all its parts at every lookup: each tuple met
+        # is looked up by value once)
+        added: dict[tuple[int, int, int], tuple[_Template, int, Sequences, list[int],
+                                                list[int], np.ndarray]] = {}
+        equal: dict[int, int] = {}  # by id of a tuple of sequences: the id of the equal one
+        first: dict[Sequences, Sequences] = {}
         for (template, held, used, weight, sequences), found in zip(pending, summed,
                                                                     strict=True):
             if template is None:  # a leaf of the walk: held is its outcome, used its count
@@ -484,20 +600,37 @@ class _Walk:
             elif found is None:
                 self.enter(template, self.sums(template, cast(list[int], held)), used, weight,
                            sequences)
-            elif self.entered(template, sequences):
-                group = added.get((id(template), used, sequences))
-                if group is None:
-                    group = added[id(template), used, sequences] = (template, [], [])
-                group[1].append(weight)
-                group[2].append(found[0][found[1]])
             else:
-                self.enter(template, found[0][found[1]].tolist(), used, weight, sequences)
-        for (_, used, sequences), (template, weights, rows) in added.items():
+                same = equal.get(id(sequences))
+                if same is None:
+                    same = equal[id(sequences)] = id(first.setdefault(sequences, sequences))
+                group = added.get((id(template), used, same))
+                if group is None:  # (once a group is open, its weighings insert nothing)
+                    if not self.entered(template, sequences):
+                        self.enter(template, found[0][found[1]].tolist(), used, weight,
+                                   sequences)
+                        continue
+                    group = added[id(template), used, same] = (
+                        template, used, sequences, [], [], found[0])
+                group[3].append(weight)
+                group[4].append(found[1])
+        largest: dict[int, int] = {}  # by id of block: its largest magnitude, once asked
+        for template, used, sequences, weights, rows, block in added.values():
             if len(weights) == 1:
-                self.enter(template, rows[0].tolist(), used, weights[0], sequences)
+                self.enter(template, block[rows[0]].tolist(), used, weights[0], sequences)
+                continue
+            taken = block[rows]
+            bound = largest.get(id(block))
+            if bound is None:
+                bound = largest[id(block)] = int(np.abs(block).max())
+            if max(weights) * bound * len(weights) < _INT64_SAFE:
+                # the group's weighted sum of rows in one int64 product (exact below the bound)
+                self.enter(template, (np.array(weights, dtype=np.int64) @ taken).tolist(),
+                           used, 1, sequences)
             else:  # Python integers: a weight times a sum may pass int64
-                total = np.array(weights, dtype=object) @ np.array(rows).astype(object)
-                self.enter(template, total.tolist(), used, 1, sequences)
+                self.enter(template, [sum(map(mul, weights, column)) for column
+                                      in zip(*taken.tolist(), strict=True)],
+                           used, 1, sequences)
 
     def entered(self, template: _Template, sequences: Sequences) -> bool:
         """Whether a weighing of ``template`` after ``sequences`` would insert nothing in the
@@ -506,8 +639,11 @@ class _Walk:
         if held is None or None in held:
             return False
         if not template.outcomes_in:
-            template.outcomes_in = all(outcome in self.outcomes for _first, _second, outcome, _c
-                                       in template.ends)
+            source = template.paths
+            if source.outcome_set is None:
+                source.outcome_set = frozenset(outcome for _first, _second, outcome, _cards
+                                               in source.ends)
+            template.outcomes_in = self.outcomes.keys() >= source.outcome_set
         return template.outcomes_in
 
     def enter_one(self, sequences: Sequences, outcome: Hashable, count: int) -> None:
@@ -532,6 +668,8 @@ class _Walk:
                 summed = sums[row]
                 if summed:
                     if entry is None:
+                        if template.source is not None:  # a renamed template's sequences
+                            first, second = template.named_pairs()[index]
                         key = ((*before, *first) if first else before,
                                (*after, *second) if second else after)
                         entry = entries.get(key)
@@ -574,9 +712,30 @@ class _Walk:
         self.last_view, self.last_templates = view, by_key
         found = by_key.get(key)
         if found is None:
-            found = by_key[key] = _Template()
-            self.build(found, state, view, (), 0, 1, ((), ()))
+            shared = self.rest_shape(state) if self.rest_shape is not None else None
+            found = by_key[key] = self.shared(state, view, *shared) if shared is not None \
+                else self.built(state, view)
         return found
+
+    def built(self, state: State, view: View) -> _Template:
+        template = _Template()
+        self.build(template, state, view, (), 0, 1, ((), ()))
+        return template
+
+    def shared(self, state: State, view: View, shape: Hashable, names: Hashable) -> _Template:
+        """The template of a rest of ``shape``: built for the first rest of it met, renamed
+        from that one for the others."""
+        found = self.shapes.get((view, shape))
+        if found is None:
+            template = self.built(state, view)
+            self.shapes[view, shape] = (template, names)
+            return template
+        template, built_names = found
+        if names == built_names:
+            return template
+        renamed = self.renamed
+        assert renamed is not None  # a shape is given only by a game that renames
+        return template.renamed(lambda infoset: renamed(infoset, names))
 
     def build(self, template: _Template, state: State, view: View, path: _Path, cards: int,
               coefficient: int, sequences: Sequences) -> None:
@@ -639,7 +798,7 @@ class _Walk:
             # templates): joined as read, not kept
             inner.once.add(path)
             joined = self.joined_path
-            for (first, second, outcome, more), paths in inner.ends.items():
+            for (first, second, outcome, more), paths in inner.all_ends().items():
                 ends = template.ends.setdefault(((*before, *first) if first else before,
                                                  (*after, *second) if second else after,
                                                  outcome, cards + more), {})
@@ -666,7 +825,7 @@ class _Walk:
                 (first, second, outcome, more,
                  [(self.joined_path(path, inner_path), inner_coefficient)
                   for inner_path, inner_coefficient in paths.items()])
-                for (first, second, outcome, more), paths in inner.ends.items()]
+                for (first, second, outcome, more), paths in inner.all_ends().items()]
         return found
 
     def joined_path(self, path: _Path, inner_path: _Path) -> _Path:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import NamedTuple, Protocol
+from typing import NamedTuple, Protocol, runtime_checkable
 
 from exact.core.cards import Label
 from exact.core.enumerator import Draw, RecordT_co, State
@@ -115,3 +115,26 @@ class DecisionGame(Protocol[RecordT_co]):
     def fallback(self, decision: Decision) -> Action:
         """The action a fixed strategy takes at a set it does not name (one never reached on
         the shoe the strategy was chosen on)."""
+
+
+@runtime_checkable
+class SharedRests(Protocol):
+    """What a :class:`DecisionGame` may add so that the sequence-form walker builds rests that
+    differ only in the names of their information sets once (optional: a game without these
+    methods has each rest of its own :meth:`~DecisionGame.future` key built apart).
+
+    Chemin de fer's Banker, deciding on its two cards' values, meets after the Player's third
+    card a rest that depends on those values only through its total and the names of its sets:
+    the walker builds one rest per pair of totals and renames its sets for each pair of values
+    (docs/explanation/decisions.md)."""
+
+    def rest_shape(self, state: State) -> tuple[Hashable, Hashable] | None:
+        """At a state of :meth:`~DecisionGame.future` key not ``None``: the *shape* of the rest
+        of the round from there and the *names* of its information sets, or ``None`` (the rest
+        built apart). Two rests of one shape must be the same rest (steps, views, actions and
+        outcomes, in the same order) but for their information sets, the sets of one renamed by
+        :meth:`renamed` with the names of the other."""
+
+    def renamed(self, infoset: InfoSet, names: Hashable) -> InfoSet:
+        """``infoset``, met in a rest of some shape, as it is named in the rest of that shape
+        whose names are ``names``: one-to-one on the sets of a rest."""

@@ -34,7 +34,7 @@ from exact.errors import (
 from exact.games.baccarat.coup import Rules as PuntoRules
 from exact.games.century21.rules import Rules as Century21Rules
 from exact.games.century21.settle import read_table_file
-from exact.games.chemin_de_fer.game import Rules as ChemRules
+from exact.games.chemin_de_fer.rules import Rules as ChemRules
 from exact.model.bets import load_bets
 from exact.reference.published import loads as load_figures
 

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from exact.core.cards import CARDS, Card, Shoe, View
 from exact.core.enumerator import enumerate_rounds
-from exact.engines.decisions import StrategyDeal, decision_table
+from exact.engines.decisions import decision_table
+from exact.engines.fixed_strategy import StrategyDeal
 from exact.games.baccarat.coup import Rules, house_way, plan_deal, tableau_coup
 from exact.games.baccarat.tree import ACTIONS, Coup, hand_total, house_choices
 from exact.model.features import Needs

@@ -10,7 +10,8 @@ from fractions import Fraction
 import pytest
 
 from exact.core.cards import Shoe
-from exact.engines.decisions import choices, decision_table
+from exact.engines.decisions import decision_table
+from exact.engines.fixed_strategy import choices
 from exact.engines.strategy_games import SequenceForm, best_response, evaluate
 from exact.games.century21.full_table import TableGame, dealer_value
 from exact.games.century21.game import DEFAULT_RULES, PlayerSet, game_table, set_order

@@ -62,6 +62,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
+from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations, pairwise, product
@@ -71,18 +73,25 @@ from typing import NamedTuple
 import pytest
 
 from exact.cli.app import main
+from exact.core.cards import Shoe
+from exact.engines import decisions
+from exact.engines.decisions import decision_table
 from exact.engines.strategy_games import best_response, deviation_gains, evaluate
+from exact.errors import StrategyError
 from exact.games import get_game
+from exact.games.baccarat.tree import INFORMATION, Coup
+from exact.games.chemin_de_fer import reference
 from exact.games.chemin_de_fer.game import (
     PLAYER_FIVE,
     RULES,
-    StrategyError,
     analyze,
+    counted_form,
     describe_set,
     equilibrium,
     house_way,
     nash_equilibria,
     sequence_form,
+    shoe_sequence_form,
 )
 
 from tests.support.published import CHEMIN_DE_FER, PUNTO_BANCO
@@ -105,6 +114,65 @@ def _solved(decks, information):
 
 def _mixed(strategy):
     return {h: p["draw"] for h, p in strategy.items() if 0 < p["draw"] < 1}
+
+
+# small and odd shoes (seven cards; an uneven one of six values), then full shoes
+REFERENCE_SHOES = ("AS:1,5H:2,9C:1,KD:1,3C:1,7H:1", "A:3,4:5,5:2,T:7,9:1,6:3",
+                   "decks:1", "decks:6")
+CHOOSING = replace(RULES, player_draws_on=frozenset({0, 1, 2}),
+                   player_stands_on=frozenset({7}), player_chooses_on=frozenset({3, 4, 5, 6}),
+                   house_player_draws_on=frozenset({3, 4}), commission=Fraction(1, 20))
+
+
+def _shoe(text: str) -> Shoe:
+    return Shoe.standard(int(text[6:])) if text.startswith("decks:") else Shoe.parse(text)
+
+
+@pytest.mark.parametrize("rules", [RULES, CHOOSING], ids=["shipped", "choosing-on-3-6"])
+@pytest.mark.parametrize("replacement", [False, True])
+@pytest.mark.parametrize("information", INFORMATION)
+@pytest.mark.parametrize("shoe", REFERENCE_SHOES)
+def test_the_generic_walk_is_the_direct_loops_of_the_reference(shoe, information, replacement,
+                                                               rules):
+    """The coup walked by the generic walker (its rests shared by totals and renamed) counts
+    what the plain loops over the four cards of the reference count, pair by pair and
+    outcome by outcome, with the same sets and parents: the same sequence form."""
+    coup = Coup(rules.naturals, rules.player_draws_on, rules.player_chooses_on, information)
+    table = decision_table(coup, _shoe(shoe), replacement)
+    total, sets, parents, entries = reference.sequence_table(
+        rules.naturals, rules.player_draws_on, rules.player_chooses_on, information, _shoe(shoe),
+        replacement)
+    assert (table.total, table.sets, table.parents) == (total, sets, parents)
+    assert table.entries == entries
+    walked = shoe_sequence_form(rules, _shoe(shoe), information, replacement)
+    direct = counted_form(rules, total, sets, parents, entries)
+    assert (walked.total, walked.sets, walked.parents) == (direct.total, direct.sets,
+                                                           direct.parents)
+    assert list(walked.sets[1]) == list(direct.sets[1])  # the order the reports list
+    assert Counter(walked.leaves) == Counter(direct.leaves)
+
+
+@pytest.mark.parametrize("replacement", [False, True])
+@pytest.mark.parametrize("information", INFORMATION)
+@pytest.mark.parametrize("shoe", REFERENCE_SHOES)
+def test_rests_shared_by_totals_and_renamed_give_the_unshared_sequence_form(
+        monkeypatch, shoe, information, replacement):
+    """The rests after the Player's third card built once per pair of totals and renamed for
+    the Banker's values: the very sequence form (leaves in the same order) of each rest built
+    apart."""
+    shared = shoe_sequence_form(CHOOSING, _shoe(shoe), information, replacement)
+    monkeypatch.setattr(decisions, "_SHARE", False)
+    assert shoe_sequence_form(CHOOSING, _shoe(shoe), information, replacement) == shared
+
+
+@pytest.mark.parametrize("replacement", [False, True])
+@pytest.mark.parametrize("shoe", REFERENCE_SHOES[:3])
+def test_two_card_hands_dealt_inline_give_the_dealt_groups(monkeypatch, shoe, replacement):
+    """The walk deals each two-card hand inline: the same sequence form, in the same order, as
+    the groups of dealt_groups (a pair of one class of one card never dealt)."""
+    inline = shoe_sequence_form(CHOOSING, _shoe(shoe), "cards", replacement)
+    monkeypatch.setattr(decisions, "_ONE_CARD", False)
+    assert shoe_sequence_form(CHOOSING, _shoe(shoe), "cards", replacement) == inline
 
 
 def test_kemeny_snell_model_player_draws_on_five_with_probability_nine_elevenths():
@@ -656,8 +724,6 @@ def test_a_player_choosing_on_several_totals_decides_at_each_total_apart():
     was the one set 'Player 5', so the Player had to play alike on 4 and on 7). Brute force:
     the best response by total against House Way is the best of the 2**4 pure policies by
     total, each played in the cards model (where a policy by total is one by cards)."""
-    from dataclasses import replace
-
     from exact.engines.strategy_games import pure
 
     rules = replace(RULES, player_draws_on=frozenset({0, 1, 2, 3}),
@@ -683,8 +749,6 @@ def test_nash_enumeration_of_a_game_with_many_choices_is_bounded(monkeypatch):
     total, banker-cards, a commission: each support cost 12 ms, 5,000 of them a minute); the
     answer then says it is not exhaustive. The shipped games never reach the bound (their
     results are unchanged: the tests above)."""
-    from dataclasses import replace
-
     import exact.engines.strategy_games as strategy_games
 
     rules = replace(RULES, player_draws_on=frozenset(), player_stands_on=frozenset(),
@@ -715,7 +779,7 @@ def test_rule_files_refuse_unknown_keys_and_non_boolean_flags(tmp_path):
     """A misspelt rule or a House Way flag written as text is refused, not silently read as
     the default (``comission``) or as true (``bool("false")``)."""
     from exact.errors import RuleError
-    from exact.games.chemin_de_fer.game import DATA, Rules
+    from exact.games.chemin_de_fer.rules import DATA, Rules
 
     good = (DATA / "rules.toml").read_text()
     path = tmp_path / "rules.toml"
@@ -775,7 +839,7 @@ def test_cli_json_gives_exact_edge_tables_and_check(capsys):
 
 def test_bad_rule_files_and_commissions_are_one_line_errors(tmp_path, capsys):
     from exact.errors import RuleError
-    from exact.games.chemin_de_fer.game import DATA, Rules, parse_commission
+    from exact.games.chemin_de_fer.rules import DATA, Rules, parse_commission
 
     for text in ("1e999999", "-1%", "0.2", "1/0", "x"):
         with pytest.raises(RuleError):
@@ -820,7 +884,7 @@ def test_a_house_way_row_left_out_is_refused_not_read_as_never_draw(tmp_path, ca
     without rows 3-7 gave the Player +4.03%, exit 0). Each row the Banker decides on must be
     given; the one line names the missing row."""
     from exact.errors import RuleError
-    from exact.games.chemin_de_fer.game import DATA, Rules
+    from exact.games.chemin_de_fer.rules import DATA, Rules
 
     good = (DATA / "rules.toml").read_text()
     line = next(line for line in good.splitlines() if line.startswith(f"{row} = ["))
@@ -835,7 +899,7 @@ def test_a_house_way_row_left_out_is_refused_not_read_as_never_draw(tmp_path, ca
 def test_the_four_percent_file_is_refused(tmp_path, capsys):
     """The shape of the audit's file: the tableau cut to rows 0-2 (the Banker would never draw
     on 3-7 against a third card: the Player's House Way edge became positive)."""
-    from exact.games.chemin_de_fer.game import DATA
+    from exact.games.chemin_de_fer.rules import DATA
 
     good = (DATA / "rules.toml").read_text()
     cut = good[:good.index("3 = [")]
@@ -846,7 +910,7 @@ def test_the_four_percent_file_is_refused(tmp_path, capsys):
 
 def test_rows_the_rules_never_consult_are_refused(tmp_path):
     from exact.errors import RuleError
-    from exact.games.chemin_de_fer.game import DATA, Rules
+    from exact.games.chemin_de_fer.rules import DATA, Rules
 
     good = (DATA / "rules.toml").read_text()
     with pytest.raises(RuleError, match=r"row\(s\) 8 are never consulted"):
@@ -858,7 +922,7 @@ def test_the_five_flag_speaks_of_a_five_only(tmp_path, capsys):
     Player's option on 5 (the published game's only one); another choice total needs its own
     explicit House Way row, and the flag is refused where the Player does not choose on 5."""
     from exact.errors import RuleError
-    from exact.games.chemin_de_fer.game import DATA, Rules
+    from exact.games.chemin_de_fer.rules import DATA, Rules
 
     good = (DATA / "rules.toml").read_text()
     four = good.replace("player_draws_on = [0, 1, 2, 3, 4]", "player_draws_on = [0, 1, 2, 3]"
@@ -892,7 +956,7 @@ def test_house_way_with_the_flag_on_five_only_matches_the_twin_choice(tmp_path):
     on both. Now House Way draws on 4 only if the file says so, and its value equals the
     game's own evaluation of that pure policy."""
     from exact.engines.strategy_games import evaluate, pure
-    from exact.games.chemin_de_fer.game import DATA, Rules
+    from exact.games.chemin_de_fer.rules import DATA, Rules
 
     good = (DATA / "rules.toml").read_text()
     text = (good.replace("player_draws_on = [0, 1, 2, 3, 4]", "player_draws_on = [0, 1, 2, 3]")

@@ -208,7 +208,7 @@ def test_the_settle_api_reads_amounts_by_the_grammar(text, value) -> None:
 @pytest.mark.parametrize("text", ["\u0663%", "\u0660.\u0660\u0665", "\uff15%", "1_0%", "nan"])
 def test_a_rule_files_commission_is_read_by_the_grammar(text) -> None:
     from exact.errors import RuleInputError
-    from exact.games.chemin_de_fer.game import parse_commission
+    from exact.games.chemin_de_fer.rules import parse_commission
 
     with pytest.raises(RuleInputError):
         parse_commission(text)

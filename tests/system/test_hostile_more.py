@@ -336,7 +336,7 @@ def test_a_source_date_epoch_no_date_can_show_is_refused(monkeypatch, epoch: str
 def test_a_chemin_de_fer_rule_error_names_the_file_and_the_rule(tmp_path: Path, old, new,
                                                                 problem) -> None:
     """They named neither ("decks 0 is outside 1 to 64", "expected true or false, got ...")."""
-    from exact.games.chemin_de_fer.game import Rules
+    from exact.games.chemin_de_fer.rules import Rules
 
     shipped = data_file("chemin_de_fer", "rules.toml").read_text()
     assert old in shipped

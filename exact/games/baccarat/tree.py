@@ -250,6 +250,23 @@ class Coup:
         tag = _values(banker) if self.information != "totals" else hand_total(banker)
         return (hand_total(player), tag, None)
 
+    def rest_shape(self, state: State) -> tuple[object, object] | None:
+        """The rests after the Player's third card are one per pair of totals
+        (:class:`~exact.model.strategy_game.SharedRests`): the Banker's two values, where it
+        decides on them, only name its sets (:meth:`renamed`). Each rest of the Banker's third
+        card is its own shape, its totals."""
+        player, banker, stage = state
+        if stage == BANKER_CARD or self.information == "totals":
+            return (stage, hand_total(player), hand_total(banker)), None
+        return (stage, hand_total(player), hand_total(banker)), _values(banker)
+
+    def renamed(self, infoset: InfoSet, names: object) -> InfoSet:
+        """A Banker's set of a rest after the Player's third card, as the rest of the
+        Banker's values ``names`` has it (:meth:`rest_shape`)."""
+        if names is None or not isinstance(infoset, tuple) or infoset[0] != "banker":
+            return infoset
+        return ("banker", names, infoset[2])
+
     def fallback(self, decision: Decision) -> str:
         return FALLBACK
 

@@ -16,7 +16,7 @@ What it serves, and what it does not (yet). The generic sequence-form walk
 fine on reduced shoes, where it is the independent check of the full-table game's exact
 builder (:mod:`exact.games.century21.full_table`, whose moment sums make 2 and 3 seats on
 424 cards take seconds); on the full shoe it is hours at 2 seats. Under fixed strategies the
-same round is a plain deal (:class:`~exact.engines.decisions.StrategyDeal`) for the direct
+same round is a plain deal (:class:`~exact.engines.fixed_strategy.StrategyDeal`) for the direct
 engine and for dealing real cards.
 """
 
@@ -29,7 +29,7 @@ from typing import Any
 
 from exact.core.cards import VALUE_VIEW, Label
 from exact.core.enumerator import Draw
-from exact.engines.decisions import Choices
+from exact.engines.fixed_strategy import Choices
 from exact.games.century21.game import (
     DRAW,
     END,
@@ -59,7 +59,7 @@ _TWO, _ONE = Draw(VALUE_VIEW, 2), Draw(VALUE_VIEW, 1)
 @dataclass(frozen=True)
 class TableRound:
     """The full table as a decision game (module docstring). ``fixed``: each seat's pure
-    strategy as (information set, action) pairs (:func:`~exact.engines.decisions.choices`);
+    strategy as (information set, action) pairs (:func:`~exact.engines.fixed_strategy.choices`);
     the ``free`` seat's entry is not read."""
 
     rules: Rules

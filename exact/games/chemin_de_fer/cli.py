@@ -9,11 +9,8 @@ from __future__ import annotations
 import argparse
 
 from exact.cli.edge import rules_for
-from exact.games.chemin_de_fer.game import (
-    CheminDeFer,
-    StrategyError,
-    analyze,
-)
+from exact.errors import StrategyError
+from exact.games.chemin_de_fer.game import CheminDeFer, analyze
 
 
 def analyze_command(game: CheminDeFer, args: argparse.Namespace) -> str:

@@ -33,6 +33,7 @@ algorithms of :mod:`exact.engines.strategy_games`; the rule file is
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -56,26 +57,20 @@ from exact.engines.strategy_games import (
     zero_sum_equilibrium,
 )
 from exact.engines.strategy_games import best_response as generic_best_response
-from exact.errors import StrategyError as StrategyError
-from exact.games.baccarat.tree import ACTIONS as ACTIONS
-from exact.games.baccarat.tree import DRAW as DRAW
-from exact.games.baccarat.tree import INFORMATION as INFORMATION
-from exact.games.baccarat.tree import STAND as STAND
+from exact.errors import StrategyError
 from exact.games.baccarat.tree import (
+    DRAW,
+    INFORMATION,
     Chooser,
     Coup,
     Information,
     house_choosers,
     set_parts,
 )
-from exact.games.baccarat.tree import own_total as own_total
-from exact.games.chemin_de_fer.rules import DATA as DATA
-from exact.games.chemin_de_fer.rules import FIVE, MAX_DECKS
-from exact.games.chemin_de_fer.rules import RULES as RULES
-from exact.games.chemin_de_fer.rules import Rules as Rules
-from exact.games.chemin_de_fer.rules import parse_commission as parse_commission
+from exact.games.chemin_de_fer.rules import FIVE, MAX_DECKS, RULES, Rules
 from exact.model.features import Feature
 from exact.model.game import Game
+from exact.model.strategy_game import Path as StrategyPath
 
 # which strategy pair is analysed
 StrategyName = Literal["house", "best", "dealer-best", "equilibrium"]
@@ -98,23 +93,44 @@ def sequence_form(rules: Rules, decks: int | None, information: str) -> Sequence
 
 @lru_cache(maxsize=32)  # bounded: each commission is a rule set of its own
 def _sequence_form(rules: Rules, decks: int | None, information: Information) -> SequenceForm:
+    return shoe_sequence_form(rules, Shoe.standard(decks) if decks is not None
+                              else WITH_REPLACEMENT_SHOE, information, decks is None)
+
+
+def shoe_sequence_form(rules: Rules, shoe: Shoe, information: Information,
+                       replacement: bool = False) -> SequenceForm:
     """The coup of the baccarat games (:class:`~exact.games.baccarat.tree.Coup`) with the
     Player's choice totals of ``rules``, walked by the generic sequence-form walker over
-    every ordered six-card sequence (``13**6`` with replacement)."""
+    every ordered six-card sequence of ``shoe`` (``N**6`` with replacement)."""
     coup = Coup(rules.naturals, rules.player_draws_on, rules.player_chooses_on, information)
-    table = decision_table(coup, Shoe.standard(decks) if decks is not None
-                           else WITH_REPLACEMENT_SHOE, replacement=decks is None)
+    table = decision_table(coup, shoe, replacement=replacement)
+    return counted_form(rules, table.total, table.sets, table.parents, table.entries)
+
+
+def counted_form(rules: Rules, total: int,
+                 sets: tuple[Mapping[InfoSet, tuple[str, ...]], Mapping[InfoSet, tuple[str, ...]]],
+                 parents: tuple[Mapping[InfoSet, StrategyPath], Mapping[InfoSet, StrategyPath]],
+                 entries: Mapping[tuple[StrategyPath, StrategyPath], Mapping[Hashable, int]]
+                 ) -> SequenceForm:
+    """The sequence form of the coup's outcome counts (the walker's, or the direct loops' of
+    :mod:`~exact.games.chemin_de_fer.reference`): each pair's Player wins and Banker wins
+    (a tie pushes, a Banker win pays less the commission of ``rules``), the sets in the
+    order the reports list them."""
     keep = 1 - rules.commission
-    # each pair's Player wins and Banker wins: a tie pushes, a Banker win pays less commission
-    leaves = tuple(Leaf(first, second, won - lost, keep * lost - won)
-                   for (first, second), counts in table.entries.items()
+    # without a commission the Banker's pay is the integer as a Fraction, made at once (the
+    # same value and type as the product: a multiplication and a subtraction of Fractions
+    # cost a reduction each, at every leaf)
+    banker_pay: Callable[[int, int], Fraction] = (
+        (lambda won, lost: Fraction(lost - won)) if keep == 1
+        else (lambda won, lost: keep * lost - won))
+    leaves = tuple(Leaf(first, second, won - lost, banker_pay(won, lost))
+                   for (first, second), counts in entries.items()
                    for won, lost in ((counts.get("player", 0), counts.get("banker", 0)),))
-    sets, parents = table.sets, table.parents
     return SequenceForm(
-        total=table.total,
+        total=total,
         sets=({h: sets[0][h] for h in sorted(sets[0], key=repr)},
               {h: sets[1][h] for h in sorted(sets[1], key=_banker_order)}),
-        parents=(parents[0], parents[1]),
+        parents=(dict(parents[0]), dict(parents[1])),
         leaves=leaves)
 
 

@@ -9,8 +9,9 @@ import argparse
 
 from exact.core.files import INPUT_FILE
 from exact.core.options import number_option, old_spelling
-from exact.games.chemin_de_fer.game import DATA, STRATEGIES, CheminDeFer
+from exact.games.chemin_de_fer.game import STRATEGIES, CheminDeFer
 from exact.games.chemin_de_fer.published import CheminDeFerFigure
+from exact.games.chemin_de_fer.rules import DATA
 from exact.model.plugins import GamePlugin, Option, OptionGroup
 
 
