@@ -202,6 +202,7 @@ class ClassesBet:
         products = Meter("class-by-class counting's products of per-class polynomials",
                          (PATTERN_UNITS // 4 or 1) + size // 10)
         group_record: list[Hands] = []
+        made = 0
         for (signature, used, parts, npos), (record, multiplicity, constant) in keys.items():
             node = roots.setdefault(states.start(constant), len(roots))
             for depth, part in enumerate(parts):
@@ -212,6 +213,12 @@ class ClassesBet:
                 if child is None:
                     child = level[node, part_id[part]] = len(level)
                     products.tick()
+                    made += 1
+                    if made * NODE_BYTES > MEMORY_LIMIT:  # the estimate's growth was low
+                        raise CapabilityError(
+                            f"class-by-class counting: past {made:,} nodes of its trie (the "
+                            "first cards read one by one), past its memory bound "
+                            f"({MEMORY_LIMIT // 10**6:,} MB)")
                 node = child
             # a state holds a read position's class by its number within the card's value:
             # the group knows that value
@@ -804,22 +811,55 @@ def _check_dense(loaded: Mapping[str, np.ndarray], bets: int, events: int,
 
 
 def estimate(game: Game[Any], bets: Sequence[Bet]) -> int | None:
-    """An upper bound on the states a node of ``bets`` holds (their cost per value round,
-    in the plan's terms), or None when this engine cannot serve them: every tally's counts
-    and every class a position read may hold, before the reductions (which only lower it).
-    Counted from the shape alone, without the value walk. A position's classes are bounded
-    by the whole view's, not by one value's (which a node holds: 17 for rank and suit): the
-    looser bound stands for the trie's size, which only the walk knows, and which grows
-    tenfold with each first card read by position."""
+    """An upper bound on the states a node of ``bets`` holds times the growth of the trie
+    with the first cards read one by one (their cost per value round, in the plan's terms), or
+    None when this engine cannot serve them. Counted from the shape alone, without the value
+    walk: every tally's counts, and per position read the classes of one value it may hold
+    (a node knows the value: 17 for rank and suit, 5 for a suit), before the reductions (which
+    only lower them); the trie's nodes grow with each first card read by position or as a
+    tally of its own (:data:`TRIE_GROWTH`, measured)."""
     if refusal(game, bets) is not None:
         return None
     shape = Shape.of(game, sorted(set().union(*(bet.features for bet in bets))))
     states = 1
     for _, cards, _ in shape.tallies:
         states *= len(cards) + 1
+    by_value: dict[int, set[Label]] = defaultdict(set)
+    for card in DECK:
+        by_value[cast(int, card.value)].add(shape.view.label(card))
+    digits = max(map(len, by_value.values())) + 1  # 0: not yet placed
     for _ in shape.read_positions:
-        states *= len(shape.view.labels)
-    return states
+        states *= digits
+    return states * TRIE_GROWTH[min(_first_read(game, shape), len(TRIE_GROWTH) - 1)]
+
+
+def trie_nodes(game: Game[Any], bets: Sequence[Bet]) -> int:
+    """The trie's nodes, estimated from the shape (:data:`TRIE_GROWTH`): the compile holds
+    them in memory, about :data:`NODE_BYTES` each (measured), whatever the states."""
+    shape = Shape.of(game, sorted(set().union(*(bet.features for bet in bets))))
+    return TRIE_NODES * TRIE_GROWTH[min(_first_read(game, shape), len(TRIE_GROWTH) - 1)]
+
+
+TRIE_NODES = 28_000  # with no first card read alone (27,981 for a third card's suit)
+# the compile's memory per node of the trie (its dictionaries, keys, leaves and arrays):
+# 745 MB at 391,939 nodes, 1.77 GB at 525,848 (suits of three and four first cards)
+NODE_BYTES = 2_000
+MEMORY_LIMIT = 1_000_000_000  # bytes a compile may hold (the issue's 1 GB)
+# The trie's nodes per first card read alone (by position, or as a tally of that card only),
+# relative to none, measured on suits by position with a third card's suit (27,981 nodes with
+# none; then 94,404, 248,819, 391,939 and 525,848 with one to four first cards)
+TRIE_GROWTH = (1, 3, 9, 14, 19)
+
+
+def _first_read(game: Game[Any], shape: Shape) -> int:
+    """How many of the first cards (those of stages not drawn) ``shape`` reads alone: by
+    position, or as a tally of that one card."""
+    drawn = draw_stages(game)
+    stages = cast(CardPositions, game).stage_positions
+    first = {p for stage, positions in stages.items() if stage not in drawn for p in positions}
+    alone = set(shape.read_positions) | {
+        next(iter(cards)) for _, cards, _ in shape.tallies if len(cards) == 1}
+    return len(alone & first)
 
 
 def evaluate(game: Game[Any], bets: Sequence[Bet], shoe: Shoe,

@@ -38,7 +38,7 @@ from exact.core.cards import CARDS, Card, Shoe
 from exact.core.enumerator import falling
 from exact.engines.batch import BetEvaluator
 from exact.engines.live import next_round
-from exact.engines.plan import AUTO, choose, command_engines
+from exact.engines.plan import AUTO, choose, command_engines, estimates
 from exact.errors import EngineError, ExactError
 from exact.games import get_game
 from exact.games.baccarat.reference import FEATURES, brute_force
@@ -285,23 +285,24 @@ def present(shoe: Shoe) -> frozenset:
     return frozenset(CARDS[i] for i, count in enumerate(shoe.counts) if count)
 
 
-# Each refusal probe of a bet on the third cards counts its patterns by a value walk of a full
-# deck (2-10 s today): four bets (one of them refused today) keep the test within its share of
-# the file's minute (a bet another engine serves has no patterns to count).
-REFUSAL_EXAMPLES = 4
+# Each refusal probe of a bet on the third cards may count its patterns by a value walk of a
+# full deck (2-10 s; a bet classes serves for less than that walk counts none): a dozen bets
+# keep the test within its share of the file's time. tests/refusal_sample.py probes a hundred
+# (7 of 93 refused, each by the named limit).
+REFUSAL_EXAMPLES = 12
 
 
 def test_no_generated_bet_is_refused_on_one_to_eight_decks_but_for_the_named_limits():
     """Every generated bet is served on 1 to 8 decks by ``auto``, on one shoe and in batches,
-    but for the limit named in docs/explanation/attribute-counting.md: a bet reading so many
-    cards by rank or suit by position (one by one, or as a pair) that class-by-class
-    counting's bound on its states is past the work bound, with tallies or positions that take
-    factorised counting past its pattern bound (or a feature class-by-class counting cannot
-    read at all, :func:`named_limit`). Any other refusal fails, listed (conditions, scope,
-    reason). A full shoe of 1 to 8 decks holds every card of a deck, and the plan and the
-    factorised engine's patterns depend on the cards present and the bet only (not on how
-    many of each): one probe per bet and scope answers for every deck count, the shoe of 8
-    decks standing for them."""
+    but for the limit named in docs/explanation/attribute-counting.md: a bet reading all four
+    first cards alone (by rank or suit by position, one by one or as pairs, or as a tally of
+    one card), whose trie class-by-class counting would hold past its memory bound, with
+    tallies or positions that take factorised counting past its pattern bound (or a feature
+    class-by-class counting cannot read at all, :func:`named_limit`). Any other refusal
+    fails, listed (conditions, scope, reason). A full shoe of 1 to 8 decks holds every card of
+    a deck, and the plan and the factorised engine's patterns depend on the cards present and
+    the bet only (not on how many of each): one probe per bet and scope answers for every deck
+    count, the shoe of 8 decks standing for them."""
     found: list[Bet] = []
 
     @settings(max_examples=REFUSAL_EXAMPLES, deadline=None, database=None,
@@ -323,8 +324,9 @@ def test_no_generated_bet_is_refused_on_one_to_eight_decks_but_for_the_named_lim
 
 
 def named_limit(bet: Bet) -> bool:
-    """Whether ``bet`` is past the limit the documentation names: its states' bound past the
-    work bound (or a feature class-by-class counting cannot read)."""
+    """Whether ``bet`` is past the limit the documentation names: the trie of its first cards
+    read one by one past class-by-class counting's memory bound, or its states' bound past
+    the work bound (or a feature class-by-class counting cannot read)."""
     from exact.core.work import WORK_LIMIT
     from exact.engines import classes
     from exact.engines.engine import classes_refusal
@@ -333,30 +335,64 @@ def named_limit(bet: Bet) -> bool:
     if classes_refusal(GAME, bet) is not None:
         return True
     states = classes.estimate(GAME, [bet])
-    return states is not None and states * CLASSES_STATE_UNITS > WORK_LIMIT
+    return states is not None and (
+        states * CLASSES_STATE_UNITS > WORK_LIMIT or
+        classes.trie_nodes(GAME, [bet]) * classes.NODE_BYTES > classes.MEMORY_LIMIT)
+
+
+# A generated bet that met the limit (four cards by position with a tally), and bets refused
+# before that are served now: the same four cards read by colour (tallies of one position
+# each), a pair with tallies of the third cards, three first cards by suit with a third card,
+# and first cards alone past factorised counting's pattern bound (7,311,616 patterns)
+LIMIT = ["not (not (player_card3_suit in ['D', None, 'S']))",
+         "((player_card1_suit == banker_card2_suit) and (banker_jacks in (0, 3,))) "
+         "and (banker_card1_rank != 'K')"]
+SERVED = {
+    "colours": [LIMIT[0], LIMIT[1].replace("_suit", "_colour")],
+    "pair": ["((first_four_tens + banker_total >= 4) and (player_initial_ranks in "
+             "('QK',))) or (not (player_diamonds + player_cards > 3))"],
+    "three-first-suits": ["player_card1_suit == banker_card1_suit and banker_card2_suit == 'H' "
+                          "and player_card3_suit == 'S'"],
+    "first-cards-only": ["player_card1_rank == banker_card1_rank and player_card2_suit == 'H' "
+                         "and first_four_hearts >= 2"],
+}
+
+
+def served_bet(name: str) -> Bet:
+    bet, = load_bets("limits.toml", GAME.features, text=bet_text(
+        [(text, 10 - n) for n, text in enumerate(SERVED[name])], name))
+    return bet
 
 
 def test_the_named_limits_are_what_refuses():
-    """The limit the refusal test allows is real, met by a bet written in the vocabulary (a
-    generated one that met it: four cards by position with a tally), refused today by the
-    pattern bound. The bets that met the limits of before are served by class-by-class
-    counting now: the same four cards read by colour where they were read by suit (tallies of
-    one position each) and a pair with tallies of the third cards (the pair's two positions
-    read by rank, the feature read off both)."""
-    positions = ["not (not (player_card3_suit in ['D', None, 'S']))",
-                 "((player_card1_suit == banker_card2_suit) and (banker_jacks in (0, 3,))) "
-                 "and (banker_card1_rank != 'K')"]
+    """The limit the refusal test allows is real, met by a bet written in the vocabulary,
+    refused by class-by-class counting's memory bound and by factorised counting's pattern
+    bound; the bets of :data:`SERVED` are served by class-by-class counting in every scope."""
     bet, = load_bets("limits.toml", GAME.features, text=bet_text(
-        [(text, 10 - n) for n, text in enumerate(positions)], "positions"))
+        [(text, 10 - n) for n, text in enumerate(LIMIT)], "positions"))
     assert named_limit(bet)
     assert refusal(bet, "shoe", Shoe.standard(8)) is not None
-    served = {
-        "colours": [positions[0], positions[1].replace("_suit", "_colour")],
-        "pair": ["((first_four_tens + banker_total >= 4) and (player_initial_ranks in "
-                 "('QK',))) or (not (player_diamonds + player_cards > 3))"]}
-    for name, when in served.items():
-        bet, = load_bets("limits.toml", GAME.features, text=bet_text(
-            [(text, 10 - n) for n, text in enumerate(when)], name))
+    reasons = {engine.name: answer.reason for engine, answer in estimates(GAME, bet, "shoe")}
+    assert "past its memory bound" in reasons["classes"] or \
+        "past the work bound" in reasons["classes"]
+    for name in SERVED:
+        bet = served_bet(name)
         assert not named_limit(bet), name
         assert {choose(GAME, bet, scope).engine for scope in ("shoe", "batch")} == \
             {"classes"}, name
+
+
+@pytest.mark.parametrize("name", ["three-first-suits", "first-cards-only"])
+def test_bets_refused_before_count_as_the_twin(name):
+    """Bets the plan refused before (three first cards by suit with a third card; first cards
+    alone past factorised counting's pattern bound) are counted by class-by-class counting as
+    the twin counts them, on one shoe, a batch and with a card known, on small odd shoes."""
+    bet = served_bet(name)
+    for shoe in ISSUE_SHOES:
+        assert "classes" in check_engines(bet, shoe, ("classes",))
+    batch = [ISSUE_SHOES[0], ISSUE_SHOES[0].remove(["KH"])]
+    counts = BetEvaluator(GAME, [bet]).counts(batch)[bet.id]
+    assert [[int(c) for c in row] for row in counts] == [twin_counts(bet, s) for s in batch]
+    known = {1: CARDS[CARDS.index(Card("9", "H"))]}
+    assert list(next_round(GAME, ISSUE_SHOES[0], [bet], known=known)[bet.id].counts) == \
+        twin_counts(bet, ISSUE_SHOES[0], known)
