@@ -351,16 +351,16 @@ class Classes(Engine):
         if demand.value_only or demand.values_by_position:
             return Estimate.refused("it serves card attributes beyond values; this bet reads "
                                     "values")
-        if not demand.drawn and _patterns(demand.game, demand.bet) <= _pattern_limit():
-            return Estimate.refused("it serves bets reading the cards drawn after the first "
-                                    "ones, or the first cards alone past factorised "
-                                    "counting's pattern bound (these: it walks few patterns)")
         if demand.scope == "known" and not isinstance(demand.game, DealtPositions):
             return Estimate.refused("it forces known cards only in a game that says which "
                                     "positions its draws fill")
         reason = classes_refusal(demand.game, demand.bet)
         if reason is not None:
             return Estimate.refused(reason)
+        if not demand.drawn and _patterns(demand.game, demand.bet) <= _pattern_limit():
+            return Estimate.refused("it serves bets reading the cards drawn after the first "
+                                    "ones, or the first cards alone past factorised "
+                                    "counting's pattern bound (these: it walks few patterns)")
         from exact.engines import classes  # numpy-heavy: only for a bet it serves
 
         states = classes.estimate(demand.game, [demand.bet])
