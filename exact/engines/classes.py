@@ -145,11 +145,11 @@ class ClassesBet:
     def compile(self, game: Game[Any]) -> ClassesBet:
         """Keys, pieces, the reduced states, then the levels of the product trie."""
         keys = self._keys(game)
+        # built as asked: a part's raw piece (every class at every position it reads: 65,536
+        # outcomes for four positions of value 0 by rank and suit) is reduced as soon as the
+        # states are known, then dropped
         pieces: dict[Part, dict[Raw, dict[Term, int]]] = {}
-        for (_, _, parts, _) in keys:
-            for part in parts:
-                if part not in pieces:
-                    pieces[part] = self._piece(*part)
+
         def piece(part: Part) -> dict[Raw, dict[Term, int]]:
             found = pieces.get(part)
             if found is None:
@@ -169,7 +169,9 @@ class ClassesBet:
         factor_id: dict[tuple[Part, tuple[int, ...]], int] = {}
         factor_terms: list[dict[Term, int]] = []
         reduced: dict[Part, list[tuple[int, tuple[int, ...]]]] = {}
-        for part, outcomes in pieces.items():
+        every_part = dict.fromkeys(part for (_, _, parts, _) in keys for part in parts)
+        for part in every_part:
+            outcomes = pieces.pop(part, None) or self._piece(*part)
             merged: dict[tuple[int, ...], dict[Term, int]] = defaultdict(dict)
             for raw, terms in outcomes.items():
                 into = merged[states.outcome(raw)]
@@ -266,6 +268,7 @@ class ClassesBet:
             [game.features[name].read for name, _ in shape.positional]
         undealt = [(len(shape.value_names) + n, p)
                    for n, (_, p) in enumerate(shape.positional)]
+        width = len(kinds)
         keys: dict[Any, tuple[Hands, int, Raw]] = {}
         meter = Meter("the value walk of a card-level bet's shape")
         nothing: Raw = ((0,) * len(shape.tallies), (0,) * len(shape.tallies), ())
@@ -277,7 +280,9 @@ class ClassesBet:
                 key, constant = self._known_key(game, record, signature, types, kinds,
                                                 kind_of)
             else:
-                items = tuple(sorted((cast(int, label.value), kind) for hand, row in zip(
+                # each (value, kind) pair as one number (no tuple per pair: a million
+                # rounds' worth of them held in the cache below)
+                items = tuple(sorted(cast(int, label.value) * width + kind for hand, row in zip(
                     record, by_hand, strict=False) for label, kind in zip(hand, row,
                                                                           strict=False)))
                 # many value sequences share their values per kind of position
@@ -290,15 +295,19 @@ class ClassesBet:
                 keys[key] = (record, multiplicity, constant)
             else:
                 keys[key] = (found[0], found[1] + multiplicity, constant)
+        # the walk's caches (hundreds of MB past 100,000 keys)
+        self.__dict__.pop("_converted", None)
+        self.__dict__.pop("_shared", None)
         return keys
 
-    def _convert(self, items: tuple[tuple[int, int], ...], kinds: list[object]
+    def _convert(self, items: tuple[int, ...], kinds: list[object]
                  ) -> tuple[int, tuple[Part, ...], tuple[int, ...]]:
         """(cards dealt, parts, each tally's dealt positions) of a round's sorted (value,
-        kind number) pairs."""
+        kind number) pairs, each as ``value * len(kinds) + kind``; equal parts shared."""
         npos = [0] * len(self.shape.tallies)
         per_value: dict[int, Counter[object]] = defaultdict(Counter)
-        for value, number in items:
+        for item in items:
+            value, number = divmod(item, len(kinds))
             kind = kinds[number]
             if kind is not None:
                 for t in cast(tuple[object, tuple[int, ...]], kind)[1]:
@@ -307,8 +316,16 @@ class ClassesBet:
         parts = []
         for value, counted in sorted(per_value.items()):
             unread = counted.pop(None, 0)
-            parts.append((value, tuple(sorted(counted.items(), key=repr)), unread))
-        return len(items), tuple(parts), tuple(npos)
+            part = (value, tuple(sorted(counted.items(), key=repr)), unread)
+            parts.append(self._shared.setdefault(part, part))
+        whole = (len(items), tuple(parts), tuple(npos))
+        return self._shared.setdefault(whole, whole)
+
+    @cached_property
+    def _shared(self) -> dict[object, Any]:
+        """One copy of each part and each converted round (a million rounds share a few
+        thousand)."""
+        return {}
 
     def _known_key(self, game: Game[Any], record: Hands, signature: tuple[object, ...],
                    types: Mapping[Position, tuple[Position | None, tuple[int, ...]]],
@@ -333,7 +350,7 @@ class ClassesBet:
                     misses[t] += 1 - self._hits(number, t)
                 if at is not None:
                     placed.append((at, number))
-        converted = tuple(sorted(items))
+        converted = tuple(sorted(value * len(kinds) + kind for value, kind in items))
         found = self._converted.get(converted)
         if found is None:
             found = self._converted[converted] = self._convert(converted, kinds)
@@ -342,8 +359,7 @@ class ClassesBet:
         return key, (tuple(hits), tuple(misses), tuple(sorted(placed)))
 
     @cached_property
-    def _converted(self) -> dict[tuple[tuple[int, int], ...],
-                                 tuple[int, tuple[Part, ...], tuple[int, ...]]]:
+    def _converted(self) -> dict[tuple[int, ...], tuple[int, tuple[Part, ...], tuple[int, ...]]]:
         """The rounds' free (value, kind) pairs converted so far (many rounds share them)."""
         return {}
 
@@ -841,8 +857,10 @@ def trie_nodes(game: Game[Any], bets: Sequence[Bet]) -> int:
 
 
 TRIE_NODES = 28_000  # with no first card read alone (27,981 for a third card's suit)
-# the compile's memory per node of the trie (its dictionaries, keys, leaves and arrays):
-# 745 MB at 391,939 nodes, 1.77 GB at 525,848 (suits of three and four first cards)
+# the compile's memory per node of the trie (its dictionaries, keys, leaves and arrays),
+# with room for its states: peaks of 448 MB at 391,939 nodes of 225 states (suits of three
+# first cards and a third card) and 1.63 GB at 525,848 nodes of 900 (four first cards with a
+# tally), about 1 KB a node and 3 bytes a node's state
 NODE_BYTES = 2_000
 MEMORY_LIMIT = 1_000_000_000  # bytes a compile may hold (the issue's 1 GB)
 # The trie's nodes per first card read alone (by position, or as a tally of that card only),
