@@ -319,7 +319,8 @@ class ClassesBet:
             part = (value, tuple(sorted(counted.items(), key=repr)), unread)
             parts.append(self._shared.setdefault(part, part))
         whole = (len(items), tuple(parts), tuple(npos))
-        return self._shared.setdefault(whole, whole)
+        return cast(tuple[int, tuple[Part, ...], tuple[int, ...]],
+                    self._shared.setdefault(whole, whole))
 
     @cached_property
     def _shared(self) -> dict[object, Any]:
