@@ -65,7 +65,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from exact.core.cards import CARDS, Card, Label, Shoe
+from exact.core.cards import CARDS, Card, Label, Shoe, View
 from exact.core.enumerator import check_shoe, group_coefficient
 from exact.core.work import PATTERN_UNITS, Meter
 from exact.engines import cache
@@ -832,7 +832,8 @@ def estimate(game: Game[Any], bets: Sequence[Bet]) -> int | None:
     with the first cards read one by one (their cost per value round, in the plan's terms), or
     None when this engine cannot serve them. Counted from the shape alone, without the value
     walk: every tally's counts, and per position read the classes of one value it may hold
-    (a node knows the value: 17 for rank and suit, 5 for a suit), before the reductions (which
+    (a node knows the value: 17 for rank and suit, 5 for a suit), by what the features of that
+    position read (by the whole view when a group reads it), before the reductions (which
     only lower them); the trie's nodes grow with each first card read by position or as a
     tally of its own (:data:`TRIE_GROWTH`, measured)."""
     if refusal(game, bets) is not None:
@@ -841,13 +842,23 @@ def estimate(game: Game[Any], bets: Sequence[Bet]) -> int | None:
     states = 1
     for _, cards, _ in shape.tallies:
         states *= len(cards) + 1
+    grouped = frozenset().union(*(cards for _, cards in shape.readers))
+    for position in shape.read_positions:
+        # read with other cards: by the whole view's label; alone: by what its features read
+        view = shape.view if position in grouped else View(tuple(sorted(set().union(*(
+            fine(game.features[name]) for name, p in shape.positional if p == position)))))
+        states *= _digits(view)
+    return states * TRIE_GROWTH[min(_first_read(game, shape), len(TRIE_GROWTH) - 1)]
+
+
+@lru_cache(maxsize=64)
+def _digits(view: View) -> int:
+    """A position's digits read by ``view``: the most labels one value's cards take, and 0
+    (not yet placed)."""
     by_value: dict[int, set[Label]] = defaultdict(set)
     for card in DECK:
-        by_value[cast(int, card.value)].add(shape.view.label(card))
-    digits = max(map(len, by_value.values())) + 1  # 0: not yet placed
-    for _ in shape.read_positions:
-        states *= digits
-    return states * TRIE_GROWTH[min(_first_read(game, shape), len(TRIE_GROWTH) - 1)]
+        by_value[cast(int, card.value)].add(view.label(card))
+    return max(map(len, by_value.values())) + 1
 
 
 def trie_nodes(game: Game[Any], bets: Sequence[Bet]) -> int:
@@ -871,14 +882,22 @@ TRIE_GROWTH = (1, 3, 9, 14, 19)
 
 
 def _first_read(game: Game[Any], shape: Shape) -> int:
-    """How many of the first cards (those of stages not drawn) ``shape`` reads alone: by
-    position, or as a tally of that one card."""
+    """How many first cards ``shape`` tells apart, as the trie grows with them: the types of
+    position (:meth:`Shape.position_type`) among the first cards of stages the value walk
+    deals one by one (their positions' types differ), plus those among the cards drawn, less
+    one (a bet on one third card's suit: none; suits of four first cards and a third card:
+    four)."""
     drawn = draw_stages(game)
     stages = cast(CardPositions, game).stage_positions
-    first = {p for stage, positions in stages.items() if stage not in drawn for p in positions}
-    alone = set(shape.read_positions) | {
-        next(iter(cards)) for _, cards, _ in shape.tallies if len(cards) == 1}
-    return len(alone & first)
+    plain = (None, ())
+    first, later = set(), set()
+    for stage, positions in stages.items():
+        types = {shape.position_type(p) for p in positions}
+        if stage in drawn:
+            later |= types - {plain}
+        elif len(types) > 1:
+            first |= types - {plain}
+    return max(0, len(first) + len(later) - 1)
 
 
 def evaluate(game: Game[Any], bets: Sequence[Bet], shoe: Shoe,
