@@ -341,10 +341,11 @@ def named_limit(bet: Bet) -> bool:
 
 
 # A generated bet that met the limit (four cards by position with a tally), and bets served
-# now: a pair with tallies of the third cards (served before too), three first cards by suit with a third card,
-# a generated pair with two cards by suit (refused by the states' bound: 1,169,294 with the
-# whole view at every position, 101,150 by what each position's features read; 60 after the
-# reductions, 400,859 nodes, 16 CPU s and 524 MB on 8 decks) and first cards alone past factorised counting's pattern bound (7,311,616 patterns)
+# now: a pair with tallies of the third cards (served before too), three first cards by suit
+# with a third card, a generated pair with two cards by suit (refused by the states' bound
+# before: 1,169,294 with the whole view at every position, 101,150 by what each position's
+# features read; 60 after the reductions, 400,859 nodes, 16 CPU s and 524 MB on 8 decks), and
+# first cards alone past factorised counting's pattern bound (7,311,616 patterns)
 LIMIT = ["not (not (player_card3_suit in ['D', None, 'S']))",
          "((player_card1_suit == banker_card2_suit) and (banker_jacks in (0, 3,))) "
          "and (banker_card1_rank != 'K')"]
@@ -371,8 +372,9 @@ def served_bet(name: str) -> Bet:
 
 def test_the_named_limits_are_what_refuses():
     """The limit the refusal test allows is real, met by a bet written in the vocabulary,
-    and the same cards read by colour, refused by class-by-class counting's memory bound and by
-    factorised counting's pattern bound; the bets of :data:`SERVED` are served by class-by-class counting in every scope."""
+    and the same cards read by colour, refused by class-by-class counting's memory bound and
+    by factorised counting's pattern bound; the bets of :data:`SERVED` are served by
+    class-by-class counting in every scope."""
     for name, when in (("positions", LIMIT), ("colours", COLOURS)):
         bet, = load_bets("limits.toml", GAME.features, text=bet_text(
             [(text, 10 - n) for n, text in enumerate(when)], name))
