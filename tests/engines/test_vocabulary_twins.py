@@ -287,16 +287,17 @@ def present(shoe: Shoe) -> frozenset:
 
 # Each refusal probe of a bet on the third cards may count its patterns by a value walk of a
 # full deck (2-10 s; a bet classes serves for less than that walk counts none): a dozen bets
-# keep the test within its share of the file's time. tests/refusal_sample.py probes a hundred
-# (7 of 93 refused, each by the named limit).
+# keep the test within its share of the file's time. tests/refusal_sample.py probes more
+# (14 of 148 refused, each by the named limit: docs/explanation/attribute-counting.md).
 REFUSAL_EXAMPLES = 12
 
 
 def test_no_generated_bet_is_refused_on_one_to_eight_decks_but_for_the_named_limits():
     """Every generated bet is served on 1 to 8 decks by ``auto``, on one shoe and in batches,
-    but for the limit named in docs/explanation/attribute-counting.md: a bet reading all four
-    first cards alone (by rank or suit by position, one by one or as pairs, or as a tally of
-    one card), whose trie class-by-class counting would hold past its memory bound, with
+    but for the limit named in docs/explanation/attribute-counting.md: a bet reading first
+    cards of both hands by position (by rank or suit, one by one or as pairs, or as a tally of
+    one card) with tallies or third cards, telling four or more types of position apart, whose
+    trie class-by-class counting would hold past its memory bound, with
     tallies or positions that take factorised counting past its pattern bound (or a feature
     class-by-class counting cannot read at all, :func:`named_limit`). Any other refusal
     fails, listed (conditions, scope, reason). A full shoe of 1 to 8 decks holds every card of
