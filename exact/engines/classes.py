@@ -165,6 +165,13 @@ class ClassesBet:
             readings.setdefault((signature, npos), record)
         states = States(self, list(readings.items()))
         self.states = states
+        # the trie's nodes, about 1.55 a key (measured), known before the pieces are reduced
+        nodes = len(keys) * 31 // 20
+        if _memory(nodes, states.size) > MEMORY_LIMIT:
+            raise CapabilityError(
+                f"class-by-class counting: about {nodes:,} nodes of its trie (the first cards "
+                f"read one by one) of {states.size:,} states, past its memory bound "
+                f"({MEMORY_LIMIT // 10**6:,} MB)")
         # piece outcomes reduced: the factors (part, reduced outcome), each a sum of terms
         factor_id: dict[tuple[Part, tuple[int, ...]], int] = {}
         factor_terms: list[dict[Term, int]] = []
@@ -216,11 +223,11 @@ class ClassesBet:
                     child = level[node, part_id[part]] = len(level)
                     products.tick()
                     made += 1
-                    if made * NODE_BYTES > MEMORY_LIMIT:  # the estimate's growth was low
+                    if _memory(made, size) > MEMORY_LIMIT:  # the estimate's growth was low
                         raise CapabilityError(
                             f"class-by-class counting: past {made:,} nodes of its trie (the "
-                            "first cards read one by one), past its memory bound "
-                            f"({MEMORY_LIMIT // 10**6:,} MB)")
+                            f"first cards read one by one) of {size:,} states, past its "
+                            f"memory bound ({MEMORY_LIMIT // 10**6:,} MB)")
                 node = child
             # a state holds a read position's class by its number within the card's value:
             # the group knows that value
@@ -321,6 +328,11 @@ class ClassesBet:
         whole = (len(items), tuple(parts), tuple(npos))
         return cast(tuple[int, tuple[Part, ...], tuple[int, ...]],
                     self._shared.setdefault(whole, whole))
+
+    @cached_property
+    def _terms(self) -> dict[Term, Term]:
+        """One copy of each term of the pieces."""
+        return {}
 
     @cached_property
     def _shared(self) -> dict[object, Any]:
@@ -439,6 +451,7 @@ class ClassesBet:
                         placed.append((at, number))
             outcome: Raw = (tuple(hits), tuple(misses), tuple(sorted(placed)))
             term: Term = (*sorted(taken.items()), (-1 - value, unread))
+            term = self._terms.setdefault(term, term)  # one copy: millions of factors' terms
             found = outcomes[outcome]
             found[term] = found.get(term, 0) + coefficient
         return outcomes
@@ -868,12 +881,19 @@ def trie_nodes(game: Game[Any], bets: Sequence[Bet]) -> int:
     return TRIE_NODES * TRIE_GROWTH[min(_first_read(game, shape), len(TRIE_GROWTH) - 1)]
 
 
+def _memory(nodes: int, states: int) -> int:
+    """The compile's and one shoe's peak memory in bytes, for a trie of ``nodes`` nodes of
+    ``states`` reduced states: fitted to peaks measured on 8 decks (an upper bound on each):
+    1,084 MB at 525,848 nodes of 900 states, 758 MB of 144, 714 MB of 400; 483 MB at 299,792
+    of 432, 448 MB at 391,939 of 225, 524 MB at 400,859 of 60."""
+    return 100_000_000 + nodes * (1_150 + states * 85 // 100)
+
+
 TRIE_NODES = 28_000  # with no first card read alone (27,981 for a third card's suit)
-# the compile's memory per node of the trie (its dictionaries, keys, leaves and arrays),
-# with room for its states: peaks of 448 MB at 391,939 nodes of 225 states (suits of three
-# first cards and a third card) and 1.63 GB at 525,848 nodes of 900 (four first cards with a
-# tally), about 1 KB a node and 3 bytes a node's state
-NODE_BYTES = 2_000
+# the compile's memory per node of the trie (its dictionaries, keys, leaves and arrays)
+# before its states are known (:func:`_memory` with few states): the plan's bound; the
+# compile checks the states too once it knows them
+NODE_BYTES = 1_150
 MEMORY_LIMIT = 1_000_000_000  # bytes a compile may hold (the issue's 1 GB)
 # The trie's nodes per first card read alone (by position, or as a tally of that card only),
 # relative to none, measured on suits by position with a third card's suit (27,981 nodes with
