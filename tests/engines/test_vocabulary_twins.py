@@ -290,7 +290,7 @@ def present(shoe: Shoe) -> frozenset:
 # Each refusal probe of a bet on the third cards may count its patterns by a value walk of a
 # full deck (2-10 s; a bet classes serves for less than that walk counts none): a dozen bets
 # keep the test within its share of the file's time. tests/refusal_sample.py probes more
-# (14 of 148 refused, each by the named limit: docs/explanation/attribute-counting.md).
+# (7 of 148 refused, each by the named limit: docs/explanation/attribute-counting.md).
 REFUSAL_EXAMPLES = 12
 
 
