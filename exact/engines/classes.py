@@ -59,10 +59,8 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import combinations_with_replacement, product
-from math import prod
 from typing import Any, cast
 
 import numpy as np
@@ -81,7 +79,8 @@ from exact.engines.batch_numbers import (
 )
 from exact.engines.classes_evaluation import ClassArrays, DenseArrays, Pieces, signed_dtype
 from exact.engines.classes_restricted import Part, Position, Raw, Term, compile_restricted
-from exact.engines.engine import classes_refusal, two_sided
+from exact.engines.classes_states import Shape, States, fine, placed_record
+from exact.engines.engine import classes_refusal
 from exact.engines.factorised import (
     Hands,
     _column,
@@ -92,7 +91,7 @@ from exact.engines.factorised import (
 from exact.errors import ShoeError
 from exact.model.bets import Bet
 from exact.model.contracts import CapabilityError, CardPositions, DealtPositions, draw_stages
-from exact.model.features import ORDER, Feature
+from exact.model.features import Feature
 from exact.model.game import Game, game_key
 
 DECK = frozenset(card for card in CARDS if not card.is_joker)
@@ -100,83 +99,14 @@ _FORMAT = "classes-9"  # both forms, the form a marker array ("form"); one-card 
 DENSE, RESTRICTED = 0, 1  # the forms
 
 
-def _fine(feature: Feature[Any]) -> set[str]:
-    return {a for _, a in feature.needs.pairs if a not in ("value", ORDER)}
-
 
 def refusal(game: Game[Any], bets: Sequence[Bet]) -> str | None:
     """Why class-by-class counting cannot serve ``bets`` of ``game``, or None when it can
     (the plan's rule, :func:`exact.engines.engine.classes_refusal`, for every bet)."""
-    if not any(_fine(game.features[name]) for bet in bets for name in bet.features):
+    if not any(fine(game.features[name]) for bet in bets for name in bet.features):
         return "it serves card attributes beyond values; these bets read values"
     return next(filter(None, (classes_refusal(game, bet) for bet in bets)), None)
 
-
-@dataclass(frozen=True)
-class _Shape:
-    """What the bets read, as this engine counts it."""
-
-    value_names: tuple[str, ...]  # read off the value-level record
-    tallies: tuple[tuple[str, frozenset[Position], tuple[str, object]], ...]
-    positional: tuple[tuple[str, Position], ...]  # features reading one card by position
-    view: View  # the attributes the positional features read
-    # tallies that stand for an order-free group read by a two-valued attribute: the other
-    # value (the feature is read off a group holding the tally's count of the one value)
-    groups: tuple[tuple[str, str], ...] = ()
-    # features reading an order-free group of positions otherwise (the pairs: two cards by
-    # rank or suit): each of their positions read by the view, the feature read off them all
-    readers: tuple[tuple[str, frozenset[Position]], ...] = ()
-
-    @classmethod
-    def of(cls, game: Game[Any], names: Sequence[str]) -> _Shape:
-        value_names, tallies, positional, attributes, groups = [], [], [], set(), []
-        readers: list[tuple[str, frozenset[Position]]] = []
-        for name in sorted(names):
-            feature = game.features[name]
-            sides = two_sided(feature)
-            if not _fine(feature):
-                value_names.append(name)
-            elif feature.counts is not None and feature.cards is not None:
-                tallies.append((name, cast(frozenset[Position], feature.cards), feature.counts))
-            elif sides is not None:  # one card's colour too: a tally of one position
-                attribute, one, other = sides
-                tallies.append((name, cast(frozenset[Position], feature.cards),
-                                (attribute, one)))
-                groups.append((name, other))
-            elif feature.cards is not None and len(feature.cards) == 1 and \
-                    not feature.order_free:
-                position, = cast(frozenset[Position], feature.cards)
-                positional.append((name, position))
-                attributes |= _fine(feature)
-            elif feature.cards is not None and feature.order_free:
-                readers.append((name, cast(frozenset[Position], feature.cards)))
-                attributes |= _fine(feature)
-            else:
-                raise CapabilityError(f"class-by-class counting cannot read {name}")
-        return cls(tuple(value_names), tuple(tallies), tuple(positional),
-                   View(tuple(sorted(attributes))), tuple(groups), tuple(readers))
-
-    @cached_property
-    def read_positions(self) -> frozenset[Position]:
-        """The positions whose card's class the bets read: by a positional feature or as
-        one of a reader's group."""
-        return frozenset(p for _, p in self.positional).union(
-            *(cards for _, cards in self.readers))
-
-    @cached_property
-    def predicates(self) -> tuple[tuple[str, object], ...]:
-        return tuple(dict.fromkeys(counts for _, _, counts in self.tallies))
-
-    def signature(self, card: Card) -> tuple[object, ...]:
-        """What the bets can tell of a card beyond its value: the label its positional
-        features read, and which tallies' predicates it meets."""
-        label = self.view.label(card) if self.read_positions else None
-        return (label, tuple(getattr(card, attribute) == wanted
-                             for attribute, wanted in self.predicates))
-
-    def position_type(self, position: Position) -> tuple[Position | None, tuple[int, ...]]:
-        at = position if position in self.read_positions else None
-        return at, tuple(i for i, (_, cards, _) in enumerate(self.tallies) if position in cards)
 
 
 class ClassesBet:
@@ -197,7 +127,7 @@ class ClassesBet:
         self.round_cards = self.deal.round_cards
         self.known = dict(known)
         self.free_cards = self.round_cards - len(self.known)
-        self.shape = _Shape.of(game, self.names)
+        self.shape = Shape.of(game, self.names)
         # the classes of cards the bets tell apart, per value: (value, signature) -> cards
         members: dict[tuple[int, tuple[object, ...]], list[int]] = defaultdict(list)
         for index, card in enumerate(CARDS):
@@ -215,11 +145,11 @@ class ClassesBet:
     def compile(self, game: Game[Any]) -> ClassesBet:
         """Keys, pieces, the reduced states, then the levels of the product trie."""
         keys = self._keys(game)
+        # built as asked: a part's raw piece (every class at every position it reads: 65,536
+        # outcomes for four positions of value 0 by rank and suit) is reduced as soon as the
+        # states are known, then dropped
         pieces: dict[Part, dict[Raw, dict[Term, int]]] = {}
-        for (_, _, parts, _) in keys:
-            for part in parts:
-                if part not in pieces:
-                    pieces[part] = self._piece(*part)
+
         def piece(part: Part) -> dict[Raw, dict[Term, int]]:
             found = pieces.get(part)
             if found is None:
@@ -233,13 +163,22 @@ class ClassesBet:
         readings: dict[tuple[object, ...], Hands] = {}
         for (signature, _, _, npos), (record, _, _) in keys.items():
             readings.setdefault((signature, npos), record)
-        states = _States(self, list(readings.items()))
+        states = States(self, list(readings.items()))
         self.states = states
+        # the trie's nodes, about 1.55 a key (measured), known before the pieces are reduced
+        nodes = len(keys) * 31 // 20
+        if _memory(nodes, states.size) > MEMORY_LIMIT:
+            raise CapabilityError(
+                f"class-by-class counting: about {nodes:,} nodes of its trie (the first cards "
+                f"read one by one) of {states.size:,} states, past its memory bound "
+                f"({MEMORY_LIMIT // 10**6:,} MB)")
         # piece outcomes reduced: the factors (part, reduced outcome), each a sum of terms
         factor_id: dict[tuple[Part, tuple[int, ...]], int] = {}
         factor_terms: list[dict[Term, int]] = []
         reduced: dict[Part, list[tuple[int, tuple[int, ...]]]] = {}
-        for part, outcomes in pieces.items():
+        every_part = dict.fromkeys(part for (_, _, parts, _) in keys for part in parts)
+        for part in every_part:
+            outcomes = pieces.pop(part, None) or self._piece(*part)
             merged: dict[tuple[int, ...], dict[Term, int]] = defaultdict(dict)
             for raw, terms in outcomes.items():
                 into = merged[states.outcome(raw)]
@@ -272,6 +211,7 @@ class ClassesBet:
         products = Meter("class-by-class counting's products of per-class polynomials",
                          (PATTERN_UNITS // 4 or 1) + size // 10)
         group_record: list[Hands] = []
+        made = 0
         for (signature, used, parts, npos), (record, multiplicity, constant) in keys.items():
             node = roots.setdefault(states.start(constant), len(roots))
             for depth, part in enumerate(parts):
@@ -282,6 +222,12 @@ class ClassesBet:
                 if child is None:
                     child = level[node, part_id[part]] = len(level)
                     products.tick()
+                    made += 1
+                    if _memory(made, size) > MEMORY_LIMIT:  # the estimate's growth was low
+                        raise CapabilityError(
+                            f"class-by-class counting: past {made:,} nodes of its trie (the "
+                            f"first cards read one by one) of {size:,} states, past its "
+                            f"memory bound ({MEMORY_LIMIT // 10**6:,} MB)")
                 node = child
             # a state holds a read position's class by its number within the card's value:
             # the group knows that value
@@ -329,6 +275,7 @@ class ClassesBet:
             [game.features[name].read for name, _ in shape.positional]
         undealt = [(len(shape.value_names) + n, p)
                    for n, (_, p) in enumerate(shape.positional)]
+        width = len(kinds)
         keys: dict[Any, tuple[Hands, int, Raw]] = {}
         meter = Meter("the value walk of a card-level bet's shape")
         nothing: Raw = ((0,) * len(shape.tallies), (0,) * len(shape.tallies), ())
@@ -340,7 +287,9 @@ class ClassesBet:
                 key, constant = self._known_key(game, record, signature, types, kinds,
                                                 kind_of)
             else:
-                items = tuple(sorted((cast(int, label.value), kind) for hand, row in zip(
+                # each (value, kind) pair as one number (no tuple per pair: a million
+                # rounds' worth of them held in the cache below)
+                items = tuple(sorted(cast(int, label.value) * width + kind for hand, row in zip(
                     record, by_hand, strict=False) for label, kind in zip(hand, row,
                                                                           strict=False)))
                 # many value sequences share their values per kind of position
@@ -353,15 +302,19 @@ class ClassesBet:
                 keys[key] = (record, multiplicity, constant)
             else:
                 keys[key] = (found[0], found[1] + multiplicity, constant)
+        # the walk's caches (hundreds of MB past 100,000 keys)
+        self.__dict__.pop("_converted", None)
+        self.__dict__.pop("_shared", None)
         return keys
 
-    def _convert(self, items: tuple[tuple[int, int], ...], kinds: list[object]
+    def _convert(self, items: tuple[int, ...], kinds: list[object]
                  ) -> tuple[int, tuple[Part, ...], tuple[int, ...]]:
         """(cards dealt, parts, each tally's dealt positions) of a round's sorted (value,
-        kind number) pairs."""
+        kind number) pairs, each as ``value * len(kinds) + kind``; equal parts shared."""
         npos = [0] * len(self.shape.tallies)
         per_value: dict[int, Counter[object]] = defaultdict(Counter)
-        for value, number in items:
+        for item in items:
+            value, number = divmod(item, len(kinds))
             kind = kinds[number]
             if kind is not None:
                 for t in cast(tuple[object, tuple[int, ...]], kind)[1]:
@@ -370,8 +323,22 @@ class ClassesBet:
         parts = []
         for value, counted in sorted(per_value.items()):
             unread = counted.pop(None, 0)
-            parts.append((value, tuple(sorted(counted.items(), key=repr)), unread))
-        return len(items), tuple(parts), tuple(npos)
+            part = (value, tuple(sorted(counted.items(), key=repr)), unread)
+            parts.append(self._shared.setdefault(part, part))
+        whole = (len(items), tuple(parts), tuple(npos))
+        return cast(tuple[int, tuple[Part, ...], tuple[int, ...]],
+                    self._shared.setdefault(whole, whole))
+
+    @cached_property
+    def _terms(self) -> dict[Term, Term]:
+        """One copy of each term of the pieces."""
+        return {}
+
+    @cached_property
+    def _shared(self) -> dict[object, Any]:
+        """One copy of each part and each converted round (a million rounds share a few
+        thousand)."""
+        return {}
 
     def _known_key(self, game: Game[Any], record: Hands, signature: tuple[object, ...],
                    types: Mapping[Position, tuple[Position | None, tuple[int, ...]]],
@@ -396,7 +363,7 @@ class ClassesBet:
                     misses[t] += 1 - self._hits(number, t)
                 if at is not None:
                     placed.append((at, number))
-        converted = tuple(sorted(items))
+        converted = tuple(sorted(value * len(kinds) + kind for value, kind in items))
         found = self._converted.get(converted)
         if found is None:
             found = self._converted[converted] = self._convert(converted, kinds)
@@ -405,8 +372,7 @@ class ClassesBet:
         return key, (tuple(hits), tuple(misses), tuple(sorted(placed)))
 
     @cached_property
-    def _converted(self) -> dict[tuple[tuple[int, int], ...],
-                                 tuple[int, tuple[Part, ...], tuple[int, ...]]]:
+    def _converted(self) -> dict[tuple[int, ...], tuple[int, tuple[Part, ...], tuple[int, ...]]]:
         """The rounds' free (value, kind) pairs converted so far (many rounds share them)."""
         return {}
 
@@ -485,6 +451,7 @@ class ClassesBet:
                         placed.append((at, number))
             outcome: Raw = (tuple(hits), tuple(misses), tuple(sorted(placed)))
             term: Term = (*sorted(taken.items()), (-1 - value, unread))
+            term = self._terms.setdefault(term, term)  # one copy: millions of factors' terms
             found = outcomes[outcome]
             found[term] = found.get(term, 0) + coefficient
         return outcomes
@@ -504,14 +471,14 @@ class ClassesBet:
                 read[name] = undealt[len(shape.value_names) + n]
                 continue
             label = cast(Label, self.classes[placed[h, i]][1][0])
-            read[name] = self._feature(name).read(_placed((h, i), label))
+            read[name] = self.feature(name).read(placed_record((h, i), label))
         for name, cards in shape.readers:
             # the group's dealt cards as their classes' labels (the feature reads no more)
             hands = [list(hand) for hand in record]
             for h, i in cards:
                 if i < len(record[h]):
                     hands[h][i] = cast(Label, self.classes[placed[h, i]][1][0])
-            read[name] = self._feature(name).read(tuple(tuple(hand) for hand in hands))
+            read[name] = self.feature(name).read(tuple(tuple(hand) for hand in hands))
         groups = dict(shape.groups)
         for (name, cards, (attribute, one)), count in zip(shape.tallies, hits, strict=True):
             if name not in groups:
@@ -524,10 +491,10 @@ class ClassesBet:
             for n, (h, i) in enumerate(dealt):
                 side: dict[str, Any] = {attribute: one if n < count else groups[name]}
                 hands[h][i] = hands[h][i]._replace(**side)
-            read[name] = self._feature(name).read(tuple(tuple(hand) for hand in hands))
+            read[name] = self.feature(name).read(tuple(tuple(hand) for hand in hands))
         return read
 
-    def _feature(self, name: str) -> Feature[Any]:
+    def feature(self, name: str) -> Feature[Any]:
         return cast(Feature[Any], self.__dict__["_game_features"][name])
 
     def _pieces(self, factor_terms: list[dict[Term, int]], used: Sequence[int]) -> list[int]:
@@ -595,7 +562,7 @@ class ClassesBet:
         self._negatives = np.maximum(-signed, 0)
         self._spread = np.array([spread], dtype=np.int64)
 
-    def _dense_arrays(self, factor_terms: list[dict[Term, int]], states: _States,
+    def _dense_arrays(self, factor_terms: list[dict[Term, int]], states: States,
                       outcome_id: Mapping[tuple[int, ...], int],
                       part_entries: list[list[tuple[int, int]]], roots: Mapping[int, int],
                       levels: list[dict[tuple[int, int], int]],
@@ -718,235 +685,6 @@ class ClassesBet:
         return [[int(c) for c in row[0]] for row in self.batch_counts(counts_matrix([shoe]))]
 
 
-class _States:
-    """The outcomes a bet can tell apart, reduced: each tally's hits or misses counted up to
-    the cap past which no settlement changes, each position's class up to the classes no
-    settlement tells apart; a state is their mixed-radix number.
-
-    The reductions are found by settling every reading the keys allow (value features'
-    readings, each tally's dealt positions, every count, every class at every position),
-    each dimension with the others unreduced, so that applying them all at once is exact."""
-
-    def __init__(self, bet: ClassesBet, readings: list[tuple[tuple[object, ...], Hands]]
-                 ) -> None:
-        self.bet = bet
-        self.readings = readings
-        shape = bet.shape
-        self.positions = sorted(shape.read_positions)
-        read_by_group = frozenset().union(*(cards for _, cards in shape.readers))
-        classes = range(len(bet.classes))
-        # positions: classes read alike by every positional feature there, then by settling
-        self.position_class: list[dict[int, int]] = []
-        for position in self.positions:
-            names = [name for name, p in shape.positional if p == position]
-            by_reading: dict[tuple[object, ...], int] = {}
-            mapping = {}
-            for number in classes:
-                label = cast(Label, bet.classes[number][1][0])
-                reading = tuple(bet._feature(name).read(_placed(position, label))
-                                for name in names)
-                if position in read_by_group:  # read with other cards: by its label first
-                    reading = (*reading, label)
-                mapping[number] = by_reading.setdefault(reading, len(by_reading))
-            self.position_class.append(mapping)
-        for index in range(len(self.positions)):
-            self._refine_position(index)
-        self.tally_mode: list[tuple[bool, int]] = []  # (count misses, cap)
-        for tally in range(len(shape.tallies)):
-            self.tally_mode.append(self._tally_reduction(tally))
-        # a position's class as a digit: its reduced class's number among those of its value
-        # (the value is known where it is read), so a position of ranks and suits takes 17
-        # digits (16 classes of 0), not 53
-        self.position_digit: list[dict[int, int]] = []
-        for mapping in self.position_class:
-            digit: dict[int, int] = {}
-            for numbers in bet.by_value.values():
-                local = {reduced: n for n, reduced in enumerate(sorted(
-                    {mapping[number] for number in numbers}))}
-                digit.update((number, local[mapping[number]]) for number in numbers)
-            self.position_digit.append(digit)
-        self.sizes = [cap + 1 for _, cap in self.tally_mode] + \
-            [max(self.position_digit[i].values(), default=0) + 2
-             for i in range(len(self.positions))]
-
-    def _settle(self, record: Hands, reading: tuple[object, ...], hits: Sequence[int],
-                placed: Mapping[Position, int]) -> tuple[int, ...]:
-        read = self.bet.read(record, reading, hits, placed)
-        return tuple(bet.settle(read) for bet in self.bet.bets)
-
-    def _combos(self, skip_tally: int | None, skip_position: int | None
-                ) -> list[tuple[Hands, tuple[object, ...], list[range], list[list[int]]]]:
-        """Per reading: the domains of the other tallies and the classes of the other
-        positions dealt (one class per reduced class)."""
-        out = []
-        for reading, record in self.readings:
-            npos = cast(tuple[int, ...], reading[1])
-            tallies = [range(1) if t == skip_tally else range(n + 1)
-                       for t, n in enumerate(npos)]
-            positions = []
-            for index, (h, i) in enumerate(self.positions):
-                if index == skip_position or i >= len(record[h]):
-                    positions.append([-1])
-                else:
-                    firsts: dict[int, int] = {}
-                    for number, reduced in self.position_class[index].items():
-                        firsts.setdefault(reduced, number)
-                    positions.append(list(firsts.values()))
-            out.append((record, reading, tallies, positions))
-        return out
-
-    def _refine_position(self, index: int) -> None:
-        """Classes at position ``index`` that settle alike in every reading, merged (when
-        the readings are few enough to settle them all)."""
-        position = self.positions[index]
-        combos = self._combos(None, index)
-        size = sum(prod(len(r) for r in tallies) * prod(len(p) for p in positions)
-                   for _, _, tallies, positions in combos)
-        if size * len(self.position_class[index]) > _CHECK_LIMIT:
-            return
-        firsts: dict[int, int] = {}
-        for number, reduced in self.position_class[index].items():
-            firsts.setdefault(reduced, number)
-        vectors: dict[int, tuple[object, ...]] = {}
-        for reduced, number in firsts.items():
-            settled: list[object] = []
-            for record, reading, tallies, positions in combos:
-                if position[1] >= len(record[position[0]]):
-                    continue
-                for hits in product(*tallies):
-                    for chosen in product(*positions):
-                        placed = {p: c for p, c in zip(self.positions, chosen, strict=True)
-                                  if c >= 0}
-                        placed[position] = number
-                        settled.append(self._settle(record, reading, hits, placed))
-            vectors[reduced] = tuple(settled)
-        merged: dict[tuple[object, ...], int] = {}
-        renumber = {reduced: merged.setdefault(vector, len(merged))
-                    for reduced, vector in vectors.items()}
-        self.position_class[index] = {number: renumber[reduced] for number, reduced
-                                      in self.position_class[index].items()}
-
-    def _tally_reduction(self, tally: int) -> tuple[bool, int]:
-        """(count misses, cap): the smallest cap on the hits or the misses of ``tally`` past
-        which no settlement changes; (False, most positions) when none is smaller."""
-        most = max((cast(tuple[int, ...], reading[1])[tally] for reading, _ in self.readings),
-                   default=0)
-        combos = self._combos(tally, None)
-        size = sum(prod(len(r) for r in tallies) * prod(len(p) for p in positions)
-                   for _, _, tallies, positions in combos) * (most + 1)
-        if size > _CHECK_LIMIT:
-            return False, most
-        # per (mode, cap) whether it holds: settle every count once
-        table = []
-        for record, reading, tallies, positions in combos:
-            npos = cast(tuple[int, ...], reading[1])[tally]
-            for hits in product(*tallies):
-                for chosen in product(*positions):
-                    placed = {p: c for p, c in zip(self.positions, chosen, strict=True)
-                              if c >= 0}
-                    row = []
-                    for count in range(npos + 1):
-                        full = list(hits)
-                        full[tally] = count
-                        row.append(self._settle(record, reading, full, placed))
-                    table.append(row)
-        for cap in range(most):
-            for misses in (False, True):
-                if all(len({row[len(row) - 1 - c] if misses else row[c]
-                            for c in range(cap, len(row))}) <= 1 for row in table):
-                    return misses, cap
-        return False, most
-
-    def outcome(self, raw: Raw) -> tuple[int, ...]:
-        """A piece's raw outcome (hits per tally, classes at positions) reduced: per tally
-        its hits or misses counted (capped later, on combining), per position its class (0:
-        not this piece's)."""
-        hits, misses, placed = raw
-        at = dict(placed)
-        counted = (m if counts_misses else h for (counts_misses, _), h, m
-                   in zip(self.tally_mode, hits, misses, strict=True))
-        return (*counted, *(self.position_digit[i][at[p]] + 1 if p in at else 0
-                         for i, p in enumerate(self.positions)))
-
-    @cached_property
-    def size(self) -> int:
-        """How many states: the product of the dimensions' sizes."""
-        return prod(self.sizes)
-
-    def combine_table(self, outcomes: Sequence[tuple[int, ...]]) -> np.ndarray:
-        """(states x outcomes): the state each outcome takes each state to (:meth:`combine`
-        of every pair, at once)."""
-        digits = np.array([self.digits(state) for state in range(self.size)],
-                          dtype=np.int64).reshape(self.size, len(self.sizes))
-        moves = np.array(outcomes, dtype=np.int64).reshape(len(outcomes), len(self.sizes))
-        after = np.repeat(digits[:, None, :], len(outcomes), axis=1)
-        tallies = len(self.tally_mode)
-        caps = np.array([cap for _, cap in self.tally_mode], dtype=np.int64)
-        after[:, :, :tallies] = np.minimum(after[:, :, :tallies] + moves[None, :, :tallies],
-                                           caps)
-        placed = moves[None, :, tallies:] > 0
-        after[:, :, tallies:] = np.where(placed, moves[None, :, tallies:],
-                                         after[:, :, tallies:])
-        radix = np.cumprod([1, *self.sizes[:-1]]).astype(np.int64)
-        return np.ascontiguousarray(after @ radix)
-
-    def start(self, constant: Raw) -> int:
-        return self.combine(0, self.outcome(constant))
-
-    def combine(self, state: int, outcome: tuple[int, ...]) -> int:
-        """The state after a piece's outcome: counts added and capped, classes placed."""
-        digits = self.digits(state)
-        tallies = len(self.tally_mode)
-        for t, (_, cap) in enumerate(self.tally_mode):
-            digits[t] = min(digits[t] + outcome[t], cap)
-        for i in range(tallies, len(digits)):
-            if outcome[i]:
-                digits[i] = outcome[i]
-        return self.number(digits)
-
-    def digits(self, state: int) -> list[int]:
-        out = []
-        for size in self.sizes:
-            out.append(state % size)
-            state //= size
-        return out
-
-    def number(self, digits: Sequence[int]) -> int:
-        state = 0
-        for digit, size in zip(reversed(digits), reversed(self.sizes), strict=True):
-            state = state * size + digit
-        return state
-
-    def read(self, record: Hands, reading: tuple[object, ...], state: int
-             ) -> dict[str, object]:
-        """The features' values of a leaf state: a representative of every reduced class."""
-        digits = self.digits(state)
-        npos = cast(tuple[int, ...], reading[1])
-        hits = []
-        for t, (misses, _) in enumerate(self.tally_mode):
-            hits.append(npos[t] - digits[t] if misses else digits[t])
-        placed = {}
-        for i, position in enumerate(self.positions):
-            if digits[len(self.tally_mode) + i]:
-                wanted = digits[len(self.tally_mode) + i] - 1
-                value = cast(int, record[position[0]][position[1]].value)
-                placed[position] = next(number for number in self.bet.by_value[value]
-                                        if self.position_digit[i][number] == wanted)
-        return self.bet.read(record, reading, hits, placed)
-
-
-def _placed(position: Position, label: Label) -> Hands:
-    """A record holding ``label`` at ``position`` (a positional feature reads that card
-    alone, as it declares)."""
-    h, i = position
-    hands: list[list[Label]] = [[], []]
-    while len(hands) <= h:
-        hands.append([])
-    hands[h] = [label] * (i + 1)
-    return tuple(tuple(hand) for hand in hands)
-
-
-_CHECK_LIMIT = 200_000  # settlements the state reduction may run per dimension
 # states of the nodes of one depth under one node of the first depth, which the evaluation
 # holds at once (each a number per shoe: 160 MB of float64 at one shoe); the trie is
 # evaluated a subtree at a time, its whole work bounded by the run's budget
@@ -1103,22 +841,83 @@ def _check_dense(loaded: Mapping[str, np.ndarray], bets: int, events: int,
 
 
 def estimate(game: Game[Any], bets: Sequence[Bet]) -> int | None:
-    """An upper bound on the states a node of ``bets`` holds (their cost per value round,
-    in the plan's terms), or None when this engine cannot serve them: every tally's counts
-    and every class a position read may hold, before the reductions (which only lower it).
-    Counted from the shape alone, without the value walk. A position's classes are bounded
-    by the whole view's, not by one value's (which a node holds: 17 for rank and suit): the
-    looser bound stands for the trie's size, which only the walk knows, and which grows
-    tenfold with each first card read by position."""
+    """An upper bound on the states a node of ``bets`` holds times the growth of the trie
+    with the first cards read one by one (their cost per value round, in the plan's terms), or
+    None when this engine cannot serve them. Counted from the shape alone, without the value
+    walk: every tally's counts, and per position read the classes of one value it may hold
+    (a node knows the value: 17 for rank and suit, 5 for a suit), by what the features of that
+    position read (by the whole view when a group reads it), before the reductions (which
+    only lower them); the trie's nodes grow with each first card read by position or as a
+    tally of its own (:data:`TRIE_GROWTH`, measured)."""
     if refusal(game, bets) is not None:
         return None
-    shape = _Shape.of(game, sorted(set().union(*(bet.features for bet in bets))))
+    shape = Shape.of(game, sorted(set().union(*(bet.features for bet in bets))))
     states = 1
     for _, cards, _ in shape.tallies:
         states *= len(cards) + 1
-    for _ in shape.read_positions:
-        states *= len(shape.view.labels)
-    return states
+    grouped = frozenset().union(*(cards for _, cards in shape.readers))
+    for position in shape.read_positions:
+        # read with other cards: by the whole view's label; alone: by what its features read
+        view = shape.view if position in grouped else View(tuple(sorted(set().union(*(
+            fine(game.features[name]) for name, p in shape.positional if p == position)))))
+        states *= _digits(view)
+    return states * TRIE_GROWTH[min(_first_read(game, shape), len(TRIE_GROWTH) - 1)]
+
+
+@lru_cache(maxsize=64)
+def _digits(view: View) -> int:
+    """A position's digits read by ``view``: the most labels one value's cards take, and 0
+    (not yet placed)."""
+    by_value: dict[int, set[Label]] = defaultdict(set)
+    for card in DECK:
+        by_value[cast(int, card.value)].add(view.label(card))
+    return max(map(len, by_value.values())) + 1
+
+
+def trie_nodes(game: Game[Any], bets: Sequence[Bet]) -> int:
+    """The trie's nodes, estimated from the shape (:data:`TRIE_GROWTH`): the compile holds
+    them in memory, about :data:`NODE_BYTES` each (measured), whatever the states."""
+    shape = Shape.of(game, sorted(set().union(*(bet.features for bet in bets))))
+    return TRIE_NODES * TRIE_GROWTH[min(_first_read(game, shape), len(TRIE_GROWTH) - 1)]
+
+
+def _memory(nodes: int, states: int) -> int:
+    """The compile's and one shoe's peak memory in bytes, for a trie of ``nodes`` nodes of
+    ``states`` reduced states: fitted to peaks measured on 8 decks (an upper bound on each):
+    1,084 MB at 525,848 nodes of 900 states, 758 MB of 144, 714 MB of 400; 483 MB at 299,792
+    of 432, 448 MB at 391,939 of 225, 524 MB at 400,859 of 60."""
+    return 100_000_000 + nodes * (1_150 + states * 85 // 100)
+
+
+TRIE_NODES = 28_000  # with no first card read alone (27,981 for a third card's suit)
+# the compile's memory per node of the trie (its dictionaries, keys, leaves and arrays)
+# before its states are known (:func:`_memory` with few states): the plan's bound; the
+# compile checks the states too once it knows them
+NODE_BYTES = 1_150
+MEMORY_LIMIT = 1_000_000_000  # bytes a compile may hold (the issue's 1 GB)
+# The trie's nodes per first card read alone (by position, or as a tally of that card only),
+# relative to none, measured on suits by position with a third card's suit (27,981 nodes with
+# none; then 94,404, 248,819, 391,939 and 525,848 with one to four first cards)
+TRIE_GROWTH = (1, 3, 9, 14, 19)
+
+
+def _first_read(game: Game[Any], shape: Shape) -> int:
+    """How many first cards ``shape`` tells apart, as the trie grows with them: the types of
+    position (:meth:`Shape.position_type`) among the first cards of stages the value walk
+    deals one by one (their positions' types differ), plus those among the cards drawn, less
+    one (a bet on one third card's suit: none; suits of four first cards and a third card:
+    four)."""
+    drawn = draw_stages(game)
+    stages = cast(CardPositions, game).stage_positions
+    plain = (None, ())
+    first, later = set(), set()
+    for stage, positions in stages.items():
+        types = {shape.position_type(p) for p in positions}
+        if stage in drawn:
+            later |= types - {plain}
+        elif len(types) > 1:
+            first |= types - {plain}
+    return max(0, len(first) + len(later) - 1)
 
 
 def evaluate(game: Game[Any], bets: Sequence[Bet], shoe: Shoe,

@@ -74,17 +74,14 @@ makes in every process (seconds at 8 decks: the nine of spades as the Player's t
 3.2 s, Super Tie 3.3 s), where class-by-class counting reads its compiled form from the disk
 cache."""
 CLASSES_STATE_UNITS = 100
-"""Units of one state a node of the class-by-class trie holds (a bound from the bet's shape,
-before the reductions that settle the bet on every reading: 7 states for a count of hearts, 16
-for the one-colour tie, 53 for a card's rank and suit by position, of which a node holds 17).
-Set so that this engine is preferred to factorised
-counting for the bets with third cards it serves, as measured on 8 decks in fresh processes
-(compiled forms on disk): the nine of spades as the Player's third card, Super Tie and the
-one-colour tie each 0.4-0.5 s against 3.2 s, 3.3 s and 29.5 s (docs: Counting card attributes
-class by class). The cost it leaves out is the trie's size, known only after the value walk:
-a bet reading many first cards by position has ten times the nodes of one on the third cards;
-the loose bound on a position's classes keeps those bets past the work bound here, refused
-before any walk."""
+"""Units of one state a node of the class-by-class trie holds, times the trie's growth with
+the first cards read one by one (:func:`exact.engines.classes.estimate`: a bound from the
+bet's shape, before the reductions that settle the bet on every reading: 7 states for a count
+of hearts, 16 for the one-colour tie, 17 for a card's rank and suit by position, 5 for its
+suit). Set so that this engine is preferred to factorised counting for the bets with third
+cards it serves, as measured on 8 decks in fresh processes (compiled forms on disk): the nine
+of spades as the Player's third card, Super Tie and the one-colour tie each 0.4-0.5 s against
+3.2 s, 3.3 s and 29.5 s (docs: Counting card attributes class by class)."""
 
 
 def _walk_units(demand: Demand) -> int:
@@ -97,6 +94,12 @@ def _patterns(game: Game[Any], bet: Bet) -> int:
     from exact.engines import factorised  # numpy-heavy: only for a card-level bet
 
     return factorised.FactorisedBet(game, (bet,), factorised.DECK, compile=False).patterns(game)
+
+
+def _pattern_limit() -> int:
+    from exact.engines import factorised
+
+    return factorised.PATTERN_LIMIT
 
 
 @dataclass(frozen=True)
@@ -131,6 +134,10 @@ class Factorised(Engine):
                 return Estimate(VALUE_WALK_UNITS, "at least its value walk with the cards "
                                 "drawn (patterns not counted: classes serves the bet for less)")
         patterns = _patterns(demand.game, demand.bet)
+        if patterns > _pattern_limit() and Classes().estimate(demand).serves:
+            # past its bound on a full deck it would refuse as it starts
+            return Estimate.refused(f"{patterns:,} patterns of card classes on a deck, past "
+                                    f"its bound ({_pattern_limit():,}); classes serves the bet")
         what = ("the value sequences times attribute multiplicities" if own else
                 "the first cards' classes")
         # (past its pattern limit on the shoe of the run, the engine refuses by name as it
@@ -344,21 +351,27 @@ class Classes(Engine):
         if demand.value_only or demand.values_by_position:
             return Estimate.refused("it serves card attributes beyond values; this bet reads "
                                     "values")
-        if not demand.drawn:
-            return Estimate.refused("it serves bets reading the cards drawn after the first "
-                                    "ones (the first cards alone: factorised counting walks "
-                                    "few patterns)")
         if demand.scope == "known" and not isinstance(demand.game, DealtPositions):
             return Estimate.refused("it forces known cards only in a game that says which "
                                     "positions its draws fill")
         reason = classes_refusal(demand.game, demand.bet)
         if reason is not None:
             return Estimate.refused(reason)
+        if not demand.drawn and _patterns(demand.game, demand.bet) <= _pattern_limit():
+            return Estimate.refused("it serves bets reading the cards drawn after the first "
+                                    "ones, or the first cards alone past factorised "
+                                    "counting's pattern bound (these: it walks few patterns)")
         from exact.engines import classes  # numpy-heavy: only for a bet it serves
 
         states = classes.estimate(demand.game, [demand.bet])
         if states is None:
             return Estimate.refused("it serves card attributes beyond values")
+        nodes = classes.trie_nodes(demand.game, [demand.bet])
+        if nodes * classes.NODE_BYTES > classes.MEMORY_LIMIT:
+            return Estimate.refused(
+                f"about {nodes:,} nodes of its trie (the first cards read one by one), "
+                f"{nodes * classes.NODE_BYTES // 10**6:,} MB, past its memory bound "
+                f"({classes.MEMORY_LIMIT // 10**6:,} MB)")
         units = states * CLASSES_STATE_UNITS
         if units > WORK_LIMIT:  # its compile would run past the run's bound: not a cost
             return Estimate.refused(f"{states:,} states of the per-class polynomials per node "

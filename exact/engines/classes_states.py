@@ -1,0 +1,357 @@
+"""The reduced states of class-by-class counting (:mod:`exact.engines.classes`): what a bet
+reads of the cards beyond their values (its *shape*: tallies, positions read, order-free groups)
+and the outcomes it can tell apart, reduced.
+
+Layer: engines, above the model; knows no game.
+
+A state is the mixed-radix number of its dimensions: per tally its hits or its misses, capped
+where no settlement changes past the cap; per position read its card's class among its value's
+classes, merged where every settlement reads them alike. The reductions are found by settling
+the bet on every reading the value walk's keys allow, each dimension with the others
+unreduced, so that applying them all at once is exact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import product
+from math import prod
+from typing import Any, Protocol, cast
+
+import numpy as np
+
+from exact.core.cards import Card, Label, View
+from exact.engines.classes_restricted import Position, Raw
+from exact.engines.engine import two_sided
+from exact.engines.factorised import Hands
+from exact.model.bets import Bet
+from exact.model.contracts import CapabilityError
+from exact.model.features import ORDER, Feature
+from exact.model.game import Game
+
+
+def fine(feature: Feature[Any]) -> set[str]:
+    return {a for _, a in feature.needs.pairs if a not in ("value", ORDER)}
+
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What the bets read, as this engine counts it."""
+
+    value_names: tuple[str, ...]  # read off the value-level record
+    tallies: tuple[tuple[str, frozenset[Position], tuple[str, object]], ...]
+    positional: tuple[tuple[str, Position], ...]  # features reading one card by position
+    view: View  # the attributes the positional features read
+    # tallies that stand for an order-free group read by a two-valued attribute: the other
+    # value (the feature is read off a group holding the tally's count of the one value)
+    groups: tuple[tuple[str, str], ...] = ()
+    # features reading an order-free group of positions otherwise (the pairs: two cards by
+    # rank or suit): each of their positions read by the view, the feature read off them all
+    readers: tuple[tuple[str, frozenset[Position]], ...] = ()
+
+    @classmethod
+    def of(cls, game: Game[Any], names: Sequence[str]) -> Shape:
+        value_names, tallies, positional, attributes, groups = [], [], [], set(), []
+        readers: list[tuple[str, frozenset[Position]]] = []
+        for name in sorted(names):
+            feature = game.features[name]
+            sides = two_sided(feature)
+            if not fine(feature):
+                value_names.append(name)
+            elif feature.counts is not None and feature.cards is not None:
+                tallies.append((name, cast(frozenset[Position], feature.cards), feature.counts))
+            elif sides is not None:  # one card's colour too: a tally of one position
+                attribute, one, other = sides
+                tallies.append((name, cast(frozenset[Position], feature.cards),
+                                (attribute, one)))
+                groups.append((name, other))
+            elif feature.cards is not None and len(feature.cards) == 1 and \
+                    not feature.order_free:
+                position, = cast(frozenset[Position], feature.cards)
+                positional.append((name, position))
+                attributes |= fine(feature)
+            elif feature.cards is not None and feature.order_free:
+                readers.append((name, cast(frozenset[Position], feature.cards)))
+                attributes |= fine(feature)
+            else:
+                raise CapabilityError(f"class-by-class counting cannot read {name}")
+        return cls(tuple(value_names), tuple(tallies), tuple(positional),
+                   View(tuple(sorted(attributes))), tuple(groups), tuple(readers))
+
+    @cached_property
+    def read_positions(self) -> frozenset[Position]:
+        """The positions whose card's class the bets read: by a positional feature or as
+        one of a reader's group."""
+        return frozenset(p for _, p in self.positional).union(
+            *(cards for _, cards in self.readers))
+
+    @cached_property
+    def predicates(self) -> tuple[tuple[str, object], ...]:
+        return tuple(dict.fromkeys(counts for _, _, counts in self.tallies))
+
+    def signature(self, card: Card) -> tuple[object, ...]:
+        """What the bets can tell of a card beyond its value: the label its positional
+        features read, and which tallies' predicates it meets."""
+        label = self.view.label(card) if self.read_positions else None
+        return (label, tuple(getattr(card, attribute) == wanted
+                             for attribute, wanted in self.predicates))
+
+    def position_type(self, position: Position) -> tuple[Position | None, tuple[int, ...]]:
+        at = position if position in self.read_positions else None
+        return at, tuple(i for i, (_, cards, _) in enumerate(self.tallies) if position in cards)
+
+
+class Counted(Protocol):
+    """What the state reduction reads of a compiled bet
+    (:class:`exact.engines.classes.ClassesBet`)."""
+
+    @property
+    def bets(self) -> tuple[Bet, ...]: ...
+
+    @property
+    def shape(self) -> Shape: ...
+
+    @property
+    def classes(self) -> list[tuple[int, tuple[object, ...]]]: ...
+
+    @property
+    def by_value(self) -> Mapping[int, list[int]]: ...
+
+    def feature(self, name: str) -> Feature[Any]: ...
+
+    def read(self, record: Hands, reading: tuple[object, ...], hits: Sequence[int],
+             placed: Mapping[Position, int]) -> dict[str, object]: ...
+
+
+class States:
+    """The outcomes a bet can tell apart, reduced: each tally's hits or misses counted up to
+    the cap past which no settlement changes, each position's class up to the classes no
+    settlement tells apart; a state is their mixed-radix number.
+
+    The reductions are found by settling every reading the keys allow (value features'
+    readings, each tally's dealt positions, every count, every class at every position),
+    each dimension with the others unreduced, so that applying them all at once is exact."""
+
+    def __init__(self, bet: Counted, readings: list[tuple[tuple[object, ...], Hands]]
+                 ) -> None:
+        self.bet = bet
+        self.readings = readings
+        shape = bet.shape
+        self.positions = sorted(shape.read_positions)
+        read_by_group = frozenset().union(*(cards for _, cards in shape.readers))
+        classes = range(len(bet.classes))
+        # positions: classes read alike by every positional feature there, then by settling
+        self.position_class: list[dict[int, int]] = []
+        for position in self.positions:
+            names = [name for name, p in shape.positional if p == position]
+            by_reading: dict[tuple[object, ...], int] = {}
+            mapping = {}
+            for number in classes:
+                label = cast(Label, bet.classes[number][1][0])
+                reading = tuple(bet.feature(name).read(placed_record(position, label))
+                                for name in names)
+                if position in read_by_group:  # read with other cards: by its label first
+                    reading = (*reading, label)
+                mapping[number] = by_reading.setdefault(reading, len(by_reading))
+            self.position_class.append(mapping)
+        for index in range(len(self.positions)):
+            self._refine_position(index)
+        self.tally_mode: list[tuple[bool, int]] = []  # (count misses, cap)
+        for tally in range(len(shape.tallies)):
+            self.tally_mode.append(self._tally_reduction(tally))
+        # a position's class as a digit: its reduced class's number among those of its value
+        # (the value is known where it is read), so a position of ranks and suits takes 17
+        # digits (16 classes of 0), not 53
+        self.position_digit: list[dict[int, int]] = []
+        for mapping in self.position_class:
+            digit: dict[int, int] = {}
+            for numbers in bet.by_value.values():
+                local = {reduced: n for n, reduced in enumerate(sorted(
+                    {mapping[number] for number in numbers}))}
+                digit.update((number, local[mapping[number]]) for number in numbers)
+            self.position_digit.append(digit)
+        self.sizes = [cap + 1 for _, cap in self.tally_mode] + \
+            [max(self.position_digit[i].values(), default=0) + 2
+             for i in range(len(self.positions))]
+
+    def _settle(self, record: Hands, reading: tuple[object, ...], hits: Sequence[int],
+                placed: Mapping[Position, int]) -> tuple[int, ...]:
+        read = self.bet.read(record, reading, hits, placed)
+        return tuple(bet.settle(read) for bet in self.bet.bets)
+
+    def _combos(self, skip_tally: int | None, skip_position: int | None
+                ) -> list[tuple[Hands, tuple[object, ...], list[range], list[list[int]]]]:
+        """Per reading: the domains of the other tallies and the classes of the other
+        positions dealt (one class per reduced class)."""
+        out = []
+        for reading, record in self.readings:
+            npos = cast(tuple[int, ...], reading[1])
+            tallies = [range(1) if t == skip_tally else range(n + 1)
+                       for t, n in enumerate(npos)]
+            positions = []
+            for index, (h, i) in enumerate(self.positions):
+                if index == skip_position or i >= len(record[h]):
+                    positions.append([-1])
+                else:
+                    firsts: dict[int, int] = {}
+                    for number, reduced in self.position_class[index].items():
+                        firsts.setdefault(reduced, number)
+                    positions.append(list(firsts.values()))
+            out.append((record, reading, tallies, positions))
+        return out
+
+    def _refine_position(self, index: int) -> None:
+        """Classes at position ``index`` that settle alike in every reading, merged (when
+        the readings are few enough to settle them all)."""
+        position = self.positions[index]
+        combos = self._combos(None, index)
+        size = sum(prod(len(r) for r in tallies) * prod(len(p) for p in positions)
+                   for _, _, tallies, positions in combos)
+        if size * len(self.position_class[index]) > _CHECK_LIMIT:
+            return
+        firsts: dict[int, int] = {}
+        for number, reduced in self.position_class[index].items():
+            firsts.setdefault(reduced, number)
+        vectors: dict[int, tuple[object, ...]] = {}
+        for reduced, number in firsts.items():
+            settled: list[object] = []
+            for record, reading, tallies, positions in combos:
+                if position[1] >= len(record[position[0]]):
+                    continue
+                for hits in product(*tallies):
+                    for chosen in product(*positions):
+                        placed = {p: c for p, c in zip(self.positions, chosen, strict=True)
+                                  if c >= 0}
+                        placed[position] = number
+                        settled.append(self._settle(record, reading, hits, placed))
+            vectors[reduced] = tuple(settled)
+        merged: dict[tuple[object, ...], int] = {}
+        renumber = {reduced: merged.setdefault(vector, len(merged))
+                    for reduced, vector in vectors.items()}
+        self.position_class[index] = {number: renumber[reduced] for number, reduced
+                                      in self.position_class[index].items()}
+
+    def _tally_reduction(self, tally: int) -> tuple[bool, int]:
+        """(count misses, cap): the smallest cap on the hits or the misses of ``tally`` past
+        which no settlement changes; (False, most positions) when none is smaller."""
+        most = max((cast(tuple[int, ...], reading[1])[tally] for reading, _ in self.readings),
+                   default=0)
+        combos = self._combos(tally, None)
+        size = sum(prod(len(r) for r in tallies) * prod(len(p) for p in positions)
+                   for _, _, tallies, positions in combos) * (most + 1)
+        if size > _CHECK_LIMIT:
+            return False, most
+        # per (mode, cap) whether it holds: settle every count once
+        table = []
+        for record, reading, tallies, positions in combos:
+            npos = cast(tuple[int, ...], reading[1])[tally]
+            for hits in product(*tallies):
+                for chosen in product(*positions):
+                    placed = {p: c for p, c in zip(self.positions, chosen, strict=True)
+                              if c >= 0}
+                    row = []
+                    for count in range(npos + 1):
+                        full = list(hits)
+                        full[tally] = count
+                        row.append(self._settle(record, reading, full, placed))
+                    table.append(row)
+        for cap in range(most):
+            for misses in (False, True):
+                if all(len({row[len(row) - 1 - c] if misses else row[c]
+                            for c in range(cap, len(row))}) <= 1 for row in table):
+                    return misses, cap
+        return False, most
+
+    def outcome(self, raw: Raw) -> tuple[int, ...]:
+        """A piece's raw outcome (hits per tally, classes at positions) reduced: per tally
+        its hits or misses counted (capped later, on combining), per position its class (0:
+        not this piece's)."""
+        hits, misses, placed = raw
+        at = dict(placed)
+        counted = (m if counts_misses else h for (counts_misses, _), h, m
+                   in zip(self.tally_mode, hits, misses, strict=True))
+        return (*counted, *(self.position_digit[i][at[p]] + 1 if p in at else 0
+                         for i, p in enumerate(self.positions)))
+
+    @cached_property
+    def size(self) -> int:
+        """How many states: the product of the dimensions' sizes."""
+        return prod(self.sizes)
+
+    def combine_table(self, outcomes: Sequence[tuple[int, ...]]) -> np.ndarray:
+        """(states x outcomes): the state each outcome takes each state to (:meth:`combine`
+        of every pair, at once)."""
+        digits = np.array([self.digits(state) for state in range(self.size)],
+                          dtype=np.int64).reshape(self.size, len(self.sizes))
+        moves = np.array(outcomes, dtype=np.int64).reshape(len(outcomes), len(self.sizes))
+        after = np.repeat(digits[:, None, :], len(outcomes), axis=1)
+        tallies = len(self.tally_mode)
+        caps = np.array([cap for _, cap in self.tally_mode], dtype=np.int64)
+        after[:, :, :tallies] = np.minimum(after[:, :, :tallies] + moves[None, :, :tallies],
+                                           caps)
+        placed = moves[None, :, tallies:] > 0
+        after[:, :, tallies:] = np.where(placed, moves[None, :, tallies:],
+                                         after[:, :, tallies:])
+        radix = np.cumprod([1, *self.sizes[:-1]]).astype(np.int64)
+        return np.ascontiguousarray(after @ radix)
+
+    def start(self, constant: Raw) -> int:
+        return self.combine(0, self.outcome(constant))
+
+    def combine(self, state: int, outcome: tuple[int, ...]) -> int:
+        """The state after a piece's outcome: counts added and capped, classes placed."""
+        digits = self.digits(state)
+        tallies = len(self.tally_mode)
+        for t, (_, cap) in enumerate(self.tally_mode):
+            digits[t] = min(digits[t] + outcome[t], cap)
+        for i in range(tallies, len(digits)):
+            if outcome[i]:
+                digits[i] = outcome[i]
+        return self.number(digits)
+
+    def digits(self, state: int) -> list[int]:
+        out = []
+        for size in self.sizes:
+            out.append(state % size)
+            state //= size
+        return out
+
+    def number(self, digits: Sequence[int]) -> int:
+        state = 0
+        for digit, size in zip(reversed(digits), reversed(self.sizes), strict=True):
+            state = state * size + digit
+        return state
+
+    def read(self, record: Hands, reading: tuple[object, ...], state: int
+             ) -> dict[str, object]:
+        """The features' values of a leaf state: a representative of every reduced class."""
+        digits = self.digits(state)
+        npos = cast(tuple[int, ...], reading[1])
+        hits = []
+        for t, (misses, _) in enumerate(self.tally_mode):
+            hits.append(npos[t] - digits[t] if misses else digits[t])
+        placed = {}
+        for i, position in enumerate(self.positions):
+            if digits[len(self.tally_mode) + i]:
+                wanted = digits[len(self.tally_mode) + i] - 1
+                value = cast(int, record[position[0]][position[1]].value)
+                placed[position] = next(number for number in self.bet.by_value[value]
+                                        if self.position_digit[i][number] == wanted)
+        return self.bet.read(record, reading, hits, placed)
+
+
+def placed_record(position: Position, label: Label) -> Hands:
+    """A record holding ``label`` at ``position`` (a positional feature reads that card
+    alone, as it declares)."""
+    h, i = position
+    hands: list[list[Label]] = [[], []]
+    while len(hands) <= h:
+        hands.append([])
+    hands[h] = [label] * (i + 1)
+    return tuple(tuple(hand) for hand in hands)
+
+
+_CHECK_LIMIT = 200_000  # settlements the state reduction may run per dimension
