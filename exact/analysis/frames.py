@@ -19,7 +19,6 @@ True
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
@@ -53,6 +52,8 @@ def _exact(rows: list[dict[str, Any]], name: str) -> bool:
 
 # --- HTML, for notebooks ------------------------------------------------------------------------
 def _cell(value: object, tag: str = "td", align: str = "") -> str:
+    import html  # for notebooks only: a command's fresh process skips it
+
     style = f' style="text-align:{align}"' if align else ""
     return f"<{tag}{style}>{html.escape(str(value))}</{tag}>"
 
@@ -62,5 +63,7 @@ def html_table(header: list[str], rows: list[list[object]], caption: str) -> str
     body = "".join("<tr>" + "".join(_cell(value, align="left" if index == 0 else "right")
                                     for index, value in enumerate(row)) + "</tr>"
                    for row in rows)
+    import html
+
     return (f"<table><caption>{html.escape(caption)}</caption><thead><tr>{head}</tr></thead>"
             f"<tbody>{body}</tbody></table>")

@@ -101,8 +101,6 @@ def _refuse_contradictions(parser: Any) -> None:
         parser.refuse_together(first, second, why)
 
 
-
-
 def selected_bets(game: Game, args: argparse.Namespace, shoe: Shoe) -> list[Bet]:
     """The bets to analyse: ``--bet`` ids, else ``--group``s, else every bet (shipped, of
     ``--bets`` files and of ``--table`` files, validated on ``shoe``). One rule for
@@ -111,12 +109,19 @@ def selected_bets(game: Game, args: argparse.Namespace, shoe: Shoe) -> list[Bet]
     bet of your own (``--bets``, or a ``--table`` bet of a new id) always joins a ``--group``
     selection; a table bet replacing a shipped one is chosen by the group of the bet it
     replaces."""
+    if args.bet and not args.bets and not getattr(args, "table", None):
+        # shipped bets named, no file to add or replace any: only theirs are parsed (a
+        # fresh run's time)
+        named = game_bets(game, only=frozenset(args.bet))
+        if {b.id for b in named} >= set(args.bet):
+            bets = bets_named(game, named, args.bet)
+            return _with_paytables(bets, args)
     pool = game_bets(game, args.bets or ())
-    groups_of = {b.id: b.group for b in pool[:len(game_bets(game))]}  # the shipped bets'
     every = with_tables(game, shoe, pool, args)
     if args.bet:
         bets = bets_named(game, every, args.bet)
     elif args.group:
+        groups_of = {b.id: b.group for b in pool[:len(game_bets(game))]}  # the shipped bets'
         groups = set(groups_of.values())
         unknown = sorted(set(args.group) - groups)
         if unknown:
@@ -126,6 +131,11 @@ def selected_bets(game: Game, args: argparse.Namespace, shoe: Shoe) -> list[Bet]
         bets = [b for b in every if b.id not in groups_of or groups_of[b.id] in args.group]
     else:
         bets = list(every)
+    return _with_paytables(bets, args)
+
+
+def _with_paytables(bets: list[Bet], args: argparse.Namespace) -> list[Bet]:
+    """``bets`` with the ``--paytable`` choices made."""
     for bet_id, name in args.paytable or ():  # (BET, NAME) pairs: KeyedOption
         positions = [i for i, b in enumerate(bets) if b.id == bet_id]
         if not positions:

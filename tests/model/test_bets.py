@@ -120,3 +120,21 @@ def test_a_bet_loaded_twice_is_the_same_bet(punto_banco, tmp_path: Path):
     assert load_bets(path, punto_banco.features)[0] != mine
     path.write_text(BOTH_NATURAL_NINES.replace("== 9 and", "== 8 and"))
     assert load_bets(path, punto_banco.features)[0] != mine
+
+
+@pytest.mark.parametrize("game_id", ["punto-banco", "nine-and-nines"])
+def test_the_shipped_bets_named_alone_are_those_of_the_whole_files(game_id):
+    """A run naming its bets parses only theirs (``game_bets(..., only=...)``): each bet, and
+    any subset in the files' order, is the bet the whole files give, and no other is parsed."""
+    from exact.games import get_game
+    from exact.model import bets as bets_module
+
+    game = get_game(game_id)
+    whole = game_bets(game)
+    assert len(whole) > 2
+    for bet in whole:
+        assert game_bets(game, only={bet.id}) == [bet]
+    some = {whole[0].id, whole[-1].id, "no-such-bet"}
+    bets_module._shipped_bet.cache_clear()
+    assert game_bets(game, only=some) == [whole[0], whole[-1]]
+    assert bets_module._shipped_bet.cache_info().currsize == 2
