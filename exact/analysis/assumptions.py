@@ -207,6 +207,12 @@ def add_to_output(game: object, text: str, as_json: bool, command: str | None = 
         return text
     if not as_json:
         return text.rstrip("\n") + "\n\n" + assumptions_text(items) + "\n"
+    # a text that kept its data takes the field itself (exact.render.output.JsonText: the
+    # layer above, so known by its method, not its type)
+    kept = getattr(text, "data", None)
+    if isinstance(kept, dict) and "assumptions" not in kept:
+        kept_text: Any = text
+        return str(kept_text.with_field("assumptions", items))
     try:
         data: Any = json.loads(text)
     except ValueError:
@@ -218,8 +224,6 @@ def add_to_output(game: object, text: str, as_json: bool, command: str | None = 
         return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     except ValueError:  # a non-finite number: the command's own JSON stands as it was
         return text
-
-
 
 
 @dataclass(frozen=True)

@@ -562,7 +562,8 @@ def game_bets(game: Game[Any], bet_files: Iterable[Path | str] = (),
               only: Collection[str] | None = None) -> list[Bet]:
     """The game's shipped bets followed by the bets of ``bet_files`` (ids must be unique);
     given ``only``, of the shipped bets those of these ids alone (the others' conditions are
-    not parsed)."""
+    not parsed, and a shipped file after the last of them is not read: shipped ids are
+    unique, tests/model/test_bets.py)."""
     expect(game, Game, "game_bets: game must be a game (exact.games.get_game(GAME_ID))")
     bets: list[Bet] = []
     for path in (*game.bet_files, *bet_files):
@@ -570,6 +571,8 @@ def game_bets(game: Game[Any], bet_files: Iterable[Path | str] = (),
             loaded: Sequence[Bet] = load_bets(path, game.features)
         elif only is None:
             loaded = _shipped_bets(game, path)
+        elif set(only) <= {bet.id for bet in bets}:
+            continue
         else:
             loaded = [_shipped_bet(game, path, entry.id) for entry in
                       _shipped_entries(path)[1] if entry.id in only]

@@ -56,10 +56,11 @@ from __future__ import annotations
 import ast
 import io
 import keyword
+import re
 import tokenize
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
 from exact.core.parsing import BIDI_CONTROLS, shown
@@ -245,6 +246,8 @@ def _scan(text: str, limits: Limits) -> None:
     if limits.length is not None and len(text) > limits.length:
         raise ExpressionError(f"condition is {len(text):,} characters long "
                               f"(at most {limits.length:,})")
+    if _plainly_within(text, limits):
+        return
     depth = operators = 0
     try:
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
@@ -272,6 +275,31 @@ def _scan(text: str, limits: Limits) -> None:
         pass  # raised at the end of the text only (an open bracket or string): all was scanned
     except SyntaxError as error:
         raise ExpressionError(f"syntax error in {_shown(text)}: {error.msg}") from None
+
+
+def _plainly_within(text: str, limits: Limits) -> bool:
+    """Whether ``text`` is within the token bounds without reading its tokens: one line of
+    ASCII with no more bracket characters than the nesting bound, no more characters than the
+    operator bound, and no run of number characters longer than a number may be. Then the
+    token scan cannot refuse it (tests/model/test_expressions.py), and a fresh command skips
+    compiling the tokenizer's patterns (5 ms of a 120 ms run).
+
+    >>> _plainly_within("winner == 'Banker'", LIMITS), _plainly_within("((((" * 6, LIMITS)
+    (True, False)
+    """
+    if not text.isascii() or "\n" in text or "\r" in text or "\f" in text or "\\" in text:
+        return False
+    if limits.operators is not None and len(text) > limits.operators:
+        return False
+    if sum(text.count(bracket) for bracket in _OPENING) > limits.brackets:
+        return False
+    return _number_run(limits.number_length).search(text) is None
+
+
+@lru_cache(maxsize=8)
+def _number_run(length: int) -> re.Pattern[str]:
+    """A run of the characters a number token is made of, longer than ``length``."""
+    return re.compile(rf"[0-9A-Za-z_.+\-]{{{length + 1},}}")
 
 
 def _check_non_ascii(text: str, token: tokenize.TokenInfo) -> None:

@@ -191,6 +191,7 @@ def test_an_uninstalled_checkout_reads_the_entry_points_from_its_pyproject(monke
         raise importlib.metadata.PackageNotFoundError(name)
 
     monkeypatch.setattr(importlib.metadata, "distribution", missing)
+    monkeypatch.setattr(plugins, "_own_dist_info_entry_points", lambda: None)
     declared = tomllib.loads((Path(plugins.__file__).parents[2] / "pyproject.toml").read_text(
         encoding="utf-8"))["project"]["entry-points"]["exact.games"]
     found = dict(plugins._entry_points(every=False))
@@ -198,3 +199,49 @@ def test_an_uninstalled_checkout_reads_the_entry_points_from_its_pyproject(monke
                                                 "chemin-de-fer"}
     for name, value in found.items():  # each names its game's own plugin record
         assert plugins._load(name, value).id == name
+
+
+def _by_importlib() -> list[tuple[str, str]]:
+    from importlib.metadata import distribution
+
+    from exact.model.plugins import DISTRIBUTION, GROUP
+
+    return [(entry.name, entry.value)
+            for entry in distribution(DISTRIBUTION).entry_points.select(group=GROUP)]
+
+
+@pytest.mark.parametrize("where", ["checkout", "elsewhere"])
+def test_the_own_entry_points_read_plainly_are_importlib_metadatas(where, tmp_path, monkeypatch
+                                                                     ) -> None:
+    """The shipped games' entry points read from the toolkit's own metadata folder without
+    importing importlib.metadata (a fresh command's 15 ms) are those importlib.metadata
+    reads, run from the checkout (its ``exact.egg-info`` first on the path) or elsewhere."""
+    from exact.model import plugins
+
+    if where == "elsewhere":
+        monkeypatch.chdir(tmp_path)
+    plain = plugins._own_dist_info_entry_points()
+    assert plain is not None and len(plain) == 4
+    assert plain == _by_importlib()
+
+
+def test_a_metadata_folder_less_plain_is_left_to_importlib_metadata(tmp_path, monkeypatch
+                                                                     ) -> None:
+    """Two versions side by side, or an entry_points.txt with a line neither a section nor a
+    pair: the plain reader gives up (None), and the entry points come from importlib.metadata
+    all the same."""
+    from exact.model import plugins
+
+    site = tmp_path / "site"
+    for version in ("1.0", "2.0"):
+        (site / f"exact-{version}.dist-info").mkdir(parents=True)
+        (site / f"exact-{version}.dist-info" / "entry_points.txt").write_text(
+            "[exact.games]\ntoy = toy:PLUGIN\n")
+    monkeypatch.syspath_prepend(str(site))
+    assert plugins._own_dist_info_entry_points() is None
+    shutil.rmtree(site / "exact-2.0.dist-info")
+    assert plugins._own_dist_info_entry_points() == [("toy", "toy:PLUGIN")]
+    (site / "exact-1.0.dist-info" / "entry_points.txt").write_text(
+        "[exact.games]\ntoy = toy:PLUGIN\n  continued\n")
+    assert plugins._group_of("[exact.games]\ntoy = toy:PLUGIN\n  continued\n") is None
+    assert plugins._own_dist_info_entry_points() is None

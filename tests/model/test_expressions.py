@@ -350,3 +350,24 @@ def test_declared_feature_types_match_the_values_read(punto_banco):
 def test_division_is_exact():
     assert Expression.parse("a / 3 == 1 / 3 * a").evaluate({"a": 2}) is True
     assert Expression.parse("a / 3 * 3 == a").evaluate({"a": Fraction(7, 2)}) is True
+
+
+CONDITION_CHARACTERS = st.sampled_from(list("abcxyz_019.eEjJ+-*/%<>=!()[]{},'\" \t#&|~^@:;`?$\\"))
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(CONDITION_CHARACTERS | st.sampled_from(["player_total", "1e+", "0x", " and ",
+                                                        " not ", "((", "))", "'é'", "\n"]),
+                max_size=40).map("".join),
+       st.sampled_from([LIMITS, Limits(operators=12, brackets=3, number_length=4)]))
+def test_a_condition_passed_unread_would_pass_the_token_scan(text, limits):
+    """The scan lets a condition by without reading its tokens only where reading them would
+    let it by too (one line of ASCII, few brackets, no long number run): the shortcut a fresh
+    command takes can never let through what the tokenizer refuses."""
+    from exact.model import expressions
+
+    if not expressions._plainly_within(text, limits):
+        return
+    with pytest.MonkeyPatch.context() as patch:  # the token scan itself, whatever it says
+        patch.setattr(expressions, "_plainly_within", lambda text, limits: False)
+        expressions._scan(text, limits)
