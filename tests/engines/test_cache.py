@@ -336,8 +336,14 @@ def _light(punto_banco) -> Kind:
 def _seat_joint() -> Kind:
     """century21's exact joint of two seats' pays (exact/games/century21/table_joint.py), on
     a twelve-card shoe."""
+    from exact.games.century21.full_table import lift_dealer
     from exact.games.century21.game import DEFAULT_RULES, game_table
-    from exact.games.century21.table_joint import _decode_joint, joint_key, seat_joint
+    from exact.games.century21.table_joint import (
+        _decode_joint,
+        joint_key,
+        joint_unit,
+        seat_joint,
+    )
 
     shoe = Shoe.parse("5:3,6:2,K:3,A:2,X:2")
     player, dealer = game_table(DEFAULT_RULES, shoe).house_way()
@@ -353,7 +359,8 @@ def _seat_joint() -> Kind:
     return Kind("seat-joint", lambda: joint_key(DEFAULT_RULES, shoe, [player] * 2, dealer,
                                                 "total"),
                 lambda: seat_joint(DEFAULT_RULES, shoe, [player] * 2, dealer),
-                partial(_decode_joint, 2), alter, break_)
+                partial(_decode_joint, 2, joint_unit(shoe, 2, lift_dealer(dealer, 2))), alter,
+                break_)
 
 
 def _seat_table() -> Kind:

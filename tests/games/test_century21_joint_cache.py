@@ -171,3 +171,28 @@ def test_a_seat_table_entry_of_another_shape_is_recomputed(directory, house) -> 
         with pytest.warns(CacheWarning, match="was corrupt"):
             found = TableGame(DEFAULT_RULES, SHOE, 2).seat_table(0, [player])
         assert found.values == expected.values
+
+
+def test_a_forged_joint_off_the_counting_unit_is_recomputed_at_once(directory, house) -> None:
+    """Every probability of a joint is a multiple of one over the counting unit (times the
+    Player/Dealer's denominators squared): a forged entry still summing to exactly 1 with a
+    probability off that grid is refused (it was used as read), and so is one of hundreds
+    of probabilities over distinct 4,200-digit denominators, before any of them is summed (a
+    few thousand took minutes)."""
+    player, dealer = house
+    seats = [player] * 2
+    expected = seat_joint(DEFAULT_RULES, SHOE, seats, dealer)
+    key = joint_key(DEFAULT_RULES, SHOE, seats, dealer, "total")
+    good = json.loads(json.dumps(cache.read_entry(cache.entry_path(key), key)[0]))
+    moved = json.loads(json.dumps(good))
+    first, second = (Fraction(*entry[1]) for entry in moved["joint"][:2])
+    epsilon = Fraction(1, 1_000_003) * min(first, second)  # a prime no unit holds
+    for entry, value in zip(moved["joint"], (first + epsilon, second - epsilon), strict=False):
+        entry[1] = [value.numerator, value.denominator]
+    assert sum(Fraction(*entry[1]) for entry in moved["joint"]) == 1
+    forged = {"joint": [[[[i, 1], [0, 1]], [1, 10**4199 + 2 * i + 1]] for i in range(300)]}
+    for fields in (moved, forged):
+        _plant(key, fields)
+        cache._WARNED.discard(str(cache.entry_path(key)))
+        with pytest.warns(CacheWarning, match="not a distribution"):
+            assert seat_joint(DEFAULT_RULES, SHOE, seats, dealer) == expected

@@ -110,3 +110,19 @@ def test_what_it_refuses() -> None:
         drew[infoset] = {a: Fraction(a == "stand") for a in drew[infoset]}
     with pytest.raises(StrategyError):
         seat_joint(DEFAULT_RULES, FULL, [player] * 3, drew)
+
+
+def test_the_two_seat_joint_refuses_a_shoe_past_its_exact_bound(capsys) -> None:
+    """Past MAX_JOINT_CARDS a bin's total passes int64: on 1,000 decks the joint came out with
+    probabilities summing to -1.5e-5 (its marginal +0.0005%, not the seat's -1.32%) and the
+    table command died on the square root of a negative variance. Refused in one line now,
+    before any counting (the strategies are not read)."""
+    from exact.cli.app import main
+
+    big = Shoe.standard(1000, jokers=1000)
+    with pytest.raises(StrategyError, match="at most 6,208 cards, not 53,000"):
+        two_seat_joint(TableGame(DEFAULT_RULES, big, 2), [{}, {}], {})
+    assert main(["analyze", "century21", "--seats", "2", "--decks", "1000",
+                 "--strategy", "dealer-best"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "at most 6,208 cards" in error

@@ -79,6 +79,11 @@ from exact.games.century21.rules import Rules
 MAX_EXACT_SEATS = 3
 """The most seats computed exactly here (see the module docstring)."""
 MAX_SEATS = 7
+# The largest shoe :func:`two_seat_joint` counts exactly: a bin of one seat-2 hand sums at most
+# S**3 sequences (t1, t2, X), exact in float64 below 2**53, and the hands' weights sum to at
+# most S**2, so a bin's total stays within S**5 < 2**63 (int64); past it the joint's
+# probabilities came out wrong, some negative (1,000 decks).
+MAX_JOINT_CARDS = 6_208
 
 
 class TableSet(NamedTuple):
@@ -609,6 +614,9 @@ def two_seat_joint(game: TableGame, seats: Sequence[Strategy],
     drawn only multiplies every deal alike)."""
     if game.seats != 2:
         raise StrategyError("two_seat_joint needs a table of two seats")
+    if game.shoe.size > MAX_JOINT_CARDS:
+        raise StrategyError(f"the exact joint of two seats takes shoes of at most "
+                            f"{MAX_JOINT_CARDS:,} cards, not {game.shoe.size:,}")
     rules, r = game.rules, list(game.counts)
     draws2 = game._draw_matrix(seats[1])  # pure, or a StrategyError
     pays: dict[object, Fraction] = {}
@@ -675,7 +683,7 @@ def two_seat_joint(game: TableGame, seats: Sequence[Strategy],
             seat1 = two_card_state(a1, b1)
             rest = left[None, :] - removed  # cards left after each seat-2 hand
             # count[k, t1, t2, X] = R_t1 (R_t2 - [t1=t2]) (R_X - [t1=X] - [t2=X]), in float64
-            # (the bins' weights): each below 424**3, exact
+            # (the bins' weights): exact, as a bin's sum is (MAX_JOINT_CARDS)
             count = (rest[:, :, None, None] * (rest[:, None, :, None] - eye[None, :, :, None])
                      * (rest[:, None, None, :] - eye[None, :, None, :]
                         - eye[None, None, :, :])).astype(np.float64)
@@ -696,9 +704,9 @@ def two_seat_joint(game: TableGame, seats: Sequence[Strategy],
                             raise StrategyError("too many distinct pays for the joint table")
                         sums = np.bincount(offsets.ravel(), weights=count[mask].ravel(),
                                            minlength=len(pairs) * size ** 2)
-                        # each bin sums at most 1331 counts below 424**3: exact in float64
+                        # a bin of one seat-2 hand: at most S**3, exact in float64
                         by_hand = sums.reshape(len(pairs), size ** 2).astype(np.int64)
-                        # times seat-2 weights (< 424**2): below 2**63 summed over 66 hands
+                        # times seat-2 weights (summing to at most S**2): below 2**63
                         totals = (by_hand * w2[:, None]).sum(axis=0)
                         weight = p1 * px * w_ud * w1
                         for joint in np.flatnonzero(totals).tolist():

@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from functools import partial
 from itertools import combinations_with_replacement, product
+from math import lcm
 
 import numpy as np
 
@@ -129,7 +130,17 @@ def seat_joint(rules: Rules, shoe: Shoe, seats: Sequence[Strategy], dealer: Stra
     # seconds at 3 seats on any shoe: kept on disk, between runs and the test workers
     return cache.cached(joint_key(rules, shoe, seats, dealer, one.mode),
                         lambda: _joint(rules, shoe, one, lifted, draws), _encode_joint,
-                        partial(_decode_joint, n))
+                        partial(_decode_joint, n, joint_unit(shoe, n, lifted)))
+
+
+def joint_unit(shoe: Shoe, seats: int, lifted: Strategy) -> int:
+    """What every probability of the joint is a multiple of one over: the counting unit
+    (ordered sequences of ``3N + 3`` cards) times the square of the common denominator of the
+    Player/Dealer's probabilities (an action's probability is at most a product of two of
+    them: the check's and the draw's)."""
+    common = lcm(*(Fraction(p).denominator for actions in lifted.values()
+                   for p in actions.values()))
+    return falling(shoe.size, 3 * seats + 3) * common * common
 
 
 def joint_key(rules: Rules, shoe: Shoe, seats: Sequence[Strategy], dealer: Strategy,
@@ -150,7 +161,6 @@ def strategy_part(strategy: Strategy) -> list[object]:
     return sorted(items, key=lambda item: json.dumps(item, separators=(",", ":")))
 
 
-
 def _encode_joint(joint: dict[tuple[Fraction, ...], Fraction]
                   ) -> tuple[cache.Fields, cache.Arrays]:
     """The joint as JSON fields: each (seats' pays, probability) in order, every fraction as
@@ -159,20 +169,25 @@ def _encode_joint(joint: dict[tuple[Fraction, ...], Fraction]
                       for pays, p in joint.items()]}, {}
 
 
-def _decode_joint(seats: int, fields: cache.Fields, arrays: cache.Arrays
+def _decode_joint(seats: int, unit: int, fields: cache.Fields, arrays: cache.Arrays
                   ) -> dict[tuple[Fraction, ...], Fraction]:
     """The joint of :func:`_encode_joint`, checked: ``seats`` pays per entry, no pays twice,
-    positive probabilities that sum to exactly 1."""
+    positive probabilities, each a multiple of ``1 / unit`` (:func:`joint_unit`), that sum to
+    exactly 1."""
     entries = fields["joint"]
     if arrays or not isinstance(entries, list) or not all(
             isinstance(e, list) and len(e) == 2 and isinstance(e[0], list)
             and len(e[0]) == seats and all(map(_is_fraction, e[0])) and _is_fraction(e[1])
             for e in entries):
         raise cache.CorruptEntry("seat joint malformed")
-    found = {tuple(Fraction(*v) for v in pays): Fraction(*p) for pays, p in entries}
-    if len(found) != len(entries) or min(found.values(), default=0) <= 0 or \
-            sum(found.values()) != 1:
+    # checked on the integers as written, before any Fraction is made: a forged entry of
+    # thousands of probabilities over distinct 4,000-digit denominators took minutes to sum
+    if any(p[0] <= 0 or unit % p[1] for _pays, p in entries) or \
+            sum(p[0] * (unit // p[1]) for _pays, p in entries) != unit:
         raise cache.CorruptEntry("seat joint not a distribution")
+    found = {tuple(Fraction(*v) for v in pays): Fraction(*p) for pays, p in entries}
+    if len(found) != len(entries):
+        raise cache.CorruptEntry("seat joint repeats a tuple of pays")
     return found
 
 
@@ -292,4 +307,4 @@ def _exact_product(first: np.ndarray, inner: np.ndarray) -> dict[tuple[int, ...]
     return found
 
 
-__all__ = ("joint_key", "seat_joint", "strategy_part")
+__all__ = ("joint_key", "joint_unit", "seat_joint", "strategy_part")
