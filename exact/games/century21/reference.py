@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from itertools import product
 
 from exact.core.cards import JOKER
@@ -68,7 +68,7 @@ def showdown(player_cards, dealer_cards, stopped, rules):
     return _showdown(tuple(player_cards), tuple(dealer_cards), stopped, frozen)
 
 
-@cache
+@lru_cache(maxsize=1 << 18)  # up to some 3.5 million pairs of hands a rule set: bounded
 def _showdown(player_cards, dealer_cards, stopped, frozen):
     rules = {name: dict(value) if mapping else value for name, mapping, value in frozen}
     best = None
