@@ -20,7 +20,8 @@ remaining shoe: the probability of a path depends only on the counts left (excha
 the template's structure on the key alone. Where the game also names a *shape* of that rest
 (:class:`~exact.model.strategy_game.SharedRests`), the rests of one shape are built once and
 the others renamed from it (their information sets only), and the flush sums the weighings of
-all of them in one product.
+all of them in one product. With replacement the counts never change: each template is summed
+once and its weighings after the same sequences added up by weight (:meth:`_Walk.weigh_constant`).
 
 >>> from exact.core.cards import Shoe
 >>> table = decision_table(_Guess(), Shoe.standard(1))
