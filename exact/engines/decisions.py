@@ -574,6 +574,14 @@ class _Walk:
         later = template.repeats[key] = [0]
         self.repeated.append((template, sums, used, sequences, later))
 
+    def enter_repeated(self) -> None:
+        """Enter the summed weight of the weighings of each template after its first
+        (:meth:`weigh_constant`), as one weighing, and start those weights again from 0."""
+        for template, sums, used, sequences, later in self.repeated:
+            if later[0]:
+                self.enter(template, sums, used, later[0], sequences)
+                later[0] = 0
+
     def queued(self, cells: int) -> None:
         """Count what a pending item holds; flush past the bound (memory stays bounded
         whatever the walk's size)."""
@@ -604,10 +612,7 @@ class _Walk:
         weighings of one template after the same sequences, with the same cards used, are
         added up first (exact integers: their weights times their sums, in one product) and
         entered once."""
-        for template, sums, used, sequences, later in self.repeated:
-            if later[0]:  # (entered as one weighing, and the weights start again from 0)
-                self.enter(template, sums, used, later[0], sequences)
-                later[0] = 0
+        self.enter_repeated()
         pending, self.pending, self.pending_cells = self.pending, [], 0
         batched, self.batched = self.batched, {}
         # per weighing of a batched template: its block of sums (int64) and its row there
