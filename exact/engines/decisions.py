@@ -20,7 +20,8 @@ remaining shoe: the probability of a path depends only on the counts left (excha
 the template's structure on the key alone. Where the game also names a *shape* of that rest
 (:class:`~exact.model.strategy_game.SharedRests`), the rests of one shape are built once and
 the others renamed from it (their information sets only), and the flush sums the weighings of
-all of them in one product.
+all of them in one product. With replacement the counts never change: each template is summed
+once and its weighings after the same sequences added up by weight (:meth:`_Walk.weigh_constant`).
 
 >>> from exact.core.cards import Shoe
 >>> table = decision_table(_Guess(), Shoe.standard(1))
@@ -149,6 +150,11 @@ class _Template:
     rename: Callable[[InfoSet], InfoSet] | None = None
     names: dict[Path, Path] = field(default_factory=dict)
     pairs_named: list[tuple[Path, Path]] | None = None
+    # with replacement (:meth:`_Walk.weigh_constant`): each end's sum over the counts, which
+    # never change (kept with the template that holds the paths), and per (sequences before,
+    # cards used) the weight of the weighings after the first, entered once at the end
+    constant: list[int] | None = None
+    repeats: dict[tuple[Sequences, int], list[int]] = field(default_factory=dict)
 
     def renamed(self, rename: Callable[[InfoSet], InfoSet]) -> _Template:
         """This template with each information set renamed by ``rename`` (a rest of the same
@@ -319,6 +325,7 @@ _INT64_SAFE = 2**62
 _BATCH = True  # weigh a template's pending weighings in one product (off: one by one, the tests)
 _PENDING_CELLS = 1 << 21  # basis cells (int64) held before a flush: bounds its memory
 _SHARE = True  # rests of one shape built once and renamed (off: each key built apart, the tests)
+_CONSTANT = True  # with replacement, a template's sums taken once (off: as without, the tests)
 
 
 class _Walk:
@@ -361,6 +368,10 @@ class _Walk:
         if _SHARE and isinstance(game, SharedRests):
             self.rest_shape, self.renamed = game.rest_shape, game.renamed
         self.shapes: dict[tuple[View, Hashable], tuple[_Template, Hashable]] = {}
+        # with replacement the counts never change: each template is summed once and its
+        # weighings after the same sequences added up (:meth:`weigh_constant`)
+        self.constant = replacement and _CONSTANT
+        self.repeated: list[tuple[_Template, list[int], int, Sequences, list[int]]] = []
 
     def meet(self, actor: int, infoset: InfoSet, actions: tuple[Action, ...], own: Path
              ) -> None:
@@ -473,6 +484,9 @@ class _Walk:
 
     def weigh(self, template: _Template, counts: list[int], used: int, weight: int,
               sequences: Sequences) -> None:
+        if self.constant:
+            self.weigh_constant(template, counts, used, weight, sequences)
+            return
         if template.by_class is not None and not self.pending:
             # a compiled rest of one card and no decision, with nothing queued before it:
             # summed and entered at once (the common rest of a round: its last card)
@@ -496,20 +510,7 @@ class _Walk:
                             weight * summed * fill[used + cards]
             return
         if template.meets:
-            # each decision of the template registered once per sequences before it: a later
-            # weighing would find it as registered (same actions, same parent sequence)
-            left = template.unmet.get(sequences)
-            if left is None:
-                left = template.unmet[sequences] = list(range(len(template.meets)))
-            if left:
-                meets, kept = template.meets, []
-                for index in left:
-                    path, actor, infoset, actions, own = meets[index]
-                    if _weight(path, counts):
-                        self.meet(actor, infoset, actions, (*sequences[actor], *own))
-                    else:  # a path this shoe cannot deal: another may
-                        kept.append(index)
-                left[:] = kept
+            self.meet_all(template, counts, sequences)
         if not template.compiled:
             template.compile(len(counts))
         self.meter.tick()  # one step of the walk, however many ends it adds
@@ -530,6 +531,56 @@ class _Walk:
             self.queued(len(counts))
             return
         self.enter(template, self.sums(template, counts), used, weight, sequences)
+
+    def meet_all(self, template: _Template, counts: list[int], sequences: Sequences) -> None:
+        """Register the decisions of ``template`` after ``sequences`` that ``counts`` can
+        deal, each once per sequences before it: a later weighing would find it as registered
+        (same actions, same parent sequence)."""
+        left = template.unmet.get(sequences)
+        if left is None:
+            left = template.unmet[sequences] = list(range(len(template.meets)))
+        if left:
+            meets, kept = template.meets, []
+            for index in left:
+                path, actor, infoset, actions, own = meets[index]
+                if _weight(path, counts):
+                    self.meet(actor, infoset, actions, (*sequences[actor], *own))
+                else:  # a path this shoe cannot deal: another may
+                    kept.append(index)
+            left[:] = kept
+
+    def weigh_constant(self, template: _Template, counts: list[int], used: int, weight: int,
+                       sequences: Sequences) -> None:
+        """A weighing with replacement: the counts are the whole shoe's at every draw, so a
+        template's sums are one list, and every weighing of it after the same sequences with
+        the same cards used adds that list times its weight. The first is entered where the
+        walk meets it (it inserts every entry and outcome the others would, in walk order);
+        the others' weights are added up and entered once (:meth:`flush`), inserting none."""
+        self.meter.tick()
+        key = (sequences, used)
+        later = template.repeats.get(key)
+        if later is not None:
+            later[0] += weight
+            return
+        if template.meets:
+            self.meet_all(template, counts, sequences)
+        if not template.compiled:
+            template.compile(len(counts))
+        source = template.paths
+        sums = source.constant
+        if sums is None:
+            sums = source.constant = self.sums(template, counts)
+        self.enter(template, sums, used, weight, sequences)
+        later = template.repeats[key] = [0]
+        self.repeated.append((template, sums, used, sequences, later))
+
+    def enter_repeated(self) -> None:
+        """Enter the summed weight of the weighings of each template after its first
+        (:meth:`weigh_constant`), as one weighing, and start those weights again from 0."""
+        for template, sums, used, sequences, later in self.repeated:
+            if later[0]:
+                self.enter(template, sums, used, later[0], sequences)
+                later[0] = 0
 
     def queued(self, cells: int) -> None:
         """Count what a pending item holds; flush past the bound (memory stays bounded
@@ -561,6 +612,7 @@ class _Walk:
         weighings of one template after the same sequences, with the same cards used, are
         added up first (exact integers: their weights times their sums, in one product) and
         entered once."""
+        self.enter_repeated()
         pending, self.pending, self.pending_cells = self.pending, [], 0
         batched, self.batched = self.batched, {}
         # per weighing of a batched template: its block of sums (int64) and its row there

@@ -256,6 +256,38 @@ def test_rests_of_one_shape_built_once_and_renamed_give_the_rests_built_apart(
     assert decision_table(SharedThirds(), shoe, replacement) == shared
 
 
+def _in_order(table: decisions.DecisionTable) -> tuple:
+    """Everything of a table with the order of every mapping it holds."""
+    return (table.total, [list(s.items()) for s in table.sets],
+            [list(p.items()) for p in table.parents],
+            [(pair, list(entry.items())) for pair, entry in table.entries.items()],
+            table.outcomes)
+
+
+@pytest.mark.parametrize("game", [HighCard(), Thirds(), SharedThirds(),
+                                  Century21Round(DEFAULT_RULES),
+                                  Century21Round(DEFAULT_RULES.replace(
+                                      third_cards_face_up=True), "cards")],
+                         ids=["high-card", "thirds", "shared-thirds", "century21",
+                              "century21-face-up"])
+@pytest.mark.parametrize("shoe_text", [SMALL, "A:1,2:3,3:1,K:2", "A:2,2:2,5:3,9:3,T:5,X:2"])
+def test_with_replacement_templates_summed_once_give_each_weighing_summed(
+        monkeypatch, game, shoe_text) -> None:
+    """With replacement each template is summed once and its weighings after the same
+    sequences added up before they are entered: the table of every weighing summed and
+    entered as it comes, entries, outcomes and sets in the same order."""
+    shoe = Shoe.parse(shoe_text)
+    if not game.accepts_jokers and "X" in shoe_text:
+        shoe = Shoe.parse(shoe_text.replace(",X:2", ""))
+    once = decision_table(game, shoe, replacement=True)
+    monkeypatch.setattr(decisions, "_CONSTANT", False)
+    each = decision_table(game, shoe, replacement=True)
+    assert _in_order(once) == _in_order(each)
+    # and against the one-by-one weighings of the walk without replacement's batches
+    monkeypatch.setattr(decisions, "_BATCH", False)
+    assert _in_order(decision_table(game, shoe, replacement=True)) == _in_order(once)
+
+
 def test_a_renaming_that_joins_two_sets_is_refused() -> None:
     with pytest.raises(StrategyError, match="one-to-one"):
         decision_table(SharedThirds(joins=True), Shoe.parse(SMALL))

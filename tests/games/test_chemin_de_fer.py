@@ -165,6 +165,27 @@ def test_rests_shared_by_totals_and_renamed_give_the_unshared_sequence_form(
     assert shoe_sequence_form(CHOOSING, _shoe(shoe), information, replacement) == shared
 
 
+@pytest.mark.parametrize("information", INFORMATION)
+@pytest.mark.parametrize("shoe", REFERENCE_SHOES)
+def test_with_replacement_rests_summed_once_give_each_weighing_summed(monkeypatch, shoe,
+                                                                      information):
+    """With replacement each rest (shared and renamed ones, of one card and of two) summed
+    once and its weighings after the same sequences added up: the table of every weighing
+    summed as it comes, every mapping in the same order."""
+    coup = Coup(CHOOSING.naturals, CHOOSING.player_draws_on, CHOOSING.player_chooses_on,
+                information)
+
+    def in_order(table):
+        return (table.total, [list(s.items()) for s in table.sets],
+                [list(p.items()) for p in table.parents],
+                [(pair, list(entry.items())) for pair, entry in table.entries.items()],
+                table.outcomes)
+
+    once = decision_table(coup, _shoe(shoe), True)
+    monkeypatch.setattr(decisions, "_CONSTANT", False)
+    assert in_order(decision_table(coup, _shoe(shoe), True)) == in_order(once)
+
+
 @pytest.mark.parametrize("replacement", [False, True])
 @pytest.mark.parametrize("shoe", REFERENCE_SHOES[:3])
 def test_two_card_hands_dealt_inline_give_the_dealt_groups(monkeypatch, shoe, replacement):
