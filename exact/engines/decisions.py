@@ -448,7 +448,7 @@ class _Walk:
                     walk(advance(state, singles[index]), view, remaining, used, weight * count,
                          sequences)
             return
-        if step.count == 2 and _ONE_CARD:  # two cards (a baccarat hand): the same, inline
+        if step.count == 2 and _ONE_CARD:  # a two-card draw: the same, inline
             self.walk_pairs(state, view, counts, used + 2, weight, sequences)
             return
         groups = _groups_replaced if self.replacement else dealt_groups

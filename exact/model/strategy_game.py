@@ -123,10 +123,10 @@ class SharedRests(Protocol):
     differ only in the names of their information sets once (optional: a game without these
     methods has each rest of its own :meth:`~DecisionGame.future` key built apart).
 
-    Chemin de fer's Banker, deciding on its two cards' values, meets after the Player's third
-    card a rest that depends on those values only through its total and the names of its sets:
-    the walker builds one rest per pair of totals and renames its sets for each pair of values
-    (docs/explanation/decisions.md)."""
+    A side deciding on its cards may meet a rest that depends on them only through some
+    summary (a total) and the names of its sets: the walker then builds one rest per summary
+    and renames its sets for each set of cards (docs/explanation/decisions.md, a game's
+    example)."""
 
     def rest_shape(self, state: State) -> tuple[Hashable, Hashable] | None:
         """At a state of :meth:`~DecisionGame.future` key not ``None``: the *shape* of the rest

@@ -936,6 +936,9 @@ def test_rows_the_rules_never_consult_are_refused(tmp_path):
     good = (DATA / "rules.toml").read_text()
     with pytest.raises(RuleError, match=r"row\(s\) 8 are never consulted"):
         Rules.load(_rule_file(tmp_path, good.replace("7 = []", "7 = []\n8 = [1]")))
+    # the same of rules made in code: a natural of 7 leaves House Way's row 7 unread
+    with pytest.raises(RuleError, match=r"row\(s\) 7 are never consulted"):
+        replace(Rules.load(), naturals=frozenset({7, 8, 9}), player_stands_on=frozenset({6}))
 
 
 def test_the_five_flag_speaks_of_a_five_only(tmp_path, capsys):

@@ -76,6 +76,13 @@ class Rules:
         _check_split(self.id, self.naturals, self.player_draws_on, self.player_stands_on,
                      self.player_chooses_on)
         self.house_way  # noqa: B018 -- built now, so that a tableau missing a row is refused here
+        player_draws = bool(self.player_draws_on | self.house_player_draws_on)
+        unused = sorted(total for total in self.house_banker_draws_on_player_third
+                        if total in self.naturals or not player_draws)
+        if unused:  # as the rule file's reader refuses them (a replace of naturals may leave one)
+            raise RuleError(f"rules {self.id!r}: House Way row(s) {', '.join(map(str, unused))} "
+                            "are never consulted (naturals end the coup"
+                            + ("" if player_draws else ", and the Player never draws") + ")")
         if not 0 <= self.commission <= Fraction(1, 10):
             raise RuleError(f"commission {self.commission} is outside 0 to 1/10")
         if not 1 <= self.decks <= MAX_DECKS:
