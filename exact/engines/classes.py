@@ -61,6 +61,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property, lru_cache
 from itertools import combinations_with_replacement, product
+from types import MappingProxyType
 from typing import Any, cast
 
 import numpy as np
@@ -79,7 +80,7 @@ from exact.engines.batch_numbers import (
 )
 from exact.engines.classes_evaluation import ClassArrays, DenseArrays, Pieces, signed_dtype
 from exact.engines.classes_restricted import Part, Position, Raw, Term, compile_restricted
-from exact.engines.classes_states import Shape, States, fine, placed_record
+from exact.engines.classes_states import Pair, Shape, States, fine, placed_record
 from exact.engines.engine import classes_refusal
 from exact.engines.factorised import (
     Hands,
@@ -457,7 +458,8 @@ class ClassesBet:
         return outcomes
 
     def read(self, record: Hands, reading: tuple[object, ...], hits: Sequence[int],
-             placed: Mapping[Position, int]) -> dict[str, object]:
+             placed: Mapping[Position, int], pairs: Mapping[str, object] = MappingProxyType({})
+             ) -> dict[str, object]:
         """The features' values of ``record`` (a representative of its reading: the value
         features' readings, each tally's dealt positions) with ``hits`` per tally and the
         class ``placed`` at each position read."""
@@ -473,6 +475,9 @@ class ClassesBet:
             label = cast(Label, self.classes[placed[h, i]][1][0])
             read[name] = self.feature(name).read(placed_record((h, i), label))
         for name, cards in shape.readers:
+            if name in pairs:  # a pair's value, held as such (exact.engines.classes_states)
+                read[name] = pairs[name]
+                continue
             # the group's dealt cards as their classes' labels (the feature reads no more)
             hands = [list(hand) for hand in record]
             for h, i in cards:
@@ -855,13 +860,39 @@ def estimate(game: Game[Any], bets: Sequence[Bet]) -> int | None:
     states = 1
     for _, cards, _ in shape.tallies:
         states *= len(cards) + 1
-    grouped = frozenset().union(*(cards for _, cards in shape.readers))
-    for position in shape.read_positions:
+    # a pair of first cards: its values and residuals (classes_states.Pair, before the
+    # reductions); another group: each of its positions by the whole view's label
+    dealt = _always_dealt(game)
+    paired = [(name, cards) for name, cards in shape.readers
+              if len(cards) == 2 and cards <= dealt]
+    for name, cards in paired:
+        states *= _pair_size(game.features[name], cards, shape.view)
+    grouped = frozenset().union(*(cards for name, cards in shape.readers
+                                  if (name, cards) not in paired))
+    alone = frozenset(p for _, p in shape.positional)
+    for position in grouped | alone:
         # read with other cards: by the whole view's label; alone: by what its features read
         view = shape.view if position in grouped else View(tuple(sorted(set().union(*(
             fine(game.features[name]) for name, p in shape.positional if p == position)))))
         states *= _digits(view)
     return states * TRIE_GROWTH[min(_first_read(game, shape), len(TRIE_GROWTH) - 1)]
+
+
+def _always_dealt(game: Game[Any]) -> frozenset[Position]:
+    """The positions every round deals: those of the stages that draw no card."""
+    drawn = draw_stages(game)
+    return frozenset(p for stage, positions in cast(CardPositions, game).stage_positions.items()
+                     if stage not in drawn for p in positions)
+
+
+@lru_cache(maxsize=64)
+def _pair_size(feature: Feature[Any], cards: frozenset[Position], view: View) -> int:
+    """The digits of a pair read by ``feature`` on a deck's classes by ``view``, before the
+    reductions."""
+    labels = sorted({(cast(int, card.value), view.label(card)) for card in DECK}, key=repr)
+    pair = Pair(feature.name, cards, feature, [(value, (label,)) for value, label in labels])
+    pair.build(ordered=True)
+    return pair.size
 
 
 @lru_cache(maxsize=64)
