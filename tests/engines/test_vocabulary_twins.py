@@ -364,6 +364,18 @@ SERVED = {
                        "not ((banker_initial_ranks == 'A2') or (banker_card3_rank == '5'))"],
     "first-cards-only": ["player_card1_rank == banker_card1_rank and player_card2_suit == 'H' "
                          "and first_four_hearts >= 2"],
+    # generated (tests/refusal_sample.py, seed 7), refused before by the states' bound: both
+    # hands' first cards read by pairs, with suits by position, colours by position and
+    # tallies, or the third cards' suits
+    "pairs-and-suits": ["not ((banker_pair in {'perfect', 'mixed'}) or (cards_dealt <= 4))",
+                        "not ((player_initial_ranks == '9K') or "
+                        "(player_card1_suit == banker_card2_suit))"],
+    "pair-colours-tallies": ["not ((banker_card2_colour == player_card2_colour) or "
+                             "(banker_pair not in ['mixed', 'perfect', 'none']))",
+                             "not ((first_four_hearts + dealt_diamonds >= 4) and "
+                             "(banker_card3_colour == 'red'))"],
+    "two-pairs-third-suits": ["not ({banker_card3_suit, player_card3_suit} == {'D', 'C'})",
+                              "not (not ({player_pair, banker_pair} == {'colored', 'none'}))"],
 }
 
 
@@ -391,7 +403,9 @@ def test_the_named_limits_are_what_refuses():
             {"classes"}, name
 
 
-@pytest.mark.parametrize("name", ["three-first-suits", "pair-and-suits", "first-cards-only"])
+@pytest.mark.parametrize("name", ["three-first-suits", "pair-and-suits", "first-cards-only",
+                                  "pairs-and-suits", "pair-colours-tallies",
+                                  "two-pairs-third-suits"])
 def test_bets_refused_before_count_as_the_twin(name):
     """Bets the plan refused before (three first cards by suit with a third card; a pair
     with two cards by suit and a third card's rank, generated; first cards alone past
