@@ -96,9 +96,15 @@ from exact.model.features import Feature
 from exact.model.game import Game, game_key
 
 DECK = frozenset(card for card in CARDS if not card.is_joker)
-_FORMAT = "classes-9"  # both forms, the form a marker array ("form"); one-card colours tallies
+_FORMAT = "classes-10"  # both forms, the form a marker array ("form"); one-card colours tallies
 DENSE, RESTRICTED = 0, 1  # the forms
 
+
+
+# a term's entry for a group of classes (:meth:`ClassesBet._piece`): its classes as a bit
+# mask, the cards the read positions took of them above it
+_GROUP = 1 << 60
+_TAKEN_SHIFT = 54
 
 
 def refusal(game: Game[Any], bets: Sequence[Bet]) -> str | None:
@@ -429,29 +435,52 @@ class ClassesBet:
         many) and ``unread`` positions: per raw outcome (tally hits, classes at positions),
         its terms (classes' cards taken, the unread count last) with integer coefficients."""
         classes = self.by_value[value]
+        tallies = range(len(self.shape.tallies))
+        hit = {number: tuple(self._hits(number, t) for t in tallies) for number in classes}
+        # a kind read by no position draws from the value's classes alike for every tally,
+        # as a group (its cards taken less those the read positions took): four groups of a
+        # suit's tallies, not sixteen classes of rank and suit (a part of six such positions
+        # of value 0 took 16**6 products)
+        alike: dict[tuple[int, ...], list[int]] = defaultdict(list)
+        for number in classes:
+            alike[hit[number]].append(number)
+        groups = list(alike.values())
         per_kind = []
         for kind, count in kinds:
             at, counted = cast(tuple[Position | None, tuple[int, ...]], kind)
-            per_kind.append([(group, group_coefficient(group), at, counted)
-                             for group in combinations_with_replacement(classes, count)])
+            dealt = tuple(count if t in counted else 0 for t in tallies)
+            options = []
+            if at is None:
+                for chosen in combinations_with_replacement(range(len(groups)), count):
+                    hits = tuple(sum(hit[groups[g][0]][t] for g in chosen) if t in counted
+                                 else 0 for t in tallies)
+                    options.append(((), chosen, group_coefficient(chosen), hits, dealt, ()))
+            else:
+                for group in combinations_with_replacement(classes, count):
+                    hits = tuple(sum(hit[number][t] for number in group) if t in counted
+                                 else 0 for t in tallies)
+                    options.append((group, (), group_coefficient(group), hits, dealt,
+                                    tuple((at, number) for number in group)))
+            per_kind.append(options)
+        nothing = (0,) * len(tallies)
         outcomes: dict[Raw, dict[Term, int]] = defaultdict(dict)
         for chosen in product(*per_kind):
-            hits = [0] * len(self.shape.tallies)
-            misses = [0] * len(self.shape.tallies)
-            placed = []
             coefficient = 1
-            taken: Counter[int] = Counter()
-            for group, ways, at, counted in chosen:
-                coefficient *= ways
-                taken.update(group)
-                for number in group:
-                    for t in counted:
-                        hits[t] += self._hits(number, t)
-                        misses[t] += 1 - self._hits(number, t)
-                    if at is not None:
-                        placed.append((at, number))
-            outcome: Raw = (tuple(hits), tuple(misses), tuple(sorted(placed)))
-            term: Term = (*sorted(taken.items()), (-1 - value, unread))
+            for option in chosen:
+                coefficient *= option[2]
+            hits = tuple(map(sum, zip(*(option[3] for option in chosen), strict=True))) \
+                if chosen else nothing
+            dealt = tuple(map(sum, zip(*(option[4] for option in chosen), strict=True))) \
+                if chosen else nothing
+            placed = tuple(sorted(item for option in chosen for item in option[5]))
+            taken = Counter(number for option in chosen for number in option[0])
+            picks = Counter(g for option in chosen for g in option[1])
+            outcome: Raw = (hits or nothing, tuple(d - h for d, h in zip(
+                dealt, hits, strict=True)) or nothing, placed)
+            term: Term = (*sorted(taken.items()), *sorted(
+                (_GROUP + (sum(taken[c] for c in groups[g]) << _TAKEN_SHIFT) +
+                 sum(1 << c for c in groups[g]), picks[g]) for g in picks),
+                (-1 - value, unread))
             term = self._terms.setdefault(term, term)  # one copy: millions of factors' terms
             found = outcomes[outcome]
             found[term] = found.get(term, 0) + coefficient
@@ -516,6 +545,12 @@ class ClassesBet:
                     if what < 0:  # the unread cards of the value: n_v - taken, count
                         ids.append(elementary.setdefault((2, -1 - what, taken * 16 + count),
                                                          len(elementary)))
+                    elif what >= _GROUP:  # a group of classes: its cards less those taken
+                        taken += count
+                        mask = what % (1 << _TAKEN_SHIFT)
+                        ids.append(elementary.setdefault(
+                            (4, mask, ((what - _GROUP) >> _TAKEN_SHIFT) * 16 + count),
+                            len(elementary)))
                     else:
                         taken += count
                         ids.append(elementary.setdefault((1, what, count), len(elementary)))
@@ -762,7 +797,8 @@ def _decode(game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card],
     unit = compiled.round_cards
     for kind, what, how in elementary.tolist():
         bound = {0: (1, 1), 1: (len(compiled.classes), unit + 1),
-                 2: (10, 16 * (unit + 1)), 3: (unit + 1, 1)}.get(kind)
+                 2: (10, 16 * (unit + 1)), 3: (unit + 1, 1),
+                 4: (1 << len(compiled.classes), 16 * (unit + 1))}.get(kind)
         if bound is None or what >= bound[0] or how >= bound[1]:
             raise cache.CorruptEntry("elementary factor out of range")
     cache.check_indices(loaded["term_rows"], len(elementary), "term_rows", ndim=2)
