@@ -185,9 +185,11 @@ class ClassesBet:
         reduced: dict[Part, list[tuple[int, tuple[int, ...]]]] = {}
         every_part = dict.fromkeys(part for (_, _, parts, _) in keys for part in parts)
         for part in every_part:
-            outcomes = pieces.pop(part, None) or self._piece(*part)
-            merged: dict[tuple[int, ...], dict[Term, int]] = defaultdict(dict)
-            for raw, terms in outcomes.items():
+            raws = pieces.pop(part, None)
+            merged: dict[tuple[int, ...], dict[Term, int]] = \
+                cast(dict[tuple[int, ...], dict[Term, int]], self._piece(*part, states)) \
+                if raws is None else defaultdict(dict)
+            for raw, terms in (raws or {}).items():
                 into = merged[states.outcome(raw)]
                 for term, coefficient in terms.items():
                     into[term] = into.get(term, 0) + coefficient
@@ -429,8 +431,8 @@ class ClassesBet:
             found = self.__dict__["_dealt_method"] = _dealt(game).dealt_positions
         return cast(Callable[[Any, Hands], Sequence[int]], found)
 
-    def _piece(self, value: int, kinds: tuple[tuple[object, int], ...], unread: int
-               ) -> dict[Raw, dict[Term, int]]:
+    def _piece(self, value: int, kinds: tuple[tuple[object, int], ...], unread: int,
+               states: States | None = None) -> dict[Any, dict[Term, int]]:
         """The polynomial of value class ``value`` on positions of ``kinds`` (type, how
         many) and ``unread`` positions: per raw outcome (tally hits, classes at positions),
         its terms (classes' cards taken, the unread count last) with integer coefficients."""
@@ -441,20 +443,31 @@ class ClassesBet:
         # as a group (its cards taken less those the read positions took): four groups of a
         # suit's tallies, not sixteen classes of rank and suit (a part of six such positions
         # of value 0 took 16**6 products)
+        # With the states known, a position read by position only draws so too, from groups
+        # alike for every tally and every such position's reduced class (a representative
+        # placed), and the outcomes are reduced as they are found: a part of four cards of a
+        # pair's and two third cards' suits of value 0 took 16**6 raw outcomes
+        grouped = frozenset(states.positions) - frozenset(
+            p for pair in states.pairs for p in pair.sides) if states is not None else \
+            frozenset()
         alike: dict[tuple[int, ...], list[int]] = defaultdict(list)
         for number in classes:
-            alike[hit[number]].append(number)
+            alike[hit[number] + tuple(states.position_class[i][number] for i, p in enumerate(
+                states.positions) if p in grouped) if states is not None else
+                hit[number]].append(number)
         groups = list(alike.values())
         per_kind = []
         for kind, count in kinds:
             at, counted = cast(tuple[Position | None, tuple[int, ...]], kind)
             dealt = tuple(count if t in counted else 0 for t in tallies)
             options = []
-            if at is None:
+            if at is None or at in grouped:
                 for chosen in combinations_with_replacement(range(len(groups)), count):
                     hits = tuple(sum(hit[groups[g][0]][t] for g in chosen) if t in counted
                                  else 0 for t in tallies)
-                    options.append(((), chosen, group_coefficient(chosen), hits, dealt, ()))
+                    options.append(((), chosen, group_coefficient(chosen), hits, dealt,
+                                    () if at is None else
+                                    tuple((at, groups[g][0]) for g in chosen)))
             else:
                 for group in combinations_with_replacement(classes, count):
                     hits = tuple(sum(hit[number][t] for number in group) if t in counted
@@ -463,7 +476,7 @@ class ClassesBet:
                                     tuple((at, number) for number in group)))
             per_kind.append(options)
         nothing = (0,) * len(tallies)
-        outcomes: dict[Raw, dict[Term, int]] = defaultdict(dict)
+        outcomes: dict[Any, dict[Term, int]] = defaultdict(dict)
         for chosen in product(*per_kind):
             coefficient = 1
             for option in chosen:
@@ -475,8 +488,10 @@ class ClassesBet:
             placed = tuple(sorted(item for option in chosen for item in option[5]))
             taken = Counter(number for option in chosen for number in option[0])
             picks = Counter(g for option in chosen for g in option[1])
-            outcome: Raw = (hits or nothing, tuple(d - h for d, h in zip(
+            outcome: Any = (hits or nothing, tuple(d - h for d, h in zip(
                 dealt, hits, strict=True)) or nothing, placed)
+            if states is not None:
+                outcome = states.outcome(outcome)
             term: Term = (*sorted(taken.items()), *sorted(
                 (_GROUP + (sum(taken[c] for c in groups[g]) << _TAKEN_SHIFT) +
                  sum(1 << c for c in groups[g]), picks[g]) for g in picks),
