@@ -902,8 +902,9 @@ def estimate(game: Game[Any], bets: Sequence[Bet]) -> int | None:
     None when this engine cannot serve them. Counted from the shape alone, without the value
     walk: every tally's counts, and per position read the classes of one value it may hold
     (a node knows the value: 17 for rank and suit, 5 for a suit), by what the features of that
-    position read (by the whole view when a group reads it), before the reductions (which
-    only lower them); the trie's nodes grow with each first card read by position or as a
+    position read (by the whole view when a group other than a pair of first cards reads
+    it), per pair of first cards its digits (:class:`~exact.engines.classes_states.Pair`),
+    before the reductions (which only lower them); the trie's nodes grow with each first card read by position or as a
     tally of its own (:data:`TRIE_GROWTH`, measured)."""
     if refusal(game, bets) is not None:
         return None

@@ -290,18 +290,21 @@ def present(shoe: Shoe) -> frozenset:
 # Each refusal probe of a bet on the third cards may count its patterns by a value walk of a
 # full deck (2-10 s; a bet classes serves for less than that walk counts none): a dozen bets
 # keep the test within its share of the file's time. tests/refusal_sample.py probes more
-# (7 of 148 refused, each by the named limit: docs/explanation/attribute-counting.md).
+# (none of 148 refused; 7 were, each reading pairs of both hands' first cards:
+# docs/explanation/attribute-counting.md).
 REFUSAL_EXAMPLES = 12
 
 
 def test_no_generated_bet_is_refused_on_one_to_eight_decks_but_for_the_named_limits():
     """Every generated bet is served on 1 to 8 decks by ``auto``, on one shoe and in batches,
     but for the limit named in docs/explanation/attribute-counting.md: a bet reading first
-    cards of both hands by position (by rank or suit, one by one or as pairs, or as a tally of
-    one card) with tallies or third cards, telling four or more types of position apart, whose
-    trie class-by-class counting would hold past its memory bound, with
-    tallies or positions that take factorised counting past its pattern bound (or a feature
-    class-by-class counting cannot read at all, :func:`named_limit`). Any other refusal
+    cards of both hands one by one by position (by rank or suit, or as a tally of one card;
+    a pair of first cards is one dimension of the state, no longer two positions) with
+    tallies or third cards, whose states class-by-class counting bounds past the work bound or
+    whose trie it would hold past its memory bound, with tallies or positions that take
+    factorised counting past its pattern bound (or a feature class-by-class counting cannot
+    read at all, :func:`named_limit`). No bet of tests/refusal_sample.py's seeds 7 and 30
+    meets it (7 of 148 did, each reading pairs of both hands' first cards). Any other refusal
     fails, listed (conditions, scope, reason). A full shoe of 1 to 8 decks holds every card of
     a deck, and the plan and the factorised engine's patterns depend on the cards present and
     the bet only (not on how many of each): one probe per bet and scope answers for every deck
@@ -328,8 +331,9 @@ def test_no_generated_bet_is_refused_on_one_to_eight_decks_but_for_the_named_lim
 
 def named_limit(bet: Bet) -> bool:
     """Whether ``bet`` is past the limit the documentation names: the trie of its first cards
-    read one by one past class-by-class counting's memory bound, or its states' bound past
-    the work bound (or a feature class-by-class counting cannot read)."""
+    read one by one past class-by-class counting's memory bound, or its states' bound (the
+    first cards read one by one by rank or suit) past the work bound (or a feature
+    class-by-class counting cannot read)."""
     from exact.core.work import WORK_LIMIT
     from exact.engines.engine import classes_refusal
     from exact.engines.shipped import CLASSES_STATE_UNITS
