@@ -187,7 +187,8 @@ class ClassesBet:
         for part in every_part:
             raws = pieces.pop(part, None)
             merged: dict[tuple[int, ...], dict[Term, int]] = \
-                cast(dict[tuple[int, ...], dict[Term, int]], self._piece(*part, states)) \
+                cast(dict[tuple[int, ...], dict[Term, int]], self._piece(
+                    part[0], part[1], part[2], states)) \
                 if raws is None else defaultdict(dict)
             for raw, terms in (raws or {}).items():
                 into = merged[states.outcome(raw)]
@@ -460,14 +461,14 @@ class ClassesBet:
         for kind, count in kinds:
             at, counted = cast(tuple[Position | None, tuple[int, ...]], kind)
             dealt = tuple(count if t in counted else 0 for t in tallies)
-            options = []
+            options: list[tuple[Any, ...]] = []
             if at is None or at in grouped:
-                for chosen in combinations_with_replacement(range(len(groups)), count):
-                    hits = tuple(sum(hit[groups[g][0]][t] for g in chosen) if t in counted
+                for picked in combinations_with_replacement(range(len(groups)), count):
+                    hits = tuple(sum(hit[groups[g][0]][t] for g in picked) if t in counted
                                  else 0 for t in tallies)
-                    options.append(((), chosen, group_coefficient(chosen), hits, dealt,
+                    options.append(((), picked, group_coefficient(picked), hits, dealt,
                                     () if at is None else
-                                    tuple((at, groups[g][0]) for g in chosen)))
+                                    tuple((at, groups[g][0]) for g in picked)))
             else:
                 for group in combinations_with_replacement(classes, count):
                     hits = tuple(sum(hit[number][t] for number in group) if t in counted
@@ -904,8 +905,8 @@ def estimate(game: Game[Any], bets: Sequence[Bet]) -> int | None:
     (a node knows the value: 17 for rank and suit, 5 for a suit), by what the features of that
     position read (by the whole view when a group other than a pair of first cards reads
     it), per pair of first cards its digits (:class:`~exact.engines.classes_states.Pair`),
-    before the reductions (which only lower them); the trie's nodes grow with each first card read by position or as a
-    tally of its own (:data:`TRIE_GROWTH`, measured)."""
+    before the reductions (which only lower them); the trie's nodes grow with each first card
+    read by position or as a tally of its own (:data:`TRIE_GROWTH`, measured)."""
     if refusal(game, bets) is not None:
         return None
     shape = Shape.of(game, sorted(set().union(*(bet.features for bet in bets))))
