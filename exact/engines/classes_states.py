@@ -413,9 +413,10 @@ class Pair:
     are; in between, only what the card placed first tells of the value. The value walk places
     a round's cards value class by value class, in increasing value, so a card placed alone is
     completed by a card of a higher value (unless cards are known, placed first whatever their
-    value): the first card is kept as its *residual*, the merged value it gives with each card
-    that may complete it, and a residual of one value is that value at once (two cards of
-    different values make no pair: ``none`` as soon as the first is placed).
+    value): if every card that may complete it gives one merged value, the first card is that
+    value at once (two cards of different values make no pair: ``none`` as soon as the first
+    is placed); else it is kept as its *residual*, the merged value it gives with each card
+    (so that a suit's cards of every value share one).
 
     Where each position of the pair held its class among its value's (17 digits for rank and
     suit), the two digits multiplying with every other dimension, the pair holds its merged
@@ -461,13 +462,12 @@ class Pair:
 
         leaders: list[dict[tuple[int, ...], int]] = [{}, {}]
         first: dict[tuple[int, int], int] = {}  # (side, class) -> digit when placed alone
-        residuals: dict[tuple[int, int], tuple[int, ...]] = {}
         for side, x in product((0, 1), self.classes):
-            residual = tuple(digit(x, z, side) if not ordered or
-                             self.value_of[z] > self.value_of[x] else 0
-                             for z in self.classes)
-            residuals[side, x] = residual
-            values = set(residual) - {0}
+            # the cards that may complete it decide whether it is one value already; a
+            # residual kept reads every card (the same for a suit's cards of every value)
+            residual = tuple(digit(x, z, side) for z in self.classes)
+            values = {d for z, d in enumerate(residual)
+                      if not ordered or self.value_of[z] > self.value_of[x]}
             if not values:
                 first[side, x] = 0  # nothing completes it: never so on a round
             elif len(values) == 1:
