@@ -8,9 +8,8 @@ A state is the mixed-radix number of its dimensions: per tally its hits or its m
 where no settlement changes past the cap; per position read its card's class among its value's
 classes, merged where every settlement reads them alike; per pair of first cards read by one
 feature its value once both are placed, or what the first placed tells of it (:class:`Pair`).
-The reductions are found by settling
-the bet on every reading the value walk's keys allow, each dimension with the others
-unreduced, so that applying them all at once is exact.
+The reductions are found by settling the bet on every reading the value walk's keys allow,
+each dimension with the others unreduced, so that applying them all at once is exact.
 """
 
 from __future__ import annotations
