@@ -206,10 +206,10 @@ class States:
 
     def _pair_values(self, skip: int | None) -> list[dict[str, object]]:
         """Every reading of the pairs but pair ``skip``'s (one value per merged class)."""
-        domains = [[None] if n == skip else pair.representatives
+        domains = [[_SKIPPED] if n == skip else pair.representatives
                    for n, pair in enumerate(self.pairs)]
         return [{pair.name: value for pair, value in zip(self.pairs, chosen, strict=True)
-                 if value is not None} for chosen in product(*domains)]
+                 if value is not _SKIPPED} for chosen in product(*domains)]
 
     def _combos(self, skip_tally: int | None, skip_position: int | None
                 ) -> list[tuple[Hands, tuple[object, ...], list[range], list[list[int]]]]:
@@ -540,4 +540,5 @@ def placed_record(position: Position, label: Label) -> Hands:
     return tuple(tuple(hand) for hand in hands)
 
 
+_SKIPPED = object()  # the pair a reduction settles on each of its values
 _CHECK_LIMIT = 200_000  # settlements the state reduction may run per dimension
