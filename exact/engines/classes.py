@@ -61,6 +61,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property, lru_cache
 from itertools import combinations_with_replacement, product
+from types import MappingProxyType
 from typing import Any, cast
 
 import numpy as np
@@ -79,7 +80,7 @@ from exact.engines.batch_numbers import (
 )
 from exact.engines.classes_evaluation import ClassArrays, DenseArrays, Pieces, signed_dtype
 from exact.engines.classes_restricted import Part, Position, Raw, Term, compile_restricted
-from exact.engines.classes_states import Shape, States, fine, placed_record
+from exact.engines.classes_states import Pair, Shape, States, fine, placed_record
 from exact.engines.engine import classes_refusal
 from exact.engines.factorised import (
     Hands,
@@ -95,9 +96,16 @@ from exact.model.features import Feature
 from exact.model.game import Game, game_key
 
 DECK = frozenset(card for card in CARDS if not card.is_joker)
-_FORMAT = "classes-9"  # both forms, the form a marker array ("form"); one-card colours tallies
+_FORMAT = "classes-10"  # both forms, the form a marker array ("form"); one-card colours tallies;
+# pairs of first cards one dimension; groups of classes as elementary factors (kind 4)
 DENSE, RESTRICTED = 0, 1  # the forms
 
+
+
+# a term's entry for a group of classes (:meth:`ClassesBet._piece`): its classes as a bit
+# mask, the cards the read positions took of them above it
+_GROUP = 1 << 60
+_TAKEN_SHIFT = 54
 
 
 def refusal(game: Game[Any], bets: Sequence[Bet]) -> str | None:
@@ -178,9 +186,12 @@ class ClassesBet:
         reduced: dict[Part, list[tuple[int, tuple[int, ...]]]] = {}
         every_part = dict.fromkeys(part for (_, _, parts, _) in keys for part in parts)
         for part in every_part:
-            outcomes = pieces.pop(part, None) or self._piece(*part)
-            merged: dict[tuple[int, ...], dict[Term, int]] = defaultdict(dict)
-            for raw, terms in outcomes.items():
+            raws = pieces.pop(part, None)
+            merged: dict[tuple[int, ...], dict[Term, int]] = \
+                cast(dict[tuple[int, ...], dict[Term, int]], self._piece(
+                    part[0], part[1], part[2], states)) \
+                if raws is None else defaultdict(dict)
+            for raw, terms in (raws or {}).items():
                 into = merged[states.outcome(raw)]
                 for term, coefficient in terms.items():
                     into[term] = into.get(term, 0) + coefficient
@@ -422,42 +433,79 @@ class ClassesBet:
             found = self.__dict__["_dealt_method"] = _dealt(game).dealt_positions
         return cast(Callable[[Any, Hands], Sequence[int]], found)
 
-    def _piece(self, value: int, kinds: tuple[tuple[object, int], ...], unread: int
-               ) -> dict[Raw, dict[Term, int]]:
+    def _piece(self, value: int, kinds: tuple[tuple[object, int], ...], unread: int,
+               states: States | None = None) -> dict[Any, dict[Term, int]]:
         """The polynomial of value class ``value`` on positions of ``kinds`` (type, how
         many) and ``unread`` positions: per raw outcome (tally hits, classes at positions),
         its terms (classes' cards taken, the unread count last) with integer coefficients."""
         classes = self.by_value[value]
+        tallies = range(len(self.shape.tallies))
+        hit = {number: tuple(self._hits(number, t) for t in tallies) for number in classes}
+        # a kind read by no position draws from the value's classes alike for every tally,
+        # as a group (its cards taken less those the read positions took): four groups of a
+        # suit's tallies, not sixteen classes of rank and suit (a part of six such positions
+        # of value 0 took 16**6 products)
+        # With the states known, a position read by position only draws so too, from groups
+        # alike for every tally and every such position's reduced class (a representative
+        # placed), and the outcomes are reduced as they are found: a part of four cards of a
+        # pair's and two third cards' suits of value 0 took 16**6 raw outcomes
+        grouped = frozenset(states.positions) - frozenset(
+            p for pair in states.pairs for p in pair.sides) if states is not None else \
+            frozenset()
+        alike: dict[tuple[int, ...], list[int]] = defaultdict(list)
+        for number in classes:
+            alike[hit[number] + tuple(states.position_class[i][number] for i, p in enumerate(
+                states.positions) if p in grouped) if states is not None else
+                hit[number]].append(number)
+        groups = list(alike.values())
         per_kind = []
         for kind, count in kinds:
             at, counted = cast(tuple[Position | None, tuple[int, ...]], kind)
-            per_kind.append([(group, group_coefficient(group), at, counted)
-                             for group in combinations_with_replacement(classes, count)])
-        outcomes: dict[Raw, dict[Term, int]] = defaultdict(dict)
+            dealt = tuple(count if t in counted else 0 for t in tallies)
+            options: list[tuple[Any, ...]] = []
+            if at is None or at in grouped:
+                for picked in combinations_with_replacement(range(len(groups)), count):
+                    hits = tuple(sum(hit[groups[g][0]][t] for g in picked) if t in counted
+                                 else 0 for t in tallies)
+                    options.append(((), picked, group_coefficient(picked), hits, dealt,
+                                    () if at is None else
+                                    tuple((at, groups[g][0]) for g in picked)))
+            else:
+                for group in combinations_with_replacement(classes, count):
+                    hits = tuple(sum(hit[number][t] for number in group) if t in counted
+                                 else 0 for t in tallies)
+                    options.append((group, (), group_coefficient(group), hits, dealt,
+                                    tuple((at, number) for number in group)))
+            per_kind.append(options)
+        nothing = (0,) * len(tallies)
+        outcomes: dict[Any, dict[Term, int]] = defaultdict(dict)
         for chosen in product(*per_kind):
-            hits = [0] * len(self.shape.tallies)
-            misses = [0] * len(self.shape.tallies)
-            placed = []
             coefficient = 1
-            taken: Counter[int] = Counter()
-            for group, ways, at, counted in chosen:
-                coefficient *= ways
-                taken.update(group)
-                for number in group:
-                    for t in counted:
-                        hits[t] += self._hits(number, t)
-                        misses[t] += 1 - self._hits(number, t)
-                    if at is not None:
-                        placed.append((at, number))
-            outcome: Raw = (tuple(hits), tuple(misses), tuple(sorted(placed)))
-            term: Term = (*sorted(taken.items()), (-1 - value, unread))
+            for option in chosen:
+                coefficient *= option[2]
+            hits = tuple(map(sum, zip(*(option[3] for option in chosen), strict=True))) \
+                if chosen else nothing
+            dealt = tuple(map(sum, zip(*(option[4] for option in chosen), strict=True))) \
+                if chosen else nothing
+            placed = tuple(sorted(item for option in chosen for item in option[5]))
+            taken = Counter(number for option in chosen for number in option[0])
+            picks = Counter(g for option in chosen for g in option[1])
+            outcome: Any = (hits or nothing, tuple(d - h for d, h in zip(
+                dealt, hits, strict=True)) or nothing, placed)
+            if states is not None:
+                outcome = states.outcome(outcome)
+            term: Term = (*sorted(taken.items()), *sorted(
+                (_GROUP + (sum(taken[c] for c in groups[g]) << _TAKEN_SHIFT) +
+                 sum(1 << c for c in groups[g]), picks[g]) for g in picks),
+                (-1 - value, unread))
             term = self._terms.setdefault(term, term)  # one copy: millions of factors' terms
             found = outcomes[outcome]
             found[term] = found.get(term, 0) + coefficient
         return outcomes
 
     def read(self, record: Hands, reading: tuple[object, ...], hits: Sequence[int],
-             placed: Mapping[Position, int]) -> dict[str, object]:
+             placed: Mapping[Position, int], pairs: Mapping[str, object] = MappingProxyType({})
+             ) -> dict[str, object]:
         """The features' values of ``record`` (a representative of its reading: the value
         features' readings, each tally's dealt positions) with ``hits`` per tally and the
         class ``placed`` at each position read."""
@@ -473,6 +521,9 @@ class ClassesBet:
             label = cast(Label, self.classes[placed[h, i]][1][0])
             read[name] = self.feature(name).read(placed_record((h, i), label))
         for name, cards in shape.readers:
+            if name in pairs:  # a pair's value, held as such (exact.engines.classes_states)
+                read[name] = pairs[name]
+                continue
             # the group's dealt cards as their classes' labels (the feature reads no more)
             hands = [list(hand) for hand in record]
             for h, i in cards:
@@ -511,6 +562,12 @@ class ClassesBet:
                     if what < 0:  # the unread cards of the value: n_v - taken, count
                         ids.append(elementary.setdefault((2, -1 - what, taken * 16 + count),
                                                          len(elementary)))
+                    elif what >= _GROUP:  # a group of classes: its cards less those taken
+                        taken += count
+                        mask = what % (1 << _TAKEN_SHIFT)
+                        ids.append(elementary.setdefault(
+                            (4, mask, ((what - _GROUP) >> _TAKEN_SHIFT) * 16 + count),
+                            len(elementary)))
                     else:
                         taken += count
                         ids.append(elementary.setdefault((1, what, count), len(elementary)))
@@ -757,7 +814,8 @@ def _decode(game: Game[Any], bets: tuple[Bet, ...], cards: frozenset[Card],
     unit = compiled.round_cards
     for kind, what, how in elementary.tolist():
         bound = {0: (1, 1), 1: (len(compiled.classes), unit + 1),
-                 2: (10, 16 * (unit + 1)), 3: (unit + 1, 1)}.get(kind)
+                 2: (10, 16 * (unit + 1)), 3: (unit + 1, 1),
+                 4: (1 << len(compiled.classes), 16 * (unit + 1))}.get(kind)
         if bound is None or what >= bound[0] or how >= bound[1]:
             raise cache.CorruptEntry("elementary factor out of range")
     cache.check_indices(loaded["term_rows"], len(elementary), "term_rows", ndim=2)
@@ -846,22 +904,49 @@ def estimate(game: Game[Any], bets: Sequence[Bet]) -> int | None:
     None when this engine cannot serve them. Counted from the shape alone, without the value
     walk: every tally's counts, and per position read the classes of one value it may hold
     (a node knows the value: 17 for rank and suit, 5 for a suit), by what the features of that
-    position read (by the whole view when a group reads it), before the reductions (which
-    only lower them); the trie's nodes grow with each first card read by position or as a
-    tally of its own (:data:`TRIE_GROWTH`, measured)."""
+    position read (by the whole view when a group other than a pair of first cards reads
+    it), per pair of first cards its digits (:class:`~exact.engines.classes_states.Pair`),
+    before the reductions (which only lower them); the trie's nodes grow with each first card
+    read by position or as a tally of its own (:data:`TRIE_GROWTH`, measured)."""
     if refusal(game, bets) is not None:
         return None
     shape = Shape.of(game, sorted(set().union(*(bet.features for bet in bets))))
     states = 1
     for _, cards, _ in shape.tallies:
         states *= len(cards) + 1
-    grouped = frozenset().union(*(cards for _, cards in shape.readers))
-    for position in shape.read_positions:
+    # a pair of first cards: its values and residuals (classes_states.Pair, before the
+    # reductions); another group: each of its positions by the whole view's label
+    dealt = _always_dealt(game)
+    paired = [(name, cards) for name, cards in shape.readers
+              if len(cards) == 2 and cards <= dealt]
+    for name, cards in paired:
+        states *= _pair_size(game.features[name], cards, shape.view)
+    grouped = frozenset().union(*(cards for name, cards in shape.readers
+                                  if (name, cards) not in paired))
+    alone = frozenset(p for _, p in shape.positional)
+    for position in grouped | alone:
         # read with other cards: by the whole view's label; alone: by what its features read
         view = shape.view if position in grouped else View(tuple(sorted(set().union(*(
             fine(game.features[name]) for name, p in shape.positional if p == position)))))
         states *= _digits(view)
     return states * TRIE_GROWTH[min(_first_read(game, shape), len(TRIE_GROWTH) - 1)]
+
+
+def _always_dealt(game: Game[Any]) -> frozenset[Position]:
+    """The positions every round deals: those of the stages that draw no card."""
+    drawn = draw_stages(game)
+    return frozenset(p for stage, positions in cast(CardPositions, game).stage_positions.items()
+                     if stage not in drawn for p in positions)
+
+
+@lru_cache(maxsize=64)
+def _pair_size(feature: Feature[Any], cards: frozenset[Position], view: View) -> int:
+    """The digits of a pair read by ``feature`` on a deck's classes by ``view``, before the
+    reductions."""
+    labels = sorted({(cast(int, card.value), view.label(card)) for card in DECK}, key=repr)
+    pair = Pair(feature.name, cards, feature, [(value, (label,)) for value, label in labels])
+    pair.build(ordered=True)
+    return pair.size
 
 
 @lru_cache(maxsize=64)

@@ -157,6 +157,9 @@ class Pieces:
                 base, count = counts[values + what] - how // 16, how % 16
             elif kind == 3:
                 base, count = sizes - what, unit - what
+            elif kind == 4:  # a group of classes (a bit mask) less the cards taken of it
+                rows = [n for n in range(values) if what >> n & 1]
+                base, count = counts[rows].sum(axis=0) - how // 16, how % 16
             else:
                 continue
             for offset in range(count):

@@ -6,9 +6,10 @@ Layer: engines, above the model; knows no game.
 
 A state is the mixed-radix number of its dimensions: per tally its hits or its misses, capped
 where no settlement changes past the cap; per position read its card's class among its value's
-classes, merged where every settlement reads them alike. The reductions are found by settling
-the bet on every reading the value walk's keys allow, each dimension with the others
-unreduced, so that applying them all at once is exact.
+classes, merged where every settlement reads them alike; per pair of first cards read by one
+feature its value once both are placed, or what the first placed tells of it (:class:`Pair`).
+The reductions are found by settling the bet on every reading the value walk's keys allow,
+each dimension with the others unreduced, so that applying them all at once is exact.
 """
 
 from __future__ import annotations
@@ -120,10 +121,14 @@ class Counted(Protocol):
     @property
     def by_value(self) -> Mapping[int, list[int]]: ...
 
+    @property
+    def known(self) -> Mapping[int, Card]: ...
+
     def feature(self, name: str) -> Feature[Any]: ...
 
     def read(self, record: Hands, reading: tuple[object, ...], hits: Sequence[int],
-             placed: Mapping[Position, int]) -> dict[str, object]: ...
+             placed: Mapping[Position, int], pairs: Mapping[str, object] = ...
+             ) -> dict[str, object]: ...
 
 
 class States:
@@ -140,8 +145,20 @@ class States:
         self.bet = bet
         self.readings = readings
         shape = bet.shape
-        self.positions = sorted(shape.read_positions)
-        read_by_group = frozenset().union(*(cards for _, cards in shape.readers))
+        # a pair of cards every round deals (the first cards) is a dimension of its own: the
+        # feature's value once both cards are placed, before that only what the first placed
+        # tells of it (:class:`Pair`); its positions are read by position only where a
+        # positional feature reads them
+        self.pairs = [Pair(name, cards, bet.feature(name), bet.classes)
+                      for name, cards in shape.readers
+                      if len(cards) == 2 and all(
+                          i < len(record[h]) for _, record in readings for h, i in cards)]
+        paired = {name for pair in self.pairs for name in (pair.name,)}
+        own = frozenset(p for _, p in shape.positional).union(
+            *(cards for name, cards in shape.readers if name not in paired))
+        self.positions = sorted(own)
+        read_by_group = frozenset().union(*(cards for name, cards in shape.readers
+                                            if name not in paired))
         classes = range(len(bet.classes))
         # positions: classes read alike by every positional feature there, then by settling
         self.position_class: list[dict[int, int]] = []
@@ -159,6 +176,10 @@ class States:
             self.position_class.append(mapping)
         for index in range(len(self.positions)):
             self._refine_position(index)
+        for index in range(len(self.pairs)):
+            self._refine_pair(index)
+        for pair in self.pairs:
+            pair.build(ordered=not bet.known)
         self.tally_mode: list[tuple[bool, int]] = []  # (count misses, cap)
         for tally in range(len(shape.tallies)):
             self.tally_mode.append(self._tally_reduction(tally))
@@ -175,12 +196,20 @@ class States:
             self.position_digit.append(digit)
         self.sizes = [cap + 1 for _, cap in self.tally_mode] + \
             [max(self.position_digit[i].values(), default=0) + 2
-             for i in range(len(self.positions))]
+             for i in range(len(self.positions))] + [pair.size for pair in self.pairs]
 
     def _settle(self, record: Hands, reading: tuple[object, ...], hits: Sequence[int],
-                placed: Mapping[Position, int]) -> tuple[int, ...]:
-        read = self.bet.read(record, reading, hits, placed)
+                placed: Mapping[Position, int], pairs: Mapping[str, object]
+                ) -> tuple[int, ...]:
+        read = self.bet.read(record, reading, hits, placed, pairs)
         return tuple(bet.settle(read) for bet in self.bet.bets)
+
+    def _pair_values(self, skip: int | None) -> list[dict[str, object]]:
+        """Every reading of the pairs but pair ``skip``'s (one value per merged class)."""
+        domains = [[_SKIPPED] if n == skip else pair.representatives
+                   for n, pair in enumerate(self.pairs)]
+        return [{pair.name: value for pair, value in zip(self.pairs, chosen, strict=True)
+                 if value is not _SKIPPED} for chosen in product(*domains)]
 
     def _combos(self, skip_tally: int | None, skip_position: int | None
                 ) -> list[tuple[Hands, tuple[object, ...], list[range], list[list[int]]]]:
@@ -208,8 +237,9 @@ class States:
         the readings are few enough to settle them all)."""
         position = self.positions[index]
         combos = self._combos(None, index)
+        pairs = self._pair_values(None)
         size = sum(prod(len(r) for r in tallies) * prod(len(p) for p in positions)
-                   for _, _, tallies, positions in combos)
+                   for _, _, tallies, positions in combos) * len(pairs)
         if size * len(self.position_class[index]) > _CHECK_LIMIT:
             return
         firsts: dict[int, int] = {}
@@ -221,12 +251,12 @@ class States:
             for record, reading, tallies, positions in combos:
                 if position[1] >= len(record[position[0]]):
                     continue
-                for hits in product(*tallies):
-                    for chosen in product(*positions):
-                        placed = {p: c for p, c in zip(self.positions, chosen, strict=True)
-                                  if c >= 0}
-                        placed[position] = number
-                        settled.append(self._settle(record, reading, hits, placed))
+                for hits, chosen, values in product(product(*tallies), product(*positions),
+                                                    pairs):
+                    placed = {p: c for p, c in zip(self.positions, chosen, strict=True)
+                              if c >= 0}
+                    placed[position] = number
+                    settled.append(self._settle(record, reading, hits, placed, values))
             vectors[reduced] = tuple(settled)
         merged: dict[tuple[object, ...], int] = {}
         renumber = {reduced: merged.setdefault(vector, len(merged))
@@ -234,30 +264,54 @@ class States:
         self.position_class[index] = {number: renumber[reduced] for number, reduced
                                       in self.position_class[index].items()}
 
+    def _refine_pair(self, index: int) -> None:
+        """Values of pair ``index`` that settle alike in every reading, merged (when the
+        readings are few enough to settle them all)."""
+        pair = self.pairs[index]
+        combos = self._combos(None, None)
+        pairs = self._pair_values(index)
+        size = sum(prod(len(r) for r in tallies) * prod(len(p) for p in positions)
+                   for _, _, tallies, positions in combos) * len(pairs)
+        if size * len(pair.representatives) > _CHECK_LIMIT:
+            return
+        vectors = []
+        for value in pair.representatives:
+            settled = []
+            for record, reading, tallies, positions in combos:
+                for hits, chosen, values in product(product(*tallies), product(*positions),
+                                                    pairs):
+                    placed = {p: c for p, c in zip(self.positions, chosen, strict=True)
+                              if c >= 0}
+                    settled.append(self._settle(record, reading, hits, placed,
+                                                {**values, pair.name: value}))
+            vectors.append(tuple(settled))
+        pair.merge(vectors)
+
     def _tally_reduction(self, tally: int) -> tuple[bool, int]:
         """(count misses, cap): the smallest cap on the hits or the misses of ``tally`` past
         which no settlement changes; (False, most positions) when none is smaller."""
         most = max((cast(tuple[int, ...], reading[1])[tally] for reading, _ in self.readings),
                    default=0)
         combos = self._combos(tally, None)
+        pairs = self._pair_values(None)
         size = sum(prod(len(r) for r in tallies) * prod(len(p) for p in positions)
-                   for _, _, tallies, positions in combos) * (most + 1)
+                   for _, _, tallies, positions in combos) * (most + 1) * len(pairs)
         if size > _CHECK_LIMIT:
             return False, most
         # per (mode, cap) whether it holds: settle every count once
         table = []
         for record, reading, tallies, positions in combos:
             npos = cast(tuple[int, ...], reading[1])[tally]
-            for hits in product(*tallies):
-                for chosen in product(*positions):
-                    placed = {p: c for p, c in zip(self.positions, chosen, strict=True)
-                              if c >= 0}
-                    row = []
-                    for count in range(npos + 1):
-                        full = list(hits)
-                        full[tally] = count
-                        row.append(self._settle(record, reading, full, placed))
-                    table.append(row)
+            for hits, chosen, values in product(product(*tallies), product(*positions),
+                                                pairs):
+                placed = {p: c for p, c in zip(self.positions, chosen, strict=True)
+                          if c >= 0}
+                row = []
+                for count in range(npos + 1):
+                    full = list(hits)
+                    full[tally] = count
+                    row.append(self._settle(record, reading, full, placed, values))
+                table.append(row)
         for cap in range(most):
             for misses in (False, True):
                 if all(len({row[len(row) - 1 - c] if misses else row[c]
@@ -274,7 +328,8 @@ class States:
         counted = (m if counts_misses else h for (counts_misses, _), h, m
                    in zip(self.tally_mode, hits, misses, strict=True))
         return (*counted, *(self.position_digit[i][at[p]] + 1 if p in at else 0
-                         for i, p in enumerate(self.positions)))
+                         for i, p in enumerate(self.positions)),
+                *(pair.outcome(at) for pair in self.pairs))
 
     @cached_property
     def size(self) -> int:
@@ -292,9 +347,13 @@ class States:
         caps = np.array([cap for _, cap in self.tally_mode], dtype=np.int64)
         after[:, :, :tallies] = np.minimum(after[:, :, :tallies] + moves[None, :, :tallies],
                                            caps)
-        placed = moves[None, :, tallies:] > 0
-        after[:, :, tallies:] = np.where(placed, moves[None, :, tallies:],
-                                         after[:, :, tallies:])
+        ends = tallies + len(self.positions)
+        placed = moves[None, :, tallies:ends] > 0
+        after[:, :, tallies:ends] = np.where(placed, moves[None, :, tallies:ends],
+                                             after[:, :, tallies:ends])
+        for n, pair in enumerate(self.pairs):
+            after[:, :, ends + n] = pair.table[digits[:, None, ends + n],
+                                               moves[None, :, ends + n]]
         radix = np.cumprod([1, *self.sizes[:-1]]).astype(np.int64)
         return np.ascontiguousarray(after @ radix)
 
@@ -307,9 +366,12 @@ class States:
         tallies = len(self.tally_mode)
         for t, (_, cap) in enumerate(self.tally_mode):
             digits[t] = min(digits[t] + outcome[t], cap)
-        for i in range(tallies, len(digits)):
+        ends = tallies + len(self.positions)
+        for i in range(tallies, ends):
             if outcome[i]:
                 digits[i] = outcome[i]
+        for n, pair in enumerate(self.pairs):
+            digits[ends + n] = int(pair.table[digits[ends + n], outcome[ends + n]])
         return self.number(digits)
 
     def digits(self, state: int) -> list[int]:
@@ -340,7 +402,131 @@ class States:
                 value = cast(int, record[position[0]][position[1]].value)
                 placed[position] = next(number for number in self.bet.by_value[value]
                                         if self.position_digit[i][number] == wanted)
-        return self.bet.read(record, reading, hits, placed)
+        ends = len(self.tally_mode) + len(self.positions)
+        pairs = {pair.name: pair.value(digits[ends + n]) for n, pair in enumerate(self.pairs)}
+        return self.bet.read(record, reading, hits, placed, pairs)
+
+
+class Pair:
+    """A pair of cards every round deals read by one feature (``player_pair``,
+    ``banker_initial_ranks``, ...) as one dimension of the state: 0 while neither card is
+    placed; the feature's value (merged where no settlement tells values apart) once both
+    are; in between, only what the card placed first tells of the value. The value walk places
+    a round's cards value class by value class, in increasing value, so a card placed alone is
+    completed by a card of a higher value (unless cards are known, placed first whatever their
+    value): if every card that may complete it gives one merged value, the first card is that
+    value at once (two cards of different values make no pair: ``none`` as soon as the first
+    is placed); else it is kept as its *residual*, the merged value it gives with each card
+    (so that a suit's cards of every value share one).
+
+    Where each position of the pair held its class among its value's (17 digits for rank and
+    suit), the two digits multiplying with every other dimension, the pair holds its merged
+    values and a few residuals: the positions of both hands' first cards read by pairs took
+    83,521 states, and take a few hundred."""
+
+    def __init__(self, name: str, cards: frozenset[Position], feature: Feature[Any],
+                 classes: Sequence[tuple[int, tuple[object, ...]]]) -> None:
+        self.name = name
+        self.sides = sorted(cards)
+        self.classes = range(len(classes))
+        self.value_of = [value for value, _ in classes]
+        labels = [cast(Label, signature[0]) for _, signature in classes]
+        read: dict[tuple[Label, Label], object] = {}
+        self.read: dict[tuple[int, int], object] = {}
+        for x, z in product(self.classes, self.classes):
+            key = (labels[x], labels[z])
+            if key not in read:
+                read[key] = feature.read(pair_record(dict(zip(self.sides, key, strict=True))))
+            self.read[x, z] = read[key]
+        self.representatives = sorted(set(self.read.values()), key=repr)
+        self.code = {value: n for n, value in enumerate(self.representatives)}
+
+    def merge(self, vectors: Sequence[tuple[object, ...]]) -> None:
+        """Values whose settlements (``vectors``, one per representative) agree, merged."""
+        merged: dict[tuple[object, ...], int] = {}
+        renumber = [merged.setdefault(vector, len(merged)) for vector in vectors]
+        self.code = {value: renumber[self.code[value]] for value in self.code}
+        firsts: dict[int, object] = {}
+        for value in self.representatives:
+            firsts.setdefault(self.code[value], value)
+        self.representatives = [firsts[n] for n in range(len(merged))]
+
+    def build(self, ordered: bool) -> None:
+        """The digits (0, then each merged value, then each residual), the outcomes (0:
+        neither card placed, a card placed alone, both) and the table of their combination.
+        ``ordered``: a card placed alone is completed by a card of a higher value only."""
+        complete = len(self.representatives)
+
+        def digit(x: int, z: int, side: int) -> int:
+            pair = (x, z) if side == 0 else (z, x)
+            return 1 + self.code[self.read[pair]]
+
+        leaders: list[dict[tuple[int, ...], int]] = [{}, {}]
+        first: dict[tuple[int, int], int] = {}  # (side, class) -> digit when placed alone
+        for side, x in product((0, 1), self.classes):
+            # the cards that may complete it decide whether it is one value already; a
+            # residual kept reads every card (the same for a suit's cards of every value)
+            residual = tuple(digit(x, z, side) for z in self.classes)
+            values = {d for z, d in enumerate(residual)
+                      if not ordered or self.value_of[z] > self.value_of[x]}
+            if not values:
+                first[side, x] = 0  # nothing completes it: never so on a round
+            elif len(values) == 1:
+                first[side, x] = values.pop()
+            else:
+                found = leaders[side].setdefault(residual, -1)
+                if found < 0:
+                    found = leaders[side][residual] = 1 + complete + sum(map(len, leaders)) - 1
+                first[side, x] = found
+        self.size = 1 + complete + sum(map(len, leaders))
+        outcomes: dict[tuple[object, ...], int] = {(): 0}
+        rows: list[list[int]] = [list(range(self.size))]
+        self.alone: dict[tuple[int, int], int] = {}
+        for side, z in product((0, 1), self.classes):
+            # what z placed alone does: starts its residual, or completes the other side's
+            completes = tuple(residual[z] for residual in leaders[1 - side])
+            key: tuple[object, ...] = ("alone", side, first[side, z], completes)
+            number = outcomes.setdefault(key, len(outcomes))
+            if number == len(rows):
+                row = list(range(self.size))
+                row[0] = first[side, z]
+                for residual, at in leaders[1 - side].items():
+                    row[at] = residual[z]
+                rows.append(row)
+            self.alone[side, z] = number
+        self.both: dict[tuple[int, int], int] = {}
+        for x, z in product(self.classes, self.classes):
+            value = digit(x, z, 0)
+            number = outcomes.setdefault(("both", value), len(outcomes))
+            if number == len(rows):
+                rows.append([value] * self.size)
+            self.both[x, z] = number
+        self.table = np.array(rows, dtype=np.int64).T.copy()  # (digits x outcomes)
+
+    def outcome(self, at: Mapping[Position, int]) -> int:
+        a, b = self.sides
+        if a in at:
+            return self.both[at[a], at[b]] if b in at else self.alone[0, at[a]]
+        return self.alone[1, at[b]] if b in at else 0
+
+    def value(self, digit: int) -> object:
+        """The feature's value (a representative of its merged values) of a leaf's digit."""
+        if not 1 <= digit <= len(self.representatives):
+            raise AssertionError(f"class-by-class counting: {self.name} not complete")
+        return self.representatives[digit - 1]
+
+
+def pair_record(labels: Mapping[Position, Label]) -> Hands:
+    """A record holding each label at its position (a pair feature reads those cards
+    alone, as it declares)."""
+    hands: list[list[Label]] = [[], []]
+    filler = next(iter(labels.values()))
+    for (h, i), label in sorted(labels.items()):
+        while len(hands) <= h:
+            hands.append([])
+        hands[h].extend([filler] * (i + 1 - len(hands[h])))
+        hands[h][i] = label
+    return tuple(tuple(hand) for hand in hands)
 
 
 def placed_record(position: Position, label: Label) -> Hands:
@@ -354,4 +540,5 @@ def placed_record(position: Position, label: Label) -> Hands:
     return tuple(tuple(hand) for hand in hands)
 
 
+_SKIPPED = object()  # the pair a reduction settles on each of its values
 _CHECK_LIMIT = 200_000  # settlements the state reduction may run per dimension
