@@ -18,19 +18,19 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
 
         threadpool_limits(limits=1, user_api="blas")
 
-# --- One disk cache per run -------------------------------------------------------------------
+# --- One disk cache per version of the code -----------------------------------------------------
 # The cache's keys hold the toolkit's version and layout tags, not its code: a run reading the
-# user's ~/.cache/exact reads what an earlier run (another branch, a bug since mended) wrote,
-# and a twin test compares the code with that (a garbage joint passed once an entry was there).
-# So every run counts on an empty cache of its own, made by the controller before its workers
-# start (they inherit the variable) and removed at its end; EXACT_CACHE_DIR set by the caller
-# is kept.
+# user's ~/.cache/exact reads what an earlier run of other code (another branch, a bug since
+# mended) wrote, and a twin test compares the code with that (a garbage joint passed once an
+# entry was there). So the tests count on a cache of their own per digest of the code that
+# writes entries (exact/ and tests/, every file's bytes, and the Python version): empty for
+# code never run, shared by the workers (they inherit the variable, set here by the
+# controller before they start) and by later runs of the same code; the three most recent
+# kept. EXACT_CACHE_DIR set by the caller is used instead.
 if "EXACT_CACHE_DIR" not in os.environ and not os.environ.get("PYTEST_XDIST_WORKER"):
-    import tempfile
+    from tests.support.code_cache import code_cache
 
-    os.environ["EXACT_CACHE_DIR"] = _RUN_CACHE = tempfile.mkdtemp(prefix="exact-test-cache-")
-else:
-    _RUN_CACHE = None
+    os.environ["EXACT_CACHE_DIR"] = code_cache()
 
 import pytest  # (after the BLAS variables)
 from hypothesis import settings
@@ -150,10 +150,3 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     if hasattr(session.config, "workerinput"):  # an xdist worker
         gc.collect()
         gc.freeze()
-
-
-def pytest_unconfigure(config: pytest.Config) -> None:
-    if _RUN_CACHE is not None and not hasattr(config, "workerinput"):
-        import shutil
-
-        shutil.rmtree(_RUN_CACHE, ignore_errors=True)

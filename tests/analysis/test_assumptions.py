@@ -38,6 +38,8 @@ def ids(items) -> set[str]:
      {"illustrative-tables", "main-wager-required", "third-card-headings"}),
     (["analyze", "century21", "--shoe", TINY],
      {"action-seat-by-seat", "natural", "natural-declared", "table-tags"}),
+    (["analyze", "chemin-de-fer", "--decks", "1", "--information", "totals"],
+     {"card-values", "heads-up", "choices", "information", "shoe", "commission"}),
 ])
 def test_analyze_json_carries_the_games_assumptions(capsys, argv, required) -> None:
     items = run_json(capsys, *argv)["assumptions"]
