@@ -939,6 +939,18 @@ def test_rows_the_rules_never_consult_are_refused(tmp_path):
     # the same of rules made in code: a natural of 7 leaves House Way's row 7 unread
     with pytest.raises(RuleError, match=r"row\(s\) 7 are never consulted"):
         replace(Rules.load(), naturals=frozenset({7, 8, 9}), player_stands_on=frozenset({6}))
+    # a Player who never draws: the reader's empty rows stand, a row saying something does not
+    text = good[:good.index("[house_way.banker_draws_on")].replace(
+        "player_draws_on = [0, 1, 2, 3, 4]", "player_draws_on = []").replace(
+        "player_stands_on = [6, 7]", "player_stands_on = [0, 1, 2, 3, 4, 5, 6, 7]").replace(
+        "player_chooses_on = [5]", "player_chooses_on = []").replace(
+        "player_draws_on_five = true\n", "")
+    never = Rules.load(_rule_file(tmp_path, text))
+    assert not never.house_player_draws_on and not any(
+        never.house_banker_draws_on_player_third.values())
+    with pytest.raises(RuleError, match=r"row\(s\) 3 are never consulted"):
+        replace(never, house_banker_draws_on_player_third={
+            **never.house_banker_draws_on_player_third, 3: frozenset({1})})
 
 
 def test_the_five_flag_speaks_of_a_five_only(tmp_path, capsys):

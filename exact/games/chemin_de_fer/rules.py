@@ -77,9 +77,11 @@ class Rules:
                      self.player_chooses_on)
         self.house_way  # noqa: B018 -- built now, so that a tableau missing a row is refused here
         player_draws = bool(self.player_draws_on | self.house_player_draws_on)
-        unused = sorted(total for total in self.house_banker_draws_on_player_third
-                        if total in self.naturals or not player_draws)
-        if unused:  # as the rule file's reader refuses them (a replace of naturals may leave one)
+        # as the rule file's reader refuses them (a replace of naturals may leave one); where
+        # the Player never draws the reader fills each row empty, which says nothing
+        unused = sorted(total for total, row in self.house_banker_draws_on_player_third.items()
+                        if total in self.naturals or (row and not player_draws))
+        if unused:
             raise RuleError(f"rules {self.id!r}: House Way row(s) {', '.join(map(str, unused))} "
                             "are never consulted (naturals end the coup"
                             + ("" if player_draws else ", and the Player never draws") + ")")
