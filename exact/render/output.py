@@ -52,16 +52,14 @@ class JsonText(str):
         True
         """
         data = self.data
-        if not (isinstance(data, dict) and data and key not in data
-                and all(isinstance(k, str) for k in data) and self.indent == 2):
-            return json_text({**data, key: value}, self.indent) if isinstance(data, dict) \
-                else str(self)
+        if not isinstance(data, dict):
+            return str(self)
+        if not data or key in data or self.indent != 2 or \
+                not all(isinstance(k, str) for k in data):
+            return json_text({**data, key: value}, self.indent)
+        # an indented object of one member or more ends "\n}\n"; its members are indented 2
         field = json_text(value, 2).rstrip("\n").replace("\n", "\n  ")
-        closing = "\n}\n"
-        if not self.endswith(closing):
-            return json_text({**data, key: value}, 2)
-        return JsonText(f"{self[:-len(closing)]},\n  {json.dumps(key, ensure_ascii=False)}: "
-                        f"{field}{closing}",
+        return JsonText(f"{self[:-3]},\n  {json.dumps(key, ensure_ascii=False)}: {field}\n}}\n",
                         {**data, key: _finite_json(value)}, 2)
 
 
