@@ -28,6 +28,7 @@ from exact.engines.classes_restricted import Position, Raw
 from exact.engines.engine import two_sided
 from exact.engines.factorised import Hands
 from exact.model.bets import Bet
+from exact.errors import BetFileError
 from exact.model.contracts import CapabilityError
 from exact.model.features import ORDER, Feature
 from exact.model.game import Game
@@ -183,6 +184,13 @@ class States:
         self.tally_mode: list[tuple[bool, int]] = []  # (count misses, cap)
         for tally in range(len(shape.tallies)):
             self.tally_mode.append(self._tally_reduction(tally))
+        # the capped counts of all tallies together, merged where they settle alike and step
+        # alike (a comparison of two tallies reads their difference only)
+        most = [max((cast(tuple[int, ...], reading[1])[t] for reading, _ in readings),
+                    default=0) for t in range(len(shape.tallies))]
+        self.tallies = Tallies([cap for _, cap in self.tally_mode], self._tally_outputs(),
+                               [cap == m for (_, cap), m in zip(self.tally_mode, most,
+                                                                strict=True)])
         # a position's class as a digit: its reduced class's number among those of its value
         # (the value is known where it is read), so a position of ranks and suits takes 17
         # digits (16 classes of 0), not 53
@@ -194,7 +202,7 @@ class States:
                     {mapping[number] for number in numbers}))}
                 digit.update((number, local[mapping[number]]) for number in numbers)
             self.position_digit.append(digit)
-        self.sizes = [cap + 1 for _, cap in self.tally_mode] + \
+        self.sizes = [self.tallies.size] + \
             [max(self.position_digit[i].values(), default=0) + 2
              for i in range(len(self.positions))] + [pair.size for pair in self.pairs]
 
@@ -319,15 +327,68 @@ class States:
                     return misses, cap
         return False, most
 
+    def _tally_outputs(self) -> list[tuple[object, ...]] | None:
+        """Per vector of capped tally counts (:class:`Tallies`' order), its settlements in
+        every reading, with every class at the positions and every pair's value; None when
+        that is past :data:`_JOINT_LIMIT` settlements.
+
+        Readings that read alike (the same values of the features other than the tallies, the
+        same value of each tally at each count) are settled once. A count past a reading's
+        dealt positions never reaches that reading's leaves: it is settled as the bet reads it
+        (``a >= b`` for any ``a`` and ``b``), so that a comparison of two tallies merges by
+        their difference; one the bet cannot evaluate settles as an error of its own."""
+        shape = self.bet.shape
+        tallies = range(len(shape.tallies))
+        if not tallies:
+            return [()]
+        vectors = Tallies.vectors([cap for _, cap in self.tally_mode])
+        names = [name for name, _, _ in shape.tallies]
+        grouped = dict(shape.groups)
+        contexts: dict[tuple[object, ...], tuple[dict[str, object], list[list[object]]]] = {}
+        for record, reading, _, positions in self._combos(None, None):
+            npos = cast(tuple[int, ...], reading[1])
+            for chosen, values in product(product(*positions), self._pair_values(None)):
+                placed = {p: c for p, c in zip(self.positions, chosen, strict=True) if c >= 0}
+                base = self.bet.read(record, reading, [0] * len(tallies), placed, values)
+                # each tally's value at each count: its hits, or a group read holding them
+                table: list[list[object]] = []
+                for t, (misses, cap) in enumerate(self.tally_mode):
+                    hits = [npos[t] - d if misses else d for d in range(cap + 1)]
+                    if names[t] in grouped:
+                        table.append([self.bet.read(record, reading, [h if u == t else 0
+                                                                      for u in tallies],
+                                                    placed, values)[names[t]]
+                                      for h in hits])
+                    else:
+                        table.append(cast(list[object], hits))
+                key = (tuple(sorted((name, repr(value)) for name, value in base.items()
+                                    if name not in names)),
+                       tuple(tuple(map(repr, row)) for row in table))
+                contexts.setdefault(key, (base, table))
+                if len(contexts) * len(vectors) > _JOINT_LIMIT:
+                    return None
+        settled: list[list[object]] = [[] for _ in vectors]
+        for base, table in contexts.values():
+            read = dict(base)
+            for out, vector in zip(settled, vectors, strict=True):
+                for t, digit in enumerate(vector):
+                    read[names[t]] = table[t][digit]
+                try:
+                    out.append(tuple(bet.settle(read) for bet in self.bet.bets))
+                except BetFileError:  # only past a reading's dealt positions (else the
+                    out.append(_UNSETTLED)  # leaves' settlement raises it as before)
+        return [tuple(out) for out in settled]
+
     def outcome(self, raw: Raw) -> tuple[int, ...]:
-        """A piece's raw outcome (hits per tally, classes at positions) reduced: per tally
-        its hits or misses counted (capped later, on combining), per position its class (0:
-        not this piece's)."""
+        """A piece's raw outcome (hits per tally, classes at positions) reduced: the tallies'
+        hits or misses counted, as what they do to the joint tallies (:meth:`Tallies.increment`),
+        per position its class (0: not this piece's)."""
         hits, misses, placed = raw
         at = dict(placed)
-        counted = (m if counts_misses else h for (counts_misses, _), h, m
-                   in zip(self.tally_mode, hits, misses, strict=True))
-        return (*counted, *(self.position_digit[i][at[p]] + 1 if p in at else 0
+        counted = tuple(m if counts_misses else h for (counts_misses, _), h, m
+                        in zip(self.tally_mode, hits, misses, strict=True))
+        return (self.tallies.increment(counted),
+                *(self.position_digit[i][at[p]] + 1 if p in at else 0
                          for i, p in enumerate(self.positions)),
                 *(pair.outcome(at) for pair in self.pairs))
 
@@ -343,14 +404,10 @@ class States:
                           dtype=np.int64).reshape(self.size, len(self.sizes))
         moves = np.array(outcomes, dtype=np.int64).reshape(len(outcomes), len(self.sizes))
         after = np.repeat(digits[:, None, :], len(outcomes), axis=1)
-        tallies = len(self.tally_mode)
-        caps = np.array([cap for _, cap in self.tally_mode], dtype=np.int64)
-        after[:, :, :tallies] = np.minimum(after[:, :, :tallies] + moves[None, :, :tallies],
-                                           caps)
-        ends = tallies + len(self.positions)
-        placed = moves[None, :, tallies:ends] > 0
-        after[:, :, tallies:ends] = np.where(placed, moves[None, :, tallies:ends],
-                                             after[:, :, tallies:ends])
+        after[:, :, 0] = self.tallies.table[digits[:, None, 0], moves[None, :, 0]]
+        ends = 1 + len(self.positions)
+        placed = moves[None, :, 1:ends] > 0
+        after[:, :, 1:ends] = np.where(placed, moves[None, :, 1:ends], after[:, :, 1:ends])
         for n, pair in enumerate(self.pairs):
             after[:, :, ends + n] = pair.table[digits[:, None, ends + n],
                                                moves[None, :, ends + n]]
@@ -361,13 +418,12 @@ class States:
         return self.combine(0, self.outcome(constant))
 
     def combine(self, state: int, outcome: tuple[int, ...]) -> int:
-        """The state after a piece's outcome: counts added and capped, classes placed."""
+        """The state after a piece's outcome: counts added (the joint tallies stepped),
+        classes placed."""
         digits = self.digits(state)
-        tallies = len(self.tally_mode)
-        for t, (_, cap) in enumerate(self.tally_mode):
-            digits[t] = min(digits[t] + outcome[t], cap)
-        ends = tallies + len(self.positions)
-        for i in range(tallies, ends):
+        digits[0] = int(self.tallies.table[digits[0], outcome[0]])
+        ends = 1 + len(self.positions)
+        for i in range(1, ends):
             if outcome[i]:
                 digits[i] = outcome[i]
         for n, pair in enumerate(self.pairs):
@@ -393,18 +449,189 @@ class States:
         digits = self.digits(state)
         npos = cast(tuple[int, ...], reading[1])
         hits = []
-        for t, (misses, _) in enumerate(self.tally_mode):
-            hits.append(npos[t] - digits[t] if misses else digits[t])
+        for t, ((misses, _), digit) in enumerate(zip(self.tally_mode, self.tallies.counts(
+                digits[0]), strict=True)):
+            hits.append(npos[t] - digit if misses else digit)
         placed = {}
         for i, position in enumerate(self.positions):
-            if digits[len(self.tally_mode) + i]:
-                wanted = digits[len(self.tally_mode) + i] - 1
+            if digits[1 + i]:
+                wanted = digits[1 + i] - 1
                 value = cast(int, record[position[0]][position[1]].value)
                 placed[position] = next(number for number in self.bet.by_value[value]
                                         if self.position_digit[i][number] == wanted)
-        ends = len(self.tally_mode) + len(self.positions)
+        ends = 1 + len(self.positions)
         pairs = {pair.name: pair.value(digits[ends + n]) for n, pair in enumerate(self.pairs)}
         return self.bet.read(record, reading, hits, placed, pairs)
+
+
+class Tallies:
+    """The tallies as one dimension of the state, over their capped counts (each tally's hits
+    or misses, :class:`States`), reduced in two exact steps:
+
+    * *coordinates*: two tallies counted in full (no cap) whose settlements are alike in
+      every reading wherever both counts grow by one are one coordinate, their difference (a
+      comparison ``a >= b``: 13 values for 7 x 7 counts); alike wherever one count moves to the
+      other, their sum (``a + b >= 4``). Every piece adds counts, so the difference or the sum
+      of a round's counts is that of its pieces' (exact while no count passes its positions,
+      as none does on a round); the settlements, alike along the coordinate's segments in the
+      box of counts, are alike on each of its values;
+    * *blocks*: the vectors of coordinates merged by Moore's partition refinement, into the
+      coarsest partition where merged vectors settle alike in every reading (``outputs``) and
+      a hit of any tally (its coordinate one up, one down for the second of a difference,
+      none past its range: never so on a round) takes them to merged vectors. A piece's counts
+      are hits one after the other, so merged vectors stay merged along any product of pieces:
+      the partition is a congruence, and a leaf settles as any vector of its block (a cap is
+      such a block of one coordinate: a sum's cap too).
+
+    The block of no counts is block 0, the others numbered by their first vectors; an
+    increment (a piece's counts) by what it does to every block (increment 0 does nothing),
+    so increments alike are one outcome of the pieces. ``outputs`` (per vector of capped
+    counts, in :meth:`vectors`' order) None: nothing merged."""
+
+    def __init__(self, caps: Sequence[int], outputs: Sequence[object] | None,
+                 additive: Sequence[bool] = ()) -> None:
+        self.caps = tuple(caps)
+        count = len(self.caps)
+        # coordinates: (tallies, signs); each tally in one, at its place in it
+        self.coordinates: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+        if outputs is not None:
+            found: dict[object, int] = {}
+            box = np.array([found.setdefault(output, len(found)) for output in outputs],
+                           dtype=np.int64).reshape(tuple(cap + 1 for cap in reversed(caps)))
+            box = box.transpose()  # axis t: tally t
+            free = [t for t in range(count) if additive and additive[t] and self.caps[t]]
+            for t, u in ((t, u) for n, t in enumerate(free) for u in free[n + 1:]):
+                if any(t in tallies or u in tallies for tallies, _ in self.coordinates):
+                    continue
+                for signs in ((1, -1), (1, 1)):
+                    if _alike(box, t, u, signs):
+                        self.coordinates.append(((t, u), signs))
+                        break
+        self.coordinates += [((t,), (1,)) for t in range(count)
+                             if not any(t in tallies for tallies, _ in self.coordinates)]
+        self.low = [-self.caps[tallies[1]] if signs == (1, -1) else 0
+                    for tallies, signs in self.coordinates]
+        self.high = [sum(self.caps[t] for t in tallies) if signs != (1, -1)
+                     else self.caps[tallies[0]] for tallies, signs in self.coordinates]
+        self.strides = [prod(h - lo + 1 for lo, h in zip(self.low[:j], self.high[:j],
+                                                         strict=True))
+                        for j in range(len(self.coordinates))]
+        points = [tuple(reversed(point)) for point in product(
+            *(range(lo, h + 1) for lo, h in zip(reversed(self.low), reversed(self.high),
+                                                strict=True)))]
+        # the vector of counts standing for each point (the smallest counts giving it)
+        self.place = {t: (j, n) for j, (tallies, _) in enumerate(self.coordinates)
+                      for n, t in enumerate(tallies)}
+        steps = np.array([[self._index(self._step(point, t)) for t in range(count)]
+                          for point in points], dtype=np.int64).reshape(len(points), count)
+        if outputs is None:
+            block = np.arange(len(points), dtype=np.int64)
+        else:
+            strides = [prod(cap + 1 for cap in self.caps[:t]) for t in range(count)]
+            block = np.array([found[outputs[sum(c * s for c, s in zip(
+                self._counts(point), strides, strict=True))]] for point in points],
+                dtype=np.int64)
+            blocks = len(set(block.tolist()))
+            while True:  # refined by the blocks each hit leads to, until none splits
+                _, block = np.unique(np.column_stack([block, block[steps]]), axis=0,
+                                     return_inverse=True)
+                block = block.reshape(-1)
+                if int(block.max(initial=-1)) + 1 == blocks:
+                    break
+                blocks = int(block.max(initial=-1)) + 1
+        # numbered by their first points, the block of no counts first
+        zero = self._index((0,) * len(self.coordinates))
+        _, firsts = np.unique(block, return_index=True)
+        firsts = sorted(firsts.tolist(), key=lambda n: (block[n] != block[zero], n))
+        renumber = np.empty(len(firsts), dtype=np.int64)
+        renumber[block[firsts]] = np.arange(len(firsts))
+        self.block = renumber[block]
+        self.members = [points[n] for n in firsts]
+        self.size = len(self.members)
+        self._increments: dict[tuple[int, ...], int] = {}
+        self._columns: dict[tuple[int, ...], int] = {tuple(range(self.size)): 0}
+
+    @staticmethod
+    def vectors(caps: Sequence[int]) -> list[tuple[int, ...]]:
+        """Every vector of counts up to ``caps``, in mixed-radix order (tally 0 the lowest
+        digit)."""
+        return [tuple(reversed(vector)) for vector in product(
+            *(range(cap + 1) for cap in reversed(caps)))]
+
+    def _index(self, point: Sequence[int]) -> int:
+        return sum((x - lo) * stride for x, lo, stride in zip(point, self.low, self.strides,
+                                                                strict=True))
+
+    def _step(self, point: Sequence[int], tally: int, hits: int = 1) -> tuple[int, ...]:
+        """``point`` after ``hits`` hits of ``tally``, each stopped at its coordinate's
+        range."""
+        j, n = self.place[tally]
+        moved = list(point)
+        sign = self.coordinates[j][1][n]
+        moved[j] = min(max(moved[j] + sign * hits, self.low[j]), self.high[j])
+        return tuple(moved)
+
+    def _counts(self, point: Sequence[int]) -> tuple[int, ...]:
+        """The smallest vector of counts at ``point``."""
+        counts = [0] * len(self.caps)
+        for (tallies, signs), x in zip(self.coordinates, point, strict=True):
+            if len(tallies) == 1:
+                counts[tallies[0]] = x
+            elif signs == (1, -1):
+                counts[tallies[0]], counts[tallies[1]] = max(x, 0), max(-x, 0)
+            else:
+                counts[tallies[0]] = min(x, self.caps[tallies[0]])
+                counts[tallies[1]] = x - counts[tallies[0]]
+        return tuple(counts)
+
+    def number(self, counted: Sequence[int]) -> int:
+        """The block of a vector of counts."""
+        point: tuple[int, ...] = (0,) * len(self.coordinates)
+        for t, hits in enumerate(counted):
+            point = self._step(point, t, hits)
+        return int(self.block[self._index(point)])
+
+    def increment(self, counted: Sequence[int]) -> int:
+        """The increment of a piece's counts: its number among the columns of :attr:`table`
+        (what it does to each block, from the block's first point, its hits one after the
+        other)."""
+        key = tuple(counted)
+        found = self._increments.get(key)
+        if found is None:
+            column = []
+            for member in self.members:
+                point = member
+                for t, hits in enumerate(key):
+                    point = self._step(point, t, hits)
+                column.append(int(self.block[self._index(point)]))
+            found = self._increments[key] = self._columns.setdefault(tuple(column),
+                                                                     len(self._columns))
+        return found
+
+    @property
+    def table(self) -> np.ndarray:
+        """(blocks x increments): the block each increment takes each block to."""
+        found = self.__dict__.get("_table")
+        if found is None or found.shape[1] != len(self._columns):
+            found = self.__dict__["_table"] = np.array(
+                list(self._columns), dtype=np.int64).reshape(len(self._columns), self.size).T
+        return found
+
+    def counts(self, block: int) -> tuple[int, ...]:
+        """A vector of counts of ``block`` (its first point's smallest): every vector of the
+        block settles alike."""
+        return self._counts(self.members[block])
+
+
+def _alike(box: np.ndarray, t: int, u: int, signs: tuple[int, int]) -> bool:
+    """Whether the settlements (``box``: axis t for tally t) are alike wherever tallies ``t``
+    and ``u`` both grow by one (``signs`` (1, -1): their difference kept) or one moves to the
+    other (their sum kept)."""
+    low, high = [slice(None)] * box.ndim, [slice(None)] * box.ndim
+    low[t], high[t] = slice(None, -1), slice(1, None)
+    low[u], high[u] = (slice(None, -1), slice(1, None)) if signs == (1, -1) else \
+        (slice(1, None), slice(None, -1))
+    return bool(np.array_equal(box[tuple(low)], box[tuple(high)]))
 
 
 class Pair:
@@ -542,3 +769,6 @@ def placed_record(position: Position, label: Label) -> Hands:
 
 _SKIPPED = object()  # the pair a reduction settles on each of its values
 _CHECK_LIMIT = 200_000  # settlements the state reduction may run per dimension
+# settlements the tallies' joint reduction may run (distinct readings times vectors of counts)
+_JOINT_LIMIT = 1_000_000
+_UNSETTLED = ("unsettled",)  # the bet cannot evaluate a count past a reading's positions
