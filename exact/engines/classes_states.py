@@ -188,9 +188,21 @@ class States:
         # alike (a comparison of two tallies reads their difference only)
         most = [max((cast(tuple[int, ...], reading[1])[t] for reading, _ in readings),
                     default=0) for t in range(len(shape.tallies))]
-        self.tallies = Tallies([cap for _, cap in self.tally_mode], self._tally_outputs(),
-                               [cap == m for (_, cap), m in zip(self.tally_mode, most,
-                                                                strict=True)])
+        caps = [cap for _, cap in self.tally_mode]
+        self.tallies = Tallies(caps, self._tally_outputs(caps),
+                               [cap == m for cap, m in zip(caps, most, strict=True)])
+        # a cap on a tally's hits is one of the blocks too, but a capped count has no
+        # difference with another (``dealt_reds > banker_blacks`` caps the reds at 4): tried
+        # without the caps on hits, the fewer blocks kept
+        lifted = [cap if misses else m for (misses, cap), m in zip(self.tally_mode, most,
+                                                                   strict=True)]
+        if lifted != caps and sum(not misses for misses, _ in self.tally_mode) > 1:
+            outputs = self._tally_outputs(lifted)
+            tried = Tallies(lifted, outputs, [not misses for misses, _ in self.tally_mode])
+            if outputs is not None and tried.size < self.tallies.size:
+                self.tallies = tried
+                self.tally_mode = [(misses, cap) for (misses, _), cap
+                                   in zip(self.tally_mode, lifted, strict=True)]
         # a position's class as a digit: its reduced class's number among those of its value
         # (the value is known where it is read), so a position of ranks and suits takes 17
         # digits (16 classes of 0), not 53
@@ -327,8 +339,8 @@ class States:
                     return misses, cap
         return False, most
 
-    def _tally_outputs(self) -> list[tuple[object, ...]] | None:
-        """Per vector of capped tally counts (:class:`Tallies`' order), its settlements in
+    def _tally_outputs(self, caps: Sequence[int]) -> list[tuple[object, ...]] | None:
+        """Per vector of tally counts up to ``caps`` (:class:`Tallies`' order), its settlements in
         every reading, with every class at the positions and every pair's value; None when
         that is past :data:`_JOINT_LIMIT` settlements.
 
@@ -341,7 +353,7 @@ class States:
         tallies = range(len(shape.tallies))
         if not tallies:
             return [()]
-        vectors = Tallies.vectors([cap for _, cap in self.tally_mode])
+        vectors = Tallies.vectors(caps)
         names = [name for name, _, _ in shape.tallies]
         grouped = dict(shape.groups)
         contexts: dict[tuple[object, ...], tuple[dict[str, object], list[list[object]]]] = {}
@@ -352,7 +364,8 @@ class States:
                 base = self.bet.read(record, reading, [0] * len(tallies), placed, values)
                 # each tally's value at each count: its hits, or a group read holding them
                 table: list[list[object]] = []
-                for t, (misses, cap) in enumerate(self.tally_mode):
+                for t, ((misses, _), cap) in enumerate(zip(self.tally_mode, caps,
+                                                           strict=True)):
                     hits = [npos[t] - d if misses else d for d in range(cap + 1)]
                     if names[t] in grouped:
                         table.append([self.bet.read(record, reading, [h if u == t else 0

@@ -1,0 +1,141 @@
+"""The tallies as one dimension of class-by-class counting's state
+(exact/engines/classes_states.py, :class:`~exact.engines.classes_states.Tallies`): bets
+comparing two tallies (their difference kept) or summing them, exact against the card-by-card
+brute force on small odd shoes in every scope (one shoe, a batch, a card known), and the
+reduction a congruence: merged vectors of counts settle alike in every reading and step alike.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+from typing import Any
+
+import numpy as np
+import pytest
+
+from exact.core.cards import Card, Shoe
+from exact.engines import classes
+from exact.engines.batch_numbers import counts_matrix
+from exact.engines.classes_states import States, Tallies
+from exact.model.bets import Bet, load_bets
+
+from tests.analysis.test_counting import forced_brute_force_bets
+from tests.engines.test_classes import SHOES, _cards
+from tests.engines.test_factorised import _reference_counts
+from tests.support.vocabulary import bet_text
+
+# two events each; the shapes of the generated bets refused before (tallies compared with
+# each other, with a card read by position), on small shoes
+COMPARED = {
+    "difference": ["dealt_hearts >= dealt_spades", "dealt_reds < player_blacks"],
+    "difference-and-position": ["(dealt_reds > banker_blacks) and (banker_card2_suit != 'C')",
+                                "player_card3_colour == 'red'"],
+    "sum": ["player_hearts + banker_spades >= 2", "first_four_hearts > dealt_nines"],
+    "two-differences": ["(dealt_nines < dealt_kings) or (player_reds >= banker_blacks)",
+                        "player_cards <= 2"],
+}
+
+
+def compared(game, name: str) -> Bet:
+    bet, = load_bets("compared.toml", game.features, text=bet_text(
+        [(text, 10 - n) for n, text in enumerate(COMPARED[name])], name))
+    return bet
+
+
+@pytest.mark.parametrize("name", sorted(COMPARED))
+def test_tallies_compared_match_the_brute_force(punto_banco, name):
+    """One shoe and a batch (the shoe and it less a card) of an odd shoe, exact against the
+    brute force; the tallies compared are one coordinate of the state (a difference or a
+    sum), so the reduction is what is tested."""
+    bet = compared(punto_banco, name)
+    shoe = Shoe.parse(SHOES[sorted(COMPARED).index(name) % len(SHOES)])
+    compiled = classes._compiled(punto_banco, (bet,), _cards(shoe))
+    assert any(len(tallies) == 2 for tallies, _ in compiled.states.tallies.coordinates)
+    expected = _reference_counts(bet, shoe)
+    assert classes.evaluate(punto_banco, [bet], shoe) == [expected]
+    smaller = shoe.remove("AH")
+    batch = classes.batch(punto_banco, [bet])(np.array(counts_matrix([shoe, smaller])))[0]
+    assert [list(row) for row in batch] == [expected, _reference_counts(bet, smaller)]
+
+
+@pytest.mark.parametrize("name", ["difference-and-position", "sum"])
+def test_tallies_compared_with_a_card_known_match_the_forced_brute_force(punto_banco, name):
+    """A first card and a third card known: the known cards' counts start the tallies'
+    dimension (an increment like a piece's)."""
+    bet = compared(punto_banco, name)
+    shoe = Shoe.parse(SHOES[1])
+    for known in ({1: Card.parse("QH")}, {5: Card.parse("4S")}):
+        left = shoe.remove(list(known.values()))
+        assert classes.evaluate(punto_banco, [bet], left, known=known) == \
+            [forced_brute_force_bets(shoe, known, [bet])[bet.id]]
+
+
+def congruence_faults(states: States, tallies: Tallies) -> list[str]:
+    """Where ``tallies`` is not a congruence of the bet's counts (every vector of capped
+    counts, every reading, every class at the positions and value of the pairs, settled
+    anew): merged vectors that settle apart in a reading where both are dealt, or that one
+    piece's counts take to blocks apart, or an increment's column that disagrees."""
+    bet = states.bet
+    caps = [cap for _, cap in states.tally_mode]
+    most = [max(reading[1][t] for reading, _ in states.readings) for t in range(len(caps))]
+    vectors = Tallies.vectors(caps)
+    faults: list[str] = []
+
+    def settled(record, reading, counts, placed, pairs) -> tuple[int, ...]:
+        hits = [reading[1][t] - c if misses else c
+                for t, ((misses, _), c) in enumerate(zip(states.tally_mode, counts))]
+        read = bet.read(record, reading, hits, placed, pairs)
+        return tuple(one.settle(read) for one in bet.bets)
+
+    for record, reading, _, positions in states._combos(None, None):
+        for chosen, pairs in product(product(*positions), states._pair_values(None)):
+            placed = {p: c for p, c in zip(states.positions, chosen) if c >= 0}
+            for counts in vectors:
+                if any(c > n for c, n in zip(counts, reading[1])):
+                    continue  # past the reading's dealt positions: never on its rounds
+                block = tallies.counts(tallies.number(counts))
+                if settled(record, reading, counts, placed, pairs) != \
+                        settled(record, reading, block, placed, pairs):
+                    faults.append(f"{counts} settles apart from its block's {block}")
+    blocks: dict[int, list[tuple[int, ...]]] = {}
+    for counts in vectors:
+        blocks.setdefault(tallies.number(counts), []).append(counts)
+    # a piece's counts: a few hits of its value's positions (two hits of each tally, or one
+    # of each of two tallies, stand for any: each is hits one after the other)
+    for increment in (k for k in vectors if sum(k) <= 2):
+        column = tallies.increment(increment)
+        for block, members in blocks.items():
+            after = set()
+            for counts in members:
+                if any(c + k > m for c, k, m, cap in zip(counts, increment, most, caps)
+                       if cap == m):
+                    continue  # a count past its most positions: never on a round
+                moved = tallies.number([min(c + k, cap) for c, k, cap
+                                        in zip(counts, increment, caps)])
+                after.add(moved)
+                if int(tallies.table[block, column]) != moved:
+                    faults.append(f"{increment} takes {counts} to {moved}, its column not")
+            if len(after) > 1:
+                faults.append(f"{increment} takes block {block} to blocks {after}")
+    return faults
+
+
+def test_the_tallies_reduction_is_a_congruence(punto_banco):
+    """Every merged vector settles as its block and steps as it: checked anew on every
+    vector; a partition merging too much (all counts one block) and one whose blocks are
+    swapped are caught, so the check can fail."""
+    bet = compared(punto_banco, "two-differences")
+    compiled: Any = classes._compiled(punto_banco, (bet,), _cards(Shoe.parse(SHOES[0])))
+    states = compiled.states
+    tallies = states.tallies
+    vectors = Tallies.vectors(tallies.caps)
+    assert len(vectors) > 2 * tallies.size  # merged: two differences of four tallies
+    assert congruence_faults(states, tallies) == []
+    additive = [cap == max(reading[1][t] for reading, _ in states.readings)
+                for t, cap in enumerate(tallies.caps)]
+    merged = Tallies(tallies.caps, [()] * len(vectors), additive)
+    assert merged.size == 1 and congruence_faults(states, merged)
+    swapped = Tallies(tallies.caps, None)  # every vector a block of its own, then two swapped
+    swapped.block = swapped.block.copy()
+    swapped.block[[1, 2]] = swapped.block[[2, 1]]
+    assert congruence_faults(states, swapped)
