@@ -61,6 +61,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property, lru_cache
 from itertools import combinations_with_replacement, product
+from math import prod
 from types import MappingProxyType
 from typing import Any, cast
 
@@ -80,7 +81,7 @@ from exact.engines.batch_numbers import (
 )
 from exact.engines.classes_evaluation import ClassArrays, DenseArrays, Pieces, signed_dtype
 from exact.engines.classes_restricted import Part, Position, Raw, Term, compile_restricted
-from exact.engines.classes_states import Pair, Shape, States, fine, placed_record
+from exact.engines.classes_states import Pair, Shape, States, Tallies, fine, placed_record
 from exact.engines.engine import classes_refusal
 from exact.engines.factorised import (
     Hands,
@@ -89,7 +90,7 @@ from exact.engines.factorised import (
     batch_cards,
     value_sequences,
 )
-from exact.errors import ShoeError
+from exact.errors import ExactError, ShoeError
 from exact.model.bets import Bet
 from exact.model.contracts import CapabilityError, CardPositions, DealtPositions, draw_stages
 from exact.model.features import Feature
@@ -912,9 +913,12 @@ def estimate(game: Game[Any], bets: Sequence[Bet]) -> int | None:
     if refusal(game, bets) is not None:
         return None
     shape = Shape.of(game, sorted(set().union(*(bet.features for bet in bets))))
-    states = 1
-    for _, cards, _ in shape.tallies:
-        states *= len(cards) + 1
+    groups = dict(shape.groups)
+    states = _tally_blocks(game, tuple(bets), tuple((name, len(cards)) for name, cards, _
+                                                    in shape.tallies if name not in groups))
+    for name, cards, _ in shape.tallies:
+        if name in groups:
+            states *= len(cards) + 1
     # a pair of first cards: its values and residuals (classes_states.Pair, before the
     # reductions); another group: each of its positions by the whole view's label
     dealt = _always_dealt(game)
@@ -931,6 +935,53 @@ def estimate(game: Game[Any], bets: Sequence[Bet]) -> int | None:
             fine(game.features[name]) for name, p in shape.positional if p == position)))))
         states *= _digits(view)
     return states * TRIE_GROWTH[min(_first_read(game, shape), len(TRIE_GROWTH) - 1)]
+
+
+@lru_cache(maxsize=256)
+def _tally_blocks(game: Game[Any], bets: tuple[Bet, ...], tallies: tuple[tuple[str, int], ...]
+                  ) -> int:
+    """The blocks of the tallies ``tallies`` ((name, positions) each) as the compile reduces
+    them (:class:`~exact.engines.classes_states.Tallies`: differences, sums, then Moore's
+    refinement), each counted in full and the bets settled on every value of their other
+    features (their declared domains, a superset of the readings the compile settles on),
+    vectorised; the product of their counts when that is past :data:`_ESTIMATE_CELLS`
+    settlements, a feature declares no domain or a condition cannot be evaluated so."""
+    caps = [most for _, most in tallies]
+    whole = prod(cap + 1 for cap in caps)
+    names = {name for name, _ in tallies}
+    others = sorted(set().union(*(bet.features for bet in bets)) - names)
+    domains = [game.features[name].domain for name in others]
+    if len(tallies) < 2 or any(domain is None for domain in domains):
+        return whole
+    contexts = list(product(*cast(list[tuple[object, ...]], domains)))
+    vectors = Tallies.vectors(caps)
+    if len(contexts) * len(vectors) > _ESTIMATE_CELLS:
+        return whole
+    env: dict[str, np.ndarray] = {}
+    for n, name in enumerate(others):
+        env[name] = np.empty((len(contexts), 1), dtype=object)
+        for i, context in enumerate(contexts):  # one by one: a value may be a tuple
+            env[name][i, 0] = context[n]
+    for t, (name, _) in enumerate(tallies):
+        env[name] = np.array([[vector[t] for vector in vectors]], dtype=object)
+    settled = []
+    for bet in bets:
+        event = np.zeros((len(contexts), len(vectors)), dtype=np.int64)
+        open_ = np.ones(event.shape, dtype=bool)
+        for index, one in enumerate(bet.events):
+            try:
+                holds = open_ if one.condition is None else open_ & one.condition.evaluate_array(
+                    {name: env[name] for name in one.condition.names})
+            except ExactError:
+                return whole
+            event[holds] = index
+            open_ &= ~holds
+        settled.append(event)
+    rows = np.ascontiguousarray(np.stack(settled).transpose(2, 0, 1).reshape(len(vectors), -1))
+    return Tallies(caps, [row.tobytes() for row in rows], [True] * len(caps)).size
+
+
+_ESTIMATE_CELLS = 2_000_000  # settlements of the estimate's tally blocks (vectorised)
 
 
 def _always_dealt(game: Game[Any]) -> frozenset[Position]:
