@@ -27,8 +27,8 @@ from exact.core.cards import Card, Label, View
 from exact.engines.classes_restricted import Position, Raw
 from exact.engines.engine import two_sided
 from exact.engines.factorised import Hands
-from exact.model.bets import Bet
 from exact.errors import BetFileError
+from exact.model.bets import Bet
 from exact.model.contracts import CapabilityError
 from exact.model.features import ORDER, Feature
 from exact.model.game import Game
@@ -554,8 +554,8 @@ class Tallies:
                 blocks = int(block.max(initial=-1)) + 1
         # numbered by their first points, the block of no counts first
         zero = self._index((0,) * len(self.coordinates))
-        _, firsts = np.unique(block, return_index=True)
-        firsts = sorted(firsts.tolist(), key=lambda n: (block[n] != block[zero], n))
+        firsts = sorted(np.unique(block, return_index=True)[1].tolist(),
+                        key=lambda n: (block[n] != block[zero], n))
         renumber = np.empty(len(firsts), dtype=np.int64)
         renumber[block[firsts]] = np.arange(len(firsts))
         self.block = renumber[block]

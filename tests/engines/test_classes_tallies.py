@@ -83,15 +83,15 @@ def congruence_faults(states: States, tallies: Tallies) -> list[str]:
 
     def settled(record, reading, counts, placed, pairs) -> tuple[int, ...]:
         hits = [reading[1][t] - c if misses else c
-                for t, ((misses, _), c) in enumerate(zip(states.tally_mode, counts))]
+                for t, ((misses, _), c) in enumerate(zip(states.tally_mode, counts, strict=True))]
         read = bet.read(record, reading, hits, placed, pairs)
         return tuple(one.settle(read) for one in bet.bets)
 
     for record, reading, _, positions in states._combos(None, None):
         for chosen, pairs in product(product(*positions), states._pair_values(None)):
-            placed = {p: c for p, c in zip(states.positions, chosen) if c >= 0}
+            placed = {p: c for p, c in zip(states.positions, chosen, strict=True) if c >= 0}
             for counts in vectors:
-                if any(c > n for c, n in zip(counts, reading[1])):
+                if any(c > n for c, n in zip(counts, reading[1], strict=True)):
                     continue  # past the reading's dealt positions: never on its rounds
                 block = tallies.counts(tallies.number(counts))
                 if settled(record, reading, counts, placed, pairs) != \
@@ -107,11 +107,11 @@ def congruence_faults(states: States, tallies: Tallies) -> list[str]:
         for block, members in blocks.items():
             after = set()
             for counts in members:
-                if any(c + k > m for c, k, m, cap in zip(counts, increment, most, caps)
+                if any(c + k > m for c, k, m, cap in zip(counts, increment, most, caps, strict=True)
                        if cap == m):
                     continue  # a count past its most positions: never on a round
                 moved = tallies.number([min(c + k, cap) for c, k, cap
-                                        in zip(counts, increment, caps)])
+                                        in zip(counts, increment, caps, strict=True)])
                 after.add(moved)
                 if int(tallies.table[block, column]) != moved:
                     faults.append(f"{increment} takes {counts} to {moved}, its column not")
