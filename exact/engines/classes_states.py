@@ -342,7 +342,7 @@ class States:
     def _tally_outputs(self, caps: Sequence[int]) -> list[tuple[object, ...]] | None:
         """Per vector of tally counts up to ``caps`` (:class:`Tallies`' order), its settlements in
         every reading, with every class at the positions and every pair's value; None when
-        that is past :data:`_JOINT_LIMIT` settlements.
+        that is past :data:`_JOINT_LIMIT` settlements, or for one tally.
 
         Readings that read alike (the same values of the features other than the tallies, the
         same value of each tally at each count) are settled once. A count past a reading's
@@ -351,8 +351,8 @@ class States:
         their difference; one the bet cannot evaluate settles as an error of its own."""
         shape = self.bet.shape
         tallies = range(len(shape.tallies))
-        if not tallies:
-            return [()]
+        if len(tallies) < 2:  # one tally: its cap is its blocks already
+            return None
         vectors = Tallies.vectors(caps)
         names = [name for name, _, _ in shape.tallies]
         grouped = dict(shape.groups)
