@@ -7,7 +7,9 @@ reduction a congruence: merged vectors of counts settle alike in every reading a
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import product
+from math import prod
 from typing import Any
 
 import numpy as np
@@ -16,7 +18,7 @@ import pytest
 from exact.core.cards import Card, Shoe
 from exact.engines import classes
 from exact.engines.batch_numbers import counts_matrix
-from exact.engines.classes_states import States, Tallies
+from exact.engines.classes_states import Shape, States, Tallies
 from exact.model.bets import Bet, load_bets
 
 from tests.analysis.test_counting import forced_brute_force_bets
@@ -46,14 +48,21 @@ def compared(game, name: str) -> Bet:
     return bet
 
 
+@lru_cache(maxsize=8)
+def compiled_on(game, name: str) -> tuple[Bet, Shoe, Any]:
+    """The bet ``name``, its odd shoe and the bet compiled for that shoe's cards (once: the
+    compile is most of a test's time)."""
+    bet = compared(game, name)
+    shoe = Shoe.parse(SHOES[sorted(COMPARED).index(name) % len(SHOES)])
+    return bet, shoe, classes._compiled(game, (bet,), _cards(shoe))
+
+
 @pytest.mark.parametrize("name", sorted(COMPARED))
 def test_tallies_compared_match_the_brute_force(punto_banco, name):
     """One shoe and a batch (the shoe and it less a card) of an odd shoe, exact against the
     brute force; the tallies compared are one coordinate of the state (a difference or a
     sum), so the reduction is what is tested."""
-    bet = compared(punto_banco, name)
-    shoe = Shoe.parse(SHOES[sorted(COMPARED).index(name) % len(SHOES)])
-    compiled = classes._compiled(punto_banco, (bet,), _cards(shoe))
+    bet, shoe, compiled = compiled_on(punto_banco, name)
     assert any(len(tallies) == 2 for tallies, _ in compiled.states.tallies.coordinates)
     expected = _reference_counts(bet, shoe)
     assert compiled.counts(shoe) == [expected]
@@ -72,6 +81,18 @@ def test_tallies_compared_with_a_card_known_match_the_forced_brute_force(punto_b
         left = shoe.remove(list(known.values()))
         assert classes.evaluate(punto_banco, [bet], left, known=known) == \
             [forced_brute_force_bets(shoe, known, [bet])[bet.id]]
+
+
+def test_the_plans_estimate_counts_the_tallies_blocks(punto_banco):
+    """The plan's estimate reduces the tallies as the compile does (settled on every value of
+    the other features): two comparisons of four tallies, far fewer than their counts'
+    product, and no fewer than the compile's blocks on a small shoe."""
+    bet, _, compiled = compiled_on(punto_banco, "generated")
+    shape = Shape.of(punto_banco, sorted(bet.features))
+    tallies = tuple((name, len(cards)) for name, cards, _ in shape.tallies)
+    blocks = classes._tally_blocks(punto_banco, (bet,), tallies)
+    assert 4 * blocks < prod(most + 1 for _, most in tallies)
+    assert compiled.states.tallies.size <= blocks
 
 
 def congruence_faults(states: States, tallies: Tallies) -> list[str]:
