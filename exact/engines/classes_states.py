@@ -194,11 +194,12 @@ class States:
         # a cap on a tally's hits is one of the blocks too, but a capped count has no
         # difference with another (``dealt_reds > banker_blacks`` caps the reds at 4): tried
         # without the caps on hits, the fewer blocks kept
-        lifted = [cap if misses else m for (misses, cap), m in zip(self.tally_mode, most,
-                                                                   strict=True)]
+        lifted = [cap if misses or not cap else m for (misses, cap), m
+                  in zip(self.tally_mode, most, strict=True)]
         if lifted != caps and sum(not misses for misses, _ in self.tally_mode) > 1:
             outputs = self._tally_outputs(lifted)
-            tried = Tallies(lifted, outputs, [not misses for misses, _ in self.tally_mode])
+            tried = Tallies(lifted, outputs, [cap == m for cap, m in zip(lifted, most,
+                                                                         strict=True)])
             if outputs is not None and tried.size < self.tallies.size:
                 self.tallies = tried
                 self.tally_mode = [(misses, cap) for (misses, _), cap
@@ -532,14 +533,13 @@ class Tallies:
         points = [tuple(reversed(point)) for point in product(
             *(range(lo, h + 1) for lo, h in zip(reversed(self.low), reversed(self.high),
                                                 strict=True)))]
-        # the vector of counts standing for each point (the smallest counts giving it)
         self.place = {t: (j, n) for j, (tallies, _) in enumerate(self.coordinates)
                       for n, t in enumerate(tallies)}
         steps = np.array([[self._index(self._step(point, t)) for t in range(count)]
                           for point in points], dtype=np.int64).reshape(len(points), count)
         if outputs is None:
             block = np.arange(len(points), dtype=np.int64)
-        else:
+        else:  # a point settles as its smallest counts (all its counts do: _alike)
             strides = [prod(cap + 1 for cap in self.caps[:t]) for t in range(count)]
             block = np.array([found[outputs[sum(c * s for c, s in zip(
                 self._counts(point), strides, strict=True))]] for point in points],
