@@ -527,24 +527,23 @@ class Tallies:
                     for tallies, signs in self.coordinates]
         self.high = [sum(self.caps[t] for t in tallies) if signs != (1, -1)
                      else self.caps[tallies[0]] for tallies, signs in self.coordinates]
-        self.strides = [prod(h - lo + 1 for lo, h in zip(self.low[:j], self.high[:j],
-                                                         strict=True))
-                        for j in range(len(self.coordinates))]
-        points = [tuple(reversed(point)) for point in product(
-            *(range(lo, h + 1) for lo, h in zip(reversed(self.low), reversed(self.high),
-                                                strict=True)))]
+        self.radix = [h - lo + 1 for lo, h in zip(self.low, self.high, strict=True)]
+        self.strides = [prod(self.radix[:j]) for j in range(len(self.coordinates))]
         self.place = {t: (j, n) for j, (tallies, _) in enumerate(self.coordinates)
                       for n, t in enumerate(tallies)}
-        steps = np.array([[self._index(self._step(point, t)) for t in range(count)]
-                          for point in points], dtype=np.int64).reshape(len(points), count)
-        if outputs is None:
-            block = np.arange(len(points), dtype=np.int64)
-        else:  # a point settles as its smallest counts (all its counts do: _alike)
-            strides = [prod(cap + 1 for cap in self.caps[:t]) for t in range(count)]
-            block = np.array([found[outputs[sum(c * s for c, s in zip(
-                self._counts(point), strides, strict=True))]] for point in points],
-                dtype=np.int64)
-            blocks = len(set(block.tolist()))
+        points = prod(self.radix)
+        self.block: np.ndarray | None = None  # None: every point a block of its own
+        self.firsts: np.ndarray = np.arange(points, dtype=np.int64)
+        if outputs is not None:  # at most the vectors settled: no more points than those
+            every = self._points(self.firsts)
+            steps = np.column_stack([self._index(self._step(every, t)) for t in range(count)]
+                                    ).reshape(points, count)
+            # a point settles as its smallest counts (all its counts do: _alike)
+            strides = np.array([prod(cap + 1 for cap in self.caps[:t]) for t in range(count)],
+                               dtype=np.int64)
+            settled = np.array([found[output] for output in outputs], dtype=np.int64)
+            block = settled[self._counts(every) @ strides]
+            blocks = len(np.unique(block))
             while True:  # refined by the blocks each hit leads to, until none splits
                 _, block = np.unique(np.column_stack([block, block[steps]]), axis=0,
                                      return_inverse=True)
@@ -552,15 +551,15 @@ class Tallies:
                 if int(block.max(initial=-1)) + 1 == blocks:
                     break
                 blocks = int(block.max(initial=-1)) + 1
-        # numbered by their first points, the block of no counts first
-        zero = self._index((0,) * len(self.coordinates))
-        firsts = sorted(np.unique(block, return_index=True)[1].tolist(),
-                        key=lambda n: (block[n] != block[zero], n))
-        renumber = np.empty(len(firsts), dtype=np.int64)
-        renumber[block[firsts]] = np.arange(len(firsts))
-        self.block = renumber[block]
-        self.members = [points[n] for n in firsts]
-        self.size = len(self.members)
+            # numbered by their first points, the block of no counts first
+            zero = int(self._index(np.zeros((1, len(self.coordinates)), dtype=np.int64))[0])
+            firsts = sorted(np.unique(block, return_index=True)[1].tolist(),
+                            key=lambda n: (block[n] != block[zero], n))
+            renumber = np.empty(len(firsts), dtype=np.int64)
+            renumber[block[firsts]] = np.arange(len(firsts))
+            self.block = renumber[block]
+            self.firsts = np.array(firsts, dtype=np.int64)
+        self.size = len(self.firsts)
         self._increments: dict[tuple[int, ...], int] = {}
         self._columns: dict[tuple[int, ...], int] = {tuple(range(self.size)): 0}
 
@@ -571,38 +570,50 @@ class Tallies:
         return [tuple(reversed(vector)) for vector in product(
             *(range(cap + 1) for cap in reversed(caps)))]
 
-    def _index(self, point: Sequence[int]) -> int:
-        return sum((x - lo) * stride for x, lo, stride in zip(point, self.low, self.strides,
-                                                                strict=True))
+    def _points(self, indices: np.ndarray) -> np.ndarray:
+        """(len(indices) x coordinates): the points of these mixed-radix numbers."""
+        points = np.empty((len(indices), len(self.coordinates)), dtype=np.int64)
+        for j, (radix, low) in enumerate(zip(self.radix, self.low, strict=True)):
+            points[:, j] = indices // self.strides[j] % radix + low
+        return points
 
-    def _step(self, point: Sequence[int], tally: int, hits: int = 1) -> tuple[int, ...]:
-        """``point`` after ``hits`` hits of ``tally``, each stopped at its coordinate's
-        range."""
+    def _index(self, points: np.ndarray) -> np.ndarray:
+        return (points - np.array(self.low, dtype=np.int64)) @ np.array(self.strides,
+                                                                         dtype=np.int64)
+
+    def _step(self, points: np.ndarray, tally: int, hits: int = 1) -> np.ndarray:
+        """``points`` after ``hits`` hits of ``tally``, each stopped at its coordinate's
+        range (never so on a round)."""
         j, n = self.place[tally]
-        moved = list(point)
+        moved = points.copy()
         sign = self.coordinates[j][1][n]
-        moved[j] = min(max(moved[j] + sign * hits, self.low[j]), self.high[j])
-        return tuple(moved)
+        moved[:, j] = np.clip(moved[:, j] + sign * hits, self.low[j], self.high[j])
+        return moved
 
-    def _counts(self, point: Sequence[int]) -> tuple[int, ...]:
-        """The smallest vector of counts at ``point``."""
-        counts = [0] * len(self.caps)
-        for (tallies, signs), x in zip(self.coordinates, point, strict=True):
+    def _counts(self, points: np.ndarray) -> np.ndarray:
+        """(points x tallies): the smallest vector of counts at each point."""
+        counts = np.zeros((len(points), len(self.caps)), dtype=np.int64)
+        for (tallies, signs), x in zip(self.coordinates, points.T, strict=True):
             if len(tallies) == 1:
-                counts[tallies[0]] = x
+                counts[:, tallies[0]] = x
             elif signs == (1, -1):
-                counts[tallies[0]], counts[tallies[1]] = max(x, 0), max(-x, 0)
+                counts[:, tallies[0]], counts[:, tallies[1]] = np.maximum(x, 0), \
+                    np.maximum(-x, 0)
             else:
-                counts[tallies[0]] = min(x, self.caps[tallies[0]])
-                counts[tallies[1]] = x - counts[tallies[0]]
-        return tuple(counts)
+                counts[:, tallies[0]] = np.minimum(x, self.caps[tallies[0]])
+                counts[:, tallies[1]] = x - counts[:, tallies[0]]
+        return counts
+
+    def _blocks(self, points: np.ndarray) -> np.ndarray:
+        index = self._index(points)
+        return index if self.block is None else self.block[index]
 
     def number(self, counted: Sequence[int]) -> int:
         """The block of a vector of counts."""
-        point: tuple[int, ...] = (0,) * len(self.coordinates)
+        point = np.zeros((1, len(self.coordinates)), dtype=np.int64)
         for t, hits in enumerate(counted):
             point = self._step(point, t, hits)
-        return int(self.block[self._index(point)])
+        return int(self._blocks(point)[0])
 
     def increment(self, counted: Sequence[int]) -> int:
         """The increment of a piece's counts: its number among the columns of :attr:`table`
@@ -611,13 +622,14 @@ class Tallies:
         key = tuple(counted)
         found = self._increments.get(key)
         if found is None:
-            column = []
-            for member in self.members:
-                point = member
-                for t, hits in enumerate(key):
-                    point = self._step(point, t, hits)
-                column.append(int(self.block[self._index(point)]))
-            found = self._increments[key] = self._columns.setdefault(tuple(column),
+            points = self.__dict__.get("_first_points")
+            if points is None:
+                points = self.__dict__["_first_points"] = self._points(self.firsts)
+            for t, hits in enumerate(key):
+                if hits:
+                    points = self._step(points, t, hits)
+            column = tuple(self._blocks(points).tolist())
+            found = self._increments[key] = self._columns.setdefault(column,
                                                                      len(self._columns))
         return found
 
@@ -633,7 +645,8 @@ class Tallies:
     def counts(self, block: int) -> tuple[int, ...]:
         """A vector of counts of ``block`` (its first point's smallest): every vector of the
         block settles alike."""
-        return self._counts(self.members[block])
+        point = self._points(self.firsts[block:block + 1])
+        return tuple(int(c) for c in self._counts(point)[0])
 
 
 def _alike(box: np.ndarray, t: int, u: int, signs: tuple[int, int]) -> bool:

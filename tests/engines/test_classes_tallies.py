@@ -160,7 +160,8 @@ def test_the_tallies_reduction_is_a_congruence(punto_banco):
                 for t, cap in enumerate(tallies.caps)]
     merged = Tallies(tallies.caps, [()] * len(vectors), additive)
     assert merged.size == 1 and congruence_faults(states, merged)
-    swapped = Tallies(tallies.caps, None)  # every vector a block of its own, then two swapped
-    swapped.block = swapped.block.copy()
+    # every vector a block of its own (settled apart), then two blocks swapped
+    swapped = Tallies(tallies.caps, list(range(len(vectors))))
+    assert swapped.block is not None and swapped.size == len(vectors)
     swapped.block[[1, 2]] = swapped.block[[2, 1]]
     assert congruence_faults(states, swapped)
