@@ -112,9 +112,10 @@ def code_stamp(package: Path = PACKAGE) -> str:
 
 def cache_key(kind: str, parts: Sequence[object]) -> Key:
     """The key of an entry of ``kind`` decided by ``parts`` (with the cache format, the
-    toolkit version and :func:`code_stamp`): its text is canonical JSON of nested lists of text, integers, booleans
-    and None (tuples are lists; anything else, a float or an object, is a TypeError: its text
-    would not be canonical), so two different keys never share a text.
+    toolkit version and :func:`code_stamp`): its text is canonical JSON of nested lists of
+    text, integers, booleans and None (tuples are lists; anything else, a float or an object,
+    is a TypeError: its text would not be canonical), so two different keys never share a
+    text.
 
     >>> key = cache_key("compiled", [["game", "punto-banco"], ["needs", [["draws", "value"]]]])
     >>> key.text.endswith('"compiled",[["game","punto-banco"],["needs",[["draws","value"]]]]]')

@@ -365,10 +365,10 @@ def test_edited_code_never_reads_the_entries_of_the_code_before(tmp_path) -> Non
     environment = {**os.environ, "PYTHONPATH": str(copy), "EXACT_CACHE_DIR": str(entries)}
 
     def run() -> set[str]:
-        done = subprocess.run([sys.executable, "-c", "import exact; print(exact.__file__, flush=True); "
-                               "import exact.__main__", "analyze", "punto-banco", "--decks",
-                               "1", "--bet", "tie"], capture_output=True,
-                              text=True, env=environment, cwd=tmp_path, timeout=120)
+        code = "import exact; print(exact.__file__, flush=True); import exact.__main__"
+        done = subprocess.run([sys.executable, "-c", code, "analyze", "punto-banco", "--decks",
+                               "1", "--bet", "tie"], capture_output=True, text=True,
+                              env=environment, cwd=tmp_path, timeout=120)
         assert done.returncode == 0, done.stderr
         assert done.stdout.startswith(str(copy / "exact")), done.stdout[:200]  # the copy ran
         return {path.name for path in entries.iterdir()}
