@@ -515,6 +515,9 @@ class ClassesBet:
         # the positional features of positions not dealt: (their reader's number, value)
         undealt = dict(cast(tuple[tuple[int, object], ...], signature[len(shape.value_names):]))
         for n, (name, (h, i)) in enumerate(shape.positional):
+            if name in pairs:  # read jointly with another position's (classes_states.Pair)
+                read[name] = pairs[name]
+                continue
             if i >= len(record[h]):
                 read[name] = undealt[len(shape.value_names) + n]
                 continue
@@ -944,7 +947,8 @@ def _pair_size(feature: Feature[Any], cards: frozenset[Position], view: View) ->
     """The digits of a pair read by ``feature`` on a deck's classes by ``view``, before the
     reductions."""
     labels = sorted({(cast(int, card.value), view.label(card)) for card in DECK}, key=repr)
-    pair = Pair(feature.name, cards, feature, [(value, (label,)) for value, label in labels])
+    pair = Pair.of_feature(feature.name, cards, feature,
+                           [(value, (label,)) for value, label in labels])
     pair.build(ordered=True)
     return pair.size
 

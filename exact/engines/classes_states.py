@@ -14,10 +14,10 @@ each dimension with the others unreduced, so that applying them all at once is e
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import product
+from itertools import combinations, product
 from math import prod
 from typing import Any, Protocol, cast
 
@@ -149,7 +149,7 @@ class States:
         # feature's value once both cards are placed, before that only what the first placed
         # tells of it (:class:`Pair`); its positions are read by position only where a
         # positional feature reads them
-        self.pairs = [Pair(name, cards, bet.feature(name), bet.classes)
+        self.pairs = [Pair.of_feature(name, cards, bet.feature(name), bet.classes)
                       for name, cards in shape.readers
                       if len(cards) == 2 and all(
                           i < len(record[h]) for _, record in readings for h, i in cards)]
@@ -176,8 +176,10 @@ class States:
             self.position_class.append(mapping)
         for index in range(len(self.positions)):
             self._refine_position(index)
-        for index in range(len(self.pairs)):
-            self._refine_pair(index)
+        self._join(read_by_group)
+        for index, pair in enumerate(self.pairs):
+            if not pair.refined:
+                self._refine_pair(index)
         for pair in self.pairs:
             pair.build(ordered=not bet.known)
         self.tally_mode: list[tuple[bool, int]] = []  # (count misses, cap)
@@ -198,6 +200,43 @@ class States:
             [max(self.position_digit[i].values(), default=0) + 2
              for i in range(len(self.positions))] + [pair.size for pair in self.pairs]
 
+    def _join(self, read_by_group: frozenset[Position]) -> None:
+        """Two positions every round deals, each read by position only, held as one
+        dimension (:meth:`Pair.joint`) where its merged values and residuals are fewer than
+        the two positions' digits multiplied (``player_card2_rank != banker_card2_rank``:
+        equal or not, 3 digits, where the two ranks took 5 x 5)."""
+        sides = {p for pair in self.pairs for p in pair.sides}
+        free = [p for p in self.positions if p not in read_by_group and p not in sides and
+                all(p[1] < len(record[p[0]]) for _, record in self.readings)]
+        joined: set[Position] = set()
+        for a, b in combinations(free, 2):
+            if a in joined or b in joined:
+                continue
+            at = [self.positions.index(a), self.positions.index(b)]
+            digits = prod(1 + max(len({self.position_class[i][n] for n in numbers})
+                                  for numbers in self.bet.by_value.values()) for i in at)
+            kept = (self.positions, self.position_class)
+            self.positions = [p for p in self.positions if p not in (a, b)]
+            self.position_class = [c for i, c in enumerate(kept[1]) if i not in at]
+            joint = Pair.joint([(p, [(name, self.bet.feature(name)) for name, q
+                                     in self.bet.shape.positional if q == p]) for p in (a, b)],
+                               self.bet.classes)
+            # the bets' largest sub-expressions reading those features only: values they
+            # read alike merged at once (cheap), then by settling where few enough
+            names = set(cast(tuple[str, ...], joint.names))
+            readers = [event.condition.reading(names) for bet in self.bet.bets
+                       for event in bet.events if event.condition is not None]
+            joint.merge([tuple(read(joint.features(value)) for read in readers)
+                         for value in joint.representatives])
+            self.pairs.append(joint)
+            self._refine_pair(len(self.pairs) - 1)
+            joint.build(ordered=not self.bet.known)
+            if joint.refined and joint.size < digits:
+                joined |= {a, b}
+            else:
+                self.pairs.pop()
+                self.positions, self.position_class = kept
+
     def _settle(self, record: Hands, reading: tuple[object, ...], hits: Sequence[int],
                 placed: Mapping[Position, int], pairs: Mapping[str, object]
                 ) -> tuple[int, ...]:
@@ -208,8 +247,9 @@ class States:
         """Every reading of the pairs but pair ``skip``'s (one value per merged class)."""
         domains = [[_SKIPPED] if n == skip else pair.representatives
                    for n, pair in enumerate(self.pairs)]
-        return [{pair.name: value for pair, value in zip(self.pairs, chosen, strict=True)
-                 if value is not _SKIPPED} for chosen in product(*domains)]
+        return [{name: feature for pair, value in zip(self.pairs, chosen, strict=True)
+                 if value is not _SKIPPED for name, feature in pair.features(value).items()}
+                for chosen in product(*domains)]
 
     def _combos(self, skip_tally: int | None, skip_position: int | None
                 ) -> list[tuple[Hands, tuple[object, ...], list[range], list[list[int]]]]:
@@ -283,7 +323,7 @@ class States:
                     placed = {p: c for p, c in zip(self.positions, chosen, strict=True)
                               if c >= 0}
                     settled.append(self._settle(record, reading, hits, placed,
-                                                {**values, pair.name: value}))
+                                                {**values, **pair.features(value)}))
             vectors.append(tuple(settled))
         pair.merge(vectors)
 
@@ -403,7 +443,8 @@ class States:
                 placed[position] = next(number for number in self.bet.by_value[value]
                                         if self.position_digit[i][number] == wanted)
         ends = len(self.tally_mode) + len(self.positions)
-        pairs = {pair.name: pair.value(digits[ends + n]) for n, pair in enumerate(self.pairs)}
+        pairs = {name: feature for n, pair in enumerate(self.pairs)
+                 for name, feature in pair.features(pair.value(digits[ends + n])).items()}
         return self.bet.read(record, reading, hits, placed, pairs)
 
 
@@ -424,22 +465,56 @@ class Pair:
     values and a few residuals: the positions of both hands' first cards read by pairs took
     83,521 states, and take a few hundred."""
 
-    def __init__(self, name: str, cards: frozenset[Position], feature: Feature[Any],
-                 classes: Sequence[tuple[int, tuple[object, ...]]]) -> None:
+    def __init__(self, name: str, cards: frozenset[Position],
+                 read: Callable[[Mapping[Position, Label]], object],
+                 classes: Sequence[tuple[int, tuple[object, ...]]],
+                 names: tuple[str, ...] | None = None) -> None:
         self.name = name
         self.sides = sorted(cards)
+        # the features the value stands for: the pair feature itself, or (a joint of two
+        # positions) each positional feature of either card, its value one item of a tuple
+        self.names = names
         self.classes = range(len(classes))
         self.value_of = [value for value, _ in classes]
         labels = [cast(Label, signature[0]) for _, signature in classes]
-        read: dict[tuple[Label, Label], object] = {}
+        by_labels: dict[tuple[Label, Label], object] = {}
         self.read: dict[tuple[int, int], object] = {}
         for x, z in product(self.classes, self.classes):
             key = (labels[x], labels[z])
-            if key not in read:
-                read[key] = feature.read(pair_record(dict(zip(self.sides, key, strict=True))))
-            self.read[x, z] = read[key]
+            if key not in by_labels:
+                by_labels[key] = read(dict(zip(self.sides, key, strict=True)))
+            self.read[x, z] = by_labels[key]
         self.representatives = sorted(set(self.read.values()), key=repr)
         self.code = {value: n for n, value in enumerate(self.representatives)}
+        self.refined = False
+
+    @classmethod
+    def of_feature(cls, name: str, cards: frozenset[Position], feature: Feature[Any],
+                   classes: Sequence[tuple[int, tuple[object, ...]]]) -> Pair:
+        """A feature of two cards read order-free (``player_pair``)."""
+        return cls(name, cards, lambda labels: feature.read(pair_record(labels)), classes)
+
+    @classmethod
+    def joint(cls, features: Sequence[tuple[Position, Sequence[tuple[str, Feature[Any]]]]],
+              classes: Sequence[tuple[int, tuple[object, ...]]]) -> Pair:
+        """Two positions each read by position only (``player_card2_rank`` and
+        ``banker_card2_rank``) as one dimension: its value the tuple of every positional
+        feature's value at either card, merged where no settlement tells values apart
+        (``!=`` of two ranks: equal or not)."""
+        ordered = sorted(features)
+
+        def read(labels: Mapping[Position, Label]) -> object:
+            return tuple(feature.read(placed_record(position, labels[position]))
+                         for position, named in ordered for _, feature in named)
+
+        names = tuple(name for _, named in ordered for name, _ in named)
+        return cls("|".join(names), frozenset(p for p, _ in ordered), read, classes, names)
+
+    def features(self, value: object) -> dict[str, object]:
+        """The features' values a value of the pair stands for."""
+        if self.names is None:
+            return {self.name: value}
+        return dict(zip(self.names, cast(tuple[object, ...], value), strict=True))
 
     def merge(self, vectors: Sequence[tuple[object, ...]]) -> None:
         """Values whose settlements (``vectors``, one per representative) agree, merged."""
@@ -450,6 +525,7 @@ class Pair:
         for value in self.representatives:
             firsts.setdefault(self.code[value], value)
         self.representatives = [firsts[n] for n in range(len(merged))]
+        self.refined = True
 
     def build(self, ordered: bool) -> None:
         """The digits (0, then each merged value, then each residual), the outcomes (0:
