@@ -96,8 +96,9 @@ from exact.model.features import Feature
 from exact.model.game import Game, game_key
 
 DECK = frozenset(card for card in CARDS if not card.is_joker)
-_FORMAT = "classes-10"  # both forms, the form a marker array ("form"); one-card colours tallies;
-# pairs of first cards one dimension; groups of classes as elementary factors (kind 4)
+_FORMAT = "classes-11"  # both forms, the form a marker array ("form"); one-card colours tallies;
+# pairs of first cards one dimension; groups of classes as elementary factors (kind 4); two
+# positions read by position only one dimension (a joint)
 DENSE, RESTRICTED = 0, 1  # the forms
 
 

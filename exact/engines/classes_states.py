@@ -176,7 +176,9 @@ class States:
             self.position_class.append(mapping)
         for index in range(len(self.positions)):
             self._refine_position(index)
-        self._join(read_by_group)
+        if self._join(read_by_group):  # fewer readings: the positions again, where skipped
+            for index in range(len(self.positions)):
+                self._refine_position(index)
         for index, pair in enumerate(self.pairs):
             if not pair.refined:
                 self._refine_pair(index)
@@ -200,42 +202,51 @@ class States:
             [max(self.position_digit[i].values(), default=0) + 2
              for i in range(len(self.positions))] + [pair.size for pair in self.pairs]
 
-    def _join(self, read_by_group: frozenset[Position]) -> None:
+    def _join(self, read_by_group: frozenset[Position]) -> bool:
         """Two positions every round deals, each read by position only, held as one
         dimension (:meth:`Pair.joint`) where its merged values and residuals are fewer than
         the two positions' digits multiplied (``player_card2_rank != banker_card2_rank``:
-        equal or not, 3 digits, where the two ranks took 5 x 5)."""
+        equal or not, 3 digits, where the two ranks took 5 x 5); the pair that saves most
+        first, then the next among the rest. Whether any was joined."""
         sides = {p for pair in self.pairs for p in pair.sides}
         free = [p for p in self.positions if p not in read_by_group and p not in sides and
                 all(p[1] < len(record[p[0]]) for _, record in self.readings)]
-        joined: set[Position] = set()
-        for a, b in combinations(free, 2):
-            if a in joined or b in joined:
-                continue
-            at = [self.positions.index(a), self.positions.index(b)]
-            digits = prod(1 + max(len({self.position_class[i][n] for n in numbers})
-                                  for numbers in self.bet.by_value.values()) for i in at)
-            kept = (self.positions, self.position_class)
-            self.positions = [p for p in self.positions if p not in (a, b)]
-            self.position_class = [c for i, c in enumerate(kept[1]) if i not in at]
-            joint = Pair.joint([(p, [(name, self.bet.feature(name)) for name, q
-                                     in self.bet.shape.positional if q == p]) for p in (a, b)],
-                               self.bet.classes)
-            # the bets' largest sub-expressions reading those features only: values they
-            # read alike merged at once (cheap), then by settling where few enough
-            names = set(cast(tuple[str, ...], joint.names))
-            readers = [event.condition.reading(names) for bet in self.bet.bets
-                       for event in bet.events if event.condition is not None]
-            joint.merge([tuple(read(joint.features(value)) for read in readers)
-                         for value in joint.representatives])
+        joined = False
+        while True:
+            best: tuple[int, int, Pair] | None = None  # (digits, size, joint)
+            for a, b in combinations(free, 2):
+                digits = prod(1 + max(len({self.position_class[self.positions.index(p)][n]
+                                           for n in numbers})
+                                      for numbers in self.bet.by_value.values())
+                              for p in (a, b))
+                joint = self._joint(a, b)
+                if joint.size < digits and (best is None or
+                                            joint.size * best[0] < best[1] * digits):
+                    best = (digits, joint.size, joint)
+            if best is None:
+                return joined
+            joined = True
+            joint = best[2]
+            free = [p for p in free if p not in joint.sides]
+            kept = [n for n, p in enumerate(self.positions) if p not in joint.sides]
+            self.positions = [self.positions[n] for n in kept]
+            self.position_class = [self.position_class[n] for n in kept]
             self.pairs.append(joint)
-            self._refine_pair(len(self.pairs) - 1)
-            joint.build(ordered=not self.bet.known)
-            if joint.refined and joint.size < digits:
-                joined |= {a, b}
-            else:
-                self.pairs.pop()
-                self.positions, self.position_class = kept
+            self._refine_pair(len(self.pairs) - 1)  # by settling, where few enough
+
+    def _joint(self, a: Position, b: Position) -> Pair:
+        """The joint of positions ``a`` and ``b``, its values merged where the bets' largest
+        sub-expressions reading their features only read them alike (no settling: cheap)."""
+        joint = Pair.joint([(p, [(name, self.bet.feature(name)) for name, q
+                                 in self.bet.shape.positional if q == p]) for p in (a, b)],
+                           self.bet.classes)
+        names = set(cast(tuple[str, ...], joint.names))
+        readers = [event.condition.reading(names) for bet in self.bet.bets
+                   for event in bet.events if event.condition is not None]
+        joint.merge([tuple(read(joint.features(value)) for read in readers)
+                     for value in joint.representatives])
+        joint.build(ordered=not self.bet.known)
+        return joint
 
     def _settle(self, record: Hands, reading: tuple[object, ...], hits: Sequence[int],
                 placed: Mapping[Position, int], pairs: Mapping[str, object]

@@ -37,6 +37,7 @@ from exact.core import work
 from exact.core.cards import CARDS, Card, Shoe
 from exact.core.enumerator import falling
 from exact.engines import classes
+from exact.engines.batch_numbers import counts_matrix
 from exact.engines.batch import BetEvaluator
 from exact.engines.live import next_round
 from exact.engines.plan import AUTO, choose, command_engines
@@ -356,6 +357,7 @@ def named_limit(bet: Bet) -> bool:
 LIMIT = ["not (not (player_card3_suit in ['D', None, 'S']))",
          "((player_card1_suit == banker_card2_suit) and (banker_jacks in (0, 3,))) "
          "and (banker_card1_rank != 'K')"]
+RANKS = "not (not ((dealt_tens != 0) and (player_card2_rank != banker_card2_rank)))"
 # the same four cards read by colour: served (525,848 nodes of 144 states, a peak of 758 MB
 # measured)
 COLOURS = [LIMIT[0], LIMIT[1].replace("_suit", "_colour")]
@@ -384,11 +386,24 @@ SERVED = {
     # (seed 30) a pair whose first card is kept by its suit, whatever its value
     "suited-tallies": ["not ((player_kings != banker_sevens) or (banker_fours < 3))",
                        "not ({banker_suited, player_natural} == {False, True})"],
+    # (seed 30, --run) refused as they compiled, past the memory bound (526,070 nodes of
+    # 14,000, 800 and 2,000 states): two second cards' ranks compared, one dimension of the
+    # state since (classes_states.Pair.joint: 192, 96 and 240 states)
+    "ranks-compared-tallies": [RANKS, "not ((first_four_clubs >= banker_reds) or "
+                               "(player_jacks < 1))"],
+    "ranks-compared-twice": [RANKS, "not ((first_four_clubs >= banker_reds) or "
+                             "(player_card2_rank != banker_card2_rank))"],
+    "ranks-compared-third-value": ["not ((first_four_clubs >= banker_reds) or "
+                                   "(player_card2_rank != banker_card2_rank))",
+                                   "not ((first_four_clubs > banker_aces) and "
+                                   "(banker_card3_value in (3,)))"],
 }
 
 
-# the pairs of both hands' first cards served since a pair is one dimension of the state
+# the pairs of both hands' first cards served since a pair is one dimension of the state, and
+# two cards compared by position since they are one too
 PAIRS = ("pairs-and-suits", "pair-colours-tallies", "two-pairs-third-suits", "suited-tallies")
+JOINED = ("ranks-compared-tallies", "ranks-compared-twice", "ranks-compared-third-value")
 
 
 def served_bet(name: str) -> Bet:
@@ -411,8 +426,8 @@ def test_the_named_limits_are_what_refuses():
     for name in SERVED:
         bet = served_bet(name)
         assert not named_limit(bet), name
-        if name in PAIRS:  # the plan's choice costs a value walk a bet (seconds): these
-            continue  # are admitted by the same rule (not named_limit), the others chosen
+        if name in PAIRS + JOINED:  # the plan's choice costs a value walk a bet (seconds):
+            continue  # these are admitted by the same rule (not named_limit), the others chosen
         assert {choose(GAME, bet, scope).engine for scope in ("shoe", "batch")} == \
             {"classes"}, name
 
@@ -433,3 +448,68 @@ def test_bets_refused_before_count_as_the_twin(name):
     known = {1: CARDS[CARDS.index(Card("9", "H"))]}
     assert list(next_round(GAME, ISSUE_SHOES[0], [bet], known=known)[bet.id].counts) == \
         twin_counts(bet, ISSUE_SHOES[0], known)
+
+
+# Two cards compared by position, each read by position only: one dimension of the state
+# where that takes fewer digits than the two positions' classes (classes_states.Pair.joint),
+# with the positions (1 = the first card dealt) a card is known at; colours are tallies of one
+# position each (no joint)
+JOINT = {
+    "ranks": (["dealt_tens != 0 and player_card2_rank != banker_card2_rank",
+               "first_four_clubs >= banker_reds"], (3, 4)),
+    "suits": (["player_card1_suit == banker_card2_suit and player_hearts >= 1"], (1, 4)),
+    "rank-order": (["player_card2_rank < banker_card2_rank or banker_reds == 2"], (3, 4)),
+    "ranks-and-suits": (["player_card1_rank == banker_card1_rank and "
+                         "player_card1_suit != banker_card1_suit"], (1, 2)),
+    "colours": (["banker_card2_colour == player_card2_colour and dealt_tens > 0"], (3, 4)),
+}
+
+
+# four ranks of value 0 and a few of others, of every suit
+JOINT_SHOE = Shoe.from_counts({"KH": 1, "KS": 1, "QH": 1, "JD": 1, "TC": 1, "9H": 1, "9S": 1,
+                               "4C": 1, "5D": 1})
+
+
+def joint_bet(name: str) -> Bet:
+    bet, = load_bets("joint.toml", GAME.features, text=bet_text(
+        [(text, 10 - n) for n, text in enumerate(JOINT[name][0])], name))
+    return bet
+
+
+def joints(bet: Bet, shoe: Shoe) -> list[tuple[str, ...]]:
+    """The features class-by-class counting reads jointly, per joint of two positions."""
+    compiled = classes._compiled(GAME, (bet,), present(shoe))
+    if compiled.form != classes.DENSE:
+        return []
+    return [pair.names for pair in compiled.states.pairs if pair.names is not None]
+
+
+@pytest.mark.parametrize("name", sorted(JOINT))
+def test_two_cards_compared_by_position_count_as_the_twin(name):
+    """Ranks unequal, suits equal, ranks in order, rank and suit at once, colours equal:
+    class-by-class counting counts them as the twin on one shoe, a batch and with a card
+    known at either position compared, and holds each pair of positions but the colours'
+    as one dimension."""
+    bet = joint_bet(name)
+    shoe = JOINT_SHOE
+    assert bool(joints(bet, shoe)) == (name != "colours")
+    for one in (shoe, ISSUE_SHOES[0]):
+        assert classes.evaluate(GAME, [bet], one) == [twin_counts(bet, one)]
+    batch = [shoe, shoe.remove(["KH"]), shoe.remove(["9S", "QH"])]
+    counts, = classes.batch(GAME, [bet])(counts_matrix(batch))
+    assert [[int(c) for c in row] for row in counts] == [twin_counts(bet, s) for s in batch]
+    for position in JOINT[name][1]:
+        for card in (Card("K", "H"), Card("9", "S")):
+            known = {position: CARDS[CARDS.index(card)]}
+            assert bool(classes._compiled(GAME, (bet,), present(shoe),
+                                          tuple(known.items())).states.pairs) == \
+                (name != "colours")
+            assert classes.evaluate(GAME, [bet], shoe.remove([card]), known) == \
+                [twin_counts(bet, shoe, known)], (position, card)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.sampled_from(sorted(JOINT)), shoes)
+def test_two_cards_compared_by_position_count_as_the_twin_on_odd_shoes(name, shoe):
+    bet = joint_bet(name)
+    assert classes.evaluate(GAME, [bet], shoe) == [twin_counts(bet, shoe)]
