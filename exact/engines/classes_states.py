@@ -548,7 +548,9 @@ class Pair:
             pair = (x, z) if side == 0 else (z, x)
             return 1 + self.code[self.read[pair]]
 
-        leaders: list[dict[tuple[int, ...], int]] = [{}, {}]
+        # a residual's digit, whichever side its card is on: a card on the other side
+        # completes it, so a residual both sides keep (``!=`` of two suits: the suit) is one
+        leaders: dict[tuple[int, ...], int] = {}
         first: dict[tuple[int, int], int] = {}  # (side, class) -> digit when placed alone
         for side, x in product((0, 1), self.classes):
             # the cards that may complete it decide whether it is one value already; a
@@ -561,23 +563,20 @@ class Pair:
             elif len(values) == 1:
                 first[side, x] = values.pop()
             else:
-                found = leaders[side].setdefault(residual, -1)
-                if found < 0:
-                    found = leaders[side][residual] = 1 + complete + sum(map(len, leaders)) - 1
-                first[side, x] = found
-        self.size = 1 + complete + sum(map(len, leaders))
+                first[side, x] = leaders.setdefault(residual, 1 + complete + len(leaders))
+        self.size = 1 + complete + len(leaders)
         outcomes: dict[tuple[object, ...], int] = {(): 0}
         rows: list[list[int]] = [list(range(self.size))]
         self.alone: dict[tuple[int, int], int] = {}
         for side, z in product((0, 1), self.classes):
             # what z placed alone does: starts its residual, or completes the other side's
-            completes = tuple(residual[z] for residual in leaders[1 - side])
+            completes = tuple(residual[z] for residual in leaders)
             key: tuple[object, ...] = ("alone", side, first[side, z], completes)
             number = outcomes.setdefault(key, len(outcomes))
             if number == len(rows):
                 row = list(range(self.size))
                 row[0] = first[side, z]
-                for residual, at in leaders[1 - side].items():
+                for residual, at in leaders.items():
                     row[at] = residual[z]
                 rows.append(row)
             self.alone[side, z] = number

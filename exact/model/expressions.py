@@ -174,13 +174,28 @@ class Expression:
 
         collect(self.tree)
 
+        # a set's value has no hash (its members match by ``==``): the first equal one seen
+        # of its type stands for it
+        unhashed: list[list[object]] = [[] for _ in parts]
+
         def values(features: Mapping[str, object]) -> tuple[object, ...]:
             out: list[object] = []
-            for part in parts:
+            for part, seen in zip(parts, unhashed, strict=True):
                 try:
-                    out.append(_evaluate(part, features))
+                    value = _evaluate(part, features)
                 except (TypeError, ValueError, ArithmeticError, EvaluationError) as error:
                     out.append(type(error))
+                    continue
+                try:
+                    hash(value)
+                except TypeError:
+                    found = next((n for n, v in enumerate(seen)
+                                  if type(v) is type(value) and v == value), len(seen))
+                    if found == len(seen):
+                        seen.append(value)
+                    out.append((type(value), found))
+                    continue
+                out.append((type(value), value))
             return tuple(out)
 
         return values
