@@ -37,8 +37,8 @@ from exact.core import work
 from exact.core.cards import CARDS, Card, Shoe
 from exact.core.enumerator import falling
 from exact.engines import classes
-from exact.engines.batch_numbers import counts_matrix
 from exact.engines.batch import BetEvaluator
+from exact.engines.batch_numbers import counts_matrix
 from exact.engines.live import next_round
 from exact.engines.plan import AUTO, choose, command_engines
 from exact.errors import EngineError, ExactError
@@ -440,7 +440,7 @@ def test_the_named_limits_are_what_refuses():
 
 
 @pytest.mark.parametrize("name", ["three-first-suits", "pair-and-suits", "first-cards-only",
-                                  *PAIRS, "suits-compared", "ranks-compared-tallies"])
+                                  *PAIRS, "suits-compared"])
 def test_bets_refused_before_count_as_the_twin(name):
     """Bets the plan refused before (three first cards by suit with a third card; a pair
     with two cards by suit and a third card's rank, generated; first cards alone past
