@@ -7,7 +7,9 @@ Layer: engines, above the model; knows no game.
 A state is the mixed-radix number of its dimensions: per tally its hits or its misses, capped
 where no settlement changes past the cap; per position read its card's class among its value's
 classes, merged where every settlement reads them alike; per pair of first cards read by one
-feature its value once both are placed, or what the first placed tells of it (:class:`Pair`).
+feature, or per two first cards each read by position only and held jointly where that takes
+fewer digits (:meth:`Pair.joint`), its value once both are placed, or what the first placed
+tells of it (:class:`Pair`).
 The reductions are found by settling the bet on every reading the value walk's keys allow,
 each dimension with the others unreduced, so that applying them all at once is exact.
 """
@@ -461,7 +463,8 @@ class States:
 
 class Pair:
     """A pair of cards every round deals read by one feature (``player_pair``,
-    ``banker_initial_ranks``, ...) as one dimension of the state: 0 while neither card is
+    ``banker_initial_ranks``, ...), or two read each by position only and compared
+    (:meth:`joint`), as one dimension of the state: 0 while neither card is
     placed; the feature's value (merged where no settlement tells values apart) once both
     are; in between, only what the card placed first tells of the value. The value walk places
     a round's cards value class by value class, in increasing value, so a card placed alone is
@@ -469,7 +472,7 @@ class Pair:
     value): if every card that may complete it gives one merged value, the first card is that
     value at once (two cards of different values make no pair: ``none`` as soon as the first
     is placed); else it is kept as its *residual*, the merged value it gives with each card
-    (so that a suit's cards of every value share one).
+    (so that a suit's cards of every value share one), one digit whichever card keeps it.
 
     Where each position of the pair held its class among its value's (17 digits for rank and
     suit), the two digits multiplying with every other dimension, the pair holds its merged

@@ -292,7 +292,7 @@ def present(shoe: Shoe) -> frozenset:
 # full deck (2-10 s; a bet classes serves for less than that walk counts none): a dozen bets
 # keep the test within its share of the file's time. tests/refusal_sample.py probes more
 # (none of 148 refused by the plan; 7 were, each reading pairs of both hands' first cards;
-# with --run 6 are refused as they compile: docs/explanation/attribute-counting.md).
+# with --run 3 are refused as they compile: docs/explanation/attribute-counting.md).
 REFUSAL_EXAMPLES = 12
 
 
@@ -300,13 +300,14 @@ def test_no_generated_bet_is_refused_on_one_to_eight_decks_but_for_the_named_lim
     """Every generated bet is served on 1 to 8 decks by ``auto``, on one shoe and in batches,
     but for the limit named in docs/explanation/attribute-counting.md: a bet reading first
     cards of both hands one by one by position (by rank or suit, or as a tally of one card;
-    a pair of first cards is one dimension of the state, no longer two positions) with
-    tallies or third cards, whose states class-by-class counting bounds past the work bound or
-    whose trie it would hold past its memory bound, with tallies or positions that take
-    factorised counting past its pattern bound (or a feature class-by-class counting cannot
-    read at all, :func:`named_limit`). No bet of tests/refusal_sample.py's seeds 7 and 30
-    meets it in the plan (7 of 148 did, each reading pairs of both hands' first cards); 6 are
-    refused as they compile (``--run``: docs/explanation/attribute-counting.md). Any other refusal
+    a pair of first cards is one dimension of the state, no longer two positions, and so are
+    two cards compared with each other) with tallies or third cards, whose states
+    class-by-class counting bounds past the work bound or whose trie it would hold past its
+    memory bound, with tallies or positions that take factorised counting past its pattern
+    bound (or a feature class-by-class counting cannot read at all, :func:`named_limit`). No
+    bet of tests/refusal_sample.py's seeds 7 and 30 meets it in the plan (7 of 148 did, each
+    reading pairs of both hands' first cards); 3 are refused as they compile (``--run``:
+    docs/explanation/attribute-counting.md). Any other refusal
     fails, listed (conditions, scope, reason). A full shoe of 1 to 8 decks holds every card of
     a deck, and the plan and the factorised engine's patterns depend on the cards present and
     the bet only (not on how many of each): one probe per bet and scope answers for every deck
