@@ -16,21 +16,22 @@ each dimension with the others unreduced, so that applying them all at once is e
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, replace
+from functools import cached_property, lru_cache
 from itertools import combinations, product
 from math import prod
 from typing import Any, Protocol, cast
 
 import numpy as np
 
-from exact.core.cards import Card, Label, View
+from exact.core.cards import CARDS, Card, Label, View
 from exact.engines.classes_restricted import Position, Raw
 from exact.engines.engine import two_sided
 from exact.engines.factorised import Hands
 from exact.model.bets import Bet
-from exact.model.contracts import CapabilityError
+from exact.model.contracts import CapabilityError, CardPositions, draw_stages
 from exact.model.features import ORDER, Feature
 from exact.model.game import Game
 
@@ -54,9 +55,14 @@ class Shape:
     # features reading an order-free group of positions otherwise (the pairs: two cards by
     # rank or suit): each of their positions read by the view, the feature read off them all
     readers: tuple[tuple[str, frozenset[Position]], ...] = ()
+    # two first cards compared by position, held as one type (the first's) by the value walk
+    # (:meth:`shares`)
+    shared: tuple[tuple[Position, Position], ...] = ()
 
     @classmethod
-    def of(cls, game: Game[Any], names: Sequence[str]) -> Shape:
+    def of(cls, game: Game[Any], names: Sequence[str], bets: Sequence[Bet] = ()) -> Shape:
+        """The shape of the features ``names``; with ``bets``, the positions they compare that
+        the value walk may hold as one type (:meth:`shares`)."""
         value_names, tallies, positional, attributes, groups = [], [], [], set(), []
         readers: list[tuple[str, frozenset[Position]]] = []
         for name in sorted(names):
@@ -81,8 +87,48 @@ class Shape:
                 attributes |= fine(feature)
             else:
                 raise CapabilityError(f"class-by-class counting cannot read {name}")
-        return cls(tuple(value_names), tuple(tallies), tuple(positional),
-                   View(tuple(sorted(attributes))), tuple(groups), tuple(readers))
+        shape = cls(tuple(value_names), tuple(tallies), tuple(positional),
+                    View(tuple(sorted(attributes))), tuple(groups), tuple(readers))
+        return shape.shares(game, bets) if bets else shape
+
+    def shares(self, game: Game[Any], bets: Sequence[Bet]) -> Shape:
+        """This shape with the two positions of each joint the value walk may hold as one
+        type: both first cards (dealt in every round), read by position only, counted by the
+        same tallies, and the joint (:meth:`Pair.joint` on a deck's labels) the same with the
+        cards swapped and fewer digits than the two positions (``player_card2_rank !=
+        banker_card2_rank``: 3, not 5 x 5). The rounds that only swap the two cards' values
+        are then one key of the value walk (the trie's nodes fall as the types it tells apart
+        do)."""
+        grouped = frozenset().union(*(cards for _, cards in self.readers))
+        free = sorted(p for _, p in self.positional
+                      if p in always_dealt(game) and p not in grouped)
+        labels = sorted({(card.value, self.view.label(card)) for card in CARDS
+                         if card.value is not None}, key=repr)
+        classes = [(value, (label,)) for value, label in labels]
+        shared: list[tuple[Position, Position]] = []
+        for a, b in combinations(sorted(set(free)), 2):
+            if {a, b} & {p for pair in shared for p in pair} or \
+                    self.position_type(a)[1] != self.position_type(b)[1]:
+                continue
+            joint = self.joint(game.features.__getitem__, (a, b), classes, bets)
+            if joint.size < digits(self.view_at(game, a)) * digits(self.view_at(game, b)) \
+                    and joint.symmetric():
+                shared.append((a, b))
+        return replace(self, shared=tuple(shared))
+
+    def view_at(self, game: Game[Any], position: Position) -> View:
+        """What the features reading ``position`` by position read of its card."""
+        return View(tuple(sorted(set().union(*(fine(game.features[name])
+                                               for name, p in self.positional
+                                               if p == position)))))
+
+    def joint(self, feature: Callable[[str], Feature[Any]], positions: tuple[Position, Position],
+              classes: Sequence[tuple[int, tuple[object, ...]]], bets: Sequence[Bet]) -> Pair:
+        """The joint of two positions read by position only (:meth:`Pair.joint`)."""
+        joint = Pair.joint([(p, [(name, feature(name)) for name, q in self.positional if q == p])
+                            for p in positions], classes, bets)
+        joint.shared = positions in self.shared
+        return joint
 
     @cached_property
     def read_positions(self) -> frozenset[Position]:
@@ -103,8 +149,28 @@ class Shape:
                              for attribute, wanted in self.predicates))
 
     def position_type(self, position: Position) -> tuple[Position | None, tuple[int, ...]]:
-        at = position if position in self.read_positions else None
+        """The position read (the first of two :attr:`shared`) and the tallies counting it."""
+        first = {b: a for a, b in self.shared}.get(position, position)
+        at = first if position in self.read_positions else None
         return at, tuple(i for i, (_, cards, _) in enumerate(self.tallies) if position in cards)
+
+
+@lru_cache(maxsize=64)
+def digits(view: View) -> int:
+    """A position's digits read by ``view``: the most labels one value's cards take, and 0
+    (not yet placed)."""
+    by_value: dict[int, set[Label]] = defaultdict(set)
+    for card in CARDS:
+        if card.value is not None:
+            by_value[card.value].add(view.label(card))
+    return max(map(len, by_value.values())) + 1
+
+
+def always_dealt(game: Game[Any]) -> frozenset[Position]:
+    """The positions every round deals: those of the stages that draw no card."""
+    drawn = draw_stages(game)
+    return frozenset(p for stage, positions in cast(CardPositions, game).stage_positions.items()
+                     if stage not in drawn for p in positions)
 
 
 class Counted(Protocol):
@@ -178,7 +244,9 @@ class States:
             self.position_class.append(mapping)
         for index in range(len(self.positions)):
             self._refine_position(index)
-        if self._join(read_by_group):  # fewer readings: the positions again, where skipped
+        for a, b in shape.shared:  # the value walk holds them as one type: a joint
+            self._add(self._joint(a, b))
+        if self._join(read_by_group) or shape.shared:  # the positions again, where skipped
             for index in range(len(self.positions)):
                 self._refine_position(index)
         for index, pair in enumerate(self.pairs):
@@ -228,27 +296,24 @@ class States:
             if best is None:
                 return joined
             joined = True
-            joint = best[2]
-            free = [p for p in free if p not in joint.sides]
-            kept = [n for n, p in enumerate(self.positions) if p not in joint.sides]
-            self.positions = [self.positions[n] for n in kept]
-            self.position_class = [self.position_class[n] for n in kept]
-            self.pairs.append(joint)
-            self._refine_pair(len(self.pairs) - 1)  # by settling, where few enough
+            free = [p for p in free if p not in best[2].sides]
+            self._add(best[2])
 
     def _joint(self, a: Position, b: Position) -> Pair:
-        """The joint of positions ``a`` and ``b``, its values merged where the bets' largest
-        sub-expressions reading their features only read them alike (no settling: cheap)."""
-        joint = Pair.joint([(p, [(name, self.bet.feature(name)) for name, q
-                                 in self.bet.shape.positional if q == p]) for p in (a, b)],
-                           self.bet.classes)
-        names = set(cast(tuple[str, ...], joint.names))
-        readers = [event.condition.reading(names) for bet in self.bet.bets
-                   for event in bet.events if event.condition is not None]
-        joint.merge([tuple(read(joint.features(value)) for read in readers)
-                     for value in joint.representatives])
+        """The joint of positions ``a`` and ``b`` (:meth:`Pair.joint`: no settling, cheap)."""
+        joint = self.bet.shape.joint(self.bet.feature, (a, b), self.bet.classes,
+                                     self.bet.bets)
         joint.build(ordered=not self.bet.known)
         return joint
+
+    def _add(self, joint: Pair) -> None:
+        """``joint`` a dimension, its positions no longer, its values merged by settling
+        where few enough."""
+        kept = [n for n, p in enumerate(self.positions) if p not in joint.sides]
+        self.positions = [self.positions[n] for n in kept]
+        self.position_class = [self.position_class[n] for n in kept]
+        self.pairs.append(joint)
+        self._refine_pair(len(self.pairs) - 1)
 
     def _settle(self, record: Hands, reading: tuple[object, ...], hits: Sequence[int],
                 placed: Mapping[Position, int], pairs: Mapping[str, object]
@@ -382,7 +447,7 @@ class States:
                    in zip(self.tally_mode, hits, misses, strict=True))
         return (*counted, *(self.position_digit[i][at[p]] + 1 if p in at else 0
                          for i, p in enumerate(self.positions)),
-                *(pair.outcome(at) for pair in self.pairs))
+                *(pair.outcome(placed) for pair in self.pairs))
 
     @cached_property
     def size(self) -> int:
@@ -501,6 +566,7 @@ class Pair:
         self.representatives = sorted(set(self.read.values()), key=repr)
         self.code = {value: n for n, value in enumerate(self.representatives)}
         self.refined = False
+        self.shared = False  # both positions placed as the first's type (Shape.shared)
 
     @classmethod
     def of_feature(cls, name: str, cards: frozenset[Position], feature: Feature[Any],
@@ -510,11 +576,13 @@ class Pair:
 
     @classmethod
     def joint(cls, features: Sequence[tuple[Position, Sequence[tuple[str, Feature[Any]]]]],
-              classes: Sequence[tuple[int, tuple[object, ...]]]) -> Pair:
+              classes: Sequence[tuple[int, tuple[object, ...]]], bets: Sequence[Bet]) -> Pair:
         """Two positions each read by position only (``player_card2_rank`` and
         ``banker_card2_rank``) as one dimension: its value the tuple of every positional
-        feature's value at either card, merged where no settlement tells values apart
-        (``!=`` of two ranks: equal or not)."""
+        feature's value at either card, merged where the bets' largest sub-expressions
+        reading those features only read them alike (``!=`` of two ranks: equal or not;
+        :meth:`~exact.model.expressions.Expression.reading`), built as the value walk places
+        cards in increasing value."""
         ordered = sorted(features)
 
         def read(labels: Mapping[Position, Label]) -> object:
@@ -522,7 +590,18 @@ class Pair:
                          for position, named in ordered for _, feature in named)
 
         names = tuple(name for _, named in ordered for name, _ in named)
-        return cls("|".join(names), frozenset(p for p, _ in ordered), read, classes, names)
+        joint = cls("|".join(names), frozenset(p for p, _ in ordered), read, classes, names)
+        readers = [event.condition.reading(set(names)) for bet in bets
+                   for event in bet.events if event.condition is not None]
+        joint.merge([tuple(read(joint.features(value)) for read in readers)
+                     for value in joint.representatives])
+        joint.build(ordered=True)
+        return joint
+
+    def symmetric(self) -> bool:
+        """Whether the merged value is the same with the two cards swapped."""
+        return all(self.code[self.read[x, z]] == self.code[self.read[z, x]]
+                   for x, z in product(self.classes, self.classes))
 
     def features(self, value: object) -> dict[str, object]:
         """The features' values a value of the pair stands for."""
@@ -592,8 +671,15 @@ class Pair:
             self.both[x, z] = number
         self.table = np.array(rows, dtype=np.int64).T.copy()  # (digits x outcomes)
 
-    def outcome(self, at: Mapping[Position, int]) -> int:
+    def outcome(self, placed: Sequence[tuple[Position, int]]) -> int:
+        """The outcome of a piece placing ``placed`` (position, class): with the two
+        positions of one type (:attr:`Shape.shared`), both are placed at the first."""
         a, b = self.sides
+        if self.shared:
+            numbers = [number for position, number in placed if position == a]
+            return self.both[numbers[0], numbers[1]] if len(numbers) == 2 else \
+                self.alone[0, numbers[0]] if numbers else 0
+        at = dict(placed)
         if a in at:
             return self.both[at[a], at[b]] if b in at else self.alone[0, at[a]]
         return self.alone[1, at[b]] if b in at else 0

@@ -470,7 +470,12 @@ JOINT = {
     "ranks-and-suits": (["player_card1_rank == banker_card1_rank and "
                          "player_card1_suit != banker_card1_suit"], (1, 2)),
     "colours": (["banker_card2_colour == player_card2_colour and dealt_tens > 0"], (3, 4)),
+    # both pairs of cards compared counted alike and read alike swapped: one type each
+    "shared": (["player_card2_rank != banker_card2_rank and dealt_tens > 0",
+                "player_card1_suit == banker_card1_suit"], (1, 4)),
 }
+# the joints whose two positions the value walk holds as one type (classes_states.Shape.shares)
+SHARED = {"ranks-and-suits": 1, "shared": 2}
 
 
 # four ranks of value 0 and a few of others, of every suit
@@ -501,6 +506,8 @@ def test_two_cards_compared_by_position_count_as_the_twin(name):
     bet = joint_bet(name)
     shoe = JOINT_SHOE
     assert bool(joints(bet, shoe)) == (name != "colours")
+    assert len(classes.ClassesBet(GAME, (bet,), present(shoe)).shape.shared) == \
+        SHARED.get(name, 0)
     for one in (shoe, ISSUE_SHOES[0]):
         assert classes.evaluate(GAME, [bet], one) == [twin_counts(bet, one)]
     batch = [shoe, shoe.remove(["KH"]), shoe.remove(["9S", "QH"])]
