@@ -89,7 +89,7 @@ class Shape:
                 raise CapabilityError(f"class-by-class counting cannot read {name}")
         shape = cls(tuple(value_names), tuple(tallies), tuple(positional),
                     View(tuple(sorted(attributes))), tuple(groups), tuple(readers))
-        return shape.shares(game, bets) if bets else shape
+        return _shares(shape, game, tuple(bets)) if bets else shape
 
     def shares(self, game: Game[Any], bets: Sequence[Bet]) -> Shape:
         """This shape with the two positions of each joint the value walk may hold as one
@@ -164,6 +164,13 @@ def digits(view: View) -> int:
         if card.value is not None:
             by_value[card.value].add(view.label(card))
     return max(map(len, by_value.values())) + 1
+
+
+@lru_cache(maxsize=256)
+def _shares(shape: Shape, game: Game[Any], bets: tuple[Bet, ...]) -> Shape:
+    """:meth:`Shape.shares`, once per shape and bets (the plan asks for every bet it weighs,
+    and every compiled form read back builds its shape: tens of ms with ranks and suits)."""
+    return shape.shares(game, bets)
 
 
 def always_dealt(game: Game[Any]) -> frozenset[Position]:
