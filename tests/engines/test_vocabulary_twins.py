@@ -473,9 +473,11 @@ JOINT = {
     # both pairs of cards compared counted alike and read alike swapped: one type each
     "shared": (["player_card2_rank != banker_card2_rank and dealt_tens > 0",
                 "player_card1_suit == banker_card1_suit"], (1, 4)),
+    # one hand's two cards: one type, their stage dealt as a set of values
+    "one-hand": (["player_card1_suit == player_card2_suit and dealt_tens > 0"], (1, 3)),
 }
 # the joints whose two positions the value walk holds as one type (classes_states.Shape.shares)
-SHARED = {"ranks-and-suits": 1, "shared": 2}
+SHARED = {"ranks-and-suits": 1, "shared": 2, "one-hand": 1}
 
 
 # four ranks of value 0 and a few of others, of every suit
