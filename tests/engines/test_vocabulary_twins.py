@@ -350,7 +350,7 @@ def named_limit(bet: Bet) -> bool:
 
 
 # A bet that meets the limit (four first cards read together by suit, no two of them apart
-# from the others, with a tally of jacks and a third card's suit: 4,332 states); a generated
+# from the others, with a tally of jacks and a third card's suit: 2,700 states); a generated
 # bet that met it before (two of the four cards compared, 900 states: 252 since the two are
 # one dimension), and bets served now: a pair with tallies of the third cards (served before
 # too), three first cards by suit with a third card, a generated pair with two cards by suit
@@ -424,7 +424,7 @@ def test_the_named_limits_are_what_refuses():
     """The limit is real, met by a bet written in the vocabulary (four first cards read
     together by suit, with a tally of jacks and a third card's suit): the plan admits it,
     class-by-class counting refuses it by name as it compiles, once its states are known
-    (4,332: past its memory bound); the bets of :data:`SERVED` are served by class-by-class
+    (2,700: past its memory bound); the bets of :data:`SERVED` are served by class-by-class
     counting in every scope."""
     bet, = load_bets("limits.toml", GAME.features, text=bet_text(
         [(text, 10 - n) for n, text in enumerate(LIMIT)], "positions"))
