@@ -81,7 +81,16 @@ from exact.engines.batch_numbers import (
 )
 from exact.engines.classes_evaluation import ClassArrays, DenseArrays, Pieces, signed_dtype
 from exact.engines.classes_restricted import Part, Position, Raw, Term, compile_restricted
-from exact.engines.classes_states import Pair, Shape, States, Tallies, fine, placed_record
+from exact.engines.classes_states import (
+    Pair,
+    Shape,
+    States,
+    Tallies,
+    always_dealt,
+    digits,
+    fine,
+    placed_record,
+)
 from exact.engines.engine import classes_refusal
 from exact.engines.factorised import (
     Hands,
@@ -97,9 +106,10 @@ from exact.model.features import Feature
 from exact.model.game import Game, game_key
 
 DECK = frozenset(card for card in CARDS if not card.is_joker)
-_FORMAT = "classes-11"  # both forms, the form a marker array ("form"); one-card colours tallies;
-# pairs of first cards one dimension; groups of classes as elementary factors (kind 4); the
-# tallies one dimension of blocks (classes_states.Tallies), not a digit each
+_FORMAT = "classes-12"  # both forms, the form a marker array ("form"); one-card colours tallies;
+# pairs of first cards one dimension; groups of classes as elementary factors (kind 4); two
+# positions read by position only one dimension (a joint); the tallies one dimension of
+# blocks (classes_states.Tallies), not a digit each
 DENSE, RESTRICTED = 0, 1  # the forms
 
 
@@ -137,7 +147,7 @@ class ClassesBet:
         self.round_cards = self.deal.round_cards
         self.known = dict(known)
         self.free_cards = self.round_cards - len(self.known)
-        self.shape = Shape.of(game, self.names)
+        self.shape = Shape.of(game, self.names, bets)
         # the classes of cards the bets tell apart, per value: (value, signature) -> cards
         members: dict[tuple[int, tuple[object, ...]], list[int]] = defaultdict(list)
         for index, card in enumerate(CARDS):
@@ -517,6 +527,9 @@ class ClassesBet:
         # the positional features of positions not dealt: (their reader's number, value)
         undealt = dict(cast(tuple[tuple[int, object], ...], signature[len(shape.value_names):]))
         for n, (name, (h, i)) in enumerate(shape.positional):
+            if name in pairs:  # read jointly with another position's (classes_states.Pair)
+                read[name] = pairs[name]
+                continue
             if i >= len(record[h]):
                 read[name] = undealt[len(shape.value_names) + n]
                 continue
@@ -912,7 +925,7 @@ def estimate(game: Game[Any], bets: Sequence[Bet]) -> int | None:
     read by position or as a tally of its own (:data:`TRIE_GROWTH`, measured)."""
     if refusal(game, bets) is not None:
         return None
-    shape = Shape.of(game, sorted(set().union(*(bet.features for bet in bets))))
+    shape = Shape.of(game, sorted(set().union(*(bet.features for bet in bets))), bets)
     groups = dict(shape.groups)
     states = _tally_blocks(game, tuple(bets), tuple((name, len(cards)) for name, cards, _
                                                     in shape.tallies if name not in groups))
@@ -921,7 +934,7 @@ def estimate(game: Game[Any], bets: Sequence[Bet]) -> int | None:
             states *= len(cards) + 1
     # a pair of first cards: its values and residuals (classes_states.Pair, before the
     # reductions); another group: each of its positions by the whole view's label
-    dealt = _always_dealt(game)
+    dealt = always_dealt(game)
     paired = [(name, cards) for name, cards in shape.readers
               if len(cards) == 2 and cards <= dealt]
     for name, cards in paired:
@@ -931,9 +944,8 @@ def estimate(game: Game[Any], bets: Sequence[Bet]) -> int | None:
     alone = frozenset(p for _, p in shape.positional)
     for position in grouped | alone:
         # read with other cards: by the whole view's label; alone: by what its features read
-        view = shape.view if position in grouped else View(tuple(sorted(set().union(*(
-            fine(game.features[name]) for name, p in shape.positional if p == position)))))
-        states *= _digits(view)
+        view = shape.view if position in grouped else shape.view_at(game, position)
+        states *= digits(view)
     return states * TRIE_GROWTH[min(_first_read(game, shape), len(TRIE_GROWTH) - 1)]
 
 
@@ -984,37 +996,21 @@ def _tally_blocks(game: Game[Any], bets: tuple[Bet, ...], tallies: tuple[tuple[s
 _ESTIMATE_CELLS = 2_000_000  # settlements of the estimate's tally blocks (vectorised)
 
 
-def _always_dealt(game: Game[Any]) -> frozenset[Position]:
-    """The positions every round deals: those of the stages that draw no card."""
-    drawn = draw_stages(game)
-    return frozenset(p for stage, positions in cast(CardPositions, game).stage_positions.items()
-                     if stage not in drawn for p in positions)
-
-
 @lru_cache(maxsize=64)
 def _pair_size(feature: Feature[Any], cards: frozenset[Position], view: View) -> int:
     """The digits of a pair read by ``feature`` on a deck's classes by ``view``, before the
     reductions."""
     labels = sorted({(cast(int, card.value), view.label(card)) for card in DECK}, key=repr)
-    pair = Pair(feature.name, cards, feature, [(value, (label,)) for value, label in labels])
+    pair = Pair.of_feature(feature.name, cards, feature,
+                           [(value, (label,)) for value, label in labels])
     pair.build(ordered=True)
     return pair.size
-
-
-@lru_cache(maxsize=64)
-def _digits(view: View) -> int:
-    """A position's digits read by ``view``: the most labels one value's cards take, and 0
-    (not yet placed)."""
-    by_value: dict[int, set[Label]] = defaultdict(set)
-    for card in DECK:
-        by_value[cast(int, card.value)].add(view.label(card))
-    return max(map(len, by_value.values())) + 1
 
 
 def trie_nodes(game: Game[Any], bets: Sequence[Bet]) -> int:
     """The trie's nodes, estimated from the shape (:data:`TRIE_GROWTH`): the compile holds
     them in memory, about :data:`NODE_BYTES` each (measured), whatever the states."""
-    shape = Shape.of(game, sorted(set().union(*(bet.features for bet in bets))))
+    shape = Shape.of(game, sorted(set().union(*(bet.features for bet in bets))), bets)
     return TRIE_NODES * TRIE_GROWTH[min(_first_read(game, shape), len(TRIE_GROWTH) - 1)]
 
 

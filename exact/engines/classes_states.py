@@ -7,29 +7,32 @@ Layer: engines, above the model; knows no game.
 A state is the mixed-radix number of its dimensions: per tally its hits or its misses, capped
 where no settlement changes past the cap; per position read its card's class among its value's
 classes, merged where every settlement reads them alike; per pair of first cards read by one
-feature its value once both are placed, or what the first placed tells of it (:class:`Pair`).
+feature, or per two first cards each read by position only and held jointly where that takes
+fewer digits (:meth:`Pair.joint`), its value once both are placed, or what the first placed
+tells of it (:class:`Pair`).
 The reductions are found by settling the bet on every reading the value walk's keys allow,
 each dimension with the others unreduced, so that applying them all at once is exact.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from functools import cached_property
-from itertools import product
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import cached_property, lru_cache
+from itertools import combinations, product
 from math import prod
 from typing import Any, Protocol, cast
 
 import numpy as np
 
-from exact.core.cards import Card, Label, View
+from exact.core.cards import CARDS, Card, Label, View
 from exact.engines.classes_restricted import Position, Raw
 from exact.engines.engine import two_sided
 from exact.engines.factorised import Hands
 from exact.errors import BetFileError
 from exact.model.bets import Bet
-from exact.model.contracts import CapabilityError
+from exact.model.contracts import CapabilityError, CardPositions, draw_stages
 from exact.model.features import ORDER, Feature
 from exact.model.game import Game
 
@@ -53,9 +56,14 @@ class Shape:
     # features reading an order-free group of positions otherwise (the pairs: two cards by
     # rank or suit): each of their positions read by the view, the feature read off them all
     readers: tuple[tuple[str, frozenset[Position]], ...] = ()
+    # two first cards compared by position, held as one type (the first's) by the value walk
+    # (:meth:`shares`)
+    shared: tuple[tuple[Position, Position], ...] = ()
 
     @classmethod
-    def of(cls, game: Game[Any], names: Sequence[str]) -> Shape:
+    def of(cls, game: Game[Any], names: Sequence[str], bets: Sequence[Bet] = ()) -> Shape:
+        """The shape of the features ``names``; with ``bets``, the positions they compare that
+        the value walk may hold as one type (:meth:`shares`)."""
         value_names, tallies, positional, attributes, groups = [], [], [], set(), []
         readers: list[tuple[str, frozenset[Position]]] = []
         for name in sorted(names):
@@ -80,8 +88,48 @@ class Shape:
                 attributes |= fine(feature)
             else:
                 raise CapabilityError(f"class-by-class counting cannot read {name}")
-        return cls(tuple(value_names), tuple(tallies), tuple(positional),
-                   View(tuple(sorted(attributes))), tuple(groups), tuple(readers))
+        shape = cls(tuple(value_names), tuple(tallies), tuple(positional),
+                    View(tuple(sorted(attributes))), tuple(groups), tuple(readers))
+        return _shares(shape, game, tuple(bets)) if bets else shape
+
+    def shares(self, game: Game[Any], bets: Sequence[Bet]) -> Shape:
+        """This shape with the two positions of each joint the value walk may hold as one
+        type: both first cards (dealt in every round), read by position only, counted by the
+        same tallies, and the joint (:meth:`Pair.joint` on a deck's labels) the same with the
+        cards swapped and fewer digits than the two positions (``player_card2_rank !=
+        banker_card2_rank``: 3, not 5 x 5). The rounds that only swap the two cards' values
+        are then one key of the value walk (the trie's nodes fall as the types it tells apart
+        do)."""
+        grouped = frozenset().union(*(cards for _, cards in self.readers))
+        free = sorted(p for _, p in self.positional
+                      if p in always_dealt(game) and p not in grouped)
+        labels = sorted({(card.value, self.view.label(card)) for card in CARDS
+                         if card.value is not None}, key=repr)
+        classes = [(value, (label,)) for value, label in labels]
+        shared: list[tuple[Position, Position]] = []
+        for a, b in combinations(sorted(set(free)), 2):
+            if {a, b} & {p for pair in shared for p in pair} or \
+                    self.position_type(a)[1] != self.position_type(b)[1]:
+                continue
+            joint = self.joint(game.features.__getitem__, (a, b), classes, bets)
+            if joint.size < digits(self.view_at(game, a)) * digits(self.view_at(game, b)) \
+                    and joint.symmetric():
+                shared.append((a, b))
+        return replace(self, shared=tuple(shared))
+
+    def view_at(self, game: Game[Any], position: Position) -> View:
+        """What the features reading ``position`` by position read of its card."""
+        return View(tuple(sorted(set().union(*(fine(game.features[name])
+                                               for name, p in self.positional
+                                               if p == position)))))
+
+    def joint(self, feature: Callable[[str], Feature[Any]], positions: tuple[Position, Position],
+              classes: Sequence[tuple[int, tuple[object, ...]]], bets: Sequence[Bet]) -> Pair:
+        """The joint of two positions read by position only (:meth:`Pair.joint`)."""
+        joint = Pair.joint([(p, [(name, feature(name)) for name, q in self.positional if q == p])
+                            for p in positions], classes, bets)
+        joint.shared = positions in self.shared
+        return joint
 
     @cached_property
     def read_positions(self) -> frozenset[Position]:
@@ -102,8 +150,35 @@ class Shape:
                              for attribute, wanted in self.predicates))
 
     def position_type(self, position: Position) -> tuple[Position | None, tuple[int, ...]]:
-        at = position if position in self.read_positions else None
+        """The position read (the first of two :attr:`shared`) and the tallies counting it."""
+        first = {b: a for a, b in self.shared}.get(position, position)
+        at = first if position in self.read_positions else None
         return at, tuple(i for i, (_, cards, _) in enumerate(self.tallies) if position in cards)
+
+
+@lru_cache(maxsize=64)
+def digits(view: View) -> int:
+    """A position's digits read by ``view``: the most labels one value's cards take, and 0
+    (not yet placed)."""
+    by_value: dict[int, set[Label]] = defaultdict(set)
+    for card in CARDS:
+        if card.value is not None:
+            by_value[card.value].add(view.label(card))
+    return max(map(len, by_value.values())) + 1
+
+
+@lru_cache(maxsize=256)
+def _shares(shape: Shape, game: Game[Any], bets: tuple[Bet, ...]) -> Shape:
+    """:meth:`Shape.shares`, once per shape and bets (the plan asks for every bet it weighs,
+    and every compiled form read back builds its shape: tens of ms with ranks and suits)."""
+    return shape.shares(game, bets)
+
+
+def always_dealt(game: Game[Any]) -> frozenset[Position]:
+    """The positions every round deals: those of the stages that draw no card."""
+    drawn = draw_stages(game)
+    return frozenset(p for stage, positions in cast(CardPositions, game).stage_positions.items()
+                     if stage not in drawn for p in positions)
 
 
 class Counted(Protocol):
@@ -150,7 +225,7 @@ class States:
         # feature's value once both cards are placed, before that only what the first placed
         # tells of it (:class:`Pair`); its positions are read by position only where a
         # positional feature reads them
-        self.pairs = [Pair(name, cards, bet.feature(name), bet.classes)
+        self.pairs = [Pair.of_feature(name, cards, bet.feature(name), bet.classes)
                       for name, cards in shape.readers
                       if len(cards) == 2 and all(
                           i < len(record[h]) for _, record in readings for h, i in cards)]
@@ -177,8 +252,14 @@ class States:
             self.position_class.append(mapping)
         for index in range(len(self.positions)):
             self._refine_position(index)
-        for index in range(len(self.pairs)):
-            self._refine_pair(index)
+        for a, b in shape.shared:  # the value walk holds them as one type: a joint
+            self._add(self._joint(a, b))
+        if self._join(read_by_group) or shape.shared:  # the positions again, where skipped
+            for index in range(len(self.positions)):
+                self._refine_position(index)
+        for index, pair in enumerate(self.pairs):
+            if not pair.refined:
+                self._refine_pair(index)
         for pair in self.pairs:
             pair.build(ordered=not bet.known)
         self.tally_mode: list[tuple[bool, int]] = []  # (count misses, cap)
@@ -219,6 +300,49 @@ class States:
             [max(self.position_digit[i].values(), default=0) + 2
              for i in range(len(self.positions))] + [pair.size for pair in self.pairs]
 
+    def _join(self, read_by_group: frozenset[Position]) -> bool:
+        """Two positions every round deals, each read by position only, held as one
+        dimension (:meth:`Pair.joint`) where its merged values and residuals are fewer than
+        the two positions' digits multiplied (``player_card2_rank != banker_card2_rank``:
+        equal or not, 3 digits, where the two ranks took 5 x 5); the pair that saves most
+        first, then the next among the rest. Whether any was joined."""
+        sides = {p for pair in self.pairs for p in pair.sides}
+        free = [p for p in self.positions if p not in read_by_group and p not in sides and
+                all(p[1] < len(record[p[0]]) for _, record in self.readings)]
+        joined = False
+        while True:
+            best: tuple[int, int, Pair] | None = None  # (digits, size, joint)
+            for a, b in combinations(free, 2):
+                digits = prod(1 + max(len({self.position_class[self.positions.index(p)][n]
+                                           for n in numbers})
+                                      for numbers in self.bet.by_value.values())
+                              for p in (a, b))
+                joint = self._joint(a, b)
+                if joint.size < digits and (best is None or
+                                            joint.size * best[0] < best[1] * digits):
+                    best = (digits, joint.size, joint)
+            if best is None:
+                return joined
+            joined = True
+            free = [p for p in free if p not in best[2].sides]
+            self._add(best[2])
+
+    def _joint(self, a: Position, b: Position) -> Pair:
+        """The joint of positions ``a`` and ``b`` (:meth:`Pair.joint`: no settling, cheap)."""
+        joint = self.bet.shape.joint(self.bet.feature, (a, b), self.bet.classes,
+                                     self.bet.bets)
+        joint.build(ordered=not self.bet.known)
+        return joint
+
+    def _add(self, joint: Pair) -> None:
+        """``joint`` a dimension, its positions no longer, its values merged by settling
+        where few enough."""
+        kept = [n for n, p in enumerate(self.positions) if p not in joint.sides]
+        self.positions = [self.positions[n] for n in kept]
+        self.position_class = [self.position_class[n] for n in kept]
+        self.pairs.append(joint)
+        self._refine_pair(len(self.pairs) - 1)
+
     def _settle(self, record: Hands, reading: tuple[object, ...], hits: Sequence[int],
                 placed: Mapping[Position, int], pairs: Mapping[str, object]
                 ) -> tuple[int, ...]:
@@ -229,8 +353,9 @@ class States:
         """Every reading of the pairs but pair ``skip``'s (one value per merged class)."""
         domains = [[_SKIPPED] if n == skip else pair.representatives
                    for n, pair in enumerate(self.pairs)]
-        return [{pair.name: value for pair, value in zip(self.pairs, chosen, strict=True)
-                 if value is not _SKIPPED} for chosen in product(*domains)]
+        return [{name: feature for pair, value in zip(self.pairs, chosen, strict=True)
+                 if value is not _SKIPPED for name, feature in pair.features(value).items()}
+                for chosen in product(*domains)]
 
     def _combos(self, skip_tally: int | None, skip_position: int | None
                 ) -> list[tuple[Hands, tuple[object, ...], list[range], list[list[int]]]]:
@@ -304,7 +429,7 @@ class States:
                     placed = {p: c for p, c in zip(self.positions, chosen, strict=True)
                               if c >= 0}
                     settled.append(self._settle(record, reading, hits, placed,
-                                                {**values, pair.name: value}))
+                                                {**values, **pair.features(value)}))
             vectors.append(tuple(settled))
         pair.merge(vectors)
 
@@ -404,7 +529,7 @@ class States:
         return (self.tallies.increment(counted),
                 *(self.position_digit[i][at[p]] + 1 if p in at else 0
                          for i, p in enumerate(self.positions)),
-                *(pair.outcome(at) for pair in self.pairs))
+                *(pair.outcome(placed) for pair in self.pairs))
 
     @cached_property
     def size(self) -> int:
@@ -474,7 +599,8 @@ class States:
                 placed[position] = next(number for number in self.bet.by_value[value]
                                         if self.position_digit[i][number] == wanted)
         ends = 1 + len(self.positions)
-        pairs = {pair.name: pair.value(digits[ends + n]) for n, pair in enumerate(self.pairs)}
+        pairs = {name: feature for n, pair in enumerate(self.pairs)
+                 for name, feature in pair.features(pair.value(digits[ends + n])).items()}
         return self.bet.read(record, reading, hits, placed, pairs)
 
 
@@ -662,7 +788,8 @@ def _alike(box: np.ndarray, t: int, u: int, signs: tuple[int, int]) -> bool:
 
 class Pair:
     """A pair of cards every round deals read by one feature (``player_pair``,
-    ``banker_initial_ranks``, ...) as one dimension of the state: 0 while neither card is
+    ``banker_initial_ranks``, ...), or two read each by position only and compared
+    (:meth:`joint`), as one dimension of the state: 0 while neither card is
     placed; the feature's value (merged where no settlement tells values apart) once both
     are; in between, only what the card placed first tells of the value. The value walk places
     a round's cards value class by value class, in increasing value, so a card placed alone is
@@ -670,29 +797,77 @@ class Pair:
     value): if every card that may complete it gives one merged value, the first card is that
     value at once (two cards of different values make no pair: ``none`` as soon as the first
     is placed); else it is kept as its *residual*, the merged value it gives with each card
-    (so that a suit's cards of every value share one).
+    (so that a suit's cards of every value share one), one digit whichever card keeps it.
 
     Where each position of the pair held its class among its value's (17 digits for rank and
     suit), the two digits multiplying with every other dimension, the pair holds its merged
     values and a few residuals: the positions of both hands' first cards read by pairs took
     83,521 states, and take a few hundred."""
 
-    def __init__(self, name: str, cards: frozenset[Position], feature: Feature[Any],
-                 classes: Sequence[tuple[int, tuple[object, ...]]]) -> None:
+    def __init__(self, name: str, cards: frozenset[Position],
+                 read: Callable[[Mapping[Position, Label]], object],
+                 classes: Sequence[tuple[int, tuple[object, ...]]],
+                 names: tuple[str, ...] | None = None) -> None:
         self.name = name
         self.sides = sorted(cards)
+        # the features the value stands for: the pair feature itself, or (a joint of two
+        # positions) each positional feature of either card, its value one item of a tuple
+        self.names = names
         self.classes = range(len(classes))
         self.value_of = [value for value, _ in classes]
         labels = [cast(Label, signature[0]) for _, signature in classes]
-        read: dict[tuple[Label, Label], object] = {}
+        by_labels: dict[tuple[Label, Label], object] = {}
         self.read: dict[tuple[int, int], object] = {}
         for x, z in product(self.classes, self.classes):
             key = (labels[x], labels[z])
-            if key not in read:
-                read[key] = feature.read(pair_record(dict(zip(self.sides, key, strict=True))))
-            self.read[x, z] = read[key]
+            if key not in by_labels:
+                by_labels[key] = read(dict(zip(self.sides, key, strict=True)))
+            self.read[x, z] = by_labels[key]
         self.representatives = sorted(set(self.read.values()), key=repr)
         self.code = {value: n for n, value in enumerate(self.representatives)}
+        self.refined = False
+        self.shared = False  # both positions placed as the first's type (Shape.shared)
+
+    @classmethod
+    def of_feature(cls, name: str, cards: frozenset[Position], feature: Feature[Any],
+                   classes: Sequence[tuple[int, tuple[object, ...]]]) -> Pair:
+        """A feature of two cards read order-free (``player_pair``)."""
+        return cls(name, cards, lambda labels: feature.read(pair_record(labels)), classes)
+
+    @classmethod
+    def joint(cls, features: Sequence[tuple[Position, Sequence[tuple[str, Feature[Any]]]]],
+              classes: Sequence[tuple[int, tuple[object, ...]]], bets: Sequence[Bet]) -> Pair:
+        """Two positions each read by position only (``player_card2_rank`` and
+        ``banker_card2_rank``) as one dimension: its value the tuple of every positional
+        feature's value at either card, merged where the bets' largest sub-expressions
+        reading those features only read them alike (``!=`` of two ranks: equal or not;
+        :meth:`~exact.model.expressions.Expression.reading`), built as the value walk places
+        cards in increasing value."""
+        ordered = sorted(features)
+
+        def read(labels: Mapping[Position, Label]) -> object:
+            return tuple(feature.read(placed_record(position, labels[position]))
+                         for position, named in ordered for _, feature in named)
+
+        names = tuple(name for _, named in ordered for name, _ in named)
+        joint = cls("|".join(names), frozenset(p for p, _ in ordered), read, classes, names)
+        readers = [event.condition.reading(set(names)) for bet in bets
+                   for event in bet.events if event.condition is not None]
+        joint.merge([tuple(read(joint.features(value)) for read in readers)
+                     for value in joint.representatives])
+        joint.build(ordered=True)
+        return joint
+
+    def symmetric(self) -> bool:
+        """Whether the merged value is the same with the two cards swapped."""
+        return all(self.code[self.read[x, z]] == self.code[self.read[z, x]]
+                   for x, z in product(self.classes, self.classes))
+
+    def features(self, value: object) -> dict[str, object]:
+        """The features' values a value of the pair stands for."""
+        if self.names is None:
+            return {self.name: value}
+        return dict(zip(self.names, cast(tuple[object, ...], value), strict=True))
 
     def merge(self, vectors: Sequence[tuple[object, ...]]) -> None:
         """Values whose settlements (``vectors``, one per representative) agree, merged."""
@@ -703,6 +878,7 @@ class Pair:
         for value in self.representatives:
             firsts.setdefault(self.code[value], value)
         self.representatives = [firsts[n] for n in range(len(merged))]
+        self.refined = True
 
     def build(self, ordered: bool) -> None:
         """The digits (0, then each merged value, then each residual), the outcomes (0:
@@ -714,7 +890,9 @@ class Pair:
             pair = (x, z) if side == 0 else (z, x)
             return 1 + self.code[self.read[pair]]
 
-        leaders: list[dict[tuple[int, ...], int]] = [{}, {}]
+        # a residual's digit, whichever side its card is on: a card on the other side
+        # completes it, so a residual both sides keep (``!=`` of two suits: the suit) is one
+        leaders: dict[tuple[int, ...], int] = {}
         first: dict[tuple[int, int], int] = {}  # (side, class) -> digit when placed alone
         for side, x in product((0, 1), self.classes):
             # the cards that may complete it decide whether it is one value already; a
@@ -727,23 +905,20 @@ class Pair:
             elif len(values) == 1:
                 first[side, x] = values.pop()
             else:
-                found = leaders[side].setdefault(residual, -1)
-                if found < 0:
-                    found = leaders[side][residual] = 1 + complete + sum(map(len, leaders)) - 1
-                first[side, x] = found
-        self.size = 1 + complete + sum(map(len, leaders))
+                first[side, x] = leaders.setdefault(residual, 1 + complete + len(leaders))
+        self.size = 1 + complete + len(leaders)
         outcomes: dict[tuple[object, ...], int] = {(): 0}
         rows: list[list[int]] = [list(range(self.size))]
         self.alone: dict[tuple[int, int], int] = {}
         for side, z in product((0, 1), self.classes):
             # what z placed alone does: starts its residual, or completes the other side's
-            completes = tuple(residual[z] for residual in leaders[1 - side])
+            completes = tuple(residual[z] for residual in leaders)
             key: tuple[object, ...] = ("alone", side, first[side, z], completes)
             number = outcomes.setdefault(key, len(outcomes))
             if number == len(rows):
                 row = list(range(self.size))
                 row[0] = first[side, z]
-                for residual, at in leaders[1 - side].items():
+                for residual, at in leaders.items():
                     row[at] = residual[z]
                 rows.append(row)
             self.alone[side, z] = number
@@ -756,8 +931,15 @@ class Pair:
             self.both[x, z] = number
         self.table = np.array(rows, dtype=np.int64).T.copy()  # (digits x outcomes)
 
-    def outcome(self, at: Mapping[Position, int]) -> int:
+    def outcome(self, placed: Sequence[tuple[Position, int]]) -> int:
+        """The outcome of a piece placing ``placed`` (position, class): with the two
+        positions of one type (:attr:`Shape.shared`), both are placed at the first."""
         a, b = self.sides
+        if self.shared:
+            numbers = [number for position, number in placed if position == a]
+            return self.both[numbers[0], numbers[1]] if len(numbers) == 2 else \
+                self.alone[0, numbers[0]] if numbers else 0
+        at = dict(placed)
         if a in at:
             return self.both[at[a], at[b]] if b in at else self.alone[0, at[a]]
         return self.alone[1, at[b]] if b in at else 0

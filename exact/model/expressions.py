@@ -58,10 +58,10 @@ import io
 import keyword
 import re
 import tokenize
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Set
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from exact.core.parsing import BIDI_CONTROLS, shown
 from exact.errors import EvaluationError as EvaluationError
@@ -151,6 +151,54 @@ class Expression:
             raise
         except (TypeError, ValueError, ArithmeticError, MemoryError, RecursionError) as error:
             raise EvaluationError(_reason(error)) from None
+
+    def reading(self, names: Set[str]) -> Callable[[Mapping[str, object]], tuple[object, ...]]:
+        """What the condition reads of the features ``names``: on their values, the values of
+        its largest sub-expressions that read no other feature (one without a value as the
+        type of its error). Two readings equal settle the condition alike whatever the other
+        features, as every feature of ``names`` is read within those sub-expressions.
+
+        >>> read = Expression.parse("x > 0 and a != b").reading({"a", "b"})
+        >>> read({"a": "K", "b": "Q"}) == read({"a": "9", "b": "K"})
+        True
+        """
+        parts: list[ast.expr] = []
+
+        def collect(node: ast.AST) -> None:
+            read = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+            if read and read <= names:
+                parts.append(cast(ast.expr, node))
+            else:
+                for child in ast.iter_child_nodes(node):
+                    collect(child)
+
+        collect(self.tree)
+
+        # a set's value has no hash (its members match by ``==``): the first equal one seen
+        # of its type stands for it
+        unhashed: list[list[object]] = [[] for _ in parts]
+
+        def values(features: Mapping[str, object]) -> tuple[object, ...]:
+            out: list[object] = []
+            for part, seen in zip(parts, unhashed, strict=True):
+                try:
+                    value = _evaluate(part, features)
+                except (TypeError, ValueError, ArithmeticError, EvaluationError) as error:
+                    out.append(type(error))
+                    continue
+                try:
+                    hash(value)
+                except TypeError:
+                    found = next((n for n, v in enumerate(seen)
+                                  if type(v) is type(value) and v == value), len(seen))
+                    if found == len(seen):
+                        seen.append(value)
+                    out.append((type(value), found))
+                    continue
+                out.append((type(value), value))
+            return tuple(out)
+
+        return values
 
     def evaluate_array(self, features: Mapping[str, np.ndarray]) -> np.ndarray:
         """Evaluate elementwise over numpy object arrays of feature values (broadcasting);

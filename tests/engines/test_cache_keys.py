@@ -21,6 +21,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 import warnings
 from pathlib import Path
 
@@ -49,6 +50,7 @@ PAIRS = {
         ("Red|'", "player_card1_suit == \"H\" #' != '' and player_card1_colour == 'red'")),
 }
 SEEN = "9H KS 3D 3C"
+CHECKOUT = Path(__file__).resolve().parents[2]
 
 
 def bet_file(pair: str) -> str:
@@ -321,3 +323,59 @@ def test_cold_warm_and_mixed_orders_through_the_command_line(pair, command, tmp_
 
     cold = {bet_id: fresh(bet_id, bet_id) for bet_id in "ab"}
     assert fresh("a", "b") == cold["b"] and fresh("b", "a") == cold["a"]
+
+
+def test_the_code_stamp_follows_every_file_of_the_package_but_its_bytecode(tmp_path) -> None:
+    """The stamp changes when a module or a data file is edited, even to the same size with
+    its modification time set back (its change time moves), or when a file is added; it does
+    not when bytecode is written, and it is the same when read twice."""
+    from exact.engines.cache_keys import code_stamp
+
+    stamp = code_stamp.__wrapped__  # unmemoised: each call reads the folder
+    package = tmp_path / "exact"
+    (package / "engines" / "__pycache__").mkdir(parents=True)
+    module, data = package / "engines" / "walk.py", package / "rules.toml"
+    module.write_text("LIMIT = 1\n")
+    data.write_text("decks = 8\n")
+    first = stamp(package)
+    assert stamp(package) == first
+    (package / "engines" / "__pycache__" / "walk.cpython-311.pyc").write_bytes(b"\0" * 16)
+    assert stamp(package) == first
+    seen = {first}
+    for path, text in ((module, "LIMIT = 2\n"), (data, "decks = 6\n")):
+        time.sleep(0.05)  # past the kernel clock's tick, which stamps a file's times
+        status = path.stat()
+        path.write_text(text)
+        os.utime(path, ns=(status.st_atime_ns, status.st_mtime_ns))
+        assert path.stat().st_size == status.st_size
+        seen.add(stamp(package))
+    (package / "engines" / "new.py").write_text("")
+    seen.add(stamp(package))
+    assert len(seen) == 4
+
+
+def test_edited_code_never_reads_the_entries_of_the_code_before(tmp_path) -> None:
+    """A copy of the package run twice reads its entries the second time (no new file); after
+    one of its modules is edited it writes its own (the version is the same: before the stamp
+    was in the key, the edited code read what the code before it wrote)."""
+    copy = tmp_path / "checkout"
+    shutil.copytree(CHECKOUT / "exact", copy / "exact",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    entries = tmp_path / "cache"
+    environment = {**os.environ, "PYTHONPATH": str(copy), "EXACT_CACHE_DIR": str(entries)}
+
+    def run() -> set[str]:
+        code = "import exact; print(exact.__file__, flush=True); import exact.__main__"
+        done = subprocess.run([sys.executable, "-c", code, "analyze", "punto-banco", "--decks",
+                               "1", "--bet", "tie"], capture_output=True, text=True,
+                              env=environment, cwd=tmp_path, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith(str(copy / "exact")), done.stdout[:200]  # the copy ran
+        return {path.name for path in entries.iterdir()}
+
+    first = run()
+    assert first and run() == first
+    time.sleep(0.05)
+    with (copy / "exact" / "engines" / "compiled_python.py").open("a") as module:
+        module.write("# edited\n")
+    assert run() - first

@@ -38,6 +38,7 @@ from exact.core.cards import CARDS, Card, Shoe
 from exact.core.enumerator import falling
 from exact.engines import classes
 from exact.engines.batch import BetEvaluator
+from exact.engines.batch_numbers import counts_matrix
 from exact.engines.live import next_round
 from exact.engines.plan import AUTO, choose, command_engines
 from exact.errors import EngineError, ExactError
@@ -291,7 +292,7 @@ def present(shoe: Shoe) -> frozenset:
 # full deck (2-10 s; a bet classes serves for less than that walk counts none): a dozen bets
 # keep the test within its share of the file's time. tests/refusal_sample.py probes more
 # (none of 148 refused by the plan; 7 were, each reading pairs of both hands' first cards;
-# with --run 6 are refused as they compile: docs/explanation/attribute-counting.md).
+# with --run 3 are refused as they compile: docs/explanation/attribute-counting.md).
 REFUSAL_EXAMPLES = 12
 
 
@@ -299,13 +300,14 @@ def test_no_generated_bet_is_refused_on_one_to_eight_decks_but_for_the_named_lim
     """Every generated bet is served on 1 to 8 decks by ``auto``, on one shoe and in batches,
     but for the limit named in docs/explanation/attribute-counting.md: a bet reading first
     cards of both hands one by one by position (by rank or suit, or as a tally of one card;
-    a pair of first cards is one dimension of the state, no longer two positions) with
-    tallies or third cards, whose states class-by-class counting bounds past the work bound or
-    whose trie it would hold past its memory bound, with tallies or positions that take
-    factorised counting past its pattern bound (or a feature class-by-class counting cannot
-    read at all, :func:`named_limit`). No bet of tests/refusal_sample.py's seeds 7 and 30
-    meets it in the plan (7 of 148 did, each reading pairs of both hands' first cards); 6 are
-    refused as they compile (``--run``: docs/explanation/attribute-counting.md). Any other refusal
+    a pair of first cards is one dimension of the state, no longer two positions, and so are
+    two cards compared with each other) with tallies or third cards, whose states
+    class-by-class counting bounds past the work bound or whose trie it would hold past its
+    memory bound, with tallies or positions that take factorised counting past its pattern
+    bound (or a feature class-by-class counting cannot read at all, :func:`named_limit`). No
+    bet of tests/refusal_sample.py's seeds 7 and 30 meets it in the plan (7 of 148 did, each
+    reading pairs of both hands' first cards); 3 are refused as they compile (``--run``:
+    docs/explanation/attribute-counting.md). Any other refusal
     fails, listed (conditions, scope, reason). A full shoe of 1 to 8 decks holds every card of
     a deck, and the plan and the factorised engine's patterns depend on the cards present and
     the bet only (not on how many of each): one probe per bet and scope answers for every deck
@@ -347,18 +349,24 @@ def named_limit(bet: Bet) -> bool:
         classes.trie_nodes(GAME, [bet]) * classes.NODE_BYTES > classes.MEMORY_LIMIT)
 
 
-# A generated bet that met the limit (four cards by position with a tally), and bets served
-# now: a pair with tallies of the third cards (served before too), three first cards by suit
-# with a third card, a generated pair with two cards by suit (refused by the states' bound
-# before: 1,169,294 with the whole view at every position, 101,150 by what each position's
-# features read; 60 after the reductions, 400,859 nodes, 16 CPU s and 524 MB on 8 decks), and
-# first cards alone past factorised counting's pattern bound (7,311,616 patterns)
-LIMIT = ["not (not (player_card3_suit in ['D', None, 'S']))",
-         "((player_card1_suit == banker_card2_suit) and (banker_jacks in (0, 3,))) "
-         "and (banker_card1_rank != 'K')"]
-# the same four cards read by colour: served (525,848 nodes of 144 states, a peak of 758 MB
-# measured)
-COLOURS = [LIMIT[0], LIMIT[1].replace("_suit", "_colour")]
+# A bet that meets the limit (four first cards read together by suit, no two of them apart
+# from the others, with a tally of jacks and a third card's suit: 2,700 states); a generated
+# bet that met it before (two of the four cards compared, 900 states: 252 since the two are
+# one dimension), and bets served now: a pair with tallies of the third cards (served before
+# too), three first cards by suit with a third card, a generated pair with two cards by suit
+# (refused by the states' bound before: 1,169,294 with the whole view at every position,
+# 101,150 by what each position's features read; 60 after the reductions, 400,859 nodes, 16
+# CPU s and 524 MB on 8 decks), and first cards alone past factorised counting's pattern bound
+# (7,311,616 patterns)
+SUITS_COMPARED = ["not (not (player_card3_suit in ['D', None, 'S']))",
+                  "((player_card1_suit == banker_card2_suit) and (banker_jacks in (0, 3,))) "
+                  "and (banker_card1_rank != 'K')"]
+LIMIT = [SUITS_COMPARED[0], "({player_card1_suit, banker_card2_suit} == "
+         "{banker_card1_suit, player_card2_suit}) and (banker_jacks in (0, 3,))"]
+RANKS = "not (not ((dealt_tens != 0) and (player_card2_rank != banker_card2_rank)))"
+# the four cards compared read by colour: served (525,848 nodes of 144 states, a peak of 758
+# MB measured)
+COLOURS = [SUITS_COMPARED[0], SUITS_COMPARED[1].replace("_suit", "_colour")]
 SERVED = {
     "colours": COLOURS,
     "pair": ["((first_four_tens + banker_total >= 4) and (player_initial_ranks in "
@@ -384,11 +392,26 @@ SERVED = {
     # (seed 30) a pair whose first card is kept by its suit, whatever its value
     "suited-tallies": ["not ((player_kings != banker_sevens) or (banker_fours < 3))",
                        "not ({banker_suited, player_natural} == {False, True})"],
+    # (seed 30, --run) refused as they compiled, past the memory bound (526,070 nodes of
+    # 14,000, 800 and 2,000 states): two second cards' ranks compared, one dimension of the
+    # state since (classes_states.Pair.joint: 192, 96 and 240 states)
+    "suits-compared": SUITS_COMPARED,
+    "ranks-compared-tallies": [RANKS, "not ((first_four_clubs >= banker_reds) or "
+                               "(player_jacks < 1))"],
+    "ranks-compared-twice": [RANKS, "not ((first_four_clubs >= banker_reds) or "
+                             "(player_card2_rank != banker_card2_rank))"],
+    "ranks-compared-third-value": ["not ((first_four_clubs >= banker_reds) or "
+                                   "(player_card2_rank != banker_card2_rank))",
+                                   "not ((first_four_clubs > banker_aces) and "
+                                   "(banker_card3_value in (3,)))"],
 }
 
 
-# the pairs of both hands' first cards served since a pair is one dimension of the state
+# the pairs of both hands' first cards served since a pair is one dimension of the state, and
+# two cards compared by position since they are one too
 PAIRS = ("pairs-and-suits", "pair-colours-tallies", "two-pairs-third-suits", "suited-tallies")
+JOINED = ("suits-compared", "ranks-compared-tallies", "ranks-compared-twice",
+          "ranks-compared-third-value")
 
 
 def served_bet(name: str) -> Bet:
@@ -398,11 +421,11 @@ def served_bet(name: str) -> Bet:
 
 
 def test_the_named_limits_are_what_refuses():
-    """The limit is real, met by a bet written in the vocabulary (four first cards by suit or
-    rank with a tally of jacks and a third card's suit): the plan admits it, class-by-class
-    counting refuses it by name as it compiles, once its states are known (900: past its
-    memory bound), and factorised counting by its pattern bound; the bets of :data:`SERVED`
-    are served by class-by-class counting in every scope."""
+    """The limit is real, met by a bet written in the vocabulary (four first cards read
+    together by suit, with a tally of jacks and a third card's suit): the plan admits it,
+    class-by-class counting refuses it by name as it compiles, once its states are known
+    (2,700: past its memory bound); the bets of :data:`SERVED` are served by class-by-class
+    counting in every scope."""
     bet, = load_bets("limits.toml", GAME.features, text=bet_text(
         [(text, 10 - n) for n, text in enumerate(LIMIT)], "positions"))
     assert refusal(bet, "shoe", Shoe.standard(8)) is None  # the plan cannot tell
@@ -411,14 +434,14 @@ def test_the_named_limits_are_what_refuses():
     for name in SERVED:
         bet = served_bet(name)
         assert not named_limit(bet), name
-        if name in PAIRS:  # the plan's choice costs a value walk a bet (seconds): these
-            continue  # are admitted by the same rule (not named_limit), the others chosen
+        if name in PAIRS + JOINED:  # the plan's choice costs a value walk a bet (seconds):
+            continue  # these are admitted by the same rule (not named_limit), the others chosen
         assert {choose(GAME, bet, scope).engine for scope in ("shoe", "batch")} == \
             {"classes"}, name
 
 
 @pytest.mark.parametrize("name", ["three-first-suits", "pair-and-suits", "first-cards-only",
-                                  *PAIRS])
+                                  *PAIRS, "suits-compared"])
 def test_bets_refused_before_count_as_the_twin(name):
     """Bets the plan refused before (three first cards by suit with a third card; a pair
     with two cards by suit and a third card's rank, generated; first cards alone past
@@ -433,3 +456,77 @@ def test_bets_refused_before_count_as_the_twin(name):
     known = {1: CARDS[CARDS.index(Card("9", "H"))]}
     assert list(next_round(GAME, ISSUE_SHOES[0], [bet], known=known)[bet.id].counts) == \
         twin_counts(bet, ISSUE_SHOES[0], known)
+
+
+# Two cards compared by position, each read by position only: one dimension of the state
+# where that takes fewer digits than the two positions' classes (classes_states.Pair.joint),
+# with the positions (1 = the first card dealt) a card is known at; colours are tallies of one
+# position each (no joint)
+JOINT = {
+    "ranks": (["dealt_tens != 0 and player_card2_rank != banker_card2_rank",
+               "first_four_clubs >= banker_reds"], (3, 4)),
+    "suits": (["player_card1_suit == banker_card2_suit and player_hearts >= 1"], (1, 4)),
+    "rank-order": (["player_card2_rank < banker_card2_rank or banker_reds == 2"], (3, 4)),
+    "ranks-and-suits": (["player_card1_rank == banker_card1_rank and "
+                         "player_card1_suit != banker_card1_suit"], (1, 2)),
+    "colours": (["banker_card2_colour == player_card2_colour and dealt_tens > 0"], (3, 4)),
+    # both pairs of cards compared counted alike and read alike swapped: one type each
+    "shared": (["player_card2_rank != banker_card2_rank and dealt_tens > 0",
+                "player_card1_suit == banker_card1_suit"], (1, 4)),
+    # one hand's two cards: one type, their stage dealt as a set of values
+    "one-hand": (["player_card1_suit == player_card2_suit and dealt_tens > 0"], (1, 3)),
+}
+# the joints whose two positions the value walk holds as one type (classes_states.Shape.shares)
+SHARED = {"ranks-and-suits": 1, "shared": 2, "one-hand": 1}
+
+
+# four ranks of value 0 and a few of others, of every suit
+JOINT_SHOE = Shoe.from_counts({"KH": 1, "KS": 1, "QH": 1, "JD": 1, "TC": 1, "9H": 1, "9S": 1,
+                               "4C": 1, "5D": 1})
+
+
+def joint_bet(name: str) -> Bet:
+    bet, = load_bets("joint.toml", GAME.features, text=bet_text(
+        [(text, 10 - n) for n, text in enumerate(JOINT[name][0])], name))
+    return bet
+
+
+def joints(bet: Bet, shoe: Shoe) -> list[tuple[str, ...]]:
+    """The features class-by-class counting reads jointly, per joint of two positions."""
+    compiled = classes._compiled(GAME, (bet,), present(shoe))
+    if compiled.form != classes.DENSE:
+        return []
+    return [pair.names for pair in compiled.states.pairs if pair.names is not None]
+
+
+@pytest.mark.parametrize("name", sorted(JOINT))
+def test_two_cards_compared_by_position_count_as_the_twin(name):
+    """Ranks unequal, suits equal, ranks in order, rank and suit at once, colours equal:
+    class-by-class counting counts them as the twin on one shoe, a batch and with a card
+    known at either position compared, and holds each pair of positions but the colours'
+    as one dimension."""
+    bet = joint_bet(name)
+    shoe = JOINT_SHOE
+    assert bool(joints(bet, shoe)) == (name != "colours")
+    assert len(classes.ClassesBet(GAME, (bet,), present(shoe)).shape.shared) == \
+        SHARED.get(name, 0)
+    for one in (shoe, ISSUE_SHOES[0]):
+        assert classes.evaluate(GAME, [bet], one) == [twin_counts(bet, one)]
+    batch = [shoe, shoe.remove(["KH"]), shoe.remove(["9S", "QH"])]
+    counts, = classes.batch(GAME, [bet])(counts_matrix(batch))
+    assert [[int(c) for c in row] for row in counts] == [twin_counts(bet, s) for s in batch]
+    for position in JOINT[name][1]:
+        for card in (Card("K", "H"), Card("9", "S")):
+            known = {position: CARDS[CARDS.index(card)]}
+            assert bool(classes._compiled(GAME, (bet,), present(shoe),
+                                          tuple(known.items())).states.pairs) == \
+                (name != "colours")
+            assert classes.evaluate(GAME, [bet], shoe.remove([card]), known) == \
+                [twin_counts(bet, shoe, known)], (position, card)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.sampled_from(sorted(JOINT)), shoes)
+def test_two_cards_compared_by_position_count_as_the_twin_on_odd_shoes(name, shoe):
+    bet = joint_bet(name)
+    assert classes.evaluate(GAME, [bet], shoe) == [twin_counts(bet, shoe)]
