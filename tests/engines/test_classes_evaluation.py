@@ -106,8 +106,8 @@ def test_a_batch_of_depleted_decks_matches_factorised_counting(punto_banco, attr
 
 # each example compiles a bet anew (seconds); the one-shoe twin of the same generator
 # (tests/engines/test_classes.py) and the property tests of tests/engines/test_vocabulary_twins.py
-# draw more: six here check the blocks
-@settings(max_examples=6, deadline=None, suppress_health_check=[
+# draw more: four here check the blocks
+@settings(max_examples=4, deadline=None, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(condition=attribute_conditions())
 def test_random_bets_on_a_batch_in_blocks_match_the_brute_force(punto_banco, small_blocks,

@@ -440,17 +440,24 @@ def served_bet(name: str) -> Bet:
     return bet
 
 
-def test_the_named_limits_are_what_refuses():
+@pytest.mark.slow
+def test_the_named_limit_is_what_refuses():
     """The limit is real, met by a bet written in the vocabulary (four first cards read
     together by suit, with a tally of jacks and a third card's suit): the plan admits it,
     class-by-class counting refuses it by name as it compiles, once its states are known
-    (2,700: past its memory bound); the bets of :data:`SERVED` are served by class-by-class
-    counting in every scope."""
+    (2,700: past its memory bound). 16 s of CPU (the plan's value walk, then the compile's):
+    slow; the bets served since are checked below."""
     bet, = load_bets("limits.toml", GAME.features, text=bet_text(
         [(text, 10 - n) for n, text in enumerate(LIMIT)], "positions"))
     assert refusal(bet, "shoe", Shoe.standard(8)) is None  # the plan cannot tell
     with pytest.raises(CapabilityError, match="past its memory bound"):
         classes._compiled(GAME, (bet,), classes.DECK)
+
+
+def test_the_bets_past_the_limits_of_before_are_admitted():
+    """The bets of :data:`SERVED`, each past a limit of before, are within class-by-class
+    counting's bounds on 8 decks, and chosen for it in every scope (their counts against the
+    twin: :func:`test_bets_refused_before_count_as_the_twin`)."""
     for name in SERVED:
         bet = served_bet(name)
         assert not named_limit(bet), name
