@@ -959,8 +959,11 @@ def _tally_blocks(game: Game[Any], bets: tuple[Bet, ...], tallies: tuple[tuple[s
     them (:class:`~exact.engines.classes_states.Tallies`: differences, sums, then Moore's
     refinement), each counted in full and the bets settled on every value of their other
     features (their declared domains, a superset of the readings the compile settles on),
-    vectorised; the product of their counts when that is past :data:`_ESTIMATE_CELLS`
-    settlements, a feature declares no domain or a condition cannot be evaluated so."""
+    vectorised; past :data:`_ESTIMATE_CELLS` settlements, reduced as the compile reduces
+    them past its own bounds, by what the conditions read of the counts alone
+    (:func:`~exact.engines.classes_states.tally_readings`, at most
+    :data:`~exact.engines.classes_states.READ_LIMIT` vectors); the product of their counts
+    past that, when a feature declares no domain or a condition cannot be evaluated so."""
     caps = [most for _, most in tallies]
     whole = prod(cap + 1 for cap in caps)
     names = {name for name, _ in tallies}
