@@ -82,6 +82,7 @@ from exact.engines.batch_numbers import (
 from exact.engines.classes_evaluation import ClassArrays, DenseArrays, Pieces, signed_dtype
 from exact.engines.classes_restricted import Part, Position, Raw, Term, compile_restricted
 from exact.engines.classes_states import (
+    READ_LIMIT,
     Pair,
     Shape,
     States,
@@ -90,6 +91,7 @@ from exact.engines.classes_states import (
     digits,
     fine,
     placed_record,
+    tally_readings,
 )
 from exact.engines.engine import classes_refusal
 from exact.engines.factorised import (
@@ -106,10 +108,11 @@ from exact.model.features import Feature
 from exact.model.game import Game, game_key
 
 DECK = frozenset(card for card in CARDS if not card.is_joker)
-_FORMAT = "classes-12"  # both forms, the form a marker array ("form"); one-card colours tallies;
+_FORMAT = "classes-13"  # both forms, the form a marker array ("form"); one-card colours tallies;
 # pairs of first cards one dimension; groups of classes as elementary factors (kind 4); two
 # positions read by position only one dimension (a joint); the tallies one dimension of
-# blocks (classes_states.Tallies), not a digit each
+# blocks (classes_states.Tallies), not a digit each; past the settlement bounds, the tallies
+# reduced by what the conditions read of their counts
 DENSE, RESTRICTED = 0, 1  # the forms
 
 
@@ -956,8 +959,11 @@ def _tally_blocks(game: Game[Any], bets: tuple[Bet, ...], tallies: tuple[tuple[s
     them (:class:`~exact.engines.classes_states.Tallies`: differences, sums, then Moore's
     refinement), each counted in full and the bets settled on every value of their other
     features (their declared domains, a superset of the readings the compile settles on),
-    vectorised; the product of their counts when that is past :data:`_ESTIMATE_CELLS`
-    settlements, a feature declares no domain or a condition cannot be evaluated so."""
+    vectorised; past :data:`_ESTIMATE_CELLS` settlements, reduced as the compile reduces
+    them past its own bounds, by what the conditions read of the counts alone
+    (:func:`~exact.engines.classes_states.tally_readings`, at most
+    :data:`~exact.engines.classes_states.READ_LIMIT` vectors); the product of their counts
+    past that, when a feature declares no domain or a condition cannot be evaluated so."""
     caps = [most for _, most in tallies]
     whole = prod(cap + 1 for cap in caps)
     names = {name for name, _ in tallies}
@@ -968,7 +974,12 @@ def _tally_blocks(game: Game[Any], bets: tuple[Bet, ...], tallies: tuple[tuple[s
     contexts = list(product(*cast(list[tuple[object, ...]], domains)))
     vectors = Tallies.vectors(caps)
     if len(contexts) * len(vectors) > _ESTIMATE_CELLS:
-        return whole
+        # too many to settle: what the conditions read of the counts alone, as the compile
+        # reduces them past its own bounds (classes_states.tally_readings)
+        if len(vectors) > READ_LIMIT:
+            return whole
+        return Tallies(caps, tally_readings(bets, [name for name, _ in tallies], vectors),
+                       [True] * len(caps)).size
     env: dict[str, np.ndarray] = {}
     for n, name in enumerate(others):
         env[name] = np.empty((len(contexts), 1), dtype=object)

@@ -442,8 +442,16 @@ class States:
         pairs = self._pair_values(None)
         size = sum(prod(len(r) for r in tallies) * prod(len(p) for p in positions)
                    for _, _, tallies, positions in combos) * (most + 1) * len(pairs)
-        if size > _CHECK_LIMIT:
-            return False, most
+        if size > _CHECK_LIMIT:  # too many to settle: the cap the conditions' reading shows
+            name = self.bet.shape.tallies[tally][0]
+            if name in dict(self.bet.shape.groups):  # read through a group: not by its count
+                return False, most
+            counts = [(count,) for count in range(most + 1)]
+            read = tally_readings(self.bet.bets, [name], counts)
+            cap = most
+            while cap and read[cap - 1] == read[most]:
+                cap -= 1
+            return False, cap
         # per (mode, cap) whether it holds: settle every count once
         table = []
         for record, reading, tallies, positions in combos:
@@ -505,7 +513,12 @@ class States:
                        tuple(tuple(map(repr, row)) for row in table))
                 contexts.setdefault(key, (base, table))
                 if len(contexts) * len(vectors) > _JOINT_LIMIT:
-                    return None
+                    # too many to settle: the conditions' reading of the counts alone, where
+                    # every tally is read by its hits (a capped count stands for its cap)
+                    if grouped or any(misses for misses, _ in self.tally_mode) or \
+                            len(vectors) > READ_LIMIT:
+                        return None
+                    return tally_readings(self.bet.bets, names, vectors)
         settled: list[list[object]] = [[] for _ in vectors]
         for base, table in contexts.values():
             read = dict(base)
@@ -951,6 +964,30 @@ class Pair:
         return self.representatives[digit - 1]
 
 
+def tally_readings(bets: Sequence[Bet], names: Sequence[str],
+                   vectors: Sequence[tuple[int, ...]]) -> list[tuple[object, ...]]:
+    """Per vector of counts of the tallies ``names``, what every event condition of ``bets``
+    reads of them (:meth:`~exact.model.expressions.Expression.reading`): two vectors read
+    alike settle alike whatever the other features, in every context (no settling: the
+    reductions' fallback past their settlement bounds). Each condition read once per
+    vector of the counts it reads."""
+    out: list[list[object]] = [[] for _ in vectors]
+    for bet in bets:
+        for event in bet.events:
+            if event.condition is None:
+                continue
+            read = event.condition.reading(set(names))
+            used = [n for n, name in enumerate(names) if name in event.condition.names]
+            seen: dict[tuple[int, ...], object] = {}
+            for row, vector in zip(out, vectors, strict=True):
+                key = tuple(vector[n] for n in used)
+                found = seen.get(key)
+                if found is None:
+                    found = seen[key] = read({names[n]: vector[n] for n in used})
+                row.append(found)
+    return [tuple(row) for row in out]
+
+
 def pair_record(labels: Mapping[Position, Label]) -> Hands:
     """A record holding each label at its position (a pair feature reads those cards
     alone, as it declares)."""
@@ -979,4 +1016,5 @@ _SKIPPED = object()  # the pair a reduction settles on each of its values
 _CHECK_LIMIT = 200_000  # settlements the state reduction may run per dimension
 # settlements the tallies' joint reduction may run (distinct readings times vectors of counts)
 _JOINT_LIMIT = 1_000_000
+READ_LIMIT = 1_000_000  # vectors of counts the conditions' reading may read, past the bounds
 _UNSETTLED = ("unsettled",)  # the bet cannot evaluate a count past a reading's positions

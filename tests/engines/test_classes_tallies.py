@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from exact.core.cards import Card, Shoe
-from exact.engines import classes
+from exact.engines import classes, classes_states
 from exact.engines.batch_numbers import counts_matrix
 from exact.engines.classes_states import Shape, States, Tallies
 from exact.model.bets import Bet, load_bets
@@ -165,3 +165,79 @@ def test_the_tallies_reduction_is_a_congruence(punto_banco):
     assert swapped.block is not None and swapped.size == len(vectors)
     swapped.block[[1, 2]] = swapped.block[[2, 1]]
     assert congruence_faults(states, swapped)
+
+
+# the family of generated bets (seed 11) whose tallies are past every settlement bound on 8
+# decks: six tallies and two third cards compared by suit
+FAMILY = ["((banker_card3_suit != player_card3_suit) and (dealt_twos != 0)) and "
+          "(not ((dealt_queens >= dealt_jacks) and (dealt_blacks + first_four_clubs <= 5)))",
+          "not ((banker_jacks == 2) or (banker_twos != 0))"]
+FAMILY_SHOE = "2C:2,QH:2,JS:2,2H:1,9D:1,KC:1,3S:1,AH:1"  # 11 cards: twos, queens, jacks
+
+
+def family_bet(game) -> Bet:
+    bet, = load_bets("family.toml", game.features, text=bet_text(
+        [(text, 10 - n) for n, text in enumerate(FAMILY)], "family"))
+    return bet
+
+
+@pytest.fixture(scope="module")
+def read_past_the_bounds(punto_banco):
+    """The family's bet on a small odd shoe compiled with every settlement bound at 0, so
+    the tallies are reduced by what the conditions read of their counts alone."""
+    bet, shoe = family_bet(punto_banco), Shoe.parse(FAMILY_SHOE)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(classes_states, "_CHECK_LIMIT", 0)
+        patch.setattr(classes_states, "_JOINT_LIMIT", 0)
+        compiled: Any = classes._compiled(punto_banco, (bet,), _cards(shoe))
+    return bet, shoe, compiled
+
+
+def test_past_the_settlement_bounds_the_tallies_are_reduced_by_their_reading(
+        punto_banco, read_past_the_bounds):
+    """Past the bounds the reading caps ``dealt_twos != 0`` at one hit and keeps the rest
+    (``banker_jacks == 2``: 0 to 3), and the tallies' blocks are far fewer than their counts'
+    product; the counts are the brute force's in one shoe and a batch, as are the settled
+    compile's (the bounds as they are)."""
+    bet, shoe, compiled = read_past_the_bounds
+    states = compiled.states
+    names = [name for name, _, _ in states.bet.shape.tallies]
+    modes = dict(zip(names, states.tally_mode, strict=True))
+    assert modes["dealt_twos"] == (False, 1) and modes["banker_twos"] == (False, 1)
+    assert modes["banker_jacks"] == (False, 3)
+    most = [max(reading[1][t] for reading, _ in states.readings) for t in range(len(names))]
+    assert 20 * states.tallies.size < prod(m + 1 for m in most)
+    assert any(len(tallies) == 2 for tallies, _ in states.tallies.coordinates)
+    expected = _reference_counts(bet, shoe)
+    smaller = shoe.remove("2C")
+    settled: Any = classes._compiled(punto_banco, (bet,), _cards(shoe))
+    for one in (compiled, settled):
+        assert one.counts(shoe) == [expected]
+        batch, = one.batch_counts(np.array(counts_matrix([shoe, smaller])))
+        assert [list(row) for row in batch] == [expected, _reference_counts(bet, smaller)]
+
+
+def test_the_tallies_read_past_the_bounds_are_a_congruence(read_past_the_bounds):
+    """The partition found from the reading alone, checked anew by settling every vector in
+    every reading."""
+    _, _, compiled = read_past_the_bounds
+    states = compiled.states
+    assert states.tallies.block is not None
+    assert congruence_faults(states, states.tallies) == []
+
+
+def test_the_plans_estimate_reads_the_tallies_past_its_bound(punto_banco, read_past_the_bounds,
+                                                            monkeypatch):
+    """Past its own bound the estimate reduces the tallies by their reading as the compile
+    does: far fewer than the product of their counts, no fewer than the compile's blocks."""
+    bet, _, compiled = read_past_the_bounds
+    shape = Shape.of(punto_banco, sorted(bet.features))
+    tallies = tuple((name, len(cards)) for name, cards, _ in shape.tallies)
+    whole = prod(most + 1 for _, most in tallies)
+    monkeypatch.setattr(classes, "_ESTIMATE_CELLS", 0)
+    classes._tally_blocks.cache_clear()
+    try:
+        blocks = classes._tally_blocks(punto_banco, (bet,), tallies)
+    finally:
+        classes._tally_blocks.cache_clear()
+    assert compiled.states.tallies.size <= blocks and 20 * blocks < whole
