@@ -971,15 +971,17 @@ def _tally_blocks(game: Game[Any], bets: tuple[Bet, ...], tallies: tuple[tuple[s
     domains = [game.features[name].domain for name in others]
     if len(tallies) < 2 or any(domain is None for domain in domains):
         return whole
-    contexts = list(product(*cast(list[tuple[object, ...]], domains)))
-    vectors = Tallies.vectors(caps)
-    if len(contexts) * len(vectors) > _ESTIMATE_CELLS:
+    # counted before either is enumerated: a dozen tallies are billions of vectors
+    if prod(len(cast(tuple[object, ...], domain)) for domain in domains) * whole > \
+            _ESTIMATE_CELLS:
         # too many to settle: what the conditions read of the counts alone, as the compile
         # reduces them past its own bounds (classes_states.tally_readings)
-        if len(vectors) > READ_LIMIT:
+        if whole > READ_LIMIT:
             return whole
-        return Tallies(caps, tally_readings(bets, [name for name, _ in tallies], vectors),
-                       [True] * len(caps)).size
+        return Tallies(caps, tally_readings(bets, [name for name, _ in tallies],
+                                            Tallies.vectors(caps)), [True] * len(caps)).size
+    contexts = list(product(*cast(list[tuple[object, ...]], domains)))
+    vectors = Tallies.vectors(caps)
     env: dict[str, np.ndarray] = {}
     for n, name in enumerate(others):
         env[name] = np.empty((len(contexts), 1), dtype=object)

@@ -487,6 +487,10 @@ class States:
         tallies = range(len(shape.tallies))
         if len(tallies) < 2:  # one tally: its cap is its blocks already
             return None
+        # past both bounds whatever the readings: not enumerated (12 tallies of 7 counts
+        # are 13,841,287,201 vectors)
+        if prod(cap + 1 for cap in caps) > max(_JOINT_LIMIT, READ_LIMIT):
+            return None
         vectors = Tallies.vectors(caps)
         names = [name for name, _, _ in shape.tallies]
         grouped = dict(shape.groups)

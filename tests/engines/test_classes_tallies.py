@@ -241,3 +241,35 @@ def test_the_plans_estimate_reads_the_tallies_past_its_bound(punto_banco, read_p
     finally:
         classes._tally_blocks.cache_clear()
     assert compiled.states.tallies.size <= blocks and 20 * blocks < whole
+
+
+def test_a_dozen_tallies_are_counted_not_enumerated(punto_banco, monkeypatch,
+                                                   tmp_path) -> None:
+    """Twelve tallies of 0 to 6 are 13,841,287,201 vectors of counts: the plan's estimate
+    and the compile's joint reduction see that from the caps, before enumerating any (the
+    plan hung for minutes, gigabytes deep, when it built the vectors first); the command is
+    refused in one line."""
+    import subprocess
+    import sys
+
+    ranks = ["aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights",
+             "nines", "tens", "jacks", "queens"]
+    condition = " + ".join(f"dealt_{rank}" for rank in ranks) + \
+        " >= 3 and player_card3_suit == 'H'"
+    bet, = load_bets("many.toml", punto_banco.features,
+                     text=bet_text([(condition, 5)], "many"))
+
+    def refuse(caps):
+        raise AssertionError(f"{prod(cap + 1 for cap in caps):,} vectors enumerated")
+
+    monkeypatch.setattr(Tallies, "vectors", staticmethod(refuse))
+    classes._tally_blocks.cache_clear()
+    assert classes.estimate(punto_banco, [bet]) is not None
+    monkeypatch.undo()
+    classes._tally_blocks.cache_clear()
+    bets = tmp_path / "many.toml"
+    bets.write_text(bet_text([(condition, 5)], "many"))
+    done = subprocess.run([sys.executable, "-m", "exact", "analyze", "punto-banco", "--decks",
+                           "8", "--bets", str(bets), "--bet", "many"], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
