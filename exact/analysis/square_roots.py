@@ -9,13 +9,19 @@ deviations with it.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from fractions import Fraction
+from pathlib import Path
 
 # Trial division bound of sympy's square roots of integers (Integer._eval_power): the square
 # factors it takes out of a radicand are those of its primes below this, and those of a
 # remaining cofactor that is a perfect power.
 _TRIAL_BOUND = 2**15
+# The product of those primes (46,909 bits), stored: building it (3,512 products, about 2 ms)
+# and the tuple of the primes were most of a fresh process's JSON output
+# (tests/analysis/test_square_root_text.py checks the file against the sieve).
+PRIMORIAL_FILE = Path(__file__).with_name("primorial.hex")
 
 
 def square_root_text(value: Fraction) -> str:
@@ -55,7 +61,9 @@ def _square_part(number: int) -> tuple[int, int]:
     for prime in _small_primes():
         if small == 1:
             break
-        if small % prime:
+        if prime * prime > small:  # what is left is one prime (every factor is at least this)
+            prime = small
+        elif small % prime:
             continue
         small //= prime
         exponent = 0
@@ -71,20 +79,26 @@ def _square_part(number: int) -> tuple[int, int]:
     return root, rest
 
 
+def _small_primes() -> itertools.compress[int]:
+    """The primes below ``_TRIAL_BOUND`` in increasing order, as they are read: a caller
+    stops at the last one it needs (those dividing a number are usually a few small ones)."""
+    return itertools.compress(range(_TRIAL_BOUND), _sieve())
+
+
 @functools.cache
-def _small_primes() -> tuple[int, ...]:
+def _sieve() -> bytearray:
     sieve = bytearray([1]) * _TRIAL_BOUND
     sieve[:2] = b"\0\0"
     for number in range(2, math.isqrt(_TRIAL_BOUND) + 1):
         if sieve[number]:
             sieve[number * number::number] = bytes(len(range(number * number, _TRIAL_BOUND,
                                                              number)))
-    return tuple(number for number, prime in enumerate(sieve) if prime)
+    return sieve
 
 
 @functools.cache
 def _primorial() -> int:
-    return math.prod(_small_primes())
+    return int(PRIMORIAL_FILE.read_text(encoding="ascii").replace("\n", ""), 16)
 
 
 def _perfect_power(number: int) -> tuple[int, int]:

@@ -281,7 +281,7 @@ def decode_light(fields: cache.Fields, arrays: cache.Arrays, events: tuple[int, 
         if len(matrix) != width * len(terms):
             raise CorruptEntry("matrix of the wrong shape")
         # every matrix partitions each term's coefficient among its columns: equal row sums
-        row_sums = [sum(matrix[row:row + width]) for row in range(0, len(matrix), width)]
+        row_sums = list(map(sum, zip(*[iter(matrix)] * (width or 1), strict=True)))
         if sums is None:
             sums = row_sums
         if row_sums != sums or 0 in row_sums:

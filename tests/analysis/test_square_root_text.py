@@ -4,6 +4,7 @@ is sympy itself."""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import pytest
@@ -11,6 +12,7 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from exact.analysis import square_roots
 from exact.analysis.square_roots import square_root_text
 from exact.analysis.statistics import BetTable
 
@@ -61,3 +63,12 @@ def test_a_tables_exact_deviation_squares_to_its_variance() -> None:
     assert table.standard_deviation_exact == _sympy(table.variance)
     assert sympy.sympify(table.standard_deviation_exact) ** 2 == \
         sympy.Rational(table.variance.numerator, table.variance.denominator)
+
+
+def test_the_stored_primorial_is_the_product_of_the_primes_below_the_bound() -> None:
+    """The product is read from a file (building it cost a fresh process 2 ms): it must be the
+    product of exactly the primes the trial division bound names, each once."""
+    bound = square_roots._TRIAL_BOUND
+    primes = list(sympy.primerange(bound))
+    assert list(square_roots._small_primes()) == primes
+    assert square_roots._primorial() == math.prod(primes)
