@@ -57,7 +57,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from exact.core.files import replace_atomically
-from exact.engines.cache_keys import KIND, Key
+from exact.engines.cache_keys import KIND, Key, cache_directory
 from exact.errors import CorruptEntry
 
 if TYPE_CHECKING:  # numpy is loaded only to write or read an entry's arrays: an entry of
@@ -75,12 +75,6 @@ _PLAIN_KINDS = "biuf"  # bool, signed and unsigned integers, floats: plain numbe
 _DECIMAL = re.compile(r"-?[0-9]{1,4300}")  # Python's own int-to-text limit
 Arrays = dict[str, "np.ndarray"]
 Fields = dict[str, Any]  # an entry's small fields: JSON values
-
-
-def cache_directory() -> Path:
-    """Where entries are kept: ``$EXACT_CACHE_DIR`` or ``~/.cache/exact``."""
-    configured = os.environ.get("EXACT_CACHE_DIR")
-    return Path(configured) if configured else Path.home() / ".cache" / "exact"
 
 
 def entry_path(key: Key) -> Path:

@@ -69,6 +69,11 @@ class _Planted:
         return (os.system, (f"touch {shlex.quote(str(self.marker))}",))
 
 
+def _entries(folder: Path) -> list[Path]:
+    """The cache folder's files but the code stamps' folder (``code/``, not an entry)."""
+    return [path for path in folder.iterdir() if path.name != "code"]
+
+
 def planted_pickle(marker: Path) -> bytes:
     return pickle.dumps(_Planted(marker))
 
@@ -118,7 +123,7 @@ def test_the_command_line_prints_a_cache_warning_only_when_the_run_succeeds(
             clear()  # the in-memory forms would hide the disk
         assert main(argv) == 0
         clean = capsys.readouterr().out
-        entries = sorted(directory.iterdir())
+        entries = sorted(_entries(directory))
         for path in entries:
             path.write_bytes(b"not an entry")
         for clear in (compiled_python.forget, compiled_for.cache_clear):
@@ -551,7 +556,7 @@ def test_an_entry_too_large_to_read_back_is_not_written(tmp_path, monkeypatch) -
     monkeypatch.setattr(cache_entries, "MAX_ENTRY_BYTES", size)
     cache.store(fits, {}, {"a": np.arange(10)})
     cache.store(large, {}, {"a": np.arange(11)})
-    assert sorted(tmp_path.iterdir()) == sorted(map(cache.entry_path, (small, fits)))
+    assert sorted(_entries(tmp_path)) == sorted(map(cache.entry_path, (small, fits)))
 
 
 def test_fifo_directory_and_huge_entries_neither_block_nor_stop_the_run(
@@ -602,7 +607,7 @@ def test_concurrent_builders_leave_one_valid_entry(punto_banco, tmp_path, monkey
         thread.start()
     for thread in threads:
         thread.join()
-    assert [p.name for p in tmp_path.iterdir()] == [f"{kind.key().digest}.compiled"]
+    assert [p.name for p in _entries(tmp_path)] == [f"{kind.key().digest}.compiled"]
     assert cache.load(kind.key(), partial(_decode_compiled, deal)) is not None
     # a reader while the entry is replaced again and again sees a whole entry every time
     writer = threading.Thread(target=lambda: [cache.store(kind.key(), *encoded)
@@ -688,7 +693,7 @@ def test_two_processes_building_the_same_entries_at_once(tmp_path) -> None:
     outputs = [run.communicate(timeout=120) for run in runs]
     assert [run.returncode for run in runs] == [0] * 4
     assert {out for out, _ in outputs} == {"8281\n"} and all(not err for _, err in outputs)
-    assert sorted(p.suffix for p in tmp_path.iterdir()) == [".compiled", ".compiled"]
+    assert sorted(p.suffix for p in _entries(tmp_path)) == [".compiled", ".compiled"]
 
 
 _CONTENDER = """
@@ -769,7 +774,7 @@ def test_processes_writing_and_reading_one_entry_at_once_see_only_whole_entries(
     assert [(status, err) for status, _, err in results] == [(0, "")] * len(results)
     assert {out for _, out, _ in results} == {f"{sorted(map(repr, direct.items()))}\n"}
     contended = cache.cache_key("compiled", ["contended"])
-    assert [p.name for p in (tmp_path / "cache").iterdir()] == [
+    assert [p.name for p in _entries(tmp_path / "cache")] == [
         f"{contended.digest}.compiled"]
 
 
@@ -783,8 +788,9 @@ def test_the_contention_catches_a_writer_that_rewrites_the_entry_in_place(tmp_pa
 _KILLED_WRITER = """
 import os, signal
 from exact.engines import cache
+key = cache.cache_key("light", ["killed"])  # (the code's stamp kept first: a rename too)
 os.replace = lambda *_, **__: os.kill(os.getpid(), signal.SIGKILL)  # killed before the rename
-cache.store(cache.cache_key("light", ["killed"]), {"n": 1}, {})
+cache.store(key, {"n": 1}, {})
 """
 
 
@@ -795,7 +801,7 @@ def test_a_killed_writers_temporary_file_is_never_read_and_is_removed_once_stale
                    "PYTHONPATH": str(Path(__file__).parents[2])}
     run = subprocess.run([sys.executable, "-c", _KILLED_WRITER], env=environment, timeout=60)
     assert run.returncode < 0  # killed
-    [left] = tmp_path.iterdir()
+    [left] = _entries(tmp_path)
     killed = cache.cache_key("light", ["killed"])
     entry = f"{killed.digest}.light"
     assert left.name.startswith(f".{entry}.")  # a whole entry, but under no entry's name
@@ -806,7 +812,7 @@ def test_a_killed_writers_temporary_file_is_never_read_and_is_removed_once_stale
         live.write_bytes(b"")
         cache.store(killed, {"n": 2}, {})
         assert cache.load(killed, lambda fields, _: fields) == ({"n": 2},)
-        assert {p.name for p in tmp_path.iterdir()} == {left.name, live.name, entry}
+        assert {p.name for p in _entries(tmp_path)} == {left.name, live.name, entry}
         stale = time.time() - cache_entries.STALE_TEMPORARY_SECONDS - 60
         os.utime(left, (stale, stale))
         # another keyed entry's leftover goes too (that entry may only ever be read again);
@@ -818,7 +824,7 @@ def test_a_killed_writers_temporary_file_is_never_read_and_is_removed_once_stale
             os.utime(planted, (stale, stale))
         cache.store(killed, {"n": 3}, {})
     assert caught == []
-    assert {p.name for p in tmp_path.iterdir()} == {live.name, foreign.name, entry}
+    assert {p.name for p in _entries(tmp_path)} == {live.name, foreign.name, entry}
 
 
 def test_a_small_deal_is_not_kept_on_disk(punto_banco, tmp_path, monkeypatch) -> None:
@@ -835,11 +841,11 @@ def test_a_small_deal_is_not_kept_on_disk(punto_banco, tmp_path, monkeypatch) ->
     assert len(small.records) < compiled_module.SMALL_DEAL_RECORDS
     compiled_module.load_or_compile(small.deal, ["small"], compile_deal=lambda _: small)
     batch.event_matrices(punto_banco, needs, small, [bet])
-    assert list(tmp_path.iterdir()) == []
+    assert list(_entries(tmp_path)) == []
     monkeypatch.setattr(compiled_module, "SMALL_DEAL_RECORDS", len(small.records))
     compiled_module.load_or_compile(small.deal, ["small"], compile_deal=lambda _: small)
     batch.event_matrices(punto_banco, needs, small, [bet])
-    assert sorted(path.suffix for path in tmp_path.iterdir()) == [".bet-events", ".compiled"]
+    assert sorted(path.suffix for path in _entries(tmp_path)) == [".bet-events", ".compiled"]
 
 
 def test_a_forged_light_form_whose_counts_do_not_sum_is_rebuilt(punto_banco, tmp_path,

@@ -325,12 +325,15 @@ def test_cold_warm_and_mixed_orders_through_the_command_line(pair, command, tmp_
     assert fresh("a", "b") == cold["b"] and fresh("b", "a") == cold["a"]
 
 
-def test_the_code_stamp_follows_every_file_of_the_package_but_its_bytecode(tmp_path) -> None:
+def test_the_code_stamp_follows_every_file_of_the_package_but_its_bytecode(
+        tmp_path, monkeypatch) -> None:
     """The stamp changes when a module or a data file is edited, even to the same size with
-    its modification time set back (its change time moves), or when a file is added; it does
-    not when bytecode is written, and it is the same when read twice."""
+    its modification time set back, or when a file is added; it does not when bytecode is
+    written, and it is the same when read twice, and for a copy of the same files (another
+    status: its bytes are read again, then kept under the copy's status)."""
     from exact.engines.cache_keys import code_stamp
 
+    monkeypatch.setenv("EXACT_CACHE_DIR", str(tmp_path / "cache"))
     stamp = code_stamp.__wrapped__  # unmemoised: each call reads the folder
     package = tmp_path / "exact"
     (package / "engines" / "__pycache__").mkdir(parents=True)
@@ -339,8 +342,16 @@ def test_the_code_stamp_follows_every_file_of_the_package_but_its_bytecode(tmp_p
     data.write_text("decks = 8\n")
     first = stamp(package)
     assert stamp(package) == first
+    kept = list((tmp_path / "cache" / "code").iterdir())
+    assert [path.read_text() for path in kept] == [first]
+    kept[0].write_text("not a digest")  # a damaged file is read past, and written anew
+    assert stamp(package) == first and kept[0].read_text() == first
     (package / "engines" / "__pycache__" / "walk.cpython-311.pyc").write_bytes(b"\0" * 16)
     assert stamp(package) == first
+    time.sleep(0.05)
+    copy = shutil.copytree(package, tmp_path / "copy" / "exact")
+    assert stamp(copy) == first
+    assert len(list((tmp_path / "cache" / "code").iterdir())) == 2
     seen = {first}
     for path, text in ((module, "LIMIT = 2\n"), (data, "decks = 6\n")):
         time.sleep(0.05)  # past the kernel clock's tick, which stamps a file's times
