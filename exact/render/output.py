@@ -172,8 +172,13 @@ def engines_text(analysis: GameAnalysis) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _spreadsheet_text(value: object) -> str:
-    # ="..." makes Excel, LibreOffice and Google Sheets keep every digit as text.
+def spreadsheet_text(value: object) -> str:
+    """An exact number as a CSV cell that a spreadsheet keeps as written: ``="..."`` makes
+    Excel, LibreOffice and Google Sheets keep every digit as text.
+
+    >>> spreadsheet_text(Fraction(1, 3))
+    '="1/3"'
+    """
     return f'="{value}"'
 
 
@@ -205,10 +210,10 @@ def to_csv(analysis: GameAnalysis) -> str:
             for o in table.outcomes:
                 writer.writerow([csv_text(analysis.game.id), analysis.shoe.size, csv_text(unit),
                                  csv_text(table.bet_id), csv_text(table.paytable),
-                                 csv_text(o.event), _spreadsheet_text(format_pays(o.pays)),
-                                 _spreadsheet_text(o.combinations), _spreadsheet_text(table.total),
-                                 _spreadsheet_text(o.probability), general(o.probability),
-                                 _spreadsheet_text(o.expected_return),
+                                 csv_text(o.event), spreadsheet_text(format_pays(o.pays)),
+                                 spreadsheet_text(o.combinations), spreadsheet_text(table.total),
+                                 spreadsheet_text(o.probability), general(o.probability),
+                                 spreadsheet_text(o.expected_return),
                                  general(o.expected_return)])
     return out.getvalue()
 

@@ -20,7 +20,7 @@ from exact.analysis.bet_analysis import GameAnalysis
 from exact.analysis.statistics import BetTable
 from exact.render.numbers import fixed, general, percent
 from exact.render.output import SIGN_CONVENTION, csv_text, json_text
-from exact.render.output import _spreadsheet_text as exact_cell
+from exact.render.output import spreadsheet_text as exact_cell
 
 TOOLKIT = {"name": "exact", "version": __version__}
 

@@ -60,6 +60,7 @@ their place, three independent checks of those figures:
 """
 from __future__ import annotations
 
+import io
 import json
 import re
 from collections import Counter
@@ -856,6 +857,33 @@ def test_cli_json_gives_exact_edge_tables_and_check(capsys):
                  "banker-cards", "--strategy", "equilibrium", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["unique"] is False and data["deviation_check"]["equilibrium"] is True
+
+
+def test_cli_csv_gives_each_information_sets_exact_draw_and_the_pairs_edges(capsys):
+    """The strategies reach a spreadsheet: a row per side and information set, exact cells
+    as spreadsheet text (read back to the analysis' fractions), the float beside each."""
+    import csv
+
+    assert main(["analyze", "chemin-de-fer", "--with-replacement", "--information", "totals",
+                 "--strategy", "equilibrium", "--csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    solved = analyze(RULES, None, "totals", "equilibrium")
+
+    def exact(cell: str) -> Fraction:
+        assert cell.startswith('="') and cell.endswith('"')
+        return Fraction(cell[2:-1])
+
+    assert [row["side"] for row in rows] == ["player"] + ["banker"] * 88
+    assert rows[0]["information_set"] == "Player 5" and exact(rows[0]["draw_probability"]) \
+        == Fraction(9, 11) and float(rows[0]["draw_probability_float"]) == pytest.approx(9 / 11)
+    for row in rows:
+        assert (exact(row["player_edge"]), exact(row["banker_edge"])) == solved.values
+        assert (exact(row["player_gain"]), exact(row["banker_gain"])) == (0, 0)
+        assert float(row["banker_edge_float"]) == pytest.approx(float(solved.values[1]))
+    draws = {row["information_set"]: exact(row["draw_probability"]) for row in rows[1:]}
+    assert draws == {describe_set(h): solved.strategies[1][h]["draw"]
+                     for h in solved.game.sets[1]}
+    assert main(["analyze", "chemin-de-fer", "--csv", "--json"]) == 2  # one format
 
 
 def test_bad_rule_files_and_commissions_are_one_line_errors(tmp_path, capsys):

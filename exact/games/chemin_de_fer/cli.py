@@ -15,7 +15,7 @@ from exact.games.chemin_de_fer.game import CheminDeFer, analyze
 
 def analyze_command(game: CheminDeFer, args: argparse.Namespace) -> str:
     """``exact analyze chemin-de-fer [--information ...] [--strategy ...] [--commission 5%]
-    [--decks N | --with-replacement] [--rules FILE]``."""
+    [--decks N | --with-replacement] [--rules FILE] [--json | --csv]``."""
     rules = rules_for(game, args)
     commission = getattr(args, "commission", None)  # read by the number grammar (app.py)
     if commission is not None:
@@ -26,4 +26,5 @@ def analyze_command(game: CheminDeFer, args: argparse.Namespace) -> str:
     decks = None if with_replacement else rules.decks if args.decks is None else args.decks
     information = {"total": "totals"}.get(args.information, args.information)
     found = analyze(rules, decks, information, args.strategy)
-    return found.to_json() if args.json else found.to_text()
+    return (found.to_json() if args.json else found.to_csv() if getattr(args, "csv", False)
+            else found.to_text())

@@ -32,6 +32,8 @@ algorithms of :mod:`exact.engines.strategy_games`; the rule file is
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
@@ -71,6 +73,8 @@ from exact.games.chemin_de_fer.rules import FIVE, MAX_DECKS, RULES, Rules
 from exact.model.features import Feature
 from exact.model.game import Game
 from exact.model.strategy_game import Path as StrategyPath
+from exact.render.numbers import general
+from exact.render.output import csv_text, spreadsheet_text
 
 # which strategy pair is analysed
 StrategyName = Literal["house", "best", "dealer-best", "equilibrium"]
@@ -213,6 +217,28 @@ class Analysis:
             "strategy_tables": self.tables(),
         }
         return json.dumps(payload, indent=2) + "\n"
+
+    def to_csv(self) -> str:
+        """One row per side and information set: the exact probability of drawing there,
+        beside the pair's exact edges and deviation gains (repeated on every row, so a
+        spreadsheet filters and pivots them); exact cells are spreadsheet text."""
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["game", "rules", "shoe", "information", "commission", "strategy",
+                         "method", "player_edge", "player_edge_float", "banker_edge",
+                         "banker_edge_float", "player_gain", "banker_gain", "side",
+                         "information_set", "draw_probability", "draw_probability_float"])
+        common = [csv_text(self.rules.name), csv_text(self.shoe), self.information,
+                  spreadsheet_text(self.rules.commission), self.strategy, csv_text(self.method),
+                  spreadsheet_text(self.values[0]), general(self.values[0]),
+                  spreadsheet_text(self.values[1]), general(self.values[1]),
+                  spreadsheet_text(self.gains[0]), spreadsheet_text(self.gains[1])]
+        for index, side in enumerate(("player", "banker")):
+            for h in self.game.sets[index]:
+                draw = self.strategies[index][h][DRAW]
+                writer.writerow(["chemin-de-fer", *common, side, describe_set(h),
+                                 spreadsheet_text(draw), general(draw)])
+        return out.getvalue()
 
     def to_text(self) -> str:
         lines = [f"{self.rules.name}: {self.shoe}, information {self.information}, "

@@ -48,6 +48,6 @@ PLUGIN = GamePlugin(
     options=OPTIONS,
     option_defaults={"strategy": "house", "information": "total", "with_replacement": False},
     command_options={"analyze": frozenset({"decks", "with_replacement", "information",
-                                           "strategy", "commission", "rules"})},
+                                           "strategy", "commission", "rules", "csv"})},
     report_words={"--rules": "a rule file"},
 )
