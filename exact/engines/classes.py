@@ -108,11 +108,12 @@ from exact.model.features import Feature
 from exact.model.game import Game, game_key
 
 DECK = frozenset(card for card in CARDS if not card.is_joker)
-_FORMAT = "classes-13"  # both forms, the form a marker array ("form"); one-card colours tallies;
+_FORMAT = "classes-14"  # both forms, the form a marker array ("form"); one-card colours tallies;
 # pairs of first cards one dimension; groups of classes as elementary factors (kind 4); two
 # positions read by position only one dimension (a joint); the tallies one dimension of
 # blocks (classes_states.Tallies), not a digit each; past the settlement bounds, the tallies
-# reduced by what the conditions read of their counts
+# reduced by what the conditions read of their counts; the states' moves by dimension and
+# the settlements of reached (group, state) slots only
 DENSE, RESTRICTED = 0, 1  # the forms
 
 
@@ -644,15 +645,17 @@ class ClassesBet:
                       groups: Mapping[tuple[object, ...], int],
                       leaves: Mapping[tuple[int, int, int], int]) -> None:
         """The dense form as int64 arrays: the pieces, the state each outcome takes each
-        state to, the parts' (factor, outcome) entries, the trie's nodes, its leaves, and the
-        event each group of leaves settles in each state it reaches."""
+        state to (dimension by dimension), the parts' (factor, outcome) entries, the trie's
+        nodes, its leaves, and the event each group of leaves settles in each state it
+        reaches (those slots only)."""
         by_group = sorted(groups.items(), key=lambda item: item[1])
         self._fills = np.array(self._pieces(factor_terms, [cast(int, key[2])
                                                            for key, _ in by_group]),
                                dtype=np.int64)
         self._form = np.array([DENSE], dtype=np.int64)
         outcomes = sorted(outcome_id, key=outcome_id.__getitem__)
-        self._combine = states.combine_table(outcomes)
+        self._sizes = np.array(states.sizes, dtype=np.int64)
+        self._tables, self._moves = states.moves(outcomes)
         self._starts = np.array(sorted(roots, key=roots.__getitem__), dtype=np.int64)
         self._level_nodes = np.array([len(level) for level in levels], dtype=np.int64)
         # the nodes of each depth numbered in the order of their paths, so that a subtree is
@@ -671,22 +674,19 @@ class ClassesBet:
         self._leaves = np.array(sorted((depth, renumber[depth][node], group, multiplicity)
                                        for (depth, node, group), multiplicity in leaves.items()),
                                 dtype=np.int64).reshape(-1, 4)
-        self._settles = np.zeros((len(self.bets), len(groups), states.size), dtype=np.int64)
-        dense = self._dense(settled=False)
-        widest = max((count for piece in dense.ranges(1) for _, count in piece[1:]), default=1)
-        if widest * states.size > DENSE_LIMIT:  # one subtree's depth, held at once
-            raise CapabilityError(f"class-by-class counting: {widest:,} nodes under one of the "
-                                  f"first values, of {states.size:,} states each (at most "
-                                  f"{DENSE_LIMIT:,})")
-        # the states each group reaches, then its settlement in each: events + 1 (0: none)
-        reached = dense.reached(len(groups))
+        # the states each group reaches, then its settlement in each (only those: most
+        # (group, state) slots are reached by no leaf)
+        reached = self._dense(settled=False).reached(len(groups))
         offsets = [sum(len(bet.events) for bet in self.bets[:n]) for n in range(len(self.bets))]
+        settles = []
         for (signature, npos, _, _), group in by_group:
             record = self._group_record[group]
             for state in np.flatnonzero(reached[group]).tolist():
                 read = states.read(record, (signature, npos), state)
-                for n, (offset, bet) in enumerate(zip(offsets, self.bets, strict=True)):
-                    self._settles[n, group, state] = offset + bet.settle(read) + 1
+                settles.append((group, state, *(offset + bet.settle(read) for offset, bet
+                                                in zip(offsets, self.bets, strict=True))))
+        self._settles = np.array(settles, dtype=np.int64).reshape(len(settles),
+                                                                  2 + len(self.bets))
 
     # --- evaluation (exact.engines.classes_evaluation) --------------------------------------
 
@@ -711,9 +711,10 @@ class ClassesBet:
         return self._dense(settled=True)
 
     def _dense(self, settled: bool) -> DenseArrays:
-        return DenseArrays(self._common, self._combine, self._starts, self._level_nodes,
-                           self._nodes, self._part_start, self._part_entries, self._leaves,
-                           self._fills, self.events, self._settles if settled else None)
+        return DenseArrays(self._common, self._sizes, self._tables, self._moves, self._starts,
+                           self._level_nodes, self._nodes, self._part_start,
+                           self._part_entries, self._leaves, self._fills, self.events,
+                           self._settles if settled else None)
 
     def batch_counts(self, counts: np.ndarray) -> list[np.ndarray]:
         """Per bet, the (shoes x events) exact counts of a batch of shoes ((shoes x 53) card
@@ -760,12 +761,6 @@ class ClassesBet:
         return [[int(c) for c in row[0]] for row in self.batch_counts(counts_matrix([shoe]))]
 
 
-# states of the nodes of one depth under one node of the first depth, which the evaluation
-# holds at once (each a number per shoe: 160 MB of float64 at one shoe); the trie is
-# evaluated a subtree at a time, its whole work bounded by the run's budget
-DENSE_LIMIT = 20_000_000
-
-
 def _dealt(game: Game[Any]) -> DealtPositions:
     if not isinstance(game, DealtPositions):
         raise CapabilityError(f"{game.id} does not say which positions its draws fill: "
@@ -803,8 +798,8 @@ _COMMON = {"form": 1, "elementary": 2, "term_rows": 2, "term_coefficient": 1, "t
 _FORMS = {
     RESTRICTED: {"slots": 1, "level_edges": 1, "edges": 2, "rows": 2, "entries": 2,
                  "coefficients": 1, "negatives": 1, "columns": 1, "spread": 1, "ratios": 2},
-    DENSE: {"combine": 2, "starts": 1, "level_nodes": 1, "nodes": 2, "part_start": 1,
-            "part_entries": 2, "leaves": 2, "fills": 1, "settles": 3},
+    DENSE: {"sizes": 1, "tables": 3, "moves": 2, "starts": 1, "level_nodes": 1, "nodes": 2,
+            "part_start": 1, "part_entries": 2, "leaves": 2, "fills": 1, "settles": 2},
 }
 
 
@@ -886,28 +881,36 @@ def _check_dense(loaded: Mapping[str, np.ndarray], bets: int, events: int,
                  factors: int) -> None:
     """The dense form's arrays: shapes, then every index against its table, array by array
     (no Python loop over the nodes)."""
-    combine, nodes, leaves, settles = (loaded[name] for name in (
-        "combine", "nodes", "leaves", "settles"))
+    sizes, tables, moves, nodes, leaves, settles = (loaded[name] for name in (
+        "sizes", "tables", "moves", "nodes", "leaves", "settles"))
     level_nodes, part_start, part_entries = (loaded[name] for name in (
         "level_nodes", "part_start", "part_entries"))
-    states, outcomes = combine.shape
     if nodes.shape[1:] != (2,) or part_entries.shape[1:] != (2,) or \
             leaves.shape[1:] != (4,) or int(level_nodes.sum()) != len(nodes) or \
             not len(part_start) or int(part_start[-1]) != len(part_entries) or \
-            (np.diff(part_start) < 0).any() or \
-            settles.shape != (bets, len(loaded["fills"]), states):
+            (np.diff(part_start) < 0).any() or not len(sizes) or \
+            len(tables) != len(sizes) or moves.shape[1:] != (len(sizes),) or \
+            settles.shape[1:] != (2 + bets,) or (sizes < 1).any() or \
+            int(sizes.max()) > tables.shape[1] or prod(sizes.tolist()) > INT64_LIMIT:
         raise cache.CorruptEntry("classes arrays of the wrong shape")
-    cache.check_indices(combine, states, "combine", ndim=2)
+    for n, size in enumerate(sizes.tolist()):
+        cache.check_indices(np.ascontiguousarray(tables[n, :size]), size, "tables", ndim=2)
+    cache.check_indices(moves, tables.shape[2], "moves", ndim=2)
+    states = prod(sizes.tolist())
     cache.check_indices(loaded["starts"], states, "starts")
     cache.check_indices(loaded["fills"], len(loaded["elementary"]), "fills")
-    cache.check_indices(settles, events + 1, "settles", ndim=3)
+    cache.check_indices(settles, max(len(loaded["fills"]), states, events), "settles", ndim=2)
+    if len(settles) and ((settles[:, 0] >= len(loaded["fills"])).any()
+                         or (settles[:, 1] >= states).any() or (settles[:, 2:] >= events).any()
+                         or (np.diff(settles[:, 0] * states + settles[:, 1]) <= 0).any()):
+        raise cache.CorruptEntry("classes settlement out of range")
     widths = np.array([len(loaded["starts"]), *level_nodes.tolist()], dtype=np.int64)
     depth = np.repeat(np.arange(len(level_nodes)), level_nodes)
     if len(nodes) and ((nodes[:, 0] >= widths[depth]).any()
                        or (nodes[:, 1] >= len(part_start) - 1).any()):
         raise cache.CorruptEntry("classes node out of range")
     if len(part_entries) and ((part_entries[:, 0] >= factors).any()
-                              or (part_entries[:, 1] >= outcomes).any()):
+                              or (part_entries[:, 1] >= len(moves)).any()):
         raise cache.CorruptEntry("classes part entry out of range")
     if len(leaves) and ((leaves[:, 0] >= len(widths)).any()
                         or (leaves[:, 1] >= widths[np.minimum(leaves[:, 0],
