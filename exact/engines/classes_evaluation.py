@@ -42,7 +42,7 @@ from exact.engines.factorised import _product_trie
 _BLOCK_ELEMENTS = 2**20
 _MOST_SHOES = 256  # per block, where a trie is narrow
 _FEWEST_SHOES = 16  # per block, where it is wide: a depth's loop over its factors is paid per block
-_DENSE_ELEMENTS = 2**23  # the dense form: a depth's (nodes x states x shoes) values per block
+_DENSE_ELEMENTS = 2**21  # the dense form: (nodes x states x shoes) values of a range of a depth
 # the dense form evaluated by edges (DenseArrays.edge_form) from this many shoes on (one shoe
 # densely: no edges built), within this many (node, state) slots, edges and leaf rows
 # (int64 arrays of some 100 MB at most)
