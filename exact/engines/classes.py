@@ -79,7 +79,13 @@ from exact.engines.batch_numbers import (
     rest_of_round,
     shoe_sizes,
 )
-from exact.engines.classes_evaluation import ClassArrays, DenseArrays, Pieces, signed_dtype
+from exact.engines.classes_evaluation import (
+    DENSE_ELEMENTS,
+    ClassArrays,
+    DenseArrays,
+    Pieces,
+    signed_dtype,
+)
 from exact.engines.classes_restricted import Part, Position, Raw, Term, compile_restricted
 from exact.engines.classes_states import (
     READ_LIMIT,
@@ -191,11 +197,10 @@ class ClassesBet:
         self.states = states
         # the trie's nodes, about 1.55 a key (measured), known before the pieces are reduced
         nodes = len(keys) * 31 // 20
-        if _memory(nodes, states.size) > MEMORY_LIMIT:
+        if _memory(nodes) > MEMORY_LIMIT:
             raise CapabilityError(
                 f"class-by-class counting: about {nodes:,} nodes of its trie (the first cards "
-                f"read one by one) of {states.size:,} states, past its memory bound "
-                f"({MEMORY_LIMIT // 10**6:,} MB)")
+                f"read one by one), past its memory bound ({MEMORY_LIMIT // 10**6:,} MB)")
         # piece outcomes reduced: the factors (part, reduced outcome), each a sum of terms
         factor_id: dict[tuple[Part, tuple[int, ...]], int] = {}
         factor_terms: list[dict[Term, int]] = []
@@ -250,11 +255,11 @@ class ClassesBet:
                     child = level[node, part_id[part]] = len(level)
                     products.tick()
                     made += 1
-                    if _memory(made, size) > MEMORY_LIMIT:  # the estimate's growth was low
+                    if _memory(made) > MEMORY_LIMIT:  # the estimate's growth was low
                         raise CapabilityError(
                             f"class-by-class counting: past {made:,} nodes of its trie (the "
-                            f"first cards read one by one) of {size:,} states, past its "
-                            f"memory bound ({MEMORY_LIMIT // 10**6:,} MB)")
+                            f"first cards read one by one), past its memory bound "
+                            f"({MEMORY_LIMIT // 10**6:,} MB)")
                 node = child
             # a state holds a read position's class by its number within the card's value:
             # the group knows that value
@@ -265,6 +270,11 @@ class ClassesBet:
                 group_record.append(record)
             merged_leaves[len(parts), node, group] += multiplicity
         self._group_record = group_record
+        if _memory(made, size, len(groups)) > MEMORY_LIMIT:
+            raise CapabilityError(
+                f"class-by-class counting: {len(groups):,} groups of leaves of {size:,} states "
+                f"on {made:,} nodes of its trie, past its memory bound "
+                f"({MEMORY_LIMIT // 10**6:,} MB)")
         self._dense_arrays(factor_terms, states, outcome_id, part_entries, roots, levels,
                            groups, merged_leaves)
         return self
@@ -678,15 +688,18 @@ class ClassesBet:
         # (group, state) slots are reached by no leaf)
         reached = self._dense(settled=False).reached(len(groups))
         offsets = [sum(len(bet.events) for bet in self.bets[:n]) for n in range(len(self.bets))]
-        settles = []
+        settles = [np.zeros((0, 2 + len(self.bets)), dtype=np.int64)]
         for (signature, npos, _, _), group in by_group:
             record = self._group_record[group]
-            for state in np.flatnonzero(reached[group]).tolist():
+            found = np.flatnonzero(reached[group])
+            rows = np.zeros((len(found), 2 + len(self.bets)), dtype=np.int64)
+            rows[:, 0], rows[:, 1] = group, found
+            for row, state in zip(rows, found.tolist(), strict=True):
                 read = states.read(record, (signature, npos), state)
-                settles.append((group, state, *(offset + bet.settle(read) for offset, bet
-                                                in zip(offsets, self.bets, strict=True))))
-        self._settles = np.array(settles, dtype=np.int64).reshape(len(settles),
-                                                                  2 + len(self.bets))
+                row[2:] = [offset + bet.settle(read)
+                           for offset, bet in zip(offsets, self.bets, strict=True)]
+            settles.append(rows)
+        self._settles = np.concatenate(settles)
 
     # --- evaluation (exact.engines.classes_evaluation) --------------------------------------
 
@@ -1030,12 +1043,18 @@ def trie_nodes(game: Game[Any], bets: Sequence[Bet]) -> int:
     return TRIE_NODES * TRIE_GROWTH[min(_first_read(game, shape), len(TRIE_GROWTH) - 1)]
 
 
-def _memory(nodes: int, states: int) -> int:
+def _memory(nodes: int, states: int = 0, groups: int = 0) -> int:
     """The compile's and one shoe's peak memory in bytes, for a trie of ``nodes`` nodes of
-    ``states`` reduced states: fitted to peaks measured on 8 decks (an upper bound on each):
-    1,084 MB at 525,848 nodes of 900 states, 758 MB of 144, 714 MB of 400; 483 MB at 299,792
-    of 432, 448 MB at 391,939 of 225, 524 MB at 400,859 of 60."""
-    return 100_000_000 + nodes * (1_150 + states * 85 // 100)
+    ``states`` reduced states with ``groups`` groups of leaves: the nodes (their
+    dictionaries, keys, leaves and arrays), the groups' states (which each reaches, their
+    settlements, a shoe's sums: :data:`SLOT_BYTES` each) and the dense evaluation's ranges
+    (:data:`RANGE_BYTES`, whatever the states: a depth's nodes are held a range at a time,
+    depth first). Fitted to peaks measured on 8 decks, an upper bound on each: 344 MB at
+    158,730 nodes of 1,300 states (121 groups), 567 MB at 525,848 of 54 (4 groups),
+    {index6}. Before, the states' moves were held whole (states x outcomes) and the trie's depths a
+    subtree at a time, ``100 MB + nodes x (1,150 + 0.85 x states)``: 1,084 MB at 525,848
+    nodes of 900 states."""
+    return 100_000_000 + nodes * NODE_BYTES + groups * states * SLOT_BYTES + RANGE_BYTES
 
 
 TRIE_NODES = 28_000  # with no first card read alone (27,981 for a third card's suit)
@@ -1043,6 +1062,11 @@ TRIE_NODES = 28_000  # with no first card read alone (27,981 for a third card's 
 # before its states are known (:func:`_memory` with few states): the plan's bound; the
 # compile checks the states too once it knows them
 NODE_BYTES = 1_150
+# per (group, state): whether a leaf reaches it (bool), its settlements (int64 a bet, two
+# indices), a shoe's sums and their copies (float64)
+SLOT_BYTES = 48
+# the dense evaluation's ranges: one a depth (seven at most) and a depth's temporaries
+RANGE_BYTES = 10 * 8 * DENSE_ELEMENTS
 MEMORY_LIMIT = 1_000_000_000  # bytes a compile may hold (the issue's 1 GB)
 # The trie's nodes per first card read alone (by position, or as a tally of that card only),
 # relative to none, measured on suits by position with a third card's suit (27,981 nodes with

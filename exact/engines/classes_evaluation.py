@@ -23,10 +23,10 @@ of sequences of the cards dealt, times a fill of at least 1: bounded by the same
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import pairwise
 from math import prod
 from typing import Any, cast
 
@@ -42,7 +42,7 @@ from exact.engines.factorised import _product_trie
 _BLOCK_ELEMENTS = 2**20
 _MOST_SHOES = 256  # per block, where a trie is narrow
 _FEWEST_SHOES = 16  # per block, where it is wide: a depth's loop over its factors is paid per block
-_DENSE_ELEMENTS = 2**21  # the dense form: (nodes x states x shoes) values of a range of a depth
+DENSE_ELEMENTS = 2**21  # the dense form: (nodes x states x shoes) values of a range of a depth
 # the dense form evaluated by edges (DenseArrays.edge_form) from this many shoes on (one shoe
 # densely: no edges built), within this many (node, state) slots, edges and leaf rows
 # (int64 arrays of some 100 MB at most)
@@ -389,7 +389,7 @@ class DenseArrays:
     def propagate(self, values: np.ndarray, block: int, reach: bool = False
                   ) -> Iterator[tuple[int, int, np.ndarray]]:
         """(depth, first node, values of nodes from it): each node's (states x shoes)
-        values, depth first, a range of at most :data:`_DENSE_ELEMENTS` values for ``block``
+        values, depth first, a range of at most :data:`DENSE_ELEMENTS` values for ``block``
         shoes (one node at least) at a time, so that at most one range a depth is held: its
         root's start state one, then each node its parent's values times its part's piece
         values (``values``: factors x shoes), moved along each outcome; with ``reach``,
@@ -398,13 +398,13 @@ class DenseArrays:
         roots[np.arange(len(self.starts)), self.starts] = 1
         yield 0, 0, roots
         yield from self._below(0, 0, roots, values,
-                               max(1, _DENSE_ELEMENTS // (self.states * block)), reach)
+                               max(1, DENSE_ELEMENTS // (self.states * block)), reach)
 
     @cached_property
     def _parents(self) -> list[np.ndarray]:
         """Per depth past the roots, each node's parent (nondecreasing: nodes in path order)."""
         bounds = np.cumsum([0, *self.level_nodes.tolist()])
-        return [self.nodes[low:high, 0] for low, high in zip(bounds[:-1], bounds[1:])]
+        return [self.nodes[low:high, 0] for low, high in pairwise(bounds.tolist())]
 
     def _below(self, depth: int, first: int, level: np.ndarray, values: np.ndarray,
                width: int, reach: bool) -> Iterator[tuple[int, int, np.ndarray]]:
@@ -529,7 +529,7 @@ class DenseArrays:
         states = self.states
         groups = len(self.fills)
         # the leaves' sums, (groups x states) a shoe, within the values of a range
-        block = max(1, min(_MOST_SHOES, _DENSE_ELEMENTS // (groups * states)))
+        block = max(1, min(_MOST_SHOES, DENSE_ELEMENTS // (groups * states)))
         keys = settles[:, 0] * states + settles[:, 1]
         unsettled = np.ones(groups * states, dtype=bool)
         unsettled[keys] = False

@@ -168,5 +168,5 @@ def test_the_dense_form_keeps_its_moves_by_dimension_and_reached_settlements_onl
         for s, o in zip(state.tolist(), outcome.tolist(), strict=True)]
     settles = arrays.settles
     assert settles is not None and len(settles) < len(arrays.fills) * states
-    monkeypatch.setattr(classes_evaluation, "_DENSE_ELEMENTS", states)  # a node a range
+    monkeypatch.setattr(classes_evaluation, "DENSE_ELEMENTS", states)  # a node a range
     assert compiled.counts(shoe) == [_reference_counts(bet, shoe)]
