@@ -69,7 +69,7 @@ import numpy as np
 
 from exact.core.cards import CARDS, Card, Label, Shoe, View
 from exact.core.enumerator import check_shoe, group_coefficient
-from exact.core.work import PATTERN_UNITS, Meter
+from exact.core.work import PATTERN_UNITS, Meter, check
 from exact.engines import cache
 from exact.engines.batch_numbers import (
     INT64_LIMIT,
@@ -201,6 +201,14 @@ class ClassesBet:
             raise CapabilityError(
                 f"class-by-class counting: about {nodes:,} nodes of its trie (the first cards "
                 f"read one by one), past its memory bound ({MEMORY_LIMIT // 10**6:,} MB)")
+        # a node costs its Python step and its states' products, numpy operations of some 50
+        # ns each (a tenth of a unit): drawn from the run's budget as the trie grows (its size
+        # is known only by building it), and refused now where the nodes estimated cannot be
+        # paid, before the pieces (40 CPU s for the 160,287 nodes of the family of
+        # docs/explanation/attribute-counting.md, refused then by the meter)
+        node_units = (PATTERN_UNITS // 4 or 1) + states.size // 10
+        what = "class-by-class counting's products of per-class polynomials"
+        check(nodes * node_units, what)
         # piece outcomes reduced: the factors (part, reduced outcome), each a sum of terms
         factor_id: dict[tuple[Part, tuple[int, ...]], int] = {}
         factor_terms: list[dict[Term, int]] = []
@@ -237,11 +245,7 @@ class ClassesBet:
         groups: dict[tuple[object, ...], int] = {}
         merged_leaves: dict[tuple[int, int, int], int] = defaultdict(int)
         size = states.size
-        # a node costs its Python step and its states' products, numpy operations of some 50
-        # ns each (a tenth of a unit): drawn from the run's budget as the trie grows (its size
-        # is known only by building it)
-        products = Meter("class-by-class counting's products of per-class polynomials",
-                         (PATTERN_UNITS // 4 or 1) + size // 10)
+        products = Meter(what, node_units)
         group_record: list[Hands] = []
         made = 0
         for (signature, used, parts, npos), (record, multiplicity, constant) in keys.items():
