@@ -1054,8 +1054,9 @@ def _memory(nodes: int, states: int = 0, groups: int = 0) -> int:
     settlements, a shoe's sums: :data:`SLOT_BYTES` each) and the dense evaluation's ranges
     (:data:`RANGE_BYTES`, whatever the states: a depth's nodes are held a range at a time,
     depth first). Fitted to peaks measured on 8 decks, an upper bound on each: 344 MB at
-    158,730 nodes of 1,300 states (121 groups), 567 MB at 525,848 of 54 (4 groups),
-    {index6}. Before, the states' moves were held whole (states x outcomes) and the trie's depths a
+    158,730 nodes of 1,300 states (121 groups; bound 466 MB), 465 MB at 158,730 of 7,900
+    (121 groups, the work bound lifted; bound 496 MB), 567 MB at 525,848 of 54 (4 groups)
+    and 723 MB of 96 (bound 873 MB). Before, the states' moves were held whole (states x outcomes) and the trie's depths a
     subtree at a time, ``100 MB + nodes x (1,150 + 0.85 x states)``: 1,084 MB at 525,848
     nodes of 900 states."""
     return 100_000_000 + nodes * NODE_BYTES + groups * states * SLOT_BYTES + RANGE_BYTES
