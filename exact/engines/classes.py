@@ -203,12 +203,12 @@ class ClassesBet:
                 f"read one by one), past its memory bound ({MEMORY_LIMIT // 10**6:,} MB)")
         # a node costs its Python step and its states' products, numpy operations of some 50
         # ns each (a tenth of a unit): drawn from the run's budget as the trie grows (its size
-        # is known only by building it), and refused now where the nodes estimated cannot be
-        # paid, before the pieces (40 CPU s for the 160,287 nodes of the family of
-        # docs/explanation/attribute-counting.md, refused then by the meter)
+        # is known only by building it), and refused now where a node a key (fewer than the
+        # trie's: 103,411 keys, 158,730 nodes) cannot be paid, before the pieces (40 CPU s
+        # for the family of docs/explanation/attribute-counting.md, refused then by the meter)
         node_units = (PATTERN_UNITS // 4 or 1) + states.size // 10
         what = "class-by-class counting's products of per-class polynomials"
-        check(nodes * node_units, what)
+        check(len(keys) * node_units, what)
         # piece outcomes reduced: the factors (part, reduced outcome), each a sum of terms
         factor_id: dict[tuple[Part, tuple[int, ...]], int] = {}
         factor_terms: list[dict[Term, int]] = []
@@ -1056,9 +1056,9 @@ def _memory(nodes: int, states: int = 0, groups: int = 0) -> int:
     depth first). Fitted to peaks measured on 8 decks, an upper bound on each: 344 MB at
     158,730 nodes of 1,300 states (121 groups; bound 466 MB), 465 MB at 158,730 of 7,900
     (121 groups, the work bound lifted; bound 496 MB), 567 MB at 525,848 of 54 (4 groups)
-    and 723 MB of 96 (bound 873 MB). Before, the states' moves were held whole (states x outcomes) and the trie's depths a
-    subtree at a time, ``100 MB + nodes x (1,150 + 0.85 x states)``: 1,084 MB at 525,848
-    nodes of 900 states."""
+    and 723 MB of 96 (bound 873 MB). Before, the states' moves were held whole (states x
+    outcomes) and the trie's depths a subtree at a time, ``100 MB + nodes x (1,150 + 0.85 x
+    states)``: 1,084 MB at 525,848 nodes of 900 states."""
     return 100_000_000 + nodes * NODE_BYTES + groups * states * SLOT_BYTES + RANGE_BYTES
 
 
