@@ -69,7 +69,7 @@ import numpy as np
 
 from exact.core.cards import CARDS, Card, Label, Shoe, View
 from exact.core.enumerator import check_shoe, group_coefficient
-from exact.core.work import PATTERN_UNITS, Meter
+from exact.core.work import PATTERN_UNITS, Meter, check
 from exact.engines import cache
 from exact.engines.batch_numbers import (
     INT64_LIMIT,
@@ -79,7 +79,13 @@ from exact.engines.batch_numbers import (
     rest_of_round,
     shoe_sizes,
 )
-from exact.engines.classes_evaluation import ClassArrays, DenseArrays, Pieces, signed_dtype
+from exact.engines.classes_evaluation import (
+    DENSE_ELEMENTS,
+    ClassArrays,
+    DenseArrays,
+    Pieces,
+    signed_dtype,
+)
 from exact.engines.classes_restricted import Part, Position, Raw, Term, compile_restricted
 from exact.engines.classes_states import (
     READ_LIMIT,
@@ -108,11 +114,12 @@ from exact.model.features import Feature
 from exact.model.game import Game, game_key
 
 DECK = frozenset(card for card in CARDS if not card.is_joker)
-_FORMAT = "classes-13"  # both forms, the form a marker array ("form"); one-card colours tallies;
+_FORMAT = "classes-14"  # both forms, the form a marker array ("form"); one-card colours tallies;
 # pairs of first cards one dimension; groups of classes as elementary factors (kind 4); two
 # positions read by position only one dimension (a joint); the tallies one dimension of
 # blocks (classes_states.Tallies), not a digit each; past the settlement bounds, the tallies
-# reduced by what the conditions read of their counts
+# reduced by what the conditions read of their counts; the states' moves by dimension and
+# the settlements of reached (group, state) slots only
 DENSE, RESTRICTED = 0, 1  # the forms
 
 
@@ -190,11 +197,18 @@ class ClassesBet:
         self.states = states
         # the trie's nodes, about 1.55 a key (measured), known before the pieces are reduced
         nodes = len(keys) * 31 // 20
-        if _memory(nodes, states.size) > MEMORY_LIMIT:
+        if _memory(nodes) > MEMORY_LIMIT:
             raise CapabilityError(
                 f"class-by-class counting: about {nodes:,} nodes of its trie (the first cards "
-                f"read one by one) of {states.size:,} states, past its memory bound "
-                f"({MEMORY_LIMIT // 10**6:,} MB)")
+                f"read one by one), past its memory bound ({MEMORY_LIMIT // 10**6:,} MB)")
+        # a node costs its Python step and its states' products, numpy operations of some 50
+        # ns each (a tenth of a unit): drawn from the run's budget as the trie grows (its size
+        # is known only by building it), and refused now where a node a key (fewer than the
+        # trie's: 103,411 keys, 158,730 nodes) cannot be paid, before the pieces (40 CPU s
+        # for the family of docs/explanation/attribute-counting.md, refused then by the meter)
+        node_units = (PATTERN_UNITS // 4 or 1) + states.size // 10
+        what = "class-by-class counting's products of per-class polynomials"
+        check(len(keys) * node_units, what)
         # piece outcomes reduced: the factors (part, reduced outcome), each a sum of terms
         factor_id: dict[tuple[Part, tuple[int, ...]], int] = {}
         factor_terms: list[dict[Term, int]] = []
@@ -231,11 +245,7 @@ class ClassesBet:
         groups: dict[tuple[object, ...], int] = {}
         merged_leaves: dict[tuple[int, int, int], int] = defaultdict(int)
         size = states.size
-        # a node costs its Python step and its states' products, numpy operations of some 50
-        # ns each (a tenth of a unit): drawn from the run's budget as the trie grows (its size
-        # is known only by building it)
-        products = Meter("class-by-class counting's products of per-class polynomials",
-                         (PATTERN_UNITS // 4 or 1) + size // 10)
+        products = Meter(what, node_units)
         group_record: list[Hands] = []
         made = 0
         for (signature, used, parts, npos), (record, multiplicity, constant) in keys.items():
@@ -249,11 +259,11 @@ class ClassesBet:
                     child = level[node, part_id[part]] = len(level)
                     products.tick()
                     made += 1
-                    if _memory(made, size) > MEMORY_LIMIT:  # the estimate's growth was low
+                    if _memory(made) > MEMORY_LIMIT:  # the estimate's growth was low
                         raise CapabilityError(
                             f"class-by-class counting: past {made:,} nodes of its trie (the "
-                            f"first cards read one by one) of {size:,} states, past its "
-                            f"memory bound ({MEMORY_LIMIT // 10**6:,} MB)")
+                            f"first cards read one by one), past its memory bound "
+                            f"({MEMORY_LIMIT // 10**6:,} MB)")
                 node = child
             # a state holds a read position's class by its number within the card's value:
             # the group knows that value
@@ -264,6 +274,11 @@ class ClassesBet:
                 group_record.append(record)
             merged_leaves[len(parts), node, group] += multiplicity
         self._group_record = group_record
+        if _memory(made, size, len(groups)) > MEMORY_LIMIT:
+            raise CapabilityError(
+                f"class-by-class counting: {len(groups):,} groups of leaves of {size:,} states "
+                f"on {made:,} nodes of its trie, past its memory bound "
+                f"({MEMORY_LIMIT // 10**6:,} MB)")
         self._dense_arrays(factor_terms, states, outcome_id, part_entries, roots, levels,
                            groups, merged_leaves)
         return self
@@ -644,15 +659,17 @@ class ClassesBet:
                       groups: Mapping[tuple[object, ...], int],
                       leaves: Mapping[tuple[int, int, int], int]) -> None:
         """The dense form as int64 arrays: the pieces, the state each outcome takes each
-        state to, the parts' (factor, outcome) entries, the trie's nodes, its leaves, and the
-        event each group of leaves settles in each state it reaches."""
+        state to (dimension by dimension), the parts' (factor, outcome) entries, the trie's
+        nodes, its leaves, and the event each group of leaves settles in each state it
+        reaches (those slots only)."""
         by_group = sorted(groups.items(), key=lambda item: item[1])
         self._fills = np.array(self._pieces(factor_terms, [cast(int, key[2])
                                                            for key, _ in by_group]),
                                dtype=np.int64)
         self._form = np.array([DENSE], dtype=np.int64)
         outcomes = sorted(outcome_id, key=outcome_id.__getitem__)
-        self._combine = states.combine_table(outcomes)
+        self._sizes = np.array(states.sizes, dtype=np.int64)
+        self._tables, self._moves = states.moves(outcomes)
         self._starts = np.array(sorted(roots, key=roots.__getitem__), dtype=np.int64)
         self._level_nodes = np.array([len(level) for level in levels], dtype=np.int64)
         # the nodes of each depth numbered in the order of their paths, so that a subtree is
@@ -671,22 +688,22 @@ class ClassesBet:
         self._leaves = np.array(sorted((depth, renumber[depth][node], group, multiplicity)
                                        for (depth, node, group), multiplicity in leaves.items()),
                                 dtype=np.int64).reshape(-1, 4)
-        self._settles = np.zeros((len(self.bets), len(groups), states.size), dtype=np.int64)
-        dense = self._dense(settled=False)
-        widest = max((count for piece in dense.ranges(1) for _, count in piece[1:]), default=1)
-        if widest * states.size > DENSE_LIMIT:  # one subtree's depth, held at once
-            raise CapabilityError(f"class-by-class counting: {widest:,} nodes under one of the "
-                                  f"first values, of {states.size:,} states each (at most "
-                                  f"{DENSE_LIMIT:,})")
-        # the states each group reaches, then its settlement in each: events + 1 (0: none)
-        reached = dense.reached(len(groups))
+        # the states each group reaches, then its settlement in each (only those: most
+        # (group, state) slots are reached by no leaf)
+        reached = self._dense(settled=False).reached(len(groups))
         offsets = [sum(len(bet.events) for bet in self.bets[:n]) for n in range(len(self.bets))]
+        settles = [np.zeros((0, 2 + len(self.bets)), dtype=np.int64)]
         for (signature, npos, _, _), group in by_group:
             record = self._group_record[group]
-            for state in np.flatnonzero(reached[group]).tolist():
+            found = np.flatnonzero(reached[group])
+            rows = np.zeros((len(found), 2 + len(self.bets)), dtype=np.int64)
+            rows[:, 0], rows[:, 1] = group, found
+            for row, state in zip(rows, found.tolist(), strict=True):
                 read = states.read(record, (signature, npos), state)
-                for n, (offset, bet) in enumerate(zip(offsets, self.bets, strict=True)):
-                    self._settles[n, group, state] = offset + bet.settle(read) + 1
+                row[2:] = [offset + bet.settle(read)
+                           for offset, bet in zip(offsets, self.bets, strict=True)]
+            settles.append(rows)
+        self._settles = np.concatenate(settles)
 
     # --- evaluation (exact.engines.classes_evaluation) --------------------------------------
 
@@ -711,9 +728,10 @@ class ClassesBet:
         return self._dense(settled=True)
 
     def _dense(self, settled: bool) -> DenseArrays:
-        return DenseArrays(self._common, self._combine, self._starts, self._level_nodes,
-                           self._nodes, self._part_start, self._part_entries, self._leaves,
-                           self._fills, self.events, self._settles if settled else None)
+        return DenseArrays(self._common, self._sizes, self._tables, self._moves, self._starts,
+                           self._level_nodes, self._nodes, self._part_start,
+                           self._part_entries, self._leaves, self._fills, self.events,
+                           self._settles if settled else None)
 
     def batch_counts(self, counts: np.ndarray) -> list[np.ndarray]:
         """Per bet, the (shoes x events) exact counts of a batch of shoes ((shoes x 53) card
@@ -760,12 +778,6 @@ class ClassesBet:
         return [[int(c) for c in row[0]] for row in self.batch_counts(counts_matrix([shoe]))]
 
 
-# states of the nodes of one depth under one node of the first depth, which the evaluation
-# holds at once (each a number per shoe: 160 MB of float64 at one shoe); the trie is
-# evaluated a subtree at a time, its whole work bounded by the run's budget
-DENSE_LIMIT = 20_000_000
-
-
 def _dealt(game: Game[Any]) -> DealtPositions:
     if not isinstance(game, DealtPositions):
         raise CapabilityError(f"{game.id} does not say which positions its draws fill: "
@@ -803,8 +815,8 @@ _COMMON = {"form": 1, "elementary": 2, "term_rows": 2, "term_coefficient": 1, "t
 _FORMS = {
     RESTRICTED: {"slots": 1, "level_edges": 1, "edges": 2, "rows": 2, "entries": 2,
                  "coefficients": 1, "negatives": 1, "columns": 1, "spread": 1, "ratios": 2},
-    DENSE: {"combine": 2, "starts": 1, "level_nodes": 1, "nodes": 2, "part_start": 1,
-            "part_entries": 2, "leaves": 2, "fills": 1, "settles": 3},
+    DENSE: {"sizes": 1, "tables": 3, "moves": 2, "starts": 1, "level_nodes": 1, "nodes": 2,
+            "part_start": 1, "part_entries": 2, "leaves": 2, "fills": 1, "settles": 2},
 }
 
 
@@ -886,28 +898,36 @@ def _check_dense(loaded: Mapping[str, np.ndarray], bets: int, events: int,
                  factors: int) -> None:
     """The dense form's arrays: shapes, then every index against its table, array by array
     (no Python loop over the nodes)."""
-    combine, nodes, leaves, settles = (loaded[name] for name in (
-        "combine", "nodes", "leaves", "settles"))
+    sizes, tables, moves, nodes, leaves, settles = (loaded[name] for name in (
+        "sizes", "tables", "moves", "nodes", "leaves", "settles"))
     level_nodes, part_start, part_entries = (loaded[name] for name in (
         "level_nodes", "part_start", "part_entries"))
-    states, outcomes = combine.shape
     if nodes.shape[1:] != (2,) or part_entries.shape[1:] != (2,) or \
             leaves.shape[1:] != (4,) or int(level_nodes.sum()) != len(nodes) or \
             not len(part_start) or int(part_start[-1]) != len(part_entries) or \
-            (np.diff(part_start) < 0).any() or \
-            settles.shape != (bets, len(loaded["fills"]), states):
+            (np.diff(part_start) < 0).any() or not len(sizes) or \
+            len(tables) != len(sizes) or moves.shape[1:] != (len(sizes),) or \
+            settles.shape[1:] != (2 + bets,) or (sizes < 1).any() or \
+            int(sizes.max()) > tables.shape[1] or prod(sizes.tolist()) > INT64_LIMIT:
         raise cache.CorruptEntry("classes arrays of the wrong shape")
-    cache.check_indices(combine, states, "combine", ndim=2)
+    for n, size in enumerate(sizes.tolist()):
+        cache.check_indices(np.ascontiguousarray(tables[n, :size]), size, "tables", ndim=2)
+    cache.check_indices(moves, tables.shape[2], "moves", ndim=2)
+    states = prod(sizes.tolist())
     cache.check_indices(loaded["starts"], states, "starts")
     cache.check_indices(loaded["fills"], len(loaded["elementary"]), "fills")
-    cache.check_indices(settles, events + 1, "settles", ndim=3)
+    cache.check_indices(settles, max(len(loaded["fills"]), states, events), "settles", ndim=2)
+    if len(settles) and ((settles[:, 0] >= len(loaded["fills"])).any()
+                         or (settles[:, 1] >= states).any() or (settles[:, 2:] >= events).any()
+                         or (np.diff(settles[:, 0] * states + settles[:, 1]) <= 0).any()):
+        raise cache.CorruptEntry("classes settlement out of range")
     widths = np.array([len(loaded["starts"]), *level_nodes.tolist()], dtype=np.int64)
     depth = np.repeat(np.arange(len(level_nodes)), level_nodes)
     if len(nodes) and ((nodes[:, 0] >= widths[depth]).any()
                        or (nodes[:, 1] >= len(part_start) - 1).any()):
         raise cache.CorruptEntry("classes node out of range")
     if len(part_entries) and ((part_entries[:, 0] >= factors).any()
-                              or (part_entries[:, 1] >= outcomes).any()):
+                              or (part_entries[:, 1] >= len(moves)).any()):
         raise cache.CorruptEntry("classes part entry out of range")
     if len(leaves) and ((leaves[:, 0] >= len(widths)).any()
                         or (leaves[:, 1] >= widths[np.minimum(leaves[:, 0],
@@ -1027,12 +1047,19 @@ def trie_nodes(game: Game[Any], bets: Sequence[Bet]) -> int:
     return TRIE_NODES * TRIE_GROWTH[min(_first_read(game, shape), len(TRIE_GROWTH) - 1)]
 
 
-def _memory(nodes: int, states: int) -> int:
+def _memory(nodes: int, states: int = 0, groups: int = 0) -> int:
     """The compile's and one shoe's peak memory in bytes, for a trie of ``nodes`` nodes of
-    ``states`` reduced states: fitted to peaks measured on 8 decks (an upper bound on each):
-    1,084 MB at 525,848 nodes of 900 states, 758 MB of 144, 714 MB of 400; 483 MB at 299,792
-    of 432, 448 MB at 391,939 of 225, 524 MB at 400,859 of 60."""
-    return 100_000_000 + nodes * (1_150 + states * 85 // 100)
+    ``states`` reduced states with ``groups`` groups of leaves: the nodes (their
+    dictionaries, keys, leaves and arrays), the groups' states (which each reaches, their
+    settlements, a shoe's sums: :data:`SLOT_BYTES` each) and the dense evaluation's ranges
+    (:data:`RANGE_BYTES`, whatever the states: a depth's nodes are held a range at a time,
+    depth first). Fitted to peaks measured on 8 decks, an upper bound on each: 344 MB at
+    158,730 nodes of 1,300 states (121 groups; bound 466 MB), 465 MB at 158,730 of 7,900
+    (121 groups, the work bound lifted; bound 496 MB), 567 MB at 525,848 of 54 (4 groups)
+    and 723 MB of 96 (bound 873 MB). Before, the states' moves were held whole (states x
+    outcomes) and the trie's depths a subtree at a time, ``100 MB + nodes x (1,150 + 0.85 x
+    states)``: 1,084 MB at 525,848 nodes of 900 states."""
+    return 100_000_000 + nodes * NODE_BYTES + groups * states * SLOT_BYTES + RANGE_BYTES
 
 
 TRIE_NODES = 28_000  # with no first card read alone (27,981 for a third card's suit)
@@ -1040,6 +1067,11 @@ TRIE_NODES = 28_000  # with no first card read alone (27,981 for a third card's 
 # before its states are known (:func:`_memory` with few states): the plan's bound; the
 # compile checks the states too once it knows them
 NODE_BYTES = 1_150
+# per (group, state): whether a leaf reaches it (bool), its settlements (int64 a bet, two
+# indices), a shoe's sums and their copies (float64)
+SLOT_BYTES = 48
+# the dense evaluation's ranges: one a depth (seven at most) and a depth's temporaries
+RANGE_BYTES = 10 * 8 * DENSE_ELEMENTS
 MEMORY_LIMIT = 1_000_000_000  # bytes a compile may hold (the issue's 1 GB)
 # The trie's nodes per first card read alone (by position, or as a tally of that card only),
 # relative to none, measured on suits by position with a third card's suit (27,981 nodes with

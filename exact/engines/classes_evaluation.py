@@ -23,10 +23,11 @@ of sequences of the cards dealt, times a fill of at least 1: bounded by the same
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import pairwise
+from math import prod
 from typing import Any, cast
 
 import numpy as np
@@ -41,14 +42,13 @@ from exact.engines.factorised import _product_trie
 _BLOCK_ELEMENTS = 2**20
 _MOST_SHOES = 256  # per block, where a trie is narrow
 _FEWEST_SHOES = 16  # per block, where it is wide: a depth's loop over its factors is paid per block
-_DENSE_ELEMENTS = 2**23  # the dense form: a depth's (nodes x states x shoes) values per block
+DENSE_ELEMENTS = 2**21  # the dense form: (nodes x states x shoes) values of a range of a depth
 # the dense form evaluated by edges (DenseArrays.edge_form) from this many shoes on (one shoe
 # densely: no edges built), within this many (node, state) slots, edges and leaf rows
 # (int64 arrays of some 100 MB at most)
 _EDGE_SHOES = 8
 _SPARSE_SHOES = 8  # sums by sparse products from this many shoes on
 _EDGE_LIMIT = 4_000_000
-_Moves = list[tuple[int, np.ndarray]]  # an outcome's move: per target state, its sources
 
 
 @dataclass(frozen=True)
@@ -303,10 +303,13 @@ class DenseArrays:
     """The dense form's arrays (as :mod:`exact.engines.classes` stores them): a trie of
     nodes, each holding its reduced states densely, a node being its parent's states times
     its part's piece values moved along each outcome; leaves (depth, node, group) with a
-    multiplicity, and the event each group settles in each state (None while compiling)."""
+    multiplicity, and the event each group settles in each state it reaches (None while
+    compiling)."""
 
     pieces: Pieces
-    combine: np.ndarray  # (states x outcomes): the state each outcome takes each state to
+    sizes: np.ndarray  # per dimension of the state, its digits (a state: their mixed radix)
+    tables: np.ndarray  # (dimensions x digits x moves): the digit each move takes each digit to
+    moves: np.ndarray  # (outcomes x dimensions): each outcome's move in every dimension
     starts: np.ndarray  # each root's start state
     level_nodes: np.ndarray  # per depth past the roots, its nodes
     nodes: np.ndarray  # (parent, part), by depth, in the order of their paths
@@ -315,18 +318,36 @@ class DenseArrays:
     leaves: np.ndarray  # (depth, node, group, multiplicity), sorted
     fills: np.ndarray  # per group, its elementary fill
     events: int  # of every bet, numbered on
-    settles: np.ndarray | None  # (bets x groups x states): event + 1 (0: none)
-
-    @property
-    def states(self) -> int:
-        return len(self.combine)
+    # per (group, state) a leaf of the group reaches: group, state, each bet's event
+    settles: np.ndarray | None
 
     @cached_property
-    def _plan(self) -> tuple[list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]],
-                             list[_Moves | None], list[tuple[np.ndarray, np.ndarray, np.ndarray]]]:
-        """The arrays in evaluation order: per depth, per outcome, the nodes it reaches,
-        their parents and factors; per outcome the states each state's values go to (None:
-        each stays); per depth the leaves as (nodes, multiplicities, groups), by node."""
+    def states(self) -> int:
+        return prod(self.sizes.tolist())
+
+    @cached_property
+    def _radix(self) -> np.ndarray:
+        return np.cumprod([1, *self.sizes.tolist()[:-1]]).astype(np.int64)
+
+    def targets(self, state: np.ndarray, outcome: np.ndarray) -> np.ndarray:
+        """The state each ``outcome`` takes each ``state`` to (arrays alike): each digit
+        moved by its dimension's table."""
+        out = np.zeros(np.broadcast(state, outcome).shape, dtype=np.int64)
+        for n, (size, radix) in enumerate(zip(self.sizes.tolist(), self._radix.tolist(),
+                                              strict=True)):
+            out += self.tables[n, state // radix % size, self.moves[outcome, n]] * radix
+        return out
+
+    @cached_property
+    def _plan(self) -> tuple[list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
+                             list[list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]],
+                             list[tuple[np.ndarray, np.ndarray, np.ndarray]]]:
+        """The arrays in evaluation order: per depth, its (factor, outcome) entries by node
+        (nodes, parents, factors, outcomes); per outcome its moves along the axes of a
+        node's states ((nodes x last digit x ... x first digit x shoes) reshaped), each
+        (axis, the sources by target, the targets, where each target's sources start), the
+        dimensions it leaves as they are skipped; per depth the leaves as (nodes,
+        multiplicities, groups), by node."""
         steps = []
         start = 0
         for count in self.level_nodes.tolist():
@@ -337,25 +358,25 @@ class DenseArrays:
             entry = np.repeat(self.part_start[parts] - np.cumsum(sizes) + sizes, sizes) + \
                 np.arange(int(sizes.sum()))
             factor, outcome = self.part_entries[entry].T
-            by_outcome = []
-            for number in np.unique(outcome).tolist():
-                mine = outcome == number
-                by_outcome.append((node[mine], parents[node[mine]], factor[mine], number))
-            steps.append(by_outcome)
-        maps: list[_Moves | None] = []
-        for column in self.combine.T.tolist():
-            if column == list(range(len(column))):
-                maps.append(None)  # the outcome leaves every state as it is
-                continue
-            sources: dict[int, list[int]] = defaultdict(list)
-            for state, target in enumerate(column):
-                sources[target].append(state)
-            maps.append([(target, np.array(found)) for target, found in sources.items()])
+            steps.append((node, parents[node], factor, outcome))
+        dimensions = len(self.sizes)
+        along: dict[tuple[int, int], tuple[int, np.ndarray, np.ndarray, np.ndarray] | None] = {}
+        for n, size in enumerate(self.sizes.tolist()):
+            for move in np.unique(self.moves[:, n]).tolist():
+                column = self.tables[n, :size, move]
+                if (column == np.arange(size)).all():
+                    along[n, move] = None  # each digit stays
+                    continue
+                order = np.argsort(column, kind="stable")
+                targets, firsts = np.unique(column[order], return_index=True)
+                along[n, move] = (dimensions - n, order, targets, firsts)
+        moves = [[found for n, move in enumerate(row) if (found := along[n, move]) is not None]
+                 for row in self.moves.tolist()]
         leaves = []
         for depth in range(len(self.level_nodes) + 1):
             chosen = self.leaves[self.leaves[:, 0] == depth]  # sorted by node
             leaves.append((chosen[:, 1], chosen[:, 3], chosen[:, 2]))
-        return steps, maps, leaves
+        return steps, moves, leaves
 
     def leaves_in(self, depth: int, first: int, count: int
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -365,68 +386,64 @@ class DenseArrays:
         start, stop = np.searchsorted(nodes, [first, first + count])
         return nodes[start:stop], multiplicity[start:stop], group[start:stop]
 
-    def ranges(self, width: int) -> list[list[tuple[int, int]]]:
-        """The trie cut into subtrees of the first depth's nodes: per piece, per depth its
-        range of nodes, each depth's range at most ``width`` nodes where a subtree allows."""
-        parents = []
-        start = 0
-        for count in self.level_nodes.tolist():
-            parents.append(self.nodes[start:start + count, 0])
-            start += count
-        if not parents:
-            return [[(0, len(self.starts))]]
-        # per depth, where the descendants of each node of the first depth start
-        bounds = [np.arange(len(parents[0]) + 1)]
-        for below in parents[1:]:
-            bounds.append(np.searchsorted(below, bounds[-1]))
-        pieces, low = [], 0
-        while low < len(parents[0]):
-            high = low + 1
-            while high < len(parents[0]) and all(
-                    int(bound[high + 1] - bound[low]) <= width for bound in bounds):
-                high += 1
-            pieces.append([(0, len(self.starts))] + [
-                (int(bound[low]), int(bound[high] - bound[low])) for bound in bounds])
-            low = high
-        return pieces
-
     def propagate(self, values: np.ndarray, block: int, reach: bool = False
                   ) -> Iterator[tuple[int, int, np.ndarray]]:
         """(depth, first node, values of nodes from it): each node's (states x shoes)
-        values, a subtree's range of nodes at a time (at most :data:`_DENSE_ELEMENTS` values a
-        depth for ``block`` shoes, where a subtree allows): its root's start state one, then
-        each node its parent's values times its part's piece values (``values``: factors x
-        shoes), moved along each outcome's map; with ``reach``, whether each state can be
-        reached (booleans, whatever the shoe)."""
-        steps, maps, _ = self._plan
-        shoes = values.shape[1]
-        states = self.states
-        roots = np.zeros((len(self.starts), states, shoes), dtype=values.dtype)
+        values, depth first, a range of at most :data:`DENSE_ELEMENTS` values for ``block``
+        shoes (one node at least) at a time, so that at most one range a depth is held: its
+        root's start state one, then each node its parent's values times its part's piece
+        values (``values``: factors x shoes), moved along each outcome; with ``reach``,
+        whether each state can be reached (booleans, whatever the shoe)."""
+        roots = np.zeros((len(self.starts), self.states, values.shape[1]), dtype=values.dtype)
         roots[np.arange(len(self.starts)), self.starts] = 1
         yield 0, 0, roots
-        for piece in self.ranges(max(1, _DENSE_ELEMENTS // (states * block))):
-            level, above = roots, 0
-            for depth, (by_outcome, (first, count)) in enumerate(zip(steps, piece[1:],
-                                                                      strict=True), 1):
-                after = np.zeros((count, states, shoes), dtype=values.dtype)
-                for nodes, parents, factors, outcome in by_outcome:
-                    start, stop = np.searchsorted(nodes, [first, first + count])
-                    if start == stop:
-                        continue
-                    # whole (states x shoes) blocks of the parents: rows copied
-                    gathered = level[parents[start:stop] - above]
-                    if not reach:
-                        gathered *= values[factors[start:stop]][:, None, :]
-                    moves = maps[outcome]
-                    if moves is not None:  # each state's values added into its target's
-                        moved = np.zeros_like(gathered)
-                        for target, sources in moves:
-                            moved[:, target] = gathered[:, sources[0]] if len(sources) == 1 \
-                                else gathered[:, sources].sum(axis=1, dtype=gathered.dtype)
-                        gathered = moved
-                    after[nodes[start:stop] - first] += gathered  # (once per outcome a node)
-                level, above = after, first
-                yield depth, first, level
+        yield from self._below(0, 0, roots, values,
+                               max(1, DENSE_ELEMENTS // (self.states * block)), reach)
+
+    @cached_property
+    def _parents(self) -> list[np.ndarray]:
+        """Per depth past the roots, each node's parent (nondecreasing: nodes in path order)."""
+        bounds = np.cumsum([0, *self.level_nodes.tolist()])
+        return [self.nodes[low:high, 0] for low, high in pairwise(bounds.tolist())]
+
+    def _below(self, depth: int, first: int, level: np.ndarray, values: np.ndarray,
+               width: int, reach: bool) -> Iterator[tuple[int, int, np.ndarray]]:
+        """The nodes under ``level`` (the values of nodes ``first`` on at ``depth``), depth
+        first, ``width`` nodes of a depth at a time."""
+        if depth == len(self.level_nodes):
+            return
+        low, high = np.searchsorted(self._parents[depth], [first, first + len(level)])
+        for start in range(int(low), int(high), width):
+            after = self._children(depth, start, min(width, int(high) - start), level,
+                                   first, values, reach)
+            yield depth + 1, start, after
+            yield from self._below(depth + 1, start, after, values, width, reach)
+
+    def _children(self, depth: int, first: int, count: int, level: np.ndarray, above: int,
+                  values: np.ndarray, reach: bool) -> np.ndarray:
+        """The values of nodes ``first`` to ``first + count`` at ``depth + 1``, of their
+        parents' ``level`` (nodes ``above`` on)."""
+        steps, moves, _ = self._plan
+        node, parent, factor, outcome = steps[depth]
+        start, stop = np.searchsorted(node, [first, first + count])
+        after = np.zeros((count, *level.shape[1:]), dtype=level.dtype)
+        order = start + np.argsort(outcome[start:stop], kind="stable")
+        found, runs = np.unique(outcome[order], return_index=True)
+        bounds = [*runs.tolist(), len(order)]
+        shape = (-1, *self.sizes.tolist()[::-1], level.shape[2])
+        for n, number in enumerate(found.tolist()):
+            mine = order[bounds[n]:bounds[n + 1]]
+            # whole (states x shoes) blocks of the parents: rows copied
+            gathered = level[parent[mine] - above]
+            if not reach:
+                gathered *= values[factor[mine]][:, None, :]
+            if moves[number]:  # each state's values added into its target's, axis by axis
+                digits = gathered.reshape(shape)
+                for axis, sources, targets, firsts in moves[number]:
+                    digits = _moved(digits, axis, sources, targets, firsts)
+                gathered = digits.reshape(gathered.shape)
+            after[node[mine] - first] += gathered  # (once per outcome a node)
+        return after
 
     def reached(self, groups: int) -> np.ndarray:
         """(groups x states): whether a leaf of each group can hold each state."""
@@ -436,6 +453,17 @@ class DenseArrays:
             np.logical_or.at(reached, leaf_groups, values[leaf_nodes - first])
         return reached[:, :, 0]
 
+    def settled(self, group: np.ndarray, state: np.ndarray) -> np.ndarray:
+        """(bets x slots): the event each bet settles in each (``group``, ``state``) slot
+        (-1: none, a slot no leaf of the group reaches)."""
+        settles = cast(np.ndarray, self.settles)
+        keys = settles[:, 0] * self.states + settles[:, 1]  # sorted (compile)
+        wanted = group * self.states + state
+        if not len(keys):
+            return np.full((settles.shape[1] - 2, len(wanted)), -1, dtype=np.int64)
+        at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
+        return np.where(keys[at] == wanted, settles[at, 2:].T, -1)
+
     @cached_property
     def edge_form(self) -> ClassArrays | None:
         """The same trie as edges between reachable (node, state) slots, evaluated as the
@@ -444,7 +472,6 @@ class DenseArrays:
         reaches and bet. Per shoe it costs the reachable slots' edges, not every node's every
         state and outcome: several times faster for many shoes. None past
         :data:`_EDGE_LIMIT` edges or leaf coefficients (the dense evaluation serves)."""
-        settles = cast(np.ndarray, self.settles)
         steps, _, leaves = self._plan
         states = self.states
         if (len(self.starts) + int(self.level_nodes.sum())) * states > _EDGE_LIMIT:
@@ -454,29 +481,24 @@ class DenseArrays:
         reaches, numbers = [reach], [_numbered(reach)]
         edges: list[np.ndarray] = []
         total = 0
-        for depth, by_outcome in enumerate(steps, 1):
+        for depth, (nodes, parents, factors, outcomes) in enumerate(steps, 1):
             after = np.zeros((int(self.level_nodes[depth - 1]), states), dtype=bool)
-            found = []
-            for nodes, parents, factors, outcome in by_outcome:
-                k, state = np.nonzero(reach[parents])
-                target = self.combine[state, outcome]
-                after[nodes[k], target] = True
-                found.append((numbers[-1][parents[k], state], factors[k], nodes[k], target))
-                total += len(k)
+            k, state = np.nonzero(reach[parents])
+            target = self.targets(state, outcomes[k])
+            after[nodes[k], target] = True
+            total += len(k)
             if total > _EDGE_LIMIT:
                 return None
             numbered = _numbered(after)
-            edges.extend(np.stack([np.full(len(before), depth), before, factor,
-                                   numbered[node, target]], axis=1)
-                         for before, factor, node, target in found)
+            edges.append(np.stack([np.full(len(k), depth), numbers[-1][parents[k], state],
+                                   factors[k], numbered[nodes[k], target]], axis=1))
             reach = after
             reaches.append(reach)
             numbers.append(numbered)
         rows, weights, columns = [], [], []
         for depth, (nodes, multiplicity, group) in enumerate(leaves):
             k, state = np.nonzero(reaches[depth][nodes])
-            for bet_settles in settles:
-                event = bet_settles[group[k], state] - 1
+            for event in self.settled(group[k], state):
                 rows.append(np.stack([np.full(len(k), depth), numbers[depth][nodes[k], state],
                                       self.fills[group[k]]], axis=1))
                 weights.append(multiplicity[k])
@@ -505,9 +527,12 @@ class DenseArrays:
                 return edge_form.counts(matrix, sizes, dtype)
         settles = cast(np.ndarray, self.settles)
         states = self.states
-        widest = max([len(self.starts), *self.level_nodes.tolist()]) * states
-        block = max(1, min(_MOST_SHOES, _DENSE_ELEMENTS // widest))
         groups = len(self.fills)
+        # the leaves' sums, (groups x states) a shoe, within the values of a range
+        block = max(1, min(_MOST_SHOES, DENSE_ELEMENTS // (groups * states)))
+        keys = settles[:, 0] * states + settles[:, 1]
+        unsettled = np.ones(groups * states, dtype=bool)
+        unsettled[keys] = False
         blocks = []
         for start in range(0, len(matrix), block):
             part, part_sizes = matrix[start:start + block], sizes[start:start + block]
@@ -523,13 +548,29 @@ class DenseArrays:
             reached *= table[self.fills][:, None, :]
             total: np.ndarray = np.zeros((self.events, len(part)), dtype=dtype)
             flat = reached.reshape(groups * states, len(part))
-            for events in settles.reshape(len(settles), groups * states):
-                settled = events > 0
-                if flat[~settled].any():
-                    raise AssertionError("class-by-class counts in a state no group settles")
-                np.add.at(total, events[settled] - 1, flat[settled])
+            if flat[unsettled].any():
+                raise AssertionError("class-by-class counts in a state no group settles")
+            for events in settles[:, 2:].T:
+                np.add.at(total, events, flat[keys])
             blocks.append(total.T)
         return np.vstack(blocks) if blocks else np.zeros((0, self.events), dtype=dtype)
+
+
+def _moved(values: np.ndarray, axis: int, sources: np.ndarray, targets: np.ndarray,
+           firsts: np.ndarray) -> np.ndarray:
+    """``values`` with each digit along ``axis`` moved to its target (``sources``: the
+    digits by target; ``targets``: the targets; ``firsts``: where each target's sources
+    start), the values of digits moved alike added (or'ed, for booleans)."""
+    taken = np.take(values, sources, axis=axis)
+    out = np.zeros_like(values)
+    index: list[Any] = [slice(None)] * values.ndim
+    index[axis] = targets
+    if len(targets) == len(sources):  # one source each
+        out[tuple(index)] = taken
+    else:
+        summed = np.logical_or if values.dtype == bool else np.add
+        out[tuple(index)] = summed.reduceat(taken, firsts, axis=axis)
+    return out
 
 
 def _numbered(reach: np.ndarray) -> np.ndarray:

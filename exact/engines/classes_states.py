@@ -553,22 +553,22 @@ class States:
         """How many states: the product of the dimensions' sizes."""
         return prod(self.sizes)
 
-    def combine_table(self, outcomes: Sequence[tuple[int, ...]]) -> np.ndarray:
-        """(states x outcomes): the state each outcome takes each state to (:meth:`combine`
-        of every pair, at once)."""
-        digits = np.array([self.digits(state) for state in range(self.size)],
-                          dtype=np.int64).reshape(self.size, len(self.sizes))
-        moves = np.array(outcomes, dtype=np.int64).reshape(len(outcomes), len(self.sizes))
-        after = np.repeat(digits[:, None, :], len(outcomes), axis=1)
-        after[:, :, 0] = self.tallies.table[digits[:, None, 0], moves[None, :, 0]]
-        ends = 1 + len(self.positions)
-        placed = moves[None, :, 1:ends] > 0
-        after[:, :, 1:ends] = np.where(placed, moves[None, :, 1:ends], after[:, :, 1:ends])
-        for n, pair in enumerate(self.pairs):
-            after[:, :, ends + n] = pair.table[digits[:, None, ends + n],
-                                               moves[None, :, ends + n]]
-        radix = np.cumprod([1, *self.sizes[:-1]]).astype(np.int64)
-        return np.ascontiguousarray(after @ radix)
+    def moves(self, outcomes: Sequence[tuple[int, ...]]) -> tuple[np.ndarray, np.ndarray]:
+        """The state each outcome takes each state to (:meth:`combine`), dimension by
+        dimension (each digit moves on its own): per dimension the digit each of its moves
+        takes each digit to ((dimensions x digits x moves), padded with 0), and each outcome's
+        move in every dimension ((outcomes x dimensions)). Whole, as (states x outcomes), it
+        took 326 MB for 7,900 states of 5,163 outcomes, and 1.8 GB to build."""
+        tables = [self.tallies.table]
+        for size in self.sizes[1:1 + len(self.positions)]:
+            digit = np.arange(size)  # a position's move: 0 leaves its digit, else places it
+            tables.append(np.where(digit[None, :] > 0, digit[None, :], digit[:, None]))
+        tables.extend(pair.table for pair in self.pairs)
+        out = np.zeros((len(tables), max(len(t) for t in tables),
+                        max(t.shape[1] for t in tables)), dtype=np.int64)
+        for n, table in enumerate(tables):
+            out[n, :table.shape[0], :table.shape[1]] = table
+        return out, np.array(outcomes, dtype=np.int64).reshape(len(outcomes), len(self.sizes))
 
     def start(self, constant: Raw) -> int:
         return self.combine(0, self.outcome(constant))

@@ -144,3 +144,29 @@ def test_bets_counted_by_restrictions_match_the_brute_force(punto_banco, small_b
     batch = BetEvaluator(punto_banco, [bet]).counts(shoes)[bet.id]
     assert [[int(c) for c in row] for row in batch] == \
         [_reference_counts(bet, shoe) for shoe in shoes]
+
+
+def test_the_dense_form_keeps_its_moves_by_dimension_and_reached_settlements_only(
+        punto_banco, monkeypatch):
+    """The dense form of two third cards' suits compared with tallies (the family the
+    compile's memory refused at 8 decks): its states' moves are kept a table per dimension,
+    not (states x outcomes), and give every state's target under every outcome as the
+    states do; its settlements only the (group, state) slots a leaf reaches; and, its trie
+    walked one node of a depth at a time, its counts are the brute force's on a small odd
+    shoe."""
+    bet = random_bet(punto_banco, "banker_card3_suit != player_card3_suit and dealt_twos != 0 "
+                                  "and dealt_queens >= dealt_jacks")
+    shoe = Shoe.parse(SHOES[0])
+    compiled = classes._compiled(punto_banco, (bet,), batch_cards(counts_matrix([shoe])))
+    arrays = compiled.arrays
+    assert isinstance(arrays, classes_evaluation.DenseArrays)
+    states, outcomes = arrays.states, len(arrays.moves)
+    assert arrays.tables.size + arrays.moves.size < states * outcomes
+    state, outcome = np.divmod(np.arange(states * outcomes), outcomes)
+    assert arrays.targets(state, outcome).tolist() == [
+        compiled.states.combine(s, tuple(arrays.moves[o].tolist()))
+        for s, o in zip(state.tolist(), outcome.tolist(), strict=True)]
+    settles = arrays.settles
+    assert settles is not None and len(settles) < len(arrays.fills) * states
+    monkeypatch.setattr(classes_evaluation, "DENSE_ELEMENTS", states)  # a node a range
+    assert compiled.counts(shoe) == [_reference_counts(bet, shoe)]
