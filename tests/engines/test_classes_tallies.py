@@ -112,8 +112,8 @@ def congruence_faults(states: States, tallies: Tallies) -> list[str]:
         read = bet.read(record, reading, hits, placed, pairs)
         return tuple(one.settle(read) for one in bet.bets)
 
-    for record, reading, _, positions in states._combos(None, None):
-        for chosen, pairs in product(product(*positions), states._pair_values(None)):
+    for record, reading, _, positions, values in states._combos(None, None):
+        for chosen, pairs in product(product(*positions), values):
             placed = {p: c for p, c in zip(states.positions, chosen, strict=True) if c >= 0}
             for counts in vectors:
                 if any(c > n for c, n in zip(counts, reading[1], strict=True)):
