@@ -7,9 +7,9 @@ Layer: engines, above the model; knows no game.
 A state is the mixed-radix number of its dimensions: per tally its hits or its misses, capped
 where no settlement changes past the cap; per position read its card's class among its value's
 classes, merged where every settlement reads them alike; per pair of first cards read by one
-feature, or per two first cards each read by position only and held jointly where that takes
-fewer digits (:meth:`Pair.joint`), its value once both are placed, or what the first placed
-tells of it (:class:`Pair`).
+feature, or per two cards each read by position only and held jointly where that takes fewer
+digits (:meth:`Pair.joint`; a third card may be undealt, a class of its own), its value once
+both are placed, or what the first placed tells of it (:class:`Pair`).
 The reductions are found by settling the bet on every reading the value walk's keys allow,
 each dimension with the others unreduced, so that applying them all at once is exact.
 """
@@ -839,6 +839,14 @@ class Pair:
     value at once (two cards of different values make no pair: ``none`` as soon as the first
     is placed); else it is kept as its *residual*, the merged value it gives with each card
     (so that a suit's cards of every value share one), one digit whichever card keeps it.
+
+    A joint's card a round may leave undealt (a third card: :attr:`optional`) is a class of
+    its own, :data:`UNDEALT`, read as the features read a record without it (None): the
+    value a card placed alone is then is one of those that may complete it (so
+    ``player_card3_rank == banker_card3_rank`` is false as soon as one is placed), the last
+    of its residual; a leaf whose round leaves a card undealt reads its residual (or, neither
+    dealt, its 0) so (:meth:`value`). ``banker_card3_suit != player_card3_suit``: 7 digits
+    (0, unequal or not, a residual per suit), where the two positions took 5 x 5.
 
     Where each position of the pair held its class among its value's (17 digits for rank and
     suit), the two digits multiplying with every other dimension, the pair holds its merged
