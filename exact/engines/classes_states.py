@@ -280,17 +280,26 @@ class States:
                                [cap == m for cap, m in zip(caps, most, strict=True)])
         # a cap on a tally's hits is one of the blocks too, but a capped count has no
         # difference with another (``dealt_reds > banker_blacks`` caps the reds at 4): tried
-        # without the caps on hits, the fewer blocks kept
-        lifted = [cap if misses or not cap else m for (misses, cap), m
+        # without the caps on hits, the fewer blocks kept; a count of misses has no sum or
+        # difference with a count of hits, nor a reading of the conditions past the bounds
+        # (``banker_jacks == 2`` counted by its misses where the third cards' suits, one
+        # joint, leave few enough readings to settle it alone: 1,352 blocks, 395 by hits):
+        # tried with every tally counted by its hits in full
+        lifted = [(misses, cap if misses or not cap else m) for (misses, cap), m
                   in zip(self.tally_mode, most, strict=True)]
-        if lifted != caps and sum(not misses for misses, _ in self.tally_mode) > 1:
-            outputs = self._tally_outputs(lifted)
-            tried = Tallies(lifted, outputs, [cap == m for cap, m in zip(lifted, most,
-                                                                         strict=True)])
+        tries = [lifted] if sum(not misses for misses, _ in self.tally_mode) > 1 else []
+        if any(misses for misses, _ in self.tally_mode):
+            tries.append([(False, m) for m in most])
+        for modes in tries:
+            if modes == self.tally_mode:
+                continue
+            lifted_caps = [cap for _, cap in modes]
+            outputs = self._tally_outputs(lifted_caps, modes)
+            tried = Tallies(lifted_caps, outputs, [cap == m for cap, m in zip(
+                lifted_caps, most, strict=True)])
             if outputs is not None and tried.size < self.tallies.size:
                 self.tallies = tried
-                self.tally_mode = [(misses, cap) for (misses, _), cap
-                                   in zip(self.tally_mode, lifted, strict=True)]
+                self.tally_mode = modes
         # a position's class as a digit: its reduced class's number among those of its value
         # (the value is known where it is read), so a position of ranks and suits takes 17
         # digits (16 classes of 0), not 53
@@ -495,7 +504,9 @@ class States:
                     return misses, cap
         return False, most
 
-    def _tally_outputs(self, caps: Sequence[int]) -> list[tuple[object, ...]] | None:
+    def _tally_outputs(self, caps: Sequence[int],
+                       modes: Sequence[tuple[bool, int]] | None = None
+                       ) -> list[tuple[object, ...]] | None:
         """Per vector of tally counts up to ``caps`` (:class:`Tallies`' order), its settlements in
         every reading, with every class at the positions and every pair's value; None when
         that is past :data:`_JOINT_LIMIT` settlements, or for one tally.
@@ -504,7 +515,9 @@ class States:
         same value of each tally at each count) are settled once. A count past a reading's
         dealt positions never reaches that reading's leaves: it is settled as the bet reads it
         (``a >= b`` for any ``a`` and ``b``), so that a comparison of two tallies merges by
-        their difference; one the bet cannot evaluate settles as an error of its own."""
+        their difference; one the bet cannot evaluate settles as an error of its own.
+        ``modes``: each tally counted by its hits or its misses (:attr:`tally_mode`'s)."""
+        modes = self.tally_mode if modes is None else modes
         shape = self.bet.shape
         tallies = range(len(shape.tallies))
         if len(tallies) < 2:  # one tally: its cap is its blocks already
@@ -524,7 +537,7 @@ class States:
                 base = self.bet.read(record, reading, [0] * len(tallies), placed, values)
                 # each tally's value at each count: its hits, or a group read holding them
                 table: list[list[object]] = []
-                for t, ((misses, _), cap) in enumerate(zip(self.tally_mode, caps,
+                for t, ((misses, _), cap) in enumerate(zip(modes, caps,
                                                            strict=True)):
                     hits = [npos[t] - d if misses else d for d in range(cap + 1)]
                     if names[t] in grouped:
@@ -541,7 +554,7 @@ class States:
                 if len(contexts) * len(vectors) > _JOINT_LIMIT:
                     # too many to settle: the conditions' reading of the counts alone, where
                     # every tally is read by its hits (a capped count stands for its cap)
-                    if grouped or any(misses for misses, _ in self.tally_mode) or \
+                    if grouped or any(misses for misses, _ in modes) or \
                             len(vectors) > READ_LIMIT:
                         return None
                     return tally_readings(self.bet.bets, names, vectors)
