@@ -899,6 +899,7 @@ class Pair:
         # per digit a leaf may hold with a card undealt (0: neither placed, a residual), its
         # complete digit then (:meth:`value`)
         self.lone: dict[int, int] = {}
+        self._possible: dict[tuple[bool, bool], list[int]] = {}
 
     def side_classes(self, side: int) -> list[int]:
         """The classes a card of ``side`` may be: with :data:`UNDEALT` where it is optional."""
@@ -906,9 +907,13 @@ class Pair:
 
     def possible(self, dealt: tuple[bool, bool]) -> list[int]:
         """The merged values (their numbers) a round dealing its two cards as ``dealt`` may
-        reach."""
-        return sorted({self.code[self.read[x, z]] for x, z in product(*(
-            self.classes if on else [UNDEALT] for on in dealt))})
+        reach (asked once per reading by every reduction: kept until the values merge)."""
+        found = self._possible.get(dealt)
+        if found is None:
+            found = self._possible[dealt] = sorted({self.code[self.read[x, z]] for x, z in
+                                                    product(*(self.classes if on else
+                                                              [UNDEALT] for on in dealt))})
+        return found
 
     @classmethod
     def of_feature(cls, name: str, cards: frozenset[Position], feature: Feature[Any],
@@ -967,6 +972,7 @@ class Pair:
         for value in self.representatives:
             firsts.setdefault(self.code[value], value)
         self.representatives = [firsts[n] for n in range(len(merged))]
+        self._possible.clear()
         self.refined = True
 
     def build(self, ordered: bool) -> None:
