@@ -114,12 +114,13 @@ from exact.model.features import Feature
 from exact.model.game import Game, game_key
 
 DECK = frozenset(card for card in CARDS if not card.is_joker)
-_FORMAT = "classes-14"  # both forms, the form a marker array ("form"); one-card colours tallies;
+_FORMAT = "classes-15"  # both forms, the form a marker array ("form"); one-card colours tallies;
 # pairs of first cards one dimension; groups of classes as elementary factors (kind 4); two
 # positions read by position only one dimension (a joint); the tallies one dimension of
 # blocks (classes_states.Tallies), not a digit each; past the settlement bounds, the tallies
 # reduced by what the conditions read of their counts; the states' moves by dimension and
-# the settlements of reached (group, state) slots only
+# the settlements of reached (group, state) slots only; a joint's card may be undealt (the
+# third cards)
 DENSE, RESTRICTED = 0, 1  # the forms
 
 

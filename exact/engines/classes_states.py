@@ -7,9 +7,9 @@ Layer: engines, above the model; knows no game.
 A state is the mixed-radix number of its dimensions: per tally its hits or its misses, capped
 where no settlement changes past the cap; per position read its card's class among its value's
 classes, merged where every settlement reads them alike; per pair of first cards read by one
-feature, or per two first cards each read by position only and held jointly where that takes
-fewer digits (:meth:`Pair.joint`), its value once both are placed, or what the first placed
-tells of it (:class:`Pair`).
+feature, or per two cards each read by position only and held jointly where that takes fewer
+digits (:meth:`Pair.joint`; a third card may be undealt, a class of its own), its value once
+both are placed, or what the first placed tells of it (:class:`Pair`).
 The reductions are found by settling the bet on every reading the value walk's keys allow,
 each dimension with the others unreduced, so that applying them all at once is exact.
 """
@@ -124,10 +124,11 @@ class Shape:
                                                if p == position)))))
 
     def joint(self, feature: Callable[[str], Feature[Any]], positions: tuple[Position, Position],
-              classes: Sequence[tuple[int, tuple[object, ...]]], bets: Sequence[Bet]) -> Pair:
+              classes: Sequence[tuple[int, tuple[object, ...]]], bets: Sequence[Bet],
+              optional: tuple[bool, bool] = (False, False)) -> Pair:
         """The joint of two positions read by position only (:meth:`Pair.joint`)."""
         joint = Pair.joint([(p, [(name, feature(name)) for name, q in self.positional if q == p])
-                            for p in positions], classes, bets)
+                            for p in positions], classes, bets, optional)
         joint.shared = positions in self.shared
         return joint
 
@@ -172,6 +173,11 @@ def _shares(shape: Shape, game: Game[Any], bets: tuple[Bet, ...]) -> Shape:
     """:meth:`Shape.shares`, once per shape and bets (the plan asks for every bet it weighs,
     and every compiled form read back builds its shape: tens of ms with ranks and suits)."""
     return shape.shares(game, bets)
+
+
+def dealt(record: Hands, position: Position) -> bool:
+    """Whether ``record`` deals a card at ``position``."""
+    return position[1] < len(record[position[0]])
 
 
 def always_dealt(game: Game[Any]) -> frozenset[Position]:
@@ -274,17 +280,26 @@ class States:
                                [cap == m for cap, m in zip(caps, most, strict=True)])
         # a cap on a tally's hits is one of the blocks too, but a capped count has no
         # difference with another (``dealt_reds > banker_blacks`` caps the reds at 4): tried
-        # without the caps on hits, the fewer blocks kept
-        lifted = [cap if misses or not cap else m for (misses, cap), m
+        # without the caps on hits, the fewer blocks kept; a count of misses has no sum or
+        # difference with a count of hits, nor a reading of the conditions past the bounds
+        # (``banker_jacks == 2`` counted by its misses where the third cards' suits, one
+        # joint, leave few enough readings to settle it alone: 1,352 blocks, 395 by hits):
+        # tried with every tally counted by its hits in full
+        lifted = [(misses, cap if misses or not cap else m) for (misses, cap), m
                   in zip(self.tally_mode, most, strict=True)]
-        if lifted != caps and sum(not misses for misses, _ in self.tally_mode) > 1:
-            outputs = self._tally_outputs(lifted)
-            tried = Tallies(lifted, outputs, [cap == m for cap, m in zip(lifted, most,
-                                                                         strict=True)])
+        tries = [lifted] if sum(not misses for misses, _ in self.tally_mode) > 1 else []
+        if any(misses for misses, _ in self.tally_mode):
+            tries.append([(False, m) for m in most])
+        for modes in tries:
+            if modes == self.tally_mode:
+                continue
+            lifted_caps = [cap for _, cap in modes]
+            outputs = self._tally_outputs(lifted_caps, modes)
+            tried = Tallies(lifted_caps, outputs, [cap == m for cap, m in zip(
+                lifted_caps, most, strict=True)])
             if outputs is not None and tried.size < self.tallies.size:
                 self.tallies = tried
-                self.tally_mode = [(misses, cap) for (misses, _), cap
-                                   in zip(self.tally_mode, lifted, strict=True)]
+                self.tally_mode = modes
         # a position's class as a digit: its reduced class's number among those of its value
         # (the value is known where it is read), so a position of ranks and suits takes 17
         # digits (16 classes of 0), not 53
@@ -301,14 +316,15 @@ class States:
              for i in range(len(self.positions))] + [pair.size for pair in self.pairs]
 
     def _join(self, read_by_group: frozenset[Position]) -> bool:
-        """Two positions every round deals, each read by position only, held as one
-        dimension (:meth:`Pair.joint`) where its merged values and residuals are fewer than
-        the two positions' digits multiplied (``player_card2_rank != banker_card2_rank``:
-        equal or not, 3 digits, where the two ranks took 5 x 5); the pair that saves most
-        first, then the next among the rest. Whether any was joined."""
+        """Two positions, each read by position only, held as one dimension
+        (:meth:`Pair.joint`) where its merged values and residuals are fewer than the two
+        positions' digits multiplied (``player_card2_rank != banker_card2_rank``: equal or
+        not, 3 digits, where the two ranks took 5 x 5; ``banker_card3_suit !=
+        player_card3_suit``, an undealt card a class of its own: 7 digits, where the two
+        suits took 5 x 5); the pair that saves most first, then the next among the rest.
+        Whether any was joined."""
         sides = {p for pair in self.pairs for p in pair.sides}
-        free = [p for p in self.positions if p not in read_by_group and p not in sides and
-                all(p[1] < len(record[p[0]]) for _, record in self.readings)]
+        free = [p for p in self.positions if p not in read_by_group and p not in sides]
         joined = False
         while True:
             best: tuple[int, int, Pair] | None = None  # (digits, size, joint)
@@ -328,9 +344,12 @@ class States:
             self._add(best[2])
 
     def _joint(self, a: Position, b: Position) -> Pair:
-        """The joint of positions ``a`` and ``b`` (:meth:`Pair.joint`: no settling, cheap)."""
+        """The joint of positions ``a`` and ``b`` (:meth:`Pair.joint`: no settling, cheap),
+        each optional where a reading leaves it undealt."""
+        optional = cast(tuple[bool, bool], tuple(
+            any(not dealt(record, p) for _, record in self.readings) for p in sorted((a, b))))
         joint = self.bet.shape.joint(self.bet.feature, (a, b), self.bet.classes,
-                                     self.bet.bets)
+                                     self.bet.bets, optional)
         joint.build(ordered=not self.bet.known)
         return joint
 
@@ -349,18 +368,23 @@ class States:
         read = self.bet.read(record, reading, hits, placed, pairs)
         return tuple(bet.settle(read) for bet in self.bet.bets)
 
-    def _pair_values(self, skip: int | None) -> list[dict[str, object]]:
-        """Every reading of the pairs but pair ``skip``'s (one value per merged class)."""
-        domains = [[_SKIPPED] if n == skip else pair.representatives
+    def _pair_values(self, skip: int | None, record: Hands) -> list[dict[str, object]]:
+        """Every reading of the pairs but pair ``skip``'s (one value per merged class) that
+        ``record`` may reach (a pair's card undealt there: the values it is then)."""
+        domains = [[_SKIPPED] if n == skip else
+                   [pair.representatives[code] for code in pair.possible(
+                       cast(tuple[bool, bool], tuple(dealt(record, p) for p in pair.sides)))]
                    for n, pair in enumerate(self.pairs)]
         return [{name: feature for pair, value in zip(self.pairs, chosen, strict=True)
                  if value is not _SKIPPED for name, feature in pair.features(value).items()}
                 for chosen in product(*domains)]
 
-    def _combos(self, skip_tally: int | None, skip_position: int | None
-                ) -> list[tuple[Hands, tuple[object, ...], list[range], list[list[int]]]]:
-        """Per reading: the domains of the other tallies and the classes of the other
-        positions dealt (one class per reduced class)."""
+    def _combos(self, skip_tally: int | None, skip_position: int | None,
+                skip_pair: int | None = None
+                ) -> list[tuple[Hands, tuple[object, ...], list[range], list[list[int]],
+                                list[dict[str, object]]]]:
+        """Per reading: the domains of the other tallies, the classes of the other
+        positions dealt (one class per reduced class) and the values of the other pairs."""
         out = []
         for reading, record in self.readings:
             npos = cast(tuple[int, ...], reading[1])
@@ -375,18 +399,25 @@ class States:
                     for number, reduced in self.position_class[index].items():
                         firsts.setdefault(reduced, number)
                     positions.append(list(firsts.values()))
-            out.append((record, reading, tallies, positions))
+            out.append((record, reading, tallies, positions,
+                        self._pair_values(skip_pair, record)))
         return out
+
+    @staticmethod
+    def _settlements(combos: Sequence[tuple[Hands, tuple[object, ...], list[range],
+                                            list[list[int]], list[dict[str, object]]]]
+                     ) -> int:
+        """How many settlements ``combos`` hold (every tally's count, every class at every
+        position, every pair's value)."""
+        return sum(prod(len(r) for r in tallies) * prod(len(p) for p in positions) *
+                   len(pairs) for _, _, tallies, positions, pairs in combos)
 
     def _refine_position(self, index: int) -> None:
         """Classes at position ``index`` that settle alike in every reading, merged (when
         the readings are few enough to settle them all)."""
         position = self.positions[index]
         combos = self._combos(None, index)
-        pairs = self._pair_values(None)
-        size = sum(prod(len(r) for r in tallies) * prod(len(p) for p in positions)
-                   for _, _, tallies, positions in combos) * len(pairs)
-        if size * len(self.position_class[index]) > _CHECK_LIMIT:
+        if self._settlements(combos) * len(self.position_class[index]) > _CHECK_LIMIT:
             return
         firsts: dict[int, int] = {}
         for number, reduced in self.position_class[index].items():
@@ -394,7 +425,7 @@ class States:
         vectors: dict[int, tuple[object, ...]] = {}
         for reduced, number in firsts.items():
             settled: list[object] = []
-            for record, reading, tallies, positions in combos:
+            for record, reading, tallies, positions, pairs in combos:
                 if position[1] >= len(record[position[0]]):
                     continue
                 for hits, chosen, values in product(product(*tallies), product(*positions),
@@ -414,22 +445,24 @@ class States:
         """Values of pair ``index`` that settle alike in every reading, merged (when the
         readings are few enough to settle them all)."""
         pair = self.pairs[index]
-        combos = self._combos(None, None)
-        pairs = self._pair_values(index)
-        size = sum(prod(len(r) for r in tallies) * prod(len(p) for p in positions)
-                   for _, _, tallies, positions in combos) * len(pairs)
-        if size * len(pair.representatives) > _CHECK_LIMIT:
+        combos = self._combos(None, None, index)
+        if self._settlements(combos) * len(pair.representatives) > _CHECK_LIMIT:
             return
+        # a value is settled in the readings that may reach it (a card undealt or not)
+        possible = [pair.possible(cast(tuple[bool, bool], tuple(dealt(record, p)
+                                                                for p in pair.sides)))
+                    for record, *_ in combos]
         vectors = []
-        for value in pair.representatives:
-            settled = []
-            for record, reading, tallies, positions in combos:
-                for hits, chosen, values in product(product(*tallies), product(*positions),
-                                                    pairs):
-                    placed = {p: c for p, c in zip(self.positions, chosen, strict=True)
-                              if c >= 0}
-                    settled.append(self._settle(record, reading, hits, placed,
-                                                {**values, **pair.features(value)}))
+        for code, value in enumerate(pair.representatives):
+            settled: list[object] = []
+            for (record, reading, tallies, positions, pairs), reached in zip(
+                    combos, possible, strict=True):
+                settled.append(_SKIPPED if code not in reached else tuple(
+                    self._settle(record, reading, hits, {
+                        p: c for p, c in zip(self.positions, chosen, strict=True) if c >= 0},
+                        {**values, **pair.features(value)})
+                    for hits, chosen, values in product(product(*tallies),
+                                                        product(*positions), pairs)))
             vectors.append(tuple(settled))
         pair.merge(vectors)
 
@@ -439,10 +472,8 @@ class States:
         most = max((cast(tuple[int, ...], reading[1])[tally] for reading, _ in self.readings),
                    default=0)
         combos = self._combos(tally, None)
-        pairs = self._pair_values(None)
-        size = sum(prod(len(r) for r in tallies) * prod(len(p) for p in positions)
-                   for _, _, tallies, positions in combos) * (most + 1) * len(pairs)
-        if size > _CHECK_LIMIT:  # too many to settle: the cap the conditions' reading shows
+        if self._settlements(combos) * (most + 1) > _CHECK_LIMIT:
+            # too many to settle: the cap the conditions' reading shows
             name = self.bet.shape.tallies[tally][0]
             if name in dict(self.bet.shape.groups):  # read through a group: not by its count
                 return False, most
@@ -454,7 +485,7 @@ class States:
             return False, cap
         # per (mode, cap) whether it holds: settle every count once
         table = []
-        for record, reading, tallies, positions in combos:
+        for record, reading, tallies, positions, pairs in combos:
             npos = cast(tuple[int, ...], reading[1])[tally]
             for hits, chosen, values in product(product(*tallies), product(*positions),
                                                 pairs):
@@ -473,7 +504,9 @@ class States:
                     return misses, cap
         return False, most
 
-    def _tally_outputs(self, caps: Sequence[int]) -> list[tuple[object, ...]] | None:
+    def _tally_outputs(self, caps: Sequence[int],
+                       modes: Sequence[tuple[bool, int]] | None = None
+                       ) -> list[tuple[object, ...]] | None:
         """Per vector of tally counts up to ``caps`` (:class:`Tallies`' order), its settlements in
         every reading, with every class at the positions and every pair's value; None when
         that is past :data:`_JOINT_LIMIT` settlements, or for one tally.
@@ -482,7 +515,9 @@ class States:
         same value of each tally at each count) are settled once. A count past a reading's
         dealt positions never reaches that reading's leaves: it is settled as the bet reads it
         (``a >= b`` for any ``a`` and ``b``), so that a comparison of two tallies merges by
-        their difference; one the bet cannot evaluate settles as an error of its own."""
+        their difference; one the bet cannot evaluate settles as an error of its own.
+        ``modes``: each tally counted by its hits or its misses (:attr:`tally_mode`'s)."""
+        modes = self.tally_mode if modes is None else modes
         shape = self.bet.shape
         tallies = range(len(shape.tallies))
         if len(tallies) < 2:  # one tally: its cap is its blocks already
@@ -495,14 +530,14 @@ class States:
         names = [name for name, _, _ in shape.tallies]
         grouped = dict(shape.groups)
         contexts: dict[tuple[object, ...], tuple[dict[str, object], list[list[object]]]] = {}
-        for record, reading, _, positions in self._combos(None, None):
+        for record, reading, _, positions, pairs in self._combos(None, None):
             npos = cast(tuple[int, ...], reading[1])
-            for chosen, values in product(product(*positions), self._pair_values(None)):
+            for chosen, values in product(product(*positions), pairs):
                 placed = {p: c for p, c in zip(self.positions, chosen, strict=True) if c >= 0}
                 base = self.bet.read(record, reading, [0] * len(tallies), placed, values)
                 # each tally's value at each count: its hits, or a group read holding them
                 table: list[list[object]] = []
-                for t, ((misses, _), cap) in enumerate(zip(self.tally_mode, caps,
+                for t, ((misses, _), cap) in enumerate(zip(modes, caps,
                                                            strict=True)):
                     hits = [npos[t] - d if misses else d for d in range(cap + 1)]
                     if names[t] in grouped:
@@ -519,7 +554,7 @@ class States:
                 if len(contexts) * len(vectors) > _JOINT_LIMIT:
                     # too many to settle: the conditions' reading of the counts alone, where
                     # every tally is read by its hits (a capped count stands for its cap)
-                    if grouped or any(misses for misses, _ in self.tally_mode) or \
+                    if grouped or any(misses for misses, _ in modes) or \
                             len(vectors) > READ_LIMIT:
                         return None
                     return tally_readings(self.bet.bets, names, vectors)
@@ -617,7 +652,9 @@ class States:
                                         if self.position_digit[i][number] == wanted)
         ends = 1 + len(self.positions)
         pairs = {name: feature for n, pair in enumerate(self.pairs)
-                 for name, feature in pair.features(pair.value(digits[ends + n])).items()}
+                 for name, feature in pair.features(pair.value(
+                     digits[ends + n], cast(tuple[bool, bool], tuple(
+                         dealt(record, p) for p in pair.sides)))).items()}
         return self.bet.read(record, reading, hits, placed, pairs)
 
 
@@ -816,6 +853,14 @@ class Pair:
     is placed); else it is kept as its *residual*, the merged value it gives with each card
     (so that a suit's cards of every value share one), one digit whichever card keeps it.
 
+    A joint's card a round may leave undealt (a third card: :attr:`optional`) is a class of
+    its own, :data:`UNDEALT`, read as the features read a record without it (None): the
+    value a card placed alone is then is one of those that may complete it (so
+    ``player_card3_rank == banker_card3_rank`` is false as soon as one is placed), the last
+    of its residual; a leaf whose round leaves a card undealt reads its residual (or, neither
+    dealt, its 0) so (:meth:`value`). ``banker_card3_suit != player_card3_suit``: 7 digits
+    (0, unequal or not, a residual per suit), where the two positions took 5 x 5.
+
     Where each position of the pair held its class among its value's (17 digits for rank and
     suit), the two digits multiplying with every other dimension, the pair holds its merged
     values and a few residuals: the positions of both hands' first cards read by pairs took
@@ -824,7 +869,8 @@ class Pair:
     def __init__(self, name: str, cards: frozenset[Position],
                  read: Callable[[Mapping[Position, Label]], object],
                  classes: Sequence[tuple[int, tuple[object, ...]]],
-                 names: tuple[str, ...] | None = None) -> None:
+                 names: tuple[str, ...] | None = None,
+                 optional: tuple[bool, bool] = (False, False)) -> None:
         self.name = name
         self.sides = sorted(cards)
         # the features the value stands for: the pair feature itself, or (a joint of two
@@ -832,18 +878,42 @@ class Pair:
         self.names = names
         self.classes = range(len(classes))
         self.value_of = [value for value, _ in classes]
+        # per side, whether a round may leave its card undealt (a third card): then
+        # :data:`UNDEALT` is a class of its own at that side, read as the features read a
+        # record without that card (``player_card3_suit``: None)
+        self.optional = optional
         labels = [cast(Label, signature[0]) for _, signature in classes]
-        by_labels: dict[tuple[Label, Label], object] = {}
+        by_labels: dict[tuple[Label | None, Label | None], object] = {}
         self.read: dict[tuple[int, int], object] = {}
-        for x, z in product(self.classes, self.classes):
-            key = (labels[x], labels[z])
+        for x, z in product(*(self.side_classes(side) for side in (0, 1))):
+            key = (None if x == UNDEALT else labels[x], None if z == UNDEALT else labels[z])
             if key not in by_labels:
-                by_labels[key] = read(dict(zip(self.sides, key, strict=True)))
+                by_labels[key] = read({p: label for p, label in zip(self.sides, key,
+                                                                    strict=True)
+                                       if label is not None})
             self.read[x, z] = by_labels[key]
         self.representatives = sorted(set(self.read.values()), key=repr)
         self.code = {value: n for n, value in enumerate(self.representatives)}
         self.refined = False
         self.shared = False  # both positions placed as the first's type (Shape.shared)
+        # per digit a leaf may hold with a card undealt (0: neither placed, a residual), its
+        # complete digit then (:meth:`value`)
+        self.lone: dict[int, int] = {}
+        self._possible: dict[tuple[bool, bool], list[int]] = {}
+
+    def side_classes(self, side: int) -> list[int]:
+        """The classes a card of ``side`` may be: with :data:`UNDEALT` where it is optional."""
+        return [*self.classes, *([UNDEALT] if self.optional[side] else [])]
+
+    def possible(self, dealt: tuple[bool, bool]) -> list[int]:
+        """The merged values (their numbers) a round dealing its two cards as ``dealt`` may
+        reach (asked once per reading by every reduction: kept until the values merge)."""
+        found = self._possible.get(dealt)
+        if found is None:
+            found = self._possible[dealt] = sorted({self.code[self.read[x, z]] for x, z in
+                                                    product(*(self.classes if on else
+                                                              [UNDEALT] for on in dealt))})
+        return found
 
     @classmethod
     def of_feature(cls, name: str, cards: frozenset[Position], feature: Feature[Any],
@@ -853,21 +923,28 @@ class Pair:
 
     @classmethod
     def joint(cls, features: Sequence[tuple[Position, Sequence[tuple[str, Feature[Any]]]]],
-              classes: Sequence[tuple[int, tuple[object, ...]]], bets: Sequence[Bet]) -> Pair:
+              classes: Sequence[tuple[int, tuple[object, ...]]], bets: Sequence[Bet],
+              optional: tuple[bool, bool] = (False, False)) -> Pair:
         """Two positions each read by position only (``player_card2_rank`` and
         ``banker_card2_rank``) as one dimension: its value the tuple of every positional
         feature's value at either card, merged where the bets' largest sub-expressions
         reading those features only read them alike (``!=`` of two ranks: equal or not;
         :meth:`~exact.model.expressions.Expression.reading`), built as the value walk places
-        cards in increasing value."""
+        cards in increasing value. ``optional``: per position (in order), whether a round may
+        leave it undealt (the third cards): the features' values then those of a record
+        without that card."""
         ordered = sorted(features)
+        filler = cast(Label, classes[0][1][0])
 
         def read(labels: Mapping[Position, Label]) -> object:
-            return tuple(feature.read(placed_record(position, labels[position]))
+            return tuple(feature.read(placed_record(position, labels[position])
+                                      if position in labels else
+                                      unplaced_record(position, filler))
                          for position, named in ordered for _, feature in named)
 
         names = tuple(name for _, named in ordered for name, _ in named)
-        joint = cls("|".join(names), frozenset(p for p, _ in ordered), read, classes, names)
+        joint = cls("|".join(names), frozenset(p for p, _ in ordered), read, classes, names,
+                    optional)
         readers = [event.condition.reading(set(names)) for bet in bets
                    for event in bet.events if event.condition is not None]
         joint.merge([tuple(read(joint.features(value)) for read in readers)
@@ -895,6 +972,7 @@ class Pair:
         for value in self.representatives:
             firsts.setdefault(self.code[value], value)
         self.representatives = [firsts[n] for n in range(len(merged))]
+        self._possible.clear()
         self.refined = True
 
     def build(self, ordered: bool) -> None:
@@ -913,10 +991,11 @@ class Pair:
         first: dict[tuple[int, int], int] = {}  # (side, class) -> digit when placed alone
         for side, x in product((0, 1), self.classes):
             # the cards that may complete it decide whether it is one value already; a
-            # residual kept reads every card (the same for a suit's cards of every value)
-            residual = tuple(digit(x, z, side) for z in self.classes)
-            values = {d for z, d in enumerate(residual)
-                      if not ordered or self.value_of[z] > self.value_of[x]}
+            # residual kept reads every card (the same for a suit's cards of every value),
+            # and last, where the other card may be undealt, the value it is then
+            residual = tuple(digit(x, z, side) for z in self.side_classes(1 - side))
+            values = {d for z, d in zip(self.side_classes(1 - side), residual, strict=True)
+                      if z == UNDEALT or not ordered or self.value_of[z] > self.value_of[x]}
             if not values:
                 first[side, x] = 0  # nothing completes it: never so on a round
             elif len(values) == 1:
@@ -924,6 +1003,10 @@ class Pair:
             else:
                 first[side, x] = leaders.setdefault(residual, 1 + complete + len(leaders))
         self.size = 1 + complete + len(leaders)
+        self.lone = {at: residual[-1] for residual, at in leaders.items()
+                     if len(residual) > len(self.classes)}
+        if all(self.optional):
+            self.lone[0] = digit(UNDEALT, UNDEALT, 0)
         outcomes: dict[tuple[object, ...], int] = {(): 0}
         rows: list[list[int]] = [list(range(self.size))]
         self.alone: dict[tuple[int, int], int] = {}
@@ -961,8 +1044,12 @@ class Pair:
             return self.both[at[a], at[b]] if b in at else self.alone[0, at[a]]
         return self.alone[1, at[b]] if b in at else 0
 
-    def value(self, digit: int) -> object:
-        """The feature's value (a representative of its merged values) of a leaf's digit."""
+    def value(self, digit: int, dealt: tuple[bool, bool] = (True, True)) -> object:
+        """The feature's value (a representative of its merged values) of a leaf's digit,
+        in a round dealing its two cards as ``dealt``: with a card undealt, a card placed
+        alone (a residual) or none is complete."""
+        if not all(dealt):
+            digit = self.lone.get(digit, digit)
         if not 1 <= digit <= len(self.representatives):
             raise AssertionError(f"class-by-class counting: {self.name} not complete")
         return self.representatives[digit - 1]
@@ -1005,6 +1092,17 @@ def pair_record(labels: Mapping[Position, Label]) -> Hands:
     return tuple(tuple(hand) for hand in hands)
 
 
+def unplaced_record(position: Position, filler: Label) -> Hands:
+    """A record whose hand of ``position`` stops before it (``filler`` the cards before: a
+    positional feature reads that card alone, as it declares, here none)."""
+    h, i = position
+    hands: list[list[Label]] = [[], []]
+    while len(hands) <= h:
+        hands.append([])
+    hands[h] = [filler] * i
+    return tuple(tuple(hand) for hand in hands)
+
+
 def placed_record(position: Position, label: Label) -> Hands:
     """A record holding ``label`` at ``position`` (a positional feature reads that card
     alone, as it declares)."""
@@ -1017,6 +1115,7 @@ def placed_record(position: Position, label: Label) -> Hands:
 
 
 _SKIPPED = object()  # the pair a reduction settles on each of its values
+UNDEALT = -1  # a pair's class of a card its round does not deal (Pair.optional)
 _CHECK_LIMIT = 200_000  # settlements the state reduction may run per dimension
 # settlements the tallies' joint reduction may run (distinct readings times vectors of counts)
 _JOINT_LIMIT = 1_000_000

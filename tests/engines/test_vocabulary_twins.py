@@ -557,3 +557,79 @@ def test_two_cards_compared_by_position_count_as_the_twin(name):
 def test_two_cards_compared_by_position_count_as_the_twin_on_odd_shoes(name, shoe):
     bet = joint_bet(name)
     assert classes.evaluate(GAME, [bet], shoe) == [twin_counts(bet, shoe)]
+
+
+# Two third cards compared (or a first card with a third): one dimension too, a card not dealt
+# a class of its own, read as the features read it (None). Equal ranks hold where neither
+# third card is dealt (None == None), unequal suits where one only is: the rounds that leave
+# them undealt decide these bets. Colours are tallies of one position each (no joint).
+THIRD = {
+    "suits-unequal": ["banker_card3_suit != player_card3_suit and dealt_tens > 0",
+                      "banker_card3_suit != player_card3_suit"],
+    "ranks-equal": ["player_card3_rank == banker_card3_rank and player_hearts < 2"],
+    "values-and-suits": ["player_card3_value == banker_card3_value and "
+                         "player_card3_suit != banker_card3_suit or banker_reds == 2"],
+    "first-and-third": ["player_card1_suit == banker_card3_suit and player_hearts >= 1"],
+    "colours-equal": ["banker_card3_colour == player_card3_colour and dealt_tens > 0"],
+}
+# the positions (1 = the first card dealt) a card is known at: the fifth and sixth cards are
+# the third cards where dealt
+THIRD_KNOWN = (1, 5, 6)
+
+
+def third_bet(name: str) -> Bet:
+    bet, = load_bets("third.toml", GAME.features, text=bet_text(
+        [(text, 10 - n) for n, text in enumerate(THIRD[name])], name))
+    return bet
+
+
+@pytest.mark.parametrize("name", sorted(THIRD))
+def test_two_third_cards_compared_count_as_the_twin(name):
+    """Third cards compared by suit, rank, value and suit, colour, and a first card with a
+    third: class-by-class counting counts them as the twin on one shoe, a batch, with a card
+    known at a first or a third position, and holds the two positions (but the colours') as
+    one dimension that may leave either card undealt."""
+    bet = third_bet(name)
+    shoe = JOINT_SHOE
+    compiled = classes._compiled(GAME, (bet,), present(shoe))
+    optional = [pair.optional for pair in compiled.states.pairs] \
+        if compiled.form == classes.DENSE else []
+    assert optional == ([] if name == "colours-equal" else
+                        [(False, True)] if name == "first-and-third" else [(True, True)])
+    for one in (shoe, ISSUE_SHOES[0]):
+        assert classes.evaluate(GAME, [bet], one) == [twin_counts(bet, one)]
+    batch = [shoe, shoe.remove(["KH"]), shoe.remove(["9S", "QH"])]
+    counts, = classes.batch(GAME, [bet])(counts_matrix(batch))
+    assert [[int(c) for c in row] for row in counts] == [twin_counts(bet, s) for s in batch]
+    for position in THIRD_KNOWN:
+        for card in (Card("K", "H"), Card("5", "D")):
+            known = {position: CARDS[CARDS.index(card)]}
+            assert classes.evaluate(GAME, [bet], shoe.remove([card]), known) == \
+                [twin_counts(bet, shoe, known)], (position, card)
+
+
+def test_an_undealt_third_card_read_otherwise_does_not_count_as_the_twin(monkeypatch):
+    """The twin tells the undealt card's reading apart: a joint reading a card it does not
+    deal as a dealt one (the suit of the card before it) counts otherwise."""
+    from exact.engines import classes_states
+
+    def dealt_instead(position, filler):
+        return classes_states.placed_record(position, filler)
+
+    for name in ("suits-unequal", "ranks-equal"):
+        bet = third_bet(name)
+        expected = [twin_counts(bet, JOINT_SHOE)]
+        # compiled anew, not read from the caches
+        assert classes._compiled(GAME, (bet,), present(JOINT_SHOE)).counts(JOINT_SHOE) == \
+            expected
+        with monkeypatch.context() as patched:
+            patched.setattr(classes_states, "unplaced_record", dealt_instead)
+            assert classes._compiled(GAME, (bet,), present(JOINT_SHOE)).counts(
+                JOINT_SHOE) != expected, name
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.sampled_from(sorted(THIRD)), shoes)
+def test_two_third_cards_compared_count_as_the_twin_on_odd_shoes(name, shoe):
+    bet = third_bet(name)
+    assert classes.evaluate(GAME, [bet], shoe) == [twin_counts(bet, shoe)]
