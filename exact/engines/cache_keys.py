@@ -104,26 +104,25 @@ def code_stamp(package: Path = PACKAGE) -> str:
     >>> code_stamp() == code_stamp(PACKAGE) and len(code_stamp())
     16
     """
-    kept = cache_directory() / "code" / _status_digest(package)
+    files = _files(package)  # one walk: the status and the bytes of the same files
+    status = json.dumps([(name, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+                         for name, _, stat in files])
+    kept = cache_directory() / "code" / hashlib.sha256(status.encode()).hexdigest()[:32]
     with contextlib.suppress(OSError, UnicodeError):
         text = kept.read_text(encoding="ascii")
         if re.fullmatch("[0-9a-f]{16}", text):
             return text
     digest = hashlib.sha256()
-    for name, path, _ in _files(package):
+    for name, path, _ in files:
         with open(path, "rb") as stream:
-            digest.update(f"{name}\0".encode() + stream.read() + b"\0")
+            data = stream.read()
+        # each file's name and length before its bytes: no two packages share one text
+        digest.update(f"{name}\0{len(data)}\0".encode() + data)
     text = digest.hexdigest()[:16]
     with contextlib.suppress(OSError):  # best effort, as every cache write
         kept.parent.mkdir(parents=True, exist_ok=True)
         replace_atomically(kept, [text.encode("ascii")], new_mode=0o600)
     return text
-
-
-def _status_digest(package: Path) -> str:
-    stamps = [f"{name}\0{status.st_size}\0{status.st_mtime_ns}\0{status.st_ctime_ns}"
-              for name, _, status in _files(package)]
-    return hashlib.sha256("\n".join(stamps).encode()).hexdigest()[:32]
 
 
 def _files(package: Path) -> list[tuple[str, str, os.stat_result]]:
