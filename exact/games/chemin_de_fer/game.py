@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -74,7 +73,7 @@ from exact.model.features import Feature
 from exact.model.game import Game
 from exact.model.strategy_game import Path as StrategyPath
 from exact.render.numbers import general
-from exact.render.output import csv_text, spreadsheet_text
+from exact.render.output import csv_text, json_text, spreadsheet_text
 
 # which strategy pair is analysed
 StrategyName = Literal["house", "best", "dealer-best", "equilibrium"]
@@ -216,7 +215,7 @@ class Analysis:
             "equilibria_found": self.equilibria, "unique": self.unique,
             "strategy_tables": self.tables(),
         }
-        return json.dumps(payload, indent=2) + "\n"
+        return str(json_text(payload))
 
     def to_csv(self) -> str:
         """One row per side and information set: the exact probability of drawing there,
