@@ -199,9 +199,8 @@ class ClassesBet:
         # the trie's nodes, about 1.55 a key (measured), known before the pieces are reduced
         nodes = len(keys) * 31 // 20
         if _memory(nodes) > MEMORY_LIMIT:
-            raise CapabilityError(
-                f"class-by-class counting: about {nodes:,} nodes of its trie (the first cards "
-                f"read one by one), past its memory bound ({MEMORY_LIMIT // 10**6:,} MB)")
+            raise _past_memory(f"about {nodes:,} nodes of its trie (the first cards read one "
+                               f"by one)")
         # a node costs its Python step and its states' products, numpy operations of some 50
         # ns each (a tenth of a unit): drawn from the run's budget as the trie grows (its size
         # is known only by building it), and refused now where a node a key (fewer than the
@@ -261,10 +260,8 @@ class ClassesBet:
                     products.tick()
                     made += 1
                     if _memory(made) > MEMORY_LIMIT:  # the estimate's growth was low
-                        raise CapabilityError(
-                            f"class-by-class counting: past {made:,} nodes of its trie (the "
-                            f"first cards read one by one), past its memory bound "
-                            f"({MEMORY_LIMIT // 10**6:,} MB)")
+                        raise _past_memory(f"past {made:,} nodes of its trie (the first "
+                                           f"cards read one by one)")
                 node = child
             # a state holds a read position's class by its number within the card's value:
             # the group knows that value
@@ -276,10 +273,8 @@ class ClassesBet:
             merged_leaves[len(parts), node, group] += multiplicity
         self._group_record = group_record
         if _memory(made, size, len(groups)) > MEMORY_LIMIT:
-            raise CapabilityError(
-                f"class-by-class counting: {len(groups):,} groups of leaves of {size:,} states "
-                f"on {made:,} nodes of its trie, past its memory bound "
-                f"({MEMORY_LIMIT // 10**6:,} MB)")
+            raise _past_memory(f"{len(groups):,} groups of leaves of {size:,} states on "
+                               f"{made:,} nodes of its trie")
         self._dense_arrays(factor_terms, states, outcome_id, part_entries, roots, levels,
                            groups, merged_leaves)
         return self
@@ -1046,6 +1041,12 @@ def trie_nodes(game: Game[Any], bets: Sequence[Bet]) -> int:
     them in memory, about :data:`NODE_BYTES` each (measured), whatever the states."""
     shape = Shape.of(game, sorted(set().union(*(bet.features for bet in bets))), bets)
     return TRIE_NODES * TRIE_GROWTH[min(_first_read(game, shape), len(TRIE_GROWTH) - 1)]
+
+
+def _past_memory(what: str) -> CapabilityError:
+    """The refusal of a compile whose ``what`` is past :data:`MEMORY_LIMIT`."""
+    return CapabilityError(f"class-by-class counting: {what}, past its memory bound "
+                           f"({MEMORY_LIMIT // 10**6:,} MB)")
 
 
 def _memory(nodes: int, states: int = 0, groups: int = 0) -> int:
