@@ -50,6 +50,7 @@ import errno
 import os
 import re
 import stat
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TextIO
@@ -390,6 +391,35 @@ def temporary_name(name: str, longest: int = NAME_BYTES) -> str:
     suffix = f".{os.urandom(4).hex()}.tmp"  # (not secrets: its import costs a fresh run 4 ms)
     room = longest - 1 - len(suffix)
     return "." + os.fsdecode(os.fsencode(name)[:room]) + suffix
+
+
+def remove_stale_temporaries(folder: Path, targets: str, older_than: float) -> None:
+    """Remove the temporary files (:func:`temporary_name`) that writers killed mid-write left
+    in ``folder`` more than ``older_than`` seconds ago, of the targets whose names fully match
+    the regular expression ``targets`` (a live writer finishes within seconds; one removed
+    under it only fails to write). Best effort: nothing is raised, no other file is touched.
+
+    >>> import tempfile, time
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> for name in (".ab.x1.tmp", ".notes.txt.x1.tmp"):
+    ...     (folder / name).write_bytes(b"")
+    ...     os.utime(folder / name, (0, 0))
+    0
+    0
+    >>> remove_stale_temporaries(folder, "[a-z]{2}", 60)
+    >>> sorted(path.name for path in folder.iterdir())
+    ['.notes.txt.x1.tmp']
+    """
+    now = time.time()
+    mine = re.compile(rf"\.(?:{targets})\..+\.tmp")
+    try:
+        for leftover in folder.iterdir():
+            if mine.fullmatch(leftover.name):
+                with contextlib.suppress(OSError):
+                    if now - leftover.lstat().st_mtime > older_than:
+                        leftover.unlink()
+    except OSError:
+        pass
 
 
 def _temporary(directory: int, target: Path, mode: int) -> tuple[int, str]:

@@ -43,7 +43,6 @@ silently).
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import hmac
 import io
@@ -51,13 +50,12 @@ import json
 import os
 import re
 import stat
-import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from exact.core.files import replace_atomically
-from exact.engines.cache_keys import KIND, Key, cache_directory
+from exact.core.files import remove_stale_temporaries, replace_atomically
+from exact.engines.cache_keys import KIND, STALE_TEMPORARY_SECONDS, Key, cache_directory
 from exact.errors import CorruptEntry
 
 if TYPE_CHECKING:  # numpy is loaded only to write or read an entry's arrays: an entry of
@@ -69,7 +67,6 @@ if TYPE_CHECKING:  # numpy is loaded only to write or read an entry's arrays: an
 MAX_ENTRY_BYTES = 64 * 2**20
 MAX_METADATA_BYTES = 8 * 2**20
 _MAGIC = b"exact-cache 3\n"
-STALE_TEMPORARY_SECONDS = 3600  # a writer's temporary file this old: its writer was killed
 _KEYED_ENTRY = rf"[0-9a-f]{{64}}\.{KIND.pattern}"  # <digest>.<kind>: a name only this cache writes
 _PLAIN_KINDS = "biuf"  # bool, signed and unsigned integers, floats: plain numbers
 _DECIMAL = re.compile(r"-?[0-9]{1,4300}")  # Python's own int-to-text limit
@@ -174,16 +171,8 @@ def _remove_stale_temporaries(path: Path) -> None:
     any entry named by a :func:`cache_key` (a live writer finishes within seconds; one removed
     under it only fails to write, quietly). Those of keyed entries are found whatever entry
     the run writes, so a leftover of an entry only ever read again does not stay for good."""
-    now = time.time()
-    mine = re.compile(rf"\.{re.escape(path.name)}\..+|\.{_KEYED_ENTRY}\..+\.tmp")
-    try:
-        for leftover in path.parent.iterdir():
-            if mine.fullmatch(leftover.name):
-                with contextlib.suppress(OSError):
-                    if now - leftover.lstat().st_mtime > STALE_TEMPORARY_SECONDS:
-                        leftover.unlink()
-    except OSError:
-        pass
+    remove_stale_temporaries(path.parent, f"{re.escape(path.name)}|{_KEYED_ENTRY}",
+                             STALE_TEMPORARY_SECONDS)
 
 
 def _digest(key: Key, payload: bytes | memoryview) -> str:

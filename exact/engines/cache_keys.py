@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Protocol
 
 from exact import __version__
-from exact.core.files import replace_atomically
+from exact.core.files import remove_stale_temporaries, replace_atomically
 from exact.model.expressions import canonical_form
 
 
@@ -57,6 +57,7 @@ class Bet(Protocol):
 
 
 CACHE_FORMAT = "entry-5"  # enters every key: bump when the layout of an entry or a key changes
+STALE_TEMPORARY_SECONDS = 3600  # a writer's temporary file this old: its writer was killed
 KIND = re.compile(r"[a-z][a-z-]*")
 """An entry kind: lower-case letters and dashes (the suffix of its file name)."""
 
@@ -122,6 +123,8 @@ def code_stamp(package: Path = PACKAGE) -> str:
     with contextlib.suppress(OSError):  # best effort, as every cache write
         kept.parent.mkdir(parents=True, exist_ok=True)
         replace_atomically(kept, [text.encode("ascii")], new_mode=0o600)
+    # a writer killed mid-write (rare: once per state of the code) leaves its temporary file
+    remove_stale_temporaries(kept.parent, "[0-9a-f]{32}", STALE_TEMPORARY_SECONDS)
     return text
 
 

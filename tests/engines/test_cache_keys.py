@@ -365,6 +365,31 @@ def test_the_code_stamp_follows_every_file_of_the_package_but_its_bytecode(
     assert len(seen) == 4
 
 
+def test_a_killed_code_stamp_writers_temporary_file_is_removed_once_stale(
+        tmp_path, monkeypatch) -> None:
+    """A writer of a kept code digest killed before its rename leaves its temporary file in
+    ``code/`` (the entries' sweep scans only the cache folder itself): the next digest written
+    removes it once stale, and leaves a fresh one (a live writer) and any other file."""
+    from exact.engines.cache_keys import STALE_TEMPORARY_SECONDS, code_stamp
+
+    monkeypatch.setenv("EXACT_CACHE_DIR", str(tmp_path / "cache"))
+    package = tmp_path / "exact"
+    package.mkdir()
+    (package / "walk.py").write_text("LIMIT = 1\n")
+    code = tmp_path / "cache" / "code"
+    code.mkdir(parents=True)
+    stale = time.time() - STALE_TEMPORARY_SECONDS - 60
+    killed, live, foreign = (code / f".{'ab' * 16}.0f1e2d3c.tmp", code / f".{'cd' * 16}.1a2b.tmp",
+                             code / ".notes.txt.1a2b.tmp")
+    for planted in (killed, live, foreign):
+        planted.write_bytes(b"")
+    for planted in (killed, foreign):
+        os.utime(planted, (stale, stale))
+    code_stamp.__wrapped__(package)
+    left = {path.name for path in code.iterdir()}
+    assert killed.name not in left and {live.name, foreign.name} <= left and len(left) == 3
+
+
 def test_edited_code_never_reads_the_entries_of_the_code_before(tmp_path) -> None:
     """A copy of the package run twice reads its entries the second time (no new file); after
     one of its modules is edited it writes its own (the version is the same: before the stamp
