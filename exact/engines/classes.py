@@ -114,13 +114,13 @@ from exact.model.features import Feature
 from exact.model.game import Game, game_key
 
 DECK = frozenset(card for card in CARDS if not card.is_joker)
-_FORMAT = "classes-15"  # both forms, the form a marker array ("form"); one-card colours tallies;
+_FORMAT = "classes-16"  # both forms, the form a marker array ("form"); one-card colours tallies;
 # pairs of first cards one dimension; groups of classes as elementary factors (kind 4); two
 # positions read by position only one dimension (a joint); the tallies one dimension of
 # blocks (classes_states.Tallies), not a digit each; past the settlement bounds, the tallies
 # reduced by what the conditions read of their counts; the states' moves by dimension and
 # the settlements of reached (group, state) slots only; a joint's card may be undealt (the
-# third cards)
+# third cards); features decided by the values of the cards they read value names
 DENSE, RESTRICTED = 0, 1  # the forms
 
 
@@ -158,7 +158,7 @@ class ClassesBet:
         self.round_cards = self.deal.round_cards
         self.known = dict(known)
         self.free_cards = self.round_cards - len(self.known)
-        self.shape = Shape.of(game, self.names, bets)
+        self.shape = Shape.of(game, self.names, bets, cards)
         # the classes of cards the bets tell apart, per value: (value, signature) -> cards
         members: dict[tuple[int, tuple[object, ...]], list[int]] = defaultdict(list)
         for index, card in enumerate(CARDS):
@@ -318,7 +318,10 @@ class ClassesBet:
         nothing: Raw = ((0,) * len(shape.tallies), (0,) * len(shape.tallies), ())
         for record, multiplicity in sequences:
             meter.tick()
-            signature = tuple(read(record) for read in readers[:len(shape.value_names)]) + \
+            # the value names decided by the values of the cards they read (``dealt_twos``)
+            # read the record dressed with a card of each value
+            seen = shape.dressed(record)
+            signature = tuple(read(seen) for read in readers[:len(shape.value_names)]) + \
                 tuple((n, readers[n](record)) for n, (h, i) in undealt if i >= len(record[h]))
             if self.known:
                 key, constant = self._known_key(game, record, signature, types, kinds,

@@ -26,7 +26,7 @@ from typing import Any, Protocol, cast
 
 import numpy as np
 
-from exact.core.cards import CARDS, Card, Label, View
+from exact.core.cards import CARDS, VALUE_VIEW, Card, Label, View
 from exact.engines.classes_restricted import Position, Raw
 from exact.engines.engine import two_sided
 from exact.engines.factorised import Hands
@@ -39,6 +39,25 @@ from exact.model.game import Game
 
 def fine(feature: Feature[Any]) -> set[str]:
     return {a for _, a in feature.needs.pairs if a not in ("value", ORDER)}
+
+
+def by_value(feature: Feature[Any], cards: frozenset[Card]) -> bool:
+    """Whether ``feature`` reads nothing of ``cards`` beyond their values: the cards of each
+    value alike in what it reads of them (a tally: its predicate, so ``dealt_twos`` on a
+    deck, every card of value 2 a two and no other; else every attribute it reads, so
+    ``player_card3_suit`` on a shoe whose cards of each value are of one suit). Checked on
+    the cards themselves, not assumed from the ranks' names: a shoe may lack some."""
+    attributes = sorted(fine(feature))
+    seen: dict[int, set[object]] = defaultdict(set)
+    for card in cards:
+        if card.value is None:
+            continue
+        if feature.counts is not None and feature.cards is not None:
+            attribute, wanted = feature.counts
+            seen[card.value].add(getattr(card, attribute) == wanted)
+        else:
+            seen[card.value].add(tuple(getattr(card, a) for a in attributes))
+    return all(len(found) == 1 for found in seen.values())
 
 
 
@@ -59,18 +78,31 @@ class Shape:
     # two first cards compared by position, held as one type (the first's) by the value walk
     # (:meth:`shares`)
     shared: tuple[tuple[Position, Position], ...] = ()
+    # per value, a card of it (every attribute seen) where some of :attr:`value_names` read
+    # attributes beyond values, decided by the value on the cards counted (:func:`by_value`):
+    # those are read off the value-level record dressed with these cards (:meth:`dressed`)
+    dressing: tuple[tuple[Label, Label], ...] = ()
 
     @classmethod
-    def of(cls, game: Game[Any], names: Sequence[str], bets: Sequence[Bet] = ()) -> Shape:
-        """The shape of the features ``names``; with ``bets``, the positions they compare that
-        the value walk may hold as one type (:meth:`shares`)."""
+    def of(cls, game: Game[Any], names: Sequence[str], bets: Sequence[Bet] = (),
+           cards: frozenset[Card] | None = None) -> Shape:
+        """The shape of the features ``names`` on ``cards`` (the cards a shoe counted may
+        hold; None: a deck's); with ``bets``, the positions they compare that the value walk
+        may hold as one type (:meth:`shares`). A feature decided by the values of the cards
+        it reads (:func:`by_value`: ``dealt_twos``, the count of value-2 cards) is read off
+        the value-level record, as the value features are: no dimension of the states."""
+        cards = _DECK if cards is None else cards
         value_names, tallies, positional, attributes, groups = [], [], [], set(), []
         readers: list[tuple[str, frozenset[Position]]] = []
+        dressed = False
         for name in sorted(names):
             feature = game.features[name]
             sides = two_sided(feature)
             if not fine(feature):
                 value_names.append(name)
+            elif by_value(feature, cards):
+                value_names.append(name)
+                dressed = True
             elif feature.counts is not None and feature.cards is not None:
                 tallies.append((name, cast(frozenset[Position], feature.cards), feature.counts))
             elif sides is not None:  # one card's colour too: a tally of one position
@@ -88,9 +120,26 @@ class Shape:
                 attributes |= fine(feature)
             else:
                 raise CapabilityError(f"class-by-class counting cannot read {name}")
+        dressing: dict[Label, Label] = {}
+        for card in sorted(cards, key=str) if dressed else ():
+            if card.value is not None:
+                dressing.setdefault(VALUE_VIEW.label(card), FULL_VIEW.label(card))
         shape = cls(tuple(value_names), tuple(tallies), tuple(positional),
-                    View(tuple(sorted(attributes))), tuple(groups), tuple(readers))
+                    View(tuple(sorted(attributes))), tuple(groups), tuple(readers),
+                    dressing=tuple(sorted(dressing.items())))
         return _shares(shape, game, tuple(bets)) if bets else shape
+
+    def dressed(self, record: Hands) -> Hands:
+        """A value-level record with a card of each value (:attr:`dressing`) in its place:
+        what the value names read of it, those decided by the values too."""
+        if not self.dressing:
+            return record
+        dressing = self._dressing
+        return tuple(tuple(dressing.get(label, label) for label in hand) for hand in record)
+
+    @cached_property
+    def _dressing(self) -> dict[Label, Label]:
+        return dict(self.dressing)
 
     def shares(self, game: Game[Any], bets: Sequence[Bet]) -> Shape:
         """This shape with the two positions of each joint the value walk may hold as one
@@ -1114,6 +1163,8 @@ def placed_record(position: Position, label: Label) -> Hands:
     return tuple(tuple(hand) for hand in hands)
 
 
+_DECK = frozenset(card for card in CARDS if not card.is_joker)
+FULL_VIEW = View(("rank", "suit"))  # every attribute of a card seen
 _SKIPPED = object()  # the pair a reduction settles on each of its values
 UNDEALT = -1  # a pair's class of a card its round does not deal (Pair.optional)
 _CHECK_LIMIT = 200_000  # settlements the state reduction may run per dimension
