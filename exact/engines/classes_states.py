@@ -41,24 +41,52 @@ def fine(feature: Feature[Any]) -> set[str]:
     return {a for _, a in feature.needs.pairs if a not in ("value", ORDER)}
 
 
-def by_value(feature: Feature[Any], cards: frozenset[Card]) -> bool:
+def by_value(feature: Feature[Any], cards: frozenset[Card], bets: tuple[Bet, ...] = (),
+             group: bool = False) -> bool:
     """Whether ``feature`` reads nothing of ``cards`` beyond their values: the cards of each
-    value alike in what it reads of them (a tally: its predicate, so ``dealt_twos`` on a
-    deck, every card of value 2 a two and no other; else every attribute it reads, so
-    ``player_card3_suit`` on a shoe whose cards of each value are of one suit). Checked on
-    the cards themselves, not assumed from the ranks' names: a shoe may lack some."""
-    attributes = sorted(fine(feature))
-    seen: dict[int, set[object]] = defaultdict(set)
-    for card in cards:
-        if card.value is None:
-            continue
-        if feature.counts is not None and feature.cards is not None:
-            attribute, wanted = feature.counts
-            seen[card.value].add(getattr(card, attribute) == wanted)
-        else:
-            seen[card.value].add(tuple(getattr(card, a) for a in attributes))
-    return all(len(found) == 1 for found in seen.values())
+    value alike in what it reads of them (a tally: its predicate, so ``dealt_twos`` on a deck,
+    every card of value 2 a two and no other; else every attribute it reads, so
+    ``player_card3_suit`` on a shoe whose cards of each value are of one suit), or, for one
+    card or (``group``: a pair of cards every round deals) two, in what the conditions of
+    ``bets`` read of its values (their largest sub-expressions reading it alone:
+    ``banker_card1_rank in ('2', '3')`` on a deck, value 2 or 3; ``player_initial_ranks ==
+    '99'``). Checked on the cards themselves, not assumed from the ranks' names: a shoe may
+    lack some."""
+    return _by_value(feature, cards, bets, group)
 
+
+@lru_cache(maxsize=1024)
+def _by_value(feature: Feature[Any], cards: frozenset[Card], bets: tuple[Bet, ...],
+              group: bool) -> bool:
+    """:func:`by_value`, once per feature, cards and bets (the plan asks for every bet it
+    weighs)."""
+    labels: dict[int, list[Label]] = defaultdict(list)
+    for card in sorted(cards, key=str):
+        if card.value is not None:
+            labels[card.value].append(FULL_VIEW.label(card))
+    if feature.counts is not None and feature.cards is not None:
+        attribute, wanted = feature.counts
+        return all(len({getattr(label, attribute) == wanted for label in alike}) == 1
+                   for alike in labels.values())
+    attributes = sorted(fine(feature))
+    if all(len({tuple(getattr(label, a) for a in attributes) for label in alike}) == 1
+           for alike in labels.values()):
+        return True
+    positions = sorted(cast(frozenset[Position], feature.cards or frozenset()))
+    if not bets or not (len(positions) == 1 or (group and len(positions) == 2)):
+        return False
+    reads = [event.condition.reading({feature.name}) for bet in bets for event in bet.events
+             if event.condition is not None and feature.name in event.condition.names]
+    for values in product(sorted(labels), repeat=len(positions)):
+        first: tuple[object, ...] | None = None
+        for chosen in product(*(labels[value] for value in values)):
+            read = feature.read(pair_record(dict(zip(positions, chosen, strict=True))))
+            reading = tuple(one({feature.name: read}) for one in reads)
+            if first is None:
+                first = reading
+            elif reading != first:
+                return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -100,7 +128,9 @@ class Shape:
             sides = two_sided(feature)
             if not fine(feature):
                 value_names.append(name)
-            elif by_value(feature, cards):
+            elif by_value(feature, cards, tuple(bets),
+                          feature.cards is not None and feature.order_free and
+                          cast(frozenset[Position], feature.cards) <= always_dealt(game)):
                 value_names.append(name)
                 dressed = True
             elif feature.counts is not None and feature.cards is not None:
