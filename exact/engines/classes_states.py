@@ -75,18 +75,28 @@ def _by_value(feature: Feature[Any], cards: frozenset[Card], bets: tuple[Bet, ..
     positions = sorted(cast(frozenset[Position], feature.cards or frozenset()))
     if not bets or not (len(positions) == 1 or (group and len(positions) == 2)):
         return False
-    reads = [event.condition.reading({feature.name}) for bet in bets for event in bet.events
-             if event.condition is not None and feature.name in event.condition.names]
+    read = reading_of(bets, [feature.name])
     for values in product(sorted(labels), repeat=len(positions)):
         first: tuple[object, ...] | None = None
         for chosen in product(*(labels[value] for value in values)):
-            read = feature.read(pair_record(dict(zip(positions, chosen, strict=True))))
-            reading = tuple(one({feature.name: read}) for one in reads)
+            reading = read({feature.name: feature.read(pair_record(dict(zip(
+                positions, chosen, strict=True))))})
             if first is None:
                 first = reading
             elif reading != first:
                 return False
     return True
+
+
+def reading_of(bets: Sequence[Bet], names: Sequence[str]
+               ) -> Callable[[Mapping[str, object]], tuple[object, ...]]:
+    """What the conditions of ``bets`` read of the features ``names``, on their values: each
+    condition's largest sub-expressions reading only them
+    (:meth:`~exact.model.expressions.Expression.reading`). Equal readings settle every bet
+    alike whatever the other features, in every context (no settling)."""
+    reads = [event.condition.reading(set(names)) for bet in bets for event in bet.events
+             if event.condition is not None and set(names) & event.condition.names]
+    return lambda values: tuple(read(values) for read in reads)
 
 
 @dataclass(frozen=True)
@@ -314,6 +324,10 @@ class States:
                       for name, cards in shape.readers
                       if len(cards) == 2 and all(
                           i < len(record[h]) for _, record in readings for h, i in cards)]
+        for pair in self.pairs:  # values read alike merged, however many the readings
+            read = reading_of(bet.bets, [pair.name])
+            pair.merge([read({pair.name: value}) for value in pair.representatives])
+            pair.refined = False  # then settled, where few enough
         paired = {name for pair in self.pairs for name in (pair.name,)}
         own = frozenset(p for _, p in shape.positional).union(
             *(cards for name, cards in shape.readers if name not in paired))
@@ -325,12 +339,15 @@ class States:
         self.position_class: list[dict[int, int]] = []
         for position in self.positions:
             names = [name for name, p in shape.positional if p == position]
+            # classes the conditions read alike merged (``player_card3_rank in ('J', 'T')``:
+            # two of value 0), however many the readings to settle
+            read = reading_of(bet.bets, names)
             by_reading: dict[tuple[object, ...], int] = {}
             mapping = {}
             for number in classes:
                 label = cast(Label, bet.classes[number][1][0])
-                reading = tuple(bet.feature(name).read(placed_record(position, label))
-                                for name in names)
+                reading = read({name: bet.feature(name).read(placed_record(position, label))
+                                for name in names})
                 if position in read_by_group:  # read with other cards: by its label first
                     reading = (*reading, label)
                 mapping[number] = by_reading.setdefault(reading, len(by_reading))
