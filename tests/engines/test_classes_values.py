@@ -10,13 +10,13 @@ batch and a card known."""
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
 
 from exact.core.cards import Card, Shoe
-from exact.engines import classes
+from exact.engines import classes, classes_states
 from exact.engines.batch_numbers import counts_matrix
 from exact.engines.classes_states import Shape, by_value
 from exact.model.bets import Bet, load_bets
@@ -125,3 +125,39 @@ def test_features_decided_by_the_values_with_cards_known_count_as_the_twin(
     left = shoe.remove(list(forced.values()))
     assert classes.evaluate(punto_banco, [bet], left, known=forced) == \
         [forced_brute_force_bets(shoe, forced, [bet])[bet.id]]
+
+
+# a third card's rank and a pair of first ranks read by a condition that tells value 0's
+# ranks apart (not decided by the values), with a tally and a value feature
+READ = ["(player_card3_rank in ('J', 'T', 'A')) and (dealt_hearts >= 1)",
+        "(player_initial_ranks in ('AJ', 'AT', 'AA')) or (winner == 'tie')"]
+READ_SHOE = "JH:2,TS:1,KD:1,QS:1,AH:2,9S:1,5D:1,3C:1"
+
+
+def test_classes_read_alike_are_merged_without_settling(punto_banco, monkeypatch):
+    """Past the settlement bounds (set to 0 here) a position's classes and a pair's values
+    that the conditions read alike are one (``player_card3_rank in ('J', 'T', 'A')``: the
+    jacks and tens, and the queens and kings, of value 0), and the counts are the brute
+    force's, one shoe, a batch and a card known; the plan's estimate counts so too."""
+    bet, = load_bets("read.toml", punto_banco.features, text=bet_text(
+        [(text, 10 - n) for n, text in enumerate(READ)], "read"))
+    shoe = Shoe.parse(READ_SHOE)
+    monkeypatch.setattr(classes_states, "_CHECK_LIMIT", 0)
+    monkeypatch.setattr(classes_states, "_JOINT_LIMIT", 0)
+    compiled: Any = classes._compiled(punto_banco, (bet,), _cards(shoe))
+    states = compiled.states
+    assert states.positions == [(0, 2)] and len(states.pairs) == 1
+    by_class = states.position_class[0]
+    assert len({by_class[n] for n in compiled.by_value[0]}) == 2  # J, T | Q, K
+    assert states.pairs[0].size <= 6  # of 103 digits, each value of ranks apart
+    expected = _reference_counts(bet, shoe)
+    assert compiled.counts(shoe) == [expected]
+    smaller = shoe.remove("JH")
+    batch, = compiled.batch_counts(np.array(counts_matrix([shoe, smaller])))
+    assert [list(row) for row in batch] == [expected, _reference_counts(bet, smaller)]
+    known = {2: Card.parse("TS")}
+    assert classes.evaluate(punto_banco, [bet], shoe.remove(["TS"]), known=known) == \
+        [forced_brute_force_bets(shoe, known, [bet])[bet.id]]
+    # the estimate: 3 digits for the third card (5 by its rank), no fewer than the compile
+    assert classes._read_digits(punto_banco, ("player_card3_rank",), (0, 2), (bet,)) == 3
+    assert states.size <= cast(int, classes.estimate(punto_banco, [bet]))
