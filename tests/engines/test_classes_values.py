@@ -35,6 +35,9 @@ BETS = {
               "(player_initial_ranks == '99') or (player_card3_rank not in ('A', '9'))"],
     "kings": ["(dealt_kings >= 1) and (player_card2_rank == 'K')",
               "(dealt_aces + dealt_spades >= 2) and (banker_card3_colour == 'red')"],
+    # on a shoe of one suit every feature here: no dimension of the states at all
+    "one-suit": ["(player_card1_suit == 'H') and (dealt_hearts >= 3) and banker_pair",
+                 "all_same_color or (player_card3_colour == 'red')"],
 }
 # value 0 of kings and queens; value 0 of kings only (``dealt_kings`` a value's count); no
 # card of value 0 or 2 (no round deals one)
@@ -42,6 +45,7 @@ SHOES = {
     "kings-and-queens": "KH:2,QS:1,9S:1,9H:1,2C:2,3D:1,5S:1,AH:1",
     "kings-only": "KH:2,KS:1,9S:1,9H:1,2C:1,3D:2,AH:1,6S:1",
     "no-tens-no-twos": "9S:2,9H:1,3D:2,5S:1,AH:2,7C:1,4H:1",
+    "hearts": "9H:2,3H:1,5H:1,KH:2,7H:1,4H:1",
 }
 
 
@@ -102,20 +106,23 @@ def test_a_tally_decided_by_the_values_costs_no_state(punto_banco):
 @pytest.mark.parametrize(("name", "shoe_name"), [
     ("twos", "kings-and-queens"), ("twos", "no-tens-no-twos"),
     ("ranks", "kings-only"), ("ranks", "no-tens-no-twos"),
-    ("kings", "kings-only"), ("kings", "kings-and-queens")])
+    ("kings", "kings-only"), ("kings", "kings-and-queens"), ("one-suit", "hearts"),
+    ("one-suit", "kings-and-queens")])
 def test_features_decided_by_the_values_count_as_the_twin(punto_banco, name, shoe_name):
     """One shoe and a batch (the shoe and it less a card) against the brute force."""
     bet, shoe, compiled = compiled_on(punto_banco, name, shoe_name)
+    if shoe_name == "hearts":
+        assert compiled.states.size == 1 and not compiled.shape.tallies
     expected = _reference_counts(bet, shoe)
     assert compiled.counts(shoe) == [expected]
-    smaller = shoe.remove("9S")
+    smaller = shoe.remove("9")  # a nine of the suit most left
     batch, = compiled.batch_counts(np.array(counts_matrix([shoe, smaller])))
     assert [list(row) for row in batch] == [expected, _reference_counts(bet, smaller)]
 
 
 @pytest.mark.parametrize(("name", "shoe_name", "known"), [
     ("twos", "kings-and-queens", {1: "2C"}), ("ranks", "kings-only", {2: "3D", 5: "9H"}),
-    ("kings", "kings-only", {3: "KS"})])
+    ("kings", "kings-only", {3: "KS"}), ("one-suit", "hearts", {1: "KH", 5: "3H"})])
 def test_features_decided_by_the_values_with_cards_known_count_as_the_twin(
         punto_banco, name, shoe_name, known):
     """Cards known at first and third positions (their values forced in the value walk,
