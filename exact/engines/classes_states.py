@@ -11,7 +11,11 @@ feature, or per two cards each read by position only and held jointly where that
 digits (:meth:`Pair.joint`; a third card may be undealt, a class of its own), its value once
 both are placed, or what the first placed tells of it (:class:`Pair`).
 The reductions are found by settling the bet on every reading the value walk's keys allow,
-each dimension with the others unreduced, so that applying them all at once is exact.
+each dimension with the others unreduced, so that applying them all at once is exact; a
+position's classes and a pair's values the conditions read alike (:func:`reading_of`) are
+merged first, however many the settlements. A feature the cards' values decide
+(:func:`by_value`: ``dealt_twos`` on a deck) is no dimension: it is read off the value walk's
+records, as the value features are (:meth:`Shape.dressed`).
 """
 
 from __future__ import annotations
