@@ -88,6 +88,7 @@ from exact.engines.classes_evaluation import (
 )
 from exact.engines.classes_restricted import Part, Position, Raw, Term, compile_restricted
 from exact.engines.classes_states import (
+    FULL_VIEW,
     READ_LIMIT,
     Pair,
     Shape,
@@ -97,6 +98,7 @@ from exact.engines.classes_states import (
     digits,
     fine,
     placed_record,
+    reading_of,
     tally_readings,
 )
 from exact.engines.engine import classes_refusal
@@ -114,13 +116,13 @@ from exact.model.features import Feature
 from exact.model.game import Game, game_key
 
 DECK = frozenset(card for card in CARDS if not card.is_joker)
-_FORMAT = "classes-15"  # both forms, the form a marker array ("form"); one-card colours tallies;
+_FORMAT = "classes-16"  # both forms, the form a marker array ("form"); one-card colours tallies;
 # pairs of first cards one dimension; groups of classes as elementary factors (kind 4); two
 # positions read by position only one dimension (a joint); the tallies one dimension of
 # blocks (classes_states.Tallies), not a digit each; past the settlement bounds, the tallies
 # reduced by what the conditions read of their counts; the states' moves by dimension and
 # the settlements of reached (group, state) slots only; a joint's card may be undealt (the
-# third cards)
+# third cards); features decided by the values of the cards they read value names
 DENSE, RESTRICTED = 0, 1  # the forms
 
 
@@ -158,7 +160,7 @@ class ClassesBet:
         self.round_cards = self.deal.round_cards
         self.known = dict(known)
         self.free_cards = self.round_cards - len(self.known)
-        self.shape = Shape.of(game, self.names, bets)
+        self.shape = Shape.of(game, self.names, bets, cards)
         # the classes of cards the bets tell apart, per value: (value, signature) -> cards
         members: dict[tuple[int, tuple[object, ...]], list[int]] = defaultdict(list)
         for index, card in enumerate(CARDS):
@@ -318,7 +320,10 @@ class ClassesBet:
         nothing: Raw = ((0,) * len(shape.tallies), (0,) * len(shape.tallies), ())
         for record, multiplicity in sequences:
             meter.tick()
-            signature = tuple(read(record) for read in readers[:len(shape.value_names)]) + \
+            # the value names decided by the values of the cards they read (``dealt_twos``)
+            # read the record dressed with a card of each value
+            seen = shape.dressed(record)
+            signature = tuple(read(seen) for read in readers[:len(shape.value_names)]) + \
                 tuple((n, readers[n](record)) for n, (h, i) in undealt if i >= len(record[h]))
             if self.known:
                 key, constant = self._known_key(game, record, signature, types, kinds,
@@ -957,14 +962,16 @@ def estimate(game: Game[Any], bets: Sequence[Bet]) -> int | None:
     paired = [(name, cards) for name, cards in shape.readers
               if len(cards) == 2 and cards <= dealt]
     for name, cards in paired:
-        states *= _pair_size(game.features[name], cards, shape.view)
+        states *= _pair_size(game.features[name], cards, shape.view, tuple(bets))
     grouped = frozenset().union(*(cards for name, cards in shape.readers
                                   if (name, cards) not in paired))
     alone = frozenset(p for _, p in shape.positional)
     for position in grouped | alone:
-        # read with other cards: by the whole view's label; alone: by what its features read
-        view = shape.view if position in grouped else shape.view_at(game, position)
-        states *= digits(view)
+        # read with other cards: by the whole view's label; alone: by what its conditions
+        # read of its features
+        states *= digits(shape.view) if position in grouped else _read_digits(
+            game, tuple(name for name, p in shape.positional if p == position), position,
+            tuple(bets))
     return states * TRIE_GROWTH[min(_first_read(game, shape), len(TRIE_GROWTH) - 1)]
 
 
@@ -1026,14 +1033,33 @@ _ESTIMATE_CELLS = 2_000_000  # settlements of the estimate's tally blocks (vecto
 
 
 @lru_cache(maxsize=64)
-def _pair_size(feature: Feature[Any], cards: frozenset[Position], view: View) -> int:
-    """The digits of a pair read by ``feature`` on a deck's classes by ``view``, before the
-    reductions."""
+def _pair_size(feature: Feature[Any], cards: frozenset[Position], view: View,
+               bets: tuple[Bet, ...]) -> int:
+    """The digits of a pair read by ``feature`` on a deck's classes by ``view``, its values
+    the conditions of ``bets`` read alike merged (as the compile merges them first), before
+    the settled reductions."""
     labels = sorted({(cast(int, card.value), view.label(card)) for card in DECK}, key=repr)
     pair = Pair.of_feature(feature.name, cards, feature,
                            [(value, (label,)) for value, label in labels])
+    read = reading_of(bets, [feature.name])
+    pair.merge([read({feature.name: value}) for value in pair.representatives])
     pair.build(ordered=True)
     return pair.size
+
+
+@lru_cache(maxsize=256)
+def _read_digits(game: Game[Any], names: tuple[str, ...], position: Position,
+                 bets: tuple[Bet, ...]) -> int:
+    """The digits of ``position`` read by the features ``names`` alone: the most classes
+    one value's cards take where the conditions of ``bets`` read alike are one (as the
+    compile merges them first), and 0 (not yet placed)."""
+    read = reading_of(bets, names)
+    by_value: dict[int, set[tuple[object, ...]]] = defaultdict(set)
+    for card in DECK:
+        label = FULL_VIEW.label(card)
+        by_value[cast(int, card.value)].add(read({
+            name: game.features[name].read(placed_record(position, label)) for name in names}))
+    return max(map(len, by_value.values())) + 1
 
 
 def trie_nodes(game: Game[Any], bets: Sequence[Bet]) -> int:

@@ -11,7 +11,11 @@ feature, or per two cards each read by position only and held jointly where that
 digits (:meth:`Pair.joint`; a third card may be undealt, a class of its own), its value once
 both are placed, or what the first placed tells of it (:class:`Pair`).
 The reductions are found by settling the bet on every reading the value walk's keys allow,
-each dimension with the others unreduced, so that applying them all at once is exact.
+each dimension with the others unreduced, so that applying them all at once is exact; a
+position's classes and a pair's values the conditions read alike (:func:`reading_of`) are
+merged first, however many the settlements. A feature the cards' values decide
+(:func:`by_value`: ``dealt_twos`` on a deck) is no dimension: it is read off the value walk's
+records, as the value features are (:meth:`Shape.dressed`).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from typing import Any, Protocol, cast
 
 import numpy as np
 
-from exact.core.cards import CARDS, Card, Label, View
+from exact.core.cards import CARDS, VALUE_VIEW, Card, Label, View
 from exact.engines.classes_restricted import Position, Raw
 from exact.engines.engine import two_sided
 from exact.engines.factorised import Hands
@@ -40,6 +44,63 @@ from exact.model.game import Game
 def fine(feature: Feature[Any]) -> set[str]:
     return {a for _, a in feature.needs.pairs if a not in ("value", ORDER)}
 
+
+def by_value(feature: Feature[Any], cards: frozenset[Card], bets: tuple[Bet, ...] = (),
+             group: bool = False) -> bool:
+    """Whether ``feature`` reads nothing of ``cards`` beyond their values: the cards of each
+    value alike in what it reads of them (a tally: its predicate, so ``dealt_twos`` on a deck,
+    every card of value 2 a two and no other; else every attribute it reads, so
+    ``player_card3_suit`` on a shoe whose cards of each value are of one suit), or, for one
+    card or (``group``: a pair of cards every round deals) two, in what the conditions of
+    ``bets`` read of its values (their largest sub-expressions reading it alone:
+    ``banker_card1_rank in ('2', '3')`` on a deck, value 2 or 3; ``player_initial_ranks ==
+    '99'``). Checked on the cards themselves, not assumed from the ranks' names: a shoe may
+    lack some."""
+    return _by_value(feature, cards, bets, group)
+
+
+@lru_cache(maxsize=1024)
+def _by_value(feature: Feature[Any], cards: frozenset[Card], bets: tuple[Bet, ...],
+              group: bool) -> bool:
+    """:func:`by_value`, once per feature, cards and bets (the plan asks for every bet it
+    weighs)."""
+    labels: dict[int, list[Label]] = defaultdict(list)
+    for card in sorted(cards, key=str):
+        if card.value is not None:
+            labels[card.value].append(FULL_VIEW.label(card))
+    if feature.counts is not None and feature.cards is not None:
+        attribute, wanted = feature.counts
+        return all(len({getattr(label, attribute) == wanted for label in alike}) == 1
+                   for alike in labels.values())
+    attributes = sorted(fine(feature))
+    if all(len({tuple(getattr(label, a) for a in attributes) for label in alike}) == 1
+           for alike in labels.values()):
+        return True
+    positions = sorted(cast(frozenset[Position], feature.cards or frozenset()))
+    if not bets or not (len(positions) == 1 or (group and len(positions) == 2)):
+        return False
+    read = reading_of(bets, [feature.name])
+    for values in product(sorted(labels), repeat=len(positions)):
+        first: tuple[object, ...] | None = None
+        for chosen in product(*(labels[value] for value in values)):
+            reading = read({feature.name: feature.read(pair_record(dict(zip(
+                positions, chosen, strict=True))))})
+            if first is None:
+                first = reading
+            elif reading != first:
+                return False
+    return True
+
+
+def reading_of(bets: Sequence[Bet], names: Sequence[str]
+               ) -> Callable[[Mapping[str, object]], tuple[object, ...]]:
+    """What the conditions of ``bets`` read of the features ``names``, on their values: each
+    condition's largest sub-expressions reading only them
+    (:meth:`~exact.model.expressions.Expression.reading`). Equal readings settle every bet
+    alike whatever the other features, in every context (no settling)."""
+    reads = [event.condition.reading(set(names)) for bet in bets for event in bet.events
+             if event.condition is not None and set(names) & event.condition.names]
+    return lambda values: tuple(read(values) for read in reads)
 
 
 @dataclass(frozen=True)
@@ -59,18 +120,33 @@ class Shape:
     # two first cards compared by position, held as one type (the first's) by the value walk
     # (:meth:`shares`)
     shared: tuple[tuple[Position, Position], ...] = ()
+    # per value, a card of it (every attribute seen) where some of :attr:`value_names` read
+    # attributes beyond values, decided by the value on the cards counted (:func:`by_value`):
+    # those are read off the value-level record dressed with these cards (:meth:`dressed`)
+    dressing: tuple[tuple[Label, Label], ...] = ()
 
     @classmethod
-    def of(cls, game: Game[Any], names: Sequence[str], bets: Sequence[Bet] = ()) -> Shape:
-        """The shape of the features ``names``; with ``bets``, the positions they compare that
-        the value walk may hold as one type (:meth:`shares`)."""
+    def of(cls, game: Game[Any], names: Sequence[str], bets: Sequence[Bet] = (),
+           cards: frozenset[Card] | None = None) -> Shape:
+        """The shape of the features ``names`` on ``cards`` (the cards a shoe counted may
+        hold; None: a deck's); with ``bets``, the positions they compare that the value walk
+        may hold as one type (:meth:`shares`). A feature decided by the values of the cards
+        it reads (:func:`by_value`: ``dealt_twos``, the count of value-2 cards) is read off
+        the value-level record, as the value features are: no dimension of the states."""
+        cards = _DECK if cards is None else cards
         value_names, tallies, positional, attributes, groups = [], [], [], set(), []
         readers: list[tuple[str, frozenset[Position]]] = []
+        dressed = False
         for name in sorted(names):
             feature = game.features[name]
             sides = two_sided(feature)
             if not fine(feature):
                 value_names.append(name)
+            elif by_value(feature, cards, tuple(bets),
+                          feature.cards is not None and feature.order_free and
+                          cast(frozenset[Position], feature.cards) <= always_dealt(game)):
+                value_names.append(name)
+                dressed = True
             elif feature.counts is not None and feature.cards is not None:
                 tallies.append((name, cast(frozenset[Position], feature.cards), feature.counts))
             elif sides is not None:  # one card's colour too: a tally of one position
@@ -88,9 +164,26 @@ class Shape:
                 attributes |= fine(feature)
             else:
                 raise CapabilityError(f"class-by-class counting cannot read {name}")
+        dressing: dict[Label, Label] = {}
+        for card in sorted(cards, key=str) if dressed else ():
+            if card.value is not None:
+                dressing.setdefault(VALUE_VIEW.label(card), FULL_VIEW.label(card))
         shape = cls(tuple(value_names), tuple(tallies), tuple(positional),
-                    View(tuple(sorted(attributes))), tuple(groups), tuple(readers))
+                    View(tuple(sorted(attributes))), tuple(groups), tuple(readers),
+                    dressing=tuple(sorted(dressing.items())))
         return _shares(shape, game, tuple(bets)) if bets else shape
+
+    def dressed(self, record: Hands) -> Hands:
+        """A value-level record with a card of each value (:attr:`dressing`) in its place:
+        what the value names read of it, those decided by the values too."""
+        if not self.dressing:
+            return record
+        dressing = self._dressing
+        return tuple(tuple(dressing.get(label, label) for label in hand) for hand in record)
+
+    @cached_property
+    def _dressing(self) -> dict[Label, Label]:
+        return dict(self.dressing)
 
     def shares(self, game: Game[Any], bets: Sequence[Bet]) -> Shape:
         """This shape with the two positions of each joint the value walk may hold as one
@@ -235,6 +328,10 @@ class States:
                       for name, cards in shape.readers
                       if len(cards) == 2 and all(
                           i < len(record[h]) for _, record in readings for h, i in cards)]
+        for pair in self.pairs:  # values read alike merged, however many the readings
+            read = reading_of(bet.bets, [pair.name])
+            pair.merge([read({pair.name: value}) for value in pair.representatives])
+            pair.refined = False  # then settled, where few enough
         paired = {name for pair in self.pairs for name in (pair.name,)}
         own = frozenset(p for _, p in shape.positional).union(
             *(cards for name, cards in shape.readers if name not in paired))
@@ -246,12 +343,15 @@ class States:
         self.position_class: list[dict[int, int]] = []
         for position in self.positions:
             names = [name for name, p in shape.positional if p == position]
+            # classes the conditions read alike merged (``player_card3_rank in ('J', 'T')``:
+            # two of value 0), however many the readings to settle
+            read = reading_of(bet.bets, names)
             by_reading: dict[tuple[object, ...], int] = {}
             mapping = {}
             for number in classes:
                 label = cast(Label, bet.classes[number][1][0])
-                reading = tuple(bet.feature(name).read(placed_record(position, label))
-                                for name in names)
+                reading = read({name: bet.feature(name).read(placed_record(position, label))
+                                for name in names})
                 if position in read_by_group:  # read with other cards: by its label first
                     reading = (*reading, label)
                 mapping[number] = by_reading.setdefault(reading, len(by_reading))
@@ -1114,6 +1214,8 @@ def placed_record(position: Position, label: Label) -> Hands:
     return tuple(tuple(hand) for hand in hands)
 
 
+_DECK = frozenset(card for card in CARDS if not card.is_joker)
+FULL_VIEW = View(("rank", "suit"))  # every attribute of a card seen
 _SKIPPED = object()  # the pair a reduction settles on each of its values
 UNDEALT = -1  # a pair's class of a card its round does not deal (Pair.optional)
 _CHECK_LIMIT = 200_000  # settlements the state reduction may run per dimension

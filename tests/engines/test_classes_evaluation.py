@@ -154,8 +154,10 @@ def test_the_dense_form_keeps_its_moves_by_dimension_and_reached_settlements_onl
     states do; its settlements only the (group, state) slots a leaf reaches; and, its trie
     walked one node of a depth at a time, its counts are the brute force's on a small odd
     shoe."""
+    # on this shoe the twos, queens and jacks are each one value's cards (no tally): hearts
+    # and spades are not
     bet = random_bet(punto_banco, "banker_card3_suit != player_card3_suit and dealt_twos != 0 "
-                                  "and dealt_queens >= dealt_jacks")
+                                  "and dealt_hearts >= dealt_spades")
     shoe = Shoe.parse(SHOES[0])
     compiled = classes._compiled(punto_banco, (bet,), batch_cards(counts_matrix([shoe])))
     arrays = compiled.arrays

@@ -301,8 +301,8 @@ def test_no_generated_bet_is_refused_on_one_to_eight_decks():
     listed (conditions, scope, reason). Class-by-class counting checks its memory and work
     bounds again as it compiles, once its states are known: :func:`test_no_generated_bet_is_
     refused_as_it_compiles` compiles the same bets (slow), and ``tests/refusal_sample.py
-    --run`` more (seeds 7 and 30: none refused; seed 11: 6 of 58, one family of bets, the
-    limit docs/explanation/attribute-counting.md names, which this sample does not meet). A
+    --run`` more (seeds 7 and 30: none refused; seed 11: 6 of 58 before, one family of bets
+    docs/explanation/attribute-counting.md names, served since, measured one by one). A
     full shoe of 1 to 8 decks holds every card of a deck, and the plan, the factorised
     engine's patterns and the compiled forms depend on the cards present and the bet only (not
     on how many of each): one probe per bet and scope answers for every deck count, the shoe of
