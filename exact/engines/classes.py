@@ -69,7 +69,7 @@ import numpy as np
 
 from exact.core.cards import CARDS, Card, Label, Shoe, View
 from exact.core.enumerator import check_shoe, group_coefficient
-from exact.core.work import PATTERN_UNITS, Meter, check
+from exact.core.work import PATTERN_UNITS, Meter, check, spend
 from exact.engines import cache
 from exact.engines.batch_numbers import (
     INT64_LIMIT,
@@ -201,13 +201,13 @@ class ClassesBet:
         if _memory(nodes) > MEMORY_LIMIT:
             raise _past_memory(f"about {nodes:,} nodes of its trie (the first cards read one "
                                f"by one)")
-        # a node costs its Python step and its states' products, numpy operations of some 50
-        # ns each (a tenth of a unit): drawn from the run's budget as the trie grows (its size
-        # is known only by building it), and refused now where a node a key (fewer than the
-        # trie's: 103,411 keys, 158,730 nodes) cannot be paid, before the pieces (40 CPU s
-        # for the family of docs/explanation/attribute-counting.md, refused then by the meter)
-        node_units = (PATTERN_UNITS // 4 or 1) + states.size // 10
-        what = "class-by-class counting's products of per-class polynomials"
+        # a node costs its Python step: drawn from the run's budget as the trie grows (its
+        # size is known only by building it), and refused now where a node a key (fewer than
+        # the trie's: 103,411 keys, 158,730 nodes) cannot be paid, before the pieces; its
+        # states' products are paid by the slots they reach, known once the trie is built
+        # (_dense_arrays)
+        node_units = PATTERN_UNITS // 4 or 1
+        what = PRODUCTS_WORK
         check(len(keys) * node_units, what)
         # piece outcomes reduced: the factors (part, reduced outcome), each a sum of terms
         factor_id: dict[tuple[Part, tuple[int, ...]], int] = {}
@@ -685,8 +685,19 @@ class ClassesBet:
                                        for (depth, node, group), multiplicity in leaves.items()),
                                 dtype=np.int64).reshape(-1, 4)
         # the states each group reaches, then its settlement in each (only those: most
-        # (group, state) slots are reached by no leaf)
-        reached = self._dense(settled=False).reached(len(groups))
+        # (group, state) slots are reached by no leaf); the reach paid as it goes by its
+        # products (entries x reached states of their parents), then, before them, the
+        # settlements and one shoe's products (the reach's, at most: DenseArrays.walk)
+        products = [0]
+
+        def pay(count: int) -> None:
+            products[0] += count
+            spend(count // REACH_PRODUCTS + 1, f"{PRODUCTS_WORK}: the states its trie reaches")
+
+        reached = self._dense(settled=False).reached(len(groups), pay)
+        spend(int(reached.sum()) * SETTLE_UNITS + products[0] // SHOE_PRODUCTS,
+              f"{PRODUCTS_WORK}: settled in {int(reached.sum()):,} (group, state) slots, one shoe's "
+              f"{products[0]:,} products")
         offsets = [sum(len(bet.events) for bet in self.bets[:n]) for n in range(len(self.bets))]
         settles = [np.zeros((0, 2 + len(self.bets)), dtype=np.int64)]
         for (signature, npos, _, _), group in by_group:
@@ -1075,6 +1086,11 @@ SLOT_BYTES = 48
 # the dense evaluation's ranges: one a depth (seven at most) and a depth's temporaries
 RANGE_BYTES = 10 * 8 * DENSE_ELEMENTS
 MEMORY_LIMIT = 1_000_000_000  # bytes a compile may hold (the issue's 1 GB)
+PRODUCTS_WORK = "class-by-class counting's products of per-class polynomials"
+# the trie walked by its reached slots (DenseArrays.walk), in units of work: products
+# (entries x reached states of their parents) a unit, for the reach and for one shoe's values
+REACH_PRODUCTS, SHOE_PRODUCTS = 8, 4
+SETTLE_UNITS = 100  # a (group, state) slot settled: the state read, each bet settled (Python)
 # The trie's nodes per first card read alone (by position, or as a tally of that card only),
 # relative to none, measured on suits by position with a third card's suit (27,981 nodes with
 # none; then 94,404, 248,819, 391,939 and 525,848 with one to four first cards)
