@@ -685,19 +685,24 @@ class ClassesBet:
                                        for (depth, node, group), multiplicity in leaves.items()),
                                 dtype=np.int64).reshape(-1, 4)
         # the states each group reaches, then its settlement in each (only those: most
-        # (group, state) slots are reached by no leaf); the reach paid as it goes by its
-        # products (entries x reached states of their parents), then, before them, the
-        # settlements and one shoe's products (the reach's, at most: DenseArrays.walk)
-        products = [0]
+        # (group, state) slots are reached by no leaf): the reach paid as it goes, a range of
+        # nodes before it is walked; then, before them, the settlements and one shoe (its
+        # products those of the reach at most: DenseArrays.walk)
+        walked = [0, 0, 0]  # products, scratch slots read, ranges
 
-        def pay(count: int) -> None:
-            products[0] += count
-            spend(count // REACH_PRODUCTS + 1, f"{PRODUCTS_WORK}: the states its trie reaches")
+        def pay(products: int, slots: int) -> None:
+            walked[0] += products
+            walked[1] += slots
+            walked[2] += 1
+            spend(_walk_units(products, slots, 1, REACH_PRODUCTS) - WALK_UNITS * (walked[2] > 1),
+                  f"{PRODUCTS_WORK}: the states its trie reaches")
 
         reached = self._dense(settled=False).reached(len(groups), pay)
-        spend(int(reached.sum()) * SETTLE_UNITS + products[0] // SHOE_PRODUCTS,
-              f"{PRODUCTS_WORK}: settled in {int(reached.sum()):,} (group, state) slots, one shoe's "
-              f"{products[0]:,} products")
+        settled = int(reached.sum())
+        products, slots, ranges = walked
+        spend(settled * SETTLE_UNITS + _walk_units(products, slots, ranges, SHOE_PRODUCTS),
+              f"{PRODUCTS_WORK}: {settled:,} (group, state) slots settled, one shoe's "
+              f"{products:,} products")
         offsets = [sum(len(bet.events) for bet in self.bets[:n]) for n in range(len(self.bets))]
         settles = [np.zeros((0, 2 + len(self.bets)), dtype=np.int64)]
         for (signature, npos, _, _), group in by_group:
@@ -1087,10 +1092,23 @@ SLOT_BYTES = 48
 RANGE_BYTES = 10 * 8 * DENSE_ELEMENTS
 MEMORY_LIMIT = 1_000_000_000  # bytes a compile may hold (the issue's 1 GB)
 PRODUCTS_WORK = "class-by-class counting's products of per-class polynomials"
-# the trie walked by its reached slots (DenseArrays.walk), in units of work: products
+# the trie walked by its reached slots (DenseArrays.walk), in units of work (upper bounds
+# of CPU time measured on a loaded machine, docs/explanation/attribute-counting.md): products
 # (entries x reached states of their parents) a unit, for the reach and for one shoe's values
-REACH_PRODUCTS, SHOE_PRODUCTS = 8, 4
-SETTLE_UNITS = 100  # a (group, state) slot settled: the state read, each bet settled (Python)
+# (41 and 67 ns a product measured on 158,730 nodes of 7,900 states), slots of a range's
+# scratch read a unit (0.22 ns a slot), a range's some 40 numpy calls, a walk's own
+REACH_PRODUCTS, SHOE_PRODUCTS = 8, 5
+SCAN_SLOTS = 1_000
+RANGE_UNITS = 200
+WALK_UNITS = 5_000
+SETTLE_UNITS = 150  # a (group, state) slot settled, the state read and each bet settled in
+# Python (67 microseconds measured: 208,032 slots of 7,900 states in 14 s)
+
+
+def _walk_units(products: int, slots: int, ranges: int, per_unit: int) -> int:
+    """Units of work of a walk of the trie by its reached slots (DenseArrays.walk): its
+    products, ``per_unit`` a unit, the slots of its scratch read and its ranges."""
+    return products // per_unit + slots // SCAN_SLOTS + ranges * RANGE_UNITS + WALK_UNITS
 # The trie's nodes per first card read alone (by position, or as a tally of that card only),
 # relative to none, measured on suits by position with a third card's suit (27,981 nodes with
 # none; then 94,404, 248,819, 391,939 and 525,848 with one to four first cards)

@@ -53,6 +53,7 @@ _EDGE_LIMIT = 4_000_000
 # (DenseArrays.walk): its index arrays, some ten of int64, stay within the cache
 _RANGE_PRODUCTS = 2**18
 _SCRATCH = 2**19
+_WALK_SHOES = 16  # per block walked (its loops over the shoes: no gain from larger blocks)
 _LOOKUP_ENTRIES = 2**16  # a group of dimensions' table of targets, in the cache
 
 
@@ -325,7 +326,6 @@ class DenseArrays:
     events: int  # of every bet, numbered on
     # per (group, state) a leaf of the group reaches: group, state, each bet's event
     settles: np.ndarray | None
-    sparse: bool = True
 
     @cached_property
     def states(self) -> int:
@@ -380,14 +380,10 @@ class DenseArrays:
 
     @cached_property
     def _plan(self) -> tuple[list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
-                             list[list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]],
                              list[tuple[np.ndarray, np.ndarray, np.ndarray]]]:
         """The arrays in evaluation order: per depth, its (factor, outcome) entries by node
-        (nodes, parents, factors, outcomes); per outcome its moves along the axes of a
-        node's states ((nodes x last digit x ... x first digit x shoes) reshaped), each
-        (axis, the sources by target, the targets, where each target's sources start), the
-        dimensions it leaves as they are skipped; per depth the leaves as (nodes,
-        multiplicities, groups), by node."""
+        (nodes, parents, factors, outcomes); per depth the leaves as (nodes, multiplicities,
+        groups), by node."""
         steps = []
         start = 0
         for count in self.level_nodes.tolist():
@@ -399,44 +395,19 @@ class DenseArrays:
                 np.arange(int(sizes.sum()))
             factor, outcome = self.part_entries[entry].T
             steps.append((node, parents[node], factor, outcome))
-        dimensions = len(self.sizes)
-        along: dict[tuple[int, int], tuple[int, np.ndarray, np.ndarray, np.ndarray] | None] = {}
-        for n, size in enumerate(self.sizes.tolist()):
-            for move in np.unique(self.moves[:, n]).tolist():
-                column = self.tables[n, :size, move]
-                if (column == np.arange(size)).all():
-                    along[n, move] = None  # each digit stays
-                    continue
-                order = np.argsort(column, kind="stable")
-                targets, firsts = np.unique(column[order], return_index=True)
-                along[n, move] = (dimensions - n, order, targets, firsts)
-        moves = [[found for n, move in enumerate(row) if (found := along[n, move]) is not None]
-                 for row in self.moves.tolist()]
         leaves = []
         for depth in range(len(self.level_nodes) + 1):
             chosen = self.leaves[self.leaves[:, 0] == depth]  # sorted by node
             leaves.append((chosen[:, 1], chosen[:, 3], chosen[:, 2]))
-        return steps, moves, leaves
+        return steps, leaves
 
     def leaves_in(self, depth: int, first: int, count: int
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The leaves at ``depth`` on its nodes ``first`` to ``first + count``: (nodes,
         multiplicities, groups)."""
-        nodes, multiplicity, group = self._plan[2][depth]
+        nodes, multiplicity, group = self._plan[1][depth]
         start, stop = np.searchsorted(nodes, [first, first + count])
         return nodes[start:stop], multiplicity[start:stop], group[start:stop]
-
-    def propagate(self, values: np.ndarray, block: int) -> Iterator[tuple[int, int, np.ndarray]]:
-        """(depth, first node, values of nodes from it): each node's (states x shoes)
-        values, depth first, a range of at most :data:`DENSE_ELEMENTS` values for ``block``
-        shoes (one node at least) at a time, so that at most one range a depth is held: its
-        root's start state one, then each node its parent's values times its part's piece
-        values (``values``: factors x shoes), moved along each outcome."""
-        roots = np.zeros((len(self.starts), self.states, values.shape[1]), dtype=values.dtype)
-        roots[np.arange(len(self.starts)), self.starts] = 1
-        yield 0, 0, roots
-        yield from self._below(0, 0, roots, values,
-                               max(1, DENSE_ELEMENTS // (self.states * block)))
 
     @cached_property
     def _parents(self) -> list[np.ndarray]:
@@ -444,76 +415,28 @@ class DenseArrays:
         bounds = np.cumsum([0, *self.level_nodes.tolist()])
         return [self.nodes[low:high, 0] for low, high in pairwise(bounds.tolist())]
 
-    def _below(self, depth: int, first: int, level: np.ndarray, values: np.ndarray,
-               width: int) -> Iterator[tuple[int, int, np.ndarray]]:
-        """The nodes under ``level`` (the values of nodes ``first`` on at ``depth``), depth
-        first, ``width`` nodes of a depth at a time."""
-        if depth == len(self.level_nodes):
-            return
-        low, high = np.searchsorted(self._parents[depth], [first, first + len(level)])
-        for start in range(int(low), int(high), width):
-            after = self._children(depth, start, min(width, int(high) - start), level,
-                                   first, values)
-            yield depth + 1, start, after
-            yield from self._below(depth + 1, start, after, values, width)
-
-    def _children(self, depth: int, first: int, count: int, level: np.ndarray, above: int,
-                  values: np.ndarray) -> np.ndarray:
-        """The values of nodes ``first`` to ``first + count`` at ``depth + 1``, of their
-        parents' ``level`` (nodes ``above`` on)."""
-        steps, moves, _ = self._plan
-        node, parent, factor, outcome = steps[depth]
-        start, stop = np.searchsorted(node, [first, first + count])
-        after = np.zeros((count, *level.shape[1:]), dtype=level.dtype)
-        order = start + np.argsort(outcome[start:stop], kind="stable")
-        found, runs = np.unique(outcome[order], return_index=True)
-        bounds = [*runs.tolist(), len(order)]
-        shape = (-1, *self.sizes.tolist()[::-1], level.shape[2])
-        for n, number in enumerate(found.tolist()):
-            mine = order[bounds[n]:bounds[n + 1]]
-            # whole (states x shoes) blocks of the parents: rows copied
-            gathered = level[parent[mine] - above]
-            gathered *= values[factor[mine]][:, None, :]
-            if moves[number]:  # each state's values added into its target's, axis by axis
-                digits = gathered.reshape(shape)
-                for axis, sources, targets, firsts in moves[number]:
-                    digits = _moved(digits, axis, sources, targets, firsts)
-                gathered = digits.reshape(gathered.shape)
-            after[node[mine] - first] += gathered  # (once per outcome a node)
-        return after
-
-    def _densely(self, values: np.ndarray) -> np.ndarray:
-        """(groups x states x shoes): the leaves' values summed per group, the trie walked
-        densely (:meth:`propagate`)."""
-        reached = np.zeros((len(self.fills), self.states, values.shape[1]), dtype=values.dtype)
-        for depth, first, level in self.propagate(values, values.shape[1]):
-            nodes, multiplicity, group = self.leaves_in(depth, first, len(level))
-            if len(nodes):
-                weighted = level[nodes - first]
-                weighted *= multiplicity.astype(values.dtype)[:, None, None]
-                np.add.at(reached, group, weighted)
-        return reached
-
     def _by_slots(self, values: np.ndarray) -> np.ndarray:
-        """(groups x states x shoes): the leaves' values summed per group, the trie walked
-        by its reached slots (:meth:`walk`)."""
+        """(shoes x groups x states, the last two flat): the leaves' values summed per
+        group, the trie walked by its reached slots (:meth:`walk`)."""
         shoes = values.shape[1]
         reached = np.zeros((shoes, len(self.fills) * self.states), dtype=values.dtype)
         for depth, first, slots in self.walk(values):
             slot, multiplicity, where = self._leaf_slots(depth, first, slots)
-            weighted = np.take(cast(np.ndarray, slots.values), slot, axis=0)
-            weighted *= multiplicity.astype(values.dtype)[:, None]
-            for shoe, row in enumerate(reached):  # (a shoe at a time: 5x faster)
-                np.add.at(row, where, weighted[:, shoe])
-        return reached.T.reshape(len(self.fills), self.states, shoes)
+            weighted = np.take(cast(np.ndarray, slots.values), slot, axis=1)
+            weighted *= multiplicity.astype(values.dtype)
+            for shoe, row in enumerate(reached):  # a shoe at a time (5x faster than rows)
+                np.add.at(row, where, weighted[shoe])
+        return reached
 
-    def reached(self, groups: int, pay: Callable[[int], None] | None = None) -> np.ndarray:
+    def reached(self, groups: int, pay: Callable[[int, int], None] | None = None
+                ) -> np.ndarray:
         """(groups x states): whether a leaf of each group can hold each state (the trie
-        walked by its reached slots, ``pay`` of each range's products before them)."""
+        walked by its reached slots, :meth:`walk`, ``pay`` as it says)."""
         reached = np.zeros(groups * self.states, dtype=bool)
         for depth, first, slots in self.walk(None, pay):
             reached[self._leaf_slots(depth, first, slots)[2]] = True
-        return reached.reshape(groups, self.states)
+        out: np.ndarray = reached.reshape(groups, self.states)
+        return out
 
     def _leaf_slots(self, depth: int, first: int, slots: Slots
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -534,48 +457,55 @@ class DenseArrays:
                 for (node, _, _, _), count in zip(self._plan[0], self.level_nodes.tolist(),
                                                   strict=True)]
 
-    def walk(self, values: np.ndarray | None, pay: Callable[[int], None] | None = None
+    def walk(self, values: np.ndarray | None, pay: Callable[[int, int], None] | None = None
              ) -> Iterator[tuple[int, int, Slots]]:
         """(depth, first node, slots of nodes from it): each node's reached states and their
-        values (:class:`Slots`), depth first, as :meth:`propagate` gives them densely: a
-        child's slots are its parent's reached states times its part's piece values
-        (``values``: factors x shoes), moved along each outcome, summed per target state
-        (with ``values`` None, the states alone: the reach, whatever the shoe). A range of
-        nodes at a time: at most :data:`_RANGE_PRODUCTS` products (one node at least), their
-        targets summed in a scratch of :data:`_SCRATCH` (node, state) slots (one node at
-        least), cleared where written. ``pay``, of each range's products, before them."""
+        values (:class:`Slots`), depth first: a child's slots are its parent's reached
+        states times its part's piece values (``values``: factors x shoes), moved along
+        each outcome, summed per target state (with ``values`` None, the states alone: the
+        reach, whatever the shoe). Only the reached (node, state) slots are computed: a
+        node of the family of docs/explanation/attribute-counting.md reaches 72 to 192 of
+        its 2,765 to 13,825 states. A range of nodes at a time, depth first (one range a
+        depth held): at most :data:`_RANGE_PRODUCTS` products x shoes (one node at least),
+        their targets summed in a scratch of :data:`_SCRATCH` (node, state) slots x shoes
+        (one node at least), cleared where written. ``pay(products, slots)`` before each
+        range, of its products and the slots of its scratch read."""
         roots = len(self.starts)
         shoes = 1 if values is None else values.shape[1]
-        level = None if values is None else np.ones((roots, shoes), dtype=values.dtype)
+        level = None if values is None else np.ones((shoes, roots), dtype=values.dtype)
         slots = Slots(np.arange(roots + 1), self.starts, level)
-        size = max(_SCRATCH, self.states)
+        size = max(_SCRATCH // shoes, self.states)
         scratch = (np.zeros(size, dtype=bool), None if values is None else
                    np.zeros((shoes, size), dtype=values.dtype))
         yield 0, 0, slots
-        yield from self._walk_below(0, 0, slots, values, scratch, pay)
+        yield from self._walk_below(0, 0, slots, None if values is None else values.T.copy(),
+                                    scratch, pay)
 
     def products(self, depth: int, first: int, slots: Slots) -> np.ndarray:
         """Per child of the nodes of ``slots`` (nodes ``first`` on at ``depth``): its
         products, its part's entries times its parent's reached states."""
         parents = self._parents[depth]
         low, high = np.searchsorted(parents, [first, first + len(slots.bounds) - 1])
-        entries = self._entry_bounds[depth]
-        return np.diff(entries[low:high + 1]) * np.diff(slots.bounds)[parents[low:high] - first]
+        out: np.ndarray = np.diff(self._entry_bounds[depth][low:high + 1])
+        out *= np.diff(slots.bounds)[parents[low:high] - first]
+        return out
 
     def _walk_below(self, depth: int, first: int, slots: Slots, values: np.ndarray | None,
                     scratch: tuple[np.ndarray, np.ndarray | None],
-                    pay: Callable[[int], None] | None) -> Iterator[tuple[int, int, Slots]]:
+                    pay: Callable[[int, int], None] | None
+                    ) -> Iterator[tuple[int, int, Slots]]:
         if depth == len(self.level_nodes):
             return
         low = int(np.searchsorted(self._parents[depth], first))
         ends = np.cumsum(self.products(depth, first, slots))
         width = len(scratch[0]) // self.states
+        most = max(1, _RANGE_PRODUCTS // (1 if values is None else len(values)))
         start, done = 0, 0
         while start < len(ends):
-            stop = int(np.searchsorted(ends, done + _RANGE_PRODUCTS, side="right"))
+            stop = int(np.searchsorted(ends, done + most, side="right"))
             stop = min(max(stop, start + 1), start + width, len(ends))
             if pay is not None:
-                pay(int(ends[stop - 1]) - done)
+                pay(int(ends[stop - 1]) - done, (stop - start) * self.states)
             after = self._slots_below(depth, low + start, stop - start, first, slots, values,
                                       scratch)
             yield depth + 1, low + start, after
@@ -586,7 +516,7 @@ class DenseArrays:
                      values: np.ndarray | None, scratch: tuple[np.ndarray, np.ndarray | None]
                      ) -> Slots:
         """The slots of nodes ``first`` to ``first + count`` at ``depth + 1``, of their
-        parents' ``slots`` (nodes ``above`` on)."""
+        parents' ``slots`` (nodes ``above`` on); ``values`` (shoes x factors)."""
         node, parent, factor, outcome = self._plan[0][depth]
         start, stop = self._entry_bounds[depth][[first, first + count]].tolist()
         owner = parent[start:stop] - above
@@ -603,11 +533,11 @@ class DenseArrays:
         mark[found] = False
         level = None
         if values is not None and sums is not None and slots.values is not None:
-            products = np.take(slots.values, slot, axis=0)
-            products *= np.take(values, np.take(factor, entry), axis=0)
-            for shoe, row in enumerate(sums):  # (a shoe at a time: 5x faster)
-                np.add.at(row, target, products[:, shoe])
-            level = sums[:, found].T
+            products = np.take(slots.values, slot, axis=1)
+            products *= np.take(values, np.take(factor, entry), axis=1)
+            for shoe, row in enumerate(sums):  # a shoe at a time (5x faster than rows)
+                np.add.at(row, target, products[shoe])
+            level = sums[:, found]
             sums[:, found] = 0
         return Slots(np.searchsorted(found, np.arange(count + 1) * states), found % states,
                      level)
@@ -631,7 +561,7 @@ class DenseArrays:
         reaches and bet. Per shoe it costs the reachable slots' edges, not every node's every
         state and outcome: several times faster for many shoes. None past
         :data:`_EDGE_LIMIT` edges or leaf coefficients (the dense evaluation serves)."""
-        steps, _, leaves = self._plan
+        steps, leaves = self._plan
         states = self.states
         if (len(self.starts) + int(self.level_nodes.sum())) * states > _EDGE_LIMIT:
             return None
@@ -679,7 +609,8 @@ class DenseArrays:
     def counts(self, matrix: np.ndarray, sizes: np.ndarray, dtype: Any) -> np.ndarray:
         """(shoes x events) exact counts of the (shoes x 53) ``matrix`` of card counts whose
         shoes hold ``sizes`` cards, in ``dtype`` (every value a count, module docstring):
-        many shoes by :attr:`edge_form` where it is built, else densely."""
+        many shoes by :attr:`edge_form` where it is built, else by the reached slots
+        (:meth:`walk`), a block of shoes at a time."""
         if len(matrix) >= _EDGE_SHOES:
             edge_form = self.edge_form
             if edge_form is not None:
@@ -688,7 +619,7 @@ class DenseArrays:
         states = self.states
         groups = len(self.fills)
         # the leaves' sums, (groups x states) a shoe, within the values of a range
-        block = max(1, min(_MOST_SHOES, DENSE_ELEMENTS // (groups * states)))
+        block = max(1, min(_WALK_SHOES, DENSE_ELEMENTS // (groups * states)))
         keys = settles[:, 0] * states + settles[:, 1]
         unsettled = np.ones(groups * states, dtype=bool)
         unsettled[keys] = False
@@ -697,14 +628,13 @@ class DenseArrays:
             part, part_sizes = matrix[start:start + block], sizes[start:start + block]
             table = self.pieces.elementary_table(part, part_sizes, dtype)
             values = self.pieces.values(table)  # (factors x shoes): each piece outcome
-            reached = self._by_slots(values) if self.sparse else self._densely(values)
-            reached *= table[self.fills][:, None, :]
+            reached = self._by_slots(values)  # (shoes x (group, state) slots)
+            reached *= np.repeat(table[self.fills], states, axis=0).T
             total: np.ndarray = np.zeros((self.events, len(part)), dtype=dtype)
-            flat = reached.reshape(groups * states, len(part))
-            if flat[unsettled].any():
+            if reached[:, unsettled].any():
                 raise AssertionError("class-by-class counts in a state no group settles")
             for events in settles[:, 2:].T:
-                np.add.at(total, events, flat[keys])
+                np.add.at(total, events, reached[:, keys].T)
             blocks.append(total.T)
         return np.vstack(blocks) if blocks else np.zeros((0, self.events), dtype=dtype)
 
@@ -712,8 +642,8 @@ class DenseArrays:
 @dataclass(frozen=True)
 class Slots:
     """A range of nodes' reached (node, state) slots: where each node's start (``bounds``,
-    one more than the nodes), each slot's state (ascending within a node), its values
-    (slots x shoes; None: the reach alone)."""
+    one more than the nodes), each slot's state (ascending within a node), their values
+    (shoes x slots; None: the reach alone)."""
 
     bounds: np.ndarray
     states: np.ndarray
@@ -723,28 +653,14 @@ class Slots:
 def _ragged(low: np.ndarray, many: np.ndarray) -> np.ndarray:
     """``low[i]``, ``low[i] + 1``, ... ``many[i]`` numbers from each ``low[i]``, in turn."""
     ends = np.cumsum(many)
-    return np.arange(int(ends[-1]) if len(ends) else 0) + np.repeat(low - ends + many, many)
+    out: np.ndarray = np.arange(int(ends[-1]) if len(ends) else 0)
+    out += np.repeat(low - ends + many, many)
+    return out
 
 
 def _group_entries(moves: np.ndarray, sizes: Sequence[int], group: list[int]) -> int:
     """The entries of a group of dimensions' table: its digits x its distinct moves."""
     return prod(sizes[n] for n in group) * len(np.unique(moves[:, group], axis=0))
-
-
-def _moved(values: np.ndarray, axis: int, sources: np.ndarray, targets: np.ndarray,
-           firsts: np.ndarray) -> np.ndarray:
-    """``values`` with each digit along ``axis`` moved to its target (``sources``: the
-    digits by target; ``targets``: the targets; ``firsts``: where each target's sources
-    start), the values of digits moved alike added."""
-    taken = np.take(values, sources, axis=axis)
-    out = np.zeros_like(values)
-    index: list[Any] = [slice(None)] * values.ndim
-    index[axis] = targets
-    if len(targets) == len(sources):  # one source each
-        out[tuple(index)] = taken
-    else:
-        out[tuple(index)] = np.add.reduceat(taken, firsts, axis=axis)
-    return out
 
 
 def _numbered(reach: np.ndarray) -> np.ndarray:
