@@ -69,7 +69,7 @@ import numpy as np
 
 from exact.core.cards import CARDS, Card, Label, Shoe, View
 from exact.core.enumerator import check_shoe, group_coefficient
-from exact.core.work import PATTERN_UNITS, Meter, check, spend
+from exact.core.work import PATTERN_UNITS, Meter, budget, check, spend
 from exact.engines import cache
 from exact.engines.batch_numbers import (
     INT64_LIMIT,
@@ -697,12 +697,13 @@ class ClassesBet:
             spend(_walk_units(products, slots, 1, REACH_PRODUCTS) - WALK_UNITS * (walked[2] > 1),
                   f"{PRODUCTS_WORK}: the states its trie reaches")
 
-        reached = self._dense(settled=False).reached(len(groups), pay)
-        settled = int(reached.sum())
-        products, slots, ranges = walked
-        spend(settled * SETTLE_UNITS + _walk_units(products, slots, ranges, SHOE_PRODUCTS),
-              f"{PRODUCTS_WORK}: {settled:,} (group, state) slots settled, one shoe's "
-              f"{products:,} products")
+        with budget():  # (outside a run, one bound for the walk and what it prices)
+            reached = self._dense(settled=False).reached(len(groups), pay)
+            settled = int(reached.sum())
+            products, slots, ranges = walked
+            spend(settled * SETTLE_UNITS + _walk_units(products, slots, ranges, SHOE_PRODUCTS),
+                  f"{PRODUCTS_WORK}: {settled:,} (group, state) slots settled, one shoe's "
+                  f"{products:,} products")
         offsets = [sum(len(bet.events) for bet in self.bets[:n]) for n in range(len(self.bets))]
         settles = [np.zeros((0, 2 + len(self.bets)), dtype=np.int64)]
         for (signature, npos, _, _), group in by_group:
