@@ -27,12 +27,12 @@ their pieces. The keys form a trie (a node per prefix of a key's parts, numbered
 of their paths), each node holding its reduced states *densely* (a read position's class as its
 number among its value's classes): a node is its parent's states times its part's piece values,
 moved along each outcome by a small table. A shoe (or a batch of shoes) costs: the elementary
-falling factorials of its class counts, the piece values (sums of their products), and per
-level of the trie and outcome one gather of whole rows, one product and a few column sums,
-a subtree at a time (memory bounded by one subtree's depth); then the leaves' states summed per
-group of settlement, times the rest of the shoe, into the events. No pattern of card classes
-is walked: the work grows with the value rounds and the states the bet reads, not with the
-number of classes.
+falling factorials of its class counts, the piece values (sums of their products), and the
+products of the (node, state) slots the trie reaches (a node reaches few of its states),
+a range of nodes at a time, depth first (memory bounded by one range a depth); then the
+leaves' states summed per group of settlement, times the rest of the shoe, into the events.
+No pattern of card classes is walked: the work grows with the value rounds and the states the
+bet reads, not with the number of classes.
 
 Bets whose tallies enter their settlement only as none, all or some of their cards are
 compiled by restrictions instead (:mod:`exact.engines.classes_restricted`): the *restricted
@@ -669,7 +669,7 @@ class ClassesBet:
         self._starts = np.array(sorted(roots, key=roots.__getitem__), dtype=np.int64)
         self._level_nodes = np.array([len(level) for level in levels], dtype=np.int64)
         # the nodes of each depth numbered in the order of their paths, so that a subtree is
-        # a range at every depth (evaluated a range at a time: DenseArrays.propagate)
+        # a range at every depth (walked a range at a time: DenseArrays.walk)
         renumber: list[dict[int, int]] = [{root: root for root in roots.values()}]
         nodes: list[tuple[int, int]] = []
         for level in levels:
@@ -1070,7 +1070,7 @@ def _memory(nodes: int, states: int = 0, groups: int = 0) -> int:
     """The compile's and one shoe's peak memory in bytes, for a trie of ``nodes`` nodes of
     ``states`` reduced states with ``groups`` groups of leaves: the nodes (their
     dictionaries, keys, leaves and arrays), the groups' states (which each reaches, their
-    settlements, a shoe's sums: :data:`SLOT_BYTES` each) and the dense evaluation's ranges
+    settlements, a shoe's sums: :data:`SLOT_BYTES` each) and the walk's ranges
     (:data:`RANGE_BYTES`, whatever the states: a depth's nodes are held a range at a time,
     depth first). Fitted to peaks measured on 8 decks, an upper bound on each: 344 MB at
     158,730 nodes of 1,300 states (121 groups; bound 466 MB), 465 MB at 158,730 of 7,900
@@ -1089,7 +1089,8 @@ NODE_BYTES = 1_150
 # per (group, state): whether a leaf reaches it (bool), its settlements (int64 a bet, two
 # indices), a shoe's sums and their copies (float64)
 SLOT_BYTES = 48
-# the dense evaluation's ranges: one a depth (seven at most) and a depth's temporaries
+# the walk's ranges (DenseArrays.walk: one a depth, seven at most, and a range's index
+# arrays and scratch, some 50 MB; within what the dense walk's ranges took, so kept)
 RANGE_BYTES = 10 * 8 * DENSE_ELEMENTS
 MEMORY_LIMIT = 1_000_000_000  # bytes a compile may hold (the issue's 1 GB)
 PRODUCTS_WORK = "class-by-class counting's products of per-class polynomials"

@@ -42,15 +42,16 @@ from exact.engines.factorised import _product_trie
 _BLOCK_ELEMENTS = 2**20
 _MOST_SHOES = 256  # per block, where a trie is narrow
 _FEWEST_SHOES = 16  # per block, where it is wide: a depth's loop over its factors is paid per block
-DENSE_ELEMENTS = 2**21  # the dense form: (nodes x states x shoes) values of a range of a depth
-# the dense form evaluated by edges (DenseArrays.edge_form) from this many shoes on (one shoe
-# densely: no edges built), within this many (node, state) slots, edges and leaf rows
-# (int64 arrays of some 100 MB at most)
+DENSE_ELEMENTS = 2**21  # the dense form: (groups x states x shoes) leaf sums of a block
+# the dense form evaluated by edges (DenseArrays.edge_form) from this many shoes on (fewer
+# walked by their reached slots: no edges built), within this many (node, state) slots,
+# edges and leaf rows (int64 arrays of some 100 MB at most)
 _EDGE_SHOES = 8
 _SPARSE_SHOES = 8  # sums by sparse products from this many shoes on
 _EDGE_LIMIT = 4_000_000
-# products (entries x parents' reached states) of a range of nodes walked by their slots
-# (DenseArrays.walk): its index arrays, some ten of int64, stay within the cache
+# products (entries x parents' reached states) x shoes of a range of nodes walked by their
+# slots (DenseArrays.walk): its index arrays, some ten of int64, stay within the cache; its
+# scratch of (node, state) slots x shoes (a bool and a value each)
 _RANGE_PRODUCTS = 2**18
 _SCRATCH = 2**19
 _WALK_SHOES = 16  # per block walked (its loops over the shoes: no gain from larger blocks)
@@ -307,10 +308,10 @@ class ClassArrays:
 @dataclass(frozen=True)
 class DenseArrays:
     """The dense form's arrays (as :mod:`exact.engines.classes` stores them): a trie of
-    nodes, each holding its reduced states densely, a node being its parent's states times
-    its part's piece values moved along each outcome; leaves (depth, node, group) with a
-    multiplicity, and the event each group settles in each state it reaches (None while
-    compiling)."""
+    nodes, each holding any of its reduced states (walked by those it reaches only), a node
+    being its parent's states times its part's piece values moved along each outcome; leaves
+    (depth, node, group) with a multiplicity, and the event each group settles in each state
+    it reaches (None while compiling)."""
 
     pieces: Pieces
     sizes: np.ndarray  # per dimension of the state, its digits (a state: their mixed radix)
@@ -560,7 +561,7 @@ class DenseArrays:
         node's part is one edge per state its parent reaches, a leaf one row per state it
         reaches and bet. Per shoe it costs the reachable slots' edges, not every node's every
         state and outcome: several times faster for many shoes. None past
-        :data:`_EDGE_LIMIT` edges or leaf coefficients (the dense evaluation serves)."""
+        :data:`_EDGE_LIMIT` edges or leaf coefficients (the walk by reached slots serves)."""
         steps, leaves = self._plan
         states = self.states
         if (len(self.starts) + int(self.level_nodes.sum())) * states > _EDGE_LIMIT:
