@@ -176,7 +176,7 @@ def test_the_dense_form_keeps_its_moves_by_dimension_and_reached_settlements_onl
 
 def test_the_walk_by_reached_slots_is_the_edge_forms(punto_banco, monkeypatch):
     """The dense form walked by its reached (node, state) slots only (``DenseArrays.walk``,
-    one product a range, a node a scratch: every range boundary crossed) reaches, depth by
+    small ranges, of ten nodes at most: range boundaries crossed) reaches, depth by
     depth, the slots its edge form reaches (found there by whole rows of every node's states,
     ``edge_form``), with one product per edge; and its counts, in each number type, are the
     brute force's on small odd shoes (a shoe, then a block of them), as the edges' are."""
@@ -188,8 +188,8 @@ def test_the_walk_by_reached_slots_is_the_edge_forms(punto_banco, monkeypatch):
     assert isinstance(arrays, classes_evaluation.DenseArrays)
     edges = arrays.edge_form
     assert edges is not None
-    monkeypatch.setattr(classes_evaluation, "_SCRATCH", arrays.states)
-    monkeypatch.setattr(classes_evaluation, "_RANGE_PRODUCTS", 50)
+    monkeypatch.setattr(classes_evaluation, "_SCRATCH", 10 * arrays.states)
+    monkeypatch.setattr(classes_evaluation, "_RANGE_PRODUCTS", 1_000)
     paid: list[int] = []
     slots = np.zeros(len(edges.slots), dtype=np.int64)
     for depth, _, walked in arrays.walk(None, lambda products, _: paid.append(products)):
