@@ -694,14 +694,16 @@ class ClassesBet:
             walked[0] += products
             walked[1] += slots
             walked[2] += 1
-            spend(_walk_units(products, slots, 1, REACH_PRODUCTS) - WALK_UNITS * (walked[2] > 1),
+            spend(_walk_units(products, slots, 1, REACH_PRODUCTS) +
+                  (WALK_UNITS if walked[2] == 1 else 0),  # the walk's own, with its first range
                   f"{PRODUCTS_WORK}: the states its trie reaches")
 
         with budget():  # (outside a run, one bound for the walk and what it prices)
             reached = self._dense(settled=False).reached(len(groups), pay)
             settled = int(reached.sum())
             products, slots, ranges = walked
-            spend(settled * SETTLE_UNITS + _walk_units(products, slots, ranges, SHOE_PRODUCTS),
+            spend(settled * SETTLE_UNITS + WALK_UNITS +
+                  _walk_units(products, slots, ranges, SHOE_PRODUCTS),
                   f"{PRODUCTS_WORK}: {settled:,} (group, state) slots settled, one shoe's "
                   f"{products:,} products")
         offsets = [sum(len(bet.events) for bet in self.bets[:n]) for n in range(len(self.bets))]
@@ -1108,9 +1110,9 @@ SETTLE_UNITS = 150  # a (group, state) slot settled, the state read and each bet
 
 
 def _walk_units(products: int, slots: int, ranges: int, per_unit: int) -> int:
-    """Units of work of a walk of the trie by its reached slots (DenseArrays.walk): its
-    products, ``per_unit`` a unit, the slots of its scratch read and its ranges."""
-    return products // per_unit + slots // SCAN_SLOTS + ranges * RANGE_UNITS + WALK_UNITS
+    """Units of work of ranges of a walk of the trie by its reached slots (DenseArrays.walk):
+    their products, ``per_unit`` a unit, the slots of their scratch read and their number."""
+    return products // per_unit + slots // SCAN_SLOTS + ranges * RANGE_UNITS
 # The trie's nodes per first card read alone (by position, or as a tally of that card only),
 # relative to none, measured on suits by position with a third card's suit (27,981 nodes with
 # none; then 94,404, 248,819, 391,939 and 525,848 with one to four first cards)
