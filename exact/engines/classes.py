@@ -27,12 +27,12 @@ their pieces. The keys form a trie (a node per prefix of a key's parts, numbered
 of their paths), each node holding its reduced states *densely* (a read position's class as its
 number among its value's classes): a node is its parent's states times its part's piece values,
 moved along each outcome by a small table. A shoe (or a batch of shoes) costs: the elementary
-falling factorials of its class counts, the piece values (sums of their products), and per
-level of the trie and outcome one gather of whole rows, one product and a few column sums,
-a subtree at a time (memory bounded by one subtree's depth); then the leaves' states summed per
-group of settlement, times the rest of the shoe, into the events. No pattern of card classes
-is walked: the work grows with the value rounds and the states the bet reads, not with the
-number of classes.
+falling factorials of its class counts, the piece values (sums of their products), and the
+products of the (node, state) slots the trie reaches (a node reaches few of its states),
+a range of nodes at a time, depth first (memory bounded by one range a depth); then the
+leaves' states summed per group of settlement, times the rest of the shoe, into the events.
+No pattern of card classes is walked: the work grows with the value rounds and the states the
+bet reads, not with the number of classes.
 
 Bets whose tallies enter their settlement only as none, all or some of their cards are
 compiled by restrictions instead (:mod:`exact.engines.classes_restricted`): the *restricted
@@ -69,7 +69,7 @@ import numpy as np
 
 from exact.core.cards import CARDS, Card, Label, Shoe, View
 from exact.core.enumerator import check_shoe, group_coefficient
-from exact.core.work import PATTERN_UNITS, Meter, check
+from exact.core.work import PATTERN_UNITS, Meter, budget, check, spend
 from exact.engines import cache
 from exact.engines.batch_numbers import (
     INT64_LIMIT,
@@ -203,13 +203,13 @@ class ClassesBet:
         if _memory(nodes) > MEMORY_LIMIT:
             raise _past_memory(f"about {nodes:,} nodes of its trie (the first cards read one "
                                f"by one)")
-        # a node costs its Python step and its states' products, numpy operations of some 50
-        # ns each (a tenth of a unit): drawn from the run's budget as the trie grows (its size
-        # is known only by building it), and refused now where a node a key (fewer than the
-        # trie's: 103,411 keys, 158,730 nodes) cannot be paid, before the pieces (40 CPU s
-        # for the family of docs/explanation/attribute-counting.md, refused then by the meter)
-        node_units = (PATTERN_UNITS // 4 or 1) + states.size // 10
-        what = "class-by-class counting's products of per-class polynomials"
+        # a node costs its Python step: drawn from the run's budget as the trie grows (its
+        # size is known only by building it), and refused now where a node a key (fewer than
+        # the trie's: 103,411 keys, 158,730 nodes) cannot be paid, before the pieces; its
+        # states' products are paid by the slots they reach, known once the trie is built
+        # (_dense_arrays)
+        node_units = PATTERN_UNITS // 4 or 1
+        what = PRODUCTS_WORK
         check(len(keys) * node_units, what)
         # piece outcomes reduced: the factors (part, reduced outcome), each a sum of terms
         factor_id: dict[tuple[Part, tuple[int, ...]], int] = {}
@@ -674,7 +674,7 @@ class ClassesBet:
         self._starts = np.array(sorted(roots, key=roots.__getitem__), dtype=np.int64)
         self._level_nodes = np.array([len(level) for level in levels], dtype=np.int64)
         # the nodes of each depth numbered in the order of their paths, so that a subtree is
-        # a range at every depth (evaluated a range at a time: DenseArrays.propagate)
+        # a range at every depth (walked a range at a time: DenseArrays.walk)
         renumber: list[dict[int, int]] = [{root: root for root in roots.values()}]
         nodes: list[tuple[int, int]] = []
         for level in levels:
@@ -690,8 +690,27 @@ class ClassesBet:
                                        for (depth, node, group), multiplicity in leaves.items()),
                                 dtype=np.int64).reshape(-1, 4)
         # the states each group reaches, then its settlement in each (only those: most
-        # (group, state) slots are reached by no leaf)
-        reached = self._dense(settled=False).reached(len(groups))
+        # (group, state) slots are reached by no leaf): the reach paid as it goes, a range of
+        # nodes before it is walked; then, before them, the settlements and one shoe (its
+        # products those of the reach at most: DenseArrays.walk)
+        walked = [0, 0, 0]  # products, scratch slots read, ranges
+
+        def pay(products: int, slots: int) -> None:
+            walked[0] += products
+            walked[1] += slots
+            walked[2] += 1
+            spend(_walk_units(products, slots, 1, REACH_PRODUCTS) +
+                  (WALK_UNITS if walked[2] == 1 else 0),  # the walk's own, with its first range
+                  f"{PRODUCTS_WORK}: the states its trie reaches")
+
+        with budget():  # (outside a run, one bound for the walk and what it prices)
+            reached = self._dense(settled=False).reached(len(groups), pay)
+            settled = int(reached.sum())
+            products, slots, ranges = walked
+            spend(settled * SETTLE_UNITS + WALK_UNITS +
+                  _walk_units(products, slots, ranges, SHOE_PRODUCTS),
+                  f"{PRODUCTS_WORK}: {settled:,} (group, state) slots settled, one shoe's "
+                  f"{products:,} products")
         offsets = [sum(len(bet.events) for bet in self.bets[:n]) for n in range(len(self.bets))]
         settles = [np.zeros((0, 2 + len(self.bets)), dtype=np.int64)]
         for (signature, npos, _, _), group in by_group:
@@ -1079,7 +1098,7 @@ def _memory(nodes: int, states: int = 0, groups: int = 0) -> int:
     """The compile's and one shoe's peak memory in bytes, for a trie of ``nodes`` nodes of
     ``states`` reduced states with ``groups`` groups of leaves: the nodes (their
     dictionaries, keys, leaves and arrays), the groups' states (which each reaches, their
-    settlements, a shoe's sums: :data:`SLOT_BYTES` each) and the dense evaluation's ranges
+    settlements, a shoe's sums: :data:`SLOT_BYTES` each) and the walk's ranges
     (:data:`RANGE_BYTES`, whatever the states: a depth's nodes are held a range at a time,
     depth first). Fitted to peaks measured on 8 decks, an upper bound on each: 344 MB at
     158,730 nodes of 1,300 states (121 groups; bound 466 MB), 465 MB at 158,730 of 7,900
@@ -1098,9 +1117,28 @@ NODE_BYTES = 1_150
 # per (group, state): whether a leaf reaches it (bool), its settlements (int64 a bet, two
 # indices), a shoe's sums and their copies (float64)
 SLOT_BYTES = 48
-# the dense evaluation's ranges: one a depth (seven at most) and a depth's temporaries
+# the walk's ranges (DenseArrays.walk: one a depth, seven at most, and a range's index
+# arrays and scratch, some 50 MB; within what the dense walk's ranges took, so kept)
 RANGE_BYTES = 10 * 8 * DENSE_ELEMENTS
 MEMORY_LIMIT = 1_000_000_000  # bytes a compile may hold (the issue's 1 GB)
+PRODUCTS_WORK = "class-by-class counting's products of per-class polynomials"
+# the trie walked by its reached slots (DenseArrays.walk), in units of work (upper bounds
+# of CPU time measured on a loaded machine, docs/explanation/attribute-counting.md): products
+# (entries x reached states of their parents) a unit, for the reach and for one shoe's values
+# (41 and 67 ns a product measured on 158,730 nodes of 7,900 states), slots of a range's
+# scratch read a unit (0.22 ns a slot), a range's some 40 numpy calls, a walk's own
+REACH_PRODUCTS, SHOE_PRODUCTS = 8, 5
+SCAN_SLOTS = 1_000
+RANGE_UNITS = 200
+WALK_UNITS = 5_000
+SETTLE_UNITS = 150  # a (group, state) slot settled, the state read and each bet settled in
+# Python (67 microseconds measured: 208,032 slots of 7,900 states in 14 s)
+
+
+def _walk_units(products: int, slots: int, ranges: int, per_unit: int) -> int:
+    """Units of work of ranges of a walk of the trie by its reached slots (DenseArrays.walk):
+    their products, ``per_unit`` a unit, the slots of their scratch read and their number."""
+    return products // per_unit + slots // SCAN_SLOTS + ranges * RANGE_UNITS
 # The trie's nodes per first card read alone (by position, or as a tally of that card only),
 # relative to none, measured on suits by position with a third card's suit (27,981 nodes with
 # none; then 94,404, 248,819, 391,939 and 525,848 with one to four first cards)

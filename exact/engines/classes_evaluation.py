@@ -23,7 +23,7 @@ of sequences of the cards dealt, times a fill of at least 1: bounded by the same
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import pairwise
@@ -42,13 +42,20 @@ from exact.engines.factorised import _product_trie
 _BLOCK_ELEMENTS = 2**20
 _MOST_SHOES = 256  # per block, where a trie is narrow
 _FEWEST_SHOES = 16  # per block, where it is wide: a depth's loop over its factors is paid per block
-DENSE_ELEMENTS = 2**21  # the dense form: (nodes x states x shoes) values of a range of a depth
-# the dense form evaluated by edges (DenseArrays.edge_form) from this many shoes on (one shoe
-# densely: no edges built), within this many (node, state) slots, edges and leaf rows
-# (int64 arrays of some 100 MB at most)
+DENSE_ELEMENTS = 2**21  # the dense form: (groups x states x shoes) leaf sums of a block
+# the dense form evaluated by edges (DenseArrays.edge_form) from this many shoes on (fewer
+# walked by their reached slots: no edges built), within this many (node, state) slots,
+# edges and leaf rows (int64 arrays of some 100 MB at most)
 _EDGE_SHOES = 8
 _SPARSE_SHOES = 8  # sums by sparse products from this many shoes on
 _EDGE_LIMIT = 4_000_000
+# products (entries x parents' reached states) x shoes of a range of nodes walked by their
+# slots (DenseArrays.walk): its index arrays, some ten of int64, stay within the cache; its
+# scratch of (node, state) slots x shoes (a bool and a value each)
+_RANGE_PRODUCTS = 2**18
+_SCRATCH = 2**19
+_WALK_SHOES = 16  # per block walked (its loops over the shoes: no gain from larger blocks)
+_LOOKUP_ENTRIES = 2**16  # a group of dimensions' table of targets, in the cache
 
 
 @dataclass(frozen=True)
@@ -301,10 +308,10 @@ class ClassArrays:
 @dataclass(frozen=True)
 class DenseArrays:
     """The dense form's arrays (as :mod:`exact.engines.classes` stores them): a trie of
-    nodes, each holding its reduced states densely, a node being its parent's states times
-    its part's piece values moved along each outcome; leaves (depth, node, group) with a
-    multiplicity, and the event each group settles in each state it reaches (None while
-    compiling)."""
+    nodes, each holding any of its reduced states (walked by those it reaches only), a node
+    being its parent's states times its part's piece values moved along each outcome; leaves
+    (depth, node, group) with a multiplicity, and the event each group settles in each state
+    it reaches (None while compiling)."""
 
     pieces: Pieces
     sizes: np.ndarray  # per dimension of the state, its digits (a state: their mixed radix)
@@ -332,22 +339,52 @@ class DenseArrays:
     def targets(self, state: np.ndarray, outcome: np.ndarray) -> np.ndarray:
         """The state each ``outcome`` takes each ``state`` to (arrays alike): each digit
         moved by its dimension's table."""
-        out = np.zeros(np.broadcast(state, outcome).shape, dtype=np.int64)
-        for n, (size, radix) in enumerate(zip(self.sizes.tolist(), self._radix.tolist(),
-                                              strict=True)):
-            out += self.tables[n, state // radix % size, self.moves[outcome, n]] * radix
+        state, outcome = np.broadcast_arrays(np.asarray(state, dtype=np.int64),
+                                             np.asarray(outcome, dtype=np.int64))
+        out = np.zeros(state.shape, dtype=np.int64)
+        for rows, table, moves in self._lookups:
+            at = np.take(rows, state)
+            at += np.take(moves, outcome)
+            out += np.take(table, at)
+        return out
+
+    @cached_property
+    def _lookups(self) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """The dimensions in groups of neighbours, each group's table within
+        :data:`_LOOKUP_ENTRIES` (its digits x its outcomes' distinct moves): per group, each
+        state's row of the table (the group's digits times the moves), the table (the
+        group's target digits as a state's part, flat), each outcome's move in it. A state
+        moved costs two gathers and an add a group (measured: a division and a modulo a
+        dimension cost twice that)."""
+        every = np.arange(self.states)
+        sizes, radix = self.sizes.tolist(), self._radix.tolist()
+        groups: list[list[int]] = []
+        for n in range(len(sizes)):
+            if groups and _group_entries(self.moves, sizes, [*groups[-1], n]) <= _LOOKUP_ENTRIES:
+                groups[-1].append(n)
+            else:
+                groups.append([n])
+        out = []
+        for group in groups:
+            moves, number = np.unique(self.moves[:, group], axis=0, return_inverse=True)
+            digits = prod(sizes[n] for n in group)
+            own = np.arange(digits)
+            table = np.zeros((digits, len(moves)), dtype=np.int64)
+            below = 1
+            for n in group:
+                digit = own // below % sizes[n]
+                table += self.tables[n][digit[:, None], moves[None, :, group.index(n)]] * radix[n]
+                below *= sizes[n]
+            row = every // radix[group[0]] % digits
+            out.append((row * len(moves), table.ravel(), number.reshape(-1).astype(np.int64)))
         return out
 
     @cached_property
     def _plan(self) -> tuple[list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
-                             list[list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]],
                              list[tuple[np.ndarray, np.ndarray, np.ndarray]]]:
         """The arrays in evaluation order: per depth, its (factor, outcome) entries by node
-        (nodes, parents, factors, outcomes); per outcome its moves along the axes of a
-        node's states ((nodes x last digit x ... x first digit x shoes) reshaped), each
-        (axis, the sources by target, the targets, where each target's sources start), the
-        dimensions it leaves as they are skipped; per depth the leaves as (nodes,
-        multiplicities, groups), by node."""
+        (nodes, parents, factors, outcomes); per depth the leaves as (nodes, multiplicities,
+        groups), by node."""
         steps = []
         start = 0
         for count in self.level_nodes.tolist():
@@ -359,46 +396,19 @@ class DenseArrays:
                 np.arange(int(sizes.sum()))
             factor, outcome = self.part_entries[entry].T
             steps.append((node, parents[node], factor, outcome))
-        dimensions = len(self.sizes)
-        along: dict[tuple[int, int], tuple[int, np.ndarray, np.ndarray, np.ndarray] | None] = {}
-        for n, size in enumerate(self.sizes.tolist()):
-            for move in np.unique(self.moves[:, n]).tolist():
-                column = self.tables[n, :size, move]
-                if (column == np.arange(size)).all():
-                    along[n, move] = None  # each digit stays
-                    continue
-                order = np.argsort(column, kind="stable")
-                targets, firsts = np.unique(column[order], return_index=True)
-                along[n, move] = (dimensions - n, order, targets, firsts)
-        moves = [[found for n, move in enumerate(row) if (found := along[n, move]) is not None]
-                 for row in self.moves.tolist()]
         leaves = []
         for depth in range(len(self.level_nodes) + 1):
             chosen = self.leaves[self.leaves[:, 0] == depth]  # sorted by node
             leaves.append((chosen[:, 1], chosen[:, 3], chosen[:, 2]))
-        return steps, moves, leaves
+        return steps, leaves
 
     def leaves_in(self, depth: int, first: int, count: int
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The leaves at ``depth`` on its nodes ``first`` to ``first + count``: (nodes,
         multiplicities, groups)."""
-        nodes, multiplicity, group = self._plan[2][depth]
+        nodes, multiplicity, group = self._plan[1][depth]
         start, stop = np.searchsorted(nodes, [first, first + count])
         return nodes[start:stop], multiplicity[start:stop], group[start:stop]
-
-    def propagate(self, values: np.ndarray, block: int, reach: bool = False
-                  ) -> Iterator[tuple[int, int, np.ndarray]]:
-        """(depth, first node, values of nodes from it): each node's (states x shoes)
-        values, depth first, a range of at most :data:`DENSE_ELEMENTS` values for ``block``
-        shoes (one node at least) at a time, so that at most one range a depth is held: its
-        root's start state one, then each node its parent's values times its part's piece
-        values (``values``: factors x shoes), moved along each outcome; with ``reach``,
-        whether each state can be reached (booleans, whatever the shoe)."""
-        roots = np.zeros((len(self.starts), self.states, values.shape[1]), dtype=values.dtype)
-        roots[np.arange(len(self.starts)), self.starts] = 1
-        yield 0, 0, roots
-        yield from self._below(0, 0, roots, values,
-                               max(1, DENSE_ELEMENTS // (self.states * block)), reach)
 
     @cached_property
     def _parents(self) -> list[np.ndarray]:
@@ -406,52 +416,132 @@ class DenseArrays:
         bounds = np.cumsum([0, *self.level_nodes.tolist()])
         return [self.nodes[low:high, 0] for low, high in pairwise(bounds.tolist())]
 
-    def _below(self, depth: int, first: int, level: np.ndarray, values: np.ndarray,
-               width: int, reach: bool) -> Iterator[tuple[int, int, np.ndarray]]:
-        """The nodes under ``level`` (the values of nodes ``first`` on at ``depth``), depth
-        first, ``width`` nodes of a depth at a time."""
+    def _by_slots(self, values: np.ndarray) -> np.ndarray:
+        """(shoes x groups x states, the last two flat): the leaves' values summed per
+        group, the trie walked by its reached slots (:meth:`walk`)."""
+        shoes = values.shape[1]
+        reached = np.zeros((shoes, len(self.fills) * self.states), dtype=values.dtype)
+        for depth, first, slots in self.walk(values):
+            slot, multiplicity, where = self._leaf_slots(depth, first, slots)
+            weighted = np.take(cast(np.ndarray, slots.values), slot, axis=1)
+            weighted *= multiplicity.astype(values.dtype)
+            for shoe, row in enumerate(reached):  # a shoe at a time (5x faster than rows)
+                np.add.at(row, where, weighted[shoe])
+        return reached
+
+    def reached(self, groups: int, pay: Callable[[int, int], None] | None = None
+                ) -> np.ndarray:
+        """(groups x states): whether a leaf of each group can hold each state (the trie
+        walked by its reached slots, :meth:`walk`, ``pay`` as it says)."""
+        reached = np.zeros(groups * self.states, dtype=bool)
+        for depth, first, slots in self.walk(None, pay):
+            reached[self._leaf_slots(depth, first, slots)[2]] = True
+        out: np.ndarray = reached.reshape(groups, self.states)
+        return out
+
+    def _leaf_slots(self, depth: int, first: int, slots: Slots
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per slot of a leaf's node among ``slots`` (nodes ``first`` on at ``depth``): the
+        slot, the leaf's multiplicity, its (group, state) as one number."""
+        nodes, multiplicity, group = self.leaves_in(depth, first, len(slots.bounds) - 1)
+        low = slots.bounds[nodes - first]
+        many = slots.bounds[nodes - first + 1] - low
+        slot = _ragged(low, many)
+        return (slot, np.repeat(multiplicity, many),
+                np.repeat(group, many) * self.states + np.take(slots.states, slot))
+
+    @cached_property
+    def _entry_bounds(self) -> list[np.ndarray]:
+        """Per depth past the roots, where each node's (factor, outcome) entries start (and
+        the end of the last)."""
+        return [np.searchsorted(node, np.arange(count + 1))
+                for (node, _, _, _), count in zip(self._plan[0], self.level_nodes.tolist(),
+                                                  strict=True)]
+
+    def walk(self, values: np.ndarray | None, pay: Callable[[int, int], None] | None = None
+             ) -> Iterator[tuple[int, int, Slots]]:
+        """(depth, first node, slots of nodes from it): each node's reached states and their
+        values (:class:`Slots`), depth first: a child's slots are its parent's reached
+        states times its part's piece values (``values``: factors x shoes), moved along
+        each outcome, summed per target state (with ``values`` None, the states alone: the
+        reach, whatever the shoe). Only the reached (node, state) slots are computed: a
+        node of the family of docs/explanation/attribute-counting.md reaches 72 to 192 of
+        its 2,765 to 13,825 states. A range of nodes at a time, depth first (one range a
+        depth held): at most :data:`_RANGE_PRODUCTS` products x shoes (one node at least),
+        their targets summed in a scratch of :data:`_SCRATCH` (node, state) slots x shoes
+        (one node at least), cleared where written. ``pay(products, slots)`` before each
+        range, of its products and the slots of its scratch read."""
+        roots = len(self.starts)
+        shoes = 1 if values is None else values.shape[1]
+        level = None if values is None else np.ones((shoes, roots), dtype=values.dtype)
+        slots = Slots(np.arange(roots + 1), self.starts, level)
+        size = max(_SCRATCH // shoes, self.states)
+        scratch = (np.zeros(size, dtype=bool), None if values is None else
+                   np.zeros((shoes, size), dtype=values.dtype))
+        yield 0, 0, slots
+        yield from self._walk_below(0, 0, slots, None if values is None else values.T.copy(),
+                                    scratch, pay)
+
+    def products(self, depth: int, first: int, slots: Slots) -> np.ndarray:
+        """Per child of the nodes of ``slots`` (nodes ``first`` on at ``depth``): its
+        products, its part's entries times its parent's reached states."""
+        parents = self._parents[depth]
+        low, high = np.searchsorted(parents, [first, first + len(slots.bounds) - 1])
+        out: np.ndarray = np.diff(self._entry_bounds[depth][low:high + 1])
+        out *= np.diff(slots.bounds)[parents[low:high] - first]
+        return out
+
+    def _walk_below(self, depth: int, first: int, slots: Slots, values: np.ndarray | None,
+                    scratch: tuple[np.ndarray, np.ndarray | None],
+                    pay: Callable[[int, int], None] | None
+                    ) -> Iterator[tuple[int, int, Slots]]:
         if depth == len(self.level_nodes):
             return
-        low, high = np.searchsorted(self._parents[depth], [first, first + len(level)])
-        for start in range(int(low), int(high), width):
-            after = self._children(depth, start, min(width, int(high) - start), level,
-                                   first, values, reach)
-            yield depth + 1, start, after
-            yield from self._below(depth + 1, start, after, values, width, reach)
+        low = int(np.searchsorted(self._parents[depth], first))
+        ends = np.cumsum(self.products(depth, first, slots))
+        width = len(scratch[0]) // self.states
+        most = max(1, _RANGE_PRODUCTS // (1 if values is None else len(values)))
+        start, done = 0, 0
+        while start < len(ends):
+            stop = int(np.searchsorted(ends, done + most, side="right"))
+            stop = min(max(stop, start + 1), start + width, len(ends))
+            if pay is not None:
+                pay(int(ends[stop - 1]) - done, (stop - start) * self.states)
+            after = self._slots_below(depth, low + start, stop - start, first, slots, values,
+                                      scratch)
+            yield depth + 1, low + start, after
+            yield from self._walk_below(depth + 1, low + start, after, values, scratch, pay)
+            start, done = stop, int(ends[stop - 1])
 
-    def _children(self, depth: int, first: int, count: int, level: np.ndarray, above: int,
-                  values: np.ndarray, reach: bool) -> np.ndarray:
-        """The values of nodes ``first`` to ``first + count`` at ``depth + 1``, of their
-        parents' ``level`` (nodes ``above`` on)."""
-        steps, moves, _ = self._plan
-        node, parent, factor, outcome = steps[depth]
-        start, stop = np.searchsorted(node, [first, first + count])
-        after = np.zeros((count, *level.shape[1:]), dtype=level.dtype)
-        order = start + np.argsort(outcome[start:stop], kind="stable")
-        found, runs = np.unique(outcome[order], return_index=True)
-        bounds = [*runs.tolist(), len(order)]
-        shape = (-1, *self.sizes.tolist()[::-1], level.shape[2])
-        for n, number in enumerate(found.tolist()):
-            mine = order[bounds[n]:bounds[n + 1]]
-            # whole (states x shoes) blocks of the parents: rows copied
-            gathered = level[parent[mine] - above]
-            if not reach:
-                gathered *= values[factor[mine]][:, None, :]
-            if moves[number]:  # each state's values added into its target's, axis by axis
-                digits = gathered.reshape(shape)
-                for axis, sources, targets, firsts in moves[number]:
-                    digits = _moved(digits, axis, sources, targets, firsts)
-                gathered = digits.reshape(gathered.shape)
-            after[node[mine] - first] += gathered  # (once per outcome a node)
-        return after
-
-    def reached(self, groups: int) -> np.ndarray:
-        """(groups x states): whether a leaf of each group can hold each state."""
-        reached = np.zeros((groups, self.states, 1), dtype=bool)
-        for depth, first, values in self.propagate(np.ones((1, 1), dtype=bool), 1, True):
-            leaf_nodes, _, leaf_groups = self.leaves_in(depth, first, len(values))
-            np.logical_or.at(reached, leaf_groups, values[leaf_nodes - first])
-        return reached[:, :, 0]
+    def _slots_below(self, depth: int, first: int, count: int, above: int, slots: Slots,
+                     values: np.ndarray | None, scratch: tuple[np.ndarray, np.ndarray | None]
+                     ) -> Slots:
+        """The slots of nodes ``first`` to ``first + count`` at ``depth + 1``, of their
+        parents' ``slots`` (nodes ``above`` on); ``values`` (shoes x factors)."""
+        node, parent, factor, outcome = self._plan[0][depth]
+        start, stop = self._entry_bounds[depth][[first, first + count]].tolist()
+        owner = parent[start:stop] - above
+        low = slots.bounds[owner]
+        many = slots.bounds[owner + 1] - low
+        entry = np.repeat(np.arange(start, stop), many)
+        slot = _ragged(low, many)
+        states = self.states
+        target = self.targets(np.take(slots.states, slot), np.take(outcome, entry))
+        target += (np.take(node, entry) - first) * states
+        mark, sums = scratch
+        mark[target] = True
+        found = np.flatnonzero(mark[:count * states])
+        mark[found] = False
+        level = None
+        if values is not None and sums is not None and slots.values is not None:
+            products = np.take(slots.values, slot, axis=1)
+            products *= np.take(values, np.take(factor, entry), axis=1)
+            for shoe, row in enumerate(sums):  # a shoe at a time (5x faster than rows)
+                np.add.at(row, target, products[shoe])
+            level = sums[:, found]
+            sums[:, found] = 0
+        return Slots(np.searchsorted(found, np.arange(count + 1) * states), found % states,
+                     level)
 
     def settled(self, group: np.ndarray, state: np.ndarray) -> np.ndarray:
         """(bets x slots): the event each bet settles in each (``group``, ``state``) slot
@@ -471,8 +561,8 @@ class DenseArrays:
         node's part is one edge per state its parent reaches, a leaf one row per state it
         reaches and bet. Per shoe it costs the reachable slots' edges, not every node's every
         state and outcome: several times faster for many shoes. None past
-        :data:`_EDGE_LIMIT` edges or leaf coefficients (the dense evaluation serves)."""
-        steps, _, leaves = self._plan
+        :data:`_EDGE_LIMIT` edges or leaf coefficients (the walk by reached slots serves)."""
+        steps, leaves = self._plan
         states = self.states
         if (len(self.starts) + int(self.level_nodes.sum())) * states > _EDGE_LIMIT:
             return None
@@ -520,7 +610,8 @@ class DenseArrays:
     def counts(self, matrix: np.ndarray, sizes: np.ndarray, dtype: Any) -> np.ndarray:
         """(shoes x events) exact counts of the (shoes x 53) ``matrix`` of card counts whose
         shoes hold ``sizes`` cards, in ``dtype`` (every value a count, module docstring):
-        many shoes by :attr:`edge_form` where it is built, else densely."""
+        many shoes by :attr:`edge_form` where it is built, else by the reached slots
+        (:meth:`walk`), a block of shoes at a time."""
         if len(matrix) >= _EDGE_SHOES:
             edge_form = self.edge_form
             if edge_form is not None:
@@ -529,7 +620,7 @@ class DenseArrays:
         states = self.states
         groups = len(self.fills)
         # the leaves' sums, (groups x states) a shoe, within the values of a range
-        block = max(1, min(_MOST_SHOES, DENSE_ELEMENTS // (groups * states)))
+        block = max(1, min(_WALK_SHOES, DENSE_ELEMENTS // (groups * states)))
         keys = settles[:, 0] * states + settles[:, 1]
         unsettled = np.ones(groups * states, dtype=bool)
         unsettled[keys] = False
@@ -538,39 +629,39 @@ class DenseArrays:
             part, part_sizes = matrix[start:start + block], sizes[start:start + block]
             table = self.pieces.elementary_table(part, part_sizes, dtype)
             values = self.pieces.values(table)  # (factors x shoes): each piece outcome
-            reached = np.zeros((groups, states, len(part)), dtype=dtype)
-            for depth, first, level in self.propagate(values, len(part)):
-                nodes, multiplicity, group = self.leaves_in(depth, first, len(level))
-                if len(nodes):
-                    weighted = level[nodes - first]
-                    weighted *= multiplicity.astype(dtype)[:, None, None]
-                    np.add.at(reached, group, weighted)
-            reached *= table[self.fills][:, None, :]
+            reached = self._by_slots(values)  # (shoes x (group, state) slots)
+            reached *= np.repeat(table[self.fills], states, axis=0).T
             total: np.ndarray = np.zeros((self.events, len(part)), dtype=dtype)
-            flat = reached.reshape(groups * states, len(part))
-            if flat[unsettled].any():
+            if reached[:, unsettled].any():
                 raise AssertionError("class-by-class counts in a state no group settles")
             for events in settles[:, 2:].T:
-                np.add.at(total, events, flat[keys])
+                np.add.at(total, events, reached[:, keys].T)
             blocks.append(total.T)
         return np.vstack(blocks) if blocks else np.zeros((0, self.events), dtype=dtype)
 
 
-def _moved(values: np.ndarray, axis: int, sources: np.ndarray, targets: np.ndarray,
-           firsts: np.ndarray) -> np.ndarray:
-    """``values`` with each digit along ``axis`` moved to its target (``sources``: the
-    digits by target; ``targets``: the targets; ``firsts``: where each target's sources
-    start), the values of digits moved alike added (or'ed, for booleans)."""
-    taken = np.take(values, sources, axis=axis)
-    out = np.zeros_like(values)
-    index: list[Any] = [slice(None)] * values.ndim
-    index[axis] = targets
-    if len(targets) == len(sources):  # one source each
-        out[tuple(index)] = taken
-    else:
-        summed = np.logical_or if values.dtype == bool else np.add
-        out[tuple(index)] = summed.reduceat(taken, firsts, axis=axis)
+@dataclass(frozen=True)
+class Slots:
+    """A range of nodes' reached (node, state) slots: where each node's start (``bounds``,
+    one more than the nodes), each slot's state (ascending within a node), their values
+    (shoes x slots; None: the reach alone)."""
+
+    bounds: np.ndarray
+    states: np.ndarray
+    values: np.ndarray | None
+
+
+def _ragged(low: np.ndarray, many: np.ndarray) -> np.ndarray:
+    """``low[i]``, ``low[i] + 1``, ... ``many[i]`` numbers from each ``low[i]``, in turn."""
+    ends = np.cumsum(many)
+    out: np.ndarray = np.arange(int(ends[-1]) if len(ends) else 0)
+    out += np.repeat(low - ends + many, many)
     return out
+
+
+def _group_entries(moves: np.ndarray, sizes: Sequence[int], group: list[int]) -> int:
+    """The entries of a group of dimensions' table: its digits x its distinct moves."""
+    return prod(sizes[n] for n in group) * len(np.unique(moves[:, group], axis=0))
 
 
 def _numbered(reach: np.ndarray) -> np.ndarray:

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from exact.core import work
 from exact.core.cards import CARDS, Shoe
 from exact.engines import classes, classes_evaluation
 from exact.engines.batch import BetEvaluator
@@ -34,14 +35,15 @@ BATCH = [Shoe.parse(text) for text in SHOES] + \
      Shoe.parse("KS:3,QC:2,8S:1,9C:1,6S:1,AC:1,4S:1")]
 
 
-@pytest.fixture(params=["dense", "edges"])
+@pytest.fixture(params=["slots", "edges"])
 def small_blocks(monkeypatch, request):
     """Blocks of two shoes: a batch of six runs through three of them (and a last one part
-    full when odd), so that every block boundary is crossed; the dense form's trie evaluated
-    densely, then as edges between reachable slots (``DenseArrays.edge_form``, which many
-    shoes take)."""
+    full when odd), so that every block boundary is crossed; the dense form's trie walked by
+    its reached slots (``DenseArrays.walk``, which one shoe takes), then as edges between
+    them (``DenseArrays.edge_form``, which many shoes take)."""
     monkeypatch.setattr(classes_evaluation, "_FEWEST_SHOES", 2)
     monkeypatch.setattr(classes_evaluation, "_MOST_SHOES", 2)
+    monkeypatch.setattr(classes_evaluation, "_WALK_SHOES", 2)
     monkeypatch.setattr(classes_evaluation, "_EDGE_SHOES",
                         1 if request.param == "edges" else 10**9)
 
@@ -153,7 +155,7 @@ def test_the_dense_form_keeps_its_moves_by_dimension_and_reached_settlements_onl
     not (states x outcomes), and give every state's target under every outcome as the
     states do; its settlements only the (group, state) slots a leaf reaches; and, its trie
     walked one node of a depth at a time, its counts are the brute force's on a small odd
-    shoe."""
+    shoe (more in :func:`test_the_walk_by_reached_slots_is_the_edge_forms`)."""
     # on this shoe the twos, queens and jacks are each one value's cards (no tally): hearts
     # and spades are not
     bet = random_bet(punto_banco, "banker_card3_suit != player_card3_suit and dealt_twos != 0 "
@@ -170,5 +172,50 @@ def test_the_dense_form_keeps_its_moves_by_dimension_and_reached_settlements_onl
         for s, o in zip(state.tolist(), outcome.tolist(), strict=True)]
     settles = arrays.settles
     assert settles is not None and len(settles) < len(arrays.fills) * states
-    monkeypatch.setattr(classes_evaluation, "DENSE_ELEMENTS", states)  # a node a range
+    monkeypatch.setattr(classes_evaluation, "_SCRATCH", states)  # a node a range
     assert compiled.counts(shoe) == [_reference_counts(bet, shoe)]
+
+
+def test_the_walk_by_reached_slots_is_the_edge_forms(punto_banco, monkeypatch):
+    """The dense form walked by its reached (node, state) slots only (``DenseArrays.walk``,
+    small ranges, of ten nodes at most: range boundaries crossed) reaches, depth by
+    depth, the slots its edge form reaches (found there by whole rows of every node's states,
+    ``edge_form``), with one product per edge; and its counts, in each number type, are the
+    brute force's on small odd shoes (a shoe, then a block of them), as the edges' are."""
+    bet = random_bet(punto_banco, "banker_card3_suit != player_card3_suit and dealt_twos != 0 "
+                                  "and dealt_queens >= dealt_jacks")
+    shoes = [Shoe.parse(SHOES[0]), Shoe.parse(SHOES[0]).remove("9S")]
+    matrix = counts_matrix(shoes)
+    arrays = classes._compiled(punto_banco, (bet,), batch_cards(matrix)).arrays
+    assert isinstance(arrays, classes_evaluation.DenseArrays)
+    edges = arrays.edge_form
+    assert edges is not None
+    monkeypatch.setattr(classes_evaluation, "_SCRATCH", 10 * arrays.states)
+    monkeypatch.setattr(classes_evaluation, "_RANGE_PRODUCTS", 1_000)
+    paid: list[int] = []
+    slots = np.zeros(len(edges.slots), dtype=np.int64)
+    for depth, _, walked in arrays.walk(None, lambda products, _: paid.append(products)):
+        slots[depth] += len(walked.states)
+    assert slots.tolist() == edges.slots.tolist()
+    assert sum(paid) == len(edges.edges) and len(paid) > 10 * len(slots)
+    sizes = shoe_sizes(matrix)
+    expected = [_reference_counts(bet, shoe) for shoe in shoes]
+    assert arrays.counts(matrix[1:], sizes[1:], np.float64).tolist() == expected[1:]
+    for dtype in (np.float64, np.int64, object):
+        assert arrays.counts(matrix, sizes, dtype).tolist() == expected
+    assert edges.counts(matrix, sizes, np.int64).tolist() == expected
+
+
+def test_the_compile_draws_the_work_of_the_slots_its_trie_reaches(punto_banco):
+    """The compile draws from the run's budget its trie's nodes, then the products of the
+    slots they reach, before it takes them, not every node's every state: a bet of 395
+    states on 26,192 nodes (a small odd shoe) is served within a budget of a million units
+    (718,099 drawn), which every state at a tenth of a unit, as drawn before, passed
+    (1,991,436); its counts are the brute force's."""
+    bet = random_bet(punto_banco, "banker_card3_suit != player_card3_suit and dealt_twos < 2 "
+                                  "and dealt_queens >= dealt_jacks and banker_jacks != 1")
+    shoe = Shoe.parse(SHOES[0])
+    with work.budget(1_000_000):
+        compiled = classes._compiled(punto_banco, (bet,), batch_cards(counts_matrix([shoe])))
+        assert compiled.states.size == 395
+        assert compiled.counts(shoe) == [_reference_counts(bet, shoe)]
