@@ -579,20 +579,28 @@ class States:
             while cap and read[cap - 1] == read[most]:
                 cap -= 1
             return False, cap
-        # per (mode, cap) whether it holds: settle every count once
+        # per (mode, cap) whether it holds: settle every count once, a row per vector of the
+        # other tallies' counts (each condition evaluated once per vector of the counts it
+        # reads: settle_counts)
         table = []
+        names = [name for name, _, _ in self.bet.shape.tallies]
+        hits_only = [(False, 0)] * len(names)
         for record, reading, tallies, positions, pairs in combos:
-            npos = cast(tuple[int, ...], reading[1])[tally]
-            for hits, chosen, values in product(product(*tallies), product(*positions),
-                                                pairs):
+            npos = cast(tuple[int, ...], reading[1])
+            ranges = [range(npos[t] + 1) if t == tally else counts
+                      for t, counts in enumerate(tallies)]
+            vectors = list(product(*ranges))
+            for chosen, values in product(product(*positions), pairs):
                 placed = {p: c for p, c in zip(self.positions, chosen, strict=True)
                           if c >= 0}
-                row = []
-                for count in range(npos + 1):
-                    full = list(hits)
-                    full[tally] = count
-                    row.append(self._settle(record, reading, full, placed, values))
-                table.append(row)
+                base = self.bet.read(record, reading, [0] * len(names), placed, values)
+                counted = self._count_table(record, reading, placed, values, hits_only,
+                                            [len(r) - 1 for r in ranges])
+                rows: dict[tuple[int, ...], list[object]] = {}
+                for vector, settled in zip(vectors, settle_counts(
+                        self.bet.bets, base, names, counted, vectors), strict=True):
+                    rows.setdefault(vector[:tally] + vector[tally + 1:], []).append(settled)
+                table.extend(rows.values())
         for cap in range(most):
             for misses in (False, True):
                 if all(len({row[len(row) - 1 - c] if misses else row[c]
