@@ -582,7 +582,7 @@ class States:
         # per (mode, cap) whether it holds: settle every count once, a row per vector of the
         # other tallies' counts (each condition evaluated once per vector of the counts it
         # reads: settle_counts)
-        table = []
+        table: list[list[object]] = []
         names = [name for name, _, _ in self.bet.shape.tallies]
         hits_only = [(False, 0)] * len(names)
         for record, reading, tallies, positions, pairs in combos:
