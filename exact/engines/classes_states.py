@@ -34,7 +34,7 @@ from exact.core.cards import CARDS, VALUE_VIEW, Card, Label, View
 from exact.engines.classes_restricted import Position, Raw
 from exact.engines.engine import two_sided
 from exact.engines.factorised import Hands
-from exact.errors import BetFileError
+from exact.errors import EvaluationError
 from exact.model.bets import Bet
 from exact.model.contracts import CapabilityError, CardPositions, draw_stages
 from exact.model.features import ORDER, Feature
@@ -583,20 +583,28 @@ class States:
             while cap and read[cap - 1] == read[most]:
                 cap -= 1
             return False, cap
-        # per (mode, cap) whether it holds: settle every count once
-        table = []
+        # per (mode, cap) whether it holds: settle every count once, a row per vector of the
+        # other tallies' counts (each condition evaluated once per vector of the counts it
+        # reads: settle_counts)
+        table: list[list[object]] = []
+        names = [name for name, _, _ in self.bet.shape.tallies]
+        hits_only = [(False, 0)] * len(names)
         for record, reading, tallies, positions, pairs in combos:
-            npos = cast(tuple[int, ...], reading[1])[tally]
-            for hits, chosen, values in product(product(*tallies), product(*positions),
-                                                pairs):
+            npos = cast(tuple[int, ...], reading[1])
+            ranges = [range(npos[t] + 1) if t == tally else counts
+                      for t, counts in enumerate(tallies)]
+            vectors = list(product(*ranges))
+            for chosen, values in product(product(*positions), pairs):
                 placed = {p: c for p, c in zip(self.positions, chosen, strict=True)
                           if c >= 0}
-                row = []
-                for count in range(npos + 1):
-                    full = list(hits)
-                    full[tally] = count
-                    row.append(self._settle(record, reading, full, placed, values))
-                table.append(row)
+                base = self.bet.read(record, reading, [0] * len(names), placed, values)
+                counted = self._count_table(record, reading, placed, values, hits_only,
+                                            [len(r) - 1 for r in ranges])
+                rows: dict[tuple[int, ...], list[object]] = {}
+                for vector, settled in zip(vectors, settle_counts(
+                        self.bet.bets, base, names, counted, vectors), strict=True):
+                    rows.setdefault(vector[:tally] + vector[tally + 1:], []).append(settled)
+                table.extend(rows.values())
         for cap in range(most):
             for misses in (False, True):
                 if all(len({row[len(row) - 1 - c] if misses else row[c]
@@ -628,47 +636,74 @@ class States:
             return None
         vectors = Tallies.vectors(caps)
         names = [name for name, _, _ in shape.tallies]
-        grouped = dict(shape.groups)
         contexts: dict[tuple[object, ...], tuple[dict[str, object], list[list[object]]]] = {}
-        for record, reading, _, positions, pairs in self._combos(None, None):
-            npos = cast(tuple[int, ...], reading[1])
+        combos = self._combos(None, None)
+        # contexts whose other features the conditions read alike settle alike (a pair's
+        # values, the positions' classes: a few of their readings, not each)
+        others: list[Callable[[Mapping[str, object]], tuple[object, ...]]] = []
+        for record, reading, _, positions, pairs in combos:
             for chosen, values in product(product(*positions), pairs):
                 placed = {p: c for p, c in zip(self.positions, chosen, strict=True) if c >= 0}
                 base = self.bet.read(record, reading, [0] * len(tallies), placed, values)
-                # each tally's value at each count: its hits, or a group read holding them
-                table: list[list[object]] = []
-                for t, ((misses, _), cap) in enumerate(zip(modes, caps,
-                                                           strict=True)):
-                    hits = [npos[t] - d if misses else d for d in range(cap + 1)]
-                    if names[t] in grouped:
-                        table.append([self.bet.read(record, reading, [h if u == t else 0
-                                                                      for u in tallies],
-                                                    placed, values)[names[t]]
-                                      for h in hits])
-                    else:
-                        table.append(cast(list[object], hits))
-                key = (tuple(sorted((name, repr(value)) for name, value in base.items()
-                                    if name not in names)),
+                table = self._count_table(record, reading, placed, values, modes, caps)
+                if not others:
+                    rest = set(base) - set(names)
+                    others = [event.condition.reading(rest) for bet in self.bet.bets
+                              for event in bet.events if event.condition is not None]
+                key = (tuple(read(base) for read in others),
                        tuple(tuple(map(repr, row)) for row in table))
                 contexts.setdefault(key, (base, table))
                 if len(contexts) * len(vectors) > _JOINT_LIMIT:
                     # too many to settle: the conditions' reading of the counts alone, where
                     # every tally is read by its hits (a capped count stands for its cap)
-                    if grouped or any(misses for misses, _ in modes) or \
-                            len(vectors) > READ_LIMIT:
+                    if any(misses for misses, _ in modes) or len(vectors) > READ_LIMIT:
                         return None
-                    return tally_readings(self.bet.bets, names, vectors)
-        settled: list[list[object]] = [[] for _ in vectors]
-        for base, table in contexts.values():
-            read = dict(base)
-            for out, vector in zip(settled, vectors, strict=True):
-                for t, digit in enumerate(vector):
-                    read[names[t]] = table[t][digit]
-                try:
-                    out.append(tuple(bet.settle(read) for bet in self.bet.bets))
-                except BetFileError:  # only past a reading's dealt positions (else the
-                    out.append(_UNSETTLED)  # leaves' settlement raises it as before)
-        return [tuple(out) for out in settled]
+                    return self._read_counts(combos, names, vectors, modes, caps)
+        columns = [settle_counts(self.bet.bets, base, names, table, vectors)
+                   for base, table in contexts.values()]
+        return list(zip(*columns, strict=True)) if columns else [() for _ in vectors]
+
+    def _count_table(self, record: Hands, reading: tuple[object, ...],
+                     placed: Mapping[Position, int], values: Mapping[str, object],
+                     modes: Sequence[tuple[bool, int]], caps: Sequence[int]
+                     ) -> list[list[object]]:
+        """Per tally, its value at each count up to its cap: its hits (or misses), or a
+        group read holding them."""
+        npos = cast(tuple[int, ...], reading[1])
+        names = [name for name, _, _ in self.bet.shape.tallies]
+        grouped = dict(self.bet.shape.groups)
+        table: list[list[object]] = []
+        for t, ((misses, _), cap) in enumerate(zip(modes, caps, strict=True)):
+            hits = [npos[t] - d if misses else d for d in range(cap + 1)]
+            if names[t] in grouped:
+                table.append([self.bet.read(record, reading, [h if u == t else 0
+                                                              for u in range(len(names))],
+                                            placed, values)[names[t]]
+                              for h in hits])
+            else:
+                table.append(cast(list[object], hits))
+        return table
+
+    def _read_counts(self, combos: Sequence[tuple[Hands, tuple[object, ...], list[range],
+                                                  list[list[int]], list[dict[str, object]]]],
+                     names: Sequence[str], vectors: Sequence[tuple[int, ...]],
+                     modes: Sequence[tuple[bool, int]], caps: Sequence[int]
+                     ) -> list[tuple[object, ...]]:
+        """Per vector of counts, what the conditions read of the tallies in every table of
+        their values a reading holds (:func:`tally_readings`): a tally read through a group
+        (``player_card3_colour``: 'red' at one hit, 'black' or None at none as its card is
+        dealt or not) reads the group's value at its count, which the cards its round deals
+        decide, not the other features (one reading's first classes and pair values stand
+        for all); any other tally its count."""
+        tables: dict[tuple[tuple[str, ...], ...], list[list[object]]] = {}
+        for record, reading, _, positions, pairs in combos:
+            placed = {p: c for p, c in zip(self.positions, next(product(*positions)),
+                                           strict=True) if c >= 0}
+            table = self._count_table(record, reading, placed, pairs[0], modes, caps)
+            tables.setdefault(tuple(tuple(map(repr, row)) for row in table), table)
+        read = [tally_readings(self.bet.bets, names, vectors, table)
+                for table in tables.values()]
+        return [sum(rows, ()) for rows in zip(*read, strict=True)]
 
     def outcome(self, raw: Raw) -> tuple[int, ...]:
         """A piece's raw outcome (hits per tally, classes at positions) reduced: the tallies'
@@ -1156,12 +1191,15 @@ class Pair:
 
 
 def tally_readings(bets: Sequence[Bet], names: Sequence[str],
-                   vectors: Sequence[tuple[int, ...]]) -> list[tuple[object, ...]]:
+                   vectors: Sequence[tuple[int, ...]],
+                   values: Sequence[Sequence[object]] | None = None
+                   ) -> list[tuple[object, ...]]:
     """Per vector of counts of the tallies ``names``, what every event condition of ``bets``
     reads of them (:meth:`~exact.model.expressions.Expression.reading`): two vectors read
     alike settle alike whatever the other features, in every context (no settling: the
     reductions' fallback past their settlement bounds). Each condition read once per
-    vector of the counts it reads."""
+    vector of the counts it reads. ``values``: per tally its feature's value at each count
+    (default: the count)."""
     out: list[list[object]] = [[] for _ in vectors]
     for bet in bets:
         for event in bet.events:
@@ -1174,9 +1212,53 @@ def tally_readings(bets: Sequence[Bet], names: Sequence[str],
                 key = tuple(vector[n] for n in used)
                 found = seen.get(key)
                 if found is None:
-                    found = seen[key] = read({names[n]: vector[n] for n in used})
+                    found = seen[key] = read({names[n]: vector[n] if values is None else
+                                              values[n][vector[n]] for n in used})
                 row.append(found)
     return [tuple(row) for row in out]
+
+
+def settle_counts(bets: Sequence[Bet], base: Mapping[str, object], names: Sequence[str],
+                  table: Sequence[Sequence[object]], vectors: Sequence[tuple[int, ...]]
+                  ) -> list[tuple[object, ...]]:
+    """Per vector of counts of the tallies ``names`` (each tally's value at a count from
+    ``table``, the other features ``base``'s), the settlement of every bet, as
+    :meth:`~exact.model.bets.Bet.settle` settles it, or :data:`_UNSETTLED` where one cannot
+    be evaluated (only past a reading's dealt positions: else the leaves' settlement raises
+    it as before). Each condition is evaluated once per vector of the counts it reads (196 of
+    the 6,860 vectors of six tallies for a condition reading four), then spread."""
+    if not vectors:
+        return []
+    at = {name: n for n, name in enumerate(names)}
+    counts = np.array(vectors, dtype=np.int64).reshape(len(vectors), len(names))
+    read = dict(base)
+    settled = np.full((len(bets), len(vectors)), -1, dtype=np.int64)
+    failed = np.zeros(len(vectors), dtype=bool)
+    for row, bet in zip(settled, bets, strict=True):
+        for index, event in enumerate(bet.events):
+            open_ = row == -1
+            if event.condition is None:
+                row[open_] = index
+                break
+            used = [at[name] for name in sorted(event.condition.names) if name in at]
+            # each vector's number among those of the counts the condition reads
+            radix = [len(table[n]) for n in used]
+            number = np.zeros(len(vectors), dtype=np.int64)
+            for n, size in zip(used, radix, strict=True):
+                number = number * size + counts[:, n]
+            values = np.zeros(prod(radix), dtype=np.int8)  # 0 false, 1 true, 2 no value
+            for k, chosen in enumerate(product(*(range(size) for size in radix))):
+                read.update((names[n], table[n][c]) for n, c in zip(used, chosen, strict=True))
+                try:
+                    values[k] = 1 if event.condition.evaluate(read) else 0
+                except EvaluationError:
+                    values[k] = 2
+            value = values[number]
+            failed |= open_ & (value == 2)
+            row[open_ & (value == 1)] = index
+    out: list[tuple[object, ...]] = [tuple(column) for column in settled.T.tolist()]
+    return [_UNSETTLED if fail else settlement
+            for fail, settlement in zip(failed.tolist(), out, strict=True)]
 
 
 def pair_record(labels: Mapping[Position, Label]) -> Hands:

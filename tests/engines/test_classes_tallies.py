@@ -324,3 +324,36 @@ def test_tallies_counted_by_their_misses_are_tried_by_their_hits(punto_banco, mo
     assert states.tallies.size < by_misses.size
     assert len(states.tallies.coordinates) < len(states.tally_mode)  # a sum, a difference
     assert compiled.counts(shoe) == [_reference_counts(bet, shoe)]
+
+
+# seed 2's family (tests/refusal_sample.py): the third cards' colours compared as a set, each
+# a tally of one position read through its group ('red' at one hit; 'black' or None at none as
+# its card is dealt or not), with tallies of ranks and clubs; past the settlement bounds on 8
+# decks, where a group's tallies were counted in full (6,860 vectors of counts)
+GROUPED_SHOE = "QH:2,QC:1,AS:1,5C:1,3H:1,JS:1,9D:1,KC:1"  # 9 cards: both colours, a club
+
+
+def test_tallies_read_through_a_group_are_reduced_by_their_reading(punto_banco, monkeypatch):
+    """Past the bounds the groups' tallies are read by what the conditions read of the
+    group's value at each count, in every table of values a reading holds (a third card
+    dealt or not): the blocks fewer than the counts' product (the queens and the clubs read
+    in full, the two colours merged where the set reads them alike), a congruence, and the
+    counts the brute force's in one shoe and a batch."""
+    from tests.engines.test_vocabulary_twins import NAMED_PAIRS
+
+    bet, = load_bets("grouped.toml", punto_banco.features, text=bet_text(
+        [(text, 10 - n) for n, text in enumerate(NAMED_PAIRS["three-queen"])], "grouped"))
+    shoe = Shoe.parse(GROUPED_SHOE)
+    monkeypatch.setattr(classes_states, "_CHECK_LIMIT", 0)
+    monkeypatch.setattr(classes_states, "_JOINT_LIMIT", 0)
+    compiled: Any = classes._compiled(punto_banco, (bet,), _cards(shoe))
+    states = compiled.states
+    assert dict(states.bet.shape.groups)  # the colours: tallies read through their groups
+    assert states.tallies.block is not None
+    assert states.tallies.size < prod(cap + 1 for cap in states.tallies.caps)
+    assert congruence_faults(states, states.tallies, every=11) == []
+    smaller = shoe.remove("QH")
+    assert compiled.counts(shoe) == [_reference_counts(bet, shoe)]
+    batch, = compiled.batch_counts(np.array(counts_matrix([shoe, smaller])))
+    assert [list(row) for row in batch] == [_reference_counts(bet, shoe),
+                                            _reference_counts(bet, smaller)]

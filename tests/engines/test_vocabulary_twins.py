@@ -635,3 +635,67 @@ def test_an_undealt_third_card_read_otherwise_does_not_count_as_the_twin(monkeyp
 def test_two_third_cards_compared_count_as_the_twin_on_odd_shoes(name, shoe):
     bet = third_bet(name)
     assert classes.evaluate(GAME, [bet], shoe) == [twin_counts(bet, shoe)]
+
+
+# A pair of first cards the bet names (its ranks '3Q', or 'AJ', 'AT', 'AA') with the third
+# cards' colours compared as a set, a third card's rank and tallies of ranks: generated
+# (tests/refusal_sample.py, seed 2), refused by the states' bound (3,028,200 and 2,018,800:
+# the pair's ranks 103 digits) before the pair was held by what the bet reads of it (4: the
+# name or not, and a queen, or a ten or a jack, waiting for its other card)
+NAMED_PAIRS = {
+    "three-queen": ["not ((({banker_card3_colour, player_card3_colour} == {'black', 'red'}) "
+                    "and (dealt_queens + dealt_aces != 1)) or (player_initial_ranks == '3Q'))",
+                    "not (((margin + dealt_fives <= 14) and (first_four_clubs > player_cards)) "
+                    "and (player_card3_rank in ('J', 'T', 'A',)))"],
+    "ace-ten-or-jack": ["not ((({banker_card3_colour, player_card3_colour} == "
+                        "{'black', 'red'}) and (dealt_queens + dealt_aces != 1)) or "
+                        "(player_initial_ranks in ('AJ', 'AT', 'AA',)))",
+                        "not (((margin + dealt_fives != 1) and (dealt_queens <= player_cards)) "
+                        "and (player_card3_rank in ('J', 'T', 'A',)))"],
+}
+# the ranks the bets name, of both colours, and a nine (naturals: no third card) and a five
+NAMED_SHOE = Shoe.from_counts({"3H": 1, "3C": 1, "QC": 2, "QH": 1, "AD": 1, "JS": 1, "TH": 1,
+                               "5C": 1})
+
+
+def named_pair_bet(name: str) -> Bet:
+    bet, = load_bets("named.toml", GAME.features, text=bet_text(
+        [(text, 10 - n) for n, text in enumerate(NAMED_PAIRS[name])], name))
+    return bet
+
+
+def test_a_pair_the_bet_names_counts_as_the_twin():
+    """The pair's values are merged by what the bet reads of them: within the states' bound
+    (before: 103 digits for the pair, past it), 4 digits in the plan's estimate and at most
+    4 in the compile, and the counts the twin's on one shoe (the rounds leaving either third
+    card undealt, or both, among them), a batch, and with a third card known (the other
+    shoes, known positions and the second bet: slow below; a compile costs seconds)."""
+    bet = named_pair_bet("three-queen")
+    assert not named_limit(bet)
+    feature = GAME.features["player_initial_ranks"]
+    assert classes._pair_size(feature, feature.cards, classes.View(("rank",)), (bet,)) == 4
+    shoe = NAMED_SHOE
+    compiled = classes._compiled(GAME, (bet,), present(shoe))
+    assert [pair.size for pair in compiled.states.pairs] <= [4]
+    batch = [shoe, shoe.remove(["QC"])]  # the same cards present: one compile
+    assert classes.evaluate(GAME, [bet], shoe) == [twin_counts(bet, shoe)]
+    counts, = classes.batch(GAME, [bet])(counts_matrix(batch))
+    assert [[int(c) for c in row] for row in counts] == [twin_counts(bet, s) for s in batch]
+    known = {5: CARDS[CARDS.index(Card("Q", "C"))]}
+    assert classes.evaluate(GAME, [bet], shoe.remove(["QC"]), known) == \
+        [twin_counts(bet, shoe, known)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(NAMED_PAIRS))
+def test_a_pair_the_bet_names_counts_as_the_twin_everywhere(name):
+    """Both bets, on shoes missing a named rank, and with a card known at a first or a
+    third position (a compile each: a minute or two)."""
+    bet = named_pair_bet(name)
+    shoe = NAMED_SHOE
+    for one in (shoe, shoe.remove(["3H"]), shoe.remove(["QC", "AD"])):
+        assert classes.evaluate(GAME, [bet], one) == [twin_counts(bet, one)]
+    for position, card in ((1, Card("Q", "C")), (5, Card("J", "S")), (6, Card("3", "H"))):
+        known = {position: CARDS[CARDS.index(card)]}
+        assert classes.evaluate(GAME, [bet], shoe.remove([card]), known) == \
+            [twin_counts(bet, shoe, known)], (position, card)
