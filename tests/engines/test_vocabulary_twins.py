@@ -351,6 +351,54 @@ def test_no_generated_bet_is_refused_as_it_compiles():
     assert not refused, "\n".join(f"{c}: {r}" for c, r in refused)
 
 
+# Generated bets that were refused on 8 decks (tests/refusal_sample.py): seed 11's six, two
+# third cards' suits compared with six tallies (refused by the work bound as they compiled,
+# or served in 86 CPU s), and seed 2's pairs of first cards the bet names (NAMED_PAIRS,
+# refused by the plan). docs/explanation/attribute-counting.md, "What is still refused".
+_CLUBS = "(dealt_blacks + first_four_clubs <= 5)"
+_SUITS = "(banker_card3_suit != player_card3_suit)"
+ONCE_REFUSED = [
+    *([f"({_SUITS} and (winner == 'banker')) and (not ((dealt_queens >= dealt_jacks) and "
+       f"{_CLUBS}))", f"not ((banker_jacks == 2) or ({twos}))"]
+      for twos in ("dealt_twos not in (4, 5, 0,)", "dealt_twos != 0")),
+    *([f"({_SUITS} and (dealt_twos != 0)) and (not ((dealt_queens >= dealt_jacks) and "
+       f"({sums})))", f"not ((banker_jacks == 2) or ({last}))"]
+      for sums, last in ((_CLUBS[1:-1], "dealt_twos != 0"), (_CLUBS[1:-1], "banker_twos != 0"),
+                         (_CLUBS[1:-1], "banker_jacks != 0"),
+                         ("dealt_queens + dealt_jacks <= 5", "banker_jacks != 0"))),
+]
+
+
+def once_refused() -> list[Bet]:
+    return [load_bets("once.toml", GAME.features, text=bet_text(
+        [(text, 10 - n) for n, text in enumerate(texts)], f"once{k}"))[0]
+        for k, texts in enumerate([*ONCE_REFUSED, *NAMED_PAIRS.values()])]
+
+
+def test_the_generated_bets_once_refused_are_admitted_on_eight_decks():
+    """The plan admits each (one shoe and batches, 8 decks standing for 1 to 8: see
+    :func:`test_no_generated_bet_is_refused_on_one_to_eight_decks`), by class-by-class
+    counting; compiled and run: the slow test below."""
+    refused = [(conditions(bet), scope, reason) for bet in once_refused()
+               for scope in ("shoe", "batch")
+               if (reason := refusal(bet, scope, Shoe.standard(8))) is not None or
+               choose(GAME, bet, scope).engine != "classes"]
+    assert not refused, refused
+
+
+@pytest.mark.slow
+def test_the_generated_bets_once_refused_are_served_on_eight_decks():
+    """Each compiled and run on 8 decks within the run's work bound and the compile's
+    memory bound (20 to 90 CPU s a bet the first time: minutes in all)."""
+    refused = []
+    for bet in once_refused():
+        try:
+            analyze(GAME, Shoe.standard(8), [bet])
+        except ExactError as error:
+            refused.append((conditions(bet), str(error)))
+    assert not refused, refused
+
+
 def named_limit(bet: Bet) -> bool:
     """Whether ``bet`` is past the limit the documentation names: the trie of its first cards
     read one by one past class-by-class counting's memory bound, or its states' bound (the
