@@ -24,6 +24,7 @@ before any walk, and class-by-class counting's bounds checked as it compiles): n
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from functools import cache
 
@@ -73,6 +74,13 @@ SETTINGS = settings(max_examples=10, deadline=None,
 
 def conditions(bet: Bet) -> tuple[str, ...]:
     return tuple(event.condition.text for event in bet.events if event.condition is not None)
+
+
+def written_bet(texts: Sequence[str], bet_id: str) -> Bet:
+    """The bet of the conditions ``texts`` in order, paying 10, 9, ... (its id ``bet_id``)."""
+    bet, = load_bets(f"{bet_id}.toml", GAME.features, text=bet_text(
+        [(text, 10 - n) for n, text in enumerate(texts)], bet_id))
+    return bet
 
 
 def twin_counts(bet: Bet, shoe: Shoe, known: dict | None = None,
@@ -153,8 +161,7 @@ def test_the_bets_of_issue_30_count_as_the_twin(bet_id):
     """Four hearts dealt, every card a heart, a tie with one-colour hands, Super Tie's
     colours with the third cards, the Player's third card the nine of spades: every engine
     that serves them, on one shoe, a batch and with a card known."""
-    bet, = load_bets("issue30.toml", GAME.features, text=bet_text(
-        [(when, 10 - index) for index, when in enumerate(ISSUE_BETS[bet_id])], bet_id))
+    bet = written_bet(ISSUE_BETS[bet_id], bet_id)
     engines = tuple(name for name in ENGINES if not slow_walk(bet, name))
     for shoe in ISSUE_SHOES:
         check_engines(bet, shoe, (AUTO, *engines))
@@ -370,9 +377,8 @@ ONCE_REFUSED = [
 
 
 def once_refused() -> list[Bet]:
-    return [load_bets("once.toml", GAME.features, text=bet_text(
-        [(text, 10 - n) for n, text in enumerate(texts)], f"once{k}"))[0]
-        for k, texts in enumerate([*ONCE_REFUSED, *NAMED_PAIRS.values()])]
+    return [written_bet(texts, f"once{k}")
+            for k, texts in enumerate([*ONCE_REFUSED, *NAMED_PAIRS.values()])]
 
 
 def test_the_generated_bets_once_refused_are_admitted_on_eight_decks():
@@ -482,9 +488,7 @@ JOINED = ("suits-compared", "ranks-compared-tallies", "ranks-compared-twice",
 
 
 def served_bet(name: str) -> Bet:
-    bet, = load_bets("limits.toml", GAME.features, text=bet_text(
-        [(text, 10 - n) for n, text in enumerate(SERVED[name])], name))
-    return bet
+    return written_bet(SERVED[name], name)
 
 
 @pytest.mark.slow
@@ -497,8 +501,7 @@ def test_the_named_limit_is_what_refuses():
     the pieces; past its memory bound while the states' moves were held whole). 45 s of CPU
     (the plan's value walk, then the compile's): slow; the bets served since are checked
     below."""
-    bet, = load_bets("limits.toml", GAME.features, text=bet_text(
-        [(text, 10 - n) for n, text in enumerate(LIMIT)], "positions"))
+    bet = written_bet(LIMIT, "positions")
     assert refusal(bet, "shoe", Shoe.standard(8)) is None  # the plan cannot tell
     with pytest.raises(TooFine, match="products of per-class polynomials"):
         classes._compiled(GAME, (bet,), classes.DECK)
@@ -563,9 +566,7 @@ JOINT_SHOE = Shoe.from_counts({"KH": 1, "KS": 1, "QH": 1, "JD": 1, "TC": 1, "9H"
 
 
 def joint_bet(name: str) -> Bet:
-    bet, = load_bets("joint.toml", GAME.features, text=bet_text(
-        [(text, 10 - n) for n, text in enumerate(JOINT[name][0])], name))
-    return bet
+    return written_bet(JOINT[name][0], name)
 
 
 def joints(bet: Bet, shoe: Shoe) -> list[tuple[str, ...]]:
@@ -628,9 +629,7 @@ THIRD_KNOWN = (1, 5, 6)
 
 
 def third_bet(name: str) -> Bet:
-    bet, = load_bets("third.toml", GAME.features, text=bet_text(
-        [(text, 10 - n) for n, text in enumerate(THIRD[name])], name))
-    return bet
+    return written_bet(THIRD[name], name)
 
 
 @pytest.mark.parametrize("name", sorted(THIRD))
@@ -707,9 +706,7 @@ NAMED_SHOE = Shoe.from_counts({"3H": 1, "3C": 1, "QC": 2, "QH": 1, "AD": 1, "JS"
 
 
 def named_pair_bet(name: str) -> Bet:
-    bet, = load_bets("named.toml", GAME.features, text=bet_text(
-        [(text, 10 - n) for n, text in enumerate(NAMED_PAIRS[name])], name))
-    return bet
+    return written_bet(NAMED_PAIRS[name], name)
 
 
 def test_a_pair_the_bet_names_counts_as_the_twin():
